@@ -1,0 +1,497 @@
+/*
+ * layer/layer_private.h — what the layer's files share.
+ *
+ * The layer keeps, per instance and per device, a dispatch table filled from
+ * the next layer's GetProcAddr and maps from the application's handles to our
+ * shadow objects.  Shadow objects hold the create-info state in the trace's
+ * own record layout (capture/capture.h), so a capture only copies bytes.
+ * Command buffers are shadowed as streams of trace command records that name
+ * objects by handle; a capture flattens the submitted streams into the frame.
+ */
+#ifndef OVERSHADE_LAYER_PRIVATE_H
+#define OVERSHADE_LAYER_PRIVATE_H
+
+#include <pthread.h>
+#include <stdint.h>
+
+#include <vulkan/vk_layer.h>
+#include <vulkan/vulkan.h>
+
+#include "capture/capture.h"
+#include "layer/layer.h"
+
+_Static_assert(sizeof(void *) == 8, "the layer assumes 64-bit handles and pointers");
+
+#define LYR_H(h) ((uint64_t)(uintptr_t)(h))
+
+/* ------------------------------------------------------------------------ */
+/* Logging: one macro, level from the `log` key (OVERSHADE_LOG).             */
+
+enum lyr_log_level {
+    LYR_LOG_NONE = 0,
+    LYR_LOG_ERROR = 1,
+    LYR_LOG_WARN = 2,
+    LYR_LOG_INFO = 3,
+    LYR_LOG_DEBUG = 4,
+};
+
+extern int lyr_log_level;
+
+void
+lyr_log_write(int level, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+#define LYR_LOG(level, ...)                                                                \
+    do {                                                                                   \
+        if ((level) <= lyr_log_level) {                                                    \
+            lyr_log_write((level), __FILE__, __LINE__, __VA_ARGS__);                       \
+        }                                                                                  \
+    } while (0)
+#define LYR_ERROR(...) LYR_LOG(LYR_LOG_ERROR, __VA_ARGS__)
+#define LYR_WARN(...) LYR_LOG(LYR_LOG_WARN, __VA_ARGS__)
+#define LYR_INFO(...) LYR_LOG(LYR_LOG_INFO, __VA_ARGS__)
+#define LYR_DEBUG(...) LYR_LOG(LYR_LOG_DEBUG, __VA_ARGS__)
+
+/* ------------------------------------------------------------------------ */
+/* Configuration                                                              */
+
+struct lyr_range {
+    uint64_t first;
+    uint64_t last; /* inclusive */
+};
+
+#define LYR_MAX_RANGES 64
+
+struct lyr_config {
+    int disabled;             /* DISABLE_OVERSHADE=1 */
+    struct lyr_range capture[LYR_MAX_RANGES];
+    uint32_t capture_count;
+    char output[4096];        /* directory */
+    int log_level;
+    uint32_t submits_per_frame; /* 0: a frame ends at vkQueuePresentKHR */
+    uint64_t max_snapshot_bytes; /* per resource; larger ones are not captured */
+};
+
+/* Reads the config file and OVERSHADE_<KEY> variables into *cfg; problems
+ * are logged once and the offending keys ignored. */
+void
+lyr_config_load(struct lyr_config *cfg);
+
+/* Parses a frame list such as "120-122,300".  Returns 0 on success. */
+int
+lyr_config_parse_ranges(const char *text, struct lyr_range *ranges, uint32_t max,
+                        uint32_t *count);
+
+int
+lyr_config_wants_frame(const struct lyr_config *cfg, uint64_t frame);
+
+/* Last frame named by the capture list, or UINT64_MAX when empty. */
+uint64_t
+lyr_config_last_frame(const struct lyr_config *cfg);
+
+extern struct lyr_config lyr_config;
+
+/* ------------------------------------------------------------------------ */
+/* Handle maps                                                                */
+
+struct lyr_map_slot {
+    uint64_t key; /* 0: empty; LYR_MAP_TOMBSTONE: deleted */
+    void *value;
+};
+
+struct lyr_map {
+    struct lyr_map_slot *slots;
+    uint32_t capacity; /* power of two */
+    uint32_t count;
+    uint32_t tombstones;
+};
+
+void
+lyr_map_init(struct lyr_map *m);
+void
+lyr_map_finish(struct lyr_map *m);
+void *
+lyr_map_get(const struct lyr_map *m, uint64_t key);
+/* Returns 0 on success, -1 when out of memory. */
+int
+lyr_map_put(struct lyr_map *m, uint64_t key, void *value);
+void *
+lyr_map_remove(struct lyr_map *m, uint64_t key);
+
+/* ------------------------------------------------------------------------ */
+/* Dispatch                                                                   */
+
+#define LYR_INSTANCE_FUNCS(X)                                                              \
+    X(GetInstanceProcAddr)                                                                 \
+    X(DestroyInstance)                                                                     \
+    X(EnumerateDeviceExtensionProperties)                                                  \
+    X(GetPhysicalDeviceProperties)                                                         \
+    X(GetPhysicalDeviceFeatures)                                                           \
+    X(GetPhysicalDeviceMemoryProperties)                                                   \
+    X(GetPhysicalDeviceFormatProperties)                                                   \
+    X(GetPhysicalDeviceQueueFamilyProperties)                                              \
+    X(GetPhysicalDeviceSurfaceCapabilitiesKHR)
+
+struct lyr_instance_vk {
+#define LYR_DECL(name) PFN_vk##name name;
+    LYR_INSTANCE_FUNCS(LYR_DECL)
+#undef LYR_DECL
+};
+
+/* Device-level functions the layer calls down.  Every hooked function is
+ * here too, so the hook can forward. */
+#define LYR_DEVICE_FUNCS(X)                                                                \
+    X(GetDeviceProcAddr)                                                                   \
+    X(DestroyDevice)                                                                       \
+    X(GetDeviceQueue)                                                                      \
+    X(GetDeviceQueue2)                                                                     \
+    X(DeviceWaitIdle)                                                                      \
+    X(QueueWaitIdle)                                                                       \
+    X(QueueSubmit)                                                                         \
+    X(QueueSubmit2)                                                                        \
+    X(QueueSubmit2KHR)                                                                     \
+    X(QueuePresentKHR)                                                                     \
+    X(AllocateMemory)                                                                      \
+    X(FreeMemory)                                                                          \
+    X(MapMemory)                                                                           \
+    X(UnmapMemory)                                                                         \
+    X(InvalidateMappedMemoryRanges)                                                        \
+    X(BindBufferMemory)                                                                    \
+    X(BindImageMemory)                                                                     \
+    X(GetBufferMemoryRequirements)                                                         \
+    X(CreateBuffer)                                                                        \
+    X(DestroyBuffer)                                                                       \
+    X(CreateBufferView)                                                                    \
+    X(DestroyBufferView)                                                                   \
+    X(CreateImage)                                                                         \
+    X(DestroyImage)                                                                        \
+    X(CreateImageView)                                                                     \
+    X(DestroyImageView)                                                                    \
+    X(CreateSampler)                                                                       \
+    X(DestroySampler)                                                                      \
+    X(CreateShaderModule)                                                                  \
+    X(DestroyShaderModule)                                                                 \
+    X(CreateDescriptorSetLayout)                                                           \
+    X(DestroyDescriptorSetLayout)                                                          \
+    X(CreatePipelineLayout)                                                                \
+    X(DestroyPipelineLayout)                                                               \
+    X(CreateDescriptorPool)                                                                \
+    X(DestroyDescriptorPool)                                                               \
+    X(ResetDescriptorPool)                                                                 \
+    X(AllocateDescriptorSets)                                                              \
+    X(FreeDescriptorSets)                                                                  \
+    X(UpdateDescriptorSets)                                                                \
+    X(CreateDescriptorUpdateTemplate)                                                      \
+    X(CreateDescriptorUpdateTemplateKHR)                                                   \
+    X(DestroyDescriptorUpdateTemplate)                                                     \
+    X(DestroyDescriptorUpdateTemplateKHR)                                                  \
+    X(UpdateDescriptorSetWithTemplate)                                                     \
+    X(UpdateDescriptorSetWithTemplateKHR)                                                  \
+    X(CreateRenderPass)                                                                    \
+    X(CreateRenderPass2)                                                                   \
+    X(CreateRenderPass2KHR)                                                                \
+    X(DestroyRenderPass)                                                                   \
+    X(CreateFramebuffer)                                                                   \
+    X(DestroyFramebuffer)                                                                  \
+    X(CreateGraphicsPipelines)                                                             \
+    X(CreateComputePipelines)                                                              \
+    X(DestroyPipeline)                                                                     \
+    X(CreateSwapchainKHR)                                                                  \
+    X(DestroySwapchainKHR)                                                                 \
+    X(GetSwapchainImagesKHR)                                                               \
+    X(CreateCommandPool)                                                                   \
+    X(DestroyCommandPool)                                                                  \
+    X(ResetCommandPool)                                                                    \
+    X(AllocateCommandBuffers)                                                              \
+    X(FreeCommandBuffers)                                                                  \
+    X(BeginCommandBuffer)                                                                  \
+    X(EndCommandBuffer)                                                                    \
+    X(ResetCommandBuffer)                                                                  \
+    X(CreateFence)                                                                         \
+    X(DestroyFence)                                                                        \
+    X(WaitForFences)                                                                       \
+    X(ResetFences)                                                                         \
+    X(CreateSemaphore)                                                                     \
+    X(DestroySemaphore)                                                                    \
+    X(CmdBeginRenderPass)                                                                  \
+    X(CmdBeginRenderPass2)                                                                 \
+    X(CmdBeginRenderPass2KHR)                                                              \
+    X(CmdNextSubpass)                                                                      \
+    X(CmdNextSubpass2)                                                                     \
+    X(CmdNextSubpass2KHR)                                                                  \
+    X(CmdEndRenderPass)                                                                    \
+    X(CmdEndRenderPass2)                                                                   \
+    X(CmdEndRenderPass2KHR)                                                                \
+    X(CmdBeginRendering)                                                                   \
+    X(CmdBeginRenderingKHR)                                                                \
+    X(CmdEndRendering)                                                                     \
+    X(CmdEndRenderingKHR)                                                                  \
+    X(CmdBindPipeline)                                                                     \
+    X(CmdBindDescriptorSets)                                                               \
+    X(CmdPushConstants)                                                                    \
+    X(CmdBindVertexBuffers)                                                                \
+    X(CmdBindVertexBuffers2)                                                               \
+    X(CmdBindVertexBuffers2EXT)                                                            \
+    X(CmdBindIndexBuffer)                                                                  \
+    X(CmdSetViewport)                                                                      \
+    X(CmdSetScissor)                                                                       \
+    X(CmdSetLineWidth)                                                                     \
+    X(CmdSetDepthBias)                                                                     \
+    X(CmdSetBlendConstants)                                                                \
+    X(CmdSetDepthBounds)                                                                   \
+    X(CmdSetStencilCompareMask)                                                            \
+    X(CmdSetStencilWriteMask)                                                              \
+    X(CmdSetStencilReference)                                                              \
+    X(CmdSetCullMode)                                                                      \
+    X(CmdSetCullModeEXT)                                                                   \
+    X(CmdSetFrontFace)                                                                     \
+    X(CmdSetFrontFaceEXT)                                                                  \
+    X(CmdSetPrimitiveTopology)                                                             \
+    X(CmdSetPrimitiveTopologyEXT)                                                          \
+    X(CmdSetViewportWithCount)                                                             \
+    X(CmdSetViewportWithCountEXT)                                                          \
+    X(CmdSetScissorWithCount)                                                              \
+    X(CmdSetScissorWithCountEXT)                                                           \
+    X(CmdSetDepthTestEnable)                                                               \
+    X(CmdSetDepthTestEnableEXT)                                                            \
+    X(CmdSetDepthWriteEnable)                                                              \
+    X(CmdSetDepthWriteEnableEXT)                                                           \
+    X(CmdSetDepthCompareOp)                                                                \
+    X(CmdSetDepthCompareOpEXT)                                                             \
+    X(CmdSetDepthBoundsTestEnable)                                                         \
+    X(CmdSetDepthBoundsTestEnableEXT)                                                      \
+    X(CmdSetStencilTestEnable)                                                             \
+    X(CmdSetStencilTestEnableEXT)                                                          \
+    X(CmdSetStencilOp)                                                                     \
+    X(CmdSetStencilOpEXT)                                                                  \
+    X(CmdSetRasterizerDiscardEnable)                                                       \
+    X(CmdSetRasterizerDiscardEnableEXT)                                                    \
+    X(CmdSetDepthBiasEnable)                                                               \
+    X(CmdSetDepthBiasEnableEXT)                                                            \
+    X(CmdSetPrimitiveRestartEnable)                                                        \
+    X(CmdSetPrimitiveRestartEnableEXT)                                                     \
+    X(CmdDraw)                                                                             \
+    X(CmdDrawIndexed)                                                                      \
+    X(CmdDrawIndirect)                                                                     \
+    X(CmdDrawIndexedIndirect)                                                              \
+    X(CmdDrawIndirectCount)                                                                \
+    X(CmdDrawIndirectCountKHR)                                                             \
+    X(CmdDrawIndexedIndirectCount)                                                         \
+    X(CmdDrawIndexedIndirectCountKHR)                                                      \
+    X(CmdDrawMultiEXT)                                                                     \
+    X(CmdDrawMultiIndexedEXT)                                                              \
+    X(CmdDispatch)                                                                         \
+    X(CmdDispatchIndirect)                                                                 \
+    X(CmdDispatchBase)                                                                     \
+    X(CmdCopyBuffer)                                                                       \
+    X(CmdCopyBuffer2)                                                                      \
+    X(CmdCopyBuffer2KHR)                                                                   \
+    X(CmdCopyImage)                                                                        \
+    X(CmdCopyImage2)                                                                       \
+    X(CmdCopyImage2KHR)                                                                    \
+    X(CmdCopyBufferToImage)                                                                \
+    X(CmdCopyBufferToImage2)                                                               \
+    X(CmdCopyBufferToImage2KHR)                                                            \
+    X(CmdCopyImageToBuffer)                                                                \
+    X(CmdCopyImageToBuffer2)                                                               \
+    X(CmdCopyImageToBuffer2KHR)                                                            \
+    X(CmdBlitImage)                                                                        \
+    X(CmdBlitImage2)                                                                       \
+    X(CmdBlitImage2KHR)                                                                    \
+    X(CmdResolveImage)                                                                     \
+    X(CmdResolveImage2)                                                                    \
+    X(CmdResolveImage2KHR)                                                                 \
+    X(CmdClearColorImage)                                                                  \
+    X(CmdClearDepthStencilImage)                                                           \
+    X(CmdClearAttachments)                                                                 \
+    X(CmdUpdateBuffer)                                                                     \
+    X(CmdFillBuffer)                                                                       \
+    X(CmdPipelineBarrier)                                                                  \
+    X(CmdPipelineBarrier2)                                                                 \
+    X(CmdPipelineBarrier2KHR)                                                              \
+    X(CmdExecuteCommands)                                                                  \
+    X(CmdBeginQuery)                                                                       \
+    X(CmdEndQuery)                                                                         \
+    X(CreateQueryPool)                                                                     \
+    X(DestroyQueryPool)                                                                    \
+    X(GetQueryPoolResults)                                                                 \
+    X(CmdResetQueryPool)
+
+struct lyr_device_vk {
+#define LYR_DECL(name) PFN_vk##name name;
+    LYR_DEVICE_FUNCS(LYR_DECL)
+#undef LYR_DECL
+};
+
+/* ------------------------------------------------------------------------ */
+/* Shadow objects                                                             */
+
+struct lyr_instance {
+    VkInstance handle;
+    const VkAllocationCallbacks *alloc;
+    struct lyr_instance_vk vk;
+    uint32_t api_version;
+};
+
+struct lyr_queue {
+    VkQueue handle;
+    struct lyr_device *dev;
+    uint32_t family;
+    uint32_t index;
+};
+
+/* Objects whose whole state is one trace record built at creation.  Records
+ * that name other objects (views, pipelines, ...) are emitted with those. */
+struct lyr_object {
+    enum cap_block_type block;
+    uint64_t handle;
+    struct cap_buf rec;  /* the trace record */
+    struct cap_buf data; /* shader modules: the SPIR-V words */
+    /* kind-specific extras */
+    uint64_t memory;     /* buffers, images: bound memory */
+    uint32_t layer_usage; /* usage bits the layer added */
+    uint32_t transfer_src_ok; /* images: the layer may copy from it */
+    uint64_t parent;     /* views: image or buffer; descriptor sets: layout */
+    uint32_t *binding_base; /* dset layouts: first descriptor index per binding slot */
+    uint32_t binding_slots; /* dset layouts: bindings sorted by number */
+    uint32_t descriptor_total; /* dset layouts: descriptors in a set */
+    uint64_t *module_handles; /* pipelines: modules referenced */
+    uint32_t module_count;
+    uint32_t has_tessellation; /* pipelines */
+};
+
+/* A descriptor set: its layout and the current contents. */
+struct lyr_dset {
+    uint64_t handle;
+    uint64_t pool;
+    struct lyr_object *layout; /* not owned */
+    uint64_t layout_handle;
+    struct cap_descriptor *descriptors; /* layout->descriptor_total entries */
+    uint32_t count;
+};
+
+struct lyr_update_template {
+    uint64_t handle;
+    VkDescriptorUpdateTemplateEntry *entries;
+    uint32_t entry_count;
+};
+
+enum lyr_cmdbuf_state {
+    LYR_CMDBUF_INITIAL,
+    LYR_CMDBUF_RECORDING,
+    LYR_CMDBUF_EXECUTABLE,
+};
+
+struct lyr_cmdbuf {
+    VkCommandBuffer handle;
+    struct lyr_device *dev;
+    uint64_t pool;
+    VkCommandBufferLevel level;
+    enum lyr_cmdbuf_state state;
+    struct cap_buf stream; /* trace command records, handles as the app saw them */
+    uint32_t draws;
+    int recorded_while_armed;
+    uint32_t stats_query;  /* 1 when a pipeline statistics query wraps it */
+};
+
+struct lyr_capture; /* layer/lyr_capture.c */
+
+struct lyr_device {
+    VkDevice handle;
+    void *key; /* the loader's dispatch key */
+    struct lyr_instance *inst;
+    VkPhysicalDevice physical;
+    const VkAllocationCallbacks *alloc;
+    PFN_vkSetDeviceLoaderData set_loader_data;
+    struct lyr_device_vk vk;
+
+    VkPhysicalDeviceProperties props;
+    VkPhysicalDeviceMemoryProperties mem_props;
+    VkPhysicalDeviceFeatures enabled;
+    VkQueueFamilyProperties *families;
+    uint32_t family_count;
+    uint32_t api_version;
+    int has_swapchain;
+
+    pthread_mutex_t lock; /* guards the maps below */
+    struct lyr_map objects[CAP_OBJ_KIND_COUNT];
+    struct lyr_map memory;   /* VkDeviceMemory -> (uintptr_t)size? see lyr_objects.c */
+    struct lyr_map dsets;    /* VkDescriptorSet -> struct lyr_dset */
+    struct lyr_map templates; /* VkDescriptorUpdateTemplate -> struct lyr_update_template */
+    struct lyr_map cmdbufs;  /* VkCommandBuffer -> struct lyr_cmdbuf */
+    struct lyr_map queues;   /* VkQueue -> struct lyr_queue */
+    struct lyr_map swapchains; /* VkSwapchainKHR -> struct lyr_swapchain */
+    struct lyr_map retired;  /* destroyed set layouts still named by live sets */
+
+    /* Frames: counted per device, a frame ends at present (or every N
+     * submits with the frame_delimiter key). */
+    pthread_mutex_t frame_lock;
+    uint64_t frame;
+    uint64_t submits_in_frame;
+    uint64_t last_present_ns;
+    uint64_t last_frame_ns; /* present-to-present interval of the last frame */
+    struct lyr_capture *capture;
+    int capture_done; /* every requested frame was captured or the trace closed */
+};
+
+struct lyr_swapchain {
+    uint64_t handle;
+    VkFormat format;
+    VkExtent2D extent;
+    uint32_t layers;
+    int transfer_src_ok;
+    uint32_t image_count;
+    VkImage *images;
+};
+
+/* Device registry (layer/lyr_dispatch.c). */
+struct lyr_device *
+lyr_device_from_key(void *dispatch_key);
+
+static inline void *
+lyr_dispatch_key(const void *dispatchable)
+{
+    return *(void *const *)dispatchable;
+}
+
+/* Objects (layer/lyr_objects.c). */
+struct lyr_object *
+lyr_object_get(struct lyr_device *dev, enum cap_object_kind kind, uint64_t handle);
+struct lyr_dset *
+lyr_dset_get(struct lyr_device *dev, uint64_t handle);
+void
+lyr_objects_destroy_all(struct lyr_device *dev);
+/* The hook for `name` among object hooks, or NULL. */
+PFN_vkVoidFunction
+lyr_objects_hook(const char *name);
+
+/* Command buffers (layer/lyr_commands.c). */
+struct lyr_cmdbuf *
+lyr_cmdbuf_get(struct lyr_device *dev, VkCommandBuffer cb);
+void
+lyr_cmdbufs_destroy_all(struct lyr_device *dev);
+PFN_vkVoidFunction
+lyr_commands_hook(const char *name);
+
+/* Capture (layer/lyr_capture.c). */
+PFN_vkVoidFunction
+lyr_capture_hook(const char *name);
+void
+lyr_capture_device_destroy(struct lyr_device *dev);
+/* Whether the frame being recorded now is one that will be captured soon
+ * (used to wrap new command buffers in statistics queries). */
+int
+lyr_capture_is_armed(struct lyr_device *dev);
+
+/* Format sizes (layer/lyr_format.c): bytes per texel block and block size
+ * for `aspect` of `format`; returns 0 for formats the layer cannot copy. */
+int
+lyr_format_block(VkFormat format, VkImageAspectFlags aspect, uint32_t *bytes, uint32_t *bw,
+                 uint32_t *bh);
+VkImageAspectFlags
+lyr_format_aspects(VkFormat format);
+
+uint64_t
+lyr_now_ns(void);
+
+#endif /* OVERSHADE_LAYER_PRIVATE_H */

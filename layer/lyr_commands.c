@@ -1,0 +1,1497 @@
+/*
+ * Command buffer shadowing: every command that matters to a frame is
+ * appended to the command buffer's shadow stream as a trace command record
+ * (capture/capture.h), naming objects by the application's handles.  This is
+ * all the layer does while not capturing: one lookup and one append.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layer/layer_private.h"
+
+#define DEV(handle) lyr_device_from_key(lyr_dispatch_key(handle))
+
+struct lyr_cmdbuf *
+lyr_cmdbuf_get(struct lyr_device *dev, VkCommandBuffer cb)
+{
+    pthread_mutex_lock(&dev->lock);
+    struct lyr_cmdbuf *c = lyr_map_get(&dev->cmdbufs, LYR_H(cb));
+    pthread_mutex_unlock(&dev->lock);
+    return c;
+}
+
+static void
+cmdbuf_free(struct lyr_cmdbuf *c)
+{
+    if (c) {
+        cap_buf_finish(&c->stream);
+        free(c);
+    }
+}
+
+static void
+cmdbuf_reset(struct lyr_cmdbuf *c)
+{
+    cap_buf_reset(&c->stream);
+    c->draws = 0;
+    c->state = LYR_CMDBUF_INITIAL;
+}
+
+/* The recording shadow of cb, or NULL when cb is not being recorded by us. */
+static struct lyr_cmdbuf *
+recording(struct lyr_device *dev, VkCommandBuffer cb)
+{
+    struct lyr_cmdbuf *c = lyr_cmdbuf_get(dev, cb);
+    return c && c->state == LYR_CMDBUF_RECORDING ? c : NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Lifetime                                                                 */
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_AllocateCommandBuffers(VkDevice device, const VkCommandBufferAllocateInfo *info,
+                           VkCommandBuffer *out)
+{
+    struct lyr_device *dev = DEV(device);
+    VkResult res = dev->vk.AllocateCommandBuffers(device, info, out);
+    if (res != VK_SUCCESS) {
+        return res;
+    }
+    for (uint32_t i = 0; i < info->commandBufferCount; i++) {
+        struct lyr_cmdbuf *c = calloc(1, sizeof(*c));
+        if (!c) {
+            LYR_ERROR("out of memory shadowing a command buffer; frames submitting it will "
+                      "not be captured");
+            continue;
+        }
+        c->handle = out[i];
+        c->dev = dev;
+        c->pool = LYR_H(info->commandPool);
+        c->level = info->level;
+        cap_buf_init(&c->stream);
+        pthread_mutex_lock(&dev->lock);
+        struct lyr_cmdbuf *old = lyr_map_get(&dev->cmdbufs, LYR_H(out[i]));
+        if (lyr_map_put(&dev->cmdbufs, LYR_H(out[i]), c) != 0) {
+            old = c;
+        }
+        pthread_mutex_unlock(&dev->lock);
+        cmdbuf_free(old);
+    }
+    return res;
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_FreeCommandBuffers(VkDevice device, VkCommandPool pool, uint32_t count,
+                       const VkCommandBuffer *cbs)
+{
+    struct lyr_device *dev = DEV(device);
+    pthread_mutex_lock(&dev->lock);
+    for (uint32_t i = 0; i < count; i++) {
+        if (cbs[i]) {
+            cmdbuf_free(lyr_map_remove(&dev->cmdbufs, LYR_H(cbs[i])));
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    dev->vk.FreeCommandBuffers(device, pool, count, cbs);
+}
+
+static void
+for_pool(struct lyr_device *dev, uint64_t pool, int destroy)
+{
+    pthread_mutex_lock(&dev->lock);
+    for (uint32_t i = 0; i < dev->cmdbufs.capacity; i++) {
+        struct lyr_map_slot *s = &dev->cmdbufs.slots[i];
+        struct lyr_cmdbuf *c = s->value;
+        if (!c || c->pool != pool) {
+            continue;
+        }
+        if (destroy) {
+            lyr_map_remove(&dev->cmdbufs, s->key);
+            cmdbuf_free(c);
+        } else {
+            cmdbuf_reset(c);
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_DestroyCommandPool(VkDevice device, VkCommandPool pool, const VkAllocationCallbacks *alloc)
+{
+    struct lyr_device *dev = DEV(device);
+    if (pool) {
+        for_pool(dev, LYR_H(pool), 1);
+    }
+    dev->vk.DestroyCommandPool(device, pool, alloc);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_ResetCommandPool(VkDevice device, VkCommandPool pool, VkCommandPoolResetFlags flags)
+{
+    struct lyr_device *dev = DEV(device);
+    for_pool(dev, LYR_H(pool), 0);
+    return dev->vk.ResetCommandPool(device, pool, flags);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo *info)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_get(dev, cb);
+    if (c) {
+        cmdbuf_reset(c);
+        c->state = LYR_CMDBUF_RECORDING;
+        c->recorded_while_armed = lyr_capture_is_armed(dev);
+    }
+    return dev->vk.BeginCommandBuffer(cb, info);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_EndCommandBuffer(VkCommandBuffer cb)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_get(dev, cb);
+    if (c && c->state == LYR_CMDBUF_RECORDING) {
+        c->state = LYR_CMDBUF_EXECUTABLE;
+        if (c->stream.failed) {
+            LYR_ERROR("out of memory recording a command buffer; frames submitting it will "
+                      "not be captured");
+        }
+    }
+    return dev->vk.EndCommandBuffer(cb);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_ResetCommandBuffer(VkCommandBuffer cb, VkCommandBufferResetFlags flags)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_get(dev, cb);
+    if (c) {
+        cmdbuf_reset(c);
+    }
+    return dev->vk.ResetCommandBuffer(cb, flags);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Record helpers                                                           */
+
+#define REC_BEGIN(c, h) cap_rec_begin(&(c)->stream, &(h), sizeof(h))
+#define REC_ARRAY(c, at, type, field, ptr, n, size)                                          \
+    cap_rec_array(&(c)->stream, (at), offsetof(type, field), (ptr), (n), (size))
+#define REC_END(c, at) cap_rec_end(&(c)->stream, (at), 1)
+
+static void
+record_head(struct lyr_cmdbuf *c, uint32_t op)
+{
+    struct cap_cmd_head h = {.op = op};
+    size_t at = REC_BEGIN(c, h);
+    REC_END(c, at);
+}
+
+static void
+record_unsupported(struct lyr_cmdbuf *c, const char *name)
+{
+    struct cap_cmd_unsupported u = {.head.op = CAP_CMD_UNSUPPORTED};
+    snprintf(u.name, sizeof(u.name), "%s", name);
+    size_t at = REC_BEGIN(c, u);
+    REC_END(c, at);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Render passes                                                            */
+
+static void
+record_begin_render_pass(struct lyr_cmdbuf *c, const VkRenderPassBeginInfo *b,
+                         VkSubpassContents contents)
+{
+    const VkRenderPassAttachmentBeginInfo *ab = NULL;
+    for (const VkBaseInStructure *s = b->pNext; s; s = s->pNext) {
+        if (s->sType == VK_STRUCTURE_TYPE_RENDER_PASS_ATTACHMENT_BEGIN_INFO) {
+            ab = (const void *)s;
+        }
+    }
+    struct cap_cmd_begin_render_pass r = {
+        .head.op = CAP_CMD_BEGIN_RENDER_PASS,
+        .render_pass = LYR_H(b->renderPass),
+        .framebuffer = LYR_H(b->framebuffer),
+        .area = {b->renderArea.offset.x, b->renderArea.offset.y, b->renderArea.extent.width,
+                 b->renderArea.extent.height},
+        .contents = contents,
+    };
+    size_t at = REC_BEGIN(c, r);
+    REC_ARRAY(c, at, struct cap_cmd_begin_render_pass, clear_values, b->pClearValues,
+              b->pClearValues ? b->clearValueCount : 0, sizeof(struct cap_clear_value));
+    if (ab && ab->attachmentCount) {
+        uint64_t *views = calloc(ab->attachmentCount, sizeof(*views));
+        if (views) {
+            for (uint32_t i = 0; i < ab->attachmentCount; i++) {
+                views[i] = LYR_H(ab->pAttachments[i]);
+            }
+            REC_ARRAY(c, at, struct cap_cmd_begin_render_pass, attachments, views,
+                      ab->attachmentCount, sizeof(*views));
+            free(views);
+        } else {
+            c->stream.failed = 1;
+        }
+    }
+    REC_END(c, at);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdBeginRenderPass(VkCommandBuffer cb, const VkRenderPassBeginInfo *b,
+                       VkSubpassContents contents)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        record_begin_render_pass(c, b, contents);
+    }
+    dev->vk.CmdBeginRenderPass(cb, b, contents);
+}
+
+#define BEGIN_RP2(name)                                                                    \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
+                                                 const VkRenderPassBeginInfo *b,            \
+                                                 const VkSubpassBeginInfo *sb)              \
+    {                                                                                      \
+        struct lyr_device *dev = DEV(cb);                                                  \
+        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        if (c) {                                                                           \
+            record_begin_render_pass(c, b, sb->contents);                                  \
+        }                                                                                  \
+        dev->vk.name(cb, b, sb);                                                           \
+    }
+BEGIN_RP2(CmdBeginRenderPass2)
+BEGIN_RP2(CmdBeginRenderPass2KHR)
+
+static void
+record_next_subpass(struct lyr_cmdbuf *c, VkSubpassContents contents)
+{
+    struct cap_cmd_next_subpass r = {.head.op = CAP_CMD_NEXT_SUBPASS, .contents = contents};
+    size_t at = REC_BEGIN(c, r);
+    REC_END(c, at);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdNextSubpass(VkCommandBuffer cb, VkSubpassContents contents)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        record_next_subpass(c, contents);
+    }
+    dev->vk.CmdNextSubpass(cb, contents);
+}
+
+#define NEXT_SP2(name)                                                                     \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(                                          \
+        VkCommandBuffer cb, const VkSubpassBeginInfo *b, const VkSubpassEndInfo *e)        \
+    {                                                                                      \
+        struct lyr_device *dev = DEV(cb);                                                  \
+        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        if (c) {                                                                           \
+            record_next_subpass(c, b->contents);                                           \
+        }                                                                                  \
+        dev->vk.name(cb, b, e);                                                            \
+    }
+NEXT_SP2(CmdNextSubpass2)
+NEXT_SP2(CmdNextSubpass2KHR)
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdEndRenderPass(VkCommandBuffer cb)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        record_head(c, CAP_CMD_END_RENDER_PASS);
+    }
+    dev->vk.CmdEndRenderPass(cb);
+}
+
+#define END_RP2(name)                                                                      \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
+                                                 const VkSubpassEndInfo *e)                 \
+    {                                                                                      \
+        struct lyr_device *dev = DEV(cb);                                                  \
+        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        if (c) {                                                                           \
+            record_head(c, CAP_CMD_END_RENDER_PASS);                                       \
+        }                                                                                  \
+        dev->vk.name(cb, e);                                                               \
+    }
+END_RP2(CmdEndRenderPass2)
+END_RP2(CmdEndRenderPass2KHR)
+
+static struct cap_rendering_attachment
+rendering_attachment(const VkRenderingAttachmentInfo *a)
+{
+    struct cap_rendering_attachment r = {0};
+    if (!a) {
+        return r;
+    }
+    r.view = LYR_H(a->imageView);
+    r.resolve_view = LYR_H(a->resolveImageView);
+    r.layout = a->imageLayout;
+    r.resolve_mode = a->resolveMode;
+    r.resolve_layout = a->resolveImageLayout;
+    r.load_op = a->loadOp;
+    r.store_op = a->storeOp;
+    memcpy(&r.clear, &a->clearValue, sizeof(r.clear));
+    return r;
+}
+
+static void
+record_begin_rendering(struct lyr_cmdbuf *c, const VkRenderingInfo *info)
+{
+    struct cap_cmd_begin_rendering r = {
+        .head.op = CAP_CMD_BEGIN_RENDERING,
+        .flags = info->flags,
+        .layer_count = info->layerCount,
+        .view_mask = info->viewMask,
+        .area = {info->renderArea.offset.x, info->renderArea.offset.y,
+                 info->renderArea.extent.width, info->renderArea.extent.height},
+        .depth = rendering_attachment(info->pDepthAttachment),
+        .stencil = rendering_attachment(info->pStencilAttachment),
+    };
+    uint32_t n = info->colorAttachmentCount;
+    struct cap_rendering_attachment *colors = calloc(n + 1, sizeof(*colors));
+    if (!colors) {
+        c->stream.failed = 1;
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        colors[i] = rendering_attachment(&info->pColorAttachments[i]);
+    }
+    size_t at = REC_BEGIN(c, r);
+    REC_ARRAY(c, at, struct cap_cmd_begin_rendering, colors, colors, n, sizeof(*colors));
+    REC_END(c, at);
+    free(colors);
+}
+
+#define BEGIN_RENDERING(name)                                                              \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
+                                                 const VkRenderingInfo *info)               \
+    {                                                                                      \
+        struct lyr_device *dev = DEV(cb);                                                  \
+        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        if (c) {                                                                           \
+            record_begin_rendering(c, info);                                               \
+        }                                                                                  \
+        dev->vk.name(cb, info);                                                            \
+    }
+BEGIN_RENDERING(CmdBeginRendering)
+BEGIN_RENDERING(CmdBeginRenderingKHR)
+
+#define END_RENDERING(name)                                                                \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb)                        \
+    {                                                                                      \
+        struct lyr_device *dev = DEV(cb);                                                  \
+        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        if (c) {                                                                           \
+            record_head(c, CAP_CMD_END_RENDERING);                                         \
+        }                                                                                  \
+        dev->vk.name(cb);                                                                  \
+    }
+END_RENDERING(CmdEndRendering)
+END_RENDERING(CmdEndRenderingKHR)
+
+/* ---------------------------------------------------------------------- */
+/* Binds and push constants                                                 */
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipeline pipeline)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    /* Compute work is reported by its dispatches as unsupported. */
+    if (c && bp == VK_PIPELINE_BIND_POINT_GRAPHICS) {
+        struct cap_cmd_bind_pipeline r = {
+            .head.op = CAP_CMD_BIND_PIPELINE, .bind_point = bp, .pipeline = LYR_H(pipeline)};
+        size_t at = REC_BEGIN(c, r);
+        REC_END(c, at);
+    }
+    dev->vk.CmdBindPipeline(cb, bp, pipeline);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipelineLayout layout,
+                          uint32_t first, uint32_t count, const VkDescriptorSet *sets,
+                          uint32_t dyn_count, const uint32_t *dyn)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c && bp == VK_PIPELINE_BIND_POINT_GRAPHICS) {
+        struct cap_cmd_bind_descriptor_sets r = {
+            .head.op = CAP_CMD_BIND_DESCRIPTOR_SETS,
+            .bind_point = bp,
+            .first_set = first,
+            .layout = LYR_H(layout),
+        };
+        size_t at = REC_BEGIN(c, r);
+        _Static_assert(sizeof(VkDescriptorSet) == sizeof(uint64_t), "64-bit handles");
+        REC_ARRAY(c, at, struct cap_cmd_bind_descriptor_sets, sets, sets, count,
+                  sizeof(uint64_t));
+        REC_ARRAY(c, at, struct cap_cmd_bind_descriptor_sets, dynamic_offsets, dyn, dyn_count,
+                  sizeof(uint32_t));
+        REC_END(c, at);
+    }
+    dev->vk.CmdBindDescriptorSets(cb, bp, layout, first, count, sets, dyn_count, dyn);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdPushConstants(VkCommandBuffer cb, VkPipelineLayout layout, VkShaderStageFlags stages,
+                     uint32_t offset, uint32_t size, const void *values)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        struct cap_cmd_push_constants r = {
+            .head.op = CAP_CMD_PUSH_CONSTANTS,
+            .layout = LYR_H(layout),
+            .stage_flags = stages,
+            .offset = offset,
+        };
+        size_t at = REC_BEGIN(c, r);
+        REC_ARRAY(c, at, struct cap_cmd_push_constants, data, values, size, 1);
+        REC_END(c, at);
+    }
+    dev->vk.CmdPushConstants(cb, layout, stages, offset, size, values);
+}
+
+static void
+record_vertex_buffers(struct lyr_cmdbuf *c, uint32_t first, uint32_t count,
+                      const VkBuffer *buffers, const VkDeviceSize *offsets,
+                      const VkDeviceSize *sizes, const VkDeviceSize *strides)
+{
+    struct cap_cmd_bind_vertex_buffers r = {
+        .head.op = CAP_CMD_BIND_VERTEX_BUFFERS,
+        .first_binding = first,
+    };
+    size_t at = REC_BEGIN(c, r);
+    REC_ARRAY(c, at, struct cap_cmd_bind_vertex_buffers, buffers, buffers, count,
+              sizeof(uint64_t));
+    REC_ARRAY(c, at, struct cap_cmd_bind_vertex_buffers, offsets, offsets, count,
+              sizeof(uint64_t));
+    REC_ARRAY(c, at, struct cap_cmd_bind_vertex_buffers, sizes, sizes, sizes ? count : 0,
+              sizeof(uint64_t));
+    REC_ARRAY(c, at, struct cap_cmd_bind_vertex_buffers, strides, strides,
+              strides ? count : 0, sizeof(uint64_t));
+    REC_END(c, at);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first, uint32_t count,
+                         const VkBuffer *buffers, const VkDeviceSize *offsets)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        record_vertex_buffers(c, first, count, buffers, offsets, NULL, NULL);
+    }
+    dev->vk.CmdBindVertexBuffers(cb, first, count, buffers, offsets);
+}
+
+#define BIND_VB2(name)                                                                     \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(                                          \
+        VkCommandBuffer cb, uint32_t first, uint32_t count, const VkBuffer *buffers,       \
+        const VkDeviceSize *offsets, const VkDeviceSize *sizes, const VkDeviceSize *strides) \
+    {                                                                                      \
+        struct lyr_device *dev = DEV(cb);                                                  \
+        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        if (c) {                                                                           \
+            record_vertex_buffers(c, first, count, buffers, offsets, sizes, strides);      \
+        }                                                                                  \
+        dev->vk.name(cb, first, count, buffers, offsets, sizes, strides);                  \
+    }
+BIND_VB2(CmdBindVertexBuffers2)
+BIND_VB2(CmdBindVertexBuffers2EXT)
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
+                       VkIndexType type)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        struct cap_cmd_bind_index_buffer r = {
+            .head.op = CAP_CMD_BIND_INDEX_BUFFER,
+            .buffer = LYR_H(buffer),
+            .offset = offset,
+            .index_type = type,
+        };
+        size_t at = REC_BEGIN(c, r);
+        REC_END(c, at);
+    }
+    dev->vk.CmdBindIndexBuffer(cb, buffer, offset, type);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Dynamic state: one record kind, the arguments as 32-bit words           */
+
+static void
+record_state(struct lyr_cmdbuf *c, VkDynamicState state, uint32_t first, const void *words,
+             uint32_t count)
+{
+    struct cap_cmd_set_state r = {.head.op = CAP_CMD_SET_STATE, .state = state, .first = first};
+    size_t at = REC_BEGIN(c, r);
+    REC_ARRAY(c, at, struct cap_cmd_set_state, values, words, count, sizeof(uint32_t));
+    REC_END(c, at);
+}
+
+static void
+state_words(VkCommandBuffer cb, VkDynamicState state, uint32_t first, const void *words,
+            uint32_t count)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        record_state(c, state, first, words, count);
+    }
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdSetViewport(VkCommandBuffer cb, uint32_t first, uint32_t count, const VkViewport *v)
+{
+    _Static_assert(sizeof(VkViewport) == 6 * sizeof(uint32_t), "viewport words");
+    state_words(cb, VK_DYNAMIC_STATE_VIEWPORT, first, v, count * 6);
+    DEV(cb)->vk.CmdSetViewport(cb, first, count, v);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdSetScissor(VkCommandBuffer cb, uint32_t first, uint32_t count, const VkRect2D *r)
+{
+    _Static_assert(sizeof(VkRect2D) == 4 * sizeof(uint32_t), "scissor words");
+    state_words(cb, VK_DYNAMIC_STATE_SCISSOR, first, r, count * 4);
+    DEV(cb)->vk.CmdSetScissor(cb, first, count, r);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdSetLineWidth(VkCommandBuffer cb, float width)
+{
+    state_words(cb, VK_DYNAMIC_STATE_LINE_WIDTH, 0, &width, 1);
+    DEV(cb)->vk.CmdSetLineWidth(cb, width);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdSetDepthBias(VkCommandBuffer cb, float constant, float clamp, float slope)
+{
+    float w[3] = {constant, clamp, slope};
+    state_words(cb, VK_DYNAMIC_STATE_DEPTH_BIAS, 0, w, 3);
+    DEV(cb)->vk.CmdSetDepthBias(cb, constant, clamp, slope);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdSetBlendConstants(VkCommandBuffer cb, const float constants[4])
+{
+    state_words(cb, VK_DYNAMIC_STATE_BLEND_CONSTANTS, 0, constants, 4);
+    DEV(cb)->vk.CmdSetBlendConstants(cb, constants);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdSetDepthBounds(VkCommandBuffer cb, float min, float max)
+{
+    float w[2] = {min, max};
+    state_words(cb, VK_DYNAMIC_STATE_DEPTH_BOUNDS, 0, w, 2);
+    DEV(cb)->vk.CmdSetDepthBounds(cb, min, max);
+}
+
+#define STENCIL_STATE(name, state)                                                         \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
+                                                 VkStencilFaceFlags faces, uint32_t value)  \
+    {                                                                                      \
+        state_words(cb, state, faces, &value, 1);                                          \
+        DEV(cb)->vk.name(cb, faces, value);                                                \
+    }
+STENCIL_STATE(CmdSetStencilCompareMask, VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK)
+STENCIL_STATE(CmdSetStencilWriteMask, VK_DYNAMIC_STATE_STENCIL_WRITE_MASK)
+STENCIL_STATE(CmdSetStencilReference, VK_DYNAMIC_STATE_STENCIL_REFERENCE)
+
+/* One-word extended dynamic state (flags, enums and bools). */
+#define WORD_STATE(name, type, state)                                                      \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb, type value)           \
+    {                                                                                      \
+        uint32_t w = (uint32_t)value;                                                      \
+        state_words(cb, state, 0, &w, 1);                                                  \
+        DEV(cb)->vk.name(cb, value);                                                       \
+    }
+WORD_STATE(CmdSetCullMode, VkCullModeFlags, VK_DYNAMIC_STATE_CULL_MODE)
+WORD_STATE(CmdSetCullModeEXT, VkCullModeFlags, VK_DYNAMIC_STATE_CULL_MODE)
+WORD_STATE(CmdSetFrontFace, VkFrontFace, VK_DYNAMIC_STATE_FRONT_FACE)
+WORD_STATE(CmdSetFrontFaceEXT, VkFrontFace, VK_DYNAMIC_STATE_FRONT_FACE)
+WORD_STATE(CmdSetPrimitiveTopology, VkPrimitiveTopology, VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY)
+WORD_STATE(CmdSetPrimitiveTopologyEXT, VkPrimitiveTopology,
+           VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY)
+WORD_STATE(CmdSetDepthTestEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE)
+WORD_STATE(CmdSetDepthTestEnableEXT, VkBool32, VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE)
+WORD_STATE(CmdSetDepthWriteEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE)
+WORD_STATE(CmdSetDepthWriteEnableEXT, VkBool32, VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE)
+WORD_STATE(CmdSetDepthCompareOp, VkCompareOp, VK_DYNAMIC_STATE_DEPTH_COMPARE_OP)
+WORD_STATE(CmdSetDepthCompareOpEXT, VkCompareOp, VK_DYNAMIC_STATE_DEPTH_COMPARE_OP)
+WORD_STATE(CmdSetDepthBoundsTestEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE)
+WORD_STATE(CmdSetDepthBoundsTestEnableEXT, VkBool32,
+           VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE)
+WORD_STATE(CmdSetStencilTestEnable, VkBool32, VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE)
+WORD_STATE(CmdSetStencilTestEnableEXT, VkBool32, VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE)
+WORD_STATE(CmdSetRasterizerDiscardEnable, VkBool32,
+           VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE)
+WORD_STATE(CmdSetRasterizerDiscardEnableEXT, VkBool32,
+           VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE)
+WORD_STATE(CmdSetDepthBiasEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE)
+WORD_STATE(CmdSetDepthBiasEnableEXT, VkBool32, VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE)
+WORD_STATE(CmdSetPrimitiveRestartEnable, VkBool32,
+           VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE)
+WORD_STATE(CmdSetPrimitiveRestartEnableEXT, VkBool32,
+           VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE)
+
+#define VIEWPORT_COUNT(name)                                                               \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb, uint32_t count,        \
+                                                 const VkViewport *v)                       \
+    {                                                                                      \
+        state_words(cb, VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT, 0, v, count * 6);            \
+        DEV(cb)->vk.name(cb, count, v);                                                    \
+    }
+VIEWPORT_COUNT(CmdSetViewportWithCount)
+VIEWPORT_COUNT(CmdSetViewportWithCountEXT)
+
+#define SCISSOR_COUNT(name)                                                                \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb, uint32_t count,        \
+                                                 const VkRect2D *r)                         \
+    {                                                                                      \
+        state_words(cb, VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT, 0, r, count * 4);             \
+        DEV(cb)->vk.name(cb, count, r);                                                    \
+    }
+SCISSOR_COUNT(CmdSetScissorWithCount)
+SCISSOR_COUNT(CmdSetScissorWithCountEXT)
+
+#define STENCIL_OP(name)                                                                   \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb, VkStencilFaceFlags f, \
+                                                 VkStencilOp fail, VkStencilOp pass,        \
+                                                 VkStencilOp depth_fail, VkCompareOp cmp)   \
+    {                                                                                      \
+        uint32_t w[4] = {fail, pass, depth_fail, cmp};                                     \
+        state_words(cb, VK_DYNAMIC_STATE_STENCIL_OP, f, w, 4);                             \
+        DEV(cb)->vk.name(cb, f, fail, pass, depth_fail, cmp);                              \
+    }
+STENCIL_OP(CmdSetStencilOp)
+STENCIL_OP(CmdSetStencilOpEXT)
+
+/* ---------------------------------------------------------------------- */
+/* Draws                                                                    */
+
+/* Appends a draw record with `n` parameter slots; indirect kinds get zeroed
+ * slots filled by the capture after the GPU ran them. */
+static void
+record_draw(struct lyr_cmdbuf *c, uint32_t kind, const struct cap_draw_params *draws,
+            uint32_t n, VkBuffer buffer, VkDeviceSize offset, VkBuffer count_buffer,
+            VkDeviceSize count_offset, uint32_t stride, uint32_t max_count)
+{
+    struct cap_cmd_draw r = {
+        .head.op = CAP_CMD_DRAW,
+        .kind = kind,
+        .flags = draws ? 0 : CAP_DRAW_ARGS_UNRESOLVED,
+        .buffer = LYR_H(buffer),
+        .offset = offset,
+        .count_buffer = LYR_H(count_buffer),
+        .count_offset = count_offset,
+        .stride = stride,
+        .max_draw_count = max_count,
+    };
+    size_t at = REC_BEGIN(c, r);
+    REC_ARRAY(c, at, struct cap_cmd_draw, draws, draws, n, sizeof(struct cap_draw_params));
+    REC_END(c, at);
+    c->draws += n;
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdDraw(VkCommandBuffer cb, uint32_t vertices, uint32_t instances, uint32_t first_vertex,
+            uint32_t first_instance)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        struct cap_draw_params d = {vertices, instances, first_vertex, 0, first_instance, 0};
+        record_draw(c, CAP_DRAW_DIRECT, &d, 1, VK_NULL_HANDLE, 0, VK_NULL_HANDLE, 0, 0, 1);
+    }
+    dev->vk.CmdDraw(cb, vertices, instances, first_vertex, first_instance);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdDrawIndexed(VkCommandBuffer cb, uint32_t indices, uint32_t instances,
+                   uint32_t first_index, int32_t vertex_offset, uint32_t first_instance)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        struct cap_draw_params d = {indices, instances, first_index, vertex_offset,
+                                    first_instance, 0};
+        record_draw(c, CAP_DRAW_INDEXED, &d, 1, VK_NULL_HANDLE, 0, VK_NULL_HANDLE, 0, 0, 1);
+    }
+    dev->vk.CmdDrawIndexed(cb, indices, instances, first_index, vertex_offset, first_instance);
+}
+
+/* Indirect draws are limited so a corrupt count cannot blow up a record. */
+#define MAX_INDIRECT_DRAWS (1u << 20)
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, uint32_t count,
+                    uint32_t stride)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        uint32_t n = count < MAX_INDIRECT_DRAWS ? count : MAX_INDIRECT_DRAWS;
+        record_draw(c, CAP_DRAW_INDIRECT, NULL, n, buffer, offset, VK_NULL_HANDLE, 0, stride,
+                    count);
+    }
+    dev->vk.CmdDrawIndirect(cb, buffer, offset, count, stride);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
+                           uint32_t count, uint32_t stride)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        uint32_t n = count < MAX_INDIRECT_DRAWS ? count : MAX_INDIRECT_DRAWS;
+        record_draw(c, CAP_DRAW_INDEXED_INDIRECT, NULL, n, buffer, offset, VK_NULL_HANDLE, 0,
+                    stride, count);
+    }
+    dev->vk.CmdDrawIndexedIndirect(cb, buffer, offset, count, stride);
+}
+
+#define DRAW_COUNT(name, kind)                                                             \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(                                          \
+        VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, VkBuffer count_buffer,   \
+        VkDeviceSize count_offset, uint32_t max_count, uint32_t stride)                    \
+    {                                                                                      \
+        struct lyr_device *dev = DEV(cb);                                                  \
+        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        if (c) {                                                                           \
+            uint32_t n = max_count < MAX_INDIRECT_DRAWS ? max_count : MAX_INDIRECT_DRAWS;  \
+            record_draw(c, kind, NULL, n, buffer, offset, count_buffer, count_offset,      \
+                        stride, max_count);                                                \
+        }                                                                                  \
+        dev->vk.name(cb, buffer, offset, count_buffer, count_offset, max_count, stride);   \
+    }
+DRAW_COUNT(CmdDrawIndirectCount, CAP_DRAW_INDIRECT_COUNT)
+DRAW_COUNT(CmdDrawIndirectCountKHR, CAP_DRAW_INDIRECT_COUNT)
+DRAW_COUNT(CmdDrawIndexedIndirectCount, CAP_DRAW_INDEXED_INDIRECT_COUNT)
+DRAW_COUNT(CmdDrawIndexedIndirectCountKHR, CAP_DRAW_INDEXED_INDIRECT_COUNT)
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t count, const VkMultiDrawInfoEXT *info,
+                    uint32_t instances, uint32_t first_instance, uint32_t stride)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        struct cap_draw_params *d = calloc(count + 1, sizeof(*d));
+        if (d) {
+            for (uint32_t i = 0; i < count; i++) {
+                const VkMultiDrawInfoEXT *m =
+                    (const void *)((const uint8_t *)info + (size_t)i * stride);
+                d[i] = (struct cap_draw_params){m->vertexCount, instances, m->firstVertex, 0,
+                                                first_instance, 0};
+            }
+            record_draw(c, CAP_DRAW_MULTI, d, count, VK_NULL_HANDLE, 0, VK_NULL_HANDLE, 0,
+                        stride, count);
+            free(d);
+        } else {
+            c->stream.failed = 1;
+        }
+    }
+    dev->vk.CmdDrawMultiEXT(cb, count, info, instances, first_instance, stride);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32_t count,
+                           const VkMultiDrawIndexedInfoEXT *info, uint32_t instances,
+                           uint32_t first_instance, uint32_t stride,
+                           const int32_t *vertex_offset)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        struct cap_draw_params *d = calloc(count + 1, sizeof(*d));
+        if (d) {
+            for (uint32_t i = 0; i < count; i++) {
+                const VkMultiDrawIndexedInfoEXT *m =
+                    (const void *)((const uint8_t *)info + (size_t)i * stride);
+                d[i] = (struct cap_draw_params){
+                    m->indexCount, instances, m->firstIndex,
+                    vertex_offset ? *vertex_offset : m->vertexOffset, first_instance, 0};
+            }
+            record_draw(c, CAP_DRAW_MULTI_INDEXED, d, count, VK_NULL_HANDLE, 0,
+                        VK_NULL_HANDLE, 0, stride, count);
+            free(d);
+        } else {
+            c->stream.failed = 1;
+        }
+    }
+    dev->vk.CmdDrawMultiIndexedEXT(cb, count, info, instances, first_instance, stride,
+                                   vertex_offset);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        record_unsupported(c, "vkCmdDispatch");
+    }
+    dev->vk.CmdDispatch(cb, x, y, z);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        record_unsupported(c, "vkCmdDispatchIndirect");
+    }
+    dev->vk.CmdDispatchIndirect(cb, buffer, offset);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x,
+                    uint32_t y, uint32_t z)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        record_unsupported(c, "vkCmdDispatchBase");
+    }
+    dev->vk.CmdDispatchBase(cb, bx, by, bz, x, y, z);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Transfers                                                                */
+
+static void
+record_transfer(struct lyr_cmdbuf *c, uint32_t op, uint64_t src, uint32_t src_layout,
+                uint64_t dst, uint32_t dst_layout, uint32_t filter, const void *regions,
+                uint32_t n, size_t size)
+{
+    struct cap_cmd_transfer r = {
+        .head.op = op,
+        .src = src,
+        .dst = dst,
+        .src_layout = src_layout,
+        .dst_layout = dst_layout,
+        .filter = filter,
+    };
+    size_t at = REC_BEGIN(c, r);
+    REC_ARRAY(c, at, struct cap_cmd_transfer, regions, regions, n, size);
+    REC_END(c, at);
+}
+
+static struct cap_subresource_layers
+layers_of(VkImageSubresourceLayers l)
+{
+    return (struct cap_subresource_layers){l.aspectMask, l.mipLevel, l.baseArrayLayer,
+                                           l.layerCount};
+}
+
+static struct cap_image_copy
+image_copy_of(VkImageSubresourceLayers s, VkOffset3D so, VkImageSubresourceLayers d,
+              VkOffset3D doff, VkExtent3D e)
+{
+    return (struct cap_image_copy){
+        .src = layers_of(s),
+        .src_offset = {so.x, so.y, so.z},
+        .dst = layers_of(d),
+        .dst_offset = {doff.x, doff.y, doff.z},
+        .extent = {e.width, e.height, e.depth},
+    };
+}
+
+static struct cap_buffer_image_copy
+bic_of(VkDeviceSize off, uint32_t row, uint32_t height, VkImageSubresourceLayers l,
+       VkOffset3D o, VkExtent3D e)
+{
+    return (struct cap_buffer_image_copy){
+        .buffer_offset = off,
+        .buffer_row_length = row,
+        .buffer_image_height = height,
+        .image = layers_of(l),
+        .image_offset = {o.x, o.y, o.z},
+        .image_extent = {e.width, e.height, e.depth},
+    };
+}
+
+static struct cap_image_blit
+blit_of(VkImageSubresourceLayers s, const VkOffset3D so[2], VkImageSubresourceLayers d,
+        const VkOffset3D doff[2])
+{
+    return (struct cap_image_blit){
+        .src = layers_of(s),
+        .src_offsets = {{so[0].x, so[0].y, so[0].z}, {so[1].x, so[1].y, so[1].z}},
+        .dst = layers_of(d),
+        .dst_offsets = {{doff[0].x, doff[0].y, doff[0].z}, {doff[1].x, doff[1].y, doff[1].z}},
+    };
+}
+
+/* Converts n API regions with `conv` into a temporary array and records. */
+#define RECORD_REGIONS(c, op, src, sl, dst, dl, filter, n, type, expr)                     \
+    do {                                                                                   \
+        type *regs_ = calloc((n) + 1, sizeof(type));                                       \
+        if (!regs_) {                                                                      \
+            (c)->stream.failed = 1;                                                        \
+            break;                                                                         \
+        }                                                                                  \
+        for (uint32_t i = 0; i < (n); i++) {                                               \
+            regs_[i] = (expr);                                                             \
+        }                                                                                  \
+        record_transfer((c), (op), (src), (sl), (dst), (dl), (filter), regs_, (n),         \
+                        sizeof(type));                                                     \
+        free(regs_);                                                                       \
+    } while (0)
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdCopyBuffer(VkCommandBuffer cb, VkBuffer src, VkBuffer dst, uint32_t n,
+                  const VkBufferCopy *r)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        _Static_assert(sizeof(VkBufferCopy) == sizeof(struct cap_buffer_copy), "copy layout");
+        record_transfer(c, CAP_CMD_COPY_BUFFER, LYR_H(src), 0, LYR_H(dst), 0, 0, r, n,
+                        sizeof(*r));
+    }
+    dev->vk.CmdCopyBuffer(cb, src, dst, n, r);
+}
+
+#define COPY_BUFFER2(name)                                                                 \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
+                                                 const VkCopyBufferInfo2 *info)             \
+    {                                                                                      \
+        struct lyr_device *dev = DEV(cb);                                                  \
+        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        if (c) {                                                                           \
+            const VkBufferCopy2 *r = info->pRegions;                                       \
+            RECORD_REGIONS(c, CAP_CMD_COPY_BUFFER, LYR_H(info->srcBuffer), 0,              \
+                           LYR_H(info->dstBuffer), 0, 0, info->regionCount,                \
+                           struct cap_buffer_copy,                                         \
+                           ((struct cap_buffer_copy){r[i].srcOffset, r[i].dstOffset,       \
+                                                     r[i].size}));                         \
+        }                                                                                  \
+        dev->vk.name(cb, info);                                                            \
+    }
+COPY_BUFFER2(CmdCopyBuffer2)
+COPY_BUFFER2(CmdCopyBuffer2KHR)
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdCopyImage(VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage dst,
+                 VkImageLayout dl, uint32_t n, const VkImageCopy *r)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        RECORD_REGIONS(c, CAP_CMD_COPY_IMAGE, LYR_H(src), sl, LYR_H(dst), dl, 0, n,
+                       struct cap_image_copy,
+                       image_copy_of(r[i].srcSubresource, r[i].srcOffset, r[i].dstSubresource,
+                                     r[i].dstOffset, r[i].extent));
+    }
+    dev->vk.CmdCopyImage(cb, src, sl, dst, dl, n, r);
+}
+
+#define COPY_IMAGE2(name)                                                                  \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
+                                                 const VkCopyImageInfo2 *info)              \
+    {                                                                                      \
+        struct lyr_device *dev = DEV(cb);                                                  \
+        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        if (c) {                                                                           \
+            const VkImageCopy2 *r = info->pRegions;                                        \
+            RECORD_REGIONS(c, CAP_CMD_COPY_IMAGE, LYR_H(info->srcImage),                   \
+                           info->srcImageLayout, LYR_H(info->dstImage),                    \
+                           info->dstImageLayout, 0, info->regionCount,                     \
+                           struct cap_image_copy,                                          \
+                           image_copy_of(r[i].srcSubresource, r[i].srcOffset,              \
+                                         r[i].dstSubresource, r[i].dstOffset,              \
+                                         r[i].extent));                                    \
+        }                                                                                  \
+        dev->vk.name(cb, info);                                                            \
+    }
+COPY_IMAGE2(CmdCopyImage2)
+COPY_IMAGE2(CmdCopyImage2KHR)
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdCopyBufferToImage(VkCommandBuffer cb, VkBuffer src, VkImage dst, VkImageLayout dl,
+                         uint32_t n, const VkBufferImageCopy *r)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        RECORD_REGIONS(c, CAP_CMD_COPY_BUFFER_TO_IMAGE, LYR_H(src), 0, LYR_H(dst), dl, 0, n,
+                       struct cap_buffer_image_copy,
+                       bic_of(r[i].bufferOffset, r[i].bufferRowLength, r[i].bufferImageHeight,
+                              r[i].imageSubresource, r[i].imageOffset, r[i].imageExtent));
+    }
+    dev->vk.CmdCopyBufferToImage(cb, src, dst, dl, n, r);
+}
+
+#define COPY_B2I2(name)                                                                    \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
+                                                 const VkCopyBufferToImageInfo2 *info)      \
+    {                                                                                      \
+        struct lyr_device *dev = DEV(cb);                                                  \
+        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        if (c) {                                                                           \
+            const VkBufferImageCopy2 *r = info->pRegions;                                  \
+            RECORD_REGIONS(c, CAP_CMD_COPY_BUFFER_TO_IMAGE, LYR_H(info->srcBuffer), 0,     \
+                           LYR_H(info->dstImage), info->dstImageLayout, 0,                 \
+                           info->regionCount, struct cap_buffer_image_copy,                \
+                           bic_of(r[i].bufferOffset, r[i].bufferRowLength,                 \
+                                  r[i].bufferImageHeight, r[i].imageSubresource,           \
+                                  r[i].imageOffset, r[i].imageExtent));                    \
+        }                                                                                  \
+        dev->vk.name(cb, info);                                                            \
+    }
+COPY_B2I2(CmdCopyBufferToImage2)
+COPY_B2I2(CmdCopyBufferToImage2KHR)
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdCopyImageToBuffer(VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkBuffer dst,
+                         uint32_t n, const VkBufferImageCopy *r)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        RECORD_REGIONS(c, CAP_CMD_COPY_IMAGE_TO_BUFFER, LYR_H(src), sl, LYR_H(dst), 0, 0, n,
+                       struct cap_buffer_image_copy,
+                       bic_of(r[i].bufferOffset, r[i].bufferRowLength, r[i].bufferImageHeight,
+                              r[i].imageSubresource, r[i].imageOffset, r[i].imageExtent));
+    }
+    dev->vk.CmdCopyImageToBuffer(cb, src, sl, dst, n, r);
+}
+
+#define COPY_I2B2(name)                                                                    \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
+                                                 const VkCopyImageToBufferInfo2 *info)      \
+    {                                                                                      \
+        struct lyr_device *dev = DEV(cb);                                                  \
+        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        if (c) {                                                                           \
+            const VkBufferImageCopy2 *r = info->pRegions;                                  \
+            RECORD_REGIONS(c, CAP_CMD_COPY_IMAGE_TO_BUFFER, LYR_H(info->srcImage),         \
+                           info->srcImageLayout, LYR_H(info->dstBuffer), 0, 0,             \
+                           info->regionCount, struct cap_buffer_image_copy,                \
+                           bic_of(r[i].bufferOffset, r[i].bufferRowLength,                 \
+                                  r[i].bufferImageHeight, r[i].imageSubresource,           \
+                                  r[i].imageOffset, r[i].imageExtent));                    \
+        }                                                                                  \
+        dev->vk.name(cb, info);                                                            \
+    }
+COPY_I2B2(CmdCopyImageToBuffer2)
+COPY_I2B2(CmdCopyImageToBuffer2KHR)
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdBlitImage(VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage dst,
+                 VkImageLayout dl, uint32_t n, const VkImageBlit *r, VkFilter filter)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        RECORD_REGIONS(c, CAP_CMD_BLIT_IMAGE, LYR_H(src), sl, LYR_H(dst), dl, filter, n,
+                       struct cap_image_blit,
+                       blit_of(r[i].srcSubresource, r[i].srcOffsets, r[i].dstSubresource,
+                               r[i].dstOffsets));
+    }
+    dev->vk.CmdBlitImage(cb, src, sl, dst, dl, n, r, filter);
+}
+
+#define BLIT2(name)                                                                        \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
+                                                 const VkBlitImageInfo2 *info)              \
+    {                                                                                      \
+        struct lyr_device *dev = DEV(cb);                                                  \
+        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        if (c) {                                                                           \
+            const VkImageBlit2 *r = info->pRegions;                                        \
+            RECORD_REGIONS(c, CAP_CMD_BLIT_IMAGE, LYR_H(info->srcImage),                   \
+                           info->srcImageLayout, LYR_H(info->dstImage),                    \
+                           info->dstImageLayout, info->filter, info->regionCount,          \
+                           struct cap_image_blit,                                          \
+                           blit_of(r[i].srcSubresource, r[i].srcOffsets,                   \
+                                   r[i].dstSubresource, r[i].dstOffsets));                 \
+        }                                                                                  \
+        dev->vk.name(cb, info);                                                            \
+    }
+BLIT2(CmdBlitImage2)
+BLIT2(CmdBlitImage2KHR)
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdResolveImage(VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage dst,
+                    VkImageLayout dl, uint32_t n, const VkImageResolve *r)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        RECORD_REGIONS(c, CAP_CMD_RESOLVE_IMAGE, LYR_H(src), sl, LYR_H(dst), dl, 0, n,
+                       struct cap_image_copy,
+                       image_copy_of(r[i].srcSubresource, r[i].srcOffset, r[i].dstSubresource,
+                                     r[i].dstOffset, r[i].extent));
+    }
+    dev->vk.CmdResolveImage(cb, src, sl, dst, dl, n, r);
+}
+
+#define RESOLVE2(name)                                                                     \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
+                                                 const VkResolveImageInfo2 *info)           \
+    {                                                                                      \
+        struct lyr_device *dev = DEV(cb);                                                  \
+        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        if (c) {                                                                           \
+            const VkImageResolve2 *r = info->pRegions;                                     \
+            RECORD_REGIONS(c, CAP_CMD_RESOLVE_IMAGE, LYR_H(info->srcImage),                \
+                           info->srcImageLayout, LYR_H(info->dstImage),                    \
+                           info->dstImageLayout, 0, info->regionCount,                     \
+                           struct cap_image_copy,                                          \
+                           image_copy_of(r[i].srcSubresource, r[i].srcOffset,              \
+                                         r[i].dstSubresource, r[i].dstOffset,              \
+                                         r[i].extent));                                    \
+        }                                                                                  \
+        dev->vk.name(cb, info);                                                            \
+    }
+RESOLVE2(CmdResolveImage2)
+RESOLVE2(CmdResolveImage2KHR)
+
+static struct cap_subresource_range
+range_of(const VkImageSubresourceRange *r)
+{
+    return (struct cap_subresource_range){r->aspectMask,     r->baseMipLevel, r->levelCount,
+                                          r->baseArrayLayer, r->layerCount,   0};
+}
+
+static void
+record_clear_image(struct lyr_cmdbuf *c, uint32_t op, VkImage image, VkImageLayout layout,
+                   const void *value, size_t value_size, uint32_t n,
+                   const VkImageSubresourceRange *ranges)
+{
+    struct cap_cmd_clear_image r = {.head.op = op, .image = LYR_H(image), .layout = layout};
+    memcpy(&r.value, value, value_size);
+    struct cap_subresource_range *rs = calloc(n + 1, sizeof(*rs));
+    if (!rs) {
+        c->stream.failed = 1;
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        rs[i] = range_of(&ranges[i]);
+    }
+    size_t at = REC_BEGIN(c, r);
+    REC_ARRAY(c, at, struct cap_cmd_clear_image, ranges, rs, n, sizeof(*rs));
+    REC_END(c, at);
+    free(rs);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdClearColorImage(VkCommandBuffer cb, VkImage image, VkImageLayout layout,
+                       const VkClearColorValue *color, uint32_t n,
+                       const VkImageSubresourceRange *ranges)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        record_clear_image(c, CAP_CMD_CLEAR_COLOR_IMAGE, image, layout, color, sizeof(*color),
+                           n, ranges);
+    }
+    dev->vk.CmdClearColorImage(cb, image, layout, color, n, ranges);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdClearDepthStencilImage(VkCommandBuffer cb, VkImage image, VkImageLayout layout,
+                              const VkClearDepthStencilValue *ds, uint32_t n,
+                              const VkImageSubresourceRange *ranges)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        record_clear_image(c, CAP_CMD_CLEAR_DEPTH_STENCIL_IMAGE, image, layout, ds,
+                           sizeof(*ds), n, ranges);
+    }
+    dev->vk.CmdClearDepthStencilImage(cb, image, layout, ds, n, ranges);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdClearAttachments(VkCommandBuffer cb, uint32_t na, const VkClearAttachment *atts,
+                        uint32_t nr, const VkClearRect *rects)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        _Static_assert(sizeof(VkClearAttachment) == sizeof(struct cap_clear_attachment),
+                       "clear attachment layout");
+        _Static_assert(sizeof(VkClearRect) == sizeof(struct cap_clear_rect), "clear rect");
+        struct cap_cmd_clear_attachments r = {.head.op = CAP_CMD_CLEAR_ATTACHMENTS};
+        size_t at = REC_BEGIN(c, r);
+        REC_ARRAY(c, at, struct cap_cmd_clear_attachments, attachments, atts, na,
+                  sizeof(*atts));
+        REC_ARRAY(c, at, struct cap_cmd_clear_attachments, rects, rects, nr, sizeof(*rects));
+        REC_END(c, at);
+    }
+    dev->vk.CmdClearAttachments(cb, na, atts, nr, rects);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdUpdateBuffer(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize size,
+                    const void *data)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        struct cap_cmd_update_buffer r = {
+            .head.op = CAP_CMD_UPDATE_BUFFER, .buffer = LYR_H(buffer), .offset = offset};
+        size_t at = REC_BEGIN(c, r);
+        /* vkCmdUpdateBuffer limits size to 65536 bytes. */
+        REC_ARRAY(c, at, struct cap_cmd_update_buffer, data, data,
+                  (uint32_t)(size <= 65536 ? size : 65536), 1);
+        REC_END(c, at);
+    }
+    dev->vk.CmdUpdateBuffer(cb, buffer, offset, size, data);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdFillBuffer(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize size,
+                  uint32_t data)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        struct cap_cmd_fill_buffer r = {
+            .head.op = CAP_CMD_FILL_BUFFER,
+            .buffer = LYR_H(buffer),
+            .offset = offset,
+            .size = size,
+            .data = data,
+        };
+        size_t at = REC_BEGIN(c, r);
+        REC_END(c, at);
+    }
+    dev->vk.CmdFillBuffer(cb, buffer, offset, size, data);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Barriers                                                                 */
+
+static void
+record_barrier(struct lyr_cmdbuf *c, uint32_t memory, uint32_t buffers,
+               struct cap_image_barrier *images, uint32_t n)
+{
+    struct cap_cmd_barrier r = {
+        .head.op = CAP_CMD_BARRIER, .memory_barriers = memory, .buffer_barriers = buffers};
+    size_t at = REC_BEGIN(c, r);
+    REC_ARRAY(c, at, struct cap_cmd_barrier, image_barriers, images, n, sizeof(*images));
+    REC_END(c, at);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdPipelineBarrier(VkCommandBuffer cb, VkPipelineStageFlags src, VkPipelineStageFlags dst,
+                       VkDependencyFlags flags, uint32_t nm, const VkMemoryBarrier *m,
+                       uint32_t nb, const VkBufferMemoryBarrier *b, uint32_t ni,
+                       const VkImageMemoryBarrier *im)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        struct cap_image_barrier *ib = calloc(ni + 1, sizeof(*ib));
+        if (ib) {
+            for (uint32_t i = 0; i < ni; i++) {
+                ib[i] = (struct cap_image_barrier){
+                    LYR_H(im[i].image),         im[i].oldLayout,
+                    im[i].newLayout,            im[i].srcQueueFamilyIndex,
+                    im[i].dstQueueFamilyIndex,  range_of(&im[i].subresourceRange)};
+            }
+            record_barrier(c, nm, nb, ib, ni);
+            free(ib);
+        } else {
+            c->stream.failed = 1;
+        }
+    }
+    dev->vk.CmdPipelineBarrier(cb, src, dst, flags, nm, m, nb, b, ni, im);
+}
+
+#define BARRIER2(name)                                                                     \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
+                                                 const VkDependencyInfo *d)                 \
+    {                                                                                      \
+        struct lyr_device *dev = DEV(cb);                                                  \
+        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        if (c) {                                                                           \
+            uint32_t ni = d->imageMemoryBarrierCount;                                      \
+            struct cap_image_barrier *ib = calloc(ni + 1, sizeof(*ib));                    \
+            if (ib) {                                                                      \
+                for (uint32_t i = 0; i < ni; i++) {                                        \
+                    const VkImageMemoryBarrier2 *x = &d->pImageMemoryBarriers[i];          \
+                    ib[i] = (struct cap_image_barrier){                                    \
+                        LYR_H(x->image),         x->oldLayout,                             \
+                        x->newLayout,            x->srcQueueFamilyIndex,                   \
+                        x->dstQueueFamilyIndex,  range_of(&x->subresourceRange)};          \
+                }                                                                          \
+                record_barrier(c, d->memoryBarrierCount, d->bufferMemoryBarrierCount, ib,  \
+                               ni);                                                        \
+                free(ib);                                                                  \
+            } else {                                                                       \
+                c->stream.failed = 1;                                                      \
+            }                                                                              \
+        }                                                                                  \
+        dev->vk.name(cb, d);                                                               \
+    }
+BARRIER2(CmdPipelineBarrier2)
+BARRIER2(CmdPipelineBarrier2KHR)
+
+/* Secondary command buffers: the capture splices their streams in here. */
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n, const VkCommandBuffer *cbs)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    for (uint32_t i = 0; c && i < n; i++) {
+        struct cap_cmd_execute r = {.head.op = CAP_CMD_EXECUTE_BEGIN,
+                                    .command_buffer = LYR_H(cbs[i])};
+        size_t at = REC_BEGIN(c, r);
+        REC_END(c, at);
+        record_head(c, CAP_CMD_EXECUTE_END);
+    }
+    dev->vk.CmdExecuteCommands(cb, n, cbs);
+}
+
+/* ---------------------------------------------------------------------- */
+
+void
+lyr_cmdbufs_destroy_all(struct lyr_device *dev)
+{
+    pthread_mutex_lock(&dev->lock);
+    for (uint32_t i = 0; i < dev->cmdbufs.capacity; i++) {
+        cmdbuf_free(dev->cmdbufs.slots[i].value);
+    }
+    lyr_map_finish(&dev->cmdbufs);
+    pthread_mutex_unlock(&dev->lock);
+}
+
+PFN_vkVoidFunction
+lyr_commands_hook(const char *name)
+{
+#define HOOK(fn) {"vk" #fn, (PFN_vkVoidFunction)lyr_##fn}
+    static const struct {
+        const char *name;
+        PFN_vkVoidFunction fn;
+    } hooks[] = {
+        HOOK(AllocateCommandBuffers),
+        HOOK(FreeCommandBuffers),
+        HOOK(DestroyCommandPool),
+        HOOK(ResetCommandPool),
+        HOOK(BeginCommandBuffer),
+        HOOK(EndCommandBuffer),
+        HOOK(ResetCommandBuffer),
+        HOOK(CmdBeginRenderPass),
+        HOOK(CmdBeginRenderPass2),
+        HOOK(CmdBeginRenderPass2KHR),
+        HOOK(CmdNextSubpass),
+        HOOK(CmdNextSubpass2),
+        HOOK(CmdNextSubpass2KHR),
+        HOOK(CmdEndRenderPass),
+        HOOK(CmdEndRenderPass2),
+        HOOK(CmdEndRenderPass2KHR),
+        HOOK(CmdBeginRendering),
+        HOOK(CmdBeginRenderingKHR),
+        HOOK(CmdEndRendering),
+        HOOK(CmdEndRenderingKHR),
+        HOOK(CmdBindPipeline),
+        HOOK(CmdBindDescriptorSets),
+        HOOK(CmdPushConstants),
+        HOOK(CmdBindVertexBuffers),
+        HOOK(CmdBindVertexBuffers2),
+        HOOK(CmdBindVertexBuffers2EXT),
+        HOOK(CmdBindIndexBuffer),
+        HOOK(CmdSetViewport),
+        HOOK(CmdSetScissor),
+        HOOK(CmdSetLineWidth),
+        HOOK(CmdSetDepthBias),
+        HOOK(CmdSetBlendConstants),
+        HOOK(CmdSetDepthBounds),
+        HOOK(CmdSetStencilCompareMask),
+        HOOK(CmdSetStencilWriteMask),
+        HOOK(CmdSetStencilReference),
+        HOOK(CmdSetCullMode),
+        HOOK(CmdSetCullModeEXT),
+        HOOK(CmdSetFrontFace),
+        HOOK(CmdSetFrontFaceEXT),
+        HOOK(CmdSetPrimitiveTopology),
+        HOOK(CmdSetPrimitiveTopologyEXT),
+        HOOK(CmdSetViewportWithCount),
+        HOOK(CmdSetViewportWithCountEXT),
+        HOOK(CmdSetScissorWithCount),
+        HOOK(CmdSetScissorWithCountEXT),
+        HOOK(CmdSetDepthTestEnable),
+        HOOK(CmdSetDepthTestEnableEXT),
+        HOOK(CmdSetDepthWriteEnable),
+        HOOK(CmdSetDepthWriteEnableEXT),
+        HOOK(CmdSetDepthCompareOp),
+        HOOK(CmdSetDepthCompareOpEXT),
+        HOOK(CmdSetDepthBoundsTestEnable),
+        HOOK(CmdSetDepthBoundsTestEnableEXT),
+        HOOK(CmdSetStencilTestEnable),
+        HOOK(CmdSetStencilTestEnableEXT),
+        HOOK(CmdSetStencilOp),
+        HOOK(CmdSetStencilOpEXT),
+        HOOK(CmdSetRasterizerDiscardEnable),
+        HOOK(CmdSetRasterizerDiscardEnableEXT),
+        HOOK(CmdSetDepthBiasEnable),
+        HOOK(CmdSetDepthBiasEnableEXT),
+        HOOK(CmdSetPrimitiveRestartEnable),
+        HOOK(CmdSetPrimitiveRestartEnableEXT),
+        HOOK(CmdDraw),
+        HOOK(CmdDrawIndexed),
+        HOOK(CmdDrawIndirect),
+        HOOK(CmdDrawIndexedIndirect),
+        HOOK(CmdDrawIndirectCount),
+        HOOK(CmdDrawIndirectCountKHR),
+        HOOK(CmdDrawIndexedIndirectCount),
+        HOOK(CmdDrawIndexedIndirectCountKHR),
+        HOOK(CmdDrawMultiEXT),
+        HOOK(CmdDrawMultiIndexedEXT),
+        HOOK(CmdDispatch),
+        HOOK(CmdDispatchIndirect),
+        HOOK(CmdDispatchBase),
+        HOOK(CmdCopyBuffer),
+        HOOK(CmdCopyBuffer2),
+        HOOK(CmdCopyBuffer2KHR),
+        HOOK(CmdCopyImage),
+        HOOK(CmdCopyImage2),
+        HOOK(CmdCopyImage2KHR),
+        HOOK(CmdCopyBufferToImage),
+        HOOK(CmdCopyBufferToImage2),
+        HOOK(CmdCopyBufferToImage2KHR),
+        HOOK(CmdCopyImageToBuffer),
+        HOOK(CmdCopyImageToBuffer2),
+        HOOK(CmdCopyImageToBuffer2KHR),
+        HOOK(CmdBlitImage),
+        HOOK(CmdBlitImage2),
+        HOOK(CmdBlitImage2KHR),
+        HOOK(CmdResolveImage),
+        HOOK(CmdResolveImage2),
+        HOOK(CmdResolveImage2KHR),
+        HOOK(CmdClearColorImage),
+        HOOK(CmdClearDepthStencilImage),
+        HOOK(CmdClearAttachments),
+        HOOK(CmdUpdateBuffer),
+        HOOK(CmdFillBuffer),
+        HOOK(CmdPipelineBarrier),
+        HOOK(CmdPipelineBarrier2),
+        HOOK(CmdPipelineBarrier2KHR),
+        HOOK(CmdExecuteCommands),
+    };
+#undef HOOK
+    for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
+        if (strcmp(name, hooks[i].name) == 0) {
+            return hooks[i].fn;
+        }
+    }
+    return NULL;
+}

@@ -1,0 +1,318 @@
+/*
+ * Configuration: $XDG_CONFIG_HOME/overshade/overshade.conf (or the file named
+ * by OVERSHADE_CONFIG_FILE), `key = value` lines, `#` comments; every key can
+ * be overridden by an OVERSHADE_<KEY> environment variable.  Unknown keys and
+ * malformed values are reported once and ignored.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "layer/layer_private.h"
+
+extern char **environ;
+
+struct lyr_config lyr_config;
+
+#define MAX_NOTES 32
+
+struct notes {
+    char text[MAX_NOTES][256];
+    int count;
+};
+
+static void
+note(struct notes *n, const char *fmt, const char *a, const char *b)
+{
+    if (n->count < MAX_NOTES) {
+        snprintf(n->text[n->count++], sizeof(n->text[0]), fmt, a, b);
+    }
+}
+
+int
+lyr_config_parse_ranges(const char *text, struct lyr_range *ranges, uint32_t max,
+                        uint32_t *count)
+{
+    const char *p = text;
+    uint32_t n = 0;
+
+    while (*p) {
+        while (*p == ' ' || *p == ',') {
+            p++;
+        }
+        if (!*p) {
+            break;
+        }
+        if (!isdigit((unsigned char)*p)) {
+            return -1;
+        }
+        char *end;
+        errno = 0;
+        unsigned long long a = strtoull(p, &end, 10);
+        if (errno) {
+            return -1;
+        }
+        unsigned long long b = a;
+        p = end;
+        if (*p == '-') {
+            p++;
+            if (!isdigit((unsigned char)*p)) {
+                return -1;
+            }
+            b = strtoull(p, &end, 10);
+            if (errno || b < a) {
+                return -1;
+            }
+            p = end;
+        }
+        if (*p && *p != ',' && *p != ' ') {
+            return -1;
+        }
+        if (n == max) {
+            return -1;
+        }
+        ranges[n].first = a;
+        ranges[n].last = b;
+        n++;
+    }
+    *count = n;
+    return 0;
+}
+
+int
+lyr_config_wants_frame(const struct lyr_config *cfg, uint64_t frame)
+{
+    for (uint32_t i = 0; i < cfg->capture_count; i++) {
+        if (frame >= cfg->capture[i].first && frame <= cfg->capture[i].last) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+uint64_t
+lyr_config_last_frame(const struct lyr_config *cfg)
+{
+    uint64_t last = 0;
+
+    if (!cfg->capture_count) {
+        return UINT64_MAX;
+    }
+    for (uint32_t i = 0; i < cfg->capture_count; i++) {
+        if (cfg->capture[i].last > last) {
+            last = cfg->capture[i].last;
+        }
+    }
+    return last;
+}
+
+static int
+parse_log_level(const char *v)
+{
+    static const char *const names[] = {"none", "error", "warning", "info", "debug"};
+    for (int i = 0; i < 5; i++) {
+        if (strcasecmp(v, names[i]) == 0) {
+            return i;
+        }
+    }
+    if (strcasecmp(v, "warn") == 0) {
+        return LYR_LOG_WARN;
+    }
+    return -1;
+}
+
+/* Applies one key; `origin` names where it came from for messages. */
+static void
+apply(struct lyr_config *cfg, const char *key, const char *value, const char *origin,
+      struct notes *n)
+{
+    char where[160];
+    snprintf(where, sizeof(where), "%s", origin);
+
+    if (strcmp(key, "capture") == 0) {
+        struct lyr_range r[LYR_MAX_RANGES];
+        uint32_t count;
+        if (lyr_config_parse_ranges(value, r, LYR_MAX_RANGES, &count) != 0) {
+            note(n, "%s: malformed capture list \"%s\" (expected e.g. 120-122,300); ignored",
+                 where, value);
+            return;
+        }
+        memcpy(cfg->capture, r, sizeof(r[0]) * count);
+        cfg->capture_count = count;
+    } else if (strcmp(key, "output") == 0) {
+        if (!*value || strlen(value) >= sizeof(cfg->output)) {
+            note(n, "%s: bad output directory \"%s\"; ignored", where, value);
+            return;
+        }
+        snprintf(cfg->output, sizeof(cfg->output), "%s", value);
+    } else if (strcmp(key, "log") == 0) {
+        int level = parse_log_level(value);
+        if (level < 0) {
+            note(n, "%s: unknown log level \"%s\" (none, error, warning, info, debug); ignored",
+                 where, value);
+            return;
+        }
+        cfg->log_level = level;
+    } else if (strcmp(key, "frame_delimiter") == 0) {
+        if (strcmp(value, "present") == 0) {
+            cfg->submits_per_frame = 0;
+            return;
+        }
+        /* "submits:N" or "N": a frame is every N queue submissions. */
+        const char *num = strncmp(value, "submits:", 8) == 0 ? value + 8 : value;
+        char *end;
+        errno = 0;
+        unsigned long v = strtoul(num, &end, 10);
+        if (errno || *end || end == num || v == 0 || v > 1000000) {
+            note(n, "%s: bad frame_delimiter \"%s\" (present or submits:N); ignored", where,
+                 value);
+            return;
+        }
+        cfg->submits_per_frame = (uint32_t)v;
+    } else if (strcmp(key, "max_snapshot_mb") == 0) {
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(value, &end, 10);
+        if (errno || *end || end == value || v == 0 || v > (1ull << 20)) {
+            note(n, "%s: bad max_snapshot_mb \"%s\"; ignored", where, value);
+            return;
+        }
+        cfg->max_snapshot_bytes = v << 20;
+    } else {
+        note(n, "%s: unknown key \"%s\"; ignored", where, key);
+    }
+}
+
+static char *
+trim(char *s)
+{
+    while (isspace((unsigned char)*s)) {
+        s++;
+    }
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1])) {
+        *--e = 0;
+    }
+    return s;
+}
+
+static void
+load_file(struct lyr_config *cfg, const char *path, int must_exist, struct notes *n)
+{
+    FILE *f = fopen(path, "r");
+    char line[4096];
+    unsigned lineno = 0;
+
+    if (!f) {
+        if (must_exist) {
+            note(n, "cannot open config file %s%s", path, "");
+        }
+        return;
+    }
+    while (fgets(line, sizeof(line), f)) {
+        char origin[256];
+        lineno++;
+        char *s = trim(line);
+        if (!*s || *s == '#') {
+            continue;
+        }
+        snprintf(origin, sizeof(origin), "%.200s:%u", path, lineno);
+        char *eq = strchr(s, '=');
+        if (!eq) {
+            note(n, "%s: expected key = value, got \"%s\"; ignored", origin, s);
+            continue;
+        }
+        *eq = 0;
+        apply(cfg, trim(s), trim(eq + 1), origin, n);
+    }
+    fclose(f);
+}
+
+static int
+is_env_key_known(const char *name)
+{
+    static const char *const others[] = {"CONFIG_FILE"};
+    static const char *const keys[] = {"CAPTURE", "OUTPUT", "LOG", "FRAME_DELIMITER",
+                                       "MAX_SNAPSHOT_MB"};
+    for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+        if (strcmp(name, others[i]) == 0) {
+            return 2;
+        }
+    }
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        if (strcmp(name, keys[i]) == 0) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void
+lyr_config_load(struct lyr_config *cfg)
+{
+    struct notes n = {.count = 0};
+    char path[4096];
+
+    memset(cfg, 0, sizeof(*cfg));
+    snprintf(cfg->output, sizeof(cfg->output), ".");
+    cfg->log_level = LYR_LOG_INFO;
+    cfg->max_snapshot_bytes = 1ull << 30;
+
+    const char *disable = getenv("DISABLE_OVERSHADE");
+    cfg->disabled = disable && *disable && strcmp(disable, "0") != 0;
+
+    const char *file = getenv("OVERSHADE_CONFIG_FILE");
+    if (file && *file) {
+        load_file(cfg, file, 1, &n);
+    } else {
+        const char *xdg = getenv("XDG_CONFIG_HOME");
+        const char *home = getenv("HOME");
+        if (xdg && *xdg) {
+            snprintf(path, sizeof(path), "%s/overshade/overshade.conf", xdg);
+            load_file(cfg, path, 0, &n);
+        } else if (home && *home) {
+            snprintf(path, sizeof(path), "%s/.config/overshade/overshade.conf", home);
+            load_file(cfg, path, 0, &n);
+        }
+    }
+
+    /* Environment overrides, in any order the environment holds them. */
+    for (char **e = environ; e && *e; e++) {
+        if (strncmp(*e, "OVERSHADE_", 10) != 0) {
+            continue;
+        }
+        const char *eq = strchr(*e, '=');
+        if (!eq) {
+            continue;
+        }
+        char name[64], key[64];
+        size_t len = (size_t)(eq - (*e + 10));
+        if (len == 0 || len >= sizeof(name)) {
+            continue;
+        }
+        memcpy(name, *e + 10, len);
+        name[len] = 0;
+        int known = is_env_key_known(name);
+        if (known == 2) {
+            continue;
+        }
+        if (!known) {
+            note(&n, "unknown variable OVERSHADE_%s%s; ignored", name, "");
+            continue;
+        }
+        for (size_t i = 0; i <= len; i++) {
+            key[i] = (char)tolower((unsigned char)name[i]);
+        }
+        char origin[96];
+        snprintf(origin, sizeof(origin), "OVERSHADE_%s", name);
+        apply(cfg, key, eq + 1, origin, &n);
+    }
+
+    lyr_log_level = cfg->log_level;
+    for (int i = 0; i < n.count; i++) {
+        LYR_WARN("%s", n.text[i]);
+    }
+}

@@ -1,0 +1,397 @@
+/*
+ * Loader interface, instance and device creation, dispatch tables.
+ *
+ * The loader-layer interface (version 2): the layer is found through its
+ * manifest, the loader calls vkNegotiateLoaderLayerInterfaceVersion, and
+ * vkCreateInstance/vkCreateDevice hand us the next layer's GetProcAddr in a
+ * VkLayer*CreateInfo chain element we must advance.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layer/layer_private.h"
+#include "overshade_config.h"
+
+static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct lyr_map instances; /* dispatch key -> struct lyr_instance */
+static struct lyr_map devices;   /* dispatch key -> struct lyr_device */
+static pthread_once_t config_once = PTHREAD_ONCE_INIT;
+
+static void
+load_config(void)
+{
+    lyr_config_load(&lyr_config);
+}
+
+static struct lyr_instance *
+instance_from_key(void *key)
+{
+    pthread_mutex_lock(&registry_lock);
+    struct lyr_instance *inst = lyr_map_get(&instances, LYR_H(key));
+    pthread_mutex_unlock(&registry_lock);
+    return inst;
+}
+
+struct lyr_device *
+lyr_device_from_key(void *key)
+{
+    pthread_mutex_lock(&registry_lock);
+    struct lyr_device *dev = lyr_map_get(&devices, LYR_H(key));
+    pthread_mutex_unlock(&registry_lock);
+    return dev;
+}
+
+static VkLayerInstanceCreateInfo *
+find_instance_link(const VkInstanceCreateInfo *info, VkLayerFunction func)
+{
+    for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext) {
+        if (s->sType == VK_STRUCTURE_TYPE_LOADER_INSTANCE_CREATE_INFO) {
+            VkLayerInstanceCreateInfo *li = (VkLayerInstanceCreateInfo *)(uintptr_t)s;
+            if (li->function == func) {
+                return li;
+            }
+        }
+    }
+    return NULL;
+}
+
+static VkLayerDeviceCreateInfo *
+find_device_link(const VkDeviceCreateInfo *info, VkLayerFunction func)
+{
+    for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext) {
+        if (s->sType == VK_STRUCTURE_TYPE_LOADER_DEVICE_CREATE_INFO) {
+            VkLayerDeviceCreateInfo *li = (VkLayerDeviceCreateInfo *)(uintptr_t)s;
+            if (li->function == func) {
+                return li;
+            }
+        }
+    }
+    return NULL;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateInstance(const VkInstanceCreateInfo *info, const VkAllocationCallbacks *alloc,
+                   VkInstance *out)
+{
+    VkLayerInstanceCreateInfo *link = find_instance_link(info, VK_LAYER_LINK_INFO);
+    if (!link || !link->u.pLayerInfo) {
+        return VK_ERROR_INITIALIZATION_FAILED;
+    }
+    PFN_vkGetInstanceProcAddr next_gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+    PFN_vkCreateInstance next_create =
+        (PFN_vkCreateInstance)next_gipa(VK_NULL_HANDLE, "vkCreateInstance");
+    if (!next_create) {
+        return VK_ERROR_INITIALIZATION_FAILED;
+    }
+    link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+
+    pthread_once(&config_once, load_config);
+
+    VkResult res = next_create(info, alloc, out);
+    if (res != VK_SUCCESS) {
+        return res;
+    }
+
+    struct lyr_instance *inst = calloc(1, sizeof(*inst));
+    if (!inst) {
+        LYR_ERROR("out of memory; the layer passes this instance through untracked");
+        return res;
+    }
+    inst->handle = *out;
+    inst->alloc = alloc;
+    inst->api_version = info->pApplicationInfo ? info->pApplicationInfo->apiVersion : 0;
+#define LYR_LOAD(name) inst->vk.name = (PFN_vk##name)next_gipa(*out, "vk" #name);
+    LYR_INSTANCE_FUNCS(LYR_LOAD)
+#undef LYR_LOAD
+
+    pthread_mutex_lock(&registry_lock);
+    int fail = lyr_map_put(&instances, LYR_H(lyr_dispatch_key(*out)), inst);
+    pthread_mutex_unlock(&registry_lock);
+    if (fail) {
+        free(inst);
+        LYR_ERROR("out of memory; the layer passes this instance through untracked");
+        return res;
+    }
+
+    if (lyr_config.capture_count) {
+        char list[256] = "";
+        size_t used = 0;
+        for (uint32_t i = 0; i < lyr_config.capture_count && used < sizeof(list) - 48; i++) {
+            const struct lyr_range *r = &lyr_config.capture[i];
+            int w = r->first == r->last
+                        ? snprintf(list + used, sizeof(list) - used, "%s%llu", i ? "," : "",
+                                   (unsigned long long)r->first)
+                        : snprintf(list + used, sizeof(list) - used, "%s%llu-%llu",
+                                   i ? "," : "", (unsigned long long)r->first,
+                                   (unsigned long long)r->last);
+            used += (size_t)(w > 0 ? w : 0);
+        }
+        LYR_INFO("%s %s active; capturing frames %s to %s", LYR_LAYER_NAME, OVERSHADE_VERSION,
+                 list, lyr_config.output);
+    } else {
+        LYR_INFO("%s %s active; tracking only (set OVERSHADE_CAPTURE to capture), output to %s",
+                 LYR_LAYER_NAME, OVERSHADE_VERSION, lyr_config.output);
+    }
+    return res;
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_DestroyInstance(VkInstance instance, const VkAllocationCallbacks *alloc)
+{
+    if (!instance) {
+        return;
+    }
+    void *key = lyr_dispatch_key(instance);
+    pthread_mutex_lock(&registry_lock);
+    struct lyr_instance *inst = lyr_map_remove(&instances, LYR_H(key));
+    pthread_mutex_unlock(&registry_lock);
+    if (!inst) {
+        return;
+    }
+    inst->vk.DestroyInstance(instance, alloc);
+    free(inst);
+}
+
+static void
+read_enabled_features(struct lyr_device *dev, const VkDeviceCreateInfo *info)
+{
+    if (info->pEnabledFeatures) {
+        dev->enabled = *info->pEnabledFeatures;
+        return;
+    }
+    for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext) {
+        if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2) {
+            dev->enabled = ((const VkPhysicalDeviceFeatures2 *)(const void *)s)->features;
+        }
+    }
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo *info,
+                 const VkAllocationCallbacks *alloc, VkDevice *out)
+{
+    VkLayerDeviceCreateInfo *link = find_device_link(info, VK_LAYER_LINK_INFO);
+    VkLayerDeviceCreateInfo *cb = find_device_link(info, VK_LOADER_DATA_CALLBACK);
+    if (!link || !link->u.pLayerInfo) {
+        return VK_ERROR_INITIALIZATION_FAILED;
+    }
+    PFN_vkGetInstanceProcAddr next_gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
+    PFN_vkGetDeviceProcAddr next_gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
+    struct lyr_instance *inst = instance_from_key(lyr_dispatch_key(physical));
+    PFN_vkCreateDevice next_create =
+        (PFN_vkCreateDevice)next_gipa(inst ? inst->handle : VK_NULL_HANDLE, "vkCreateDevice");
+    if (!next_create) {
+        return VK_ERROR_INITIALIZATION_FAILED;
+    }
+    link->u.pLayerInfo = link->u.pLayerInfo->pNext;
+
+    VkResult res = next_create(physical, info, alloc, out);
+    if (res != VK_SUCCESS || !inst) {
+        return res;
+    }
+
+    struct lyr_device *dev = calloc(1, sizeof(*dev));
+    if (!dev) {
+        LYR_ERROR("out of memory; this device runs without the layer's tracking");
+        return res;
+    }
+    dev->handle = *out;
+    dev->key = lyr_dispatch_key(*out);
+    dev->inst = inst;
+    dev->physical = physical;
+    dev->alloc = alloc;
+    dev->set_loader_data = cb ? cb->u.pfnSetDeviceLoaderData : NULL;
+#define LYR_LOAD(name) dev->vk.name = (PFN_vk##name)next_gdpa(*out, "vk" #name);
+    LYR_DEVICE_FUNCS(LYR_LOAD)
+#undef LYR_LOAD
+    inst->vk.GetPhysicalDeviceProperties(physical, &dev->props);
+    inst->vk.GetPhysicalDeviceMemoryProperties(physical, &dev->mem_props);
+    inst->vk.GetPhysicalDeviceQueueFamilyProperties(physical, &dev->family_count, NULL);
+    dev->families = calloc(dev->family_count ? dev->family_count : 1, sizeof(*dev->families));
+    if (dev->families) {
+        inst->vk.GetPhysicalDeviceQueueFamilyProperties(physical, &dev->family_count,
+                                                        dev->families);
+    } else {
+        dev->family_count = 0;
+    }
+    read_enabled_features(dev, info);
+    dev->api_version = dev->props.apiVersion;
+    for (uint32_t i = 0; i < info->enabledExtensionCount; i++) {
+        if (strcmp(info->ppEnabledExtensionNames[i], VK_KHR_SWAPCHAIN_EXTENSION_NAME) == 0) {
+            dev->has_swapchain = 1;
+        }
+    }
+    pthread_mutex_init(&dev->lock, NULL);
+    pthread_mutex_init(&dev->frame_lock, NULL);
+    dev->last_present_ns = lyr_now_ns();
+
+    pthread_mutex_lock(&registry_lock);
+    int fail = lyr_map_put(&devices, LYR_H(dev->key), dev);
+    pthread_mutex_unlock(&registry_lock);
+    if (fail) {
+        free(dev->families);
+        free(dev);
+        LYR_ERROR("out of memory; this device runs without the layer's tracking");
+    }
+    return res;
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_DestroyDevice(VkDevice device, const VkAllocationCallbacks *alloc)
+{
+    if (!device) {
+        return;
+    }
+    void *key = lyr_dispatch_key(device);
+    pthread_mutex_lock(&registry_lock);
+    struct lyr_device *dev = lyr_map_remove(&devices, LYR_H(key));
+    pthread_mutex_unlock(&registry_lock);
+    if (!dev) {
+        return;
+    }
+    lyr_capture_device_destroy(dev);
+    lyr_cmdbufs_destroy_all(dev);
+    lyr_objects_destroy_all(dev);
+    dev->vk.DestroyDevice(device, alloc);
+    pthread_mutex_destroy(&dev->lock);
+    pthread_mutex_destroy(&dev->frame_lock);
+    free(dev->families);
+    free(dev);
+}
+
+static void
+track_queue(struct lyr_device *dev, VkQueue queue, uint32_t family, uint32_t index)
+{
+    pthread_mutex_lock(&dev->lock);
+    if (!lyr_map_get(&dev->queues, LYR_H(queue))) {
+        struct lyr_queue *q = calloc(1, sizeof(*q));
+        if (q) {
+            q->handle = queue;
+            q->dev = dev;
+            q->family = family;
+            q->index = index;
+            if (lyr_map_put(&dev->queues, LYR_H(queue), q) != 0) {
+                free(q);
+            }
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_GetDeviceQueue(VkDevice device, uint32_t family, uint32_t index, VkQueue *queue)
+{
+    struct lyr_device *dev = lyr_device_from_key(lyr_dispatch_key(device));
+    dev->vk.GetDeviceQueue(device, family, index, queue);
+    if (*queue) {
+        track_queue(dev, *queue, family, index);
+    }
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_GetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2 *info, VkQueue *queue)
+{
+    struct lyr_device *dev = lyr_device_from_key(lyr_dispatch_key(device));
+    dev->vk.GetDeviceQueue2(device, info, queue);
+    if (*queue) {
+        track_queue(dev, *queue, info->queueFamilyIndex, info->queueIndex);
+    }
+}
+
+static PFN_vkVoidFunction
+device_hook(const char *name)
+{
+    static const struct {
+        const char *name;
+        PFN_vkVoidFunction fn;
+    } hooks[] = {
+        {"vkGetDeviceProcAddr", (PFN_vkVoidFunction)lyr_GetDeviceProcAddr},
+        {"vkDestroyDevice", (PFN_vkVoidFunction)lyr_DestroyDevice},
+        {"vkGetDeviceQueue", (PFN_vkVoidFunction)lyr_GetDeviceQueue},
+        {"vkGetDeviceQueue2", (PFN_vkVoidFunction)lyr_GetDeviceQueue2},
+    };
+    for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
+        if (strcmp(name, hooks[i].name) == 0) {
+            return hooks[i].fn;
+        }
+    }
+    PFN_vkVoidFunction fn = lyr_objects_hook(name);
+    if (!fn) {
+        fn = lyr_commands_hook(name);
+    }
+    if (!fn) {
+        fn = lyr_capture_hook(name);
+    }
+    return fn;
+}
+
+VK_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL
+lyr_GetDeviceProcAddr(VkDevice device, const char *name)
+{
+    if (!device || !name) {
+        return NULL;
+    }
+    struct lyr_device *dev = lyr_device_from_key(lyr_dispatch_key(device));
+    if (!dev) {
+        return NULL;
+    }
+    PFN_vkVoidFunction next = dev->vk.GetDeviceProcAddr(device, name);
+    /* Only functions the driver below offers (enabled extensions, version). */
+    if (!next) {
+        return NULL;
+    }
+    PFN_vkVoidFunction hook = device_hook(name);
+    return hook ? hook : next;
+}
+
+VK_LAYER_EXPORT VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL
+lyr_GetInstanceProcAddr(VkInstance instance, const char *name)
+{
+    if (!name) {
+        return NULL;
+    }
+    if (strcmp(name, "vkGetInstanceProcAddr") == 0) {
+        return (PFN_vkVoidFunction)lyr_GetInstanceProcAddr;
+    }
+    if (strcmp(name, "vkCreateInstance") == 0) {
+        return (PFN_vkVoidFunction)lyr_CreateInstance;
+    }
+    if (!instance) {
+        return NULL;
+    }
+    struct lyr_instance *inst = instance_from_key(lyr_dispatch_key(instance));
+    if (!inst) {
+        return NULL;
+    }
+    if (strcmp(name, "vkDestroyInstance") == 0) {
+        return (PFN_vkVoidFunction)lyr_DestroyInstance;
+    }
+    if (strcmp(name, "vkCreateDevice") == 0) {
+        return (PFN_vkVoidFunction)lyr_CreateDevice;
+    }
+    PFN_vkVoidFunction next = inst->vk.GetInstanceProcAddr(instance, name);
+    if (!next) {
+        return NULL;
+    }
+    PFN_vkVoidFunction hook = device_hook(name);
+    return hook ? hook : next;
+}
+
+VK_LAYER_EXPORT VKAPI_ATTR VkResult VKAPI_CALL
+vkNegotiateLoaderLayerInterfaceVersion(VkNegotiateLayerInterface *version)
+{
+    if (!version || version->sType != LAYER_NEGOTIATE_INTERFACE_STRUCT) {
+        return VK_ERROR_INITIALIZATION_FAILED;
+    }
+    if (version->loaderLayerInterfaceVersion > 2) {
+        version->loaderLayerInterfaceVersion = 2;
+    }
+    if (version->loaderLayerInterfaceVersion < 2) {
+        return VK_ERROR_INITIALIZATION_FAILED;
+    }
+    version->pfnGetInstanceProcAddr = lyr_GetInstanceProcAddr;
+    version->pfnGetDeviceProcAddr = lyr_GetDeviceProcAddr;
+    version->pfnGetPhysicalDeviceProcAddr = NULL;
+    return VK_SUCCESS;
+}

@@ -1,0 +1,1780 @@
+/*
+ * Object tracking: every object a frame can use is shadowed at creation as
+ * the trace record that describes it, so capturing a frame copies bytes.
+ * Descriptor sets keep their current contents, updated on every write, copy
+ * and template update.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "layer/layer_private.h"
+
+#define DEV(handle) lyr_device_from_key(lyr_dispatch_key(handle))
+
+static struct lyr_object *
+object_new(enum cap_block_type block, uint64_t handle)
+{
+    struct lyr_object *o = calloc(1, sizeof(*o));
+    if (!o) {
+        return NULL;
+    }
+    o->block = block;
+    o->handle = handle;
+    cap_buf_init(&o->rec);
+    cap_buf_init(&o->data);
+    return o;
+}
+
+static void
+object_free(struct lyr_object *o)
+{
+    if (!o) {
+        return;
+    }
+    cap_buf_finish(&o->rec);
+    cap_buf_finish(&o->data);
+    free(o->binding_base);
+    free(o->module_handles);
+    free(o);
+}
+
+/* Registers o under kind; on failure frees it and logs: the object is then
+ * unknown, and a frame that uses it will not be captured. */
+static void
+object_put(struct lyr_device *dev, enum cap_object_kind kind, struct lyr_object *o)
+{
+    if (!o || o->rec.failed || o->data.failed) {
+        LYR_ERROR("out of memory tracking an object; frames using it will not be captured");
+        object_free(o);
+        return;
+    }
+    pthread_mutex_lock(&dev->lock);
+    struct lyr_object *old = lyr_map_get(&dev->objects[kind], o->handle);
+    int fail = lyr_map_put(&dev->objects[kind], o->handle, o);
+    if (!fail && old && kind == CAP_OBJ_DSET_LAYOUT &&
+        lyr_map_put(&dev->retired, LYR_H(old), old) == 0) {
+        old = NULL; /* a reused handle: live sets may still name the old one */
+    }
+    pthread_mutex_unlock(&dev->lock);
+    if (fail) {
+        LYR_ERROR("out of memory tracking an object; frames using it will not be captured");
+        object_free(o);
+        return;
+    }
+    object_free(old);
+}
+
+static void
+object_drop(struct lyr_device *dev, enum cap_object_kind kind, uint64_t handle)
+{
+    if (!handle) {
+        return;
+    }
+    pthread_mutex_lock(&dev->lock);
+    struct lyr_object *o = lyr_map_remove(&dev->objects[kind], handle);
+    pthread_mutex_unlock(&dev->lock);
+    object_free(o);
+}
+
+struct lyr_object *
+lyr_object_get(struct lyr_device *dev, enum cap_object_kind kind, uint64_t handle)
+{
+    pthread_mutex_lock(&dev->lock);
+    struct lyr_object *o = lyr_map_get(&dev->objects[kind], handle);
+    pthread_mutex_unlock(&dev->lock);
+    return o;
+}
+
+struct lyr_dset *
+lyr_dset_get(struct lyr_device *dev, uint64_t handle)
+{
+    pthread_mutex_lock(&dev->lock);
+    struct lyr_dset *s = lyr_map_get(&dev->dsets, handle);
+    pthread_mutex_unlock(&dev->lock);
+    return s;
+}
+
+static const void *
+find_next(const void *chain, VkStructureType type)
+{
+    for (const VkBaseInStructure *s = chain; s; s = s->pNext) {
+        if (s->sType == type) {
+            return s;
+        }
+    }
+    return NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* Memory, buffers, images, views, samplers, shader modules                */
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateBuffer(VkDevice device, const VkBufferCreateInfo *info,
+                 const VkAllocationCallbacks *alloc, VkBuffer *out)
+{
+    struct lyr_device *dev = DEV(device);
+    VkBufferCreateInfo mod = *info;
+    /* Snapshots copy buffers on the GPU; TRANSFER_SRC is legal on any buffer. */
+    mod.usage |= VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+    VkResult res = dev->vk.CreateBuffer(device, &mod, alloc, out);
+    if (res != VK_SUCCESS) {
+        return res;
+    }
+    struct lyr_object *o = object_new(CAP_BLOCK_BUFFER, LYR_H(*out));
+    if (o) {
+        struct cap_buffer b = {
+            .handle = LYR_H(*out),
+            .size = info->size,
+            .usage = info->usage,
+            .flags = info->flags,
+        };
+        cap_buf_append(&o->rec, &b, sizeof(b));
+        o->layer_usage = mod.usage & ~info->usage;
+    }
+    object_put(dev, CAP_OBJ_BUFFER, o);
+    return res;
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_DestroyBuffer(VkDevice device, VkBuffer buffer, const VkAllocationCallbacks *alloc)
+{
+    struct lyr_device *dev = DEV(device);
+    object_drop(dev, CAP_OBJ_BUFFER, LYR_H(buffer));
+    dev->vk.DestroyBuffer(device, buffer, alloc);
+}
+
+static int
+format_supports_transfer_src(struct lyr_device *dev, VkFormat format, VkImageTiling tiling)
+{
+    VkFormatProperties fp;
+    dev->inst->vk.GetPhysicalDeviceFormatProperties(dev->physical, format, &fp);
+    VkFormatFeatureFlags f =
+        tiling == VK_IMAGE_TILING_LINEAR ? fp.linearTilingFeatures : fp.optimalTilingFeatures;
+    return (f & VK_FORMAT_FEATURE_TRANSFER_SRC_BIT) != 0;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateImage(VkDevice device, const VkImageCreateInfo *info,
+                const VkAllocationCallbacks *alloc, VkImage *out)
+{
+    struct lyr_device *dev = DEV(device);
+    VkImageCreateInfo mod = *info;
+    int copyable = 0;
+    /* Transient attachments may carry attachment usages only; images with
+     * format lists or DRM modifiers are left untouched to stay valid. */
+    if (!(info->usage & VK_IMAGE_USAGE_TRANSIENT_ATTACHMENT_BIT) &&
+        info->tiling != VK_IMAGE_TILING_DRM_FORMAT_MODIFIER_EXT &&
+        !find_next(info->pNext, VK_STRUCTURE_TYPE_EXTERNAL_MEMORY_IMAGE_CREATE_INFO) &&
+        format_supports_transfer_src(dev, info->format, info->tiling)) {
+        mod.usage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+        copyable = 1;
+    }
+    VkResult res = dev->vk.CreateImage(device, &mod, alloc, out);
+    if (res != VK_SUCCESS && copyable && mod.usage != info->usage) {
+        /* The driver refused the extra usage: try as the application asked. */
+        copyable = (info->usage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) != 0;
+        res = dev->vk.CreateImage(device, info, alloc, out);
+        mod = *info;
+    }
+    if (res != VK_SUCCESS) {
+        return res;
+    }
+    struct lyr_object *o = object_new(CAP_BLOCK_IMAGE, LYR_H(*out));
+    if (o) {
+        struct cap_image im = {
+            .handle = LYR_H(*out),
+            .flags = info->flags,
+            .image_type = info->imageType,
+            .format = info->format,
+            .width = info->extent.width,
+            .height = info->extent.height,
+            .depth = info->extent.depth,
+            .mip_levels = info->mipLevels,
+            .array_layers = info->arrayLayers,
+            .samples = info->samples,
+            .tiling = info->tiling,
+            .usage = info->usage,
+        };
+        cap_buf_append(&o->rec, &im, sizeof(im));
+        o->layer_usage = mod.usage & ~info->usage;
+        o->transfer_src_ok = copyable;
+    }
+    object_put(dev, CAP_OBJ_IMAGE, o);
+    return res;
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_DestroyImage(VkDevice device, VkImage image, const VkAllocationCallbacks *alloc)
+{
+    struct lyr_device *dev = DEV(device);
+    object_drop(dev, CAP_OBJ_IMAGE, LYR_H(image));
+    dev->vk.DestroyImage(device, image, alloc);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateImageView(VkDevice device, const VkImageViewCreateInfo *info,
+                    const VkAllocationCallbacks *alloc, VkImageView *out)
+{
+    struct lyr_device *dev = DEV(device);
+    VkResult res = dev->vk.CreateImageView(device, info, alloc, out);
+    if (res != VK_SUCCESS) {
+        return res;
+    }
+    struct lyr_object *o = object_new(CAP_BLOCK_IMAGE_VIEW, LYR_H(*out));
+    if (o) {
+        struct cap_image_view v = {
+            .handle = LYR_H(*out),
+            .image = LYR_H(info->image),
+            .view_type = info->viewType,
+            .format = info->format,
+            .components = {info->components.r, info->components.g, info->components.b,
+                           info->components.a},
+            .aspect_mask = info->subresourceRange.aspectMask,
+            .base_mip_level = info->subresourceRange.baseMipLevel,
+            .level_count = info->subresourceRange.levelCount,
+            .base_array_layer = info->subresourceRange.baseArrayLayer,
+            .layer_count = info->subresourceRange.layerCount,
+        };
+        cap_buf_append(&o->rec, &v, sizeof(v));
+        o->parent = LYR_H(info->image);
+    }
+    object_put(dev, CAP_OBJ_IMAGE_VIEW, o);
+    return res;
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_DestroyImageView(VkDevice device, VkImageView view, const VkAllocationCallbacks *alloc)
+{
+    struct lyr_device *dev = DEV(device);
+    object_drop(dev, CAP_OBJ_IMAGE_VIEW, LYR_H(view));
+    dev->vk.DestroyImageView(device, view, alloc);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateBufferView(VkDevice device, const VkBufferViewCreateInfo *info,
+                     const VkAllocationCallbacks *alloc, VkBufferView *out)
+{
+    struct lyr_device *dev = DEV(device);
+    VkResult res = dev->vk.CreateBufferView(device, info, alloc, out);
+    if (res != VK_SUCCESS) {
+        return res;
+    }
+    struct lyr_object *o = object_new(CAP_BLOCK_BUFFER_VIEW, LYR_H(*out));
+    if (o) {
+        struct cap_buffer_view v = {
+            .handle = LYR_H(*out),
+            .buffer = LYR_H(info->buffer),
+            .offset = info->offset,
+            .range = info->range,
+            .format = info->format,
+        };
+        cap_buf_append(&o->rec, &v, sizeof(v));
+        o->parent = LYR_H(info->buffer);
+    }
+    object_put(dev, CAP_OBJ_BUFFER_VIEW, o);
+    return res;
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_DestroyBufferView(VkDevice device, VkBufferView view, const VkAllocationCallbacks *alloc)
+{
+    struct lyr_device *dev = DEV(device);
+    object_drop(dev, CAP_OBJ_BUFFER_VIEW, LYR_H(view));
+    dev->vk.DestroyBufferView(device, view, alloc);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateSampler(VkDevice device, const VkSamplerCreateInfo *info,
+                  const VkAllocationCallbacks *alloc, VkSampler *out)
+{
+    struct lyr_device *dev = DEV(device);
+    VkResult res = dev->vk.CreateSampler(device, info, alloc, out);
+    if (res != VK_SUCCESS) {
+        return res;
+    }
+    const VkSamplerReductionModeCreateInfo *red =
+        find_next(info->pNext, VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO);
+    struct lyr_object *o = object_new(CAP_BLOCK_SAMPLER, LYR_H(*out));
+    if (o) {
+        struct cap_sampler s = {
+            .handle = LYR_H(*out),
+            .flags = info->flags,
+            .mag_filter = info->magFilter,
+            .min_filter = info->minFilter,
+            .mipmap_mode = info->mipmapMode,
+            .address_mode_u = info->addressModeU,
+            .address_mode_v = info->addressModeV,
+            .address_mode_w = info->addressModeW,
+            .mip_lod_bias = info->mipLodBias,
+            .anisotropy_enable = info->anisotropyEnable,
+            .max_anisotropy = info->maxAnisotropy,
+            .compare_enable = info->compareEnable,
+            .compare_op = info->compareOp,
+            .min_lod = info->minLod,
+            .max_lod = info->maxLod,
+            .border_color = info->borderColor,
+            .unnormalized_coordinates = info->unnormalizedCoordinates,
+            .reduction_mode =
+                red ? red->reductionMode : VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE,
+        };
+        cap_buf_append(&o->rec, &s, sizeof(s));
+    }
+    object_put(dev, CAP_OBJ_SAMPLER, o);
+    return res;
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_DestroySampler(VkDevice device, VkSampler sampler, const VkAllocationCallbacks *alloc)
+{
+    struct lyr_device *dev = DEV(device);
+    object_drop(dev, CAP_OBJ_SAMPLER, LYR_H(sampler));
+    dev->vk.DestroySampler(device, sampler, alloc);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
+                       const VkAllocationCallbacks *alloc, VkShaderModule *out)
+{
+    struct lyr_device *dev = DEV(device);
+    VkResult res = dev->vk.CreateShaderModule(device, info, alloc, out);
+    if (res != VK_SUCCESS) {
+        return res;
+    }
+    struct lyr_object *o = object_new(CAP_BLOCK_SHADER_MODULE, LYR_H(*out));
+    if (o) {
+        struct cap_shader_module m = {.handle = LYR_H(*out)};
+        cap_buf_append(&o->rec, &m, sizeof(m));
+        cap_buf_append(&o->data, info->pCode, info->codeSize);
+        /* cap_buf pads to 8: remember the real size in the record's blob
+         * field until the capture stores the words. */
+        o->parent = info->codeSize;
+    }
+    object_put(dev, CAP_OBJ_SHADER_MODULE, o);
+    return res;
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_DestroyShaderModule(VkDevice device, VkShaderModule module,
+                        const VkAllocationCallbacks *alloc)
+{
+    struct lyr_device *dev = DEV(device);
+    object_drop(dev, CAP_OBJ_SHADER_MODULE, LYR_H(module));
+    dev->vk.DestroyShaderModule(device, module, alloc);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Descriptor set layouts, pipeline layouts                                */
+
+static int
+cmp_binding(const void *a, const void *b)
+{
+    const struct cap_dset_layout_binding *x = a, *y = b;
+    return (x->binding > y->binding) - (x->binding < y->binding);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreateInfo *info,
+                              const VkAllocationCallbacks *alloc, VkDescriptorSetLayout *out)
+{
+    struct lyr_device *dev = DEV(device);
+    VkResult res = dev->vk.CreateDescriptorSetLayout(device, info, alloc, out);
+    if (res != VK_SUCCESS) {
+        return res;
+    }
+    const VkDescriptorSetLayoutBindingFlagsCreateInfo *bf = find_next(
+        info->pNext, VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO);
+    uint32_t n = info->bindingCount;
+    uint32_t immutable = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const VkDescriptorSetLayoutBinding *b = &info->pBindings[i];
+        if (b->pImmutableSamplers && (b->descriptorType == VK_DESCRIPTOR_TYPE_SAMPLER ||
+                                      b->descriptorType ==
+                                          VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER)) {
+            immutable += b->descriptorCount;
+        }
+    }
+    struct lyr_object *o = object_new(CAP_BLOCK_DSET_LAYOUT, LYR_H(*out));
+    struct cap_dset_layout_binding *bindings = calloc(n ? n : 1, sizeof(*bindings));
+    uint64_t *samplers = calloc(immutable ? immutable : 1, sizeof(*samplers));
+    if (!o || !bindings || !samplers) {
+        free(bindings);
+        free(samplers);
+        object_free(o);
+        LYR_ERROR("out of memory tracking a descriptor set layout");
+        return res;
+    }
+    uint32_t s = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const VkDescriptorSetLayoutBinding *b = &info->pBindings[i];
+        bindings[i] = (struct cap_dset_layout_binding){
+            .binding = b->binding,
+            .descriptor_type = b->descriptorType,
+            .descriptor_count = b->descriptorCount,
+            .stage_flags = b->stageFlags,
+            .binding_flags = bf && i < bf->bindingCount ? bf->pBindingFlags[i] : 0,
+            .immutable_first = UINT32_MAX,
+        };
+        if (b->pImmutableSamplers && (b->descriptorType == VK_DESCRIPTOR_TYPE_SAMPLER ||
+                                      b->descriptorType ==
+                                          VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER)) {
+            bindings[i].immutable_first = s;
+            for (uint32_t j = 0; j < b->descriptorCount; j++) {
+                samplers[s++] = LYR_H(b->pImmutableSamplers[j]);
+            }
+        }
+    }
+    qsort(bindings, n, sizeof(*bindings), cmp_binding);
+    o->binding_base = calloc(n ? n : 1, sizeof(*o->binding_base));
+    if (!o->binding_base) {
+        free(bindings);
+        free(samplers);
+        object_free(o);
+        LYR_ERROR("out of memory tracking a descriptor set layout");
+        return res;
+    }
+    uint32_t total = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        o->binding_base[i] = total;
+        /* Inline uniform blocks count bytes, not descriptors: one slot. */
+        total += bindings[i].descriptor_type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK
+                     ? 1
+                     : bindings[i].descriptor_count;
+    }
+    o->binding_slots = n;
+    o->descriptor_total = total;
+
+    struct cap_dset_layout head = {.handle = LYR_H(*out), .flags = info->flags};
+    size_t rec = cap_rec_begin(&o->rec, &head, sizeof(head));
+    cap_rec_array(&o->rec, rec, offsetof(struct cap_dset_layout, bindings), bindings, n,
+                  sizeof(*bindings));
+    cap_rec_array(&o->rec, rec, offsetof(struct cap_dset_layout, immutable_samplers), samplers,
+                  immutable, sizeof(*samplers));
+    cap_rec_end(&o->rec, rec, 0);
+    free(bindings);
+    free(samplers);
+    object_put(dev, CAP_OBJ_DSET_LAYOUT, o);
+    return res;
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_DestroyDescriptorSetLayout(VkDevice device, VkDescriptorSetLayout layout,
+                               const VkAllocationCallbacks *alloc)
+{
+    struct lyr_device *dev = DEV(device);
+    /* Sets allocated from it stay valid and keep a pointer to it: retire
+     * the shadow instead of freeing it (freed with the device). */
+    pthread_mutex_lock(&dev->lock);
+    struct lyr_object *o = lyr_map_remove(&dev->objects[CAP_OBJ_DSET_LAYOUT], LYR_H(layout));
+    if (o && lyr_map_put(&dev->retired, LYR_H(o), o) != 0) {
+        LYR_ERROR("out of memory retiring a descriptor set layout; it leaks");
+    }
+    pthread_mutex_unlock(&dev->lock);
+    dev->vk.DestroyDescriptorSetLayout(device, layout, alloc);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *info,
+                         const VkAllocationCallbacks *alloc, VkPipelineLayout *out)
+{
+    struct lyr_device *dev = DEV(device);
+    VkResult res = dev->vk.CreatePipelineLayout(device, info, alloc, out);
+    if (res != VK_SUCCESS) {
+        return res;
+    }
+    struct lyr_object *o = object_new(CAP_BLOCK_PIPELINE_LAYOUT, LYR_H(*out));
+    uint64_t *sets = calloc(info->setLayoutCount + 1, sizeof(*sets));
+    struct cap_push_range *ranges = calloc(info->pushConstantRangeCount + 1, sizeof(*ranges));
+    if (!o || !sets || !ranges) {
+        free(sets);
+        free(ranges);
+        object_free(o);
+        LYR_ERROR("out of memory tracking a pipeline layout");
+        return res;
+    }
+    for (uint32_t i = 0; i < info->setLayoutCount; i++) {
+        sets[i] = LYR_H(info->pSetLayouts[i]);
+    }
+    for (uint32_t i = 0; i < info->pushConstantRangeCount; i++) {
+        ranges[i].stage_flags = info->pPushConstantRanges[i].stageFlags;
+        ranges[i].offset = info->pPushConstantRanges[i].offset;
+        ranges[i].size = info->pPushConstantRanges[i].size;
+    }
+    struct cap_pipeline_layout head = {.handle = LYR_H(*out)};
+    size_t rec = cap_rec_begin(&o->rec, &head, sizeof(head));
+    cap_rec_array(&o->rec, rec, offsetof(struct cap_pipeline_layout, set_layouts), sets,
+                  info->setLayoutCount, sizeof(*sets));
+    cap_rec_array(&o->rec, rec, offsetof(struct cap_pipeline_layout, push_ranges), ranges,
+                  info->pushConstantRangeCount, sizeof(*ranges));
+    cap_rec_end(&o->rec, rec, 0);
+    free(sets);
+    free(ranges);
+    object_put(dev, CAP_OBJ_PIPELINE_LAYOUT, o);
+    return res;
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_DestroyPipelineLayout(VkDevice device, VkPipelineLayout layout,
+                          const VkAllocationCallbacks *alloc)
+{
+    struct lyr_device *dev = DEV(device);
+    object_drop(dev, CAP_OBJ_PIPELINE_LAYOUT, LYR_H(layout));
+    dev->vk.DestroyPipelineLayout(device, layout, alloc);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Descriptor pools and sets                                               */
+
+static void
+dset_free(struct lyr_dset *s)
+{
+    if (s) {
+        free(s->descriptors);
+        free(s);
+    }
+}
+
+static void
+drop_pool_sets(struct lyr_device *dev, uint64_t pool)
+{
+    pthread_mutex_lock(&dev->lock);
+    for (uint32_t i = 0; i < dev->dsets.capacity; i++) {
+        struct lyr_map_slot *slot = &dev->dsets.slots[i];
+        struct lyr_dset *s = slot->value;
+        if (s && s->pool == pool) {
+            lyr_map_remove(&dev->dsets, slot->key);
+            dset_free(s);
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_DestroyDescriptorPool(VkDevice device, VkDescriptorPool pool,
+                          const VkAllocationCallbacks *alloc)
+{
+    struct lyr_device *dev = DEV(device);
+    if (pool) {
+        drop_pool_sets(dev, LYR_H(pool));
+    }
+    dev->vk.DestroyDescriptorPool(device, pool, alloc);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_ResetDescriptorPool(VkDevice device, VkDescriptorPool pool,
+                        VkDescriptorPoolResetFlags flags)
+{
+    struct lyr_device *dev = DEV(device);
+    drop_pool_sets(dev, LYR_H(pool));
+    return dev->vk.ResetDescriptorPool(device, pool, flags);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_AllocateDescriptorSets(VkDevice device, const VkDescriptorSetAllocateInfo *info,
+                           VkDescriptorSet *sets)
+{
+    struct lyr_device *dev = DEV(device);
+    VkResult res = dev->vk.AllocateDescriptorSets(device, info, sets);
+    if (res != VK_SUCCESS) {
+        return res;
+    }
+    for (uint32_t i = 0; i < info->descriptorSetCount; i++) {
+        struct lyr_object *layout =
+            lyr_object_get(dev, CAP_OBJ_DSET_LAYOUT, LYR_H(info->pSetLayouts[i]));
+        struct lyr_dset *s = calloc(1, sizeof(*s));
+        if (!s || !layout) {
+            free(s);
+            LYR_ERROR("cannot track descriptor set %u of an allocation", i);
+            continue;
+        }
+        s->handle = LYR_H(sets[i]);
+        s->pool = LYR_H(info->descriptorPool);
+        s->layout = layout;
+        s->layout_handle = layout->handle;
+        s->count = layout->descriptor_total;
+        s->descriptors = calloc(s->count ? s->count : 1, sizeof(*s->descriptors));
+        if (!s->descriptors) {
+            free(s);
+            LYR_ERROR("out of memory tracking a descriptor set");
+            continue;
+        }
+        /* Name every slot, and fill immutable samplers now: writes to such
+         * bindings do not carry the sampler. */
+        const struct cap_dset_layout *lh = (const void *)layout->rec.data;
+        const struct cap_dset_layout_binding *b =
+            CAP_SPAN_PTR(lh, lh->bindings, struct cap_dset_layout_binding);
+        const uint64_t *imm = CAP_SPAN_PTR(lh, lh->immutable_samplers, uint64_t);
+        for (uint32_t j = 0; j < layout->binding_slots; j++) {
+            uint32_t n = b[j].descriptor_type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK
+                             ? 1
+                             : b[j].descriptor_count;
+            for (uint32_t k = 0; k < n; k++) {
+                struct cap_descriptor *d = &s->descriptors[layout->binding_base[j] + k];
+                d->binding = b[j].binding;
+                d->array_element = k;
+                d->type = b[j].descriptor_type;
+                if (b[j].immutable_first != UINT32_MAX) {
+                    d->sampler = imm[b[j].immutable_first + k];
+                }
+            }
+        }
+        pthread_mutex_lock(&dev->lock);
+        struct lyr_dset *old = lyr_map_get(&dev->dsets, s->handle);
+        if (lyr_map_put(&dev->dsets, s->handle, s) != 0) {
+            dset_free(s);
+            old = NULL;
+        }
+        pthread_mutex_unlock(&dev->lock);
+        dset_free(old);
+    }
+    return res;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_FreeDescriptorSets(VkDevice device, VkDescriptorPool pool, uint32_t count,
+                       const VkDescriptorSet *sets)
+{
+    struct lyr_device *dev = DEV(device);
+    pthread_mutex_lock(&dev->lock);
+    for (uint32_t i = 0; i < count; i++) {
+        dset_free(lyr_map_remove(&dev->dsets, LYR_H(sets[i])));
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return dev->vk.FreeDescriptorSets(device, pool, count, sets);
+}
+
+/* Index of (binding, element) in s, following Vulkan's rule that an update
+ * past the end of a binding continues in the next one; UINT32_MAX if none. */
+static uint32_t
+dset_index(const struct lyr_dset *s, uint32_t binding, uint32_t element)
+{
+    const struct lyr_object *l = s->layout;
+    const struct cap_dset_layout *lh = (const void *)l->rec.data;
+    const struct cap_dset_layout_binding *b =
+        CAP_SPAN_PTR(lh, lh->bindings, struct cap_dset_layout_binding);
+    uint32_t j = 0;
+    while (j < l->binding_slots && b[j].binding != binding) {
+        j++;
+    }
+    while (j < l->binding_slots) {
+        uint32_t n = b[j].descriptor_type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK
+                         ? 1
+                         : b[j].descriptor_count;
+        if (element < n) {
+            return l->binding_base[j] + element;
+        }
+        element -= n;
+        j++;
+    }
+    return UINT32_MAX;
+}
+
+static int
+type_has_image(VkDescriptorType t)
+{
+    return t == VK_DESCRIPTOR_TYPE_SAMPLER || t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
+           t == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE || t == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE ||
+           t == VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT;
+}
+
+static int
+type_has_buffer(VkDescriptorType t)
+{
+    return t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER || t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER ||
+           t == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
+           t == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC;
+}
+
+static int
+type_has_texel(VkDescriptorType t)
+{
+    return t == VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER ||
+           t == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
+}
+
+/* Writes one descriptor from a pointer to the API's element struct. */
+static void
+dset_write_one(struct lyr_dset *s, const struct lyr_object *layout_alive, uint32_t binding,
+               uint32_t element, VkDescriptorType type, const void *elem)
+{
+    (void)layout_alive;
+    uint32_t idx = dset_index(s, binding, element);
+    if (idx == UINT32_MAX || idx >= s->count) {
+        return;
+    }
+    struct cap_descriptor *d = &s->descriptors[idx];
+    d->type = type;
+    if (type_has_image(type)) {
+        const VkDescriptorImageInfo *ii = elem;
+        /* Immutable samplers stay; others come from the write. */
+        const struct cap_dset_layout *lh = (const void *)s->layout->rec.data;
+        const struct cap_dset_layout_binding *b =
+            CAP_SPAN_PTR(lh, lh->bindings, struct cap_dset_layout_binding);
+        int immutable = 0;
+        for (uint32_t j = 0; j < s->layout->binding_slots; j++) {
+            if (b[j].binding == d->binding) {
+                immutable = b[j].immutable_first != UINT32_MAX;
+            }
+        }
+        if (!immutable && (type == VK_DESCRIPTOR_TYPE_SAMPLER ||
+                           type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER)) {
+            d->sampler = LYR_H(ii->sampler);
+        }
+        if (type != VK_DESCRIPTOR_TYPE_SAMPLER) {
+            d->image_view = LYR_H(ii->imageView);
+            d->image_layout = ii->imageLayout;
+        }
+    } else if (type_has_buffer(type)) {
+        const VkDescriptorBufferInfo *bi = elem;
+        d->buffer = LYR_H(bi->buffer);
+        d->offset = bi->offset;
+        d->range = bi->range;
+    } else if (type_has_texel(type)) {
+        d->texel_view = LYR_H(*(const VkBufferView *)elem);
+    }
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_UpdateDescriptorSets(VkDevice device, uint32_t write_count,
+                         const VkWriteDescriptorSet *writes, uint32_t copy_count,
+                         const VkCopyDescriptorSet *copies)
+{
+    struct lyr_device *dev = DEV(device);
+    pthread_mutex_lock(&dev->lock);
+    for (uint32_t i = 0; i < write_count; i++) {
+        const VkWriteDescriptorSet *w = &writes[i];
+        struct lyr_dset *s = lyr_map_get(&dev->dsets, LYR_H(w->dstSet));
+        if (!s || w->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+            continue;
+        }
+        for (uint32_t j = 0; j < w->descriptorCount; j++) {
+            const void *elem = NULL;
+            if (type_has_image(w->descriptorType)) {
+                elem = &w->pImageInfo[j];
+            } else if (type_has_buffer(w->descriptorType)) {
+                elem = &w->pBufferInfo[j];
+            } else if (type_has_texel(w->descriptorType)) {
+                elem = &w->pTexelBufferView[j];
+            } else {
+                continue;
+            }
+            dset_write_one(s, s->layout, w->dstBinding, w->dstArrayElement + j,
+                           w->descriptorType, elem);
+        }
+    }
+    for (uint32_t i = 0; i < copy_count; i++) {
+        const VkCopyDescriptorSet *c = &copies[i];
+        struct lyr_dset *src = lyr_map_get(&dev->dsets, LYR_H(c->srcSet));
+        struct lyr_dset *dst = lyr_map_get(&dev->dsets, LYR_H(c->dstSet));
+        if (!src || !dst) {
+            continue;
+        }
+        for (uint32_t j = 0; j < c->descriptorCount; j++) {
+            uint32_t a = dset_index(src, c->srcBinding, c->srcArrayElement + j);
+            uint32_t b = dset_index(dst, c->dstBinding, c->dstArrayElement + j);
+            if (a < src->count && b < dst->count) {
+                struct cap_descriptor d = src->descriptors[a];
+                d.binding = dst->descriptors[b].binding;
+                d.array_element = dst->descriptors[b].array_element;
+                dst->descriptors[b] = d;
+            }
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    dev->vk.UpdateDescriptorSets(device, write_count, writes, copy_count, copies);
+}
+
+static VkResult
+create_template(struct lyr_device *dev, VkDevice device,
+                const VkDescriptorUpdateTemplateCreateInfo *info,
+                const VkAllocationCallbacks *alloc, VkDescriptorUpdateTemplate *out,
+                PFN_vkCreateDescriptorUpdateTemplate next)
+{
+    VkResult res = next(device, info, alloc, out);
+    if (res != VK_SUCCESS ||
+        info->templateType != VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET) {
+        return res;
+    }
+    struct lyr_update_template *t = calloc(1, sizeof(*t));
+    if (t) {
+        t->entries = calloc(info->descriptorUpdateEntryCount + 1, sizeof(*t->entries));
+    }
+    if (!t || !t->entries) {
+        free(t);
+        LYR_ERROR("out of memory tracking a descriptor update template");
+        return res;
+    }
+    memcpy(t->entries, info->pDescriptorUpdateEntries,
+           info->descriptorUpdateEntryCount * sizeof(*t->entries));
+    t->entry_count = info->descriptorUpdateEntryCount;
+    t->handle = LYR_H(*out);
+    pthread_mutex_lock(&dev->lock);
+    if (lyr_map_put(&dev->templates, t->handle, t) != 0) {
+        free(t->entries);
+        free(t);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return res;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateDescriptorUpdateTemplate(VkDevice device,
+                                   const VkDescriptorUpdateTemplateCreateInfo *info,
+                                   const VkAllocationCallbacks *alloc,
+                                   VkDescriptorUpdateTemplate *out)
+{
+    struct lyr_device *dev = DEV(device);
+    return create_template(dev, device, info, alloc, out, dev->vk.CreateDescriptorUpdateTemplate);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateDescriptorUpdateTemplateKHR(VkDevice device,
+                                      const VkDescriptorUpdateTemplateCreateInfo *info,
+                                      const VkAllocationCallbacks *alloc,
+                                      VkDescriptorUpdateTemplate *out)
+{
+    struct lyr_device *dev = DEV(device);
+    return create_template(dev, device, info, alloc, out,
+                           dev->vk.CreateDescriptorUpdateTemplateKHR);
+}
+
+static void
+drop_template(struct lyr_device *dev, VkDescriptorUpdateTemplate tmpl)
+{
+    pthread_mutex_lock(&dev->lock);
+    struct lyr_update_template *t = lyr_map_remove(&dev->templates, LYR_H(tmpl));
+    pthread_mutex_unlock(&dev->lock);
+    if (t) {
+        free(t->entries);
+        free(t);
+    }
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_DestroyDescriptorUpdateTemplate(VkDevice device, VkDescriptorUpdateTemplate tmpl,
+                                    const VkAllocationCallbacks *alloc)
+{
+    struct lyr_device *dev = DEV(device);
+    drop_template(dev, tmpl);
+    dev->vk.DestroyDescriptorUpdateTemplate(device, tmpl, alloc);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_DestroyDescriptorUpdateTemplateKHR(VkDevice device, VkDescriptorUpdateTemplate tmpl,
+                                       const VkAllocationCallbacks *alloc)
+{
+    struct lyr_device *dev = DEV(device);
+    drop_template(dev, tmpl);
+    dev->vk.DestroyDescriptorUpdateTemplateKHR(device, tmpl, alloc);
+}
+
+static void
+apply_template(struct lyr_device *dev, VkDescriptorSet set, VkDescriptorUpdateTemplate tmpl,
+               const void *data)
+{
+    pthread_mutex_lock(&dev->lock);
+    struct lyr_dset *s = lyr_map_get(&dev->dsets, LYR_H(set));
+    struct lyr_update_template *t = lyr_map_get(&dev->templates, LYR_H(tmpl));
+    if (s && t && data) {
+        for (uint32_t i = 0; i < t->entry_count; i++) {
+            const VkDescriptorUpdateTemplateEntry *e = &t->entries[i];
+            if (e->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+                continue;
+            }
+            for (uint32_t j = 0; j < e->descriptorCount; j++) {
+                const void *elem = (const uint8_t *)data + e->offset + (size_t)j * e->stride;
+                dset_write_one(s, s->layout, e->dstBinding, e->dstArrayElement + j,
+                               e->descriptorType, elem);
+            }
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_UpdateDescriptorSetWithTemplate(VkDevice device, VkDescriptorSet set,
+                                    VkDescriptorUpdateTemplate tmpl, const void *data)
+{
+    struct lyr_device *dev = DEV(device);
+    apply_template(dev, set, tmpl, data);
+    dev->vk.UpdateDescriptorSetWithTemplate(device, set, tmpl, data);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_UpdateDescriptorSetWithTemplateKHR(VkDevice device, VkDescriptorSet set,
+                                       VkDescriptorUpdateTemplate tmpl, const void *data)
+{
+    struct lyr_device *dev = DEV(device);
+    apply_template(dev, set, tmpl, data);
+    dev->vk.UpdateDescriptorSetWithTemplateKHR(device, set, tmpl, data);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Render passes and framebuffers                                          */
+
+/* One description of a render pass, from either create-info version. */
+struct rp_build {
+    struct cap_buf rec;
+    size_t at;
+};
+
+static void
+build_render_pass(struct lyr_device *dev, uint64_t handle, uint32_t att_count,
+                  const struct cap_attachment_desc *atts, uint32_t subpass_count,
+                  struct cap_subpass *subpasses, struct cap_attachment_ref *const *refs_in,
+                  struct cap_attachment_ref *const *refs_color,
+                  struct cap_attachment_ref *const *refs_resolve,
+                  struct cap_attachment_ref *const *refs_ds, uint32_t *const *preserves,
+                  uint32_t dep_count, const struct cap_subpass_dependency *deps)
+{
+    struct lyr_object *o = object_new(CAP_BLOCK_RENDER_PASS, handle);
+    if (!o) {
+        LYR_ERROR("out of memory tracking a render pass");
+        return;
+    }
+    struct cap_render_pass head = {.handle = handle};
+    size_t rec = cap_rec_begin(&o->rec, &head, sizeof(head));
+    cap_rec_array(&o->rec, rec, offsetof(struct cap_render_pass, attachments), atts, att_count,
+                  sizeof(*atts));
+    /* Subpass heads first, then their arrays, patched into the copies. */
+    cap_rec_array(&o->rec, rec, offsetof(struct cap_render_pass, subpasses), subpasses,
+                  subpass_count, sizeof(*subpasses));
+    cap_rec_array(&o->rec, rec, offsetof(struct cap_render_pass, dependencies), deps,
+                  dep_count, sizeof(*deps));
+    if (!o->rec.failed) {
+        const struct cap_render_pass *rp = (const void *)(o->rec.data + rec);
+        size_t sp_off = rp->subpasses.offset;
+        for (uint32_t i = 0; i < subpass_count; i++) {
+            size_t field = sp_off + i * sizeof(struct cap_subpass);
+            cap_rec_array(&o->rec, rec, field + offsetof(struct cap_subpass, inputs),
+                          refs_in[i], subpasses[i].inputs.count, sizeof(**refs_in));
+            cap_rec_array(&o->rec, rec, field + offsetof(struct cap_subpass, colors),
+                          refs_color[i], subpasses[i].colors.count, sizeof(**refs_color));
+            cap_rec_array(&o->rec, rec, field + offsetof(struct cap_subpass, resolves),
+                          refs_resolve[i], subpasses[i].resolves.count,
+                          sizeof(**refs_resolve));
+            cap_rec_array(&o->rec, rec, field + offsetof(struct cap_subpass, depth_stencil),
+                          refs_ds[i], subpasses[i].depth_stencil.count, sizeof(**refs_ds));
+            cap_rec_array(&o->rec, rec, field + offsetof(struct cap_subpass, preserves),
+                          preserves[i], subpasses[i].preserves.count, sizeof(**preserves));
+        }
+    }
+    cap_rec_end(&o->rec, rec, 0);
+    object_put(dev, CAP_OBJ_RENDER_PASS, o);
+}
+
+/* Per-subpass scratch arrays for build_render_pass. */
+struct rp_scratch {
+    struct cap_subpass *subpasses;
+    struct cap_attachment_ref **in, **color, **resolve, **ds;
+    uint32_t **preserve;
+    struct cap_attachment_desc *atts;
+    struct cap_subpass_dependency *deps;
+    uint32_t n;
+};
+
+static int
+scratch_init(struct rp_scratch *s, uint32_t subpasses, uint32_t atts, uint32_t deps)
+{
+    memset(s, 0, sizeof(*s));
+    s->n = subpasses;
+    s->subpasses = calloc(subpasses + 1, sizeof(*s->subpasses));
+    s->in = calloc(subpasses + 1, sizeof(*s->in));
+    s->color = calloc(subpasses + 1, sizeof(*s->color));
+    s->resolve = calloc(subpasses + 1, sizeof(*s->resolve));
+    s->ds = calloc(subpasses + 1, sizeof(*s->ds));
+    s->preserve = calloc(subpasses + 1, sizeof(*s->preserve));
+    s->atts = calloc(atts + 1, sizeof(*s->atts));
+    s->deps = calloc(deps + 1, sizeof(*s->deps));
+    return s->subpasses && s->in && s->color && s->resolve && s->ds && s->preserve &&
+                   s->atts && s->deps
+               ? 0
+               : -1;
+}
+
+static void
+scratch_finish(struct rp_scratch *s)
+{
+    for (uint32_t i = 0; i < s->n; i++) {
+        if (s->in) {
+            free(s->in[i]);
+        }
+        if (s->color) {
+            free(s->color[i]);
+        }
+        if (s->resolve) {
+            free(s->resolve[i]);
+        }
+        if (s->ds) {
+            free(s->ds[i]);
+        }
+        if (s->preserve) {
+            free(s->preserve[i]);
+        }
+    }
+    free(s->subpasses);
+    free(s->in);
+    free(s->color);
+    free(s->resolve);
+    free(s->ds);
+    free(s->preserve);
+    free(s->atts);
+    free(s->deps);
+}
+
+static struct cap_attachment_ref *
+refs1(const VkAttachmentReference *r, uint32_t n)
+{
+    struct cap_attachment_ref *out = calloc(n + 1, sizeof(*out));
+    for (uint32_t i = 0; out && r && i < n; i++) {
+        out[i].attachment = r[i].attachment;
+        out[i].layout = r[i].layout;
+    }
+    return out;
+}
+
+static struct cap_attachment_ref *
+refs2(const VkAttachmentReference2 *r, uint32_t n)
+{
+    struct cap_attachment_ref *out = calloc(n + 1, sizeof(*out));
+    for (uint32_t i = 0; out && r && i < n; i++) {
+        out[i].attachment = r[i].attachment;
+        out[i].layout = r[i].layout;
+        out[i].aspect_mask = r[i].aspectMask;
+    }
+    return out;
+}
+
+static uint32_t *
+copy_u32(const uint32_t *p, uint32_t n)
+{
+    uint32_t *out = calloc(n + 1, sizeof(*out));
+    if (out && p && n) {
+        memcpy(out, p, n * sizeof(*out));
+    }
+    return out;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateRenderPass(VkDevice device, const VkRenderPassCreateInfo *info,
+                     const VkAllocationCallbacks *alloc, VkRenderPass *out)
+{
+    struct lyr_device *dev = DEV(device);
+    VkResult res = dev->vk.CreateRenderPass(device, info, alloc, out);
+    if (res != VK_SUCCESS) {
+        return res;
+    }
+    struct rp_scratch s;
+    if (scratch_init(&s, info->subpassCount, info->attachmentCount, info->dependencyCount)) {
+        goto oom;
+    }
+    for (uint32_t i = 0; i < info->attachmentCount; i++) {
+        const VkAttachmentDescription *a = &info->pAttachments[i];
+        s.atts[i] = (struct cap_attachment_desc){
+            a->flags,          a->format,        a->samples,       a->loadOp,
+            a->storeOp,        a->stencilLoadOp, a->stencilStoreOp, a->initialLayout,
+            a->finalLayout,    0,
+        };
+    }
+    for (uint32_t i = 0; i < info->subpassCount; i++) {
+        const VkSubpassDescription *sp = &info->pSubpasses[i];
+        s.subpasses[i].bind_point = sp->pipelineBindPoint;
+        s.subpasses[i].inputs.count = sp->inputAttachmentCount;
+        s.subpasses[i].colors.count = sp->colorAttachmentCount;
+        s.subpasses[i].resolves.count = sp->pResolveAttachments ? sp->colorAttachmentCount : 0;
+        s.subpasses[i].depth_stencil.count = sp->pDepthStencilAttachment ? 1 : 0;
+        s.subpasses[i].preserves.count = sp->preserveAttachmentCount;
+        s.in[i] = refs1(sp->pInputAttachments, sp->inputAttachmentCount);
+        s.color[i] = refs1(sp->pColorAttachments, sp->colorAttachmentCount);
+        s.resolve[i] = refs1(sp->pResolveAttachments, s.subpasses[i].resolves.count);
+        s.ds[i] = refs1(sp->pDepthStencilAttachment, s.subpasses[i].depth_stencil.count);
+        s.preserve[i] = copy_u32(sp->pPreserveAttachments, sp->preserveAttachmentCount);
+        if (!s.in[i] || !s.color[i] || !s.resolve[i] || !s.ds[i] || !s.preserve[i]) {
+            goto oom;
+        }
+    }
+    for (uint32_t i = 0; i < info->dependencyCount; i++) {
+        const VkSubpassDependency *d = &info->pDependencies[i];
+        s.deps[i] = (struct cap_subpass_dependency){
+            d->srcSubpass,    d->dstSubpass,    d->srcStageMask,    d->dstStageMask,
+            d->srcAccessMask, d->dstAccessMask, d->dependencyFlags, 0,
+        };
+    }
+    build_render_pass(dev, LYR_H(*out), info->attachmentCount, s.atts, info->subpassCount,
+                      s.subpasses, s.in, s.color, s.resolve, s.ds, s.preserve,
+                      info->dependencyCount, s.deps);
+    scratch_finish(&s);
+    return res;
+oom:
+    scratch_finish(&s);
+    LYR_ERROR("out of memory tracking a render pass");
+    return res;
+}
+
+static VkResult
+create_render_pass2(struct lyr_device *dev, VkDevice device,
+                    const VkRenderPassCreateInfo2 *info, const VkAllocationCallbacks *alloc,
+                    VkRenderPass *out, PFN_vkCreateRenderPass2 next)
+{
+    VkResult res = next(device, info, alloc, out);
+    if (res != VK_SUCCESS) {
+        return res;
+    }
+    struct rp_scratch s;
+    if (scratch_init(&s, info->subpassCount, info->attachmentCount, info->dependencyCount)) {
+        goto oom;
+    }
+    for (uint32_t i = 0; i < info->attachmentCount; i++) {
+        const VkAttachmentDescription2 *a = &info->pAttachments[i];
+        s.atts[i] = (struct cap_attachment_desc){
+            a->flags,          a->format,        a->samples,       a->loadOp,
+            a->storeOp,        a->stencilLoadOp, a->stencilStoreOp, a->initialLayout,
+            a->finalLayout,    0,
+        };
+    }
+    for (uint32_t i = 0; i < info->subpassCount; i++) {
+        const VkSubpassDescription2 *sp = &info->pSubpasses[i];
+        s.subpasses[i].bind_point = sp->pipelineBindPoint;
+        s.subpasses[i].view_mask = sp->viewMask;
+        s.subpasses[i].inputs.count = sp->inputAttachmentCount;
+        s.subpasses[i].colors.count = sp->colorAttachmentCount;
+        s.subpasses[i].resolves.count = sp->pResolveAttachments ? sp->colorAttachmentCount : 0;
+        s.subpasses[i].depth_stencil.count = sp->pDepthStencilAttachment ? 1 : 0;
+        s.subpasses[i].preserves.count = sp->preserveAttachmentCount;
+        s.in[i] = refs2(sp->pInputAttachments, sp->inputAttachmentCount);
+        s.color[i] = refs2(sp->pColorAttachments, sp->colorAttachmentCount);
+        s.resolve[i] = refs2(sp->pResolveAttachments, s.subpasses[i].resolves.count);
+        s.ds[i] = refs2(sp->pDepthStencilAttachment, s.subpasses[i].depth_stencil.count);
+        s.preserve[i] = copy_u32(sp->pPreserveAttachments, sp->preserveAttachmentCount);
+        if (!s.in[i] || !s.color[i] || !s.resolve[i] || !s.ds[i] || !s.preserve[i]) {
+            goto oom;
+        }
+    }
+    for (uint32_t i = 0; i < info->dependencyCount; i++) {
+        const VkSubpassDependency2 *d = &info->pDependencies[i];
+        s.deps[i] = (struct cap_subpass_dependency){
+            d->srcSubpass,    d->dstSubpass,    d->srcStageMask,    d->dstStageMask,
+            d->srcAccessMask, d->dstAccessMask, d->dependencyFlags, 0,
+        };
+    }
+    build_render_pass(dev, LYR_H(*out), info->attachmentCount, s.atts, info->subpassCount,
+                      s.subpasses, s.in, s.color, s.resolve, s.ds, s.preserve,
+                      info->dependencyCount, s.deps);
+    scratch_finish(&s);
+    return res;
+oom:
+    scratch_finish(&s);
+    LYR_ERROR("out of memory tracking a render pass");
+    return res;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateRenderPass2(VkDevice device, const VkRenderPassCreateInfo2 *info,
+                      const VkAllocationCallbacks *alloc, VkRenderPass *out)
+{
+    struct lyr_device *dev = DEV(device);
+    return create_render_pass2(dev, device, info, alloc, out, dev->vk.CreateRenderPass2);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateRenderPass2KHR(VkDevice device, const VkRenderPassCreateInfo2 *info,
+                         const VkAllocationCallbacks *alloc, VkRenderPass *out)
+{
+    struct lyr_device *dev = DEV(device);
+    return create_render_pass2(dev, device, info, alloc, out, dev->vk.CreateRenderPass2KHR);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_DestroyRenderPass(VkDevice device, VkRenderPass rp, const VkAllocationCallbacks *alloc)
+{
+    struct lyr_device *dev = DEV(device);
+    object_drop(dev, CAP_OBJ_RENDER_PASS, LYR_H(rp));
+    dev->vk.DestroyRenderPass(device, rp, alloc);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateFramebuffer(VkDevice device, const VkFramebufferCreateInfo *info,
+                      const VkAllocationCallbacks *alloc, VkFramebuffer *out)
+{
+    struct lyr_device *dev = DEV(device);
+    VkResult res = dev->vk.CreateFramebuffer(device, info, alloc, out);
+    if (res != VK_SUCCESS) {
+        return res;
+    }
+    int imageless = (info->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT) != 0;
+    uint32_t n = imageless ? 0 : info->attachmentCount;
+    uint64_t *views = calloc(n + 1, sizeof(*views));
+    struct lyr_object *o = object_new(CAP_BLOCK_FRAMEBUFFER, LYR_H(*out));
+    if (!views || !o) {
+        free(views);
+        object_free(o);
+        LYR_ERROR("out of memory tracking a framebuffer");
+        return res;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        views[i] = LYR_H(info->pAttachments[i]);
+    }
+    struct cap_framebuffer head = {
+        .handle = LYR_H(*out),
+        .render_pass = LYR_H(info->renderPass),
+        .width = info->width,
+        .height = info->height,
+        .layers = info->layers,
+        .flags = info->flags,
+    };
+    size_t rec = cap_rec_begin(&o->rec, &head, sizeof(head));
+    cap_rec_array(&o->rec, rec, offsetof(struct cap_framebuffer, attachments), views, n,
+                  sizeof(*views));
+    cap_rec_end(&o->rec, rec, 0);
+    free(views);
+    object_put(dev, CAP_OBJ_FRAMEBUFFER, o);
+    return res;
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_DestroyFramebuffer(VkDevice device, VkFramebuffer fb, const VkAllocationCallbacks *alloc)
+{
+    struct lyr_device *dev = DEV(device);
+    object_drop(dev, CAP_OBJ_FRAMEBUFFER, LYR_H(fb));
+    dev->vk.DestroyFramebuffer(device, fb, alloc);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Graphics pipelines                                                      */
+
+static int
+has_dynamic(const VkPipelineDynamicStateCreateInfo *ds, VkDynamicState state)
+{
+    for (uint32_t i = 0; ds && i < ds->dynamicStateCount; i++) {
+        if (ds->pDynamicStates[i] == state) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Builds the record of one pipeline; returns NULL (logged) when the
+ * pipeline uses state the trace cannot describe. */
+static struct lyr_object *
+build_pipeline(uint64_t handle, const VkGraphicsPipelineCreateInfo *info)
+{
+    const VkPipelineDynamicStateCreateInfo *dyn = info->pDynamicState;
+    struct cap_pipeline p = {
+        .handle = handle,
+        .layout = LYR_H(info->layout),
+        .render_pass = LYR_H(info->renderPass),
+        .subpass = info->subpass,
+        .flags = info->flags,
+        .bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS,
+        .domain_origin = VK_TESSELLATION_DOMAIN_ORIGIN_UPPER_LEFT,
+        .line_width = 1.0f,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .sample_mask = UINT32_MAX,
+    };
+    if (info->flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR ||
+        find_next(info->pNext, VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR)) {
+        LYR_WARN("pipeline 0x%llx uses pipeline libraries, which overshade does not capture",
+                 (unsigned long long)handle);
+        return NULL;
+    }
+    struct lyr_object *o = object_new(CAP_BLOCK_PIPELINE, handle);
+    struct cap_shader_stage *stages = calloc(info->stageCount + 1, sizeof(*stages));
+    uint32_t nvb = 0, nva = 0, nvp = 0, nsc = 0, nba = 0, nds = 0, ncf = 0;
+    const VkVertexInputBindingDescription *vb = NULL;
+    const VkVertexInputAttributeDescription *va = NULL;
+    const VkPipelineColorBlendStateCreateInfo *cb = NULL;
+    const VkPipelineRenderingCreateInfo *ri =
+        find_next(info->pNext, VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO);
+    if (!o || !stages) {
+        goto oom;
+    }
+    o->module_handles = calloc(info->stageCount + 1, sizeof(*o->module_handles));
+    if (!o->module_handles) {
+        goto oom;
+    }
+
+    int rasterizer_discard = info->pRasterizationState &&
+                             info->pRasterizationState->rasterizerDiscardEnable &&
+                             !has_dynamic(dyn, VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE);
+
+    for (uint32_t i = 0; i < info->stageCount; i++) {
+        const VkPipelineShaderStageCreateInfo *s = &info->pStages[i];
+        if (!s->module) {
+            LYR_WARN("pipeline 0x%llx: a stage without a shader module is not captured",
+                     (unsigned long long)handle);
+            goto unsupported;
+        }
+        if (strlen(s->pName) >= sizeof(stages[i].entry)) {
+            LYR_WARN("pipeline 0x%llx: entry point name too long", (unsigned long long)handle);
+            goto unsupported;
+        }
+        stages[i].stage = s->stage;
+        stages[i].flags = s->flags;
+        stages[i].module = LYR_H(s->module);
+        snprintf(stages[i].entry, sizeof(stages[i].entry), "%s", s->pName);
+        o->module_handles[o->module_count++] = LYR_H(s->module);
+        if (s->stage & (VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT |
+                        VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT)) {
+            o->has_tessellation = 1;
+        }
+    }
+
+    if (info->pVertexInputState && !has_dynamic(dyn, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT)) {
+        p.has |= CAP_PIPELINE_HAS_VERTEX_INPUT;
+        nvb = info->pVertexInputState->vertexBindingDescriptionCount;
+        nva = info->pVertexInputState->vertexAttributeDescriptionCount;
+        vb = info->pVertexInputState->pVertexBindingDescriptions;
+        va = info->pVertexInputState->pVertexAttributeDescriptions;
+    }
+    if (info->pInputAssemblyState) {
+        p.has |= CAP_PIPELINE_HAS_INPUT_ASSEMBLY;
+        p.topology = info->pInputAssemblyState->topology;
+        p.primitive_restart = info->pInputAssemblyState->primitiveRestartEnable;
+    }
+    if (o->has_tessellation && info->pTessellationState) {
+        p.has |= CAP_PIPELINE_HAS_TESSELLATION;
+        p.patch_control_points = info->pTessellationState->patchControlPoints;
+        const VkPipelineTessellationDomainOriginStateCreateInfo *dom =
+            find_next(info->pTessellationState->pNext,
+                      VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_DOMAIN_ORIGIN_STATE_CREATE_INFO);
+        if (dom) {
+            p.domain_origin = dom->domainOrigin;
+        }
+    }
+    if (info->pRasterizationState) {
+        const VkPipelineRasterizationStateCreateInfo *r = info->pRasterizationState;
+        p.has |= CAP_PIPELINE_HAS_RASTERIZATION;
+        p.depth_clamp_enable = r->depthClampEnable;
+        p.rasterizer_discard = r->rasterizerDiscardEnable;
+        p.polygon_mode = r->polygonMode;
+        p.cull_mode = r->cullMode;
+        p.front_face = r->frontFace;
+        p.depth_bias_enable = r->depthBiasEnable;
+        p.depth_bias_constant = r->depthBiasConstantFactor;
+        p.depth_bias_clamp = r->depthBiasClamp;
+        p.depth_bias_slope = r->depthBiasSlopeFactor;
+        p.line_width = r->lineWidth;
+        p.depth_clip_enable = !r->depthClampEnable;
+        const VkPipelineRasterizationDepthClipStateCreateInfoEXT *clip = find_next(
+            r->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT);
+        if (clip) {
+            p.depth_clip_enable = clip->depthClipEnable;
+        }
+        const VkPipelineRasterizationProvokingVertexStateCreateInfoEXT *pv = find_next(
+            r->pNext,
+            VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_PROVOKING_VERTEX_STATE_CREATE_INFO_EXT);
+        if (pv) {
+            p.provoking_vertex = pv->provokingVertexMode;
+        }
+    }
+    if (!rasterizer_discard) {
+        if (info->pViewportState) {
+            const VkPipelineViewportStateCreateInfo *v = info->pViewportState;
+            p.has |= CAP_PIPELINE_HAS_VIEWPORT;
+            p.viewport_count = v->viewportCount;
+            p.scissor_count = v->scissorCount;
+            if (v->pViewports && !has_dynamic(dyn, VK_DYNAMIC_STATE_VIEWPORT) &&
+                !has_dynamic(dyn, VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT)) {
+                nvp = v->viewportCount;
+            }
+            if (v->pScissors && !has_dynamic(dyn, VK_DYNAMIC_STATE_SCISSOR) &&
+                !has_dynamic(dyn, VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT)) {
+                nsc = v->scissorCount;
+            }
+        }
+        if (info->pMultisampleState) {
+            const VkPipelineMultisampleStateCreateInfo *m = info->pMultisampleState;
+            p.has |= CAP_PIPELINE_HAS_MULTISAMPLE;
+            p.samples = m->rasterizationSamples;
+            p.sample_shading_enable = m->sampleShadingEnable;
+            p.min_sample_shading = m->minSampleShading;
+            p.sample_mask = m->pSampleMask ? m->pSampleMask[0] : UINT32_MAX;
+            p.alpha_to_coverage = m->alphaToCoverageEnable;
+            p.alpha_to_one = m->alphaToOneEnable;
+        }
+        if (info->pDepthStencilState) {
+            const VkPipelineDepthStencilStateCreateInfo *d = info->pDepthStencilState;
+            p.has |= CAP_PIPELINE_HAS_DEPTH_STENCIL;
+            p.depth_test = d->depthTestEnable;
+            p.depth_write = d->depthWriteEnable;
+            p.depth_compare = d->depthCompareOp;
+            p.depth_bounds_test = d->depthBoundsTestEnable;
+            p.stencil_test = d->stencilTestEnable;
+            p.min_depth_bounds = d->minDepthBounds;
+            p.max_depth_bounds = d->maxDepthBounds;
+            p.front = (struct cap_stencil_state){
+                d->front.failOp,      d->front.passOp,    d->front.depthFailOp,
+                d->front.compareOp,   d->front.compareMask, d->front.writeMask,
+                d->front.reference,   0,
+            };
+            p.back = (struct cap_stencil_state){
+                d->back.failOp,      d->back.passOp,    d->back.depthFailOp,
+                d->back.compareOp,   d->back.compareMask, d->back.writeMask,
+                d->back.reference,   0,
+            };
+        }
+        if (info->pColorBlendState) {
+            cb = info->pColorBlendState;
+            p.has |= CAP_PIPELINE_HAS_COLOR_BLEND;
+            p.logic_op_enable = cb->logicOpEnable;
+            p.logic_op = cb->logicOp;
+            memcpy(p.blend_constants, cb->blendConstants, sizeof(p.blend_constants));
+            nba = cb->pAttachments ? cb->attachmentCount : 0;
+        }
+    }
+    if (dyn) {
+        nds = dyn->dynamicStateCount;
+    }
+    if (ri && !info->renderPass) {
+        p.has |= CAP_PIPELINE_HAS_RENDERING;
+        p.view_mask = ri->viewMask;
+        p.depth_format = ri->depthAttachmentFormat;
+        p.stencil_format = ri->stencilAttachmentFormat;
+        ncf = ri->colorAttachmentCount;
+    }
+
+    struct cap_vertex_binding *bindings = calloc(nvb + 1, sizeof(*bindings));
+    struct cap_vertex_attribute *attrs = calloc(nva + 1, sizeof(*attrs));
+    struct cap_blend_attachment *blends = calloc(nba + 1, sizeof(*blends));
+    if (!bindings || !attrs || !blends) {
+        free(bindings);
+        free(attrs);
+        free(blends);
+        goto oom;
+    }
+    const VkPipelineVertexInputDivisorStateCreateInfoEXT *div =
+        info->pVertexInputState
+            ? find_next(info->pVertexInputState->pNext,
+                        VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT)
+            : NULL;
+    for (uint32_t i = 0; i < nvb; i++) {
+        bindings[i] = (struct cap_vertex_binding){vb[i].binding, vb[i].stride, vb[i].inputRate,
+                                                  1};
+        for (uint32_t j = 0; div && j < div->vertexBindingDivisorCount; j++) {
+            if (div->pVertexBindingDivisors[j].binding == vb[i].binding) {
+                bindings[i].divisor = div->pVertexBindingDivisors[j].divisor;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < nva; i++) {
+        attrs[i] = (struct cap_vertex_attribute){va[i].location, va[i].binding, va[i].format,
+                                                 va[i].offset};
+    }
+    for (uint32_t i = 0; i < nba; i++) {
+        const VkPipelineColorBlendAttachmentState *a = &cb->pAttachments[i];
+        blends[i] = (struct cap_blend_attachment){
+            a->blendEnable,         a->srcColorBlendFactor, a->dstColorBlendFactor,
+            a->colorBlendOp,        a->srcAlphaBlendFactor, a->dstAlphaBlendFactor,
+            a->alphaBlendOp,        a->colorWriteMask,
+        };
+    }
+
+    size_t rec = cap_rec_begin(&o->rec, &p, sizeof(p));
+#define ARR(field, ptr, n, size)                                                           \
+    cap_rec_array(&o->rec, rec, offsetof(struct cap_pipeline, field), ptr, n, size)
+    ARR(stages, stages, info->stageCount, sizeof(*stages));
+    ARR(vertex_bindings, bindings, nvb, sizeof(*bindings));
+    ARR(vertex_attributes, attrs, nva, sizeof(*attrs));
+    ARR(viewports, nvp ? info->pViewportState->pViewports : NULL, nvp,
+        sizeof(struct cap_viewport));
+    ARR(scissors, nsc ? info->pViewportState->pScissors : NULL, nsc, sizeof(struct cap_rect));
+    ARR(blend_attachments, blends, nba, sizeof(*blends));
+    ARR(dynamic_states, nds ? dyn->pDynamicStates : NULL, nds, sizeof(uint32_t));
+    ARR(color_formats, ncf ? ri->pColorAttachmentFormats : NULL, ncf, sizeof(uint32_t));
+#undef ARR
+    free(bindings);
+    free(attrs);
+    free(blends);
+    /* Specialization data of each stage, patched into the stage copies. */
+    if (!o->rec.failed) {
+        const struct cap_pipeline *ph = (const void *)(o->rec.data + rec);
+        size_t st_off = ph->stages.offset;
+        for (uint32_t i = 0; i < info->stageCount; i++) {
+            const VkSpecializationInfo *si = info->pStages[i].pSpecializationInfo;
+            if (!si) {
+                continue;
+            }
+            struct cap_spec_entry *e = calloc(si->mapEntryCount + 1, sizeof(*e));
+            if (!e) {
+                goto oom;
+            }
+            for (uint32_t j = 0; j < si->mapEntryCount; j++) {
+                e[j].constant_id = si->pMapEntries[j].constantID;
+                e[j].offset = si->pMapEntries[j].offset;
+                e[j].size = (uint32_t)si->pMapEntries[j].size;
+            }
+            size_t field = st_off + i * sizeof(struct cap_shader_stage);
+            cap_rec_array(&o->rec, rec, field + offsetof(struct cap_shader_stage, spec_entries),
+                          e, si->mapEntryCount, sizeof(*e));
+            cap_rec_array(&o->rec, rec, field + offsetof(struct cap_shader_stage, spec_data),
+                          si->pData, (uint32_t)si->dataSize, 1);
+            free(e);
+        }
+    }
+    cap_rec_end(&o->rec, rec, 0);
+    free(stages);
+    return o;
+
+oom:
+    LYR_ERROR("out of memory tracking pipeline 0x%llx", (unsigned long long)handle);
+unsupported:
+    free(stages);
+    object_free(o);
+    return NULL;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
+                            const VkGraphicsPipelineCreateInfo *infos,
+                            const VkAllocationCallbacks *alloc, VkPipeline *out)
+{
+    struct lyr_device *dev = DEV(device);
+    VkResult res = dev->vk.CreateGraphicsPipelines(device, cache, count, infos, alloc, out);
+    if (res < 0 && res != VK_PIPELINE_COMPILE_REQUIRED) {
+        return res;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        if (!out[i]) {
+            continue;
+        }
+        struct lyr_object *o = build_pipeline(LYR_H(out[i]), &infos[i]);
+        if (o) {
+            object_put(dev, CAP_OBJ_PIPELINE, o);
+        }
+    }
+    return res;
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_DestroyPipeline(VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks *alloc)
+{
+    struct lyr_device *dev = DEV(device);
+    object_drop(dev, CAP_OBJ_PIPELINE, LYR_H(pipeline));
+    dev->vk.DestroyPipeline(device, pipeline, alloc);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Swapchains: presentable images become image objects                     */
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateSwapchainKHR(VkDevice device, const VkSwapchainCreateInfoKHR *info,
+                       const VkAllocationCallbacks *alloc, VkSwapchainKHR *out)
+{
+    struct lyr_device *dev = DEV(device);
+    VkSwapchainCreateInfoKHR mod = *info;
+    int copyable = (info->imageUsage & VK_IMAGE_USAGE_TRANSFER_SRC_BIT) != 0;
+    VkSurfaceCapabilitiesKHR caps;
+    /* The presented image is the frame's reference picture: the layer needs
+     * to copy from it, where the surface allows. */
+    if (!copyable && dev->inst->vk.GetPhysicalDeviceSurfaceCapabilitiesKHR &&
+        dev->inst->vk.GetPhysicalDeviceSurfaceCapabilitiesKHR(dev->physical, info->surface,
+                                                              &caps) == VK_SUCCESS &&
+        (caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_SRC_BIT)) {
+        mod.imageUsage |= VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+        copyable = 1;
+    }
+    VkResult res = dev->vk.CreateSwapchainKHR(device, &mod, alloc, out);
+    if (res != VK_SUCCESS) {
+        return res;
+    }
+    struct lyr_swapchain *sc = calloc(1, sizeof(*sc));
+    if (!sc) {
+        LYR_ERROR("out of memory tracking a swapchain");
+        return res;
+    }
+    sc->handle = LYR_H(*out);
+    sc->format = info->imageFormat;
+    sc->extent = info->imageExtent;
+    sc->layers = info->imageArrayLayers;
+    sc->transfer_src_ok = copyable;
+    pthread_mutex_lock(&dev->lock);
+    if (lyr_map_put(&dev->swapchains, sc->handle, sc) != 0) {
+        free(sc);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return res;
+}
+
+static void
+swapchain_free(struct lyr_device *dev, struct lyr_swapchain *sc)
+{
+    if (!sc) {
+        return;
+    }
+    for (uint32_t i = 0; i < sc->image_count; i++) {
+        object_drop(dev, CAP_OBJ_IMAGE, LYR_H(sc->images[i]));
+    }
+    free(sc->images);
+    free(sc);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_DestroySwapchainKHR(VkDevice device, VkSwapchainKHR swapchain,
+                        const VkAllocationCallbacks *alloc)
+{
+    struct lyr_device *dev = DEV(device);
+    pthread_mutex_lock(&dev->lock);
+    struct lyr_swapchain *sc = lyr_map_remove(&dev->swapchains, LYR_H(swapchain));
+    pthread_mutex_unlock(&dev->lock);
+    swapchain_free(dev, sc);
+    dev->vk.DestroySwapchainKHR(device, swapchain, alloc);
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_GetSwapchainImagesKHR(VkDevice device, VkSwapchainKHR swapchain, uint32_t *count,
+                          VkImage *images)
+{
+    struct lyr_device *dev = DEV(device);
+    VkResult res = dev->vk.GetSwapchainImagesKHR(device, swapchain, count, images);
+    if ((res != VK_SUCCESS && res != VK_INCOMPLETE) || !images) {
+        return res;
+    }
+    pthread_mutex_lock(&dev->lock);
+    struct lyr_swapchain *sc = lyr_map_get(&dev->swapchains, LYR_H(swapchain));
+    pthread_mutex_unlock(&dev->lock);
+    if (!sc) {
+        return res;
+    }
+    for (uint32_t i = 0; i < *count; i++) {
+        int known = 0;
+        for (uint32_t j = 0; j < sc->image_count; j++) {
+            known |= sc->images[j] == images[i];
+        }
+        if (known) {
+            continue;
+        }
+        VkImage *grown = realloc(sc->images, (sc->image_count + 1) * sizeof(*grown));
+        struct lyr_object *o = object_new(CAP_BLOCK_IMAGE, LYR_H(images[i]));
+        if (!grown || !o) {
+            object_free(o);
+            if (grown) {
+                sc->images = grown;
+            }
+            LYR_ERROR("out of memory tracking swapchain images");
+            break;
+        }
+        sc->images = grown;
+        sc->images[sc->image_count++] = images[i];
+        struct cap_image im = {
+            .handle = LYR_H(images[i]),
+            .image_type = VK_IMAGE_TYPE_2D,
+            .format = sc->format,
+            .width = sc->extent.width,
+            .height = sc->extent.height,
+            .depth = 1,
+            .mip_levels = 1,
+            .array_layers = sc->layers,
+            .samples = VK_SAMPLE_COUNT_1_BIT,
+            .tiling = VK_IMAGE_TILING_OPTIMAL,
+            .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+            .is_swapchain = 1,
+        };
+        cap_buf_append(&o->rec, &im, sizeof(im));
+        o->transfer_src_ok = sc->transfer_src_ok;
+        object_put(dev, CAP_OBJ_IMAGE, o);
+    }
+    return res;
+}
+
+/* ---------------------------------------------------------------------- */
+
+void
+lyr_objects_destroy_all(struct lyr_device *dev)
+{
+    pthread_mutex_lock(&dev->lock);
+    for (int k = 0; k < CAP_OBJ_KIND_COUNT; k++) {
+        for (uint32_t i = 0; i < dev->objects[k].capacity; i++) {
+            struct lyr_map_slot *s = &dev->objects[k].slots[i];
+            if (s->value) {
+                object_free(s->value);
+            }
+        }
+        lyr_map_finish(&dev->objects[k]);
+    }
+    for (uint32_t i = 0; i < dev->dsets.capacity; i++) {
+        dset_free(dev->dsets.slots[i].value);
+    }
+    lyr_map_finish(&dev->dsets);
+    for (uint32_t i = 0; i < dev->retired.capacity; i++) {
+        object_free(dev->retired.slots[i].value);
+    }
+    lyr_map_finish(&dev->retired);
+    for (uint32_t i = 0; i < dev->templates.capacity; i++) {
+        struct lyr_update_template *t = dev->templates.slots[i].value;
+        if (t) {
+            free(t->entries);
+            free(t);
+        }
+    }
+    lyr_map_finish(&dev->templates);
+    for (uint32_t i = 0; i < dev->swapchains.capacity; i++) {
+        struct lyr_swapchain *sc = dev->swapchains.slots[i].value;
+        if (sc) {
+            free(sc->images);
+            free(sc);
+        }
+    }
+    lyr_map_finish(&dev->swapchains);
+    for (uint32_t i = 0; i < dev->queues.capacity; i++) {
+        free(dev->queues.slots[i].value);
+    }
+    lyr_map_finish(&dev->queues);
+    pthread_mutex_unlock(&dev->lock);
+}
+
+PFN_vkVoidFunction
+lyr_objects_hook(const char *name)
+{
+#define HOOK(fn) {"vk" #fn, (PFN_vkVoidFunction)lyr_##fn}
+    static const struct {
+        const char *name;
+        PFN_vkVoidFunction fn;
+    } hooks[] = {
+        HOOK(CreateBuffer),
+        HOOK(DestroyBuffer),
+        HOOK(CreateImage),
+        HOOK(DestroyImage),
+        HOOK(CreateImageView),
+        HOOK(DestroyImageView),
+        HOOK(CreateBufferView),
+        HOOK(DestroyBufferView),
+        HOOK(CreateSampler),
+        HOOK(DestroySampler),
+        HOOK(CreateShaderModule),
+        HOOK(DestroyShaderModule),
+        HOOK(CreateDescriptorSetLayout),
+        HOOK(DestroyDescriptorSetLayout),
+        HOOK(CreatePipelineLayout),
+        HOOK(DestroyPipelineLayout),
+        HOOK(DestroyDescriptorPool),
+        HOOK(ResetDescriptorPool),
+        HOOK(AllocateDescriptorSets),
+        HOOK(FreeDescriptorSets),
+        HOOK(UpdateDescriptorSets),
+        HOOK(CreateDescriptorUpdateTemplate),
+        HOOK(CreateDescriptorUpdateTemplateKHR),
+        HOOK(DestroyDescriptorUpdateTemplate),
+        HOOK(DestroyDescriptorUpdateTemplateKHR),
+        HOOK(UpdateDescriptorSetWithTemplate),
+        HOOK(UpdateDescriptorSetWithTemplateKHR),
+        HOOK(CreateRenderPass),
+        HOOK(CreateRenderPass2),
+        HOOK(CreateRenderPass2KHR),
+        HOOK(DestroyRenderPass),
+        HOOK(CreateFramebuffer),
+        HOOK(DestroyFramebuffer),
+        HOOK(CreateGraphicsPipelines),
+        HOOK(DestroyPipeline),
+        HOOK(CreateSwapchainKHR),
+        HOOK(DestroySwapchainKHR),
+        HOOK(GetSwapchainImagesKHR),
+    };
+#undef HOOK
+    for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
+        if (strcmp(name, hooks[i].name) == 0) {
+            return hooks[i].fn;
+        }
+    }
+    return NULL;
+}
