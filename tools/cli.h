@@ -1,0 +1,24 @@
+/*
+ * tools/cli.h — what the files of the overshade CLI share.
+ *
+ * Each subcommand is one function `cli_<name>(argc, argv)` with argv[0] the
+ * subcommand's name; it returns the process exit status: 0 success, 1 the
+ * input was bad or an operation failed (one line on stderr says why),
+ * 2 usage error.
+ */
+#ifndef OVERSHADE_CLI_H
+#define OVERSHADE_CLI_H
+
+#include <stdio.h>
+
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAILURE 1
+#define CLI_EXIT_USAGE 2
+
+/* `overshade info [--json] TRACE` */
+int
+cli_info(int argc, char **argv);
+void
+cli_info_usage(FILE *out);
+
+#endif /* OVERSHADE_CLI_H */

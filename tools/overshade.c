@@ -1,0 +1,102 @@
+/*
+ * tools/overshade.c — the overshade command line: subcommand dispatch.
+ *
+ *   overshade info [--json] TRACE
+ *   overshade help [COMMAND]
+ *   overshade --version
+ *
+ * Exit status: 0 success, 1 failure (one line on stderr), 2 usage error.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "capture/capture.h"
+#include "overshade_config.h"
+#include "pipeline/pipeline.h"
+#include "tools/cli.h"
+
+struct cli_command {
+    const char *name;
+    const char *summary;
+    int (*run)(int argc, char **argv);
+    void (*usage)(FILE *out);
+};
+
+static const struct cli_command cli_commands[] = {
+    {"info", "summarize a trace: device, objects, frames", cli_info, cli_info_usage},
+};
+
+#define CLI_COMMAND_COUNT (sizeof(cli_commands) / sizeof(cli_commands[0]))
+
+static void
+usage(FILE *out)
+{
+    size_t i;
+
+    fprintf(out, "usage: overshade COMMAND [ARGS]\n"
+                 "       overshade help [COMMAND]\n"
+                 "       overshade --version\n\n"
+                 "commands:\n");
+    for (i = 0; i < CLI_COMMAND_COUNT; i++) {
+        fprintf(out, "  %-10s %s\n", cli_commands[i].name, cli_commands[i].summary);
+    }
+}
+
+static const struct cli_command *
+find_command(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < CLI_COMMAND_COUNT; i++) {
+        if (strcmp(cli_commands[i].name, name) == 0) {
+            return &cli_commands[i];
+        }
+    }
+    return NULL;
+}
+
+static int
+help(int argc, char **argv)
+{
+    const struct cli_command *cmd;
+
+    if (argc < 2) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    cmd = find_command(argv[1]);
+    if (!cmd) {
+        fprintf(stderr, "overshade: no command '%s'\n", argv[1]);
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    cmd->usage(stdout);
+    return CLI_EXIT_OK;
+}
+
+int
+main(int argc, char **argv)
+{
+    const struct cli_command *cmd;
+
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+        printf("overshade %s (trace format %u, simulator %s)\n", OVERSHADE_VERSION, CAP_VERSION,
+               sim_version());
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 ||
+        strcmp(argv[1], "-h") == 0) {
+        return help(argc - 1, argv + 1);
+    }
+    cmd = find_command(argv[1]);
+    if (!cmd) {
+        fprintf(stderr, "overshade: unknown command '%s'\n", argv[1]);
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    return cmd->run(argc - 1, argv + 1);
+}
