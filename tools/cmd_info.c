@@ -1,8 +1,9 @@
 /*
  * tools/cmd_info.c — `overshade info [--json] TRACE`: what a trace holds.
  *
- * The readable form is for people; --json is for scripts and is documented
- * in docs/trace-format.md ("overshade info --json").  A trace the reader
+ * The readable form is for people; --json (with --objects: every object too)
+ * is for scripts and is documented in docs/trace-format.md ("overshade info
+ * --json").  A trace the reader
  * rejects prints one line on stderr,
  *
  *   overshade: TRACE: CAP_ERROR_X: message (detail)
@@ -208,6 +209,27 @@ json_null(struct json *j, const char *key)
     j->need_comma = 1;
 }
 
+static void
+json_bool(struct json *j, const char *key, int v)
+{
+    if (key) {
+        json_key(j, key);
+    }
+    json_prefix(j);
+    fputs(v ? "true" : "false", j->out);
+    j->need_comma = 1;
+}
+
+/* Handles are strings: 64-bit values do not survive JSON numbers (doubles). */
+static void
+json_handle(struct json *j, const char *key, uint64_t handle)
+{
+    char text[24];
+
+    snprintf(text, sizeof(text), "0x%llx", (unsigned long long)handle);
+    json_string(j, key, text, sizeof(text));
+}
+
 /* ------------------------------------------------------------------------ */
 /* What info reports                                                          */
 
@@ -313,8 +335,299 @@ blob_bytes(const struct cap_trace *t)
     return total;
 }
 
+struct info_bit_name {
+    uint32_t bit;
+    const char *name;
+};
+
+static const struct info_bit_name buffer_usages[] = {
+    {0x1, "transfer_src"}, {0x2, "transfer_dst"}, {0x4, "uniform_texel"},
+    {0x8, "storage_texel"}, {0x10, "uniform"},     {0x20, "storage"},
+    {0x40, "index"},        {0x80, "vertex"},      {0x100, "indirect"},
+    {0x20000, "device_address"},
+};
+
+static const struct info_bit_name image_usages[] = {
+    {0x1, "transfer_src"},     {0x2, "transfer_dst"},
+    {0x4, "sampled"},          {0x8, "storage"},
+    {0x10, "color_attachment"}, {0x20, "depth_stencil_attachment"},
+    {0x40, "transient_attachment"}, {0x80, "input_attachment"},
+};
+
+static const struct info_bit_name shader_stages[] = {
+    {0x1, "vertex"},   {0x2, "tessellation_control"}, {0x4, "tessellation_evaluation"},
+    {0x8, "geometry"}, {0x10, "fragment"},            {0x20, "compute"},
+    {0x40, "task"},    {0x80, "mesh"},
+};
+
+#define BIT_NAMES(a) a, sizeof(a) / sizeof((a)[0])
+
 static void
-print_json(const struct cap_trace *t, const char *path)
+json_bit_names(struct json *j, const char *key, uint32_t bits, const struct info_bit_name *names,
+               size_t count)
+{
+    size_t i;
+
+    json_open(j, key, '[');
+    for (i = 0; i < count; i++) {
+        if (bits & names[i].bit) {
+            json_string(j, NULL, names[i].name, SIZE_MAX);
+        }
+    }
+    json_close(j, ']');
+}
+
+/* Snapshots of one resource over all frames. */
+static void
+json_snapshots(struct json *j, const struct cap_trace *t, uint32_t kind, uint64_t handle)
+{
+    const struct cap_snapshot *s;
+    const struct cap_blob *blob;
+    uint64_t bytes = 0;
+    uint32_t count = 0, i, k;
+
+    for (i = 0; i < t->frame_count; i++) {
+        s = CAP_SPAN_PTR(t->frames[i], t->frames[i]->snapshots, struct cap_snapshot);
+        for (k = 0; k < t->frames[i]->snapshots.count; k++) {
+            if (s[k].kind != kind || s[k].handle != handle) {
+                continue;
+            }
+            count++;
+            blob = cap_trace_find_blob(t, s[k].blob);
+            bytes += blob ? blob->size : 0;
+        }
+    }
+    json_uint(j, "snapshots", count);
+    json_uint(j, "snapshot_bytes", bytes);
+}
+
+/* The stages a shader module serves in the trace's pipelines. */
+static uint32_t
+module_stages(const struct cap_trace *t, uint64_t module)
+{
+    const struct cap_pipeline *p;
+    const struct cap_shader_stage *st;
+    uint32_t stages = 0, i, k;
+
+    for (i = 0; i < t->object_count[CAP_OBJ_PIPELINE]; i++) {
+        p = t->objects[CAP_OBJ_PIPELINE][i];
+        st = CAP_SPAN_PTR(p, p->stages, struct cap_shader_stage);
+        for (k = 0; k < p->stages.count; k++) {
+            if (st[k].module == module) {
+                stages |= st[k].stage;
+            }
+        }
+    }
+    return stages;
+}
+
+static void
+print_json_objects(struct json *j, const struct cap_trace *t)
+{
+    const void *const *objs;
+    const struct cap_blob *blob;
+    uint32_t i, k, stages;
+
+    json_open(j, "objects", '{');
+
+    json_open(j, "buffers", '[');
+    objs = t->objects[CAP_OBJ_BUFFER];
+    for (i = 0; i < t->object_count[CAP_OBJ_BUFFER]; i++) {
+        const struct cap_buffer *b = objs[i];
+        json_open(j, NULL, '{');
+        json_handle(j, "handle", b->handle);
+        json_uint(j, "size", b->size);
+        json_uint(j, "usage", b->usage);
+        json_bit_names(j, "usage_names", b->usage, BIT_NAMES(buffer_usages));
+        json_snapshots(j, t, CAP_SNAPSHOT_BUFFER, b->handle);
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+
+    json_open(j, "images", '[');
+    objs = t->objects[CAP_OBJ_IMAGE];
+    for (i = 0; i < t->object_count[CAP_OBJ_IMAGE]; i++) {
+        const struct cap_image *im = objs[i];
+        json_open(j, NULL, '{');
+        json_handle(j, "handle", im->handle);
+        json_uint(j, "image_type", im->image_type);
+        json_uint(j, "format", im->format);
+        json_uint(j, "width", im->width);
+        json_uint(j, "height", im->height);
+        json_uint(j, "depth", im->depth);
+        json_uint(j, "mip_levels", im->mip_levels);
+        json_uint(j, "array_layers", im->array_layers);
+        json_uint(j, "samples", im->samples);
+        json_uint(j, "usage", im->usage);
+        json_bit_names(j, "usage_names", im->usage, BIT_NAMES(image_usages));
+        json_bool(j, "swapchain", im->is_swapchain != 0);
+        json_snapshots(j, t, CAP_SNAPSHOT_IMAGE, im->handle);
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+
+    json_open(j, "image_views", '[');
+    objs = t->objects[CAP_OBJ_IMAGE_VIEW];
+    for (i = 0; i < t->object_count[CAP_OBJ_IMAGE_VIEW]; i++) {
+        const struct cap_image_view *v = objs[i];
+        json_open(j, NULL, '{');
+        json_handle(j, "handle", v->handle);
+        json_handle(j, "image", v->image);
+        json_uint(j, "view_type", v->view_type);
+        json_uint(j, "format", v->format);
+        json_uint(j, "base_mip_level", v->base_mip_level);
+        json_uint(j, "level_count", v->level_count);
+        json_uint(j, "base_array_layer", v->base_array_layer);
+        json_uint(j, "layer_count", v->layer_count);
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+
+    json_open(j, "buffer_views", '[');
+    objs = t->objects[CAP_OBJ_BUFFER_VIEW];
+    for (i = 0; i < t->object_count[CAP_OBJ_BUFFER_VIEW]; i++) {
+        const struct cap_buffer_view *v = objs[i];
+        json_open(j, NULL, '{');
+        json_handle(j, "handle", v->handle);
+        json_handle(j, "buffer", v->buffer);
+        json_uint(j, "offset", v->offset);
+        json_uint(j, "range", v->range);
+        json_uint(j, "format", v->format);
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+
+    json_open(j, "samplers", '[');
+    objs = t->objects[CAP_OBJ_SAMPLER];
+    for (i = 0; i < t->object_count[CAP_OBJ_SAMPLER]; i++) {
+        const struct cap_sampler *sm = objs[i];
+        json_open(j, NULL, '{');
+        json_handle(j, "handle", sm->handle);
+        json_uint(j, "mag_filter", sm->mag_filter);
+        json_uint(j, "min_filter", sm->min_filter);
+        json_uint(j, "mipmap_mode", sm->mipmap_mode);
+        json_bool(j, "anisotropy", sm->anisotropy_enable != 0);
+        json_bool(j, "compare", sm->compare_enable != 0);
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+
+    json_open(j, "shader_modules", '[');
+    objs = t->objects[CAP_OBJ_SHADER_MODULE];
+    for (i = 0; i < t->object_count[CAP_OBJ_SHADER_MODULE]; i++) {
+        const struct cap_shader_module *m = objs[i];
+        json_open(j, NULL, '{');
+        json_handle(j, "handle", m->handle);
+        blob = cap_trace_find_blob(t, m->code_blob);
+        json_uint(j, "code_bytes", blob ? blob->size : 0);
+        stages = module_stages(t, m->handle);
+        /* "stage": the first stage it serves, for the common one-stage case. */
+        for (k = 0; k < sizeof(shader_stages) / sizeof(shader_stages[0]); k++) {
+            if (stages & shader_stages[k].bit) {
+                break;
+            }
+        }
+        if (k < sizeof(shader_stages) / sizeof(shader_stages[0])) {
+            json_string(j, "stage", shader_stages[k].name, SIZE_MAX);
+        } else {
+            json_null(j, "stage");
+        }
+        json_bit_names(j, "stages", stages, BIT_NAMES(shader_stages));
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+
+    json_open(j, "descriptor_set_layouts", '[');
+    objs = t->objects[CAP_OBJ_DSET_LAYOUT];
+    for (i = 0; i < t->object_count[CAP_OBJ_DSET_LAYOUT]; i++) {
+        const struct cap_dset_layout *l = objs[i];
+        json_open(j, NULL, '{');
+        json_handle(j, "handle", l->handle);
+        json_uint(j, "bindings", l->bindings.count);
+        json_uint(j, "immutable_samplers", l->immutable_samplers.count);
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+
+    json_open(j, "pipeline_layouts", '[');
+    objs = t->objects[CAP_OBJ_PIPELINE_LAYOUT];
+    for (i = 0; i < t->object_count[CAP_OBJ_PIPELINE_LAYOUT]; i++) {
+        const struct cap_pipeline_layout *l = objs[i];
+        json_open(j, NULL, '{');
+        json_handle(j, "handle", l->handle);
+        json_uint(j, "set_layouts", l->set_layouts.count);
+        json_uint(j, "push_ranges", l->push_ranges.count);
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+
+    json_open(j, "render_passes", '[');
+    objs = t->objects[CAP_OBJ_RENDER_PASS];
+    for (i = 0; i < t->object_count[CAP_OBJ_RENDER_PASS]; i++) {
+        const struct cap_render_pass *rp = objs[i];
+        json_open(j, NULL, '{');
+        json_handle(j, "handle", rp->handle);
+        json_uint(j, "attachments", rp->attachments.count);
+        json_uint(j, "subpasses", rp->subpasses.count);
+        json_uint(j, "dependencies", rp->dependencies.count);
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+
+    json_open(j, "framebuffers", '[');
+    objs = t->objects[CAP_OBJ_FRAMEBUFFER];
+    for (i = 0; i < t->object_count[CAP_OBJ_FRAMEBUFFER]; i++) {
+        const struct cap_framebuffer *fb = objs[i];
+        json_open(j, NULL, '{');
+        json_handle(j, "handle", fb->handle);
+        json_handle(j, "render_pass", fb->render_pass);
+        json_uint(j, "width", fb->width);
+        json_uint(j, "height", fb->height);
+        json_uint(j, "layers", fb->layers);
+        json_uint(j, "attachments", fb->attachments.count);
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+
+    json_open(j, "pipelines", '[');
+    objs = t->objects[CAP_OBJ_PIPELINE];
+    for (i = 0; i < t->object_count[CAP_OBJ_PIPELINE]; i++) {
+        const struct cap_pipeline *p = objs[i];
+        const struct cap_shader_stage *st = CAP_SPAN_PTR(p, p->stages, struct cap_shader_stage);
+        json_open(j, NULL, '{');
+        json_handle(j, "handle", p->handle);
+        json_handle(j, "layout", p->layout);
+        json_handle(j, "render_pass", p->render_pass);
+        json_uint(j, "subpass", p->subpass);
+        for (stages = 0, k = 0; k < p->stages.count; k++) {
+            stages |= st[k].stage;
+        }
+        json_bit_names(j, "stages", stages, BIT_NAMES(shader_stages));
+        json_uint(j, "topology", p->topology);
+        json_uint(j, "patch_control_points", p->patch_control_points);
+        json_uint(j, "samples", p->samples);
+        json_uint(j, "dynamic_states", p->dynamic_states.count);
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+
+    json_open(j, "descriptor_sets", '[');
+    for (i = 0; i < t->descriptor_set_count; i++) {
+        const struct cap_descriptor_set *ds = t->descriptor_sets[i];
+        json_open(j, NULL, '{');
+        json_handle(j, "handle", ds->handle);
+        json_uint(j, "frame", ds->frame);
+        json_handle(j, "layout", ds->layout);
+        json_uint(j, "descriptors", ds->descriptors.count);
+        json_close(j, '}');
+    }
+    json_close(j, ']');
+
+    json_close(j, '}');
+}
+
+static void
+print_json(const struct cap_trace *t, const char *path, int objects)
 {
     struct json j = {stdout, 0, 0, 0};
     struct info_frame fi;
@@ -343,7 +656,7 @@ print_json(const struct cap_trace *t, const char *path)
         json_null(&j, "device");
     }
 
-    json_open(&j, "objects", '{');
+    json_open(&j, "object_counts", '{');
     for (k = 0; k < CAP_OBJ_KIND_COUNT; k++) {
         json_uint(&j, kind_names[k], t->object_count[k]);
     }
@@ -363,6 +676,9 @@ print_json(const struct cap_trace *t, const char *path)
     json_uint(&j, "count", t->blob_count);
     json_uint(&j, "bytes", blob_bytes(t));
     json_close(&j, '}');
+    if (objects) {
+        print_json_objects(&j, t);
+    }
 
     json_open(&j, "frames", '[');
     for (i = 0; i < t->frame_count; i++) {
@@ -481,11 +797,11 @@ print_text(const struct cap_trace *t, const char *path)
 void
 cli_info_usage(FILE *out)
 {
-    fprintf(out, "usage: overshade info [--json] TRACE\n\n"
+    fprintf(out, "usage: overshade info [--json [--objects]] TRACE\n\n"
                  "Summarizes a trace: format version, device, objects by kind, and per frame\n"
                  "the draws (tessellated ones too), pipelines, commands, snapshots and the\n"
                  "reference image.  --json prints the same as one JSON object\n"
-                 "(docs/trace-format.md describes its keys).\n");
+                 "(docs/trace-format.md describes its keys); --objects adds every object.\n");
 }
 
 int
@@ -495,11 +811,13 @@ cli_info(int argc, char **argv)
     struct cap_trace *trace = NULL;
     const char *path = NULL;
     enum cap_error e;
-    int i, json = 0, options = 1;
+    int i, json = 0, objects = 0, options = 1;
 
     for (i = 1; i < argc; i++) {
         if (options && strcmp(argv[i], "--json") == 0) {
             json = 1;
+        } else if (options && strcmp(argv[i], "--objects") == 0) {
+            objects = 1;
         } else if (options && (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)) {
             cli_info_usage(stdout);
             return CLI_EXIT_OK;
@@ -517,7 +835,7 @@ cli_info(int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
     }
-    if (!path) {
+    if (!path || (objects && !json)) {
         cli_info_usage(stderr);
         return CLI_EXIT_USAGE;
     }
@@ -532,7 +850,7 @@ cli_info(int argc, char **argv)
         return CLI_EXIT_FAILURE;
     }
     if (json) {
-        print_json(trace, path);
+        print_json(trace, path, objects);
     } else {
         print_text(trace, path);
     }

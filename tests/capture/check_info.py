@@ -27,8 +27,8 @@ def check_json(exe, trace):
     if r.returncode != 0:
         fail("info --json exited %d: %s" % (r.returncode, r.stderr))
     doc = json.loads(r.stdout)
-    for key in ("version", "bytes", "device", "frames", "shader_modules", "resources", "objects",
-                "blobs"):
+    for key in ("version", "bytes", "device", "frames", "shader_modules", "resources",
+                "object_counts", "blobs"):
         if key not in doc:
             fail("missing key %r" % key)
     if doc["version"] != 1:
@@ -60,6 +60,30 @@ def check_json(exe, trace):
         fail("reference_image %r" % ref)
     if not isinstance(f["commands"], int) or f["commands"] < 30:
         fail("commands %r" % f["commands"])
+    if f["unsupported"] != [{"name": "vkCmdDispatch", "count": 1}]:
+        fail("unsupported %r" % f["unsupported"])
+    if "objects" in doc:
+        fail("objects listed without --objects")
+
+    r = run([exe, "info", "--json", "--objects", trace])
+    if r.returncode != 0:
+        fail("info --json --objects exited %d: %s" % (r.returncode, r.stderr))
+    objs = json.loads(r.stdout)["objects"]
+    for kind, count in doc["object_counts"].items():
+        if len(objs.get(kind, [])) != count:
+            fail("objects.%s has %d entries, counts say %d" % (kind, len(objs.get(kind, [])), count))
+    stages = sorted(m["stage"] for m in objs["shader_modules"])
+    if stages != ["fragment", "tessellation_control", "tessellation_evaluation", "vertex"]:
+        fail("shader module stages %r" % stages)
+    vbuf = [b for b in objs["buffers"] if b["handle"] == "0x1001"]
+    if len(vbuf) != 1 or vbuf[0]["snapshot_bytes"] != 4096 or "vertex" not in vbuf[0]["usage_names"]:
+        fail("vertex buffer %r" % vbuf)
+    swap = [i for i in objs["images"] if i["swapchain"]]
+    if len(swap) != 1 or swap[0]["handle"] != "0x2001":
+        fail("swapchain images %r" % swap)
+    tex = [i for i in objs["images"] if "sampled" in i["usage_names"] and i["snapshot_bytes"] > 0]
+    if len(tex) != 1:
+        fail("sampled images with contents %r" % tex)
 
 
 def check_text(exe, trace):
@@ -113,6 +137,9 @@ def check_usage(exe):
     r = run([exe, "info"])
     if r.returncode != 2:
         fail("info without a trace: exit %d" % r.returncode)
+    r = run([exe, "info", "--objects", "x"])
+    if r.returncode != 2:
+        fail("info --objects without --json: exit %d" % r.returncode)
     r = run([exe, "info", "--bogus", "x"])
     if r.returncode != 2:
         fail("info --bogus: exit %d" % r.returncode)
