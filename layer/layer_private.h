@@ -355,7 +355,9 @@ struct lyr_object {
     uint32_t *binding_base; /* dset layouts: first descriptor index per binding slot */
     uint32_t binding_slots; /* dset layouts: bindings sorted by number */
     uint32_t descriptor_total; /* dset layouts: descriptors in a set */
-    uint64_t *module_handles; /* pipelines: modules referenced */
+    uint32_t refs;            /* shadows named by others (modules by pipelines) */
+    struct lyr_object **modules; /* pipelines: the stages' modules, referenced; the
+                                  * application may destroy modules once built */
     uint32_t module_count;
     uint32_t has_tessellation; /* pipelines */
 };

@@ -315,8 +315,13 @@ emit_object(struct lyr_device *dev, struct lyr_capture *cap, enum cap_object_kin
         const struct cap_pipeline *p = (const void *)o->rec.data;
         need_object(dev, cap, CAP_OBJ_PIPELINE_LAYOUT, p->layout);
         need_object(dev, cap, CAP_OBJ_RENDER_PASS, p->render_pass);
+        /* The modules may be destroyed already: emit the shadows we hold. */
         for (uint32_t i = 0; i < o->module_count; i++) {
-            need_object(dev, cap, CAP_OBJ_SHADER_MODULE, o->module_handles[i]);
+            struct lyr_object *m = o->modules[i];
+            if (!lyr_map_get(&cap->written[CAP_OBJ_SHADER_MODULE], m->handle) &&
+                map_mark(cap, &cap->seen[CAP_OBJ_SHADER_MODULE], m->handle)) {
+                emit_object(dev, cap, CAP_OBJ_SHADER_MODULE, m);
+            }
         }
         break;
     }

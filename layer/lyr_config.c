@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,11 +25,14 @@ struct notes {
     int count;
 };
 
-static void
-note(struct notes *n, const char *fmt, const char *a, const char *b)
+static void __attribute__((format(printf, 2, 3)))
+note(struct notes *n, const char *fmt, ...)
 {
+    va_list ap;
     if (n->count < MAX_NOTES) {
-        snprintf(n->text[n->count++], sizeof(n->text[0]), fmt, a, b);
+        va_start(ap, fmt);
+        vsnprintf(n->text[n->count++], sizeof(n->text[0]), fmt, ap);
+        va_end(ap);
     }
 }
 
@@ -208,7 +212,7 @@ load_file(struct lyr_config *cfg, const char *path, int must_exist, struct notes
 
     if (!f) {
         if (must_exist) {
-            note(n, "cannot open config file %s%s", path, "");
+            note(n, "cannot open config file %s", path);
         }
         return;
     }
@@ -300,7 +304,7 @@ lyr_config_load(struct lyr_config *cfg)
             continue;
         }
         if (!known) {
-            note(&n, "unknown variable OVERSHADE_%s%s; ignored", name, "");
+            note(&n, "unknown variable OVERSHADE_%s; ignored", name);
             continue;
         }
         for (size_t i = 0; i <= len; i++) {

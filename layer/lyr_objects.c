@@ -22,21 +22,26 @@ object_new(enum cap_block_type block, uint64_t handle)
     }
     o->block = block;
     o->handle = handle;
+    o->refs = 1;
     cap_buf_init(&o->rec);
     cap_buf_init(&o->data);
     return o;
 }
 
+/* Drops one reference; the last frees. */
 static void
 object_free(struct lyr_object *o)
 {
-    if (!o) {
+    if (!o || __atomic_sub_fetch(&o->refs, 1, __ATOMIC_ACQ_REL) != 0) {
         return;
+    }
+    for (uint32_t i = 0; i < o->module_count; i++) {
+        object_free(o->modules[i]);
     }
     cap_buf_finish(&o->rec);
     cap_buf_finish(&o->data);
     free(o->binding_base);
-    free(o->module_handles);
+    free(o->modules);
     free(o);
 }
 
@@ -1257,7 +1262,7 @@ has_dynamic(const VkPipelineDynamicStateCreateInfo *ds, VkDynamicState state)
 /* Builds the record of one pipeline; returns NULL (logged) when the
  * pipeline uses state the trace cannot describe. */
 static struct lyr_object *
-build_pipeline(uint64_t handle, const VkGraphicsPipelineCreateInfo *info)
+build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipelineCreateInfo *info)
 {
     const VkPipelineDynamicStateCreateInfo *dyn = info->pDynamicState;
     struct cap_pipeline p = {
@@ -1289,8 +1294,8 @@ build_pipeline(uint64_t handle, const VkGraphicsPipelineCreateInfo *info)
     if (!o || !stages) {
         goto oom;
     }
-    o->module_handles = calloc(info->stageCount + 1, sizeof(*o->module_handles));
-    if (!o->module_handles) {
+    o->modules = calloc(info->stageCount + 1, sizeof(*o->modules));
+    if (!o->modules) {
         goto oom;
     }
 
@@ -1313,7 +1318,18 @@ build_pipeline(uint64_t handle, const VkGraphicsPipelineCreateInfo *info)
         stages[i].flags = s->flags;
         stages[i].module = LYR_H(s->module);
         snprintf(stages[i].entry, sizeof(stages[i].entry), "%s", s->pName);
-        o->module_handles[o->module_count++] = LYR_H(s->module);
+        pthread_mutex_lock(&dev->lock);
+        struct lyr_object *m = lyr_map_get(&dev->objects[CAP_OBJ_SHADER_MODULE],
+                                           LYR_H(s->module));
+        if (m) {
+            __atomic_add_fetch(&m->refs, 1, __ATOMIC_ACQ_REL);
+        }
+        pthread_mutex_unlock(&dev->lock);
+        if (!m) {
+            LYR_WARN("pipeline 0x%llx: unknown shader module", (unsigned long long)handle);
+            goto unsupported;
+        }
+        o->modules[o->module_count++] = m;
         if (s->stage & (VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT |
                         VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT)) {
             o->has_tessellation = 1;
@@ -1538,7 +1554,7 @@ lyr_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t cou
         if (!out[i]) {
             continue;
         }
-        struct lyr_object *o = build_pipeline(LYR_H(out[i]), &infos[i]);
+        struct lyr_object *o = build_pipeline(dev, LYR_H(out[i]), &infos[i]);
         if (o) {
             object_put(dev, CAP_OBJ_PIPELINE, o);
         }
