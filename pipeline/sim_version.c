@@ -1,0 +1,9 @@
+#include "pipeline/pipeline.h"
+
+#include "overshade_config.h"
+
+const char *
+sim_version(void)
+{
+    return OVERSHADE_VERSION;
+}
