@@ -130,7 +130,8 @@ lyr_map_remove(struct lyr_map *m, uint64_t key);
     X(GetPhysicalDeviceMemoryProperties)                                                   \
     X(GetPhysicalDeviceFormatProperties)                                                   \
     X(GetPhysicalDeviceQueueFamilyProperties)                                              \
-    X(GetPhysicalDeviceSurfaceCapabilitiesKHR)
+    X(GetPhysicalDeviceSurfaceCapabilitiesKHR)                                             \
+    X(GetPhysicalDeviceProperties2)
 
 struct lyr_instance_vk {
 #define LYR_DECL(name) PFN_vk##name name;
@@ -393,7 +394,8 @@ struct lyr_cmdbuf {
     struct cap_buf stream; /* trace command records, handles as the app saw them */
     uint32_t draws;
     int recorded_while_armed;
-    uint32_t stats_query;  /* 1 when a pipeline statistics query wraps it */
+    VkQueryPool stats_pool; /* the layer's pipeline-statistics query, created on use */
+    int stats_active;       /* this recording is wrapped in that query */
 };
 
 struct lyr_capture; /* layer/lyr_capture.c */
@@ -414,6 +416,11 @@ struct lyr_device {
     uint32_t family_count;
     uint32_t api_version;
     int has_swapchain;
+    char driver_name[VK_MAX_DRIVER_NAME_SIZE];
+    /* pipelineStatisticsQuery is enabled (by the application or, where the
+     * device supports it, by the layer): command buffers recorded while a
+     * capture is armed are wrapped in a statistics query. */
+    int stats_enabled;
 
     pthread_mutex_t lock; /* guards the maps below */
     struct lyr_map objects[CAP_OBJ_KIND_COUNT];
@@ -424,6 +431,7 @@ struct lyr_device {
     struct lyr_map queues;   /* VkQueue -> struct lyr_queue */
     struct lyr_map swapchains; /* VkSwapchainKHR -> struct lyr_swapchain */
     struct lyr_map retired;  /* destroyed set layouts still named by live sets */
+    struct lyr_map pool_families; /* VkCommandPool -> queue family + 1 */
 
     /* Frames: counted per device, a frame ends at present (or every N
      * submits with the frame_delimiter key). */

@@ -71,6 +71,12 @@ struct lyr_capture {
     uint32_t job_count, job_capacity;
     struct pending_draw *pending;
     uint32_t pending_count, pending_capacity;
+    /* Command buffers of the submit in flight, for their statistics. */
+    struct lyr_cmdbuf **submitted;
+    uint32_t submitted_count, submitted_capacity;
+    uint64_t stats[CAP_PIPELINE_STATS_COUNT];
+    int stats_any;     /* some command buffer of the frame had a query */
+    int stats_missing; /* some command buffer with draws had none */
 
     /* GPU helpers, created on first use. */
     VkCommandPool pools[16];
@@ -133,6 +139,10 @@ reset_frame(struct lyr_capture *cap)
     lyr_map_finish(&cap->snapped);
     cap->job_count = 0;
     cap->pending_count = 0;
+    cap->submitted_count = 0;
+    memset(cap->stats, 0, sizeof(cap->stats));
+    cap->stats_any = 0;
+    cap->stats_missing = 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1098,6 +1108,7 @@ open_trace(struct lyr_device *dev, struct lyr_capture *cap)
         }
     }
     snprintf(d.device_name, sizeof(d.device_name), "%s", dev->props.deviceName);
+    snprintf(d.driver_name, sizeof(d.driver_name), "%.63s", dev->driver_name);
     err = cap_writer_add_block(cap->writer, CAP_BLOCK_DEVICE, &d, sizeof(d));
     if (err != CAP_ERROR_OK) {
         LYR_ERROR("cannot write %s: %s; capture disabled", cap->path, cap_error_message(err));
@@ -1238,6 +1249,10 @@ end_frame(struct lyr_device *dev, struct lyr_capture *cap, struct cap_frame *fra
     if (!cap->frame_failed && cap->writer) {
         frame->index = cap->frame_index;
         frame->frame_time_ns = cap->frame_time_ns;
+        if (cap->stats_any && !cap->stats_missing) {
+            frame->stats_valid = (1u << CAP_PIPELINE_STATS_COUNT) - 1;
+            memcpy(frame->stats, cap->stats, sizeof(frame->stats));
+        }
         frame->capture_time_ns = lyr_now_ns() - cap->frame_start_ns;
         write_frame(dev, cap, frame);
     }
@@ -1290,6 +1305,17 @@ before_submit(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_queue 
         };
         cap_buf_append(&cap->commands, &s, sizeof(s));
         flatten(dev, cap, c, 0);
+        if (cap->submitted_count == cap->submitted_capacity) {
+            uint32_t cap_n = cap->submitted_capacity ? cap->submitted_capacity * 2 : 16;
+            struct lyr_cmdbuf **p = realloc(cap->submitted, cap_n * sizeof(*p));
+            if (!p) {
+                frame_fail(cap, "out of memory", 0);
+                break;
+            }
+            cap->submitted = p;
+            cap->submitted_capacity = cap_n;
+        }
+        cap->submitted[cap->submitted_count++] = c;
     }
     cap->submit_index++;
     if (cap->frame_failed) {
@@ -1313,6 +1339,23 @@ after_submit(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_queue *
     }
     cap->gpu_ns += lyr_now_ns() - t0;
     resolve_indirect(dev, cap, q);
+    /* The driver's own counts, where the command buffers carry our query
+     * (those recorded while the capture was armed). */
+    for (uint32_t i = 0; i < cap->submitted_count; i++) {
+        struct lyr_cmdbuf *c = cap->submitted[i];
+        uint64_t r[CAP_PIPELINE_STATS_COUNT];
+        if (c->stats_active &&
+            dev->vk.GetQueryPoolResults(dev->handle, c->stats_pool, 0, 1, sizeof(r), r,
+                                        sizeof(r), VK_QUERY_RESULT_64_BIT) == VK_SUCCESS) {
+            for (int k = 0; k < CAP_PIPELINE_STATS_COUNT; k++) {
+                cap->stats[k] += r[k];
+            }
+            cap->stats_any = 1;
+        } else if (c->draws) {
+            cap->stats_missing = 1;
+        }
+    }
+    cap->submitted_count = 0;
 }
 
 /* Counts a submit for the `submits:N` frame delimiter. */
@@ -1555,6 +1598,7 @@ lyr_capture_device_destroy(struct lyr_device *dev)
     cap_buf_finish(&cap->objects);
     free(cap->jobs);
     free(cap->pending);
+    free(cap->submitted);
     free(cap);
     dev->capture = NULL;
 }

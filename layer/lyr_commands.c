@@ -26,6 +26,9 @@ static void
 cmdbuf_free(struct lyr_cmdbuf *c)
 {
     if (c) {
+        if (c->stats_pool) {
+            c->dev->vk.DestroyQueryPool(c->dev->handle, c->stats_pool, NULL);
+        }
         cap_buf_finish(&c->stream);
         free(c);
     }
@@ -37,6 +40,7 @@ cmdbuf_reset(struct lyr_cmdbuf *c)
     cap_buf_reset(&c->stream);
     c->draws = 0;
     c->state = LYR_CMDBUF_INITIAL;
+    c->stats_active = 0;
 }
 
 /* The recording shadow of cb, or NULL when cb is not being recorded by us. */
@@ -117,12 +121,30 @@ for_pool(struct lyr_device *dev, uint64_t pool, int destroy)
     pthread_mutex_unlock(&dev->lock);
 }
 
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateCommandPool(VkDevice device, const VkCommandPoolCreateInfo *info,
+                      const VkAllocationCallbacks *alloc, VkCommandPool *pool)
+{
+    struct lyr_device *dev = DEV(device);
+    VkResult res = dev->vk.CreateCommandPool(device, info, alloc, pool);
+    if (res == VK_SUCCESS) {
+        pthread_mutex_lock(&dev->lock);
+        lyr_map_put(&dev->pool_families, LYR_H(*pool),
+                    (void *)(uintptr_t)(info->queueFamilyIndex + 1ull));
+        pthread_mutex_unlock(&dev->lock);
+    }
+    return res;
+}
+
 static VKAPI_ATTR void VKAPI_CALL
 lyr_DestroyCommandPool(VkDevice device, VkCommandPool pool, const VkAllocationCallbacks *alloc)
 {
     struct lyr_device *dev = DEV(device);
     if (pool) {
         for_pool(dev, LYR_H(pool), 1);
+        pthread_mutex_lock(&dev->lock);
+        lyr_map_remove(&dev->pool_families, LYR_H(pool));
+        pthread_mutex_unlock(&dev->lock);
     }
     dev->vk.DestroyCommandPool(device, pool, alloc);
 }
@@ -135,6 +157,40 @@ lyr_ResetCommandPool(VkDevice device, VkCommandPool pool, VkCommandPoolResetFlag
     return dev->vk.ResetCommandPool(device, pool, flags);
 }
 
+/* Whether to wrap this recording in a pipeline-statistics query: a primary
+ * command buffer of a graphics queue, recorded while a capture is armed, on a
+ * device with the feature enabled, not in simultaneous use (one query of a
+ * pool may not be active twice). */
+static int
+wants_stats(struct lyr_device *dev, struct lyr_cmdbuf *c, const VkCommandBufferBeginInfo *info)
+{
+    if (!dev->stats_enabled || c->level != VK_COMMAND_BUFFER_LEVEL_PRIMARY ||
+        (info->flags & VK_COMMAND_BUFFER_USAGE_SIMULTANEOUS_USE_BIT) ||
+        !c->recorded_while_armed) {
+        return 0;
+    }
+    pthread_mutex_lock(&dev->lock);
+    uint64_t family = (uint64_t)(uintptr_t)lyr_map_get(&dev->pool_families, c->pool);
+    pthread_mutex_unlock(&dev->lock);
+    if (!family || family - 1 >= dev->family_count ||
+        !(dev->families[family - 1].queueFlags & VK_QUEUE_GRAPHICS_BIT)) {
+        return 0;
+    }
+    if (!c->stats_pool) {
+        VkQueryPoolCreateInfo qi = {
+            .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+            .queryType = VK_QUERY_TYPE_PIPELINE_STATISTICS,
+            .queryCount = 1,
+            .pipelineStatistics = (1u << CAP_PIPELINE_STATS_COUNT) - 1,
+        };
+        if (dev->vk.CreateQueryPool(dev->handle, &qi, NULL, &c->stats_pool) != VK_SUCCESS) {
+            c->stats_pool = VK_NULL_HANDLE;
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL
 lyr_BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo *info)
 {
@@ -145,7 +201,13 @@ lyr_BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo *info)
         c->state = LYR_CMDBUF_RECORDING;
         c->recorded_while_armed = lyr_capture_is_armed(dev);
     }
-    return dev->vk.BeginCommandBuffer(cb, info);
+    VkResult res = dev->vk.BeginCommandBuffer(cb, info);
+    if (res == VK_SUCCESS && c && wants_stats(dev, c, info)) {
+        dev->vk.CmdResetQueryPool(cb, c->stats_pool, 0, 1);
+        dev->vk.CmdBeginQuery(cb, c->stats_pool, 0, 0);
+        c->stats_active = 1;
+    }
+    return res;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL
@@ -153,6 +215,9 @@ lyr_EndCommandBuffer(VkCommandBuffer cb)
 {
     struct lyr_device *dev = DEV(cb);
     struct lyr_cmdbuf *c = lyr_cmdbuf_get(dev, cb);
+    if (c && c->stats_active && c->state == LYR_CMDBUF_RECORDING) {
+        dev->vk.CmdEndQuery(cb, c->stats_pool, 0);
+    }
     if (c && c->state == LYR_CMDBUF_RECORDING) {
         c->state = LYR_CMDBUF_EXECUTABLE;
         if (c->stream.failed) {
@@ -1371,6 +1436,7 @@ lyr_cmdbufs_destroy_all(struct lyr_device *dev)
         cmdbuf_free(dev->cmdbufs.slots[i].value);
     }
     lyr_map_finish(&dev->cmdbufs);
+    lyr_map_finish(&dev->pool_families);
     pthread_mutex_unlock(&dev->lock);
 }
 
@@ -1384,6 +1450,7 @@ lyr_commands_hook(const char *name)
     } hooks[] = {
         HOOK(AllocateCommandBuffers),
         HOOK(FreeCommandBuffers),
+        HOOK(CreateCommandPool),
         HOOK(DestroyCommandPool),
         HOOK(ResetCommandPool),
         HOOK(BeginCommandBuffer),

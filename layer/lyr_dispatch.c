@@ -186,7 +186,47 @@ lyr_CreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo *info,
     }
     link->u.pLayerInfo = link->u.pLayerInfo->pNext;
 
-    VkResult res = next_create(physical, info, alloc, out);
+    /* Pipeline statistics let a capture record the driver's own counts;
+     * enable the feature where the device has it and the application did
+     * not.  The application's feature struct is restored right after. */
+    VkPhysicalDeviceFeatures supported = {0};
+    VkPhysicalDeviceFeatures *app_features = NULL;
+    VkDeviceCreateInfo mod = *info;
+    VkPhysicalDeviceFeatures copy;
+    VkBool32 saved = VK_FALSE;
+    if (inst) {
+        inst->vk.GetPhysicalDeviceFeatures(physical, &supported);
+    }
+    if (supported.pipelineStatisticsQuery && lyr_config.capture_count) {
+        if (info->pEnabledFeatures) {
+            copy = *info->pEnabledFeatures;
+            copy.pipelineStatisticsQuery = VK_TRUE;
+            mod.pEnabledFeatures = &copy;
+        } else {
+            for (const VkBaseInStructure *s = info->pNext; s; s = s->pNext) {
+                if (s->sType == VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2) {
+                    app_features = &((VkPhysicalDeviceFeatures2 *)(uintptr_t)s)->features;
+                }
+            }
+            if (app_features) {
+                saved = app_features->pipelineStatisticsQuery;
+                app_features->pipelineStatisticsQuery = VK_TRUE;
+            } else {
+                memset(&copy, 0, sizeof(copy));
+                copy.pipelineStatisticsQuery = VK_TRUE;
+                mod.pEnabledFeatures = &copy;
+            }
+        }
+    }
+    VkResult res = next_create(physical, &mod, alloc, out);
+    if (app_features) {
+        app_features->pipelineStatisticsQuery = saved;
+    }
+    if (res == VK_ERROR_FEATURE_NOT_PRESENT && (app_features || mod.pEnabledFeatures == &copy)) {
+        res = next_create(physical, info, alloc, out);
+        mod = *info;
+        app_features = NULL;
+    }
     if (res != VK_SUCCESS || !inst) {
         return res;
     }
@@ -216,7 +256,20 @@ lyr_CreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo *info,
         dev->family_count = 0;
     }
     read_enabled_features(dev, info);
+    dev->stats_enabled = dev->enabled.pipelineStatisticsQuery ||
+                         (mod.pEnabledFeatures && mod.pEnabledFeatures->pipelineStatisticsQuery) ||
+                         app_features != NULL;
     dev->api_version = dev->props.apiVersion;
+    /* Only where the application asked for 1.2: the instance's version rules. */
+    if (dev->api_version >= VK_API_VERSION_1_2 && inst->api_version >= VK_API_VERSION_1_2 &&
+        inst->vk.GetPhysicalDeviceProperties2) {
+        VkPhysicalDeviceDriverProperties dp = {
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+        VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                          .pNext = &dp};
+        inst->vk.GetPhysicalDeviceProperties2(physical, &p2);
+        snprintf(dev->driver_name, sizeof(dev->driver_name), "%s", dp.driverName);
+    }
     for (uint32_t i = 0; i < info->enabledExtensionCount; i++) {
         if (strcmp(info->ppEnabledExtensionNames[i], VK_KHR_SWAPCHAIN_EXTENSION_NAME) == 0) {
             dev->has_swapchain = 1;
