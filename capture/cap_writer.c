@@ -10,7 +10,6 @@
  * cap_writer_finish, so a crash or an abandoned capture never leaves a
  * truncated file under the final name.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

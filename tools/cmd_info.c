@@ -748,9 +748,13 @@ print_text(const struct cap_trace *t, const char *path)
     if (t->has_device) {
         printf("device    ");
         print_text_string(t->device.device_name, sizeof(t->device.device_name));
-        printf(" (driver ");
-        print_text_string(t->device.driver_name, sizeof(t->device.driver_name));
-        printf(", Vulkan %u.%u.%u, vendor 0x%04x, device 0x%04x)\n",
+        printf(" (");
+        if (t->device.driver_name[0]) {
+            printf("driver ");
+            print_text_string(t->device.driver_name, sizeof(t->device.driver_name));
+            printf(", ");
+        }
+        printf("Vulkan %u.%u.%u, vendor 0x%04x, device 0x%04x)\n",
                (t->device.api_version >> 22) & 0x7f, (t->device.api_version >> 12) & 0x3ff,
                t->device.api_version & 0xfff, t->device.vendor_id, t->device.device_id);
     } else {

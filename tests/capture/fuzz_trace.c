@@ -51,6 +51,7 @@ replay_file(const char *path, unsigned *count)
     struct cap_error_info info;
     struct cap_trace *trace = NULL;
     uint8_t *data = NULL;
+    enum cap_error e;
     long size;
     FILE *f = fopen(path, "rb");
     int ok = 0;
@@ -64,7 +65,7 @@ replay_file(const char *path, unsigned *count)
         if (data && fread(data, 1, (size_t)size, f) == (size_t)size) {
             LLVMFuzzerTestOneInput(data, (size_t)size);
             /* Report, for the test log, what the reader made of the seed. */
-            enum cap_error e = cap_trace_read(data, (size_t)size, &trace, &info);
+            e = cap_trace_read(data, (size_t)size, &trace, &info);
             printf("%s: %s%s%s\n", path, cap_error_name(e), e ? ": " : "", e ? info.detail : "");
             cap_trace_destroy(trace);
             (*count)++;
