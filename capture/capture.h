@@ -488,7 +488,7 @@ struct cap_descriptor {
 struct cap_descriptor_set {
     uint64_t handle;
     uint64_t layout;
-    uint64_t frame;              /* index of the frame this state belongs to */
+    uint64_t frame;              /* cap_frame.index of the frame this state belongs to */
     struct cap_span descriptors; /* struct cap_descriptor */
 };
 
@@ -911,7 +911,9 @@ size_t
 cap_rec_begin(struct cap_buf *b, const void *head, size_t head_size);
 
 /* Appends an array to the record that starts at `rec` and fills the span at
- * byte `span_field` of its head. */
+ * byte `span_field` of the record: a field of its head, or of an element of
+ * one of its arrays for nested spans (cap_subpass, cap_shader_stage), whose
+ * offsets are relative to the record too.  On failure b->failed is set. */
 void
 cap_rec_array(struct cap_buf *b, size_t rec, size_t span_field, const void *elems,
               uint32_t count, size_t elem_size);
@@ -1033,7 +1035,8 @@ cap_trace_destroy(struct cap_trace *trace);
 const void *
 cap_trace_find(const struct cap_trace *trace, enum cap_object_kind kind, uint64_t handle);
 
-/* The state of descriptor set `handle` for frame `frame`; NULL if absent. */
+/* The state of descriptor set `handle` for the frame whose cap_frame.index
+ * is `frame`; NULL if absent. */
 const struct cap_descriptor_set *
 cap_trace_find_descriptor_set(const struct cap_trace *trace, uint64_t frame, uint64_t handle);
 
