@@ -1,0 +1,405 @@
+/*
+ * pipeline/tex_sample.c — the texture unit: coordinates, level of detail,
+ * wrapping and filtering.
+ *
+ * Follows the Vulkan specification, chapter 16 "Image Operations":
+ * 16.5.7 (scale factor and LOD from derivatives; isotropic: the larger of
+ * the two axis lengths), 16.5.8 (LOD bias and clamps, level selection per
+ * mipmap mode), 16.8 (wrapping), 16.9 (nearest and linear filtering).
+ *
+ * Approximations, stated: cube maps select a face per lane and filter
+ * within that face (no seamless filtering across faces yet); their LOD uses
+ * the derivative of the direction scaled by the face size over the major
+ * axis.  No anisotropic filtering yet (anisotropy acts as 1).
+ */
+#include <math.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+#include <vulkan/vulkan_core.h>
+
+#include "pipeline/pipeline_private.h"
+
+static float
+bf(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint32_t
+fb(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* Vulkan 16.8: the texel index along one axis, or -1 for the border. */
+static int32_t
+wrap(int32_t i, int32_t size, uint32_t mode)
+{
+    switch (mode) {
+    case VK_SAMPLER_ADDRESS_MODE_REPEAT: {
+        int32_t m = i % size;
+        return m < 0 ? m + size : m;
+    }
+    case VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT: {
+        int32_t t = i % (2 * size);
+        if (t < 0) {
+            t += 2 * size;
+        }
+        return t >= size ? 2 * size - 1 - t : t;
+    }
+    case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER:
+        return (i < 0 || i >= size) ? -1 : i;
+    case VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE: {
+        int32_t m = i >= 0 ? i : -(1 + i);
+        return m >= size ? size - 1 : m;
+    }
+    case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE:
+    default:
+        return i < 0 ? 0 : i >= size ? size - 1 : i;
+    }
+}
+
+static void
+border(const struct sim_tex_sampler *s, int is_int, uint32_t out[4])
+{
+    uint32_t one = is_int ? 1u : fb(1.0f);
+    switch (s->border_color) {
+    case VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK:
+    case VK_BORDER_COLOR_INT_OPAQUE_BLACK:
+        out[0] = out[1] = out[2] = 0;
+        out[3] = one;
+        break;
+    case VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE:
+    case VK_BORDER_COLOR_INT_OPAQUE_WHITE:
+        out[0] = out[1] = out[2] = out[3] = one;
+        break;
+    default:
+        out[0] = out[1] = out[2] = out[3] = 0;
+        break;
+    }
+}
+
+/* Vulkan 16.4.1 depth compare: 1.0 when dref op texel passes. */
+static float
+compare(uint32_t op, float dref, float d)
+{
+    switch (op) {
+    case VK_COMPARE_OP_NEVER:
+        return 0.0f;
+    case VK_COMPARE_OP_LESS:
+        return dref < d;
+    case VK_COMPARE_OP_EQUAL:
+        return dref == d;
+    case VK_COMPARE_OP_LESS_OR_EQUAL:
+        return dref <= d;
+    case VK_COMPARE_OP_GREATER:
+        return dref > d;
+    case VK_COMPARE_OP_NOT_EQUAL:
+        return dref != d;
+    case VK_COMPARE_OP_GREATER_OR_EQUAL:
+        return dref >= d;
+    default:
+        return 1.0f;
+    }
+}
+
+struct lookup {
+    const struct sim_tex_image *image;
+    const struct sim_tex_sampler *sampler;
+    uint32_t axes; /* 1, 2 or 3 filtered axes */
+    uint32_t layer;
+    int is_int;
+    int has_dref;
+    float dref;
+    uint64_t texels;
+};
+
+/* One texel with wrapping; x[axes] are integer texel coordinates. */
+static void
+texel_at(struct lookup *lk, uint32_t level, const int32_t *x, uint32_t out[4])
+{
+    const struct sim_tex_level *lv = &lk->image->levels[level];
+    int32_t size[3] = {(int32_t)lv->width, (int32_t)lv->height,
+                       (int32_t)(lv->depth ? lv->depth : 1)};
+    int32_t w[3] = {0, 0, 0};
+
+    for (uint32_t a = 0; a < lk->axes; a++) {
+        w[a] = wrap(x[a], size[a] > 0 ? size[a] : 1, lk->sampler->address_mode[a]);
+        if (w[a] < 0) {
+            border(lk->sampler, lk->is_int, out);
+            return;
+        }
+    }
+    lk->texels++;
+    sim_tex_fetch_texel(lk->image, level, w[0], w[1], w[2], lk->layer, out);
+    if (lk->has_dref) {
+        out[0] = fb(compare(lk->sampler->compare_op, lk->dref, bf(out[0])));
+    }
+}
+
+/* Filters one level at normalized coordinates u[axes]. */
+static void
+sample_level(struct lookup *lk, uint32_t level, const float *u, const int32_t *offset,
+             int linear, float out[4])
+{
+    const struct sim_tex_level *lv = &lk->image->levels[level];
+    float size[3] = {(float)lv->width, (float)lv->height, (float)(lv->depth ? lv->depth : 1)};
+    int32_t i0[3] = {0, 0, 0};
+    float frac[3] = {0, 0, 0};
+    uint32_t t[4];
+
+    if (lk->sampler->unnormalized_coordinates) {
+        size[0] = size[1] = size[2] = 1.0f;
+    }
+    if (!linear || lk->is_int) {
+        for (uint32_t a = 0; a < lk->axes; a++) {
+            float c = floorf(u[a] * size[a]);
+            i0[a] = (c > 2e9f ? 2000000000 : c < -2e9f ? -2000000000 : (int32_t)c) + offset[a];
+        }
+        texel_at(lk, level, i0, t);
+        for (int c = 0; c < 4; c++) {
+            out[c] = bf(t[c]);
+        }
+        return;
+    }
+    for (uint32_t a = 0; a < lk->axes; a++) {
+        float c = u[a] * size[a] - 0.5f, f = floorf(c);
+        i0[a] = (f > 2e9f ? 2000000000 : f < -2e9f ? -2000000000 : (int32_t)f) + offset[a];
+        frac[a] = c - f;
+    }
+    out[0] = out[1] = out[2] = out[3] = 0.0f;
+    for (uint32_t corner = 0; corner < (1u << lk->axes); corner++) {
+        int32_t x[3];
+        float weight = 1.0f;
+        for (uint32_t a = 0; a < lk->axes; a++) {
+            int hi = (corner >> a) & 1;
+            x[a] = i0[a] + hi;
+            weight *= hi ? frac[a] : 1.0f - frac[a];
+        }
+        texel_at(lk, level, x, t);
+        for (int c = 0; c < 4; c++) {
+            out[c] += weight * bf(t[c]);
+        }
+    }
+}
+
+static uint32_t
+axes_of(uint32_t dim)
+{
+    switch (dim) {
+    case SpvDim1D:
+    case SpvDimBuffer:
+        return 1;
+    case SpvDim3D:
+        return 3;
+    default:
+        return 2;
+    }
+}
+
+/* Vulkan 16.5.4, cube map face selection: direction -> face and (s, t). */
+static uint32_t
+cube_face(const float *dir, float *st, float *major)
+{
+    float x = dir[0], y = dir[1], z = dir[2];
+    float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), sc, tc, ma;
+    uint32_t face;
+
+    if (ax >= ay && ax >= az) {
+        face = x >= 0 ? 0 : 1;
+        sc = x >= 0 ? -z : z;
+        tc = -y;
+        ma = ax;
+    } else if (ay >= az) {
+        face = y >= 0 ? 2 : 3;
+        sc = x;
+        tc = y >= 0 ? z : -z;
+        ma = ay;
+    } else {
+        face = z >= 0 ? 4 : 5;
+        sc = z >= 0 ? x : -x;
+        tc = -y;
+        ma = az;
+    }
+    if (ma == 0.0f) {
+        ma = 1.0f;
+    }
+    st[0] = 0.5f * (sc / ma + 1.0f);
+    st[1] = 0.5f * (tc / ma + 1.0f);
+    *major = ma;
+    return face;
+}
+
+uint64_t
+sim_tex_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
+            const struct sim_tex_request *req, uint32_t out[4][SIM_LANES])
+{
+    struct lookup lk;
+    uint32_t levels = image->level_count < SIM_TEX_MAX_LEVELS ? image->level_count
+                                                              : SIM_TEX_MAX_LEVELS;
+    uint32_t q = levels ? levels - 1 : 0;
+    uint32_t axes = axes_of(req->dim);
+    int cube = req->dim == SpvDimCube;
+
+    memset(out, 0, sizeof(uint32_t) * 4 * SIM_LANES);
+    memset(&lk, 0, sizeof(lk));
+    lk.image = image;
+    lk.sampler = sampler;
+    lk.axes = axes;
+    lk.is_int = sim_tex_format_is_integer(image->format);
+    lk.has_dref = req->has_dref && sampler && sampler->compare_enable;
+
+    for (int l = 0; l < SIM_LANES; l++) {
+        if (!(req->lanes & (1u << l))) {
+            continue;
+        }
+        if (req->kind == SIM_IR_TEX_LEVELS) {
+            out[0][l] = levels;
+            continue;
+        }
+        if (req->kind == SIM_IR_TEX_SIZE) {
+            uint32_t lod = req->lod[l], n = 0;
+            if (lod < levels) {
+                const struct sim_tex_level *lv = &image->levels[lod];
+                out[n++][l] = lv->width;
+                if (axes > 1) {
+                    out[n++][l] = lv->height;
+                }
+                if (axes > 2 && !cube) {
+                    out[n++][l] = lv->depth;
+                }
+                if (req->arrayed) {
+                    out[n][l] = cube ? image->layers / 6 : image->layers;
+                }
+            }
+            continue;
+        }
+        if (req->kind == SIM_IR_TEX_FETCH) {
+            int32_t x[3] = {0, 0, 0};
+            uint32_t t[4], layer = 0;
+            for (uint32_t a = 0; a < axes; a++) {
+                x[a] = (int32_t)req->coord[a][l] + req->offset[a];
+            }
+            if (req->arrayed) {
+                layer = req->coord[axes][l];
+            }
+            lk.texels++;
+            sim_tex_fetch_texel(image, req->lod[l], x[0], x[1], x[2], layer, t);
+            for (int c = 0; c < 4; c++) {
+                out[c][l] = t[c];
+            }
+            continue;
+        }
+
+        /* Sampling. */
+        float u[3] = {0, 0, 0}, major = 1.0f, lambda, rho_x = 0, rho_y = 0;
+        const struct sim_tex_level *base = &image->levels[0];
+        float size[3] = {(float)base->width, (float)base->height,
+                         (float)(base->depth ? base->depth : 1)};
+        uint32_t layer = 0;
+
+        if (levels == 0 || !sampler) {
+            continue;
+        }
+        if (cube) {
+            float dir[3] = {bf(req->coord[0][l]), bf(req->coord[1][l]), bf(req->coord[2][l])};
+            layer = cube_face(dir, u, &major);
+            axes = 2;
+            lk.axes = 2;
+            if (req->arrayed) {
+                float a = floorf(bf(req->coord[3][l]) + 0.5f);
+                uint32_t arrays = image->layers / 6 ? image->layers / 6 : 1;
+                layer += 6 * (a < 0 ? 0 : a >= (float)arrays ? arrays - 1 : (uint32_t)a);
+            }
+        } else {
+            for (uint32_t a = 0; a < axes; a++) {
+                u[a] = bf(req->coord[a][l]);
+            }
+            if (req->arrayed) {
+                /* Vulkan 16.6.1: layer = clamp(RNE(a), 0, layers - 1) */
+                float a = nearbyintf(bf(req->coord[axes][l]));
+                uint32_t n = image->layers ? image->layers : 1;
+                layer = a < 0 ? 0 : a >= (float)n ? n - 1 : (uint32_t)a;
+            }
+        }
+        lk.layer = layer;
+        lk.dref = req->dref[l];
+
+        if (req->kind == SIM_IR_TEX_SAMPLE_LOD) {
+            lambda = bf(req->lod[l]);
+        } else {
+            for (uint32_t a = 0; a < (cube ? 3u : axes); a++) {
+                float s = cube ? 0.5f * size[0] / major : size[a];
+                if (sampler->unnormalized_coordinates) {
+                    s = 1.0f;
+                }
+                rho_x += (req->ddx[a][l] * s) * (req->ddx[a][l] * s);
+                rho_y += (req->ddy[a][l] * s) * (req->ddy[a][l] * s);
+            }
+            /* log2(max(sqrt(x), sqrt(y))) = 0.5 log2(max(x, y)) */
+            lambda = 0.5f * log2f(rho_x > rho_y ? rho_x : rho_y);
+            if (req->has_bias) {
+                lambda += req->bias[l];
+            }
+        }
+        lambda += sampler->mip_lod_bias;
+        float lo = sampler->min_lod, hi = sampler->max_lod;
+        if (req->has_min_lod && req->min_lod[l] > lo) {
+            lo = req->min_lod[l];
+        }
+        float unclamped = lambda;
+        if (lambda > hi) {
+            lambda = hi;
+        }
+        if (lambda < lo) {
+            lambda = lo;
+        }
+        if (req->kind == SIM_IR_TEX_QUERY_LOD) {
+            float d = lambda < 0 ? 0 : lambda > (float)q ? (float)q : lambda;
+            out[0][l] = fb(d);
+            out[1][l] = fb(unclamped);
+            continue;
+        }
+
+        int linear = lambda > 0.0f ? sampler->min_filter == VK_FILTER_LINEAR
+                                   : sampler->mag_filter == VK_FILTER_LINEAR;
+        float d = lambda < 0.0f ? 0.0f : lambda > (float)q ? (float)q : lambda;
+        float rgba[4], rgba2[4];
+        int32_t off[3] = {req->offset[0], req->offset[1], req->offset[2]};
+        if (lambda != lambda) {
+            d = 0.0f;
+        }
+        if (sampler->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_NEAREST || q == 0) {
+            /* ceil(d + 0.5) - 1 */
+            uint32_t level = d <= 0.5f ? 0u : (uint32_t)ceilf(d + 0.5f) - 1u;
+            if (level > q) {
+                level = q;
+            }
+            sample_level(&lk, level, u, off, linear, rgba);
+        } else {
+            uint32_t lo_level = (uint32_t)floorf(d);
+            uint32_t hi_level = lo_level + 1 > q ? q : lo_level + 1;
+            float delta = d - (float)lo_level;
+            sample_level(&lk, lo_level, u, off, linear, rgba);
+            if (delta > 0.0f && hi_level != lo_level) {
+                sample_level(&lk, hi_level, u, off, linear, rgba2);
+                for (int c = 0; c < 4; c++) {
+                    rgba[c] = rgba[c] * (1.0f - delta) + rgba2[c] * delta;
+                }
+            }
+        }
+        for (int c = 0; c < 4; c++) {
+            out[c][l] = fb(rgba[c]);
+        }
+        if (cube) {
+            axes = 3;
+            lk.axes = 3;
+        }
+    }
+    return lk.texels;
+}

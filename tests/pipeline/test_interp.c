@@ -1,0 +1,635 @@
+/*
+ * tests/pipeline/test_interp.c — the interpreter runs real glslang output
+ * and gives the values worked out by hand (or by the same formula in C).
+ *
+ * Fragment batches use the quad layout of pipeline.h: lane 4q + 0 is the
+ * top-left pixel of quad q, +1 top-right, +2 bottom-left, +3 bottom-right.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "pipeline/pipeline.h"
+#include "test.h"
+
+#include "arith.frag.spv.h"
+#include "control.frag.spv.h"
+#include "demote.frag.spv.h"
+#include "derivs.frag.spv.h"
+#include "discard.frag.spv.h"
+#include "dynidx.frag.spv.h"
+#include "loop.frag.spv.h"
+#include "spec.frag.spv.h"
+#include "terminate.frag.spv.h"
+#include "vkcube.frag.spv.h"
+#include "vkcube.vert.spv.h"
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define ALL 0xffffu
+
+/* SPIR-V BuiltIn values. */
+#define BUILTIN_POSITION 0u
+#define BUILTIN_VERTEX_INDEX 42u
+
+static int
+close_enough(float expected, float actual)
+{
+    float tol = 1e-5f * (fabsf(expected) > 1.0f ? fabsf(expected) : 1.0f);
+    return fabsf(expected - actual) <= tol;
+}
+
+#define CHECK_FLOAT(expected, actual)                                                        \
+    do {                                                                                     \
+        float e_ = (expected), a_ = (actual);                                                \
+        if (!close_enough(e_, a_)) {                                                         \
+            fprintf(stderr, "%s:%d: %s: expected %.9g, got %.9g\n", __FILE__, __LINE__,      \
+                    #actual, (double)e_, (double)a_);                                        \
+            test_failures++;                                                                 \
+        }                                                                                    \
+    } while (0)
+
+static float
+fl(const uint32_t *lanes, int l)
+{
+    float f;
+    memcpy(&f, &lanes[l], 4);
+    return f;
+}
+
+static void
+set_f(uint32_t *lanes, int l, float f)
+{
+    memcpy(&lanes[l], &f, 4);
+}
+
+static struct sim_ir_shader *
+load(const uint32_t *words, size_t count, const struct sim_spv_options *opt)
+{
+    struct sim_ir_shader *sh = NULL;
+    struct sim_spv_error_info info;
+    enum sim_spv_error err = sim_ir_shader_create(words, count, opt, &sh, &info);
+    if (err) {
+        fprintf(stderr, "translation failed: %s: %s\n", sim_spv_error_name(err), info.detail);
+        test_failures++;
+    }
+    return sh;
+}
+
+#define LOAD(name) load(name, COUNT(name), NULL)
+
+/* vkcube: MVP times a position picked by gl_VertexIndex from the UBO. */
+static void
+test_vkcube_vertex(void)
+{
+    struct sim_ir_shader *sh = LOAD(shader_vkcube_vert);
+    struct sim_interp *in;
+    /* std140: mat4 MVP at 0, vec4 position[36] at 64, vec4 attr[36] at 640. */
+    float ubo[4 * 4 + 36 * 4 + 36 * 4];
+    const float mvp[16] = {2, 0, 0, 0, 0, 3, 0, 0, 0, 0, 4, 0, 1, 2, 3, 1}; /* columns */
+    uint32_t *vid, *pos[4], *tc[4];
+
+    if (!sh) {
+        return;
+    }
+    memcpy(ubo, mvp, sizeof(mvp));
+    for (int v = 0; v < 36; v++) {
+        float *p = &ubo[16 + 4 * v], *a = &ubo[16 + 36 * 4 + 4 * v];
+        p[0] = (float)v;
+        p[1] = (float)(v % 3) - 1.0f;
+        p[2] = 0.5f * (float)v;
+        p[3] = 1.0f;
+        a[0] = (float)v / 36.0f;
+        a[1] = 1.0f - (float)v / 36.0f;
+        a[2] = 0.0f;
+        a[3] = 0.0f;
+    }
+    in = sim_interp_create(sh);
+    CHECK(in != NULL);
+    if (!in) {
+        goto out;
+    }
+    struct sim_binding b = {.set = 0, .binding = 0, .data = ubo, .size = sizeof(ubo)};
+    sim_interp_bind(in, &b, 1);
+    vid = sim_interp_builtin(in, 0, BUILTIN_VERTEX_INDEX, 0);
+    CHECK(vid != NULL);
+    for (int c = 0; c < 4; c++) {
+        pos[c] = sim_interp_builtin(in, 1, BUILTIN_POSITION, (uint32_t)c);
+        tc[c] = sim_interp_output(in, 0, (uint32_t)c);
+        CHECK(pos[c] != NULL && tc[c] != NULL);
+    }
+    if (!vid || !pos[3] || !tc[3]) {
+        goto out;
+    }
+    for (int round = 0; round < 2; round++) {
+        for (int l = 0; l < 16; l++) {
+            vid[l] = (uint32_t)(l + 16 * round);
+        }
+        CHECK_EQ_INT(SIM_INTERP_ERROR_OK, sim_interp_run(in, ALL, 0));
+        for (int l = 0; l < 16; l++) {
+            int v = l + 16 * round;
+            const float *p = &ubo[16 + 4 * v];
+            for (int r = 0; r < 4; r++) {
+                float e = 0;
+                for (int c = 0; c < 4; c++) {
+                    e += mvp[c * 4 + r] * p[c];
+                }
+                CHECK_FLOAT(e, fl(pos[r], l));
+                CHECK_FLOAT(ubo[16 + 36 * 4 + 4 * v + r], fl(tc[r], l));
+            }
+        }
+    }
+    /* A buffer cut after position[7]: reads beyond it give zero. */
+    b.size = 64 + 8 * 16;
+    sim_interp_bind(in, &b, 1);
+    for (int l = 0; l < 16; l++) {
+        vid[l] = (uint32_t)l;
+    }
+    CHECK_EQ_INT(SIM_INTERP_ERROR_OK, sim_interp_run(in, ALL, 0));
+    CHECK_FLOAT(2.0f * 7.0f + 1.0f, fl(pos[0], 7));
+    CHECK_FLOAT(0.0f, fl(pos[0], 8));
+    CHECK_FLOAT(0.0f, fl(pos[3], 15));
+    CHECK_FLOAT(0.0f, fl(tc[0], 3));
+    /* Unbound: everything reads zero. */
+    sim_interp_bind(in, NULL, 0);
+    CHECK_EQ_INT(SIM_INTERP_ERROR_OK, sim_interp_run(in, ALL, 0));
+    CHECK_FLOAT(0.0f, fl(pos[0], 1));
+    const struct sim_interp_counters *cnt = sim_interp_counters(in);
+    CHECK_EQ_U64(4, cnt->batches);
+    CHECK_EQ_U64(cnt->instructions * 16, cnt->lane_instructions);
+out:
+    sim_interp_destroy(in);
+    sim_ir_shader_destroy(sh);
+}
+
+/* vkcube: texture() at texel centres of a 4x4 RGBA8 texture; quads one
+ * texel apart, so the LOD is 0. */
+static void
+test_vkcube_fragment(void)
+{
+    struct sim_ir_shader *sh = LOAD(shader_vkcube_frag);
+    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
+    uint8_t texels[4 * 4 * 4];
+    struct sim_tex_image img = {.format = 37 /* R8G8B8A8_UNORM */, .view_type = 1,
+                                .layers = 1, .level_count = 1};
+    struct sim_tex_sampler smp = {0};
+    uint32_t *tc[2], *out[4];
+
+    if (!in) {
+        sim_ir_shader_destroy(sh);
+        return;
+    }
+    for (int i = 0; i < 16; i++) {
+        texels[4 * i + 0] = (uint8_t)(i * 16);
+        texels[4 * i + 1] = (uint8_t)(255 - i * 16);
+        texels[4 * i + 2] = (uint8_t)(i & 1 ? 255 : 0);
+        texels[4 * i + 3] = 255;
+    }
+    img.levels[0] = (struct sim_tex_level){.data = texels, .size = sizeof(texels), .width = 4,
+                                           .height = 4, .depth = 1, .row_pitch = 16};
+    smp.max_lod = 1000.0f;
+    struct sim_binding b = {.set = 0, .binding = 1, .image = &img, .sampler = &smp};
+    sim_interp_bind(in, &b, 1);
+    tc[0] = sim_interp_input(in, 0, 0);
+    tc[1] = sim_interp_input(in, 0, 1);
+    for (int c = 0; c < 4; c++) {
+        out[c] = sim_interp_output(in, 0, (uint32_t)c);
+    }
+    CHECK(tc[0] && tc[1] && out[3]);
+    if (!tc[1] || !out[3]) {
+        goto out;
+    }
+    /* Quads tile the 4x4 texture: quad q covers pixels (2(q&1).., 2(q>>1)..). */
+    for (int l = 0; l < 16; l++) {
+        int q = l / 4, x = 2 * (q & 1) + (l & 1), y = 2 * (q >> 1) + ((l >> 1) & 1);
+        set_f(tc[0], l, ((float)x + 0.5f) / 4.0f);
+        set_f(tc[1], l, ((float)y + 0.5f) / 4.0f);
+    }
+    CHECK_EQ_INT(SIM_INTERP_ERROR_OK, sim_interp_run(in, ALL, 0));
+    for (int l = 0; l < 16; l++) {
+        int q = l / 4, x = 2 * (q & 1) + (l & 1), y = 2 * (q >> 1) + ((l >> 1) & 1);
+        int t = y * 4 + x;
+        for (int c = 0; c < 4; c++) {
+            CHECK_FLOAT((float)texels[4 * t + c] / 255.0f, fl(out[c], l));
+        }
+    }
+    CHECK_EQ_U64(16, sim_interp_counters(in)->texture_lookups);
+    /* Not bound: a named error, not a fault. */
+    sim_interp_bind(in, NULL, 0);
+    CHECK_EQ_STR("SIM_INTERP_ERROR_UNBOUND_TEXTURE",
+                 sim_interp_error_name(sim_interp_run(in, ALL, 0)));
+out:
+    sim_interp_destroy(in);
+    sim_ir_shader_destroy(sh);
+}
+
+static void
+test_arith(void)
+{
+    struct sim_ir_shader *sh = LOAD(shader_arith_frag);
+    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
+    const float a[4] = {1.5f, -2.25f, 3.0f, 0.75f};
+    const int32_t iv[4] = {7, -3, 10, 12};
+    uint32_t *o[5][4];
+
+    if (!in) {
+        sim_ir_shader_destroy(sh);
+        return;
+    }
+    for (int c = 0; c < 4; c++) {
+        uint32_t *ai = sim_interp_input(in, 0, (uint32_t)c), *ii = sim_interp_input(in, 1, (uint32_t)c);
+        CHECK(ai && ii);
+        if (!ai || !ii) {
+            goto out;
+        }
+        for (int l = 0; l < 16; l++) {
+            set_f(ai, l, a[c]);
+            ii[l] = (uint32_t)iv[c];
+        }
+        for (int k = 0; k < 5; k++) {
+            o[k][c] = sim_interp_output(in, (uint32_t)k, (uint32_t)c);
+            CHECK(o[k][c] != NULL);
+            if (!o[k][c]) {
+                goto out;
+            }
+        }
+    }
+    CHECK_EQ_INT(SIM_INTERP_ERROR_OK, sim_interp_run(in, ALL, 0));
+    for (int l = 0; l < 16; l += 5) {
+        CHECK_FLOAT(1.5f + -2.25f * 3.0f, fl(o[0][0], l));
+        CHECK_FLOAT(0.75f / 1.5f, fl(o[0][1], l));
+        CHECK_FLOAT(0.0f, fl(o[0][2], l));
+        CHECK_FLOAT(2.25f, fl(o[0][3], l));
+        CHECK_FLOAT(sqrtf(1.5f * 1.5f + 2.25f * 2.25f + 9.0f), fl(o[1][0], l));
+        CHECK_FLOAT(1.5f - 4.5f + 9.0f + 3.0f, fl(o[1][1], l));
+        CHECK_FLOAT(0.75f, fl(o[1][2], l));
+        CHECK_FLOAT(1.5f * 0.75f + -2.25f * 0.25f, fl(o[1][3], l));
+        CHECK_EQ_INT(-21, (int32_t)o[2][0][l]);
+        CHECK_EQ_INT(3, (int32_t)o[2][1][l]);
+        CHECK_EQ_INT(2, (int32_t)o[2][2][l]);
+        CHECK_EQ_INT(29, (int32_t)o[2][3][l]);
+        CHECK_EQ_INT(2, o[3][0][l]);
+        CHECK_EQ_INT(31, o[3][1][l]);
+        CHECK_EQ_INT(30, o[3][2][l]);
+        CHECK_EQ_U64(0x40ff8000u, o[3][3][l]);
+        CHECK_FLOAT(7.5f, fl(o[4][0], l));
+        CHECK_FLOAT(-0.75f, fl(o[4][1], l));
+        CHECK_FLOAT(7.875f, fl(o[4][2], l));
+        CHECK_FLOAT(-2.25f + 1.0f + 0.84375f, fl(o[4][3], l));
+    }
+out:
+    sim_interp_destroy(in);
+    sim_ir_shader_destroy(sh);
+}
+
+static int
+collatz(int x)
+{
+    int steps = 0;
+    while (x != 1) {
+        if (steps > 50) {
+            return -1;
+        }
+        x = (x % 2 == 0) ? x / 2 : 3 * x + 1;
+        steps++;
+    }
+    return steps;
+}
+
+/* Each lane takes its own path through loops, a switch and returns. */
+static void
+test_control_flow(void)
+{
+    struct sim_ir_shader *sh = LOAD(shader_control_frag);
+    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
+    uint32_t *n, *o[4];
+
+    if (!in) {
+        sim_ir_shader_destroy(sh);
+        return;
+    }
+    n = sim_interp_input(in, 0, 0);
+    for (int c = 0; c < 4; c++) {
+        o[c] = sim_interp_output(in, 0, (uint32_t)c);
+    }
+    CHECK(n && o[3]);
+    if (!n || !o[3]) {
+        goto out;
+    }
+    for (int base = 0; base < 32; base += 16) {
+        for (int l = 0; l < 16; l++) {
+            n[l] = (uint32_t)(base + l);
+        }
+        /* Lanes 5 and 9 are not active (their outputs are undefined);
+         * the others must not notice. */
+        CHECK_EQ_INT(SIM_INTERP_ERROR_OK, sim_interp_run(in, ALL & ~0x220u, 0));
+        CHECK_EQ_U64(ALL & ~0x220u, sim_interp_alive(in));
+        for (int l = 0; l < 16; l++) {
+            int v = base + l, sum = 0, s = 0;
+            if (l == 5 || l == 9) {
+                continue;
+            }
+            for (int k = 0; k < 20 && k != v; k++) {
+                sum += (k & 1) ? 0 : k;
+            }
+            switch (v) {
+            case 0:
+                s = 10;
+                break;
+            case 1:
+                s = 25;
+                break;
+            case 2:
+                s = 5;
+                break;
+            case 7:
+            case 8:
+                s = 78;
+                break;
+            default:
+                s = -1;
+                break;
+            }
+            CHECK_FLOAT((float)sum, fl(o[0], l));
+            CHECK_FLOAT((float)s, fl(o[1], l));
+            CHECK_FLOAT((float)collatz(v + 1), fl(o[2], l));
+            CHECK_FLOAT(v > 10 ? 1.0f : 2.0f, fl(o[3], l));
+        }
+    }
+out:
+    sim_interp_destroy(in);
+    sim_ir_shader_destroy(sh);
+}
+
+static void
+quad_coords(uint32_t *px, uint32_t *py)
+{
+    for (int l = 0; l < 16; l++) {
+        int q = l / 4;
+        set_f(px, l, (float)(2 * q + (l & 1)));
+        set_f(py, l, (float)((l >> 1) & 1));
+    }
+}
+
+/* f = x^2 + 3y + xy: fine and coarse derivatives differ per row/column. */
+static void
+test_derivatives(void)
+{
+    struct sim_ir_shader *sh = LOAD(shader_derivs_frag);
+    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
+    uint32_t *px, *py, *o0[4], *o1[4];
+
+    if (!in) {
+        sim_ir_shader_destroy(sh);
+        return;
+    }
+    px = sim_interp_input(in, 0, 0);
+    py = sim_interp_input(in, 0, 1);
+    for (int c = 0; c < 4; c++) {
+        o0[c] = sim_interp_output(in, 0, (uint32_t)c);
+        o1[c] = sim_interp_output(in, 1, (uint32_t)c);
+    }
+    CHECK(px && py && o0[3] && o1[3]);
+    if (!px || !py || !o0[3] || !o1[3]) {
+        goto out;
+    }
+    quad_coords(px, py);
+    CHECK(sim_ir_shader_info(sh)->flags & SIM_IR_USES_DERIVATIVES);
+    CHECK_EQ_INT(SIM_INTERP_ERROR_OK, sim_interp_run(in, ALL, 0));
+    for (int l = 0; l < 16; l++) {
+        float x0 = (float)(2 * (l / 4)), x = x0 + (float)(l & 1), y = (float)((l >> 1) & 1);
+        float dx_coarse = 2.0f * x0 + 1.0f, dy_coarse = 3.0f + x0;
+        float dx_fine = 2.0f * x0 + 1.0f + y, dy_fine = 3.0f + x;
+        CHECK_FLOAT(dx_coarse, fl(o0[0], l));
+        CHECK_FLOAT(dy_coarse, fl(o0[1], l));
+        CHECK_FLOAT(dx_fine, fl(o0[2], l));
+        CHECK_FLOAT(dy_fine, fl(o0[3], l));
+        CHECK_FLOAT(dx_coarse, fl(o1[0], l));
+        CHECK_FLOAT(dy_coarse, fl(o1[1], l));
+        CHECK_FLOAT(dx_coarse + dy_coarse, fl(o1[2], l));
+        CHECK_FLOAT(dx_fine + dy_fine, fl(o1[3], l));
+    }
+out:
+    sim_interp_destroy(in);
+    sim_ir_shader_destroy(sh);
+}
+
+static void
+test_dynamic_indexing(void)
+{
+    struct sim_ir_shader *sh = LOAD(shader_dynidx_frag);
+    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
+    const float table[5] = {1, 2, 4, 8, 16};
+    uint32_t *iv, *o[4];
+
+    if (!in) {
+        sim_ir_shader_destroy(sh);
+        return;
+    }
+    iv = sim_interp_input(in, 0, 0);
+    for (int c = 0; c < 4; c++) {
+        o[c] = sim_interp_output(in, 0, (uint32_t)c);
+    }
+    CHECK(iv && o[3]);
+    if (!iv || !o[3]) {
+        goto out;
+    }
+    for (int l = 0; l < 16; l++) {
+        iv[l] = (uint32_t)(l * 3 + 1);
+    }
+    CHECK_EQ_INT(SIM_INTERP_ERROR_OK, sim_interp_run(in, ALL, 0));
+    for (int l = 0; l < 16; l++) {
+        int i = l * 3 + 1;
+        CHECK_FLOAT(10.0f * (float)(i & 3), fl(o[0], l));
+        CHECK_FLOAT(table[i % 5], fl(o[1], l));
+        CHECK_FLOAT(7.0f + (float)(i % 3), fl(o[2], l));
+        CHECK_FLOAT(5.0f, fl(o[3], l));
+    }
+out:
+    sim_interp_destroy(in);
+    sim_ir_shader_destroy(sh);
+}
+
+/* discard / terminateInvocation / demote: p.x = lane / 10, lanes with
+ * p.x > 0.5 (6..15) take the discard. */
+static struct sim_interp *
+discard_setup(struct sim_ir_shader *sh, uint32_t **o)
+{
+    struct sim_interp *in = sim_interp_create(sh);
+    uint32_t *px, *py;
+    if (!in) {
+        return NULL;
+    }
+    px = sim_interp_input(in, 0, 0);
+    py = sim_interp_input(in, 0, 1);
+    for (int c = 0; c < 4; c++) {
+        o[c] = sim_interp_output(in, 0, (uint32_t)c);
+    }
+    if (!px || !py || !o[3]) {
+        test_failures++;
+        sim_interp_destroy(in);
+        return NULL;
+    }
+    for (int l = 0; l < 16; l++) {
+        set_f(px, l, (float)l / 10.0f);
+        set_f(py, l, 1.0f);
+    }
+    return in;
+}
+
+static void
+test_discard_flavours(void)
+{
+    struct sim_spv_options demote_kill = {.stage = SIM_STAGE_ANY, .flags = SIM_SPV_KILL_DEMOTES};
+    struct sim_ir_shader *kill = LOAD(shader_discard_frag);
+    struct sim_ir_shader *kill_demotes =
+        load(shader_discard_frag, COUNT(shader_discard_frag), &demote_kill);
+    struct sim_ir_shader *term = LOAD(shader_terminate_frag);
+    struct sim_ir_shader *demote = LOAD(shader_demote_frag);
+    struct sim_interp *in;
+    uint32_t *o[4];
+
+    if (!kill || !kill_demotes || !term || !demote) {
+        goto out;
+    }
+    CHECK(sim_ir_shader_info(kill)->flags & SIM_IR_DISCARDS);
+
+    /* OpKill (terminates by default): lanes 6..15 are gone. */
+    in = discard_setup(kill, o);
+    if (in) {
+        CHECK_EQ_INT(SIM_INTERP_ERROR_OK, sim_interp_run(in, ALL, 0));
+        CHECK_EQ_U64(0x003fu, sim_interp_alive(in));
+        CHECK_EQ_U64(0, sim_interp_helpers(in));
+        for (int l = 0; l < 6; l++) {
+            CHECK_FLOAT((float)l / 10.0f, fl(o[0], l));
+            CHECK_FLOAT(0.1f, fl(o[2], l));
+        }
+        sim_interp_destroy(in);
+    }
+    /* OpKill as demote: alive, but helpers from the kill on. */
+    in = discard_setup(kill_demotes, o);
+    if (in) {
+        CHECK_EQ_INT(SIM_INTERP_ERROR_OK, sim_interp_run(in, ALL, 0));
+        CHECK_EQ_U64(0xffffu, sim_interp_alive(in));
+        CHECK_EQ_U64(0xffc0u, sim_interp_helpers(in));
+        sim_interp_destroy(in);
+    }
+    /* OpTerminateInvocation. */
+    in = discard_setup(term, o);
+    if (in) {
+        CHECK_EQ_INT(SIM_INTERP_ERROR_OK, sim_interp_run(in, ALL, 0));
+        CHECK_EQ_U64(0x003fu, sim_interp_alive(in));
+        CHECK_FLOAT(0.5f, fl(o[0], 5));
+        sim_interp_destroy(in);
+    }
+    /* OpDemoteToHelperInvocation: demoted lanes still compute derivatives
+     * and see helperInvocationEXT() as true. */
+    in = discard_setup(demote, o);
+    if (in) {
+        CHECK_EQ_INT(SIM_INTERP_ERROR_OK, sim_interp_run(in, ALL, 0x0000u));
+        CHECK_EQ_U64(0xffffu, sim_interp_alive(in));
+        CHECK_EQ_U64(0xffc0u, sim_interp_helpers(in));
+        for (int l = 0; l < 16; l++) {
+            float x0 = (float)(l & ~3) / 10.0f, x1 = x0 + 0.1f;
+            CHECK_FLOAT(x1 * x1 - x0 * x0, fl(o[0], l));
+            CHECK_FLOAT(l >= 6 ? 1.0f : 0.0f, fl(o[1], l));
+        }
+        /* Given helpers are helpers from the start. */
+        CHECK_EQ_INT(SIM_INTERP_ERROR_OK, sim_interp_run(in, ALL, 0x0001u));
+        CHECK_EQ_U64(0xffc1u, sim_interp_helpers(in));
+        CHECK_FLOAT(1.0f, fl(o[1], 0));
+        sim_interp_destroy(in);
+    }
+out:
+    sim_ir_shader_destroy(kill);
+    sim_ir_shader_destroy(kill_demotes);
+    sim_ir_shader_destroy(term);
+    sim_ir_shader_destroy(demote);
+}
+
+static void
+run_spec(const struct sim_spv_options *opt, const float expected[3])
+{
+    struct sim_ir_shader *sh = load(shader_spec_frag, COUNT(shader_spec_frag), opt);
+    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
+    if (in) {
+        CHECK_EQ_INT(SIM_INTERP_ERROR_OK, sim_interp_run(in, ALL, 0));
+        for (int c = 0; c < 3; c++) {
+            uint32_t *o = sim_interp_output(in, 0, (uint32_t)c);
+            CHECK(o != NULL);
+            if (o) {
+                CHECK_FLOAT(expected[c], fl(o, 3));
+            }
+        }
+    }
+    sim_interp_destroy(in);
+    sim_ir_shader_destroy(sh);
+}
+
+static void
+test_specialization(void)
+{
+    const int32_t count = 5;
+    const float scale = 0.5f;
+    const uint32_t yes = 1;
+    const uint16_t short_value = 1;
+    const struct sim_spec_value values[] = {{0, 4, &count}, {1, 4, &scale}, {2, 4, &yes}};
+    const struct sim_spec_value bad[] = {{0, 2, &short_value}};
+    struct sim_spv_options opt = {.stage = SIM_STAGE_FRAGMENT, .spec_values = values,
+                                  .spec_value_count = 3};
+    const float defaults[3] = {6.0f, 6.0f, 1.0f}, specialized[3] = {2.5f, 10.0f, -1.0f};
+    struct sim_ir_shader *sh = NULL;
+    struct sim_spv_error_info info;
+
+    run_spec(NULL, defaults);
+    run_spec(&opt, specialized);
+    opt.spec_values = bad;
+    opt.spec_value_count = 1;
+    CHECK_EQ_STR("SIM_SPV_ERROR_BAD_SPEC_CONSTANT",
+                 sim_spv_error_name(sim_ir_shader_create(shader_spec_frag,
+                                                         COUNT(shader_spec_frag), &opt, &sh,
+                                                         &info)));
+    CHECK(sh == NULL);
+}
+
+static void
+test_step_limit(void)
+{
+    struct sim_ir_shader *sh = LOAD(shader_loop_frag);
+    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
+    uint32_t *n, *o;
+    if (!in) {
+        sim_ir_shader_destroy(sh);
+        return;
+    }
+    n = sim_interp_input(in, 0, 0);
+    o = sim_interp_output(in, 0, 0);
+    CHECK(n && o);
+    if (n && o) {
+        for (int l = 0; l < 16; l++) {
+            n[l] = (uint32_t)l;
+        }
+        CHECK_EQ_INT(SIM_INTERP_ERROR_OK, sim_interp_run(in, ALL, 0));
+        CHECK_FLOAT(13.0f, fl(o, 13));
+        n[4] = (uint32_t)-1;
+        sim_interp_set_step_limit(in, 100000);
+        CHECK_EQ_STR("SIM_INTERP_ERROR_STEP_LIMIT",
+                     sim_interp_error_name(sim_interp_run(in, ALL, 0)));
+    }
+    sim_interp_destroy(in);
+    sim_ir_shader_destroy(sh);
+}
+
+int
+main(void)
+{
+    test_vkcube_vertex();
+    test_vkcube_fragment();
+    test_arith();
+    test_control_flow();
+    test_derivatives();
+    test_dynamic_indexing();
+    test_discard_flavours();
+    test_specialization();
+    test_step_limit();
+    return TEST_RESULT();
+}

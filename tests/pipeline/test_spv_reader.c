@@ -1,0 +1,236 @@
+/*
+ * tests/pipeline/test_spv_reader.c — malformed SPIR-V gives named errors.
+ *
+ * Two tables: byte-level damage to a real module (what an assembler cannot
+ * write), and assembled modules given on the command line, each named after
+ * the case (malformed/NAME.spvasm beside this file).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "pipeline/pipeline.h"
+#include "test.h"
+#include "vkcube.frag.spv.h"
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+enum damage {
+    CUT_TO_3_WORDS,
+    BAD_MAGIC,
+    VERSION_2_0,
+    BOUND_ZERO,
+    BOUND_TOO_SMALL,
+    BOUND_HUGE,
+    SCHEMA_NONZERO,
+    FIRST_WORD_COUNT_ZERO,
+    LAST_INSTRUCTION_DROPPED,
+    FIRST_WORD_COUNT_PLUS_ONE,
+    FIRST_WORD_COUNT_HUGE,
+    BYTE_SWAPPED, /* not damage: must translate */
+};
+
+static const struct {
+    enum damage damage;
+    enum sim_spv_error expected;
+} damage_cases[] = {
+    {CUT_TO_3_WORDS, SIM_SPV_ERROR_TRUNCATED},
+    {BAD_MAGIC, SIM_SPV_ERROR_BAD_MAGIC},
+    {VERSION_2_0, SIM_SPV_ERROR_BAD_VERSION},
+    {BOUND_ZERO, SIM_SPV_ERROR_BAD_BOUND},
+    {BOUND_TOO_SMALL, SIM_SPV_ERROR_ID_OUT_OF_BOUND},
+    {BOUND_HUGE, SIM_SPV_ERROR_BAD_BOUND},
+    {SCHEMA_NONZERO, SIM_SPV_ERROR_BAD_OPERAND},
+    {FIRST_WORD_COUNT_ZERO, SIM_SPV_ERROR_BAD_WORD_COUNT},
+    {LAST_INSTRUCTION_DROPPED, SIM_SPV_ERROR_BAD_LAYOUT},
+    {FIRST_WORD_COUNT_PLUS_ONE, SIM_SPV_ERROR_BAD_WORD_COUNT},
+    {FIRST_WORD_COUNT_HUGE, SIM_SPV_ERROR_TRUNCATED},
+    {BYTE_SWAPPED, SIM_SPV_ERROR_OK},
+};
+
+/* Expected error per assembled case, and a word the detail must contain. */
+static const struct {
+    const char *name;
+    enum sim_spv_error expected;
+    const char *detail;
+} asm_cases[] = {
+    {"bad_layout", SIM_SPV_ERROR_BAD_LAYOUT, "OpTypeFloat"},
+    {"branch_to_value", SIM_SPV_ERROR_BAD_CFG, "not a block"},
+    {"float64", SIM_SPV_ERROR_UNSUPPORTED, "64-bit"},
+    {"missing_terminator", SIM_SPV_ERROR_BAD_CFG, "terminator"},
+    {"no_entry_point", SIM_SPV_ERROR_NO_ENTRY_POINT, "entry point"},
+    {"recursion", SIM_SPV_ERROR_RECURSION, "calls itself"},
+    {"store_to_input", SIM_SPV_ERROR_BAD_LAYOUT, "read-only"},
+    {"type_mismatch", SIM_SPV_ERROR_BAD_TYPE, "OpFAdd"},
+    {"undefined_id", SIM_SPV_ERROR_ID_UNDEFINED, "never defined"},
+    {"unsupported_capability", SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY, "Float64"},
+    {"unsupported_ext_inst", SIM_SPV_ERROR_UNSUPPORTED_EXT_INST, "MatrixInverse"},
+    {"unsupported_opcode", SIM_SPV_ERROR_UNSUPPORTED_OPCODE, "OpAtomicIAdd"},
+};
+
+static enum sim_spv_error
+translate(const uint32_t *words, size_t count, struct sim_spv_error_info *info)
+{
+    struct sim_ir_shader *sh = NULL;
+    enum sim_spv_error err = sim_ir_shader_create(words, count, NULL, &sh, info);
+    CHECK((err == SIM_SPV_ERROR_OK) == (sh != NULL));
+    sim_ir_shader_destroy(sh);
+    return err;
+}
+
+static void
+test_damage(void)
+{
+    const size_t n = COUNT(shader_vkcube_frag);
+    uint32_t *w = malloc(n * sizeof(uint32_t));
+    struct sim_spv_error_info info;
+
+    for (size_t c = 0; c < COUNT(damage_cases); c++) {
+        size_t count = n;
+        memcpy(w, shader_vkcube_frag, n * sizeof(uint32_t));
+        switch (damage_cases[c].damage) {
+        case CUT_TO_3_WORDS:
+            count = 3;
+            break;
+        case BAD_MAGIC:
+            w[0] = 0x12345678u;
+            break;
+        case VERSION_2_0:
+            w[1] = 0x00020000u;
+            break;
+        case BOUND_ZERO:
+            w[3] = 0;
+            break;
+        case BOUND_TOO_SMALL:
+            w[3] = 3;
+            break;
+        case BOUND_HUGE:
+            w[3] = 0x7fffffffu;
+            break;
+        case SCHEMA_NONZERO:
+            w[4] = 1;
+            break;
+        case FIRST_WORD_COUNT_ZERO:
+            w[5] &= 0xffffu;
+            break;
+        case LAST_INSTRUCTION_DROPPED:
+            /* Without OpFunctionEnd the module ends inside a function. */
+            count = n - 1;
+            break;
+        case FIRST_WORD_COUNT_HUGE:
+            w[5] |= 0xffffu << 16;
+            break;
+        case FIRST_WORD_COUNT_PLUS_ONE:
+            w[5] += 1u << 16;
+            break;
+        case BYTE_SWAPPED:
+            for (size_t i = 0; i < n; i++) {
+                w[i] = __builtin_bswap32(w[i]);
+            }
+            break;
+        }
+        enum sim_spv_error err = translate(w, count, &info);
+        if (err != damage_cases[c].expected) {
+            fprintf(stderr, "damage case %zu: %s (%s)\n", c, sim_spv_error_name(err), info.detail);
+        }
+        CHECK_EQ_STR(sim_spv_error_name(damage_cases[c].expected), sim_spv_error_name(err));
+    }
+    free(w);
+}
+
+static int
+read_file(const char *path, uint32_t **words, size_t *count)
+{
+    FILE *f = fopen(path, "rb");
+    long size;
+    if (!f) {
+        return -1;
+    }
+    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return -1;
+    }
+    *words = malloc((size_t)size + 4);
+    if (!*words || fread(*words, 1, (size_t)size, f) != (size_t)size) {
+        fclose(f);
+        free(*words);
+        return -1;
+    }
+    fclose(f);
+    *count = (size_t)size / 4;
+    return 0;
+}
+
+static void
+test_assembled(int argc, char **argv)
+{
+    size_t found = 0;
+    for (int a = 1; a < argc; a++) {
+        const char *base = strrchr(argv[a], '/');
+        uint32_t *words;
+        size_t count;
+        struct sim_spv_error_info info;
+        base = base ? base + 1 : argv[a];
+        for (size_t c = 0; c < COUNT(asm_cases); c++) {
+            size_t len = strlen(asm_cases[c].name);
+            if (strncmp(base, asm_cases[c].name, len) != 0 || strcmp(base + len, ".spv") != 0) {
+                continue;
+            }
+            found++;
+            if (read_file(argv[a], &words, &count) != 0) {
+                fprintf(stderr, "cannot read %s\n", argv[a]);
+                test_failures++;
+                break;
+            }
+            enum sim_spv_error err = translate(words, count, &info);
+            if (err != asm_cases[c].expected || !strstr(info.detail, asm_cases[c].detail)) {
+                fprintf(stderr, "%s: %s: %s\n", base, sim_spv_error_name(err), info.detail);
+            }
+            CHECK_EQ_STR(sim_spv_error_name(asm_cases[c].expected), sim_spv_error_name(err));
+            CHECK(strstr(info.detail, asm_cases[c].detail) != NULL);
+            free(words);
+            break;
+        }
+    }
+    CHECK_EQ_INT(COUNT(asm_cases), found);
+}
+
+static void
+test_error_names(void)
+{
+    /* Every code has a distinct name and a message. */
+    for (int i = 0; i < SIM_SPV_ERROR_COUNT; i++) {
+        CHECK(strncmp(sim_spv_error_name((enum sim_spv_error)i), "SIM_SPV_ERROR_", 14) == 0);
+        CHECK(strlen(sim_spv_error_message((enum sim_spv_error)i)) > 0);
+        for (int j = 0; j < i; j++) {
+            CHECK(strcmp(sim_spv_error_name((enum sim_spv_error)i),
+                         sim_spv_error_name((enum sim_spv_error)j)) != 0);
+        }
+    }
+    CHECK_EQ_STR("SIM_SPV_ERROR_?", sim_spv_error_name(SIM_SPV_ERROR_COUNT));
+}
+
+static void
+test_unterminated_string(void)
+{
+    /* OpName %1 "abcd" with no terminating NUL word. */
+    const uint32_t words[] = {
+        0x07230203u, 0x00010000u, 0, 8, 0,
+        (2u << 16) | 17u, 1u,                   /* OpCapability Shader */
+        (3u << 16) | 14u, 0u, 1u,               /* OpMemoryModel Logical GLSL450 */
+        (3u << 16) | 5u, 1u, 0x64636261u,       /* OpName %1 "abcd" (no NUL) */
+    };
+    struct sim_spv_error_info info;
+    CHECK_EQ_STR("SIM_SPV_ERROR_BAD_STRING",
+                 sim_spv_error_name(translate(words, COUNT(words), &info)));
+    CHECK_EQ_INT(10, info.word);
+}
+
+int
+main(int argc, char **argv)
+{
+    test_damage();
+    test_assembled(argc, argv);
+    test_error_names();
+    test_unterminated_string();
+    return TEST_RESULT();
+}

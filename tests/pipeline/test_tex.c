@@ -1,0 +1,276 @@
+/*
+ * tests/pipeline/test_tex.c — the texture unit: format decoding, wrapping,
+ * filtering, level selection from derivatives, bias, explicit LOD, clamps,
+ * texel fetches and size queries.
+ */
+#include <math.h>
+#include <stdint.h>
+
+#include <vulkan/vulkan_core.h>
+
+#include "pipeline/pipeline_private.h"
+#include "test.h"
+
+#define DIM_2D 1u
+
+static float
+bf(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint32_t
+fb(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+#define CHECK_NEAR(expected, actual, tol)                                                    \
+    do {                                                                                     \
+        double e_ = (expected), a_ = (actual);                                               \
+        if (fabs(e_ - a_) > (tol)) {                                                         \
+            fprintf(stderr, "%s:%d: %s: expected %.7g, got %.7g\n", __FILE__, __LINE__,      \
+                    #actual, e_, a_);                                                        \
+            test_failures++;                                                                 \
+        }                                                                                    \
+    } while (0)
+
+static void
+test_formats(void)
+{
+    const uint8_t rgba8[4] = {0, 128, 255, 64};
+    const uint16_t half[4] = {0x3c00u /* 1 */, 0xc000u /* -2 */, 0x3800u /* 0.5 */, 0x0000u};
+    const float f32[4] = {0.25f, -8.0f, 1e6f, 3.0f};
+    struct {
+        uint32_t format;
+        const void *data;
+        uint32_t bytes;
+        float expected[4];
+    } cases[] = {
+        {VK_FORMAT_R8G8B8A8_UNORM, rgba8, 4, {0.0f, 128.0f / 255, 1.0f, 64.0f / 255}},
+        {VK_FORMAT_B8G8R8A8_UNORM, rgba8, 4, {1.0f, 128.0f / 255, 0.0f, 64.0f / 255}},
+        /* sRGB 128 -> 0.2158605; alpha stays linear */
+        {VK_FORMAT_R8G8B8A8_SRGB, rgba8, 4, {0.0f, 0.2158605f, 1.0f, 64.0f / 255}},
+        {VK_FORMAT_B8G8R8A8_SRGB, rgba8, 4, {1.0f, 0.2158605f, 0.0f, 64.0f / 255}},
+        {VK_FORMAT_R16G16B16A16_SFLOAT, half, 8, {1.0f, -2.0f, 0.5f, 0.0f}},
+        {VK_FORMAT_R32G32B32A32_SFLOAT, f32, 16, {0.25f, -8.0f, 1e6f, 3.0f}},
+        {VK_FORMAT_R8_UNORM, rgba8 + 1, 1, {128.0f / 255, 0.0f, 0.0f, 1.0f}},
+    };
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        struct sim_tex_image img = {.format = cases[c].format, .layers = 1, .level_count = 1};
+        uint32_t t[4];
+        img.levels[0] = (struct sim_tex_level){.data = cases[c].data, .size = cases[c].bytes,
+                                               .width = 1, .height = 1, .depth = 1,
+                                               .row_pitch = cases[c].bytes};
+        CHECK(sim_tex_format_is_supported(cases[c].format));
+        CHECK_EQ_INT(1, sim_tex_fetch_texel(&img, 0, 0, 0, 0, 0, t));
+        for (int k = 0; k < 4; k++) {
+            CHECK_NEAR(cases[c].expected[k], bf(t[k]), 1e-6);
+        }
+        /* Outside the level, or past the readable size: zero. */
+        sim_tex_fetch_texel(&img, 0, 1, 0, 0, 0, t);
+        CHECK_EQ_INT(0, t[0] | t[1] | t[2] | t[3]);
+        img.levels[0].size = cases[c].bytes - 1;
+        sim_tex_fetch_texel(&img, 0, 0, 0, 0, 0, t);
+        CHECK_EQ_INT(0, t[0] | t[1] | t[2] | t[3]);
+    }
+    CHECK(!sim_tex_format_is_supported(VK_FORMAT_BC1_RGB_UNORM_BLOCK));
+}
+
+/* One sample per lane at (u[l], v). */
+static void
+sample(const struct sim_tex_image *img, const struct sim_tex_sampler *smp, uint32_t kind,
+       const float *u, float v, float dudx, float lod, float bias, uint32_t out[4][SIM_LANES])
+{
+    struct sim_tex_request req;
+    memset(&req, 0, sizeof(req));
+    req.kind = kind;
+    req.dim = DIM_2D;
+    req.lanes = 0xffffu;
+    for (int l = 0; l < SIM_LANES; l++) {
+        req.coord[0][l] = fb(u[l]);
+        req.coord[1][l] = fb(v);
+        req.ddx[0][l] = dudx;
+        req.ddy[1][l] = dudx;
+        req.lod[l] = fb(lod);
+        req.bias[l] = bias;
+    }
+    req.has_lod = kind == SIM_IR_TEX_SAMPLE_LOD;
+    req.has_bias = bias != 0.0f;
+    sim_tex_run(img, smp, &req, out);
+}
+
+static void
+test_wrap_and_filter(void)
+{
+    const float row[4] = {0.0f, 1.0f, 2.0f, 3.0f};
+    struct sim_tex_image img = {.format = VK_FORMAT_R32_SFLOAT, .layers = 1, .level_count = 1};
+    struct sim_tex_sampler smp = {.max_lod = 100.0f,
+                                  .border_color = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE};
+    uint32_t out[4][SIM_LANES];
+    float u[SIM_LANES];
+    const struct {
+        uint32_t mode;
+        float u;
+        float expected;
+    } cases[] = {
+        {VK_SAMPLER_ADDRESS_MODE_REPEAT, 1.125f, 0.0f},
+        {VK_SAMPLER_ADDRESS_MODE_REPEAT, -0.125f, 3.0f},
+        {VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT, 1.125f, 3.0f},
+        {VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT, 1.375f, 2.0f},
+        {VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, 7.0f, 3.0f},
+        {VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, -7.0f, 0.0f},
+        {VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER, 1.125f, 1.0f},
+        {VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE, -0.125f, 0.0f},
+        {VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE, -0.375f, 1.0f},
+    };
+    img.levels[0] = (struct sim_tex_level){.data = row, .size = sizeof(row), .width = 4,
+                                           .height = 1, .depth = 1, .row_pitch = 16};
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        smp.address_mode[0] = smp.address_mode[1] = cases[c].mode;
+        for (int l = 0; l < SIM_LANES; l++) {
+            u[l] = cases[c].u;
+        }
+        sample(&img, &smp, SIM_IR_TEX_SAMPLE_LOD, u, 0.5f, 0, 0.0f, 0, out);
+        if (fabsf(bf(out[0][0]) - cases[c].expected) > 1e-6f) {
+            fprintf(stderr, "wrap case %zu\n", c);
+        }
+        CHECK_NEAR(cases[c].expected, bf(out[0][0]), 1e-6);
+    }
+    /* Linear: halfway between texels 1 and 2, and a quarter of the way. */
+    smp.address_mode[0] = smp.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    smp.mag_filter = smp.min_filter = VK_FILTER_LINEAR;
+    u[0] = 0.5f;
+    u[1] = 0.375f + 0.0625f;
+    for (int l = 2; l < SIM_LANES; l++) {
+        u[l] = 0.5f;
+    }
+    sample(&img, &smp, SIM_IR_TEX_SAMPLE_LOD, u, 0.5f, 0, 0.0f, 0, out);
+    CHECK_NEAR(1.5f, bf(out[0][0]), 1e-6);
+    CHECK_NEAR(1.25f, bf(out[0][1]), 1e-6);
+    CHECK_NEAR(1.0f, bf(out[3][0]), 1e-6); /* missing alpha reads 1 */
+}
+
+/* An 8x8 R32_SFLOAT image with 4 levels, level k filled with k. */
+static float mip_data[8 * 8 + 4 * 4 + 2 * 2 + 1];
+
+static void
+mip_image(struct sim_tex_image *img)
+{
+    uint32_t off = 0;
+    memset(img, 0, sizeof(*img));
+    img->format = VK_FORMAT_R32_SFLOAT;
+    img->layers = 1;
+    img->level_count = 4;
+    for (uint32_t k = 0; k < 4; k++) {
+        uint32_t s = 8u >> k;
+        for (uint32_t i = 0; i < s * s; i++) {
+            mip_data[off + i] = (float)k;
+        }
+        img->levels[k] = (struct sim_tex_level){.data = &mip_data[off], .size = s * s * 4,
+                                                .width = s, .height = s, .depth = 1,
+                                                .row_pitch = s * 4};
+        off += s * s;
+    }
+}
+
+static void
+test_mip_selection(void)
+{
+    struct sim_tex_image img;
+    struct sim_tex_sampler smp = {.max_lod = 100.0f};
+    uint32_t out[4][SIM_LANES];
+    float u[SIM_LANES];
+
+    mip_image(&img);
+    for (int l = 0; l < SIM_LANES; l++) {
+        u[l] = 0.5f;
+    }
+    /* Two texels per pixel at level 0: lambda 1. */
+    sample(&img, &smp, SIM_IR_TEX_SAMPLE, u, 0.5f, 2.0f / 8.0f, 0, 0, out);
+    CHECK_NEAR(1.0f, bf(out[0][0]), 1e-6);
+    /* Mipmap nearest rounds: lambda 1.4 -> level 1, 1.6 -> level 2. */
+    sample(&img, &smp, SIM_IR_TEX_SAMPLE, u, 0.5f, powf(2.0f, 1.4f) / 8.0f, 0, 0, out);
+    CHECK_NEAR(1.0f, bf(out[0][0]), 1e-6);
+    sample(&img, &smp, SIM_IR_TEX_SAMPLE, u, 0.5f, powf(2.0f, 1.6f) / 8.0f, 0, 0, out);
+    CHECK_NEAR(2.0f, bf(out[0][0]), 1e-6);
+    /* Mipmap linear blends levels: lambda 1.25. */
+    smp.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
+    sample(&img, &smp, SIM_IR_TEX_SAMPLE, u, 0.5f, powf(2.0f, 1.25f) / 8.0f, 0, 0, out);
+    CHECK_NEAR(1.25f, bf(out[0][0]), 1e-5);
+    /* Shader bias and sampler bias add. */
+    sample(&img, &smp, SIM_IR_TEX_SAMPLE, u, 0.5f, 2.0f / 8.0f, 0, 1.0f, out);
+    CHECK_NEAR(2.0f, bf(out[0][0]), 1e-6);
+    smp.mip_lod_bias = 0.5f;
+    sample(&img, &smp, SIM_IR_TEX_SAMPLE, u, 0.5f, 2.0f / 8.0f, 0, 1.0f, out);
+    CHECK_NEAR(2.5f, bf(out[0][0]), 1e-6);
+    smp.mip_lod_bias = 0.0f;
+    /* Magnification stays at level 0; explicit LOD; clamps. */
+    sample(&img, &smp, SIM_IR_TEX_SAMPLE, u, 0.5f, 0.25f / 8.0f, 0, 0, out);
+    CHECK_NEAR(0.0f, bf(out[0][0]), 1e-6);
+    sample(&img, &smp, SIM_IR_TEX_SAMPLE_LOD, u, 0.5f, 0, 2.5f, 0, out);
+    CHECK_NEAR(2.5f, bf(out[0][0]), 1e-6);
+    sample(&img, &smp, SIM_IR_TEX_SAMPLE_LOD, u, 0.5f, 0, 9.0f, 0, out);
+    CHECK_NEAR(3.0f, bf(out[0][0]), 1e-6);
+    smp.max_lod = 1.0f;
+    sample(&img, &smp, SIM_IR_TEX_SAMPLE_LOD, u, 0.5f, 0, 2.5f, 0, out);
+    CHECK_NEAR(1.0f, bf(out[0][0]), 1e-6);
+    smp.max_lod = 100.0f;
+    smp.min_lod = 2.0f;
+    sample(&img, &smp, SIM_IR_TEX_SAMPLE_LOD, u, 0.5f, 0, 0.0f, 0, out);
+    CHECK_NEAR(2.0f, bf(out[0][0]), 1e-6);
+}
+
+static void
+test_fetch_and_queries(void)
+{
+    struct sim_tex_image img;
+    struct sim_tex_request req;
+    uint32_t out[4][SIM_LANES];
+
+    mip_image(&img);
+    mip_data[3 * 8 + 5] = 42.0f;
+    memset(&req, 0, sizeof(req));
+    req.kind = SIM_IR_TEX_FETCH;
+    req.dim = DIM_2D;
+    req.lanes = 0x7u;
+    for (int l = 0; l < 3; l++) {
+        req.coord[0][l] = 5;
+        req.coord[1][l] = 3;
+        req.lod[l] = 0;
+    }
+    req.lod[1] = 1;
+    req.coord[0][2] = (uint32_t)-1; /* out of range: zero */
+    CHECK(sim_tex_run(&img, NULL, &req, out) > 0);
+    CHECK_NEAR(42.0f, bf(out[0][0]), 0);
+    CHECK_NEAR(0.0f, bf(out[0][1]), 0); /* level 1 texel (5, 3) is outside 4x4 */
+    CHECK_EQ_INT(0, out[0][2]);
+    CHECK_EQ_INT(0, out[0][3]); /* lane 3 not requested */
+
+    req.kind = SIM_IR_TEX_SIZE;
+    req.lanes = 0x3u;
+    req.lod[0] = 1;
+    req.lod[1] = 3;
+    sim_tex_run(&img, NULL, &req, out);
+    CHECK_EQ_INT(4, out[0][0]);
+    CHECK_EQ_INT(4, out[1][0]);
+    CHECK_EQ_INT(1, out[0][1]);
+    req.kind = SIM_IR_TEX_LEVELS;
+    sim_tex_run(&img, NULL, &req, out);
+    CHECK_EQ_INT(4, out[0][0]);
+    mip_data[3 * 8 + 5] = 0.0f;
+}
+
+int
+main(void)
+{
+    test_formats();
+    test_wrap_and_filter();
+    test_mip_selection();
+    test_fetch_and_queries();
+    return TEST_RESULT();
+}
