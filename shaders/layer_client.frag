@@ -1,0 +1,11 @@
+#version 450
+/* shaders/layer_client.frag — fragment stage of the layer test client. */
+
+layout(location = 0) in vec4 in_color;
+layout(location = 0) out vec4 out_color;
+
+void
+main()
+{
+    out_color = in_color;
+}
