@@ -421,6 +421,10 @@ struct lyr_device {
      * device supports it, by the layer): command buffers recorded while a
      * capture is armed are wrapped in a statistics query. */
     int stats_enabled;
+    /* The application has allocated a secondary command buffer; from then on
+     * primaries are not wrapped (wants_stats in lyr_commands.c).  Read and
+     * written under `lock`. */
+    int has_secondaries;
 
     pthread_mutex_t lock; /* guards the maps below */
     struct lyr_map objects[CAP_OBJ_KIND_COUNT];

@@ -63,6 +63,11 @@ lyr_AllocateCommandBuffers(VkDevice device, const VkCommandBufferAllocateInfo *i
     if (res != VK_SUCCESS) {
         return res;
     }
+    if (info->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY) {
+        pthread_mutex_lock(&dev->lock);
+        dev->has_secondaries = 1;
+        pthread_mutex_unlock(&dev->lock);
+    }
     for (uint32_t i = 0; i < info->commandBufferCount; i++) {
         struct lyr_cmdbuf *c = calloc(1, sizeof(*c));
         if (!c) {
@@ -160,7 +165,17 @@ lyr_ResetCommandPool(VkDevice device, VkCommandPool pool, VkCommandPoolResetFlag
 /* Whether to wrap this recording in a pipeline-statistics query: a primary
  * command buffer of a graphics queue, recorded while a capture is armed, on a
  * device with the feature enabled, not in simultaneous use (one query of a
- * pool may not be active twice). */
+ * pool may not be active twice).
+ *
+ * Not once the application uses secondary command buffers: executing one
+ * while a query is active needs the inheritedQueries feature and a secondary
+ * recorded with pipelineStatistics covering the query
+ * (VUID-vkCmdExecuteCommands-commandBuffer-00101 and -00104), which the
+ * application's secondaries do not promise, and a query begun here cannot be
+ * ended inside the render pass that executes them.  Frames of such
+ * applications carry no driver statistics.  Not covered: a primary begun
+ * before the application allocated its first secondary that then executes
+ * one. */
 static int
 wants_stats(struct lyr_device *dev, struct lyr_cmdbuf *c, const VkCommandBufferBeginInfo *info)
 {
@@ -171,8 +186,9 @@ wants_stats(struct lyr_device *dev, struct lyr_cmdbuf *c, const VkCommandBufferB
     }
     pthread_mutex_lock(&dev->lock);
     uint64_t family = (uint64_t)(uintptr_t)lyr_map_get(&dev->pool_families, c->pool);
+    int has_secondaries = dev->has_secondaries;
     pthread_mutex_unlock(&dev->lock);
-    if (!family || family - 1 >= dev->family_count ||
+    if (has_secondaries || !family || family - 1 >= dev->family_count ||
         !(dev->families[family - 1].queueFlags & VK_QUEUE_GRAPHICS_BIT)) {
         return 0;
     }
