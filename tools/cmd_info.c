@@ -242,7 +242,61 @@ struct info_frame {
     struct cap_frame_summary s;
     struct info_unsupported unsupported[INFO_MAX_UNSUPPORTED];
     uint32_t unsupported_names;
+    uint32_t draw_kinds[CAP_DRAW_KIND_COUNT]; /* executed draws by enum cap_draw_kind */
+    uint32_t unresolved_draws;   /* draws of records flagged CAP_DRAW_ARGS_UNRESOLVED */
+    uint32_t secondaries;        /* CAP_CMD_EXECUTE_BEGIN records, nested ones too */
+    uint32_t secondary_commands; /* records inside them, brackets excluded */
+    uint32_t secondary_draws;
 };
+
+static const char *const draw_kind_names[CAP_DRAW_KIND_COUNT] = {
+    [CAP_DRAW_DIRECT] = "direct",
+    [CAP_DRAW_INDEXED] = "indexed",
+    [CAP_DRAW_INDIRECT] = "indirect",
+    [CAP_DRAW_INDEXED_INDIRECT] = "indexed_indirect",
+    [CAP_DRAW_INDIRECT_COUNT] = "indirect_count",
+    [CAP_DRAW_INDEXED_INDIRECT_COUNT] = "indexed_indirect_count",
+    [CAP_DRAW_MULTI] = "multi",
+    [CAP_DRAW_MULTI_INDEXED] = "multi_indexed",
+};
+
+/* Draws by kind and what secondary command buffers contributed. */
+static void
+collect_draws(const struct cap_frame *f, struct info_frame *fi)
+{
+    const struct cap_cmd_head *h;
+    const struct cap_cmd_draw *d;
+    uint32_t cursor = 0, depth = 0;
+
+    while ((h = cap_frame_next_cmd(f, &cursor)) != NULL) {
+        if (h->op == CAP_CMD_EXECUTE_END) {
+            if (depth > 0) {
+                depth--;
+            }
+            continue;
+        }
+        if (depth > 0) {
+            fi->secondary_commands++;
+        }
+        if (h->op == CAP_CMD_EXECUTE_BEGIN) {
+            fi->secondaries++;
+            depth++;
+            continue;
+        }
+        if (h->op != CAP_CMD_DRAW) {
+            continue;
+        }
+        /* The reader checked the kind. */
+        d = (const void *)h;
+        fi->draw_kinds[d->kind] += d->draws.count;
+        if (d->flags & CAP_DRAW_ARGS_UNRESOLVED) {
+            fi->unresolved_draws += d->draws.count;
+        }
+        if (depth > 0) {
+            fi->secondary_draws += d->draws.count;
+        }
+    }
+}
 
 static void
 collect_frame(const struct cap_trace *t, const struct cap_frame *f, struct info_frame *fi)
@@ -273,6 +327,7 @@ collect_frame(const struct cap_trace *t, const struct cap_frame *f, struct info_
         }
         fi->unsupported[i].count++;
     }
+    collect_draws(f, fi);
 }
 
 static const char *
@@ -689,6 +744,17 @@ print_json(const struct cap_trace *t, const char *path, int objects)
         json_uint(&j, "frame_time_ns", f->frame_time_ns);
         json_uint(&j, "capture_time_ns", f->capture_time_ns);
         json_uint(&j, "draws", fi.s.draws);
+        json_open(&j, "draw_kinds", '{');
+        for (k = 0; k < CAP_DRAW_KIND_COUNT; k++) {
+            json_uint(&j, draw_kind_names[k], fi.draw_kinds[k]);
+        }
+        json_close(&j, '}');
+        json_uint(&j, "unresolved_draws", fi.unresolved_draws);
+        json_open(&j, "secondaries", '{');
+        json_uint(&j, "executed", fi.secondaries);
+        json_uint(&j, "commands", fi.secondary_commands);
+        json_uint(&j, "draws", fi.secondary_draws);
+        json_close(&j, '}');
         json_uint(&j, "tessellated_draws", fi.s.tessellated_draws);
         json_uint(&j, "pipelines", fi.s.pipelines);
         json_uint(&j, "render_passes", fi.s.render_passes);
