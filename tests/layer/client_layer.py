@@ -1,0 +1,456 @@
+#!/usr/bin/env python3
+"""End-to-end tests of the capture layer on our own offscreen client.
+
+tests/layer/layer_client.c renders without a window on Mesa's lavapipe,
+through the real Vulkan loader, and prints what it did: the buffers it
+filled (handles and bytes), and per submission the draws it issued by
+command.  Under the layer (found through a temporary XDG_DATA_HOME holding
+the build-tree manifest) every submission is a frame
+(OVERSHADE_FRAME_DELIMITER=submits:1): even frames are the client's frame
+"A" (render pass, secondary command buffer, every indirect draw kind), odd
+ones frame "B" (vkQueueSubmit2, clear, blit, dynamic rendering, multi-draw).
+
+usage: client_layer.py CASE --client BIN --trace-dump BIN --manifest M --overshade BIN
+cases:
+  capture     the trace holds what the client did: draws per frame and by
+              kind (indirect ones resolved to what the GPU read), the
+              secondary's commands, snapshots of the vertex, index, uniform
+              and indirect buffers with the bytes the client wrote, no
+              unsupported commands; the layer changes nothing the client sees
+  validation  Khronos validation (with synchronization validation) below our
+              layer reports nothing; the client alone is clean too
+Exit: 0 pass, 1 fail, 77 skip (a required program or driver is missing),
+99 setup error.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+FAIL = []
+
+FRAMES = 6         # submissions the client makes: frames 0..5
+CAPTURE = "1-4"    # two of each kind, after frame 0 uploaded the vertices
+CAPTURED = [1, 2, 3, 4]
+
+# The client's draw commands and the trace's draw kinds (enum cap_draw_kind).
+CALL_KINDS = {
+    "vkCmdDraw": "direct",
+    "vkCmdDrawIndexed": "indexed",
+    "vkCmdDrawIndirect": "indirect",
+    "vkCmdDrawIndexedIndirect": "indexed_indirect",
+    "vkCmdDrawIndirectCount": "indirect_count",
+    "vkCmdDrawMultiEXT": "multi",
+    "vkCmdDrawMultiIndexedEXT": "multi_indexed",
+}
+
+VALIDATION_MESSAGE = re.compile(
+    r"Validation (?:Error|Warning|Performance Warning)[^\n]*?\[ ([^\]]+) \]")
+
+
+def check(cond, msg):
+    if not cond:
+        FAIL.append(msg)
+        print("FAIL: " + msg, file=sys.stderr)
+    return cond
+
+
+def lavapipe_icd():
+    icds = sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd.*.json"))
+    return icds[0] if icds else None
+
+
+def validation_layer_installed():
+    dirs = [d for d in os.environ.get("VK_LAYER_PATH", "").split(":") if d]
+    data_dirs = os.environ.get("XDG_DATA_DIRS", "/usr/local/share:/usr/share").split(":")
+    dirs += [os.path.join(d, "vulkan", "explicit_layer.d") for d in data_dirs if d]
+    dirs += ["/etc/vulkan/explicit_layer.d"]
+    return any(os.path.exists(os.path.join(d, "VkLayer_khronos_validation.json")) for d in dirs)
+
+
+def run_client(args, tmp, env_extra, layer=True):
+    """Runs the client in tmp; returns (exit status, stdout and stderr)."""
+    env = dict(os.environ)
+    for k in list(env):
+        if k.startswith("OVERSHADE") or k in ("DISABLE_OVERSHADE", "VK_INSTANCE_LAYERS",
+                                              "VK_LOADER_DEBUG", "VK_LAYER_SETTINGS_PATH"):
+            del env[k]
+    implicit = os.path.join(tmp, "share", "vulkan", "implicit_layer.d")
+    os.makedirs(implicit, exist_ok=True)
+    shutil.copy(args.manifest, os.path.join(implicit, "VkLayer_overshade.json"))
+    env["XDG_DATA_HOME"] = os.path.join(tmp, "share")
+    env["XDG_CONFIG_HOME"] = os.path.join(tmp, "config")
+    env["VK_ICD_FILENAMES"] = lavapipe_icd()
+    if layer:
+        env["OVERSHADE"] = "1"
+        env["OVERSHADE_FRAME_DELIMITER"] = "submits:1"
+    env.update(env_extra)
+    p = subprocess.run([args.client, str(FRAMES)], env=env, cwd=tmp, stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, timeout=240)
+    return p.returncode, p.stdout.decode("utf-8", "replace")
+
+
+FRAME_LINE = re.compile(
+    r"^layer_client: frame (\d+) ([AB]) (\S+) draws (\d+) render_passes (\d+) "
+    r"secondary_draws (\d+) indirect_count_draws (\d+) calls (\S+)$", re.M)
+BUFFER_LINE = re.compile(
+    r"^layer_client: buffer (\w+) 0x([0-9a-f]+) size (\d+)(?: data ([0-9a-f]+))?$", re.M)
+
+
+def parse_client(log):
+    """What the client says it did."""
+    out = {"frames": {}, "buffers": {}, "features": {}, "checksum": None, "done": None}
+    for m in FRAME_LINE.finditer(log):
+        calls = {}
+        for item in m.group(8).split(","):
+            name, _, value = item.partition("=")
+            calls[name] = int(value)
+        out["frames"][int(m.group(1))] = {
+            "kind": m.group(2), "submit": m.group(3), "draws": int(m.group(4)),
+            "render_passes": int(m.group(5)), "secondary_draws": int(m.group(6)),
+            "indirect_count_draws": int(m.group(7)), "calls": calls,
+        }
+    for m in BUFFER_LINE.finditer(log):
+        out["buffers"][m.group(1)] = {
+            "handle": int(m.group(2), 16), "size": int(m.group(3)),
+            "data": bytes.fromhex(m.group(4)) if m.group(4) else None,
+        }
+    m = re.search(r"^layer_client: features (.*)$", log, re.M)
+    if m:
+        out["features"] = dict(item.split("=", 1) for item in m.group(1).split())
+    m = re.search(r"^layer_client: image checksum (0x[0-9a-f]+)$", log, re.M)
+    out["checksum"] = m.group(1) if m else None
+    m = re.search(r"^layer_client: done: (\d+) frames, (\d+) draws$", log, re.M)
+    out["done"] = (int(m.group(1)), int(m.group(2))) if m else None
+    return out
+
+
+def client_ran(rc, client, what):
+    check(rc == 0, "the client exited with %d %s" % (rc, what))
+    check(client["done"] is not None and client["done"][0] == FRAMES and
+          sorted(client["frames"]) == list(range(FRAMES)),
+          "the client did not report %d frames %s" % (FRAMES, what))
+
+
+def run_tool(argv):
+    p = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
+    if p.returncode != 0:
+        check(False, "%s failed: %s" % (" ".join(argv), p.stderr.decode("utf-8", "replace")))
+        return None
+    return p.stdout.decode("utf-8")
+
+
+def one_trace(out):
+    traces = glob.glob(os.path.join(out, "*.ovs"))
+    check(len(traces) == 1, "expected one trace in the output directory, found %r" % traces)
+    check(not glob.glob(os.path.join(out, "*.tmp")), "a temporary file was left behind")
+    return traces[0] if len(traces) == 1 else None
+
+
+# ---------------------------------------------------------------------------
+# capture
+
+def check_frames(info, client):
+    frames = info.get("frames", [])
+    check([f.get("index") for f in frames] == CAPTURED,
+          "frames are %r, expected %r" % ([f.get("index") for f in frames], CAPTURED))
+    for f in frames:
+        exp = client["frames"].get(f.get("index"))
+        if exp is None:
+            continue
+        name = "frame %d (%s)" % (f["index"], exp["kind"])
+        check(f.get("draws") == exp["draws"],
+              "%s: %s draws, the client issued %d" % (name, f.get("draws"), exp["draws"]))
+        kinds = {kind: 0 for kind in f.get("draw_kinds", {})}
+        for call, n in exp["calls"].items():
+            kinds[CALL_KINDS[call]] = kinds.get(CALL_KINDS[call], 0) + n
+        check(f.get("draw_kinds") == kinds,
+              "%s: draws by kind %r, the client issued %r" % (name, f.get("draw_kinds"), kinds))
+        check(f.get("unresolved_draws") == 0,
+              "%s: %s draws with unresolved indirect arguments" % (name,
+                                                                   f.get("unresolved_draws")))
+        check(f.get("unsupported_commands") == 0 and f.get("unsupported") == [],
+              "%s: unsupported commands %r" % (name, f.get("unsupported")))
+        check(f.get("render_passes") == exp["render_passes"],
+              "%s: %s render passes, the client began %d" % (name, f.get("render_passes"),
+                                                            exp["render_passes"]))
+        sec = f.get("secondaries", {})
+        executed = 1 if exp["kind"] == "A" else 0
+        check(sec.get("executed") == executed,
+              "%s: %s secondary command buffers executed, expected %d" %
+              (name, sec.get("executed"), executed))
+        check(sec.get("draws") == exp["secondary_draws"],
+              "%s: %s draws inside secondaries, the client recorded %d" %
+              (name, sec.get("draws"), exp["secondary_draws"]))
+        if executed:
+            # Its binds, dynamic state and draws: more than the draws alone.
+            check(sec.get("commands", 0) > exp["secondary_draws"],
+                  "%s: the secondary's commands are missing (%s)" % (name, sec.get("commands")))
+        check(f.get("reference_image") is None,
+              "%s: a reference picture although the client never presents" % name)
+
+
+def uses(client, role):
+    """Captured frames that reference the client's buffer `role`."""
+    frames = []
+    for index in CAPTURED:
+        exp = client["frames"].get(index, {})
+        draws_vertices = exp.get("kind") == "A" or exp.get("render_passes", 0) > 0
+        if role in ("vertex", "index", "uniform") and draws_vertices:
+            frames.append(index)
+        elif role == "indirect" and exp.get("kind") == "A":
+            frames.append(index)
+        elif role == "count" and exp.get("kind") == "A" and exp.get("indirect_count_draws"):
+            frames.append(index)
+    return frames
+
+
+def check_buffers(args, trace, objects, client):
+    by_handle = {int(b["handle"], 16): b for b in objects.get("buffers", [])}
+    usage = {"vertex": "vertex", "index": "index", "uniform": "uniform",
+             "indirect": "indirect", "count": "indirect"}
+    for role, usage_name in usage.items():
+        mine = client["buffers"].get(role)
+        if not check(mine is not None, "the client did not report its %s buffer" % role):
+            continue
+        frames = uses(client, role)
+        b = by_handle.get(mine["handle"])
+        if not frames:
+            check(b is None or b.get("snapshots") == 0,
+                  "%s buffer captured although no captured frame uses it" % role)
+            continue
+        if not check(b is not None, "%s buffer 0x%x is not in the trace" % (role,
+                                                                           mine["handle"])):
+            continue
+        check(usage_name in b.get("usage_names", []),
+              "%s buffer: usage %r lacks %s" % (role, b.get("usage_names"), usage_name))
+        check(b.get("size") == mine["size"], "%s buffer: size %s, the client made %d" %
+              (role, b.get("size"), mine["size"]))
+        check(b.get("snapshots") == len(frames),
+              "%s buffer: %s snapshots, expected one in each of frames %r" %
+              (role, b.get("snapshots"), frames))
+        check(b.get("snapshot_bytes") == mine["size"] * len(frames),
+              "%s buffer: %s snapshot bytes" % (role, b.get("snapshot_bytes")))
+        # The contents: what the client wrote (mapped, or by transfer
+        # commands in an earlier frame; the vertex buffer is device-local
+        # and filled only by vkCmdCopyBuffer).
+        dump = run_tool([args.trace_dump, trace, "snapshots", "0x%x" % mine["handle"]])
+        if dump is None:
+            continue
+        seen = []
+        for m in re.finditer(r"^frame (\d+) kind (\w+) flags (\d+) bytes (\d+) data ([0-9a-f]*)$",
+                             dump, re.M):
+            seen.append(int(m.group(1)))
+            data = bytes.fromhex(m.group(5))
+            check(m.group(2) == "buffer" and m.group(3) == "0" and len(data) == mine["size"],
+                  "%s buffer, frame %s: snapshot %s flags %s of %d bytes" %
+                  (role, m.group(1), m.group(2), m.group(3), len(data)))
+            if mine["data"] is not None:
+                check(data[:len(mine["data"])] == mine["data"],
+                      "%s buffer, frame %s: snapshot %s is not what the client wrote, %s" %
+                      (role, m.group(1), data[:len(mine["data"])].hex(), mine["data"].hex()))
+        check(seen == frames, "%s buffer: snapshots in frames %r, expected %r" %
+              (role, seen, frames))
+
+
+DRAW_LINE = re.compile(
+    r"^frame (\d+) draw (\w+) flags (\d+) buffer 0x([0-9a-f]+) offset (\d+) stride (\d+) "
+    r"count_buffer 0x([0-9a-f]+) count_offset (\d+) max (\d+) params(.*)$", re.M)
+
+
+def check_indirect(args, trace, client):
+    """Indirect draws carry the arguments the GPU read, decoded here from the
+    bytes the client says it wrote, at the record's own offset and stride."""
+    dump = run_tool([args.trace_dump, trace, "draws"])
+    if dump is None:
+        return
+    indirect = client["buffers"].get("indirect") or {}
+    count = client["buffers"].get("count") or {}
+    args_data = indirect.get("data") or b""
+    count_data = count.get("data") or b""
+    seen = {}
+    for m in DRAW_LINE.finditer(dump):
+        frame, kind, flags = int(m.group(1)), m.group(2), int(m.group(3))
+        offset, stride, max_count = int(m.group(5)), int(m.group(6)), int(m.group(9))
+        params = [tuple(int(x) for x in p.split(",")) for p in m.group(10).split()]
+        seen[(frame, kind)] = seen.get((frame, kind), 0) + len(params)
+        name = "frame %d, %s draw" % (frame, kind)
+        check(flags == 0, "%s: flags %d (unresolved?)" % (name, flags))
+        if kind not in ("indirect", "indexed_indirect", "indirect_count",
+                        "indexed_indirect_count"):
+            continue
+        check(int(m.group(4), 16) == indirect.get("handle"),
+              "%s: argument buffer 0x%s is not the client's" % (name, m.group(4)))
+        indexed = kind.startswith("indexed")
+        if kind.endswith("_count"):
+            check(int(m.group(7), 16) == count.get("handle"),
+                  "%s: count buffer 0x%s is not the client's" % (name, m.group(7)))
+            at = int(m.group(8))
+            gpu = struct.unpack_from("<I", count_data, at)[0] if at + 4 <= len(count_data) \
+                else None
+            want = min(gpu, max_count) if gpu is not None else None
+            check(len(params) == want,
+                  "%s: %d draws; the GPU read a count of %s (max %d)" %
+                  (name, len(params), gpu, max_count))
+        for k, p in enumerate(params):
+            at = offset + k * stride
+            size = 20 if indexed else 16
+            if not check(at + size <= len(args_data),
+                         "%s %d: arguments at %d lie outside what the client wrote" %
+                         (name, k, at)):
+                continue
+            if indexed:
+                c, i, first, vo, fi = struct.unpack_from("<IIIiI", args_data, at)
+                want = (c, i, first, vo, fi)
+            else:
+                c, i, first, fi = struct.unpack_from("<IIII", args_data, at)
+                want = (c, i, first, 0, fi)
+            check(p == want, "%s %d: parameters %r, the client wrote %r" % (name, k, p, want))
+    for index in CAPTURED:
+        exp = client["frames"].get(index)
+        if exp is None:
+            continue
+        for call, n in exp["calls"].items():
+            got = seen.get((index, CALL_KINDS[call]), 0)
+            check(got == n, "frame %d: %d %s draws in the dump, the client issued %d" %
+                  (index, got, CALL_KINDS[call], n))
+
+
+def check_objects(objects, client):
+    dynamic = client["features"].get("dynamic_rendering") == "1"
+    pipelines = objects.get("pipelines", [])
+    check(len(pipelines) == (3 if dynamic else 2),
+          "%d pipelines, expected %d" % (len(pipelines), 3 if dynamic else 2))
+    check(sum(p.get("render_pass") == "0x0" for p in pipelines) == (1 if dynamic else 0),
+          "the dynamic rendering pipeline is missing or has a render pass")
+    check(sorted(p.get("subpass") for p in pipelines if p.get("render_pass") != "0x0") == [0, 1],
+          "expected pipelines for subpasses 0 and 1")
+    rps = objects.get("render_passes", [])
+    check(len(rps) == 1 and rps[0].get("attachments") == 2 and rps[0].get("subpasses") == 2,
+          "render passes %r, expected one with 2 attachments and 2 subpasses" % rps)
+    stages = sorted(m.get("stage") for m in objects.get("shader_modules", []))
+    check(stages == ["fragment", "vertex"],
+          "shader module stages %r (the client destroyed them after building)" % stages)
+    sets = objects.get("descriptor_sets", [])
+    frames = uses(client, "uniform")
+    check(sorted(s.get("frame") for s in sets) == frames and
+          all(s.get("descriptors") == 1 for s in sets),
+          "descriptor set states %r, expected the uniform buffer in frames %r" % (sets, frames))
+
+
+def case_capture(args, tmp):
+    base_rc, base_log = run_client(args, os.path.join(tmp, "a"), {}, layer=False)
+    if base_rc == 77:
+        print(base_log)
+        print("skip: the client found no usable Vulkan device")
+        return 77
+    base = parse_client(base_log)
+    client_ran(base_rc, base, "without the layer")
+
+    out = os.path.join(tmp, "out")
+    rc, log = run_client(args, os.path.join(tmp, "b"), {"OVERSHADE_CAPTURE": CAPTURE,
+                                                        "OVERSHADE_OUTPUT": out})
+    print(log)
+    client = parse_client(log)
+    client_ran(rc, client, "under the layer")
+    check(re.search(r"VK_LAYER_OVERSHADE_capture \S+ active; capturing frames " + CAPTURE +
+                    " to " + re.escape(out), log) is not None, "the layer did not start")
+    # The layer changes nothing the application sees or renders.
+    check(client["features"] == base["features"] and client["frames"] == base["frames"],
+          "the client behaved differently under the layer")
+    check(client["checksum"] is not None and client["checksum"] == base["checksum"],
+          "the picture differs under the layer: %s, %s without" % (client["checksum"],
+                                                                  base["checksum"]))
+    trace = one_trace(out)
+    if trace is None:
+        return 1
+    text = run_tool([args.overshade, "info", "--json", "--objects", trace])
+    if text is None:
+        return 1
+    info = json.loads(text)
+    print(json.dumps(info.get("frames"), indent=1))
+    check_frames(info, client)
+    objects = info.get("objects", {})
+    check_buffers(args, trace, objects, client)
+    check_indirect(args, trace, client)
+    check_objects(objects, client)
+    return 1 if FAIL else 0
+
+
+# ---------------------------------------------------------------------------
+# validation
+
+def case_validation(args, tmp):
+    if not validation_layer_installed():
+        print("skip: the Khronos validation layer is not installed "
+              "(Debian: vulkan-validationlayers)")
+        return 77
+    # Synchronization validation too: the layer's own copies and barriers
+    # run between the application's commands.
+    settings = os.path.join(tmp, "vk_layer_settings.txt")
+    with open(settings, "w") as f:
+        f.write("khronos_validation.enables = "
+                "VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT\n")
+    validation = {"VK_INSTANCE_LAYERS": "VK_LAYER_KHRONOS_validation",
+                  "VK_LAYER_SETTINGS_PATH": settings}
+    base_rc, base_log = run_client(args, os.path.join(tmp, "a"), validation, layer=False)
+    if base_rc == 77:
+        print(base_log)
+        print("skip: the client found no usable Vulkan device")
+        return 77
+    out = os.path.join(tmp, "out")
+    env = dict(validation, OVERSHADE_CAPTURE=CAPTURE, OVERSHADE_OUTPUT=out,
+               VK_LOADER_DEBUG="layer")
+    rc, log = run_client(args, os.path.join(tmp, "b"), env)
+    print(log)
+    base, client = parse_client(base_log), parse_client(log)
+    client_ran(base_rc, base, "with validation, without the layer")
+    client_ran(rc, client, "with validation under the layer")
+    # The device's layer chain: ours above validation, so validation sees
+    # everything the layer does.
+    chain = log.rfind("vkCreateDevice layer callstack setup to:")
+    ours = log.find("VK_LAYER_OVERSHADE_capture", chain)
+    khronos = log.find("VK_LAYER_KHRONOS_validation", chain)
+    check(chain >= 0 and 0 <= ours < khronos,
+          "the device's layer chain does not put the layer above validation")
+    one_trace(out)
+    before = set(VALIDATION_MESSAGE.findall(base_log))
+    after = set(VALIDATION_MESSAGE.findall(log))
+    check(not before, "the client alone is not validation-clean: %r" % sorted(before))
+    new = sorted(after - before)
+    check(not new, "validation messages caused by the layer: %r" % new)
+    check(client["checksum"] == base["checksum"], "the picture differs under the layer")
+    return 1 if FAIL else 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("case")
+    ap.add_argument("--client", required=True)
+    ap.add_argument("--trace-dump", required=True)
+    ap.add_argument("--manifest", required=True)
+    ap.add_argument("--overshade", required=True)
+    args = ap.parse_args()
+    cases = {"capture": case_capture, "validation": case_validation}
+    if args.case not in cases:
+        print("unknown case " + args.case)
+        return 99
+    for path in (args.client, args.trace_dump, args.manifest, args.overshade):
+        if not os.path.exists(path):
+            print("setup error: %s does not exist" % path)
+            return 99
+    if lavapipe_icd() is None:
+        print("skip: Mesa lavapipe (mesa-vulkan-drivers) is not installed")
+        return 77
+    with tempfile.TemporaryDirectory(prefix="overshade-client-") as tmp:
+        return cases[args.case](args, tmp)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
