@@ -218,32 +218,26 @@ sim_interp_counters(const struct sim_interp *interp)
             1u << 9, 1u << 10, 1u << 11, 1u << 12, 1u << 13, 1u << 14, 1u << 15            \
     }
 
+/* Lane vectors are not passed to or returned from functions: their ABI
+ * depends on the instruction set the clones below are built for.  Hence
+ * macros. */
+static const sim_lanes_u lane_bits = LANE_BITS;
+
 /* Bit mask -> lane mask (~0 in the lanes whose bit is set). */
-static inline sim_lanes_u
-bits_to_lanes(uint32_t bits)
-{
-    const sim_lanes_u lane_bits = LANE_BITS;
-    return (sim_lanes_u)((lane_bits & bits) != 0);
-}
+#define BITS_TO_LANES(bits) ((sim_lanes_u)((lane_bits & (uint32_t)(bits)) != 0))
+
+#define SPLAT_U(x) (((sim_lanes_u){0}) + (uint32_t)(x))
 
 /* Lane booleans (any non-zero value is true) -> bit mask. */
 static inline uint32_t
-lanes_to_bits(sim_lanes_u v)
+lanes_to_bits(const sim_lanes_u *v)
 {
-    const sim_lanes_u lane_bits = LANE_BITS;
-    sim_lanes_u m = (sim_lanes_u)(v != 0) & lane_bits;
+    sim_lanes_u m = (sim_lanes_u)(*v != 0) & lane_bits;
     uint32_t r = 0;
     for (int l = 0; l < SIM_LANES; l++) {
         r |= m[l];
     }
     return r;
-}
-
-static inline sim_lanes_u
-splat_u(uint32_t x)
-{
-    sim_lanes_u v = {0};
-    return v + x;
 }
 
 /* Quad shuffles: lane 4q+0 top-left, +1 top-right, +2 bottom-left,
@@ -253,34 +247,13 @@ splat_u(uint32_t x)
 #define Q4(a, b, c, d)                                                                     \
     a, b, c, d, (a) + 4, (b) + 4, (c) + 4, (d) + 4, (a) + 8, (b) + 8, (c) + 8, (d) + 8,     \
         (a) + 12, (b) + 12, (c) + 12, (d) + 12
-
-static inline sim_lanes_f
-ddx_coarse(sim_lanes_f v)
-{
-    return __builtin_shufflevector(v, v, Q4(1, 1, 1, 1)) -
-           __builtin_shufflevector(v, v, Q4(0, 0, 0, 0));
-}
-
-static inline sim_lanes_f
-ddy_coarse(sim_lanes_f v)
-{
-    return __builtin_shufflevector(v, v, Q4(2, 2, 2, 2)) -
-           __builtin_shufflevector(v, v, Q4(0, 0, 0, 0));
-}
-
-static inline sim_lanes_f
-ddx_fine(sim_lanes_f v)
-{
-    return __builtin_shufflevector(v, v, Q4(1, 1, 3, 3)) -
-           __builtin_shufflevector(v, v, Q4(0, 0, 2, 2));
-}
-
-static inline sim_lanes_f
-ddy_fine(sim_lanes_f v)
-{
-    return __builtin_shufflevector(v, v, Q4(2, 3, 2, 3)) -
-           __builtin_shufflevector(v, v, Q4(0, 1, 0, 1));
-}
+#define QUAD_DIFF(v, x0, x1, x2, x3, y0, y1, y2, y3)                                       \
+    (__builtin_shufflevector((v), (v), Q4(x0, x1, x2, x3)) -                               \
+     __builtin_shufflevector((v), (v), Q4(y0, y1, y2, y3)))
+#define DDX_COARSE(v) QUAD_DIFF(v, 1, 1, 1, 1, 0, 0, 0, 0)
+#define DDY_COARSE(v) QUAD_DIFF(v, 2, 2, 2, 2, 0, 0, 0, 0)
+#define DDX_FINE(v) QUAD_DIFF(v, 1, 1, 3, 3, 0, 0, 2, 2)
+#define DDY_FINE(v) QUAD_DIFF(v, 2, 3, 2, 3, 0, 1, 0, 1)
 
 static inline float
 u2f(uint32_t u)
@@ -483,8 +456,8 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
         for (uint32_t c = 0; c < gn && c < t->coords; c++) {
             sim_lanes_f v, dx, dy;
             memcpy(&v, req.coord[c], sizeof(v));
-            dx = ddx_coarse(v);
-            dy = ddy_coarse(v);
+            dx = DDX_COARSE(v);
+            dy = DDY_COARSE(v);
             memcpy(req.ddx[c], &dx, sizeof(dx));
             memcpy(req.ddy[c], &dy, sizeof(dy));
         }
@@ -511,7 +484,17 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
 /* ------------------------------------------------------------------------ */
 /* The block loop                                                             */
 
-enum sim_interp_error
+/* Built for the baseline ISA and for AVX2 and AVX-512, picked at load
+ * time (GCC/Clang function multiversioning): 16 lanes of 32 bits are one
+ * AVX-512 register, two AVX2 registers or four SSE2 ones. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__SANITIZE_ADDRESS__) &&             \
+    !defined(OVERSHADE_NO_TARGET_CLONES)
+#define SIM_INTERP_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define SIM_INTERP_CLONES
+#endif
+
+SIM_INTERP_CLONES enum sim_interp_error
 sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
 {
     const struct sim_ir_shader *sh = in->sh;
@@ -528,7 +511,7 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
     dead = ~active & SIM_ALL_LANES;
     in->counters.batches++;
     for (uint32_t i = 0; i < sh->output_reg_count; i++) {
-        R[sh->output_regs[i]] = splat_u(0);
+        R[sh->output_regs[i]] = SPLAT_U(0);
     }
     memset(masks, 0, sh->block_count * sizeof(*masks));
     if (sh->block_count == 0 || active == 0) {
@@ -555,13 +538,17 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
         }
         in->counters.instructions += blk->count;
         in->counters.lane_instructions += (uint64_t)blk->count * (uint32_t)__builtin_popcount(exec);
-        em = bits_to_lanes(exec);
+        em = BITS_TO_LANES(exec);
         full = (exec | dead) == SIM_ALL_LANES;
 
         for (uint32_t pc = blk->first; pc < blk->first + blk->count; pc++) {
             const struct sim_ir_inst *i = &insts[pc];
-            sim_lanes_u r = {0};
-            sim_lanes_u A = R[i->a];
+            sim_lanes_u r;
+            uint32_t t[SIM_LANES];
+#define A (R[i->a])
+#define PA ((const uint32_t *)&R[i->a])
+#define PB ((const uint32_t *)&R[i->b])
+#define PC ((const uint32_t *)&R[i->c])
 #define FA ((sim_lanes_f)A)
 #define FB ((sim_lanes_f)R[i->b])
 #define FC ((sim_lanes_f)R[i->c])
@@ -569,14 +556,17 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
 #define IB ((sim_lanes_i)R[i->b])
 #define UB (R[i->b])
 #define UC (R[i->c])
+/* Lane loops work on arrays, so the vector values stay in registers. */
 #define PER_LANE(expr)                                                                     \
     for (int l = 0; l < SIM_LANES; l++) {                                                  \
-        r[l] = (expr);                                                                     \
-    }
+        t[l] = (expr);                                                                     \
+    }                                                                                      \
+    memcpy(&r, t, sizeof(r))
 #define PER_LANE_F(fn)                                                                     \
     for (int l = 0; l < SIM_LANES; l++) {                                                  \
-        r[l] = f2u(fn(u2f(A[l])));                                                          \
-    }
+        t[l] = f2u(fn(u2f(PA[l])));                                                         \
+    }                                                                                      \
+    memcpy(&r, t, sizeof(r))
             switch ((enum sim_ir_op)i->op) {
             case SIM_IR_OP_MOV:
                 r = A;
@@ -603,10 +593,10 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 break;
             case SIM_IR_OP_FMOD:
                 /* x - y * floor(x / y) (SPIR-V OpFMod, GLSL mod) */
-                PER_LANE(f2u(u2f(A[l]) - u2f(UB[l]) * floorf(u2f(A[l]) / u2f(UB[l]))));
+                PER_LANE(f2u(u2f(PA[l]) - u2f(PB[l]) * floorf(u2f(PA[l]) / u2f(PB[l]))));
                 break;
             case SIM_IR_OP_FREM:
-                PER_LANE(f2u(fmodf(u2f(A[l]), u2f(UB[l]))));
+                PER_LANE(f2u(fmodf(u2f(PA[l]), u2f(PB[l]))));
                 break;
             case SIM_IR_OP_FMA:
                 /* GLSL fma outside `precise` may round twice. */
@@ -628,26 +618,27 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 r = 0u - A;
                 break;
             case SIM_IR_OP_SDIV:
-                PER_LANE((UB[l] == 0 || (A[l] == 0x80000000u && UB[l] == 0xffffffffu))
+                PER_LANE((PB[l] == 0 || (PA[l] == 0x80000000u && PB[l] == 0xffffffffu))
                              ? 0
-                             : (uint32_t)((int32_t)A[l] / (int32_t)UB[l]));
+                             : (uint32_t)((int32_t)PA[l] / (int32_t)PB[l]));
                 break;
             case SIM_IR_OP_UDIV:
-                PER_LANE(UB[l] ? A[l] / UB[l] : 0);
+                PER_LANE(PB[l] ? PA[l] / PB[l] : 0);
                 break;
             case SIM_IR_OP_SREM:
             case SIM_IR_OP_SMOD:
                 for (int l = 0; l < SIM_LANES; l++) {
-                    int32_t x = (int32_t)A[l], y = (int32_t)UB[l], m;
+                    int32_t x = (int32_t)PA[l], y = (int32_t)PB[l], m;
                     m = (y == 0 || (x == INT32_MIN && y == -1)) ? 0 : x % y;
                     if (i->op == SIM_IR_OP_SMOD && m != 0 && ((m < 0) != (y < 0))) {
                         m += y;
                     }
-                    r[l] = (uint32_t)m;
+                    t[l] = (uint32_t)m;
                 }
+                memcpy(&r, t, sizeof(r));
                 break;
             case SIM_IR_OP_UMOD:
-                PER_LANE(UB[l] ? A[l] % UB[l] : 0);
+                PER_LANE(PB[l] ? PA[l] % PB[l] : 0);
                 break;
             case SIM_IR_OP_AND:
                 r = A & UB;
@@ -671,31 +662,32 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 r = (sim_lanes_u)(IA >> (IB & 31));
                 break;
             case SIM_IR_OP_BITCOUNT:
-                PER_LANE((uint32_t)__builtin_popcount(A[l]));
+                PER_LANE((uint32_t)__builtin_popcount(PA[l]));
                 break;
             case SIM_IR_OP_BITREV:
-                PER_LANE(bitrev(A[l]));
+                PER_LANE(bitrev(PA[l]));
                 break;
             case SIM_IR_OP_BFE_S:
-                PER_LANE(bfe_s(A[l], UB[l], UC[l]));
+                PER_LANE(bfe_s(PA[l], PB[l], PC[l]));
                 break;
             case SIM_IR_OP_BFE_U:
-                PER_LANE(bfe_u(A[l], UB[l], UC[l]));
+                PER_LANE(bfe_u(PA[l], PB[l], PC[l]));
                 break;
             case SIM_IR_OP_BFM:
-                PER_LANE((A[l] >= 32 ? ~0u : ((1u << A[l]) - 1u)) << (UB[l] & 31u));
+                PER_LANE((PA[l] >= 32 ? ~0u : ((1u << PA[l]) - 1u)) << (PB[l] & 31u));
                 break;
             case SIM_IR_OP_FINDLSB:
-                PER_LANE(A[l] ? (uint32_t)__builtin_ctz(A[l]) : 0xffffffffu);
+                PER_LANE(PA[l] ? (uint32_t)__builtin_ctz(PA[l]) : 0xffffffffu);
                 break;
             case SIM_IR_OP_FINDMSB_U:
-                PER_LANE(A[l] ? 31u - (uint32_t)__builtin_clz(A[l]) : 0xffffffffu);
+                PER_LANE(PA[l] ? 31u - (uint32_t)__builtin_clz(PA[l]) : 0xffffffffu);
                 break;
             case SIM_IR_OP_FINDMSB_S:
                 for (int l = 0; l < SIM_LANES; l++) {
-                    uint32_t v = (A[l] & 0x80000000u) ? ~A[l] : A[l];
-                    r[l] = v ? 31u - (uint32_t)__builtin_clz(v) : 0xffffffffu;
+                    uint32_t v = (PA[l] & 0x80000000u) ? ~PA[l] : PA[l];
+                    t[l] = v ? 31u - (uint32_t)__builtin_clz(v) : 0xffffffffu;
                 }
+                memcpy(&r, t, sizeof(r));
                 break;
             case SIM_IR_OP_FEQ:
                 r = (sim_lanes_u)(FA == FB);
@@ -734,10 +726,10 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 r = (sim_lanes_u)(A <= UB);
                 break;
             case SIM_IR_OP_F2I:
-                PER_LANE(f_to_i(u2f(A[l])));
+                PER_LANE(f_to_i(u2f(PA[l])));
                 break;
             case SIM_IR_OP_F2U:
-                PER_LANE(f_to_u(u2f(A[l])));
+                PER_LANE(f_to_u(u2f(PA[l])));
                 break;
             case SIM_IR_OP_I2F:
                 r = (sim_lanes_u)__builtin_convertvector(IA, sim_lanes_f);
@@ -749,7 +741,7 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 r = A & 0x7fffffffu;
                 break;
             case SIM_IR_OP_SABS:
-                PER_LANE((A[l] & 0x80000000u) ? 0u - A[l] : A[l]);
+                PER_LANE((PA[l] & 0x80000000u) ? 0u - PA[l] : PA[l]);
                 break;
             case SIM_IR_OP_FSIGN: {
                 sim_lanes_u pos = (sim_lanes_u)(FA > 0.0f), neg = (sim_lanes_u)(FA < 0.0f);
@@ -757,7 +749,7 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 break;
             }
             case SIM_IR_OP_SSIGN:
-                PER_LANE((int32_t)A[l] > 0 ? 1u : (int32_t)A[l] < 0 ? 0xffffffffu : 0u);
+                PER_LANE((int32_t)PA[l] > 0 ? 1u : (int32_t)PA[l] < 0 ? 0xffffffffu : 0u);
                 break;
             case SIM_IR_OP_FLOOR:
                 PER_LANE_F(floorf);
@@ -774,7 +766,7 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 PER_LANE_F(nearbyintf);
                 break;
             case SIM_IR_OP_FRACT:
-                PER_LANE(f2u(u2f(A[l]) - floorf(u2f(A[l]))));
+                PER_LANE(f2u(u2f(PA[l]) - floorf(u2f(PA[l]))));
                 break;
             case SIM_IR_OP_SIN:
                 PER_LANE_F(sinf);
@@ -795,7 +787,7 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 PER_LANE_F(atanf);
                 break;
             case SIM_IR_OP_ATAN2:
-                PER_LANE(f2u(atan2f(u2f(A[l]), u2f(UB[l]))));
+                PER_LANE(f2u(atan2f(u2f(PA[l]), u2f(PB[l]))));
                 break;
             case SIM_IR_OP_SINH:
                 PER_LANE_F(sinhf);
@@ -816,7 +808,7 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 PER_LANE_F(atanhf);
                 break;
             case SIM_IR_OP_POW:
-                PER_LANE(f2u(powf(u2f(A[l]), u2f(UB[l]))));
+                PER_LANE(f2u(powf(u2f(PA[l]), u2f(PB[l]))));
                 break;
             case SIM_IR_OP_EXP:
                 PER_LANE_F(expf);
@@ -834,7 +826,7 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 PER_LANE_F(sqrtf);
                 break;
             case SIM_IR_OP_RSQ:
-                PER_LANE(f2u(1.0f / sqrtf(u2f(A[l]))));
+                PER_LANE(f2u(1.0f / sqrtf(u2f(PA[l]))));
                 break;
             case SIM_IR_OP_FMIN:
             case SIM_IR_OP_NMIN: {
@@ -876,58 +868,61 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 break;
             }
             case SIM_IR_OP_LDEXP:
-                PER_LANE(f2u(ldexpf(u2f(A[l]),
-                                    (int32_t)UB[l] > 256    ? 256
-                                    : (int32_t)UB[l] < -256 ? -256
-                                                            : (int32_t)UB[l])));
+                PER_LANE(f2u(ldexpf(u2f(PA[l]),
+                                    (int32_t)PB[l] > 256    ? 256
+                                    : (int32_t)PB[l] < -256 ? -256
+                                                            : (int32_t)PB[l])));
                 break;
             case SIM_IR_OP_FREXP_M:
                 for (int l = 0; l < SIM_LANES; l++) {
                     int e;
-                    r[l] = f2u(frexpf(u2f(A[l]), &e));
+                    t[l] = f2u(frexpf(u2f(PA[l]), &e));
                 }
+                memcpy(&r, t, sizeof(r));
                 break;
             case SIM_IR_OP_FREXP_E:
                 for (int l = 0; l < SIM_LANES; l++) {
                     int e = 0;
-                    (void)frexpf(u2f(A[l]), &e);
-                    r[l] = (uint32_t)e;
+                    (void)frexpf(u2f(PA[l]), &e);
+                    t[l] = (uint32_t)e;
                 }
+                memcpy(&r, t, sizeof(r));
                 break;
             case SIM_IR_OP_QUANTF16:
-                PER_LANE(f2u(sim_half_to_float(float_to_half(u2f(A[l])))));
+                PER_LANE(f2u(sim_half_to_float(float_to_half(u2f(PA[l])))));
                 break;
             case SIM_IR_OP_F2H:
-                PER_LANE(float_to_half(u2f(A[l])));
+                PER_LANE(float_to_half(u2f(PA[l])));
                 break;
             case SIM_IR_OP_H2F:
-                PER_LANE(f2u(sim_half_to_float(A[l] & 0xffffu)));
+                PER_LANE(f2u(sim_half_to_float(PA[l] & 0xffffu)));
                 break;
             case SIM_IR_OP_DDX:
-                r = (sim_lanes_u)ddx_coarse(FA);
+                r = (sim_lanes_u)DDX_COARSE(FA);
                 break;
             case SIM_IR_OP_DDY:
-                r = (sim_lanes_u)ddy_coarse(FA);
+                r = (sim_lanes_u)DDY_COARSE(FA);
                 break;
             case SIM_IR_OP_DDX_FINE:
-                r = (sim_lanes_u)ddx_fine(FA);
+                r = (sim_lanes_u)DDX_FINE(FA);
                 break;
             case SIM_IR_OP_DDY_FINE:
-                r = (sim_lanes_u)ddy_fine(FA);
+                r = (sim_lanes_u)DDY_FINE(FA);
                 break;
             case SIM_IR_OP_LDIDX:
                 /* The translator clamped the index; clamp again against
                  * the variable's end so the register file is safe. */
                 for (int l = 0; l < SIM_LANES; l++) {
-                    uint32_t k = UB[l] < i->imm ? UB[l] : i->imm;
-                    r[l] = R[i->a + k][l];
+                    uint32_t k = PB[l] < i->imm ? PB[l] : i->imm;
+                    t[l] = R[i->a + k][l];
                 }
+                memcpy(&r, t, sizeof(r));
                 break;
             case SIM_IR_OP_STIDX:
                 for (int l = 0; l < SIM_LANES; l++) {
                     if (exec & (1u << l)) {
-                        uint32_t k = UB[l] < i->imm ? UB[l] : i->imm;
-                        R[i->a + k][l] = UC[l];
+                        uint32_t k = PB[l] < i->imm ? PB[l] : i->imm;
+                        R[i->a + k][l] = PC[l];
                     }
                 }
                 continue;
@@ -935,21 +930,22 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 const struct slot *s = &in->slots[i->aux];
                 if (i->a < sh->const_count) {
                     /* Uniform address: one load for the batch. */
-                    uint64_t addr = (uint64_t)A[0] + i->imm;
+                    uint64_t addr = (uint64_t)PA[0] + i->imm;
                     uint32_t v = 0;
                     if (s->size >= 4 && addr <= s->size - 4) {
                         memcpy(&v, s->data + addr, 4);
                     }
-                    r = splat_u(v);
+                    r = SPLAT_U(v);
                 } else {
                     for (int l = 0; l < SIM_LANES; l++) {
-                        uint64_t addr = (uint64_t)A[l] + i->imm;
+                        uint64_t addr = (uint64_t)PA[l] + i->imm;
                         uint32_t v = 0;
                         if (s->size >= 4 && addr <= s->size - 4) {
                             memcpy(&v, s->data + addr, 4);
                         }
-                        r[l] = v;
+                        t[l] = v;
                     }
+                    memcpy(&r, t, sizeof(r));
                 }
                 break;
             }
@@ -961,16 +957,16 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 }
                 /* Lanes store in lane order, so the last lane wins. */
                 for (int l = 0; l < SIM_LANES; l++) {
-                    uint64_t addr = (uint64_t)A[l] + i->imm;
+                    uint64_t addr = (uint64_t)PA[l] + i->imm;
                     if ((lanes & (1u << l)) && s->size >= 4 && addr <= s->size - 4) {
-                        uint32_t v = UB[l];
+                        uint32_t v = PB[l];
                         memcpy(s->wdata + addr, &v, 4);
                     }
                 }
                 continue;
             }
             case SIM_IR_OP_HELPER:
-                r = bits_to_lanes(in->helpers);
+                r = BITS_TO_LANES(in->helpers);
                 break;
             case SIM_IR_OP_DEMOTE:
                 in->helpers |= exec;
@@ -978,14 +974,14 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
             case SIM_IR_OP_TEX: {
                 sim_lanes_u out[4];
                 uint32_t texels = 0;
-                const struct sim_ir_tex *t = &sh->texs[i->imm];
+                const struct sim_ir_tex *tex = &sh->texs[i->imm];
                 err = run_tex(in, i, exec, out, &texels);
                 if (err) {
                     goto done;
                 }
                 in->counters.texture_lookups += (uint32_t)__builtin_popcount(exec);
                 in->counters.texel_reads += texels;
-                for (uint32_t c = 0; c < t->results; c++) {
+                for (uint32_t c = 0; c < tex->results; c++) {
                     R[i->dst + c] = full ? out[c] : (R[i->dst + c] & ~em) | (out[c] & em);
                 }
                 continue;
@@ -997,9 +993,9 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 }
                 continue;
             case SIM_IR_OP_BRC: {
-                uint32_t t = lanes_to_bits(A) & exec, f = exec & ~t;
-                if (t) {
-                    masks[i->b] |= t;
+                uint32_t yes = lanes_to_bits(&A) & exec, f = exec & ~yes;
+                if (yes) {
+                    masks[i->b] |= yes;
                     next = i->b < next ? i->b : next;
                 }
                 if (f) {
@@ -1013,7 +1009,8 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 uint32_t left = exec;
                 for (uint32_t k = 0; k < sw->case_count && left; k++) {
                     const struct sim_ir_switch_case *c = &sh->switch_cases[sw->first_case + k];
-                    uint32_t m = lanes_to_bits((sim_lanes_u)(A == c->value)) & left;
+                    sim_lanes_u eq = (sim_lanes_u)(A == c->value);
+                    uint32_t m = lanes_to_bits(&eq) & left;
                     if (m) {
                         masks[c->block] |= m;
                         next = c->block < next ? c->block : next;
@@ -1049,6 +1046,10 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
 #undef IB
 #undef UB
 #undef UC
+#undef A
+#undef PA
+#undef PB
+#undef PC
 #undef PER_LANE
 #undef PER_LANE_F
         }
