@@ -421,9 +421,9 @@ struct lyr_device {
      * device supports it, by the layer): command buffers recorded while a
      * capture is armed are wrapped in a statistics query. */
     int stats_enabled;
-    /* The application has allocated a secondary command buffer; from then on
-     * primaries are not wrapped (wants_stats in lyr_commands.c).  Read and
-     * written under `lock`. */
+    /* The application has allocated a secondary command buffer or created a
+     * pipeline-statistics query pool of its own; from then on primaries are
+     * not wrapped (wants_stats in lyr_commands.c).  Under `lock`. */
     int has_secondaries;
 
     pthread_mutex_t lock; /* guards the maps below */

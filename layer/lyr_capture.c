@@ -797,7 +797,7 @@ submit_wait(struct lyr_device *dev, struct lyr_capture *cap, VkQueue queue, uint
         .commandBufferCount = 1,
         .pCommandBuffers = &cb,
         .signalSemaphoreCount = signal ? 1 : 0,
-        .pSignalSemaphores = &signal,
+        .pSignalSemaphores = signal ? &signal : NULL,
     };
     ok = ok && dev->vk.ResetFences(dev->handle, 1, &cap->fence) == VK_SUCCESS;
     ok = ok && dev->vk.QueueSubmit(queue, 1, &si, cap->fence) == VK_SUCCESS;

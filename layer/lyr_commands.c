@@ -126,6 +126,22 @@ for_pool(struct lyr_device *dev, uint64_t pool, int destroy)
     pthread_mutex_unlock(&dev->lock);
 }
 
+/* An application with pipeline-statistics queries of its own could begin one
+ * inside a primary the layer wraps (VUID-vkCmdBeginQuery-queryPool-01922):
+ * such devices, like those with secondaries, get no wrapping. */
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateQueryPool(VkDevice device, const VkQueryPoolCreateInfo *info,
+                    const VkAllocationCallbacks *alloc, VkQueryPool *pool)
+{
+    struct lyr_device *dev = DEV(device);
+    if (info->queryType == VK_QUERY_TYPE_PIPELINE_STATISTICS) {
+        pthread_mutex_lock(&dev->lock);
+        dev->has_secondaries = 1;
+        pthread_mutex_unlock(&dev->lock);
+    }
+    return dev->vk.CreateQueryPool(device, info, alloc, pool);
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL
 lyr_CreateCommandPool(VkDevice device, const VkCommandPoolCreateInfo *info,
                       const VkAllocationCallbacks *alloc, VkCommandPool *pool)
@@ -1467,6 +1483,7 @@ lyr_commands_hook(const char *name)
         HOOK(AllocateCommandBuffers),
         HOOK(FreeCommandBuffers),
         HOOK(CreateCommandPool),
+        HOOK(CreateQueryPool),
         HOOK(DestroyCommandPool),
         HOOK(ResetCommandPool),
         HOOK(BeginCommandBuffer),

@@ -249,6 +249,22 @@ struct info_frame {
     uint32_t secondary_draws;
 };
 
+/* VkQueryPipelineStatisticFlagBits in bit order. */
+static const char *const pipeline_stat_names[CAP_PIPELINE_STATS_COUNT] = {
+    "input_assembly_vertices",
+    "input_assembly_primitives",
+    "vertex_shader_invocations",
+    "geometry_shader_invocations",
+    "geometry_shader_primitives",
+    "clipping_invocations",
+    "clipping_primitives",
+    "fragment_shader_invocations",
+    "tessellation_control_shader_patches",
+    "tessellation_evaluation_shader_invocations",
+    "compute_shader_invocations",
+};
+
+
 static const char *const draw_kind_names[CAP_DRAW_KIND_COUNT] = {
     [CAP_DRAW_DIRECT] = "direct",
     [CAP_DRAW_INDEXED] = "indexed",
@@ -743,6 +759,18 @@ print_json(const struct cap_trace *t, const char *path, int objects)
         json_uint(&j, "index", f->index);
         json_uint(&j, "frame_time_ns", f->frame_time_ns);
         json_uint(&j, "capture_time_ns", f->capture_time_ns);
+        /* The driver's own counts, when the layer could query them. */
+        if (f->stats_valid) {
+            json_open(&j, "pipeline_statistics", '{');
+            for (k = 0; k < CAP_PIPELINE_STATS_COUNT; k++) {
+                if (f->stats_valid & (1u << k)) {
+                    json_uint(&j, pipeline_stat_names[k], f->stats[k]);
+                }
+            }
+            json_close(&j, '}');
+        } else {
+            json_null(&j, "pipeline_statistics");
+        }
         json_uint(&j, "draws", fi.s.draws);
         json_open(&j, "draw_kinds", '{');
         for (k = 0; k < CAP_DRAW_KIND_COUNT; k++) {
