@@ -151,17 +151,29 @@ print_interface(FILE *f, const char *what, const struct sim_ir_interface *e, uin
 enum sim_spv_error
 sim_spv_describe(const uint32_t *words, size_t word_count, void *out)
 {
-    FILE *f = out;
     struct sim_spv_error_info info;
+    enum sim_spv_error err = sim_spv_describe_options(words, word_count, NULL, out, &info);
+
+    if (err) {
+        fprintf(out, "error: %s: %s\n", sim_spv_error_name(err), info.detail);
+        if (info.word) {
+            fprintf(out, "  at word %" PRIu32 "\n", info.word);
+        }
+    }
+    return err;
+}
+
+enum sim_spv_error
+sim_spv_describe_options(const uint32_t *words, size_t word_count,
+                         const struct sim_spv_options *options, void *out,
+                         struct sim_spv_error_info *info)
+{
+    FILE *f = out;
     struct sim_ir_shader *sh = NULL;
-    enum sim_spv_error err = sim_ir_shader_create(words, word_count, NULL, &sh, &info);
+    enum sim_spv_error err = sim_ir_shader_create(words, word_count, options, &sh, info);
     const struct sim_ir_info *in;
 
     if (err) {
-        fprintf(f, "error: %s: %s\n", sim_spv_error_name(err), info.detail);
-        if (info.word) {
-            fprintf(f, "  at word %" PRIu32 "\n", info.word);
-        }
         return err;
     }
     in = sim_ir_shader_info(sh);

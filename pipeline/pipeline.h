@@ -247,6 +247,14 @@ sim_ir_shader_print(const struct sim_ir_shader *shader, void *out);
 enum sim_spv_error
 sim_spv_describe(const uint32_t *words, size_t word_count, void *out);
 
+/* The same summary for the entry point `options` picks (NULL: defaults).
+ * On error writes nothing, fills *info (which may be NULL) and returns the
+ * code. */
+enum sim_spv_error
+sim_spv_describe_options(const uint32_t *words, size_t word_count,
+                         const struct sim_spv_options *options, void *out,
+                         struct sim_spv_error_info *info);
+
 /* ------------------------------------------------------------------------ */
 /* Texture unit                                                              */
 

@@ -21,4 +21,10 @@ cli_info(int argc, char **argv);
 void
 cli_info_usage(FILE *out);
 
+/* `overshade spirv [--stage S] [--entry NAME] [--ir] FILE.spv` (cmd_spirv.c) */
+int
+cli_spirv(int argc, char **argv);
+void
+cli_spirv_usage(FILE *out);
+
 #endif /* OVERSHADE_CLI_H */

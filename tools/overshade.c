@@ -2,6 +2,7 @@
  * tools/overshade.c — the overshade command line: subcommand dispatch.
  *
  *   overshade info [--json] TRACE
+ *   overshade spirv [--stage S] [--entry NAME] [--ir] FILE.spv
  *   overshade help [COMMAND]
  *   overshade --version
  *
@@ -24,6 +25,7 @@ struct cli_command {
 
 static const struct cli_command cli_commands[] = {
     {"info", "summarize a trace: device, objects, frames", cli_info, cli_info_usage},
+    {"spirv", "translate a SPIR-V module: can overshade run it?", cli_spirv, cli_spirv_usage},
 };
 
 #define CLI_COMMAND_COUNT (sizeof(cli_commands) / sizeof(cli_commands[0]))
