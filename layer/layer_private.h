@@ -462,6 +462,16 @@ struct lyr_swapchain {
 struct lyr_device *
 lyr_device_from_key(void *dispatch_key);
 
+/* Lookups of devices and command buffers go through a one-entry cache per
+ * thread, so recording a command costs no lock.  Anything that frees a
+ * device or a command buffer shadow bumps this generation first, which
+ * empties every thread's cache (using an object while another thread frees
+ * it is already invalid Vulkan usage). */
+void
+lyr_cache_invalidate(void);
+uint64_t
+lyr_cache_generation(void);
+
 static inline void *
 lyr_dispatch_key(const void *dispatchable)
 {

@@ -13,12 +13,27 @@
 
 #define DEV(handle) lyr_device_from_key(lyr_dispatch_key(handle))
 
+struct cmdbuf_cache {
+    uint64_t generation;
+    VkCommandBuffer cb;
+    struct lyr_cmdbuf *c;
+};
+
+static _Thread_local struct cmdbuf_cache cmdbuf_cache;
+
 struct lyr_cmdbuf *
 lyr_cmdbuf_get(struct lyr_device *dev, VkCommandBuffer cb)
 {
+    uint64_t gen = lyr_cache_generation();
+    if (cmdbuf_cache.generation == gen && cmdbuf_cache.cb == cb) {
+        return cmdbuf_cache.c;
+    }
     pthread_mutex_lock(&dev->lock);
     struct lyr_cmdbuf *c = lyr_map_get(&dev->cmdbufs, LYR_H(cb));
     pthread_mutex_unlock(&dev->lock);
+    if (c) {
+        cmdbuf_cache = (struct cmdbuf_cache){gen, cb, c};
+    }
     return c;
 }
 
@@ -26,6 +41,7 @@ static void
 cmdbuf_free(struct lyr_cmdbuf *c)
 {
     if (c) {
+        lyr_cache_invalidate();
         if (c->stats_pool) {
             c->dev->vk.DestroyQueryPool(c->dev->handle, c->stats_pool, NULL);
         }
@@ -637,7 +653,9 @@ record_state(struct lyr_cmdbuf *c, VkDynamicState state, uint32_t first, const v
     REC_END(c, at);
 }
 
-static void
+/* Records the state and returns the device, so the hook forwards without a
+ * second lookup. */
+static struct lyr_device *
 state_words(VkCommandBuffer cb, VkDynamicState state, uint32_t first, const void *words,
             uint32_t count)
 {
@@ -646,52 +664,53 @@ state_words(VkCommandBuffer cb, VkDynamicState state, uint32_t first, const void
     if (c) {
         record_state(c, state, first, words, count);
     }
+    return dev;
 }
 
 static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdSetViewport(VkCommandBuffer cb, uint32_t first, uint32_t count, const VkViewport *v)
 {
     _Static_assert(sizeof(VkViewport) == 6 * sizeof(uint32_t), "viewport words");
-    state_words(cb, VK_DYNAMIC_STATE_VIEWPORT, first, v, count * 6);
-    DEV(cb)->vk.CmdSetViewport(cb, first, count, v);
+    struct lyr_device *dev_ = state_words(cb, VK_DYNAMIC_STATE_VIEWPORT, first, v, count * 6);
+    dev_->vk.CmdSetViewport(cb, first, count, v);
 }
 
 static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdSetScissor(VkCommandBuffer cb, uint32_t first, uint32_t count, const VkRect2D *r)
 {
     _Static_assert(sizeof(VkRect2D) == 4 * sizeof(uint32_t), "scissor words");
-    state_words(cb, VK_DYNAMIC_STATE_SCISSOR, first, r, count * 4);
-    DEV(cb)->vk.CmdSetScissor(cb, first, count, r);
+    struct lyr_device *dev_ = state_words(cb, VK_DYNAMIC_STATE_SCISSOR, first, r, count * 4);
+    dev_->vk.CmdSetScissor(cb, first, count, r);
 }
 
 static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdSetLineWidth(VkCommandBuffer cb, float width)
 {
-    state_words(cb, VK_DYNAMIC_STATE_LINE_WIDTH, 0, &width, 1);
-    DEV(cb)->vk.CmdSetLineWidth(cb, width);
+    struct lyr_device *dev_ = state_words(cb, VK_DYNAMIC_STATE_LINE_WIDTH, 0, &width, 1);
+    dev_->vk.CmdSetLineWidth(cb, width);
 }
 
 static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdSetDepthBias(VkCommandBuffer cb, float constant, float clamp, float slope)
 {
     float w[3] = {constant, clamp, slope};
-    state_words(cb, VK_DYNAMIC_STATE_DEPTH_BIAS, 0, w, 3);
-    DEV(cb)->vk.CmdSetDepthBias(cb, constant, clamp, slope);
+    struct lyr_device *dev_ = state_words(cb, VK_DYNAMIC_STATE_DEPTH_BIAS, 0, w, 3);
+    dev_->vk.CmdSetDepthBias(cb, constant, clamp, slope);
 }
 
 static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdSetBlendConstants(VkCommandBuffer cb, const float constants[4])
 {
-    state_words(cb, VK_DYNAMIC_STATE_BLEND_CONSTANTS, 0, constants, 4);
-    DEV(cb)->vk.CmdSetBlendConstants(cb, constants);
+    struct lyr_device *dev_ = state_words(cb, VK_DYNAMIC_STATE_BLEND_CONSTANTS, 0, constants, 4);
+    dev_->vk.CmdSetBlendConstants(cb, constants);
 }
 
 static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdSetDepthBounds(VkCommandBuffer cb, float min, float max)
 {
     float w[2] = {min, max};
-    state_words(cb, VK_DYNAMIC_STATE_DEPTH_BOUNDS, 0, w, 2);
-    DEV(cb)->vk.CmdSetDepthBounds(cb, min, max);
+    struct lyr_device *dev_ = state_words(cb, VK_DYNAMIC_STATE_DEPTH_BOUNDS, 0, w, 2);
+    dev_->vk.CmdSetDepthBounds(cb, min, max);
 }
 
 #define STENCIL_STATE(name, state)                                                         \

@@ -33,12 +33,41 @@ instance_from_key(void *key)
     return inst;
 }
 
+static uint64_t cache_generation = 1;
+
+struct device_cache {
+    uint64_t generation;
+    void *key;
+    struct lyr_device *dev;
+};
+
+static _Thread_local struct device_cache device_cache;
+
+void
+lyr_cache_invalidate(void)
+{
+    __atomic_add_fetch(&cache_generation, 1, __ATOMIC_SEQ_CST);
+}
+
+uint64_t
+lyr_cache_generation(void)
+{
+    return __atomic_load_n(&cache_generation, __ATOMIC_ACQUIRE);
+}
+
 struct lyr_device *
 lyr_device_from_key(void *key)
 {
+    uint64_t gen = lyr_cache_generation();
+    if (device_cache.generation == gen && device_cache.key == key) {
+        return device_cache.dev;
+    }
     pthread_mutex_lock(&registry_lock);
     struct lyr_device *dev = lyr_map_get(&devices, LYR_H(key));
     pthread_mutex_unlock(&registry_lock);
+    if (dev) {
+        device_cache = (struct device_cache){gen, key, dev};
+    }
     return dev;
 }
 
@@ -303,6 +332,7 @@ lyr_DestroyDevice(VkDevice device, const VkAllocationCallbacks *alloc)
     if (!dev) {
         return;
     }
+    lyr_cache_invalidate();
     lyr_capture_device_destroy(dev);
     lyr_cmdbufs_destroy_all(dev);
     lyr_objects_destroy_all(dev);
