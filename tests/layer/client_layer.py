@@ -74,7 +74,7 @@ def validation_layer_installed():
     return any(os.path.exists(os.path.join(d, "VkLayer_khronos_validation.json")) for d in dirs)
 
 
-def run_client(args, tmp, env_extra, layer=True):
+def run_client(args, tmp, env_extra, layer=True, client_args=()):
     """Runs the client in tmp; returns (exit status, stdout and stderr)."""
     env = dict(os.environ)
     for k in list(env):
@@ -91,7 +91,7 @@ def run_client(args, tmp, env_extra, layer=True):
         env["OVERSHADE"] = "1"
         env["OVERSHADE_FRAME_DELIMITER"] = "submits:1"
     env.update(env_extra)
-    p = subprocess.run([args.client, str(FRAMES)], env=env, cwd=tmp, stdout=subprocess.PIPE,
+    p = subprocess.run([args.client] + list(client_args) + [str(FRAMES)], env=env, cwd=tmp, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, timeout=240)
     return p.returncode, p.stdout.decode("utf-8", "replace")
 
@@ -376,10 +376,57 @@ def case_capture(args, tmp):
     info = json.loads(text)
     print(json.dumps(info.get("frames"), indent=1))
     check_frames(info, client)
+    # With secondaries in use the layer must not wrap primaries in its
+    # statistics query (VUID-vkCmdExecuteCommands-commandBuffer-00101).
+    for f in info.get("frames", []):
+        check(f.get("pipeline_statistics", "absent") is None,
+              "frame %s: statistics recorded although the client uses secondaries"
+              % f.get("index"))
     objects = info.get("objects", {})
     check_buffers(args, trace, objects, client)
     check_indirect(args, trace, client)
     check_objects(objects, client)
+    return 1 if FAIL else 0
+
+
+# ---------------------------------------------------------------------------
+# statistics
+
+def case_stats(args, tmp):
+    """Command buffers recorded while a capture is armed carry the layer's
+    pipeline-statistics query: every captured frame has the driver's counts,
+    and the inserted queries are valid Vulkan."""
+    out = os.path.join(tmp, "out")
+    env = {"OVERSHADE_CAPTURE": CAPTURE, "OVERSHADE_OUTPUT": out}
+    if validation_layer_installed():
+        env["VK_INSTANCE_LAYERS"] = "VK_LAYER_KHRONOS_validation"
+    rc, log = run_client(args, tmp, env, client_args=("--only-dynamic",))
+    print(log)
+    if rc == 77:
+        print("skip: the client found no usable Vulkan device")
+        return 77
+    check(rc == 0, "the client failed under the layer (%d)" % rc)
+    check("Validation Error" not in log, "validation errors with the statistics query")
+    trace = one_trace(out)
+    if trace is None:
+        return 1
+    text = run_tool([args.overshade, "info", "--json", trace])
+    if text is None:
+        return 1
+    frames = json.loads(text).get("frames", [])
+    check(len(frames) > 0, "no frames captured")
+    for f in frames:
+        st = f.get("pipeline_statistics")
+        print("frame %s statistics: %r" % (f.get("index"), st))
+        check(isinstance(st, dict), "frame %s: no driver statistics" % f.get("index"))
+        if not isinstance(st, dict):
+            continue
+        for key in ("input_assembly_vertices", "input_assembly_primitives",
+                    "vertex_shader_invocations", "clipping_invocations",
+                    "fragment_shader_invocations"):
+            check(st.get(key, 0) > 0, "frame %s: %s is %r" % (f.get("index"), key, st.get(key)))
+        check(st.get("tessellation_control_shader_patches", -1) == 0,
+              "frame %s: tessellation patches counted without tessellation" % f.get("index"))
     return 1 if FAIL else 0
 
 
@@ -437,7 +484,7 @@ def main():
     ap.add_argument("--manifest", required=True)
     ap.add_argument("--overshade", required=True)
     args = ap.parse_args()
-    cases = {"capture": case_capture, "validation": case_validation}
+    cases = {"capture": case_capture, "validation": case_validation, "stats": case_stats}
     if args.case not in cases:
         print("unknown case " + args.case)
         return 99

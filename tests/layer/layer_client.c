@@ -148,6 +148,7 @@ struct image {
 };
 
 struct client {
+    int only_dynamic; /* --only-dynamic: frames B only, no secondary command buffer */
     VkInstance instance;
     VkPhysicalDevice physical;
     VkPhysicalDeviceProperties props;
@@ -1283,12 +1284,14 @@ run(struct client *c, uint32_t frames)
     c->primary_b = primaries[1];
     ai.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
     ai.commandBufferCount = 1;
-    VK_TRY(vkAllocateCommandBuffers(c->device, &ai, &c->secondary));
+    if (!c->only_dynamic) {
+        VK_TRY(vkAllocateCommandBuffers(c->device, &ai, &c->secondary));
+    }
     VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VK_TRY(vkCreateFence(c->device, &fi, NULL, &c->fence));
 
     uint32_t secondary_calls[CALL_COUNT] = {0};
-    if (record_secondary(c, secondary_calls) != 0) {
+    if (!c->only_dynamic && record_secondary(c, secondary_calls) != 0) {
         return -1;
     }
     print_buffer("vertex", &c->vertex, vertices, sizeof(vertices));
@@ -1306,7 +1309,7 @@ run(struct client *c, uint32_t frames)
     uint64_t total_draws = 0, image_sum = 0;
     for (uint32_t i = 0; i < frames; i++) {
         struct frame_report rep = {0};
-        int is_a = i % 2 == 0;
+        int is_a = !c->only_dynamic && i % 2 == 0;
         if (is_a) {
             if (record_frame_a(c, secondary_calls, &rep) != 0 ||
                 submit_and_wait(c, c->primary_a, 0) != 0) {
@@ -1394,8 +1397,14 @@ main(int argc, char **argv)
     uint32_t frames = 6;
     int ret;
 
+    memset(&c, 0, sizeof(c));
+    if (argc > 1 && strcmp(argv[1], "--only-dynamic") == 0) {
+        c.only_dynamic = 1;
+        argc--;
+        argv++;
+    }
     if (argc > 2 || (argc == 2 && (sscanf(argv[1], "%" SCNu32, &frames) != 1 || frames == 0))) {
-        fprintf(stderr, "usage: layer_client [FRAMES]\n");
+        fprintf(stderr, "usage: layer_client [--only-dynamic] [FRAMES]\n");
         return 2;
     }
     /* Line-buffered: our lines interleave with the layer's log on one pipe. */
@@ -1404,7 +1413,6 @@ main(int argc, char **argv)
         printf("layer_client: skip: no Vulkan loader (libvulkan.so.1)\n");
         return EXIT_SKIP;
     }
-    memset(&c, 0, sizeof(c));
     ret = create_instance(&c);
     if (ret == 0) {
         ret = create_device(&c);
