@@ -1,0 +1,207 @@
+/*
+ * tests/diff/diff.h — what the files of the differential harness share.
+ *
+ * The harness runs one test shader on lavapipe (diff_vk.c) and in the
+ * simulator's interpreter (diff_sim.c) with identical inputs, and compares
+ * what they wrote (diff_main.c).  Both sides read the same inputs, built
+ * once by diff_data.c:
+ *
+ * Fragment cases draw a full-screen triangle over a DIFF_WIDTH x
+ * DIFF_HEIGHT target, once per DIFF_TILE x DIFF_TILE tile with a scissor,
+ * so every 2x2 quad is covered by one primitive (no helper lanes unless
+ * the shader makes them) while flat inputs still change from tile to tile.
+ * The vertex stage is shaders/diff/fullscreen.vert and the test shaders
+ * read a subset of its outputs:
+ *
+ *   location 0  vec4          smooth: x = -2 + 4u, y = -2 + 4v,
+ *                             z = -8 + 8(u + v), w = 0.1 + 2.9u + v
+ *   location 1  flat ivec4    per tile: see diff_data.c (negatives, zero,
+ *                             extremes, small loop counts)
+ *   location 2  vec4          smooth: x = u, y = v, z = -100 + 200u,
+ *                             w = -pi + 2 pi v
+ *   location 3  flat uvec4    per tile: bit patterns
+ *
+ * with u = x / DIFF_WIDTH, v = y / DIFF_HEIGHT in framebuffer pixels.  The
+ * values the interpreter gets are not recomputed: a first pass on lavapipe
+ * with shaders/diff/capture.frag writes every interpolated input (and
+ * FragCoord, FrontFacing) to float or integer targets, and the interpreter
+ * reads those, bit for bit.  Outputs at location L go to colour attachment
+ * L, R32G32B32A32 of the output's scalar type.
+ *
+ * Vertex cases draw DIFF_VERTICES points with rasterization discarded; the
+ * shader reads attributes at locations 0-3 (vec4, ivec4, vec4, uvec4,
+ * values from diff_data.c) and writes what is compared to the storage
+ * buffer at [gl_VertexIndex].
+ *
+ * Descriptor set 0 (every case, shaders use a subset):
+ *   binding 0  uniform buffer, DIFF_UBO_BYTES: floats in the first half,
+ *              ints in the second (diff_data.c)
+ *   binding 1  storage buffer, DIFF_SSBO_BYTES, same pattern; compared
+ *              after the run
+ *   binding 2  DIFF_TEXTURE_SLOTS combined image samplers (the case picks
+ *              texture and sampler per element)
+ *   binding 3  a sampled image and binding 4 a sampler (separate)
+ *   push constants, DIFF_PUSH_BYTES: 16 floats then 16 ints
+ */
+#ifndef OVERSHADE_TESTS_DIFF_H
+#define OVERSHADE_TESTS_DIFF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DIFF_WIDTH 64
+#define DIFF_HEIGHT 64
+#define DIFF_TILE 8
+#define DIFF_TILES ((DIFF_WIDTH / DIFF_TILE) * (DIFF_HEIGHT / DIFF_TILE))
+#define DIFF_PIXELS (DIFF_WIDTH * DIFF_HEIGHT)
+#define DIFF_VERTICES 256
+#define DIFF_UBO_BYTES 4096
+#define DIFF_SSBO_BYTES (DIFF_PIXELS * 16)
+#define DIFF_PUSH_BYTES 128
+#define DIFF_TEXTURE_SLOTS 4
+#define DIFF_MAX_OUTPUTS 8
+/* Captured inputs: locations 0-3, FragCoord, (FrontFacing, 0, 0, 0). */
+#define DIFF_CAPTURES 6
+#define DIFF_CAPTURE_FRAGCOORD 4
+#define DIFF_CAPTURE_FACING 5
+/* What an attachment holds where no fragment wrote it. */
+#define DIFF_CLEAR_BITS 0xdeadbeefu
+
+enum diff_stage {
+    DIFF_FRAGMENT,
+    DIFF_VERTEX,
+};
+
+/* Textures, as diff_data.c builds them. */
+enum diff_texture {
+    DIFF_TEX_GRADIENT,  /* RGBA8 UNORM 64x64, full mip chain, smooth */
+    DIFF_TEX_CHECKER,   /* RGBA8 UNORM 8x8, one level, random colours */
+    DIFF_TEX_NOISE,     /* RGBA8 UNORM 32x32, full chain, random per level */
+    DIFF_TEX_R32F,      /* R32 SFLOAT 16x16, full chain */
+    DIFF_TEX_SRGB,      /* RGBA8 SRGB 16x16, full chain */
+    DIFF_TEX_RGBA16F,   /* RGBA16 SFLOAT 16x16, one level */
+    DIFF_TEX_CUBE,      /* RGBA8 UNORM cube 16x16, full chain */
+    DIFF_TEX_ARRAY,     /* RGBA8 UNORM 2D array 16x16, 4 layers, full chain */
+    DIFF_TEX_3D,        /* RGBA8 UNORM 8x8x8, full chain */
+    DIFF_TEX_UINT,      /* RGBA32 UINT 8x8, 4 levels */
+    DIFF_TEX_BGRA,      /* BGRA8 UNORM 16x16, one level */
+    DIFF_TEX_DEPTH,     /* D32 SFLOAT 16x16, one level */
+    DIFF_TEX_COUNT,
+};
+
+enum diff_sampler {
+    DIFF_SMP_NEAREST,     /* nearest, mip nearest, clamp to edge */
+    DIFF_SMP_TRILINEAR,   /* linear, mip linear, repeat */
+    DIFF_SMP_BILINEAR,    /* linear, mip nearest, mirrored repeat */
+    DIFF_SMP_BORDER,      /* nearest, clamp to border (opaque white) */
+    DIFF_SMP_LOD_CLAMP,   /* linear, mip linear, bias 0.5, LOD in [1, 3] */
+    DIFF_SMP_COMPARE,     /* nearest, compare LESS_OR_EQUAL, clamp */
+    DIFF_SMP_COUNT,
+};
+
+struct diff_image {
+    uint32_t format;    /* VkFormat */
+    uint32_t view_type; /* VkImageViewType */
+    uint32_t width, height, depth, layers, levels;
+    uint32_t texel_bytes;
+    uint8_t *data;                 /* every level; per level, layers one after another */
+    uint64_t size;
+    uint64_t level_offset[16];     /* bytes */
+};
+
+struct diff_sampler_desc {
+    uint32_t mag, min, mip;  /* VkFilter, VkFilter, VkSamplerMipmapMode */
+    uint32_t address;        /* VkSamplerAddressMode, all three axes */
+    float bias, min_lod, max_lod;
+    uint32_t border;         /* VkBorderColor */
+    uint32_t compare;        /* 0, or VkCompareOp + 1 */
+};
+
+/* Bounds a case's float results must meet: equal bits, or both NaN, or
+ * at most `ulp` units in the last place apart, or at most `abs` apart.
+ * Integer targets and storage words not marked float compare exactly. */
+struct diff_bound {
+    uint32_t ulp;
+    float abs;
+};
+
+enum diff_case_flags {
+    DIFF_SSBO_FLOAT = 1u << 0, /* storage buffer words are floats: compare with the bound */
+};
+
+struct diff_tex_binding {
+    uint8_t texture; /* enum diff_texture */
+    uint8_t sampler; /* enum diff_sampler */
+};
+
+struct diff_case {
+    const char *name;
+    const char *covers; /* what the shader exercises */
+    enum diff_stage stage;
+    const uint32_t *spv;
+    size_t words;
+    struct diff_bound bound;
+    const char *why; /* where the bound comes from */
+    uint32_t flags;  /* enum diff_case_flags */
+    /* binding 2 elements; element k > 0 left zeroed ({0, 0}) copies element 0 */
+    struct diff_tex_binding tex[DIFF_TEXTURE_SLOTS];
+    struct diff_tex_binding separate; /* bindings 3 and 4 */
+};
+
+/* Everything both sides read (diff_data.c). */
+struct diff_inputs {
+    uint32_t ubo[DIFF_UBO_BYTES / 4];
+    uint32_t ssbo[DIFF_SSBO_BYTES / 4]; /* initial contents */
+    uint32_t push[DIFF_PUSH_BYTES / 4];
+    /* Fragment cases: 3 vertices per tile, 5 attributes of 4 words each
+     * (position, then locations 0-3 of fullscreen.vert). */
+    uint32_t frag_vertices[DIFF_TILES * 3][5][4];
+    /* Vertex cases: locations 0-3 per vertex. */
+    uint32_t vert_attribs[DIFF_VERTICES][4][4];
+    struct diff_image images[DIFF_TEX_COUNT];
+    struct diff_sampler_desc samplers[DIFF_SMP_COUNT];
+};
+
+/* What one side produced. */
+struct diff_outputs {
+    uint32_t targets;                   /* colour attachments written (fragment) */
+    uint32_t target_scalar[DIFF_MAX_OUTPUTS]; /* enum sim_ir_scalar */
+    uint32_t *color[DIFF_MAX_OUTPUTS];  /* DIFF_PIXELS * 4 words each */
+    uint32_t *capture[DIFF_CAPTURES];   /* lavapipe only: the inputs, DIFF_PIXELS * 4 */
+    uint32_t *ssbo;                     /* DIFF_SSBO_BYTES */
+};
+
+/* diff_data.c: fills *in (the caller frees with diff_inputs_finish). */
+int
+diff_inputs_init(struct diff_inputs *in);
+void
+diff_inputs_finish(struct diff_inputs *in);
+
+/* The image and sampler of binding 2 element k (defaults applied). */
+struct diff_tex_binding
+diff_case_texture(const struct diff_case *c, uint32_t k);
+
+/* diff_outputs_alloc: zeroed buffers for every target, capture and the
+ * storage buffer; returns 0 or -1 (out of memory). */
+int
+diff_outputs_alloc(struct diff_outputs *out);
+void
+diff_outputs_free(struct diff_outputs *out);
+
+/* diff_vk.c.  Runs the case on lavapipe.  Returns 0, 77 when no lavapipe
+ * device exists, or -1 with a message on stderr. */
+int
+diff_vk_run(const struct diff_case *c, const struct diff_inputs *in, uint32_t target_count,
+            const uint32_t *target_scalar, struct diff_outputs *out);
+
+/* diff_sim.c.  Runs the case in the interpreter on the inputs lavapipe
+ * captured (`captured`, fragment cases).  Returns 0 or -1 with a message. */
+int
+diff_sim_run(const struct diff_case *c, const struct diff_inputs *in,
+             const struct diff_outputs *captured, struct diff_outputs *out);
+
+/* diff_cases.c */
+extern const struct diff_case diff_cases[];
+extern const uint32_t diff_case_count;
+
+#endif /* OVERSHADE_TESTS_DIFF_H */

@@ -1,0 +1,115 @@
+/*
+ * tests/diff/diff_cases.c — the differential cases: a shader each, what it
+ * covers and the bound its results must meet, with where the bound comes
+ * from.
+ *
+ * Bounds, by the operations a shader uses (Vulkan specification, appendix
+ * "Precision and Operation of SPIR-V Instructions"):
+ *  - EXACT: integer and bit operations, comparisons, conversions, +, -, *,
+ *    fma as mul+add, min/max/clamp, floor/ceil/fract and the like, and
+ *    composites: correctly rounded or exact in both implementations, so
+ *    equal bits are required (0 ULP).
+ *  - DIVISION: x / y is 2.5 ULP in the table; lavapipe divides exactly and
+ *    so do we, but a result that flows through further arithmetic may
+ *    cancel: 3 ULP.
+ *  - Shaders that mix several op classes state their own bound beside the
+ *    case.
+ */
+#include "diff.h"
+
+#include "diff_inputs.frag.spv.h"
+#include "diff_float_arith.frag.spv.h"
+#include "diff_float_div.frag.spv.h"
+#include "diff_int_arith.frag.spv.h"
+#include "diff_bits.frag.spv.h"
+#include "diff_logic.frag.spv.h"
+#include "diff_convert.frag.spv.h"
+#include "diff_trig.frag.spv.h"
+#include "diff_atan.frag.spv.h"
+#include "diff_exp.frag.spv.h"
+#include "diff_log.frag.spv.h"
+#include "diff_pow.frag.spv.h"
+#include "diff_hyperbolic.frag.spv.h"
+#include "diff_geometry.frag.spv.h"
+#include "diff_matrix.frag.spv.h"
+#include "diff_vectors.frag.spv.h"
+#include "diff_loops.frag.spv.h"
+#include "diff_switch.frag.spv.h"
+#include "diff_branches.frag.spv.h"
+#include "diff_functions.frag.spv.h"
+
+#define SPV(name) name, sizeof(name) / sizeof(name[0])
+
+#define EXACT {0, 0.0f}, "exact or correctly rounded operations only: equal bits"
+#define F DIFF_FRAGMENT
+#define V DIFF_VERTEX
+
+/* Precision bounds, derived from the Vulkan precision table for the ranges
+ * the shaders use (v0, v2 of diff.h). */
+#define BOUND_DIV {3, 0.0f}, "x / y and 1 / x: 2.5 ULP"
+#define BOUND_TRIG                                                                         \
+    {0, 3.0f / 2048.0f}, "sin, cos: 2^-11 absolute on [-pi, pi]; tan on [-0.8, 0.8] "     \
+                         "inherits sin / cos: (1 + |tan x|) / |cos x| * 2^-11 < 3 * 2^-11"
+#define BOUND_ATAN {4096, 0.0f}, "atan, atan2: 4096 ULP; asin, acos inherit atan2"
+#define BOUND_EXP                                                                          \
+    {11, 0.0f}, "exp2(x): 3 + 2|x| ULP with |x| <= 4; exp(x) = exp2(x log2 e), "          \
+                "|x log2 e| <= 2.9"
+#define BOUND_LOG {3, 1.0f / 2097152.0f}, "log2, log: 3 ULP outside [0.5, 2], 2^-21 inside"
+#define BOUND_POW                                                                          \
+    {22, 0.0f}, "pow = exp2(y log2 x), |y| <= 2.5, |y log2 x| <= 6.7: the log2 error "    \
+                "(2^-21) times |y| moves the result by < 6 ULP, exp2 adds 3 + 2 * 6.7; "  \
+                "sqrt = 1 / inversesqrt: 2 + 2.5 ULP"
+#define BOUND_HYPERBOLIC                                                                   \
+    {16, 1.0f / 262144.0f}, "sinh, cosh, tanh from exp (<= 9 ULP each at |x| <= 2: "      \
+                            "< 2^-18 absolute after the difference); asinh, acosh, "      \
+                            "atanh from log (3 ULP or 2^-21) and sqrt: 16 ULP"
+#define BOUND_DOT                                                                          \
+    {5, 1.0f / 524288.0f}, "sums of products may be fused (a * b + c unless "            \
+                           "NoContraction): <= n eps sum|a b| < 2^-19 here; sqrt and "    \
+                           "divisions of length, normalize: 2.5 + 2 ULP"
+#define BOUND_MATRIX                                                                       \
+    {4, 1.0f / 16384.0f}, "matrix products and determinants are sums of products that "   \
+                          "lavapipe fuses: <= n eps sum|terms| with entries below 8: "    \
+                          "< 2^-14"
+
+const struct diff_case diff_cases[] = {
+    /* Interface and arithmetic. */
+    {"inputs", "interpolated, flat, FragCoord and FrontFacing inputs straight through", F,
+     SPV(diff_inputs_frag_spv), EXACT},
+    {"float_arith", "float add, sub, mul, fma, abs, sign, floor, ceil, trunc, fract, round, "
+     "roundEven, min, max, clamp, step", F, SPV(diff_float_arith_frag_spv), EXACT},
+    {"float_div", "float division, reciprocal, mod", F, SPV(diff_float_div_frag_spv), BOUND_DIV},
+    {"int_arith", "int and uint add, sub, mul, div, rem, abs, sign, min, max, clamp", F,
+     SPV(diff_int_arith_frag_spv), EXACT},
+    {"bits", "and, or, xor, not, shifts, bitfieldExtract/Insert, bitCount, findLSB/MSB, "
+     "bitfieldReverse", F, SPV(diff_bits_frag_spv), EXACT},
+    {"logic", "float/int/uint comparisons, bvec, any, all, not, logical ops, select", F,
+     SPV(diff_logic_frag_spv), EXACT},
+    {"convert", "float/int/uint conversions, bitcasts, pack/unpack half, unorm, snorm", F,
+     SPV(diff_convert_frag_spv), EXACT},
+    {"trig", "sin, cos, tan", F, SPV(diff_trig_frag_spv), BOUND_TRIG},
+    {"atan", "asin, acos, atan, atan2", F, SPV(diff_atan_frag_spv), BOUND_ATAN},
+    {"exp", "exp, exp2", F, SPV(diff_exp_frag_spv), BOUND_EXP},
+    {"log", "log, log2", F, SPV(diff_log_frag_spv), BOUND_LOG},
+    {"pow", "pow, sqrt, inversesqrt", F, SPV(diff_pow_frag_spv), BOUND_POW},
+    {"hyperbolic", "sinh, cosh, tanh, asinh, acosh, atanh", F, SPV(diff_hyperbolic_frag_spv),
+     BOUND_HYPERBOLIC},
+    {"geometry", "dot, length, distance, normalize, cross, faceforward, reflect, refract", F,
+     SPV(diff_geometry_frag_spv), BOUND_DOT},
+    {"matrix", "mat * vec, vec * mat, mat * mat, transpose, outerProduct, matrixCompMult, "
+     "determinant, non-square", F, SPV(diff_matrix_frag_spv), BOUND_MATRIX},
+    {"vectors", "swizzles, shuffles, inserts, constructors, dynamic component index", F,
+     SPV(diff_vectors_frag_spv), EXACT},
+
+    /* Control flow. */
+    {"loops", "for/while/do-while with break and continue, nested, divergent trip counts", F,
+     SPV(diff_loops_frag_spv), EXACT},
+    {"switch", "switch with fall-through, default, negative and extreme labels, in a loop "
+     "with break and continue", F, SPV(diff_switch_frag_spv), EXACT},
+    {"branches", "nested divergent if/else, short-circuit with side effects, early return "
+     "from main", F, SPV(diff_branches_frag_spv), EXACT},
+    {"functions", "inlined calls: out/inout parameters, struct and array arguments and "
+     "results, return from a loop", F, SPV(diff_functions_frag_spv), EXACT},
+};
+
+const uint32_t diff_case_count = sizeof(diff_cases) / sizeof(diff_cases[0]);

@@ -1,0 +1,393 @@
+/*
+ * tests/diff/diff_data.c — the inputs both sides of the harness read:
+ * buffer contents, vertex data, textures and samplers (see diff.h).
+ *
+ * Everything is a function of indices, so a failure reproduces exactly.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vulkan/vulkan_core.h>
+
+#include "diff.h"
+
+static uint32_t
+hash(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
+static uint32_t
+fbits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* A float in [-4, 4) on a 1/64 grid, with some exact small values. */
+static float
+pattern_float(uint32_t i)
+{
+    static const float exact[] = {0.0f, 1.0f, -1.0f, 0.5f, 2.0f, -0.25f, 3.0f, 0.125f};
+    if (i < 8) {
+        return exact[i];
+    }
+    return (float)((int32_t)(hash(i) % 512u) - 256) / 64.0f;
+}
+
+/* Small ints, negatives included, and a few extremes. */
+static uint32_t
+pattern_int(uint32_t i)
+{
+    static const int32_t special[] = {0, 1, -1, 2, 3, 7, -7, 100, INT32_MAX, INT32_MIN};
+    if (i < sizeof(special) / sizeof(special[0])) {
+        return (uint32_t)special[i];
+    }
+    return (uint32_t)((int32_t)(hash(i + 1000u) % 201u) - 100);
+}
+
+/* Flat values of a tile (location 1, ivec4): x counts tiles from -20, y
+ * walks a table of interesting ints, z is a small loop count, w a hash. */
+static void
+tile_ints(uint32_t t, uint32_t out[4])
+{
+    static const int32_t table[] = {0,     1,    -1,        2,         -2,   3,    7,   -7,
+                                    8,     15,   16,        31,        32,   100,  -100, 255,
+                                    256,   1000, -1000,     65535,     65536, 12345, -12345,
+                                    INT32_MAX, INT32_MIN, INT32_MAX - 1, INT32_MIN + 1, 5, 9, 13,
+                                    17,    42};
+    out[0] = (uint32_t)((int32_t)t - 20);
+    out[1] = (uint32_t)table[t % (sizeof(table) / sizeof(table[0]))];
+    out[2] = t % 11;
+    out[3] = hash(t * 7u + 3u);
+}
+
+/* Flat bit patterns of a tile (location 3, uvec4). */
+static void
+tile_uints(uint32_t t, uint32_t out[4])
+{
+    out[0] = hash(t);
+    out[1] = 1u << (t % 32);
+    out[2] = t;
+    out[3] = ~t;
+}
+
+/* The smooth inputs at framebuffer position (x, y) in pixels (exact at
+ * the vertices; the rasterizer interpolates). */
+static void
+smooth_at(float x, float y, float loc0[4], float loc2[4])
+{
+    float u = x / (float)DIFF_WIDTH, v = y / (float)DIFF_HEIGHT;
+    loc0[0] = -2.0f + 4.0f * u;
+    loc0[1] = -2.0f + 4.0f * v;
+    loc0[2] = -8.0f + 8.0f * (u + v);
+    loc0[3] = 0.1f + 2.9f * u + v;
+    loc2[0] = u;
+    loc2[1] = v;
+    loc2[2] = -100.0f + 200.0f * u;
+    loc2[3] = -3.14159265f + 6.28318531f * v;
+}
+
+static void
+fill_vertices(struct diff_inputs *in)
+{
+    /* A triangle covering the target: NDC (-1,-1), (3,-1), (-1,3), that is
+     * framebuffer (0,0), (2W,0), (0,2H). */
+    static const float ndc[3][2] = {{-1, -1}, {3, -1}, {-1, 3}};
+    for (uint32_t t = 0; t < DIFF_TILES; t++) {
+        for (uint32_t k = 0; k < 3; k++) {
+            uint32_t (*v)[4] = in->frag_vertices[t * 3 + k];
+            float fx = (ndc[k][0] + 1.0f) * 0.5f * DIFF_WIDTH;
+            float fy = (ndc[k][1] + 1.0f) * 0.5f * DIFF_HEIGHT;
+            float l0[4], l2[4];
+            smooth_at(fx, fy, l0, l2);
+            v[0][0] = fbits(ndc[k][0]);
+            v[0][1] = fbits(ndc[k][1]);
+            v[0][2] = fbits(0.5f);
+            v[0][3] = fbits(1.0f);
+            for (int c = 0; c < 4; c++) {
+                v[1][c] = fbits(l0[c]);
+                v[3][c] = fbits(l2[c]);
+            }
+            tile_ints(t, v[2]);
+            tile_uints(t, v[4]);
+        }
+    }
+    for (uint32_t i = 0; i < DIFF_VERTICES; i++) {
+        float s = (float)i / (float)(DIFF_VERTICES - 1);
+        float l0[4], l2[4];
+        smooth_at(s * DIFF_WIDTH, (float)(hash(i) % 1024u) / 1024.0f * DIFF_HEIGHT, l0, l2);
+        for (int c = 0; c < 4; c++) {
+            in->vert_attribs[i][0][c] = fbits(l0[c]);
+            in->vert_attribs[i][2][c] = fbits(l2[c]);
+        }
+        tile_ints(i, in->vert_attribs[i][1]);
+        tile_uints(i, in->vert_attribs[i][3]);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Textures                                                                   */
+
+static uint8_t
+unorm8(float f)
+{
+    f = f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
+    return (uint8_t)lrintf(f * 255.0f);
+}
+
+/* IEEE half bits of f (f is finite and in range here). */
+static uint16_t
+half_bits(float f)
+{
+    uint32_t x = fbits(f), sign = (x >> 16) & 0x8000u;
+    int e = (int)((x >> 23) & 0xffu) - 127 + 15;
+    uint32_t man = x & 0x7fffffu;
+    if (e <= 0) {
+        return (uint16_t)sign;
+    }
+    return (uint16_t)(sign | ((uint32_t)e << 10) | (man >> 13));
+}
+
+struct tex_spec {
+    uint32_t format, view_type, width, height, depth, layers, levels, texel_bytes;
+};
+
+static const struct tex_spec tex_specs[DIFF_TEX_COUNT] = {
+    [DIFF_TEX_GRADIENT] = {VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 64, 64, 1, 1, 7, 4},
+    [DIFF_TEX_CHECKER] = {VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 8, 8, 1, 1, 1, 4},
+    [DIFF_TEX_NOISE] = {VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 32, 32, 1, 1, 6, 4},
+    [DIFF_TEX_R32F] = {VK_FORMAT_R32_SFLOAT, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 5, 4},
+    [DIFF_TEX_SRGB] = {VK_FORMAT_R8G8B8A8_SRGB, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 5, 4},
+    [DIFF_TEX_RGBA16F] = {VK_FORMAT_R16G16B16A16_SFLOAT, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1,
+                          8},
+    [DIFF_TEX_CUBE] = {VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_CUBE, 16, 16, 1, 6, 5, 4},
+    [DIFF_TEX_ARRAY] = {VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 16, 16, 1, 4, 5,
+                        4},
+    [DIFF_TEX_3D] = {VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_3D, 8, 8, 8, 1, 4, 4},
+    [DIFF_TEX_UINT] = {VK_FORMAT_R32G32B32A32_UINT, VK_IMAGE_VIEW_TYPE_2D, 8, 8, 1, 1, 4, 16},
+    [DIFF_TEX_BGRA] = {VK_FORMAT_B8G8R8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 4},
+    [DIFF_TEX_DEPTH] = {VK_FORMAT_D32_SFLOAT, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 4},
+};
+
+/* One texel of texture `t` at level `lv`, layer `a`, (x, y, z) of a level
+ * of size (w, h, d). */
+static void
+texel(uint32_t t, uint32_t lv, uint32_t a, uint32_t x, uint32_t y, uint32_t z, uint32_t w,
+      uint32_t h, uint32_t d, uint8_t *out)
+{
+    float u = ((float)x + 0.5f) / (float)w, v = ((float)y + 0.5f) / (float)h;
+    float s = ((float)z + 0.5f) / (float)d;
+    uint32_t r = hash(((t * 16 + lv) * 64 + a) * 4096 + (z * 64 + y) * 64 + x);
+
+    switch (t) {
+    case DIFF_TEX_GRADIENT:
+        out[0] = unorm8(u);
+        out[1] = unorm8(v);
+        out[2] = unorm8(0.5f + 0.5f * sinf(6.2831853f * u) * cosf(6.2831853f * v));
+        out[3] = 255;
+        break;
+    case DIFF_TEX_CUBE:
+    case DIFF_TEX_ARRAY:
+        /* Smooth within a face or layer, distinct between them. */
+        out[0] = unorm8(u);
+        out[1] = unorm8(v);
+        out[2] = (uint8_t)(40 * a + 20);
+        out[3] = (uint8_t)(255 - 20 * lv);
+        break;
+    case DIFF_TEX_3D:
+        out[0] = unorm8(u);
+        out[1] = unorm8(v);
+        out[2] = unorm8(s);
+        out[3] = (uint8_t)(255 - 30 * lv);
+        break;
+    case DIFF_TEX_R32F: {
+        float f = sinf(3.0f * u + (float)lv) * 4.0f + v * v;
+        memcpy(out, &f, 4);
+        break;
+    }
+    case DIFF_TEX_RGBA16F:
+        for (int c = 0; c < 4; c++) {
+            uint16_t hb = half_bits(((float)((r >> (8 * c)) & 0xffu) - 128.0f) / 16.0f);
+            memcpy(out + 2 * c, &hb, 2);
+        }
+        break;
+    case DIFF_TEX_UINT:
+        for (int c = 0; c < 4; c++) {
+            uint32_t word = hash(r + (uint32_t)c);
+            memcpy(out + 4 * c, &word, 4);
+        }
+        break;
+    case DIFF_TEX_DEPTH: {
+        float f = (float)((x * 5 + y * 3) % 16) / 16.0f;
+        memcpy(out, &f, 4);
+        break;
+    }
+    default: /* CHECKER, NOISE, SRGB, BGRA: random bytes, opaque */
+        out[0] = (uint8_t)r;
+        out[1] = (uint8_t)(r >> 8);
+        out[2] = (uint8_t)(r >> 16);
+        out[3] = t == DIFF_TEX_NOISE ? 255 : (uint8_t)(r >> 24);
+        break;
+    }
+}
+
+static int
+build_image(uint32_t t, struct diff_image *img)
+{
+    const struct tex_spec *s = &tex_specs[t];
+    uint64_t off = 0;
+
+    memset(img, 0, sizeof(*img));
+    img->format = s->format;
+    img->view_type = s->view_type;
+    img->width = s->width;
+    img->height = s->height;
+    img->depth = s->depth;
+    img->layers = s->layers;
+    img->levels = s->levels;
+    img->texel_bytes = s->texel_bytes;
+    for (uint32_t lv = 0; lv < s->levels; lv++) {
+        uint32_t w = s->width >> lv ? s->width >> lv : 1, h = s->height >> lv ? s->height >> lv : 1,
+                 d = s->depth >> lv ? s->depth >> lv : 1;
+        img->level_offset[lv] = off;
+        off += (uint64_t)w * h * d * s->layers * s->texel_bytes;
+    }
+    img->size = off;
+    img->data = calloc(1, off);
+    if (!img->data) {
+        return -1;
+    }
+    for (uint32_t lv = 0; lv < s->levels; lv++) {
+        uint32_t w = s->width >> lv ? s->width >> lv : 1, h = s->height >> lv ? s->height >> lv : 1,
+                 d = s->depth >> lv ? s->depth >> lv : 1;
+        uint8_t *p = img->data + img->level_offset[lv];
+        for (uint32_t a = 0; a < s->layers; a++) {
+            for (uint32_t z = 0; z < d; z++) {
+                for (uint32_t y = 0; y < h; y++) {
+                    for (uint32_t x = 0; x < w; x++) {
+                        texel(t, lv, a, x, y, z, w, h, d, p);
+                        p += s->texel_bytes;
+                    }
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+static const struct diff_sampler_desc sampler_descs[DIFF_SMP_COUNT] = {
+    [DIFF_SMP_NEAREST] = {VK_FILTER_NEAREST, VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                          VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, 0.0f, 0.0f, 1000.0f,
+                          VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK, 0},
+    [DIFF_SMP_TRILINEAR] = {VK_FILTER_LINEAR, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_LINEAR,
+                            VK_SAMPLER_ADDRESS_MODE_REPEAT, 0.0f, 0.0f, 1000.0f,
+                            VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK, 0},
+    [DIFF_SMP_BILINEAR] = {VK_FILTER_LINEAR, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                           VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT, 0.0f, 0.0f, 1000.0f,
+                           VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK, 0},
+    [DIFF_SMP_BORDER] = {VK_FILTER_NEAREST, VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                         VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER, 0.0f, 0.0f, 1000.0f,
+                         VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE, 0},
+    [DIFF_SMP_LOD_CLAMP] = {VK_FILTER_LINEAR, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_LINEAR,
+                            VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, 0.5f, 1.0f, 3.0f,
+                            VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK, 0},
+    [DIFF_SMP_COMPARE] = {VK_FILTER_NEAREST, VK_FILTER_NEAREST, VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                          VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, 0.0f, 0.0f, 1000.0f,
+                          VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK,
+                          VK_COMPARE_OP_LESS_OR_EQUAL + 1},
+};
+
+int
+diff_inputs_init(struct diff_inputs *in)
+{
+    memset(in, 0, sizeof(*in));
+    for (uint32_t i = 0; i < DIFF_UBO_BYTES / 8; i++) {
+        in->ubo[i] = fbits(pattern_float(i));
+        in->ubo[DIFF_UBO_BYTES / 8 + i] = pattern_int(i);
+    }
+    for (uint32_t i = 0; i < DIFF_SSBO_BYTES / 8; i++) {
+        in->ssbo[i] = fbits(pattern_float(i + 7u));
+        in->ssbo[DIFF_SSBO_BYTES / 8 + i] = pattern_int(i + 3u);
+    }
+    for (uint32_t i = 0; i < DIFF_PUSH_BYTES / 8; i++) {
+        in->push[i] = fbits(pattern_float(i + 1u));
+        in->push[DIFF_PUSH_BYTES / 8 + i] = pattern_int(i + 1u);
+    }
+    fill_vertices(in);
+    for (uint32_t t = 0; t < DIFF_TEX_COUNT; t++) {
+        if (build_image(t, &in->images[t])) {
+            diff_inputs_finish(in);
+            return -1;
+        }
+    }
+    memcpy(in->samplers, sampler_descs, sizeof(sampler_descs));
+    return 0;
+}
+
+void
+diff_inputs_finish(struct diff_inputs *in)
+{
+    for (uint32_t t = 0; t < DIFF_TEX_COUNT; t++) {
+        free(in->images[t].data);
+        in->images[t].data = NULL;
+    }
+}
+
+struct diff_tex_binding
+diff_case_texture(const struct diff_case *c, uint32_t k)
+{
+    if (k > 0 && c->tex[k].texture == 0 && c->tex[k].sampler == 0) {
+        return c->tex[0];
+    }
+    return c->tex[k];
+}
+
+int
+diff_outputs_alloc(struct diff_outputs *out)
+{
+    memset(out, 0, sizeof(*out));
+    for (int i = 0; i < DIFF_MAX_OUTPUTS; i++) {
+        out->color[i] = calloc(DIFF_PIXELS * 4, sizeof(uint32_t));
+        if (!out->color[i]) {
+            goto error;
+        }
+    }
+    for (int i = 0; i < DIFF_CAPTURES; i++) {
+        out->capture[i] = calloc(DIFF_PIXELS * 4, sizeof(uint32_t));
+        if (!out->capture[i]) {
+            goto error;
+        }
+    }
+    out->ssbo = calloc(DIFF_SSBO_BYTES / 4, sizeof(uint32_t));
+    if (!out->ssbo) {
+        goto error;
+    }
+    return 0;
+
+error:
+    diff_outputs_free(out);
+    return -1;
+}
+
+void
+diff_outputs_free(struct diff_outputs *out)
+{
+    for (int i = 0; i < DIFF_MAX_OUTPUTS; i++) {
+        free(out->color[i]);
+        out->color[i] = NULL;
+    }
+    for (int i = 0; i < DIFF_CAPTURES; i++) {
+        free(out->capture[i]);
+        out->capture[i] = NULL;
+    }
+    free(out->ssbo);
+    out->ssbo = NULL;
+}

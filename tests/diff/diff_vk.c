@@ -1,0 +1,925 @@
+/*
+ * tests/diff/diff_vk.c — the reference side of the harness: one case on
+ * lavapipe, offscreen, through volk (Debian: header-only,
+ * libvulkan-volk-dev).
+ *
+ * Fragment cases take two passes over the same draws (diff.h): the capture
+ * pass records the interpolated inputs, the test pass runs the case's
+ * shader into R32G32B32A32 targets.  Vertex cases draw points with
+ * rasterization discarded and read back the storage buffer.  Every object
+ * is tracked in `struct vk` and destroyed at the end, success or not.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* volk's implementation is third-party code; our warning set is not its. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-prototypes"
+#pragma GCC diagnostic ignored "-Wstrict-prototypes"
+#pragma GCC diagnostic ignored "-Wshadow"
+#pragma GCC diagnostic ignored "-Wpedantic"
+#define VOLK_IMPLEMENTATION
+#include <volk.h>
+#pragma GCC diagnostic pop
+
+#include "diff.h"
+#include "diff_capture.frag.spv.h"
+#include "diff_fullscreen.vert.spv.h"
+#include "pipeline/pipeline.h"
+
+#define FENCE_TIMEOUT_NS (120ull * 1000000000ull)
+#define MAX_OBJECTS 64
+
+#define VK_TRY(call)                                                                       \
+    do {                                                                                   \
+        VkResult r_ = (call);                                                              \
+        if (r_ != VK_SUCCESS) {                                                            \
+            fprintf(stderr, "diff_vk: %s:%d: %s failed: VkResult %d\n", __FILE__, __LINE__, \
+                    #call, (int)r_);                                                       \
+            return -1;                                                                     \
+        }                                                                                  \
+    } while (0)
+
+struct buffer {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    void *map;
+    VkDeviceSize size;
+};
+
+struct image {
+    VkImage image;
+    VkDeviceMemory memory;
+    VkImageView view;
+};
+
+struct vk {
+    VkInstance instance;
+    VkPhysicalDevice physical;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t family;
+    VkPhysicalDeviceMemoryProperties mem;
+    VkCommandPool pool;
+    VkFence fence;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout pipeline_layout;
+    VkDescriptorPool descriptor_pool;
+    VkDescriptorSet set;
+
+    /* Everything below is destroyed in diff_vk_finish. */
+    struct buffer buffers[MAX_OBJECTS];
+    uint32_t buffer_count;
+    struct image images[MAX_OBJECTS];
+    uint32_t image_count;
+    VkSampler samplers[MAX_OBJECTS];
+    uint32_t sampler_count;
+    VkShaderModule modules[MAX_OBJECTS];
+    uint32_t module_count;
+    VkPipeline pipelines[MAX_OBJECTS];
+    uint32_t pipeline_count;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Device                                                                     */
+
+/* 0, TEST_SKIP (77) when there is no loader or no lavapipe, -1 on failure. */
+static int
+vk_init(struct vk *vk)
+{
+    if (volkInitialize() != VK_SUCCESS) {
+        printf("diff: skip: no Vulkan loader\n");
+        return 77;
+    }
+    if (volkGetInstanceVersion() < VK_API_VERSION_1_3) {
+        printf("diff: skip: the Vulkan loader is older than 1.3\n");
+        return 77;
+    }
+    VkApplicationInfo app = {
+        .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
+        .pApplicationName = "overshade-diff",
+        .apiVersion = VK_API_VERSION_1_3,
+    };
+    VkInstanceCreateInfo ii = {
+        .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
+        .pApplicationInfo = &app,
+    };
+    VK_TRY(vkCreateInstance(&ii, NULL, &vk->instance));
+    volkLoadInstanceOnly(vk->instance);
+
+    /* lavapipe, whatever else the loader finds. */
+    VkPhysicalDevice devs[16];
+    uint32_t n = 16;
+    VkResult r = vkEnumeratePhysicalDevices(vk->instance, &n, devs);
+    if (r != VK_SUCCESS && r != VK_INCOMPLETE) {
+        n = 0;
+    }
+    for (uint32_t i = 0; i < n && !vk->physical; i++) {
+        VkPhysicalDeviceDriverProperties driver = {
+            .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+        VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                          .pNext = &driver};
+        vkGetPhysicalDeviceProperties2(devs[i], &p2);
+        if (driver.driverID == VK_DRIVER_ID_MESA_LLVMPIPE &&
+            p2.properties.apiVersion >= VK_API_VERSION_1_3) {
+            vk->physical = devs[i];
+            printf("diff: reference: %s, %s %s\n", p2.properties.deviceName, driver.driverName,
+                   driver.driverInfo);
+        }
+    }
+    if (!vk->physical) {
+        printf("diff: skip: no lavapipe (Mesa llvmpipe) Vulkan 1.3 device "
+               "(install the Debian package mesa-vulkan-drivers)\n");
+        return 77;
+    }
+    vkGetPhysicalDeviceMemoryProperties(vk->physical, &vk->mem);
+
+    uint32_t nfam = 0;
+    VkQueueFamilyProperties fams[16];
+    vkGetPhysicalDeviceQueueFamilyProperties(vk->physical, &nfam, NULL);
+    nfam = nfam > 16 ? 16 : nfam;
+    vkGetPhysicalDeviceQueueFamilyProperties(vk->physical, &nfam, fams);
+    vk->family = UINT32_MAX;
+    for (uint32_t i = 0; i < nfam && vk->family == UINT32_MAX; i++) {
+        if (fams[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) {
+            vk->family = i;
+        }
+    }
+    if (vk->family == UINT32_MAX) {
+        printf("diff: skip: lavapipe without a graphics queue\n");
+        return 77;
+    }
+
+    VkPhysicalDeviceVulkan13Features f13 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+        .dynamicRendering = VK_TRUE,
+        .shaderDemoteToHelperInvocation = VK_TRUE,
+        .shaderTerminateInvocation = VK_TRUE,
+    };
+    VkPhysicalDeviceFeatures2 f2 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+        .pNext = &f13,
+        .features =
+            {
+                .fragmentStoresAndAtomics = VK_TRUE,
+                .vertexPipelineStoresAndAtomics = VK_TRUE,
+                .imageCubeArray = VK_TRUE,
+                .shaderImageGatherExtended = VK_TRUE,
+            },
+    };
+    float priority = 1.0f;
+    VkDeviceQueueCreateInfo qi = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
+        .queueFamilyIndex = vk->family,
+        .queueCount = 1,
+        .pQueuePriorities = &priority,
+    };
+    VkDeviceCreateInfo di = {
+        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
+        .pNext = &f2,
+        .queueCreateInfoCount = 1,
+        .pQueueCreateInfos = &qi,
+    };
+    VK_TRY(vkCreateDevice(vk->physical, &di, NULL, &vk->device));
+    volkLoadDevice(vk->device);
+    vkGetDeviceQueue(vk->device, vk->family, 0, &vk->queue);
+
+    VkCommandPoolCreateInfo pi = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+        .queueFamilyIndex = vk->family,
+    };
+    VK_TRY(vkCreateCommandPool(vk->device, &pi, NULL, &vk->pool));
+    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VK_TRY(vkCreateFence(vk->device, &fi, NULL, &vk->fence));
+    return 0;
+}
+
+static void
+vk_finish(struct vk *vk)
+{
+    if (vk->device) {
+        vkDeviceWaitIdle(vk->device);
+        for (uint32_t i = 0; i < vk->pipeline_count; i++) {
+            vkDestroyPipeline(vk->device, vk->pipelines[i], NULL);
+        }
+        for (uint32_t i = 0; i < vk->module_count; i++) {
+            vkDestroyShaderModule(vk->device, vk->modules[i], NULL);
+        }
+        for (uint32_t i = 0; i < vk->sampler_count; i++) {
+            vkDestroySampler(vk->device, vk->samplers[i], NULL);
+        }
+        for (uint32_t i = 0; i < vk->image_count; i++) {
+            vkDestroyImageView(vk->device, vk->images[i].view, NULL);
+            vkDestroyImage(vk->device, vk->images[i].image, NULL);
+            vkFreeMemory(vk->device, vk->images[i].memory, NULL);
+        }
+        for (uint32_t i = 0; i < vk->buffer_count; i++) {
+            vkDestroyBuffer(vk->device, vk->buffers[i].buffer, NULL);
+            vkFreeMemory(vk->device, vk->buffers[i].memory, NULL);
+        }
+        vkDestroyDescriptorPool(vk->device, vk->descriptor_pool, NULL);
+        vkDestroyPipelineLayout(vk->device, vk->pipeline_layout, NULL);
+        vkDestroyDescriptorSetLayout(vk->device, vk->set_layout, NULL);
+        vkDestroyFence(vk->device, vk->fence, NULL);
+        vkDestroyCommandPool(vk->device, vk->pool, NULL);
+        vkDestroyDevice(vk->device, NULL);
+    }
+    if (vk->instance) {
+        vkDestroyInstance(vk->instance, NULL);
+    }
+}
+
+static int
+memory_type(struct vk *vk, uint32_t bits, VkMemoryPropertyFlags want, uint32_t *out)
+{
+    for (uint32_t i = 0; i < vk->mem.memoryTypeCount; i++) {
+        if ((bits & (1u << i)) && (vk->mem.memoryTypes[i].propertyFlags & want) == want) {
+            *out = i;
+            return 0;
+        }
+    }
+    fprintf(stderr, "diff_vk: no memory type for bits 0x%x flags 0x%x\n", bits, want);
+    return -1;
+}
+
+/* A host-visible, coherent, mapped buffer holding `data` (when not NULL). */
+static int
+create_buffer(struct vk *vk, VkDeviceSize size, VkBufferUsageFlags usage, const void *data,
+              struct buffer **out)
+{
+    struct buffer *b;
+    uint32_t type;
+
+    if (vk->buffer_count == MAX_OBJECTS) {
+        fprintf(stderr, "diff_vk: too many buffers\n");
+        return -1;
+    }
+    b = &vk->buffers[vk->buffer_count++];
+    VkBufferCreateInfo bi = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+        .size = size,
+        .usage = usage,
+    };
+    VK_TRY(vkCreateBuffer(vk->device, &bi, NULL, &b->buffer));
+    VkMemoryRequirements req;
+    vkGetBufferMemoryRequirements(vk->device, b->buffer, &req);
+    if (memory_type(vk, req.memoryTypeBits,
+                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                    &type)) {
+        return -1;
+    }
+    VkMemoryAllocateInfo ai = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .allocationSize = req.size,
+        .memoryTypeIndex = type,
+    };
+    VK_TRY(vkAllocateMemory(vk->device, &ai, NULL, &b->memory));
+    VK_TRY(vkBindBufferMemory(vk->device, b->buffer, b->memory, 0));
+    VK_TRY(vkMapMemory(vk->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->map));
+    b->size = size;
+    if (data) {
+        memcpy(b->map, data, size);
+    } else {
+        memset(b->map, 0, size);
+    }
+    *out = b;
+    return 0;
+}
+
+static int
+create_image(struct vk *vk, VkFormat format, VkImageViewType view_type, uint32_t w, uint32_t h,
+             uint32_t d, uint32_t layers, uint32_t levels, VkImageUsageFlags usage,
+             struct image **out)
+{
+    struct image *im;
+    uint32_t type;
+    int depth = format == VK_FORMAT_D32_SFLOAT;
+
+    if (vk->image_count == MAX_OBJECTS) {
+        fprintf(stderr, "diff_vk: too many images\n");
+        return -1;
+    }
+    im = &vk->images[vk->image_count++];
+    VkImageCreateInfo ii = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .flags = view_type == VK_IMAGE_VIEW_TYPE_CUBE || view_type == VK_IMAGE_VIEW_TYPE_CUBE_ARRAY
+                     ? VK_IMAGE_CREATE_CUBE_COMPATIBLE_BIT
+                     : 0,
+        .imageType = view_type == VK_IMAGE_VIEW_TYPE_3D   ? VK_IMAGE_TYPE_3D
+                     : view_type == VK_IMAGE_VIEW_TYPE_1D ? VK_IMAGE_TYPE_1D
+                                                          : VK_IMAGE_TYPE_2D,
+        .format = format,
+        .extent = {w, h, d},
+        .mipLevels = levels,
+        .arrayLayers = layers,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = usage,
+        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+    };
+    VK_TRY(vkCreateImage(vk->device, &ii, NULL, &im->image));
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(vk->device, im->image, &req);
+    if (memory_type(vk, req.memoryTypeBits, 0, &type)) {
+        return -1;
+    }
+    VkMemoryAllocateInfo ai = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
+        .allocationSize = req.size,
+        .memoryTypeIndex = type,
+    };
+    VK_TRY(vkAllocateMemory(vk->device, &ai, NULL, &im->memory));
+    VK_TRY(vkBindImageMemory(vk->device, im->image, im->memory, 0));
+    VkImageViewCreateInfo vi = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+        .image = im->image,
+        .viewType = view_type,
+        .format = format,
+        .subresourceRange = {depth ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT, 0,
+                             levels, 0, layers},
+    };
+    VK_TRY(vkCreateImageView(vk->device, &vi, NULL, &im->view));
+    *out = im;
+    return 0;
+}
+
+static int
+create_module(struct vk *vk, const uint32_t *words, size_t count, VkShaderModule *out)
+{
+    if (vk->module_count == MAX_OBJECTS) {
+        return -1;
+    }
+    VkShaderModuleCreateInfo mi = {
+        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+        .codeSize = count * 4,
+        .pCode = words,
+    };
+    VK_TRY(vkCreateShaderModule(vk->device, &mi, NULL, &vk->modules[vk->module_count]));
+    *out = vk->modules[vk->module_count++];
+    return 0;
+}
+
+static int
+begin_commands(struct vk *vk, VkCommandBuffer *cmd)
+{
+    VkCommandBufferAllocateInfo ai = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+        .commandPool = vk->pool,
+        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+        .commandBufferCount = 1,
+    };
+    VK_TRY(vkAllocateCommandBuffers(vk->device, &ai, cmd));
+    VkCommandBufferBeginInfo bi = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+    };
+    VK_TRY(vkBeginCommandBuffer(*cmd, &bi));
+    return 0;
+}
+
+static int
+submit_and_wait(struct vk *vk, VkCommandBuffer cmd)
+{
+    VK_TRY(vkEndCommandBuffer(cmd));
+    VkSubmitInfo si = {
+        .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+        .commandBufferCount = 1,
+        .pCommandBuffers = &cmd,
+    };
+    VK_TRY(vkResetFences(vk->device, 1, &vk->fence));
+    VK_TRY(vkQueueSubmit(vk->queue, 1, &si, vk->fence));
+    VK_TRY(vkWaitForFences(vk->device, 1, &vk->fence, VK_TRUE, FENCE_TIMEOUT_NS));
+    vkFreeCommandBuffers(vk->device, vk->pool, 1, &cmd);
+    return 0;
+}
+
+static void
+image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkImageLayout from,
+              VkImageLayout to, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
+              VkPipelineStageFlags dst_stage, VkAccessFlags dst_access)
+{
+    VkImageMemoryBarrier b = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+        .srcAccessMask = src_access,
+        .dstAccessMask = dst_access,
+        .oldLayout = from,
+        .newLayout = to,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = image,
+        .subresourceRange = {aspect, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS},
+    };
+    vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &b);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Resources                                                                  */
+
+struct resources {
+    struct buffer *ubo, *ssbo, *vertices;
+    struct image *textures[DIFF_TEX_COUNT];
+    VkSampler samplers[DIFF_SMP_COUNT];
+};
+
+static int
+upload_texture(struct vk *vk, const struct diff_image *img, struct image **out)
+{
+    struct buffer *staging;
+    VkCommandBuffer cmd;
+    int depth = img->format == VK_FORMAT_D32_SFLOAT;
+    VkImageAspectFlags aspect = depth ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+    VkBufferImageCopy regions[16];
+
+    if (create_image(vk, img->format, img->view_type, img->width, img->height, img->depth,
+                     img->layers, img->levels,
+                     VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, out) ||
+        create_buffer(vk, img->size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, img->data, &staging) ||
+        begin_commands(vk, &cmd)) {
+        return -1;
+    }
+    for (uint32_t lv = 0; lv < img->levels; lv++) {
+        uint32_t w = img->width >> lv, h = img->height >> lv, d = img->depth >> lv;
+        regions[lv] = (VkBufferImageCopy){
+            .bufferOffset = img->level_offset[lv],
+            .imageSubresource = {aspect, lv, 0, img->layers},
+            .imageExtent = {w ? w : 1, h ? h : 1, d ? d : 1},
+        };
+    }
+    image_barrier(cmd, (*out)->image, aspect, VK_IMAGE_LAYOUT_UNDEFINED,
+                  VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
+                  VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    vkCmdCopyBufferToImage(cmd, staging->buffer, (*out)->image,
+                           VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, img->levels, regions);
+    image_barrier(cmd, (*out)->image, aspect, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                  VK_ACCESS_TRANSFER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                  VK_ACCESS_SHADER_READ_BIT);
+    return submit_and_wait(vk, cmd);
+}
+
+static int
+create_sampler(struct vk *vk, const struct diff_sampler_desc *s, VkSampler *out)
+{
+    if (vk->sampler_count == MAX_OBJECTS) {
+        return -1;
+    }
+    VkSamplerCreateInfo si = {
+        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+        .magFilter = (VkFilter)s->mag,
+        .minFilter = (VkFilter)s->min,
+        .mipmapMode = (VkSamplerMipmapMode)s->mip,
+        .addressModeU = (VkSamplerAddressMode)s->address,
+        .addressModeV = (VkSamplerAddressMode)s->address,
+        .addressModeW = (VkSamplerAddressMode)s->address,
+        .mipLodBias = s->bias,
+        .compareEnable = s->compare ? VK_TRUE : VK_FALSE,
+        .compareOp = s->compare ? (VkCompareOp)(s->compare - 1) : VK_COMPARE_OP_NEVER,
+        .minLod = s->min_lod,
+        .maxLod = s->max_lod,
+        .borderColor = (VkBorderColor)s->border,
+    };
+    VK_TRY(vkCreateSampler(vk->device, &si, NULL, &vk->samplers[vk->sampler_count]));
+    *out = vk->samplers[vk->sampler_count++];
+    return 0;
+}
+
+static int
+create_resources(struct vk *vk, const struct diff_case *c, const struct diff_inputs *in,
+                 struct resources *res)
+{
+    VkShaderStageFlags stages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
+
+    memset(res, 0, sizeof(*res));
+    if (create_buffer(vk, DIFF_UBO_BYTES, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, in->ubo, &res->ubo) ||
+        create_buffer(vk, DIFF_SSBO_BYTES, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, in->ssbo,
+                      &res->ssbo)) {
+        return -1;
+    }
+    if (c->stage == DIFF_FRAGMENT) {
+        if (create_buffer(vk, sizeof(in->frag_vertices), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+                          in->frag_vertices, &res->vertices)) {
+            return -1;
+        }
+    } else if (create_buffer(vk, sizeof(in->vert_attribs), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+                             in->vert_attribs, &res->vertices)) {
+        return -1;
+    }
+
+    /* The textures and samplers the case names. */
+    struct diff_tex_binding used[DIFF_TEXTURE_SLOTS + 1];
+    for (uint32_t k = 0; k < DIFF_TEXTURE_SLOTS; k++) {
+        used[k] = diff_case_texture(c, k);
+    }
+    used[DIFF_TEXTURE_SLOTS] = c->separate;
+    for (uint32_t k = 0; k <= DIFF_TEXTURE_SLOTS; k++) {
+        if (!res->textures[used[k].texture] &&
+            upload_texture(vk, &in->images[used[k].texture], &res->textures[used[k].texture])) {
+            return -1;
+        }
+        if (!res->samplers[used[k].sampler] &&
+            create_sampler(vk, &in->samplers[used[k].sampler], &res->samplers[used[k].sampler])) {
+            return -1;
+        }
+    }
+
+    VkDescriptorSetLayoutBinding bindings[] = {
+        {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, stages, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, stages, NULL},
+        {2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, DIFF_TEXTURE_SLOTS, stages, NULL},
+        {3, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, stages, NULL},
+        {4, VK_DESCRIPTOR_TYPE_SAMPLER, 1, stages, NULL},
+    };
+    VkDescriptorSetLayoutCreateInfo li = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .bindingCount = 5,
+        .pBindings = bindings,
+    };
+    VK_TRY(vkCreateDescriptorSetLayout(vk->device, &li, NULL, &vk->set_layout));
+    VkPushConstantRange push = {stages, 0, DIFF_PUSH_BYTES};
+    VkPipelineLayoutCreateInfo pli = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = 1,
+        .pSetLayouts = &vk->set_layout,
+        .pushConstantRangeCount = 1,
+        .pPushConstantRanges = &push,
+    };
+    VK_TRY(vkCreatePipelineLayout(vk->device, &pli, NULL, &vk->pipeline_layout));
+    VkDescriptorPoolSize sizes[] = {
+        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, DIFF_TEXTURE_SLOTS},
+        {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1},
+        {VK_DESCRIPTOR_TYPE_SAMPLER, 1},
+    };
+    VkDescriptorPoolCreateInfo dpi = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+        .maxSets = 1,
+        .poolSizeCount = 5,
+        .pPoolSizes = sizes,
+    };
+    VK_TRY(vkCreateDescriptorPool(vk->device, &dpi, NULL, &vk->descriptor_pool));
+    VkDescriptorSetAllocateInfo dai = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+        .descriptorPool = vk->descriptor_pool,
+        .descriptorSetCount = 1,
+        .pSetLayouts = &vk->set_layout,
+    };
+    VK_TRY(vkAllocateDescriptorSets(vk->device, &dai, &vk->set));
+
+    VkDescriptorBufferInfo ubo = {res->ubo->buffer, 0, VK_WHOLE_SIZE};
+    VkDescriptorBufferInfo ssbo = {res->ssbo->buffer, 0, VK_WHOLE_SIZE};
+    VkDescriptorImageInfo combined[DIFF_TEXTURE_SLOTS];
+    for (uint32_t k = 0; k < DIFF_TEXTURE_SLOTS; k++) {
+        combined[k] = (VkDescriptorImageInfo){res->samplers[used[k].sampler],
+                                              res->textures[used[k].texture]->view,
+                                              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    }
+    VkDescriptorImageInfo sep_image = {VK_NULL_HANDLE, res->textures[c->separate.texture]->view,
+                                       VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    VkDescriptorImageInfo sep_sampler = {res->samplers[c->separate.sampler], VK_NULL_HANDLE,
+                                         VK_IMAGE_LAYOUT_UNDEFINED};
+    VkWriteDescriptorSet writes[5];
+    for (int i = 0; i < 5; i++) {
+        writes[i] = (VkWriteDescriptorSet){
+            .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+            .dstSet = vk->set,
+            .dstBinding = (uint32_t)i,
+            .descriptorCount = 1,
+            .descriptorType = bindings[i].descriptorType,
+        };
+    }
+    writes[0].pBufferInfo = &ubo;
+    writes[1].pBufferInfo = &ssbo;
+    writes[2].descriptorCount = DIFF_TEXTURE_SLOTS;
+    writes[2].pImageInfo = combined;
+    writes[3].pImageInfo = &sep_image;
+    writes[4].pImageInfo = &sep_sampler;
+    vkUpdateDescriptorSets(vk->device, 5, writes, 0, NULL);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Pipelines and passes                                                       */
+
+static VkFormat
+target_format(uint32_t scalar)
+{
+    switch (scalar) {
+    case SIM_IR_INT:
+        return VK_FORMAT_R32G32B32A32_SINT;
+    case SIM_IR_UINT:
+    case SIM_IR_BOOL:
+        return VK_FORMAT_R32G32B32A32_UINT;
+    default:
+        return VK_FORMAT_R32G32B32A32_SFLOAT;
+    }
+}
+
+/* A graphics pipeline: `frag` NULL means rasterization discarded (vertex
+ * cases, points). */
+static int
+create_pipeline(struct vk *vk, VkShaderModule vert, VkShaderModule frag, uint32_t targets,
+                const VkFormat *formats, VkPipeline *out)
+{
+    int points = frag == VK_NULL_HANDLE;
+    VkPipelineShaderStageCreateInfo stages[2] = {
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_VERTEX_BIT,
+         .module = vert,
+         .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+         .module = frag,
+         .pName = "main"},
+    };
+    /* Fragment cases: position and locations 0-3 of fullscreen.vert;
+     * vertex cases: locations 0-3 of the case's shader. */
+    static const VkFormat frag_attribs[5] = {
+        VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_SINT,
+        VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_UINT};
+    static const VkFormat vert_attribs[4] = {
+        VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_SINT, VK_FORMAT_R32G32B32A32_SFLOAT,
+        VK_FORMAT_R32G32B32A32_UINT};
+    VkVertexInputAttributeDescription attribs[5];
+    uint32_t nattribs = points ? 4 : 5;
+    for (uint32_t i = 0; i < nattribs; i++) {
+        attribs[i] = (VkVertexInputAttributeDescription){i, 0,
+                                                         points ? vert_attribs[i] : frag_attribs[i],
+                                                         16 * i};
+    }
+    VkVertexInputBindingDescription vb = {0, 16 * nattribs, VK_VERTEX_INPUT_RATE_VERTEX};
+    VkPipelineVertexInputStateCreateInfo vi = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+        .vertexBindingDescriptionCount = 1,
+        .pVertexBindingDescriptions = &vb,
+        .vertexAttributeDescriptionCount = nattribs,
+        .pVertexAttributeDescriptions = attribs,
+    };
+    VkPipelineInputAssemblyStateCreateInfo ia = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+        .topology = points ? VK_PRIMITIVE_TOPOLOGY_POINT_LIST : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+    };
+    VkViewport viewport = {0, 0, DIFF_WIDTH, DIFF_HEIGHT, 0, 1};
+    VkRect2D scissor = {{0, 0}, {DIFF_WIDTH, DIFF_HEIGHT}};
+    VkPipelineViewportStateCreateInfo vp = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+        .viewportCount = 1,
+        .pViewports = &viewport,
+        .scissorCount = 1,
+        .pScissors = &scissor,
+    };
+    VkPipelineRasterizationStateCreateInfo rs = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+        .rasterizerDiscardEnable = points ? VK_TRUE : VK_FALSE,
+        .polygonMode = VK_POLYGON_MODE_FILL,
+        .cullMode = VK_CULL_MODE_NONE,
+        .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+        .lineWidth = 1.0f,
+    };
+    VkPipelineMultisampleStateCreateInfo ms = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+        .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
+    };
+    VkPipelineColorBlendAttachmentState blend[DIFF_MAX_OUTPUTS];
+    for (uint32_t i = 0; i < DIFF_MAX_OUTPUTS; i++) {
+        blend[i] = (VkPipelineColorBlendAttachmentState){.colorWriteMask = 0xf};
+    }
+    VkPipelineColorBlendStateCreateInfo cb = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+        .attachmentCount = targets,
+        .pAttachments = blend,
+    };
+    VkDynamicState dyn_states[] = {VK_DYNAMIC_STATE_SCISSOR};
+    VkPipelineDynamicStateCreateInfo dyn = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+        .dynamicStateCount = 1,
+        .pDynamicStates = dyn_states,
+    };
+    VkPipelineRenderingCreateInfo ri = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+        .colorAttachmentCount = targets,
+        .pColorAttachmentFormats = formats,
+    };
+    VkGraphicsPipelineCreateInfo gi = {
+        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+        .pNext = &ri,
+        .stageCount = points ? 1 : 2,
+        .pStages = stages,
+        .pVertexInputState = &vi,
+        .pInputAssemblyState = &ia,
+        .pViewportState = &vp,
+        .pRasterizationState = &rs,
+        .pMultisampleState = &ms,
+        .pColorBlendState = points ? NULL : &cb,
+        .pDynamicState = &dyn,
+        .layout = vk->pipeline_layout,
+    };
+    if (vk->pipeline_count == MAX_OBJECTS) {
+        return -1;
+    }
+    VK_TRY(vkCreateGraphicsPipelines(vk->device, VK_NULL_HANDLE, 1, &gi, NULL,
+                                     &vk->pipelines[vk->pipeline_count]));
+    *out = vk->pipelines[vk->pipeline_count++];
+    return 0;
+}
+
+/* Draws the tiles into `targets` attachments of the given formats and
+ * copies them into out[i] (DIFF_PIXELS * 4 words). */
+static int
+fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inputs *in,
+              VkShaderModule frag, uint32_t targets, const VkFormat *formats, uint32_t **out)
+{
+    VkShaderModule vert;
+    VkPipeline pipeline;
+    VkCommandBuffer cmd;
+    struct image *rt[DIFF_MAX_OUTPUTS];
+    struct buffer *rb[DIFF_MAX_OUTPUTS];
+    VkRenderingAttachmentInfo att[DIFF_MAX_OUTPUTS];
+
+    if (create_module(vk, diff_fullscreen_vert_spv,
+                      sizeof(diff_fullscreen_vert_spv) / sizeof(uint32_t), &vert) ||
+        create_pipeline(vk, vert, frag, targets, formats, &pipeline)) {
+        return -1;
+    }
+    for (uint32_t i = 0; i < targets; i++) {
+        if (create_image(vk, formats[i], VK_IMAGE_VIEW_TYPE_2D, DIFF_WIDTH, DIFF_HEIGHT, 1, 1, 1,
+                         VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                         &rt[i]) ||
+            create_buffer(vk, DIFF_PIXELS * 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL, &rb[i])) {
+            return -1;
+        }
+        att[i] = (VkRenderingAttachmentInfo){
+            .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+            .imageView = rt[i]->view,
+            .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+            .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+            .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        };
+        for (int c = 0; c < 4; c++) {
+            att[i].clearValue.color.uint32[c] = DIFF_CLEAR_BITS;
+        }
+    }
+    if (begin_commands(vk, &cmd)) {
+        return -1;
+    }
+    for (uint32_t i = 0; i < targets; i++) {
+        image_barrier(cmd, rt[i]->image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                      VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
+                      VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                      VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT);
+    }
+    VkRenderingInfo ri = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+        .renderArea = {{0, 0}, {DIFF_WIDTH, DIFF_HEIGHT}},
+        .layerCount = 1,
+        .colorAttachmentCount = targets,
+        .pColorAttachments = att,
+    };
+    vkCmdBeginRendering(cmd, &ri);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, vk->pipeline_layout, 0, 1,
+                            &vk->set, 0, NULL);
+    vkCmdPushConstants(cmd, vk->pipeline_layout,
+                       VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                       DIFF_PUSH_BYTES, in->push);
+    VkDeviceSize zero = 0;
+    vkCmdBindVertexBuffers(cmd, 0, 1, &res->vertices->buffer, &zero);
+    for (uint32_t t = 0; t < DIFF_TILES; t++) {
+        VkRect2D sc = {{(int32_t)(t % (DIFF_WIDTH / DIFF_TILE) * DIFF_TILE),
+                        (int32_t)(t / (DIFF_WIDTH / DIFF_TILE) * DIFF_TILE)},
+                       {DIFF_TILE, DIFF_TILE}};
+        vkCmdSetScissor(cmd, 0, 1, &sc);
+        vkCmdDraw(cmd, 3, 1, 3 * t, 0);
+    }
+    vkCmdEndRendering(cmd);
+    for (uint32_t i = 0; i < targets; i++) {
+        image_barrier(cmd, rt[i]->image, VK_IMAGE_ASPECT_COLOR_BIT,
+                      VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                      VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                      VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                      VK_ACCESS_TRANSFER_READ_BIT);
+        VkBufferImageCopy copy = {
+            .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+            .imageExtent = {DIFF_WIDTH, DIFF_HEIGHT, 1},
+        };
+        vkCmdCopyImageToBuffer(cmd, rt[i]->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                               rb[i]->buffer, 1, &copy);
+    }
+    VkMemoryBarrier host = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+        .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+        .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+    };
+    vkCmdPipelineBarrier(cmd,
+                         VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, NULL, 0, NULL);
+    if (submit_and_wait(vk, cmd)) {
+        return -1;
+    }
+    for (uint32_t i = 0; i < targets; i++) {
+        memcpy(out[i], rb[i]->map, DIFF_PIXELS * 16);
+    }
+    return 0;
+}
+
+static int
+vertex_pass(struct vk *vk, const struct resources *res, const struct diff_inputs *in,
+            VkShaderModule vert)
+{
+    VkPipeline pipeline;
+    VkCommandBuffer cmd;
+
+    if (create_pipeline(vk, vert, VK_NULL_HANDLE, 0, NULL, &pipeline) ||
+        begin_commands(vk, &cmd)) {
+        return -1;
+    }
+    VkRenderingInfo ri = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+        .renderArea = {{0, 0}, {DIFF_WIDTH, DIFF_HEIGHT}},
+        .layerCount = 1,
+    };
+    vkCmdBeginRendering(cmd, &ri);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, vk->pipeline_layout, 0, 1,
+                            &vk->set, 0, NULL);
+    vkCmdPushConstants(cmd, vk->pipeline_layout,
+                       VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                       DIFF_PUSH_BYTES, in->push);
+    VkDeviceSize zero = 0;
+    vkCmdBindVertexBuffers(cmd, 0, 1, &res->vertices->buffer, &zero);
+    VkRect2D sc = {{0, 0}, {DIFF_WIDTH, DIFF_HEIGHT}};
+    vkCmdSetScissor(cmd, 0, 1, &sc);
+    vkCmdDraw(cmd, DIFF_VERTICES, 1, 0, 0);
+    vkCmdEndRendering(cmd);
+    VkMemoryBarrier host = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+        .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+        .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+    };
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_VERTEX_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
+                         1, &host, 0, NULL, 0, NULL);
+    return submit_and_wait(vk, cmd);
+}
+
+static int
+run(struct vk *vk, const struct diff_case *c, const struct diff_inputs *in,
+    uint32_t target_count, const uint32_t *target_scalar, struct diff_outputs *out)
+{
+    struct resources res;
+    VkShaderModule module;
+    int rc = vk_init(vk);
+
+    if (rc) {
+        return rc;
+    }
+    if (create_resources(vk, c, in, &res) || create_module(vk, c->spv, c->words, &module)) {
+        return -1;
+    }
+    if (c->stage == DIFF_VERTEX) {
+        if (vertex_pass(vk, &res, in, module)) {
+            return -1;
+        }
+    } else {
+        static const VkFormat capture_formats[DIFF_CAPTURES] = {
+            VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_SINT,
+            VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_UINT,
+            VK_FORMAT_R32G32B32A32_SFLOAT, VK_FORMAT_R32G32B32A32_UINT};
+        VkFormat formats[DIFF_MAX_OUTPUTS];
+        VkShaderModule capture;
+        if (create_module(vk, diff_capture_frag_spv,
+                          sizeof(diff_capture_frag_spv) / sizeof(uint32_t), &capture) ||
+            fragment_pass(vk, &res, in, capture, DIFF_CAPTURES, capture_formats, out->capture)) {
+            return -1;
+        }
+        for (uint32_t i = 0; i < target_count; i++) {
+            formats[i] = target_format(target_scalar[i]);
+        }
+        if (fragment_pass(vk, &res, in, module, target_count, formats, out->color)) {
+            return -1;
+        }
+        out->targets = target_count;
+        memcpy(out->target_scalar, target_scalar, target_count * sizeof(uint32_t));
+    }
+    memcpy(out->ssbo, res.ssbo->map, DIFF_SSBO_BYTES);
+    return 0;
+}
+
+int
+diff_vk_run(const struct diff_case *c, const struct diff_inputs *in, uint32_t target_count,
+            const uint32_t *target_scalar, struct diff_outputs *out)
+{
+    struct vk *vk = calloc(1, sizeof(*vk));
+    int rc;
+
+    if (!vk) {
+        return -1;
+    }
+    rc = run(vk, c, in, target_count, target_scalar, out);
+    vk_finish(vk);
+    free(vk);
+    return rc;
+}
