@@ -526,8 +526,11 @@ enum cap_snapshot_flags {
 /* CAP_BLOCK_FRAME */
 struct cap_frame {
     uint64_t index;           /* frame number in the application, from 0 */
-    uint64_t frame_time_ns;   /* driver's frame time: present-to-present before capture */
+    uint64_t frame_time_ns;   /* present-to-present interval of the frame before (the
+                               * application's frame time, undisturbed by capture) */
     uint64_t capture_time_ns; /* wall time the capture of this frame took */
+    uint64_t gpu_time_ns;     /* the driver's time for the frame's submits: each runs
+                               * alone on an idle queue, from submit to idle */
     uint64_t ref_blob;        /* presented image, tightly packed texels; 0 = none */
     uint64_t ref_image;       /* handle of the presented swapchain image */
     uint32_t ref_width;

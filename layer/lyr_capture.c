@@ -1254,6 +1254,7 @@ end_frame(struct lyr_device *dev, struct lyr_capture *cap, struct cap_frame *fra
             memcpy(frame->stats, cap->stats, sizeof(frame->stats));
         }
         frame->capture_time_ns = lyr_now_ns() - cap->frame_start_ns;
+        frame->gpu_time_ns = cap->gpu_ns;
         write_frame(dev, cap, frame);
     }
     reset_frame(cap);

@@ -759,6 +759,7 @@ print_json(const struct cap_trace *t, const char *path, int objects)
         json_uint(&j, "index", f->index);
         json_uint(&j, "frame_time_ns", f->frame_time_ns);
         json_uint(&j, "capture_time_ns", f->capture_time_ns);
+        json_uint(&j, "gpu_time_ns", f->gpu_time_ns);
         /* The driver's own counts, when the layer could query them. */
         if (f->stats_valid) {
             json_open(&j, "pipeline_statistics", '{');
@@ -887,7 +888,8 @@ print_text(const struct cap_trace *t, const char *path)
         } else {
             printf("  reference none\n");
         }
-        printf("  frame time %.3f ms, capture %.3f ms\n", (double)f->frame_time_ns / 1e6,
+        printf("  frame time %.3f ms, driver's time for the frame %.3f ms, capture %.3f ms\n",
+               (double)f->frame_time_ns / 1e6, (double)f->gpu_time_ns / 1e6,
                (double)f->capture_time_ns / 1e6);
     }
 }

@@ -731,6 +731,7 @@ fixture_frame(struct cap_writer *w, struct fixture *fx, struct cap_buf *b)
         f.index = FIXTURE_FRAME_INDEX;
         f.frame_time_ns = 16666667;
         f.capture_time_ns = 123456789;
+        f.gpu_time_ns = 23456789;
         f.ref_blob = ref_hash;
         f.ref_image = H_SWAPIMG;
         f.ref_width = 64;
