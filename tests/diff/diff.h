@@ -36,8 +36,8 @@
  * Descriptor set 0 (every case, shaders use a subset):
  *   binding 0  uniform buffer, DIFF_UBO_BYTES: floats in the first half,
  *              ints in the second (diff_data.c)
- *   binding 1  storage buffer, DIFF_SSBO_BYTES, same pattern; compared
- *              after the run
+ *   binding 1  storage buffer, DIFF_SSBO_BYTES, one 16-byte record per
+ *              pixel: three floats and an int; compared after the run
  *   binding 2  DIFF_TEXTURE_SLOTS combined image samplers (the case picks
  *              texture and sampler per element)
  *   binding 3  a sampled image and binding 4 a sampler (separate)

@@ -37,6 +37,14 @@
 #include "diff_switch.frag.spv.h"
 #include "diff_branches.frag.spv.h"
 #include "diff_functions.frag.spv.h"
+#include "diff_ubo.frag.spv.h"
+#include "diff_ssbo.frag.spv.h"
+#include "diff_push.frag.spv.h"
+#include "diff_dynidx.frag.spv.h"
+#include "diff_derivs.frag.spv.h"
+#include "diff_discard.frag.spv.h"
+#include "diff_terminate.frag.spv.h"
+#include "diff_demote.frag.spv.h"
 
 #define SPV(name) name, sizeof(name) / sizeof(name[0])
 
@@ -71,6 +79,11 @@
     {4, 1.0f / 16384.0f}, "matrix products and determinants are sums of products that "   \
                           "lavapipe fuses: <= n eps sum|terms| with entries below 8: "    \
                           "< 2^-14"
+#define BOUND_DERIV                                                                        \
+    {0, 1.0f / 131072.0f}, "differences of lane values are exact, but lavapipe may fuse "  \
+                           "the product before a difference (a * b - c as one fma, "      \
+                           "allowed without NoContraction): half an ULP of products "     \
+                           "below 64 plus the difference's rounding, < 2^-17"
 
 const struct diff_case diff_cases[] = {
     /* Interface and arithmetic. */
@@ -110,6 +123,26 @@ const struct diff_case diff_cases[] = {
      "from main", F, SPV(diff_branches_frag_spv), EXACT},
     {"functions", "inlined calls: out/inout parameters, struct and array arguments and "
      "results, return from a loop", F, SPV(diff_functions_frag_spv), EXACT},
+
+    /* Resources. */
+    {"ubo", "std140 uniform block: row- and column-major matrices, vec3 padding, struct "
+     "arrays, explicit offsets, per-draw dynamic indices", F, SPV(diff_ubo_frag_spv), EXACT},
+    {"ssbo", "std430 storage buffer of structs: runtime array, per-pixel read-modify-write",
+     F, SPV(diff_ssbo_frag_spv), EXACT},
+    {"push", "push constants: arrays indexed per draw", F, SPV(diff_push_frag_spv), EXACT},
+    {"dynidx", "dynamic indexing (divergent) of local arrays, struct arrays, nested arrays, "
+     "constant arrays, matrix columns, vector components; writes too", F,
+     SPV(diff_dynidx_frag_spv), EXACT},
+    {"derivs", "dFdx/dFdy, Fine, Coarse, fwidth variants in the 2x2 quad layout", F,
+     SPV(diff_derivs_frag_spv), BOUND_DERIV},
+    
+    /* The three ways to stop a fragment. */
+    {"discard", "GLSL discard (OpKill), divergent and inside a loop", F,
+     SPV(diff_discard_frag_spv), EXACT},
+    {"terminate", "OpTerminateInvocation, divergent and inside a function", F,
+     SPV(diff_terminate_frag_spv), EXACT},
+    {"demote", "OpDemoteToHelperInvocation: no outputs or storage writes, derivatives and "
+     "helperInvocationEXT after it", F, SPV(diff_demote_frag_spv), BOUND_DERIV},
 };
 
 const uint32_t diff_case_count = sizeof(diff_cases) / sizeof(diff_cases[0]);

@@ -313,9 +313,8 @@ diff_inputs_init(struct diff_inputs *in)
         in->ubo[i] = fbits(pattern_float(i));
         in->ubo[DIFF_UBO_BYTES / 8 + i] = pattern_int(i);
     }
-    for (uint32_t i = 0; i < DIFF_SSBO_BYTES / 8; i++) {
-        in->ssbo[i] = fbits(pattern_float(i + 7u));
-        in->ssbo[DIFF_SSBO_BYTES / 8 + i] = pattern_int(i + 3u);
+    for (uint32_t i = 0; i < DIFF_SSBO_BYTES / 4; i++) {
+        in->ssbo[i] = i % 4 == 3 ? pattern_int(i / 4 + 3u) : fbits(pattern_float(i + 7u));
     }
     for (uint32_t i = 0; i < DIFF_PUSH_BYTES / 8; i++) {
         in->push[i] = fbits(pattern_float(i + 1u));
