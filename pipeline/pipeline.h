@@ -402,4 +402,516 @@ sim_interp_set_step_limit(struct sim_interp *interp, uint64_t batch_instructions
 const struct sim_interp_counters *
 sim_interp_counters(const struct sim_interp *interp);
 
+/* ------------------------------------------------------------------------ */
+/* Frames: the in-memory description the pipeline replays                    */
+
+/*
+ * A frame is a list of passes in execution order.  A pass is one subpass of a
+ * render pass instance (or one dynamic rendering instance): its attachments
+ * with their load/store operations and clear values, and its draws, each
+ * carrying every piece of state it needs, already resolved (pipeline state
+ * merged with dynamic state, descriptors turned into a binding table).  Images
+ * are named by their index into sim_frame.images.  The caller owns every
+ * structure and all memory they point to; it must stay valid and unchanged
+ * while sim_replay_frame runs, except storage buffers, which shaders write.
+ *
+ * Units and origins are Vulkan's: framebuffer coordinates in pixels with the
+ * origin top left and y down, viewport transform as in the specification's
+ * "Controlling the Viewport".
+ */
+
+#define SIM_NONE UINT32_MAX
+#define SIM_MAX_COLOR_ATTACHMENTS 8
+#define SIM_MAX_VERTEX_BINDINGS 16
+#define SIM_MAX_VERTEX_ATTRIBUTES 16
+#define SIM_MAX_SAMPLES 16
+
+/* An image of the frame: a render target or a texture.  `data` holds its
+ * contents when the frame starts, laid out as a capture snapshot: every
+ * aspect (colour; or depth, then stencil), then every mip level, then every
+ * array layer, tightly packed (the depth of D24 formats in 4 bytes, stencil
+ * 1 byte).  NULL: undefined contents, read as zero.  Only layer 0 of mip 0
+ * is rendered to. */
+struct sim_image {
+    uint32_t format; /* VkFormat */
+    uint32_t width, height;
+    uint32_t levels, layers;
+    uint32_t samples; /* as created; sim_replay_options.samples may override */
+    const void *data;
+    uint64_t size; /* bytes at data */
+};
+
+struct sim_rect {
+    int32_t x, y;
+    uint32_t width, height;
+};
+
+struct sim_viewport {
+    float x, y, width, height, min_depth, max_depth;
+};
+
+/* One attachment of a pass. */
+struct sim_attachment {
+    uint32_t image;    /* index into sim_frame.images */
+    uint32_t format;   /* VkFormat of the view (may differ from the image's, e.g. SRGB) */
+    uint32_t load_op;  /* VkAttachmentLoadOp */
+    uint32_t store_op; /* VkAttachmentStoreOp */
+    uint32_t stencil_load_op, stencil_store_op;
+    uint32_t clear[4];      /* VkClearValue words: colour bits, or depth float bits and stencil */
+    uint32_t resolve_image; /* SIM_NONE, or an image that receives the resolve at the end */
+};
+
+/* Vertex input of a pipeline (VkPipelineVertexInputStateCreateInfo). */
+struct sim_vertex_binding {
+    uint32_t binding;
+    uint32_t stride;
+    uint32_t input_rate; /* VkVertexInputRate */
+    uint32_t divisor;    /* 1 unless VK_EXT_vertex_attribute_divisor */
+};
+
+struct sim_vertex_attribute {
+    uint32_t location;
+    uint32_t binding;
+    uint32_t format; /* VkFormat */
+    uint32_t offset;
+};
+
+/* A graphics pipeline's shaders and vertex input.  Shaders are owned by the
+ * caller; absent stages are NULL. */
+struct sim_program {
+    const struct sim_ir_shader *stages[SIM_STAGE_COUNT];
+    uint32_t binding_count;
+    struct sim_vertex_binding bindings[SIM_MAX_VERTEX_BINDINGS];
+    uint32_t attribute_count;
+    struct sim_vertex_attribute attributes[SIM_MAX_VERTEX_ATTRIBUTES];
+};
+
+struct sim_blend_attachment {
+    uint32_t enable;
+    uint32_t src_color, dst_color, color_op; /* VkBlendFactor, VkBlendOp */
+    uint32_t src_alpha, dst_alpha, alpha_op;
+    uint32_t write_mask; /* VkColorComponentFlags */
+};
+
+struct sim_stencil_face {
+    uint32_t fail_op, pass_op, depth_fail_op, compare_op; /* VkStencilOp, VkCompareOp */
+    uint32_t compare_mask, write_mask, reference;
+};
+
+/* Every piece of fixed-function state a draw uses, dynamic state applied.
+ * Enumerations hold Vulkan's values. */
+struct sim_draw_state {
+    uint32_t topology; /* VkPrimitiveTopology */
+    uint32_t primitive_restart;
+    uint32_t patch_control_points;
+    struct sim_viewport viewport; /* viewport 0 */
+    struct sim_rect scissor;      /* scissor 0 */
+    uint32_t rasterizer_discard;
+    uint32_t polygon_mode; /* VkPolygonMode */
+    uint32_t cull_mode;    /* VkCullModeFlags */
+    uint32_t front_face;   /* VkFrontFace */
+    uint32_t depth_clamp;
+    uint32_t depth_clip; /* clip against 0 <= z <= w */
+    uint32_t depth_bias_enable;
+    float depth_bias_constant, depth_bias_clamp, depth_bias_slope;
+    uint32_t sample_shading;
+    float min_sample_shading;
+    uint32_t sample_mask; /* bits of pSampleMask[0]; all ones when absent */
+    uint32_t alpha_to_coverage, alpha_to_one;
+    uint32_t depth_test, depth_write, depth_compare; /* VkCompareOp */
+    uint32_t depth_bounds_test;
+    float min_depth_bounds, max_depth_bounds;
+    uint32_t stencil_test;
+    struct sim_stencil_face front, back;
+    uint32_t logic_op_enable, logic_op;
+    float blend_constants[4];
+    struct sim_blend_attachment blend[SIM_MAX_COLOR_ATTACHMENTS];
+};
+
+/* A bound vertex buffer: `size` bytes from the bound offset. */
+struct sim_vertex_buffer {
+    const void *data;
+    uint64_t size;
+    uint64_t stride; /* 0: the pipeline's stride (vkCmdBindVertexBuffers2 sets it) */
+};
+
+/* One executed draw (an indirect or multi draw is one sim_draw per draw the
+ * GPU ran). */
+struct sim_draw {
+    const struct sim_program *program;
+    struct sim_draw_state state;
+    const struct sim_binding *bindings; /* descriptors and push constants */
+    uint32_t binding_count;
+    struct sim_vertex_buffer vertex_buffers[SIM_MAX_VERTEX_BINDINGS]; /* by binding number */
+    uint32_t indexed;
+    const void *index_data; /* indexed draws: the index buffer from the bound offset */
+    uint64_t index_size;    /* bytes at index_data */
+    uint32_t index_bytes;   /* 1, 2 or 4 */
+    uint32_t count;         /* vertices, or indices */
+    uint32_t instance_count;
+    uint32_t first; /* first vertex, or first index */
+    int32_t vertex_offset;
+    uint32_t first_instance;
+    uint32_t id; /* the caller's number for the draw, echoed in results */
+    /* Non-NULL: the caller could not describe the draw (static string, the
+     * reason); the draw is skipped and reported as unsupported. */
+    const char *unsupported;
+};
+
+enum sim_pass_kind {
+    SIM_PASS_RENDER, /* draws into attachments */
+};
+
+struct sim_pass {
+    uint32_t kind; /* enum sim_pass_kind */
+    uint32_t width, height; /* framebuffer */
+    struct sim_rect area;   /* render area */
+    uint32_t samples;       /* rasterization samples of the pass's attachments */
+    uint32_t color_count;
+    struct sim_attachment color[SIM_MAX_COLOR_ATTACHMENTS]; /* image SIM_NONE: unused */
+    uint32_t has_depth;
+    struct sim_attachment depth; /* depth/stencil attachment when has_depth */
+    uint32_t draw_count;
+    const struct sim_draw *draws;
+};
+
+struct sim_frame {
+    uint64_t index;             /* the application's frame number */
+    uint32_t sub_pixel_bits;    /* VkPhysicalDeviceLimits::subPixelPrecisionBits, 1..8 */
+    uint32_t image_count;
+    const struct sim_image *images;
+    uint32_t pass_count;
+    const struct sim_pass *passes;
+    uint32_t present_image; /* the presented image, or SIM_NONE */
+};
+
+/* ------------------------------------------------------------------------ */
+/* Formats (attachments, vertex input, conversions)                           */
+
+/* Bytes per texel of a VkFormat the pipeline knows (colour, depth/stencil and
+ * vertex formats; for combined depth/stencil, the depth aspect as snapshots
+ * store it), or 0 when it does not know it. */
+uint32_t
+sim_format_texel_bytes(uint32_t format);
+
+/* Can images of `format` be colour (1) or depth/stencil (2) render targets?
+ * 0 when not. */
+int
+sim_format_target_kind(uint32_t format);
+
+/* Converts `width` x `height` tightly packed texels of `format` to RGBA8
+ * (colour formats: UNORM clamp, sRGB kept encoded as the display shows it;
+ * depth: grey levels of depth 0..1; stencil ignored).  `out` holds
+ * width * height * 4 bytes.  Returns 0 when the format is not supported (out
+ * untouched), else 1. */
+int
+sim_format_to_rgba8(uint32_t format, const void *data, uint64_t size, uint32_t width,
+                    uint32_t height, uint8_t *out);
+
+/* ------------------------------------------------------------------------ */
+/* Replay                                                                     */
+
+/* Shading units (../shared/spec/modes.md).  Only baseline exists so far. */
+enum sim_unit_kind {
+    SIM_UNIT_BASELINE,
+    SIM_UNIT_COUNT
+};
+
+/* "baseline"; NULL for an unknown kind. */
+const char *
+sim_unit_name(enum sim_unit_kind unit);
+
+/* X(name, message).  sim_replay_frame returns OK, NOMEM or BAD_FRAME; a
+ * draw's status (struct sim_draw_result) is any of them. */
+#define SIM_REPLAY_ERROR_LIST(X)                                                           \
+    X(OK, "no error")                                                                      \
+    X(NOMEM, "out of memory")                                                              \
+    X(BAD_FRAME, "the frame description is inconsistent (an index out of range)")          \
+    X(BAD_OPTIONS, "unsupported replay options")                                           \
+    X(UNSUPPORTED_BY_CAPTURE, "the trace could not describe the draw")                     \
+    X(UNSUPPORTED_TOPOLOGY, "primitive topology or polygon mode not supported")            \
+    X(UNSUPPORTED_TESSELLATION, "tessellation is not supported yet")                       \
+    X(UNSUPPORTED_STAGE, "a shader stage is missing or not supported")                     \
+    X(UNSUPPORTED_FORMAT, "an attachment or vertex format is not supported")               \
+    X(UNSUPPORTED_STATE, "fixed-function state not supported")                             \
+    X(SHADER_FAULT, "a shader ran past the interpreter's step limit")
+
+enum sim_replay_error {
+#define SIM_REPLAY_ERROR_ENUM(name, msg) SIM_REPLAY_ERROR_##name,
+    SIM_REPLAY_ERROR_LIST(SIM_REPLAY_ERROR_ENUM)
+#undef SIM_REPLAY_ERROR_ENUM
+        SIM_REPLAY_ERROR_COUNT
+};
+
+/* "SIM_REPLAY_ERROR_NOMEM" and its message; static storage. */
+const char *
+sim_replay_error_name(enum sim_replay_error err);
+const char *
+sim_replay_error_message(enum sim_replay_error err);
+
+struct sim_replay_options {
+    uint32_t samples; /* 0: as the frame says; 1, 2, 4, 8 or 16: every pass at that count */
+    uint32_t threads; /* 0 or 1: the calling thread only */
+    uint32_t units;   /* bit mask of 1u << enum sim_unit_kind; 0: baseline only */
+};
+
+/* What a unit did over a frame (../shared/spec/modes.md, "Common terms"). */
+struct sim_unit_counters {
+    uint64_t quads_shaded;
+    uint64_t lanes_shaded;        /* 4 per shaded quad, helper lanes included */
+    uint64_t covered_lanes;       /* shaded lanes with at least one covered sample */
+    uint64_t covered_pixels;      /* pixel fragments with a sample that survived early tests */
+    uint64_t samples_written;     /* samples whose colour a shaded lane wrote */
+    uint64_t shader_instructions; /* fragment shader, lane-weighted */
+    uint64_t texture_lookups;     /* fragment shader, lane-weighted */
+};
+
+/* Front end and rasterizer work over a frame (the same for every unit). */
+struct sim_raster_counters {
+    uint64_t vertices_shaded;      /* vertex shader invocations */
+    uint64_t vs_instructions;      /* lane-weighted */
+    uint64_t primitives;           /* assembled triangles */
+    uint64_t culled;               /* by face culling or zero area */
+    uint64_t clipped;              /* triangles that needed clipping */
+    uint64_t rasterized;           /* triangles set up for the rasterizer */
+    uint64_t samples_tested;       /* sample positions tested against edges */
+    uint64_t samples_covered;      /* of which inside the triangle */
+    uint64_t quads;                /* quad fragments with a covered sample */
+    uint64_t quads_after_early;    /* ... that survived early depth tests */
+};
+
+/* Outcome of one draw of the frame. */
+struct sim_draw_result {
+    uint32_t pass;
+    uint32_t draw; /* index into the pass's draws */
+    uint32_t id;   /* sim_draw.id */
+    uint32_t status;  /* enum sim_replay_error; OK when it was replayed */
+    char detail[160]; /* what was not supported, or "" */
+};
+
+struct sim_replay_result;
+
+/* Replays `frame` through the simulated pipeline with every unit that
+ * `options` selects (NULL: defaults).  Draws with unsupported state are
+ * skipped, recorded in the result, and the frame goes on.  Returns OK with
+ * *out set (the caller owns it: sim_replay_result_destroy), or NOMEM,
+ * BAD_FRAME or BAD_OPTIONS with *out NULL and a line in `detail` (160 bytes,
+ * may be NULL).  The same frame and options give the same result whatever
+ * the thread count. */
+enum sim_replay_error
+sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options *options,
+                 struct sim_replay_result **out, char *detail);
+
+/* NULL does nothing. */
+void
+sim_replay_result_destroy(struct sim_replay_result *result);
+
+/* Counters of `unit`, or NULL when the replay did not run that unit. */
+const struct sim_unit_counters *
+sim_replay_result_unit(const struct sim_replay_result *result, enum sim_unit_kind unit);
+
+const struct sim_raster_counters *
+sim_replay_result_raster(const struct sim_replay_result *result);
+
+/* Rasterization samples of the frame's passes (the largest, after the
+ * override). */
+uint32_t
+sim_replay_result_samples(const struct sim_replay_result *result);
+
+/* Per-draw outcomes, in frame order; *count receives their number. */
+const struct sim_draw_result *
+sim_replay_result_draws(const struct sim_replay_result *result, uint32_t *count);
+
+/* Images the frame rendered to (colour, depth and resolve attachments), as
+ * indices into sim_frame.images, in order of first use. */
+const uint32_t *
+sim_replay_result_targets(const struct sim_replay_result *result, uint32_t *count);
+
+/* The contents of image `image` at the end of the frame as `unit` rendered
+ * it, resolved to one sample (average) and converted as sim_format_to_rgba8
+ * does.  Images the frame did not render give their initial contents.
+ * Returns a malloc'ed width * height * 4 buffer (the caller frees it) with
+ * the size in *width and *height, or NULL (out of memory, unknown image or
+ * unit, format not supported). */
+uint8_t *
+sim_replay_result_image_rgba8(const struct sim_replay_result *result, enum sim_unit_kind unit,
+                              uint32_t image, uint32_t *width, uint32_t *height);
+
+/* Shaded lanes per pixel over the whole frame for `unit` (helper lanes
+ * included): width * height counts, row-major, owned by the result; the
+ * size is the largest framebuffer of the frame.  NULL when the unit did not
+ * run. */
+const uint32_t *
+sim_replay_result_heat(const struct sim_replay_result *result, enum sim_unit_kind unit,
+                       uint32_t *width, uint32_t *height);
+
+/* ------------------------------------------------------------------------ */
+/* Image quality and heatmaps                                                */
+
+/* PSNR in dB between two RGBA8 images of the same size over their R, G and B
+ * channels (alpha ignored): 10 log10(255^2 / MSE).  Identical images give
+ * SIM_PSNR_IDENTICAL. */
+#define SIM_PSNR_IDENTICAL 100.0
+double
+sim_metric_psnr(const uint8_t *a, const uint8_t *b, uint32_t width, uint32_t height);
+
+/* SSIM (Wang, Bovik, Sheikh and Simoncelli 2004) between two RGBA8 images of
+ * the same size, on BT.601 luma (0.299 R + 0.587 G + 0.114 B, range 0..255),
+ * with the standard 11x11 Gaussian window (sigma 1.5), K1 = 0.01,
+ * K2 = 0.03, L = 255, averaged over every window position that lies wholly
+ * inside the image.  Images smaller than the window use one window of the
+ * image's size, uniformly weighted.  Returns a value in [-1, 1], 1 for
+ * identical images; a negative value that cannot happen (-2) when out of
+ * memory. */
+double
+sim_metric_ssim(const uint8_t *a, const uint8_t *b, uint32_t width, uint32_t height);
+
+/* Colour of `value` shaded fragments per pixel on the QFM paper's scale:
+ * 0 black, 1 dark blue, 2 blue, 3 cyan, 4 green, 5 yellow, 6 orange, 7 red,
+ * 8 and more dark red; fractions interpolate. */
+void
+sim_heatmap_color(double value, uint8_t rgb[3]);
+
+/* ======================================================================== */
+/* Tessellator (pipeline/tess_*.c)                                           */
+/*
+ * The fixed-function tessellator, bit-exact with lavapipe's (Mesa's port of
+ * the Direct3D 11 reference tessellator): the same domain coordinates as the
+ * same floats, and the same primitives in the same order.  One struct
+ * sim_tess serves one draw, configured from the evaluation shader's execution
+ * modes; sim_tess_run tessellates one patch from the levels the control
+ * shader wrote.
+ */
+
+/* maxTessellationGenerationLevel of the modelled device. */
+#define SIM_TESS_MAX_LEVEL 64
+/* Most points and indices one patch produces. */
+#define SIM_TESS_MAX_POINTS ((SIM_TESS_MAX_LEVEL + 1) * (SIM_TESS_MAX_LEVEL + 1))
+#define SIM_TESS_MAX_INDICES (SIM_TESS_MAX_LEVEL * SIM_TESS_MAX_LEVEL * 6)
+
+/* X(name, message). */
+#define SIM_TESS_ERROR_LIST(X)                                                             \
+    X(OK, "no error")                                                                      \
+    X(NOMEM, "out of memory")                                                              \
+    X(BAD_DOMAIN, "no Triangles, Quads or Isolines execution mode")                        \
+    X(BAD_SPACING, "no SpacingEqual, SpacingFractionalEven or SpacingFractionalOdd mode")  \
+    X(BAD_WINDING, "a vertex order other than VertexOrderCw or VertexOrderCcw")            \
+    X(BAD_ORIGIN, "a domain origin other than upper-left or lower-left")
+
+enum sim_tess_error {
+#define SIM_TESS_ERROR_ENUM(name, msg) SIM_TESS_ERROR_##name,
+    SIM_TESS_ERROR_LIST(SIM_TESS_ERROR_ENUM)
+#undef SIM_TESS_ERROR_ENUM
+        SIM_TESS_ERROR_COUNT
+};
+
+/* "SIM_TESS_ERROR_NOMEM" and its message; static storage. */
+const char *
+sim_tess_error_name(enum sim_tess_error err);
+const char *
+sim_tess_error_message(enum sim_tess_error err);
+
+enum sim_tess_domain {
+    SIM_TESS_DOMAIN_TRIANGLES,
+    SIM_TESS_DOMAIN_QUADS,
+    SIM_TESS_DOMAIN_ISOLINES,
+};
+
+enum sim_tess_spacing {
+    SIM_TESS_SPACING_EQUAL,
+    SIM_TESS_SPACING_FRACTIONAL_EVEN,
+    SIM_TESS_SPACING_FRACTIONAL_ODD,
+};
+
+struct sim_tess_config {
+    uint32_t domain;            /* enum sim_tess_domain */
+    uint32_t spacing;           /* enum sim_tess_spacing */
+    uint32_t vertex_order_cw;   /* 1: VertexOrderCw, 0: VertexOrderCcw */
+    uint32_t point_mode;        /* 1: PointMode */
+    uint32_t origin_lower_left; /* VkTessellationDomainOrigin: 0 upper-left (default), 1 lower-left */
+};
+
+/* Fills *config from SPIR-V ExecutionMode values (the union of the control
+ * and evaluation shaders' modes; 0 where neither declares one; no vertex
+ * order means counter-clockwise) and a VkTessellationDomainOrigin.  Returns
+ * BAD_DOMAIN, BAD_SPACING, BAD_WINDING or BAD_ORIGIN for other values. */
+enum sim_tess_error
+sim_tess_config_from_spirv(struct sim_tess_config *config, uint32_t primitive, uint32_t spacing,
+                           uint32_t vertex_order, uint32_t point_mode, uint32_t domain_origin);
+
+/* The levels a control shader wrote (gl_TessLevelOuter, gl_TessLevelInner),
+ * unclamped.  Triangles use outer[0..2] and inner[0]; quads all six;
+ * isolines outer[0] (lines) and outer[1] (segments per line). */
+struct sim_tess_levels {
+    float outer[4];
+    float inner[2];
+};
+
+/* Levels after Vulkan's "Tessellator Patch Discard" and "Tessellator
+ * Spacing", as the tessellator uses them.  Unused entries are 0. */
+struct sim_tess_factors {
+    uint32_t culled;            /* the patch produces nothing */
+    uint32_t minimal;           /* every level is 1: the bare patch */
+    float outer[4];             /* clamped, and rounded up for equal spacing */
+    float inner[2];
+    uint32_t outer_fixed[4];    /* the same in unsigned 16.16 fixed point */
+    uint32_t inner_fixed[2];
+    uint32_t outer_odd[4];      /* 1 where the subdivision has odd parity */
+    uint32_t inner_odd[2];
+    uint32_t outer_segments[4]; /* segments of each outer edge; isolines: lines, segments */
+    uint32_t inner_segments[2]; /* segments across the inside along u and v */
+};
+
+/* Processes one patch's levels for a configuration.  Levels that are
+ * denormal read as zero, as in the driver. */
+void
+sim_tess_process_levels(const struct sim_tess_config *config, const struct sim_tess_levels *levels,
+                        struct sim_tess_factors *out);
+
+/* One patch's output: points in the order the driver runs the evaluation
+ * shader on them, and primitives in the order it assembles them. */
+struct sim_tess_mesh {
+    uint32_t point_count;
+    uint32_t index_count;
+    uint32_t vertices_per_primitive; /* 1 point mode, 2 isolines, 3 triangles */
+    const float *coords;             /* point_count × (u, v, w): gl_TessCoord; w = 0 off triangles */
+    const uint32_t *indices;         /* index_count indices into coords */
+};
+
+/* Work done, summed over runs. */
+struct sim_tess_counters {
+    uint64_t patches;
+    uint64_t culled_patches;
+    uint64_t reused; /* patches whose mesh was the previous patch's */
+    uint64_t points;
+    uint64_t primitives;
+};
+
+struct sim_tess;
+
+/* Creates a tessellator (with storage for the largest patch).  Returns
+ * BAD_DOMAIN, BAD_SPACING or BAD_ORIGIN for a configuration out of range,
+ * NOMEM.  The caller owns *out: sim_tess_destroy.  One thread at a time. */
+enum sim_tess_error
+sim_tess_create(const struct sim_tess_config *config, struct sim_tess **out);
+
+/* NULL does nothing. */
+void
+sim_tess_destroy(struct sim_tess *tess);
+
+/* Tessellates one patch.  The mesh belongs to `tess` and stays valid until
+ * its next run. */
+const struct sim_tess_mesh *
+sim_tess_run(struct sim_tess *tess, const struct sim_tess_levels *levels);
+
+/* The same with the simple reference implementation (for tests). */
+const struct sim_tess_mesh *
+sim_tess_run_reference(struct sim_tess *tess, const struct sim_tess_levels *levels);
+
+const struct sim_tess_counters *
+sim_tess_counters(const struct sim_tess *tess);
+
+/* End of Tessellator                                                        */
+/* ======================================================================== */
+
 #endif /* OVERSHADE_PIPELINE_H */

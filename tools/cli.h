@@ -27,4 +27,11 @@ cli_spirv(int argc, char **argv);
 void
 cli_spirv_usage(FILE *out);
 
+/* `overshade replay TRACE --out DIR [--frames LIST] [--modes LIST] [--msaa N]
+ * [--threads N]` (cmd_replay.c) */
+int
+cli_replay(int argc, char **argv);
+void
+cli_replay_usage(FILE *out);
+
 #endif /* OVERSHADE_CLI_H */

@@ -3,6 +3,7 @@
  *
  *   overshade info [--json] TRACE
  *   overshade spirv [--stage S] [--entry NAME] [--ir] FILE.spv
+ *   overshade replay TRACE --out DIR [--frames LIST] [--msaa N] [--threads N]
  *   overshade help [COMMAND]
  *   overshade --version
  *
@@ -26,6 +27,8 @@ struct cli_command {
 static const struct cli_command cli_commands[] = {
     {"info", "summarize a trace: device, objects, frames", cli_info, cli_info_usage},
     {"spirv", "translate a SPIR-V module: can overshade run it?", cli_spirv, cli_spirv_usage},
+    {"replay", "replay captured frames through the simulated pipeline", cli_replay,
+     cli_replay_usage},
 };
 
 #define CLI_COMMAND_COUNT (sizeof(cli_commands) / sizeof(cli_commands[0]))

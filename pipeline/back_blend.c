@@ -1,0 +1,255 @@
+/*
+ * pipeline/back_blend.c — the per-sample back end: depth tests (early,
+ * before shading, or late, at write time), blending (Vulkan specification,
+ * "Blend Factors" and "Blend Operations") and colour write masks.
+ */
+#include <math.h>
+#include <string.h>
+
+#include <vulkan/vulkan_core.h>
+
+#include "pipeline/render_private.h"
+
+static uint32_t
+f2u(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static float
+u2f(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+float
+sim_tri_depth_at(const struct sim_draw_ctx *dc, const struct sim_tri *tri, int32_t x, int32_t y,
+                 uint32_t s)
+{
+    const struct sim_sample_pos *loc = sim_rast_sample_locations(dc->samples);
+    double px = x + loc[s].x / 16.0, py = y + loc[s].y / 16.0;
+    float z = (float)(tri->z[0] + tri->z[1] * (px - tri->fx) + tri->z[2] * (py - tri->fy));
+    const struct sim_draw_state *st = &dc->draw->state;
+
+    if (st->depth_clamp) {
+        float lo = st->viewport.min_depth, hi = st->viewport.max_depth;
+        if (lo > hi) {
+            float t = lo;
+            lo = hi;
+            hi = t;
+        }
+        z = z < lo ? lo : (z > hi ? hi : z);
+    }
+    return z;
+}
+
+static int
+compare(uint32_t op, float a, float b)
+{
+    switch (op) {
+    case VK_COMPARE_OP_NEVER:
+        return 0;
+    case VK_COMPARE_OP_LESS:
+        return a < b;
+    case VK_COMPARE_OP_EQUAL:
+        return a == b;
+    case VK_COMPARE_OP_LESS_OR_EQUAL:
+        return a <= b;
+    case VK_COMPARE_OP_GREATER:
+        return a > b;
+    case VK_COMPARE_OP_NOT_EQUAL:
+        return a != b;
+    case VK_COMPARE_OP_GREATER_OR_EQUAL:
+        return a >= b;
+    default:
+        return 1;
+    }
+}
+
+uint32_t
+sim_back_depth_test(const struct sim_draw_ctx *dc, struct sim_surface *depth,
+                    const struct sim_tri *tri, int32_t x, int32_t y, uint32_t mask)
+{
+    const struct sim_draw_state *st = &dc->draw->state;
+    uint32_t pass = 0;
+    float *d;
+
+    if (!depth || !depth->depth || !st->depth_test || depth->fmt->depth_bits == 0) {
+        return mask;
+    }
+    d = depth->depth + ((size_t)y * depth->width + x) * depth->samples;
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t s = (uint32_t)__builtin_ctz(m);
+        float z = sim_fmt_quantize_depth(depth->fmt, sim_tri_depth_at(dc, tri, x, y, s));
+        if (compare(st->depth_compare, z, d[s])) {
+            pass |= 1u << s;
+            if (st->depth_write) {
+                d[s] = z;
+            }
+        }
+    }
+    return pass;
+}
+
+/* One blend factor for the colour (c < 3) or alpha (c == 3) channel. */
+static float
+factor(uint32_t f, int c, const float src[4], const float dst[4], const float k[4])
+{
+    switch (f) {
+    case VK_BLEND_FACTOR_ZERO:
+        return 0.0f;
+    case VK_BLEND_FACTOR_ONE:
+        return 1.0f;
+    case VK_BLEND_FACTOR_SRC_COLOR:
+        return src[c];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR:
+        return 1.0f - src[c];
+    case VK_BLEND_FACTOR_DST_COLOR:
+        return dst[c];
+    case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR:
+        return 1.0f - dst[c];
+    case VK_BLEND_FACTOR_SRC_ALPHA:
+        return src[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA:
+        return 1.0f - src[3];
+    case VK_BLEND_FACTOR_DST_ALPHA:
+        return dst[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA:
+        return 1.0f - dst[3];
+    case VK_BLEND_FACTOR_CONSTANT_COLOR:
+        return k[c];
+    case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR:
+        return 1.0f - k[c];
+    case VK_BLEND_FACTOR_CONSTANT_ALPHA:
+        return k[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA:
+        return 1.0f - k[3];
+    case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE:
+        if (c == 3) {
+            return 1.0f;
+        }
+        return src[3] < 1.0f - dst[3] ? src[3] : 1.0f - dst[3];
+    default:
+        return 0.0f;
+    }
+}
+
+static float
+blend_op(uint32_t op, float s, float sf, float d, float df)
+{
+    switch (op) {
+    case VK_BLEND_OP_SUBTRACT:
+        return s * sf - d * df;
+    case VK_BLEND_OP_REVERSE_SUBTRACT:
+        return d * df - s * sf;
+    case VK_BLEND_OP_MIN:
+        return s < d ? s : d;
+    case VK_BLEND_OP_MAX:
+        return s > d ? s : d;
+    default:
+        return s * sf + d * df;
+    }
+}
+
+static float
+clampf(float v, float lo, float hi)
+{
+    return v > lo ? (v < hi ? v : hi) : lo;
+}
+
+/* Writes `src` (four values as the shader wrote them) into samples `mask`
+ * of pixel (x, y) of colour surface `s`, through blend state `b`. */
+static void
+write_color(const struct sim_draw_ctx *dc, struct sim_surface *s, const struct sim_fmt *vf,
+            const struct sim_blend_attachment *b, int32_t x, int32_t y, uint32_t mask,
+            const uint32_t src_bits[4])
+{
+    uint8_t *p = s->color + ((size_t)y * s->width + x) * s->samples * s->texel_bytes;
+    uint32_t wm = b->write_mask & 0xf;
+    int blend = b->enable && !sim_fmt_is_integer(vf);
+    uint8_t texel[16];
+
+    if (wm == 0) {
+        return;
+    }
+    if (!blend && wm == 0xf) {
+        sim_fmt_encode(vf, src_bits, texel);
+        for (uint32_t m = mask; m; m &= m - 1) {
+            memcpy(p + (size_t)__builtin_ctz(m) * s->texel_bytes, texel, s->texel_bytes);
+        }
+        return;
+    }
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint8_t *t = p + (size_t)__builtin_ctz(m) * s->texel_bytes;
+        uint32_t dst_bits[4], out[4];
+        sim_fmt_decode(vf, t, dst_bits);
+        if (blend) {
+            float src[4], dst[4], k[4];
+            int norm = vf->type == SIM_FMT_UNORM || vf->type == SIM_FMT_SRGB;
+            int snorm = vf->type == SIM_FMT_SNORM;
+            for (int c = 0; c < 4; c++) {
+                src[c] = u2f(src_bits[c]);
+                dst[c] = u2f(dst_bits[c]);
+                k[c] = dc->draw->state.blend_constants[c];
+                if (norm) {
+                    src[c] = clampf(src[c], 0.0f, 1.0f);
+                    k[c] = clampf(k[c], 0.0f, 1.0f);
+                } else if (snorm) {
+                    src[c] = clampf(src[c], -1.0f, 1.0f);
+                    k[c] = clampf(k[c], -1.0f, 1.0f);
+                }
+            }
+            for (int c = 0; c < 4; c++) {
+                uint32_t sf = c < 3 ? b->src_color : b->src_alpha;
+                uint32_t df = c < 3 ? b->dst_color : b->dst_alpha;
+                uint32_t op = c < 3 ? b->color_op : b->alpha_op;
+                out[c] = f2u(blend_op(op, src[c], factor(sf, c, src, dst, k), dst[c],
+                                      factor(df, c, src, dst, k)));
+            }
+        } else {
+            memcpy(out, src_bits, sizeof(out));
+        }
+        for (int c = 0; c < 4; c++) {
+            if (!(wm & (1u << c))) {
+                out[c] = dst_bits[c];
+            }
+        }
+        sim_fmt_encode(vf, out, t);
+    }
+}
+
+void
+sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *tri, int32_t x,
+                int32_t y, uint32_t mask)
+{
+    const struct sim_draw_ctx *dc = ctx->dc;
+    const struct sim_unit_target *t = ctx->target;
+
+    if (ctx->late_tests) {
+        mask = sim_back_depth_test(dc, t->depth, tri, x, y, mask);
+    }
+    if (!mask) {
+        return;
+    }
+    for (uint32_t i = 0; i < dc->pass->color_count; i++) {
+        struct sim_surface *s = t->color[i];
+        uint32_t src[4];
+        const struct sim_fmt *vf;
+        if (!s || !ctx->out_regs[i][0]) {
+            continue;
+        }
+        vf = sim_fmt_get(t->color_format[i]);
+        if (!vf || vf->bytes != s->texel_bytes) {
+            vf = s->fmt;
+        }
+        for (int c = 0; c < 4; c++) {
+            src[c] = ctx->out_regs[i][c] ? ctx->out_regs[i][c][lane] : 0;
+        }
+        write_color(dc, s, vf, &dc->draw->state.blend[i], x, y, mask, src);
+    }
+    ctx->counters->samples_written += (uint32_t)__builtin_popcount(mask);
+}

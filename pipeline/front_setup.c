@@ -1,0 +1,344 @@
+/*
+ * pipeline/front_setup.c — the setup stage: perspective division, the
+ * viewport transform (Vulkan specification, "Controlling the Viewport"),
+ * snapping to the device's sub-pixel grid, face culling (the sign of the
+ * snapped triangle's area, "Basic Polygon Rasterization"), edge functions,
+ * attribute planes for the shading units, and binning.
+ *
+ * It also decides what the draw's fragment stage needs: which vertex
+ * output feeds each fragment-shader input, and whether depth tests may run
+ * before shading.  Fixed-function state the back end does not implement
+ * refuses the draw here, before any work.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+#include <vulkan/vulkan_core.h>
+
+#include "pipeline/render_private.h"
+
+static enum sim_replay_error
+check_state(struct sim_draw_ctx *dc)
+{
+    const struct sim_draw_state *s = &dc->draw->state;
+    const struct sim_pass *pass = dc->pass;
+
+    if (s->stencil_test) {
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                               "stencil test is not replayed yet");
+    }
+    if (s->depth_bounds_test) {
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                               "depth bounds test is not replayed yet");
+    }
+    if (s->depth_bias_enable) {
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                               "depth bias is not replayed yet");
+    }
+    if (s->alpha_to_coverage || s->alpha_to_one) {
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                               "alpha to coverage / alpha to one is not replayed yet");
+    }
+    if (s->sample_shading && s->min_sample_shading * (float)dc->samples > 1.0f) {
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                               "sample shading is not replayed yet");
+    }
+    if (s->logic_op_enable) {
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                               "logic op is not replayed yet");
+    }
+    for (uint32_t i = 0; i < pass->color_count; i++) {
+        const struct sim_blend_attachment *b = &s->blend[i];
+        if (pass->color[i].image == SIM_NONE || !b->enable) {
+            continue;
+        }
+        if (b->src_color > VK_BLEND_FACTOR_SRC_ALPHA_SATURATE ||
+            b->dst_color > VK_BLEND_FACTOR_SRC_ALPHA_SATURATE ||
+            b->src_alpha > VK_BLEND_FACTOR_SRC_ALPHA_SATURATE ||
+            b->dst_alpha > VK_BLEND_FACTOR_SRC_ALPHA_SATURATE) {
+            return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                                   "attachment %u: dual-source blend factor", i);
+        }
+        if (b->color_op > VK_BLEND_OP_MAX || b->alpha_op > VK_BLEND_OP_MAX) {
+            return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                                   "attachment %u: advanced blend op", i);
+        }
+    }
+    if (!(s->viewport.width > 0.0f) || s->viewport.height == 0.0f ||
+        !isfinite(s->viewport.x) || !isfinite(s->viewport.y) ||
+        !isfinite(s->viewport.height)) {
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE, "degenerate viewport");
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
+/* Fragment-shader inputs: each scalar fed by the vertex output at the same
+ * location and component; built-ins the shading service provides. */
+static enum sim_replay_error
+map_fs_inputs(struct sim_draw_ctx *dc)
+{
+    const struct sim_ir_interface *ins;
+    uint32_t count;
+
+    dc->fs_input_count = 0;
+    if (!dc->fs) {
+        return SIM_REPLAY_ERROR_OK;
+    }
+    ins = sim_ir_shader_inputs(dc->fs, &count);
+    for (uint32_t i = 0; i < count; i++) {
+        const struct sim_ir_interface *e = &ins[i];
+        if (e->builtin != SIM_IR_NO_BUILTIN) {
+            switch (e->builtin) {
+            case SpvBuiltInFragCoord:
+            case SpvBuiltInFrontFacing:
+            case SpvBuiltInPrimitiveId:
+            case SpvBuiltInHelperInvocation:
+                continue;
+            default:
+                return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                                       "fragment shader reads built-in %u", e->builtin);
+            }
+        }
+        if (e->flags & SIM_IR_IO_SAMPLE) {
+            return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                                   "per-sample fragment inputs are not replayed yet");
+        }
+        for (uint32_t j = 0; e->vec_size && j < e->components; j++) {
+            struct sim_fs_input *in;
+            if (dc->fs_input_count == SIM_FS_MAX_INPUTS) {
+                return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                                       "more than %u fragment input scalars", SIM_FS_MAX_INPUTS);
+            }
+            in = &dc->fs_inputs[dc->fs_input_count++];
+            in->location = e->location + j / e->vec_size;
+            in->component = e->component + j % e->vec_size;
+            in->flags = e->flags;
+            in->slot = SIM_NONE;
+            for (uint32_t s = 0; s < dc->geom.slot_count; s++) {
+                if (dc->geom.slots[s].location == in->location &&
+                    dc->geom.slots[s].component == in->component) {
+                    in->slot = s;
+                }
+            }
+        }
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
+static enum sim_replay_error
+setup_begin(struct sim_draw_ctx *dc)
+{
+    const struct sim_draw_state *s = &dc->draw->state;
+    const struct sim_pass *pass = dc->pass;
+    struct sim_rast_rect r;
+    enum sim_replay_error err;
+    uint32_t flags;
+
+    dc->fs = dc->draw->program->stages[SIM_STAGE_FRAGMENT];
+    err = check_state(dc);
+    if (err) {
+        return err;
+    }
+    err = map_fs_inputs(dc);
+    if (err) {
+        return err;
+    }
+    flags = dc->fs ? sim_ir_shader_info(dc->fs)->flags : 0;
+    dc->early_tests = !(flags & (SIM_IR_DISCARDS | SIM_IR_WRITES_DEPTH | SIM_IR_WRITES_STORAGE)) ||
+                      (flags & SIM_IR_EARLY_FRAGMENT_TESTS);
+
+    /* Pixels the draw may touch: framebuffer, render area, scissor and the
+     * viewport rectangle (x and y are not clipped, see front_clip.c). */
+    r.x0 = 0;
+    r.y0 = 0;
+    r.x1 = (int32_t)pass->width;
+    r.y1 = (int32_t)pass->height;
+    struct sim_rect rects[2] = {pass->area, s->scissor};
+    for (int i = 0; i < 2; i++) {
+        int64_t x1 = (int64_t)rects[i].x + rects[i].width, y1 = (int64_t)rects[i].y + rects[i].height;
+        r.x0 = rects[i].x > r.x0 ? rects[i].x : r.x0;
+        r.y0 = rects[i].y > r.y0 ? rects[i].y : r.y0;
+        r.x1 = x1 < r.x1 ? (int32_t)x1 : r.x1;
+        r.y1 = y1 < r.y1 ? (int32_t)y1 : r.y1;
+    }
+    {
+        float vx0 = s->viewport.x, vx1 = s->viewport.x + s->viewport.width;
+        float vy0 = s->viewport.y, vy1 = s->viewport.y + s->viewport.height;
+        if (vy0 > vy1) {
+            float t = vy0;
+            vy0 = vy1;
+            vy1 = t;
+        }
+        vx0 = floorf(vx0);
+        vy0 = floorf(vy0);
+        vx1 = ceilf(vx1);
+        vy1 = ceilf(vy1);
+        r.x0 = vx0 > (float)r.x0 ? (int32_t)vx0 : r.x0;
+        r.y0 = vy0 > (float)r.y0 ? (int32_t)vy0 : r.y0;
+        r.x1 = vx1 < (float)r.x1 ? (int32_t)vx1 : r.x1;
+        r.y1 = vy1 < (float)r.y1 ? (int32_t)vy1 : r.y1;
+    }
+    if (r.x1 < r.x0) {
+        r.x1 = r.x0;
+    }
+    if (r.y1 < r.y0) {
+        r.y1 = r.y0;
+    }
+    dc->scissor = r;
+
+    dc->bins_x = (pass->width + SIM_BIN_SIZE - 1) / SIM_BIN_SIZE;
+    dc->bins_y = (pass->height + SIM_BIN_SIZE - 1) / SIM_BIN_SIZE;
+    if (dc->bins_x * dc->bins_y > dc->bin_capacity) {
+        struct sim_bin *b = realloc(dc->bins, sizeof(*b) * dc->bins_x * dc->bins_y);
+        if (!b) {
+            return SIM_REPLAY_ERROR_NOMEM;
+        }
+        memset(b + dc->bin_capacity, 0,
+               sizeof(*b) * (dc->bins_x * dc->bins_y - dc->bin_capacity));
+        dc->bins = b;
+        dc->bin_capacity = dc->bins_x * dc->bins_y;
+    }
+    for (uint32_t i = 0; i < dc->bins_x * dc->bins_y; i++) {
+        dc->bins[i].tris.count = 0;
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
+/* The plane through three values at the triangle's snapped vertices. */
+static void
+make_plane(const double px[3], const double py[3], double det, double q0, double q1, double q2,
+           double out[3])
+{
+    double d1x = px[1] - px[0], d1y = py[1] - py[0], d2x = px[2] - px[0], d2y = py[2] - py[0];
+    out[0] = q0;
+    out[1] = ((q1 - q0) * d2y - (q2 - q0) * d1y) / det;
+    out[2] = ((q2 - q0) * d1x - (q1 - q0) * d2x) / det;
+}
+
+static float
+word_float(uint32_t w)
+{
+    float f;
+    memcpy(&f, &w, 4);
+    return f;
+}
+
+static enum sim_replay_error
+setup_run(struct sim_draw_ctx *dc)
+{
+    const struct sim_draw_state *s = &dc->draw->state;
+    const struct sim_viewport *vp = &s->viewport;
+    const uint32_t *words = dc->geom.vertices.data;
+    uint32_t stride = dc->geom.stride, slots = dc->geom.slot_count;
+    size_t count = dc->geom.clipped.count;
+    float ox = vp->x + vp->width * 0.5f, oy = vp->y + vp->height * 0.5f;
+    float hx = vp->width * 0.5f, hy = vp->height * 0.5f;
+    float pz = vp->max_depth - vp->min_depth, oz = vp->min_depth;
+
+    dc->tris.count = 0;
+    dc->planes.count = 0;
+    if (s->rasterizer_discard || dc->scissor.x0 >= dc->scissor.x1 ||
+        dc->scissor.y0 >= dc->scissor.y1) {
+        return SIM_REPLAY_ERROR_OK;
+    }
+    for (size_t t = 0; t < count; t++) {
+        const struct sim_geom_prim *prim = (const struct sim_geom_prim *)dc->geom.clipped.data + t;
+        int32_t x[3], y[3];
+        double fx[3], fy[3], fz[3], inv_w[3];
+        struct sim_tri tri;
+
+        for (int k = 0; k < 3; k++) {
+            const uint32_t *v = words + (size_t)prim->v[k] * stride;
+            float w = word_float(v[3]), rw = 1.0f / w;
+            float xf = ox + hx * (word_float(v[0]) * rw);
+            float yf = oy + hy * (word_float(v[1]) * rw);
+            float zf = oz + pz * (word_float(v[2]) * rw);
+            x[k] = sim_rast_snap(xf, dc->sub_pixel_bits);
+            y[k] = sim_rast_snap(yf, dc->sub_pixel_bits);
+            fx[k] = (double)x[k] / SIM_RAST_ONE;
+            fy[k] = (double)y[k] / SIM_RAST_ONE;
+            fz[k] = zf;
+            inv_w[k] = rw;
+        }
+        if (!sim_rast_tri_setup(&tri.rast, x, y, &dc->scissor)) {
+            if (tri.rast.area2 == 0) {
+                dc->counters->culled++;
+            }
+            continue;
+        }
+        /* Vulkan's area a = -1/2 sum(x_i y_i+1 - x_i+1 y_i) is -area2 / 2:
+         * counter-clockwise front faces have area2 < 0 in y-down
+         * framebuffer coordinates. */
+        tri.front = s->front_face == VK_FRONT_FACE_COUNTER_CLOCKWISE ? tri.rast.area2 < 0
+                                                                     : tri.rast.area2 > 0;
+        if ((tri.front && (s->cull_mode & VK_CULL_MODE_FRONT_BIT)) ||
+            (!tri.front && (s->cull_mode & VK_CULL_MODE_BACK_BIT))) {
+            dc->counters->culled++;
+            continue;
+        }
+        tri.prim_id = prim->prim_id;
+        tri.provoking = prim->provoking;
+        tri.fx = fx[0];
+        tri.fy = fy[0];
+        double det = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
+        make_plane(fx, fy, det, fz[0], fz[1], fz[2], tri.z);
+        make_plane(fx, fy, det, inv_w[0], inv_w[1], inv_w[2], tri.inv_w);
+        tri.planes = dc->planes.count;
+        double *pl = sim_array_grow(&dc->planes, sizeof(double), (size_t)slots * 3);
+        if (!pl && slots) {
+            return SIM_REPLAY_ERROR_NOMEM;
+        }
+        for (uint32_t sl = 0; sl < slots; sl++) {
+            double q[3];
+            int persp = !(dc->geom.slots[sl].flags & SIM_IR_IO_NOPERSPECTIVE);
+            for (int k = 0; k < 3; k++) {
+                const uint32_t *v = words + (size_t)prim->v[k] * stride;
+                q[k] = word_float(v[4 + sl]);
+                if (persp) {
+                    q[k] *= inv_w[k];
+                }
+            }
+            make_plane(fx, fy, det, q[0], q[1], q[2], pl + 3 * sl);
+        }
+        struct sim_tri *o = sim_array_grow(&dc->tris, sizeof(*o), 1);
+        if (!o) {
+            return SIM_REPLAY_ERROR_NOMEM;
+        }
+        *o = tri;
+        dc->counters->rasterized++;
+    }
+    /* Binning: every triangle goes to each bin its box overlaps, in order. */
+    for (size_t t = 0; t < dc->tris.count; t++) {
+        const struct sim_tri *tri = (const struct sim_tri *)dc->tris.data + t;
+        uint32_t bx0 = (uint32_t)tri->rast.box.x0 / SIM_BIN_SIZE;
+        uint32_t by0 = (uint32_t)tri->rast.box.y0 / SIM_BIN_SIZE;
+        uint32_t bx1 = (uint32_t)(tri->rast.box.x1 - 1) / SIM_BIN_SIZE;
+        uint32_t by1 = (uint32_t)(tri->rast.box.y1 - 1) / SIM_BIN_SIZE;
+        for (uint32_t by = by0; by <= by1 && by < dc->bins_y; by++) {
+            for (uint32_t bx = bx0; bx <= bx1 && bx < dc->bins_x; bx++) {
+                uint32_t *e = sim_array_grow(&dc->bins[by * dc->bins_x + bx].tris,
+                                             sizeof(uint32_t), 1);
+                if (!e) {
+                    return SIM_REPLAY_ERROR_NOMEM;
+                }
+                *e = (uint32_t)t;
+            }
+        }
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
+static void
+setup_finish(struct sim_draw_ctx *dc)
+{
+    (void)dc;
+}
+
+const struct sim_stage_ops sim_stage_setup = {
+    .name = "setup",
+    .begin = setup_begin,
+    .run = setup_run,
+    .finish = setup_finish,
+};

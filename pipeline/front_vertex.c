@@ -1,0 +1,533 @@
+/*
+ * pipeline/front_vertex.c — the first front-end stages: input assembly
+ * (which vertices the draw shades, which triangles it makes) and the vertex
+ * stage (vertex fetch and the vertex shader on the interpreter, SIM_LANES
+ * vertices a batch).
+ *
+ * Indexed draws shade each distinct index of an instance once (the post-
+ * transform cache of an unbounded size); non-indexed draws shade every
+ * vertex.  Vulkan specification, "Drawing Commands" and "Primitive
+ * Topologies", decides the vertex order of strips and fans.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+#include <vulkan/vulkan_core.h>
+
+#include "pipeline/render_private.h"
+
+void *
+sim_array_grow(struct sim_array *a, size_t elem, size_t n)
+{
+    if (n > SIZE_MAX / elem - a->count) {
+        return NULL;
+    }
+    if (a->count + n > a->capacity) {
+        size_t cap = a->capacity ? a->capacity : 64;
+        while (cap < a->count + n) {
+            if (cap > SIZE_MAX / 2 / elem) {
+                return NULL;
+            }
+            cap *= 2;
+        }
+        void *d = realloc(a->data, cap * elem);
+        if (!d) {
+            return NULL;
+        }
+        a->data = d;
+        a->capacity = cap;
+    }
+    void *p = (uint8_t *)a->data + a->count * elem;
+    a->count += n;
+    return p;
+}
+
+void
+sim_array_finish(struct sim_array *a)
+{
+    free(a->data);
+    memset(a, 0, sizeof(*a));
+}
+
+enum sim_replay_error
+sim_draw_refuse(struct sim_draw_ctx *dc, enum sim_replay_error err, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (dc->detail) {
+        va_start(ap, fmt);
+        vsnprintf(dc->detail, 160, fmt, ap);
+        va_end(ap);
+    }
+    return err;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Input assembly                                                            */
+
+/* Distinct indices of one instance -> vertex number: open addressing. */
+struct index_map {
+    uint32_t *keys; /* index + 1, 0 empty */
+    uint32_t *values;
+    uint32_t size;  /* power of two */
+};
+
+static int
+index_map_init(struct index_map *m, uint32_t expected)
+{
+    uint32_t size = 64;
+    while (size < expected * 2u && size < (1u << 30)) {
+        size *= 2;
+    }
+    m->keys = calloc(size, sizeof(*m->keys));
+    m->values = calloc(size, sizeof(*m->values));
+    m->size = size;
+    return m->keys && m->values;
+}
+
+static void
+index_map_finish(struct index_map *m)
+{
+    free(m->keys);
+    free(m->values);
+}
+
+static void
+index_map_clear(struct index_map *m)
+{
+    memset(m->keys, 0, m->size * sizeof(*m->keys));
+}
+
+/* The slot of `key`, and whether it was present. */
+static uint32_t *
+index_map_find(struct index_map *m, uint32_t key, int *found)
+{
+    uint32_t h = (key * 2654435761u) & (m->size - 1);
+    while (m->keys[h] != 0 && m->keys[h] != key + 1u) {
+        h = (h + 1) & (m->size - 1);
+    }
+    *found = m->keys[h] != 0;
+    m->keys[h] = key + 1u;
+    return &m->values[h];
+}
+
+static enum sim_replay_error
+assemble_begin(struct sim_draw_ctx *dc)
+{
+    const struct sim_draw *d = dc->draw;
+    const struct sim_program *p = d->program;
+
+    if (p->stages[SIM_STAGE_TESS_CONTROL] || p->stages[SIM_STAGE_TESS_EVAL] ||
+        d->state.topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST) {
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_TESSELLATION,
+                               "tessellation stages are not replayed yet");
+    }
+    if (p->stages[SIM_STAGE_GEOMETRY]) {
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STAGE,
+                               "geometry shaders are not replayed");
+    }
+    if (!p->stages[SIM_STAGE_VERTEX]) {
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STAGE, "no vertex shader");
+    }
+    switch (d->state.topology) {
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
+    case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:
+        break;
+    default:
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_TOPOLOGY,
+                               "topology %u (only triangle lists, strips and fans so far)",
+                               d->state.topology);
+    }
+    if (d->state.polygon_mode != VK_POLYGON_MODE_FILL) {
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_TOPOLOGY,
+                               "polygon mode %u (only fill so far)", d->state.polygon_mode);
+    }
+    if (d->indexed && d->index_bytes != 1 && d->index_bytes != 2 && d->index_bytes != 4) {
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE, "index size %u bytes",
+                               d->index_bytes);
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
+static uint32_t
+read_index(const struct sim_draw *d, uint64_t i)
+{
+    const uint8_t *p = d->index_data;
+    uint64_t off;
+
+    if (!p || i > UINT64_MAX / d->index_bytes) {
+        return 0;
+    }
+    off = i * d->index_bytes;
+    if (off + d->index_bytes > d->index_size) {
+        return 0; /* outside the bound buffer: read as zero */
+    }
+    switch (d->index_bytes) {
+    case 1:
+        return p[off];
+    case 2:
+        return (uint32_t)p[off] | (uint32_t)p[off + 1] << 8;
+    default:
+        return (uint32_t)p[off] | (uint32_t)p[off + 1] << 8 | (uint32_t)p[off + 2] << 16 |
+               (uint32_t)p[off + 3] << 24;
+    }
+}
+
+static int
+emit_prim(struct sim_draw_ctx *dc, uint32_t a, uint32_t b, uint32_t c, uint32_t prim_id)
+{
+    struct sim_geom_prim *p = sim_array_grow(&dc->geom.prims, sizeof(*p), 1);
+    if (!p) {
+        return 0;
+    }
+    p->v[0] = a;
+    p->v[1] = b;
+    p->v[2] = c;
+    p->prim_id = prim_id;
+    p->provoking = a; /* VK_PROVOKING_VERTEX_MODE_FIRST_VERTEX_EXT */
+    return 1;
+}
+
+static enum sim_replay_error
+assemble_run(struct sim_draw_ctx *dc)
+{
+    const struct sim_draw *d = dc->draw;
+    uint32_t topology = d->state.topology;
+    uint32_t restart_value = d->index_bytes == 1 ? 0xffu : d->index_bytes == 2 ? 0xffffu : 0xffffffffu;
+    struct index_map map = {0};
+    enum sim_replay_error err = SIM_REPLAY_ERROR_OK;
+    uint32_t *run = NULL; /* vertex numbers of the current strip or list */
+
+    dc->geom.invocations.count = 0;
+    dc->geom.prims.count = 0;
+    if (d->count == 0 || d->instance_count == 0) {
+        return SIM_REPLAY_ERROR_OK;
+    }
+    run = calloc(d->count, sizeof(*run));
+    if (!run || (d->indexed && !index_map_init(&map, d->count))) {
+        err = SIM_REPLAY_ERROR_NOMEM;
+        goto out;
+    }
+    for (uint32_t inst = 0; inst < d->instance_count; inst++) {
+        uint32_t n = 0, prim_id = 0;
+        if (d->indexed) {
+            index_map_clear(&map);
+        }
+        for (uint32_t k = 0; k <= d->count; k++) {
+            int end = k == d->count;
+            uint32_t vertex = 0;
+            if (!end) {
+                int32_t vi;
+                int found = 0;
+                uint32_t *slot = NULL;
+                if (d->indexed) {
+                    uint32_t index = read_index(d, (uint64_t)d->first + k);
+                    if (d->state.primitive_restart && index == restart_value) {
+                        end = 1;
+                        goto assemble;
+                    }
+                    vi = (int32_t)((uint32_t)d->vertex_offset + index);
+                    slot = index_map_find(&map, index, &found);
+                } else {
+                    vi = (int32_t)(d->first + k);
+                }
+                if (found) {
+                    vertex = *slot;
+                } else {
+                    struct sim_geom_invocation *v =
+                        sim_array_grow(&dc->geom.invocations, sizeof(*v), 1);
+                    if (!v) {
+                        err = SIM_REPLAY_ERROR_NOMEM;
+                        goto out;
+                    }
+                    v->vertex_index = vi;
+                    v->instance_index = d->first_instance + inst;
+                    vertex = (uint32_t)(dc->geom.invocations.count - 1);
+                    if (slot) {
+                        *slot = vertex;
+                    }
+                }
+                run[n++] = vertex;
+                /* Lists make a triangle every third vertex. */
+                if (topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST && n == 3) {
+                    if (!emit_prim(dc, run[0], run[1], run[2], prim_id++)) {
+                        err = SIM_REPLAY_ERROR_NOMEM;
+                        goto out;
+                    }
+                    n = 0;
+                }
+                continue;
+            }
+        assemble:
+            /* Strips and fans, from the vertices since the last restart. */
+            for (uint32_t i = 0; i + 2 < n && topology != VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+                 i++) {
+                int ok;
+                if (topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP) {
+                    ok = (i & 1) ? emit_prim(dc, run[i + 1], run[i], run[i + 2], prim_id++)
+                                 : emit_prim(dc, run[i], run[i + 1], run[i + 2], prim_id++);
+                } else {
+                    ok = emit_prim(dc, run[i + 1], run[i + 2], run[0], prim_id++);
+                }
+                if (!ok) {
+                    err = SIM_REPLAY_ERROR_NOMEM;
+                    goto out;
+                }
+            }
+            n = 0;
+            (void)end;
+        }
+    }
+out:
+    free(run);
+    index_map_finish(&map);
+    return err;
+}
+
+static void
+stage_nothing(struct sim_draw_ctx *dc)
+{
+    (void)dc;
+}
+
+const struct sim_stage_ops sim_stage_assemble = {
+    .name = "assemble",
+    .begin = assemble_begin,
+    .run = assemble_run,
+    .finish = stage_nothing,
+};
+
+/* ------------------------------------------------------------------------ */
+/* Vertex fetch and the vertex shader                                        */
+
+static enum sim_replay_error
+vertex_begin(struct sim_draw_ctx *dc)
+{
+    const struct sim_program *p = dc->draw->program;
+    const struct sim_ir_interface *outs, *ins;
+    uint32_t out_count, in_count;
+
+    dc->vs = p->stages[SIM_STAGE_VERTEX];
+    outs = sim_ir_shader_outputs(dc->vs, &out_count);
+    ins = sim_ir_shader_inputs(dc->vs, &in_count);
+    dc->geom.slot_count = 0;
+    dc->geom.clip_count = 0;
+    dc->geom.cull_count = 0;
+    for (uint32_t i = 0; i < out_count; i++) {
+        const struct sim_ir_interface *e = &outs[i];
+        if (e->builtin == SpvBuiltInClipDistance || e->builtin == SpvBuiltInCullDistance) {
+            if (e->components > SIM_GEOM_MAX_DISTANCES) {
+                return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                                       "more than %u clip or cull distances",
+                                       SIM_GEOM_MAX_DISTANCES);
+            }
+            if (e->builtin == SpvBuiltInClipDistance) {
+                dc->geom.clip_count = e->components;
+            } else {
+                dc->geom.cull_count = e->components;
+            }
+            continue;
+        }
+        if (e->builtin != SIM_IR_NO_BUILTIN || e->vec_size == 0) {
+            continue;
+        }
+        for (uint32_t j = 0; j < e->components; j++) {
+            struct sim_geom_slot *s;
+            if (dc->geom.slot_count == SIM_GEOM_MAX_SLOTS) {
+                return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                                       "more than %u vertex output scalars",
+                                       SIM_GEOM_MAX_SLOTS);
+            }
+            s = &dc->geom.slots[dc->geom.slot_count++];
+            s->location = e->location + j / e->vec_size;
+            s->component = e->component + j % e->vec_size;
+            s->flags = e->flags;
+        }
+    }
+    dc->geom.stride = 4 + dc->geom.slot_count + dc->geom.clip_count + dc->geom.cull_count;
+    for (uint32_t i = 0; i < in_count; i++) {
+        const struct sim_ir_interface *e = &ins[i];
+        int found = 0;
+        if (e->builtin != SIM_IR_NO_BUILTIN) {
+            continue;
+        }
+        for (uint32_t a = 0; a < p->attribute_count; a++) {
+            if (p->attributes[a].location == e->location) {
+                found = 1;
+                if (!sim_fmt_get(p->attributes[a].format) ||
+                    sim_fmt_get(p->attributes[a].format)->type == SIM_FMT_DEPTH) {
+                    return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_FORMAT,
+                                           "vertex attribute format %u",
+                                           p->attributes[a].format);
+                }
+            }
+        }
+        if (!found) {
+            return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                                   "vertex input location %u has no attribute", e->location);
+        }
+    }
+    dc->vs_interp = sim_interp_create(dc->vs);
+    if (!dc->vs_interp) {
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    sim_interp_bind(dc->vs_interp, dc->draw->bindings, dc->draw->binding_count);
+    return SIM_REPLAY_ERROR_OK;
+}
+
+/* Fetches attribute `a` for vertex (vertex_index, instance_index) into four
+ * 32-bit values.  Vulkan specification, "Vertex Input Address
+ * Calculation"; reads outside the bound buffer give zeros. */
+static void
+fetch_attribute(const struct sim_draw *d, const struct sim_vertex_attribute *a,
+                int32_t vertex_index, uint32_t instance_index, uint32_t out[4])
+{
+    const struct sim_program *p = d->program;
+    const struct sim_vertex_binding *b = NULL;
+    const struct sim_fmt *f = sim_fmt_get(a->format);
+    const struct sim_vertex_buffer *vb;
+    uint64_t stride, index, offset;
+
+    memset(out, 0, 4 * sizeof(uint32_t));
+    for (uint32_t i = 0; i < p->binding_count; i++) {
+        if (p->bindings[i].binding == a->binding) {
+            b = &p->bindings[i];
+        }
+    }
+    if (!b || a->binding >= SIM_MAX_VERTEX_BINDINGS || !f) {
+        return;
+    }
+    vb = &d->vertex_buffers[a->binding];
+    stride = vb->stride ? vb->stride : b->stride;
+    if (b->input_rate == VK_VERTEX_INPUT_RATE_INSTANCE) {
+        uint32_t divisor = b->divisor;
+        index = divisor ? (instance_index - d->first_instance) / divisor + d->first_instance
+                        : d->first_instance;
+    } else {
+        if (vertex_index < 0) {
+            return;
+        }
+        index = (uint64_t)vertex_index;
+    }
+    offset = index * stride + a->offset;
+    if (!vb->data || offset > vb->size || vb->size - offset < f->bytes) {
+        return;
+    }
+    sim_fmt_decode(f, (const uint8_t *)vb->data + offset, out);
+}
+
+static enum sim_replay_error
+vertex_run(struct sim_draw_ctx *dc)
+{
+    const struct sim_draw *d = dc->draw;
+    const struct sim_program *p = d->program;
+    struct sim_interp *in = dc->vs_interp;
+    const struct sim_geom_invocation *inv = dc->geom.invocations.data;
+    uint32_t n = (uint32_t)dc->geom.invocations.count, stride = dc->geom.stride;
+    uint32_t *vid = sim_interp_builtin(in, 0, SpvBuiltInVertexIndex, 0);
+    uint32_t *iid = sim_interp_builtin(in, 0, SpvBuiltInInstanceIndex, 0);
+    uint32_t *base_vertex = sim_interp_builtin(in, 0, SpvBuiltInBaseVertex, 0);
+    uint32_t *base_instance = sim_interp_builtin(in, 0, SpvBuiltInBaseInstance, 0);
+    uint32_t *draw_index = sim_interp_builtin(in, 0, SpvBuiltInDrawIndex, 0);
+    uint32_t *pos[4], *attr[SIM_MAX_VERTEX_ATTRIBUTES][4], *slot_reg[SIM_GEOM_MAX_SLOTS];
+    uint32_t *dist_reg[2 * SIM_GEOM_MAX_DISTANCES];
+    uint32_t dist_count = dc->geom.clip_count + dc->geom.cull_count;
+    uint64_t before = sim_interp_counters(in)->lane_instructions;
+    uint32_t *words;
+
+    if ((size_t)n * stride > SIZE_MAX / 4) {
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    dc->geom.vertices.count = 0;
+    words = sim_array_grow(&dc->geom.vertices, sizeof(uint32_t), (size_t)n * stride);
+    if (!words && n) {
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    dc->geom.vertex_count = n;
+    for (int c = 0; c < 4; c++) {
+        pos[c] = sim_interp_builtin(in, 1, SpvBuiltInPosition, (uint32_t)c);
+    }
+    for (uint32_t a = 0; a < p->attribute_count && a < SIM_MAX_VERTEX_ATTRIBUTES; a++) {
+        for (uint32_t c = 0; c < 4; c++) {
+            attr[a][c] = sim_interp_input(in, p->attributes[a].location, c);
+        }
+    }
+    for (uint32_t s = 0; s < dc->geom.slot_count; s++) {
+        slot_reg[s] = sim_interp_output(in, dc->geom.slots[s].location,
+                                        dc->geom.slots[s].component);
+    }
+    for (uint32_t i = 0; i < dist_count; i++) {
+        dist_reg[i] = i < dc->geom.clip_count
+                          ? sim_interp_builtin(in, 1, SpvBuiltInClipDistance, i)
+                          : sim_interp_builtin(in, 1, SpvBuiltInCullDistance,
+                                               i - dc->geom.clip_count);
+    }
+    for (uint32_t first = 0; first < n; first += SIM_LANES) {
+        uint32_t lanes = n - first < SIM_LANES ? n - first : SIM_LANES;
+        uint32_t active = lanes == 32 ? 0xffffffffu : (1u << lanes) - 1u;
+        for (uint32_t l = 0; l < lanes; l++) {
+            const struct sim_geom_invocation *v = &inv[first + l];
+            if (vid) {
+                vid[l] = (uint32_t)v->vertex_index;
+            }
+            if (iid) {
+                iid[l] = v->instance_index;
+            }
+            if (base_vertex) {
+                base_vertex[l] = d->indexed ? (uint32_t)d->vertex_offset : d->first;
+            }
+            if (base_instance) {
+                base_instance[l] = d->first_instance;
+            }
+            if (draw_index) {
+                draw_index[l] = 0;
+            }
+            for (uint32_t a = 0; a < p->attribute_count && a < SIM_MAX_VERTEX_ATTRIBUTES; a++) {
+                uint32_t val[4];
+                fetch_attribute(d, &p->attributes[a], v->vertex_index, v->instance_index, val);
+                for (int c = 0; c < 4; c++) {
+                    if (attr[a][c]) {
+                        attr[a][c][l] = val[c];
+                    }
+                }
+            }
+        }
+        if (sim_interp_run(in, active, 0) != SIM_INTERP_ERROR_OK) {
+            return sim_draw_refuse(dc, SIM_REPLAY_ERROR_SHADER_FAULT,
+                                   "the vertex shader ran past the step limit");
+        }
+        for (uint32_t l = 0; l < lanes; l++) {
+            uint32_t *w = words + (size_t)(first + l) * stride;
+            for (int c = 0; c < 4; c++) {
+                w[c] = pos[c] ? pos[c][l] : 0;
+            }
+            for (uint32_t s = 0; s < dc->geom.slot_count; s++) {
+                w[4 + s] = slot_reg[s] ? slot_reg[s][l] : 0;
+            }
+            for (uint32_t i = 0; i < dist_count; i++) {
+                w[4 + dc->geom.slot_count + i] = dist_reg[i] ? dist_reg[i][l] : 0;
+            }
+        }
+    }
+    dc->counters->vertices_shaded += n;
+    dc->counters->vs_instructions += sim_interp_counters(in)->lane_instructions - before;
+    return SIM_REPLAY_ERROR_OK;
+}
+
+static void
+vertex_finish(struct sim_draw_ctx *dc)
+{
+    sim_interp_destroy(dc->vs_interp);
+    dc->vs_interp = NULL;
+}
+
+const struct sim_stage_ops sim_stage_vertex = {
+    .name = "vertex",
+    .begin = vertex_begin,
+    .run = vertex_run,
+    .finish = vertex_finish,
+};

@@ -1,0 +1,880 @@
+/*
+ * pipeline/replay_frame.c — replaying a frame: passes in order, each pass's
+ * attachments loaded, cleared and resolved, each draw through the stages in
+ * the order sim_replay_draw decides, bins shared out to worker threads, and
+ * the result's accessors.
+ *
+ * Determinism: every bin is rasterized, tested and shaded by one worker
+ * from start to end with its own unit state, bins never share pixels, and
+ * the workers' integer counters are summed at the end, so the thread count
+ * cannot change an image or a number.
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vulkan/vulkan_core.h>
+
+#include "pipeline/render_private.h"
+
+static const char *const replay_error_names[] = {
+#define SIM_REPLAY_ERROR_NAME(name, msg) "SIM_REPLAY_ERROR_" #name,
+    SIM_REPLAY_ERROR_LIST(SIM_REPLAY_ERROR_NAME)
+#undef SIM_REPLAY_ERROR_NAME
+};
+
+static const char *const replay_error_messages[] = {
+#define SIM_REPLAY_ERROR_MSG(name, msg) msg,
+    SIM_REPLAY_ERROR_LIST(SIM_REPLAY_ERROR_MSG)
+#undef SIM_REPLAY_ERROR_MSG
+};
+
+const char *
+sim_replay_error_name(enum sim_replay_error err)
+{
+    return (unsigned)err < SIM_REPLAY_ERROR_COUNT ? replay_error_names[err] : "SIM_REPLAY_ERROR_?";
+}
+
+const char *
+sim_replay_error_message(enum sim_replay_error err)
+{
+    return (unsigned)err < SIM_REPLAY_ERROR_COUNT ? replay_error_messages[err] : "unknown error";
+}
+
+#define MAX_THREADS 64
+#define WORKER_INTERPS 8
+
+struct sim_replay_result {
+    const struct sim_frame *frame;
+    uint32_t units; /* bit mask */
+    uint32_t samples;
+    struct sim_unit_counters counters[SIM_UNIT_COUNT];
+    struct sim_raster_counters raster;
+    struct sim_array draws;   /* struct sim_draw_result */
+    struct sim_array targets; /* uint32_t */
+    uint8_t *is_target;       /* per image */
+    struct sim_surface **surfaces[SIM_UNIT_COUNT]; /* per image */
+    uint32_t *heat[SIM_UNIT_COUNT];
+    uint32_t heat_width, heat_height;
+};
+
+struct worker_interp {
+    const struct sim_ir_shader *shader;
+    struct sim_interp *interp;
+};
+
+struct replay;
+
+struct worker {
+    struct replay *r;
+    pthread_t thread;
+    int started;
+    void *unit_self[SIM_UNIT_COUNT];
+    struct sim_shade_ctx ctx[SIM_UNIT_COUNT];
+    struct sim_unit_counters counters[SIM_UNIT_COUNT];
+    struct sim_rast_stats stats;
+    uint64_t quads_after_early;
+    struct worker_interp interps[WORKER_INTERPS];
+    uint32_t interp_next;
+    uint64_t draw_serial;
+    int nomem;
+    enum sim_replay_error fault;
+    struct sim_rast_quad quads[SIM_BIN_QUADS];
+    struct sim_quad unit_quads[SIM_BIN_QUADS];
+};
+
+struct replay {
+    const struct sim_frame *frame;
+    struct sim_replay_options opt;
+    struct sim_replay_result *res;
+    struct sim_draw_ctx dc;
+    uint64_t draw_serial;
+    struct sim_unit_target targets[SIM_UNIT_COUNT];
+    uint32_t worker_count;
+    struct worker *workers;
+
+    pthread_mutex_t lock;
+    pthread_cond_t wake, done;
+    uint64_t generation;
+    uint32_t pending;
+    int quit;
+    atomic_uint next_bin;
+    uint32_t bin_count;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Bins                                                                      */
+
+static struct sim_interp *
+worker_interp(struct worker *w, const struct sim_ir_shader *shader)
+{
+    struct worker_interp *e;
+
+    for (uint32_t i = 0; i < WORKER_INTERPS; i++) {
+        if (w->interps[i].shader == shader && w->interps[i].interp) {
+            return w->interps[i].interp;
+        }
+    }
+    e = &w->interps[w->interp_next];
+    w->interp_next = (w->interp_next + 1) % WORKER_INTERPS;
+    sim_interp_destroy(e->interp);
+    e->shader = shader;
+    e->interp = sim_interp_create(shader);
+    return e->interp;
+}
+
+/* Binds the worker to the current draw (once per draw). */
+static int
+worker_prepare(struct worker *w)
+{
+    struct replay *r = w->r;
+    const struct sim_draw_ctx *dc = &r->dc;
+    struct sim_interp *interp = NULL;
+
+    if (w->draw_serial == r->draw_serial) {
+        return 1;
+    }
+    w->draw_serial = r->draw_serial;
+    if (dc->fs) {
+        interp = worker_interp(w, dc->fs);
+        if (!interp) {
+            w->nomem = 1;
+            return 0;
+        }
+        sim_interp_bind(interp, dc->draw->bindings, dc->draw->binding_count);
+    }
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        if (r->res->units & (1u << u)) {
+            sim_shade_begin(&w->ctx[u], dc, interp, &r->targets[u], &w->counters[u]);
+        }
+    }
+    return 1;
+}
+
+static void
+process_bin(struct worker *w, uint32_t b)
+{
+    struct replay *r = w->r;
+    const struct sim_draw_ctx *dc = &r->dc;
+    const struct sim_bin *bin = &dc->bins[b];
+    const struct sim_tri *tris = dc->tris.data;
+    const uint32_t *list = bin->tris.data;
+    uint32_t bx = b % dc->bins_x, by = b / dc->bins_x, first_unit = SIM_UNIT_COUNT;
+    struct sim_rast_rect rect;
+
+    if (bin->tris.count == 0 || !worker_prepare(w)) {
+        return;
+    }
+    rect.x0 = (int32_t)(bx * SIM_BIN_SIZE);
+    rect.y0 = (int32_t)(by * SIM_BIN_SIZE);
+    rect.x1 = rect.x0 + SIM_BIN_SIZE;
+    rect.y1 = rect.y0 + SIM_BIN_SIZE;
+    rect.x0 = rect.x0 > dc->scissor.x0 ? rect.x0 : dc->scissor.x0;
+    rect.y0 = rect.y0 > dc->scissor.y0 ? rect.y0 : dc->scissor.y0;
+    rect.x1 = rect.x1 < dc->scissor.x1 ? rect.x1 : dc->scissor.x1;
+    rect.y1 = rect.y1 < dc->scissor.y1 ? rect.y1 : dc->scissor.y1;
+    if (rect.x0 >= rect.x1 || rect.y0 >= rect.y1) {
+        return;
+    }
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        if (r->res->units & (1u << u)) {
+            first_unit = first_unit < u ? first_unit : u;
+            if (dc->fs) {
+                sim_unit_get(u)->begin(w->unit_self[u], &w->ctx[u]);
+            }
+        }
+    }
+    for (size_t t = 0; t < bin->tris.count; t++) {
+        const struct sim_tri *tri = &tris[list[t]];
+        uint32_t n = sim_rast_tri_quads(&tri->rast, &rect, dc->samples, w->quads, SIM_BIN_QUADS,
+                                        &w->stats);
+        for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+            uint32_t m = 0;
+            if (!(r->res->units & (1u << u))) {
+                continue;
+            }
+            for (uint32_t i = 0; i < n; i++) {
+                const struct sim_rast_quad *q = &w->quads[i];
+                struct sim_quad *o = &w->unit_quads[m];
+                uint32_t any = 0;
+                for (uint32_t p = 0; p < 4; p++) {
+                    uint32_t mask = q->mask[p];
+                    if (mask && dc->early_tests) {
+                        mask = sim_back_depth_test(dc, r->targets[u].depth, tri,
+                                                   q->x + (int32_t)(p & 1),
+                                                   q->y + (int32_t)(p >> 1), mask);
+                    }
+                    o->mask[p] = mask;
+                    any |= mask;
+                    w->counters[u].covered_pixels += mask != 0;
+                }
+                if (any) {
+                    o->x = q->x;
+                    o->y = q->y;
+                    o->tri = tri;
+                    m++;
+                }
+            }
+            if (u == first_unit) {
+                w->quads_after_early += m;
+            }
+            if (dc->fs && m) {
+                sim_unit_get(u)->run(w->unit_self[u], &w->ctx[u], w->unit_quads, m);
+            }
+        }
+    }
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        if ((r->res->units & (1u << u)) && dc->fs) {
+            sim_unit_get(u)->finish(w->unit_self[u], &w->ctx[u]);
+            if (w->ctx[u].fault) {
+                w->fault = w->ctx[u].fault;
+            }
+        }
+    }
+}
+
+static void
+worker_run_bins(struct worker *w)
+{
+    struct replay *r = w->r;
+    uint32_t b;
+
+    while ((b = atomic_fetch_add(&r->next_bin, 1u)) < r->bin_count) {
+        process_bin(w, b);
+    }
+}
+
+static void *
+worker_main(void *arg)
+{
+    struct worker *w = arg;
+    struct replay *r = w->r;
+    uint64_t seen = 0;
+
+    for (;;) {
+        pthread_mutex_lock(&r->lock);
+        while (r->generation == seen && !r->quit) {
+            pthread_cond_wait(&r->wake, &r->lock);
+        }
+        if (r->quit) {
+            pthread_mutex_unlock(&r->lock);
+            return NULL;
+        }
+        seen = r->generation;
+        pthread_mutex_unlock(&r->lock);
+        worker_run_bins(w);
+        pthread_mutex_lock(&r->lock);
+        if (--r->pending == 0) {
+            pthread_cond_signal(&r->done);
+        }
+        pthread_mutex_unlock(&r->lock);
+    }
+}
+
+/* Rasterizes and shades the current draw's bins on every worker. */
+static void
+run_bins(struct replay *r)
+{
+    r->bin_count = r->dc.bins_x * r->dc.bins_y;
+    atomic_store(&r->next_bin, 0u);
+    if (r->worker_count > 1) {
+        pthread_mutex_lock(&r->lock);
+        r->generation++;
+        r->pending = r->worker_count - 1;
+        pthread_cond_broadcast(&r->wake);
+        pthread_mutex_unlock(&r->lock);
+    }
+    worker_run_bins(&r->workers[0]);
+    if (r->worker_count > 1) {
+        pthread_mutex_lock(&r->lock);
+        while (r->pending) {
+            pthread_cond_wait(&r->done, &r->lock);
+        }
+        pthread_mutex_unlock(&r->lock);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Draws                                                                     */
+
+static struct sim_draw_result *
+new_draw_result(struct replay *r, uint32_t pass, uint32_t draw)
+{
+    struct sim_draw_result *d = sim_array_grow(&r->res->draws, sizeof(*d), 1);
+    if (d) {
+        memset(d, 0, sizeof(*d));
+        d->pass = pass;
+        d->draw = draw;
+        d->id = r->frame->passes[pass].draws[draw].id;
+    }
+    return d;
+}
+
+/*
+ * One draw through the pipeline.  This is the one place the order of the
+ * stages is decided: the front-end stages in sequence (each begins, then
+ * runs), then the bins (raster, early tests, shading units, back end) on
+ * the workers, then the front-end stages finish in reverse order.
+ */
+static enum sim_replay_error
+sim_replay_draw(struct replay *r, struct sim_draw_result *out)
+{
+    static const struct sim_stage_ops *const front_end[] = {
+        &sim_stage_assemble,
+        &sim_stage_vertex,
+        /* Tessellation (TCS, tessellator, TES) plugs in here: it reads the
+         * vertex stage's geometry and leaves triangles in struct sim_geom. */
+        &sim_stage_clip,
+        &sim_stage_setup,
+    };
+    const size_t stage_count = sizeof(front_end) / sizeof(front_end[0]);
+    struct sim_draw_ctx *dc = &r->dc;
+    enum sim_replay_error err = SIM_REPLAY_ERROR_OK;
+    size_t begun = 0;
+
+    dc->detail = out->detail;
+    dc->vs = dc->fs = NULL;
+    for (size_t i = 0; i < stage_count && !err; i++) {
+        err = front_end[i]->begin(dc);
+        if (err) {
+            break;
+        }
+        begun = i + 1;
+        err = front_end[i]->run(dc);
+    }
+    if (!err) {
+        r->draw_serial++;
+        for (uint32_t k = 0; k < r->worker_count; k++) {
+            r->workers[k].fault = SIM_REPLAY_ERROR_OK;
+        }
+        run_bins(r);
+        for (uint32_t k = 0; k < r->worker_count; k++) {
+            if (r->workers[k].nomem) {
+                err = SIM_REPLAY_ERROR_NOMEM;
+            } else if (r->workers[k].fault && !err) {
+                err = r->workers[k].fault;
+                snprintf(out->detail, sizeof(out->detail),
+                         "the fragment shader ran past the step limit");
+            }
+        }
+    }
+    while (begun > 0) {
+        front_end[--begun]->finish(dc);
+    }
+    return err;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Passes                                                                    */
+
+static struct sim_surface *
+get_surface(struct replay *r, uint32_t unit, uint32_t image, uint32_t samples, char *detail)
+{
+    struct sim_surface **slot = &r->res->surfaces[unit][image];
+    const struct sim_image *img = &r->frame->images[image];
+
+    if (*slot) {
+        if ((*slot)->samples != samples) {
+            snprintf(detail, 160, "image %u is used with %u and %u samples", image,
+                     (*slot)->samples, samples);
+            return NULL;
+        }
+        return *slot;
+    }
+    if (!sim_fmt_get(img->format)) {
+        snprintf(detail, 160, "image %u: format %u is not supported", image, img->format);
+        return NULL;
+    }
+    *slot = sim_surface_create(img, samples);
+    if (!*slot) {
+        snprintf(detail, 160, "image %u: cannot create a %ux%u render target", image,
+                 img->width, img->height);
+        return NULL;
+    }
+    if (!r->res->is_target[image]) {
+        uint32_t *t = sim_array_grow(&r->res->targets, sizeof(uint32_t), 1);
+        if (!t) {
+            return NULL;
+        }
+        *t = image;
+        r->res->is_target[image] = 1;
+    }
+    return *slot;
+}
+
+/* Binds and loads the pass's attachments for every unit; 0 with `detail`
+ * when the pass cannot run. */
+static int
+begin_pass(struct replay *r, const struct sim_pass *pass, uint32_t samples, char *detail)
+{
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        struct sim_unit_target *t = &r->targets[u];
+        if (!(r->res->units & (1u << u))) {
+            continue;
+        }
+        memset(t, 0, sizeof(*t));
+        t->heat = r->res->heat[u];
+        t->heat_width = r->res->heat_width;
+        t->heat_height = r->res->heat_height;
+        for (uint32_t i = 0; i < pass->color_count; i++) {
+            const struct sim_attachment *a = &pass->color[i];
+            if (a->image == SIM_NONE) {
+                continue;
+            }
+            if (sim_format_target_kind(a->format) != 1) {
+                snprintf(detail, 160, "colour attachment %u: format %u is not supported", i,
+                         a->format);
+                return 0;
+            }
+            t->color[i] = get_surface(r, u, a->image, samples, detail);
+            if (!t->color[i]) {
+                return 0;
+            }
+            t->color_format[i] = a->format;
+            if (a->load_op == VK_ATTACHMENT_LOAD_OP_CLEAR) {
+                sim_surface_clear(t->color[i], a->format, a->clear, &pass->area, 0, 0);
+            }
+        }
+        if (pass->has_depth && pass->depth.image != SIM_NONE) {
+            const struct sim_attachment *a = &pass->depth;
+            if (sim_format_target_kind(r->frame->images[a->image].format) != 2) {
+                snprintf(detail, 160, "depth attachment: format %u is not supported",
+                         r->frame->images[a->image].format);
+                return 0;
+            }
+            t->depth = get_surface(r, u, a->image, samples, detail);
+            if (!t->depth) {
+                return 0;
+            }
+            sim_surface_clear(t->depth, a->format, a->clear, &pass->area,
+                              a->load_op == VK_ATTACHMENT_LOAD_OP_CLEAR,
+                              a->stencil_load_op == VK_ATTACHMENT_LOAD_OP_CLEAR);
+        }
+    }
+    return 1;
+}
+
+static void
+end_pass(struct replay *r, const struct sim_pass *pass)
+{
+    char detail[160];
+
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        if (!(r->res->units & (1u << u))) {
+            continue;
+        }
+        for (uint32_t i = 0; i < pass->color_count; i++) {
+            const struct sim_attachment *a = &pass->color[i];
+            struct sim_surface *dst;
+            if (a->image == SIM_NONE || a->resolve_image == SIM_NONE || !r->targets[u].color[i]) {
+                continue;
+            }
+            dst = get_surface(r, u, a->resolve_image,
+                              r->frame->images[a->resolve_image].samples
+                                  ? r->frame->images[a->resolve_image].samples
+                                  : 1,
+                              detail);
+            if (dst) {
+                sim_surface_resolve(r->targets[u].color[i], dst, &pass->area);
+            }
+        }
+    }
+}
+
+static enum sim_replay_error
+replay_pass(struct replay *r, uint32_t p)
+{
+    const struct sim_pass *pass = &r->frame->passes[p];
+    uint32_t samples = r->opt.samples ? r->opt.samples : (pass->samples ? pass->samples : 1);
+    char detail[160] = "";
+    int ok;
+
+    if (samples > r->res->samples) {
+        r->res->samples = samples;
+    }
+    if (!sim_rast_sample_locations(samples)) {
+        snprintf(detail, sizeof(detail), "%u samples per pixel", samples);
+        ok = 0;
+    } else {
+        ok = begin_pass(r, pass, samples, detail);
+    }
+    for (uint32_t d = 0; d < pass->draw_count; d++) {
+        const struct sim_draw *draw = &pass->draws[d];
+        struct sim_draw_result *out = new_draw_result(r, p, d);
+        if (!out) {
+            return SIM_REPLAY_ERROR_NOMEM;
+        }
+        if (draw->unsupported) {
+            out->status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
+            snprintf(out->detail, sizeof(out->detail), "%s", draw->unsupported);
+            continue;
+        }
+        if (!ok) {
+            out->status = SIM_REPLAY_ERROR_UNSUPPORTED_FORMAT;
+            snprintf(out->detail, sizeof(out->detail), "%s", detail);
+            continue;
+        }
+        if (!draw->program) {
+            out->status = SIM_REPLAY_ERROR_UNSUPPORTED_STAGE;
+            snprintf(out->detail, sizeof(out->detail), "no pipeline");
+            continue;
+        }
+        r->dc.frame = r->frame;
+        r->dc.pass = pass;
+        r->dc.draw = draw;
+        r->dc.samples = samples;
+        r->dc.sub_pixel_bits = r->frame->sub_pixel_bits;
+        out->status = sim_replay_draw(r, out);
+        if (out->status == SIM_REPLAY_ERROR_NOMEM) {
+            return SIM_REPLAY_ERROR_NOMEM;
+        }
+    }
+    if (ok) {
+        end_pass(r, pass);
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Frames                                                                    */
+
+void
+sim_draw_ctx_finish(struct sim_draw_ctx *dc)
+{
+    sim_array_finish(&dc->geom.invocations);
+    sim_array_finish(&dc->geom.vertices);
+    sim_array_finish(&dc->geom.prims);
+    sim_array_finish(&dc->geom.clipped);
+    sim_array_finish(&dc->tris);
+    sim_array_finish(&dc->planes);
+    for (uint32_t i = 0; i < dc->bin_capacity; i++) {
+        sim_array_finish(&dc->bins[i].tris);
+    }
+    free(dc->bins);
+    sim_interp_destroy(dc->vs_interp);
+    memset(dc, 0, sizeof(*dc));
+}
+
+static int
+check_frame(const struct sim_frame *f, char *detail)
+{
+    if (f->sub_pixel_bits < 1 || f->sub_pixel_bits > SIM_RAST_FRAC_BITS) {
+        snprintf(detail, 160, "sub-pixel precision of %u bits (1 to %u supported)",
+                 f->sub_pixel_bits, SIM_RAST_FRAC_BITS);
+        return 0;
+    }
+    if (f->present_image != SIM_NONE && f->present_image >= f->image_count) {
+        snprintf(detail, 160, "presented image %u of %u", f->present_image, f->image_count);
+        return 0;
+    }
+    for (uint32_t p = 0; p < f->pass_count; p++) {
+        const struct sim_pass *pass = &f->passes[p];
+        if (pass->width == 0 || pass->height == 0 || pass->width > SIM_RAST_MAX_EXTENT ||
+            pass->height > SIM_RAST_MAX_EXTENT || pass->color_count > SIM_MAX_COLOR_ATTACHMENTS ||
+            (pass->draw_count && !pass->draws)) {
+            snprintf(detail, 160, "pass %u: bad size or counts", p);
+            return 0;
+        }
+        for (uint32_t i = 0; i <= pass->color_count; i++) {
+            const struct sim_attachment *a = i < pass->color_count ? &pass->color[i]
+                                             : pass->has_depth    ? &pass->depth
+                                                                  : NULL;
+            if (!a) {
+                continue;
+            }
+            if ((a->image != SIM_NONE && a->image >= f->image_count) ||
+                (a->resolve_image != SIM_NONE && a->resolve_image >= f->image_count)) {
+                snprintf(detail, 160, "pass %u: attachment image out of range", p);
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+void
+sim_replay_result_destroy(struct sim_replay_result *result)
+{
+    if (!result) {
+        return;
+    }
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        if (result->surfaces[u]) {
+            for (uint32_t i = 0; i < result->frame->image_count; i++) {
+                sim_surface_destroy(result->surfaces[u][i]);
+            }
+        }
+        free(result->surfaces[u]);
+        free(result->heat[u]);
+    }
+    free(result->is_target);
+    sim_array_finish(&result->draws);
+    sim_array_finish(&result->targets);
+    free(result);
+}
+
+static void
+replay_finish(struct replay *r)
+{
+    if (r->workers) {
+        if (r->worker_count > 1) {
+            pthread_mutex_lock(&r->lock);
+            r->quit = 1;
+            pthread_cond_broadcast(&r->wake);
+            pthread_mutex_unlock(&r->lock);
+        }
+        for (uint32_t k = 0; k < r->worker_count; k++) {
+            struct worker *w = &r->workers[k];
+            if (w->started) {
+                pthread_join(w->thread, NULL);
+            }
+            for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+                if (w->unit_self[u]) {
+                    sim_unit_get(u)->destroy(w->unit_self[u]);
+                }
+            }
+            for (uint32_t i = 0; i < WORKER_INTERPS; i++) {
+                sim_interp_destroy(w->interps[i].interp);
+            }
+        }
+        free(r->workers);
+    }
+    if (r->worker_count > 1) {
+        pthread_mutex_destroy(&r->lock);
+        pthread_cond_destroy(&r->wake);
+        pthread_cond_destroy(&r->done);
+    }
+    sim_draw_ctx_finish(&r->dc);
+}
+
+enum sim_replay_error
+sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options *options,
+                 struct sim_replay_result **out, char *detail)
+{
+    struct replay r;
+    struct sim_replay_result *res = NULL;
+    enum sim_replay_error err = SIM_REPLAY_ERROR_OK;
+    char scratch[160];
+
+    *out = NULL;
+    if (!detail) {
+        detail = scratch;
+    }
+    detail[0] = '\0';
+    memset(&r, 0, sizeof(r));
+    r.frame = frame;
+    if (options) {
+        r.opt = *options;
+    }
+    if (r.opt.units == 0) {
+        r.opt.units = 1u << SIM_UNIT_BASELINE;
+    }
+    if (r.opt.threads == 0) {
+        r.opt.threads = 1;
+    }
+    if ((r.opt.samples && !sim_rast_sample_locations(r.opt.samples)) ||
+        (r.opt.units & ~((1u << SIM_UNIT_COUNT) - 1u)) || r.opt.threads > MAX_THREADS) {
+        snprintf(detail, 160, "samples %u, units 0x%x, threads %u", r.opt.samples, r.opt.units,
+                 r.opt.threads);
+        return SIM_REPLAY_ERROR_BAD_OPTIONS;
+    }
+    if (!check_frame(frame, detail)) {
+        return SIM_REPLAY_ERROR_BAD_FRAME;
+    }
+
+    res = calloc(1, sizeof(*res));
+    if (!res) {
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    res->frame = frame;
+    res->units = r.opt.units;
+    res->is_target = calloc(frame->image_count ? frame->image_count : 1, 1);
+    if (!res->is_target) {
+        err = SIM_REPLAY_ERROR_NOMEM;
+        goto error;
+    }
+    for (uint32_t p = 0; p < frame->pass_count; p++) {
+        res->heat_width = frame->passes[p].width > res->heat_width ? frame->passes[p].width
+                                                                   : res->heat_width;
+        res->heat_height = frame->passes[p].height > res->heat_height ? frame->passes[p].height
+                                                                      : res->heat_height;
+    }
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        if (!(res->units & (1u << u))) {
+            continue;
+        }
+        res->surfaces[u] = calloc(frame->image_count ? frame->image_count : 1, sizeof(void *));
+        res->heat[u] = calloc((size_t)res->heat_width * res->heat_height + 1, sizeof(uint32_t));
+        if (!res->surfaces[u] || !res->heat[u]) {
+            err = SIM_REPLAY_ERROR_NOMEM;
+            goto error;
+        }
+    }
+    r.res = res;
+    r.dc.counters = &res->raster;
+
+    r.worker_count = r.opt.threads;
+    r.workers = calloc(r.worker_count, sizeof(*r.workers));
+    if (!r.workers) {
+        err = SIM_REPLAY_ERROR_NOMEM;
+        goto error;
+    }
+    if (r.worker_count > 1) {
+        pthread_mutex_init(&r.lock, NULL);
+        pthread_cond_init(&r.wake, NULL);
+        pthread_cond_init(&r.done, NULL);
+    }
+    for (uint32_t k = 0; k < r.worker_count; k++) {
+        struct worker *w = &r.workers[k];
+        w->r = &r;
+        for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+            if (res->units & (1u << u)) {
+                w->unit_self[u] = sim_unit_get(u)->create();
+                if (!w->unit_self[u]) {
+                    err = SIM_REPLAY_ERROR_NOMEM;
+                    goto error;
+                }
+            }
+        }
+        if (k > 0) {
+            if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
+                err = SIM_REPLAY_ERROR_NOMEM;
+                goto error;
+            }
+            w->started = 1;
+        }
+    }
+
+    for (uint32_t p = 0; p < frame->pass_count; p++) {
+        if (frame->passes[p].kind != SIM_PASS_RENDER) {
+            continue;
+        }
+        err = replay_pass(&r, p);
+        if (err) {
+            snprintf(detail, 160, "pass %u ran out of memory", p);
+            goto error;
+        }
+    }
+    if (res->samples == 0) {
+        res->samples = r.opt.samples ? r.opt.samples : 1;
+    }
+
+    for (uint32_t k = 0; k < r.worker_count; k++) {
+        struct worker *w = &r.workers[k];
+        for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+            struct sim_unit_counters *c = &res->counters[u], *wc = &w->counters[u];
+            c->quads_shaded += wc->quads_shaded;
+            c->lanes_shaded += wc->lanes_shaded;
+            c->covered_lanes += wc->covered_lanes;
+            c->covered_pixels += wc->covered_pixels;
+            c->samples_written += wc->samples_written;
+            c->shader_instructions += wc->shader_instructions;
+            c->texture_lookups += wc->texture_lookups;
+        }
+        res->raster.samples_tested += w->stats.samples_tested;
+        res->raster.samples_covered += w->stats.samples_covered;
+        res->raster.quads += w->stats.quads;
+        res->raster.quads_after_early += w->quads_after_early;
+    }
+    replay_finish(&r);
+    *out = res;
+    return SIM_REPLAY_ERROR_OK;
+
+error:
+    replay_finish(&r);
+    sim_replay_result_destroy(res);
+    return err;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Results                                                                   */
+
+const struct sim_unit_counters *
+sim_replay_result_unit(const struct sim_replay_result *result, enum sim_unit_kind unit)
+{
+    if ((unsigned)unit >= SIM_UNIT_COUNT || !(result->units & (1u << unit))) {
+        return NULL;
+    }
+    return &result->counters[unit];
+}
+
+const struct sim_raster_counters *
+sim_replay_result_raster(const struct sim_replay_result *result)
+{
+    return &result->raster;
+}
+
+uint32_t
+sim_replay_result_samples(const struct sim_replay_result *result)
+{
+    return result->samples;
+}
+
+const struct sim_draw_result *
+sim_replay_result_draws(const struct sim_replay_result *result, uint32_t *count)
+{
+    *count = (uint32_t)result->draws.count;
+    return result->draws.data;
+}
+
+const uint32_t *
+sim_replay_result_targets(const struct sim_replay_result *result, uint32_t *count)
+{
+    *count = (uint32_t)result->targets.count;
+    return result->targets.data;
+}
+
+uint8_t *
+sim_replay_result_image_rgba8(const struct sim_replay_result *result, enum sim_unit_kind unit,
+                              uint32_t image, uint32_t *width, uint32_t *height)
+{
+    const struct sim_frame *f = result->frame;
+    const struct sim_surface *s;
+    const struct sim_image *img;
+    uint8_t *px;
+
+    if ((unsigned)unit >= SIM_UNIT_COUNT || !(result->units & (1u << unit)) ||
+        image >= f->image_count) {
+        return NULL;
+    }
+    img = &f->images[image];
+    s = result->surfaces[unit][image];
+    if (img->width == 0 || img->height == 0 || img->width > SIM_RAST_MAX_EXTENT ||
+        img->height > SIM_RAST_MAX_EXTENT) {
+        return NULL;
+    }
+    px = calloc((size_t)img->width * img->height, 4);
+    if (!px) {
+        return NULL;
+    }
+    if (s) {
+        for (uint32_t y = 0; y < s->height; y++) {
+            for (uint32_t x = 0; x < s->width; x++) {
+                sim_surface_pixel_rgba8(s, x, y, px + 4 * ((size_t)y * s->width + x));
+            }
+        }
+    } else if (img->data &&
+               !sim_format_to_rgba8(img->format, img->data, img->size, img->width, img->height,
+                                    px)) {
+        free(px);
+        return NULL;
+    }
+    *width = img->width;
+    *height = img->height;
+    return px;
+}
+
+const uint32_t *
+sim_replay_result_heat(const struct sim_replay_result *result, enum sim_unit_kind unit,
+                       uint32_t *width, uint32_t *height)
+{
+    if ((unsigned)unit >= SIM_UNIT_COUNT || !(result->units & (1u << unit))) {
+        return NULL;
+    }
+    *width = result->heat_width;
+    *height = result->heat_height;
+    return result->heat[unit];
+}

@@ -1,0 +1,191 @@
+/*
+ * tests/replay/test_metric.c — image metrics, the heatmap scale and the
+ * back end's format conversions, table-driven where the values are known.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vulkan/vulkan_core.h>
+
+#include "pipeline/render_private.h"
+#include "test.h"
+
+#define W 40
+#define H 30
+
+static void
+test_psnr(void)
+{
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    for (int i = 0; i < W * H * 4; i++) {
+        a[i] = (uint8_t)(i * 7);
+    }
+    memcpy(b, a, sizeof(a));
+    CHECK(sim_metric_psnr(a, b, W, H) == SIM_PSNR_IDENTICAL);
+    /* Alpha does not count. */
+    for (int i = 0; i < W * H; i++) {
+        b[4 * i + 3] ^= 0xff;
+    }
+    CHECK(sim_metric_psnr(a, b, W, H) == SIM_PSNR_IDENTICAL);
+    /* Red off by one everywhere: MSE = 1/3. */
+    for (int i = 0; i < W * H; i++) {
+        b[4 * i] = a[4 * i] == 255 ? 254 : a[4 * i] + 1;
+    }
+    double want = 10.0 * log10(255.0 * 255.0 * 3.0);
+    CHECK(fabs(sim_metric_psnr(a, b, W, H) - want) < 1e-9);
+}
+
+static void
+test_ssim(void)
+{
+    static uint8_t a[W * H * 4], b[W * H * 4];
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            uint8_t v = (uint8_t)((x * 13 + y * 29) % 251);
+            uint8_t *p = a + 4 * (y * W + x);
+            p[0] = p[1] = p[2] = v;
+            p[3] = 255;
+        }
+    }
+    memcpy(b, a, sizeof(a));
+    CHECK(fabs(sim_metric_ssim(a, b, W, H) - 1.0) < 1e-9);
+    /* A constant offset keeps structure but changes luminance a little. */
+    for (int i = 0; i < W * H; i++) {
+        for (int c = 0; c < 3; c++) {
+            b[4 * i + c] = a[4 * i + c] / 2;
+        }
+    }
+    double s = sim_metric_ssim(a, b, W, H);
+    CHECK(s < 0.99 && s > 0.3);
+    /* Noise destroys it. */
+    for (int i = 0; i < W * H; i++) {
+        for (int c = 0; c < 3; c++) {
+            b[4 * i + c] = (uint8_t)((i * 2654435761u) >> 24);
+        }
+    }
+    CHECK(sim_metric_ssim(a, b, W, H) < 0.2);
+    /* Images smaller than the window still give 1 when equal. */
+    CHECK(fabs(sim_metric_ssim(a, a, 5, 4) - 1.0) < 1e-9);
+}
+
+static void
+test_heatmap(void)
+{
+    static const struct {
+        double v;
+        uint8_t rgb[3];
+    } cases[] = {
+        {0, {0, 0, 0}},       {1, {0, 0, 139}},   {4, {0, 200, 0}},
+        {8, {139, 0, 0}},     {20, {139, 0, 0}},  {-3, {0, 0, 0}},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        uint8_t rgb[3];
+        sim_heatmap_color(cases[i].v, rgb);
+        CHECK_EQ_INT(cases[i].rgb[0], rgb[0]);
+        CHECK_EQ_INT(cases[i].rgb[1], rgb[1]);
+        CHECK_EQ_INT(cases[i].rgb[2], rgb[2]);
+    }
+}
+
+static float
+u2f(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint32_t
+f2u(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static void
+test_formats(void)
+{
+    uint8_t out[4 * 2];
+    /* BGRA8 swizzles, sRGB stays as stored. */
+    const uint8_t bgra[8] = {10, 20, 30, 40, 1, 2, 3, 4};
+    CHECK(sim_format_to_rgba8(VK_FORMAT_B8G8R8A8_UNORM, bgra, 8, 2, 1, out));
+    CHECK_EQ_INT(30, out[0]);
+    CHECK_EQ_INT(20, out[1]);
+    CHECK_EQ_INT(10, out[2]);
+    CHECK_EQ_INT(40, out[3]);
+    CHECK(sim_format_to_rgba8(VK_FORMAT_B8G8R8A8_SRGB, bgra, 8, 2, 1, out));
+    CHECK_EQ_INT(3, out[4]);
+    /* D16: grey levels of depth. */
+    const uint16_t d16[2] = {0, 65535};
+    CHECK(sim_format_to_rgba8(VK_FORMAT_D16_UNORM, d16, 4, 2, 1, out));
+    CHECK_EQ_INT(0, out[0]);
+    CHECK_EQ_INT(255, out[4]);
+    CHECK(!sim_format_to_rgba8(VK_FORMAT_BC1_RGB_UNORM_BLOCK, bgra, 8, 2, 1, out));
+    CHECK_EQ_INT(4, sim_format_texel_bytes(VK_FORMAT_R8G8B8A8_SRGB));
+    CHECK_EQ_INT(8, sim_format_texel_bytes(VK_FORMAT_R16G16B16A16_SFLOAT));
+    CHECK_EQ_INT(2, sim_format_target_kind(VK_FORMAT_D32_SFLOAT));
+    CHECK_EQ_INT(1, sim_format_target_kind(VK_FORMAT_A2B10G10R10_UNORM_PACK32));
+
+    /* Encode/decode round trips and rounding. */
+    static const struct {
+        uint32_t format;
+        float in[4];
+        float tol;
+    } rt[] = {
+        {VK_FORMAT_R8G8B8A8_UNORM, {0.0f, 1.0f, 0.5f, 0.25f}, 0.5f / 255},
+        {VK_FORMAT_B8G8R8A8_SRGB, {0.0f, 1.0f, 0.2140f, 0.5f}, 0.01f},
+        {VK_FORMAT_R16G16B16A16_SFLOAT, {-2.5f, 1024.0f, 0.1f, 1.0f}, 1e-3f},
+        {VK_FORMAT_A2B10G10R10_UNORM_PACK32, {0.1f, 0.9f, 0.5f, 0.6667f}, 0.5f / 1023 + 0.17f},
+        {VK_FORMAT_B10G11R11_UFLOAT_PACK32, {0.5f, 2.0f, 7.0f, 1.0f}, 0.05f},
+        {VK_FORMAT_R32G32B32A32_SFLOAT, {-1.0f, 3.5f, 1e-20f, 1e20f}, 0.0f},
+    };
+    for (size_t i = 0; i < sizeof(rt) / sizeof(rt[0]); i++) {
+        const struct sim_fmt *f = sim_fmt_get(rt[i].format);
+        uint32_t in[4], got[4];
+        uint8_t texel[16];
+        CHECK(f != NULL);
+        if (!f) {
+            continue;
+        }
+        for (int c = 0; c < 4; c++) {
+            in[c] = f2u(rt[i].in[c]);
+        }
+        sim_fmt_encode(f, in, texel);
+        sim_fmt_decode(f, texel, got);
+        for (uint32_t c = 0; c < f->channels; c++) {
+            int comp = f->swizzle[c];
+            if (fabsf(u2f(got[comp]) - rt[i].in[comp]) > rt[i].tol * (1.0f + fabsf(rt[i].in[comp]))) {
+                fprintf(stderr, "format %u component %d: %g -> %g\n", rt[i].format, comp,
+                        (double)rt[i].in[comp], (double)u2f(got[comp]));
+                test_failures++;
+            }
+        }
+    }
+    /* UNORM8 rounds to nearest: 0.5 -> 128 (127.5 rounds to even 128). */
+    const struct sim_fmt *f = sim_fmt_get(VK_FORMAT_R8_UNORM);
+    uint32_t v[4] = {f2u(0.5f), 0, 0, 0};
+    uint8_t t = 0;
+    sim_fmt_encode(f, v, &t);
+    CHECK_EQ_INT(128, t);
+    v[0] = f2u(-3.0f);
+    sim_fmt_encode(f, v, &t);
+    CHECK_EQ_INT(0, t);
+    /* D16 quantization lands on the grid. */
+    const struct sim_fmt *d = sim_fmt_get(VK_FORMAT_D16_UNORM);
+    float q = sim_fmt_quantize_depth(d, 0.3f);
+    CHECK(fabsf(q * 65535.0f - nearbyintf(q * 65535.0f)) < 1e-3f);
+    CHECK(sim_fmt_quantize_depth(d, 2.0f) == 1.0f);
+}
+
+int
+main(void)
+{
+    test_psnr();
+    test_ssim();
+    test_heatmap();
+    test_formats();
+    return TEST_RESULT();
+}

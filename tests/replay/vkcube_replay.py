@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""End to end: vkcube under the capture layer, then `overshade replay`.
+
+vkcube runs unmodified under Xvfb on Mesa's lavapipe with the build-tree
+layer manifest (temporary XDG_DATA_HOME, as tests/layer/vkcube_layer.py
+does), frames 3-4 are captured, and the replay of both frames must
+reproduce the presented image: PSNR >= 40 dB against the reference.  The
+report must carry its keys, the files it names must exist, and a replay
+with more threads must give the same numbers and the same images.
+
+usage: vkcube_replay.py --manifest M --overshade BIN
+Exit: 0 pass, 1 fail, 77 skip (a required program is missing), 99 setup error.
+"""
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FAIL = []
+PSNR_MIN = 40.0
+
+
+def check(cond, msg):
+    if not cond:
+        FAIL.append(msg)
+        print("FAIL: " + msg, file=sys.stderr)
+
+
+def lavapipe_icd():
+    icds = sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd.*.json"))
+    return icds[0] if icds else None
+
+
+def capture(tmp, manifest):
+    env = dict(os.environ)
+    for k in list(env):
+        if k.startswith("OVERSHADE") or k == "DISABLE_OVERSHADE":
+            del env[k]
+    data_home = os.path.join(tmp, "share")
+    os.makedirs(os.path.join(data_home, "vulkan", "implicit_layer.d"), exist_ok=True)
+    shutil.copy(manifest, os.path.join(data_home, "vulkan", "implicit_layer.d",
+                                       "VkLayer_overshade.json"))
+    out = os.path.join(tmp, "trace")
+    env.update({"XDG_DATA_HOME": data_home, "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
+                "VK_ICD_FILENAMES": lavapipe_icd(), "OVERSHADE": "1",
+                "OVERSHADE_CAPTURE": "3-4", "OVERSHADE_OUTPUT": out})
+    cmd = ["xvfb-run", "-a", "-s", "-screen 0 640x480x24", "vkcube", "--c", "6"]
+    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       timeout=300)
+    print(p.stdout.decode("utf-8", "replace"))
+    traces = glob.glob(os.path.join(out, "*.ovs"))
+    check(p.returncode == 0 and len(traces) == 1, "vkcube did not leave one trace")
+    return traces[0] if traces else None
+
+
+def replay(overshade, trace, out, *extra):
+    cmd = [overshade, "replay", trace, "--out", out, "--frames", "3-4"] + list(extra)
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+    print(" ".join(cmd))
+    print(p.stdout.decode("utf-8", "replace"))
+    print(p.stderr.decode("utf-8", "replace"), file=sys.stderr)
+    check(p.returncode == 0, "overshade replay %s exited with %d" % (" ".join(extra),
+                                                                   p.returncode))
+    path = os.path.join(out, "report.json")
+    if not os.path.exists(path):
+        check(False, "no report.json in " + out)
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+FRAME_KEYS = ["index", "width", "height", "samples", "draws", "tessellated_draws",
+              "unsupported_draws", "reference", "units"]
+UNIT_KEYS = ["quads_shaded", "lanes_shaded", "covered_pixels", "shaded_per_covered_pixel",
+             "shader_instructions", "texture_lookups"]
+
+
+def check_report(report, out):
+    frames = report.get("frames", [])
+    check([f.get("index") for f in frames] == [3, 4],
+          "report frames %r, expected [3, 4]" % [f.get("index") for f in frames])
+    for f in frames:
+        idx = f.get("index")
+        for k in FRAME_KEYS:
+            check(k in f, "frame %s: no key %s" % (idx, k))
+        ref = f.get("reference") or {}
+        psnr, ssim = ref.get("psnr"), ref.get("ssim")
+        print("frame %s: PSNR %s dB, SSIM %s, replay %.1f ms, driver frame %.1f ms" %
+              (idx, psnr, ssim, f.get("replay_ms", 0), f.get("driver_frame_ms", 0)))
+        check(isinstance(psnr, (int, float)) and psnr >= PSNR_MIN,
+              "frame %s: PSNR %r below %.0f dB" % (idx, psnr, PSNR_MIN))
+        check(isinstance(ssim, (int, float)) and ssim > 0.98, "frame %s: SSIM %r" % (idx, ssim))
+        check(f.get("width") == 500 and f.get("height") == 500,
+              "frame %s: size %sx%s" % (idx, f.get("width"), f.get("height")))
+        check(f.get("draws") == 1 and f.get("unsupported_draws") == 0
+              and f.get("tessellated_draws") == 0, "frame %s: draw counts" % idx)
+        check(f.get("samples") == 1, "frame %s: samples %r" % (idx, f.get("samples")))
+        base = f.get("units", {}).get("baseline", {})
+        for k in UNIT_KEYS:
+            check(isinstance(base.get(k), (int, float)), "frame %s: baseline.%s" % (idx, k))
+        # vkcube: the visible faces cover tens of thousands of pixels, every
+        # quad shades 4 lanes, and the ratio is a little above 1.
+        check(base.get("lanes_shaded") == 4 * base.get("quads_shaded", -1),
+              "frame %s: lanes != 4 * quads" % idx)
+        check(base.get("covered_pixels", 0) > 10000, "frame %s: covered pixels" % idx)
+        spc = base.get("shaded_per_covered_pixel", 0)
+        check(1.0 <= spc < 1.5, "frame %s: shaded per covered pixel %r" % (idx, spc))
+        check(base.get("texture_lookups", 0) >= base.get("covered_pixels", 1),
+              "frame %s: texture lookups" % idx)
+        for name in ["frame-%s-reference.png" % idx, "frame-%s-baseline-present.png" % idx,
+                     "frame-%s-baseline-heatmap.png" % idx]:
+            check(os.path.exists(os.path.join(out, name)), "missing " + name)
+    csv = os.path.join(out, "report.csv")
+    check(os.path.exists(csv), "no report.csv")
+    if os.path.exists(csv):
+        with open(csv) as f:
+            lines = f.read().strip().split("\n")
+        check(len(lines) == 3 and lines[0].startswith("frame,"), "report.csv rows: %r" % lines)
+
+
+def numbers(report):
+    """What must not depend on the thread count."""
+    return [(f["index"], f["reference"], f["units"], f["raster"]) for f in report["frames"]]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--manifest", required=True)
+    ap.add_argument("--overshade", required=True)
+    args = ap.parse_args()
+    for prog in ("vkcube", "xvfb-run"):
+        if shutil.which(prog) is None:
+            print("skip: %s is not installed (tools/test.sh installs it)" % prog)
+            return 77
+    if lavapipe_icd() is None:
+        print("skip: Mesa lavapipe (mesa-vulkan-drivers) is not installed")
+        return 77
+    with tempfile.TemporaryDirectory(prefix="overshade-replay-") as tmp:
+        trace = capture(tmp, args.manifest)
+        if not trace:
+            return 1
+        one = os.path.join(tmp, "one")
+        report = replay(args.overshade, trace, one)
+        if report:
+            check_report(report, one)
+        many = os.path.join(tmp, "many")
+        report3 = replay(args.overshade, trace, many, "--threads", "3")
+        if report and report3:
+            check(numbers(report) == numbers(report3), "--threads 3 changes the numbers")
+            for f in report["frames"]:
+                name = "frame-%s-baseline-present.png" % f["index"]
+                a, b = os.path.join(one, name), os.path.join(many, name)
+                if os.path.exists(a) and os.path.exists(b):
+                    with open(a, "rb") as fa, open(b, "rb") as fb:
+                        check(fa.read() == fb.read(), "--threads 3 changes " + name)
+        msaa = os.path.join(tmp, "msaa")
+        report4 = replay(args.overshade, trace, msaa, "--msaa", "4")
+        if report4:
+            for f in report4["frames"]:
+                check(f.get("samples") == 4, "--msaa 4: samples %r" % f.get("samples"))
+                ref = f.get("reference") or {}
+                # Antialiased edges differ from the driver's aliased ones,
+                # the faces do not.
+                check((ref.get("psnr") or 0) >= 30, "--msaa 4: PSNR %r" % ref.get("psnr"))
+    return 1 if FAIL else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

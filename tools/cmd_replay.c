@@ -1,0 +1,649 @@
+/*
+ * tools/cmd_replay.c — `overshade replay`: replays captured frames through
+ * the simulated pipeline and writes, per frame and shading unit, PNGs of
+ * the presented image, of every render target and of shaded fragments per
+ * pixel, plus DIR/report.json and DIR/report.csv.
+ *
+ *   overshade replay TRACE --out DIR [--frames LIST] [--modes LIST]
+ *                    [--msaa N] [--threads N]
+ *
+ * Files, for frame F (the application's frame number) and unit U:
+ *   frame-F-U-present.png    the presented image as U rendered it
+ *   frame-F-U-imageK.png     render target K (index into the frame's images)
+ *   frame-F-U-heatmap.png    shaded lanes per pixel, the QFM paper's scale
+ *   frame-F-reference.png    the image the driver presented
+ *
+ * report.json: {"trace", "options", "metrics", "frames": [{"index", "width",
+ * "height", "samples", "draws", "tessellated_draws", "unsupported_draws",
+ * "replay_ms", "driver_frame_ms", "replay_to_driver", "reference": {"psnr",
+ * "ssim"} | null, "units": {"baseline": {"quads_shaded", "lanes_shaded",
+ * "covered_lanes", "covered_pixels", "shaded_per_covered_pixel",
+ * "samples_written", "shader_instructions", "texture_lookups", "files"}},
+ * "raster": {...}, "pipeline_statistics": {"driver", "replay"},
+ * "unsupported": [{"pass", "draw", "id", "status", "detail"}],
+ * "not_replayed": [{"command", "count"}], "images": [...]}]}.
+ * report.csv: one row per frame and unit with the same numbers.
+ *
+ * Exit status: 0 when every selected frame was replayed (draws with
+ * unsupported state are reported, not failures), 1 on a bad trace, an
+ * output that cannot be written or out of memory, 2 on usage errors.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture/capture.h"
+#include "pipeline/pipeline.h"
+#include "tools/cli.h"
+#include "tools/replay.h"
+
+#define MAX_FRAME_SELECTORS 64
+
+struct frame_range {
+    uint64_t first, last;
+};
+
+struct replay_args {
+    const char *trace;
+    const char *out;
+    uint32_t range_count; /* 0: every frame */
+    struct frame_range ranges[MAX_FRAME_SELECTORS];
+    struct sim_replay_options opt;
+};
+
+void
+cli_replay_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: overshade replay TRACE --out DIR [--frames LIST] [--modes LIST]\n"
+            "                        [--msaa N] [--threads N]\n\n"
+            "Replays the captured frames of TRACE through the simulated pipeline and\n"
+            "writes images, heatmaps and DIR/report.json and report.csv.\n\n"
+            "  --out DIR       output directory (created if missing)\n"
+            "  --frames LIST   frame numbers to replay, e.g. 3,4 or 3-4 (default: all)\n"
+            "  --modes LIST    shading units: baseline (default), or all\n"
+            "  --msaa N        rasterize every pass with N samples: 1, 2, 4, 8 or 16\n"
+            "                  (default: as captured)\n"
+            "  --threads N     worker threads (default 1); results do not depend on N\n");
+}
+
+static int
+parse_u64(const char *s, uint64_t *v)
+{
+    char *end;
+    if (!*s || *s == '-' || *s == '+') {
+        return 0;
+    }
+    errno = 0;
+    unsigned long long x = strtoull(s, &end, 10);
+    if (errno || *end) {
+        return 0;
+    }
+    *v = x;
+    return 1;
+}
+
+static int
+parse_frames(const char *list, struct replay_args *a)
+{
+    char buf[512];
+    char *save = NULL, *tok;
+
+    if (strlen(list) >= sizeof(buf)) {
+        return 0;
+    }
+    strcpy(buf, list);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        struct frame_range r;
+        char *dash = strchr(tok, '-');
+        if (a->range_count == MAX_FRAME_SELECTORS) {
+            return 0;
+        }
+        if (dash) {
+            *dash = '\0';
+            if (!parse_u64(tok, &r.first) || !parse_u64(dash + 1, &r.last) || r.last < r.first) {
+                return 0;
+            }
+        } else {
+            if (!parse_u64(tok, &r.first)) {
+                return 0;
+            }
+            r.last = r.first;
+        }
+        a->ranges[a->range_count++] = r;
+    }
+    return a->range_count > 0;
+}
+
+static int
+parse_args(int argc, char **argv, struct replay_args *a)
+{
+    memset(a, 0, sizeof(*a));
+    a->opt.units = 1u << SIM_UNIT_BASELINE;
+    a->opt.threads = 1;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        uint64_t n;
+        if (strcmp(arg, "--out") == 0 && val) {
+            a->out = val;
+            i++;
+        } else if (strcmp(arg, "--frames") == 0 && val) {
+            if (!parse_frames(val, a)) {
+                fprintf(stderr, "overshade replay: bad frame list '%s'\n", val);
+                return 0;
+            }
+            i++;
+        } else if (strcmp(arg, "--msaa") == 0 && val) {
+            if (!parse_u64(val, &n) || (n != 1 && n != 2 && n != 4 && n != 8 && n != 16)) {
+                fprintf(stderr, "overshade replay: --msaa takes 1, 2, 4, 8 or 16\n");
+                return 0;
+            }
+            a->opt.samples = (uint32_t)n;
+            i++;
+        } else if (strcmp(arg, "--threads") == 0 && val) {
+            if (!parse_u64(val, &n) || n < 1 || n > 64) {
+                fprintf(stderr, "overshade replay: --threads takes 1 to 64\n");
+                return 0;
+            }
+            a->opt.threads = (uint32_t)n;
+            i++;
+        } else if (strcmp(arg, "--modes") == 0 && val) {
+            char buf[256], *save = NULL, *tok;
+            snprintf(buf, sizeof(buf), "%s", val);
+            a->opt.units = 0;
+            for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                int found = 0;
+                for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+                    if (strcmp(tok, "all") == 0 || strcmp(tok, sim_unit_name(u)) == 0) {
+                        a->opt.units |= 1u << u;
+                        found = 1;
+                    }
+                }
+                if (!found) {
+                    fprintf(stderr, "overshade replay: unknown or not yet implemented mode '%s'"
+                                    " (have: baseline)\n", tok);
+                    return 0;
+                }
+            }
+            i++;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            fprintf(stderr, "overshade replay: unknown option '%s'\n", arg);
+            return 0;
+        } else if (!a->trace) {
+            a->trace = arg;
+        } else {
+            fprintf(stderr, "overshade replay: more than one trace given\n");
+            return 0;
+        }
+    }
+    if (!a->trace || !a->out) {
+        fprintf(stderr, "overshade replay: a TRACE and --out DIR are required\n");
+        return 0;
+    }
+    return 1;
+}
+
+static int
+frame_selected(const struct replay_args *a, uint64_t index)
+{
+    if (a->range_count == 0) {
+        return 1;
+    }
+    for (uint32_t i = 0; i < a->range_count; i++) {
+        if (index >= a->ranges[i].first && index <= a->ranges[i].last) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static double
+now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static void
+json_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') {
+            fprintf(f, "\\%c", c);
+        } else if (c < 0x20 || c >= 0x7f) {
+            fprintf(f, "\\u%04x", c < 0x20 ? c : 0xfffd);
+        } else {
+            fputc(c, f);
+        }
+    }
+    fputc('"', f);
+}
+
+static void
+json_double(FILE *f, double v)
+{
+    if (isfinite(v)) {
+        fprintf(f, "%.6g", v);
+    } else {
+        fputs("null", f);
+    }
+}
+
+/* What one frame's replay produced, for both reports. */
+struct frame_report {
+    uint64_t index;
+    uint32_t width, height, samples;
+    uint32_t draws, tessellated, unsupported;
+    double replay_ms, driver_ms;
+    int has_reference;
+    double psnr, ssim;
+};
+
+static int
+write_png(const char *dir, const char *name, const uint8_t *rgba, uint32_t w, uint32_t h,
+          int alpha)
+{
+    char path[4096], detail[160];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    if (cli_png_write(path, rgba, w, h, alpha, detail) != 0) {
+        fprintf(stderr, "overshade replay: %s\n", detail);
+        return 0;
+    }
+    return 1;
+}
+
+static const char *const stat_names[CAP_PIPELINE_STATS_COUNT] = {
+    "input_assembly_vertices",
+    "input_assembly_primitives",
+    "vertex_shader_invocations",
+    "geometry_shader_invocations",
+    "geometry_shader_primitives",
+    "clipping_invocations",
+    "clipping_primitives",
+    "fragment_shader_invocations",
+    "tessellation_control_shader_patches",
+    "tessellation_evaluation_shader_invocations",
+    "compute_shader_invocations",
+};
+
+/* Replays one frame and writes its files and its JSON object. */
+static int
+replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struct cap_trace *trace,
+           const struct cap_frame *cf, FILE *json, int first_frame, FILE *csv)
+{
+    struct cli_replay_frame *conv = NULL;
+    struct sim_replay_result *res = NULL;
+    struct frame_report fr;
+    uint8_t *ref = NULL, *present = NULL;
+    char detail[160], name[256];
+    uint32_t pw = 0, ph = 0, draw_count, target_count;
+    const struct sim_draw_result *draws;
+    const uint32_t *targets;
+    enum sim_replay_error err;
+    int ok = 0;
+
+    memset(&fr, 0, sizeof(fr));
+    fr.index = cf->index;
+    if (!cli_replay_frame_create(rt, cf, &conv)) {
+        fprintf(stderr, "overshade replay: frame %" PRIu64 ": out of memory\n", cf->index);
+        return 0;
+    }
+    double t0 = now_ms();
+    err = sim_replay_frame(&conv->frame, &a->opt, &res, detail);
+    fr.replay_ms = now_ms() - t0;
+    if (err) {
+        fprintf(stderr, "overshade replay: frame %" PRIu64 ": %s: %s (%s)\n", cf->index,
+                sim_replay_error_name(err), sim_replay_error_message(err), detail);
+        goto out;
+    }
+    fr.driver_ms = (double)cf->frame_time_ns / 1e6;
+    fr.samples = sim_replay_result_samples(res);
+    fr.draws = conv->draws;
+    fr.tessellated = conv->tessellated_draws;
+    draws = sim_replay_result_draws(res, &draw_count);
+    for (uint32_t i = 0; i < draw_count; i++) {
+        fr.unsupported += draws[i].status != SIM_REPLAY_ERROR_OK;
+    }
+    /* Draws the conversion could not place in a pass count as unsupported. */
+    fr.unsupported += conv->draws > draw_count ? conv->draws - draw_count : 0;
+
+    /* The reference picture. */
+    if (cf->ref_blob && cf->ref_width && cf->ref_height) {
+        const struct cap_blob *blob = cap_trace_find_blob(trace, cf->ref_blob);
+        ref = malloc((size_t)cf->ref_width * cf->ref_height * 4);
+        if (blob && ref &&
+            sim_format_to_rgba8(cf->ref_format, blob->data, blob->size, cf->ref_width,
+                                cf->ref_height, ref)) {
+            snprintf(name, sizeof(name), "frame-%" PRIu64 "-reference.png", cf->index);
+            if (!write_png(a->out, name, ref, cf->ref_width, cf->ref_height, 0)) {
+                goto out;
+            }
+        } else {
+            free(ref);
+            ref = NULL;
+        }
+    }
+    fr.width = cf->ref_width;
+    fr.height = cf->ref_height;
+
+    if (!first_frame) {
+        fputs(",\n", json);
+    }
+    fprintf(json, "    {\n      \"index\": %" PRIu64 ",\n", cf->index);
+    targets = sim_replay_result_targets(res, &target_count);
+
+    int units_open = 0;
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        const struct sim_unit_counters *c = sim_replay_result_unit(res, u);
+        const char *un = sim_unit_name(u);
+        uint32_t hw, hh;
+        const uint32_t *heat;
+        if (!c) {
+            continue;
+        }
+        /* Presented image and metrics (from the first unit that runs). */
+        if (conv->frame.present_image != SIM_NONE) {
+            free(present);
+            present = sim_replay_result_image_rgba8(res, u, conv->frame.present_image, &pw, &ph);
+            if (present) {
+                snprintf(name, sizeof(name), "frame-%" PRIu64 "-%s-present.png", cf->index, un);
+                if (!write_png(a->out, name, present, pw, ph, 0)) {
+                    goto out;
+                }
+                if (!units_open && ref && pw == cf->ref_width && ph == cf->ref_height) {
+                    fr.has_reference = 1;
+                    fr.psnr = sim_metric_psnr(present, ref, pw, ph);
+                    fr.ssim = sim_metric_ssim(present, ref, pw, ph);
+                }
+                if (!fr.width) {
+                    fr.width = pw;
+                    fr.height = ph;
+                }
+            }
+        }
+        for (uint32_t t = 0; t < target_count; t++) {
+            uint32_t w, h;
+            uint8_t *img = sim_replay_result_image_rgba8(res, u, targets[t], &w, &h);
+            if (!img) {
+                continue;
+            }
+            snprintf(name, sizeof(name), "frame-%" PRIu64 "-%s-image%u.png", cf->index, un,
+                     targets[t]);
+            int wrote = write_png(a->out, name, img, w, h, 0);
+            free(img);
+            if (!wrote) {
+                goto out;
+            }
+        }
+        heat = sim_replay_result_heat(res, u, &hw, &hh);
+        if (heat && hw && hh) {
+            uint8_t *hm = malloc((size_t)hw * hh * 4);
+            if (!hm) {
+                goto out;
+            }
+            for (size_t i = 0; i < (size_t)hw * hh; i++) {
+                sim_heatmap_color(heat[i], hm + 4 * i);
+                hm[4 * i + 3] = 255;
+            }
+            snprintf(name, sizeof(name), "frame-%" PRIu64 "-%s-heatmap.png", cf->index, un);
+            int wrote = write_png(a->out, name, hm, hw, hh, 0);
+            free(hm);
+            if (!wrote) {
+                goto out;
+            }
+        }
+        if (!units_open) {
+            if (!fr.width && conv->frame.pass_count) {
+                fr.width = conv->frame.passes[0].width;
+                fr.height = conv->frame.passes[0].height;
+            }
+            fprintf(json,
+                    "      \"width\": %u,\n      \"height\": %u,\n      \"samples\": %u,\n"
+                    "      \"draws\": %u,\n      \"tessellated_draws\": %u,\n"
+                    "      \"unsupported_draws\": %u,\n",
+                    fr.width, fr.height, fr.samples, fr.draws, fr.tessellated, fr.unsupported);
+            fprintf(json, "      \"replay_ms\": ");
+            json_double(json, fr.replay_ms);
+            fprintf(json, ",\n      \"driver_frame_ms\": ");
+            json_double(json, fr.driver_ms);
+            fprintf(json, ",\n      \"replay_to_driver\": ");
+            json_double(json, fr.driver_ms > 0 ? fr.replay_ms / fr.driver_ms : NAN);
+            fprintf(json, ",\n      \"reference\": ");
+            if (fr.has_reference) {
+                fprintf(json, "{\"psnr\": ");
+                json_double(json, fr.psnr);
+                fprintf(json, ", \"ssim\": ");
+                json_double(json, fr.ssim);
+                fprintf(json, ", \"file\": \"frame-%" PRIu64 "-reference.png\"}", cf->index);
+            } else {
+                fputs("null", json);
+            }
+            fprintf(json, ",\n      \"units\": {");
+            units_open = 1;
+        } else {
+            fputc(',', json);
+        }
+        double spc = c->covered_pixels ? (double)c->lanes_shaded / (double)c->covered_pixels : 0;
+        fprintf(json, "\n        ");
+        json_string(json, un);
+        fprintf(json,
+                ": {\"quads_shaded\": %" PRIu64 ", \"lanes_shaded\": %" PRIu64
+                ", \"covered_lanes\": %" PRIu64 ", \"covered_pixels\": %" PRIu64
+                ", \"shaded_per_covered_pixel\": ",
+                c->quads_shaded, c->lanes_shaded, c->covered_lanes, c->covered_pixels);
+        json_double(json, spc);
+        fprintf(json,
+                ", \"samples_written\": %" PRIu64 ", \"shader_instructions\": %" PRIu64
+                ", \"texture_lookups\": %" PRIu64 ", \"files\": {\"present\": \"frame-%" PRIu64
+                "-%s-present.png\", \"heatmap\": \"frame-%" PRIu64 "-%s-heatmap.png\"}}",
+                c->samples_written, c->shader_instructions, c->texture_lookups, cf->index, un,
+                cf->index, un);
+        fprintf(csv, "%" PRIu64 ",%u,%u,%u,%u,%u,%u,", cf->index, fr.width, fr.height,
+                fr.samples, fr.draws, fr.tessellated, fr.unsupported);
+        if (fr.has_reference) {
+            fprintf(csv, "%.6g,%.6g,", fr.psnr, fr.ssim);
+        } else {
+            fputs(",,", csv);
+        }
+        fprintf(csv,
+                "%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6g,%" PRIu64 ",%" PRIu64 ",%.6g,%.6g\n",
+                un, c->quads_shaded, c->lanes_shaded, c->covered_pixels, spc,
+                c->shader_instructions, c->texture_lookups, fr.replay_ms, fr.driver_ms);
+    }
+    fprintf(json, "\n      },\n");
+
+    const struct sim_raster_counters *rc = sim_replay_result_raster(res);
+    fprintf(json,
+            "      \"raster\": {\"vertices_shaded\": %" PRIu64 ", \"vs_instructions\": %" PRIu64
+            ", \"primitives\": %" PRIu64 ", \"culled\": %" PRIu64 ", \"clipped\": %" PRIu64
+            ", \"rasterized\": %" PRIu64 ", \"samples_tested\": %" PRIu64
+            ", \"samples_covered\": %" PRIu64 ", \"sample_test_efficiency\": ",
+            rc->vertices_shaded, rc->vs_instructions, rc->primitives, rc->culled, rc->clipped,
+            rc->rasterized, rc->samples_tested, rc->samples_covered);
+    json_double(json, rc->samples_tested ? (double)rc->samples_covered / rc->samples_tested : 0);
+    fprintf(json, ", \"quads\": %" PRIu64 ", \"quads_after_early_tests\": %" PRIu64 "},\n",
+            rc->quads, rc->quads_after_early);
+
+    /* The driver's counts where the layer recorded them, beside ours. */
+    fprintf(json, "      \"pipeline_statistics\": {\"driver\": ");
+    if (cf->stats_valid) {
+        int comma = 0;
+        fputc('{', json);
+        for (uint32_t i = 0; i < CAP_PIPELINE_STATS_COUNT; i++) {
+            if (cf->stats_valid & (1u << i)) {
+                fprintf(json, "%s\"%s\": %" PRIu64, comma ? ", " : "", stat_names[i],
+                        cf->stats[i]);
+                comma = 1;
+            }
+        }
+        fputc('}', json);
+    } else {
+        fputs("null", json);
+    }
+    {
+        const struct sim_unit_counters *b = sim_replay_result_unit(res, SIM_UNIT_BASELINE);
+        fprintf(json,
+                ", \"replay\": {\"vertex_shader_invocations\": %" PRIu64
+                ", \"clipping_invocations\": %" PRIu64 ", \"clipping_primitives\": %" PRIu64
+                ", \"fragment_shader_invocations\": %" PRIu64 "}},\n",
+                rc->vertices_shaded, rc->primitives, rc->rasterized, b ? b->lanes_shaded : 0);
+    }
+
+    fprintf(json, "      \"unsupported\": [");
+    int comma = 0;
+    for (uint32_t i = 0; i < draw_count; i++) {
+        if (draws[i].status == SIM_REPLAY_ERROR_OK) {
+            continue;
+        }
+        fprintf(json, "%s\n        {\"pass\": %u, \"draw\": %u, \"id\": %u, \"status\": ",
+                comma ? "," : "", draws[i].pass, draws[i].draw, draws[i].id);
+        json_string(json, sim_replay_error_name(draws[i].status));
+        fprintf(json, ", \"detail\": ");
+        json_string(json, draws[i].detail);
+        fputc('}', json);
+        comma = 1;
+    }
+    fprintf(json, "%s],\n      \"not_replayed\": [", comma ? "\n      " : "");
+    for (uint32_t i = 0; i < conv->skip_count; i++) {
+        fprintf(json, "%s{\"command\": ", i ? ", " : "");
+        json_string(json, conv->skips[i].name);
+        fprintf(json, ", \"count\": %u}", conv->skips[i].count);
+    }
+    fprintf(json, "],\n      \"images\": [");
+    for (uint32_t t = 0; t < target_count; t++) {
+        const struct sim_image *img = &conv->frame.images[targets[t]];
+        fprintf(json, "%s{\"image\": %u, \"format\": %u, \"width\": %u, \"height\": %u, "
+                      "\"presented\": %s}",
+                t ? ", " : "", targets[t], img->format, img->width, img->height,
+                targets[t] == conv->frame.present_image ? "true" : "false");
+    }
+    fprintf(json, "]\n    }");
+
+    {
+        printf("frame %" PRIu64 ": %u draws (%u unsupported), replay %.1f ms (driver %.1f ms)",
+               cf->index, fr.draws, fr.unsupported, fr.replay_ms, fr.driver_ms);
+        if (fr.has_reference) {
+            printf(", PSNR %.2f dB, SSIM %.4f", fr.psnr, fr.ssim);
+        }
+        printf("\n");
+    }
+    ok = 1;
+out:
+    free(ref);
+    free(present);
+    sim_replay_result_destroy(res);
+    cli_replay_frame_destroy(conv);
+    return ok;
+}
+
+int
+cli_replay(int argc, char **argv)
+{
+    struct replay_args a;
+    struct cap_trace *trace = NULL;
+    struct cap_error_info info;
+    struct cli_replay_trace *rt = NULL;
+    enum cap_error cerr;
+    FILE *json = NULL, *csv = NULL;
+    char path[4096];
+    int status = CLI_EXIT_FAILURE, first = 1;
+    uint32_t selected = 0, done = 0;
+
+    if (!parse_args(argc, argv, &a)) {
+        cli_replay_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    cerr = cap_trace_load(a.trace, &trace, &info);
+    if (cerr) {
+        fprintf(stderr, "overshade: %s: %s: %s (%s)\n", a.trace, cap_error_name(cerr),
+                cap_error_message(cerr), info.detail);
+        return CLI_EXIT_FAILURE;
+    }
+    for (uint32_t i = 0; i < a.range_count; i++) {
+        for (uint64_t f = a.ranges[i].first; f <= a.ranges[i].last && f - a.ranges[i].first < 1000000; f++) {
+            int found = 0;
+            for (uint32_t k = 0; k < trace->frame_count; k++) {
+                found |= trace->frames[k]->index == f;
+            }
+            if (!found && a.ranges[i].first == a.ranges[i].last) {
+                fprintf(stderr, "overshade replay: frame %" PRIu64 " is not in %s\n", f, a.trace);
+                goto out;
+            }
+        }
+    }
+    if (mkdir(a.out, 0777) != 0 && errno != EEXIST) {
+        fprintf(stderr, "overshade replay: cannot create %s: %s\n", a.out, strerror(errno));
+        goto out;
+    }
+    rt = cli_replay_trace_create(trace);
+    snprintf(path, sizeof(path), "%s/report.json", a.out);
+    json = fopen(path, "w");
+    snprintf(path, sizeof(path), "%s/report.csv", a.out);
+    csv = fopen(path, "w");
+    if (!rt || !json || !csv) {
+        fprintf(stderr, "overshade replay: cannot write the reports in %s\n", a.out);
+        goto out;
+    }
+    fprintf(csv, "frame,width,height,samples,draws,tessellated_draws,unsupported_draws,psnr,ssim,"
+                 "unit,quads_shaded,lanes_shaded,covered_pixels,shaded_per_covered_pixel,"
+                 "shader_instructions,texture_lookups,replay_ms,driver_frame_ms\n");
+    fprintf(json, "{\n  \"trace\": ");
+    json_string(json, a.trace);
+    fprintf(json, ",\n  \"options\": {\"msaa\": %u, \"threads\": %u, \"modes\": [",
+            a.opt.samples, a.opt.threads);
+    for (uint32_t u = 0, c = 0; u < SIM_UNIT_COUNT; u++) {
+        if (a.opt.units & (1u << u)) {
+            fprintf(json, "%s\"%s\"", c++ ? ", " : "", sim_unit_name(u));
+        }
+    }
+    fprintf(json, "]},\n  \"metrics\": {\"psnr\": \"PSNR over R, G, B of 8-bit images against the "
+                  "presented image\", \"ssim\": \"SSIM (Wang et al. 2004) on BT.601 luma, 11x11 "
+                  "Gaussian window sigma 1.5, K1 0.01, K2 0.03, mean over windows inside the "
+                  "image\"},\n  \"frames\": [\n");
+    for (uint32_t k = 0; k < trace->frame_count; k++) {
+        selected += frame_selected(&a, trace->frames[k]->index);
+    }
+    for (uint32_t k = 0; k < trace->frame_count; k++) {
+        const struct cap_frame *cf = trace->frames[k];
+        if (!frame_selected(&a, cf->index)) {
+            continue;
+        }
+        if (isatty(STDERR_FILENO)) {
+            fprintf(stderr, "\rovershade replay: frame %" PRIu64 " (%u of %u)...", cf->index,
+                    done + 1, selected);
+            fflush(stderr);
+        }
+        if (!replay_one(&a, rt, trace, cf, json, first, csv)) {
+            goto out;
+        }
+        first = 0;
+        done++;
+    }
+    if (isatty(STDERR_FILENO)) {
+        fprintf(stderr, "\r\033[K");
+    }
+    fprintf(json, "\n  ]\n}\n");
+    status = CLI_EXIT_OK;
+out:
+    if (json && fclose(json) != 0 && status == CLI_EXIT_OK) {
+        fprintf(stderr, "overshade replay: cannot write report.json\n");
+        status = CLI_EXIT_FAILURE;
+    }
+    if (csv && fclose(csv) != 0 && status == CLI_EXIT_OK) {
+        fprintf(stderr, "overshade replay: cannot write report.csv\n");
+        status = CLI_EXIT_FAILURE;
+    }
+    cli_replay_trace_destroy(rt);
+    cap_trace_destroy(trace);
+    return status;
+}
