@@ -17,11 +17,20 @@ enum chan {
     CH_UNORM8,
     CH_SNORM8,
     CH_SRGB8,
+    CH_UINT8,
+    CH_SINT8,
     CH_UNORM16,
+    CH_SNORM16,
     CH_SFLOAT16,
+    CH_UINT16,
+    CH_SINT16,
     CH_SFLOAT32,
     CH_UINT32,
     CH_SINT32,
+    CH_UNORM24,       /* depth in the low 24 bits of 32 (X8_D24, D24_S8's depth aspect) */
+    CH_B10G11R11,     /* packed unsigned floats */
+    CH_A2B10G10R10,   /* packed UNORM */
+    CH_A2B10G10R10UI, /* packed UINT */
 };
 
 struct format_desc {
@@ -52,6 +61,33 @@ static const struct format_desc formats[] = {
     {VK_FORMAT_R32_SINT, 4, 1, CH_SINT32, 0},
     {VK_FORMAT_R32G32B32A32_UINT, 16, 4, CH_UINT32, 0},
     {VK_FORMAT_R32G32B32A32_SINT, 16, 4, CH_SINT32, 0},
+    {VK_FORMAT_R8_SNORM, 1, 1, CH_SNORM8, 0},
+    {VK_FORMAT_R8G8_SNORM, 2, 2, CH_SNORM8, 0},
+    {VK_FORMAT_R8G8_SRGB, 2, 2, CH_SRGB8, 0},
+    {VK_FORMAT_B8G8R8A8_SNORM, 4, 4, CH_SNORM8, 1},
+    {VK_FORMAT_R8_UINT, 1, 1, CH_UINT8, 0},
+    {VK_FORMAT_R8_SINT, 1, 1, CH_SINT8, 0},
+    {VK_FORMAT_R8G8B8A8_UINT, 4, 4, CH_UINT8, 0},
+    {VK_FORMAT_R8G8B8A8_SINT, 4, 4, CH_SINT8, 0},
+    {VK_FORMAT_R16_UNORM, 2, 1, CH_UNORM16, 0},
+    {VK_FORMAT_R16G16_UNORM, 4, 2, CH_UNORM16, 0},
+    {VK_FORMAT_R16G16B16A16_SNORM, 8, 4, CH_SNORM16, 0},
+    {VK_FORMAT_R16_UINT, 2, 1, CH_UINT16, 0},
+    {VK_FORMAT_R16G16B16A16_UINT, 8, 4, CH_UINT16, 0},
+    {VK_FORMAT_R16G16B16A16_SINT, 8, 4, CH_SINT16, 0},
+    {VK_FORMAT_R32G32_UINT, 8, 2, CH_UINT32, 0},
+    {VK_FORMAT_R32G32_SINT, 8, 2, CH_SINT32, 0},
+    {VK_FORMAT_B10G11R11_UFLOAT_PACK32, 4, 3, CH_B10G11R11, 0},
+    {VK_FORMAT_A2B10G10R10_UNORM_PACK32, 4, 4, CH_A2B10G10R10, 0},
+    {VK_FORMAT_A2B10G10R10_UINT_PACK32, 4, 4, CH_A2B10G10R10UI, 0},
+    /* Depth formats read their depth aspect, laid out as a buffer copy of
+     * that aspect gives it (Vulkan 20.4 "Depth/stencil formats"): D24 in
+     * the low 24 bits of a 32-bit word, D32 as a float. */
+    {VK_FORMAT_D16_UNORM, 2, 1, CH_UNORM16, 0},
+    {VK_FORMAT_X8_D24_UNORM_PACK32, 4, 1, CH_UNORM24, 0},
+    {VK_FORMAT_D24_UNORM_S8_UINT, 4, 1, CH_UNORM24, 0},
+    {VK_FORMAT_D32_SFLOAT, 4, 1, CH_SFLOAT32, 0},
+    {VK_FORMAT_D32_SFLOAT_S8_UINT, 4, 1, CH_SFLOAT32, 0},
 };
 
 static const struct format_desc *
@@ -65,6 +101,38 @@ find_format(uint32_t format)
     return NULL;
 }
 
+static int
+is_integer_chan(uint32_t chan)
+{
+    switch (chan) {
+    case CH_UINT8:
+    case CH_SINT8:
+    case CH_UINT16:
+    case CH_SINT16:
+    case CH_UINT32:
+    case CH_SINT32:
+    case CH_A2B10G10R10UI:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Vulkan 3.6 "Unsigned 11-Bit / 10-Bit Floating-Point Numbers": 5 exponent
+ * bits (bias 15) and `mbits` mantissa bits, no sign. */
+static float
+small_float(uint32_t v, uint32_t mbits)
+{
+    uint32_t e = (v >> mbits) & 0x1fu, m = v & ((1u << mbits) - 1u);
+    if (e == 0) {
+        return ldexpf((float)m, -14 - (int)mbits);
+    }
+    if (e == 31) {
+        return m ? NAN : INFINITY;
+    }
+    return ldexpf(1.0f + (float)m / (float)(1u << mbits), (int)e - 15);
+}
+
 int
 sim_tex_format_is_supported(uint32_t format)
 {
@@ -76,7 +144,7 @@ int
 sim_tex_format_is_integer(uint32_t format)
 {
     const struct format_desc *d = find_format(format);
-    return d && (d->chan == CH_UINT32 || d->chan == CH_SINT32);
+    return d && is_integer_chan(d->chan);
 }
 
 static float
@@ -110,7 +178,7 @@ sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x
         texel[3] = 0;
         return 0;
     }
-    is_int = d->chan == CH_UINT32 || d->chan == CH_SINT32;
+    is_int = is_integer_chan(d->chan);
     texel[3] = is_int ? 1u : fbits(1.0f);
     if (level >= image->level_count || level >= SIM_TEX_MAX_LEVELS) {
         texel[3] = 0;
@@ -130,6 +198,26 @@ sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x
         return 1;
     }
     p = (const uint8_t *)lv->data + off;
+    if (d->chan == CH_B10G11R11 || d->chan == CH_A2B10G10R10 || d->chan == CH_A2B10G10R10UI ||
+        d->chan == CH_UNORM24) {
+        uint32_t w;
+        memcpy(&w, p, 4);
+        if (d->chan == CH_UNORM24) {
+            texel[0] = fbits((float)(w & 0xffffffu) / 16777215.0f);
+        } else if (d->chan == CH_B10G11R11) {
+            texel[0] = fbits(small_float(w & 0x7ffu, 6));
+            texel[1] = fbits(small_float((w >> 11) & 0x7ffu, 6));
+            texel[2] = fbits(small_float(w >> 22, 5));
+        } else {
+            for (uint32_t c = 0; c < 4; c++) {
+                uint32_t bits = c == 3 ? w >> 30 : (w >> (10 * c)) & 0x3ffu;
+                texel[c] = d->chan == CH_A2B10G10R10UI
+                               ? bits
+                               : fbits((float)bits / (c == 3 ? 3.0f : 1023.0f));
+            }
+        }
+        return 1;
+    }
     for (uint32_t c = 0; c < d->channels; c++) {
         uint32_t v;
         switch (d->chan) {
@@ -145,10 +233,35 @@ sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x
             /* Alpha is stored linearly. */
             raw[c] = fbits(c == 3 ? (float)p[c] / 255.0f : srgb_to_linear(p[c]));
             break;
+        case CH_UINT8:
+            raw[c] = p[c];
+            break;
+        case CH_SINT8:
+            raw[c] = (uint32_t)(int32_t)(int8_t)p[c];
+            break;
         case CH_UNORM16: {
             uint16_t h;
             memcpy(&h, p + 2 * c, 2);
             raw[c] = fbits((float)h / 65535.0f);
+            break;
+        }
+        case CH_SNORM16: {
+            int16_t h;
+            memcpy(&h, p + 2 * c, 2);
+            float f = (float)h / 32767.0f;
+            raw[c] = fbits(f < -1.0f ? -1.0f : f);
+            break;
+        }
+        case CH_UINT16: {
+            uint16_t h;
+            memcpy(&h, p + 2 * c, 2);
+            raw[c] = h;
+            break;
+        }
+        case CH_SINT16: {
+            int16_t h;
+            memcpy(&h, p + 2 * c, 2);
+            raw[c] = (uint32_t)(int32_t)h;
             break;
         }
         case CH_SFLOAT16: {

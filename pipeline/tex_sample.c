@@ -7,10 +7,10 @@
  * the two axis lengths), 16.5.8 (LOD bias and clamps, level selection per
  * mipmap mode), 16.8 (wrapping), 16.9 (nearest and linear filtering).
  *
- * Approximations, stated: cube maps select a face per lane and filter
- * within that face (no seamless filtering across faces yet); their LOD uses
- * the derivative of the direction scaled by the face size over the major
- * axis.  No anisotropic filtering yet (anisotropy acts as 1).
+ * Cube maps select a face per lane (16.5.4) and take their LOD from the
+ * derivatives of the face coordinates (16.5.6).  Approximations, stated:
+ * filtering stays within the selected face (no seamless filtering across
+ * face edges yet); no anisotropic filtering yet (anisotropy acts as 1).
  */
 #include <math.h>
 #include <string.h>
@@ -202,6 +202,41 @@ axes_of(uint32_t dim)
     }
 }
 
+/* Vulkan 16.5.4, Table "Cube map face selection": per face, the direction
+ * components (index and sign) that give sc, tc and ma. */
+static const struct {
+    uint8_t s, t, m;
+    int8_t ss, st, sm;
+} cube_axes[6] = {
+    {2, 1, 0, -1, -1, 1},  /* +X: sc = -rz, tc = -ry, ma = rx */
+    {2, 1, 0, 1, -1, -1},  /* -X: sc = +rz, tc = -ry, ma = -rx */
+    {0, 2, 1, 1, 1, 1},    /* +Y: sc = +rx, tc = +rz, ma = ry */
+    {0, 2, 1, 1, -1, -1},  /* -Y: sc = +rx, tc = -rz, ma = -ry */
+    {0, 1, 2, 1, -1, 1},   /* +Z: sc = +rx, tc = -ry, ma = rz */
+    {0, 1, 2, -1, -1, -1}, /* -Z: sc = -rx, tc = -ry, ma = -rz */
+};
+
+/* Vulkan 16.5.6, Cube Map Derivative Transformation: the derivative of the
+ * face coordinates (s, t) along one screen axis, from the derivative `d`
+ * of the direction. */
+static void
+cube_derivative(uint32_t face, const float *dir, const float *d, float out[2])
+{
+    float sc = cube_axes[face].ss * dir[cube_axes[face].s];
+    float tc = cube_axes[face].st * dir[cube_axes[face].t];
+    float ma = cube_axes[face].sm * dir[cube_axes[face].m];
+    float dsc = cube_axes[face].ss * d[cube_axes[face].s];
+    float dtc = cube_axes[face].st * d[cube_axes[face].t];
+    float dma = cube_axes[face].sm * d[cube_axes[face].m];
+
+    if (ma == 0.0f) {
+        out[0] = out[1] = 0.0f;
+        return;
+    }
+    out[0] = 0.5f * (dsc * ma - sc * dma) / (ma * ma);
+    out[1] = 0.5f * (dtc * ma - tc * dma) / (ma * ma);
+}
+
 /* Vulkan 16.5.4, cube map face selection: direction -> face and (s, t). */
 static uint32_t
 cube_face(const float *dir, float *st, float *major)
@@ -297,7 +332,8 @@ sim_tex_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sam
         }
 
         /* Sampling. */
-        float u[3] = {0, 0, 0}, major = 1.0f, lambda, rho_x = 0, rho_y = 0;
+        float u[3] = {0, 0, 0}, major = 1.0f, lambda, rho_x = 0, rho_y = 0, dir[3];
+        uint32_t face = 0;
         const struct sim_tex_level *base = &image->levels[0];
         float size[3] = {(float)base->width, (float)base->height,
                          (float)(base->depth ? base->depth : 1)};
@@ -307,8 +343,11 @@ sim_tex_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sam
             continue;
         }
         if (cube) {
-            float dir[3] = {bf(req->coord[0][l]), bf(req->coord[1][l]), bf(req->coord[2][l])};
-            layer = cube_face(dir, u, &major);
+            dir[0] = bf(req->coord[0][l]);
+            dir[1] = bf(req->coord[1][l]);
+            dir[2] = bf(req->coord[2][l]);
+            face = cube_face(dir, u, &major);
+            layer = face;
             axes = 2;
             lk.axes = 2;
             if (req->arrayed) {
@@ -332,12 +371,23 @@ sim_tex_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sam
 
         if (req->kind == SIM_IR_TEX_SAMPLE_LOD) {
             lambda = bf(req->lod[l]);
+        } else if (cube) {
+            float dx[3] = {req->ddx[0][l], req->ddx[1][l], req->ddx[2][l]};
+            float dy[3] = {req->ddy[0][l], req->ddy[1][l], req->ddy[2][l]};
+            float gx[2], gy[2];
+            cube_derivative(face, dir, dx, gx);
+            cube_derivative(face, dir, dy, gy);
+            for (uint32_t a = 0; a < 2; a++) {
+                rho_x += (gx[a] * size[a]) * (gx[a] * size[a]);
+                rho_y += (gy[a] * size[a]) * (gy[a] * size[a]);
+            }
+            lambda = 0.5f * log2f(rho_x > rho_y ? rho_x : rho_y);
+            if (req->has_bias) {
+                lambda += req->bias[l];
+            }
         } else {
-            for (uint32_t a = 0; a < (cube ? 3u : axes); a++) {
-                float s = cube ? 0.5f * size[0] / major : size[a];
-                if (sampler->unnormalized_coordinates) {
-                    s = 1.0f;
-                }
+            for (uint32_t a = 0; a < axes; a++) {
+                float s = sampler->unnormalized_coordinates ? 1.0f : size[a];
                 rho_x += (req->ddx[a][l] * s) * (req->ddx[a][l] * s);
                 rho_y += (req->ddy[a][l] * s) * (req->ddy[a][l] * s);
             }

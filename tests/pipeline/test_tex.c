@@ -45,6 +45,12 @@ test_formats(void)
     const uint8_t rgba8[4] = {0, 128, 255, 64};
     const uint16_t half[4] = {0x3c00u /* 1 */, 0xc000u /* -2 */, 0x3800u /* 0.5 */, 0x0000u};
     const float f32[4] = {0.25f, -8.0f, 1e6f, 3.0f};
+    const int8_t snorm8[2] = {-128, 127};
+    const int16_t snorm16[4] = {-32768, 32767, 0, -16384};
+    const uint32_t packed_float = (15u << 6) | ((14u << 6 | 1u) << 11) | (31u << 22);
+    const uint32_t packed_unorm = 1023u | (512u << 20) | (2u << 30);
+    const float depth32 = 0.625f;
+    const uint32_t depth24 = 0xab800000u;
     struct {
         uint32_t format;
         const void *data;
@@ -59,6 +65,17 @@ test_formats(void)
         {VK_FORMAT_R16G16B16A16_SFLOAT, half, 8, {1.0f, -2.0f, 0.5f, 0.0f}},
         {VK_FORMAT_R32G32B32A32_SFLOAT, f32, 16, {0.25f, -8.0f, 1e6f, 3.0f}},
         {VK_FORMAT_R8_UNORM, rgba8 + 1, 1, {128.0f / 255, 0.0f, 0.0f, 1.0f}},
+        /* 0x80 as int8 is -128, clamped to -1 */
+        {VK_FORMAT_R8G8_SNORM, snorm8, 2, {-1.0f, 127.0f / 127, 0.0f, 1.0f}},
+        {VK_FORMAT_R16G16B16A16_SNORM, snorm16, 8, {-1.0f, 1.0f, 0.0f, -16384.0f / 32767}},
+        /* R = 1.0 (e 15), G = 0.5 + 0.5/64 (e 14, m 1), B = 2^-14 * 31/32 (denormal) */
+        {VK_FORMAT_B10G11R11_UFLOAT_PACK32, &packed_float, 4,
+         {1.0f, 0.5f * (1.0f + 1.0f / 64), 31.0f / 32 / 16384, 1.0f}},
+        {VK_FORMAT_A2B10G10R10_UNORM_PACK32, &packed_unorm, 4, {1.0f, 0.0f, 512.0f / 1023, 2.0f / 3}},
+        {VK_FORMAT_D32_SFLOAT, &depth32, 4, {0.625f, 0.0f, 0.0f, 1.0f}},
+        {VK_FORMAT_D16_UNORM, half, 2, {15360.0f / 65535, 0.0f, 0.0f, 1.0f}},
+        /* the stencil byte above the depth does not count */
+        {VK_FORMAT_D24_UNORM_S8_UINT, &depth24, 4, {8388608.0f / 16777215, 0.0f, 0.0f, 1.0f}},
     };
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
         struct sim_tex_image img = {.format = cases[c].format, .layers = 1, .level_count = 1};
@@ -79,6 +96,33 @@ test_formats(void)
         CHECK_EQ_INT(0, t[0] | t[1] | t[2] | t[3]);
     }
     CHECK(!sim_tex_format_is_supported(VK_FORMAT_BC1_RGB_UNORM_BLOCK));
+
+    /* Integer formats read as integer bits; missing alpha reads 1. */
+    const uint8_t sint8[4] = {0xff, 0x80, 7, 0};
+    const uint32_t packed_uint = 1023u | (5u << 10) | (3u << 30);
+    struct {
+        uint32_t format;
+        const void *data;
+        uint32_t bytes;
+        uint32_t expected[4];
+    } ints[] = {
+        {VK_FORMAT_R8G8B8A8_SINT, sint8, 4, {0xffffffffu, 0xffffff80u, 7, 0}},
+        {VK_FORMAT_R8_UINT, sint8, 1, {255, 0, 0, 1}},
+        {VK_FORMAT_R16_UINT, sint8, 2, {0x80ffu, 0, 0, 1}},
+        {VK_FORMAT_A2B10G10R10_UINT_PACK32, &packed_uint, 4, {1023, 5, 0, 3}},
+    };
+    for (size_t c = 0; c < sizeof(ints) / sizeof(ints[0]); c++) {
+        struct sim_tex_image img = {.format = ints[c].format, .layers = 1, .level_count = 1};
+        uint32_t t[4];
+        img.levels[0] = (struct sim_tex_level){.data = ints[c].data, .size = ints[c].bytes,
+                                               .width = 1, .height = 1, .depth = 1,
+                                               .row_pitch = ints[c].bytes};
+        CHECK(sim_tex_format_is_integer(ints[c].format));
+        CHECK_EQ_INT(1, sim_tex_fetch_texel(&img, 0, 0, 0, 0, 0, t));
+        for (int k = 0; k < 4; k++) {
+            CHECK_EQ_U64(ints[c].expected[k], t[k]);
+        }
+    }
 }
 
 /* One sample per lane at (u[l], v). */
@@ -265,6 +309,39 @@ test_fetch_and_queries(void)
     mip_data[3 * 8 + 5] = 0.0f;
 }
 
+/* Cube LOD from the derivatives of the face coordinates (Vulkan 16.5.6),
+ * not of the direction: moving along the major axis shrinks s and t. */
+static void
+test_cube_lod(void)
+{
+    static uint8_t faces[6 * 16 * 16 * 4];
+    struct sim_tex_image img = {.format = VK_FORMAT_R8G8B8A8_UNORM, .view_type = 3, .layers = 6,
+                                .level_count = 1};
+    struct sim_tex_sampler smp = {.max_lod = 10.0f};
+    struct sim_tex_request req;
+    uint32_t out[4][SIM_LANES];
+
+    img.levels[0] = (struct sim_tex_level){.data = faces, .size = sizeof(faces), .width = 16,
+                                           .height = 16, .depth = 1, .row_pitch = 64,
+                                           .slice_pitch = 1024, .layer_pitch = 1024};
+    memset(&req, 0, sizeof(req));
+    req.kind = SIM_IR_TEX_QUERY_LOD;
+    req.dim = 3; /* SPIR-V Cube */
+    req.lanes = 3u;
+    /* Lane 0: +Z face at its centre, ddx across it: ds/dx = 0.5 * 0.25, so
+     * rho = 16 * 0.125 = 2, LOD 1. */
+    req.coord[2][0] = fb(1.0f);
+    req.ddx[0][0] = 0.25f;
+    /* Lane 1: direction (0.5, 0, 1), ddx along the major axis only:
+     * ds/dx = 0.5 * (0 * 1 - 0.5 * 0.2) / 1 = -0.05, rho = 0.8. */
+    req.coord[0][1] = fb(0.5f);
+    req.coord[2][1] = fb(1.0f);
+    req.ddx[2][1] = 0.2f;
+    sim_tex_run(&img, &smp, &req, out);
+    CHECK_NEAR(1.0f, bf(out[1][0]), 1e-6);
+    CHECK_NEAR(log2f(0.8f), bf(out[1][1]), 1e-5);
+}
+
 int
 main(void)
 {
@@ -272,5 +349,6 @@ main(void)
     test_wrap_and_filter();
     test_mip_selection();
     test_fetch_and_queries();
+    test_cube_lod();
     return TEST_RESULT();
 }
