@@ -86,6 +86,10 @@ enum diff_texture {
     DIFF_TEX_UINT,      /* RGBA32 UINT 8x8, 4 levels */
     DIFF_TEX_BGRA,      /* BGRA8 UNORM 16x16, one level */
     DIFF_TEX_DEPTH,     /* D32 SFLOAT 16x16, one level */
+    DIFF_TEX_B10G11R11, /* B10G11R11 UFLOAT 16x16, one level */
+    DIFF_TEX_A2B10G10R10, /* A2B10G10R10 UNORM 16x16, one level */
+    DIFF_TEX_R16,       /* R16 UNORM 16x16, one level */
+    DIFF_TEX_RG8S,      /* R8G8 SNORM 16x16, one level */
     DIFF_TEX_COUNT,
 };
 

@@ -45,6 +45,19 @@
 #include "diff_discard.frag.spv.h"
 #include "diff_terminate.frag.spv.h"
 #include "diff_demote.frag.spv.h"
+#include "diff_tex_magnify.frag.spv.h"
+#include "diff_tex_minify.frag.spv.h"
+#include "diff_tex_lod.frag.spv.h"
+#include "diff_tex_fetch.frag.spv.h"
+#include "diff_tex_wrap.frag.spv.h"
+#include "diff_tex_formats.frag.spv.h"
+#include "diff_tex_cube.frag.spv.h"
+#include "diff_tex_array3d.frag.spv.h"
+#include "diff_tex_separate.frag.spv.h"
+#include "diff_tex_query.frag.spv.h"
+#include "diff_tex_proj.frag.spv.h"
+#include "diff_tex_shadow.frag.spv.h"
+#include "diff_tex_formats2.frag.spv.h"
 
 #define SPV(name) name, sizeof(name) / sizeof(name[0])
 
@@ -84,6 +97,22 @@
                            "the product before a difference (a * b - c as one fma, "      \
                            "allowed without NoContraction): half an ULP of products "     \
                            "below 64 plus the difference's rounding, < 2^-17"
+/* Texture bounds, from the precision lavapipe reports (Vulkan 16.9 and the
+ * limits subTexelPrecisionBits = 8, mipmapPrecisionBits = 4) and from how
+ * it filters 8-bit formats (in 8-bit fixed point, the result rounded to
+ * n/255; ours filters in float). */
+#define BOUND_FETCH                                                                        \
+    {1, 0.0f}, "UNORM8 to float: c / 255 here, c * (1 / 255) in lavapipe: 1 ULP"
+#define BOUND_BILINEAR                                                                     \
+    {1, 2.5f / 255.0f}, "bilinear: weights snapped to 1/256 (subTexelPrecisionBits 8), "  \
+                        "<= 2^-8 per axis times neighbour differences <= 1, plus the "   \
+                        "result's rounding to 8 bits: 2/256 + 0.5/255 < 2.5/255"
+#define BOUND_TRILINEAR                                                                    \
+    {1, 3.0f / 255.0f}, "trilinear: the bilinear bound per level, plus the mip weight "   \
+                        "snapped to 1/16 (mipmapPrecisionBits 4) times the difference "  \
+                        "between levels of the smooth texture: < 3/255"
+#define BOUND_QUERY_LOD                                                                    \
+    {1, 1.0f / 16.0f}, "LOD: lavapipe snaps it to 1/16 (mipmapPrecisionBits 4)"
 
 const struct diff_case diff_cases[] = {
     /* Interface and arithmetic. */
@@ -143,6 +172,41 @@ const struct diff_case diff_cases[] = {
      SPV(diff_terminate_frag_spv), EXACT},
     {"demote", "OpDemoteToHelperInvocation: no outputs or storage writes, derivatives and "
      "helperInvocationEXT after it", F, SPV(diff_demote_frag_spv), BOUND_DERIV},
+
+    /* Textures. */
+    {"tex_magnify", "implicit LOD on a magnified 8x8 texture: nearest, bilinear, trilinear", F,
+     SPV(diff_tex_magnify_frag_spv), BOUND_BILINEAR, 0,
+     {{DIFF_TEX_CHECKER, DIFF_SMP_NEAREST}, {DIFF_TEX_CHECKER, DIFF_SMP_BILINEAR}, {DIFF_TEX_CHECKER, DIFF_SMP_TRILINEAR}}},
+    {"tex_minify", "implicit LOD on minified textures: trilinear, nearest mip selection", F,
+     SPV(diff_tex_minify_frag_spv), BOUND_TRILINEAR, 0, {{DIFF_TEX_GRADIENT, DIFF_SMP_TRILINEAR}, {DIFF_TEX_NOISE, DIFF_SMP_NEAREST}}},
+    {"tex_lod", "textureLod, bias, textureGrad, sampler LOD bias and clamps", F,
+     SPV(diff_tex_lod_frag_spv), BOUND_TRILINEAR, 0,
+     {{DIFF_TEX_GRADIENT, DIFF_SMP_TRILINEAR}, {DIFF_TEX_NOISE, DIFF_SMP_NEAREST}, {DIFF_TEX_GRADIENT, DIFF_SMP_LOD_CLAMP}}},
+    {"tex_fetch", "texelFetch per level, textureSize, textureQueryLevels, integer texture", F,
+     SPV(diff_tex_fetch_frag_spv), BOUND_FETCH, 0, {{DIFF_TEX_NOISE, DIFF_SMP_NEAREST}}, {DIFF_TEX_UINT, DIFF_SMP_NEAREST}},
+    {"tex_wrap", "clamp to edge, mirrored repeat, repeat, clamp to border", F,
+     SPV(diff_tex_wrap_frag_spv), BOUND_BILINEAR, 0,
+     {{DIFF_TEX_CHECKER, DIFF_SMP_NEAREST}, {DIFF_TEX_CHECKER, DIFF_SMP_BILINEAR}, {DIFF_TEX_CHECKER, DIFF_SMP_TRILINEAR}, {DIFF_TEX_CHECKER, DIFF_SMP_BORDER}}},
+    {"tex_formats", "R32 SFLOAT, RGBA8 SRGB, RGBA16 SFLOAT, BGRA8 through the bilinear filter", F,
+     SPV(diff_tex_formats_frag_spv), BOUND_BILINEAR, 0,
+     {{DIFF_TEX_R32F, DIFF_SMP_BILINEAR}, {DIFF_TEX_SRGB, DIFF_SMP_BILINEAR}, {DIFF_TEX_RGBA16F, DIFF_SMP_BILINEAR}, {DIFF_TEX_BGRA, DIFF_SMP_BILINEAR}}},
+    {"tex_cube", "cube maps: face selection, implicit and explicit LOD, nearest", F,
+     SPV(diff_tex_cube_frag_spv), BOUND_FETCH, 0, {{DIFF_TEX_CUBE, DIFF_SMP_NEAREST}}},
+    {"tex_array3d", "2D array layers, 3D textures, their sizes", F, SPV(diff_tex_array3d_frag_spv),
+     BOUND_TRILINEAR, 0, {{DIFF_TEX_ARRAY, DIFF_SMP_BILINEAR}}, {DIFF_TEX_3D, DIFF_SMP_TRILINEAR}},
+    {"tex_separate", "separate images and samplers, constant elements of a combined array", F,
+     SPV(diff_tex_separate_frag_spv), BOUND_BILINEAR, 0, {{DIFF_TEX_GRADIENT, DIFF_SMP_NEAREST}, {DIFF_TEX_CHECKER, DIFF_SMP_BILINEAR}},
+     {DIFF_TEX_GRADIENT, DIFF_SMP_BILINEAR}},
+    {"tex_query", "textureQueryLod, textureSize per level, textureQueryLevels", F,
+     SPV(diff_tex_query_frag_spv), BOUND_QUERY_LOD, 0, {{DIFF_TEX_GRADIENT, DIFF_SMP_TRILINEAR}, {DIFF_TEX_NOISE, DIFF_SMP_NEAREST}}},
+    {"tex_proj", "textureProj, textureOffset, textureLodOffset, texelFetchOffset", F,
+     SPV(diff_tex_proj_frag_spv), BOUND_BILINEAR, 0, {{DIFF_TEX_CHECKER, DIFF_SMP_NEAREST}, {DIFF_TEX_GRADIENT, DIFF_SMP_BILINEAR}}},
+    {"tex_shadow", "depth compare (sampler2DShadow, D32 SFLOAT), projected too", F,
+     SPV(diff_tex_shadow_frag_spv), EXACT, 0, {{DIFF_TEX_DEPTH, DIFF_SMP_COMPARE}}},
+    {"tex_formats2", "B10G11R11 UFLOAT, A2B10G10R10 UNORM, R16 UNORM, R8G8 SNORM: filtered "
+     "and fetched", F, SPV(diff_tex_formats2_frag_spv), BOUND_BILINEAR, 0,
+     {{DIFF_TEX_B10G11R11, DIFF_SMP_BILINEAR}, {DIFF_TEX_A2B10G10R10, DIFF_SMP_BILINEAR},
+      {DIFF_TEX_R16, DIFF_SMP_BILINEAR}, {DIFF_TEX_RG8S, DIFF_SMP_BILINEAR}}},
 };
 
 const uint32_t diff_case_count = sizeof(diff_cases) / sizeof(diff_cases[0]);

@@ -175,6 +175,12 @@ static const struct tex_spec tex_specs[DIFF_TEX_COUNT] = {
     [DIFF_TEX_UINT] = {VK_FORMAT_R32G32B32A32_UINT, VK_IMAGE_VIEW_TYPE_2D, 8, 8, 1, 1, 4, 16},
     [DIFF_TEX_BGRA] = {VK_FORMAT_B8G8R8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 4},
     [DIFF_TEX_DEPTH] = {VK_FORMAT_D32_SFLOAT, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 4},
+    [DIFF_TEX_B10G11R11] = {VK_FORMAT_B10G11R11_UFLOAT_PACK32, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1,
+                            1, 1, 4},
+    [DIFF_TEX_A2B10G10R10] = {VK_FORMAT_A2B10G10R10_UNORM_PACK32, VK_IMAGE_VIEW_TYPE_2D, 16, 16,
+                              1, 1, 1, 4},
+    [DIFF_TEX_R16] = {VK_FORMAT_R16_UNORM, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 2},
+    [DIFF_TEX_RG8S] = {VK_FORMAT_R8G8_SNORM, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 2},
 };
 
 /* One texel of texture `t` at level `lv`, layer `a`, (x, y, z) of a level
@@ -230,6 +236,22 @@ texel(uint32_t t, uint32_t lv, uint32_t a, uint32_t x, uint32_t y, uint32_t z, u
         memcpy(out, &f, 4);
         break;
     }
+    case DIFF_TEX_B10G11R11: {
+        /* Values in [2^-10, 1): exponents 5..14 of the 5-bit field. */
+        uint32_t rr = ((r % 10u + 5u) << 6) | ((r >> 5) & 0x3fu);
+        uint32_t gg = (((r >> 11) % 10u + 5u) << 6) | ((r >> 16) & 0x3fu);
+        uint32_t bb = (((r >> 22) % 10u + 5u) << 5) | ((r >> 27) & 0x1fu);
+        uint32_t word = rr | (gg << 11) | (bb << 22);
+        memcpy(out, &word, 4);
+        break;
+    }
+    case DIFF_TEX_A2B10G10R10:
+        memcpy(out, &r, 4);
+        break;
+    case DIFF_TEX_R16:
+    case DIFF_TEX_RG8S:
+        memcpy(out, &r, 2);
+        break;
     default: /* CHECKER, NOISE, SRGB, BGRA: random bytes, opaque */
         out[0] = (uint8_t)r;
         out[1] = (uint8_t)(r >> 8);
