@@ -58,6 +58,12 @@
 #include "diff_tex_proj.frag.spv.h"
 #include "diff_tex_shadow.frag.spv.h"
 #include "diff_tex_formats2.frag.spv.h"
+#include "diff_vert_transform.vert.spv.h"
+#include "diff_vert_attribs.vert.spv.h"
+#include "diff_vert_control.vert.spv.h"
+#include "diff_spec.frag.spv.h"
+#include "diff_sp16_discard.frag.spv.h"
+#include "diff_sp16_struct.frag.spv.h"
 
 #define SPV(name) name, sizeof(name) / sizeof(name[0])
 
@@ -207,6 +213,22 @@ const struct diff_case diff_cases[] = {
      "and fetched", F, SPV(diff_tex_formats2_frag_spv), BOUND_BILINEAR, 0,
      {{DIFF_TEX_B10G11R11, DIFF_SMP_BILINEAR}, {DIFF_TEX_A2B10G10R10, DIFF_SMP_BILINEAR},
       {DIFF_TEX_R16, DIFF_SMP_BILINEAR}, {DIFF_TEX_RG8S, DIFF_SMP_BILINEAR}}},
+
+    /* Vertex stage. */
+    {"vert_transform", "vertex stage: MVP and normal matrices from a uniform block, attributes, "
+     "lighting", V, SPV(diff_vert_transform_vert_spv), BOUND_MATRIX, DIFF_SSBO_FLOAT},
+    {"vert_attribs", "vertex stage: float, int and uint attributes, VertexIndex, InstanceIndex", V,
+     SPV(diff_vert_attribs_vert_spv), EXACT},
+    {"vert_control", "vertex stage: divergent loop and switch, uniform array indexed by "
+     "VertexIndex, local arrays", V, SPV(diff_vert_control_vert_spv), EXACT, DIFF_SSBO_FLOAT},
+
+    /* Module forms. */
+    {"spec", "specialization constants at defaults: loop bound, array size, "
+     "OpSpecConstantOp", F, SPV(diff_spec_frag_spv), EXACT},
+    {"sp16_discard", "SPIR-V 1.6: discard as OpTerminateInvocation, full interface lists",
+     F, SPV(diff_sp16_discard_frag_spv), EXACT},
+    {"sp16_struct", "SPIR-V 1.6: nested struct copies, struct arrays in a storage buffer",
+     F, SPV(diff_sp16_struct_frag_spv), EXACT},
 };
 
 const uint32_t diff_case_count = sizeof(diff_cases) / sizeof(diff_cases[0]);

@@ -34,6 +34,7 @@ struct stats {
     uint64_t target_ulp[DIFF_MAX_OUTPUTS][4]; /* per target component */
     uint64_t compared;   /* values */
     uint64_t written;    /* fragment values the reference wrote (not the clear value) */
+    uint64_t stored;     /* storage words the reference changed */
     uint64_t mismatches;
     uint64_t max_ulp;
     double max_abs;
@@ -174,14 +175,15 @@ compare_targets(const struct diff_case *c, const struct diff_outputs *ref,
 }
 
 static void
-compare_ssbo(const struct diff_case *c, const struct diff_outputs *ref,
-             const struct diff_outputs *got, struct stats *st)
+compare_ssbo(const struct diff_case *c, const struct diff_inputs *in,
+             const struct diff_outputs *ref, const struct diff_outputs *got, struct stats *st)
 {
     int is_float = (c->flags & DIFF_SSBO_FLOAT) != 0;
     for (uint32_t w = 0; w < DIFF_SSBO_BYTES / 4; w++) {
         uint32_t r = ref->ssbo[w], g = got->ssbo[w];
         int ok = is_float ? float_matches(r, g, &c->bound, st) : r == g;
         st->compared++;
+        st->stored += r != in->ssbo[w];
         if (!ok) {
             st->mismatches++;
             if (st->mismatches <= MAX_REPORTED) {
@@ -267,11 +269,12 @@ run_case(const struct diff_case *c, const struct diff_inputs *in)
         goto out;
     }
     compare_targets(c, &ref, &got, &st);
-    compare_ssbo(c, &ref, &got, &st);
-    printf("%-16s %s: %llu values (%llu written by fragments), max %llu ulp, max abs %.3g; "
-           "bound %u ulp or %.3g abs (%s): %s\n",
+    compare_ssbo(c, in, &ref, &got, &st);
+    printf("%-16s %s: %llu values (%llu written by fragments, %llu storage words changed), "
+           "max %llu ulp, max abs %.3g; bound %u ulp or %.3g abs (%s): %s\n",
            c->name, c->stage == DIFF_VERTEX ? "vertex" : "fragment",
            (unsigned long long)st.compared, (unsigned long long)st.written,
+           (unsigned long long)st.stored,
            (unsigned long long)st.max_ulp, st.max_abs, c->bound.ulp, (double)c->bound.abs, c->why,
            st.mismatches ? "FAIL" : "pass");
     if (st.max_ulp) {
@@ -287,8 +290,9 @@ run_case(const struct diff_case *c, const struct diff_inputs *in)
         fprintf(stderr, "diff: %s: %llu mismatches\n", c->name,
                 (unsigned long long)st.mismatches);
         rc = TEST_FAIL;
-    } else if (c->stage == DIFF_FRAGMENT && st.written == 0) {
-        fprintf(stderr, "diff: %s: lavapipe wrote no fragment\n", c->name);
+    } else if (c->stage == DIFF_FRAGMENT ? st.written == 0 : st.stored == 0) {
+        /* Nothing to compare would make any result pass. */
+        fprintf(stderr, "diff: %s: lavapipe wrote nothing\n", c->name);
         rc = TEST_FAIL;
     }
 out:
