@@ -398,6 +398,21 @@ dim_coords(uint32_t dim)
     }
 }
 
+/* The resource slot lane `l` names: `slot`, or the element of a
+ * dynamically indexed descriptor array (an index past the end, undefined
+ * in SPIR-V, reads the last element). */
+static uint32_t
+element_slot(const struct sim_ir_shader *sh, const sim_lanes_u *R, uint32_t slot, uint32_t index,
+             uint32_t list, uint32_t count, uint32_t l)
+{
+    uint32_t e;
+    if (index == SIM_IR_NONE || count == 0) {
+        return slot;
+    }
+    e = R[index][l];
+    return sh->slot_lists[list + (e < count ? e : count - 1)];
+}
+
 static enum sim_interp_error
 run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, sim_lanes_u *out_regs,
         uint32_t *texels)
@@ -405,8 +420,6 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
     const struct sim_ir_shader *sh = in->sh;
     const struct sim_ir_tex *t = &sh->texs[inst->imm];
     const struct sim_ir_resource *res = &sh->resources[t->image];
-    const struct slot *img = &in->slots[t->image];
-    const struct slot *smp = t->sampler == SIM_IR_NONE ? img : &in->slots[t->sampler];
     sim_lanes_u *R = in->regs;
     struct sim_tex_request req;
     uint32_t out[4][SIM_LANES];
@@ -469,14 +482,45 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
     }
     memcpy(req.offset, t->offset, sizeof(req.offset));
 
-    if (!img->image || ((t->kind == SIM_IR_TEX_SAMPLE || t->kind == SIM_IR_TEX_SAMPLE_LOD ||
-                         t->kind == SIM_IR_TEX_SAMPLE_GRAD || t->kind == SIM_IR_TEX_QUERY_LOD) &&
-                        !smp->sampler)) {
-        return SIM_INTERP_ERROR_UNBOUND_TEXTURE;
-    }
-    *texels += (uint32_t)sim_tex_run(img->image, smp->sampler, &req, out);
-    for (uint32_t c = 0; c < t->results; c++) {
-        memcpy(&out_regs[c], out[c], sizeof(out[c]));
+    /* Lanes that name the same descriptors (all of them, unless an array
+     * is indexed dynamically) run as one request. */
+    uint32_t left = exec;
+    int samples = t->kind == SIM_IR_TEX_SAMPLE || t->kind == SIM_IR_TEX_SAMPLE_LOD ||
+                  t->kind == SIM_IR_TEX_SAMPLE_GRAD || t->kind == SIM_IR_TEX_QUERY_LOD;
+    memset(out_regs, 0, t->results * sizeof(*out_regs));
+    while (left) {
+        uint32_t first = (uint32_t)__builtin_ctz(left), group = left;
+        uint32_t image = element_slot(sh, R, t->image, t->image_index, t->image_list,
+                                      t->image_count, first);
+        uint32_t sampler = element_slot(sh, R, t->sampler, t->sampler_index, t->sampler_list,
+                                        t->sampler_count, first);
+        if (t->image_index != SIM_IR_NONE || t->sampler_index != SIM_IR_NONE) {
+            group = 0;
+            for (uint32_t l = first; l < SIM_LANES; l++) {
+                if ((left & (1u << l)) &&
+                    element_slot(sh, R, t->image, t->image_index, t->image_list, t->image_count,
+                                 l) == image &&
+                    element_slot(sh, R, t->sampler, t->sampler_index, t->sampler_list,
+                                 t->sampler_count, l) == sampler) {
+                    group |= 1u << l;
+                }
+            }
+        }
+        left &= ~group;
+        const struct slot *img = &in->slots[image];
+        const struct slot *smp = sampler == SIM_IR_NONE ? img : &in->slots[sampler];
+        if (!img->image || (samples && !smp->sampler)) {
+            return SIM_INTERP_ERROR_UNBOUND_TEXTURE;
+        }
+        req.lanes = group;
+        *texels += (uint32_t)sim_tex_run(img->image, smp->sampler, &req, out);
+        for (uint32_t c = 0; c < t->results; c++) {
+            for (uint32_t l = 0; l < SIM_LANES; l++) {
+                if (group & (1u << l)) {
+                    out_regs[c][l] = out[c][l];
+                }
+            }
+        }
     }
     return SIM_INTERP_ERROR_OK;
 }

@@ -213,6 +213,11 @@ struct sim_ir_tex {
     uint32_t ddx[3], ddy[3];
     int32_t offset[3]; /* constant texel offsets */
     uint32_t results;  /* scalars written from dst */
+    /* Descriptor arrays indexed dynamically: the register holding the
+     * element per lane (SIM_IR_NONE: `image` / `sampler` is the slot), and
+     * `count` slots of the elements in slot_lists from `list`. */
+    uint32_t image_index, image_list, image_count;
+    uint32_t sampler_index, sampler_list, sampler_count;
 };
 
 /* Where a resource slot comes from (struct sim_ir_resource in the public
@@ -232,6 +237,8 @@ struct sim_ir_shader {
     struct sim_ir_switch_case *switch_cases;
     uint32_t tex_count;
     struct sim_ir_tex *texs;
+    uint32_t slot_list_count;
+    uint32_t *slot_lists; /* resource slots of descriptor array elements (struct sim_ir_tex) */
 
     uint32_t reg_count;
     uint32_t const_count;
@@ -422,6 +429,10 @@ struct sim_spv_val {
     uint32_t *regs;           /* REGS */
     struct sim_spv_ptr *ptr;  /* PTR */
     uint32_t image, sampler;  /* HANDLE: resource slots (sampler SIM_IR_NONE: combined) */
+    /* HANDLE from a dynamically indexed descriptor array: index register
+     * (SIM_IR_NONE if none), first entry in slot_lists, element count. */
+    uint32_t image_index, image_list, image_count;
+    uint32_t sampler_index, sampler_list, sampler_count;
     uint32_t block;           /* LABEL: IR block in the current inlined instance */
     uint32_t inst;            /* LABEL: index of its OpLabel; FUNCTION: of its OpFunction */
     uint32_t func;            /* LABEL: owning function's OpFunction index */
@@ -471,6 +482,7 @@ struct sim_spv_ctx {
     struct sim_vec switches; /* struct sim_ir_switch */
     struct sim_vec cases;    /* struct sim_ir_switch_case */
     struct sim_vec texs;     /* struct sim_ir_tex */
+    struct sim_vec slot_lists; /* uint32_t: resource slots of descriptor array elements */
     struct sim_vec inputs, outputs, resources;
     struct sim_vec resource_vars; /* uint32_t variable id per resource */
     struct sim_vec consts;        /* uint32_t constant bank values */

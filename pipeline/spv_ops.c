@@ -1103,7 +1103,13 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         v->kind = SIM_SPV_V_HANDLE;
         v->type = type;
         v->image = h->image;
+        v->image_index = h->image_index;
+        v->image_list = h->image_list;
+        v->image_count = h->image_count;
         v->sampler = s->sampler;
+        v->sampler_index = s->sampler_index;
+        v->sampler_list = s->sampler_list;
+        v->sampler_count = s->sampler_count;
         return SIM_SPV_ERROR_OK;
     }
     if (op == SpvOpImage) {
@@ -1111,6 +1117,7 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         *v = *h;
         v->type = type;
         v->sampler = SIM_IR_NONE;
+        v->sampler_index = SIM_IR_NONE;
         /* A combined image sampler keeps its slot; sampling it again needs
          * OpSampledImage, which brings a sampler. */
         return SIM_SPV_ERROR_OK;
@@ -1135,6 +1142,12 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     tex->dref = tex->lod = tex->bias = tex->min_lod = SIM_IR_NONE;
     tex->image = h->image;
     tex->sampler = h->sampler;
+    tex->image_index = h->image_index;
+    tex->image_list = h->image_list;
+    tex->image_count = h->image_count;
+    tex->sampler_index = h->sampler_index;
+    tex->sampler_list = h->sampler_list;
+    tex->sampler_count = h->sampler_count;
     coords = dim_coords(it->dim) + it->arrayed;
 
     switch (op) {

@@ -311,6 +311,11 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
     case SpvCapabilityStorageImageReadWithoutFormat:
     case SpvCapabilityStorageImageWriteWithoutFormat:
     case SpvCapabilityMultiView:
+    /* Dynamic indexing of fixed-size image and sampler arrays; the
+     * interpreter resolves the element per lane. */
+    case SpvCapabilitySampledImageArrayDynamicIndexing:
+    case SpvCapabilityShaderNonUniform:
+    case SpvCapabilitySampledImageArrayNonUniformIndexing:
         return SIM_SPV_ERROR_OK;
     default: {
         const char *name = sim_spv_enum_name(SIM_SPV_OPERAND_Capability, cap);
@@ -1198,12 +1203,21 @@ access_chain(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         if ((p->space == SIM_SPV_SPACE_BUFFER && p->base == SIM_IR_NONE) ||
             p->space == SIM_SPV_SPACE_HANDLE) {
             if (t->kind == SIM_SPV_T_ARRAY || t->kind == SIM_SPV_T_RUNTIME_ARRAY) {
-                if (!is_const) {
+                if (!is_const && (p->space != SIM_SPV_SPACE_HANDLE ||
+                                  t->kind != SIM_SPV_T_ARRAY || p->dyn != SIM_IR_NONE)) {
                     return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
-                                       "dynamic indexing of descriptor arrays");
+                                       "dynamic indexing of %s",
+                                       p->space == SIM_SPV_SPACE_HANDLE
+                                           ? "runtime-sized or nested descriptor arrays"
+                                           : "arrays of buffer descriptors");
                 }
                 if (p->space == SIM_SPV_SPACE_HANDLE) {
-                    p->off = idx;
+                    /* A dynamic element is resolved per lane when the
+                     * handle is used (load). */
+                    p->off = is_const ? idx : 0;
+                    if (!is_const) {
+                        p->dyn = iv->regs[0];
+                    }
                 } else {
                     p->base = sim_spv_resource(ctx, p->var, idx);
                     if (p->base == SIM_IR_NONE) {
@@ -1395,18 +1409,45 @@ load(struct sim_spv_ctx *ctx, uint32_t type, uint32_t id, const struct sim_spv_p
     struct sim_spv_val *v;
 
     if (p->space == SIM_SPV_SPACE_HANDLE) {
+        uint32_t index = SIM_IR_NONE, list = 0, count = 0;
         v = &ctx->vals[id];
         memset(v, 0, sizeof(*v));
         v->kind = SIM_SPV_V_HANDLE;
         v->type = type;
+        v->image_index = v->sampler_index = SIM_IR_NONE;
         v->image = sim_spv_resource(ctx, p->var, p->off);
         v->sampler = SIM_IR_NONE;
         if (v->image == SIM_IR_NONE) {
             return ctx->info->code;
         }
+        if (p->dyn != SIM_IR_NONE) {
+            /* Every element gets a slot; the lookup picks one per lane. */
+            const struct sim_spv_type *at = &ctx->types[ctx->types[ctx->vals[p->var].type].elem];
+            uint32_t *slots;
+            count = at->count;
+            list = ctx->slot_lists.count;
+            slots = sim_vec_push(&ctx->slot_lists, sizeof(uint32_t), count, 1u << 16);
+            if (!slots) {
+                return sim_spv_err(ctx, SIM_SPV_ERROR_TOO_LARGE, "descriptor array elements");
+            }
+            for (uint32_t e = 0; e < count; e++) {
+                slots[e] = sim_spv_resource(ctx, p->var, e);
+                if (slots[e] == SIM_IR_NONE) {
+                    return ctx->info->code;
+                }
+            }
+            index = p->dyn;
+        }
         if (t->kind == SIM_SPV_T_SAMPLER) {
             v->sampler = v->image;
             v->image = SIM_IR_NONE;
+            v->sampler_index = index;
+            v->sampler_list = list;
+            v->sampler_count = count;
+        } else {
+            v->image_index = index;
+            v->image_list = list;
+            v->image_count = count;
         }
         return SIM_SPV_ERROR_OK;
     }
@@ -2442,6 +2483,7 @@ free_ctx(struct sim_spv_ctx *ctx)
     free(ctx->switches.data);
     free(ctx->cases.data);
     free(ctx->texs.data);
+    free(ctx->slot_lists.data);
     free(ctx->inputs.data);
     free(ctx->outputs.data);
     free(ctx->resources.data);
@@ -2467,6 +2509,7 @@ sim_ir_shader_destroy(struct sim_ir_shader *shader)
     free(shader->switches);
     free(shader->switch_cases);
     free(shader->texs);
+    free(shader->slot_lists);
     free(shader->const_values);
     free(shader->reg_scalar);
     free(shader->inputs);
@@ -2563,6 +2606,8 @@ build_shader(struct sim_spv_ctx *ctx, struct sim_ir_shader **out)
             t->ddy[c] = remap(ctx, t->ddy[c]);
         }
         t->dref = remap(ctx, t->dref);
+        t->image_index = remap(ctx, t->image_index);
+        t->sampler_index = remap(ctx, t->sampler_index);
         t->lod = remap(ctx, t->lod);
         t->bias = remap(ctx, t->bias);
         t->min_lod = remap(ctx, t->min_lod);
@@ -2605,6 +2650,9 @@ build_shader(struct sim_spv_ctx *ctx, struct sim_ir_shader **out)
     sh->tex_count = ctx->texs.count;
     sh->texs = ctx->texs.data;
     ctx->texs.data = NULL;
+    sh->slot_list_count = ctx->slot_lists.count;
+    sh->slot_lists = ctx->slot_lists.data;
+    ctx->slot_lists.data = NULL;
     sh->const_count = ctx->consts.count;
     sh->const_values = ctx->consts.data;
     ctx->consts.data = NULL;

@@ -17,6 +17,7 @@
 #include "demote.frag.spv.h"
 #include "derivs.frag.spv.h"
 #include "discard.frag.spv.h"
+#include "dynarray.frag.spv.h"
 #include "dynidx.frag.spv.h"
 #include "loop.frag.spv.h"
 #include "spec.frag.spv.h"
@@ -476,6 +477,74 @@ discard_setup(struct sim_ir_shader *sh, uint32_t **o)
     return in;
 }
 
+/* Descriptor arrays indexed per lane: four 1x1 textures of distinct
+ * colours behind tex[0..3], and one 2x1 texture behind two samplers that
+ * wrap differently (repeat, clamp), so u = -0.25 picks a different texel
+ * per sampler. */
+static void
+test_descriptor_arrays(void)
+{
+    struct sim_ir_shader *sh = LOAD(shader_dynarray_frag);
+    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
+    static const uint8_t colours[4][4] = {
+        {255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {255, 255, 255, 0}};
+    static const uint8_t pair[2][4] = {{10, 0, 0, 255}, {200, 0, 0, 255}};
+    struct sim_tex_image imgs[4], wide = {.format = 37, .view_type = 1, .layers = 1,
+                                          .level_count = 1};
+    struct sim_tex_sampler nearest[2] = {{.max_lod = 10.0f}, {.max_lod = 10.0f}};
+    struct sim_binding table[7];
+    uint32_t *k, *o0[4], *o1;
+
+    if (!in) {
+        sim_ir_shader_destroy(sh);
+        return;
+    }
+    nearest[1].address_mode[0] = nearest[1].address_mode[1] = 2; /* CLAMP_TO_EDGE */
+    for (uint32_t e = 0; e < 4; e++) {
+        imgs[e] = (struct sim_tex_image){.format = 37, .view_type = 1, .layers = 1,
+                                         .level_count = 1};
+        imgs[e].levels[0] = (struct sim_tex_level){.data = colours[e], .size = 4, .width = 1,
+                                                   .height = 1, .depth = 1, .row_pitch = 4};
+        table[e] = (struct sim_binding){.set = 0, .binding = 0, .array_element = e,
+                                        .image = &imgs[e], .sampler = &nearest[0]};
+    }
+    wide.levels[0] = (struct sim_tex_level){.data = pair, .size = 8, .width = 2, .height = 1,
+                                            .depth = 1, .row_pitch = 8};
+    table[4] = (struct sim_binding){.set = 0, .binding = 1, .image = &wide};
+    table[5] = (struct sim_binding){.set = 0, .binding = 2, .sampler = &nearest[0]};
+    table[6] = (struct sim_binding){.set = 0, .binding = 2, .array_element = 1,
+                                    .sampler = &nearest[1]};
+    sim_interp_bind(in, table, 7);
+    k = sim_interp_input(in, 0, 0);
+    for (int c = 0; c < 4; c++) {
+        o0[c] = sim_interp_output(in, 0, (uint32_t)c);
+    }
+    o1 = sim_interp_output(in, 1, 0);
+    CHECK(k && o0[3] && o1);
+    if (!k || !o0[3] || !o1) {
+        goto out;
+    }
+    for (int l = 0; l < 16; l++) {
+        k[l] = (uint32_t)((l * 7) % 5); /* 0..4: 4 is past the end */
+    }
+    CHECK_EQ_INT(SIM_INTERP_ERROR_OK, sim_interp_run(in, ALL, 0));
+    for (int l = 0; l < 16; l++) {
+        uint32_t e = k[l] < 4 ? k[l] : 3; /* past the end reads the last element */
+        for (int c = 0; c < 4; c++) {
+            CHECK_FLOAT((float)colours[e][c] / 255.0f, fl(o0[c], l));
+        }
+        /* repeat: u = -0.25 -> texel 1; clamp: texel 0 */
+        CHECK_FLOAT((float)pair[(k[l] & 1) ? 0 : 1][0] / 255.0f, fl(o1, l));
+    }
+    /* Every element of both arrays is a resource of its own. */
+    uint32_t nres;
+    sim_ir_shader_resources(sh, &nres);
+    CHECK_EQ_INT(7, nres);
+out:
+    sim_interp_destroy(in);
+    sim_ir_shader_destroy(sh);
+}
+
 static void
 test_discard_flavours(void)
 {
@@ -628,6 +697,7 @@ main(void)
     test_control_flow();
     test_derivatives();
     test_dynamic_indexing();
+    test_descriptor_arrays();
     test_discard_flavours();
     test_specialization();
     test_step_limit();
