@@ -82,6 +82,20 @@ sim_back_depth_test(const struct sim_draw_ctx *dc, struct sim_surface *depth,
         return mask;
     }
     d = depth->depth + ((size_t)y * depth->width + x) * depth->samples;
+    if (depth->samples == 1 && !st->depth_clamp) {
+        /* One sample at the pixel centre: the common case, inline (the
+         * same arithmetic as sim_tri_depth_at). */
+        double px = x + 0.5, py = y + 0.5;
+        float z = sim_fmt_quantize_depth(
+            depth->fmt, (float)(tri->z[0] + tri->z[1] * (px - tri->fx) + tri->z[2] * (py - tri->fy)));
+        if (!(mask & 1) || !compare(st->depth_compare, z, d[0])) {
+            return 0;
+        }
+        if (st->depth_write) {
+            d[0] = z;
+        }
+        return 1;
+    }
     for (uint32_t m = mask; m; m &= m - 1) {
         uint32_t s = (uint32_t)__builtin_ctz(m);
         float z = sim_fmt_quantize_depth(depth->fmt, sim_tri_depth_at(dc, tri, x, y, s));
@@ -251,5 +265,5 @@ sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *
         }
         write_color(dc, s, vf, &dc->draw->state.blend[i], x, y, mask, src);
     }
-    ctx->counters->samples_written += (uint32_t)__builtin_popcount(mask);
+    ctx->counters->samples_written += sim_popcount(mask);
 }

@@ -384,6 +384,14 @@ sim_fmt_encode(const struct sim_fmt *f, const uint32_t in[4], void *texel)
 {
     uint8_t *p = texel;
 
+    if (f->type == SIM_FMT_UNORM && !f->packed && f->bits[0] == 8) {
+        /* The common case, without the general path's calls. */
+        for (uint32_t c = 0; c < f->channels; c++) {
+            float v = u2f(in[f->swizzle[c]]);
+            p[c] = (uint8_t)(v > 0.0f ? (v < 1.0f ? (uint32_t)nearbyintf(v * 255.0f) : 255u) : 0u);
+        }
+        return;
+    }
     if (f->type == SIM_FMT_DEPTH) {
         float z = u2f(in[0]);
         z = z > 0.0f ? (z < 1.0f ? z : 1.0f) : 0.0f;

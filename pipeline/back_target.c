@@ -177,12 +177,19 @@ sim_surface_clear(struct sim_surface *surface, uint32_t view_format, const uint3
     }
     sim_fmt_encode(vf, clear, texel);
     for (uint32_t y = r[1]; y < r[3]; y++) {
-        for (uint32_t x = r[0]; x < r[2]; x++) {
-            uint8_t *p = surface->color +
-                         ((size_t)y * surface->width + x) * surface->samples * surface->texel_bytes;
-            for (uint32_t k = 0; k < surface->samples; k++) {
-                memcpy(p + (size_t)k * surface->texel_bytes, texel, surface->texel_bytes);
+        uint8_t *p = surface->color +
+                     ((size_t)y * surface->width + r[0]) * surface->samples * surface->texel_bytes;
+        size_t n = (size_t)(r[2] - r[0]) * surface->samples;
+        if (surface->texel_bytes == 4) {
+            uint32_t v;
+            memcpy(&v, texel, 4);
+            for (size_t i = 0; i < n; i++) {
+                memcpy(p + 4 * i, &v, 4);
             }
+            continue;
+        }
+        for (size_t i = 0; i < n; i++) {
+            memcpy(p + i * surface->texel_bytes, texel, surface->texel_bytes);
         }
     }
 }

@@ -188,7 +188,7 @@ sim_rast_tri_quads(const struct sim_rast_tri *tri, const struct sim_rast_rect *r
             if (x + 1 >= r.x1) {
                 ok &= 0x5;
             }
-            tested += (uint64_t)samples * (uint32_t)__builtin_popcount(ok);
+            tested += (uint64_t)samples * sim_popcount(ok);
             if (e0 + q.max[0] <= 0 || e1 + q.max[1] <= 0 || e2 + q.max[2] <= 0) {
                 continue; /* every sample of the quad is outside one edge */
             }
@@ -208,7 +208,7 @@ sim_rast_tri_quads(const struct sim_rast_tri *tri, const struct sim_rast_rect *r
                             }
                         }
                     }
-                    covered += (uint32_t)__builtin_popcount(m);
+                    covered += sim_popcount(m);
                 }
                 o->mask[p] = m;
                 any |= m;

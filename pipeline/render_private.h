@@ -65,6 +65,16 @@
 #define SIM_RAST_GUARD_BAND 32768.0f
 #define SIM_RAST_MAX_EXTENT 16384u
 
+/* Set bits of v.  (__builtin_popcount becomes a library call unless the
+ * target has POPCNT, which the build does not assume.) */
+static inline uint32_t
+sim_popcount(uint32_t v)
+{
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* Bins: square tiles of the framebuffer processed independently. */
 #define SIM_BIN_SIZE 64
 /* The most quads one triangle can have in one bin. */

@@ -142,7 +142,7 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
     }
     ctx->counters->quads_shaded += quad_count;
     ctx->counters->lanes_shaded += n;
-    ctx->counters->covered_lanes += (uint32_t)__builtin_popcount(active & ~helpers);
+    ctx->counters->covered_lanes += sim_popcount(active & ~helpers);
     ctx->counters->shader_instructions += cnt->lane_instructions - instr;
     ctx->counters->texture_lookups += cnt->texture_lookups - tex;
     ctx->lane_alive = sim_interp_alive(in) & ~sim_interp_helpers(in) & active;

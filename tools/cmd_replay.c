@@ -5,18 +5,19 @@
  * pixel, plus DIR/report.json and DIR/report.csv.
  *
  *   overshade replay TRACE --out DIR [--frames LIST] [--modes LIST]
- *                    [--msaa N] [--threads N]
+ *                    [--msaa N] [--threads N] [--repeat N]
  *
  * Files, for frame F (the application's frame number) and unit U:
  *   frame-F-U-present.png    the presented image as U rendered it
  *   frame-F-U-imageK.png     render target K (index into the frame's images)
  *   frame-F-U-heatmap.png    shaded lanes per pixel, the QFM paper's scale
+ *   frame-F-U-diff.png       where it differs from the reference (red)
  *   frame-F-reference.png    the image the driver presented
  *
  * report.json: {"trace", "options", "metrics", "frames": [{"index", "width",
  * "height", "samples", "draws", "tessellated_draws", "unsupported_draws",
  * "replay_ms", "driver_frame_ms", "replay_to_driver", "reference": {"psnr",
- * "ssim"} | null, "units": {"baseline": {"quads_shaded", "lanes_shaded",
+ * "ssim", "differing_pixels", "max_difference", "file"} | null, "units": {"baseline": {"quads_shaded", "lanes_shaded",
  * "covered_lanes", "covered_pixels", "shaded_per_covered_pixel",
  * "samples_written", "shader_instructions", "texture_lookups", "files"}},
  * "raster": {...}, "pipeline_statistics": {"driver", "replay"},
@@ -55,6 +56,7 @@ struct replay_args {
     uint32_t range_count; /* 0: every frame */
     struct frame_range ranges[MAX_FRAME_SELECTORS];
     struct sim_replay_options opt;
+    uint32_t repeat; /* replays per frame; the fastest is reported */
 };
 
 void
@@ -70,7 +72,8 @@ cli_replay_usage(FILE *out)
             "  --modes LIST    shading units: baseline (default), or all\n"
             "  --msaa N        rasterize every pass with N samples: 1, 2, 4, 8 or 16\n"
             "                  (default: as captured)\n"
-            "  --threads N     worker threads (default 1); results do not depend on N\n");
+            "  --threads N     worker threads (default 1); results do not depend on N\n"
+            "  --repeat N      replay each frame N times and report the fastest (timing)\n");
 }
 
 static int
@@ -127,6 +130,7 @@ parse_args(int argc, char **argv, struct replay_args *a)
     memset(a, 0, sizeof(*a));
     a->opt.units = 1u << SIM_UNIT_BASELINE;
     a->opt.threads = 1;
+    a->repeat = 1;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -153,6 +157,13 @@ parse_args(int argc, char **argv, struct replay_args *a)
                 return 0;
             }
             a->opt.threads = (uint32_t)n;
+            i++;
+        } else if (strcmp(arg, "--repeat") == 0 && val) {
+            if (!parse_u64(val, &n) || n < 1 || n > 1000) {
+                fprintf(stderr, "overshade replay: --repeat takes 1 to 1000\n");
+                return 0;
+            }
+            a->repeat = (uint32_t)n;
             i++;
         } else if (strcmp(arg, "--modes") == 0 && val) {
             char buf[256], *save = NULL, *tok;
@@ -247,7 +258,34 @@ struct frame_report {
     double replay_ms, driver_ms;
     int has_reference;
     double psnr, ssim;
+    uint64_t differing_pixels;
+    uint32_t max_difference;
 };
+
+/* Pixels that differ from the reference and the largest channel
+ * difference; `diff` (RGBA8) shows the reference in dim grey with
+ * differing pixels in red, brighter for larger differences. */
+static void
+compare_images(const uint8_t *img, const uint8_t *ref, uint32_t w, uint32_t h, uint8_t *diff,
+               struct frame_report *fr)
+{
+    fr->differing_pixels = 0;
+    fr->max_difference = 0;
+    for (size_t i = 0; i < (size_t)w * h; i++) {
+        uint32_t d = 0;
+        for (int c = 0; c < 3; c++) {
+            uint32_t e = (uint32_t)abs((int)img[4 * i + c] - (int)ref[4 * i + c]);
+            d = e > d ? e : d;
+        }
+        uint8_t grey = (uint8_t)((ref[4 * i] + ref[4 * i + 1] + ref[4 * i + 2]) / 9);
+        diff[4 * i + 0] = d ? (uint8_t)(d * 2 + 64 > 255 ? 255 : d * 2 + 64) : grey;
+        diff[4 * i + 1] = d ? 0 : grey;
+        diff[4 * i + 2] = d ? 0 : grey;
+        diff[4 * i + 3] = 255;
+        fr->differing_pixels += d != 0;
+        fr->max_difference = d > fr->max_difference ? d : fr->max_difference;
+    }
+}
 
 static int
 write_png(const char *dir, const char *name, const uint8_t *rgba, uint32_t w, uint32_t h,
@@ -298,9 +336,17 @@ replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struc
         fprintf(stderr, "overshade replay: frame %" PRIu64 ": out of memory\n", cf->index);
         return 0;
     }
-    double t0 = now_ms();
-    err = sim_replay_frame(&conv->frame, &a->opt, &res, detail);
-    fr.replay_ms = now_ms() - t0;
+    for (uint32_t r = 0; r < a->repeat; r++) {
+        double t0 = now_ms(), t;
+        sim_replay_result_destroy(res);
+        res = NULL;
+        err = sim_replay_frame(&conv->frame, &a->opt, &res, detail);
+        t = now_ms() - t0;
+        fr.replay_ms = r == 0 || t < fr.replay_ms ? t : fr.replay_ms;
+        if (err) {
+            break;
+        }
+    }
     if (err) {
         fprintf(stderr, "overshade replay: frame %" PRIu64 ": %s: %s (%s)\n", cf->index,
                 sim_replay_error_name(err), sim_replay_error_message(err), detail);
@@ -361,9 +407,20 @@ replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struc
                     goto out;
                 }
                 if (!units_open && ref && pw == cf->ref_width && ph == cf->ref_height) {
+                    uint8_t *diff = malloc((size_t)pw * ph * 4);
+                    if (!diff) {
+                        goto out;
+                    }
                     fr.has_reference = 1;
                     fr.psnr = sim_metric_psnr(present, ref, pw, ph);
                     fr.ssim = sim_metric_ssim(present, ref, pw, ph);
+                    compare_images(present, ref, pw, ph, diff, &fr);
+                    snprintf(name, sizeof(name), "frame-%" PRIu64 "-%s-diff.png", cf->index, un);
+                    int wrote = write_png(a->out, name, diff, pw, ph, 0);
+                    free(diff);
+                    if (!wrote) {
+                        goto out;
+                    }
                 }
                 if (!fr.width) {
                     fr.width = pw;
@@ -424,7 +481,10 @@ replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struc
                 json_double(json, fr.psnr);
                 fprintf(json, ", \"ssim\": ");
                 json_double(json, fr.ssim);
-                fprintf(json, ", \"file\": \"frame-%" PRIu64 "-reference.png\"}", cf->index);
+                fprintf(json,
+                        ", \"differing_pixels\": %" PRIu64 ", \"max_difference\": %u"
+                        ", \"file\": \"frame-%" PRIu64 "-reference.png\"}",
+                        fr.differing_pixels, fr.max_difference, cf->index);
             } else {
                 fputs("null", json);
             }

@@ -1,0 +1,639 @@
+/*
+ * tests/replay/test_baseline.c — the draw path and the baseline unit on
+ * frames built in memory, where every count can be worked out by hand:
+ *
+ *   - vkcube's shaders drawing a rectangle of two triangles: quads shaded
+ *     (each triangle's 2x2 blocks with a covered pixel, so blocks on the
+ *     shared diagonal count twice), lanes = 4 quads, covered pixels = the
+ *     rectangle's area, texture colours at pixel centres, heatmap sums;
+ *   - the same numbers and bytes for 1, 2 and 3 threads;
+ *   - --msaa overrides: coverage per pixel unchanged for a pixel-aligned
+ *     rectangle, image identical;
+ *   - the layer client's shaders: vertex buffers of two formats, 16-bit
+ *     indices, instancing, push constants, a triangle strip with primitive
+ *     restart;
+ *   - early depth tests reject a draw behind, accept one in front;
+ *   - blending; face culling; clipping at the near plane and the guard band;
+ *   - draws with unsupported state are reported, the others still drawn.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vulkan/vulkan_core.h>
+
+#include "pipeline/pipeline.h"
+#include "test.h"
+
+#include "layer_client_frag.h"
+#include "layer_client_vert.h"
+#include "vkcube.frag.spv.h"
+#include "vkcube.vert.spv.h"
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define W 64
+#define H 48
+
+static struct sim_ir_shader *
+load(const uint32_t *words, size_t bytes)
+{
+    struct sim_ir_shader *sh = NULL;
+    struct sim_spv_error_info info;
+    if (sim_ir_shader_create(words, bytes / 4, NULL, &sh, &info)) {
+        fprintf(stderr, "translation failed: %s\n", info.detail);
+        test_failures++;
+    }
+    return sh;
+}
+
+/* ------------------------------------------------------------------------ */
+/* A frame: colour target 0, depth target 1, texture image 2                  */
+
+struct fixture {
+    struct sim_image images[3];
+    struct sim_pass pass;
+    struct sim_draw draws[8];
+    struct sim_frame frame;
+};
+
+static void
+fixture_init(struct fixture *f, uint32_t draw_count)
+{
+    memset(f, 0, sizeof(*f));
+    f->images[0] = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1, 1, NULL, 0};
+    f->images[1] = (struct sim_image){VK_FORMAT_D16_UNORM, W, H, 1, 1, 1, NULL, 0};
+    f->pass.kind = SIM_PASS_RENDER;
+    f->pass.width = W;
+    f->pass.height = H;
+    f->pass.area = (struct sim_rect){0, 0, W, H};
+    f->pass.samples = 1;
+    f->pass.color_count = 1;
+    f->pass.color[0] = (struct sim_attachment){.image = 0, .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                               .load_op = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                               .resolve_image = SIM_NONE};
+    float black[4] = {0, 0, 0, 1};
+    memcpy(f->pass.color[0].clear, black, sizeof(black));
+    f->pass.has_depth = 1;
+    f->pass.depth = (struct sim_attachment){.image = 1, .format = VK_FORMAT_D16_UNORM,
+                                            .load_op = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                            .resolve_image = SIM_NONE};
+    float one = 1.0f;
+    memcpy(&f->pass.depth.clear[0], &one, 4);
+    f->pass.draws = f->draws;
+    f->pass.draw_count = draw_count;
+    f->frame.index = 7;
+    f->frame.sub_pixel_bits = 8;
+    f->frame.images = f->images;
+    f->frame.image_count = 2;
+    f->frame.passes = &f->pass;
+    f->frame.pass_count = 1;
+    f->frame.present_image = 0;
+}
+
+static struct sim_draw_state
+default_state(void)
+{
+    struct sim_draw_state s;
+    memset(&s, 0, sizeof(s));
+    s.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    s.viewport = (struct sim_viewport){0, 0, W, H, 0, 1};
+    s.scissor = (struct sim_rect){0, 0, W, H};
+    s.polygon_mode = VK_POLYGON_MODE_FILL;
+    s.cull_mode = VK_CULL_MODE_NONE;
+    s.front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+    s.depth_clip = 1;
+    s.sample_mask = ~0u;
+    s.depth_test = 1;
+    s.depth_write = 1;
+    s.depth_compare = VK_COMPARE_OP_LESS_OR_EQUAL;
+    s.blend[0].write_mask = 0xf;
+    return s;
+}
+
+static struct sim_replay_result *
+replay(const struct fixture *f, uint32_t threads, uint32_t samples)
+{
+    struct sim_replay_options opt = {.samples = samples, .threads = threads};
+    struct sim_replay_result *r = NULL;
+    char detail[160];
+    enum sim_replay_error err = sim_replay_frame(&f->frame, &opt, &r, detail);
+    if (err) {
+        fprintf(stderr, "replay failed: %s (%s)\n", sim_replay_error_name(err), detail);
+        test_failures++;
+    }
+    return r;
+}
+
+static void
+pixel(struct sim_replay_result *r, int x, int y, uint8_t out[4])
+{
+    uint32_t w, h;
+    uint8_t *px = sim_replay_result_image_rgba8(r, SIM_UNIT_BASELINE, 0, &w, &h);
+    memset(out, 0, 4);
+    if (px) {
+        memcpy(out, px + 4 * (y * (int)w + x), 4);
+        free(px);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* vkcube's shaders                                                          */
+
+/* std140: mat4 MVP, vec4 position[36], vec4 attr[36]. */
+struct vkcube_ubo {
+    float mvp[16];
+    float position[36][4];
+    float attr[36][4];
+};
+
+static const uint8_t texels[4][4][4] = {
+    {{255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {255, 255, 0, 255}},
+    {{0, 255, 255, 255}, {255, 0, 255, 255}, {128, 128, 128, 255}, {10, 20, 30, 255}},
+    {{40, 50, 60, 255}, {70, 80, 90, 255}, {100, 110, 120, 255}, {130, 140, 150, 255}},
+    {{160, 170, 180, 255}, {190, 200, 210, 255}, {220, 230, 240, 255}, {250, 5, 15, 255}},
+};
+
+/* The rectangle [8, 40) x [8, 24) as two triangles whose shared diagonal
+ * never passes through a pixel centre; texcoords span the texture. */
+static void
+vkcube_rect(struct vkcube_ubo *u, float z)
+{
+    static const float px[6][2] = {{8, 8}, {40, 8}, {8, 24}, {40, 8}, {40, 24}, {8, 24}};
+    memset(u, 0, sizeof(*u));
+    u->mvp[0] = u->mvp[5] = u->mvp[10] = u->mvp[15] = 1.0f;
+    for (int v = 0; v < 6; v++) {
+        u->position[v][0] = px[v][0] / (W / 2.0f) - 1.0f;
+        u->position[v][1] = px[v][1] / (H / 2.0f) - 1.0f;
+        u->position[v][2] = z;
+        u->position[v][3] = 1.0f;
+        u->attr[v][0] = (px[v][0] - 8) / 32.0f;
+        u->attr[v][1] = (px[v][1] - 8) / 16.0f;
+    }
+}
+
+struct vkcube_setup {
+    struct sim_program program;
+    struct sim_tex_image tex;
+    struct sim_tex_sampler sampler;
+    struct vkcube_ubo ubo[3];
+    struct sim_binding bindings[3][2];
+};
+
+static void
+vkcube_setup_init(struct vkcube_setup *s, struct sim_ir_shader *vs, struct sim_ir_shader *fs)
+{
+    memset(s, 0, sizeof(*s));
+    s->program.stages[SIM_STAGE_VERTEX] = vs;
+    s->program.stages[SIM_STAGE_FRAGMENT] = fs;
+    s->tex.format = VK_FORMAT_R8G8B8A8_UNORM;
+    s->tex.view_type = VK_IMAGE_VIEW_TYPE_2D;
+    s->tex.layers = 1;
+    s->tex.level_count = 1;
+    s->tex.levels[0] = (struct sim_tex_level){texels, sizeof(texels), 4, 4, 1, 16, 64, 64};
+    s->sampler.max_lod = 1000.0f;
+    for (int i = 0; i < 3; i++) {
+        s->bindings[i][0] = (struct sim_binding){.set = 0, .binding = 0, .data = &s->ubo[i],
+                                                 .size = sizeof(s->ubo[i])};
+        s->bindings[i][1] = (struct sim_binding){.set = 0, .binding = 1, .image = &s->tex,
+                                                 .sampler = &s->sampler};
+    }
+}
+
+static void
+vkcube_draw(struct sim_draw *d, struct vkcube_setup *s, int ubo)
+{
+    memset(d, 0, sizeof(*d));
+    d->program = &s->program;
+    d->state = default_state();
+    d->bindings = s->bindings[ubo];
+    d->binding_count = 2;
+    d->count = 6;
+    d->instance_count = 1;
+}
+
+/* Quads of the rectangle's triangles: per triangle the 2x2 blocks holding
+ * a pixel whose centre is inside it. */
+static uint64_t
+expected_quads(void)
+{
+    uint64_t total = 0;
+    for (int t = 0; t < 2; t++) {
+        uint8_t hit[H / 2][W / 2] = {{0}};
+        for (int y = 0; y < H; y++) {
+            for (int x = 0; x < W; x++) {
+                double cx = x + 0.5, cy = y + 0.5;
+                int inside = cx > 8 && cx < 40 && cy > 8 && cy < 24;
+                /* The diagonal from (40, 8) to (8, 24): x + 2y = 56. */
+                int upper = cx + 2 * cy < 56;
+                if (inside && (t == 0 ? upper : !upper)) {
+                    hit[y / 2][x / 2] = 1;
+                }
+            }
+        }
+        for (int y = 0; y < H / 2; y++) {
+            for (int x = 0; x < W / 2; x++) {
+                total += hit[y][x];
+            }
+        }
+    }
+    return total;
+}
+
+static void
+test_vkcube_rect(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
+{
+    static struct fixture f;
+    static struct vkcube_setup s;
+    struct sim_replay_result *r[3];
+    uint8_t *img[3];
+    uint32_t w, h;
+
+    vkcube_setup_init(&s, vs, fs);
+    vkcube_rect(&s.ubo[0], 0.5f);
+    fixture_init(&f, 1);
+    vkcube_draw(&f.draws[0], &s, 0);
+    for (int t = 0; t < 3; t++) {
+        r[t] = replay(&f, (uint32_t)t + 1, 0);
+        img[t] = r[t] ? sim_replay_result_image_rgba8(r[t], SIM_UNIT_BASELINE, 0, &w, &h) : NULL;
+    }
+    if (!r[0] || !img[0]) {
+        goto out;
+    }
+    const struct sim_unit_counters *c = sim_replay_result_unit(r[0], SIM_UNIT_BASELINE);
+    CHECK_EQ_U64(expected_quads(), c->quads_shaded);
+    CHECK_EQ_U64(4 * c->quads_shaded, c->lanes_shaded);
+    CHECK_EQ_U64(32 * 16, c->covered_pixels);
+    CHECK_EQ_U64(32 * 16, c->covered_lanes);
+    CHECK_EQ_U64(32 * 16, c->samples_written);
+    CHECK_EQ_U64(c->lanes_shaded, c->texture_lookups);
+    CHECK(c->shader_instructions > 0);
+    const struct sim_raster_counters *rc = sim_replay_result_raster(r[0]);
+    CHECK_EQ_U64(6, rc->vertices_shaded);
+    CHECK_EQ_U64(2, rc->primitives);
+    CHECK_EQ_U64(2, rc->rasterized);
+    CHECK_EQ_U64(c->quads_shaded, rc->quads);
+    CHECK_EQ_U64(32 * 16, rc->samples_covered);
+    CHECK_EQ_INT(W, w);
+    CHECK_EQ_INT(H, h);
+    /* Colours: the texel at each pixel centre; black outside. */
+    int bad = 0;
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            const uint8_t *p = img[0] + 4 * (y * W + x);
+            uint8_t want[4] = {0, 0, 0, 255};
+            if (x >= 8 && x < 40 && y >= 8 && y < 24) {
+                memcpy(want, texels[(y - 8) / 4][(x - 8) / 8], 4);
+            }
+            if (memcmp(p, want, 4) != 0 && bad++ < 3) {
+                fprintf(stderr, "pixel (%d,%d): %u %u %u %u, want %u %u %u %u\n", x, y, p[0],
+                        p[1], p[2], p[3], want[0], want[1], want[2], want[3]);
+            }
+        }
+    }
+    CHECK_EQ_INT(0, bad);
+    /* The heatmap holds every shaded lane; diagonal blocks hold 2. */
+    uint32_t hw, hh;
+    const uint32_t *heat = sim_replay_result_heat(r[0], SIM_UNIT_BASELINE, &hw, &hh);
+    uint64_t sum = 0, max = 0;
+    for (uint32_t i = 0; heat && i < hw * hh; i++) {
+        sum += heat[i];
+        max = heat[i] > max ? heat[i] : max;
+    }
+    CHECK_EQ_U64(c->lanes_shaded, sum);
+    CHECK_EQ_U64(2, max);
+    /* Thread count changes nothing. */
+    for (int t = 1; t < 3; t++) {
+        CHECK(r[t] && img[t] && memcmp(img[0], img[t], (size_t)W * H * 4) == 0);
+        if (r[t]) {
+            const struct sim_unit_counters *ct = sim_replay_result_unit(r[t], SIM_UNIT_BASELINE);
+            CHECK(memcmp(c, ct, sizeof(*c)) == 0);
+            uint32_t tw, th;
+            const uint32_t *heat_t = sim_replay_result_heat(r[t], SIM_UNIT_BASELINE, &tw, &th);
+            CHECK(heat && heat_t && memcmp(heat, heat_t, sizeof(uint32_t) * hw * hh) == 0);
+        }
+    }
+    /* 4x MSAA: the rectangle's edges lie on pixel borders, so each pixel is
+     * fully in or out; same image, same counts, four samples each. */
+    struct sim_replay_result *m = replay(&f, 2, 4);
+    if (m) {
+        uint8_t *mi = sim_replay_result_image_rgba8(m, SIM_UNIT_BASELINE, 0, &w, &h);
+        const struct sim_unit_counters *cm = sim_replay_result_unit(m, SIM_UNIT_BASELINE);
+        CHECK(mi && memcmp(mi, img[0], (size_t)W * H * 4) == 0);
+        CHECK_EQ_INT(4, sim_replay_result_samples(m));
+        /* Pixels on the diagonal have samples in both triangles. */
+        static const double sx[4] = {6 / 16.0, 14 / 16.0, 2 / 16.0, 10 / 16.0};
+        static const double sy[4] = {2 / 16.0, 6 / 16.0, 10 / 16.0, 14 / 16.0};
+        uint64_t fragments = 0;
+        for (int y = 8; y < 24; y++) {
+            for (int x = 8; x < 40; x++) {
+                int upper = 0, lower = 0;
+                for (int k = 0; k < 4; k++) {
+                    if (x + sx[k] + 2 * (y + sy[k]) < 56) {
+                        upper = 1;
+                    } else {
+                        lower = 1;
+                    }
+                }
+                fragments += (uint64_t)(upper + lower);
+            }
+        }
+        CHECK_EQ_U64(fragments, cm->covered_pixels);
+        CHECK(fragments > 32 * 16);
+        CHECK_EQ_U64(4 * 32 * 16, cm->samples_written);
+        free(mi);
+        sim_replay_result_destroy(m);
+    }
+out:
+    for (int t = 0; t < 3; t++) {
+        free(img[t]);
+        sim_replay_result_destroy(r[t]);
+    }
+}
+
+/* A draw behind is rejected by early depth tests; one in front replaces
+ * what is there; stencil state is refused, a described-as-unsupported draw
+ * is reported, and the draws after them still run. */
+static void
+test_depth_and_unsupported(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
+{
+    static struct fixture f;
+    static struct vkcube_setup s;
+    struct sim_replay_result *r;
+    uint32_t n;
+
+    vkcube_setup_init(&s, vs, fs);
+    vkcube_rect(&s.ubo[0], 0.5f);
+    vkcube_rect(&s.ubo[1], 0.7f);
+    vkcube_rect(&s.ubo[2], 0.3f);
+    for (int v = 0; v < 6; v++) {
+        s.ubo[2].attr[v][0] = 0.9f; /* one texel everywhere: column 3 */
+        s.ubo[2].attr[v][1] = 0.1f; /* row 0 */
+    }
+    fixture_init(&f, 5);
+    vkcube_draw(&f.draws[0], &s, 0);
+    vkcube_draw(&f.draws[1], &s, 1); /* behind: rejected */
+    vkcube_draw(&f.draws[2], &s, 2);
+    f.draws[2].state.stencil_test = 1; /* refused */
+    vkcube_draw(&f.draws[3], &s, 2);
+    f.draws[3].unsupported = "made up for the test";
+    vkcube_draw(&f.draws[4], &s, 2); /* in front: yellow everywhere */
+    f.draws[4].id = 44;
+    r = replay(&f, 1, 0);
+    if (!r) {
+        return;
+    }
+    const struct sim_draw_result *d = sim_replay_result_draws(r, &n);
+    CHECK_EQ_INT(5, n);
+    CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, d[0].status);
+    CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, d[1].status);
+    CHECK_EQ_INT(SIM_REPLAY_ERROR_UNSUPPORTED_STATE, d[2].status);
+    CHECK(strstr(d[2].detail, "stencil") != NULL);
+    CHECK_EQ_INT(SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE, d[3].status);
+    CHECK_EQ_STR("made up for the test", d[3].detail);
+    CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, d[4].status);
+    CHECK_EQ_INT(44, d[4].id);
+    const struct sim_unit_counters *c = sim_replay_result_unit(r, SIM_UNIT_BASELINE);
+    /* Draws 0 and 4 cover the rectangle; draw 1 loses every test. */
+    CHECK_EQ_U64(2 * 32 * 16, c->covered_pixels);
+    CHECK_EQ_U64(2 * expected_quads(), c->quads_shaded);
+    uint8_t p[4];
+    pixel(r, 10, 10, p);
+    CHECK_EQ_INT(255, p[0]);
+    CHECK_EQ_INT(255, p[1]);
+    CHECK_EQ_INT(0, p[2]);
+    sim_replay_result_destroy(r);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The layer client's shaders: vertex buffers, indices, instances            */
+
+struct client_vertex {
+    float pos[2];
+    uint8_t color[4];
+};
+
+struct client_ubo {
+    float scale_offset[4];
+    float tint[4];
+};
+
+static void
+test_vertex_input(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
+{
+    static struct fixture f;
+    static struct sim_program prog;
+    /* Square A (red): x [-0.75, -0.25] -> pixels [8, 24); y [-0.5, 0] ->
+     * [12, 24).  Square B (green), for the strip: y [0.25, 0.75] -> [30, 42). */
+    static const struct client_vertex verts[8] = {
+        {{-0.75f, -0.5f}, {255, 0, 0, 255}},  {{-0.25f, -0.5f}, {255, 0, 0, 255}},
+        {{-0.75f, 0.0f}, {255, 0, 0, 255}},   {{-0.25f, 0.0f}, {255, 0, 0, 255}},
+        {{-0.75f, 0.25f}, {0, 255, 0, 255}},  {{-0.25f, 0.25f}, {0, 255, 0, 255}},
+        {{-0.75f, 0.75f}, {0, 255, 0, 255}},  {{-0.25f, 0.75f}, {0, 255, 0, 255}},
+    };
+    static const uint16_t list[6] = {0, 1, 2, 2, 1, 3};
+    static const uint16_t strip[9] = {0, 1, 2, 3, 0xffff, 4, 5, 6, 7};
+    static const struct client_ubo ubo = {{1, 1, 0, 0}, {1, 1, 1, 1}};
+    /* offset xy, depth, per-instance x step (1.0 = 32 pixels) */
+    static float push_list[4] = {0, 0, 0.5f, 1.0f};
+    static float push_strip[4] = {1.25f, 0, 0.5f, 0};
+    static struct sim_binding bind_list[2], bind_strip[2];
+    struct sim_replay_result *r;
+    uint8_t p[4];
+
+    memset(&prog, 0, sizeof(prog));
+    prog.stages[SIM_STAGE_VERTEX] = vs;
+    prog.stages[SIM_STAGE_FRAGMENT] = fs;
+    prog.binding_count = 1;
+    prog.bindings[0] = (struct sim_vertex_binding){0, sizeof(struct client_vertex),
+                                                   VK_VERTEX_INPUT_RATE_VERTEX, 1};
+    prog.attribute_count = 2;
+    prog.attributes[0] = (struct sim_vertex_attribute){0, 0, VK_FORMAT_R32G32_SFLOAT, 0};
+    prog.attributes[1] = (struct sim_vertex_attribute){1, 0, VK_FORMAT_R8G8B8A8_UNORM, 8};
+    bind_list[0] = (struct sim_binding){.set = 0, .binding = 0, .data = (void *)&ubo,
+                                        .size = sizeof(ubo)};
+    bind_list[1] = (struct sim_binding){.set = SIM_PUSH_CONSTANT_SET, .data = push_list,
+                                        .size = sizeof(push_list)};
+    bind_strip[0] = bind_list[0];
+    bind_strip[1] = (struct sim_binding){.set = SIM_PUSH_CONSTANT_SET, .data = push_strip,
+                                         .size = sizeof(push_strip)};
+
+    fixture_init(&f, 2);
+    for (int i = 0; i < 2; i++) {
+        struct sim_draw *d = &f.draws[i];
+        d->program = &prog;
+        d->state = default_state();
+        d->vertex_buffers[0] = (struct sim_vertex_buffer){verts, sizeof(verts), 0};
+        d->indexed = 1;
+        d->index_bytes = 2;
+        d->instance_count = 1;
+    }
+    /* Two instances of square A, 32 pixels apart. */
+    f.draws[0].bindings = bind_list;
+    f.draws[0].binding_count = 2;
+    f.draws[0].index_data = list;
+    f.draws[0].index_size = sizeof(list);
+    f.draws[0].count = 6;
+    f.draws[0].instance_count = 2;
+    /* Squares A and B as strips cut by a restart, moved right by 1.25
+     * (40 pixels): A at [48, 64), B at [48, 64) x [30, 42). */
+    f.draws[1].state.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP;
+    f.draws[1].state.primitive_restart = 1;
+    f.draws[1].bindings = bind_strip;
+    f.draws[1].binding_count = 2;
+    f.draws[1].index_data = strip;
+    f.draws[1].index_size = sizeof(strip);
+    f.draws[1].count = 9;
+    r = replay(&f, 2, 0);
+    if (!r) {
+        return;
+    }
+    const struct sim_unit_counters *c = sim_replay_result_unit(r, SIM_UNIT_BASELINE);
+    const struct sim_raster_counters *rc = sim_replay_result_raster(r);
+    /* Indexed: 4 distinct vertices per instance; the strip shades 8. */
+    CHECK_EQ_U64(2 * 4 + 8, rc->vertices_shaded);
+    CHECK_EQ_U64(2 * 2 + 4, rc->primitives);
+    CHECK_EQ_U64(4 * 16 * 12, c->covered_pixels);
+    pixel(r, 16, 18, p); /* instance 0 */
+    CHECK_EQ_INT(255, p[0]);
+    CHECK_EQ_INT(0, p[1]);
+    pixel(r, 44, 18, p); /* instance 1 at [40, 56) */
+    CHECK_EQ_INT(255, p[0]);
+    pixel(r, 30, 18, p); /* between the instances */
+    CHECK_EQ_INT(0, p[0]);
+    pixel(r, 60, 36, p); /* the strip's second square */
+    CHECK_EQ_INT(0, p[0]);
+    CHECK_EQ_INT(255, p[1]);
+    pixel(r, 60, 27, p); /* between the strip's squares: the restart held */
+    CHECK_EQ_INT(0, p[1]);
+    CHECK_EQ_INT(0, p[0]);
+    sim_replay_result_destroy(r);
+
+    /* Blending: source alpha over the clear colour. */
+    static const struct client_ubo half = {{1, 1, 0, 0}, {1, 1, 1, 0.5f}};
+    bind_list[0].data = (void *)&half;
+    fixture_init(&f, 1);
+    f.draws[0].program = &prog;
+    f.draws[0].state = default_state();
+    f.draws[0].state.blend[0] = (struct sim_blend_attachment){
+        1, VK_BLEND_FACTOR_SRC_ALPHA, VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA, VK_BLEND_OP_ADD,
+        VK_BLEND_FACTOR_ONE, VK_BLEND_FACTOR_ZERO, VK_BLEND_OP_ADD, 0xf};
+    f.draws[0].vertex_buffers[0] = (struct sim_vertex_buffer){verts, sizeof(verts), 0};
+    f.draws[0].indexed = 1;
+    f.draws[0].index_bytes = 2;
+    f.draws[0].index_data = list;
+    f.draws[0].index_size = sizeof(list);
+    f.draws[0].count = 6;
+    f.draws[0].instance_count = 1;
+    f.draws[0].bindings = bind_list;
+    f.draws[0].binding_count = 2;
+    float grey[4] = {0.2f, 0.2f, 0.2f, 1.0f};
+    memcpy(f.pass.color[0].clear, grey, sizeof(grey));
+    r = replay(&f, 1, 0);
+    if (r) {
+        pixel(r, 16, 18, p);
+        /* red 1.0 * 0.5 + 0.2 * 0.5 = 0.6 -> 153; green 0.2 * 0.5 -> 26 (25.5 rounds to
+         * even); alpha 0.5 -> 128 */
+        CHECK_EQ_INT(153, p[0]);
+        CHECK(p[1] == 25 || p[1] == 26);
+        CHECK_EQ_INT(128, p[3]);
+        sim_replay_result_destroy(r);
+    }
+
+    /* Culling both faces draws nothing. */
+    bind_list[0].data = (void *)&ubo;
+    f.draws[0].state.blend[0].enable = 0;
+    f.draws[0].state.cull_mode = VK_CULL_MODE_FRONT_AND_BACK;
+    r = replay(&f, 1, 0);
+    if (r) {
+        CHECK_EQ_U64(2, sim_replay_result_raster(r)->culled);
+        CHECK_EQ_U64(0, sim_replay_result_unit(r, SIM_UNIT_BASELINE)->quads_shaded);
+        sim_replay_result_destroy(r);
+    }
+    /* One face only: vertices 0, 1, 2 go right then down (y down): on the
+     * screen that turns clockwise, which is back-facing for a
+     * counter-clockwise front face. */
+    f.draws[0].state.cull_mode = VK_CULL_MODE_BACK_BIT;
+    r = replay(&f, 1, 0);
+    if (r) {
+        CHECK_EQ_U64(2, sim_replay_result_raster(r)->culled);
+        sim_replay_result_destroy(r);
+    }
+    f.draws[0].state.front_face = VK_FRONT_FACE_CLOCKWISE;
+    r = replay(&f, 1, 0);
+    if (r) {
+        CHECK_EQ_U64(0, sim_replay_result_raster(r)->culled);
+        CHECK_EQ_U64(16 * 12, sim_replay_result_unit(r, SIM_UNIT_BASELINE)->covered_pixels);
+        sim_replay_result_destroy(r);
+    }
+}
+
+/* Clipping: a triangle reaching far outside the guard band still covers
+ * exactly the screen; one crossing the near plane keeps its visible part. */
+static void
+test_clipping(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
+{
+    static struct fixture f;
+    static struct vkcube_setup s;
+    struct sim_replay_result *r;
+
+    vkcube_setup_init(&s, vs, fs);
+    memset(&s.ubo[0], 0, sizeof(s.ubo[0]));
+    s.ubo[0].mvp[0] = s.ubo[0].mvp[5] = s.ubo[0].mvp[10] = s.ubo[0].mvp[15] = 1.0f;
+    /* Covers NDC [-1, 1]^2 with vertices at +-3000 (beyond the guard band
+     * of a 64-pixel viewport: 3000 * 32 pixels). */
+    static const float big[3][2] = {{-3000, -3000}, {3000, -3000}, {-3000, 6000}};
+    for (int v = 0; v < 3; v++) {
+        s.ubo[0].position[v][0] = big[v][0];
+        s.ubo[0].position[v][1] = big[v][1];
+        s.ubo[0].position[v][2] = 0.5f;
+        s.ubo[0].position[v][3] = 1.0f;
+    }
+    fixture_init(&f, 1);
+    vkcube_draw(&f.draws[0], &s, 0);
+    f.draws[0].count = 3;
+    r = replay(&f, 1, 0);
+    if (r) {
+        CHECK_EQ_U64(1, sim_replay_result_raster(r)->clipped);
+        CHECK_EQ_U64(W * H, sim_replay_result_unit(r, SIM_UNIT_BASELINE)->covered_pixels);
+        CHECK_EQ_U64(W * H / 4, sim_replay_result_unit(r, SIM_UNIT_BASELINE)->quads_shaded);
+        sim_replay_result_destroy(r);
+    }
+    /* The rectangle with its right half behind the eye (z < 0 at x > 24
+     * pixels, linear in x): only x < 24 stays. */
+    vkcube_rect(&s.ubo[0], 0.5f);
+    for (int v = 0; v < 6; v++) {
+        float x = (s.ubo[0].position[v][0] + 1.0f) * 32.0f;
+        s.ubo[0].position[v][2] = x < 20 ? 0.5f : -0.5f; /* 8 -> 0.5, 40 -> -0.5 */
+    }
+    f.draws[0].count = 6;
+    r = replay(&f, 1, 0);
+    if (r) {
+        /* z = 0.5 - (x - 8) / 32, zero at x = 24. */
+        CHECK_EQ_U64(2, sim_replay_result_raster(r)->clipped);
+        CHECK_EQ_U64(16 * 16, sim_replay_result_unit(r, SIM_UNIT_BASELINE)->covered_pixels);
+        sim_replay_result_destroy(r);
+    }
+}
+
+int
+main(void)
+{
+    struct sim_ir_shader *cube_vs = load(shader_vkcube_vert, sizeof(shader_vkcube_vert));
+    struct sim_ir_shader *cube_fs = load(shader_vkcube_frag, sizeof(shader_vkcube_frag));
+    struct sim_ir_shader *client_vs = load(layer_client_vert_spv, sizeof(layer_client_vert_spv));
+    struct sim_ir_shader *client_fs = load(layer_client_frag_spv, sizeof(layer_client_frag_spv));
+
+    if (!cube_vs || !cube_fs || !client_vs || !client_fs) {
+        return TEST_SETUP_ERROR;
+    }
+    test_vkcube_rect(cube_vs, cube_fs);
+    test_depth_and_unsupported(cube_vs, cube_fs);
+    test_vertex_input(client_vs, client_fs);
+    test_clipping(cube_vs, cube_fs);
+    sim_ir_shader_destroy(cube_vs);
+    sim_ir_shader_destroy(cube_fs);
+    sim_ir_shader_destroy(client_vs);
+    sim_ir_shader_destroy(client_fs);
+    return TEST_RESULT();
+}
