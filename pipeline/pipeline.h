@@ -114,6 +114,9 @@ enum sim_spv_option_flags {
      * OpDemoteToHelperInvocation (Vulkan, VK_KHR_shader_terminate_invocation).
      * By default it terminates; with this flag it demotes. */
     SIM_SPV_KILL_DEMOTES = 1u << 0,
+    /* Keep the IR exactly as translated: no copy propagation or dead-code
+     * removal (ir_opt.c).  For testing the optimiser against it. */
+    SIM_SPV_NO_OPTIMIZE = 1u << 1,
 };
 
 struct sim_spv_options {

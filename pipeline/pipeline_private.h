@@ -261,6 +261,13 @@ struct sim_ir_shader {
 const char *
 sim_ir_op_name(enum sim_ir_op op);
 
+/* ir_opt.c: removes the register copies and dead writes the translator
+ * leaves (copy propagation, coalescing, dead code), keeping every lane's
+ * results, and compacts the instruction list.  Returns 0, or -1 when out
+ * of memory (the shader is then unchanged). */
+int
+sim_ir_optimize(struct sim_ir_shader *sh);
+
 /* IEEE binary16 bits (low 16 of h) to float (interp_exec.c). */
 float
 sim_half_to_float(uint32_t h);

@@ -2767,6 +2767,11 @@ sim_ir_shader_create(const uint32_t *words, size_t word_count,
     }
     ctx.cur = NULL;
     err = build_shader(&ctx, out);
+    if (!err && !(options && (options->flags & SIM_SPV_NO_OPTIMIZE)) && sim_ir_optimize(*out)) {
+        sim_ir_shader_destroy(*out);
+        *out = NULL;
+        err = sim_spv_err(&ctx, SIM_SPV_ERROR_NOMEM, "optimising the IR");
+    }
 
 out:
     free_ctx(&ctx);
