@@ -70,19 +70,60 @@ compare(uint32_t op, float a, float b)
     }
 }
 
+static uint32_t
+stencil_op(uint32_t op, uint32_t value, uint32_t reference)
+{
+    switch (op) {
+    case VK_STENCIL_OP_ZERO:
+        return 0;
+    case VK_STENCIL_OP_REPLACE:
+        return reference & 0xff;
+    case VK_STENCIL_OP_INCREMENT_AND_CLAMP:
+        return value < 255 ? value + 1 : 255;
+    case VK_STENCIL_OP_DECREMENT_AND_CLAMP:
+        return value > 0 ? value - 1 : 0;
+    case VK_STENCIL_OP_INVERT:
+        return ~value & 0xff;
+    case VK_STENCIL_OP_INCREMENT_AND_WRAP:
+        return (value + 1) & 0xff;
+    case VK_STENCIL_OP_DECREMENT_AND_WRAP:
+        return (value - 1) & 0xff;
+    default:
+        return value;
+    }
+}
+
+static int
+compare_u(uint32_t op, uint32_t a, uint32_t b)
+{
+    return compare(op, (float)a, (float)b);
+}
+
+/*
+ * Per-sample tests in the order of the Vulkan specification's "Fragment
+ * Operations": depth bounds (against the stored depth), stencil test, depth
+ * test, then the stencil update (fail, depth-fail or pass op, through the
+ * write mask) and the depth write.
+ */
 uint32_t
 sim_back_depth_test(const struct sim_draw_ctx *dc, struct sim_surface *depth,
                     const struct sim_tri *tri, int32_t x, int32_t y, uint32_t mask)
 {
     const struct sim_draw_state *st = &dc->draw->state;
+    const struct sim_stencil_face *face = tri->front ? &st->front : &st->back;
+    int depth_test = st->depth_test && depth && depth->depth && depth->fmt->depth_bits;
+    int stencil_test = st->stencil_test && depth && depth->stencil && depth->fmt->stencil_bits;
+    int bounds_test = st->depth_bounds_test && depth && depth->depth && depth->fmt->depth_bits;
     uint32_t pass = 0;
+    size_t base;
     float *d;
 
-    if (!depth || !depth->depth || !st->depth_test || depth->fmt->depth_bits == 0) {
+    if (!depth_test && !stencil_test && !bounds_test) {
         return mask;
     }
-    d = depth->depth + ((size_t)y * depth->width + x) * depth->samples;
-    if (depth->samples == 1 && !st->depth_clamp) {
+    base = ((size_t)y * depth->width + x) * depth->samples;
+    d = depth->depth + base;
+    if (depth_test && !stencil_test && !bounds_test && depth->samples == 1 && !st->depth_clamp) {
         /* One sample at the pixel centre: the common case, inline (the
          * same arithmetic as sim_tri_depth_at). */
         double px = x + 0.5, py = y + 0.5;
@@ -98,10 +139,32 @@ sim_back_depth_test(const struct sim_draw_ctx *dc, struct sim_surface *depth,
     }
     for (uint32_t m = mask; m; m &= m - 1) {
         uint32_t s = (uint32_t)__builtin_ctz(m);
-        float z = sim_fmt_quantize_depth(depth->fmt, sim_tri_depth_at(dc, tri, x, y, s));
-        if (compare(st->depth_compare, z, d[s])) {
+        int stencil_ok = 1, depth_ok = 1;
+        float z = 0.0f;
+        if (bounds_test && (d[s] < st->min_depth_bounds || d[s] > st->max_depth_bounds)) {
+            continue;
+        }
+        if (stencil_test) {
+            uint32_t ref = face->reference & face->compare_mask;
+            uint32_t val = depth->stencil[base + s] & face->compare_mask;
+            stencil_ok = compare_u(face->compare_op, ref, val);
+        }
+        if (stencil_ok && depth_test) {
+            z = sim_fmt_quantize_depth(depth->fmt, sim_tri_depth_at(dc, tri, x, y, s));
+            depth_ok = compare(st->depth_compare, z, d[s]);
+        }
+        if (stencil_test) {
+            uint32_t op = !stencil_ok ? face->fail_op
+                          : !depth_ok ? face->depth_fail_op
+                                      : face->pass_op;
+            uint32_t old = depth->stencil[base + s];
+            uint32_t v = stencil_op(op, old, face->reference);
+            depth->stencil[base + s] =
+                (uint8_t)((old & ~face->write_mask) | (v & face->write_mask));
+        }
+        if (stencil_ok && depth_ok) {
             pass |= 1u << s;
-            if (st->depth_write) {
+            if (depth_test && st->depth_write) {
                 d[s] = z;
             }
         }
@@ -247,6 +310,18 @@ sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *
         mask = sim_back_depth_test(dc, t->depth, tri, x, y, mask);
     }
     if (!mask) {
+        return;
+    }
+    if (dc->pass->color_count == 1 && t->color[0] && ctx->out_regs[0][3] &&
+        t->color[0]->samples == 1 && t->color[0]->texel_bytes == 4 &&
+        !dc->draw->state.blend[0].enable && (dc->draw->state.blend[0].write_mask & 0xf) == 0xf &&
+        t->color_format[0] == t->color[0]->format) {
+        /* One single-sampled 32-bit target, written whole: the common case. */
+        struct sim_surface *s = t->color[0];
+        uint32_t src[4] = {ctx->out_regs[0][0][lane], ctx->out_regs[0][1][lane],
+                           ctx->out_regs[0][2][lane], ctx->out_regs[0][3][lane]};
+        sim_fmt_encode(s->fmt, src, s->color + ((size_t)y * s->width + x) * 4);
+        ctx->counters->samples_written++;
         return;
     }
     for (uint32_t i = 0; i < dc->pass->color_count; i++) {

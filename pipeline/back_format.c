@@ -4,8 +4,9 @@
  * quantization, and the conversion to RGBA8 that images and reports use.
  *
  * Rounding follows the Vulkan specification's "Fixed-Point Data
- * Conversions": float to normalized values rounds to nearest; sRGB follows
- * "sRGB transfer functions".
+ * Conversions": float to normalized values rounds to nearest (ties away
+ * from zero: the specification leaves ties open); sRGB follows "sRGB
+ * transfer functions".
  */
 #include <math.h>
 #include <string.h>
@@ -317,7 +318,7 @@ encode_channel(const struct sim_fmt *f, uint32_t value, uint32_t bits, uint32_t 
         if (!(v > 0.0f)) {
             return 0;
         }
-        return v >= 1.0f ? max : (uint32_t)nearbyintf(v * (float)max);
+        return v >= 1.0f ? max : (uint32_t)(v * (float)max + 0.5f);
     case SIM_FMT_SNORM: {
         float m = (float)(max >> 1);
         if (v != v) {
@@ -388,7 +389,7 @@ sim_fmt_encode(const struct sim_fmt *f, const uint32_t in[4], void *texel)
         /* The common case, without the general path's calls. */
         for (uint32_t c = 0; c < f->channels; c++) {
             float v = u2f(in[f->swizzle[c]]);
-            p[c] = (uint8_t)(v > 0.0f ? (v < 1.0f ? (uint32_t)nearbyintf(v * 255.0f) : 255u) : 0u);
+            p[c] = (uint8_t)(v > 0.0f ? (v < 1.0f ? (uint32_t)(v * 255.0f + 0.5f) : 255u) : 0u);
         }
         return;
     }
@@ -425,7 +426,7 @@ sim_fmt_quantize_depth(const struct sim_fmt *f, float z)
 {
     z = z > 0.0f ? (z < 1.0f ? z : 1.0f) : 0.0f;
     if (f->depth_bits == 16) {
-        return nearbyintf(z * 65535.0f) / 65535.0f;
+        return (float)(uint32_t)(z * 65535.0f + 0.5f) / 65535.0f;
     }
     if (f->depth_bits == 24) {
         return (float)(nearbyint((double)z * 16777215.0) / 16777215.0);

@@ -25,18 +25,6 @@ check_state(struct sim_draw_ctx *dc)
     const struct sim_draw_state *s = &dc->draw->state;
     const struct sim_pass *pass = dc->pass;
 
-    if (s->stencil_test) {
-        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
-                               "stencil test is not replayed yet");
-    }
-    if (s->depth_bounds_test) {
-        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
-                               "depth bounds test is not replayed yet");
-    }
-    if (s->depth_bias_enable) {
-        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
-                               "depth bias is not replayed yet");
-    }
     if (s->alpha_to_coverage || s->alpha_to_one) {
         return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
                                "alpha to coverage / alpha to one is not replayed yet");
@@ -225,6 +213,41 @@ word_float(uint32_t w)
     return f;
 }
 
+/* Vulkan specification, "Depth Bias": o = m * slopeFactor + r * constantFactor,
+ * m the largest depth slope of the triangle per pixel, r the minimum
+ * resolvable difference of the depth format (2^-n for n-bit unorm; for
+ * floats 2^(e - 23), e the largest exponent of the triangle's depths),
+ * clamped by depthBiasClamp when it is not zero.  Added to the z plane. */
+static void
+depth_bias(const struct sim_draw_ctx *dc, struct sim_tri *tri, const double fz[3])
+{
+    const struct sim_draw_state *s = &dc->draw->state;
+    const struct sim_pass *pass = dc->pass;
+    double m = fabs(tri->z[1]) > fabs(tri->z[2]) ? fabs(tri->z[1]) : fabs(tri->z[2]);
+    double r = 1.0 / 16777216.0, o;
+
+    if (pass->has_depth && pass->depth.image != SIM_NONE) {
+        const struct sim_fmt *f = sim_fmt_get(dc->frame->images[pass->depth.image].format);
+        if (f && f->depth_bits == 16) {
+            r = 1.0 / 65536.0;
+        } else if (f && f->depth_bits == 32) {
+            double zmax = fabs(fz[0]);
+            int e;
+            zmax = fabs(fz[1]) > zmax ? fabs(fz[1]) : zmax;
+            zmax = fabs(fz[2]) > zmax ? fabs(fz[2]) : zmax;
+            frexp(zmax, &e);
+            r = ldexp(1.0, e - 1 - 23);
+        }
+    }
+    o = m * s->depth_bias_slope + r * s->depth_bias_constant;
+    if (s->depth_bias_clamp > 0.0f && o > s->depth_bias_clamp) {
+        o = s->depth_bias_clamp;
+    } else if (s->depth_bias_clamp < 0.0f && o < s->depth_bias_clamp) {
+        o = s->depth_bias_clamp;
+    }
+    tri->z[0] += o;
+}
+
 static enum sim_replay_error
 setup_run(struct sim_draw_ctx *dc)
 {
@@ -284,6 +307,9 @@ setup_run(struct sim_draw_ctx *dc)
         tri.fy = fy[0];
         double det = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
         make_plane(fx, fy, det, fz[0], fz[1], fz[2], tri.z);
+        if (s->depth_bias_enable) {
+            depth_bias(dc, &tri, fz);
+        }
         make_plane(fx, fy, det, inv_w[0], inv_w[1], inv_w[2], tri.inv_w);
         tri.planes = dc->planes.count;
         double *pl = sim_array_grow(&dc->planes, sizeof(double), (size_t)slots * 3);

@@ -418,6 +418,14 @@ struct sim_unit_target {
     uint32_t heat_width, heat_height;
 };
 
+/* How a fragment-shader input is computed per lane. */
+enum sim_shade_input_mode {
+    SIM_SHADE_INPUT_NONE,          /* no register, or nothing feeds it (zero) */
+    SIM_SHADE_INPUT_FLAT,          /* the provoking vertex's value */
+    SIM_SHADE_INPUT_PERSPECTIVE,   /* attr/w plane times w */
+    SIM_SHADE_INPUT_NOPERSPECTIVE, /* attr plane */
+};
+
 /* A worker's shading context for one unit and one draw. */
 struct sim_shade_ctx {
     const struct sim_draw_ctx *dc;
@@ -427,6 +435,7 @@ struct sim_shade_ctx {
     uint32_t late_tests;
     /* Interpreter storage, looked up once per draw. */
     uint32_t *in_regs[SIM_FS_MAX_INPUTS];
+    uint8_t in_mode[SIM_FS_MAX_INPUTS]; /* enum sim_shade_input_mode */
     uint32_t *frag_coord[4];
     uint32_t *front_facing;
     uint32_t *primitive_id;
@@ -459,8 +468,9 @@ void
 sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *tri, int32_t x,
                 int32_t y, uint32_t mask);
 
-/* Early depth tests for the samples `mask` of pixel (x, y) of `tri` against
- * `depth` (which they update); returns the samples that pass. */
+/* Depth bounds, stencil and depth tests for the samples `mask` of pixel
+ * (x, y) of `tri` against the depth/stencil surface `depth` (which they
+ * update), early or late; returns the samples that pass. */
 uint32_t
 sim_back_depth_test(const struct sim_draw_ctx *dc, struct sim_surface *depth,
                     const struct sim_tri *tri, int32_t x, int32_t y, uint32_t mask);

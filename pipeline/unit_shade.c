@@ -42,8 +42,18 @@ sim_shade_begin(struct sim_shade_ctx *ctx, const struct sim_draw_ctx *dc,
         return;
     }
     for (uint32_t i = 0; i < dc->fs_input_count; i++) {
-        ctx->in_regs[i] =
-            sim_interp_input(interp, dc->fs_inputs[i].location, dc->fs_inputs[i].component);
+        const struct sim_fs_input *fi = &dc->fs_inputs[i];
+        ctx->in_regs[i] = sim_interp_input(interp, fi->location, fi->component);
+        if (!ctx->in_regs[i] || fi->slot == SIM_NONE) {
+            ctx->in_mode[i] = SIM_SHADE_INPUT_NONE;
+        } else if (fi->flags & SIM_IR_IO_FLAT) {
+            ctx->in_mode[i] = SIM_SHADE_INPUT_FLAT;
+        } else if (dc->geom.slots[fi->slot].flags & SIM_IR_IO_NOPERSPECTIVE) {
+            /* The plane was built for the vertex output's qualifier. */
+            ctx->in_mode[i] = SIM_SHADE_INPUT_NOPERSPECTIVE;
+        } else {
+            ctx->in_mode[i] = SIM_SHADE_INPUT_PERSPECTIVE;
+        }
     }
     for (uint32_t c = 0; c < 4; c++) {
         ctx->frag_coord[c] = sim_interp_builtin(interp, 0, SpvBuiltInFragCoord, c);
@@ -81,34 +91,16 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
         return 0;
     }
     helpers &= active;
+    /* Per lane: the offset from its triangle's plane origin and w. */
+    double dx[SIM_LANES], dy[SIM_LANES], w[SIM_LANES];
+    const double *pl[SIM_LANES];
     for (uint32_t l = 0; l < n; l++) {
         const struct sim_tri *t = lanes[l].tri;
-        double dx = lanes[l].x - t->fx, dy = lanes[l].y - t->fy;
-        double inv_w = t->inv_w[0] + t->inv_w[1] * dx + t->inv_w[2] * dy;
-        double w = 1.0 / inv_w;
-        const double *pl = planes + t->planes;
-        for (uint32_t i = 0; i < dc->fs_input_count; i++) {
-            const struct sim_fs_input *fi = &dc->fs_inputs[i];
-            uint32_t *reg = ctx->in_regs[i];
-            if (!reg) {
-                continue;
-            }
-            if (fi->slot == SIM_NONE) {
-                reg[l] = 0;
-            } else if (fi->flags & SIM_IR_IO_FLAT) {
-                reg[l] = words[(size_t)t->provoking * dc->geom.stride + 4 + fi->slot];
-            } else {
-                const double *p = pl + 3 * fi->slot;
-                double v = p[0] + p[1] * dx + p[2] * dy;
-                /* Perspective-correct unless the vertex output or the
-                 * input says noperspective; the plane was built for the
-                 * vertex output's qualifier. */
-                if (!(dc->geom.slots[fi->slot].flags & SIM_IR_IO_NOPERSPECTIVE)) {
-                    v *= w;
-                }
-                reg[l] = f2u((float)v);
-            }
-        }
+        dx[l] = lanes[l].x - t->fx;
+        dy[l] = lanes[l].y - t->fy;
+        double inv_w = t->inv_w[0] + t->inv_w[1] * dx[l] + t->inv_w[2] * dy[l];
+        w[l] = 1.0 / inv_w;
+        pl[l] = planes + t->planes;
         if (ctx->frag_coord[0]) {
             ctx->frag_coord[0][l] = f2u(lanes[l].x);
         }
@@ -116,7 +108,7 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
             ctx->frag_coord[1][l] = f2u(lanes[l].y);
         }
         if (ctx->frag_coord[2]) {
-            ctx->frag_coord[2][l] = f2u((float)(t->z[0] + t->z[1] * dx + t->z[2] * dy));
+            ctx->frag_coord[2][l] = f2u((float)(t->z[0] + t->z[1] * dx[l] + t->z[2] * dy[l]));
         }
         if (ctx->frag_coord[3]) {
             ctx->frag_coord[3][l] = f2u((float)inv_w);
@@ -132,6 +124,34 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
             (uint32_t)lanes[l].py < ctx->target->heat_height) {
             ctx->target->heat[(size_t)lanes[l].py * ctx->target->heat_width +
                               (uint32_t)lanes[l].px]++;
+        }
+    }
+    for (uint32_t i = 0; i < dc->fs_input_count; i++) {
+        uint32_t *reg = ctx->in_regs[i];
+        uint32_t slot = dc->fs_inputs[i].slot;
+        switch (ctx->in_mode[i]) {
+        case SIM_SHADE_INPUT_NONE:
+            if (reg) {
+                memset(reg, 0, n * sizeof(uint32_t));
+            }
+            break;
+        case SIM_SHADE_INPUT_FLAT:
+            for (uint32_t l = 0; l < n; l++) {
+                reg[l] = words[(size_t)lanes[l].tri->provoking * dc->geom.stride + 4 + slot];
+            }
+            break;
+        case SIM_SHADE_INPUT_PERSPECTIVE:
+            for (uint32_t l = 0; l < n; l++) {
+                const double *p = pl[l] + 3 * slot;
+                reg[l] = f2u((float)((p[0] + p[1] * dx[l] + p[2] * dy[l]) * w[l]));
+            }
+            break;
+        default:
+            for (uint32_t l = 0; l < n; l++) {
+                const double *p = pl[l] + 3 * slot;
+                reg[l] = f2u((float)(p[0] + p[1] * dx[l] + p[2] * dy[l]));
+            }
+            break;
         }
     }
     cnt = sim_interp_counters(in);

@@ -623,6 +623,14 @@ get_sampler(struct walk *w, uint64_t handle)
     return o;
 }
 
+static int
+is_stencil_state(uint32_t state)
+{
+    return state == VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK ||
+           state == VK_DYNAMIC_STATE_STENCIL_WRITE_MASK ||
+           state == VK_DYNAMIC_STATE_STENCIL_REFERENCE || state == VK_DYNAMIC_STATE_STENCIL_OP;
+}
+
 static const struct dyn_value *
 dyn_get(const struct walk *w, uint32_t state)
 {
@@ -741,6 +749,37 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
     s->back = (struct sim_stencil_face){p->back.fail_op, p->back.pass_op, p->back.depth_fail_op,
                                         p->back.compare_op, p->back.compare_mask,
                                         p->back.write_mask, p->back.reference};
+    d = dyn_get(w, VK_DYNAMIC_STATE_DEPTH_BOUNDS);
+    if (d && d->count >= 2) {
+        s->min_depth_bounds = word_float(d->words[0]);
+        s->max_depth_bounds = word_float(d->words[1]);
+    }
+    /* Stencil state per face (the command's face mask is in `first`). */
+    for (uint32_t i = 0; i < w->dyn_count; i++) {
+        const struct dyn_value *e = &w->dyn[i];
+        if (!is_stencil_state(e->state) || !dyn_get(w, e->state)) {
+            continue;
+        }
+        for (int f = 0; f < 2; f++) {
+            struct sim_stencil_face *face = f ? &s->back : &s->front;
+            if (!(e->first & (f ? VK_STENCIL_FACE_BACK_BIT : VK_STENCIL_FACE_FRONT_BIT)) ||
+                e->count < 1) {
+                continue;
+            }
+            if (e->state == VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK) {
+                face->compare_mask = e->words[0];
+            } else if (e->state == VK_DYNAMIC_STATE_STENCIL_WRITE_MASK) {
+                face->write_mask = e->words[0];
+            } else if (e->state == VK_DYNAMIC_STATE_STENCIL_REFERENCE) {
+                face->reference = e->words[0];
+            } else if (e->count >= 4) {
+                face->fail_op = e->words[0];
+                face->pass_op = e->words[1];
+                face->depth_fail_op = e->words[2];
+                face->compare_op = e->words[3];
+            }
+        }
+    }
     s->logic_op_enable = p->logic_op_enable;
     s->logic_op = dyn_word(w, VK_DYNAMIC_STATE_LOGIC_OP_EXT, p->logic_op);
     memcpy(s->blend_constants, p->blend_constants, sizeof(s->blend_constants));
@@ -1212,9 +1251,21 @@ static void
 set_state(struct walk *w, const struct cap_cmd_set_state *cmd)
 {
     struct dyn_value *d = NULL;
-    for (uint32_t i = 0; i < w->dyn_count; i++) {
-        if (w->dyn[i].state == cmd->state) {
-            d = &w->dyn[i];
+    if (is_stencil_state(cmd->state)) {
+        /* Per face: the faces this command sets leave the older entries. */
+        for (uint32_t i = 0; i < w->dyn_count; i++) {
+            if (w->dyn[i].state == cmd->state) {
+                w->dyn[i].first &= ~cmd->first;
+                if (!w->dyn[i].first) {
+                    d = &w->dyn[i];
+                }
+            }
+        }
+    } else {
+        for (uint32_t i = 0; i < w->dyn_count; i++) {
+            if (w->dyn[i].state == cmd->state) {
+                d = &w->dyn[i];
+            }
         }
     }
     if (!d) {

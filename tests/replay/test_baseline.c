@@ -13,6 +13,7 @@
  *     indices, instancing, push constants, a triangle strip with primitive
  *     restart;
  *   - early depth tests reject a draw behind, accept one in front;
+ *   - stencil tests and updates, depth bias;
  *   - blending; face culling; clipping at the near plane and the guard band;
  *   - draws with unsupported state are reported, the others still drawn.
  */
@@ -352,7 +353,7 @@ out:
 }
 
 /* A draw behind is rejected by early depth tests; one in front replaces
- * what is there; stencil state is refused, a described-as-unsupported draw
+ * what is there; a logic op is refused, a described-as-unsupported draw
  * is reported, and the draws after them still run. */
 static void
 test_depth_and_unsupported(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
@@ -374,7 +375,7 @@ test_depth_and_unsupported(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     vkcube_draw(&f.draws[0], &s, 0);
     vkcube_draw(&f.draws[1], &s, 1); /* behind: rejected */
     vkcube_draw(&f.draws[2], &s, 2);
-    f.draws[2].state.stencil_test = 1; /* refused */
+    f.draws[2].state.logic_op_enable = 1; /* refused */
     vkcube_draw(&f.draws[3], &s, 2);
     f.draws[3].unsupported = "made up for the test";
     vkcube_draw(&f.draws[4], &s, 2); /* in front: yellow everywhere */
@@ -388,7 +389,7 @@ test_depth_and_unsupported(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, d[0].status);
     CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, d[1].status);
     CHECK_EQ_INT(SIM_REPLAY_ERROR_UNSUPPORTED_STATE, d[2].status);
-    CHECK(strstr(d[2].detail, "stencil") != NULL);
+    CHECK(strstr(d[2].detail, "logic op") != NULL);
     CHECK_EQ_INT(SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE, d[3].status);
     CHECK_EQ_STR("made up for the test", d[3].detail);
     CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, d[4].status);
@@ -532,8 +533,8 @@ test_vertex_input(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     r = replay(&f, 1, 0);
     if (r) {
         pixel(r, 16, 18, p);
-        /* red 1.0 * 0.5 + 0.2 * 0.5 = 0.6 -> 153; green 0.2 * 0.5 -> 26 (25.5 rounds to
-         * even); alpha 0.5 -> 128 */
+        /* red 1.0 * 0.5 + 0.2 * 0.5 = 0.6 -> 153; green 0.2 * 0.5 -> 25.5, a tie
+         * in exact arithmetic, 25 or 26 in float; alpha 0.5 -> 128 */
         CHECK_EQ_INT(153, p[0]);
         CHECK(p[1] == 25 || p[1] == 26);
         CHECK_EQ_INT(128, p[3]);
@@ -616,6 +617,111 @@ test_clipping(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     }
 }
 
+/* Stencil: the rectangle writes 1 where it draws (depth test off), then a
+ * square drawn twice side by side passes only where the stencil holds 1.
+ * Depth bias: the rectangle again at the same depth fails LESS unbiased and
+ * passes with a negative constant bias. */
+static void
+test_stencil_and_bias(struct sim_ir_shader *cube_vs, struct sim_ir_shader *cube_fs,
+                      struct sim_ir_shader *client_vs, struct sim_ir_shader *client_fs)
+{
+    static struct fixture f;
+    static struct vkcube_setup s;
+    static struct sim_program prog;
+    static const struct client_vertex verts[4] = {
+        {{-0.75f, -0.5f}, {255, 0, 0, 255}}, {{-0.25f, -0.5f}, {255, 0, 0, 255}},
+        {{-0.75f, 0.0f}, {255, 0, 0, 255}},  {{-0.25f, 0.0f}, {255, 0, 0, 255}},
+    };
+    static const uint16_t list[6] = {0, 1, 2, 2, 1, 3};
+    static const struct client_ubo ubo = {{1, 1, 0, 0}, {1, 1, 1, 1}};
+    static float push[4] = {0, 0, 0.5f, 1.0f};
+    static struct sim_binding bind[2];
+    struct sim_replay_result *r;
+    uint8_t p[4];
+
+    vkcube_setup_init(&s, cube_vs, cube_fs);
+    vkcube_rect(&s.ubo[0], 0.5f);
+    memset(&prog, 0, sizeof(prog));
+    prog.stages[SIM_STAGE_VERTEX] = client_vs;
+    prog.stages[SIM_STAGE_FRAGMENT] = client_fs;
+    prog.binding_count = 1;
+    prog.bindings[0] = (struct sim_vertex_binding){0, sizeof(struct client_vertex),
+                                                   VK_VERTEX_INPUT_RATE_VERTEX, 1};
+    prog.attribute_count = 2;
+    prog.attributes[0] = (struct sim_vertex_attribute){0, 0, VK_FORMAT_R32G32_SFLOAT, 0};
+    prog.attributes[1] = (struct sim_vertex_attribute){1, 0, VK_FORMAT_R8G8B8A8_UNORM, 8};
+    bind[0] = (struct sim_binding){.set = 0, .binding = 0, .data = (void *)&ubo,
+                                   .size = sizeof(ubo)};
+    bind[1] = (struct sim_binding){.set = SIM_PUSH_CONSTANT_SET, .data = push,
+                                   .size = sizeof(push)};
+
+    fixture_init(&f, 2);
+    f.images[1].format = VK_FORMAT_D24_UNORM_S8_UINT;
+    f.pass.depth.format = VK_FORMAT_D24_UNORM_S8_UINT;
+    f.pass.depth.stencil_load_op = VK_ATTACHMENT_LOAD_OP_CLEAR;
+    vkcube_draw(&f.draws[0], &s, 0);
+    struct sim_draw_state *st = &f.draws[0].state;
+    st->depth_test = 0;
+    st->stencil_test = 1;
+    st->front = (struct sim_stencil_face){VK_STENCIL_OP_KEEP, VK_STENCIL_OP_REPLACE,
+                                          VK_STENCIL_OP_KEEP, VK_COMPARE_OP_ALWAYS, 0xff, 0xff,
+                                          1};
+    st->back = st->front;
+    struct sim_draw *d = &f.draws[1];
+    d->program = &prog;
+    d->state = default_state();
+    d->state.depth_test = 0;
+    d->state.stencil_test = 1;
+    d->state.front = (struct sim_stencil_face){VK_STENCIL_OP_KEEP, VK_STENCIL_OP_KEEP,
+                                               VK_STENCIL_OP_KEEP, VK_COMPARE_OP_EQUAL, 0xff, 0,
+                                               1};
+    d->state.back = d->state.front;
+    d->vertex_buffers[0] = (struct sim_vertex_buffer){verts, sizeof(verts), 0};
+    d->indexed = 1;
+    d->index_bytes = 2;
+    d->index_data = list;
+    d->index_size = sizeof(list);
+    d->count = 6;
+    d->instance_count = 2; /* [8, 24) inside the rectangle, [40, 56) outside */
+    d->bindings = bind;
+    d->binding_count = 2;
+    r = replay(&f, 2, 0);
+    if (r) {
+        const struct sim_unit_counters *c = sim_replay_result_unit(r, SIM_UNIT_BASELINE);
+        CHECK_EQ_U64(32 * 16 + 16 * 12, c->covered_pixels);
+        pixel(r, 16, 18, p);
+        CHECK_EQ_INT(255, p[0]);
+        CHECK_EQ_INT(0, p[1]);
+        pixel(r, 44, 18, p);
+        CHECK_EQ_INT(0, p[0]);
+        sim_replay_result_destroy(r);
+    }
+
+    /* Depth bias on a coplanar second draw. */
+    vkcube_rect(&s.ubo[1], 0.5f);
+    for (int v = 0; v < 6; v++) {
+        s.ubo[1].attr[v][0] = 0.9f;
+        s.ubo[1].attr[v][1] = 0.1f;
+    }
+    for (int bias = 0; bias < 2; bias++) {
+        fixture_init(&f, 2);
+        vkcube_draw(&f.draws[0], &s, 0);
+        vkcube_draw(&f.draws[1], &s, 1);
+        f.draws[1].state.depth_compare = VK_COMPARE_OP_LESS;
+        f.draws[1].state.depth_bias_enable = (uint32_t)bias;
+        f.draws[1].state.depth_bias_constant = -4.0f;
+        r = replay(&f, 1, 0);
+        if (r) {
+            CHECK_EQ_U64(bias ? 2 * 32 * 16 : 32 * 16,
+                         sim_replay_result_unit(r, SIM_UNIT_BASELINE)->covered_pixels);
+            pixel(r, 10, 10, p); /* red from the first draw, yellow from the second */
+            CHECK_EQ_INT(255, p[0]);
+            CHECK_EQ_INT(bias ? 255 : 0, p[1]);
+            sim_replay_result_destroy(r);
+        }
+    }
+}
+
 int
 main(void)
 {
@@ -631,6 +737,7 @@ main(void)
     test_depth_and_unsupported(cube_vs, cube_fs);
     test_vertex_input(client_vs, client_fs);
     test_clipping(cube_vs, cube_fs);
+    test_stencil_and_bias(cube_vs, cube_fs, client_vs, client_fs);
     sim_ir_shader_destroy(cube_vs);
     sim_ir_shader_destroy(cube_fs);
     sim_ir_shader_destroy(client_vs);

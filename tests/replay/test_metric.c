@@ -164,7 +164,7 @@ test_formats(void)
             }
         }
     }
-    /* UNORM8 rounds to nearest: 0.5 -> 128 (127.5 rounds to even 128). */
+    /* UNORM8 rounds to nearest: 0.5 -> 128 (127.5, a tie, rounds up). */
     const struct sim_fmt *f = sim_fmt_get(VK_FORMAT_R8_UNORM);
     uint32_t v[4] = {f2u(0.5f), 0, 0, 0};
     uint8_t t = 0;
