@@ -1,7 +1,8 @@
 #!/bin/sh
 # The main job: build everything, run the Debian `vkcube` under the capture
-# layer (on Xvfb and Mesa's software driver), capture frames 3-4, and print
-# `overshade info` of the trace.  Output goes to ./out/.
+# layer (on Xvfb and Mesa's software driver), capture frames 3-4, print
+# `overshade info` of the trace, and replay the frames through the simulated
+# pipeline against the pictures the driver presented.  Output goes to ./out/.
 set -eu
 cd "$(dirname "$0")/.."
 . tools/setup.sh
@@ -25,4 +26,7 @@ trace=$(ls "$out"/*.ovs | head -n 1)
 echo
 build/tools/overshade info "$trace"
 echo
+build/tools/overshade replay "$trace" --out "$out/replay"
+echo
 echo "overshade: trace in $trace"
+echo "overshade: replay report in $out/replay/report.json (and .csv), images in $out/replay/"
