@@ -27,25 +27,6 @@
 
 _Static_assert(SIM_LANES == 16, "the shuffles below are written for 16 lanes");
 
-struct slot {
-    const uint8_t *data;
-    uint8_t *wdata; /* storage buffers only */
-    uint64_t size;
-    const struct sim_tex_image *image;
-    const struct sim_tex_sampler *sampler;
-};
-
-struct sim_interp {
-    const struct sim_ir_shader *sh;
-    sim_lanes_u *regs;
-    uint32_t *block_masks;
-    struct slot *slots;
-    uint32_t alive;
-    uint32_t helpers;
-    uint64_t step_limit;
-    struct sim_interp_counters counters;
-};
-
 static const char *const interp_error_names[] = {
 #define SIM_INTERP_ERROR_NAME(name, msg) "SIM_INTERP_ERROR_" #name,
     SIM_INTERP_ERROR_LIST(SIM_INTERP_ERROR_NAME)
@@ -75,7 +56,7 @@ sim_interp_create(const struct sim_ir_shader *shader)
     bytes = (size_t)(shader->reg_count ? shader->reg_count : 1) * sizeof(sim_lanes_u);
     in->regs = aligned_alloc(64, bytes);
     in->block_masks = calloc(shader->block_count ? shader->block_count : 1, sizeof(uint32_t));
-    in->slots = calloc(shader->resource_count ? shader->resource_count : 1, sizeof(struct slot));
+    in->slots = calloc(shader->resource_count ? shader->resource_count : 1, sizeof(struct sim_interp_slot));
     if (!in->regs || !in->block_masks || !in->slots) {
         goto error;
     }
@@ -110,7 +91,7 @@ sim_interp_bind(struct sim_interp *interp, const struct sim_binding *table, uint
     const struct sim_ir_shader *sh = interp->sh;
     for (uint32_t s = 0; s < sh->resource_count; s++) {
         const struct sim_ir_resource *r = &sh->resources[s];
-        struct slot *slot = &interp->slots[s];
+        struct sim_interp_slot *slot = &interp->slots[s];
         memset(slot, 0, sizeof(*slot));
         for (uint32_t i = 0; i < count; i++) {
             const struct sim_binding *b = &table[i];
@@ -507,8 +488,8 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
             }
         }
         left &= ~group;
-        const struct slot *img = &in->slots[image];
-        const struct slot *smp = sampler == SIM_IR_NONE ? img : &in->slots[sampler];
+        const struct sim_interp_slot *img = &in->slots[image];
+        const struct sim_interp_slot *smp = sampler == SIM_IR_NONE ? img : &in->slots[sampler];
         if (!img->image || (samples && !smp->sampler)) {
             return SIM_INTERP_ERROR_UNBOUND_TEXTURE;
         }
@@ -972,7 +953,7 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 }
                 continue;
             case SIM_IR_OP_LDBUF: {
-                const struct slot *s = &in->slots[i->aux];
+                const struct sim_interp_slot *s = &in->slots[i->aux];
                 if (i->a < sh->const_count) {
                     /* Uniform address: one load for the batch. */
                     uint64_t addr = (uint64_t)PA[0] + i->imm;
@@ -995,7 +976,7 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 break;
             }
             case SIM_IR_OP_STBUF: {
-                const struct slot *s = &in->slots[i->aux];
+                const struct sim_interp_slot *s = &in->slots[i->aux];
                 uint32_t lanes = exec & ~in->helpers;
                 if (!s->wdata) {
                     continue;

@@ -273,6 +273,39 @@ float
 sim_half_to_float(uint32_t h);
 
 /* ------------------------------------------------------------------------ */
+/* Interpreter state (interp_exec.c, and interp_ref.c's reference)            */
+
+/* A resource slot as bound (sim_interp_bind). */
+struct sim_interp_slot {
+    const uint8_t *data;
+    uint8_t *wdata; /* storage buffers only */
+    uint64_t size;
+    const struct sim_tex_image *image;
+    const struct sim_tex_sampler *sampler;
+};
+
+struct sim_interp {
+    const struct sim_ir_shader *sh;
+    sim_lanes_u *regs;     /* reg_count: register r of lane l is regs[r][l] */
+    uint32_t *block_masks; /* block_count: lanes waiting to run each block */
+    struct sim_interp_slot *slots;
+    uint32_t alive;
+    uint32_t helpers;
+    uint64_t step_limit;
+    struct sim_interp_counters counters;
+};
+
+/* interp_ref.c: the reference the wide interpreter is tested against.  The
+ * same contract as sim_interp_run, on the same state, computed the simple
+ * way: each lane runs on its own with scalar operations and follows its
+ * own branches; only quad operations (derivatives, implicit-LOD lookups)
+ * make the lanes of a quad wait for each other.  Storage writes land lane
+ * by lane, so shaders whose lanes write the same address may differ.
+ * `step_limit` counts instructions per lane. */
+enum sim_interp_error
+sim_interp_run_reference(struct sim_interp *interp, uint32_t active, uint32_t helpers);
+
+/* ------------------------------------------------------------------------ */
 /* SPIR-V module, as checked by the reader (spv_reader.c)                     */
 
 struct sim_spv_inst {
