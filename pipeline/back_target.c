@@ -266,3 +266,30 @@ sim_surface_pixel_rgba8(const struct sim_surface *surface, uint32_t x, uint32_t 
     average_texel(surface, x, y, texel);
     sim_fmt_texel_rgba8(surface->fmt, texel, out);
 }
+
+void *
+sim_surface_texels(const struct sim_surface *surface, void *scratch)
+{
+    size_t pixels = (size_t)surface->width * surface->height;
+
+    if (surface->samples == 1) {
+        return surface->depth ? (void *)surface->depth : (void *)surface->color;
+    }
+    if (surface->depth) {
+        float *out = scratch;
+        for (size_t i = 0; i < pixels; i++) {
+            double z = 0;
+            for (uint32_t k = 0; k < surface->samples; k++) {
+                z += surface->depth[i * surface->samples + k];
+            }
+            out[i] = (float)(z / surface->samples);
+        }
+        return out;
+    }
+    uint8_t *out = scratch;
+    for (size_t i = 0; i < pixels; i++) {
+        average_texel(surface, (uint32_t)(i % surface->width), (uint32_t)(i / surface->width),
+                      out + i * surface->texel_bytes);
+    }
+    return out;
+}

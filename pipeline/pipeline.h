@@ -538,13 +538,27 @@ struct sim_vertex_buffer {
     uint64_t stride; /* 0: the pipeline's stride (vkCmdBindVertexBuffers2 sets it) */
 };
 
+/* One rectangle of a vkCmdClearAttachments. */
+struct sim_clear {
+    uint32_t aspects;    /* VkImageAspectFlags: COLOR, or DEPTH and/or STENCIL */
+    uint32_t attachment; /* colour attachment index (COLOR) */
+    uint32_t value[4];   /* VkClearValue words */
+    struct sim_rect rect;
+};
+
 /* One executed draw (an indirect or multi draw is one sim_draw per draw the
- * GPU ran). */
+ * GPU ran), or, when clear_count is not zero, a vkCmdClearAttachments in
+ * the pass (it has no program and is not counted as a draw). */
 struct sim_draw {
     const struct sim_program *program;
     struct sim_draw_state state;
     const struct sim_binding *bindings; /* descriptors and push constants */
     uint32_t binding_count;
+    /* NULL, or per binding the frame image its `image` shows (SIM_NONE when
+     * none): when the frame has written that image earlier (rendered,
+     * cleared, blitted, uploaded), shaders sample what it holds then instead
+     * of `image`'s data (mip level 0; other levels keep `image`'s). */
+    const uint32_t *binding_images;
     struct sim_vertex_buffer vertex_buffers[SIM_MAX_VERTEX_BINDINGS]; /* by binding number */
     uint32_t indexed;
     const void *index_data; /* indexed draws: the index buffer from the bound offset */
@@ -556,13 +570,27 @@ struct sim_draw {
     int32_t vertex_offset;
     uint32_t first_instance;
     uint32_t id; /* the caller's number for the draw, echoed in results */
-    /* Non-NULL: the caller could not describe the draw (static string, the
-     * reason); the draw is skipped and reported as unsupported. */
+    /* Non-NULL: the caller could not describe the draw (the reason, valid as
+     * long as the frame); the draw is skipped and reported as unsupported. */
     const char *unsupported;
+    uint32_t clear_count;
+    const struct sim_clear *clears;
 };
 
+/* What a pass does.  Transfers work on mip level 0, array layer 0. */
 enum sim_pass_kind {
-    SIM_PASS_RENDER, /* draws into attachments */
+    SIM_PASS_RENDER,      /* draws into attachments */
+    SIM_PASS_CLEAR,       /* clears `image` over `area` (vkCmdClear*Image) */
+    SIM_PASS_BLIT,        /* `regions` of `src_image` into `image`: copy, blit, resolve */
+    SIM_PASS_UPLOAD,      /* tightly packed texels at `data` into `image` over `area` */
+    SIM_PASS_BUFFER_COPY, /* `bytes` bytes from `src` to `dst`, or `fill` words when src is NULL */
+};
+
+/* A blit region: [x0, x1) x [y0, y1) of the source onto the same of the
+ * destination; reversed bounds mirror (vkCmdBlitImage). */
+struct sim_blit_region {
+    int32_t src[4]; /* x0, y0, x1, y1 */
+    int32_t dst[4];
 };
 
 struct sim_pass {
@@ -576,6 +604,23 @@ struct sim_pass {
     struct sim_attachment depth; /* depth/stencil attachment when has_depth */
     uint32_t draw_count;
     const struct sim_draw *draws;
+
+    /* Transfers (CLEAR, BLIT, UPLOAD use `area`, `image` and these). */
+    uint32_t image;        /* destination image */
+    uint32_t format;       /* CLEAR: the VkFormat that interprets `clear`; UPLOAD: of `data` */
+    uint32_t aspects;      /* CLEAR: VkImageAspectFlags */
+    uint32_t clear_value[4];
+    uint32_t src_image;    /* BLIT */
+    uint32_t filter;       /* BLIT: VkFilter */
+    uint32_t resolve;      /* BLIT: average the source's samples (vkCmdResolveImage) */
+    uint32_t region_count; /* BLIT */
+    const struct sim_blit_region *regions;
+    const void *data;      /* UPLOAD */
+    uint64_t data_size;
+    void *dst;             /* BUFFER_COPY: the caller's buffer memory */
+    const void *src;
+    uint64_t bytes;
+    uint32_t fill;
 };
 
 struct sim_frame {
@@ -725,8 +770,14 @@ sim_replay_result_samples(const struct sim_replay_result *result);
 const struct sim_draw_result *
 sim_replay_result_draws(const struct sim_replay_result *result, uint32_t *count);
 
-/* Images the frame rendered to (colour, depth and resolve attachments), as
- * indices into sim_frame.images, in order of first use. */
+/* Transfer passes the replay executed, and those it could not (unknown
+ * formats, mismatched sample counts). */
+void
+sim_replay_result_transfers(const struct sim_replay_result *result, uint32_t *done,
+                            uint32_t *skipped);
+
+/* Images the frame wrote (attachments, resolve and transfer destinations),
+ * as indices into sim_frame.images, in order of first use. */
 const uint32_t *
 sim_replay_result_targets(const struct sim_replay_result *result, uint32_t *count);
 

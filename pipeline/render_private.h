@@ -246,6 +246,25 @@ void
 sim_surface_resolve(const struct sim_surface *src, struct sim_surface *dst,
                     const struct sim_rect *rect);
 
+/* Blits `region` of `src` into `dst` (back_transfer.c): same-size regions
+ * of one format copy bytes, others are converted, scaled with `filter`
+ * (VkFilter) and mirrored as the bounds say; `resolve` averages samples
+ * (sources are always averaged when the destination has fewer). */
+void
+sim_surface_blit(const struct sim_surface *src, struct sim_surface *dst,
+                 const struct sim_blit_region *region, uint32_t filter, int resolve);
+
+/* Writes `rect` of `dst` from tightly packed texels of `format`. */
+void
+sim_surface_upload(struct sim_surface *dst, uint32_t format, const void *data, uint64_t size,
+                   const struct sim_rect *rect);
+
+/* The surface as one sample per pixel, tightly packed: its own storage when
+ * it has one sample, else the sample average written to `scratch` (width *
+ * height texels; depth surfaces give floats). */
+void *
+sim_surface_texels(const struct sim_surface *surface, void *scratch);
+
 /* One pixel of the surface as RGBA8 (sample average, sim_format_to_rgba8's
  * conversion). */
 void

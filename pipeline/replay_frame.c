@@ -57,6 +57,7 @@ struct sim_replay_result {
     struct sim_array targets; /* uint32_t */
     uint8_t *is_target;       /* per image */
     struct sim_surface **surfaces[SIM_UNIT_COUNT]; /* per image */
+    uint32_t transfers, transfers_skipped;
     uint32_t *heat[SIM_UNIT_COUNT];
     uint32_t heat_width, heat_height;
 };
@@ -77,8 +78,8 @@ struct worker {
     struct sim_unit_counters counters[SIM_UNIT_COUNT];
     struct sim_rast_stats stats;
     uint64_t quads_after_early;
-    struct worker_interp interps[WORKER_INTERPS];
-    uint32_t interp_next;
+    struct worker_interp interps[SIM_UNIT_COUNT][WORKER_INTERPS];
+    uint32_t interp_next[SIM_UNIT_COUNT];
     uint64_t draw_serial;
     int nomem;
     enum sim_replay_error fault;
@@ -93,6 +94,14 @@ struct replay {
     struct sim_draw_ctx dc;
     uint64_t draw_serial;
     struct sim_unit_target targets[SIM_UNIT_COUNT];
+    uint8_t *is_attachment; /* per image: a colour or depth attachment somewhere */
+    /* Images the frame wrote, as textures, per unit and image. */
+    struct sim_tex_image *textures[SIM_UNIT_COUNT];
+    void **texels[SIM_UNIT_COUNT]; /* sample averages of multisampled surfaces */
+    /* The current draw's binding table per unit (NULL: the draw's own). */
+    struct sim_binding *bindings[SIM_UNIT_COUNT];
+    struct sim_binding *bindings_store[SIM_UNIT_COUNT];
+    uint32_t binding_capacity[SIM_UNIT_COUNT];
     uint32_t worker_count;
     struct worker *workers;
 
@@ -109,47 +118,50 @@ struct replay {
 /* Bins                                                                      */
 
 static struct sim_interp *
-worker_interp(struct worker *w, const struct sim_ir_shader *shader)
+worker_interp(struct worker *w, uint32_t unit, const struct sim_ir_shader *shader)
 {
     struct worker_interp *e;
 
     for (uint32_t i = 0; i < WORKER_INTERPS; i++) {
-        if (w->interps[i].shader == shader && w->interps[i].interp) {
-            return w->interps[i].interp;
+        if (w->interps[unit][i].shader == shader && w->interps[unit][i].interp) {
+            return w->interps[unit][i].interp;
         }
     }
-    e = &w->interps[w->interp_next];
-    w->interp_next = (w->interp_next + 1) % WORKER_INTERPS;
+    e = &w->interps[unit][w->interp_next[unit]];
+    w->interp_next[unit] = (w->interp_next[unit] + 1) % WORKER_INTERPS;
     sim_interp_destroy(e->interp);
     e->shader = shader;
     e->interp = sim_interp_create(shader);
     return e->interp;
 }
 
-/* Binds the worker to the current draw (once per draw). */
+/* Binds the worker to the current draw (once per draw): one interpreter
+ * per unit, since units may see different textures. */
 static int
 worker_prepare(struct worker *w)
 {
     struct replay *r = w->r;
     const struct sim_draw_ctx *dc = &r->dc;
-    struct sim_interp *interp = NULL;
 
     if (w->draw_serial == r->draw_serial) {
         return 1;
     }
     w->draw_serial = r->draw_serial;
-    if (dc->fs) {
-        interp = worker_interp(w, dc->fs);
-        if (!interp) {
-            w->nomem = 1;
-            return 0;
-        }
-        sim_interp_bind(interp, dc->draw->bindings, dc->draw->binding_count);
-    }
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-        if (r->res->units & (1u << u)) {
-            sim_shade_begin(&w->ctx[u], dc, interp, &r->targets[u], &w->counters[u]);
+        struct sim_interp *interp = NULL;
+        if (!(r->res->units & (1u << u))) {
+            continue;
         }
+        if (dc->fs) {
+            interp = worker_interp(w, u, dc->fs);
+            if (!interp) {
+                w->nomem = 1;
+                return 0;
+            }
+            sim_interp_bind(interp, r->bindings[u] ? r->bindings[u] : dc->draw->bindings,
+                            dc->draw->binding_count);
+        }
+        sim_shade_begin(&w->ctx[u], dc, interp, &r->targets[u], &w->counters[u]);
     }
     return 1;
 }
@@ -313,6 +325,97 @@ new_draw_result(struct replay *r, uint32_t pass, uint32_t draw)
     return d;
 }
 
+/* The texture view of frame image `image` as unit `u` has it now: level 0
+ * from the unit's surface, other levels from `orig` (the caller's view). */
+static const struct sim_tex_image *
+written_texture(struct replay *r, uint32_t u, uint32_t image, const struct sim_tex_image *orig)
+{
+    const struct sim_surface *s = r->res->surfaces[u][image];
+    struct sim_tex_image *t = &r->textures[u][image];
+    uint32_t bytes;
+    void *data;
+
+    if (!s) {
+        return orig;
+    }
+    if (s->samples > 1 && !r->texels[u][image]) {
+        r->texels[u][image] = malloc((size_t)s->width * s->height *
+                                     (s->depth ? sizeof(float) : s->texel_bytes));
+        if (!r->texels[u][image]) {
+            return NULL;
+        }
+    }
+    data = sim_surface_texels(s, r->texels[u][image]);
+    if (orig) {
+        *t = *orig;
+    } else {
+        memset(t, 0, sizeof(*t));
+        t->view_type = VK_IMAGE_VIEW_TYPE_2D;
+        t->layers = 1;
+        t->level_count = 1;
+    }
+    if (s->depth) {
+        t->format = VK_FORMAT_D32_SFLOAT;
+        bytes = 4;
+    } else {
+        bytes = s->texel_bytes;
+        if (!orig || sim_format_texel_bytes(orig->format) != bytes) {
+            t->format = s->format;
+        }
+    }
+    t->levels[0] = (struct sim_tex_level){data, (uint64_t)s->width * s->height * bytes, s->width,
+                                          s->height, 1, s->width * bytes,
+                                          (uint64_t)s->width * s->height * bytes,
+                                          (uint64_t)s->width * s->height * bytes};
+    if (t->level_count == 0) {
+        t->level_count = 1;
+    }
+    return t;
+}
+
+/* Per unit, the draw's binding table with images the frame has written
+ * replaced by their current contents. */
+static enum sim_replay_error
+bind_written_images(struct replay *r)
+{
+    const struct sim_draw *d = r->dc.draw;
+
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        int any = 0;
+        r->bindings[u] = NULL;
+        if (!(r->res->units & (1u << u)) || !d->binding_images || !r->dc.fs) {
+            continue;
+        }
+        for (uint32_t i = 0; i < d->binding_count; i++) {
+            any |= d->binding_images[i] != SIM_NONE && r->res->surfaces[u][d->binding_images[i]];
+        }
+        if (!any) {
+            continue;
+        }
+        if (d->binding_count > r->binding_capacity[u]) {
+            struct sim_binding *b = realloc(r->bindings_store[u], sizeof(*b) * d->binding_count);
+            if (!b) {
+                return SIM_REPLAY_ERROR_NOMEM;
+            }
+            r->bindings_store[u] = b;
+            r->binding_capacity[u] = d->binding_count;
+        }
+        r->bindings[u] = r->bindings_store[u];
+        memcpy(r->bindings[u], d->bindings, sizeof(*d->bindings) * d->binding_count);
+        for (uint32_t i = 0; i < d->binding_count; i++) {
+            uint32_t img = d->binding_images[i];
+            if (img != SIM_NONE && r->res->surfaces[u][img]) {
+                const struct sim_tex_image *t = written_texture(r, u, img, d->bindings[i].image);
+                if (!t) {
+                    return SIM_REPLAY_ERROR_NOMEM;
+                }
+                r->bindings[u][i].image = t;
+            }
+        }
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
 /*
  * One draw through the pipeline.  This is the one place the order of the
  * stages is decided: the front-end stages in sequence (each begins, then
@@ -344,6 +447,9 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
         }
         begun = i + 1;
         err = front_end[i]->run(dc);
+    }
+    if (!err) {
+        err = bind_written_images(r);
     }
     if (!err) {
         r->draw_serial++;
@@ -403,6 +509,110 @@ get_surface(struct replay *r, uint32_t unit, uint32_t image, uint32_t samples, c
         r->res->is_target[image] = 1;
     }
     return *slot;
+}
+
+/* Samples of an image's storage: the override for attachments, else its
+ * own. */
+static uint32_t
+image_samples(const struct replay *r, uint32_t image)
+{
+    if (r->opt.samples && r->is_attachment[image]) {
+        return r->opt.samples;
+    }
+    return r->frame->images[image].samples ? r->frame->images[image].samples : 1;
+}
+
+/* Executes a transfer pass for every unit; 0 when it could not. */
+static int
+replay_transfer(struct replay *r, const struct sim_pass *pass)
+{
+    char detail[160];
+
+    if (pass->kind == SIM_PASS_BUFFER_COPY) {
+        /* Buffers are the caller's and shared by every unit. */
+        if (!pass->dst) {
+            return 0;
+        }
+        if (pass->src) {
+            memmove(pass->dst, pass->src, pass->bytes);
+        } else {
+            for (uint64_t i = 0; i + 4 <= pass->bytes; i += 4) {
+                memcpy((uint8_t *)pass->dst + i, &pass->fill, 4);
+            }
+        }
+        return 1;
+    }
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        struct sim_surface *dst, *src = NULL;
+        if (!(r->res->units & (1u << u))) {
+            continue;
+        }
+        dst = get_surface(r, u, pass->image, image_samples(r, pass->image), detail);
+        if (!dst) {
+            return 0;
+        }
+        switch (pass->kind) {
+        case SIM_PASS_CLEAR:
+            sim_surface_clear(dst, pass->format, pass->clear_value, &pass->area,
+                              (pass->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0,
+                              (pass->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) != 0);
+            break;
+        case SIM_PASS_BLIT:
+            src = get_surface(r, u, pass->src_image, image_samples(r, pass->src_image), detail);
+            if (!src) {
+                return 0;
+            }
+            for (uint32_t i = 0; i < pass->region_count; i++) {
+                sim_surface_blit(src, dst, &pass->regions[i], pass->filter, (int)pass->resolve);
+            }
+            break;
+        case SIM_PASS_UPLOAD:
+            sim_surface_upload(dst, pass->format, pass->data, pass->data_size, &pass->area);
+            break;
+        default:
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* vkCmdClearAttachments: each rectangle inside the render area. */
+static void
+clear_attachments(struct replay *r, const struct sim_pass *pass, const struct sim_draw *draw)
+{
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        struct sim_unit_target *t = &r->targets[u];
+        if (!(r->res->units & (1u << u))) {
+            continue;
+        }
+        for (uint32_t i = 0; i < draw->clear_count; i++) {
+            const struct sim_clear *c = &draw->clears[i];
+            struct sim_rect rect = c->rect;
+            int64_t x0 = rect.x > pass->area.x ? rect.x : pass->area.x;
+            int64_t y0 = rect.y > pass->area.y ? rect.y : pass->area.y;
+            int64_t x1 = (int64_t)rect.x + rect.width, y1 = (int64_t)rect.y + rect.height;
+            int64_t ax1 = (int64_t)pass->area.x + pass->area.width;
+            int64_t ay1 = (int64_t)pass->area.y + pass->area.height;
+            x1 = x1 < ax1 ? x1 : ax1;
+            y1 = y1 < ay1 ? y1 : ay1;
+            if (x0 >= x1 || y0 >= y1) {
+                continue;
+            }
+            rect = (struct sim_rect){(int32_t)x0, (int32_t)y0, (uint32_t)(x1 - x0),
+                                     (uint32_t)(y1 - y0)};
+            if ((c->aspects & VK_IMAGE_ASPECT_COLOR_BIT) && c->attachment < pass->color_count &&
+                t->color[c->attachment]) {
+                sim_surface_clear(t->color[c->attachment], t->color_format[c->attachment],
+                                  c->value, &rect, 0, 0);
+            }
+            if ((c->aspects & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT)) &&
+                t->depth) {
+                sim_surface_clear(t->depth, 0, c->value, &rect,
+                                  (c->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0,
+                                  (c->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) != 0);
+            }
+        }
+    }
 }
 
 /* Binds and loads the pass's attachments for every unit; 0 with `detail`
@@ -517,6 +727,10 @@ replay_pass(struct replay *r, uint32_t p)
             snprintf(out->detail, sizeof(out->detail), "%s", detail);
             continue;
         }
+        if (draw->clear_count) {
+            clear_attachments(r, pass, draw);
+            continue;
+        }
         if (!draw->program) {
             out->status = SIM_REPLAY_ERROR_UNSUPPORTED_STAGE;
             snprintf(out->detail, sizeof(out->detail), "no pipeline");
@@ -572,6 +786,28 @@ check_frame(const struct sim_frame *f, char *detail)
     }
     for (uint32_t p = 0; p < f->pass_count; p++) {
         const struct sim_pass *pass = &f->passes[p];
+        if (pass->kind == SIM_PASS_BUFFER_COPY) {
+            continue;
+        }
+        if (pass->kind != SIM_PASS_RENDER) {
+            if (pass->kind > SIM_PASS_BUFFER_COPY || pass->image >= f->image_count ||
+                (pass->kind == SIM_PASS_BLIT &&
+                 (pass->src_image >= f->image_count || (pass->region_count && !pass->regions)))) {
+                snprintf(detail, 160, "pass %u: bad transfer", p);
+                return 0;
+            }
+            continue;
+        }
+        for (uint32_t d = 0; d < pass->draw_count; d++) {
+            const struct sim_draw *draw = &pass->draws[d];
+            for (uint32_t i = 0; draw->binding_images && i < draw->binding_count; i++) {
+                if (draw->binding_images[i] != SIM_NONE &&
+                    draw->binding_images[i] >= f->image_count) {
+                    snprintf(detail, 160, "pass %u draw %u: binding image out of range", p, d);
+                    return 0;
+                }
+            }
+        }
         if (pass->width == 0 || pass->height == 0 || pass->width > SIM_RAST_MAX_EXTENT ||
             pass->height > SIM_RAST_MAX_EXTENT || pass->color_count > SIM_MAX_COLOR_ATTACHMENTS ||
             (pass->draw_count && !pass->draws)) {
@@ -636,12 +872,25 @@ replay_finish(struct replay *r)
                     sim_unit_get(u)->destroy(w->unit_self[u]);
                 }
             }
-            for (uint32_t i = 0; i < WORKER_INTERPS; i++) {
-                sim_interp_destroy(w->interps[i].interp);
+            for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+                for (uint32_t i = 0; i < WORKER_INTERPS; i++) {
+                    sim_interp_destroy(w->interps[u][i].interp);
+                }
             }
         }
         free(r->workers);
     }
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        if (r->texels[u]) {
+            for (uint32_t i = 0; i < r->frame->image_count; i++) {
+                free(r->texels[u][i]);
+            }
+        }
+        free(r->texels[u]);
+        free(r->textures[u]);
+        free(r->bindings_store[u]);
+    }
+    free(r->is_attachment);
     if (r->worker_count > 1) {
         pthread_mutex_destroy(&r->lock);
         pthread_cond_destroy(&r->wake);
@@ -715,6 +964,36 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
     }
     r.res = res;
     r.dc.counters = &res->raster;
+    r.is_attachment = calloc(frame->image_count ? frame->image_count : 1, 1);
+    if (!r.is_attachment) {
+        err = SIM_REPLAY_ERROR_NOMEM;
+        goto error;
+    }
+    for (uint32_t p = 0; p < frame->pass_count; p++) {
+        const struct sim_pass *pass = &frame->passes[p];
+        if (pass->kind != SIM_PASS_RENDER) {
+            continue;
+        }
+        for (uint32_t i = 0; i < pass->color_count; i++) {
+            if (pass->color[i].image != SIM_NONE) {
+                r.is_attachment[pass->color[i].image] = 1;
+            }
+        }
+        if (pass->has_depth && pass->depth.image != SIM_NONE) {
+            r.is_attachment[pass->depth.image] = 1;
+        }
+    }
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        if (!(res->units & (1u << u))) {
+            continue;
+        }
+        r.textures[u] = calloc(frame->image_count ? frame->image_count : 1, sizeof(*r.textures[u]));
+        r.texels[u] = calloc(frame->image_count ? frame->image_count : 1, sizeof(void *));
+        if (!r.textures[u] || !r.texels[u]) {
+            err = SIM_REPLAY_ERROR_NOMEM;
+            goto error;
+        }
+    }
 
     r.worker_count = r.opt.threads;
     r.workers = calloc(r.worker_count, sizeof(*r.workers));
@@ -750,6 +1029,8 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
 
     for (uint32_t p = 0; p < frame->pass_count; p++) {
         if (frame->passes[p].kind != SIM_PASS_RENDER) {
+            res->transfers++;
+            res->transfers_skipped += !replay_transfer(&r, &frame->passes[p]);
             continue;
         }
         err = replay_pass(&r, p);
@@ -877,4 +1158,12 @@ sim_replay_result_heat(const struct sim_replay_result *result, enum sim_unit_kin
     *width = result->heat_width;
     *height = result->heat_height;
     return result->heat[unit];
+}
+
+void
+sim_replay_result_transfers(const struct sim_replay_result *result, uint32_t *done,
+                            uint32_t *skipped)
+{
+    *done = result->transfers - result->transfers_skipped;
+    *skipped = result->transfers_skipped;
 }

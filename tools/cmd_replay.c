@@ -22,7 +22,7 @@
  * "samples_written", "shader_instructions", "texture_lookups", "files"}},
  * "raster": {...}, "pipeline_statistics": {"driver", "replay"},
  * "unsupported": [{"pass", "draw", "id", "status", "detail"}],
- * "not_replayed": [{"command", "count"}], "images": [...]}]}.
+ * "transfers": {"replayed", "skipped"}, "not_replayed": [{"command", "count"}], "images": [...]}]}.
  * report.csv: one row per frame and unit with the same numbers.
  *
  * Exit status: 0 when every selected frame was replayed (draws with
@@ -361,7 +361,7 @@ replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struc
         fr.unsupported += draws[i].status != SIM_REPLAY_ERROR_OK;
     }
     /* Draws the conversion could not place in a pass count as unsupported. */
-    fr.unsupported += conv->draws > draw_count ? conv->draws - draw_count : 0;
+    fr.unsupported += conv->lost_draws;
 
     /* The reference picture. */
     if (cf->ref_blob && cf->ref_width && cf->ref_height) {
@@ -573,7 +573,11 @@ replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struc
         fputc('}', json);
         comma = 1;
     }
-    fprintf(json, "%s],\n      \"not_replayed\": [", comma ? "\n      " : "");
+    uint32_t transfers_done, transfers_skipped;
+    sim_replay_result_transfers(res, &transfers_done, &transfers_skipped);
+    fprintf(json, "%s],\n      \"transfers\": {\"replayed\": %u, \"skipped\": %u},\n",
+            comma ? "\n      " : "", transfers_done, transfers_skipped);
+    fprintf(json, "      \"not_replayed\": [");
     for (uint32_t i = 0; i < conv->skip_count; i++) {
         fprintf(json, "%s{\"command\": ", i ? ", " : "");
         json_string(json, conv->skips[i].name);

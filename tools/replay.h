@@ -41,6 +41,7 @@ struct cli_replay_frame {
     struct sim_frame frame;
     uint32_t draws;             /* executed draws in the frame */
     uint32_t tessellated_draws; /* of which with tessellation stages */
+    uint32_t lost_draws;        /* of which outside any pass (not in the description) */
     uint32_t skip_count;
     struct cli_replay_skip skips[CLI_REPLAY_MAX_SKIPS]; /* commands not replayed */
     void *priv;

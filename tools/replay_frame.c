@@ -12,9 +12,15 @@
  * Buffers are copied (shaders may write storage buffers); images and
  * shader code are read where the trace holds them.
  *
+ * Transfers become passes of their own in frame order (clears, copies,
+ * blits and resolves of mip level 0 / layer 0, buffer-to-image uploads,
+ * buffer copies, updates and fills), vkCmdClearAttachments a pseudo-draw
+ * of its pass, so images the frame writes are there when later draws
+ * sample them.
+ *
  * What the pipeline cannot take yet is recorded rather than fatal: a draw
- * gets a reason in sim_draw.unsupported; other commands (transfers, clears
- * outside render passes, compute) are counted in the frame's skips.
+ * gets a reason in sim_draw.unsupported; other commands (other mip levels,
+ * image-to-buffer copies, compute) are counted in the frame's skips.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -807,7 +813,7 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
  * names, plus push constants.  Dynamic offsets apply in binding order
  * (Vulkan specification, "Descriptor Set Binding"). */
 static struct sim_binding *
-build_bindings(struct walk *w, uint32_t *count, const char **problem)
+build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out, const char **problem)
 {
     const struct cap_pipeline *p = w->pipeline;
     const struct cap_pipeline_layout *layout =
@@ -823,10 +829,12 @@ build_bindings(struct walk *w, uint32_t *count, const char **problem)
         total += ds ? ds->descriptors.count : 0;
     }
     table = falloc(w->fp, sizeof(*table) * total);
-    if (!table) {
+    uint32_t *images = falloc(w->fp, sizeof(*images) * total);
+    if (!table || !images) {
         w->nomem = 1;
         return NULL;
     }
+    *images_out = images;
     for (uint32_t s = 0; layout && s < layout->set_layouts.count && s < MAX_SETS; s++) {
         const struct cap_descriptor_set *ds;
         const struct cap_dset_layout *dl;
@@ -852,6 +860,7 @@ build_bindings(struct walk *w, uint32_t *count, const char **problem)
             const struct cap_descriptor *d = &desc[i];
             struct sim_binding *b = &table[n];
             memset(b, 0, sizeof(*b));
+            images[n] = SIM_NONE;
             b->set = s;
             b->binding = d->binding;
             b->array_element = d->array_element;
@@ -901,7 +910,10 @@ build_bindings(struct walk *w, uint32_t *count, const char **problem)
                 }
                 if (d->type != VK_DESCRIPTOR_TYPE_SAMPLER) {
                     b->image = get_texture(w, d->image_view);
-                    if (!b->image) {
+                    /* Images the frame writes before this draw are read
+                     * from the replay's copy (level 0). */
+                    images[n] = view_image(w, d->image_view, NULL);
+                    if (!b->image && images[n] == SIM_NONE) {
                         *problem = "a sampled image has no contents the replay can read";
                     }
                 }
@@ -919,8 +931,9 @@ build_bindings(struct walk *w, uint32_t *count, const char **problem)
         }
     }
     if (w->push_size) {
-        struct sim_binding *b = &table[n++];
+        struct sim_binding *b = &table[n];
         uint8_t *copy = falloc(w->fp, w->push_size);
+        images[n++] = SIM_NONE;
         if (!copy) {
             w->nomem = 1;
             return NULL;
@@ -969,6 +982,7 @@ record_draw(struct walk *w, const struct cap_cmd_draw *cmd)
         }
         if (w->pass == SIM_NONE) {
             skip(w, "draw outside a render pass");
+            w->out->lost_draws++;
             continue;
         }
         d = new_draw(w);
@@ -990,10 +1004,12 @@ record_draw(struct walk *w, const struct cap_cmd_draw *cmd)
         }
         d->program = &w->program->program;
         build_state(w, &d->state, w->fp->passes[w->pass].color_count);
-        d->bindings = build_bindings(w, &d->binding_count, &problem);
+        uint32_t *binding_images = NULL;
+        d->bindings = build_bindings(w, &d->binding_count, &binding_images, &problem);
         if (!d->bindings) {
             return;
         }
+        d->binding_images = binding_images;
         for (uint32_t b = 0; b < SIM_MAX_VERTEX_BINDINGS; b++) {
             struct fp_buffer *buf;
             if (!w->vb[b].buffer) {
@@ -1280,6 +1296,238 @@ set_state(struct walk *w, const struct cap_cmd_set_state *cmd)
     d->words = CAP_SPAN_PTR(cmd, cmd->values, uint32_t);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Transfers                                                                 */
+
+static struct sim_pass *
+transfer_pass(struct walk *w, enum sim_pass_kind kind, uint32_t image)
+{
+    uint32_t pi;
+    struct sim_pass *p;
+
+    if (w->in_render_pass) {
+        skip(w, "transfer inside a render pass");
+        return NULL;
+    }
+    pi = new_pass(w);
+    if (pi == SIM_NONE) {
+        return NULL;
+    }
+    p = &w->fp->passes[pi];
+    p->kind = kind;
+    p->image = image;
+    p->src_image = SIM_NONE;
+    if (image != SIM_NONE) {
+        const struct sim_image *img = &w->fp->images[image];
+        p->area = (struct sim_rect){0, 0, img->width, img->height};
+        p->format = img->format;
+    }
+    return p;
+}
+
+static int
+is_level0(const struct cap_subresource_layers *l)
+{
+    return l->mip_level == 0 && l->base_array_layer == 0;
+}
+
+static void
+record_clear_image(struct walk *w, const struct cap_cmd_clear_image *c)
+{
+    const struct cap_subresource_range *ranges =
+        CAP_SPAN_PTR(c, c->ranges, struct cap_subresource_range);
+    uint32_t image = get_image(w, c->image);
+
+    for (uint32_t i = 0; i < c->ranges.count; i++) {
+        struct sim_pass *p;
+        if (ranges[i].base_mip_level != 0 || ranges[i].base_array_layer != 0) {
+            skip(w, "clear of a mip level or layer other than 0");
+            continue;
+        }
+        p = image != SIM_NONE ? transfer_pass(w, SIM_PASS_CLEAR, image) : NULL;
+        if (!p) {
+            return;
+        }
+        p->aspects = c->head.op == CAP_CMD_CLEAR_COLOR_IMAGE ? VK_IMAGE_ASPECT_COLOR_BIT
+                                                            : ranges[i].aspect_mask;
+        memcpy(p->clear_value, c->value.words, sizeof(p->clear_value));
+    }
+}
+
+static void
+record_image_copy(struct walk *w, const struct cap_cmd_transfer *c)
+{
+    uint32_t src = get_image(w, c->src), dst = get_image(w, c->dst);
+    struct sim_blit_region *regions;
+    struct sim_pass *p;
+    uint32_t n = 0;
+
+    if (src == SIM_NONE || dst == SIM_NONE) {
+        return;
+    }
+    regions = falloc(w->fp, sizeof(*regions) * (c->regions.count ? c->regions.count : 1));
+    if (!regions) {
+        w->nomem = 1;
+        return;
+    }
+    for (uint32_t i = 0; i < c->regions.count; i++) {
+        struct sim_blit_region *r = &regions[n];
+        if (c->head.op == CAP_CMD_BLIT_IMAGE) {
+            const struct cap_image_blit *b = CAP_SPAN_PTR(c, c->regions, struct cap_image_blit) + i;
+            if (!is_level0(&b->src) || !is_level0(&b->dst)) {
+                skip(w, "blit of a mip level or layer other than 0");
+                continue;
+            }
+            *r = (struct sim_blit_region){
+                {b->src_offsets[0].x, b->src_offsets[0].y, b->src_offsets[1].x, b->src_offsets[1].y},
+                {b->dst_offsets[0].x, b->dst_offsets[0].y, b->dst_offsets[1].x, b->dst_offsets[1].y}};
+        } else {
+            const struct cap_image_copy *k = CAP_SPAN_PTR(c, c->regions, struct cap_image_copy) + i;
+            if (!is_level0(&k->src) || !is_level0(&k->dst)) {
+                skip(w, "copy of a mip level or layer other than 0");
+                continue;
+            }
+            int32_t wd = (int32_t)k->extent.width, ht = (int32_t)k->extent.height;
+            *r = (struct sim_blit_region){
+                {k->src_offset.x, k->src_offset.y, k->src_offset.x + wd, k->src_offset.y + ht},
+                {k->dst_offset.x, k->dst_offset.y, k->dst_offset.x + wd, k->dst_offset.y + ht}};
+        }
+        n++;
+    }
+    if (!n || !(p = transfer_pass(w, SIM_PASS_BLIT, dst))) {
+        return;
+    }
+    p->src_image = src;
+    p->filter = c->filter;
+    p->resolve = c->head.op == CAP_CMD_RESOLVE_IMAGE;
+    p->regions = regions;
+    p->region_count = n;
+}
+
+static void
+record_upload(struct walk *w, const struct cap_cmd_transfer *c)
+{
+    const struct cap_buffer_image_copy *regions =
+        CAP_SPAN_PTR(c, c->regions, struct cap_buffer_image_copy);
+    struct fp_buffer *buf = get_buffer(w, c->src);
+    uint32_t dst = get_image(w, c->dst);
+
+    if (!buf || !buf->data || dst == SIM_NONE) {
+        skip(w, "buffer-to-image copy without contents");
+        return;
+    }
+    for (uint32_t i = 0; i < c->regions.count; i++) {
+        const struct cap_buffer_image_copy *k = &regions[i];
+        const struct sim_image *img = &w->fp->images[dst];
+        uint32_t bytes = sim_format_texel_bytes(img->format);
+        struct sim_pass *p;
+        if (!is_level0(&k->image) || bytes == 0 ||
+            (k->buffer_row_length && k->buffer_row_length != k->image_extent.width) ||
+            k->buffer_offset > buf->size) {
+            skip(w, "buffer-to-image copy the replay cannot take (level, layout or format)");
+            continue;
+        }
+        p = transfer_pass(w, SIM_PASS_UPLOAD, dst);
+        if (!p) {
+            return;
+        }
+        p->area = (struct sim_rect){k->image_offset.x, k->image_offset.y, k->image_extent.width,
+                                    k->image_extent.height};
+        p->data = buf->data + k->buffer_offset;
+        p->data_size = buf->size - k->buffer_offset;
+    }
+}
+
+static void
+record_buffer_write(struct walk *w, const struct cap_cmd_head *h)
+{
+    struct sim_pass *p;
+
+    if (h->op == CAP_CMD_COPY_BUFFER) {
+        const struct cap_cmd_transfer *c = (const struct cap_cmd_transfer *)h;
+        const struct cap_buffer_copy *k = CAP_SPAN_PTR(c, c->regions, struct cap_buffer_copy);
+        struct fp_buffer *src = get_buffer(w, c->src), *dst = get_buffer(w, c->dst);
+        for (uint32_t i = 0; i < c->regions.count; i++) {
+            if (!src || !dst || !src->data || !dst->data || k[i].src_offset > src->size ||
+                k[i].size > src->size - k[i].src_offset || k[i].dst_offset > dst->size ||
+                k[i].size > dst->size - k[i].dst_offset) {
+                skip(w, "buffer copy outside the buffers' contents");
+                continue;
+            }
+            if (!(p = transfer_pass(w, SIM_PASS_BUFFER_COPY, SIM_NONE))) {
+                return;
+            }
+            p->dst = dst->data + k[i].dst_offset;
+            p->src = src->data + k[i].src_offset;
+            p->bytes = k[i].size;
+        }
+    } else if (h->op == CAP_CMD_UPDATE_BUFFER) {
+        const struct cap_cmd_update_buffer *c = (const struct cap_cmd_update_buffer *)h;
+        struct fp_buffer *dst = get_buffer(w, c->buffer);
+        if (!dst || !dst->data || c->offset > dst->size || c->data.count > dst->size - c->offset) {
+            skip(w, "buffer update outside the buffer's contents");
+            return;
+        }
+        if (!(p = transfer_pass(w, SIM_PASS_BUFFER_COPY, SIM_NONE))) {
+            return;
+        }
+        p->dst = dst->data + c->offset;
+        p->src = CAP_SPAN_PTR(c, c->data, uint8_t);
+        p->bytes = c->data.count;
+    } else {
+        const struct cap_cmd_fill_buffer *c = (const struct cap_cmd_fill_buffer *)h;
+        struct fp_buffer *dst = get_buffer(w, c->buffer);
+        uint64_t size;
+        if (!dst || !dst->data || c->offset > dst->size) {
+            skip(w, "buffer fill outside the buffer's contents");
+            return;
+        }
+        size = c->size == VK_WHOLE_SIZE ? (dst->size - c->offset) & ~3ull : c->size;
+        if (size > dst->size - c->offset || !(p = transfer_pass(w, SIM_PASS_BUFFER_COPY, SIM_NONE))) {
+            return;
+        }
+        p->dst = dst->data + c->offset;
+        p->src = NULL;
+        p->fill = c->data;
+        p->bytes = size;
+    }
+}
+
+/* vkCmdClearAttachments: a pseudo-draw of the current pass. */
+static void
+record_clear_attachments(struct walk *w, const struct cap_cmd_clear_attachments *c)
+{
+    const struct cap_clear_attachment *atts =
+        CAP_SPAN_PTR(c, c->attachments, struct cap_clear_attachment);
+    const struct cap_clear_rect *rects = CAP_SPAN_PTR(c, c->rects, struct cap_clear_rect);
+    uint64_t n = (uint64_t)c->attachments.count * c->rects.count;
+    struct sim_clear *clears;
+    struct sim_draw *d;
+
+    if (w->pass == SIM_NONE || n == 0) {
+        return;
+    }
+    clears = falloc(w->fp, sizeof(*clears) * n);
+    if (!clears || !(d = new_draw(w))) {
+        w->nomem = 1;
+        return;
+    }
+    n = 0;
+    for (uint32_t a = 0; a < c->attachments.count; a++) {
+        for (uint32_t r = 0; r < c->rects.count; r++) {
+            struct sim_clear *k = &clears[n++];
+            k->aspects = atts[a].aspect_mask;
+            k->attachment = atts[a].color_attachment;
+            memcpy(k->value, atts[a].value.words, sizeof(k->value));
+            k->rect = (struct sim_rect){rects[r].rect.x, rects[r].rect.y, rects[r].rect.width,
+                                        rects[r].rect.height};
+        }
+    }
+    d->id = UINT32_MAX;
+    d->clears = clears;
+    d->clear_count = (uint32_t)n;
+}
+
 static void
 walk_command(struct walk *w, const struct cap_cmd_head *h)
 {
@@ -1397,6 +1645,26 @@ walk_command(struct walk *w, const struct cap_cmd_head *h)
         w->out->frame.present_image = get_image(w, c->image);
         break;
     }
+    case CAP_CMD_CLEAR_COLOR_IMAGE:
+    case CAP_CMD_CLEAR_DEPTH_STENCIL_IMAGE:
+        record_clear_image(w, (const struct cap_cmd_clear_image *)h);
+        break;
+    case CAP_CMD_COPY_IMAGE:
+    case CAP_CMD_BLIT_IMAGE:
+    case CAP_CMD_RESOLVE_IMAGE:
+        record_image_copy(w, (const struct cap_cmd_transfer *)h);
+        break;
+    case CAP_CMD_COPY_BUFFER_TO_IMAGE:
+        record_upload(w, (const struct cap_cmd_transfer *)h);
+        break;
+    case CAP_CMD_COPY_BUFFER:
+    case CAP_CMD_UPDATE_BUFFER:
+    case CAP_CMD_FILL_BUFFER:
+        record_buffer_write(w, h);
+        break;
+    case CAP_CMD_CLEAR_ATTACHMENTS:
+        record_clear_attachments(w, (const struct cap_cmd_clear_attachments *)h);
+        break;
     case CAP_CMD_UNSUPPORTED: {
         const struct cap_cmd_unsupported *c = (const struct cap_cmd_unsupported *)h;
         char name[64];

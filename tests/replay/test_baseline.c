@@ -15,7 +15,9 @@
  *   - early depth tests reject a draw behind, accept one in front;
  *   - stencil tests and updates, depth bias;
  *   - blending; face culling; clipping at the near plane and the guard band;
- *   - draws with unsupported state are reported, the others still drawn.
+ *   - draws with unsupported state are reported, the others still drawn;
+ *   - transfers in frame order (clear, blit, buffer copy, clear
+ *     attachments) and draws sampling an image rendered earlier.
  */
 #include <math.h>
 #include <stdint.h>
@@ -722,6 +724,128 @@ test_stencil_and_bias(struct sim_ir_shader *cube_vs, struct sim_ir_shader *cube_
     }
 }
 
+/* The frame's transfers in order and images rendered earlier sampled by
+ * later draws: render a rectangle into image 0 (then clear its corner with
+ * vkCmdClearAttachments), blit image 0 upside down into image 4, clear
+ * image 3, rewrite the uniform buffer, and draw a full-screen rectangle
+ * that samples image 0 into image 2: a copy of image 0. */
+static void
+test_transfers(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
+{
+    static struct sim_image images[5];
+    static struct sim_pass passes[5];
+    static struct sim_draw draws[3];
+    static struct vkcube_setup s;
+    static struct sim_clear corner;
+    static struct sim_binding sample_image0[2];
+    static const uint32_t binding_images[2] = {SIM_NONE, 0};
+    static const struct sim_blit_region flip = {{0, 0, W, H}, {0, H, W, 0}};
+    struct sim_frame frame = {0};
+    struct sim_replay_result *r;
+    uint32_t w, h, done, skipped;
+
+    vkcube_setup_init(&s, vs, fs);
+    vkcube_rect(&s.ubo[0], 0.5f);
+    /* ubo[1]: the full screen, texcoords [0, 1] over it. */
+    memset(&s.ubo[1], 0, sizeof(s.ubo[1]));
+    s.ubo[1].mvp[0] = s.ubo[1].mvp[5] = s.ubo[1].mvp[10] = s.ubo[1].mvp[15] = 1.0f;
+    static const float full[6][2] = {{-1, -1}, {1, -1}, {-1, 1}, {1, -1}, {1, 1}, {-1, 1}};
+    for (int v = 0; v < 6; v++) {
+        s.ubo[1].position[v][0] = full[v][0];
+        s.ubo[1].position[v][1] = full[v][1];
+        s.ubo[1].position[v][2] = 0.5f;
+        s.ubo[1].position[v][3] = 1.0f;
+        s.ubo[1].attr[v][0] = (full[v][0] + 1) / 2;
+        s.ubo[1].attr[v][1] = (full[v][1] + 1) / 2;
+    }
+    for (int i = 0; i < 5; i++) {
+        images[i] = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1, 1, NULL, 0};
+    }
+    images[1].format = VK_FORMAT_D16_UNORM;
+
+    struct fixture f;
+    fixture_init(&f, 0);
+    /* Pass 0: the rectangle into image 0, then a white 4x4 corner. */
+    passes[0] = f.pass;
+    vkcube_draw(&draws[0], &s, 0);
+    float white[4] = {1, 1, 1, 1};
+    corner.aspects = VK_IMAGE_ASPECT_COLOR_BIT;
+    memcpy(corner.value, white, sizeof(white));
+    corner.rect = (struct sim_rect){0, 0, 4, 4};
+    draws[1].clears = &corner;
+    draws[1].clear_count = 1;
+    draws[1].id = 99;
+    passes[0].draws = draws;
+    passes[0].draw_count = 2;
+    /* Pass 1: image 0 upside down into image 4. */
+    passes[1] = (struct sim_pass){.kind = SIM_PASS_BLIT, .image = 4, .src_image = 0,
+                                  .filter = VK_FILTER_NEAREST, .region_count = 1,
+                                  .regions = &flip};
+    /* Pass 2: image 3 cleared blue. */
+    float blue[4] = {0, 0, 1, 1};
+    passes[2] = (struct sim_pass){.kind = SIM_PASS_CLEAR, .image = 3,
+                                  .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                  .aspects = VK_IMAGE_ASPECT_COLOR_BIT,
+                                  .area = {0, 0, W, H}};
+    memcpy(passes[2].clear_value, blue, sizeof(blue));
+    /* Pass 3: the uniform buffer becomes the full-screen one. */
+    passes[3] = (struct sim_pass){.kind = SIM_PASS_BUFFER_COPY, .dst = &s.ubo[0],
+                                  .src = &s.ubo[1], .bytes = sizeof(s.ubo[0])};
+    /* Pass 4: sample image 0 over the whole of image 2. */
+    passes[4] = f.pass;
+    passes[4].color[0].image = 2;
+    vkcube_draw(&draws[2], &s, 0);
+    sample_image0[0] = s.bindings[0][0];
+    sample_image0[1] = (struct sim_binding){.set = 0, .binding = 1, .sampler = &s.sampler};
+    draws[2].bindings = sample_image0;
+    draws[2].binding_images = binding_images;
+    passes[4].draws = &draws[2];
+    passes[4].draw_count = 1;
+
+    frame.sub_pixel_bits = 8;
+    frame.images = images;
+    frame.image_count = 5;
+    frame.passes = passes;
+    frame.pass_count = 5;
+    frame.present_image = 2;
+    struct sim_replay_options opt = {.threads = 2};
+    char detail[160];
+    if (sim_replay_frame(&frame, &opt, &r, detail) != SIM_REPLAY_ERROR_OK) {
+        fprintf(stderr, "replay failed: %s\n", detail);
+        test_failures++;
+        return;
+    }
+    sim_replay_result_transfers(r, &done, &skipped);
+    CHECK_EQ_INT(3, done);
+    CHECK_EQ_INT(0, skipped);
+    uint8_t *img0 = sim_replay_result_image_rgba8(r, SIM_UNIT_BASELINE, 0, &w, &h);
+    uint8_t *img2 = sim_replay_result_image_rgba8(r, SIM_UNIT_BASELINE, 2, &w, &h);
+    uint8_t *img3 = sim_replay_result_image_rgba8(r, SIM_UNIT_BASELINE, 3, &w, &h);
+    uint8_t *img4 = sim_replay_result_image_rgba8(r, SIM_UNIT_BASELINE, 4, &w, &h);
+    CHECK(img0 && img2 && img3 && img4);
+    if (img0 && img2 && img3 && img4) {
+        static const uint8_t want_white[4] = {255, 255, 255, 255};
+        CHECK(memcmp(img0 + 4 * (2 * W + 2), want_white, 4) == 0);
+        CHECK(memcmp(img0 + 4 * (10 * W + 10), texels[0][0], 4) == 0);
+        int bad_flip = 0, bad_copy = 0, bad_clear = 0;
+        for (int y = 0; y < H; y++) {
+            bad_flip += memcmp(img4 + 4 * y * W, img0 + 4 * (H - 1 - y) * W, 4 * W) != 0;
+            bad_copy += memcmp(img2 + 4 * y * W, img0 + 4 * y * W, 4 * W) != 0;
+            for (int x = 0; x < W; x++) {
+                bad_clear += img3[4 * (y * W + x) + 2] != 255 || img3[4 * (y * W + x)] != 0;
+            }
+        }
+        CHECK_EQ_INT(0, bad_flip);
+        CHECK_EQ_INT(0, bad_copy);
+        CHECK_EQ_INT(0, bad_clear);
+    }
+    free(img0);
+    free(img2);
+    free(img3);
+    free(img4);
+    sim_replay_result_destroy(r);
+}
+
 int
 main(void)
 {
@@ -738,6 +862,7 @@ main(void)
     test_vertex_input(client_vs, client_fs);
     test_clipping(cube_vs, cube_fs);
     test_stencil_and_bias(cube_vs, cube_fs, client_vs, client_fs);
+    test_transfers(cube_vs, cube_fs);
     sim_ir_shader_destroy(cube_vs);
     sim_ir_shader_destroy(cube_fs);
     sim_ir_shader_destroy(client_vs);
