@@ -306,6 +306,9 @@ sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *
     const struct sim_draw_ctx *dc = ctx->dc;
     const struct sim_unit_target *t = ctx->target;
 
+    if (ctx->sample_mask_out) {
+        mask &= ctx->sample_mask_out[lane];
+    }
     if (ctx->late_tests) {
         mask = sim_back_depth_test(dc, t->depth, tri, x, y, mask);
     }

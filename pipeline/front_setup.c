@@ -29,10 +29,6 @@ check_state(struct sim_draw_ctx *dc)
         return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
                                "alpha to coverage / alpha to one is not replayed yet");
     }
-    if (s->sample_shading && s->min_sample_shading * (float)dc->samples > 1.0f) {
-        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
-                               "sample shading is not replayed yet");
-    }
     if (s->logic_op_enable) {
         return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
                                "logic op is not replayed yet");
@@ -83,6 +79,11 @@ map_fs_inputs(struct sim_draw_ctx *dc)
             case SpvBuiltInFrontFacing:
             case SpvBuiltInPrimitiveId:
             case SpvBuiltInHelperInvocation:
+            case SpvBuiltInSampleMask:
+                continue;
+            case SpvBuiltInSampleId:
+            case SpvBuiltInSamplePosition:
+                dc->per_sample = 1;
                 continue;
             default:
                 return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
@@ -90,8 +91,7 @@ map_fs_inputs(struct sim_draw_ctx *dc)
             }
         }
         if (e->flags & SIM_IR_IO_SAMPLE) {
-            return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
-                                   "per-sample fragment inputs are not replayed yet");
+            dc->per_sample = 1;
         }
         for (uint32_t j = 0; e->vec_size && j < e->components; j++) {
             struct sim_fs_input *in;
@@ -125,6 +125,9 @@ setup_begin(struct sim_draw_ctx *dc)
     uint32_t flags;
 
     dc->fs = dc->draw->program->stages[SIM_STAGE_FRAGMENT];
+    /* Vulkan "Sample Shading": with minSampleShading * samples > 1 at least
+     * that many invocations per pixel; we then shade every sample. */
+    dc->per_sample = s->sample_shading && s->min_sample_shading * (float)dc->samples > 1.0f;
     err = check_state(dc);
     if (err) {
         return err;

@@ -369,6 +369,8 @@ struct sim_draw_ctx {
     const struct sim_ir_shader *vs, *fs;
     struct sim_interp *vs_interp; /* vertex stage's (calling thread) */
     uint32_t early_tests;         /* depth tests before shading */
+    uint32_t per_sample;          /* fragment shading per sample (sample shading, SampleId,
+                                   * SamplePosition or sample-qualified inputs) */
 
     struct sim_geom geom;
     struct sim_array tris;   /* struct sim_tri */
@@ -424,8 +426,11 @@ struct sim_quad {
  * interpolates and the framebuffer position it is shaded at. */
 struct sim_shade_lane {
     const struct sim_tri *tri;
-    float x, y;
+    float x, y;     /* where inputs are interpolated (pixel centre, or a sample) */
+    float cx, cy;   /* where centroid inputs are: x, y unless the pixel is partly covered */
     int32_t px, py; /* the pixel the lane stands for (heatmap) */
+    uint32_t sample;   /* SampleId of a per-sample invocation, else 0 */
+    uint32_t coverage; /* SampleMaskIn: the samples the invocation covers */
 };
 
 /* Where one unit's results for a pass go, and what it counts. */
@@ -445,6 +450,12 @@ enum sim_shade_input_mode {
     SIM_SHADE_INPUT_NOPERSPECTIVE, /* attr plane */
 };
 
+/* The covered sample of `mask` closest to the pixel centre (lowest index on
+ * ties), as an offset from the pixel's corner: where centroid inputs are
+ * evaluated.  Full coverage gives the centre. */
+void
+sim_shade_centroid(uint32_t samples, uint32_t mask, float *x, float *y);
+
 /* A worker's shading context for one unit and one draw. */
 struct sim_shade_ctx {
     const struct sim_draw_ctx *dc;
@@ -455,6 +466,10 @@ struct sim_shade_ctx {
     /* Interpreter storage, looked up once per draw. */
     uint32_t *in_regs[SIM_FS_MAX_INPUTS];
     uint8_t in_mode[SIM_FS_MAX_INPUTS]; /* enum sim_shade_input_mode */
+    uint8_t in_centroid[SIM_FS_MAX_INPUTS];
+    uint32_t any_centroid;
+    uint32_t *sample_id, *sample_position[2], *sample_mask_in;
+    uint32_t *sample_mask_out; /* gl_SampleMask[0] written by the shader */
     uint32_t *frag_coord[4];
     uint32_t *front_facing;
     uint32_t *primitive_id;
@@ -480,9 +495,10 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
                 uint32_t quad_count, uint32_t helpers);
 
 /* Writes the outputs of `lane` (from the last sim_shade_quads) to the
- * samples `mask` of pixel (x, y), which belong to triangle `tri`: late depth
- * tests when the draw needs them, then blending and write masks per colour
- * attachment.  Counts samples written. */
+ * samples `mask` of pixel (x, y), which belong to triangle `tri`: the
+ * shader's sample mask, late depth tests when the draw needs them, then
+ * blending and write masks per colour attachment.  Counts samples
+ * written. */
 void
 sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *tri, int32_t x,
                 int32_t y, uint32_t mask);

@@ -2,10 +2,14 @@
  * pipeline/unit_baseline.c — the baseline shading unit, today's MSAA GPU
  * (../shared/spec/modes.md, "baseline"; the papers' NOMERGE): every quad
  * fragment with a surviving sample is shaded as one quad of four lanes at
- * the pixel centres, and each covered sample takes its pixel's lane.  Quads
- * are batched SIM_LANES / 4 at a time; batching changes nothing visible,
- * because lanes of one quad never look at another quad and writes keep
- * rasterization order.
+ * the pixel centres (centroid inputs at the covered sample nearest the
+ * centre), and each covered sample takes its pixel's lane.  When the draw
+ * shades per sample (sample shading, SampleId, SamplePosition, sample
+ * inputs), the quad is shaded once per sample index any of its pixels
+ * covers, at that sample's positions, and each invocation writes its one
+ * sample.  Quads are batched SIM_LANES / 4 at a time; batching changes
+ * nothing visible, because lanes of one quad never look at another quad
+ * and writes keep rasterization order.
  */
 #include <stdlib.h>
 
@@ -15,6 +19,7 @@
 
 struct baseline {
     struct sim_quad pending[BATCH];
+    uint32_t sample[BATCH]; /* per-sample shading: the sample index, else UINT32_MAX */
     uint32_t count;
 };
 
@@ -39,16 +44,32 @@ baseline_flush(struct baseline *b, struct sim_shade_ctx *ctx)
     if (b->count == 0) {
         return;
     }
+    const struct sim_sample_pos *loc = sim_rast_sample_locations(ctx->dc->samples);
     for (uint32_t q = 0; q < b->count; q++) {
         const struct sim_quad *quad = &b->pending[q];
+        uint32_t s = b->sample[q];
         for (uint32_t i = 0; i < 4; i++) {
             struct sim_shade_lane *l = &lanes[4 * q + i];
+            uint32_t mask = s == UINT32_MAX ? quad->mask[i] : quad->mask[i] & (1u << s);
+            float ox = 0.5f, oy = 0.5f, cx, cy;
             l->tri = quad->tri;
             l->px = quad->x + (int32_t)(i & 1);
             l->py = quad->y + (int32_t)(i >> 1);
-            l->x = (float)l->px + 0.5f;
-            l->y = (float)l->py + 0.5f;
-            if (!quad->mask[i]) {
+            if (s != UINT32_MAX) {
+                ox = loc[s].x / 16.0f;
+                oy = loc[s].y / 16.0f;
+                cx = ox;
+                cy = oy;
+            } else {
+                sim_shade_centroid(ctx->dc->samples, mask, &cx, &cy);
+            }
+            l->x = (float)l->px + ox;
+            l->y = (float)l->py + oy;
+            l->cx = (float)l->px + cx;
+            l->cy = (float)l->py + cy;
+            l->sample = s == UINT32_MAX ? 0 : s;
+            l->coverage = mask;
+            if (!mask) {
                 helpers |= 1u << (4 * q + i);
             }
         }
@@ -57,9 +78,10 @@ baseline_flush(struct baseline *b, struct sim_shade_ctx *ctx)
     for (uint32_t q = 0; q < b->count; q++) {
         const struct sim_quad *quad = &b->pending[q];
         for (uint32_t i = 0; i < 4; i++) {
-            if (quad->mask[i] && (alive & (1u << (4 * q + i)))) {
+            uint32_t mask = lanes[4 * q + i].coverage;
+            if (mask && (alive & (1u << (4 * q + i)))) {
                 sim_shade_write(ctx, 4 * q + i, quad->tri, lanes[4 * q + i].px,
-                                lanes[4 * q + i].py, quad->mask[i]);
+                                lanes[4 * q + i].py, mask);
             }
         }
     }
@@ -80,9 +102,25 @@ baseline_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads
     struct baseline *b = self;
 
     for (uint32_t i = 0; i < count; i++) {
-        b->pending[b->count++] = quads[i];
-        if (b->count == BATCH) {
-            baseline_flush(b, ctx);
+        const struct sim_quad *q = &quads[i];
+        if (!ctx->dc->per_sample) {
+            b->sample[b->count] = UINT32_MAX;
+            b->pending[b->count++] = *q;
+            if (b->count == BATCH) {
+                baseline_flush(b, ctx);
+            }
+            continue;
+        }
+        uint32_t any = q->mask[0] | q->mask[1] | q->mask[2] | q->mask[3];
+        for (uint32_t s = 0; s < ctx->dc->samples; s++) {
+            if (!(any & (1u << s))) {
+                continue;
+            }
+            b->sample[b->count] = s;
+            b->pending[b->count++] = *q;
+            if (b->count == BATCH) {
+                baseline_flush(b, ctx);
+            }
         }
     }
 }

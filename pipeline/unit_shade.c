@@ -44,6 +44,9 @@ sim_shade_begin(struct sim_shade_ctx *ctx, const struct sim_draw_ctx *dc,
     for (uint32_t i = 0; i < dc->fs_input_count; i++) {
         const struct sim_fs_input *fi = &dc->fs_inputs[i];
         ctx->in_regs[i] = sim_interp_input(interp, fi->location, fi->component);
+        /* Per-sample invocations interpolate everything at the sample. */
+        ctx->in_centroid[i] = (fi->flags & SIM_IR_IO_CENTROID) && !dc->per_sample;
+        ctx->any_centroid |= ctx->in_centroid[i];
         if (!ctx->in_regs[i] || fi->slot == SIM_NONE) {
             ctx->in_mode[i] = SIM_SHADE_INPUT_NONE;
         } else if (fi->flags & SIM_IR_IO_FLAT) {
@@ -59,6 +62,11 @@ sim_shade_begin(struct sim_shade_ctx *ctx, const struct sim_draw_ctx *dc,
         ctx->frag_coord[c] = sim_interp_builtin(interp, 0, SpvBuiltInFragCoord, c);
     }
     ctx->front_facing = sim_interp_builtin(interp, 0, SpvBuiltInFrontFacing, 0);
+    ctx->sample_id = sim_interp_builtin(interp, 0, SpvBuiltInSampleId, 0);
+    ctx->sample_position[0] = sim_interp_builtin(interp, 0, SpvBuiltInSamplePosition, 0);
+    ctx->sample_position[1] = sim_interp_builtin(interp, 0, SpvBuiltInSamplePosition, 1);
+    ctx->sample_mask_in = sim_interp_builtin(interp, 0, SpvBuiltInSampleMask, 0);
+    ctx->sample_mask_out = sim_interp_builtin(interp, 1, SpvBuiltInSampleMask, 0);
     ctx->primitive_id = sim_interp_builtin(interp, 0, SpvBuiltInPrimitiveId, 0);
     for (uint32_t a = 0; a < SIM_MAX_COLOR_ATTACHMENTS; a++) {
         for (uint32_t c = 0; c < 4; c++) {
@@ -91,16 +99,33 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
         return 0;
     }
     helpers &= active;
-    /* Per lane: the offset from its triangle's plane origin and w. */
-    double dx[SIM_LANES], dy[SIM_LANES], w[SIM_LANES];
+    /* Per lane: the offset from its triangle's plane origin and w, at the
+     * shading position and (when an input asks) at the centroid. */
+    double dx[2][SIM_LANES], dy[2][SIM_LANES], w[2][SIM_LANES];
     const double *pl[SIM_LANES];
+    const struct sim_sample_pos *loc = sim_rast_sample_locations(dc->samples);
     for (uint32_t l = 0; l < n; l++) {
         const struct sim_tri *t = lanes[l].tri;
-        dx[l] = lanes[l].x - t->fx;
-        dy[l] = lanes[l].y - t->fy;
-        double inv_w = t->inv_w[0] + t->inv_w[1] * dx[l] + t->inv_w[2] * dy[l];
-        w[l] = 1.0 / inv_w;
+        dx[0][l] = lanes[l].x - t->fx;
+        dy[0][l] = lanes[l].y - t->fy;
+        double inv_w = t->inv_w[0] + t->inv_w[1] * dx[0][l] + t->inv_w[2] * dy[0][l];
+        w[0][l] = 1.0 / inv_w;
+        if (ctx->any_centroid) {
+            dx[1][l] = lanes[l].cx - t->fx;
+            dy[1][l] = lanes[l].cy - t->fy;
+            w[1][l] = 1.0 / (t->inv_w[0] + t->inv_w[1] * dx[1][l] + t->inv_w[2] * dy[1][l]);
+        }
         pl[l] = planes + t->planes;
+        if (ctx->sample_id) {
+            ctx->sample_id[l] = lanes[l].sample;
+        }
+        if (ctx->sample_position[0] && loc) {
+            ctx->sample_position[0][l] = f2u(loc[lanes[l].sample % dc->samples].x / 16.0f);
+            ctx->sample_position[1][l] = f2u(loc[lanes[l].sample % dc->samples].y / 16.0f);
+        }
+        if (ctx->sample_mask_in) {
+            ctx->sample_mask_in[l] = lanes[l].coverage;
+        }
         if (ctx->frag_coord[0]) {
             ctx->frag_coord[0][l] = f2u(lanes[l].x);
         }
@@ -108,7 +133,8 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
             ctx->frag_coord[1][l] = f2u(lanes[l].y);
         }
         if (ctx->frag_coord[2]) {
-            ctx->frag_coord[2][l] = f2u((float)(t->z[0] + t->z[1] * dx[l] + t->z[2] * dy[l]));
+            ctx->frag_coord[2][l] =
+                f2u((float)(t->z[0] + t->z[1] * dx[0][l] + t->z[2] * dy[0][l]));
         }
         if (ctx->frag_coord[3]) {
             ctx->frag_coord[3][l] = f2u((float)inv_w);
@@ -129,6 +155,8 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
     for (uint32_t i = 0; i < dc->fs_input_count; i++) {
         uint32_t *reg = ctx->in_regs[i];
         uint32_t slot = dc->fs_inputs[i].slot;
+        const double *px = dx[ctx->in_centroid[i]], *py = dy[ctx->in_centroid[i]];
+        const double *pw = w[ctx->in_centroid[i]];
         switch (ctx->in_mode[i]) {
         case SIM_SHADE_INPUT_NONE:
             if (reg) {
@@ -143,13 +171,13 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
         case SIM_SHADE_INPUT_PERSPECTIVE:
             for (uint32_t l = 0; l < n; l++) {
                 const double *p = pl[l] + 3 * slot;
-                reg[l] = f2u((float)((p[0] + p[1] * dx[l] + p[2] * dy[l]) * w[l]));
+                reg[l] = f2u((float)((p[0] + p[1] * px[l] + p[2] * py[l]) * pw[l]));
             }
             break;
         default:
             for (uint32_t l = 0; l < n; l++) {
                 const double *p = pl[l] + 3 * slot;
-                reg[l] = f2u((float)(p[0] + p[1] * dx[l] + p[2] * dy[l]));
+                reg[l] = f2u((float)(p[0] + p[1] * px[l] + p[2] * py[l]));
             }
             break;
         }
@@ -167,4 +195,28 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
     ctx->counters->texture_lookups += cnt->texture_lookups - tex;
     ctx->lane_alive = sim_interp_alive(in) & ~sim_interp_helpers(in) & active;
     return ctx->lane_alive;
+}
+
+void
+sim_shade_centroid(uint32_t samples, uint32_t mask, float *x, float *y)
+{
+    const struct sim_sample_pos *loc = sim_rast_sample_locations(samples);
+    uint32_t full = samples >= 32 ? ~0u : (1u << samples) - 1u, best = UINT32_MAX;
+    int32_t best_d = INT32_MAX;
+
+    *x = 0.5f;
+    *y = 0.5f;
+    if (!loc || (mask & full) == full || !(mask & full)) {
+        return;
+    }
+    for (uint32_t s = 0; s < samples; s++) {
+        int32_t ddx = 2 * loc[s].x - 16, ddy = 2 * loc[s].y - 16;
+        int32_t d = ddx * ddx + ddy * ddy;
+        if ((mask & (1u << s)) && d < best_d) {
+            best_d = d;
+            best = s;
+        }
+    }
+    *x = loc[best].x / 16.0f;
+    *y = loc[best].y / 16.0f;
 }

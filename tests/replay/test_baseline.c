@@ -17,7 +17,8 @@
  *   - blending; face culling; clipping at the near plane and the guard band;
  *   - draws with unsupported state are reported, the others still drawn;
  *   - transfers in frame order (clear, blit, buffer copy, clear
- *     attachments) and draws sampling an image rendered earlier.
+ *     attachments) and draws sampling an image rendered earlier;
+ *   - per-sample shading and centroid positions.
  */
 #include <math.h>
 #include <stdint.h>
@@ -27,10 +28,12 @@
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/pipeline.h"
+#include "pipeline/render_private.h"
 #include "test.h"
 
 #include "layer_client_frag.h"
 #include "layer_client_vert.h"
+#include "sample_id_frag.h"
 #include "vkcube.frag.spv.h"
 #include "vkcube.vert.spv.h"
 
@@ -846,6 +849,66 @@ test_transfers(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     sim_replay_result_destroy(r);
 }
 
+/* Per-sample shading: a shader reading gl_SampleID runs once per covered
+ * sample; the rectangle's pixels resolve to the mean sample index.  And the
+ * centroid positions: the covered sample nearest the centre. */
+static void
+test_per_sample(struct sim_ir_shader *vs, struct sim_ir_shader *fs_sample)
+{
+    static struct fixture f;
+    static struct vkcube_setup s;
+    struct sim_replay_result *r;
+    uint8_t p[4];
+    float x, y;
+
+    vkcube_setup_init(&s, vs, fs_sample);
+    vkcube_rect(&s.ubo[0], 0.5f);
+    fixture_init(&f, 1);
+    vkcube_draw(&f.draws[0], &s, 0);
+    r = replay(&f, 1, 4);
+    if (r) {
+        const struct sim_unit_counters *c = sim_replay_result_unit(r, SIM_UNIT_BASELINE);
+        /* Per triangle, per 2x2 block, one quad per sample index that a
+         * pixel of the block covers (upper triangle: x + 2y < 56). */
+        static const double sx[4] = {6 / 16.0, 14 / 16.0, 2 / 16.0, 10 / 16.0};
+        static const double sy[4] = {2 / 16.0, 6 / 16.0, 10 / 16.0, 14 / 16.0};
+        uint64_t want = 0;
+        for (int t = 0; t < 2; t++) {
+            for (int qy = 0; qy < H; qy += 2) {
+                for (int qx = 0; qx < W; qx += 2) {
+                    for (int k = 0; k < 4; k++) {
+                        int hit = 0;
+                        for (int i = 0; i < 4; i++) {
+                            double px = qx + (i & 1) + sx[k], py = qy + (i >> 1) + sy[k];
+                            int inside = px > 8 && px < 40 && py > 8 && py < 24;
+                            int upper = px + 2 * py < 56;
+                            hit |= inside && (t == 0 ? upper : !upper);
+                        }
+                        want += (uint64_t)hit;
+                    }
+                }
+            }
+        }
+        CHECK_EQ_U64(want, c->quads_shaded);
+        CHECK_EQ_U64(4 * 32 * 16, c->samples_written);
+        pixel(r, 20, 20, p);
+        CHECK(p[0] == 127 || p[0] == 128);
+        pixel(r, 2, 2, p);
+        CHECK_EQ_INT(0, p[0]);
+        sim_replay_result_destroy(r);
+    }
+    /* 4 samples at (6,2) (14,6) (2,10) (10,14) sixteenths: samples 1 and 3
+     * are equally near the centre, the lower index wins. */
+    sim_shade_centroid(4, 0xf, &x, &y);
+    CHECK(x == 0.5f && y == 0.5f);
+    sim_shade_centroid(4, 0xa, &x, &y);
+    CHECK(x == 14 / 16.0f && y == 6 / 16.0f);
+    sim_shade_centroid(4, 0x4, &x, &y);
+    CHECK(x == 2 / 16.0f && y == 10 / 16.0f);
+    sim_shade_centroid(1, 0x1, &x, &y);
+    CHECK(x == 0.5f && y == 0.5f);
+}
+
 int
 main(void)
 {
@@ -863,6 +926,11 @@ main(void)
     test_clipping(cube_vs, cube_fs);
     test_stencil_and_bias(cube_vs, cube_fs, client_vs, client_fs);
     test_transfers(cube_vs, cube_fs);
+    struct sim_ir_shader *sample_fs = load(replay_sample_id_frag, sizeof(replay_sample_id_frag));
+    if (sample_fs) {
+        test_per_sample(cube_vs, sample_fs);
+    }
+    sim_ir_shader_destroy(sample_fs);
     sim_ir_shader_destroy(cube_vs);
     sim_ir_shader_destroy(cube_fs);
     sim_ir_shader_destroy(client_vs);
