@@ -571,6 +571,10 @@ struct sim_spv_val *
 sim_spv_set_regs(struct sim_spv_ctx *ctx, uint32_t id, uint32_t type, uint32_t n);
 uint32_t
 sim_spv_resource(struct sim_spv_ctx *ctx, uint32_t var, uint32_t element);
+/* Stores n registers through a pointer (OpStore's checks and layout). */
+enum sim_spv_error
+sim_spv_store_regs(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, const uint32_t *regs,
+                   uint32_t n);
 
 /* spv_ops.c: translates one instruction of a function body that is not
  * control flow, a call, memory or a variable.  Returns UNSUPPORTED_OPCODE

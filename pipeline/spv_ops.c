@@ -729,6 +729,36 @@ glsl(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
                            s[2] ? s[2]->regs : NULL, 0);
     }
 
+    if (ext == GLSLstd450Modf || ext == GLSLstd450Frexp) {
+        /* The pointer forms: the result is the fraction or mantissa, the
+         * whole part or exponent is stored through operand 2. */
+        struct sim_spv_val *x = operand(ctx, W(5), WANT_FLOAT, n);
+        struct sim_spv_val *p = x ? sim_spv_value(ctx, W(6), SIM_SPV_V_PTR) : NULL;
+        uint32_t other[4];
+        enum sim_spv_error err;
+        if (!p || !result_type(ctx, type, WANT_FLOAT)) {
+            return ctx->info->code;
+        }
+        if (n > 4 || scalar_kind(ctx, p->ptr->type) !=
+                         (ext == GLSLstd450Modf ? SIM_SPV_T_FLOAT : SIM_SPV_T_INT)) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "%s: operand types", name);
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            if (ext == GLSLstd450Modf) {
+                other[i] = e1(ctx, SIM_IR_OP_TRUNC, x->regs[i]);
+                out[i] = e2(ctx, SIM_IR_OP_FSUB, x->regs[i], other[i]);
+            } else {
+                out[i] = e1(ctx, SIM_IR_OP_FREXP_M, x->regs[i]);
+                other[i] = e1(ctx, SIM_IR_OP_FREXP_E, x->regs[i]);
+            }
+            if (out[i] == SIM_IR_NONE || other[i] == SIM_IR_NONE) {
+                return nomem(ctx);
+            }
+        }
+        err = sim_spv_store_regs(ctx, p->ptr, other, n);
+        return err ? err : set_result(ctx, id, type, out, n);
+    }
+
     /* The rest are expanded; most take float operands of the result's
      * size.  Operand sizes are checked per instruction. */
     for (uint32_t i = 0; i < nops; i++) {

@@ -1530,6 +1530,15 @@ store(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, const struct sim_spv
     return SIM_SPV_ERROR_OK;
 }
 
+enum sim_spv_error
+sim_spv_store_regs(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, const uint32_t *regs,
+                   uint32_t n)
+{
+    struct sim_spv_val v = {.kind = SIM_SPV_V_REGS, .type = p->type, .n = n,
+                            .regs = (uint32_t *)regs};
+    return store(ctx, p, &v);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Functions and control flow                                                 */
 

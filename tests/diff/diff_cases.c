@@ -64,6 +64,7 @@
 #include "diff_spec.frag.spv.h"
 #include "diff_sp16_discard.frag.spv.h"
 #include "diff_sp16_struct.frag.spv.h"
+#include "diff_std450_misc.frag.spv.h"
 
 #define SPV(name) name, sizeof(name) / sizeof(name[0])
 
@@ -229,6 +230,10 @@ const struct diff_case diff_cases[] = {
      F, SPV(diff_sp16_discard_frag_spv), EXACT},
     {"sp16_struct", "SPIR-V 1.6: nested struct copies, struct arrays in a storage buffer",
      F, SPV(diff_sp16_struct_frag_spv), EXACT},
+    {"std450_misc", "Component decorations; frexp, ldexp, modf, smoothstep, mix(bool), fma",
+     F, SPV(diff_std450_misc_frag_spv),
+     {4, 0.0f}, "smoothstep: (x - e0) / (e1 - e0) is 2.5 ULP, then t * t * (3 - 2t), which "
+     "lavapipe may fuse; the rest exact"},
 };
 
 const uint32_t diff_case_count = sizeof(diff_cases) / sizeof(diff_cases[0]);

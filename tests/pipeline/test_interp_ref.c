@@ -82,6 +82,7 @@
 #include "diff_vert_attribs.vert.spv.h"
 #include "diff_vert_control.vert.spv.h"
 #include "diff_spec.frag.spv.h"
+#include "diff_std450_misc.frag.spv.h"
 #include "diff_sp16_discard.frag.spv.h"
 #include "diff_sp16_struct.frag.spv.h"
 
@@ -150,6 +151,7 @@ static const struct shader_case cases[] = {
     CASE(diff_vert_attribs_vert_spv),
     CASE(diff_vert_control_vert_spv),
     CASE(diff_spec_frag_spv),
+    CASE(diff_std450_misc_frag_spv),
     CASE(diff_sp16_discard_frag_spv),
     CASE(diff_sp16_struct_frag_spv),
 };
