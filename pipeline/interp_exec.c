@@ -462,12 +462,14 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
         }
     }
     memcpy(req.offset, t->offset, sizeof(req.offset));
+    req.component = t->component;
 
     /* Lanes that name the same descriptors (all of them, unless an array
      * is indexed dynamically) run as one request. */
     uint32_t left = exec;
     int samples = t->kind == SIM_IR_TEX_SAMPLE || t->kind == SIM_IR_TEX_SAMPLE_LOD ||
-                  t->kind == SIM_IR_TEX_SAMPLE_GRAD || t->kind == SIM_IR_TEX_QUERY_LOD;
+                  t->kind == SIM_IR_TEX_SAMPLE_GRAD || t->kind == SIM_IR_TEX_QUERY_LOD ||
+                  t->kind == SIM_IR_TEX_GATHER;
     memset(out_regs, 0, t->results * sizeof(*out_regs));
     while (left) {
         uint32_t first = (uint32_t)__builtin_ctz(left), group = left;

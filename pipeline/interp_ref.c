@@ -276,8 +276,10 @@ tex(struct ref *ref, const struct sim_ir_inst *i, uint32_t l)
         }
     }
     memcpy(req.offset, t->offset, sizeof(req.offset));
+    req.component = t->component;
     if (!img->image || ((t->kind == SIM_IR_TEX_SAMPLE || t->kind == SIM_IR_TEX_SAMPLE_LOD ||
-                         t->kind == SIM_IR_TEX_SAMPLE_GRAD || t->kind == SIM_IR_TEX_QUERY_LOD) &&
+                         t->kind == SIM_IR_TEX_SAMPLE_GRAD || t->kind == SIM_IR_TEX_QUERY_LOD ||
+                         t->kind == SIM_IR_TEX_GATHER) &&
                         !smp->sampler)) {
         return SIM_INTERP_ERROR_UNBOUND_TEXTURE;
     }

@@ -196,6 +196,7 @@ enum sim_ir_tex_kind {
     SIM_IR_TEX_SIZE,         /* OpImageQuerySize(Lod) */
     SIM_IR_TEX_LEVELS,       /* OpImageQueryLevels */
     SIM_IR_TEX_QUERY_LOD,    /* OpImageQueryLod */
+    SIM_IR_TEX_GATHER,       /* OpImage(Dref)Gather: one component of the 2x2 footprint */
 };
 
 /* A texture instruction's operands.  Unused registers are SIM_IR_NONE. */
@@ -212,6 +213,7 @@ struct sim_ir_tex {
     uint32_t min_lod;
     uint32_t ddx[3], ddy[3];
     int32_t offset[3]; /* constant texel offsets */
+    uint32_t component; /* GATHER: the component gathered (0-3) */
     uint32_t results;  /* scalars written from dst */
     /* Descriptor arrays indexed dynamically: the register holding the
      * element per lane (SIM_IR_NONE: `image` / `sampler` is the slot), and
@@ -605,6 +607,7 @@ struct sim_tex_request {
     float ddx[3][SIM_LANES]; /* SAMPLE, QUERY_LOD: quad derivatives; GRAD: given */
     float ddy[3][SIM_LANES];
     int32_t offset[3];
+    uint32_t component; /* GATHER */
 };
 
 /* Is the VkFormat read as integers (never filtered)? */

@@ -1244,6 +1244,37 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         results = 1;
         w = inst->words;
         break;
+    case SpvOpImageGather:
+    case SpvOpImageDrefGather: {
+        /* Vulkan 16.9.2 "Texel Gathering": the 2x2 footprint of a bilinear
+         * lookup at the base level. */
+        struct sim_spv_val *x;
+        if (ctx->types[h->type].kind != SIM_SPV_T_SAMPLED_IMAGE) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "gathering needs a sampled image");
+        }
+        if (it->dim != SpvDim2D && it->dim != SpvDimCube && it->dim != SpvDimRect) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "gather from a %uD image",
+                               it->dim + 1);
+        }
+        tex->kind = SIM_IR_TEX_GATHER;
+        coord = operand(ctx, W(4), WANT_FLOAT, 0);
+        x = coord ? operand(ctx, W(5), op == SpvOpImageGather ? WANT_INT : WANT_FLOAT, 1) : NULL;
+        if (!x) {
+            return ctx->info->code;
+        }
+        if (op == SpvOpImageGather) {
+            if (!x->is_const || sim_spv_const_bits(ctx, x->regs[0]) > 3) {
+                return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND,
+                                   "component is not a constant in 0..3");
+            }
+            tex->component = sim_spv_const_bits(ctx, x->regs[0]);
+        } else {
+            tex->dref = x->regs[0];
+        }
+        results = 4;
+        w = 6;
+        break;
+    }
     case SpvOpImageQueryLod:
         tex->kind = SIM_IR_TEX_QUERY_LOD;
         coord = operand(ctx, W(4), WANT_FLOAT, 0);
@@ -1599,6 +1630,8 @@ sim_spv_translate_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     case SpvOpImageQuerySize:
     case SpvOpImageQueryLevels:
     case SpvOpImageQueryLod:
+    case SpvOpImageGather:
+    case SpvOpImageDrefGather:
         err = image_op(ctx, inst);
         if (err != SIM_SPV_ERROR_UNSUPPORTED_OPCODE) {
             return err;

@@ -188,6 +188,30 @@ sample_level(struct lookup *lk, uint32_t level, const float *u, const int32_t *o
     }
 }
 
+/* Vulkan 16.9.2 "Texel Gathering": component `comp` (after depth
+ * comparison, the comparison result) of the four texels a bilinear lookup
+ * at the base level would read, in the order (i0, j1), (i1, j1), (i1, j0),
+ * (i0, j0). */
+static void
+gather(struct lookup *lk, const float *u, const int32_t *offset, uint32_t comp,
+       uint32_t out[4][SIM_LANES], int lane)
+{
+    const struct sim_tex_level *lv = &lk->image->levels[0];
+    float w = lk->sampler->unnormalized_coordinates ? 1.0f : (float)lv->width;
+    float h = lk->sampler->unnormalized_coordinates ? 1.0f : (float)lv->height;
+    float cx = floorf(u[0] * w - 0.5f), cy = floorf(u[1] * h - 0.5f);
+    int32_t i0 = (cx > 2e9f ? 2000000000 : cx < -2e9f ? -2000000000 : (int32_t)cx) + offset[0];
+    int32_t j0 = (cy > 2e9f ? 2000000000 : cy < -2e9f ? -2000000000 : (int32_t)cy) + offset[1];
+    static const int32_t corner[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+
+    for (int k = 0; k < 4; k++) {
+        int32_t x[3] = {i0 + corner[k][0], j0 + corner[k][1], 0};
+        uint32_t t[4];
+        texel_at(lk, 0, x, t);
+        out[k][lane] = t[lk->has_dref ? 0 : comp];
+    }
+}
+
 static uint32_t
 axes_of(uint32_t dim)
 {
@@ -368,6 +392,15 @@ sim_tex_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sam
         }
         lk.layer = layer;
         lk.dref = req->dref[l];
+        if (req->kind == SIM_IR_TEX_GATHER) {
+            int32_t off[3] = {req->offset[0], req->offset[1], 0};
+            gather(&lk, u, off, req->component & 3, out, l);
+            if (cube) {
+                axes = 3;
+                lk.axes = 3;
+            }
+            continue;
+        }
 
         if (req->kind == SIM_IR_TEX_SAMPLE_LOD) {
             lambda = bf(req->lod[l]);

@@ -65,6 +65,7 @@
 #include "diff_sp16_discard.frag.spv.h"
 #include "diff_sp16_struct.frag.spv.h"
 #include "diff_std450_misc.frag.spv.h"
+#include "diff_tex_gather.frag.spv.h"
 
 #define SPV(name) name, sizeof(name) / sizeof(name[0])
 
@@ -210,6 +211,10 @@ const struct diff_case diff_cases[] = {
      SPV(diff_tex_proj_frag_spv), BOUND_BILINEAR, 0, {{DIFF_TEX_CHECKER, DIFF_SMP_NEAREST}, {DIFF_TEX_GRADIENT, DIFF_SMP_BILINEAR}}},
     {"tex_shadow", "depth compare (sampler2DShadow, D32 SFLOAT), projected too", F,
      SPV(diff_tex_shadow_frag_spv), EXACT, 0, {{DIFF_TEX_DEPTH, DIFF_SMP_COMPARE}}},
+    {"tex_gather", "textureGather per component, with offsets, wrapping, depth compare", F,
+     SPV(diff_tex_gather_frag_spv), BOUND_FETCH, 0,
+     {{DIFF_TEX_CHECKER, DIFF_SMP_NEAREST}, {DIFF_TEX_GRADIENT, DIFF_SMP_TRILINEAR}},
+     {DIFF_TEX_DEPTH, DIFF_SMP_COMPARE}},
     {"tex_formats2", "B10G11R11 UFLOAT, A2B10G10R10 UNORM, R16 UNORM, R8G8 SNORM: filtered "
      "and fetched", F, SPV(diff_tex_formats2_frag_spv), BOUND_BILINEAR, 0,
      {{DIFF_TEX_B10G11R11, DIFF_SMP_BILINEAR}, {DIFF_TEX_A2B10G10R10, DIFF_SMP_BILINEAR},

@@ -83,6 +83,7 @@
 #include "diff_vert_control.vert.spv.h"
 #include "diff_spec.frag.spv.h"
 #include "diff_std450_misc.frag.spv.h"
+#include "diff_tex_gather.frag.spv.h"
 #include "diff_sp16_discard.frag.spv.h"
 #include "diff_sp16_struct.frag.spv.h"
 
@@ -152,6 +153,7 @@ static const struct shader_case cases[] = {
     CASE(diff_vert_control_vert_spv),
     CASE(diff_spec_frag_spv),
     CASE(diff_std450_misc_frag_spv),
+    CASE(diff_tex_gather_frag_spv),
     CASE(diff_sp16_discard_frag_spv),
     CASE(diff_sp16_struct_frag_spv),
 };
