@@ -120,10 +120,15 @@ assemble_begin(struct sim_draw_ctx *dc)
     const struct sim_draw *d = dc->draw;
     const struct sim_program *p = d->program;
 
-    if (p->stages[SIM_STAGE_TESS_CONTROL] || p->stages[SIM_STAGE_TESS_EVAL] ||
-        d->state.topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST) {
-        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_TESSELLATION,
-                               "tessellation stages are not replayed yet");
+    if ((d->state.topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST) !=
+        (p->stages[SIM_STAGE_TESS_EVAL] != NULL)) {
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_TOPOLOGY,
+                               "patch lists need a tessellation evaluation shader and back");
+    }
+    if (d->state.topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST &&
+        (d->state.patch_control_points == 0 || d->state.patch_control_points > 32)) {
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_TOPOLOGY,
+                               "%u patch control points", d->state.patch_control_points);
     }
     if (p->stages[SIM_STAGE_GEOMETRY]) {
         return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STAGE,
@@ -136,6 +141,7 @@ assemble_begin(struct sim_draw_ctx *dc)
     case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
     case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
     case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:
+    case VK_PRIMITIVE_TOPOLOGY_PATCH_LIST:
         break;
     default:
         return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_TOPOLOGY,
@@ -204,6 +210,10 @@ assemble_run(struct sim_draw_ctx *dc)
 
     dc->geom.invocations.count = 0;
     dc->geom.prims.count = 0;
+    dc->geom.patches.count = 0;
+    dc->geom.patch_size = topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST
+                              ? d->state.patch_control_points
+                              : 0;
     if (d->count == 0 || d->instance_count == 0) {
         return SIM_REPLAY_ERROR_OK;
     }
@@ -252,6 +262,19 @@ assemble_run(struct sim_draw_ctx *dc)
                     }
                 }
                 run[n++] = vertex;
+                /* Patch lists make a patch every patch_size vertices. */
+                if (topology == VK_PRIMITIVE_TOPOLOGY_PATCH_LIST) {
+                    if (n == dc->geom.patch_size) {
+                        uint32_t *pv = sim_array_grow(&dc->geom.patches, sizeof(uint32_t), n);
+                        if (!pv) {
+                            err = SIM_REPLAY_ERROR_NOMEM;
+                            goto out;
+                        }
+                        memcpy(pv, run, n * sizeof(uint32_t));
+                        n = 0;
+                    }
+                    continue;
+                }
                 /* Lists make a triangle every third vertex. */
                 if (topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST && n == 3) {
                     if (!emit_prim(dc, run[0], run[1], run[2], prim_id++)) {
@@ -264,7 +287,8 @@ assemble_run(struct sim_draw_ctx *dc)
             }
         assemble:
             /* Strips and fans, from the vertices since the last restart. */
-            for (uint32_t i = 0; i + 2 < n && topology != VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+            for (uint32_t i = 0; i + 2 < n && (topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP ||
+                                               topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN);
                  i++) {
                 int ok;
                 if (topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP) {

@@ -12,8 +12,9 @@
  *   front end, once per draw, on the calling thread (struct sim_stage_ops):
  *     assemble   vertex and primitive lists from the draw's parameters
  *     vertex     vertex fetch and the vertex shader, SIM_LANES vertices a batch
- *     (tess)     tessellation plugs in here: it consumes the geometry the
- *                vertex stage left and leaves triangles in the same form
+ *     tess       tessellation (front_tess.c): consumes the patches and
+ *                vertices the vertex stage left, leaves triangles in the
+ *                same form; draws without tessellation pass through
  *     clip       near/far and guard-band clipping, face culling
  *     setup      viewport transform, fixed-point snapping, edge functions,
  *                attribute planes, binning into SIM_BIN_SIZE tiles
@@ -324,6 +325,11 @@ struct sim_geom {
     struct sim_array vertices;    /* uint32_t words, `stride` per vertex */
     uint32_t vertex_count;
     struct sim_array prims;       /* struct sim_geom_prim */
+    /* Patch lists (VK_PRIMITIVE_TOPOLOGY_PATCH_LIST): the assemble stage
+     * leaves patch_size vertex indices per patch here and no prims; the
+     * tessellation stage turns them into vertices and prims. */
+    struct sim_array patches; /* uint32_t */
+    uint32_t patch_size;
     struct sim_array clipped;     /* struct sim_geom_prim: the clip stage's output */
 };
 
@@ -399,6 +405,13 @@ struct sim_stage_ops {
 
 extern const struct sim_stage_ops sim_stage_assemble; /* front_vertex.c */
 extern const struct sim_stage_ops sim_stage_vertex;   /* front_vertex.c */
+/* front_tess.c: the tessellation stages' place in the front end.  Draws
+ * without tessellation pass through; with it, begin refuses the draw
+ * until the control shader, tessellator and evaluation shader are wired
+ * in (they read geom.patches and the vertex stage's vertices, and leave
+ * triangles in geom.vertices / geom.prims with the evaluation shader's
+ * output slots). */
+extern const struct sim_stage_ops sim_stage_tess;
 extern const struct sim_stage_ops sim_stage_clip;     /* front_clip.c */
 extern const struct sim_stage_ops sim_stage_setup;    /* front_setup.c */
 

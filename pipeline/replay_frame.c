@@ -428,8 +428,7 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
     static const struct sim_stage_ops *const front_end[] = {
         &sim_stage_assemble,
         &sim_stage_vertex,
-        /* Tessellation (TCS, tessellator, TES) plugs in here: it reads the
-         * vertex stage's geometry and leaves triangles in struct sim_geom. */
+        &sim_stage_tess, /* passes draws without tessellation through */
         &sim_stage_clip,
         &sim_stage_setup,
     };
@@ -761,6 +760,7 @@ sim_draw_ctx_finish(struct sim_draw_ctx *dc)
     sim_array_finish(&dc->geom.invocations);
     sim_array_finish(&dc->geom.vertices);
     sim_array_finish(&dc->geom.prims);
+    sim_array_finish(&dc->geom.patches);
     sim_array_finish(&dc->geom.clipped);
     sim_array_finish(&dc->tris);
     sim_array_finish(&dc->planes);

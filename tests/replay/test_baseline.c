@@ -399,6 +399,28 @@ test_depth_and_unsupported(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     CHECK_EQ_STR("made up for the test", d[3].detail);
     CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, d[4].status);
     CHECK_EQ_INT(44, d[4].id);
+    sim_replay_result_destroy(r);
+
+    /* Patch lists: without an evaluation shader the topology is refused;
+     * with one, the tessellation stage refuses the draw (not wired in). */
+    static struct sim_program tess_prog;
+    tess_prog = s.program;
+    tess_prog.stages[SIM_STAGE_TESS_EVAL] = vs; /* never run */
+    f.draws[2].state.logic_op_enable = 0;
+    f.draws[2].state.topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
+    f.draws[2].state.patch_control_points = 3;
+    f.draws[3].unsupported = NULL;
+    f.draws[3].program = &tess_prog;
+    f.draws[3].state.topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
+    f.draws[3].state.patch_control_points = 3;
+    r = replay(&f, 1, 0);
+    if (!r) {
+        return;
+    }
+    d = sim_replay_result_draws(r, &n);
+    CHECK_EQ_INT(SIM_REPLAY_ERROR_UNSUPPORTED_TOPOLOGY, d[2].status);
+    CHECK_EQ_INT(SIM_REPLAY_ERROR_UNSUPPORTED_TESSELLATION, d[3].status);
+    CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, d[4].status);
     const struct sim_unit_counters *c = sim_replay_result_unit(r, SIM_UNIT_BASELINE);
     /* Draws 0 and 4 cover the rectangle; draw 1 loses every test. */
     CHECK_EQ_U64(2 * 32 * 16, c->covered_pixels);
