@@ -386,10 +386,13 @@ sim_fmt_encode(const struct sim_fmt *f, const uint32_t in[4], void *texel)
     uint8_t *p = texel;
 
     if (f->type == SIM_FMT_UNORM && !f->packed && f->bits[0] == 8) {
-        /* The common case, without the general path's calls. */
+        /* The common case, without the general path's calls.  The
+         * comparisons are written so NaN gives 0. */
         for (uint32_t c = 0; c < f->channels; c++) {
-            float v = u2f(in[f->swizzle[c]]);
-            p[c] = (uint8_t)(v > 0.0f ? (v < 1.0f ? (uint32_t)(v * 255.0f + 0.5f) : 255u) : 0u);
+            float v = u2f(in[f->swizzle[c]]) * 255.0f + 0.5f;
+            v = v >= 0.5f ? v : 0.0f;
+            v = v <= 255.0f ? v : 255.0f;
+            p[c] = (uint8_t)(uint32_t)v;
         }
         return;
     }

@@ -181,10 +181,12 @@ sim_surface_clear(struct sim_surface *surface, uint32_t view_format, const uint3
                      ((size_t)y * surface->width + r[0]) * surface->samples * surface->texel_bytes;
         size_t n = (size_t)(r[2] - r[0]) * surface->samples;
         if (surface->texel_bytes == 4) {
-            uint32_t v;
+            /* Colour storage comes from calloc, so 4-byte texels are
+             * aligned. */
+            uint32_t v, *q = (uint32_t *)(void *)p;
             memcpy(&v, texel, 4);
             for (size_t i = 0; i < n; i++) {
-                memcpy(p + 4 * i, &v, 4);
+                q[i] = v;
             }
             continue;
         }

@@ -19,6 +19,10 @@
 
 #include "pipeline/render_private.h"
 
+/* Vertices (count x instances) one draw may have: beyond, a trace's numbers
+ * are more likely broken than real, and memory would run out. */
+#define SIM_MAX_DRAW_VERTICES (1ull << 26)
+
 void *
 sim_array_grow(struct sim_array *a, size_t elem, size_t n)
 {
@@ -151,6 +155,11 @@ assemble_begin(struct sim_draw_ctx *dc)
     if (d->state.polygon_mode != VK_POLYGON_MODE_FILL) {
         return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_TOPOLOGY,
                                "polygon mode %u (only fill so far)", d->state.polygon_mode);
+    }
+    if ((uint64_t)d->count * d->instance_count > SIM_MAX_DRAW_VERTICES) {
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                               "%u vertices x %u instances: more than the replay's limit",
+                               d->count, d->instance_count);
     }
     if (d->indexed && d->index_bytes != 1 && d->index_bytes != 2 && d->index_bytes != 4) {
         return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE, "index size %u bytes",

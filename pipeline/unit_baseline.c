@@ -60,8 +60,11 @@ baseline_flush(struct baseline *b, struct sim_shade_ctx *ctx)
                 oy = loc[s].y / 16.0f;
                 cx = ox;
                 cy = oy;
-            } else {
+            } else if (ctx->any_centroid) {
                 sim_shade_centroid(ctx->dc->samples, mask, &cx, &cy);
+            } else {
+                cx = ox;
+                cy = oy;
             }
             l->x = (float)l->px + ox;
             l->y = (float)l->py + oy;

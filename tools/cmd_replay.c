@@ -66,7 +66,7 @@ cli_replay_usage(FILE *out)
 {
     fprintf(out,
             "usage: overshade replay TRACE --out DIR [--frames LIST] [--modes LIST]\n"
-            "                        [--msaa N] [--threads N]\n\n"
+            "                        [--msaa N] [--threads N] [--repeat N]\n\n"
             "Replays the captured frames of TRACE through the simulated pipeline and\n"
             "writes images, heatmaps and DIR/report.json and report.csv.\n\n"
             "  --out DIR       output directory (created if missing)\n"

@@ -903,7 +903,8 @@ build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out, const cha
             case VK_DESCRIPTOR_TYPE_SAMPLER: {
                 uint64_t sampler = d->sampler;
                 for (uint32_t j = 0; j < lb_count && dl; j++) {
-                    if (lb[j].binding == d->binding && lb[j].immutable_first != UINT32_MAX) {
+                    if (lb[j].binding == d->binding && lb[j].immutable_first != UINT32_MAX &&
+                        d->array_element < lb[j].descriptor_count) {
                         const uint64_t *imm = CAP_SPAN_PTR(dl, dl->immutable_samplers, uint64_t);
                         sampler = imm[lb[j].immutable_first + d->array_element];
                     }
