@@ -150,6 +150,47 @@ clip_polygon(struct sim_draw_ctx *dc, const struct plane *pl, uint32_t pi, const
     return 1;
 }
 
+/* Clips a line against the planes it crosses (bits of `planes_out`);
+ * appends what remains.  0 when out of memory. */
+static int
+clip_line(struct sim_draw_ctx *dc, const struct plane *planes, uint32_t plane_count,
+          uint32_t planes_out, const struct sim_geom_prim *prim)
+{
+    uint32_t a = prim->v[0], b = prim->v[1];
+
+    for (uint32_t p = 0; p < plane_count; p++) {
+        if (!(planes_out & (1u << p))) {
+            continue;
+        }
+        float da = plane_dist(&planes[p], vertex_words(dc, a), p);
+        float db = plane_dist(&planes[p], vertex_words(dc, b), p);
+        if (!(da >= 0) && !(db >= 0)) {
+            return 1;
+        }
+        if ((da >= 0) != (db >= 0)) {
+            uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+            float dlo = a < b ? da : db, dhi = a < b ? db : da;
+            uint32_t v = new_vertex(dc, lo, hi, dlo / (dlo - dhi));
+            if (v == UINT32_MAX) {
+                return 0;
+            }
+            if (da >= 0) {
+                b = v;
+            } else {
+                a = v;
+            }
+        }
+    }
+    struct sim_geom_prim *o = sim_array_grow(&dc->geom.clipped, sizeof(*o), 1);
+    if (!o) {
+        return 0;
+    }
+    *o = *prim;
+    o->v[0] = a;
+    o->v[1] = b;
+    return 1;
+}
+
 /* Is every vertex's cull distance j negative, for some j? */
 static int
 culled_by_distance(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
@@ -157,7 +198,7 @@ culled_by_distance(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
     uint32_t first = 4 + dc->geom.slot_count + dc->geom.clip_count;
     for (uint32_t j = 0; j < dc->geom.cull_count; j++) {
         int all = 1;
-        for (int k = 0; k < 3; k++) {
+        for (uint32_t k = 0; k < prim->count; k++) {
             float d;
             memcpy(&d, &vertex_words(dc, prim->v[k])[first + j], 4);
             all &= d < 0.0f;
@@ -188,7 +229,7 @@ clip_run(struct sim_draw_ctx *dc)
     for (size_t t = 0; t < prim_count; t++) {
         const struct sim_geom_prim *prim = (const struct sim_geom_prim *)dc->geom.prims.data + t;
         uint32_t out_all = ~0u, out_any = 0;
-        for (int k = 0; k < 3; k++) {
+        for (uint32_t k = 0; k < prim->count; k++) {
             uint32_t code = 0;
             for (uint32_t p = 0; p < plane_count; p++) {
                 float d = plane_dist(&planes[p], vertex_words(dc, prim->v[k]), p);
@@ -211,6 +252,15 @@ clip_run(struct sim_draw_ctx *dc)
             continue;
         }
         dc->counters->clipped++;
+        if (prim->count == 1) {
+            continue; /* a point partly outside is wholly outside */
+        }
+        if (prim->count == 2) {
+            if (!clip_line(dc, planes, plane_count, out_any, prim)) {
+                return SIM_REPLAY_ERROR_NOMEM;
+            }
+            continue;
+        }
         uint32_t poly[2][MAX_POLY + 4], n = 3, cur = 0;
         memcpy(poly[0], prim->v, sizeof(prim->v));
         for (uint32_t p = 0; p < plane_count && n >= 3; p++) {
@@ -227,6 +277,7 @@ clip_run(struct sim_draw_ctx *dc)
             if (!o) {
                 return SIM_REPLAY_ERROR_NOMEM;
             }
+            o->count = 3;
             o->v[0] = poly[cur][0];
             o->v[1] = poly[cur][i];
             o->v[2] = poly[cur][i + 1];

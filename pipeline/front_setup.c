@@ -1,6 +1,8 @@
 /*
  * pipeline/front_setup.c — the setup stage: perspective division, the
  * viewport transform (Vulkan specification, "Controlling the Viewport"),
+ * points and lines turned into the triangles that cover what Vulkan's
+ * rules for them cover,
  * snapping to the device's sub-pixel grid, face culling (the sign of the
  * snapped triangle's area, "Basic Polygon Rasterization"), edge functions,
  * attribute planes for the shading units, and binning.
@@ -81,6 +83,9 @@ map_fs_inputs(struct sim_draw_ctx *dc)
             case SpvBuiltInHelperInvocation:
             case SpvBuiltInSampleMask:
                 continue;
+            case SpvBuiltInPointCoord:
+                return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                                       "gl_PointCoord is not replayed yet");
             case SpvBuiltInSampleId:
             case SpvBuiltInSamplePosition:
                 dc->per_sample = 1;
@@ -251,17 +256,176 @@ depth_bias(const struct sim_draw_ctx *dc, struct sim_tri *tri, const double fz[3
     tri->z[0] += o;
 }
 
+/* A triangle corner in framebuffer space, and the vertex whose outputs it
+ * carries (points and lines make triangles whose corners share vertices). */
+struct corner {
+    float x, y;       /* framebuffer, before snapping */
+    double z, inv_w;
+    uint32_t vertex;
+};
+
+static float
+vertex_word(const struct sim_draw_ctx *dc, uint32_t v, uint32_t word)
+{
+    return word_float(((const uint32_t *)dc->geom.vertices.data)[(size_t)v * dc->geom.stride + word]);
+}
+
+/* The viewport transform of vertex v (Vulkan "Controlling the Viewport"). */
+static struct corner
+project(const struct sim_draw_ctx *dc, uint32_t v)
+{
+    const struct sim_viewport *vp = &dc->draw->state.viewport;
+    float ox = vp->x + vp->width * 0.5f, oy = vp->y + vp->height * 0.5f;
+    float hx = vp->width * 0.5f, hy = vp->height * 0.5f;
+    float pz = vp->max_depth - vp->min_depth, oz = vp->min_depth;
+    float rw = 1.0f / vertex_word(dc, v, 3);
+    struct corner c;
+
+    c.x = ox + hx * (vertex_word(dc, v, 0) * rw);
+    c.y = oy + hy * (vertex_word(dc, v, 1) * rw);
+    c.z = oz + pz * (vertex_word(dc, v, 2) * rw);
+    c.inv_w = rw;
+    c.vertex = v;
+    return c;
+}
+
+/* Sets up one triangle from three corners; `polygon` says whether it is a
+ * polygon (facing and culling apply) or part of a point or line (always
+ * front-facing). */
+static enum sim_replay_error
+setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct sim_geom_prim *prim,
+               int polygon)
+{
+    const struct sim_draw_state *s = &dc->draw->state;
+    uint32_t slots = dc->geom.slot_count;
+    int32_t x[3], y[3];
+    double fx[3], fy[3], fz[3], inv_w[3];
+    struct sim_tri tri;
+
+    for (int k = 0; k < 3; k++) {
+        x[k] = sim_rast_snap(c[k].x, dc->sub_pixel_bits);
+        y[k] = sim_rast_snap(c[k].y, dc->sub_pixel_bits);
+        fx[k] = (double)x[k] / SIM_RAST_ONE;
+        fy[k] = (double)y[k] / SIM_RAST_ONE;
+        fz[k] = c[k].z;
+        inv_w[k] = c[k].inv_w;
+    }
+    if (!sim_rast_tri_setup(&tri.rast, x, y, &dc->scissor)) {
+        if (tri.rast.area2 == 0 && polygon) {
+            dc->counters->culled++;
+        }
+        return SIM_REPLAY_ERROR_OK;
+    }
+    /* Vulkan's area a = -1/2 sum(x_i y_i+1 - x_i+1 y_i) is -area2 / 2:
+     * counter-clockwise front faces have area2 < 0 in y-down framebuffer
+     * coordinates.  Points and lines are front-facing and never culled. */
+    tri.front = !polygon ? 1
+                : s->front_face == VK_FRONT_FACE_COUNTER_CLOCKWISE ? tri.rast.area2 < 0
+                                                                   : tri.rast.area2 > 0;
+    if (polygon && ((tri.front && (s->cull_mode & VK_CULL_MODE_FRONT_BIT)) ||
+                    (!tri.front && (s->cull_mode & VK_CULL_MODE_BACK_BIT)))) {
+        dc->counters->culled++;
+        return SIM_REPLAY_ERROR_OK;
+    }
+    tri.prim_id = prim->prim_id;
+    tri.provoking = prim->provoking;
+    tri.fx = fx[0];
+    tri.fy = fy[0];
+    double det = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
+    make_plane(fx, fy, det, fz[0], fz[1], fz[2], tri.z);
+    if (s->depth_bias_enable && polygon) {
+        depth_bias(dc, &tri, fz);
+    }
+    make_plane(fx, fy, det, inv_w[0], inv_w[1], inv_w[2], tri.inv_w);
+    tri.planes = dc->planes.count;
+    double *pl = sim_array_grow(&dc->planes, sizeof(double), (size_t)slots * 3);
+    if (!pl && slots) {
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    for (uint32_t sl = 0; sl < slots; sl++) {
+        double q[3];
+        int persp = !(dc->geom.slots[sl].flags & SIM_IR_IO_NOPERSPECTIVE);
+        for (int k = 0; k < 3; k++) {
+            q[k] = vertex_word(dc, c[k].vertex, 4 + sl);
+            if (persp) {
+                q[k] *= inv_w[k];
+            }
+        }
+        make_plane(fx, fy, det, q[0], q[1], q[2], pl + 3 * sl);
+    }
+    struct sim_tri *o = sim_array_grow(&dc->tris, sizeof(*o), 1);
+    if (!o) {
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    *o = tri;
+    dc->counters->rasterized++;
+    return SIM_REPLAY_ERROR_OK;
+}
+
+/* Vulkan "Basic Point Rasterization": a square of side PointSize centred on
+ * the vertex, as two triangles.  A size the shader leaves unwritten reads
+ * 0 here; it is undefined in Vulkan and 1 with maintenance5, so sizes that
+ * are not positive count as 1. */
+static enum sim_replay_error
+setup_point(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
+{
+    struct corner p = project(dc, prim->v[0]), c[4];
+    float size = dc->geom.point_size_word != SIM_NONE
+                     ? vertex_word(dc, prim->v[0], dc->geom.point_size_word)
+                     : 1.0f;
+    enum sim_replay_error err;
+
+    if (!(size > 0.0f)) {
+        size = 1.0f;
+    }
+    size = size < 1024.0f ? size : 1024.0f;
+    for (int k = 0; k < 4; k++) {
+        c[k] = p;
+        c[k].x += (k & 1 ? 0.5f : -0.5f) * size;
+        c[k].y += (k & 2 ? 0.5f : -0.5f) * size;
+    }
+    struct corner t0[3] = {c[0], c[1], c[2]}, t1[3] = {c[1], c[3], c[2]};
+    err = setup_triangle(dc, t0, prim, 0);
+    return err ? err : setup_triangle(dc, t1, prim, 0);
+}
+
+/* Vulkan "Basic Line Segment Rasterization" with strict lines: the
+ * rectangle of width lineWidth centred on the segment, ending at its end
+ * points, as two triangles; outputs vary along the segment only. */
+static enum sim_replay_error
+setup_line(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
+{
+    struct corner a = project(dc, prim->v[0]), b = project(dc, prim->v[1]), c[4];
+    float dx = b.x - a.x, dy = b.y - a.y, len = sqrtf(dx * dx + dy * dy);
+    float half = (dc->draw->state.line_width > 0.0f ? dc->draw->state.line_width : 1.0f) * 0.5f;
+    enum sim_replay_error err;
+
+    if (!(len > 0.0f)) {
+        return SIM_REPLAY_ERROR_OK;
+    }
+    float nx = -dy / len * half, ny = dx / len * half;
+    c[0] = a;
+    c[1] = a;
+    c[2] = b;
+    c[3] = b;
+    c[0].x += nx;
+    c[0].y += ny;
+    c[1].x -= nx;
+    c[1].y -= ny;
+    c[2].x += nx;
+    c[2].y += ny;
+    c[3].x -= nx;
+    c[3].y -= ny;
+    struct corner t0[3] = {c[0], c[1], c[2]}, t1[3] = {c[1], c[3], c[2]};
+    err = setup_triangle(dc, t0, prim, 0);
+    return err ? err : setup_triangle(dc, t1, prim, 0);
+}
+
 static enum sim_replay_error
 setup_run(struct sim_draw_ctx *dc)
 {
     const struct sim_draw_state *s = &dc->draw->state;
-    const struct sim_viewport *vp = &s->viewport;
-    const uint32_t *words = dc->geom.vertices.data;
-    uint32_t stride = dc->geom.stride, slots = dc->geom.slot_count;
     size_t count = dc->geom.clipped.count;
-    float ox = vp->x + vp->width * 0.5f, oy = vp->y + vp->height * 0.5f;
-    float hx = vp->width * 0.5f, hy = vp->height * 0.5f;
-    float pz = vp->max_depth - vp->min_depth, oz = vp->min_depth;
 
     dc->tris.count = 0;
     dc->planes.count = 0;
@@ -271,72 +435,19 @@ setup_run(struct sim_draw_ctx *dc)
     }
     for (size_t t = 0; t < count; t++) {
         const struct sim_geom_prim *prim = (const struct sim_geom_prim *)dc->geom.clipped.data + t;
-        int32_t x[3], y[3];
-        double fx[3], fy[3], fz[3], inv_w[3];
-        struct sim_tri tri;
-
-        for (int k = 0; k < 3; k++) {
-            const uint32_t *v = words + (size_t)prim->v[k] * stride;
-            float w = word_float(v[3]), rw = 1.0f / w;
-            float xf = ox + hx * (word_float(v[0]) * rw);
-            float yf = oy + hy * (word_float(v[1]) * rw);
-            float zf = oz + pz * (word_float(v[2]) * rw);
-            x[k] = sim_rast_snap(xf, dc->sub_pixel_bits);
-            y[k] = sim_rast_snap(yf, dc->sub_pixel_bits);
-            fx[k] = (double)x[k] / SIM_RAST_ONE;
-            fy[k] = (double)y[k] / SIM_RAST_ONE;
-            fz[k] = zf;
-            inv_w[k] = rw;
+        enum sim_replay_error err;
+        if (prim->count == 1) {
+            err = setup_point(dc, prim);
+        } else if (prim->count == 2) {
+            err = setup_line(dc, prim);
+        } else {
+            struct corner c[3] = {project(dc, prim->v[0]), project(dc, prim->v[1]),
+                                  project(dc, prim->v[2])};
+            err = setup_triangle(dc, c, prim, 1);
         }
-        if (!sim_rast_tri_setup(&tri.rast, x, y, &dc->scissor)) {
-            if (tri.rast.area2 == 0) {
-                dc->counters->culled++;
-            }
-            continue;
+        if (err) {
+            return err;
         }
-        /* Vulkan's area a = -1/2 sum(x_i y_i+1 - x_i+1 y_i) is -area2 / 2:
-         * counter-clockwise front faces have area2 < 0 in y-down
-         * framebuffer coordinates. */
-        tri.front = s->front_face == VK_FRONT_FACE_COUNTER_CLOCKWISE ? tri.rast.area2 < 0
-                                                                     : tri.rast.area2 > 0;
-        if ((tri.front && (s->cull_mode & VK_CULL_MODE_FRONT_BIT)) ||
-            (!tri.front && (s->cull_mode & VK_CULL_MODE_BACK_BIT))) {
-            dc->counters->culled++;
-            continue;
-        }
-        tri.prim_id = prim->prim_id;
-        tri.provoking = prim->provoking;
-        tri.fx = fx[0];
-        tri.fy = fy[0];
-        double det = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
-        make_plane(fx, fy, det, fz[0], fz[1], fz[2], tri.z);
-        if (s->depth_bias_enable) {
-            depth_bias(dc, &tri, fz);
-        }
-        make_plane(fx, fy, det, inv_w[0], inv_w[1], inv_w[2], tri.inv_w);
-        tri.planes = dc->planes.count;
-        double *pl = sim_array_grow(&dc->planes, sizeof(double), (size_t)slots * 3);
-        if (!pl && slots) {
-            return SIM_REPLAY_ERROR_NOMEM;
-        }
-        for (uint32_t sl = 0; sl < slots; sl++) {
-            double q[3];
-            int persp = !(dc->geom.slots[sl].flags & SIM_IR_IO_NOPERSPECTIVE);
-            for (int k = 0; k < 3; k++) {
-                const uint32_t *v = words + (size_t)prim->v[k] * stride;
-                q[k] = word_float(v[4 + sl]);
-                if (persp) {
-                    q[k] *= inv_w[k];
-                }
-            }
-            make_plane(fx, fy, det, q[0], q[1], q[2], pl + 3 * sl);
-        }
-        struct sim_tri *o = sim_array_grow(&dc->tris, sizeof(*o), 1);
-        if (!o) {
-            return SIM_REPLAY_ERROR_NOMEM;
-        }
-        *o = tri;
-        dc->counters->rasterized++;
     }
     /* Binning: every triangle goes to each bin its box overlaps, in order. */
     for (size_t t = 0; t < dc->tris.count; t++) {

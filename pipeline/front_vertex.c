@@ -142,6 +142,9 @@ assemble_begin(struct sim_draw_ctx *dc)
         return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STAGE, "no vertex shader");
     }
     switch (d->state.topology) {
+    case VK_PRIMITIVE_TOPOLOGY_POINT_LIST:
+    case VK_PRIMITIVE_TOPOLOGY_LINE_LIST:
+    case VK_PRIMITIVE_TOPOLOGY_LINE_STRIP:
     case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST:
     case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP:
     case VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN:
@@ -149,10 +152,11 @@ assemble_begin(struct sim_draw_ctx *dc)
         break;
     default:
         return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_TOPOLOGY,
-                               "topology %u (only triangle lists, strips and fans so far)",
+                               "topology %u (no adjacency topologies yet)",
                                d->state.topology);
     }
-    if (d->state.polygon_mode != VK_POLYGON_MODE_FILL) {
+    if (d->state.polygon_mode != VK_POLYGON_MODE_FILL &&
+        d->state.topology >= VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST) {
         return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_TOPOLOGY,
                                "polygon mode %u (only fill so far)", d->state.polygon_mode);
     }
@@ -193,12 +197,14 @@ read_index(const struct sim_draw *d, uint64_t i)
 }
 
 static int
-emit_prim(struct sim_draw_ctx *dc, uint32_t a, uint32_t b, uint32_t c, uint32_t prim_id)
+emit_prim(struct sim_draw_ctx *dc, uint32_t count, uint32_t a, uint32_t b, uint32_t c,
+          uint32_t prim_id)
 {
     struct sim_geom_prim *p = sim_array_grow(&dc->geom.prims, sizeof(*p), 1);
     if (!p) {
         return 0;
     }
+    p->count = count;
     p->v[0] = a;
     p->v[1] = b;
     p->v[2] = c;
@@ -284,9 +290,14 @@ assemble_run(struct sim_draw_ctx *dc)
                     }
                     continue;
                 }
-                /* Lists make a triangle every third vertex. */
-                if (topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST && n == 3) {
-                    if (!emit_prim(dc, run[0], run[1], run[2], prim_id++)) {
+                /* Lists make a primitive every 1, 2 or 3 vertices. */
+                uint32_t per = topology == VK_PRIMITIVE_TOPOLOGY_POINT_LIST  ? 1
+                               : topology == VK_PRIMITIVE_TOPOLOGY_LINE_LIST ? 2
+                               : topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST ? 3
+                                                                                 : 0;
+                if (per && n == per) {
+                    if (!emit_prim(dc, per, run[0], per > 1 ? run[1] : run[0],
+                                   per > 2 ? run[2] : run[0], prim_id++)) {
                         err = SIM_REPLAY_ERROR_NOMEM;
                         goto out;
                     }
@@ -296,15 +307,21 @@ assemble_run(struct sim_draw_ctx *dc)
             }
         assemble:
             /* Strips and fans, from the vertices since the last restart. */
+            for (uint32_t i = 0; i + 1 < n && topology == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP; i++) {
+                if (!emit_prim(dc, 2, run[i], run[i + 1], run[i], prim_id++)) {
+                    err = SIM_REPLAY_ERROR_NOMEM;
+                    goto out;
+                }
+            }
             for (uint32_t i = 0; i + 2 < n && (topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP ||
                                                topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN);
                  i++) {
                 int ok;
                 if (topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP) {
-                    ok = (i & 1) ? emit_prim(dc, run[i + 1], run[i], run[i + 2], prim_id++)
-                                 : emit_prim(dc, run[i], run[i + 1], run[i + 2], prim_id++);
+                    ok = (i & 1) ? emit_prim(dc, 3, run[i + 1], run[i], run[i + 2], prim_id++)
+                                 : emit_prim(dc, 3, run[i], run[i + 1], run[i + 2], prim_id++);
                 } else {
-                    ok = emit_prim(dc, run[i + 1], run[i + 2], run[0], prim_id++);
+                    ok = emit_prim(dc, 3, run[i + 1], run[i + 2], run[0], prim_id++);
                 }
                 if (!ok) {
                     err = SIM_REPLAY_ERROR_NOMEM;
@@ -350,6 +367,7 @@ vertex_begin(struct sim_draw_ctx *dc)
     dc->geom.slot_count = 0;
     dc->geom.clip_count = 0;
     dc->geom.cull_count = 0;
+    dc->geom.point_size_word = SIM_NONE;
     for (uint32_t i = 0; i < out_count; i++) {
         const struct sim_ir_interface *e = &outs[i];
         if (e->builtin == SpvBuiltInClipDistance || e->builtin == SpvBuiltInCullDistance) {
@@ -382,6 +400,11 @@ vertex_begin(struct sim_draw_ctx *dc)
         }
     }
     dc->geom.stride = 4 + dc->geom.slot_count + dc->geom.clip_count + dc->geom.cull_count;
+    for (uint32_t i = 0; i < out_count; i++) {
+        if (outs[i].builtin == SpvBuiltInPointSize) {
+            dc->geom.point_size_word = dc->geom.stride++;
+        }
+    }
     for (uint32_t i = 0; i < in_count; i++) {
         const struct sim_ir_interface *e = &ins[i];
         int found = 0;
@@ -468,6 +491,7 @@ vertex_run(struct sim_draw_ctx *dc)
     uint32_t *draw_index = sim_interp_builtin(in, 0, SpvBuiltInDrawIndex, 0);
     uint32_t *pos[4], *attr[SIM_MAX_VERTEX_ATTRIBUTES][4], *slot_reg[SIM_GEOM_MAX_SLOTS];
     uint32_t *dist_reg[2 * SIM_GEOM_MAX_DISTANCES];
+    uint32_t *point_size = sim_interp_builtin(in, 1, SpvBuiltInPointSize, 0);
     uint32_t dist_count = dc->geom.clip_count + dc->geom.cull_count;
     uint64_t before = sim_interp_counters(in)->lane_instructions;
     uint32_t *words;
@@ -543,6 +567,9 @@ vertex_run(struct sim_draw_ctx *dc)
             }
             for (uint32_t i = 0; i < dist_count; i++) {
                 w[4 + dc->geom.slot_count + i] = dist_reg[i] ? dist_reg[i][l] : 0;
+            }
+            if (dc->geom.point_size_word != SIM_NONE) {
+                w[dc->geom.point_size_word] = point_size ? point_size[l] : 0;
             }
         }
     }

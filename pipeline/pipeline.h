@@ -511,6 +511,7 @@ struct sim_draw_state {
     struct sim_rect scissor;      /* scissor 0 */
     uint32_t rasterizer_discard;
     uint32_t polygon_mode; /* VkPolygonMode */
+    float line_width;      /* pixels; 0 reads as 1 */
     uint32_t cull_mode;    /* VkCullModeFlags */
     uint32_t front_face;   /* VkFrontFace */
     uint32_t depth_clamp;

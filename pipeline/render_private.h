@@ -292,7 +292,7 @@ sim_array_finish(struct sim_array *a);
 /* Geometry between front-end stages.  A vertex is `stride` 32-bit words:
  * the clip-space position (4 floats), then the outputs of the last
  * pre-rasterization stage, one word per scalar, described by `slots`.
- * Primitives are triangles: three vertex indices each. */
+ */
 struct sim_geom_slot {
     uint32_t location, component;
     uint32_t flags; /* enum sim_ir_interface_flags of the producing output */
@@ -302,7 +302,8 @@ struct sim_geom_slot {
 
 /* A primitive between front-end stages. */
 struct sim_geom_prim {
-    uint32_t v[3];      /* vertex indices */
+    uint32_t count;     /* vertices: 1 point, 2 line, 3 triangle */
+    uint32_t v[3];      /* vertex indices (the first `count`) */
     uint32_t prim_id;   /* gl_PrimitiveID: the primitive's number in the draw */
     uint32_t provoking; /* vertex whose flat outputs the primitive uses */
 };
@@ -317,10 +318,11 @@ struct sim_geom_invocation {
 #define SIM_GEOM_MAX_DISTANCES 8
 
 struct sim_geom {
-    uint32_t stride; /* 4 + slot_count + clip_count + cull_count */
+    uint32_t stride; /* 4 + slot_count + clip_count + cull_count (+ 1 for a point size) */
     uint32_t slot_count;
     struct sim_geom_slot slots[SIM_GEOM_MAX_SLOTS];
     uint32_t clip_count, cull_count; /* gl_ClipDistance and gl_CullDistance words, after the slots */
+    uint32_t point_size_word;        /* the word holding gl_PointSize, or SIM_NONE */
     struct sim_array invocations; /* struct sim_geom_invocation; vertex i comes from invocation i */
     struct sim_array vertices;    /* uint32_t words, `stride` per vertex */
     uint32_t vertex_count;

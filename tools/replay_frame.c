@@ -719,6 +719,11 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
     s->rasterizer_discard = dyn_word(w, VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE,
                                      p->rasterizer_discard);
     s->polygon_mode = p->polygon_mode;
+    s->line_width = p->line_width;
+    d = dyn_get(w, VK_DYNAMIC_STATE_LINE_WIDTH);
+    if (d && d->count >= 1) {
+        s->line_width = word_float(d->words[0]);
+    }
     s->cull_mode = dyn_word(w, VK_DYNAMIC_STATE_CULL_MODE, p->cull_mode);
     s->front_face = dyn_word(w, VK_DYNAMIC_STATE_FRONT_FACE, p->front_face);
     s->depth_clamp = p->depth_clamp_enable;

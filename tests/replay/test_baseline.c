@@ -18,7 +18,8 @@
  *   - draws with unsupported state are reported, the others still drawn;
  *   - transfers in frame order (clear, blit, buffer copy, clear
  *     attachments) and draws sampling an image rendered earlier;
- *   - per-sample shading and centroid positions.
+ *   - per-sample shading and centroid positions;
+ *   - points and lines.
  */
 #include <math.h>
 #include <stdint.h>
@@ -931,6 +932,103 @@ test_per_sample(struct sim_ir_shader *vs, struct sim_ir_shader *fs_sample)
     CHECK(x == 0.5f && y == 0.5f);
 }
 
+/* Points and lines from the layer client's shaders: 1-pixel points centred
+ * on pixel centres cover one pixel each; a width-1 horizontal line through
+ * pixel centres covers one row from its start to its end; a strip of two
+ * segments covers both. */
+static void
+test_points_lines(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
+{
+    static struct fixture f;
+    static struct sim_program prog;
+    static struct client_vertex verts[8];
+    static const struct client_ubo ubo = {{1, 1, 0, 0}, {1, 1, 1, 1}};
+    static float push[4] = {0, 0, 0.5f, 0};
+    static struct sim_binding bind[2];
+    struct sim_replay_result *r;
+    uint8_t p[4];
+
+    /* Pixel (x + 0.5, y + 0.5) in NDC. */
+#define NDC_X(x) (((x) + 0.5f) / (W / 2.0f) - 1.0f)
+#define NDC_Y(y) (((y) + 0.5f) / (H / 2.0f) - 1.0f)
+    static const float pts[8][2] = {{3, 3}, {10, 5}, {60, 40}, {8, 20}, {24, 20},
+                                    {30, 10}, {40, 10}, {40, 30}};
+    for (int i = 0; i < 8; i++) {
+        /* Points 0-2 at pixel centres; line ends 3-7 at pixel borders in x. */
+        float x = i < 3 ? NDC_X(pts[i][0]) : pts[i][0] / (W / 2.0f) - 1.0f;
+        verts[i] = (struct client_vertex){{x, NDC_Y(pts[i][1])}, {0, 255, 0, 255}};
+    }
+    verts[7].pos[0] = NDC_X(40); /* the strip's vertical segment on x = 40.5 */
+    verts[6].pos[0] = NDC_X(40);
+    memset(&prog, 0, sizeof(prog));
+    prog.stages[SIM_STAGE_VERTEX] = vs;
+    prog.stages[SIM_STAGE_FRAGMENT] = fs;
+    prog.binding_count = 1;
+    prog.bindings[0] = (struct sim_vertex_binding){0, sizeof(struct client_vertex),
+                                                   VK_VERTEX_INPUT_RATE_VERTEX, 1};
+    prog.attribute_count = 2;
+    prog.attributes[0] = (struct sim_vertex_attribute){0, 0, VK_FORMAT_R32G32_SFLOAT, 0};
+    prog.attributes[1] = (struct sim_vertex_attribute){1, 0, VK_FORMAT_R8G8B8A8_UNORM, 8};
+    bind[0] = (struct sim_binding){.set = 0, .binding = 0, .data = (void *)&ubo,
+                                   .size = sizeof(ubo)};
+    bind[1] = (struct sim_binding){.set = SIM_PUSH_CONSTANT_SET, .data = push,
+                                   .size = sizeof(push)};
+    fixture_init(&f, 3);
+    for (int i = 0; i < 3; i++) {
+        struct sim_draw *d = &f.draws[i];
+        d->program = &prog;
+        d->state = default_state();
+        d->state.depth_test = 0;
+        d->vertex_buffers[0] = (struct sim_vertex_buffer){verts, sizeof(verts), 0};
+        d->bindings = bind;
+        d->binding_count = 2;
+        d->instance_count = 1;
+    }
+    f.draws[0].state.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+    f.draws[0].count = 3;
+    f.draws[1].state.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+    f.draws[1].first = 3;
+    f.draws[1].count = 2;
+    f.draws[2].state.topology = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP;
+    f.draws[2].state.line_width = 1.0f;
+    f.draws[2].first = 5;
+    f.draws[2].count = 3;
+    /* Strip: (30, 10.5) -> (40.5, 10.5) -> (40.5, 30.5): 10.5 pixels along
+     * row 10 (pixels 30-40), then column 40 from y 10.5 to 30.5 (pixels
+     * 11-30; pixel 10's centre is on the joint, owned by the first). */
+    r = replay(&f, 1, 0);
+    if (r) {
+        const struct sim_unit_counters *c = sim_replay_result_unit(r, SIM_UNIT_BASELINE);
+        pixel(r, 3, 3, p);
+        CHECK_EQ_INT(255, p[1]);
+        pixel(r, 60, 40, p);
+        CHECK_EQ_INT(255, p[1]);
+        pixel(r, 4, 3, p);
+        CHECK_EQ_INT(0, p[1]);
+        pixel(r, 8, 20, p);
+        CHECK_EQ_INT(255, p[1]);
+        pixel(r, 23, 20, p);
+        CHECK_EQ_INT(255, p[1]);
+        pixel(r, 24, 20, p);
+        CHECK_EQ_INT(0, p[1]);
+        pixel(r, 8, 21, p);
+        CHECK_EQ_INT(0, p[1]);
+        pixel(r, 35, 10, p);
+        CHECK_EQ_INT(255, p[1]);
+        pixel(r, 40, 20, p);
+        CHECK_EQ_INT(255, p[1]);
+        pixel(r, 41, 20, p);
+        CHECK_EQ_INT(0, p[1]);
+        /* 3 points + 16 line pixels + the strip's pixels (each once). */
+        CHECK(c->covered_pixels >= 3 + 16 + 11 + 19);
+        CHECK(c->covered_pixels <= 3 + 16 + 11 + 21);
+        CHECK_EQ_U64(0, sim_replay_result_raster(r)->culled);
+        sim_replay_result_destroy(r);
+    }
+#undef NDC_X
+#undef NDC_Y
+}
+
 int
 main(void)
 {
@@ -948,6 +1046,7 @@ main(void)
     test_clipping(cube_vs, cube_fs);
     test_stencil_and_bias(cube_vs, cube_fs, client_vs, client_fs);
     test_transfers(cube_vs, cube_fs);
+    test_points_lines(client_vs, client_fs);
     struct sim_ir_shader *sample_fs = load(replay_sample_id_frag, sizeof(replay_sample_id_frag));
     if (sample_fs) {
         test_per_sample(cube_vs, sample_fs);
