@@ -90,11 +90,12 @@ dsts(const struct sim_ir_shader *sh, const struct sim_ir_inst *i, uint32_t *firs
 static uint32_t
 srcs(struct sim_ir_shader *sh, struct sim_ir_inst *i, uint32_t **out)
 {
-    uint32_t n = 0, k = op_srcs[i->op];
+    uint32_t n = 0, k;
 
     if (i->op == DELETED) {
         return 0;
     }
+    k = op_srcs[i->op];
     if (i->op == SIM_IR_OP_LDIDX) {
         out[n++] = &i->b;
         return n;

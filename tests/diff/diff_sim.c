@@ -32,10 +32,10 @@ make_image(const struct diff_image *src, struct sim_tex_image *dst)
     dst->format = src->format;
     dst->view_type = src->view_type;
     dst->layers = src->layers;
-    dst->level_count = src->levels;
-    for (uint32_t lv = 0; lv < src->levels; lv++) {
+    dst->level_count = src->levels < SIM_TEX_MAX_LEVELS ? src->levels : SIM_TEX_MAX_LEVELS;
+    for (uint32_t lv = 0; lv < SIM_TEX_MAX_LEVELS && lv < dst->level_count; lv++) {
         struct sim_tex_level *l = &dst->levels[lv];
-        uint64_t end = lv + 1 < src->levels ? src->level_offset[lv + 1] : src->size;
+        uint64_t end = lv + 1 < dst->level_count ? src->level_offset[lv + 1] : src->size;
         l->data = src->data + src->level_offset[lv];
         l->size = end - src->level_offset[lv];
         l->width = src->width >> lv ? src->width >> lv : 1;
