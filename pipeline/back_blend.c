@@ -238,6 +238,46 @@ clampf(float v, float lo, float hi)
     return v > lo ? (v < hi ? v : hi) : lo;
 }
 
+/* Vulkan "Logical Operations" on the bits of one texel. */
+static uint8_t
+logic_op(uint32_t op, uint8_t s, uint8_t d)
+{
+    switch (op) {
+    case VK_LOGIC_OP_CLEAR:
+        return 0;
+    case VK_LOGIC_OP_AND:
+        return s & d;
+    case VK_LOGIC_OP_AND_REVERSE:
+        return s & (uint8_t)~d;
+    case VK_LOGIC_OP_COPY:
+        return s;
+    case VK_LOGIC_OP_AND_INVERTED:
+        return (uint8_t)~s & d;
+    case VK_LOGIC_OP_NO_OP:
+        return d;
+    case VK_LOGIC_OP_XOR:
+        return s ^ d;
+    case VK_LOGIC_OP_OR:
+        return s | d;
+    case VK_LOGIC_OP_NOR:
+        return (uint8_t)~(s | d);
+    case VK_LOGIC_OP_EQUIVALENT:
+        return (uint8_t)~(s ^ d);
+    case VK_LOGIC_OP_INVERT:
+        return (uint8_t)~d;
+    case VK_LOGIC_OP_OR_REVERSE:
+        return s | (uint8_t)~d;
+    case VK_LOGIC_OP_COPY_INVERTED:
+        return (uint8_t)~s;
+    case VK_LOGIC_OP_OR_INVERTED:
+        return (uint8_t)~s | d;
+    case VK_LOGIC_OP_NAND:
+        return (uint8_t)~(s & d);
+    default:
+        return 0xff;
+    }
+}
+
 /* Writes `src` (four values as the shader wrote them) into samples `mask`
  * of pixel (x, y) of colour surface `s`, through blend state `b`. */
 static void
@@ -248,9 +288,36 @@ write_color(const struct sim_draw_ctx *dc, struct sim_surface *s, const struct s
     uint8_t *p = s->color + ((size_t)y * s->width + x) * s->samples * s->texel_bytes;
     uint32_t wm = b->write_mask & 0xf;
     int blend = b->enable && !sim_fmt_is_integer(vf);
+    int logic = dc->draw->state.logic_op_enable &&
+                (vf->type == SIM_FMT_UNORM || vf->type == SIM_FMT_SNORM ||
+                 sim_fmt_is_integer(vf));
     uint8_t texel[16];
 
     if (wm == 0) {
+        return;
+    }
+    if (logic) {
+        /* Logic ops replace blending on integer and normalized formats:
+         * the source converted to the format, combined bit by bit. */
+        sim_fmt_encode(vf, src_bits, texel);
+        for (uint32_t m = mask; m; m &= m - 1) {
+            uint8_t *t = p + (size_t)__builtin_ctz(m) * s->texel_bytes, out[16];
+            uint32_t dst_bits[4], res[4];
+            for (uint32_t i = 0; i < s->texel_bytes; i++) {
+                out[i] = logic_op(dc->draw->state.logic_op, texel[i], t[i]);
+            }
+            if (wm != 0xf) {
+                sim_fmt_decode(vf, t, dst_bits);
+                sim_fmt_decode(vf, out, res);
+                for (int c = 0; c < 4; c++) {
+                    if (!(wm & (1u << c))) {
+                        res[c] = dst_bits[c];
+                    }
+                }
+                sim_fmt_encode(vf, res, out);
+            }
+            memcpy(t, out, s->texel_bytes);
+        }
         return;
     }
     if (!blend && wm == 0xf) {
@@ -309,6 +376,19 @@ sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *
     if (ctx->sample_mask_out) {
         mask &= ctx->sample_mask_out[lane];
     }
+    if (dc->draw->state.alpha_to_coverage && ctx->out_regs[0][3]) {
+        /* Vulkan "Multisample Coverage": alpha of output 0 becomes a
+         * coverage mask; the pattern is the implementation's.  Ours keeps
+         * round(alpha * samples) samples, the lowest first. */
+        float a;
+        memcpy(&a, &ctx->out_regs[0][3][lane], 4);
+        a = a > 0.0f ? (a < 1.0f ? a : 1.0f) : 0.0f;
+        uint32_t n = (uint32_t)(a * (float)dc->samples + 0.5f);
+        mask &= n >= 32 ? ~0u : (1u << n) - 1u;
+        if (!mask) {
+            return;
+        }
+    }
     if (ctx->late_tests) {
         mask = sim_back_depth_test(dc, t->depth, tri, x, y, mask);
     }
@@ -318,6 +398,7 @@ sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *
     if (dc->pass->color_count == 1 && t->color[0] && ctx->out_regs[0][3] &&
         t->color[0]->samples == 1 && t->color[0]->texel_bytes == 4 &&
         !dc->draw->state.blend[0].enable && (dc->draw->state.blend[0].write_mask & 0xf) == 0xf &&
+        !dc->draw->state.logic_op_enable && !dc->draw->state.alpha_to_one &&
         t->color_format[0] == t->color[0]->format) {
         /* One single-sampled 32-bit target, written whole: the common case. */
         struct sim_surface *s = t->color[0];
@@ -340,6 +421,10 @@ sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *
         }
         for (int c = 0; c < 4; c++) {
             src[c] = ctx->out_regs[i][c] ? ctx->out_regs[i][c][lane] : 0;
+        }
+        if (dc->draw->state.alpha_to_one) {
+            float one = 1.0f;
+            memcpy(&src[3], &one, 4);
         }
         write_color(dc, s, vf, &dc->draw->state.blend[i], x, y, mask, src);
     }

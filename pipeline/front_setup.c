@@ -27,14 +27,6 @@ check_state(struct sim_draw_ctx *dc)
     const struct sim_draw_state *s = &dc->draw->state;
     const struct sim_pass *pass = dc->pass;
 
-    if (s->alpha_to_coverage || s->alpha_to_one) {
-        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
-                               "alpha to coverage / alpha to one is not replayed yet");
-    }
-    if (s->logic_op_enable) {
-        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
-                               "logic op is not replayed yet");
-    }
     for (uint32_t i = 0; i < pass->color_count; i++) {
         const struct sim_blend_attachment *b = &s->blend[i];
         if (pass->color[i].image == SIM_NONE || !b->enable) {
@@ -421,6 +413,44 @@ setup_line(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
     return err ? err : setup_triangle(dc, t1, prim, 0);
 }
 
+/* Vulkan "Polygon Mode": a triangle that survives culling is drawn as its
+ * edges (LINE) or its vertices (POINT), with the line width or the point
+ * size of its vertices.  Edges shared by neighbours are drawn twice. */
+static enum sim_replay_error
+setup_polygon_outline(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
+{
+    const struct sim_draw_state *s = &dc->draw->state;
+    struct corner c[3] = {project(dc, prim->v[0]), project(dc, prim->v[1]),
+                          project(dc, prim->v[2])};
+    int64_t area2 = 0;
+
+    for (int k = 0; k < 3; k++) {
+        int j = (k + 1) % 3;
+        area2 += (int64_t)sim_rast_snap(c[k].x, dc->sub_pixel_bits) *
+                     sim_rast_snap(c[j].y, dc->sub_pixel_bits) -
+                 (int64_t)sim_rast_snap(c[j].x, dc->sub_pixel_bits) *
+                     sim_rast_snap(c[k].y, dc->sub_pixel_bits);
+    }
+    int front = s->front_face == VK_FRONT_FACE_COUNTER_CLOCKWISE ? area2 < 0 : area2 > 0;
+    if (area2 == 0 || (front && (s->cull_mode & VK_CULL_MODE_FRONT_BIT)) ||
+        (!front && (s->cull_mode & VK_CULL_MODE_BACK_BIT))) {
+        dc->counters->culled++;
+        return SIM_REPLAY_ERROR_OK;
+    }
+    for (int k = 0; k < 3; k++) {
+        struct sim_geom_prim part = *prim;
+        enum sim_replay_error err;
+        part.v[0] = prim->v[k];
+        part.v[1] = prim->v[(k + 1) % 3];
+        part.count = s->polygon_mode == VK_POLYGON_MODE_LINE ? 2 : 1;
+        err = part.count == 2 ? setup_line(dc, &part) : setup_point(dc, &part);
+        if (err) {
+            return err;
+        }
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
 static enum sim_replay_error
 setup_run(struct sim_draw_ctx *dc)
 {
@@ -440,6 +470,9 @@ setup_run(struct sim_draw_ctx *dc)
             err = setup_point(dc, prim);
         } else if (prim->count == 2) {
             err = setup_line(dc, prim);
+        } else if (s->polygon_mode == VK_POLYGON_MODE_LINE ||
+                   s->polygon_mode == VK_POLYGON_MODE_POINT) {
+            err = setup_polygon_outline(dc, prim);
         } else {
             struct corner c[3] = {project(dc, prim->v[0]), project(dc, prim->v[1]),
                                   project(dc, prim->v[2])};

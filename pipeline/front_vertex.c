@@ -156,6 +156,8 @@ assemble_begin(struct sim_draw_ctx *dc)
                                d->state.topology);
     }
     if (d->state.polygon_mode != VK_POLYGON_MODE_FILL &&
+        d->state.polygon_mode != VK_POLYGON_MODE_LINE &&
+        d->state.polygon_mode != VK_POLYGON_MODE_POINT &&
         d->state.topology >= VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST) {
         return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_TOPOLOGY,
                                "polygon mode %u (only fill so far)", d->state.polygon_mode);

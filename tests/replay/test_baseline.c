@@ -359,7 +359,7 @@ out:
 }
 
 /* A draw behind is rejected by early depth tests; one in front replaces
- * what is there; a logic op is refused, a described-as-unsupported draw
+ * what is there; dual-source blending is refused, a described-as-unsupported draw
  * is reported, and the draws after them still run. */
 static void
 test_depth_and_unsupported(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
@@ -381,7 +381,8 @@ test_depth_and_unsupported(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     vkcube_draw(&f.draws[0], &s, 0);
     vkcube_draw(&f.draws[1], &s, 1); /* behind: rejected */
     vkcube_draw(&f.draws[2], &s, 2);
-    f.draws[2].state.logic_op_enable = 1; /* refused */
+    f.draws[2].state.blend[0].enable = 1; /* dual-source blending: refused */
+    f.draws[2].state.blend[0].src_color = VK_BLEND_FACTOR_SRC1_COLOR;
     vkcube_draw(&f.draws[3], &s, 2);
     f.draws[3].unsupported = "made up for the test";
     vkcube_draw(&f.draws[4], &s, 2); /* in front: yellow everywhere */
@@ -395,7 +396,7 @@ test_depth_and_unsupported(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, d[0].status);
     CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, d[1].status);
     CHECK_EQ_INT(SIM_REPLAY_ERROR_UNSUPPORTED_STATE, d[2].status);
-    CHECK(strstr(d[2].detail, "logic op") != NULL);
+    CHECK(strstr(d[2].detail, "dual-source") != NULL);
     CHECK_EQ_INT(SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE, d[3].status);
     CHECK_EQ_STR("made up for the test", d[3].detail);
     CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, d[4].status);
@@ -407,7 +408,7 @@ test_depth_and_unsupported(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     static struct sim_program tess_prog;
     tess_prog = s.program;
     tess_prog.stages[SIM_STAGE_TESS_EVAL] = vs; /* never run */
-    f.draws[2].state.logic_op_enable = 0;
+    f.draws[2].state.blend[0].enable = 0;
     f.draws[2].state.topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
     f.draws[2].state.patch_control_points = 3;
     f.draws[3].unsupported = NULL;
@@ -569,6 +570,44 @@ test_vertex_input(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
         sim_replay_result_destroy(r);
     }
 
+    /* Logic op XOR of red over the grey clear: (255 ^ 51, 0 ^ 51, 0 ^ 51). */
+    f.draws[0].state.blend[0].enable = 0;
+    f.draws[0].state.logic_op_enable = 1;
+    f.draws[0].state.logic_op = VK_LOGIC_OP_XOR;
+    bind_list[0].data = (void *)&ubo;
+    r = replay(&f, 1, 0);
+    if (r) {
+        pixel(r, 16, 18, p);
+        CHECK_EQ_INT(255 ^ 51, p[0]);
+        CHECK_EQ_INT(51, p[1]);
+        CHECK_EQ_INT(0, p[3]); /* 255 ^ 255 */
+        sim_replay_result_destroy(r);
+    }
+    f.draws[0].state.logic_op_enable = 0;
+    /* Alpha to coverage at 4x: alpha 0.5 keeps 2 of 4 samples, so the
+     * resolved red is half of 1.0 over black... over the grey clear:
+     * (1.0 + 0.2) / 2 = 0.6. */
+    bind_list[0].data = (void *)&half;
+    f.draws[0].state.alpha_to_coverage = 1;
+    r = replay(&f, 1, 4);
+    if (r) {
+        pixel(r, 16, 18, p);
+        CHECK(p[0] == 153 || p[0] == 152);
+        CHECK_EQ_U64(2 * 16 * 12, sim_replay_result_unit(r, SIM_UNIT_BASELINE)->samples_written);
+        sim_replay_result_destroy(r);
+    }
+    f.draws[0].state.alpha_to_coverage = 0;
+    /* Polygon mode LINE: the square's outline and diagonal, not its inside. */
+    bind_list[0].data = (void *)&ubo;
+    f.draws[0].state.polygon_mode = VK_POLYGON_MODE_LINE;
+    r = replay(&f, 1, 0);
+    if (r) {
+        pixel(r, 12, 22, p); /* inside, off the diagonal */
+        CHECK_EQ_INT(51, p[0]);
+        CHECK(sim_replay_result_unit(r, SIM_UNIT_BASELINE)->covered_pixels > 40);
+        sim_replay_result_destroy(r);
+    }
+    f.draws[0].state.polygon_mode = VK_POLYGON_MODE_FILL;
     /* Culling both faces draws nothing. */
     bind_list[0].data = (void *)&ubo;
     f.draws[0].state.blend[0].enable = 0;
