@@ -127,8 +127,8 @@ sim_back_depth_test(const struct sim_draw_ctx *dc, struct sim_surface *depth,
         /* One sample at the pixel centre: the common case, inline (the
          * same arithmetic as sim_tri_depth_at). */
         double px = x + 0.5, py = y + 0.5;
-        float z = sim_fmt_quantize_depth(
-            depth->fmt, (float)(tri->z[0] + tri->z[1] * (px - tri->fx) + tri->z[2] * (py - tri->fy)));
+        double zp = tri->z[0] + tri->z[1] * (px - tri->fx) + tri->z[2] * (py - tri->fy);
+        float z = sim_fmt_quantize_depth(depth->fmt, (float)zp);
         if (!(mask & 1) || !compare(st->depth_compare, z, d[0])) {
             return 0;
         }

@@ -28,10 +28,12 @@
 
 /* Seven 8-bit variants: UNORM, SNORM, USCALED, SSCALED, UINT, SINT, SRGB. */
 #define SEQ8(first, ch, sw)                                                                \
-    E(first + 0, ch, ch, 8, SIM_FMT_UNORM, 0, sw), E(first + 1, ch, ch, 8, SIM_FMT_SNORM, 0, sw), \
+    E(first + 0, ch, ch, 8, SIM_FMT_UNORM, 0, sw),                                         \
+        E(first + 1, ch, ch, 8, SIM_FMT_SNORM, 0, sw),                                     \
         E(first + 2, ch, ch, 8, SIM_FMT_USCALED, 0, sw),                                   \
         E(first + 3, ch, ch, 8, SIM_FMT_SSCALED, 0, sw),                                   \
-        E(first + 4, ch, ch, 8, SIM_FMT_UINT, 0, sw), E(first + 5, ch, ch, 8, SIM_FMT_SINT, 0, sw), \
+        E(first + 4, ch, ch, 8, SIM_FMT_UINT, 0, sw),                                      \
+        E(first + 5, ch, ch, 8, SIM_FMT_SINT, 0, sw),                                      \
         E(first + 6, ch, ch, 8, SIM_FMT_SRGB, 0, sw)
 
 /* Seven 16-bit variants: UNORM, SNORM, USCALED, SSCALED, UINT, SINT, SFLOAT. */

@@ -240,7 +240,8 @@ sim_surface_resolve(const struct sim_surface *src, struct sim_surface *dst,
                 sim_fmt_decode(src->fmt, texel, v);
                 sim_fmt_encode(dst->fmt, v, texel);
             }
-            uint8_t *p = dst->color + ((size_t)y * dst->width + x) * dst->samples * dst->texel_bytes;
+            size_t at = ((size_t)y * dst->width + x) * dst->samples;
+            uint8_t *p = dst->color + at * dst->texel_bytes;
             for (uint32_t k = 0; k < dst->samples; k++) {
                 memcpy(p + (size_t)k * dst->texel_bytes, texel, dst->texel_bytes);
             }

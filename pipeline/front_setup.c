@@ -145,7 +145,8 @@ setup_begin(struct sim_draw_ctx *dc)
     r.y1 = (int32_t)pass->height;
     struct sim_rect rects[2] = {pass->area, s->scissor};
     for (int i = 0; i < 2; i++) {
-        int64_t x1 = (int64_t)rects[i].x + rects[i].width, y1 = (int64_t)rects[i].y + rects[i].height;
+        int64_t x1 = (int64_t)rects[i].x + rects[i].width;
+        int64_t y1 = (int64_t)rects[i].y + rects[i].height;
         r.x0 = rects[i].x > r.x0 ? rects[i].x : r.x0;
         r.y0 = rects[i].y > r.y0 ? rects[i].y : r.y0;
         r.x1 = x1 < r.x1 ? (int32_t)x1 : r.x1;
@@ -259,7 +260,8 @@ struct corner {
 static float
 vertex_word(const struct sim_draw_ctx *dc, uint32_t v, uint32_t word)
 {
-    return word_float(((const uint32_t *)dc->geom.vertices.data)[(size_t)v * dc->geom.stride + word]);
+    const uint32_t *words = dc->geom.vertices.data;
+    return word_float(words[(size_t)v * dc->geom.stride + word]);
 }
 
 /* The viewport transform of vertex v (Vulkan "Controlling the Viewport"). */

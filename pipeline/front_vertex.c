@@ -220,7 +220,9 @@ assemble_run(struct sim_draw_ctx *dc)
 {
     const struct sim_draw *d = dc->draw;
     uint32_t topology = d->state.topology;
-    uint32_t restart_value = d->index_bytes == 1 ? 0xffu : d->index_bytes == 2 ? 0xffffu : 0xffffffffu;
+    uint32_t restart_value = d->index_bytes == 1   ? 0xffu
+                             : d->index_bytes == 2 ? 0xffffu
+                                                   : 0xffffffffu;
     struct index_map map = {0};
     enum sim_replay_error err = SIM_REPLAY_ERROR_OK;
     uint32_t *run = NULL; /* vertex numbers of the current strip or list */

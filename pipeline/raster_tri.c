@@ -180,7 +180,8 @@ sim_rast_tri_quads(const struct sim_rast_tri *tri, const struct sim_rast_rect *r
         if (y + 1 >= r.y1) {
             pix_ok &= 0x3;
         }
-        for (int32_t x = r.x0; x < r.x1; x += 2, e0 += step_x[0], e1 += step_x[1], e2 += step_x[2]) {
+        for (int32_t x = r.x0; x < r.x1;
+             x += 2, e0 += step_x[0], e1 += step_x[1], e2 += step_x[2]) {
             uint32_t ok = pix_ok;
             if (x < rect->x0 || x < tri->box.x0) {
                 ok &= 0xa;

@@ -106,7 +106,7 @@ struct sim_rast_rect {
 struct sim_rast_tri {
     int32_t x[3], y[3];       /* snapped vertices, 1/256 pixel */
     int64_t a[3], b[3], c[3]; /* edge i (from vertex i to i + 1): E = a X + b Y + c, interior > 0 */
-    int64_t bias[3];          /* fill rule: covered iff E + bias > 0 (1 for top-left edges, else 0) */
+    int64_t bias[3];          /* fill rule: covered iff E + bias > 0 (1: top-left edge, else 0) */
     int64_t area2;            /* doubled signed area as given (before orientation), 1/256^2 px^2 */
     struct sim_rast_rect box; /* pixels the triangle may cover, clipped to the scissor */
 };
@@ -321,7 +321,7 @@ struct sim_geom {
     uint32_t stride; /* 4 + slot_count + clip_count + cull_count (+ 1 for a point size) */
     uint32_t slot_count;
     struct sim_geom_slot slots[SIM_GEOM_MAX_SLOTS];
-    uint32_t clip_count, cull_count; /* gl_ClipDistance and gl_CullDistance words, after the slots */
+    uint32_t clip_count, cull_count; /* gl_ClipDistance, gl_CullDistance words after the slots */
     uint32_t point_size_word;        /* the word holding gl_PointSize, or SIM_NONE */
     struct sim_array invocations; /* struct sim_geom_invocation; vertex i comes from invocation i */
     struct sim_array vertices;    /* uint32_t words, `stride` per vertex */

@@ -1136,7 +1136,8 @@ begin_subpass(struct walk *w)
     pass->width = w->fb_width;
     pass->height = w->fb_height;
     pass->area = (struct sim_rect){w->area.x, w->area.y, w->area.width, w->area.height};
-    const struct cap_attachment_ref *colors = CAP_SPAN_PTR(rp, sp->colors, struct cap_attachment_ref);
+    const struct cap_attachment_ref *colors =
+        CAP_SPAN_PTR(rp, sp->colors, struct cap_attachment_ref);
     const struct cap_attachment_ref *resolves = CAP_SPAN_PTR(rp, sp->resolves,
                                                              struct cap_attachment_ref);
     const struct cap_attachment_ref *ds = CAP_SPAN_PTR(rp, sp->depth_stencil,
@@ -1384,9 +1385,9 @@ record_image_copy(struct walk *w, const struct cap_cmd_transfer *c)
                 skip(w, "blit of a mip level or layer other than 0");
                 continue;
             }
-            *r = (struct sim_blit_region){
-                {b->src_offsets[0].x, b->src_offsets[0].y, b->src_offsets[1].x, b->src_offsets[1].y},
-                {b->dst_offsets[0].x, b->dst_offsets[0].y, b->dst_offsets[1].x, b->dst_offsets[1].y}};
+            const struct cap_offset3 *so = b->src_offsets, *dof = b->dst_offsets;
+            *r = (struct sim_blit_region){{so[0].x, so[0].y, so[1].x, so[1].y},
+                                          {dof[0].x, dof[0].y, dof[1].x, dof[1].y}};
         } else {
             const struct cap_image_copy *k = CAP_SPAN_PTR(c, c->regions, struct cap_image_copy) + i;
             if (!is_level0(&k->src) || !is_level0(&k->dst)) {
@@ -1489,7 +1490,8 @@ record_buffer_write(struct walk *w, const struct cap_cmd_head *h)
             return;
         }
         size = c->size == VK_WHOLE_SIZE ? (dst->size - c->offset) & ~3ull : c->size;
-        if (size > dst->size - c->offset || !(p = transfer_pass(w, SIM_PASS_BUFFER_COPY, SIM_NONE))) {
+        if (size > dst->size - c->offset ||
+            !(p = transfer_pass(w, SIM_PASS_BUFFER_COPY, SIM_NONE))) {
             return;
         }
         p->dst = dst->data + c->offset;

@@ -157,7 +157,8 @@ test_formats(void)
         sim_fmt_decode(f, texel, got);
         for (uint32_t c = 0; c < f->channels; c++) {
             int comp = f->swizzle[c];
-            if (fabsf(u2f(got[comp]) - rt[i].in[comp]) > rt[i].tol * (1.0f + fabsf(rt[i].in[comp]))) {
+            float want = rt[i].in[comp];
+            if (fabsf(u2f(got[comp]) - want) > rt[i].tol * (1.0f + fabsf(want))) {
                 fprintf(stderr, "format %u component %d: %g -> %g\n", rt[i].format, comp,
                         (double)rt[i].in[comp], (double)u2f(got[comp]));
                 test_failures++;
