@@ -7,10 +7,12 @@
  * the two axis lengths), 16.5.8 (LOD bias and clamps, level selection per
  * mipmap mode), 16.8 (wrapping), 16.9 (nearest and linear filtering).
  *
- * Cube maps select a face per lane (16.5.4) and take their LOD from the
- * derivatives of the face coordinates (16.5.6).  Approximations, stated:
- * filtering stays within the selected face (no seamless filtering across
- * face edges yet); no anisotropic filtering yet (anisotropy acts as 1).
+ * Cube maps select a face per lane (16.5.4), take their LOD from the
+ * derivatives of the face coordinates (16.5.6) and filter across face
+ * edges (always seamless in Vulkan, 16.5.4 "Cube Map Edge Handling", corner
+ * texels the average of the three that meet).  Gathers read the bilinear
+ * footprint at the base level (16.9.2).  Approximation, stated: no
+ * anisotropic filtering yet (anisotropy acts as 1).
  */
 #include <math.h>
 #include <string.h>
@@ -108,11 +110,80 @@ compare(uint32_t op, float dref, float d)
     }
 }
 
+/* Vulkan 16.5.4, Table "Cube map face selection": per face, the direction
+ * components (index and sign) that give sc, tc and ma. */
+static const struct {
+    uint8_t s, t, m;
+    int8_t ss, st, sm;
+} cube_axes[6] = {
+    {2, 1, 0, -1, -1, 1},  /* +X: sc = -rz, tc = -ry, ma = rx */
+    {2, 1, 0, 1, -1, -1},  /* -X: sc = +rz, tc = -ry, ma = -rx */
+    {0, 2, 1, 1, 1, 1},    /* +Y: sc = +rx, tc = +rz, ma = ry */
+    {0, 2, 1, 1, -1, -1},  /* -Y: sc = +rx, tc = -rz, ma = -ry */
+    {0, 1, 2, 1, -1, 1},   /* +Z: sc = +rx, tc = -ry, ma = rz */
+    {0, 1, 2, -1, -1, -1}, /* -Z: sc = -rx, tc = -ry, ma = -rz */
+};
+
+/* Vulkan 16.5.6, Cube Map Derivative Transformation: the derivative of the
+ * face coordinates (s, t) along one screen axis, from the derivative `d`
+ * of the direction. */
+static void
+cube_derivative(uint32_t face, const float *dir, const float *d, float out[2])
+{
+    float sc = cube_axes[face].ss * dir[cube_axes[face].s];
+    float tc = cube_axes[face].st * dir[cube_axes[face].t];
+    float ma = cube_axes[face].sm * dir[cube_axes[face].m];
+    float dsc = cube_axes[face].ss * d[cube_axes[face].s];
+    float dtc = cube_axes[face].st * d[cube_axes[face].t];
+    float dma = cube_axes[face].sm * d[cube_axes[face].m];
+
+    if (ma == 0.0f) {
+        out[0] = out[1] = 0.0f;
+        return;
+    }
+    out[0] = 0.5f * (dsc * ma - sc * dma) / (ma * ma);
+    out[1] = 0.5f * (dtc * ma - tc * dma) / (ma * ma);
+}
+
+/* Vulkan 16.5.4, cube map face selection: direction -> face and (s, t). */
+static uint32_t
+cube_face(const float *dir, float *st, float *major)
+{
+    float x = dir[0], y = dir[1], z = dir[2];
+    float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), sc, tc, ma;
+    uint32_t face;
+
+    if (ax >= ay && ax >= az) {
+        face = x >= 0 ? 0 : 1;
+        sc = x >= 0 ? -z : z;
+        tc = -y;
+        ma = ax;
+    } else if (ay >= az) {
+        face = y >= 0 ? 2 : 3;
+        sc = x;
+        tc = y >= 0 ? z : -z;
+        ma = ay;
+    } else {
+        face = z >= 0 ? 4 : 5;
+        sc = z >= 0 ? x : -x;
+        tc = -y;
+        ma = az;
+    }
+    if (ma == 0.0f) {
+        ma = 1.0f;
+    }
+    st[0] = 0.5f * (sc / ma + 1.0f);
+    st[1] = 0.5f * (tc / ma + 1.0f);
+    *major = ma;
+    return face;
+}
+
 struct lookup {
     const struct sim_tex_image *image;
     const struct sim_tex_sampler *sampler;
     uint32_t axes; /* 1, 2 or 3 filtered axes */
     uint32_t layer;
+    int cube;      /* `layer` is a cube face: filtering crosses its edges */
     int is_int;
     int has_dref;
     float dref;
@@ -127,8 +198,49 @@ texel_at(struct lookup *lk, uint32_t level, const int32_t *x, uint32_t out[4])
     int32_t size[3] = {(int32_t)lv->width, (int32_t)lv->height,
                        (int32_t)(lv->depth ? lv->depth : 1)};
     int32_t w[3] = {0, 0, 0};
+    uint32_t layer = lk->layer;
 
-    for (uint32_t a = 0; a < lk->axes; a++) {
+    int out_x = x[0] < 0 || x[0] >= size[0], out_y = x[1] < 0 || x[1] >= size[1];
+
+    if (lk->cube && out_x && out_y) {
+        /* Past a corner of the face (Vulkan 16.5.4 "Cube Map Edge
+         * Handling"): the average of the three texels that meet there —
+         * this face's corner texel and its two neighbours across the
+         * edges. */
+        int32_t cx = x[0] < 0 ? 0 : size[0] - 1, cy = x[1] < 0 ? 0 : size[1] - 1;
+        int32_t a[3] = {x[0], cy, 0}, b[3] = {cx, x[1], 0}, c[3] = {cx, cy, 0};
+        uint32_t ta[4], tb[4];
+        texel_at(lk, level, a, ta);
+        texel_at(lk, level, b, tb);
+        texel_at(lk, level, c, out);
+        if (!lk->is_int) {
+            for (int k = 0; k < 4; k++) {
+                out[k] = fb((bf(ta[k]) + bf(tb[k]) + bf(out[k])) / 3.0f);
+            }
+        }
+        return;
+    }
+    if (lk->cube && (out_x || out_y)) {
+        /* Vulkan 16.5.4 "Cube Map Edge Handling" (cube maps are always
+         * seamless): a texel past the face's edge is the one of the
+         * adjacent face in the direction of its centre. */
+        uint32_t face = layer % 6;
+        float sc = ((float)x[0] + 0.5f) / (float)size[0] * 2.0f - 1.0f;
+        float tc = ((float)x[1] + 0.5f) / (float)size[1] * 2.0f - 1.0f;
+        float dir[3], st[2], major;
+        dir[cube_axes[face].m] = cube_axes[face].sm;
+        dir[cube_axes[face].s] = cube_axes[face].ss * sc;
+        dir[cube_axes[face].t] = cube_axes[face].st * tc;
+        layer = layer - face + cube_face(dir, st, &major);
+        for (int a = 0; a < 2; a++) {
+            float c = floorf(st[a] * (float)size[a]);
+            w[a] = c < 0.0f ? 0 : c >= (float)size[a] ? size[a] - 1 : (int32_t)c;
+        }
+    } else if (lk->cube) {
+        w[0] = x[0];
+        w[1] = x[1];
+    }
+    for (uint32_t a = 0; a < lk->axes && !lk->cube; a++) {
         w[a] = wrap(x[a], size[a] > 0 ? size[a] : 1, lk->sampler->address_mode[a]);
         if (w[a] < 0) {
             border(lk->sampler, lk->is_int, out);
@@ -136,7 +248,7 @@ texel_at(struct lookup *lk, uint32_t level, const int32_t *x, uint32_t out[4])
         }
     }
     lk->texels++;
-    sim_tex_fetch_texel(lk->image, level, w[0], w[1], w[2], lk->layer, out);
+    sim_tex_fetch_texel(lk->image, level, w[0], w[1], w[2], layer, out);
     if (lk->has_dref) {
         out[0] = fb(compare(lk->sampler->compare_op, lk->dref, bf(out[0])));
     }
@@ -226,74 +338,6 @@ axes_of(uint32_t dim)
     }
 }
 
-/* Vulkan 16.5.4, Table "Cube map face selection": per face, the direction
- * components (index and sign) that give sc, tc and ma. */
-static const struct {
-    uint8_t s, t, m;
-    int8_t ss, st, sm;
-} cube_axes[6] = {
-    {2, 1, 0, -1, -1, 1},  /* +X: sc = -rz, tc = -ry, ma = rx */
-    {2, 1, 0, 1, -1, -1},  /* -X: sc = +rz, tc = -ry, ma = -rx */
-    {0, 2, 1, 1, 1, 1},    /* +Y: sc = +rx, tc = +rz, ma = ry */
-    {0, 2, 1, 1, -1, -1},  /* -Y: sc = +rx, tc = -rz, ma = -ry */
-    {0, 1, 2, 1, -1, 1},   /* +Z: sc = +rx, tc = -ry, ma = rz */
-    {0, 1, 2, -1, -1, -1}, /* -Z: sc = -rx, tc = -ry, ma = -rz */
-};
-
-/* Vulkan 16.5.6, Cube Map Derivative Transformation: the derivative of the
- * face coordinates (s, t) along one screen axis, from the derivative `d`
- * of the direction. */
-static void
-cube_derivative(uint32_t face, const float *dir, const float *d, float out[2])
-{
-    float sc = cube_axes[face].ss * dir[cube_axes[face].s];
-    float tc = cube_axes[face].st * dir[cube_axes[face].t];
-    float ma = cube_axes[face].sm * dir[cube_axes[face].m];
-    float dsc = cube_axes[face].ss * d[cube_axes[face].s];
-    float dtc = cube_axes[face].st * d[cube_axes[face].t];
-    float dma = cube_axes[face].sm * d[cube_axes[face].m];
-
-    if (ma == 0.0f) {
-        out[0] = out[1] = 0.0f;
-        return;
-    }
-    out[0] = 0.5f * (dsc * ma - sc * dma) / (ma * ma);
-    out[1] = 0.5f * (dtc * ma - tc * dma) / (ma * ma);
-}
-
-/* Vulkan 16.5.4, cube map face selection: direction -> face and (s, t). */
-static uint32_t
-cube_face(const float *dir, float *st, float *major)
-{
-    float x = dir[0], y = dir[1], z = dir[2];
-    float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), sc, tc, ma;
-    uint32_t face;
-
-    if (ax >= ay && ax >= az) {
-        face = x >= 0 ? 0 : 1;
-        sc = x >= 0 ? -z : z;
-        tc = -y;
-        ma = ax;
-    } else if (ay >= az) {
-        face = y >= 0 ? 2 : 3;
-        sc = x;
-        tc = y >= 0 ? z : -z;
-        ma = ay;
-    } else {
-        face = z >= 0 ? 4 : 5;
-        sc = z >= 0 ? x : -x;
-        tc = -y;
-        ma = az;
-    }
-    if (ma == 0.0f) {
-        ma = 1.0f;
-    }
-    st[0] = 0.5f * (sc / ma + 1.0f);
-    st[1] = 0.5f * (tc / ma + 1.0f);
-    *major = ma;
-    return face;
-}
-
 uint64_t
 sim_tex_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
             const struct sim_tex_request *req, uint32_t out[4][SIM_LANES])
@@ -372,6 +416,7 @@ sim_tex_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sam
             dir[2] = bf(req->coord[2][l]);
             face = cube_face(dir, u, &major);
             layer = face;
+            lk.cube = 1;
             axes = 2;
             lk.axes = 2;
             if (req->arrayed) {

@@ -66,6 +66,7 @@
 #include "diff_sp16_struct.frag.spv.h"
 #include "diff_std450_misc.frag.spv.h"
 #include "diff_tex_gather.frag.spv.h"
+#include "diff_tex_cube_linear.frag.spv.h"
 
 #define SPV(name) name, sizeof(name) / sizeof(name[0])
 
@@ -200,6 +201,9 @@ const struct diff_case diff_cases[] = {
      {{DIFF_TEX_R32F, DIFF_SMP_BILINEAR}, {DIFF_TEX_SRGB, DIFF_SMP_BILINEAR}, {DIFF_TEX_RGBA16F, DIFF_SMP_BILINEAR}, {DIFF_TEX_BGRA, DIFF_SMP_BILINEAR}}},
     {"tex_cube", "cube maps: face selection, implicit and explicit LOD, nearest", F,
      SPV(diff_tex_cube_frag_spv), BOUND_FETCH, 0, {{DIFF_TEX_CUBE, DIFF_SMP_NEAREST}}},
+    {"tex_cube_linear", "seamless cube filtering: bilinear and trilinear across face edges",
+     F, SPV(diff_tex_cube_linear_frag_spv), BOUND_TRILINEAR, 0,
+     {{DIFF_TEX_CUBE, DIFF_SMP_BILINEAR}, {DIFF_TEX_CUBE, DIFF_SMP_TRILINEAR}}},
     {"tex_array3d", "2D array layers, 3D textures, their sizes", F, SPV(diff_tex_array3d_frag_spv),
      BOUND_TRILINEAR, 0, {{DIFF_TEX_ARRAY, DIFF_SMP_BILINEAR}}, {DIFF_TEX_3D, DIFF_SMP_TRILINEAR}},
     {"tex_separate", "separate images and samplers, constant elements of a combined array", F,

@@ -84,6 +84,7 @@
 #include "diff_spec.frag.spv.h"
 #include "diff_std450_misc.frag.spv.h"
 #include "diff_tex_gather.frag.spv.h"
+#include "diff_tex_cube_linear.frag.spv.h"
 #include "diff_sp16_discard.frag.spv.h"
 #include "diff_sp16_struct.frag.spv.h"
 
@@ -154,6 +155,7 @@ static const struct shader_case cases[] = {
     CASE(diff_spec_frag_spv),
     CASE(diff_std450_misc_frag_spv),
     CASE(diff_tex_gather_frag_spv),
+    CASE(diff_tex_cube_linear_frag_spv),
     CASE(diff_sp16_discard_frag_spv),
     CASE(diff_sp16_struct_frag_spv),
 };
