@@ -37,8 +37,9 @@ rng(void)
 static int32_t
 rand_coord(int32_t lo, int32_t hi, uint32_t bits)
 {
-    int32_t span = (hi - lo) << bits;
-    int32_t v = (int32_t)(rng() % (uint32_t)span) + (lo << bits);
+    int32_t one = 1 << bits;
+    int32_t span = (hi - lo) * one;
+    int32_t v = (int32_t)(rng() % (uint32_t)span) + lo * one;
     return v * (1 << (8 - bits));
 }
 
