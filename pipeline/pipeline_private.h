@@ -610,6 +610,18 @@ struct sim_tex_request {
     uint32_t component; /* GATHER */
 };
 
+/* Bytes per 4x4 block of a block-compressed VkFormat (tex_bc.c), or 0 for
+ * a format that is not one. */
+uint32_t
+sim_tex_bc_block_bytes(uint32_t format);
+
+/* Decodes texel (x mod 4, y mod 4) of one block of `format`, which must be a
+ * format sim_tex_bc_block_bytes() knows, into float bits (SRGB decoded to
+ * linear); `block` holds sim_tex_bc_block_bytes(format) bytes. */
+void
+sim_tex_bc_decode(uint32_t format, const uint8_t *block, uint32_t x, uint32_t y,
+                  uint32_t texel[4]);
+
 /* Is the VkFormat read as integers (never filtered)? */
 int
 sim_tex_format_is_integer(uint32_t format);

@@ -136,7 +136,7 @@ small_float(uint32_t v, uint32_t mbits)
 int
 sim_tex_format_is_supported(uint32_t format)
 {
-    return find_format(format) != NULL;
+    return find_format(format) != NULL || sim_tex_bc_block_bytes(format) != 0;
 }
 
 /* Is the format read as integers (no filtering, no conversion)? */
@@ -162,6 +162,35 @@ fbits(float f)
     return u;
 }
 
+/* A texel of a block-compressed format: rows of the level are rows of 4x4
+ * blocks (pipeline.h, sim_tex_level). */
+static int
+fetch_block_texel(const struct sim_tex_image *image, uint32_t level, int32_t x, int32_t y,
+                  int32_t z, uint32_t layer, uint32_t texel[4])
+{
+    uint32_t bytes = sim_tex_bc_block_bytes(image->format);
+    const struct sim_tex_level *lv;
+    uint64_t off;
+
+    if (level >= image->level_count || level >= SIM_TEX_MAX_LEVELS) {
+        return 1;
+    }
+    lv = &image->levels[level];
+    if (x < 0 || y < 0 || z < 0 || (uint32_t)x >= lv->width || (uint32_t)y >= lv->height ||
+        (uint32_t)z >= (lv->depth ? lv->depth : 1) || layer >= (image->layers ? image->layers : 1) ||
+        !lv->data) {
+        return 1;
+    }
+    off = (uint64_t)layer * lv->layer_pitch + (uint64_t)z * lv->slice_pitch +
+          (uint64_t)(y / 4) * lv->row_pitch + (uint64_t)(x / 4) * bytes;
+    if (off > lv->size || lv->size - off < bytes) {
+        return 1;
+    }
+    sim_tex_bc_decode(image->format, (const uint8_t *)lv->data + off, (uint32_t)x, (uint32_t)y,
+                      texel);
+    return 1;
+}
+
 int
 sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x, int32_t y,
                     int32_t z, uint32_t layer, uint32_t texel[4])
@@ -176,7 +205,9 @@ sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x
     texel[0] = texel[1] = texel[2] = 0;
     if (!d) {
         texel[3] = 0;
-        return 0;
+        return sim_tex_bc_block_bytes(image->format)
+                   ? fetch_block_texel(image, level, x, y, z, layer, texel)
+                   : 0;
     }
     is_int = is_integer_chan(d->chan);
     texel[3] = is_int ? 1u : fbits(1.0f);

@@ -90,6 +90,15 @@ enum diff_texture {
     DIFF_TEX_A2B10G10R10, /* A2B10G10R10 UNORM 16x16, one level */
     DIFF_TEX_R16,       /* R16 UNORM 16x16, one level */
     DIFF_TEX_RG8S,      /* R8G8 SNORM 16x16, one level */
+    /* Block-compressed, random blocks: every palette mode occurs. */
+    DIFF_TEX_BC1,       /* BC1 RGBA UNORM 16x16, full chain (levels below 4x4 too) */
+    DIFF_TEX_BC1_SRGB,  /* BC1 RGB SRGB 16x16, one level */
+    DIFF_TEX_BC2_SRGB,  /* BC2 SRGB 16x16, one level */
+    DIFF_TEX_BC3,       /* BC3 UNORM 16x16, one level */
+    DIFF_TEX_BC4,       /* BC4 UNORM 16x16, one level */
+    DIFF_TEX_BC4S,      /* BC4 SNORM 16x16, one level */
+    DIFF_TEX_BC5,       /* BC5 UNORM 16x16, one level */
+    DIFF_TEX_BC5S,      /* BC5 SNORM 16x16, one level */
     DIFF_TEX_COUNT,
 };
 
@@ -107,7 +116,8 @@ struct diff_image {
     uint32_t format;    /* VkFormat */
     uint32_t view_type; /* VkImageViewType */
     uint32_t width, height, depth, layers, levels;
-    uint32_t texel_bytes;
+    uint32_t texel_bytes;          /* per block for block-compressed formats */
+    uint32_t block;                /* block width and height in texels: 1, or 4 */
     uint8_t *data;                 /* every level; per level, layers one after another */
     uint64_t size;
     uint64_t level_offset[16];     /* bytes */

@@ -67,6 +67,8 @@
 #include "diff_std450_misc.frag.spv.h"
 #include "diff_tex_gather.frag.spv.h"
 #include "diff_tex_cube_linear.frag.spv.h"
+#include "diff_tex_bc.frag.spv.h"
+#include "diff_tex_bc2.frag.spv.h"
 
 #define SPV(name) name, sizeof(name) / sizeof(name[0])
 
@@ -122,6 +124,17 @@
                         "between levels of the smooth texture: < 3/255"
 #define BOUND_QUERY_LOD                                                                    \
     {1, 1.0f / 16.0f}, "LOD: lavapipe snaps it to 1/16 (mipmapPrecisionBits 4)"
+/* Block-compressed formats: lavapipe decodes a block to 8-bit integers (565
+ * endpoints expanded by bit replication, < 0.5/255 from c / 31; palette
+ * entries by truncating integer division, < 1/255) and filters those,
+ * while we decode in float as the Data Format specification writes it. */
+#define BOUND_BC                                                                           \
+    {1, 4.0f / 255.0f}, "decoding to 8 bits: < 1.5/255 per texel, then the bilinear "      \
+                        "bound 2.5/255 (explicit LODs on the 1/16 grid: no LOD snapping)"
+#define BOUND_BC_SNORM                                                                     \
+    {1, 2.0f / 127.0f + 2.5f / 255.0f}, "SNORM palettes: lavapipe interpolates the "        \
+    "endpoint byte -128 as is where the specification reads it as -1 (-127): 6/7 of "    \
+    "1/127, plus truncation 1/127, < 2/127 per texel; then the bilinear bound 2.5/255"
 
 const struct diff_case diff_cases[] = {
     /* Interface and arithmetic. */
@@ -223,6 +236,14 @@ const struct diff_case diff_cases[] = {
      "and fetched", F, SPV(diff_tex_formats2_frag_spv), BOUND_BILINEAR, 0,
      {{DIFF_TEX_B10G11R11, DIFF_SMP_BILINEAR}, {DIFF_TEX_A2B10G10R10, DIFF_SMP_BILINEAR},
       {DIFF_TEX_R16, DIFF_SMP_BILINEAR}, {DIFF_TEX_RG8S, DIFF_SMP_BILINEAR}}},
+    {"tex_bc", "BC1 RGBA (full chain, trilinear, explicit LOD), BC2 SRGB, BC3, BC5: random "
+     "blocks, filtered and fetched", F, SPV(diff_tex_bc_frag_spv), BOUND_BC, 0,
+     {{DIFF_TEX_BC1, DIFF_SMP_TRILINEAR}, {DIFF_TEX_BC2_SRGB, DIFF_SMP_BILINEAR},
+      {DIFF_TEX_BC3, DIFF_SMP_BILINEAR}, {DIFF_TEX_BC5, DIFF_SMP_BILINEAR}}},
+    {"tex_bc2", "BC1 RGB SRGB, BC4 UNORM and SNORM, BC5 SNORM: random blocks, filtered and "
+     "fetched", F, SPV(diff_tex_bc2_frag_spv), BOUND_BC_SNORM, 0,
+     {{DIFF_TEX_BC1_SRGB, DIFF_SMP_BILINEAR}, {DIFF_TEX_BC4, DIFF_SMP_BILINEAR},
+      {DIFF_TEX_BC4S, DIFF_SMP_BILINEAR}, {DIFF_TEX_BC5S, DIFF_SMP_BILINEAR}}},
 
     /* Vertex stage. */
     {"vert_transform", "vertex stage: MVP and normal matrices from a uniform block, attributes, "

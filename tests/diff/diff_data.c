@@ -158,6 +158,7 @@ half_bits(float f)
 
 struct tex_spec {
     uint32_t format, view_type, width, height, depth, layers, levels, texel_bytes;
+    uint32_t block; /* 4 for block-compressed formats (texel_bytes per block), else 0 */
 };
 
 static const struct tex_spec tex_specs[DIFF_TEX_COUNT] = {
@@ -181,6 +182,17 @@ static const struct tex_spec tex_specs[DIFF_TEX_COUNT] = {
                               1, 1, 1, 4},
     [DIFF_TEX_R16] = {VK_FORMAT_R16_UNORM, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 2},
     [DIFF_TEX_RG8S] = {VK_FORMAT_R8G8_SNORM, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 2},
+    [DIFF_TEX_BC1] = {VK_FORMAT_BC1_RGBA_UNORM_BLOCK, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 5, 8,
+                      4},
+    [DIFF_TEX_BC1_SRGB] = {VK_FORMAT_BC1_RGB_SRGB_BLOCK, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1,
+                           8, 4},
+    [DIFF_TEX_BC2_SRGB] = {VK_FORMAT_BC2_SRGB_BLOCK, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 16,
+                           4},
+    [DIFF_TEX_BC3] = {VK_FORMAT_BC3_UNORM_BLOCK, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 16, 4},
+    [DIFF_TEX_BC4] = {VK_FORMAT_BC4_UNORM_BLOCK, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 8, 4},
+    [DIFF_TEX_BC4S] = {VK_FORMAT_BC4_SNORM_BLOCK, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 8, 4},
+    [DIFF_TEX_BC5] = {VK_FORMAT_BC5_UNORM_BLOCK, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 16, 4},
+    [DIFF_TEX_BC5S] = {VK_FORMAT_BC5_SNORM_BLOCK, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 16, 4},
 };
 
 /* One texel of texture `t` at level `lv`, layer `a`, (x, y, z) of a level
@@ -276,16 +288,26 @@ build_image(uint32_t t, struct diff_image *img)
     img->layers = s->layers;
     img->levels = s->levels;
     img->texel_bytes = s->texel_bytes;
+    img->block = s->block ? s->block : 1;
     for (uint32_t lv = 0; lv < s->levels; lv++) {
         uint32_t w = s->width >> lv ? s->width >> lv : 1, h = s->height >> lv ? s->height >> lv : 1,
                  d = s->depth >> lv ? s->depth >> lv : 1;
         img->level_offset[lv] = off;
-        off += (uint64_t)w * h * d * s->layers * s->texel_bytes;
+        off += (uint64_t)((w + img->block - 1) / img->block) * ((h + img->block - 1) / img->block) *
+               d * s->layers * s->texel_bytes;
     }
     img->size = off;
     img->data = calloc(1, off);
     if (!img->data) {
         return -1;
+    }
+    if (s->block) {
+        /* Random blocks: endpoints in both orders, every index. */
+        for (uint64_t i = 0; i < off; i += 4) {
+            uint32_t r = hash((uint32_t)(t * 65536u + i / 4));
+            memcpy(img->data + i, &r, 4);
+        }
+        return 0;
     }
     for (uint32_t lv = 0; lv < s->levels; lv++) {
         uint32_t w = s->width >> lv ? s->width >> lv : 1, h = s->height >> lv ? s->height >> lv : 1,

@@ -41,8 +41,8 @@ make_image(const struct diff_image *src, struct sim_tex_image *dst)
         l->width = src->width >> lv ? src->width >> lv : 1;
         l->height = src->height >> lv ? src->height >> lv : 1;
         l->depth = src->depth >> lv ? src->depth >> lv : 1;
-        l->row_pitch = l->width * src->texel_bytes;
-        l->slice_pitch = (uint64_t)l->row_pitch * l->height;
+        l->row_pitch = (l->width + src->block - 1) / src->block * src->texel_bytes;
+        l->slice_pitch = (uint64_t)l->row_pitch * ((l->height + src->block - 1) / src->block);
         l->layer_pitch = l->slice_pitch * l->depth;
     }
 }

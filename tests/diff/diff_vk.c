@@ -167,6 +167,7 @@ vk_init(struct vk *vk)
                 .vertexPipelineStoresAndAtomics = VK_TRUE,
                 .imageCubeArray = VK_TRUE,
                 .shaderImageGatherExtended = VK_TRUE,
+                .textureCompressionBC = VK_TRUE,
             },
     };
     float priority = 1.0f;

@@ -95,7 +95,7 @@ test_formats(void)
         sim_tex_fetch_texel(&img, 0, 0, 0, 0, 0, t);
         CHECK_EQ_INT(0, t[0] | t[1] | t[2] | t[3]);
     }
-    CHECK(!sim_tex_format_is_supported(VK_FORMAT_BC1_RGB_UNORM_BLOCK));
+    CHECK(!sim_tex_format_is_supported(VK_FORMAT_ASTC_4x4_UNORM_BLOCK));
 
     /* Integer formats read as integer bits; missing alpha reads 1. */
     const uint8_t sint8[4] = {0xff, 0x80, 7, 0};
@@ -342,10 +342,120 @@ test_cube_lod(void)
     CHECK_NEAR(log2f(0.8f), bf(out[1][1]), 1e-5);
 }
 
+/* Block-compressed formats (Khronos Data Format 19, 20): palettes worked out
+ * by hand, block addressing, texels outside the level. */
+static void
+test_block_formats(void)
+{
+    /* c0 red > c1 blue: four colours; texels 0-3 select 0, 1, 2, 3. */
+    static const uint8_t bc1_four[8] = {0x00, 0xf8, 0x1f, 0x00, 0xe4, 0, 0, 0};
+    /* c0 blue < c1 red: three colours and transparent black. */
+    static const uint8_t bc1_three[8] = {0x1f, 0x00, 0x00, 0xf8, 0xe4, 0, 0, 0};
+    /* Explicit alpha nibbles 0, 15, 5, 10; the colour block is c0 < c1 yet
+     * four-colour. */
+    static const uint8_t bc2[16] = {0xf0, 0xa5, 0, 0, 0, 0, 0, 0,
+                                    0x1f, 0x00, 0x00, 0xf8, 0xe4, 0, 0, 0};
+    /* Alpha 255 > 0: eight values; selectors 0, 1, 2, 7.  Then 0 < 255:
+     * six values and the constants; selectors 2, 5, 6, 7. */
+    static const uint8_t bc3_eight[16] = {255, 0, 0x88, 0x0e, 0, 0, 0, 0,
+                                          0x00, 0xf8, 0x1f, 0x00, 0, 0, 0, 0};
+    static const uint8_t bc4_six[8] = {0, 255, 0xaa, 0x0f, 0, 0, 0, 0};
+    /* SNORM: -128 reads as -127, so -1 < 1: six values, -1 and 1. */
+    static const uint8_t bc4_snorm[8] = {0x80, 0x7f, 0xaa, 0x0f, 0, 0, 0, 0};
+    static const uint8_t bc5[16] = {255, 0, 0x88, 0x0e, 0, 0, 0, 0, 0, 255, 0xaa, 0x0f, 0, 0, 0, 0};
+    /* White and black, texel 2 selects 2/3 white: sRGB decodes it. */
+    static const uint8_t bc1_srgb[8] = {0xff, 0xff, 0x00, 0x00, 0xe4, 0, 0, 0};
+    const float third = 1.0f / 3, lin23 = powf((2.0f / 3 + 0.055f) / 1.055f, 2.4f);
+    struct {
+        uint32_t format;
+        const uint8_t *block;
+        uint32_t texel;
+        float expected[4];
+    } cases[] = {
+        {VK_FORMAT_BC1_RGB_UNORM_BLOCK, bc1_four, 0, {1, 0, 0, 1}},
+        {VK_FORMAT_BC1_RGB_UNORM_BLOCK, bc1_four, 1, {0, 0, 1, 1}},
+        {VK_FORMAT_BC1_RGB_UNORM_BLOCK, bc1_four, 2, {2 * third, 0, third, 1}},
+        {VK_FORMAT_BC1_RGB_UNORM_BLOCK, bc1_four, 3, {third, 0, 2 * third, 1}},
+        {VK_FORMAT_BC1_RGBA_UNORM_BLOCK, bc1_four, 3, {third, 0, 2 * third, 1}},
+        {VK_FORMAT_BC1_RGB_UNORM_BLOCK, bc1_three, 2, {0.5f, 0, 0.5f, 1}},
+        {VK_FORMAT_BC1_RGB_UNORM_BLOCK, bc1_three, 3, {0, 0, 0, 1}},
+        {VK_FORMAT_BC1_RGBA_UNORM_BLOCK, bc1_three, 3, {0, 0, 0, 0}},
+        {VK_FORMAT_BC1_RGB_SRGB_BLOCK, bc1_srgb, 2, {lin23, lin23, lin23, 1}},
+        {VK_FORMAT_BC1_RGBA_SRGB_BLOCK, bc1_srgb, 0, {1, 1, 1, 1}},
+        {VK_FORMAT_BC2_UNORM_BLOCK, bc2, 0, {0, 0, 1, 0}},
+        {VK_FORMAT_BC2_UNORM_BLOCK, bc2, 1, {1, 0, 0, 1}},
+        {VK_FORMAT_BC2_UNORM_BLOCK, bc2, 2, {third, 0, 2 * third, 5.0f / 15}},
+        {VK_FORMAT_BC2_UNORM_BLOCK, bc2, 3, {2 * third, 0, third, 10.0f / 15}},
+        {VK_FORMAT_BC3_UNORM_BLOCK, bc3_eight, 0, {1, 0, 0, 1}},
+        {VK_FORMAT_BC3_UNORM_BLOCK, bc3_eight, 1, {1, 0, 0, 0}},
+        {VK_FORMAT_BC3_UNORM_BLOCK, bc3_eight, 2, {1, 0, 0, 6.0f / 7}},
+        {VK_FORMAT_BC3_UNORM_BLOCK, bc3_eight, 3, {1, 0, 0, 1.0f / 7}},
+        {VK_FORMAT_BC4_UNORM_BLOCK, bc4_six, 0, {0.2f, 0, 0, 1}},
+        {VK_FORMAT_BC4_UNORM_BLOCK, bc4_six, 1, {0.8f, 0, 0, 1}},
+        {VK_FORMAT_BC4_UNORM_BLOCK, bc4_six, 2, {0, 0, 0, 1}},
+        {VK_FORMAT_BC4_UNORM_BLOCK, bc4_six, 3, {1, 0, 0, 1}},
+        {VK_FORMAT_BC4_SNORM_BLOCK, bc4_snorm, 0, {-0.6f, 0, 0, 1}},
+        {VK_FORMAT_BC4_SNORM_BLOCK, bc4_snorm, 1, {0.6f, 0, 0, 1}},
+        {VK_FORMAT_BC4_SNORM_BLOCK, bc4_snorm, 2, {-1, 0, 0, 1}},
+        {VK_FORMAT_BC4_SNORM_BLOCK, bc4_snorm, 3, {1, 0, 0, 1}},
+        {VK_FORMAT_BC5_UNORM_BLOCK, bc5, 2, {6.0f / 7, 0, 0, 1}},
+        {VK_FORMAT_BC5_UNORM_BLOCK, bc5, 1, {0, 0.8f, 0, 1}},
+    };
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        struct sim_tex_image img = {.format = cases[c].format, .layers = 1, .level_count = 1};
+        uint32_t bytes = cases[c].format <= VK_FORMAT_BC1_RGBA_SRGB_BLOCK ||
+                                 cases[c].format == VK_FORMAT_BC4_UNORM_BLOCK ||
+                                 cases[c].format == VK_FORMAT_BC4_SNORM_BLOCK
+                             ? 8
+                             : 16;
+        uint32_t t[4];
+        img.levels[0] = (struct sim_tex_level){.data = cases[c].block, .size = bytes, .width = 4,
+                                               .height = 4, .depth = 1, .row_pitch = bytes};
+        CHECK(sim_tex_format_is_supported(cases[c].format));
+        CHECK(!sim_tex_format_is_integer(cases[c].format));
+        CHECK_EQ_INT(1, sim_tex_fetch_texel(&img, 0, (int32_t)cases[c].texel, 0, 0, 0, t));
+        for (int k = 0; k < 4; k++) {
+            CHECK_NEAR(cases[c].expected[k], bf(t[k]), 1e-6);
+        }
+        /* Outside the level, or a block cut short: zero. */
+        sim_tex_fetch_texel(&img, 0, 4, 0, 0, 0, t);
+        CHECK_EQ_INT(0, t[0] | t[1] | t[2] | t[3]);
+        img.levels[0].size = bytes - 1;
+        sim_tex_fetch_texel(&img, 0, 0, 0, 0, 0, t);
+        CHECK_EQ_INT(0, t[0] | t[1] | t[2] | t[3]);
+    }
+
+    /* An 8x8 BC4 level of four blocks, rows of blocks `row_pitch` apart:
+     * texel (5, 6) is texel (1, 2) of block (1, 1). */
+    {
+        uint8_t blocks[4][8];
+        struct sim_tex_image img = {.format = VK_FORMAT_BC4_UNORM_BLOCK, .layers = 1,
+                                    .level_count = 1};
+        uint32_t t[4];
+        for (int b = 0; b < 4; b++) {
+            memset(blocks[b], 0, 8);
+            blocks[b][0] = (uint8_t)(10 * b); /* selector 0 everywhere */
+        }
+        blocks[3][1] = 200;
+        blocks[3][2 + (3 * 9) / 8] |= (uint8_t)(1u << ((3 * 9) % 8)); /* texel 9: selector 1 */
+        img.levels[0] = (struct sim_tex_level){.data = blocks, .size = sizeof(blocks), .width = 8,
+                                               .height = 8, .depth = 1, .row_pitch = 16};
+        sim_tex_fetch_texel(&img, 0, 5, 6, 0, 0, t);
+        CHECK_NEAR(200.0f / 255, bf(t[0]), 1e-6);
+        sim_tex_fetch_texel(&img, 0, 4, 4, 0, 0, t);
+        CHECK_NEAR(30.0f / 255, bf(t[0]), 1e-6);
+        sim_tex_fetch_texel(&img, 0, 7, 3, 0, 0, t);
+        CHECK_NEAR(10.0f / 255, bf(t[0]), 1e-6);
+        sim_tex_fetch_texel(&img, 0, 0, 7, 0, 0, t);
+        CHECK_NEAR(20.0f / 255, bf(t[0]), 1e-6);
+    }
+}
+
 int
 main(void)
 {
     test_formats();
+    test_block_formats();
     test_wrap_and_filter();
     test_mip_selection();
     test_fetch_and_queries();
