@@ -265,7 +265,7 @@ sim_spv_describe_options(const uint32_t *words, size_t word_count,
 
 /* One mip level of an image view, as laid out in memory.  Layer `a`, slice
  * `z`, row `y` starts at data + a * layer_pitch + z * slice_pitch + y * row_pitch.
- * For block-compressed formats (BC1-BC5) a row is a row of 4x4 blocks:
+ * For block-compressed formats (BC1-BC7) a row is a row of 4x4 blocks:
  * texel (x, y) is in the block at row y / 4, column x / 4; width and height
  * stay in texels. */
 struct sim_tex_level {

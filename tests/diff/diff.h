@@ -99,6 +99,10 @@ enum diff_texture {
     DIFF_TEX_BC4S,      /* BC4 SNORM 16x16, one level */
     DIFF_TEX_BC5,       /* BC5 UNORM 16x16, one level */
     DIFF_TEX_BC5S,      /* BC5 SNORM 16x16, one level */
+    DIFF_TEX_BC7,       /* BC7 UNORM 32x32, one level: every mode, reserved too */
+    DIFF_TEX_BC7_SRGB,  /* BC7 SRGB 32x32, one level: every mode, reserved too */
+    DIFF_TEX_BC6H,      /* BC6H UFLOAT 32x32, one level: every mode, reserved too */
+    DIFF_TEX_BC6H_S,    /* BC6H SFLOAT 32x32, one level: every mode, reserved too */
     DIFF_TEX_COUNT,
 };
 

@@ -69,6 +69,8 @@
 #include "diff_tex_cube_linear.frag.spv.h"
 #include "diff_tex_bc.frag.spv.h"
 #include "diff_tex_bc2.frag.spv.h"
+#include "diff_tex_bc7.frag.spv.h"
+#include "diff_tex_bc6h.frag.spv.h"
 
 #define SPV(name) name, sizeof(name) / sizeof(name[0])
 
@@ -244,6 +246,12 @@ const struct diff_case diff_cases[] = {
      "fetched", F, SPV(diff_tex_bc2_frag_spv), BOUND_BC_SNORM, 0,
      {{DIFF_TEX_BC1_SRGB, DIFF_SMP_BILINEAR}, {DIFF_TEX_BC4, DIFF_SMP_BILINEAR},
       {DIFF_TEX_BC4S, DIFF_SMP_BILINEAR}, {DIFF_TEX_BC5S, DIFF_SMP_BILINEAR}}},
+    {"tex_bc7", "BC7 UNORM and SRGB: every mode, filtered and fetched", F,
+     SPV(diff_tex_bc7_frag_spv), BOUND_BILINEAR, 0,
+     {{DIFF_TEX_BC7, DIFF_SMP_BILINEAR}, {DIFF_TEX_BC7_SRGB, DIFF_SMP_BILINEAR}}},
+    {"tex_bc6h", "BC6H UFLOAT and SFLOAT: every mode, sampled at texel centres and fetched",
+     F, SPV(diff_tex_bc6h_frag_spv), EXACT, 0,
+     {{DIFF_TEX_BC6H, DIFF_SMP_BILINEAR}, {DIFF_TEX_BC6H_S, DIFF_SMP_BILINEAR}}},
 
     /* Vertex stage. */
     {"vert_transform", "vertex stage: MVP and normal matrices from a uniform block, attributes, "

@@ -193,6 +193,12 @@ static const struct tex_spec tex_specs[DIFF_TEX_COUNT] = {
     [DIFF_TEX_BC4S] = {VK_FORMAT_BC4_SNORM_BLOCK, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 8, 4},
     [DIFF_TEX_BC5] = {VK_FORMAT_BC5_UNORM_BLOCK, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 16, 4},
     [DIFF_TEX_BC5S] = {VK_FORMAT_BC5_SNORM_BLOCK, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 16, 4},
+    [DIFF_TEX_BC7] = {VK_FORMAT_BC7_UNORM_BLOCK, VK_IMAGE_VIEW_TYPE_2D, 32, 32, 1, 1, 1, 16, 4},
+    [DIFF_TEX_BC7_SRGB] = {VK_FORMAT_BC7_SRGB_BLOCK, VK_IMAGE_VIEW_TYPE_2D, 32, 32, 1, 1, 1, 16,
+                           4},
+    [DIFF_TEX_BC6H] = {VK_FORMAT_BC6H_UFLOAT_BLOCK, VK_IMAGE_VIEW_TYPE_2D, 32, 32, 1, 1, 1, 16, 4},
+    [DIFF_TEX_BC6H_S] = {VK_FORMAT_BC6H_SFLOAT_BLOCK, VK_IMAGE_VIEW_TYPE_2D, 32, 32, 1, 1, 1, 16,
+                         4},
 };
 
 /* One texel of texture `t` at level `lv`, layer `a`, (x, y, z) of a level
@@ -306,6 +312,26 @@ build_image(uint32_t t, struct diff_image *img)
         for (uint64_t i = 0; i < off; i += 4) {
             uint32_t r = hash((uint32_t)(t * 65536u + i / 4));
             memcpy(img->data + i, &r, 4);
+        }
+        if (s->format == VK_FORMAT_BC7_UNORM_BLOCK || s->format == VK_FORMAT_BC7_SRGB_BLOCK) {
+            /* Random bytes pick mode 0 half the time: give block k mode
+             * k mod 9 instead, 8 being the reserved mode (a zero byte). */
+            for (uint64_t b = 0; b < off / 16; b++) {
+                uint32_t mode = (uint32_t)(b % 9);
+                uint8_t *p = img->data + 16 * b;
+                p[0] = mode == 8 ? 0 : (uint8_t)((p[0] & ~((2u << mode) - 1u)) | (1u << mode));
+            }
+        }
+        if (s->format == VK_FORMAT_BC6H_UFLOAT_BLOCK || s->format == VK_FORMAT_BC6H_SFLOAT_BLOCK) {
+            /* Block k gets the k mod 15th mode field: the 14 modes, then a
+             * reserved one. */
+            static const uint8_t modes[15] = {0x00, 0x01, 0x02, 0x06, 0x0a, 0x0e, 0x12, 0x16,
+                                              0x1a, 0x1e, 0x03, 0x07, 0x0b, 0x0f, 0x13};
+            for (uint64_t b = 0; b < off / 16; b++) {
+                uint32_t mode = modes[b % 15], bits = mode < 2 ? 2 : 5;
+                uint8_t *p = img->data + 16 * b;
+                p[0] = (uint8_t)((p[0] & ~((1u << bits) - 1u)) | mode);
+            }
         }
         return 0;
     }

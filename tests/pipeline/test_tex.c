@@ -451,11 +451,124 @@ test_block_formats(void)
     }
 }
 
+static void
+put_bits(uint8_t *block, uint32_t *pos, uint32_t n, uint32_t value)
+{
+    for (uint32_t i = 0; i < n; i++, (*pos)++) {
+        block[*pos / 8] |= (uint8_t)(((value >> i) & 1u) << (*pos % 8));
+    }
+}
+
+/* BC7 mode 6 (Data Format 21.1), written field by field: 7-bit endpoints
+ * with a P-bit each, 4-bit indices (3 for the anchor, texel 0), 8-bit
+ * integer interpolation.  The reserved mode reads as transparent black. */
+static void
+test_bc7(void)
+{
+    uint8_t block[16] = {0};
+    uint32_t pos = 0;
+    static const uint8_t zero[16] = {0};
+    struct sim_tex_image img = {.format = VK_FORMAT_BC7_UNORM_BLOCK, .layers = 1,
+                                .level_count = 1};
+    uint32_t t[4];
+
+    put_bits(block, &pos, 7, 1u << 6);
+    put_bits(block, &pos, 7, 127); /* R0, R1 */
+    put_bits(block, &pos, 7, 0);
+    put_bits(block, &pos, 7, 0); /* G0, G1 */
+    put_bits(block, &pos, 7, 127);
+    put_bits(block, &pos, 7, 64); /* B0, B1 */
+    put_bits(block, &pos, 7, 64);
+    put_bits(block, &pos, 7, 127); /* A0, A1 */
+    put_bits(block, &pos, 7, 127);
+    put_bits(block, &pos, 1, 1); /* P-bits */
+    put_bits(block, &pos, 1, 0);
+    put_bits(block, &pos, 3, 0); /* texel 0, the anchor */
+    put_bits(block, &pos, 4, 15);
+    put_bits(block, &pos, 4, 8);
+    CHECK_EQ_INT(7 + 8 * 7 + 2 + 3 + 4 + 4, pos);
+
+    img.levels[0] = (struct sim_tex_level){.data = block, .size = 16, .width = 4, .height = 4,
+                                           .depth = 1, .row_pitch = 16};
+    CHECK(sim_tex_format_is_supported(VK_FORMAT_BC7_UNORM_BLOCK));
+    /* Endpoint 0 (255, 1, 129, 255), endpoint 1 (0, 254, 128, 254). */
+    sim_tex_fetch_texel(&img, 0, 0, 0, 0, 0, t);
+    CHECK_NEAR(1.0f, bf(t[0]), 1e-7);
+    CHECK_NEAR(1.0f / 255, bf(t[1]), 1e-7);
+    CHECK_NEAR(129.0f / 255, bf(t[2]), 1e-7);
+    CHECK_NEAR(1.0f, bf(t[3]), 1e-7);
+    sim_tex_fetch_texel(&img, 0, 1, 0, 0, 0, t);
+    CHECK_NEAR(0.0f, bf(t[0]), 1e-7);
+    CHECK_NEAR(254.0f / 255, bf(t[1]), 1e-7);
+    CHECK_NEAR(128.0f / 255, bf(t[2]), 1e-7);
+    CHECK_NEAR(254.0f / 255, bf(t[3]), 1e-7);
+    /* Weight 34 of 64: (30 e0 + 34 e1 + 32) >> 6. */
+    sim_tex_fetch_texel(&img, 0, 2, 0, 0, 0, t);
+    CHECK_NEAR(120.0f / 255, bf(t[0]), 1e-7);
+    CHECK_NEAR(135.0f / 255, bf(t[1]), 1e-7);
+    CHECK_NEAR(128.0f / 255, bf(t[2]), 1e-7);
+    CHECK_NEAR(254.0f / 255, bf(t[3]), 1e-7);
+
+    img.levels[0].data = zero;
+    sim_tex_fetch_texel(&img, 0, 3, 3, 0, 0, t);
+    CHECK_EQ_INT(0, t[0] | t[1] | t[2] | t[3]);
+}
+
+/* BC6H mode 11 (0x03: one region, 10-bit endpoints, no deltas; Data
+ * Format 21.2): unquantized to 16 bits, scaled by 31/64 (31/32 signed) into
+ * half floats.  A reserved mode reads (0, 0, 0, 1). */
+static void
+test_bc6h(void)
+{
+    uint8_t block[16] = {0};
+    uint8_t reserved[16] = {0x13};
+    uint32_t pos = 0;
+    struct sim_tex_image img = {.format = VK_FORMAT_BC6H_UFLOAT_BLOCK, .layers = 1,
+                                .level_count = 1};
+    uint32_t t[4];
+
+    put_bits(block, &pos, 5, 0x03);
+    put_bits(block, &pos, 10, 1023); /* W: R, G, B */
+    put_bits(block, &pos, 10, 0);
+    put_bits(block, &pos, 10, 512);
+    put_bits(block, &pos, 10, 0); /* X */
+    put_bits(block, &pos, 10, 1023);
+    put_bits(block, &pos, 10, 512);
+    put_bits(block, &pos, 3, 0); /* texel 0, the anchor */
+    put_bits(block, &pos, 4, 15);
+    img.levels[0] = (struct sim_tex_level){.data = block, .size = 16, .width = 4, .height = 4,
+                                           .depth = 1, .row_pitch = 16};
+    CHECK(sim_tex_format_is_supported(VK_FORMAT_BC6H_UFLOAT_BLOCK));
+    /* 1023 -> 0xffff -> half 0x7bff (65504); 512 -> 32800 -> 0x3e0f. */
+    sim_tex_fetch_texel(&img, 0, 0, 0, 0, 0, t);
+    CHECK_NEAR(65504.0f, bf(t[0]), 0);
+    CHECK_NEAR(0.0f, bf(t[1]), 0);
+    CHECK_NEAR(1.0f + 527.0f / 1024, bf(t[2]), 0);
+    CHECK_NEAR(1.0f, bf(t[3]), 0);
+    sim_tex_fetch_texel(&img, 0, 1, 0, 0, 0, t);
+    CHECK_NEAR(0.0f, bf(t[0]), 0);
+    CHECK_NEAR(65504.0f, bf(t[1]), 0);
+
+    /* Signed: the 10-bit 1023 is -1 -> -96 -> half -(96 * 31 >> 5) = -93
+     * (a denormal, 93 * 2^-24); 512 is -512 -> -0x7fff -> half -0x7bff. */
+    img.format = VK_FORMAT_BC6H_SFLOAT_BLOCK;
+    sim_tex_fetch_texel(&img, 0, 0, 0, 0, 0, t);
+    CHECK_NEAR(-93.0f / 16777216.0f, bf(t[0]), 0);
+    CHECK_NEAR(-65504.0f, bf(t[2]), 0);
+
+    img.levels[0].data = reserved;
+    sim_tex_fetch_texel(&img, 0, 2, 2, 0, 0, t);
+    CHECK_EQ_INT(0, t[0] | t[1] | t[2]);
+    CHECK_NEAR(1.0f, bf(t[3]), 0);
+}
+
 int
 main(void)
 {
     test_formats();
     test_block_formats();
+    test_bc7();
+    test_bc6h();
     test_wrap_and_filter();
     test_mip_selection();
     test_fetch_and_queries();
