@@ -627,9 +627,25 @@ int
 sim_tex_format_is_integer(uint32_t format);
 
 /* Runs one request for the lanes in req->lanes; out[c][lane] receives
- * component c (bits).  Returns the number of texels read. */
+ * component c (bits).  Returns the number of texels read.  Takes the fast
+ * path (tex_fast.c) where it applies, else the general one. */
 uint64_t
 sim_tex_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
             const struct sim_tex_request *req, uint32_t out[4][SIM_LANES]);
+
+/* The general texture unit (tex_sample.c): sim_tex_run for every request;
+ * the reference the fast path is tested against. */
+uint64_t
+sim_tex_run_general(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
+                    const struct sim_tex_request *req, uint32_t out[4][SIM_LANES]);
+
+/* The fast path (tex_fast.c): 2D, non-arrayed R8G8B8A8/B8G8R8A8 UNORM/SRGB
+ * samples without depth comparison.  Returns 0 and writes nothing when the
+ * request is not one it takes; else writes `out` and the texels read to
+ * `texels`, bit for bit what sim_tex_run_general gives, and returns 1. */
+int
+sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
+                 const struct sim_tex_request *req, uint32_t out[4][SIM_LANES],
+                 uint64_t *texels);
 
 #endif /* OVERSHADE_PIPELINE_PRIVATE_H */

@@ -339,8 +339,8 @@ axes_of(uint32_t dim)
 }
 
 uint64_t
-sim_tex_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
-            const struct sim_tex_request *req, uint32_t out[4][SIM_LANES])
+sim_tex_run_general(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
+                    const struct sim_tex_request *req, uint32_t out[4][SIM_LANES])
 {
     struct lookup lk;
     uint32_t levels = image->level_count < SIM_TEX_MAX_LEVELS ? image->level_count

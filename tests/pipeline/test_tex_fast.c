@@ -1,0 +1,224 @@
+/*
+ * tests/pipeline/test_tex_fast.c — the texture unit's fast path
+ * (pipeline/tex_fast.c) against the general path (tex_sample.c), bit for
+ * bit: random images (1 to 4 levels, odd sizes, a truncated level), random
+ * sampler states (filters, mipmap modes, every address mode and border
+ * colour, LOD bias and clamps), random coordinates, derivatives, biases,
+ * explicit LODs, offsets and lane masks.  Also checks that the fast path
+ * takes the requests it is meant for and leaves the others alone.
+ */
+#include <math.h>
+#include <stdint.h>
+
+#include <spirv/unified1/spirv.h>
+#include <vulkan/vulkan_core.h>
+
+#include "pipeline/pipeline_private.h"
+#include "test.h"
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint32_t
+rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return (uint32_t)(rng_state >> 16);
+}
+
+/* Uniform in [lo, hi). */
+static float
+rndf(float lo, float hi)
+{
+    return lo + (hi - lo) * (float)(rnd() & 0xffffffu) / 16777216.0f;
+}
+
+static uint32_t
+fb(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+#define MAX_TEXELS (33 * 33)
+
+static uint8_t pixels[SIM_TEX_MAX_LEVELS][4 * MAX_TEXELS];
+
+static void
+random_image(struct sim_tex_image *img)
+{
+    static const uint32_t formats[] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB,
+                                       VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_B8G8R8A8_SRGB};
+    uint32_t w = 1 + rnd() % 33, h = 1 + rnd() % 33;
+
+    memset(img, 0, sizeof(*img));
+    img->format = formats[rnd() % 4];
+    img->view_type = VK_IMAGE_VIEW_TYPE_2D;
+    img->layers = 1;
+    img->level_count = 1 + rnd() % 4;
+    for (uint32_t l = 0; l < img->level_count; l++) {
+        struct sim_tex_level *lv = &img->levels[l];
+        for (uint32_t i = 0; i < 4 * MAX_TEXELS; i++) {
+            pixels[l][i] = (uint8_t)rnd();
+        }
+        lv->data = pixels[l];
+        lv->width = w;
+        lv->height = h;
+        lv->depth = 1;
+        lv->row_pitch = 4 * w + 4 * (rnd() % 2);
+        lv->size = (uint64_t)lv->row_pitch * h;
+        lv->slice_pitch = lv->size;
+        lv->layer_pitch = lv->size;
+        if (rnd() % 8 == 0) {
+            lv->size /= 2; /* texels past it read as zero */
+        }
+        w = w > 1 ? w / 2 : 1;
+        h = h > 1 ? h / 2 : 1;
+    }
+}
+
+static void
+random_sampler(struct sim_tex_sampler *s)
+{
+    static const uint32_t borders[] = {
+        VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK, VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK,
+        VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE,      VK_BORDER_COLOR_INT_OPAQUE_WHITE};
+
+    memset(s, 0, sizeof(*s));
+    s->mag_filter = rnd() % 2 ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
+    s->min_filter = rnd() % 3 ? s->mag_filter
+                              : (rnd() % 2 ? VK_FILTER_LINEAR : VK_FILTER_NEAREST);
+    s->mipmap_mode = rnd() % 2 ? VK_SAMPLER_MIPMAP_MODE_LINEAR : VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    for (int a = 0; a < 3; a++) {
+        s->address_mode[a] = rnd() % 5; /* REPEAT .. MIRROR_CLAMP_TO_EDGE */
+    }
+    s->mip_lod_bias = rnd() % 3 ? 0.0f : rndf(-2.0f, 2.0f);
+    s->min_lod = rnd() % 3 ? 0.0f : rndf(0.0f, 1.5f);
+    s->max_lod = rnd() % 3 ? 1000.0f : rndf(0.0f, 3.0f);
+    s->border_color = borders[rnd() % 4];
+}
+
+static void
+random_request(struct sim_tex_request *req)
+{
+    static const uint32_t kinds[] = {SIM_IR_TEX_SAMPLE, SIM_IR_TEX_SAMPLE_GRAD,
+                                     SIM_IR_TEX_SAMPLE_LOD};
+    float scale = rnd() % 4 == 0 ? 0.0f : rndf(0.0f, 0.5f);
+
+    memset(req, 0, sizeof(*req));
+    req->kind = kinds[rnd() % 3];
+    req->dim = SpvDim2D;
+    req->lanes = rnd() % 4 == 0 ? 0xffffu : rnd() & 0xffffu;
+    req->has_bias = req->kind == SIM_IR_TEX_SAMPLE && rnd() % 3 == 0;
+    req->has_min_lod = rnd() % 4 == 0;
+    if (rnd() % 4 == 0) {
+        req->offset[0] = (int32_t)(rnd() % 16) - 8;
+        req->offset[1] = (int32_t)(rnd() % 16) - 8;
+    }
+    for (int l = 0; l < SIM_LANES; l++) {
+        for (int a = 0; a < 2; a++) {
+            float c = rndf(-2.5f, 3.5f);
+            if (rnd() % 8 == 0) {
+                c = (float)(rnd() % 34) / 32.0f; /* on texel edges */
+            }
+            req->coord[a][l] = fb(c);
+            req->ddx[a][l] = rndf(-scale, scale);
+            req->ddy[a][l] = rnd() % 8 == 0 ? 0.0f : rndf(-scale, scale);
+        }
+        req->lod[l] = fb(rndf(-1.0f, 5.0f));
+        req->bias[l] = rndf(-2.0f, 2.0f);
+        req->min_lod[l] = rndf(0.0f, 2.5f);
+    }
+}
+
+static void
+test_random(void)
+{
+    static struct sim_tex_image img;
+    struct sim_tex_sampler smp;
+    struct sim_tex_request req;
+    uint32_t fast[4][SIM_LANES], general[4][SIM_LANES];
+    int mismatches = 0;
+
+    for (int i = 0; i < 20000 && mismatches < 10; i++) {
+        uint64_t fast_texels = ~0ull, general_texels;
+        if (i % 16 == 0) {
+            random_image(&img);
+        }
+        random_sampler(&smp);
+        random_request(&req);
+        memset(fast, 0xab, sizeof(fast));
+        memset(general, 0xcd, sizeof(general));
+        int took = sim_tex_fast_run(&img, &smp, &req, fast, &fast_texels);
+        general_texels = sim_tex_run_general(&img, &smp, &req, general);
+        CHECK(took);
+        if (!took) {
+            mismatches++;
+            continue;
+        }
+        CHECK_EQ_U64(general_texels, fast_texels);
+        if (memcmp(fast, general, sizeof(fast)) != 0) {
+            for (int c = 0; c < 4; c++) {
+                for (int l = 0; l < SIM_LANES; l++) {
+                    if (fast[c][l] != general[c][l]) {
+                        fprintf(stderr,
+                                "case %d: format %u lane %d comp %d: general %08x, fast %08x\n",
+                                i, img.format, l, c, general[c][l], fast[c][l]);
+                    }
+                }
+            }
+            test_failures++;
+            mismatches++;
+        }
+    }
+}
+
+/* Requests the fast path must leave to the general one. */
+static void
+test_declines(void)
+{
+    static struct sim_tex_image img;
+    struct sim_tex_sampler smp;
+    struct sim_tex_request req;
+    uint32_t out[4][SIM_LANES];
+    uint64_t texels = 0;
+
+    random_image(&img);
+    random_sampler(&smp);
+    random_request(&req);
+    CHECK(sim_tex_fast_run(&img, &smp, &req, out, &texels));
+
+    struct sim_tex_request r = req;
+    r.kind = SIM_IR_TEX_FETCH;
+    CHECK(!sim_tex_fast_run(&img, &smp, &r, out, &texels));
+    r = req;
+    r.dim = SpvDimCube;
+    CHECK(!sim_tex_fast_run(&img, &smp, &r, out, &texels));
+    r = req;
+    r.arrayed = 1;
+    CHECK(!sim_tex_fast_run(&img, &smp, &r, out, &texels));
+    r = req;
+    r.has_dref = 1;
+    smp.compare_enable = 1;
+    CHECK(!sim_tex_fast_run(&img, &smp, &r, out, &texels));
+    smp.compare_enable = 0;
+    smp.unnormalized_coordinates = 1;
+    CHECK(!sim_tex_fast_run(&img, &smp, &req, out, &texels));
+    smp.unnormalized_coordinates = 0;
+    CHECK(!sim_tex_fast_run(&img, NULL, &req, out, &texels));
+    img.format = VK_FORMAT_R8G8B8A8_UINT;
+    CHECK(!sim_tex_fast_run(&img, &smp, &req, out, &texels));
+    img.format = VK_FORMAT_R8G8B8A8_UNORM;
+    img.levels[0].data = NULL;
+    CHECK(!sim_tex_fast_run(&img, &smp, &req, out, &texels));
+}
+
+int
+main(void)
+{
+    test_random();
+    test_declines();
+    return test_failures ? TEST_FAIL : TEST_PASS;
+}
