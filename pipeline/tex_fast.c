@@ -67,7 +67,7 @@ struct fast {
 };
 
 /* Vulkan 16.8, as tex_sample.c's wrap(). */
-static int32_t
+static inline __attribute__((always_inline)) int32_t
 wrap(int32_t i, int32_t size, uint32_t mode)
 {
     switch (mode) {
@@ -94,8 +94,9 @@ wrap(int32_t i, int32_t size, uint32_t mode)
     }
 }
 
-/* One texel of `level` with wrapping, as float bits. */
-static void
+/* One texel of `level` with wrapping, as float bits.  Inlined: it is the
+ * inner loop. */
+static inline __attribute__((always_inline)) void
 texel(struct fast *f, uint32_t level, int32_t x, int32_t y, uint32_t out[4])
 {
     const struct sim_tex_level *lv = &f->image->levels[level];
@@ -133,7 +134,7 @@ to_index(float c)
 }
 
 /* tex_sample.c's sample_level() for two axes. */
-static void
+static inline __attribute__((always_inline)) void
 sample_level(struct fast *f, uint32_t level, const float u[2], const int32_t off[2], int linear,
              float out[4])
 {
