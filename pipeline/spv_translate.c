@@ -2171,6 +2171,26 @@ body_instruction(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
                              sim_spv_word(m, inst, 3), SIM_IR_OP_ATOMCMPXCHG, v->regs[0],
                              c->regs[0]);
     }
+    case SpvOpAtomicLoad:
+    case SpvOpAtomicStore: {
+        /* Plain loads and stores to the interpreter, which runs one
+         * instruction at a time. */
+        int is_store = inst->opcode == SpvOpAtomicStore;
+        struct sim_spv_val *p =
+            sim_spv_value(ctx, sim_spv_word(m, inst, is_store ? 1 : 3), SIM_SPV_V_PTR);
+        struct sim_spv_val *v = p && is_store
+                                    ? sim_spv_value(ctx, sim_spv_word(m, inst, 4), SIM_SPV_V_REGS)
+                                    : NULL;
+        if (!p || (is_store && !v)) {
+            return ctx->info->code;
+        }
+        if (p->ptr->space != SIM_SPV_SPACE_BUFFER) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                               "atomics outside a storage buffer");
+        }
+        return is_store ? store(ctx, p->ptr, v)
+                        : load(ctx, sim_spv_word(m, inst, 1), sim_spv_word(m, inst, 2), p->ptr);
+    }
     case SpvOpArrayLength:
         return array_length(ctx, sim_spv_word(m, inst, 2), sim_spv_word(m, inst, 1),
                             sim_spv_word(m, inst, 3), sim_spv_word(m, inst, 4));
