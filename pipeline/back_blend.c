@@ -172,6 +172,46 @@ sim_back_depth_test(const struct sim_draw_ctx *dc, struct sim_surface *depth,
     return pass;
 }
 
+void
+sim_back_depth_test_quad(const struct sim_draw_ctx *dc, struct sim_surface *depth,
+                         const struct sim_tri *tri, int32_t x, int32_t y, uint32_t mask[4])
+{
+    const struct sim_draw_state *st = &dc->draw->state;
+
+    if (!(st->depth_test && !st->stencil_test && !st->depth_bounds_test && depth &&
+          depth->depth && depth->fmt->depth_bits && depth->samples == 1 && !st->depth_clamp)) {
+        for (uint32_t p = 0; p < 4; p++) {
+            if (mask[p]) {
+                mask[p] = sim_back_depth_test(dc, depth, tri, x + (int32_t)(p & 1),
+                                              y + (int32_t)(p >> 1), mask[p]);
+            }
+        }
+        return;
+    }
+    /* sim_back_depth_test's one-sample path, its checks made once. */
+    uint32_t op = st->depth_compare, write = st->depth_write;
+    const struct sim_fmt *fmt = depth->fmt;
+    for (uint32_t p = 0; p < 4; p++) {
+        int32_t px_i = x + (int32_t)(p & 1), py_i = y + (int32_t)(p >> 1);
+        float *d;
+        if (!mask[p]) {
+            continue;
+        }
+        d = depth->depth + ((size_t)py_i * depth->width + px_i);
+        double px = px_i + 0.5, py = py_i + 0.5;
+        double zp = tri->z[0] + tri->z[1] * (px - tri->fx) + tri->z[2] * (py - tri->fy);
+        float z = sim_fmt_quantize_depth(fmt, (float)zp);
+        if (!(mask[p] & 1) || !compare(op, z, d[0])) {
+            mask[p] = 0;
+            continue;
+        }
+        if (write) {
+            d[0] = z;
+        }
+        mask[p] = 1;
+    }
+}
+
 /* One blend factor for the colour (c < 3) or alpha (c == 3) channel. */
 static float
 factor(uint32_t f, int c, const float src[4], const float dst[4], const float k[4])
@@ -395,11 +435,7 @@ sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *
     if (!mask) {
         return;
     }
-    if (dc->pass->color_count == 1 && t->color[0] && ctx->out_regs[0][3] &&
-        t->color[0]->samples == 1 && t->color[0]->texel_bytes == 4 &&
-        !dc->draw->state.blend[0].enable && (dc->draw->state.blend[0].write_mask & 0xf) == 0xf &&
-        !dc->draw->state.logic_op_enable && !dc->draw->state.alpha_to_one &&
-        t->color_format[0] == t->color[0]->format) {
+    if (ctx->simple_color) {
         /* One single-sampled 32-bit target, written whole: the common case. */
         struct sim_surface *s = t->color[0];
         uint32_t src[4] = {ctx->out_regs[0][0][lane], ctx->out_regs[0][1][lane],

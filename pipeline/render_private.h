@@ -489,6 +489,8 @@ struct sim_shade_ctx {
     uint32_t *front_facing;
     uint32_t *primitive_id;
     uint32_t *out_regs[SIM_MAX_COLOR_ATTACHMENTS][4];
+    uint32_t simple_color; /* one single-sampled 32-bit target written whole, no blending,
+                            * no logic op, no alpha to one: sim_shade_write's fast path */
     uint32_t lane_alive; /* after the last sim_shade_quads: lanes whose outputs count */
     enum sim_replay_error fault;
 };
@@ -524,6 +526,14 @@ sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *
 uint32_t
 sim_back_depth_test(const struct sim_draw_ctx *dc, struct sim_surface *depth,
                     const struct sim_tri *tri, int32_t x, int32_t y, uint32_t mask);
+
+/* sim_back_depth_test for the pixels of the quad at (x, y) (pixel i at
+ * (x + (i & 1), y + (i >> 1))) whose mask[i] is not zero, in pixel order;
+ * mask[i] becomes the samples that pass.  The draw's state is looked at
+ * once per quad instead of once per pixel. */
+void
+sim_back_depth_test_quad(const struct sim_draw_ctx *dc, struct sim_surface *depth,
+                         const struct sim_tri *tri, int32_t x, int32_t y, uint32_t mask[4]);
 
 /* Depth of `tri` at sample `s` of pixel (x, y), clamped to [0, 1] and the
  * viewport's depth range when depth clamping is on. */

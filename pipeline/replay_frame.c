@@ -213,15 +213,14 @@ process_bin(struct worker *w, uint32_t b)
                 struct sim_quad *o = &w->unit_quads[m];
                 uint32_t any = 0;
                 for (uint32_t p = 0; p < 4; p++) {
-                    uint32_t mask = q->mask[p];
-                    if (mask && dc->early_tests) {
-                        mask = sim_back_depth_test(dc, r->targets[u].depth, tri,
-                                                   q->x + (int32_t)(p & 1),
-                                                   q->y + (int32_t)(p >> 1), mask);
-                    }
-                    o->mask[p] = mask;
-                    any |= mask;
-                    w->counters[u].covered_pixels += mask != 0;
+                    o->mask[p] = q->mask[p];
+                }
+                if (dc->early_tests) {
+                    sim_back_depth_test_quad(dc, r->targets[u].depth, tri, q->x, q->y, o->mask);
+                }
+                for (uint32_t p = 0; p < 4; p++) {
+                    any |= o->mask[p];
+                    w->counters[u].covered_pixels += o->mask[p] != 0;
                 }
                 if (any) {
                     o->x = q->x;

@@ -73,6 +73,12 @@ sim_shade_begin(struct sim_shade_ctx *ctx, const struct sim_draw_ctx *dc,
             ctx->out_regs[a][c] = sim_interp_output(interp, a, c);
         }
     }
+    const struct sim_draw_state *st = &dc->draw->state;
+    ctx->simple_color = dc->pass->color_count == 1 && target->color[0] && ctx->out_regs[0][3] &&
+                        target->color[0]->samples == 1 && target->color[0]->texel_bytes == 4 &&
+                        !st->blend[0].enable && (st->blend[0].write_mask & 0xf) == 0xf &&
+                        !st->logic_op_enable && !st->alpha_to_one &&
+                        target->color_format[0] == target->color[0]->format;
 }
 
 static uint32_t
@@ -100,63 +106,94 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
     }
     helpers &= active;
     /* Per lane: the offset from its triangle's plane origin and w, at the
-     * shading position and (when an input asks) at the centroid. */
-    double dx[2][SIM_LANES], dy[2][SIM_LANES], w[2][SIM_LANES];
+     * shading position and (when an input asks) at the centroid.  The
+     * built-ins and inputs are written in separate loops over local
+     * pointers, so each loop is straight-line work the compiler can keep
+     * in registers (the registers could alias ctx otherwise). */
+    double dx[2][SIM_LANES], dy[2][SIM_LANES], w[2][SIM_LANES], inv_w[SIM_LANES];
     const double *pl[SIM_LANES];
+    const struct sim_tri *uniform = lanes[0].tri; /* every lane's triangle, or NULL */
     const struct sim_sample_pos *loc = sim_rast_sample_locations(dc->samples);
     for (uint32_t l = 0; l < n; l++) {
         const struct sim_tri *t = lanes[l].tri;
         dx[0][l] = lanes[l].x - t->fx;
         dy[0][l] = lanes[l].y - t->fy;
-        double inv_w = t->inv_w[0] + t->inv_w[1] * dx[0][l] + t->inv_w[2] * dy[0][l];
-        w[0][l] = 1.0 / inv_w;
+        inv_w[l] = t->inv_w[0] + t->inv_w[1] * dx[0][l] + t->inv_w[2] * dy[0][l];
+        w[0][l] = 1.0 / inv_w[l];
         if (ctx->any_centroid) {
             dx[1][l] = lanes[l].cx - t->fx;
             dy[1][l] = lanes[l].cy - t->fy;
             w[1][l] = 1.0 / (t->inv_w[0] + t->inv_w[1] * dx[1][l] + t->inv_w[2] * dy[1][l]);
         }
         pl[l] = planes + t->planes;
-        if (ctx->sample_id) {
-            ctx->sample_id[l] = lanes[l].sample;
+        if (t != uniform) {
+            uniform = NULL;
         }
-        if (ctx->sample_position[0] && loc) {
-            ctx->sample_position[0][l] = f2u(loc[lanes[l].sample % dc->samples].x / 16.0f);
-            ctx->sample_position[1][l] = f2u(loc[lanes[l].sample % dc->samples].y / 16.0f);
+    }
+    uint32_t *reg;
+    if ((reg = ctx->sample_id) != NULL) {
+        for (uint32_t l = 0; l < n; l++) {
+            reg[l] = lanes[l].sample;
         }
-        if (ctx->sample_mask_in) {
-            ctx->sample_mask_in[l] = lanes[l].coverage;
+    }
+    if (ctx->sample_position[0] && loc) {
+        uint32_t *sx = ctx->sample_position[0], *sy = ctx->sample_position[1];
+        for (uint32_t l = 0; l < n; l++) {
+            sx[l] = f2u(loc[lanes[l].sample % dc->samples].x / 16.0f);
+            sy[l] = f2u(loc[lanes[l].sample % dc->samples].y / 16.0f);
         }
-        if (ctx->frag_coord[0]) {
-            ctx->frag_coord[0][l] = f2u(lanes[l].x);
+    }
+    if ((reg = ctx->sample_mask_in) != NULL) {
+        for (uint32_t l = 0; l < n; l++) {
+            reg[l] = lanes[l].coverage;
         }
-        if (ctx->frag_coord[1]) {
-            ctx->frag_coord[1][l] = f2u(lanes[l].y);
+    }
+    if ((reg = ctx->frag_coord[0]) != NULL) {
+        for (uint32_t l = 0; l < n; l++) {
+            reg[l] = f2u(lanes[l].x);
         }
-        if (ctx->frag_coord[2]) {
-            ctx->frag_coord[2][l] =
-                f2u((float)(t->z[0] + t->z[1] * dx[0][l] + t->z[2] * dy[0][l]));
+    }
+    if ((reg = ctx->frag_coord[1]) != NULL) {
+        for (uint32_t l = 0; l < n; l++) {
+            reg[l] = f2u(lanes[l].y);
         }
-        if (ctx->frag_coord[3]) {
-            ctx->frag_coord[3][l] = f2u((float)inv_w);
+    }
+    if ((reg = ctx->frag_coord[2]) != NULL) {
+        for (uint32_t l = 0; l < n; l++) {
+            const struct sim_tri *t = lanes[l].tri;
+            reg[l] = f2u((float)(t->z[0] + t->z[1] * dx[0][l] + t->z[2] * dy[0][l]));
         }
-        if (ctx->front_facing) {
-            ctx->front_facing[l] = t->front ? ~0u : 0u;
+    }
+    if ((reg = ctx->frag_coord[3]) != NULL) {
+        for (uint32_t l = 0; l < n; l++) {
+            reg[l] = f2u((float)inv_w[l]);
         }
-        if (ctx->primitive_id) {
-            ctx->primitive_id[l] = t->prim_id;
+    }
+    if ((reg = ctx->front_facing) != NULL) {
+        for (uint32_t l = 0; l < n; l++) {
+            reg[l] = lanes[l].tri->front ? ~0u : 0u;
         }
-        if (ctx->target->heat && lanes[l].px >= 0 && lanes[l].py >= 0 &&
-            (uint32_t)lanes[l].px < ctx->target->heat_width &&
-            (uint32_t)lanes[l].py < ctx->target->heat_height) {
-            ctx->target->heat[(size_t)lanes[l].py * ctx->target->heat_width +
-                              (uint32_t)lanes[l].px]++;
+    }
+    if ((reg = ctx->primitive_id) != NULL) {
+        for (uint32_t l = 0; l < n; l++) {
+            reg[l] = lanes[l].tri->prim_id;
+        }
+    }
+    if (ctx->target->heat) {
+        uint32_t *heat = ctx->target->heat;
+        uint32_t hw = ctx->target->heat_width, hh = ctx->target->heat_height;
+        for (uint32_t l = 0; l < n; l++) {
+            if (lanes[l].px >= 0 && lanes[l].py >= 0 && (uint32_t)lanes[l].px < hw &&
+                (uint32_t)lanes[l].py < hh) {
+                heat[(size_t)lanes[l].py * hw + (uint32_t)lanes[l].px]++;
+            }
         }
     }
     for (uint32_t i = 0; i < dc->fs_input_count; i++) {
-        uint32_t *reg = ctx->in_regs[i];
         uint32_t slot = dc->fs_inputs[i].slot;
         const double *px = dx[ctx->in_centroid[i]], *py = dy[ctx->in_centroid[i]];
         const double *pw = w[ctx->in_centroid[i]];
+        reg = ctx->in_regs[i];
         switch (ctx->in_mode[i]) {
         case SIM_SHADE_INPUT_NONE:
             if (reg) {
@@ -169,12 +206,29 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
             }
             break;
         case SIM_SHADE_INPUT_PERSPECTIVE:
+            if (uniform) {
+                /* One plane for every lane: the same arithmetic, vectorizable. */
+                const double *p = pl[0] + 3 * slot;
+                double p0 = p[0], p1 = p[1], p2 = p[2];
+                for (uint32_t l = 0; l < n; l++) {
+                    reg[l] = f2u((float)((p0 + p1 * px[l] + p2 * py[l]) * pw[l]));
+                }
+                break;
+            }
             for (uint32_t l = 0; l < n; l++) {
                 const double *p = pl[l] + 3 * slot;
                 reg[l] = f2u((float)((p[0] + p[1] * px[l] + p[2] * py[l]) * pw[l]));
             }
             break;
         default:
+            if (uniform) {
+                const double *p = pl[0] + 3 * slot;
+                double p0 = p[0], p1 = p[1], p2 = p[2];
+                for (uint32_t l = 0; l < n; l++) {
+                    reg[l] = f2u((float)(p0 + p1 * px[l] + p2 * py[l]));
+                }
+                break;
+            }
             for (uint32_t l = 0; l < n; l++) {
                 const double *p = pl[l] + 3 * slot;
                 reg[l] = f2u((float)(p[0] + p[1] * px[l] + p[2] * py[l]));
