@@ -993,6 +993,38 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 }
                 continue;
             }
+            case SIM_IR_OP_ATOMADD:
+            case SIM_IR_OP_ATOMSMIN:
+            case SIM_IR_OP_ATOMUMIN:
+            case SIM_IR_OP_ATOMSMAX:
+            case SIM_IR_OP_ATOMUMAX:
+            case SIM_IR_OP_ATOMAND:
+            case SIM_IR_OP_ATOMOR:
+            case SIM_IR_OP_ATOMXOR:
+            case SIM_IR_OP_ATOMXCHG:
+            case SIM_IR_OP_ATOMCMPXCHG: {
+                const struct sim_interp_slot *s = &in->slots[i->aux];
+                uint32_t lanes = exec & ~in->helpers;
+                /* Lane by lane in lane order; helpers and lanes outside the
+                 * buffer read 0 and change nothing. */
+                for (int l = 0; l < SIM_LANES; l++) {
+                    uint64_t addr = (uint64_t)PA[l] + i->imm;
+                    uint32_t old = 0;
+                    if ((lanes & (1u << l)) && s->wdata && s->size >= 4 && addr <= s->size - 4) {
+                        memcpy(&old, s->wdata + addr, 4);
+                        uint32_t v = sim_ir_atomic(i->op, old, PB[l], PC[l]);
+                        memcpy(s->wdata + addr, &v, 4);
+                    }
+                    t[l] = old;
+                }
+                memcpy(&r, t, sizeof(r));
+                break;
+            }
+            case SIM_IR_OP_BUFSIZE:
+                r = SPLAT_U((uint32_t)(in->slots[i->aux].size < UINT32_MAX
+                                           ? in->slots[i->aux].size
+                                           : UINT32_MAX));
+                break;
             case SIM_IR_OP_HELPER:
                 r = BITS_TO_LANES(in->helpers);
                 break;

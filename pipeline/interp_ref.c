@@ -675,6 +675,31 @@ step(struct ref *ref, uint32_t l)
         write = 0;
         break;
     }
+    case SIM_IR_OP_ATOMADD:
+    case SIM_IR_OP_ATOMSMIN:
+    case SIM_IR_OP_ATOMUMIN:
+    case SIM_IR_OP_ATOMSMAX:
+    case SIM_IR_OP_ATOMUMAX:
+    case SIM_IR_OP_ATOMAND:
+    case SIM_IR_OP_ATOMOR:
+    case SIM_IR_OP_ATOMXOR:
+    case SIM_IR_OP_ATOMXCHG:
+    case SIM_IR_OP_ATOMCMPXCHG: {
+        const struct sim_interp_slot *s = &ref->in->slots[i->aux];
+        uint64_t addr = (uint64_t)a + i->imm;
+        if (s->wdata && !(ref->in->helpers & (1u << l)) && s->size >= 4 && addr <= s->size - 4) {
+            uint32_t v;
+            memcpy(&r, s->wdata + addr, 4);
+            v = sim_ir_atomic(i->op, r, b, c);
+            memcpy(s->wdata + addr, &v, 4);
+        }
+        break;
+    }
+    case SIM_IR_OP_BUFSIZE: {
+        uint64_t size = ref->in->slots[i->aux].size;
+        r = size < UINT32_MAX ? (uint32_t)size : UINT32_MAX;
+        break;
+    }
     case SIM_IR_OP_HELPER:
         r = ref->in->helpers & (1u << l) ? ~0u : 0;
         break;

@@ -263,6 +263,7 @@ remove_dead(struct opt *o)
         for (uint32_t d = first; d < first + n; d++) {
             live |= o->uses[d] != 0 || (o->flags[d] & (REG_KEEP | REG_PINNED));
         }
+        live |= sim_ir_is_atomic(i->op);
         if (!live) {
             i->op = DELETED;
             removed = 1;
@@ -274,7 +275,8 @@ remove_dead(struct opt *o)
         for (uint32_t k = blk->first + blk->count; k-- > blk->first;) {
             struct sim_ir_inst *i = &sh->insts[k];
             uint32_t first, n = dsts(sh, i, &first), ns;
-            if (n == 1 && !(o->flags[first] & (REG_KEEP | REG_PINNED)) && o->dead_later[first]) {
+            if (n == 1 && !(o->flags[first] & (REG_KEEP | REG_PINNED)) && o->dead_later[first] &&
+                !sim_ir_is_atomic(i->op)) {
                 i->op = DELETED;
                 removed = 1;
                 continue;

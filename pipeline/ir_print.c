@@ -102,8 +102,10 @@ sim_ir_shader_print(const struct sim_ir_shader *sh, void *out)
                 }
                 if (i->op == SIM_IR_OP_LDIDX) {
                     fprintf(f, " max=%" PRIu32, i->imm);
-                } else if (i->op == SIM_IR_OP_LDBUF) {
+                } else if (i->op == SIM_IR_OP_LDBUF || sim_ir_is_atomic(i->op)) {
                     fprintf(f, " +%" PRIu32 " slot=%u", i->imm, i->aux);
+                } else if (i->op == SIM_IR_OP_BUFSIZE) {
+                    fprintf(f, " slot=%u", i->aux);
                 } else if (i->op == SIM_IR_OP_TEX) {
                     const struct sim_ir_tex *t = &sh->texs[i->imm];
                     fprintf(f, " kind=%" PRIu32 " image=%" PRIu32 " results=%" PRIu32, t->kind,

@@ -145,6 +145,19 @@ typedef float sim_lanes_f __attribute__((vector_size(SIM_LANES * 4), aligned(64)
     X(STIDX, 3) /* R[a + clamp(b, imm)] = c per lane */                                    \
     X(LDBUF, 1) /* dst = 32 bits at byte a + imm of resource slot aux */                   \
     X(STBUF, 2) /* 32 bits at byte a + imm of resource slot aux = b */                     \
+    /* Atomics on the 32 bits at byte a + imm of slot aux, lane by lane in    \
+     * lane order: dst = the old value, memory = op(old, b) (sim_ir_atomic). */ \
+    X(ATOMADD, 2)                                                                          \
+    X(ATOMSMIN, 2)                                                                         \
+    X(ATOMUMIN, 2)                                                                         \
+    X(ATOMSMAX, 2)                                                                         \
+    X(ATOMUMAX, 2)                                                                         \
+    X(ATOMAND, 2)                                                                          \
+    X(ATOMOR, 2)                                                                           \
+    X(ATOMXOR, 2)                                                                          \
+    X(ATOMXCHG, 2)                                                                         \
+    X(ATOMCMPXCHG, 3) /* memory = b where old == c */                                      \
+    X(BUFSIZE, 0)     /* dst = bytes bound at resource slot aux */                         \
     X(HELPER, 0)                                                                           \
     X(DEMOTE, 0)                                                                           \
     X(TEX, 0) /* imm: index into the shader's texture ops; dst: first of 4 */              \
@@ -163,6 +176,45 @@ enum sim_ir_op {
 };
 
 #define SIM_IR_NONE UINT32_MAX
+
+/* Is `op` one of the atomics (ATOMADD to ATOMCMPXCHG)?  They write dst and
+ * memory, so no pass may drop one whose result is unused. */
+static inline int
+sim_ir_is_atomic(uint32_t op)
+{
+    return op >= SIM_IR_OP_ATOMADD && op <= SIM_IR_OP_ATOMCMPXCHG;
+}
+
+/* The value an atomic leaves in memory (SPIR-V 3.37.18, Atomic
+ * Instructions). */
+static inline uint32_t
+sim_ir_atomic(uint32_t op, uint32_t old, uint32_t b, uint32_t c)
+{
+    switch (op) {
+    case SIM_IR_OP_ATOMADD:
+        return old + b;
+    case SIM_IR_OP_ATOMSMIN:
+        return (int32_t)old < (int32_t)b ? old : b;
+    case SIM_IR_OP_ATOMUMIN:
+        return old < b ? old : b;
+    case SIM_IR_OP_ATOMSMAX:
+        return (int32_t)old > (int32_t)b ? old : b;
+    case SIM_IR_OP_ATOMUMAX:
+        return old > b ? old : b;
+    case SIM_IR_OP_ATOMAND:
+        return old & b;
+    case SIM_IR_OP_ATOMOR:
+        return old | b;
+    case SIM_IR_OP_ATOMXOR:
+        return old ^ b;
+    case SIM_IR_OP_ATOMXCHG:
+        return b;
+    case SIM_IR_OP_ATOMCMPXCHG:
+        return old == c ? b : old;
+    default:
+        return old;
+    }
+}
 
 struct sim_ir_inst {
     uint16_t op;  /* enum sim_ir_op */

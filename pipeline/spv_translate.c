@@ -1497,6 +1497,121 @@ load(struct sim_spv_ctx *ctx, uint32_t type, uint32_t id, const struct sim_spv_p
     return SIM_SPV_ERROR_OK;
 }
 
+/* OpAtomic* on a 32-bit integer in a storage buffer (SPIR-V 3.37.18).
+ * `op` is the IR atomic; `value` and `cmp` are registers (cmp only for
+ * compare-exchange).  Scope and memory semantics need nothing here: the
+ * interpreter runs a draw's invocations one batch at a time, each atomic in
+ * lane order.  Other storage classes (workgroup, images) are unsupported. */
+static enum sim_spv_error
+buffer_atomic(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, uint32_t ptr_id,
+              enum sim_ir_op op, uint32_t value, uint32_t cmp)
+{
+    struct sim_spv_val *pv = sim_spv_value(ctx, ptr_id, SIM_SPV_V_PTR);
+    struct sim_spv_ptr *p;
+    struct sim_ir_inst *i;
+    uint32_t dyn, d = SIM_IR_NONE;
+
+    if (!pv) {
+        return ctx->info->code;
+    }
+    p = pv->ptr;
+    if (p->space != SIM_SPV_SPACE_BUFFER || p->readonly) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                           "atomics outside a storage buffer");
+    }
+    if (ctx->types[p->type].kind != SIM_SPV_T_INT || ctx->types[p->type].width != 32) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "atomics on other than 32-bit integers");
+    }
+    if (p->base == SIM_IR_NONE) {
+        p->base = sim_spv_resource(ctx, p->var, 0);
+        if (p->base == SIM_IR_NONE) {
+            return ctx->info->code;
+        }
+    }
+    ctx->ir_flags |= SIM_IR_WRITES_STORAGE;
+    dyn = p->dyn != SIM_IR_NONE ? p->dyn : sim_spv_const(ctx, 0, SIM_IR_UINT);
+    if (result) {
+        struct sim_spv_val *v = sim_spv_set_regs(ctx, result, type, 1);
+        if (!v) {
+            return ctx->info->code;
+        }
+        d = sim_spv_new_regs(ctx, 1, ctx->types[p->type].scalar);
+        if (d == SIM_IR_NONE) {
+            return nomem(ctx);
+        }
+        v->regs[0] = d;
+    } else {
+        d = sim_spv_new_regs(ctx, 1, SIM_IR_UINT);
+        if (d == SIM_IR_NONE) {
+            return nomem(ctx);
+        }
+    }
+    i = sim_spv_emit(ctx, op, d, dyn, value, cmp == SIM_IR_NONE ? 0 : cmp);
+    if (!i) {
+        return nomem(ctx);
+    }
+    i->imm = p->off;
+    i->aux = (uint16_t)p->base;
+    return SIM_SPV_ERROR_OK;
+}
+
+/* OpArrayLength: (bytes bound - the member's offset) / its stride, or 0
+ * when fewer bytes are bound than the offset. */
+static enum sim_spv_error
+array_length(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, uint32_t ptr_id,
+             uint32_t member)
+{
+    struct sim_spv_val *pv = sim_spv_value(ctx, ptr_id, SIM_SPV_V_PTR), *v;
+    const struct sim_spv_type *st, *at;
+    struct sim_spv_ptr *p;
+    uint32_t size, off, stride, clamped, bytes;
+
+    if (!pv) {
+        return ctx->info->code;
+    }
+    p = pv->ptr;
+    st = &ctx->types[p->type];
+    if (p->space != SIM_SPV_SPACE_BUFFER || st->kind != SIM_SPV_T_STRUCT ||
+        member >= st->count || member + 1 != st->count) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE,
+                           "OpArrayLength: not the last member of a buffer block");
+    }
+    at = &ctx->types[st->members[member]];
+    if (at->kind != SIM_SPV_T_RUNTIME_ARRAY || at->array_stride == 0) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_LAYOUT,
+                           "OpArrayLength: the member is not a runtime array with a stride");
+    }
+    if (p->base == SIM_IR_NONE) {
+        p->base = sim_spv_resource(ctx, p->var, 0);
+        if (p->base == SIM_IR_NONE) {
+            return ctx->info->code;
+        }
+    }
+    off = p->off + st->minfo[member].offset;
+    stride = at->array_stride;
+    size = sim_spv_new_regs(ctx, 1, SIM_IR_UINT);
+    if (size == SIM_IR_NONE) {
+        return nomem(ctx);
+    }
+    struct sim_ir_inst *i = sim_spv_emit(ctx, SIM_IR_OP_BUFSIZE, size, 0, 0, 0);
+    if (!i) {
+        return nomem(ctx);
+    }
+    i->aux = (uint16_t)p->base;
+    clamped = sim_spv_emit1(ctx, SIM_IR_OP_UMAX, SIM_IR_UINT, size,
+                            sim_spv_const(ctx, off, SIM_IR_UINT), 0);
+    bytes = clamped == SIM_IR_NONE ? SIM_IR_NONE
+                                   : sim_spv_emit1(ctx, SIM_IR_OP_ISUB, SIM_IR_UINT, clamped,
+                                                   sim_spv_const(ctx, off, SIM_IR_UINT), 0);
+    v = bytes == SIM_IR_NONE ? NULL : sim_spv_set_regs(ctx, result, type, 1);
+    if (!v) {
+        return bytes == SIM_IR_NONE ? nomem(ctx) : ctx->info->code;
+    }
+    v->regs[0] = sim_spv_emit1(ctx, SIM_IR_OP_UDIV, SIM_IR_UINT, bytes,
+                               sim_spv_const(ctx, stride, SIM_IR_UINT), 0);
+    return v->regs[0] == SIM_IR_NONE ? nomem(ctx) : SIM_SPV_ERROR_OK;
+}
+
 static enum sim_spv_error
 store(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, const struct sim_spv_val *v)
 {
@@ -1998,6 +2113,87 @@ body_instruction(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         }
         return store(ctx, p->ptr, v);
     }
+    case SpvOpAtomicIAdd:
+    case SpvOpAtomicISub:
+    case SpvOpAtomicSMin:
+    case SpvOpAtomicUMin:
+    case SpvOpAtomicSMax:
+    case SpvOpAtomicUMax:
+    case SpvOpAtomicAnd:
+    case SpvOpAtomicOr:
+    case SpvOpAtomicXor:
+    case SpvOpAtomicExchange: {
+        static const struct {
+            uint16_t spv, ir;
+        } ops[] = {
+            {SpvOpAtomicIAdd, SIM_IR_OP_ATOMADD},  {SpvOpAtomicISub, SIM_IR_OP_ATOMADD},
+            {SpvOpAtomicSMin, SIM_IR_OP_ATOMSMIN}, {SpvOpAtomicUMin, SIM_IR_OP_ATOMUMIN},
+            {SpvOpAtomicSMax, SIM_IR_OP_ATOMSMAX}, {SpvOpAtomicUMax, SIM_IR_OP_ATOMUMAX},
+            {SpvOpAtomicAnd, SIM_IR_OP_ATOMAND},   {SpvOpAtomicOr, SIM_IR_OP_ATOMOR},
+            {SpvOpAtomicXor, SIM_IR_OP_ATOMXOR},   {SpvOpAtomicExchange, SIM_IR_OP_ATOMXCHG},
+        };
+        struct sim_spv_val *v = sim_spv_value(ctx, sim_spv_word(m, inst, 6), SIM_SPV_V_REGS);
+        enum sim_ir_op op = SIM_IR_OP_ATOMADD;
+        uint32_t value;
+        if (!v) {
+            return ctx->info->code;
+        }
+        for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+            if (ops[k].spv == inst->opcode) {
+                op = (enum sim_ir_op)ops[k].ir;
+            }
+        }
+        value = v->regs[0];
+        if (inst->opcode == SpvOpAtomicISub) {
+            value = sim_spv_emit1(ctx, SIM_IR_OP_INEG, SIM_IR_INT, value, 0, 0);
+            if (value == SIM_IR_NONE) {
+                return nomem(ctx);
+            }
+        }
+        return buffer_atomic(ctx, sim_spv_word(m, inst, 2), sim_spv_word(m, inst, 1),
+                             sim_spv_word(m, inst, 3), op, value, SIM_IR_NONE);
+    }
+    case SpvOpAtomicIIncrement:
+    case SpvOpAtomicIDecrement:
+        return buffer_atomic(ctx, sim_spv_word(m, inst, 2), sim_spv_word(m, inst, 1),
+                             sim_spv_word(m, inst, 3), SIM_IR_OP_ATOMADD,
+                             sim_spv_const(ctx, inst->opcode == SpvOpAtomicIIncrement ? 1u : ~0u,
+                                           SIM_IR_UINT),
+                             SIM_IR_NONE);
+    case SpvOpAtomicCompareExchange: {
+        struct sim_spv_val *v = sim_spv_value(ctx, sim_spv_word(m, inst, 7), SIM_SPV_V_REGS);
+        struct sim_spv_val *c = v ? sim_spv_value(ctx, sim_spv_word(m, inst, 8), SIM_SPV_V_REGS)
+                                  : NULL;
+        if (!c) {
+            return ctx->info->code;
+        }
+        return buffer_atomic(ctx, sim_spv_word(m, inst, 2), sim_spv_word(m, inst, 1),
+                             sim_spv_word(m, inst, 3), SIM_IR_OP_ATOMCMPXCHG, v->regs[0],
+                             c->regs[0]);
+    }
+    case SpvOpAtomicLoad:
+    case SpvOpAtomicStore: {
+        /* Plain loads and stores to the interpreter, which runs one
+         * instruction at a time. */
+        int is_store = inst->opcode == SpvOpAtomicStore;
+        struct sim_spv_val *p =
+            sim_spv_value(ctx, sim_spv_word(m, inst, is_store ? 1 : 3), SIM_SPV_V_PTR);
+        struct sim_spv_val *v = p && is_store
+                                    ? sim_spv_value(ctx, sim_spv_word(m, inst, 4), SIM_SPV_V_REGS)
+                                    : NULL;
+        if (!p || (is_store && !v)) {
+            return ctx->info->code;
+        }
+        if (p->ptr->space != SIM_SPV_SPACE_BUFFER) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                               "atomics outside a storage buffer");
+        }
+        return is_store ? store(ctx, p->ptr, v)
+                        : load(ctx, sim_spv_word(m, inst, 1), sim_spv_word(m, inst, 2), p->ptr);
+    }
+    case SpvOpArrayLength:
+        return array_length(ctx, sim_spv_word(m, inst, 2), sim_spv_word(m, inst, 1),
+                            sim_spv_word(m, inst, 3), sim_spv_word(m, inst, 4));
     case SpvOpCopyMemory: {
         struct sim_spv_val *dst = sim_spv_value(ctx, sim_spv_word(m, inst, 1), SIM_SPV_V_PTR);
         struct sim_spv_val *src = dst ? sim_spv_value(ctx, sim_spv_word(m, inst, 2), SIM_SPV_V_PTR)

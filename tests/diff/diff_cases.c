@@ -71,6 +71,7 @@
 #include "diff_tex_bc2.frag.spv.h"
 #include "diff_tex_bc7.frag.spv.h"
 #include "diff_tex_bc6h.frag.spv.h"
+#include "diff_atomics.frag.spv.h"
 
 #define SPV(name) name, sizeof(name) / sizeof(name[0])
 
@@ -183,6 +184,9 @@ const struct diff_case diff_cases[] = {
     {"ssbo", "std430 storage buffer of structs: runtime array, per-pixel read-modify-write",
      F, SPV(diff_ssbo_frag_spv), EXACT},
     {"push", "push constants: arrays indexed per draw", F, SPV(diff_push_frag_spv), EXACT},
+    {"atomics", "storage-buffer atomics: add, or, and, xor, min, max (signed and unsigned) "
+     "shared between fragments, exchange and compare-exchange results; OpArrayLength", F,
+     SPV(diff_atomics_frag_spv), EXACT},
     {"dynidx", "dynamic indexing (divergent) of local arrays, struct arrays, nested arrays, "
      "constant arrays, matrix columns, vector components; writes too", F,
      SPV(diff_dynidx_frag_spv), EXACT},

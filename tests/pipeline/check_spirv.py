@@ -17,6 +17,7 @@ MALFORMED = {
     "bad_layout": "SIM_SPV_ERROR_BAD_LAYOUT",
     "branch_to_value": "SIM_SPV_ERROR_BAD_CFG",
     "float64": "SIM_SPV_ERROR_UNSUPPORTED",
+    "atomic_function": "SIM_SPV_ERROR_UNSUPPORTED",
     "missing_terminator": "SIM_SPV_ERROR_BAD_CFG",
     "no_entry_point": "SIM_SPV_ERROR_NO_ENTRY_POINT",
     "recursion": "SIM_SPV_ERROR_RECURSION",

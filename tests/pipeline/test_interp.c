@@ -13,6 +13,7 @@
 #include "test.h"
 
 #include "arith.frag.spv.h"
+#include "atomics.frag.spv.h"
 #include "control.frag.spv.h"
 #include "demote.frag.spv.h"
 #include "derivs.frag.spv.h"
@@ -481,6 +482,66 @@ discard_setup(struct sim_ir_shader *sh, uint32_t **o)
  * colours behind tex[0..3], and one 2x1 texture behind two samplers that
  * wrap differently (repeat, clamp), so u = -0.25 picks a different texel
  * per sampler. */
+/* Storage-buffer atomics run lane by lane in lane order, each instruction
+ * for every lane before the next; OpArrayLength follows the bound size. */
+static void
+test_atomics(void)
+{
+    struct sim_ir_shader *sh = LOAD(shader_atomics_frag);
+    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
+    uint32_t buf[19 + 10] = {0}, small[10] = {0}, *k, *o[4];
+
+    if (!in) {
+        sim_ir_shader_destroy(sh);
+        return;
+    }
+    struct sim_binding b = {.set = 0, .binding = 0, .data = buf, .size = sizeof(buf)};
+    sim_interp_bind(in, &b, 1);
+    k = sim_interp_input(in, 0, 0);
+    for (int c = 0; c < 4; c++) {
+        o[c] = sim_interp_output(in, 0, (uint32_t)c);
+    }
+    CHECK(k && o[3]);
+    if (!k || !o[3]) {
+        goto out;
+    }
+    for (uint32_t l = 0; l < 16; l++) {
+        k[l] = l % 12; /* lanes 12-15 share slots 0-3 with lanes 0-3 */
+    }
+    CHECK_EQ_INT(SIM_INTERP_ERROR_OK, sim_interp_run(in, ALL, 0));
+    CHECK_EQ_INT(16, buf[0]);
+    CHECK_EQ_INT(-8, (int32_t)buf[1]);
+    CHECK_EQ_INT(0xfff, buf[2]);
+    for (uint32_t l = 0; l < 16; l++) {
+        CHECK_EQ_INT(l, o[0][l]);                           /* tickets in lane order */
+        CHECK_EQ_INT(l < 12 ? 0 : 100 + l - 12, o[1][l]);   /* the first lane wins */
+        CHECK_EQ_INT(10, o[2][l]);                          /* (116 - 76) / 4 */
+        CHECK_EQ_INT(l < 12 ? 100 + l % 12 : 5, o[3][l]);   /* exchanges after all swaps */
+        CHECK_EQ_INT(5, buf[3 + l % 12]);
+    }
+
+    /* A buffer of 10 words: slots 7-15 and the tail lie outside it, so
+     * atomics there change nothing and read 0, and the length is 0. */
+    b.data = small;
+    b.size = sizeof(small);
+    sim_interp_bind(in, &b, 1);
+    CHECK_EQ_INT(SIM_INTERP_ERROR_OK, sim_interp_run(in, ALL, 0));
+    CHECK_EQ_INT(16, small[0]);
+    for (uint32_t l = 0; l < 16; l++) {
+        int inside = k[l] < 7;
+        CHECK_EQ_INT(l, o[0][l]);
+        CHECK_EQ_INT(inside && l >= 12 ? 100 + k[l] : 0, o[1][l]);
+        CHECK_EQ_INT(0, o[2][l]);
+        CHECK_EQ_INT(!inside ? 0 : l < 12 ? 100 + k[l] : 5, o[3][l]);
+    }
+    for (uint32_t w = 3; w < 10; w++) {
+        CHECK_EQ_INT(5, small[w]);
+    }
+out:
+    sim_interp_destroy(in);
+    sim_ir_shader_destroy(sh);
+}
+
 static void
 test_descriptor_arrays(void)
 {
@@ -688,9 +749,63 @@ test_step_limit(void)
     sim_ir_shader_destroy(sh);
 }
 
-int
-main(void)
+/* The atomics glslang does not write, from tests/pipeline/atomics.spvasm
+ * (the path is the test's argument): ISub, IIncrement and IDecrement in
+ * lane order, AtomicStore then AtomicLoad. */
+static void
+test_atomics_assembled(const char *path)
 {
+    FILE *f = fopen(path, "rb");
+    uint32_t words[256], buf[4] = {100, 0, 0, 7};
+    size_t count = f ? fread(words, 4, COUNT(words), f) : 0;
+    struct sim_ir_shader *sh;
+    struct sim_interp *in;
+    uint32_t *o[4];
+
+    if (f) {
+        fclose(f);
+    }
+    CHECK(count > 5 && count < COUNT(words));
+    if (count <= 5 || count >= COUNT(words)) {
+        return;
+    }
+    sh = load(words, count, NULL);
+    in = sh ? sim_interp_create(sh) : NULL;
+    if (!in) {
+        sim_ir_shader_destroy(sh);
+        return;
+    }
+    struct sim_binding b = {.set = 0, .binding = 0, .data = buf, .size = sizeof(buf)};
+    sim_interp_bind(in, &b, 1);
+    for (int c = 0; c < 4; c++) {
+        o[c] = sim_interp_output(in, 0, (uint32_t)c);
+    }
+    CHECK(o[3] != NULL);
+    if (o[3]) {
+        CHECK_EQ_INT(SIM_INTERP_ERROR_OK, sim_interp_run(in, ALL, 0));
+        for (uint32_t l = 0; l < 16; l++) {
+            CHECK_EQ_INT(100 - 3 * l, o[0][l]);
+            CHECK_EQ_INT(l, o[1][l]);
+            CHECK_EQ_INT(0u - l, o[2][l]);
+            CHECK_EQ_INT(42, o[3][l]);
+        }
+        CHECK_EQ_INT(100 - 48, buf[0]);
+        CHECK_EQ_INT(16, buf[1]);
+        CHECK_EQ_INT(0u - 16u, buf[2]);
+        CHECK_EQ_INT(42, buf[3]);
+    }
+    sim_interp_destroy(in);
+    sim_ir_shader_destroy(sh);
+}
+
+int
+main(int argc, char **argv)
+{
+    if (argc != 2) {
+        fprintf(stderr, "usage: test_interp atomics.spv\n");
+        return 99;
+    }
+    test_atomics_assembled(argv[1]);
     test_vkcube_vertex();
     test_vkcube_fragment();
     test_arith();
@@ -698,6 +813,7 @@ main(void)
     test_derivatives();
     test_dynamic_indexing();
     test_descriptor_arrays();
+    test_atomics();
     test_discard_flavours();
     test_specialization();
     test_step_limit();

@@ -53,6 +53,7 @@ static const struct {
     enum sim_spv_error expected;
     const char *detail;
 } asm_cases[] = {
+    {"atomic_function", SIM_SPV_ERROR_UNSUPPORTED, "OpAtomicIAdd"},
     {"bad_layout", SIM_SPV_ERROR_BAD_LAYOUT, "OpTypeFloat"},
     {"branch_to_value", SIM_SPV_ERROR_BAD_CFG, "not a block"},
     {"float64", SIM_SPV_ERROR_UNSUPPORTED, "64-bit"},
@@ -64,7 +65,7 @@ static const struct {
     {"undefined_id", SIM_SPV_ERROR_ID_UNDEFINED, "never defined"},
     {"unsupported_capability", SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY, "Float64"},
     {"unsupported_ext_inst", SIM_SPV_ERROR_UNSUPPORTED_EXT_INST, "MatrixInverse"},
-    {"unsupported_opcode", SIM_SPV_ERROR_UNSUPPORTED_OPCODE, "OpAtomicIAdd"},
+    {"unsupported_opcode", SIM_SPV_ERROR_UNSUPPORTED_OPCODE, "OpImageTexelPointer"},
 };
 
 static enum sim_spv_error
