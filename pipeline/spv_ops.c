@@ -1216,12 +1216,27 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         results = dref ? 1 : 4;
         break;
     case SpvOpImageFetch:
+    case SpvOpImageRead:
+        /* imageLoad reads level 0 as texelFetch does (Vulkan 16.2 "Image
+         * Operations Overview": storage images are not filtered or
+         * converted beyond the format). */
+        if (op == SpvOpImageRead && it->sampled != 2) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "OpImageRead of a sampled image");
+        }
         tex->kind = SIM_IR_TEX_FETCH;
         coord = operand(ctx, W(4), WANT_INT, 0);
         if (!coord) {
             return ctx->info->code;
         }
         results = 4;
+        if (op == SpvOpImageRead) {
+            const struct sim_spv_type *r = result_type(ctx, type, WANT_NUM);
+            if (!r || r->regs < 1 || r->regs > 4) {
+                return r ? sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "OpImageRead result")
+                         : ctx->info->code;
+            }
+            results = r->regs;
+        }
         break;
     case SpvOpImageQuerySizeLod:
     case SpvOpImageQuerySize: {
@@ -1626,6 +1641,7 @@ sim_spv_translate_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     case SpvOpImageSampleProjDrefImplicitLod:
     case SpvOpImageSampleProjDrefExplicitLod:
     case SpvOpImageFetch:
+    case SpvOpImageRead:
     case SpvOpImageQuerySizeLod:
     case SpvOpImageQuerySize:
     case SpvOpImageQueryLevels:

@@ -41,6 +41,7 @@
  *   binding 2  DIFF_TEXTURE_SLOTS combined image samplers (the case picks
  *              texture and sampler per element)
  *   binding 3  a sampled image and binding 4 a sampler (separate)
+ *   binding 5  a storage image (diff_case_storage), read with imageLoad
  *   push constants, DIFF_PUSH_BYTES: 16 floats then 16 ints
  */
 #ifndef OVERSHADE_TESTS_DIFF_H
@@ -164,6 +165,9 @@ struct diff_case {
     /* binding 2 elements; element k > 0 left zeroed ({0, 0}) copies element 0 */
     struct diff_tex_binding tex[DIFF_TEXTURE_SLOTS];
     struct diff_tex_binding separate; /* bindings 3 and 4 */
+    /* binding 5: a storage image of one level (enum diff_texture); 0 is
+     * CHECKER (diff_case_storage) */
+    uint32_t storage;
 };
 
 /* Everything both sides read (diff_data.c). */
@@ -198,6 +202,10 @@ diff_inputs_finish(struct diff_inputs *in);
 /* The image and sampler of binding 2 element k (defaults applied). */
 struct diff_tex_binding
 diff_case_texture(const struct diff_case *c, uint32_t k);
+
+/* The texture binding 5 views (enum diff_texture). */
+uint32_t
+diff_case_storage(const struct diff_case *c);
 
 /* diff_outputs_alloc: zeroed buffers for every target, capture and the
  * storage buffer; returns 0 or -1 (out of memory). */

@@ -72,6 +72,8 @@
 #include "diff_tex_bc7.frag.spv.h"
 #include "diff_tex_bc6h.frag.spv.h"
 #include "diff_atomics.frag.spv.h"
+#include "diff_image_load.frag.spv.h"
+#include "diff_image_load_f16.frag.spv.h"
 
 #define SPV(name) name, sizeof(name) / sizeof(name[0])
 
@@ -187,6 +189,10 @@ const struct diff_case diff_cases[] = {
     {"atomics", "storage-buffer atomics: add, or, and, xor, min, max (signed and unsigned) "
      "shared between fragments, exchange and compare-exchange results; OpArrayLength", F,
      SPV(diff_atomics_frag_spv), EXACT},
+    {"image_load", "storage image reads (imageLoad, imageSize): RGBA8 UNORM", F,
+     SPV(diff_image_load_frag_spv), BOUND_FETCH},
+    {"image_load_f16", "storage image reads (imageLoad): RGBA16 SFLOAT", F,
+     SPV(diff_image_load_f16_frag_spv), EXACT, 0, {{0, 0}}, {0, 0}, DIFF_TEX_RGBA16F},
     {"dynidx", "dynamic indexing (divergent) of local arrays, struct arrays, nested arrays, "
      "constant arrays, matrix columns, vector components; writes too", F,
      SPV(diff_dynidx_frag_spv), EXACT},

@@ -419,6 +419,13 @@ diff_case_texture(const struct diff_case *c, uint32_t k)
     return c->tex[k];
 }
 
+uint32_t
+diff_case_storage(const struct diff_case *c)
+{
+    /* GRADIENT has levels; a storage view has one. */
+    return c->storage ? c->storage : DIFF_TEX_CHECKER;
+}
+
 int
 diff_outputs_alloc(struct diff_outputs *out)
 {

@@ -72,7 +72,7 @@ setup(struct sim_side *s, const struct diff_case *c, const struct diff_inputs *i
     };
     struct sim_spv_error_info info;
     enum sim_spv_error err = sim_ir_shader_create(c->spv, c->words, &opt, &s->shader, &info);
-    struct sim_binding table[5 + DIFF_TEXTURE_SLOTS];
+    struct sim_binding table[6 + DIFF_TEXTURE_SLOTS];
     uint32_t n = 0;
 
     if (err) {
@@ -110,6 +110,8 @@ setup(struct sim_side *s, const struct diff_case *c, const struct diff_inputs *i
                                       .image = &s->images[c->separate.texture]};
     table[n++] = (struct sim_binding){.set = 0, .binding = 4,
                                       .sampler = &s->samplers[c->separate.sampler]};
+    table[n++] = (struct sim_binding){.set = 0, .binding = 5,
+                                      .image = &s->images[diff_case_storage(c)]};
     sim_interp_bind(s->interp, table, n);
     return 0;
 }

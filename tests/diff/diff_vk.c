@@ -434,9 +434,16 @@ upload_texture(struct vk *vk, const struct diff_image *img, struct image **out)
     VkImageAspectFlags aspect = depth ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
     VkBufferImageCopy regions[16];
 
+    VkFormatProperties fp;
+    VkImageUsageFlags usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+
+    /* Storage too where the format allows (binding 5 may view it). */
+    vkGetPhysicalDeviceFormatProperties(vk->physical, img->format, &fp);
+    if (fp.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) {
+        usage |= VK_IMAGE_USAGE_STORAGE_BIT;
+    }
     if (create_image(vk, img->format, img->view_type, img->width, img->height, img->depth,
-                     img->layers, img->levels,
-                     VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, out) ||
+                     img->layers, img->levels, usage, out) ||
         create_buffer(vk, img->size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, img->data, &staging) ||
         begin_commands(vk, &cmd)) {
         return -1;
@@ -455,7 +462,7 @@ upload_texture(struct vk *vk, const struct diff_image *img, struct image **out)
     vkCmdCopyBufferToImage(cmd, staging->buffer, (*out)->image,
                            VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, img->levels, regions);
     image_barrier(cmd, (*out)->image, aspect, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                  VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_TRANSFER_BIT,
                   VK_ACCESS_TRANSFER_WRITE_BIT,
                   VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
                   VK_ACCESS_SHADER_READ_BIT);
@@ -511,12 +518,13 @@ create_resources(struct vk *vk, const struct diff_case *c, const struct diff_inp
     }
 
     /* The textures and samplers the case names. */
-    struct diff_tex_binding used[DIFF_TEXTURE_SLOTS + 1];
+    struct diff_tex_binding used[DIFF_TEXTURE_SLOTS + 2];
     for (uint32_t k = 0; k < DIFF_TEXTURE_SLOTS; k++) {
         used[k] = diff_case_texture(c, k);
     }
     used[DIFF_TEXTURE_SLOTS] = c->separate;
-    for (uint32_t k = 0; k <= DIFF_TEXTURE_SLOTS; k++) {
+    used[DIFF_TEXTURE_SLOTS + 1] = (struct diff_tex_binding){(uint8_t)diff_case_storage(c), 0};
+    for (uint32_t k = 0; k <= DIFF_TEXTURE_SLOTS + 1; k++) {
         if (!res->textures[used[k].texture] &&
             upload_texture(vk, &in->images[used[k].texture], &res->textures[used[k].texture])) {
             return -1;
@@ -533,10 +541,11 @@ create_resources(struct vk *vk, const struct diff_case *c, const struct diff_inp
         {2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, DIFF_TEXTURE_SLOTS, stages, NULL},
         {3, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1, stages, NULL},
         {4, VK_DESCRIPTOR_TYPE_SAMPLER, 1, stages, NULL},
+        {5, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, stages, NULL},
     };
     VkDescriptorSetLayoutCreateInfo li = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .bindingCount = 5,
+        .bindingCount = 6,
         .pBindings = bindings,
     };
     VK_TRY(vkCreateDescriptorSetLayout(vk->device, &li, NULL, &vk->set_layout));
@@ -555,11 +564,12 @@ create_resources(struct vk *vk, const struct diff_case *c, const struct diff_inp
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, DIFF_TEXTURE_SLOTS},
         {VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 1},
         {VK_DESCRIPTOR_TYPE_SAMPLER, 1},
+        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
     };
     VkDescriptorPoolCreateInfo dpi = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
         .maxSets = 1,
-        .poolSizeCount = 5,
+        .poolSizeCount = 6,
         .pPoolSizes = sizes,
     };
     VK_TRY(vkCreateDescriptorPool(vk->device, &dpi, NULL, &vk->descriptor_pool));
@@ -577,14 +587,16 @@ create_resources(struct vk *vk, const struct diff_case *c, const struct diff_inp
     for (uint32_t k = 0; k < DIFF_TEXTURE_SLOTS; k++) {
         combined[k] = (VkDescriptorImageInfo){res->samplers[used[k].sampler],
                                               res->textures[used[k].texture]->view,
-                                              VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+                                              VK_IMAGE_LAYOUT_GENERAL};
     }
     VkDescriptorImageInfo sep_image = {VK_NULL_HANDLE, res->textures[c->separate.texture]->view,
-                                       VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+                                       VK_IMAGE_LAYOUT_GENERAL};
+    VkDescriptorImageInfo storage = {VK_NULL_HANDLE, res->textures[diff_case_storage(c)]->view,
+                                     VK_IMAGE_LAYOUT_GENERAL};
     VkDescriptorImageInfo sep_sampler = {res->samplers[c->separate.sampler], VK_NULL_HANDLE,
                                          VK_IMAGE_LAYOUT_UNDEFINED};
-    VkWriteDescriptorSet writes[5];
-    for (int i = 0; i < 5; i++) {
+    VkWriteDescriptorSet writes[6];
+    for (int i = 0; i < 6; i++) {
         writes[i] = (VkWriteDescriptorSet){
             .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
             .dstSet = vk->set,
@@ -599,7 +611,8 @@ create_resources(struct vk *vk, const struct diff_case *c, const struct diff_inp
     writes[2].pImageInfo = combined;
     writes[3].pImageInfo = &sep_image;
     writes[4].pImageInfo = &sep_sampler;
-    vkUpdateDescriptorSets(vk->device, 5, writes, 0, NULL);
+    writes[5].pImageInfo = &storage;
+    vkUpdateDescriptorSets(vk->device, 6, writes, 0, NULL);
     return 0;
 }
 

@@ -20,6 +20,7 @@ MALFORMED = {
     "atomic_function": "SIM_SPV_ERROR_UNSUPPORTED",
     "missing_terminator": "SIM_SPV_ERROR_BAD_CFG",
     "no_entry_point": "SIM_SPV_ERROR_NO_ENTRY_POINT",
+    "read_sampled_image": "SIM_SPV_ERROR_BAD_TYPE",
     "recursion": "SIM_SPV_ERROR_RECURSION",
     "store_to_input": "SIM_SPV_ERROR_BAD_LAYOUT",
     "type_mismatch": "SIM_SPV_ERROR_BAD_TYPE",

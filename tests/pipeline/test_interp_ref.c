@@ -88,6 +88,8 @@
 #include "diff_sp16_discard.frag.spv.h"
 #include "diff_sp16_struct.frag.spv.h"
 #include "diff_atomics.frag.spv.h"
+#include "diff_image_load.frag.spv.h"
+#include "diff_image_load_f16.frag.spv.h"
 
 #define BATCHES 24
 #define UBO_WORDS 1024
@@ -162,6 +164,8 @@ static const struct shader_case cases[] = {
     CASE(diff_sp16_discard_frag_spv),
     CASE(diff_sp16_struct_frag_spv),
     CASE(diff_atomics_frag_spv),
+    CASE(diff_image_load_frag_spv),
+    CASE(diff_image_load_f16_frag_spv),
 };
 
 static uint32_t rng = 12345u;

@@ -59,6 +59,7 @@ static const struct {
     {"float64", SIM_SPV_ERROR_UNSUPPORTED, "64-bit"},
     {"missing_terminator", SIM_SPV_ERROR_BAD_CFG, "terminator"},
     {"no_entry_point", SIM_SPV_ERROR_NO_ENTRY_POINT, "entry point"},
+    {"read_sampled_image", SIM_SPV_ERROR_BAD_TYPE, "OpImageRead"},
     {"recursion", SIM_SPV_ERROR_RECURSION, "calls itself"},
     {"store_to_input", SIM_SPV_ERROR_BAD_LAYOUT, "read-only"},
     {"type_mismatch", SIM_SPV_ERROR_BAD_TYPE, "OpFAdd"},
