@@ -171,6 +171,50 @@ sample_level(struct fast *f, uint32_t level, const float u[2], const int32_t off
     }
 }
 
+/* One level and nearest filtering, so no LOD: the commonest lookup, with
+ * the level's state in locals (stores to `out` could alias `f` and the
+ * level otherwise).  texel() and sample_level() inlined by hand. */
+static void
+nearest_one_level(struct fast *f, const struct sim_tex_request *req, const int32_t off[2],
+                  uint32_t out[4][SIM_LANES])
+{
+    const struct sim_tex_level *lv = &f->image->levels[0];
+    const uint8_t *data = lv->data;
+    uint64_t size = lv->size, pitch = lv->row_pitch, texels = 0;
+    int32_t w = (int32_t)lv->width, h = (int32_t)lv->height;
+    float fw = (float)lv->width, fh = (float)lv->height;
+    uint32_t mode_x = f->sampler->address_mode[0], mode_y = f->sampler->address_mode[1];
+    const uint32_t *rgb = f->rgb;
+    uint32_t ri = f->swap ? 2 : 0, bi = f->swap ? 0 : 2, border[4];
+    uint32_t lanes = req->lanes & (SIM_LANES >= 32 ? ~0u : (1u << SIM_LANES) - 1u);
+
+    memcpy(border, f->border, sizeof(border));
+    for (; lanes; lanes &= lanes - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(lanes);
+        int32_t x = to_index(floorf(bf(req->coord[0][l]) * fw)) + off[0];
+        int32_t y = to_index(floorf(bf(req->coord[1][l]) * fh)) + off[1];
+        int32_t wx = wrap(x, w, mode_x), wy = wx < 0 ? -1 : wrap(y, h, mode_y);
+        uint64_t o;
+        if (wy < 0) {
+            for (int c = 0; c < 4; c++) {
+                out[c][l] = border[c];
+            }
+            continue;
+        }
+        texels++;
+        o = (uint64_t)wy * pitch + (uint64_t)wx * 4u;
+        if (o > size || size - o < 4) {
+            continue; /* zeros, as sim_tex_fast_run left them */
+        }
+        const uint8_t *p = data + o;
+        out[0][l] = rgb[p[ri]];
+        out[1][l] = rgb[p[1]];
+        out[2][l] = rgb[p[bi]];
+        out[3][l] = unorm8_table[p[3]];
+    }
+    f->texels += texels;
+}
+
 static int
 format_fits(uint32_t format, const uint32_t **rgb, uint32_t *swap)
 {
@@ -248,6 +292,11 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
     int32_t off[2] = {req->offset[0], req->offset[1]};
 
     memset(out, 0, sizeof(uint32_t) * 4 * SIM_LANES);
+    if (!need_lod && sampler->mag_filter != VK_FILTER_LINEAR) {
+        nearest_one_level(&f, req, off, out);
+        *texels = f.texels;
+        return 1;
+    }
     for (int l = 0; l < SIM_LANES; l++) {
         if (!(req->lanes & (1u << l))) {
             continue;
