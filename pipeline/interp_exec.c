@@ -252,9 +252,10 @@ f2u(float f)
     return u;
 }
 
-/* IEEE half from float, round to nearest even (for packHalf2x16). */
-static uint32_t
-float_to_half(float f)
+/* IEEE half from float, round to nearest even (packHalf2x16, half-float
+ * storage image writes). */
+uint32_t
+sim_float_to_half(float f)
 {
     uint32_t x = f2u(f), sign = (x >> 16) & 0x8000u, exp = (x >> 23) & 0xffu,
              man = x & 0x7fffffu;
@@ -406,6 +407,24 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
     uint32_t out[4][SIM_LANES];
     uint32_t gn = dim_coords(res->dim);
 
+    if (t->kind == SIM_IR_TEX_WRITE) {
+        /* Lane by lane in lane order, helpers excluded. */
+        uint32_t lanes = exec & ~in->helpers;
+        for (int l = 0; l < SIM_LANES; l++) {
+            uint32_t coord[4] = {0, 0, 0, 0}, value[4] = {0, 0, 0, 0};
+            if (!(lanes & (1u << l))) {
+                continue;
+            }
+            for (uint32_t c = 0; c < t->coords; c++) {
+                coord[c] = R[t->coord[c]][l];
+            }
+            for (uint32_t c = 0; c < 4 && t->value[c] != SIM_IR_NONE; c++) {
+                value[c] = R[t->value[c]][l];
+            }
+            sim_tex_store_lane(in->slots[t->image].image, res->dim, res->arrayed, coord, value);
+        }
+        return SIM_INTERP_ERROR_OK;
+    }
     memset(&req, 0, sizeof(req));
     req.kind = t->kind;
     req.dim = res->dim;
@@ -917,10 +936,10 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 memcpy(&r, t, sizeof(r));
                 break;
             case SIM_IR_OP_QUANTF16:
-                PER_LANE(f2u(sim_half_to_float(float_to_half(u2f(PA[l])))));
+                PER_LANE(f2u(sim_half_to_float(sim_float_to_half(u2f(PA[l])))));
                 break;
             case SIM_IR_OP_F2H:
-                PER_LANE(float_to_half(u2f(PA[l])));
+                PER_LANE(sim_float_to_half(u2f(PA[l])));
                 break;
             case SIM_IR_OP_H2F:
                 PER_LANE(f2u(sim_half_to_float(PA[l] & 0xffffu)));

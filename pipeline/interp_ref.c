@@ -225,6 +225,20 @@ tex(struct ref *ref, const struct sim_ir_inst *i, uint32_t l)
     const struct sim_interp_slot *img = &ref->in->slots[image];
     const struct sim_interp_slot *smp = sampler == SIM_IR_NONE ? img : &ref->in->slots[sampler];
 
+    if (t->kind == SIM_IR_TEX_WRITE) {
+        uint32_t coord[4] = {0, 0, 0, 0}, value[4] = {0, 0, 0, 0};
+        if (ref->in->helpers & (1u << l)) {
+            return SIM_INTERP_ERROR_OK;
+        }
+        for (uint32_t c = 0; c < t->coords; c++) {
+            coord[c] = REG(t->coord[c], l);
+        }
+        for (uint32_t c = 0; c < 4 && t->value[c] != SIM_IR_NONE; c++) {
+            value[c] = REG(t->value[c], l);
+        }
+        sim_tex_store_lane(img->image, res->dim, res->arrayed, coord, value);
+        return SIM_INTERP_ERROR_OK;
+    }
     memset(&req, 0, sizeof(req));
     req.kind = t->kind;
     req.dim = res->dim;

@@ -33,7 +33,7 @@ static const uint8_t op_srcs[] = {
 #undef SIM_IR_OP_SRCS
 };
 
-#define MAX_SRCS 20
+#define MAX_SRCS 24
 #define DELETED UINT16_MAX /* op of a removed instruction until compaction */
 
 enum reg_flags {
@@ -119,7 +119,8 @@ srcs(struct sim_ir_shader *sh, struct sim_ir_inst *i, uint32_t **out)
         uint32_t *regs[] = {&t->coord[0], &t->coord[1], &t->coord[2],    &t->coord[3],
                             &t->dref,     &t->lod,      &t->bias,        &t->min_lod,
                             &t->ddx[0],   &t->ddx[1],   &t->ddx[2],      &t->ddy[0],
-                            &t->ddy[1],   &t->ddy[2],   &t->image_index, &t->sampler_index};
+                            &t->ddy[1],   &t->ddy[2],   &t->image_index, &t->sampler_index,
+                            &t->value[0], &t->value[1], &t->value[2],    &t->value[3]};
         for (uint32_t r = 0; r < sizeof(regs) / sizeof(regs[0]); r++) {
             if (*regs[r] != SIM_IR_NONE) {
                 out[n++] = regs[r];

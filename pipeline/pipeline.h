@@ -275,6 +275,7 @@ struct sim_tex_level {
     uint32_t row_pitch;
     uint64_t slice_pitch;
     uint64_t layer_pitch;
+    void *wdata; /* storage images imageStore may write: data, writable; else NULL */
 };
 
 /* An image view.  Caller-owned; must outlive its use by interpreters. */
@@ -312,6 +313,16 @@ sim_tex_format_is_supported(uint32_t format);
 int
 sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x, int32_t y,
                     int32_t z, uint32_t layer, uint32_t texel[4]);
+
+/* Writes texel (x, y, z) of `layer` of level 0 from four 32-bit values as
+ * sim_tex_fetch_texel reads them (float bits, or integer bits for integer
+ * formats), converted to the format (Vulkan 3.9 "Fixed-Point Data
+ * Conversions": round to nearest; half floats round to nearest even).
+ * Returns 1 when written; 0 for a texel outside the level, a level without
+ * wdata, or a format it cannot write (packed, depth, block-compressed). */
+int
+sim_tex_store_texel(const struct sim_tex_image *image, int32_t x, int32_t y, int32_t z,
+                    uint32_t layer, const uint32_t value[4]);
 
 /* ------------------------------------------------------------------------ */
 /* Interpreter                                                               */

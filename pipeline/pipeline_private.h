@@ -249,6 +249,7 @@ enum sim_ir_tex_kind {
     SIM_IR_TEX_LEVELS,       /* OpImageQueryLevels */
     SIM_IR_TEX_QUERY_LOD,    /* OpImageQueryLod */
     SIM_IR_TEX_GATHER,       /* OpImage(Dref)Gather: one component of the 2x2 footprint */
+    SIM_IR_TEX_WRITE,        /* OpImageWrite: value[] to the texel at integer coordinates */
 };
 
 /* A texture instruction's operands.  Unused registers are SIM_IR_NONE. */
@@ -266,6 +267,7 @@ struct sim_ir_tex {
     uint32_t ddx[3], ddy[3];
     int32_t offset[3]; /* constant texel offsets */
     uint32_t component; /* GATHER: the component gathered (0-3) */
+    uint32_t value[4];  /* WRITE: the texel's components (SIM_IR_NONE past the last) */
     uint32_t results;  /* scalars written from dst */
     /* Descriptor arrays indexed dynamically: the register holding the
      * element per lane (SIM_IR_NONE: `image` / `sampler` is the slot), and
@@ -325,6 +327,10 @@ sim_ir_optimize(struct sim_ir_shader *sh);
 /* IEEE binary16 bits (low 16 of h) to float (interp_exec.c). */
 float
 sim_half_to_float(uint32_t h);
+
+/* IEEE half bits of `f`, rounded to nearest even. */
+uint32_t
+sim_float_to_half(float f);
 
 /* ------------------------------------------------------------------------ */
 /* Interpreter state (interp_exec.c, and interp_ref.c's reference)            */
@@ -673,6 +679,14 @@ sim_tex_bc_block_bytes(uint32_t format);
 void
 sim_tex_bc_decode(uint32_t format, const uint8_t *block, uint32_t x, uint32_t y,
                   uint32_t texel[4]);
+
+/* OpImageWrite for one lane (tex_format.c): integer coordinates as the
+ * shader gives them for a resource of SPIR-V Dim `dim` (1D: x; 2D: x, y;
+ * 3D: x, y, z; Cube: x, y, face), then the array layer when `arrayed`.
+ * Returns what sim_tex_store_texel returns. */
+int
+sim_tex_store_lane(const struct sim_tex_image *image, uint32_t dim, uint32_t arrayed,
+                   const uint32_t coord[4], const uint32_t value[4]);
 
 /* Is the VkFormat read as integers (never filtered)? */
 int

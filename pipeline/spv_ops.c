@@ -1101,6 +1101,67 @@ dim_coords(uint32_t dim)
     }
 }
 
+/* OpImageWrite (imageStore): a TEX of kind WRITE with no results, the
+ * texel in value[].  Image operands (Lod, Sample) are not supported. */
+static enum sim_spv_error
+image_write(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    struct sim_spv_val *h = sim_spv_value(ctx, W(1), SIM_SPV_V_HANDLE);
+    struct sim_spv_val *coord = h ? operand(ctx, W(2), WANT_INT, 0) : NULL;
+    struct sim_spv_val *texel = coord ? operand(ctx, W(3), WANT_NUM, 0) : NULL;
+    const struct sim_spv_type *it;
+    struct sim_ir_tex *tex;
+    struct sim_ir_inst *in;
+    uint32_t coords;
+
+    if (!texel) {
+        return ctx->info->code;
+    }
+    if (inst->words > 4) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "image operands on OpImageWrite");
+    }
+    it = &ctx->types[h->type];
+    if (h->image == SIM_IR_NONE || it->kind != SIM_SPV_T_IMAGE || it->sampled != 2) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "OpImageWrite needs a storage image");
+    }
+    if (it->ms || h->image_index != SIM_IR_NONE) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                           "writes to multisampled or dynamically indexed storage images");
+    }
+    coords = dim_coords(it->dim) + it->arrayed;
+    if (coord->n < coords || coords > 4 || texel->n < 1 || texel->n > 4) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "OpImageWrite operand sizes");
+    }
+    tex = sim_vec_push(&ctx->texs, sizeof(*tex), 1, 1u << 20);
+    if (!tex) {
+        return nomem(ctx);
+    }
+    memset(tex, 0xff, sizeof(*tex));
+    tex->kind = SIM_IR_TEX_WRITE;
+    tex->image = h->image;
+    tex->sampler = SIM_IR_NONE;
+    tex->image_list = tex->image_count = 0;
+    tex->sampler_list = tex->sampler_count = 0;
+    tex->proj = 0;
+    tex->coords = coords;
+    memset(tex->offset, 0, sizeof(tex->offset));
+    tex->component = 0;
+    tex->results = 0;
+    for (uint32_t c = 0; c < coords; c++) {
+        tex->coord[c] = coord->regs[c];
+    }
+    for (uint32_t c = 0; c < texel->n; c++) {
+        tex->value[c] = texel->regs[c];
+    }
+    ctx->ir_flags |= SIM_IR_WRITES_STORAGE;
+    in = sim_spv_emit(ctx, SIM_IR_OP_TEX, 0, 0, 0, 0);
+    if (!in) {
+        return nomem(ctx);
+    }
+    in->imm = ctx->texs.count - 1;
+    return SIM_SPV_ERROR_OK;
+}
+
 static enum sim_spv_error
 image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
 {
@@ -1167,6 +1228,7 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         return nomem(ctx);
     }
     memset(tex->coord, 0xff, sizeof(tex->coord));
+    memset(tex->value, 0xff, sizeof(tex->value));
     memset(tex->ddx, 0xff, sizeof(tex->ddx));
     memset(tex->ddy, 0xff, sizeof(tex->ddy));
     tex->dref = tex->lod = tex->bias = tex->min_lod = SIM_IR_NONE;
@@ -1630,6 +1692,8 @@ sim_spv_translate_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         return derivative(ctx, inst);
     case SpvOpExtInst:
         return glsl(ctx, inst);
+    case SpvOpImageWrite:
+        return image_write(ctx, inst);
     case SpvOpSampledImage:
     case SpvOpImage:
     case SpvOpImageSampleImplicitLod:

@@ -2816,6 +2816,9 @@ build_shader(struct sim_spv_ctx *ctx, struct sim_ir_shader **out)
         t->lod = remap(ctx, t->lod);
         t->bias = remap(ctx, t->bias);
         t->min_lod = remap(ctx, t->min_lod);
+        for (uint32_t c = 0; c < 4; c++) {
+            t->value[c] = remap(ctx, t->value[c]);
+        }
     }
     for (uint32_t i = 0; i < ctx->inputs.count; i++) {
         struct sim_ir_interface *e = VEC_AT(ctx->inputs, struct sim_ir_interface, i);

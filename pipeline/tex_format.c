@@ -5,10 +5,14 @@
  * "Fixed-Point Data Conversions" (UNORM c / (2^b - 1); SNORM max(c / (2^(b-1)
  * - 1), -1)); SRGB colour channels are decoded with the sRGB EOTF of Vulkan
  * 3.10 / the Khronos Data Format specification before any filtering.
+ * Storage image writes (sim_tex_store_texel) convert the other way, rounding
+ * to nearest; Vulkan 3.9.1 leaves the rounding of float to half open, and
+ * we round to nearest even (lavapipe rounds toward zero).
  */
 #include <math.h>
 #include <string.h>
 
+#include <spirv/unified1/spirv.h>
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/pipeline_private.h"
@@ -316,4 +320,115 @@ sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x
         texel[c] = raw[c];
     }
     return 1;
+}
+
+static float
+ffrom(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* Float to an n-bit normalized integer: clamp, scale, round to nearest. */
+static uint32_t
+to_norm(float f, int is_signed, uint32_t bits)
+{
+    float max = (float)((1u << (is_signed ? bits - 1 : bits)) - 1u);
+    float lo = is_signed ? -1.0f : 0.0f;
+    f = f != f ? 0.0f : f < lo ? lo : f > 1.0f ? 1.0f : f;
+    return (uint32_t)(int32_t)lrintf(f * max) & ((1u << bits) - 1u);
+}
+
+int
+sim_tex_store_texel(const struct sim_tex_image *image, int32_t x, int32_t y, int32_t z,
+                    uint32_t layer, const uint32_t value[4])
+{
+    const struct format_desc *d = find_format(image->format);
+    const struct sim_tex_level *lv = &image->levels[0];
+    uint32_t v[4] = {value[0], value[1], value[2], value[3]};
+    uint8_t *p;
+    uint64_t off;
+
+    if (!d || image->level_count == 0 || !lv->wdata || d->chan >= CH_UNORM24 ||
+        (image->format >= VK_FORMAT_D16_UNORM && image->format <= VK_FORMAT_D32_SFLOAT_S8_UINT)) {
+        return 0;
+    }
+    if (x < 0 || y < 0 || z < 0 || (uint32_t)x >= lv->width || (uint32_t)y >= lv->height ||
+        (uint32_t)z >= (lv->depth ? lv->depth : 1) || layer >= (image->layers ? image->layers : 1)) {
+        return 0;
+    }
+    off = (uint64_t)layer * lv->layer_pitch + (uint64_t)z * lv->slice_pitch +
+          (uint64_t)y * lv->row_pitch + (uint64_t)x * d->bytes;
+    if (off > lv->size || lv->size - off < d->bytes) {
+        return 0;
+    }
+    p = (uint8_t *)lv->wdata + off;
+    if (d->bgra) {
+        uint32_t t = v[0];
+        v[0] = v[2];
+        v[2] = t;
+    }
+    for (uint32_t c = 0; c < d->channels; c++) {
+        uint32_t w;
+        uint16_t h;
+        switch (d->chan) {
+        case CH_UNORM8:
+        case CH_SNORM8:
+            p[c] = (uint8_t)to_norm(ffrom(v[c]), d->chan == CH_SNORM8, 8);
+            break;
+        case CH_SRGB8:
+            return 0; /* sRGB formats are not storage formats */
+        case CH_UINT8:
+        case CH_SINT8:
+            p[c] = (uint8_t)v[c];
+            break;
+        case CH_UNORM16:
+        case CH_SNORM16:
+            h = (uint16_t)to_norm(ffrom(v[c]), d->chan == CH_SNORM16, 16);
+            memcpy(p + 2 * c, &h, 2);
+            break;
+        case CH_SFLOAT16:
+            h = (uint16_t)sim_float_to_half(ffrom(v[c]));
+            memcpy(p + 2 * c, &h, 2);
+            break;
+        case CH_UINT16:
+        case CH_SINT16:
+            h = (uint16_t)v[c];
+            memcpy(p + 2 * c, &h, 2);
+            break;
+        default:
+            w = v[c];
+            memcpy(p + 4 * c, &w, 4);
+            break;
+        }
+    }
+    return 1;
+}
+
+int
+sim_tex_store_lane(const struct sim_tex_image *image, uint32_t dim, uint32_t arrayed,
+                   const uint32_t coord[4], const uint32_t value[4])
+{
+    int32_t x = (int32_t)coord[0], y = 0, z = 0;
+    uint32_t layer = 0, n = 1;
+
+    if (!image) {
+        return 0;
+    }
+    if (dim == SpvDim2D || dim == SpvDimRect || dim == SpvDimCube || dim == SpvDim3D) {
+        y = (int32_t)coord[1];
+        n = 2;
+    }
+    if (dim == SpvDim3D) {
+        z = (int32_t)coord[2];
+        n = 3;
+    } else if (dim == SpvDimCube) {
+        layer = coord[2];
+        n = 3;
+    }
+    if (arrayed && n < 4) {
+        layer = dim == SpvDimCube ? layer + 6 * coord[n] : coord[n];
+    }
+    return sim_tex_store_texel(image, x, y, z, layer, value);
 }

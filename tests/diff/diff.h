@@ -41,7 +41,8 @@
  *   binding 2  DIFF_TEXTURE_SLOTS combined image samplers (the case picks
  *              texture and sampler per element)
  *   binding 3  a sampled image and binding 4 a sampler (separate)
- *   binding 5  a storage image (diff_case_storage), read with imageLoad
+ *   binding 5  a storage image (diff_case_storage): imageLoad and imageStore;
+ *              its level 0 is compared after the draw
  *   push constants, DIFF_PUSH_BYTES: 16 floats then 16 ints
  */
 #ifndef OVERSHADE_TESTS_DIFF_H
@@ -61,6 +62,7 @@
 #define DIFF_PUSH_BYTES 128
 #define DIFF_TEXTURE_SLOTS 4
 #define DIFF_MAX_OUTPUTS 8
+#define DIFF_STORAGE_BYTES (64 * 64 * 16) /* the largest level 0 binding 5 may view */
 /* Captured inputs: locations 0-3, FragCoord, (FrontFacing, 0, 0, 0). */
 #define DIFF_CAPTURES 6
 #define DIFF_CAPTURE_FRAGCOORD 4
@@ -146,6 +148,7 @@ struct diff_bound {
 
 enum diff_case_flags {
     DIFF_SSBO_FLOAT = 1u << 0, /* storage buffer words are floats: compare with the bound */
+    DIFF_STORAGE_F16 = 1u << 1, /* binding 5 holds halves: compare within one half ULP */
 };
 
 struct diff_tex_binding {
@@ -191,6 +194,7 @@ struct diff_outputs {
     uint32_t *color[DIFF_MAX_OUTPUTS];  /* DIFF_PIXELS * 4 words each */
     uint32_t *capture[DIFF_CAPTURES];   /* lavapipe only: the inputs, DIFF_PIXELS * 4 */
     uint32_t *ssbo;                     /* DIFF_SSBO_BYTES */
+    uint8_t *storage;                   /* binding 5's level 0 after the draw, DIFF_STORAGE_BYTES */
 };
 
 /* diff_data.c: fills *in (the caller frees with diff_inputs_finish). */
@@ -206,6 +210,10 @@ diff_case_texture(const struct diff_case *c, uint32_t k);
 /* The texture binding 5 views (enum diff_texture). */
 uint32_t
 diff_case_storage(const struct diff_case *c);
+
+/* Bytes of that texture's level 0 (layer 0), as compared after the draw. */
+uint64_t
+diff_storage_bytes(const struct diff_inputs *in, const struct diff_case *c);
 
 /* diff_outputs_alloc: zeroed buffers for every target, capture and the
  * storage buffer; returns 0 or -1 (out of memory). */

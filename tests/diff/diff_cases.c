@@ -74,6 +74,8 @@
 #include "diff_atomics.frag.spv.h"
 #include "diff_image_load.frag.spv.h"
 #include "diff_image_load_f16.frag.spv.h"
+#include "diff_image_store.frag.spv.h"
+#include "diff_image_store_f16.frag.spv.h"
 
 #define SPV(name) name, sizeof(name) / sizeof(name[0])
 
@@ -193,6 +195,13 @@ const struct diff_case diff_cases[] = {
      SPV(diff_image_load_frag_spv), BOUND_FETCH},
     {"image_load_f16", "storage image reads (imageLoad): RGBA16 SFLOAT", F,
      SPV(diff_image_load_f16_frag_spv), EXACT, 0, {{0, 0}}, {0, 0}, DIFF_TEX_RGBA16F},
+    {"image_store", "storage image writes (imageStore) and reads back: RGBA8 UNORM", F,
+     SPV(diff_image_store_frag_spv), BOUND_FETCH},
+    {"image_store_f16", "storage image writes (imageStore): RGBA16 SFLOAT, rounding to half",
+     F, SPV(diff_image_store_f16_frag_spv),
+     {8192, 0.0f}, "Vulkan 3.9.1 leaves rounding to half to the implementation: lavapipe "
+     "rounds toward zero, we to nearest even; one half ULP is 2^13 float ULPs",
+     DIFF_STORAGE_F16, {{0, 0}}, {0, 0}, DIFF_TEX_RGBA16F},
     {"dynidx", "dynamic indexing (divergent) of local arrays, struct arrays, nested arrays, "
      "constant arrays, matrix columns, vector components; writes too", F,
      SPV(diff_dynidx_frag_spv), EXACT},

@@ -426,6 +426,14 @@ diff_case_storage(const struct diff_case *c)
     return c->storage ? c->storage : DIFF_TEX_CHECKER;
 }
 
+uint64_t
+diff_storage_bytes(const struct diff_inputs *in, const struct diff_case *c)
+{
+    const struct diff_image *img = &in->images[diff_case_storage(c)];
+    uint64_t bytes = (uint64_t)img->width * img->height * img->texel_bytes;
+    return bytes < DIFF_STORAGE_BYTES ? bytes : DIFF_STORAGE_BYTES;
+}
+
 int
 diff_outputs_alloc(struct diff_outputs *out)
 {
@@ -443,7 +451,8 @@ diff_outputs_alloc(struct diff_outputs *out)
         }
     }
     out->ssbo = calloc(DIFF_SSBO_BYTES / 4, sizeof(uint32_t));
-    if (!out->ssbo) {
+    out->storage = calloc(DIFF_STORAGE_BYTES, 1);
+    if (!out->ssbo || !out->storage) {
         goto error;
     }
     return 0;
@@ -466,4 +475,6 @@ diff_outputs_free(struct diff_outputs *out)
     }
     free(out->ssbo);
     out->ssbo = NULL;
+    free(out->storage);
+    out->storage = NULL;
 }

@@ -196,6 +196,42 @@ compare_ssbo(const struct diff_case *c, const struct diff_inputs *in,
     }
 }
 
+/* Binding 5's level 0 after the draw: equal bytes (imageStore converts
+ * exactly representable values in the cases that write it), or with
+ * DIFF_STORAGE_F16, halves at most one ULP apart (Vulkan 3.9.1 leaves the
+ * rounding of float to half to the implementation). */
+static void
+compare_storage(const struct diff_case *c, const struct diff_inputs *in,
+                const struct diff_outputs *ref, const struct diff_outputs *got, struct stats *st)
+{
+    uint64_t bytes = diff_storage_bytes(in, c);
+    const uint8_t *orig = in->images[diff_case_storage(c)].data;
+    int f16 = (c->flags & DIFF_STORAGE_F16) != 0;
+    for (uint64_t b = 0; b < bytes; b++) {
+        int same = ref->storage[b] == got->storage[b];
+        st->compared++;
+        st->stored += ref->storage[b] != orig[b];
+        if (f16 && !same && b % 2 == 0 && b + 1 < bytes) {
+            uint16_t r, g;
+            memcpy(&r, ref->storage + b, 2);
+            memcpy(&g, got->storage + b, 2);
+            if ((r ^ g) < 0x8000u && (r > g ? r - g : g - r) <= 1) {
+                st->compared++;
+                st->stored += ref->storage[b + 1] != orig[b + 1];
+                b++;
+                continue;
+            }
+        }
+        if (!same) {
+            st->mismatches++;
+            if (st->mismatches <= MAX_REPORTED) {
+                fprintf(stderr, "  storage image byte %llu: lavapipe 0x%02x overshade 0x%02x\n",
+                        (unsigned long long)b, ref->storage[b], got->storage[b]);
+            }
+        }
+    }
+}
+
 /* Colour attachments from the shader's outputs: one per location, of the
  * output's scalar type. */
 static int
@@ -270,6 +306,7 @@ run_case(const struct diff_case *c, const struct diff_inputs *in)
     }
     compare_targets(c, &ref, &got, &st);
     compare_ssbo(c, in, &ref, &got, &st);
+    compare_storage(c, in, &ref, &got, &st);
     printf("%-16s %s: %llu values (%llu written by fragments, %llu storage words changed), "
            "max %llu ulp, max abs %.3g; bound %u ulp or %.3g abs (%s): %s\n",
            c->name, c->stage == DIFF_VERTEX ? "vertex" : "fragment",

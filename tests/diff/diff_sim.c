@@ -20,6 +20,7 @@ struct sim_side {
     struct sim_ir_shader *shader;
     struct sim_interp *interp;
     struct sim_tex_image images[DIFF_TEX_COUNT];
+    struct sim_tex_image storage; /* binding 5: level 0 in diff_outputs.storage, writable */
     struct sim_tex_sampler samplers[DIFF_SMP_COUNT];
     uint32_t ubo[DIFF_UBO_BYTES / 4];
     uint32_t push[DIFF_PUSH_BYTES / 4];
@@ -110,8 +111,13 @@ setup(struct sim_side *s, const struct diff_case *c, const struct diff_inputs *i
                                       .image = &s->images[c->separate.texture]};
     table[n++] = (struct sim_binding){.set = 0, .binding = 4,
                                       .sampler = &s->samplers[c->separate.sampler]};
-    table[n++] = (struct sim_binding){.set = 0, .binding = 5,
-                                      .image = &s->images[diff_case_storage(c)]};
+    s->storage = s->images[diff_case_storage(c)];
+    s->storage.level_count = 1;
+    memcpy(out->storage, s->storage.levels[0].data, diff_storage_bytes(in, c));
+    s->storage.levels[0].data = out->storage;
+    s->storage.levels[0].wdata = out->storage;
+    s->storage.levels[0].size = diff_storage_bytes(in, c);
+    table[n++] = (struct sim_binding){.set = 0, .binding = 5, .image = &s->storage};
     sim_interp_bind(s->interp, table, n);
     return 0;
 }

@@ -879,6 +879,38 @@ vertex_pass(struct vk *vk, const struct resources *res, const struct diff_inputs
     return submit_and_wait(vk, cmd);
 }
 
+/* Level 0 of binding 5's image after the draw, into out->storage. */
+static int
+read_storage(struct vk *vk, struct resources *res, const struct diff_case *c,
+             const struct diff_inputs *in, struct diff_outputs *out)
+{
+    const struct diff_image *img = &in->images[diff_case_storage(c)];
+    struct image *im = res->textures[diff_case_storage(c)];
+    uint64_t bytes = diff_storage_bytes(in, c);
+    struct buffer *rb;
+    VkCommandBuffer cmd;
+
+    if (create_buffer(vk, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL, &rb) ||
+        begin_commands(vk, &cmd)) {
+        return -1;
+    }
+    image_barrier(cmd, im->image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_GENERAL,
+                  VK_IMAGE_LAYOUT_GENERAL,
+                  VK_PIPELINE_STAGE_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                  VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                  VK_ACCESS_TRANSFER_READ_BIT);
+    VkBufferImageCopy region = {
+        .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+        .imageExtent = {img->width, img->height, 1},
+    };
+    vkCmdCopyImageToBuffer(cmd, im->image, VK_IMAGE_LAYOUT_GENERAL, rb->buffer, 1, &region);
+    if (submit_and_wait(vk, cmd)) {
+        return -1;
+    }
+    memcpy(out->storage, rb->map, bytes);
+    return 0;
+}
+
 static int
 run(struct vk *vk, const struct diff_case *c, const struct diff_inputs *in,
     uint32_t target_count, const uint32_t *target_scalar, struct diff_outputs *out)
@@ -919,7 +951,7 @@ run(struct vk *vk, const struct diff_case *c, const struct diff_inputs *in,
         memcpy(out->target_scalar, target_scalar, target_count * sizeof(uint32_t));
     }
     memcpy(out->ssbo, res.ssbo->map, DIFF_SSBO_BYTES);
-    return 0;
+    return read_storage(vk, &res, c, in, out);
 }
 
 int

@@ -90,6 +90,8 @@
 #include "diff_atomics.frag.spv.h"
 #include "diff_image_load.frag.spv.h"
 #include "diff_image_load_f16.frag.spv.h"
+#include "diff_image_store.frag.spv.h"
+#include "diff_image_store_f16.frag.spv.h"
 
 #define BATCHES 24
 #define UBO_WORDS 1024
@@ -166,6 +168,8 @@ static const struct shader_case cases[] = {
     CASE(diff_atomics_frag_spv),
     CASE(diff_image_load_frag_spv),
     CASE(diff_image_load_f16_frag_spv),
+    CASE(diff_image_store_frag_spv),
+    CASE(diff_image_store_f16_frag_spv),
 };
 
 static uint32_t rng = 12345u;

@@ -562,6 +562,67 @@ test_bc6h(void)
     CHECK_NEAR(1.0f, bf(t[3]), 0);
 }
 
+/* imageStore's conversions (Vulkan 3.9: round to nearest; halves to
+ * nearest even), bounds, and images without wdata. */
+static void
+test_store(void)
+{
+    uint8_t rgba8[2][4] = {{0}}, snorm[4] = {0};
+    uint16_t half[4] = {0};
+    uint32_t r32[2] = {0};
+    const uint32_t v[4] = {fb(0.5f), fb(-1.0f), fb(2.0f), fb(1.0f / 255)};
+    struct sim_tex_image img = {.format = VK_FORMAT_R8G8B8A8_UNORM, .layers = 1,
+                                .level_count = 1};
+    uint32_t t[4];
+
+    img.levels[0] = (struct sim_tex_level){.data = rgba8, .size = 8, .width = 2, .height = 1,
+                                           .depth = 1, .row_pitch = 8};
+    CHECK_EQ_INT(0, sim_tex_store_texel(&img, 1, 0, 0, 0, v)); /* no wdata: read-only */
+    img.levels[0].wdata = rgba8;
+    CHECK_EQ_INT(1, sim_tex_store_texel(&img, 1, 0, 0, 0, v));
+    CHECK_EQ_INT(128, rgba8[1][0]); /* 127.5 rounds to even */
+    CHECK_EQ_INT(0, rgba8[1][1]);   /* clamped */
+    CHECK_EQ_INT(255, rgba8[1][2]);
+    CHECK_EQ_INT(1, rgba8[1][3]);
+    CHECK_EQ_INT(0, rgba8[0][0] | rgba8[0][1] | rgba8[0][2] | rgba8[0][3]);
+    CHECK_EQ_INT(0, sim_tex_store_texel(&img, 2, 0, 0, 0, v)); /* outside */
+    CHECK_EQ_INT(0, sim_tex_store_texel(&img, 0, -1, 0, 0, v));
+    sim_tex_fetch_texel(&img, 0, 1, 0, 0, 0, t);
+    CHECK_NEAR(128.0f / 255, bf(t[0]), 1e-7);
+
+    img.format = VK_FORMAT_B8G8R8A8_UNORM; /* stored B, G, R, A */
+    sim_tex_store_texel(&img, 0, 0, 0, 0, v);
+    CHECK_EQ_INT(255, rgba8[0][0]);
+    CHECK_EQ_INT(128, rgba8[0][2]);
+
+    img.format = VK_FORMAT_R8G8B8A8_SNORM;
+    img.levels[0] = (struct sim_tex_level){.data = snorm, .wdata = snorm, .size = 4, .width = 1,
+                                           .height = 1, .depth = 1, .row_pitch = 4};
+    sim_tex_store_texel(&img, 0, 0, 0, 0, v);
+    CHECK_EQ_INT(64, snorm[0]); /* 63.5 to even */
+    CHECK_EQ_INT(0x81, snorm[1]); /* -127 */
+    CHECK_EQ_INT(127, snorm[2]);
+
+    img.format = VK_FORMAT_R16G16B16A16_SFLOAT;
+    img.levels[0] = (struct sim_tex_level){.data = half, .wdata = half, .size = 8, .width = 1,
+                                           .height = 1, .depth = 1, .row_pitch = 8};
+    sim_tex_store_texel(&img, 0, 0, 0, 0, v);
+    CHECK_EQ_INT(0x3800, half[0]);
+    CHECK_EQ_INT(0xbc00, half[1]);
+    CHECK_EQ_INT(0x4000, half[2]);
+    CHECK_EQ_INT(0x1c04, half[3]); /* 1/255 to the nearest half */
+
+    img.format = VK_FORMAT_R32_UINT; /* integer bits; one channel */
+    img.levels[0] = (struct sim_tex_level){.data = r32, .wdata = r32, .size = 8, .width = 2,
+                                           .height = 1, .depth = 1, .row_pitch = 8};
+    sim_tex_store_texel(&img, 1, 0, 0, 0, v);
+    CHECK_EQ_U64(fb(0.5f), r32[1]);
+    CHECK_EQ_INT(0, r32[0]);
+
+    img.format = VK_FORMAT_BC1_RGB_UNORM_BLOCK; /* not writable */
+    CHECK_EQ_INT(0, sim_tex_store_texel(&img, 0, 0, 0, 0, v));
+}
+
 int
 main(void)
 {
@@ -569,6 +630,7 @@ main(void)
     test_block_formats();
     test_bc7();
     test_bc6h();
+    test_store();
     test_wrap_and_filter();
     test_mip_selection();
     test_fetch_and_queries();
