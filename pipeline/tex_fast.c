@@ -171,10 +171,21 @@ sample_level(struct fast *f, uint32_t level, const float u[2], const int32_t off
     }
 }
 
+/* Built for the baseline ISA and for AVX2 and AVX-512 as the interpreter
+ * is (interp_exec.c): floorf becomes one rounding instruction there, and
+ * floor is exact, so every build gives the same bits (the test compares
+ * whichever one the machine picks against the general path). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                    \
+    !defined(__SANITIZE_ADDRESS__) && !defined(OVERSHADE_NO_TARGET_CLONES)
+#define SIM_TEX_FAST_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define SIM_TEX_FAST_CLONES
+#endif
+
 /* One level and nearest filtering, so no LOD: the commonest lookup, with
  * the level's state in locals (stores to `out` could alias `f` and the
  * level otherwise).  texel() and sample_level() inlined by hand. */
-static void
+SIM_TEX_FAST_CLONES static void
 nearest_one_level(struct fast *f, const struct sim_tex_request *req, const int32_t off[2],
                   uint32_t out[4][SIM_LANES])
 {
