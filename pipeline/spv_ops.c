@@ -1122,7 +1122,7 @@ image_write(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     }
     it = &ctx->types[h->type];
     if (h->image == SIM_IR_NONE || it->kind != SIM_SPV_T_IMAGE || it->sampled != 2) {
-        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "OpImageWrite needs a storage image");
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "the image is not a storage image");
     }
     if (it->ms || h->image_index != SIM_IR_NONE) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
@@ -1130,7 +1130,7 @@ image_write(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     }
     coords = dim_coords(it->dim) + it->arrayed;
     if (coord->n < coords || coords > 4 || texel->n < 1 || texel->n > 4) {
-        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "OpImageWrite operand sizes");
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "coordinate or texel has the wrong number of components");
     }
     tex = sim_vec_push(&ctx->texs, sizeof(*tex), 1, 1u << 20);
     if (!tex) {
@@ -1283,7 +1283,7 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
          * Operations Overview": storage images are not filtered or
          * converted beyond the format). */
         if (op == SpvOpImageRead && it->sampled != 2) {
-            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "OpImageRead of a sampled image");
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "the image is not a storage image");
         }
         tex->kind = SIM_IR_TEX_FETCH;
         coord = operand(ctx, W(4), WANT_INT, 0);

@@ -1574,12 +1574,12 @@ array_length(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, uint32_t p
     if (p->space != SIM_SPV_SPACE_BUFFER || st->kind != SIM_SPV_T_STRUCT ||
         member >= st->count || member + 1 != st->count) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE,
-                           "OpArrayLength: not the last member of a buffer block");
+                           "not the last member of a buffer block");
     }
     at = &ctx->types[st->members[member]];
     if (at->kind != SIM_SPV_T_RUNTIME_ARRAY || at->array_stride == 0) {
-        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_LAYOUT,
-                           "OpArrayLength: the member is not a runtime array with a stride");
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE,
+                           "the member is not a runtime array with a stride");
     }
     if (p->base == SIM_IR_NONE) {
         p->base = sim_spv_resource(ctx, p->var, 0);

@@ -17,6 +17,7 @@ MALFORMED = {
     "bad_layout": "SIM_SPV_ERROR_BAD_LAYOUT",
     "branch_to_value": "SIM_SPV_ERROR_BAD_CFG",
     "float64": "SIM_SPV_ERROR_UNSUPPORTED",
+    "array_length_fixed": "SIM_SPV_ERROR_BAD_TYPE",
     "atomic_function": "SIM_SPV_ERROR_UNSUPPORTED",
     "missing_terminator": "SIM_SPV_ERROR_BAD_CFG",
     "no_entry_point": "SIM_SPV_ERROR_NO_ENTRY_POINT",
@@ -28,6 +29,7 @@ MALFORMED = {
     "unsupported_capability": "SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY",
     "unsupported_ext_inst": "SIM_SPV_ERROR_UNSUPPORTED_EXT_INST",
     "unsupported_opcode": "SIM_SPV_ERROR_UNSUPPORTED_OPCODE",
+    "write_sampled_image": "SIM_SPV_ERROR_BAD_TYPE",
 }
 
 failures = 0

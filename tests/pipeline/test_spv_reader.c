@@ -53,6 +53,7 @@ static const struct {
     enum sim_spv_error expected;
     const char *detail;
 } asm_cases[] = {
+    {"array_length_fixed", SIM_SPV_ERROR_BAD_TYPE, "OpArrayLength"},
     {"atomic_function", SIM_SPV_ERROR_UNSUPPORTED, "OpAtomicIAdd"},
     {"bad_layout", SIM_SPV_ERROR_BAD_LAYOUT, "OpTypeFloat"},
     {"branch_to_value", SIM_SPV_ERROR_BAD_CFG, "not a block"},
@@ -67,6 +68,7 @@ static const struct {
     {"unsupported_capability", SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY, "Float64"},
     {"unsupported_ext_inst", SIM_SPV_ERROR_UNSUPPORTED_EXT_INST, "MatrixInverse"},
     {"unsupported_opcode", SIM_SPV_ERROR_UNSUPPORTED_OPCODE, "OpImageTexelPointer"},
+    {"write_sampled_image", SIM_SPV_ERROR_BAD_TYPE, "OpImageWrite"},
 };
 
 static enum sim_spv_error
