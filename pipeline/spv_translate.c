@@ -1848,7 +1848,7 @@ emit_edges(struct sim_spv_ctx *ctx, struct sim_vec *edges)
     enum sim_spv_error err = SIM_SPV_ERROR_OK;
     for (uint32_t i = 0; i < edges->count && !err; i++) {
         struct edge *e = VEC_AT(*edges, struct edge, i);
-        uint32_t block;
+        uint32_t block = 0;
         struct sim_spv_fixup f = {e->inst, e->field, 0};
         err = start_block(ctx, &block);
         if (err) {
@@ -2020,7 +2020,7 @@ function_call(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     uint32_t callee = sim_spv_word(m, inst, 3);
     const struct sim_spv_type *rt = sim_spv_type(ctx, type);
     struct call call = {SIM_IR_NONE, 0, 0};
-    uint32_t saved_label = ctx->cur_label, cont, nfix;
+    uint32_t saved_label = ctx->cur_label, cont = 0, nfix;
     enum sim_spv_error err;
 
     if (!rt) {
@@ -2331,7 +2331,7 @@ translate_function(struct sim_spv_ctx *ctx, uint32_t func_id, const uint32_t *ar
             continue;
         }
         if (inst->opcode == SpvOpLabel) {
-            uint32_t label = sim_spv_word(m, inst, 1), block;
+            uint32_t label = sim_spv_word(m, inst, 1), block = 0;
             err = start_block(ctx, &block);
             if (err) {
                 goto out;

@@ -395,7 +395,8 @@ skip(struct walk *w, const char *name)
         }
     }
     if (o->skip_count < CLI_REPLAY_MAX_SKIPS) {
-        snprintf(o->skips[o->skip_count].name, sizeof(o->skips[0].name), "%s", name);
+        snprintf(o->skips[o->skip_count].name, sizeof(o->skips[0].name), "%.*s",
+                 (int)sizeof(o->skips[0].name) - 1, name);
         o->skips[o->skip_count++].count = 1;
     }
 }
