@@ -25,6 +25,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/pipeline_private.h"
+#include "pipeline/tex_private.h"
 
 static float
 bf(uint32_t u)
@@ -66,41 +67,13 @@ struct fast {
     uint64_t texels;
 };
 
-/* Vulkan 16.8, as tex_sample.c's wrap(). */
-static inline __attribute__((always_inline)) int32_t
-wrap(int32_t i, int32_t size, uint32_t mode)
-{
-    switch (mode) {
-    case VK_SAMPLER_ADDRESS_MODE_REPEAT: {
-        int32_t m = i % size;
-        return m < 0 ? m + size : m;
-    }
-    case VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT: {
-        int32_t t = i % (2 * size);
-        if (t < 0) {
-            t += 2 * size;
-        }
-        return t >= size ? 2 * size - 1 - t : t;
-    }
-    case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER:
-        return (i < 0 || i >= size) ? -1 : i;
-    case VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE: {
-        int32_t m = i >= 0 ? i : -(1 + i);
-        return m >= size ? size - 1 : m;
-    }
-    case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE:
-    default:
-        return i < 0 ? 0 : i >= size ? size - 1 : i;
-    }
-}
-
 /* One texel of `level` with wrapping, as float bits.  Inlined: it is the
  * inner loop. */
 static inline __attribute__((always_inline)) void
 texel(struct fast *f, uint32_t level, int32_t x, int32_t y, uint32_t out[4])
 {
     const struct sim_tex_level *lv = &f->image->levels[level];
-    int32_t wx = wrap(x, (int32_t)lv->width, f->sampler->address_mode[0]);
+    int32_t wx = sim_tex_wrap(x, (int32_t)lv->width, f->sampler->address_mode[0]);
     int32_t wy;
     uint64_t off;
     const uint8_t *p;
@@ -109,7 +82,7 @@ texel(struct fast *f, uint32_t level, int32_t x, int32_t y, uint32_t out[4])
         memcpy(out, f->border, sizeof(f->border));
         return;
     }
-    wy = wrap(y, (int32_t)lv->height, f->sampler->address_mode[1]);
+    wy = sim_tex_wrap(y, (int32_t)lv->height, f->sampler->address_mode[1]);
     if (wy < 0) {
         memcpy(out, f->border, sizeof(f->border));
         return;
@@ -204,7 +177,8 @@ nearest_one_level(struct fast *f, const struct sim_tex_request *req, const int32
         uint32_t l = (uint32_t)__builtin_ctz(lanes);
         int32_t x = to_index(floorf(bf(req->coord[0][l]) * fw)) + off[0];
         int32_t y = to_index(floorf(bf(req->coord[1][l]) * fh)) + off[1];
-        int32_t wx = wrap(x, w, mode_x), wy = wx < 0 ? -1 : wrap(y, h, mode_y);
+        int32_t wx = sim_tex_wrap(x, w, mode_x);
+        int32_t wy = wx < 0 ? -1 : sim_tex_wrap(y, h, mode_y);
         uint64_t o;
         if (wy < 0) {
             for (int c = 0; c < 4; c++) {
@@ -271,7 +245,7 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
     if (!format_fits(image->format, &f.rgb, &f.swap)) {
         return 0;
     }
-    /* Levels the general path would read as zeros or that wrap() cannot
+    /* Levels the general path would read as zeros or that sim_tex_wrap() cannot
      * take stay with it. */
     for (uint32_t lvl = 0; lvl < levels; lvl++) {
         const struct sim_tex_level *lv = &image->levels[lvl];

@@ -21,6 +21,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/pipeline_private.h"
+#include "pipeline/tex_private.h"
 
 static float
 bf(uint32_t u)
@@ -36,34 +37,6 @@ fb(float f)
     uint32_t u;
     memcpy(&u, &f, 4);
     return u;
-}
-
-/* Vulkan 16.8: the texel index along one axis, or -1 for the border. */
-static int32_t
-wrap(int32_t i, int32_t size, uint32_t mode)
-{
-    switch (mode) {
-    case VK_SAMPLER_ADDRESS_MODE_REPEAT: {
-        int32_t m = i % size;
-        return m < 0 ? m + size : m;
-    }
-    case VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT: {
-        int32_t t = i % (2 * size);
-        if (t < 0) {
-            t += 2 * size;
-        }
-        return t >= size ? 2 * size - 1 - t : t;
-    }
-    case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER:
-        return (i < 0 || i >= size) ? -1 : i;
-    case VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE: {
-        int32_t m = i >= 0 ? i : -(1 + i);
-        return m >= size ? size - 1 : m;
-    }
-    case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE:
-    default:
-        return i < 0 ? 0 : i >= size ? size - 1 : i;
-    }
 }
 
 static void
@@ -241,7 +214,7 @@ texel_at(struct lookup *lk, uint32_t level, const int32_t *x, uint32_t out[4])
         w[1] = x[1];
     }
     for (uint32_t a = 0; a < lk->axes && !lk->cube; a++) {
-        w[a] = wrap(x[a], size[a] > 0 ? size[a] : 1, lk->sampler->address_mode[a]);
+        w[a] = sim_tex_wrap(x[a], size[a] > 0 ? size[a] : 1, lk->sampler->address_mode[a]);
         if (w[a] < 0) {
             border(lk->sampler, lk->is_int, out);
             return;
