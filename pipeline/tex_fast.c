@@ -6,7 +6,10 @@
  * 2D, non-arrayed image in R8G8B8A8 or B8G8R8A8 UNORM or SRGB, with a
  * sampler without depth comparison and with normalized coordinates: nearest
  * or bilinear filtering, any mipmap mode, any address mode.  Every other
- * request goes to sim_tex_run_general.
+ * request goes to sim_tex_run_general.  Anisotropic lookups never come here:
+ * they enter the general path through sim_tex_run_general_aniso
+ * (tex_private.h), and a sampler that gains the anisotropy state must send
+ * them there from sim_tex_run before this path is tried.
  *
  * It computes exactly what the general path computes, operation for
  * operation in the same float order (Vulkan 16.5.7, 16.5.8, 16.8, 16.9 as

@@ -9,6 +9,8 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include "pipeline/pipeline_private.h"
+
 /* Vulkan 16.8 (texel coordinate wrapping): the texel index along one axis
  * for `mode`, or -1 for the border colour. */
 static inline __attribute__((always_inline)) int32_t
@@ -37,5 +39,24 @@ sim_tex_wrap(int32_t i, int32_t size, uint32_t mode)
         return i < 0 ? 0 : i >= size ? size - 1 : i;
     }
 }
+
+/* Anisotropic filtering state, as VkSamplerCreateInfo gives it
+ * (anisotropyEnable, maxAnisotropy).  struct sim_tex_sampler does not carry
+ * it yet, so only callers of sim_tex_run_general_aniso reach it; the fast
+ * path (tex_fast.c) never sees an anisotropic lookup. */
+struct sim_tex_aniso {
+    uint32_t enable;
+    float max_anisotropy; /* taps: floor(max_anisotropy), at most 64 */
+};
+
+/* sim_tex_run_general with anisotropic filtering by the rule in
+ * tex_sample.c's header comment; `aniso` NULL (or not enabled, or a maximum
+ * below 2) gives exactly sim_tex_run_general's result.  Writes `out`
+ * (SIM_LANES columns) and returns the texels read. */
+uint64_t
+sim_tex_run_general_aniso(const struct sim_tex_image *image,
+                          const struct sim_tex_sampler *sampler,
+                          const struct sim_tex_aniso *aniso, const struct sim_tex_request *req,
+                          uint32_t out[4][SIM_LANES]);
 
 #endif /* OVERSHADE_TEX_PRIVATE_H */

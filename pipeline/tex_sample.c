@@ -11,8 +11,31 @@
  * derivatives of the face coordinates (16.5.6) and filter across face
  * edges (always seamless in Vulkan, 16.5.4 "Cube Map Edge Handling", corner
  * texels the average of the three that meet).  Gathers read the bilinear
- * footprint at the base level (16.9.2).  Approximation, stated: no
- * anisotropic filtering yet (anisotropy acts as 1).
+ * footprint at the base level (16.9.2).
+ *
+ * Anisotropic filtering (16.5.7 leaves the method to the implementation;
+ * this is the EXT_texture_filter_anisotropic approximation), through
+ * sim_tex_run_general_aniso with `aniso->enable` and `aniso->max_anisotropy`
+ * > 1.  It applies to implicit-LOD and gradient samples (not explicit LOD,
+ * LOD queries or gathers) of images with two coordinate axes (2D and 2D
+ * arrays; not 1D, cube maps or 3D), with normalized coordinates, a
+ * non-integer format and both min_filter and mag_filter LINEAR; every other
+ * lookup is isotropic.  With the texel-space derivative lengths
+ *     Px = |(du/dx, dv/dx) * size|,  Py = |(du/dy, dv/dy) * size|,
+ *     Pmax = max(Px, Py),  Pmin = min(Px, Py),
+ *     M = min(floor(max_anisotropy), 64)  (64 bounds the cost; devices
+ *         report maxSamplerAnisotropy 16),
+ *     N = min(ceil(Pmax / Pmin), M)  (N = 1 when Pmax = 0 or is NaN;
+ *         N = M when Pmin = 0),
+ *     lambda_base = log2(Pmax / N)
+ * (which is log2(Pmin), the minor axis, unless N was clamped by
+ * max_anisotropy, when it is larger so the N taps still cover the major
+ * axis), then bias, clamps and level selection exactly as the isotropic
+ * path.  The result is the plain mean of N lookups, each filtered as the
+ * isotropic path filters one (bilinear, and between two levels for mipmap
+ * LINEAR), at u + (i / (N + 1) - 1/2) * d, i = 1..N, where d is the
+ * normalized-coordinate derivative (ddx or ddy) with the larger Px / Py.
+ * N = 1 is exactly the isotropic result.
  */
 #include <math.h>
 #include <string.h>
@@ -273,6 +296,32 @@ sample_level(struct lookup *lk, uint32_t level, const float *u, const int32_t *o
     }
 }
 
+/* sample_level, as the mean of `n` lookups along `axis` (normalized
+ * coordinates) centred on u: the anisotropic taps of the header comment. */
+static void
+sample_taps(struct lookup *lk, uint32_t level, const float *u, const int32_t *offset, int linear,
+            uint32_t n, const float *axis, float out[4])
+{
+    float t[4];
+
+    if (n <= 1) {
+        sample_level(lk, level, u, offset, linear, out);
+        return;
+    }
+    out[0] = out[1] = out[2] = out[3] = 0.0f;
+    for (uint32_t i = 1; i <= n; i++) {
+        float w = (float)i / (float)(n + 1) - 0.5f;
+        float p[3] = {u[0] + w * axis[0], u[1] + w * axis[1], u[2]};
+        sample_level(lk, level, p, offset, linear, t);
+        for (int c = 0; c < 4; c++) {
+            out[c] += t[c];
+        }
+    }
+    for (int c = 0; c < 4; c++) {
+        out[c] /= (float)n;
+    }
+}
+
 /* Vulkan 16.9.2 "Texel Gathering": component `comp` (after depth
  * comparison, the comparison result) of the four texels a bilinear lookup
  * at the base level would read, in the order (i0, j1), (i1, j1), (i1, j0),
@@ -315,6 +364,15 @@ uint64_t
 sim_tex_run_general(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
                     const struct sim_tex_request *req, uint32_t out[4][SIM_LANES])
 {
+    return sim_tex_run_general_aniso(image, sampler, NULL, req, out);
+}
+
+uint64_t
+sim_tex_run_general_aniso(const struct sim_tex_image *image,
+                          const struct sim_tex_sampler *sampler,
+                          const struct sim_tex_aniso *aniso, const struct sim_tex_request *req,
+                          uint32_t out[4][SIM_LANES])
+{
     struct lookup lk;
     uint32_t levels = image->level_count < SIM_TEX_MAX_LEVELS ? image->level_count
                                                               : SIM_TEX_MAX_LEVELS;
@@ -329,6 +387,14 @@ sim_tex_run_general(const struct sim_tex_image *image, const struct sim_tex_samp
     lk.axes = axes;
     lk.is_int = sim_tex_format_is_integer(image->format);
     lk.has_dref = req->has_dref && sampler && sampler->compare_enable;
+    /* M of the header comment, or 1 for an isotropic lookup. */
+    uint32_t max_taps = 1;
+    if (aniso && aniso->enable && aniso->max_anisotropy >= 2.0f && sampler &&
+        sampler->min_filter == VK_FILTER_LINEAR && sampler->mag_filter == VK_FILTER_LINEAR &&
+        !sampler->unnormalized_coordinates && !lk.is_int && axes == 2 && !cube &&
+        (req->kind == SIM_IR_TEX_SAMPLE || req->kind == SIM_IR_TEX_SAMPLE_GRAD)) {
+        max_taps = aniso->max_anisotropy >= 64.0f ? 64u : (uint32_t)aniso->max_anisotropy;
+    }
 
     for (int l = 0; l < SIM_LANES; l++) {
         if (!(req->lanes & (1u << l))) {
@@ -374,7 +440,8 @@ sim_tex_run_general(const struct sim_tex_image *image, const struct sim_tex_samp
 
         /* Sampling. */
         float u[3] = {0, 0, 0}, major = 1.0f, lambda, rho_x = 0, rho_y = 0, dir[3];
-        uint32_t face = 0;
+        float tap_axis[3] = {0, 0, 0};
+        uint32_t face = 0, taps = 1;
         const struct sim_tex_level *base = &image->levels[0];
         float size[3] = {(float)base->width, (float)base->height,
                          (float)(base->depth ? base->depth : 1)};
@@ -444,6 +511,20 @@ sim_tex_run_general(const struct sim_tex_image *image, const struct sim_tex_samp
             }
             /* log2(max(sqrt(x), sqrt(y))) = 0.5 log2(max(x, y)) */
             lambda = 0.5f * log2f(rho_x > rho_y ? rho_x : rho_y);
+            if (max_taps > 1) {
+                float pmax = sqrtf(rho_x > rho_y ? rho_x : rho_y);
+                float pmin = sqrtf(rho_x > rho_y ? rho_y : rho_x);
+                float ratio = pmin > 0.0f ? ceilf(pmax / pmin) : (float)max_taps;
+                taps = pmax > 0.0f && ratio > 1.0f
+                           ? (ratio < (float)max_taps ? (uint32_t)ratio : max_taps)
+                           : 1u;
+                if (taps > 1) {
+                    const float(*d)[SIM_LANES] = rho_x > rho_y ? req->ddx : req->ddy;
+                    tap_axis[0] = d[0][l];
+                    tap_axis[1] = d[1][l];
+                    lambda = log2f(pmax / (float)taps);
+                }
+            }
             if (req->has_bias) {
                 lambda += req->bias[l];
             }
@@ -481,14 +562,14 @@ sim_tex_run_general(const struct sim_tex_image *image, const struct sim_tex_samp
             if (level > q) {
                 level = q;
             }
-            sample_level(&lk, level, u, off, linear, rgba);
+            sample_taps(&lk, level, u, off, linear, taps, tap_axis, rgba);
         } else {
             uint32_t lo_level = (uint32_t)floorf(d);
             uint32_t hi_level = lo_level + 1 > q ? q : lo_level + 1;
             float delta = d - (float)lo_level;
-            sample_level(&lk, lo_level, u, off, linear, rgba);
+            sample_taps(&lk, lo_level, u, off, linear, taps, tap_axis, rgba);
             if (delta > 0.0f && hi_level != lo_level) {
-                sample_level(&lk, hi_level, u, off, linear, rgba2);
+                sample_taps(&lk, hi_level, u, off, linear, taps, tap_axis, rgba2);
                 for (int c = 0; c < 4; c++) {
                     rgba[c] = rgba[c] * (1.0f - delta) + rgba2[c] * delta;
                 }
