@@ -299,6 +299,8 @@ struct sim_tex_sampler {
     uint32_t unnormalized_coordinates;
     uint32_t compare_enable;
     uint32_t compare_op; /* VkCompareOp */
+    uint32_t anisotropy_enable; /* anisotropic filtering: tex_sample.c's rule */
+    float max_anisotropy;
 };
 
 /* Is `format` (a VkFormat) one the texture unit can read? */

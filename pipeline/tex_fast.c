@@ -7,9 +7,8 @@
  * sampler without depth comparison and with normalized coordinates: nearest
  * or bilinear filtering, any mipmap mode, any address mode.  Every other
  * request goes to sim_tex_run_general.  Anisotropic lookups never come here:
- * they enter the general path through sim_tex_run_general_aniso
- * (tex_private.h), and a sampler that gains the anisotropy state must send
- * them there from sim_tex_run before this path is tried.
+ * sim_tex_run sends samplers with anisotropy_enable to the general path
+ * (sim_tex_run_general_aniso, tex_private.h) before this path is tried.
  *
  * It computes exactly what the general path computes, operation for
  * operation in the same float order (Vulkan 16.5.7, 16.5.8, 16.8, 16.9 as
@@ -364,6 +363,11 @@ sim_tex_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sam
 {
     uint64_t texels;
 
+    /* Anisotropic lookups only on the general path. */
+    if (sampler && sampler->anisotropy_enable && sampler->max_anisotropy >= 2.0f) {
+        struct sim_tex_aniso aniso = {1, sampler->max_anisotropy};
+        return sim_tex_run_general_aniso(image, sampler, &aniso, req, out);
+    }
     if (sim_tex_fast_run(image, sampler, req, out, &texels)) {
         return texels;
     }

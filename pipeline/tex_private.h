@@ -41,9 +41,9 @@ sim_tex_wrap(int32_t i, int32_t size, uint32_t mode)
 }
 
 /* Anisotropic filtering state, as VkSamplerCreateInfo gives it
- * (anisotropyEnable, maxAnisotropy).  struct sim_tex_sampler does not carry
- * it yet, so only callers of sim_tex_run_general_aniso reach it; the fast
- * path (tex_fast.c) never sees an anisotropic lookup. */
+ * (anisotropyEnable, maxAnisotropy).  sim_tex_run passes a sampler's
+ * anisotropy_enable/max_anisotropy here; the fast path (tex_fast.c) never
+ * sees an anisotropic lookup. */
 struct sim_tex_aniso {
     uint32_t enable;
     float max_anisotropy; /* taps: floor(max_anisotropy), at most 64 */

@@ -627,6 +627,8 @@ get_sampler(struct walk *w, uint64_t handle)
     o->unnormalized_coordinates = s->unnormalized_coordinates;
     o->compare_enable = s->compare_enable;
     o->compare_op = s->compare_op;
+    o->anisotropy_enable = s->anisotropy_enable;
+    o->max_anisotropy = s->max_anisotropy;
     return o;
 }
 
