@@ -283,6 +283,7 @@ clip_run(struct sim_draw_ctx *dc)
             o->v[2] = poly[cur][i + 1];
             o->prim_id = prim->prim_id;
             o->provoking = prim->provoking;
+            o->patch = prim->patch;
         }
     }
     return SIM_REPLAY_ERROR_OK;

@@ -323,6 +323,10 @@ setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct s
     }
     tri.prim_id = prim->prim_id;
     tri.provoking = prim->provoking;
+    tri.patch = prim->patch;
+    for (int k = 0; k < 3; k++) {
+        tri.v[k] = c[k].vertex;
+    }
     tri.fx = fx[0];
     tri.fy = fy[0];
     double det = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
@@ -331,6 +335,16 @@ setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct s
         depth_bias(dc, &tri, fz);
     }
     make_plane(fx, fy, det, inv_w[0], inv_w[1], inv_w[2], tri.inv_w);
+    memset(tri.domain, 0, sizeof(tri.domain));
+    if (dc->geom.domain_word != SIM_NONE) {
+        for (uint32_t d = 0; d < 2; d++) {
+            double q[3];
+            for (int k = 0; k < 3; k++) {
+                q[k] = vertex_word(dc, c[k].vertex, dc->geom.domain_word + d) * inv_w[k];
+            }
+            make_plane(fx, fy, det, q[0], q[1], q[2], tri.domain[d]);
+        }
+    }
     tri.planes = dc->planes.count;
     double *pl = sim_array_grow(&dc->planes, sizeof(double), (size_t)slots * 3);
     if (!pl && slots) {

@@ -212,6 +212,7 @@ emit_prim(struct sim_draw_ctx *dc, uint32_t count, uint32_t a, uint32_t b, uint3
     p->v[2] = c;
     p->prim_id = prim_id;
     p->provoking = a; /* VK_PROVOKING_VERTEX_MODE_FIRST_VERTEX_EXT */
+    p->patch = SIM_NONE;
     return 1;
 }
 
@@ -372,6 +373,7 @@ vertex_begin(struct sim_draw_ctx *dc)
     dc->geom.clip_count = 0;
     dc->geom.cull_count = 0;
     dc->geom.point_size_word = SIM_NONE;
+    dc->geom.domain_word = SIM_NONE;
     for (uint32_t i = 0; i < out_count; i++) {
         const struct sim_ir_interface *e = &outs[i];
         if (e->builtin == SpvBuiltInClipDistance || e->builtin == SpvBuiltInCullDistance) {

@@ -306,6 +306,7 @@ struct sim_geom_prim {
     uint32_t v[3];      /* vertex indices (the first `count`) */
     uint32_t prim_id;   /* gl_PrimitiveID: the primitive's number in the draw */
     uint32_t provoking; /* vertex whose flat outputs the primitive uses */
+    uint32_t patch;     /* tessellated draws: the patch's number in the draw; else SIM_NONE */
 };
 
 /* A vertex-shader invocation the assemble stage asks for. */
@@ -323,6 +324,8 @@ struct sim_geom {
     struct sim_geom_slot slots[SIM_GEOM_MAX_SLOTS];
     uint32_t clip_count, cull_count; /* gl_ClipDistance, gl_CullDistance words after the slots */
     uint32_t point_size_word;        /* the word holding gl_PointSize, or SIM_NONE */
+    uint32_t domain_word; /* tessellated draws: the words holding the vertex's gl_TessCoord
+                           * (u, v), which clipping interpolates like any output; else SIM_NONE */
     struct sim_array invocations; /* struct sim_geom_invocation; vertex i comes from invocation i */
     struct sim_array vertices;    /* uint32_t words, `stride` per vertex */
     uint32_t vertex_count;
@@ -341,6 +344,17 @@ struct sim_tri {
     uint32_t front;    /* 1: front-facing */
     uint32_t prim_id;
     uint32_t provoking; /* vertex index of the provoking vertex (flat inputs) */
+    /* Connectivity for the shading units: the geometry's vertex numbers
+     * (indexed draws reuse one vertex per index, tessellated patches one
+     * per domain point, so triangles sharing an edge share two of these;
+     * vertices that clipping made are new), and the patch the triangle
+     * came from (SIM_NONE: not tessellated). */
+    uint32_t v[3];
+    uint32_t patch;
+    /* Tessellated triangles: the domain coordinates (u, v) as perspective
+     * planes like the attributes' (u / w and v / w; divide by the inv_w
+     * plane's value); zero otherwise. */
+    double domain[2][3];
     /* Screen-space planes, relative to the first vertex (fx, fy): value at
      * framebuffer point (px, py) = p[0] + p[1] * (px - fx) + p[2] * (py - fy).
      * Double precision, so attributes keep float accuracy across large
