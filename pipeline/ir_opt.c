@@ -342,8 +342,12 @@ sim_ir_optimize(struct sim_ir_shader *sh)
         o.flags[sh->output_regs[r]] |= REG_KEEP;
     }
     for (uint32_t r = 0; r < sh->input_count; r++) {
-        for (uint32_t c = 0; c < sh->inputs[r].components; c++) {
-            o.flags[sh->inputs[r].reg + c] |= REG_KEEP;
+        const struct sim_ir_interface *e = &sh->inputs[r];
+        uint32_t vertices = e->vertices ? e->vertices : 1;
+        for (uint32_t v = 0; v < vertices; v++) {
+            for (uint32_t c = 0; c < e->components; c++) {
+                o.flags[e->reg + v * e->vertex_stride + c] |= REG_KEEP;
+            }
         }
     }
     for (uint32_t k = 0; k < sh->inst_count; k++) {

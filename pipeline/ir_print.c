@@ -145,8 +145,11 @@ print_interface(FILE *f, const char *what, const struct sim_ir_interface *e, uin
         } else {
             fprintf(f, "  location %" PRIu32 ".%" PRIu32 "      ", e[i].location, e[i].component);
         }
-        fprintf(f, " %" PRIu32 " x %s %s\n", e[i].components, scalar_name(e[i].scalar),
-                e[i].name);
+        fprintf(f, " %" PRIu32 " x %s", e[i].components, scalar_name(e[i].scalar));
+        if (e[i].vertices) {
+            fprintf(f, " per vertex [%" PRIu32 "]", e[i].vertices);
+        }
+        fprintf(f, " %s\n", e[i].name);
     }
 }
 

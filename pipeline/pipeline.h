@@ -158,6 +158,14 @@ struct sim_ir_interface {
     uint32_t scalar;     /* enum sim_ir_scalar */
     uint32_t flags;      /* enum sim_ir_interface_flags */
     const char *name;    /* OpName when present, else "" */
+    /* Per-vertex arrayed I/O (tessellation control inputs and outputs,
+     * evaluation and geometry inputs, except Patch ones; members of
+     * per-vertex blocks such as gl_in[].gl_Position are entries of their
+     * own): `vertices` is the array's length and `components` counts the
+     * scalars of one vertex, vertex v's scalar j being in register
+     * reg + v * vertex_stride + j.  0 and 0 for everything else. */
+    uint32_t vertices;
+    uint32_t vertex_stride;
 };
 
 enum sim_ir_resource_kind {

@@ -817,9 +817,13 @@ slot_size(struct sim_spv_ctx *ctx, uint32_t type)
     return t->regs ? t->regs : 1;
 }
 
+/* Records one interface entry; `vertices` > 0 for per-vertex arrayed I/O,
+ * where `type` is one vertex's type and `vertex_stride` the registers
+ * between vertices. */
 static enum sim_spv_error
-add_interface(struct sim_spv_ctx *ctx, int output, uint32_t var, uint32_t type, uint32_t reg,
-              uint32_t location, uint32_t component, uint32_t builtin, uint32_t io_flags)
+add_interface_arrayed(struct sim_spv_ctx *ctx, int output, uint32_t var, uint32_t type,
+                      uint32_t reg, uint32_t location, uint32_t component, uint32_t builtin,
+                      uint32_t io_flags, uint32_t vertices, uint32_t vertex_stride)
 {
     struct sim_vec *vec = output ? &ctx->outputs : &ctx->inputs;
     struct sim_ir_interface *e = sim_vec_push(vec, sizeof(*e), 1, 4096);
@@ -837,10 +841,42 @@ add_interface(struct sim_spv_ctx *ctx, int output, uint32_t var, uint32_t type, 
     e->scalar = scalar_of(ctx, type);
     e->flags = io_flags;
     e->name = intern_string(ctx, name ? name : "");
+    e->vertices = vertices;
+    e->vertex_stride = vertex_stride;
     if (builtin == SpvBuiltInFragDepth && output) {
         ctx->ir_flags |= SIM_IR_WRITES_DEPTH;
     }
     return SIM_SPV_ERROR_OK;
+}
+
+static enum sim_spv_error
+add_interface(struct sim_spv_ctx *ctx, int output, uint32_t var, uint32_t type, uint32_t reg,
+              uint32_t location, uint32_t component, uint32_t builtin, uint32_t io_flags)
+{
+    return add_interface_arrayed(ctx, output, var, type, reg, location, component, builtin,
+                                 io_flags, 0, 0);
+}
+
+/* Is a variable of `type` per-vertex arrayed I/O of this stage: an array
+ * indexed by the vertex (tessellation control inputs and outputs,
+ * evaluation and geometry inputs), not Patch, not a built-in variable? */
+static int
+io_is_per_vertex(const struct sim_spv_ctx *ctx, int output, const struct sim_spv_deco *d,
+                 const struct sim_spv_type *t)
+{
+    if (t->kind != SIM_SPV_T_ARRAY || (d->io_flags & SIM_IR_IO_PATCH) ||
+        (d->flags & SIM_SPV_DECO_BUILTIN)) {
+        return 0;
+    }
+    switch (ctx->exec_model) {
+    case SpvExecutionModelTessellationControl:
+        return 1;
+    case SpvExecutionModelTessellationEvaluation:
+    case SpvExecutionModelGeometry:
+        return !output;
+    default:
+        return 0;
+    }
 }
 
 static uint32_t
@@ -861,13 +897,32 @@ declare_io_variable(struct sim_spv_ctx *ctx, uint32_t id, uint32_t type, int out
     if (d->flags & SIM_SPV_DECO_BUILTIN) {
         return add_interface(ctx, output, id, type, reg, 0, 0, d->builtin, d->io_flags);
     }
-    if (t->kind == SIM_SPV_T_ARRAY && ctx->types[t->elem].kind == SIM_SPV_T_STRUCT &&
-        (ctx->exec_model == SpvExecutionModelTessellationControl ||
-         ctx->exec_model == SpvExecutionModelTessellationEvaluation ||
-         ctx->exec_model == SpvExecutionModelGeometry)) {
-        /* Per-vertex blocks (gl_in[]): recorded whole. */
-        return add_interface(ctx, output, id, type, reg, d->location, d->component,
-                             SIM_IR_NO_BUILTIN, d->io_flags);
+    if (io_is_per_vertex(ctx, output, d, t)) {
+        const struct sim_spv_type *et = &ctx->types[t->elem];
+        if (et->kind == SIM_SPV_T_STRUCT) {
+            /* Per-vertex blocks (gl_in[], gl_out[]): one entry per member. */
+            uint32_t location = d->location;
+            for (uint32_t i = 0; i < et->count; i++) {
+                const struct sim_spv_member *mi = &et->minfo[i];
+                uint32_t mtype = et->members[i];
+                if (mi->builtin == SIM_IR_NO_BUILTIN && mi->has_location) {
+                    location = mi->location;
+                }
+                err = add_interface_arrayed(
+                    ctx, output, id, mtype, reg + mi->reg_offset,
+                    mi->builtin == SIM_IR_NO_BUILTIN ? location : 0, 0, mi->builtin,
+                    d->io_flags | mi->io_flags, t->count, et->regs);
+                if (err) {
+                    return err;
+                }
+                if (mi->builtin == SIM_IR_NO_BUILTIN) {
+                    location += locations_of(ctx, mtype);
+                }
+            }
+            return SIM_SPV_ERROR_OK;
+        }
+        return add_interface_arrayed(ctx, output, id, t->elem, reg, d->location, d->component,
+                                     SIM_IR_NO_BUILTIN, d->io_flags, t->count, et->regs);
     }
     if (t->kind == SIM_SPV_T_STRUCT) {
         uint32_t location = d->location;
