@@ -359,16 +359,13 @@ const struct sim_stage_ops sim_stage_assemble = {
 /* ------------------------------------------------------------------------ */
 /* Vertex fetch and the vertex shader                                        */
 
-static enum sim_replay_error
-vertex_begin(struct sim_draw_ctx *dc)
+enum sim_replay_error
+sim_geom_layout(struct sim_draw_ctx *dc, const struct sim_ir_shader *sh)
 {
-    const struct sim_program *p = dc->draw->program;
-    const struct sim_ir_interface *outs, *ins;
-    uint32_t out_count, in_count;
+    const struct sim_ir_interface *outs;
+    uint32_t out_count;
 
-    dc->vs = p->stages[SIM_STAGE_VERTEX];
-    outs = sim_ir_shader_outputs(dc->vs, &out_count);
-    ins = sim_ir_shader_inputs(dc->vs, &in_count);
+    outs = sim_ir_shader_outputs(sh, &out_count);
     dc->geom.slot_count = 0;
     dc->geom.clip_count = 0;
     dc->geom.cull_count = 0;
@@ -410,6 +407,59 @@ vertex_begin(struct sim_draw_ctx *dc)
         if (outs[i].builtin == SpvBuiltInPointSize) {
             dc->geom.point_size_word = dc->geom.stride++;
         }
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
+void
+sim_geom_outputs_bind(const struct sim_geom *g, struct sim_interp *in,
+                      struct sim_geom_outputs *o)
+{
+    for (int c = 0; c < 4; c++) {
+        o->pos[c] = sim_interp_builtin(in, 1, SpvBuiltInPosition, (uint32_t)c);
+    }
+    for (uint32_t s = 0; s < g->slot_count; s++) {
+        o->slot[s] = sim_interp_output(in, g->slots[s].location, g->slots[s].component);
+    }
+    for (uint32_t i = 0; i < g->clip_count + g->cull_count; i++) {
+        o->dist[i] = i < g->clip_count
+                         ? sim_interp_builtin(in, 1, SpvBuiltInClipDistance, i)
+                         : sim_interp_builtin(in, 1, SpvBuiltInCullDistance, i - g->clip_count);
+    }
+    o->point_size = sim_interp_builtin(in, 1, SpvBuiltInPointSize, 0);
+}
+
+void
+sim_geom_outputs_store(const struct sim_geom *g, const struct sim_geom_outputs *o, uint32_t lane,
+                       uint32_t *w)
+{
+    for (int c = 0; c < 4; c++) {
+        w[c] = o->pos[c] ? o->pos[c][lane] : 0;
+    }
+    for (uint32_t s = 0; s < g->slot_count; s++) {
+        w[4 + s] = o->slot[s] ? o->slot[s][lane] : 0;
+    }
+    for (uint32_t i = 0; i < g->clip_count + g->cull_count; i++) {
+        w[4 + g->slot_count + i] = o->dist[i] ? o->dist[i][lane] : 0;
+    }
+    if (g->point_size_word != SIM_NONE) {
+        w[g->point_size_word] = o->point_size ? o->point_size[lane] : 0;
+    }
+}
+
+static enum sim_replay_error
+vertex_begin(struct sim_draw_ctx *dc)
+{
+    const struct sim_program *p = dc->draw->program;
+    const struct sim_ir_interface *ins;
+    uint32_t in_count;
+    enum sim_replay_error err;
+
+    dc->vs = p->stages[SIM_STAGE_VERTEX];
+    ins = sim_ir_shader_inputs(dc->vs, &in_count);
+    err = sim_geom_layout(dc, dc->vs);
+    if (err) {
+        return err;
     }
     for (uint32_t i = 0; i < in_count; i++) {
         const struct sim_ir_interface *e = &ins[i];
@@ -495,10 +545,8 @@ vertex_run(struct sim_draw_ctx *dc)
     uint32_t *base_vertex = sim_interp_builtin(in, 0, SpvBuiltInBaseVertex, 0);
     uint32_t *base_instance = sim_interp_builtin(in, 0, SpvBuiltInBaseInstance, 0);
     uint32_t *draw_index = sim_interp_builtin(in, 0, SpvBuiltInDrawIndex, 0);
-    uint32_t *pos[4], *attr[SIM_MAX_VERTEX_ATTRIBUTES][4], *slot_reg[SIM_GEOM_MAX_SLOTS];
-    uint32_t *dist_reg[2 * SIM_GEOM_MAX_DISTANCES];
-    uint32_t *point_size = sim_interp_builtin(in, 1, SpvBuiltInPointSize, 0);
-    uint32_t dist_count = dc->geom.clip_count + dc->geom.cull_count;
+    uint32_t *attr[SIM_MAX_VERTEX_ATTRIBUTES][4];
+    struct sim_geom_outputs outs;
     uint64_t before = sim_interp_counters(in)->lane_instructions;
     uint32_t *words;
 
@@ -511,23 +559,11 @@ vertex_run(struct sim_draw_ctx *dc)
         return SIM_REPLAY_ERROR_NOMEM;
     }
     dc->geom.vertex_count = n;
-    for (int c = 0; c < 4; c++) {
-        pos[c] = sim_interp_builtin(in, 1, SpvBuiltInPosition, (uint32_t)c);
-    }
+    sim_geom_outputs_bind(&dc->geom, in, &outs);
     for (uint32_t a = 0; a < p->attribute_count && a < SIM_MAX_VERTEX_ATTRIBUTES; a++) {
         for (uint32_t c = 0; c < 4; c++) {
             attr[a][c] = sim_interp_input(in, p->attributes[a].location, c);
         }
-    }
-    for (uint32_t s = 0; s < dc->geom.slot_count; s++) {
-        slot_reg[s] = sim_interp_output(in, dc->geom.slots[s].location,
-                                        dc->geom.slots[s].component);
-    }
-    for (uint32_t i = 0; i < dist_count; i++) {
-        dist_reg[i] = i < dc->geom.clip_count
-                          ? sim_interp_builtin(in, 1, SpvBuiltInClipDistance, i)
-                          : sim_interp_builtin(in, 1, SpvBuiltInCullDistance,
-                                               i - dc->geom.clip_count);
     }
     for (uint32_t first = 0; first < n; first += SIM_LANES) {
         uint32_t lanes = n - first < SIM_LANES ? n - first : SIM_LANES;
@@ -564,19 +600,7 @@ vertex_run(struct sim_draw_ctx *dc)
                                    "the vertex shader ran past the step limit");
         }
         for (uint32_t l = 0; l < lanes; l++) {
-            uint32_t *w = words + (size_t)(first + l) * stride;
-            for (int c = 0; c < 4; c++) {
-                w[c] = pos[c] ? pos[c][l] : 0;
-            }
-            for (uint32_t s = 0; s < dc->geom.slot_count; s++) {
-                w[4 + s] = slot_reg[s] ? slot_reg[s][l] : 0;
-            }
-            for (uint32_t i = 0; i < dist_count; i++) {
-                w[4 + dc->geom.slot_count + i] = dist_reg[i] ? dist_reg[i][l] : 0;
-            }
-            if (dc->geom.point_size_word != SIM_NONE) {
-                w[dc->geom.point_size_word] = point_size ? point_size[l] : 0;
-            }
+            sim_geom_outputs_store(&dc->geom, &outs, l, words + (size_t)(first + l) * stride);
         }
     }
     dc->counters->vertices_shaded += n;

@@ -179,6 +179,12 @@ sim_interp_helpers(const struct sim_interp *interp)
 }
 
 void
+sim_interp_keep_outputs(struct sim_interp *interp, int keep)
+{
+    interp->keep_outputs = keep != 0;
+}
+
+void
 sim_interp_set_step_limit(struct sim_interp *interp, uint64_t batch_instructions)
 {
     interp->step_limit = batch_instructions;
@@ -557,7 +563,7 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
     in->helpers = helpers & active;
     dead = ~active & SIM_ALL_LANES;
     in->counters.batches++;
-    for (uint32_t i = 0; i < sh->output_reg_count; i++) {
+    for (uint32_t i = 0; !in->keep_outputs && i < sh->output_reg_count; i++) {
         R[sh->output_regs[i]] = SPLAT_U(0);
     }
     memset(masks, 0, sh->block_count * sizeof(*masks));

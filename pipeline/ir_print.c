@@ -200,11 +200,13 @@ sim_spv_describe_options(const uint32_t *words, size_t word_count,
     }
     fprintf(f, "instructions: %" PRIu32 " in %" PRIu32 " blocks\n", in->instructions, in->blocks);
     fprintf(f, "registers: %" PRIu32 " (%" PRIu32 " constants)\n", in->registers, in->constants);
-    fprintf(f, "flags:%s%s%s%s%s\n", in->flags & SIM_IR_DISCARDS ? " discards" : "",
+    fprintf(f, "flags:%s%s%s%s%s%s%s\n", in->flags & SIM_IR_DISCARDS ? " discards" : "",
             in->flags & SIM_IR_WRITES_DEPTH ? " writes-depth" : "",
             in->flags & SIM_IR_WRITES_STORAGE ? " writes-storage" : "",
             in->flags & SIM_IR_EARLY_FRAGMENT_TESTS ? " early-fragment-tests" : "",
-            in->flags & SIM_IR_USES_DERIVATIVES ? " derivatives" : "");
+            in->flags & SIM_IR_USES_DERIVATIVES ? " derivatives" : "",
+            in->flags & SIM_IR_POINT_MODE ? " point-mode" : "",
+            in->flags & SIM_IR_BARRIER ? " barrier" : "");
     sim_ir_shader_destroy(sh);
     return SIM_SPV_ERROR_OK;
 }

@@ -203,6 +203,7 @@ enum sim_ir_info_flags {
     SIM_IR_USES_DERIVATIVES = 1u << 5, /* explicit or implicit (implicit-LOD sampling) */
     SIM_IR_DEPTH_REPLACING = 1u << 6,
     SIM_IR_POINT_MODE = 1u << 7,
+    SIM_IR_BARRIER = 1u << 8, /* tessellation control: OpControlBarrier reachable */
 };
 
 /* What a draw needs to know about a shader. */
@@ -422,6 +423,12 @@ uint32_t
 sim_interp_alive(const struct sim_interp *interp);
 uint32_t
 sim_interp_helpers(const struct sim_interp *interp);
+
+/* Runs normally start with every output zero.  With `keep`, outputs keep
+ * what the caller wrote into them (tessellation control shaders, whose
+ * invocations share their outputs). */
+void
+sim_interp_keep_outputs(struct sim_interp *interp, int keep);
 
 void
 sim_interp_set_step_limit(struct sim_interp *interp, uint64_t batch_instructions);
@@ -743,6 +750,11 @@ struct sim_unit_counters {
 struct sim_raster_counters {
     uint64_t vertices_shaded;      /* vertex shader invocations */
     uint64_t vs_instructions;      /* lane-weighted */
+    uint64_t patches;              /* patches the control shader ran for */
+    uint64_t tcs_invocations;      /* control shader invocations (output vertices) */
+    uint64_t tcs_instructions;     /* lane-weighted */
+    uint64_t tes_invocations;      /* evaluation shader invocations (domain points) */
+    uint64_t tes_instructions;     /* lane-weighted */
     uint64_t primitives;           /* assembled triangles */
     uint64_t culled;               /* by face culling or zero area */
     uint64_t clipped;              /* triangles that needed clipping */

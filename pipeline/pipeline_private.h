@@ -351,6 +351,7 @@ struct sim_interp {
     struct sim_interp_slot *slots;
     uint32_t alive;
     uint32_t helpers;
+    uint32_t keep_outputs; /* sim_interp_keep_outputs */
     uint64_t step_limit;
     struct sim_interp_counters counters;
 };

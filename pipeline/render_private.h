@@ -338,6 +338,32 @@ struct sim_geom {
     struct sim_array clipped;     /* struct sim_geom_prim: the clip stage's output */
 };
 
+struct sim_draw_ctx;
+
+/* Lays out the vertices of dc->geom for the outputs of `sh`, the last
+ * pre-rasterization stage so far: position, one slot per scalar of every
+ * located output, clip and cull distances, point size.  Refuses the draw
+ * when they do not fit. */
+enum sim_replay_error
+sim_geom_layout(struct sim_draw_ctx *dc, const struct sim_ir_shader *sh);
+
+/* The interpreter storage of the outputs sim_geom_layout laid out. */
+struct sim_geom_outputs {
+    uint32_t *pos[4];
+    uint32_t *slot[SIM_GEOM_MAX_SLOTS];
+    uint32_t *dist[2 * SIM_GEOM_MAX_DISTANCES];
+    uint32_t *point_size;
+};
+
+void
+sim_geom_outputs_bind(const struct sim_geom *g, struct sim_interp *in,
+                      struct sim_geom_outputs *o);
+
+/* Writes lane `lane`'s outputs as one vertex of `g` (stride words at w). */
+void
+sim_geom_outputs_store(const struct sim_geom *g, const struct sim_geom_outputs *o, uint32_t lane,
+                       uint32_t *w);
+
 /* A triangle after setup. */
 struct sim_tri {
     struct sim_rast_tri rast;
@@ -390,6 +416,7 @@ struct sim_draw_ctx {
     struct sim_rast_rect scissor; /* scissor ∩ viewport ∩ render area ∩ framebuffer */
     const struct sim_ir_shader *vs, *fs;
     struct sim_interp *vs_interp; /* vertex stage's (calling thread) */
+    struct sim_tess_stage *tess;  /* tessellation stages' (front_tess.c), or NULL */
     uint32_t early_tests;         /* depth tests before shading */
     uint32_t per_sample;          /* fragment shading per sample (sample shading, SampleId,
                                    * SamplePosition or sample-qualified inputs) */
@@ -421,12 +448,12 @@ struct sim_stage_ops {
 
 extern const struct sim_stage_ops sim_stage_assemble; /* front_vertex.c */
 extern const struct sim_stage_ops sim_stage_vertex;   /* front_vertex.c */
-/* front_tess.c: the tessellation stages' place in the front end.  Draws
- * without tessellation pass through; with it, begin refuses the draw
- * until the control shader, tessellator and evaluation shader are wired
- * in (they read geom.patches and the vertex stage's vertices, and leave
- * triangles in geom.vertices / geom.prims with the evaluation shader's
- * output slots). */
+/* front_tess.c: the control shader, the tessellator and the evaluation
+ * shader.  Draws without tessellation pass through; with it, the stage
+ * reads geom.patches and the vertex stage's vertices, and leaves the
+ * domain points in geom.vertices (laid out for the evaluation shader's
+ * outputs, with their (u, v) at geom.domain_word) and the tessellated
+ * primitives in geom.prims, each with its patch. */
 extern const struct sim_stage_ops sim_stage_tess;
 extern const struct sim_stage_ops sim_stage_clip;     /* front_clip.c */
 extern const struct sim_stage_ops sim_stage_setup;    /* front_setup.c */

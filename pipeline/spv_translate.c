@@ -2147,6 +2147,19 @@ body_instruction(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     case SpvOpLoopMerge:
     case SpvOpPhi: /* registers given before the function, moves on edges */
         return SIM_SPV_ERROR_OK;
+    case SpvOpControlBarrier:
+        /* Only tessellation control shaders synchronize their invocations
+         * here; the front end runs such a shader twice so that reads after
+         * the barrier see every invocation's writes (front_tess.c). */
+        if (ctx->exec_model != SpvExecutionModelTessellationControl) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_OPCODE,
+                               "OpControlBarrier outside a tessellation control shader");
+        }
+        ctx->ir_flags |= SIM_IR_BARRIER;
+        return SIM_SPV_ERROR_OK;
+    case SpvOpMemoryBarrier:
+        /* One invocation's memory accesses are in order already. */
+        return SIM_SPV_ERROR_OK;
     case SpvOpVariable:
         return declare_variable(ctx, inst, 1);
     case SpvOpAccessChain:
