@@ -367,6 +367,8 @@ setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct s
     }
     *o = tri;
     dc->counters->rasterized++;
+    dc->counters->rasterized_area +=
+        fabs((double)tri.rast.area2) * 0.5 / ((double)SIM_RAST_ONE * SIM_RAST_ONE);
     return SIM_REPLAY_ERROR_OK;
 }
 

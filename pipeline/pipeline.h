@@ -763,6 +763,8 @@ struct sim_raster_counters {
     uint64_t samples_covered;      /* of which inside the triangle */
     uint64_t quads;                /* quad fragments with a covered sample */
     uint64_t quads_after_early;    /* ... that survived early depth tests */
+    double rasterized_area;        /* px^2, summed over the rasterized triangles (as snapped,
+                                    * before the scissor): mean triangle area = this / rasterized */
 };
 
 /* Outcome of one draw of the frame. */

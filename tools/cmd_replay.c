@@ -542,8 +542,16 @@ replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struc
             rc->vertices_shaded, rc->vs_instructions, rc->primitives, rc->culled, rc->clipped,
             rc->rasterized, rc->samples_tested, rc->samples_covered);
     json_double(json, rc->samples_tested ? (double)rc->samples_covered / rc->samples_tested : 0);
-    fprintf(json, ", \"quads\": %" PRIu64 ", \"quads_after_early_tests\": %" PRIu64 "},\n",
+    fprintf(json, ", \"quads\": %" PRIu64 ", \"quads_after_early_tests\": %" PRIu64,
             rc->quads, rc->quads_after_early);
+    fprintf(json, ", \"mean_triangle_area\": ");
+    json_double(json, rc->rasterized ? rc->rasterized_area / (double)rc->rasterized : 0);
+    fprintf(json,
+            ", \"patches\": %" PRIu64 ", \"tcs_invocations\": %" PRIu64
+            ", \"tcs_instructions\": %" PRIu64 ", \"tes_invocations\": %" PRIu64
+            ", \"tes_instructions\": %" PRIu64 "},\n",
+            rc->patches, rc->tcs_invocations, rc->tcs_instructions, rc->tes_invocations,
+            rc->tes_instructions);
 
     /* The driver's counts where the layer recorded them, beside ours. */
     fprintf(json, "      \"pipeline_statistics\": {\"driver\": ");
@@ -566,8 +574,11 @@ replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struc
         fprintf(json,
                 ", \"replay\": {\"vertex_shader_invocations\": %" PRIu64
                 ", \"clipping_invocations\": %" PRIu64 ", \"clipping_primitives\": %" PRIu64
-                ", \"fragment_shader_invocations\": %" PRIu64 "}},\n",
-                rc->vertices_shaded, rc->primitives, rc->rasterized, b ? b->lanes_shaded : 0);
+                ", \"fragment_shader_invocations\": %" PRIu64
+                ", \"tessellation_control_shader_patches\": %" PRIu64
+                ", \"tessellation_evaluation_shader_invocations\": %" PRIu64 "}},\n",
+                rc->vertices_shaded, rc->primitives, rc->rasterized, b ? b->lanes_shaded : 0,
+                rc->patches, rc->tes_invocations);
     }
 
     fprintf(json, "      \"unsupported\": [");
