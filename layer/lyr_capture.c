@@ -328,8 +328,9 @@ emit_object(struct lyr_device *dev, struct lyr_capture *cap, enum cap_object_kin
         /* The modules may be destroyed already: emit the shadows we hold. */
         for (uint32_t i = 0; i < o->module_count; i++) {
             struct lyr_object *m = o->modules[i];
-            if (!lyr_map_get(&cap->written[CAP_OBJ_SHADER_MODULE], m->handle) &&
-                map_mark(cap, &cap->seen[CAP_OBJ_SHADER_MODULE], m->handle)) {
+            uint64_t id = ((const struct cap_shader_module *)(const void *)m->rec.data)->handle;
+            if (!lyr_map_get(&cap->written[CAP_OBJ_SHADER_MODULE], id) &&
+                map_mark(cap, &cap->seen[CAP_OBJ_SHADER_MODULE], id)) {
                 emit_object(dev, cap, CAP_OBJ_SHADER_MODULE, m);
             }
         }

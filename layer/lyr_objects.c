@@ -349,7 +349,12 @@ lyr_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
     }
     struct lyr_object *o = object_new(CAP_BLOCK_SHADER_MODULE, LYR_H(*out));
     if (o) {
-        struct cap_shader_module m = {.handle = LYR_H(*out)};
+        /* In the trace a module is named by a number of its own, not by its
+         * handle: applications destroy modules once their pipelines exist,
+         * and the next module may get the same handle while the pipelines
+         * made from the first still run. */
+        static uint64_t serial;
+        struct cap_shader_module m = {.handle = __atomic_add_fetch(&serial, 1, __ATOMIC_RELAXED)};
         cap_buf_append(&o->rec, &m, sizeof(m));
         cap_buf_append(&o->data, info->pCode, info->codeSize);
         /* cap_buf pads to 8: remember the real size in the record's blob
@@ -1316,7 +1321,6 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
         }
         stages[i].stage = s->stage;
         stages[i].flags = s->flags;
-        stages[i].module = LYR_H(s->module);
         snprintf(stages[i].entry, sizeof(stages[i].entry), "%s", s->pName);
         pthread_mutex_lock(&dev->lock);
         struct lyr_object *m = lyr_map_get(&dev->objects[CAP_OBJ_SHADER_MODULE],
@@ -1329,6 +1333,7 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
             LYR_WARN("pipeline 0x%llx: unknown shader module", (unsigned long long)handle);
             goto unsupported;
         }
+        stages[i].module = ((const struct cap_shader_module *)(const void *)m->rec.data)->handle;
         o->modules[o->module_count++] = m;
         if (s->stage & (VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT |
                         VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT)) {
