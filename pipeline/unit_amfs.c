@@ -263,35 +263,74 @@ locate(const struct sim_tri *t, const double uv[2], double *x, double *y, int ex
     return isfinite(*x) && isfinite(*y);
 }
 
-/* The triangle of `t`'s patch that contains uv, and the screen point. */
+/* Does `t` contain uv, by the rasterizer's fill rule where uv lies on an
+ * edge?  (x, y): where it shows uv. */
+static int
+contains(const struct sim_tri *t, const double uv[2], double *x, double *y, int *loose)
+{
+    if (!locate(t, uv, x, y, 0)) {
+        return 0;
+    }
+    *loose = 1;
+    return sim_rast_tri_contains(&t->rast, (int64_t)llround(*x * SIM_RAST_ONE),
+                                 (int64_t)llround(*y * SIM_RAST_ONE));
+}
+
+/* The triangle of `t`'s patch that contains uv, and the screen point.  A
+ * point on an edge belongs to the triangle the fill rule gives it to, so
+ * grid points at pixel centres are shaded on the triangle that covers
+ * the pixel. */
 static const struct sim_tri *
 find_point(const struct sim_draw_ctx *dc, const struct sim_tri *t, const double uv[2], double *x,
            double *y)
 {
-    const struct sim_tri *tris = dc->tris.data;
+    const struct sim_tri *tris = dc->tris.data, *loose_tri = NULL;
     size_t n = dc->tris.count, at = (size_t)(t - tris);
-    if (locate(t, uv, x, y, 0)) {
+    double lx = 0, ly = 0;
+    int loose = 0;
+    if (contains(t, uv, x, y, &loose)) {
         return t;
+    }
+    if (loose) {
+        loose_tri = t;
+        lx = *x;
+        ly = *y;
     }
     if (at < n) {
         /* Outward from t: the tessellator emits neighbours close by. */
         int lo_done = 0, hi_done = 0;
         for (size_t d = 1; !lo_done || !hi_done; d++) {
-            if (!lo_done) {
-                if (d > at || tris[at - d].patch != t->patch) {
-                    lo_done = 1;
-                } else if (locate(&tris[at - d], uv, x, y, 0)) {
-                    return &tris[at - d];
+            for (int side = 0; side < 2; side++) {
+                int *done = side ? &hi_done : &lo_done;
+                const struct sim_tri *c;
+                if (*done) {
+                    continue;
                 }
-            }
-            if (!hi_done) {
-                if (at + d >= n || tris[at + d].patch != t->patch) {
-                    hi_done = 1;
-                } else if (locate(&tris[at + d], uv, x, y, 0)) {
-                    return &tris[at + d];
+                if (side ? at + d >= n : d > at) {
+                    *done = 1;
+                    continue;
+                }
+                c = side ? &tris[at + d] : &tris[at - d];
+                if (c->patch != t->patch) {
+                    *done = 1;
+                    continue;
+                }
+                loose = 0;
+                if (contains(c, uv, x, y, &loose)) {
+                    return c;
+                }
+                if (loose && !loose_tri) {
+                    loose_tri = c;
+                    lx = *x;
+                    ly = *y;
                 }
             }
         }
+    }
+    if (loose_tri) {
+        *x = lx;
+        *y = ly;
+        return loose_tri;
     }
     if (locate(t, uv, x, y, 1)) {
         return t;
@@ -364,6 +403,9 @@ add_need(struct amfs *a, struct sim_shade_ctx *ctx, struct need *need, uint32_t 
 {
     for (uint32_t i = 0; i < *count; i++) {
         if (key_eq(&need[i].key, k)) {
+            /* Served by the quad an earlier request of this fragment
+             * found or will shade. */
+            ctx->counters->amfs_hits++;
             return i;
         }
     }
