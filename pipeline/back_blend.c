@@ -466,3 +466,59 @@ sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *
     }
     ctx->counters->samples_written += sim_popcount(mask);
 }
+
+void
+sim_shade_read_outputs(const struct sim_shade_ctx *ctx, uint32_t lane,
+                       struct sim_shade_outputs *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->sample_mask = ctx->sample_mask_out ? ctx->sample_mask_out[lane] : ~0u;
+    for (uint32_t i = 0; i < SIM_MAX_COLOR_ATTACHMENTS; i++) {
+        for (int c = 0; c < 4; c++) {
+            out->color[i][c] = ctx->out_regs[i][c] ? ctx->out_regs[i][c][lane] : 0;
+        }
+    }
+}
+
+void
+sim_shade_write_outputs(struct sim_shade_ctx *ctx, const struct sim_shade_outputs *out,
+                        const struct sim_tri *tri, int32_t x, int32_t y, uint32_t mask)
+{
+    const struct sim_draw_ctx *dc = ctx->dc;
+    const struct sim_unit_target *t = ctx->target;
+
+    mask &= out->sample_mask;
+    if (dc->draw->state.alpha_to_coverage && ctx->out_regs[0][3]) {
+        /* As sim_shade_write. */
+        float a;
+        memcpy(&a, &out->color[0][3], 4);
+        a = a > 0.0f ? (a < 1.0f ? a : 1.0f) : 0.0f;
+        uint32_t n = (uint32_t)(a * (float)dc->samples + 0.5f);
+        mask &= n >= 32 ? ~0u : (1u << n) - 1u;
+    }
+    if (mask && ctx->late_tests) {
+        mask = sim_back_depth_test(dc, t->depth, tri, x, y, mask);
+    }
+    if (!mask) {
+        return;
+    }
+    for (uint32_t i = 0; i < dc->pass->color_count; i++) {
+        struct sim_surface *s = t->color[i];
+        uint32_t src[4];
+        const struct sim_fmt *vf;
+        if (!s || !ctx->out_regs[i][0]) {
+            continue;
+        }
+        vf = sim_fmt_get(t->color_format[i]);
+        if (!vf || vf->bytes != s->texel_bytes) {
+            vf = s->fmt;
+        }
+        memcpy(src, out->color[i], sizeof(src));
+        if (dc->draw->state.alpha_to_one) {
+            float one = 1.0f;
+            memcpy(&src[3], &one, 4);
+        }
+        write_color(dc, s, vf, &dc->draw->state.blend[i], x, y, mask, src);
+    }
+    ctx->counters->samples_written += sim_popcount(mask);
+}

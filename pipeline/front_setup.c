@@ -324,6 +324,8 @@ setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct s
     tri.prim_id = prim->prim_id;
     tri.provoking = prim->provoking;
     tri.patch = prim->patch;
+    /* Parts of points and lines have no connectivity (front_grid.c). */
+    tri.grid = polygon ? 0 : SIM_NONE;
     for (int k = 0; k < 3; k++) {
         tri.v[k] = c[k].vertex;
     }
@@ -496,6 +498,12 @@ setup_run(struct sim_draw_ctx *dc)
                                   project(dc, prim->v[2])};
             err = setup_triangle(dc, c, prim, 1);
         }
+        if (err) {
+            return err;
+        }
+    }
+    if (dc->tris.count) {
+        enum sim_replay_error err = sim_front_grids(dc);
         if (err) {
             return err;
         }

@@ -691,13 +691,18 @@ sim_format_to_rgba8(uint32_t format, const void *data, uint64_t size, uint32_t w
 /* ------------------------------------------------------------------------ */
 /* Replay                                                                     */
 
-/* Shading units (../shared/spec/modes.md).  Only baseline exists so far. */
+/* Shading units (../shared/spec/modes.md; what we chose: docs/modes.md). */
 enum sim_unit_kind {
     SIM_UNIT_BASELINE,
+    SIM_UNIT_QFM,
+    SIM_UNIT_PMU,
+    SIM_UNIT_CPS,
+    SIM_UNIT_AMFS,
+    SIM_UNIT_SSAA,
     SIM_UNIT_COUNT
 };
 
-/* "baseline"; NULL for an unknown kind. */
+/* "baseline", "qfm", ...; NULL for an unknown kind. */
 const char *
 sim_unit_name(enum sim_unit_kind unit);
 
@@ -729,13 +734,73 @@ sim_replay_error_name(enum sim_replay_error err);
 const char *
 sim_replay_error_message(enum sim_replay_error err);
 
+/* Unit options.  Zero always means the default of ../shared/spec/modes.md,
+ * so a zeroed struct sim_replay_options is a valid request. */
+#define SIM_UNBOUNDED UINT32_MAX /* qfm.entries, qfm.window: no limit */
+
+enum sim_switch {
+    SIM_SWITCH_DEFAULT, /* the unit's default */
+    SIM_SWITCH_ON,
+    SIM_SWITCH_OFF,
+};
+
+struct sim_qfm_options {
+    uint32_t entries;     /* merge buffer entries per bin; 0: 32; SIM_UNBOUNDED */
+    uint32_t window;      /* the N most recent matching entries tried; 0: 2; SIM_UNBOUNDED: all */
+    uint32_t empty;       /* enum sim_switch: empty-coverage quad fragments (default on) */
+    uint32_t evict_merge; /* enum sim_switch: merge-on-evict (default on) */
+    uint32_t centroid;    /* enum sim_switch: centroid positions in merged quads (default off) */
+};
+
+struct sim_pmu_options {
+    uint32_t entries; /* buffer entries per bin; 0: 512 */
+    uint32_t edges;   /* outer edges tracked per pixel; 0: 8 */
+};
+
+struct sim_cps_options {
+    uint32_t rate_x, rate_y; /* coarse pixel size, 1, 2 or 4; 0: 2 */
+    /* Foveated sizes when `foveated`: per 16x16 tile, at distance d from
+     * (cx, cy) (fractions of the framebuffer's width and height; d in
+     * framebuffer heights, x distances divided by `aspect`), the requested
+     * size is s_in inside r_in, s_out beyond r_out, linear between, rounded
+     * down to 1, 2 or 4 in both directions. */
+    uint32_t foveated;
+    float cx, cy, aspect, r_in, r_out, s_in, s_out;
+};
+
+enum sim_amfs_filter {
+    SIM_AMFS_NEAREST,
+    SIM_AMFS_BILINEAR,
+};
+
+struct sim_amfs_options {
+    float eta;       /* shading rate scale; 0: 1 */
+    uint32_t filter; /* enum sim_amfs_filter */
+};
+
 struct sim_replay_options {
     uint32_t samples; /* 0: as the frame says; 1, 2, 4, 8 or 16: every pass at that count */
     uint32_t threads; /* 0 or 1: the calling thread only */
     uint32_t units;   /* bit mask of 1u << enum sim_unit_kind; 0: baseline only */
+    struct sim_qfm_options qfm;
+    struct sim_pmu_options pmu;
+    struct sim_cps_options cps;
+    struct sim_amfs_options amfs;
 };
 
-/* What a unit did over a frame (../shared/spec/modes.md, "Common terms"). */
+/* Replaces the zeros (defaults) of `opt`'s unit options by the values they
+ * stand for; what sim_replay_frame does before it starts.  Returns 0 when an
+ * option is out of range (a CP size other than 1, 2, 4, a negative or NaN
+ * rate, ...), else 1. */
+int
+sim_replay_options_resolve(struct sim_replay_options *opt);
+
+/* Grid resolutions in AMFS's histogram: 2^0 .. 2^(SIM_AMFS_RES_BINS - 1). */
+#define SIM_AMFS_RES_BINS 16
+
+/* What a unit did over a frame (../shared/spec/modes.md, "Common terms";
+ * the unit internals are zero for other units).  Every field is a uint64_t
+ * (the replay sums them as an array). */
 struct sim_unit_counters {
     uint64_t quads_shaded;
     uint64_t lanes_shaded;        /* 4 per shaded quad, helper lanes included */
@@ -744,6 +809,23 @@ struct sim_unit_counters {
     uint64_t samples_written;     /* samples whose colour a shaded lane wrote */
     uint64_t shader_instructions; /* fragment shader, lane-weighted */
     uint64_t texture_lookups;     /* fragment shader, lane-weighted */
+    uint64_t draws_not_applicable; /* draws the unit shaded as baseline (its rules exclude them) */
+    /* qfm */
+    uint64_t qfm_merges;          /* covered quad fragments merged into an entry on arrival */
+    uint64_t qfm_evictions;       /* entries evicted because the buffer was full */
+    uint64_t qfm_evict_merges;    /* evicted entries merged into another instead of shaded */
+    uint64_t qfm_empty_quads;     /* quad fragments without a surviving sample received */
+    uint64_t qfm_full_evictions;  /* entries shaded at once because their coverage was full */
+    /* pmu */
+    uint64_t pmu_partial_quads;   /* quad fragments with a partially covered pixel (buffered) */
+    uint64_t pmu_saved_quads;     /* ... of which never shaded (every pixel merged away) */
+    uint64_t pmu_merged_pixels;   /* pixel fragments that took another fragment's colour */
+    /* cps: coarse quads shaded per coarse pixel size [log2 width][log2 height] */
+    uint64_t cps_quads[3][3];
+    /* amfs */
+    uint64_t amfs_hits, amfs_misses; /* shading-cache lookups */
+    /* shading requests per grid resolution [log2 u][log2 v] */
+    uint64_t amfs_resolution[SIM_AMFS_RES_BINS][SIM_AMFS_RES_BINS];
 };
 
 /* Front end and rasterizer work over a frame (the same for every unit). */

@@ -139,16 +139,36 @@ quad_offsets_init(struct quad_offsets *q, const struct sim_rast_tri *tri,
     }
 }
 
+int
+sim_rast_tri_contains(const struct sim_rast_tri *tri, int64_t x, int64_t y)
+{
+    for (int e = 0; e < 3; e++) {
+        if (tri->a[e] * x + tri->b[e] * y + tri->c[e] + tri->bias[e] <= 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 uint32_t
 sim_rast_tri_quads(const struct sim_rast_tri *tri, const struct sim_rast_rect *rect,
                    uint32_t samples, struct sim_rast_quad *out, uint32_t max,
                    struct sim_rast_stats *stats)
 {
+    return sim_rast_tri_quads_ex(tri, rect, samples, 0, out, max, stats);
+}
+
+uint32_t
+sim_rast_tri_quads_ex(const struct sim_rast_tri *tri, const struct sim_rast_rect *rect,
+                      uint32_t samples, uint32_t flags, struct sim_rast_quad *out, uint32_t max,
+                      struct sim_rast_stats *stats)
+{
     const struct sim_sample_pos *loc = sim_rast_sample_locations(samples);
     struct quad_offsets q;
     struct sim_rast_rect r;
     uint32_t n = 0, full = samples >= 32 ? 0xffffffffu : (1u << samples) - 1u;
-    uint64_t tested = 0, covered = 0;
+    uint64_t tested = 0, covered = 0, covered_quads = 0;
+    int64_t corner_max[3];
 
     if (!loc) {
         return 0;
@@ -163,6 +183,12 @@ sim_rast_tri_quads(const struct sim_rast_tri *tri, const struct sim_rast_rect *r
     r.x0 &= ~1;
     r.y0 &= ~1;
     quad_offsets_init(&q, tri, loc, samples);
+    /* Empty quads: the largest value an edge function takes at the quad's
+     * corners, relative to its top-left corner. */
+    for (int e = 0; e < 3; e++) {
+        int64_t ax = tri->a[e] * 2 * SIM_RAST_ONE, by = tri->b[e] * 2 * SIM_RAST_ONE;
+        corner_max[e] = (ax > 0 ? ax : 0) + (by > 0 ? by : 0);
+    }
 
     int64_t step_x[3], row[3];
     for (int e = 0; e < 3; e++) {
@@ -190,7 +216,8 @@ sim_rast_tri_quads(const struct sim_rast_tri *tri, const struct sim_rast_rect *r
                 ok &= 0x5;
             }
             tested += (uint64_t)samples * sim_popcount(ok);
-            if (e0 + q.max[0] <= 0 || e1 + q.max[1] <= 0 || e2 + q.max[2] <= 0) {
+            int none = e0 + q.max[0] <= 0 || e1 + q.max[1] <= 0 || e2 + q.max[2] <= 0;
+            if (none && !(flags & SIM_RAST_EMPTY_QUADS)) {
                 continue; /* every sample of the quad is outside one edge */
             }
             struct sim_rast_quad *o = &out[n];
@@ -198,7 +225,7 @@ sim_rast_tri_quads(const struct sim_rast_tri *tri, const struct sim_rast_rect *r
             int inside = e0 + q.min[0] > 0 && e1 + q.min[1] > 0 && e2 + q.min[2] > 0;
             for (int p = 0; p < 4; p++) {
                 uint32_t m = 0;
-                if (ok & (1u << p)) {
+                if ((ok & (1u << p)) && !none) {
                     if (inside) {
                         m = full;
                     } else {
@@ -214,10 +241,15 @@ sim_rast_tri_quads(const struct sim_rast_tri *tri, const struct sim_rast_rect *r
                 o->mask[p] = m;
                 any |= m;
             }
-            if (any && n < max) {
+            if (!any && (!(flags & SIM_RAST_EMPTY_QUADS) || e0 + corner_max[0] <= 0 ||
+                         e1 + corner_max[1] <= 0 || e2 + corner_max[2] <= 0)) {
+                continue;
+            }
+            if (n < max) {
                 o->x = x;
                 o->y = y;
                 n++;
+                covered_quads += any != 0;
             }
         }
         for (int e = 0; e < 3; e++) {
@@ -227,7 +259,7 @@ sim_rast_tri_quads(const struct sim_rast_tri *tri, const struct sim_rast_rect *r
     if (stats) {
         stats->samples_tested += tested;
         stats->samples_covered += covered;
-        stats->quads += n;
+        stats->quads += covered_quads;
     }
     return n;
 }

@@ -145,6 +145,17 @@ sim_rast_tri_quads(const struct sim_rast_tri *tri, const struct sim_rast_rect *r
                    uint32_t samples, struct sim_rast_quad *out, uint32_t max,
                    struct sim_rast_stats *stats);
 
+/* sim_rast_tri_quads with flags: SIM_RAST_EMPTY_QUADS also emits, in the
+ * same order, the quads inside the triangle's box that no edge function
+ * rules out at the quad's corners but whose samples are all outside
+ * (empty-coverage quads for QFM's adjacency; a conservative overlap test).
+ * `stats` count covered quads only, so they match sim_rast_tri_quads. */
+#define SIM_RAST_EMPTY_QUADS 1u
+uint32_t
+sim_rast_tri_quads_ex(const struct sim_rast_tri *tri, const struct sim_rast_rect *rect,
+                      uint32_t samples, uint32_t flags, struct sim_rast_quad *out, uint32_t max,
+                      struct sim_rast_stats *stats);
+
 /* The reference rasterizer: the same contract, evaluated directly from the
  * vertices at every sample of every pixel, no incremental arithmetic. */
 uint32_t
@@ -364,6 +375,9 @@ void
 sim_geom_outputs_store(const struct sim_geom *g, const struct sim_geom_outputs *o, uint32_t lane,
                        uint32_t *w);
 
+/* The most triangles of one QFM grid (../shared/spec/modes.md). */
+#define SIM_GRID_MAX 512
+
 /* A triangle after setup. */
 struct sim_tri {
     struct sim_rast_tri rast;
@@ -377,6 +391,17 @@ struct sim_tri {
      * came from (SIM_NONE: not tessellated). */
     uint32_t v[3];
     uint32_t patch;
+    /* Grids (front_grid.c): QFM's connectivity groups.  `grid` numbers the
+     * draw's grids (SIM_NONE: the triangle merges with nothing, e.g. parts
+     * of points and lines), grid_index is the triangle's place in it, adj
+     * the triangles of the grid sharing an edge with it (bit grid_index of
+     * each), and vid the vertex identities edges are compared by (v for
+     * indexed and tessellated draws; for non-indexed draws the first
+     * vertex of the grid at a bit-equal clip position). */
+    uint32_t grid;
+    uint32_t grid_index;
+    uint32_t vid[3];
+    uint64_t adj[SIM_GRID_MAX / 64];
     /* Tessellated triangles: the domain coordinates (u, v) as perspective
      * planes like the attributes' (u / w and v / w; divide by the inv_w
      * plane's value); zero otherwise. */
@@ -457,6 +482,12 @@ extern const struct sim_stage_ops sim_stage_vertex;   /* front_vertex.c */
 extern const struct sim_stage_ops sim_stage_tess;
 extern const struct sim_stage_ops sim_stage_clip;     /* front_clip.c */
 extern const struct sim_stage_ops sim_stage_setup;    /* front_setup.c */
+
+/* Cuts the draw's triangles (dc->tris, in primitive order) into grids and
+ * fills their grid, grid_index, vid and adj (front_grid.c); called by the
+ * setup stage once every triangle is set up.  Returns NOMEM or OK. */
+enum sim_replay_error
+sim_front_grids(struct sim_draw_ctx *dc);
 
 /* Writes a printf-style reason into dc->detail and returns `err`. */
 enum sim_replay_error
@@ -561,6 +592,28 @@ void
 sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *tri, int32_t x,
                 int32_t y, uint32_t mask);
 
+/* The outputs of `lane` from the last sim_shade_quads, for writing later
+ * with sim_shade_write_outputs (units that keep shaded colours, like
+ * AMFS's cache): colour outputs per attachment and the shader's sample
+ * mask (all ones when it writes none). */
+struct sim_shade_outputs {
+    uint32_t color[SIM_MAX_COLOR_ATTACHMENTS][4];
+    uint32_t sample_mask;
+};
+
+void
+sim_shade_read_outputs(const struct sim_shade_ctx *ctx, uint32_t lane,
+                       struct sim_shade_outputs *out);
+
+/* sim_shade_write with saved outputs instead of a lane's. */
+void
+sim_shade_write_outputs(struct sim_shade_ctx *ctx, const struct sim_shade_outputs *out,
+                        const struct sim_tri *tri, int32_t x, int32_t y, uint32_t mask);
+
+/* Is framebuffer point (x, y) (1/256 pixel) inside `tri` by its fill rule? */
+int
+sim_rast_tri_contains(const struct sim_rast_tri *tri, int64_t x, int64_t y);
+
 /* Depth bounds, stencil and depth tests for the samples `mask` of pixel
  * (x, y) of `tri` against the depth/stencil surface `depth` (which they
  * update), early or late; returns the samples that pass. */
@@ -591,8 +644,16 @@ sim_tri_depth_at(const struct sim_draw_ctx *dc, const struct sim_tri *tri, int32
  */
 struct sim_unit_ops {
     const char *name;
-    void *(*create)(void);
+    /* `opt` is resolved (sim_replay_options_resolve) and outlives the unit. */
+    void *(*create)(const struct sim_replay_options *opt);
     void (*destroy)(void *self);
+    /* Whether the unit shades draw `dc` (NULL: always); called once per
+     * draw on the calling thread.  Draws it refuses are shaded by baseline
+     * and counted in draws_not_applicable. */
+    int (*applies)(const struct sim_draw_ctx *dc, const struct sim_replay_options *opt);
+    /* Whether run also receives quad fragments without a surviving sample
+     * (empty-coverage quads and quads early tests emptied); NULL: never. */
+    int (*wants_empty)(const struct sim_replay_options *opt);
     void (*begin)(void *self, struct sim_shade_ctx *ctx);
     void (*run)(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads,
                 uint32_t count);
@@ -600,6 +661,19 @@ struct sim_unit_ops {
 };
 
 extern const struct sim_unit_ops sim_unit_baseline; /* unit_baseline.c */
+extern const struct sim_unit_ops sim_unit_qfm;      /* unit_qfm.c */
+extern const struct sim_unit_ops sim_unit_pmu;      /* unit_pmu.c */
+extern const struct sim_unit_ops sim_unit_cps;      /* unit_cps.c */
+extern const struct sim_unit_ops sim_unit_amfs;     /* unit_amfs.c */
+extern const struct sim_unit_ops sim_unit_ssaa;     /* unit_ssaa.c */
+
+/* Baseline's shading, for units built on it (unit_baseline.c): queues the
+ * quad for shading at pixel centres (sample == UINT32_MAX) or at sample
+ * `sample` of each pixel, writing that sample only; `self` is baseline's.
+ * sim_unit_baseline.finish shades what is queued. */
+void
+sim_unit_baseline_queue(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *q,
+                        uint32_t sample);
 
 /* The unit of `kind`, or NULL. */
 const struct sim_unit_ops *

@@ -74,6 +74,7 @@ struct worker {
     pthread_t thread;
     int started;
     void *unit_self[SIM_UNIT_COUNT];
+    void *fallback_self[SIM_UNIT_COUNT]; /* baseline, for draws a unit does not apply to */
     struct sim_shade_ctx ctx[SIM_UNIT_COUNT];
     struct sim_unit_counters counters[SIM_UNIT_COUNT];
     struct sim_rast_stats stats;
@@ -93,6 +94,8 @@ struct replay {
     struct sim_replay_result *res;
     struct sim_draw_ctx dc;
     uint64_t draw_serial;
+    uint8_t applies[SIM_UNIT_COUNT]; /* the current draw: the unit shades it (else baseline) */
+    uint32_t raster_flags;           /* the current draw: sim_rast_tri_quads_ex flags */
     struct sim_unit_target targets[SIM_UNIT_COUNT];
     uint8_t *is_attachment; /* per image: a colour or depth attachment somewhere */
     /* Images the frame wrote, as textures, per unit and image. */
@@ -191,20 +194,27 @@ process_bin(struct worker *w, uint32_t b)
     if (rect.x0 >= rect.x1 || rect.y0 >= rect.y1) {
         return;
     }
+    const struct sim_unit_ops *ops[SIM_UNIT_COUNT];
+    void *self[SIM_UNIT_COUNT];
+    uint32_t keep_empty[SIM_UNIT_COUNT];
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         if (r->res->units & (1u << u)) {
             first_unit = first_unit < u ? first_unit : u;
+            /* Draws the unit does not apply to are shaded by baseline. */
+            ops[u] = r->applies[u] ? sim_unit_get(u) : &sim_unit_baseline;
+            self[u] = r->applies[u] ? w->unit_self[u] : w->fallback_self[u];
+            keep_empty[u] = r->applies[u] && ops[u]->wants_empty && ops[u]->wants_empty(&r->opt);
             if (dc->fs) {
-                sim_unit_get(u)->begin(w->unit_self[u], &w->ctx[u]);
+                ops[u]->begin(self[u], &w->ctx[u]);
             }
         }
     }
     for (size_t t = 0; t < bin->tris.count; t++) {
         const struct sim_tri *tri = &tris[list[t]];
-        uint32_t n = sim_rast_tri_quads(&tri->rast, &rect, dc->samples, w->quads, SIM_BIN_QUADS,
-                                        &w->stats);
+        uint32_t n = sim_rast_tri_quads_ex(&tri->rast, &rect, dc->samples, r->raster_flags,
+                                           w->quads, SIM_BIN_QUADS, &w->stats);
         for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-            uint32_t m = 0;
+            uint32_t m = 0, covered = 0;
             if (!(r->res->units & (1u << u))) {
                 continue;
             }
@@ -222,7 +232,8 @@ process_bin(struct worker *w, uint32_t b)
                     any |= o->mask[p];
                     w->counters[u].covered_pixels += o->mask[p] != 0;
                 }
-                if (any) {
+                covered += any != 0;
+                if (any || keep_empty[u]) {
                     o->x = q->x;
                     o->y = q->y;
                     o->tri = tri;
@@ -230,16 +241,16 @@ process_bin(struct worker *w, uint32_t b)
                 }
             }
             if (u == first_unit) {
-                w->quads_after_early += m;
+                w->quads_after_early += covered;
             }
             if (dc->fs && m) {
-                sim_unit_get(u)->run(w->unit_self[u], &w->ctx[u], w->unit_quads, m);
+                ops[u]->run(self[u], &w->ctx[u], w->unit_quads, m);
             }
         }
     }
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         if ((r->res->units & (1u << u)) && dc->fs) {
-            sim_unit_get(u)->finish(w->unit_self[u], &w->ctx[u]);
+            ops[u]->finish(self[u], &w->ctx[u]);
             if (w->ctx[u].fault) {
                 w->fault = w->ctx[u].fault;
             }
@@ -450,6 +461,19 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
         err = bind_written_images(r);
     }
     if (!err) {
+        r->raster_flags = 0;
+        for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+            const struct sim_unit_ops *ops = sim_unit_get(u);
+            if (!(r->res->units & (1u << u))) {
+                continue;
+            }
+            r->applies[u] = !dc->fs || !ops->applies || ops->applies(dc, &r->opt);
+            if (!r->applies[u]) {
+                r->res->counters[u].draws_not_applicable++;
+            } else if (ops->wants_empty && ops->wants_empty(&r->opt)) {
+                r->raster_flags |= SIM_RAST_EMPTY_QUADS;
+            }
+        }
         r->draw_serial++;
         for (uint32_t k = 0; k < r->worker_count; k++) {
             r->workers[k].fault = SIM_REPLAY_ERROR_OK;
@@ -870,6 +894,9 @@ replay_finish(struct replay *r)
                 if (w->unit_self[u]) {
                     sim_unit_get(u)->destroy(w->unit_self[u]);
                 }
+                if (w->fallback_self[u]) {
+                    sim_unit_baseline.destroy(w->fallback_self[u]);
+                }
             }
             for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
                 for (uint32_t i = 0; i < WORKER_INTERPS; i++) {
@@ -922,6 +949,10 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
     }
     if (r.opt.threads == 0) {
         r.opt.threads = 1;
+    }
+    if (!sim_replay_options_resolve(&r.opt)) {
+        snprintf(detail, 160, "a unit option is out of range");
+        return SIM_REPLAY_ERROR_BAD_OPTIONS;
     }
     if ((r.opt.samples && !sim_rast_sample_locations(r.opt.samples)) ||
         (r.opt.units & ~((1u << SIM_UNIT_COUNT) - 1u)) || r.opt.threads > MAX_THREADS) {
@@ -1010,8 +1041,9 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
         w->r = &r;
         for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
             if (res->units & (1u << u)) {
-                w->unit_self[u] = sim_unit_get(u)->create();
-                if (!w->unit_self[u]) {
+                w->unit_self[u] = sim_unit_get(u)->create(&r.opt);
+                w->fallback_self[u] = sim_unit_baseline.create(&r.opt);
+                if (!w->unit_self[u] || !w->fallback_self[u]) {
                     err = SIM_REPLAY_ERROR_NOMEM;
                     goto error;
                 }
@@ -1045,14 +1077,12 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
     for (uint32_t k = 0; k < r.worker_count; k++) {
         struct worker *w = &r.workers[k];
         for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-            struct sim_unit_counters *c = &res->counters[u], *wc = &w->counters[u];
-            c->quads_shaded += wc->quads_shaded;
-            c->lanes_shaded += wc->lanes_shaded;
-            c->covered_lanes += wc->covered_lanes;
-            c->covered_pixels += wc->covered_pixels;
-            c->samples_written += wc->samples_written;
-            c->shader_instructions += wc->shader_instructions;
-            c->texture_lookups += wc->texture_lookups;
+            /* Every counter is a uint64_t (pipeline.h). */
+            uint64_t *c = (uint64_t *)&res->counters[u];
+            const uint64_t *wc = (const uint64_t *)&w->counters[u];
+            for (size_t i = 0; i < sizeof(struct sim_unit_counters) / sizeof(uint64_t); i++) {
+                c[i] += wc[i];
+            }
         }
         res->raster.samples_tested += w->stats.samples_tested;
         res->raster.samples_covered += w->stats.samples_covered;
@@ -1067,6 +1097,52 @@ error:
     replay_finish(&r);
     sim_replay_result_destroy(res);
     return err;
+}
+
+_Static_assert(sizeof(struct sim_unit_counters) % sizeof(uint64_t) == 0,
+               "sim_unit_counters holds uint64_t only");
+
+int
+sim_replay_options_resolve(struct sim_replay_options *opt)
+{
+    struct sim_qfm_options *q = &opt->qfm;
+    struct sim_cps_options *c = &opt->cps;
+    struct sim_amfs_options *a = &opt->amfs;
+
+    q->entries = q->entries ? q->entries : 32;
+    q->window = q->window ? q->window : 2;
+    if (q->empty > SIM_SWITCH_OFF || q->evict_merge > SIM_SWITCH_OFF ||
+        q->centroid > SIM_SWITCH_OFF) {
+        return 0;
+    }
+    q->empty = q->empty ? q->empty : SIM_SWITCH_ON;
+    q->evict_merge = q->evict_merge ? q->evict_merge : SIM_SWITCH_ON;
+    q->centroid = q->centroid ? q->centroid : SIM_SWITCH_OFF;
+    opt->pmu.entries = opt->pmu.entries ? opt->pmu.entries : 512;
+    opt->pmu.edges = opt->pmu.edges ? opt->pmu.edges : 8;
+    if (opt->pmu.entries > (1u << 20) || opt->pmu.edges > 32) {
+        return 0;
+    }
+    c->rate_x = c->rate_x ? c->rate_x : 2;
+    c->rate_y = c->rate_y ? c->rate_y : 2;
+    if ((c->rate_x != 1 && c->rate_x != 2 && c->rate_x != 4) ||
+        (c->rate_y != 1 && c->rate_y != 2 && c->rate_y != 4)) {
+        return 0;
+    }
+    if (c->foveated &&
+        (!(c->cx >= -1e6f && c->cx <= 1e6f) || !(c->cy >= -1e6f && c->cy <= 1e6f) ||
+         !(c->aspect > 0.0f && c->aspect <= 1e6f) || !(c->r_in >= 0.0f) ||
+         !(c->r_out >= c->r_in && c->r_out <= 1e6f) || !(c->s_in >= 1.0f && c->s_in <= 1e6f) ||
+         !(c->s_out >= 1.0f && c->s_out <= 1e6f))) {
+        return 0;
+    }
+    if (a->eta == 0.0f) {
+        a->eta = 1.0f;
+    }
+    if (!(a->eta > 0.0f && a->eta <= 1024.0f) || a->filter > SIM_AMFS_BILINEAR) {
+        return 0;
+    }
+    return 1;
 }
 
 /* ------------------------------------------------------------------------ */

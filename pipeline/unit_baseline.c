@@ -24,8 +24,9 @@ struct baseline {
 };
 
 static void *
-baseline_create(void)
+baseline_create(const struct sim_replay_options *opt)
 {
+    (void)opt;
     return calloc(1, sizeof(struct baseline));
 }
 
@@ -99,30 +100,32 @@ baseline_begin(void *self, struct sim_shade_ctx *ctx)
     b->count = 0;
 }
 
-static void
-baseline_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uint32_t count)
+void
+sim_unit_baseline_queue(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *q,
+                        uint32_t sample)
 {
     struct baseline *b = self;
 
+    b->sample[b->count] = sample;
+    b->pending[b->count++] = *q;
+    if (b->count == BATCH) {
+        baseline_flush(b, ctx);
+    }
+}
+
+static void
+baseline_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uint32_t count)
+{
     for (uint32_t i = 0; i < count; i++) {
         const struct sim_quad *q = &quads[i];
         if (!ctx->dc->per_sample) {
-            b->sample[b->count] = UINT32_MAX;
-            b->pending[b->count++] = *q;
-            if (b->count == BATCH) {
-                baseline_flush(b, ctx);
-            }
+            sim_unit_baseline_queue(self, ctx, q, UINT32_MAX);
             continue;
         }
         uint32_t any = q->mask[0] | q->mask[1] | q->mask[2] | q->mask[3];
         for (uint32_t s = 0; s < ctx->dc->samples; s++) {
-            if (!(any & (1u << s))) {
-                continue;
-            }
-            b->sample[b->count] = s;
-            b->pending[b->count++] = *q;
-            if (b->count == BATCH) {
-                baseline_flush(b, ctx);
+            if (any & (1u << s)) {
+                sim_unit_baseline_queue(self, ctx, q, s);
             }
         }
     }

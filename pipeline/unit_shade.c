@@ -12,6 +12,11 @@
 
 static const struct sim_unit_ops *const units[SIM_UNIT_COUNT] = {
     [SIM_UNIT_BASELINE] = &sim_unit_baseline,
+    [SIM_UNIT_QFM] = &sim_unit_qfm,
+    [SIM_UNIT_PMU] = &sim_unit_pmu,
+    [SIM_UNIT_CPS] = &sim_unit_cps,
+    [SIM_UNIT_AMFS] = &sim_unit_amfs,
+    [SIM_UNIT_SSAA] = &sim_unit_ssaa,
 };
 
 const struct sim_unit_ops *

@@ -5,7 +5,13 @@
  * pixel, plus DIR/report.json and DIR/report.csv.
  *
  *   overshade replay TRACE --out DIR [--frames LIST] [--modes LIST]
- *                    [--msaa N] [--threads N] [--repeat N]
+ *                    [--msaa N] [--threads N] [--repeat N] [unit options]
+ *
+ * Unit options (../shared/spec/modes.md; docs/modes.md): --qfm-entries
+ * N|unbounded, --qfm-window N|all, --qfm-empty on|off, --qfm-evict-merge
+ * on|off, --qfm-centroid on|off, --pmu-entries N, --pmu-edges N,
+ * --cps-rate WxH, --cps-foveated cx,cy,aspect,r_in,r_out,s_in,s_out,
+ * --amfs-eta X, --amfs-filter nearest|bilinear.
  *
  * Files, for frame F (the application's frame number) and unit U:
  *   frame-F-U-present.png    the presented image as U rendered it
@@ -22,7 +28,10 @@
  * "ssim", "differing_pixels", "max_difference", "file"} | null, "units":
  * {"baseline": {"quads_shaded", "lanes_shaded",
  * "covered_lanes", "covered_pixels", "shaded_per_covered_pixel",
- * "samples_written", "shader_instructions", "texture_lookups", "files"}},
+ * "samples_written", "shader_instructions", "texture_lookups",
+ * "draws_not_applicable", "savings_vs_baseline": {"lanes_percent",
+ * "instructions_percent"} | null, "vs_baseline": {"psnr", "ssim"} | null,
+ * "vs_ssaa": {"psnr", "ssim"} | null, "internals": {...}, "files"}},
  * "raster": {...}, "pipeline_statistics": {"driver", "replay"},
  * "unsupported": [{"pass", "draw", "id", "status", "detail"}],
  * "transfers": {"replayed", "skipped"}, "not_replayed": [{"command", "count"}], "images": [...]}]}.
@@ -76,7 +85,20 @@ cli_replay_usage(FILE *out)
             "  --msaa N        rasterize every pass with N samples: 1, 2, 4, 8 or 16\n"
             "                  (default: as captured)\n"
             "  --threads N     worker threads (default 1); results do not depend on N\n"
-            "  --repeat N      replay each frame N times and report the fastest (timing)\n");
+            "  --repeat N      replay each frame N times and report the fastest (timing)\n\n"
+            "Unit options (defaults in parentheses; docs/modes.md):\n"
+            "  --qfm-entries N|unbounded   merge buffer entries per bin (32)\n"
+            "  --qfm-window N|all          most recent matching entries tried (2)\n"
+            "  --qfm-empty on|off          empty-coverage quad fragments (on)\n"
+            "  --qfm-evict-merge on|off    merge-on-evict (on)\n"
+            "  --qfm-centroid on|off       centroid positions in merged quads (off)\n"
+            "  --pmu-entries N             PMU buffer entries per bin (512)\n"
+            "  --pmu-edges N               outer edges per pixel, 1 to 32 (8)\n"
+            "  --cps-rate WxH              coarse pixel size, 1, 2 or 4 each (2x2)\n"
+            "  --cps-foveated cx,cy,aspect,r_in,r_out,s_in,s_out\n"
+            "                              foveated coarse pixel sizes (off)\n"
+            "  --amfs-eta X                AMFS shading rate scale (1)\n"
+            "  --amfs-filter nearest|bilinear  AMFS lookup (nearest)\n");
 }
 
 static int
@@ -92,6 +114,132 @@ parse_u64(const char *s, uint64_t *v)
         return 0;
     }
     *v = x;
+    return 1;
+}
+
+static int
+parse_switch(const char *s, uint32_t *v)
+{
+    if (strcmp(s, "on") == 0) {
+        *v = SIM_SWITCH_ON;
+    } else if (strcmp(s, "off") == 0) {
+        *v = SIM_SWITCH_OFF;
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
+/* A positive count up to `max`, or `unbounded_word` for SIM_UNBOUNDED. */
+static int
+parse_count(const char *s, const char *unbounded_word, uint64_t max, uint32_t *v)
+{
+    uint64_t n;
+    if (unbounded_word && strcmp(s, unbounded_word) == 0) {
+        *v = SIM_UNBOUNDED;
+        return 1;
+    }
+    if (!parse_u64(s, &n) || n < 1 || n > max) {
+        return 0;
+    }
+    *v = (uint32_t)n;
+    return 1;
+}
+
+static int
+parse_float(const char *s, float *v)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(s, &end);
+    if (!*s || errno || *end || !isfinite(d) || fabs(d) > 1e6) {
+        return 0;
+    }
+    *v = (float)d;
+    return 1;
+}
+
+/* "cx,cy,aspect,r_in,r_out,s_in,s_out" */
+static int
+parse_foveated(const char *s, struct sim_cps_options *c)
+{
+    float *f[7] = {&c->cx, &c->cy, &c->aspect, &c->r_in, &c->r_out, &c->s_in, &c->s_out};
+    char buf[256], *save = NULL, *tok;
+    int n = 0;
+    if (strlen(s) >= sizeof(buf)) {
+        return 0;
+    }
+    strcpy(buf, s);
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (n == 7 || !parse_float(tok, f[n])) {
+            return 0;
+        }
+        n++;
+    }
+    if (n != 7 || !(c->aspect > 0) || c->r_in < 0 || c->r_out < c->r_in || c->s_in < 1 ||
+        c->s_out < 1) {
+        return 0;
+    }
+    c->foveated = 1;
+    return 1;
+}
+
+/* The unit options; 1 when `arg` was one (consuming `val`), 0 when it is
+ * not a unit option, -1 on a bad value (message printed). */
+static int
+parse_unit_option(const char *arg, const char *val, struct sim_replay_options *o)
+{
+    int ok;
+    if (strncmp(arg, "--qfm-", 6) != 0 && strncmp(arg, "--pmu-", 6) != 0 &&
+        strncmp(arg, "--cps-", 6) != 0 && strncmp(arg, "--amfs-", 7) != 0) {
+        return 0;
+    }
+    if (!val) {
+        fprintf(stderr, "overshade replay: %s needs a value\n", arg);
+        return -1;
+    }
+    if (strcmp(arg, "--qfm-entries") == 0) {
+        ok = parse_count(val, "unbounded", 1u << 20, &o->qfm.entries);
+    } else if (strcmp(arg, "--qfm-window") == 0) {
+        ok = parse_count(val, "all", 1u << 20, &o->qfm.window);
+    } else if (strcmp(arg, "--qfm-empty") == 0) {
+        ok = parse_switch(val, &o->qfm.empty);
+    } else if (strcmp(arg, "--qfm-evict-merge") == 0) {
+        ok = parse_switch(val, &o->qfm.evict_merge);
+    } else if (strcmp(arg, "--qfm-centroid") == 0) {
+        ok = parse_switch(val, &o->qfm.centroid);
+    } else if (strcmp(arg, "--pmu-entries") == 0) {
+        ok = parse_count(val, NULL, 1u << 20, &o->pmu.entries);
+    } else if (strcmp(arg, "--pmu-edges") == 0) {
+        ok = parse_count(val, NULL, 32, &o->pmu.edges);
+    } else if (strcmp(arg, "--cps-rate") == 0) {
+        unsigned w = 0, h = 0;
+        char extra;
+        ok = sscanf(val, "%ux%u%c", &w, &h, &extra) == 2 && (w == 1 || w == 2 || w == 4) &&
+             (h == 1 || h == 2 || h == 4);
+        o->cps.rate_x = w;
+        o->cps.rate_y = h;
+    } else if (strcmp(arg, "--cps-foveated") == 0) {
+        ok = parse_foveated(val, &o->cps);
+    } else if (strcmp(arg, "--amfs-eta") == 0) {
+        ok = parse_float(val, &o->amfs.eta) && o->amfs.eta > 0 && o->amfs.eta <= 1024;
+    } else if (strcmp(arg, "--amfs-filter") == 0) {
+        ok = 1;
+        if (strcmp(val, "nearest") == 0) {
+            o->amfs.filter = SIM_AMFS_NEAREST;
+        } else if (strcmp(val, "bilinear") == 0) {
+            o->amfs.filter = SIM_AMFS_BILINEAR;
+        } else {
+            ok = 0;
+        }
+    } else {
+        fprintf(stderr, "overshade replay: unknown option '%s'\n", arg);
+        return -1;
+    }
+    if (!ok) {
+        fprintf(stderr, "overshade replay: bad value '%s' for %s (see --help)\n", val, arg);
+        return -1;
+    }
     return 1;
 }
 
@@ -138,6 +286,14 @@ parse_args(int argc, char **argv, struct replay_args *a)
         const char *arg = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         uint64_t n;
+        int unit_opt = parse_unit_option(arg, val, &a->opt);
+        if (unit_opt < 0) {
+            return 0;
+        }
+        if (unit_opt > 0) {
+            i++;
+            continue;
+        }
         if (strcmp(arg, "--out") == 0 && val) {
             a->out = val;
             i++;
@@ -181,8 +337,8 @@ parse_args(int argc, char **argv, struct replay_args *a)
                     }
                 }
                 if (!found) {
-                    fprintf(stderr, "overshade replay: unknown or not yet implemented mode '%s'"
-                                    " (have: baseline)\n", tok);
+                    fprintf(stderr, "overshade replay: unknown mode '%s' (have: baseline, qfm,"
+                                    " pmu, cps, amfs, ssaa, all)\n", tok);
                     return 0;
                 }
             }
@@ -317,6 +473,177 @@ static const char *const stat_names[CAP_PIPELINE_STATS_COUNT] = {
     "compute_shader_invocations",
 };
 
+/* A unit's savings against baseline and image quality against baseline
+ * (k = 0) and ssaa (k = 1). */
+struct unit_quality {
+    double lanes_saved, instr_saved; /* percent */
+    int has[2];
+    double psnr[2], ssim[2];
+};
+
+static void
+unit_quality(const struct sim_unit_counters *c, const struct sim_unit_counters *base,
+             uint8_t *const *presents, const uint32_t *w, const uint32_t *h, uint32_t u,
+             struct unit_quality *q)
+{
+    static const enum sim_unit_kind against[2] = {SIM_UNIT_BASELINE, SIM_UNIT_SSAA};
+    memset(q, 0, sizeof(*q));
+    q->lanes_saved = base && base->lanes_shaded
+                         ? 100.0 * (1.0 - (double)c->lanes_shaded / (double)base->lanes_shaded)
+                         : NAN;
+    q->instr_saved = base && base->shader_instructions
+                         ? 100.0 * (1.0 - (double)c->shader_instructions /
+                                              (double)base->shader_instructions)
+                         : NAN;
+    for (int k = 0; k < 2; k++) {
+        uint32_t r = against[k];
+        if (!presents[u] || !presents[r] || w[u] != w[r] || h[u] != h[r]) {
+            continue;
+        }
+        q->has[k] = 1;
+        q->psnr[k] = sim_metric_psnr(presents[u], presents[r], w[u], h[u]);
+        q->ssim[k] = sim_metric_ssim(presents[u], presents[r], w[u], h[u]);
+    }
+}
+
+static double
+pmu_efficiency(const struct sim_unit_counters *c)
+{
+    return c->pmu_partial_quads ? (double)c->pmu_saved_quads / (double)c->pmu_partial_quads : 0;
+}
+
+/* The unit's own counters (../shared/spec/modes.md) as "internals". */
+static void
+json_internals(FILE *f, uint32_t u, const struct sim_unit_counters *c)
+{
+    fprintf(f, ", \"internals\": {");
+    switch (u) {
+    case SIM_UNIT_QFM:
+        fprintf(f,
+                "\"merges\": %" PRIu64 ", \"evictions\": %" PRIu64
+                ", \"merges_on_evict\": %" PRIu64 ", \"empty_quads\": %" PRIu64
+                ", \"full_coverage_evictions\": %" PRIu64,
+                c->qfm_merges, c->qfm_evictions, c->qfm_evict_merges, c->qfm_empty_quads,
+                c->qfm_full_evictions);
+        break;
+    case SIM_UNIT_PMU:
+        fprintf(f,
+                "\"partially_covered_quads\": %" PRIu64 ", \"saved_quads\": %" PRIu64
+                ", \"efficiency\": ",
+                c->pmu_partial_quads, c->pmu_saved_quads);
+        json_double(f, pmu_efficiency(c));
+        fprintf(f, ", \"merged_pixels\": %" PRIu64, c->pmu_merged_pixels);
+        break;
+    case SIM_UNIT_CPS: {
+        int comma = 0;
+        fprintf(f, "\"coarse_quads\": {");
+        for (int x = 0; x < 3; x++) {
+            for (int y = 0; y < 3; y++) {
+                fprintf(f, "%s\"%dx%d\": %" PRIu64, comma ? ", " : "", 1 << x, 1 << y,
+                        c->cps_quads[x][y]);
+                comma = 1;
+            }
+        }
+        fputc('}', f);
+        break;
+    }
+    case SIM_UNIT_AMFS: {
+        int comma = 0;
+        fprintf(f, "\"cache_hits\": %" PRIu64 ", \"cache_misses\": %" PRIu64
+                   ", \"grid_resolutions\": [",
+                c->amfs_hits, c->amfs_misses);
+        for (int x = 0; x < SIM_AMFS_RES_BINS; x++) {
+            for (int y = 0; y < SIM_AMFS_RES_BINS; y++) {
+                if (c->amfs_resolution[x][y]) {
+                    fprintf(f, "%s{\"u\": %u, \"v\": %u, \"requests\": %" PRIu64 "}",
+                            comma ? ", " : "", 1u << x, 1u << y, c->amfs_resolution[x][y]);
+                    comma = 1;
+                }
+            }
+        }
+        fputc(']', f);
+        break;
+    }
+    default:
+        break;
+    }
+    fputc('}', f);
+}
+
+static void
+csv_double(FILE *f, double v)
+{
+    if (isfinite(v)) {
+        fprintf(f, ",%.6g", v);
+    } else {
+        fputc(',', f);
+    }
+}
+
+/* The columns after driver_gpu_ms (see the header in cli_replay). */
+static void
+csv_unit_columns(FILE *f, const struct sim_unit_counters *c, const struct unit_quality *q)
+{
+    fprintf(f, ",%" PRIu64, c->draws_not_applicable);
+    csv_double(f, q->lanes_saved);
+    csv_double(f, q->instr_saved);
+    for (int k = 0; k < 2; k++) {
+        csv_double(f, q->has[k] ? q->psnr[k] : NAN);
+        csv_double(f, q->has[k] ? q->ssim[k] : NAN);
+    }
+    fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, c->qfm_merges,
+            c->qfm_evictions, c->qfm_evict_merges, c->qfm_empty_quads, c->qfm_full_evictions);
+    fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.6g,%" PRIu64, c->pmu_partial_quads, c->pmu_saved_quads,
+            pmu_efficiency(c), c->pmu_merged_pixels);
+    /* Lists inside a column are ';'-separated KEY:COUNT. */
+    fputc(',', f);
+    for (int x = 0, n = 0; x < 3; x++) {
+        for (int y = 0; y < 3; y++) {
+            if (c->cps_quads[x][y]) {
+                fprintf(f, "%s%dx%d:%" PRIu64, n++ ? ";" : "", 1 << x, 1 << y,
+                        c->cps_quads[x][y]);
+            }
+        }
+    }
+    fprintf(f, ",%" PRIu64 ",%" PRIu64 ",", c->amfs_hits, c->amfs_misses);
+    for (int x = 0, n = 0; x < SIM_AMFS_RES_BINS; x++) {
+        for (int y = 0; y < SIM_AMFS_RES_BINS; y++) {
+            if (c->amfs_resolution[x][y]) {
+                fprintf(f, "%s%ux%u:%" PRIu64, n++ ? ";" : "", 1u << x, 1u << y,
+                        c->amfs_resolution[x][y]);
+            }
+        }
+    }
+    fputc('\n', f);
+}
+
+/* The unit options as resolved, in report.json's "options". */
+static void
+json_options(FILE *f, const struct sim_replay_options *opt)
+{
+    struct sim_replay_options o = *opt;
+    sim_replay_options_resolve(&o);
+    fprintf(f, ", \"qfm\": {\"entries\": ");
+    o.qfm.entries == SIM_UNBOUNDED ? fputs("\"unbounded\"", f)
+                                   : fprintf(f, "%u", o.qfm.entries);
+    fprintf(f, ", \"window\": ");
+    o.qfm.window == SIM_UNBOUNDED ? fputs("\"all\"", f) : fprintf(f, "%u", o.qfm.window);
+    fprintf(f, ", \"empty\": %s, \"evict_merge\": %s, \"centroid\": %s}",
+            o.qfm.empty == SIM_SWITCH_ON ? "true" : "false",
+            o.qfm.evict_merge == SIM_SWITCH_ON ? "true" : "false",
+            o.qfm.centroid == SIM_SWITCH_ON ? "true" : "false");
+    fprintf(f, ", \"pmu\": {\"entries\": %u, \"edges\": %u}", o.pmu.entries, o.pmu.edges);
+    fprintf(f, ", \"cps\": {\"rate\": \"%ux%u\", \"foveated\": ", o.cps.rate_x, o.cps.rate_y);
+    if (o.cps.foveated) {
+        fprintf(f, "[%g, %g, %g, %g, %g, %g, %g]", o.cps.cx, o.cps.cy, o.cps.aspect, o.cps.r_in,
+                o.cps.r_out, o.cps.s_in, o.cps.s_out);
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, "}, \"amfs\": {\"eta\": %g, \"filter\": \"%s\"}", o.amfs.eta,
+            o.amfs.filter == SIM_AMFS_BILINEAR ? "bilinear" : "nearest");
+}
+
 /* Replays one frame and writes its files and its JSON object. */
 static int
 replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struct cap_trace *trace,
@@ -325,7 +652,8 @@ replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struc
     struct cli_replay_frame *conv = NULL;
     struct sim_replay_result *res = NULL;
     struct frame_report fr;
-    uint8_t *ref = NULL, *present = NULL;
+    uint8_t *ref = NULL, *present = NULL, *presents[SIM_UNIT_COUNT] = {NULL};
+    uint32_t present_w[SIM_UNIT_COUNT] = {0}, present_h[SIM_UNIT_COUNT] = {0};
     char detail[160], name[256];
     uint32_t pw = 0, ph = 0, draw_count, target_count;
     const struct sim_draw_result *draws;
@@ -392,6 +720,15 @@ replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struc
     fprintf(json, "    {\n      \"index\": %" PRIu64 ",\n", cf->index);
     targets = sim_replay_result_targets(res, &target_count);
 
+    /* Every unit's presented image first: units are compared with
+     * baseline and ssaa. */
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        if (sim_replay_result_unit(res, u) && conv->frame.present_image != SIM_NONE) {
+            presents[u] = sim_replay_result_image_rgba8(res, u, conv->frame.present_image,
+                                                        &present_w[u], &present_h[u]);
+        }
+    }
+    const struct sim_unit_counters *base_c = sim_replay_result_unit(res, SIM_UNIT_BASELINE);
     int units_open = 0;
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         const struct sim_unit_counters *c = sim_replay_result_unit(res, u);
@@ -403,8 +740,9 @@ replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struc
         }
         /* Presented image and metrics (from the first unit that runs). */
         if (conv->frame.present_image != SIM_NONE) {
-            free(present);
-            present = sim_replay_result_image_rgba8(res, u, conv->frame.present_image, &pw, &ph);
+            present = presents[u];
+            pw = present_w[u];
+            ph = present_h[u];
             if (present) {
                 snprintf(name, sizeof(name), "frame-%" PRIu64 "-%s-present.png", cf->index, un);
                 if (!write_png(a->out, name, present, pw, ph, 0)) {
@@ -513,10 +851,38 @@ replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struc
         json_double(json, spc);
         fprintf(json,
                 ", \"samples_written\": %" PRIu64 ", \"shader_instructions\": %" PRIu64
-                ", \"texture_lookups\": %" PRIu64 ", \"files\": {\"present\": \"frame-%" PRIu64
+                ", \"texture_lookups\": %" PRIu64 ", \"draws_not_applicable\": %" PRIu64,
+                c->samples_written, c->shader_instructions, c->texture_lookups,
+                c->draws_not_applicable);
+        struct unit_quality q;
+        unit_quality(c, base_c, presents, present_w, present_h, u, &q);
+        fprintf(json, ", \"savings_vs_baseline\": ");
+        if (base_c) {
+            fprintf(json, "{\"lanes_percent\": ");
+            json_double(json, q.lanes_saved);
+            fprintf(json, ", \"instructions_percent\": ");
+            json_double(json, q.instr_saved);
+            fputc('}', json);
+        } else {
+            fputs("null", json);
+        }
+        for (int k = 0; k < 2; k++) {
+            fprintf(json, ", \"%s\": ", k == 0 ? "vs_baseline" : "vs_ssaa");
+            if (q.has[k]) {
+                fprintf(json, "{\"psnr\": ");
+                json_double(json, q.psnr[k]);
+                fprintf(json, ", \"ssim\": ");
+                json_double(json, q.ssim[k]);
+                fputc('}', json);
+            } else {
+                fputs("null", json);
+            }
+        }
+        json_internals(json, u, c);
+        fprintf(json,
+                ", \"files\": {\"present\": \"frame-%" PRIu64
                 "-%s-present.png\", \"heatmap\": \"frame-%" PRIu64 "-%s-heatmap.png\"}}",
-                c->samples_written, c->shader_instructions, c->texture_lookups, cf->index, un,
-                cf->index, un);
+                cf->index, un, cf->index, un);
         fprintf(csv, "%" PRIu64 ",%u,%u,%u,%u,%u,%u,", cf->index, fr.width, fr.height,
                 fr.samples, fr.draws, fr.tessellated, fr.unsupported);
         if (fr.has_reference) {
@@ -526,10 +892,11 @@ replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struc
         }
         fprintf(csv,
                 "%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.6g,%" PRIu64 ",%" PRIu64
-                ",%.6g,%.6g,%.6g\n",
+                ",%.6g,%.6g,%.6g",
                 un, c->quads_shaded, c->lanes_shaded, c->covered_pixels, spc,
                 c->shader_instructions, c->texture_lookups, fr.replay_ms, fr.driver_ms,
                 fr.driver_gpu_ms);
+        csv_unit_columns(csv, c, &q);
     }
     fprintf(json, "\n      },\n");
 
@@ -627,7 +994,9 @@ replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struc
     ok = 1;
 out:
     free(ref);
-    free(present);
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        free(presents[u]);
+    }
     sim_replay_result_destroy(res);
     cli_replay_frame_destroy(conv);
     return ok;
@@ -686,7 +1055,12 @@ cli_replay(int argc, char **argv)
     }
     fprintf(csv, "frame,width,height,samples,draws,tessellated_draws,unsupported_draws,psnr,ssim,"
                  "unit,quads_shaded,lanes_shaded,covered_pixels,shaded_per_covered_pixel,"
-                 "shader_instructions,texture_lookups,replay_ms,driver_frame_ms,driver_gpu_ms\n");
+                 "shader_instructions,texture_lookups,replay_ms,driver_frame_ms,driver_gpu_ms,"
+                 "draws_not_applicable,lanes_saved_percent,instructions_saved_percent,"
+                 "psnr_vs_baseline,ssim_vs_baseline,psnr_vs_ssaa,ssim_vs_ssaa,"
+                 "qfm_merges,qfm_evictions,qfm_evict_merges,qfm_empty_quads,qfm_full_evictions,"
+                 "pmu_partial_quads,pmu_saved_quads,pmu_efficiency,pmu_merged_pixels,"
+                 "cps_coarse_quads,amfs_cache_hits,amfs_cache_misses,amfs_resolutions\n");
     fprintf(json, "{\n  \"trace\": ");
     json_string(json, a.trace);
     fprintf(json, ",\n  \"options\": {\"msaa\": %u, \"threads\": %u, \"modes\": [",
@@ -696,10 +1070,14 @@ cli_replay(int argc, char **argv)
             fprintf(json, "%s\"%s\"", c++ ? ", " : "", sim_unit_name(u));
         }
     }
-    fprintf(json, "]},\n  \"metrics\": {\"psnr\": \"PSNR over R, G, B of 8-bit images against the "
-                  "presented image\", \"ssim\": \"SSIM (Wang et al. 2004) on BT.601 luma, 11x11 "
+    fprintf(json, "]");
+    json_options(json, &a.opt);
+    fprintf(json, "},\n  \"metrics\": {\"psnr\": \"PSNR over R, G, B of 8-bit images against the "
+                  "presented image (units: vs_baseline and vs_ssaa against those units' presented "
+                  "images)\", \"ssim\": \"SSIM (Wang et al. 2004) on BT.601 luma, 11x11 "
                   "Gaussian window sigma 1.5, K1 0.01, K2 0.03, mean over windows inside the "
-                  "image\"},\n  \"frames\": [\n");
+                  "image\", \"savings\": \"100 * (1 - unit / baseline) of lanes shaded and of "
+                  "fragment shader instructions\"},\n  \"frames\": [\n");
     for (uint32_t k = 0; k < trace->frame_count; k++) {
         selected += frame_selected(&a, trace->frames[k]->index);
     }

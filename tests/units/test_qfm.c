@@ -1,0 +1,349 @@
+/*
+ * tests/units/test_qfm.c — quad-fragment merging on hand-built quad
+ * fragment streams (../shared/spec/modes.md, "qfm"), one sample per
+ * pixel, all streams at the quad (2, 2) around the point C = (3, 3):
+ *
+ *   - three edge-adjacent triangles of a fan around C, one quad fragment
+ *     each, merge into one shaded quad (evicted at once when the coverage
+ *     becomes full) and every pixel keeps its own triangle's colour;
+ *     baseline shades three quads;
+ *   - a triangle sharing only a vertex, a back-facing neighbour and an
+ *     overlapping neighbour never merge;
+ *   - merge-on-evict joins A and C, which arrived before B but are not
+ *     adjacent, once B merged with C; with merge-on-evict off they stay
+ *     apart;
+ *   - an empty quad fragment of a sliver between A and C bridges them
+ *     (one quad shaded), is counted, and alone is never shaded; without
+ *     empty quads A and C stay two quads;
+ *   - the buffer's FIFO: with one entry a fragment evicts the other;
+ *   - grids and adjacency from front_grid.c for indexed and non-indexed
+ *     draws.
+ */
+#include "fixture.h"
+
+static const float red[4] = {1, 0, 0, 1}, green[4] = {0, 1, 0, 1}, blue[4] = {0, 0, 1, 1},
+                   white[4] = {1, 1, 1, 1};
+
+/* Fan around C = (3, 3): R (6, 3), U (3, 0), Lo (0, 5): T0 = C R U covers
+ * pixel 1 of the quad, T1 = C U Lo pixel 0, T2 = C Lo R pixels 2 and 3. */
+static const float C[2] = {3, 3}, R[2] = {6, 3}, U[2] = {3, 0}, LO[2] = {0, 5};
+
+static void
+tri3(float out[3][2], const float a[2], const float b[2], const float c[2])
+{
+    memcpy(out[0], a, 8);
+    memcpy(out[1], b, 8);
+    memcpy(out[2], c, 8);
+}
+
+static void
+check_color(const struct unit_fixture *f, uint32_t x, uint32_t y, const float c[4])
+{
+    uint8_t p[4];
+    fix_pixel(f, x, y, p);
+    for (int i = 0; i < 3; i++) {
+        if (p[i] != (uint8_t)(c[i] * 255.0f)) {
+            fprintf(stderr, "pixel (%u, %u): channel %d is %u, expected %u\n", x, y, i, p[i],
+                    (uint8_t)(c[i] * 255.0f));
+            test_failures++;
+        }
+    }
+}
+
+static void
+test_three_merge(struct sim_ir_shader *fs, enum sim_unit_kind kind)
+{
+    struct unit_fixture f;
+    float t[3][2];
+    fix_init(&f, kind, 1, NULL, fs);
+    tri3(t, C, R, U);
+    fix_tri(&f, t, (const uint32_t[3]){0, 1, 2}, red);
+    tri3(t, C, U, LO);
+    fix_tri(&f, t, (const uint32_t[3]){0, 2, 3}, green);
+    tri3(t, C, LO, R);
+    fix_tri(&f, t, (const uint32_t[3]){0, 3, 1}, blue);
+    fix_ready(&f);
+    /* Adjacency from the shared indices: a closed fan, each pair adjacent. */
+    CHECK_EQ_U64(0x6, fix_get(&f, 0)->adj[0]);
+    CHECK_EQ_U64(0x5, fix_get(&f, 1)->adj[0]);
+    CHECK_EQ_U64(0x3, fix_get(&f, 2)->adj[0]);
+    for (uint32_t i = 0; i < 3; i++) {
+        CHECK(fix_feed(&f, i, 2, 2, 0));
+    }
+    fix_finish(&f);
+    if (kind == SIM_UNIT_QFM) {
+        CHECK_EQ_U64(1, f.counters.quads_shaded);
+        CHECK_EQ_U64(4, f.counters.lanes_shaded);
+        CHECK_EQ_U64(4, f.counters.covered_lanes);
+        CHECK_EQ_U64(2, f.counters.qfm_merges);
+        CHECK_EQ_U64(1, f.counters.qfm_full_evictions);
+    } else {
+        CHECK_EQ_U64(3, f.counters.quads_shaded);
+    }
+    CHECK_EQ_U64(4, f.counters.samples_written);
+    /* Each pixel centre is inside its own triangle: its own colour. */
+    check_color(&f, 3, 2, red);
+    check_color(&f, 2, 2, green);
+    check_color(&f, 2, 3, blue);
+    check_color(&f, 3, 3, blue);
+    fix_destroy(&f);
+}
+
+/* T0 then `second` (covering what it covers of the quad) never merge. */
+static void
+check_no_merge(struct sim_ir_shader *fs, const float second[3][2], const uint32_t ids[3],
+               const char *what)
+{
+    struct unit_fixture f;
+    float t[3][2];
+    fix_init(&f, SIM_UNIT_QFM, 1, NULL, fs);
+    tri3(t, C, R, U);
+    fix_tri(&f, t, (const uint32_t[3]){0, 1, 2}, red);
+    fix_tri(&f, second, ids, green);
+    fix_ready(&f);
+    CHECK(fix_feed(&f, 0, 2, 2, 0));
+    CHECK(fix_feed(&f, 1, 2, 2, 0));
+    fix_finish(&f);
+    if (f.counters.quads_shaded != 2 || f.counters.qfm_merges || f.counters.qfm_evict_merges) {
+        fprintf(stderr, "%s: %" PRIu64 " quads, %" PRIu64 " merges, %" PRIu64
+                        " merges on evict; expected 2, 0, 0\n",
+                what, f.counters.quads_shaded, f.counters.qfm_merges,
+                f.counters.qfm_evict_merges);
+        test_failures++;
+    }
+    fix_destroy(&f);
+}
+
+static void
+test_never_merge(struct sim_ir_shader *fs)
+{
+    float t[3][2];
+    /* Shares only vertex C (the U and Lo of this one are other vertices). */
+    tri3(t, C, U, LO);
+    check_no_merge(fs, t, (const uint32_t[3]){0, 5, 6}, "non-adjacent");
+    /* Shares edge C-U but faces the other way. */
+    tri3(t, C, LO, U);
+    check_no_merge(fs, t, (const uint32_t[3]){0, 3, 2}, "opposite-facing");
+    /* Shares edge C-U, faces the same way, and covers pixel 1 too. */
+    static const float R2[2] = {6, 1};
+    tri3(t, C, R2, U);
+    check_no_merge(fs, t, (const uint32_t[3]){0, 7, 2}, "overlapping");
+}
+
+/* The four-way fan around C: A = C R U (pixel 1), B = C U L (pixel 0),
+ * Cc = C L D (pixel 2); A and Cc share only C. */
+static void
+test_merge_on_evict(struct sim_ir_shader *fs, uint32_t evict_merge)
+{
+    static const float L[2] = {0, 3}, D[2] = {3, 6};
+    struct sim_replay_options opt;
+    struct unit_fixture f;
+    float t[3][2];
+    memset(&opt, 0, sizeof(opt));
+    opt.qfm.evict_merge = evict_merge;
+    fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
+    tri3(t, C, R, U);
+    fix_tri(&f, t, (const uint32_t[3]){0, 1, 2}, red);
+    tri3(t, C, U, L);
+    fix_tri(&f, t, (const uint32_t[3]){0, 2, 3}, green);
+    tri3(t, C, L, D);
+    fix_tri(&f, t, (const uint32_t[3]){0, 3, 4}, blue);
+    fix_ready(&f);
+    CHECK_EQ_U64(0, fix_get(&f, 0)->adj[0] & 0x4); /* A and Cc: not adjacent */
+    /* Out of order: A, Cc, then B, which merges into Cc (the most recent). */
+    CHECK(fix_feed(&f, 0, 2, 2, 0));
+    CHECK(fix_feed(&f, 2, 2, 2, 0));
+    CHECK(fix_feed(&f, 1, 2, 2, 0));
+    CHECK_EQ_U64(1, f.counters.qfm_merges);
+    fix_finish(&f);
+    if (evict_merge == SIM_SWITCH_OFF) {
+        CHECK_EQ_U64(2, f.counters.quads_shaded);
+        CHECK_EQ_U64(0, f.counters.qfm_evict_merges);
+    } else {
+        /* A, evicted first at the flush, joins {Cc, B}. */
+        CHECK_EQ_U64(1, f.counters.quads_shaded);
+        CHECK_EQ_U64(1, f.counters.qfm_evict_merges);
+    }
+    CHECK_EQ_U64(3, f.counters.samples_written);
+    check_color(&f, 3, 2, red);
+    check_color(&f, 2, 2, green);
+    check_color(&f, 2, 3, blue);
+    fix_destroy(&f);
+}
+
+/* A = C R U (pixel 1), the sliver B = C U U2 (U2 = (2.9, 0)) covering no
+ * sample of the quad, Cc = C U2 Lo (pixel 0): B is adjacent to both. */
+static void
+test_empty_bridge(struct sim_ir_shader *fs, uint32_t empty, int only_b)
+{
+    static const float U2[2] = {2.9f, 0};
+    struct sim_replay_options opt;
+    struct unit_fixture f;
+    struct sim_quad q;
+    float t[3][2];
+    memset(&opt, 0, sizeof(opt));
+    opt.qfm.empty = empty;
+    /* No merge-on-evict: only the bridge can join A and Cc. */
+    opt.qfm.evict_merge = SIM_SWITCH_OFF;
+    fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
+    tri3(t, C, R, U);
+    fix_tri(&f, t, (const uint32_t[3]){0, 1, 2}, red);
+    tri3(t, C, U, U2);
+    fix_tri(&f, t, (const uint32_t[3]){0, 2, 5}, white);
+    tri3(t, C, U2, LO);
+    fix_tri(&f, t, (const uint32_t[3]){0, 5, 6}, green);
+    fix_ready(&f);
+    /* The rasterizer: B's quad at (2, 2) is empty, emitted only on request. */
+    CHECK(!fix_quad(&f, 1, 2, 2, 0, &q));
+    CHECK(fix_quad(&f, 1, 2, 2, SIM_RAST_EMPTY_QUADS, &q));
+    CHECK_EQ_U64(0, q.mask[0] | q.mask[1] | q.mask[2] | q.mask[3]);
+    /* Far from B, no empty quad either. */
+    CHECK(!fix_quad(&f, 1, 10, 10, SIM_RAST_EMPTY_QUADS, &q));
+    if (only_b) {
+        CHECK(fix_feed(&f, 1, 2, 2, SIM_RAST_EMPTY_QUADS));
+        fix_finish(&f);
+        CHECK_EQ_U64(0, f.counters.quads_shaded);
+        CHECK_EQ_U64(0, f.counters.samples_written);
+        CHECK_EQ_U64(1, f.counters.qfm_empty_quads);
+        fix_destroy(&f);
+        return;
+    }
+    CHECK(fix_feed(&f, 0, 2, 2, 0));
+    if (empty == SIM_SWITCH_ON) {
+        CHECK(fix_feed(&f, 1, 2, 2, SIM_RAST_EMPTY_QUADS));
+    }
+    CHECK(fix_feed(&f, 2, 2, 2, 0));
+    fix_finish(&f);
+    if (empty == SIM_SWITCH_ON) {
+        CHECK_EQ_U64(1, f.counters.quads_shaded);
+        CHECK_EQ_U64(1, f.counters.qfm_merges); /* Cc; the empty one is not counted */
+        CHECK_EQ_U64(1, f.counters.qfm_empty_quads);
+    } else {
+        CHECK_EQ_U64(2, f.counters.quads_shaded);
+        CHECK_EQ_U64(0, f.counters.qfm_merges);
+    }
+    /* The sliver's colour is never written. */
+    CHECK_EQ_U64(2, f.counters.samples_written);
+    check_color(&f, 3, 2, red);
+    check_color(&f, 2, 2, green);
+    fix_destroy(&f);
+}
+
+/* One entry: Cc (not adjacent to A) evicts A; no merge-on-evict target. */
+static void
+test_fifo(struct sim_ir_shader *fs)
+{
+    struct sim_replay_options opt;
+    struct unit_fixture f;
+    float t[3][2];
+    memset(&opt, 0, sizeof(opt));
+    opt.qfm.entries = 1;
+    fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
+    tri3(t, C, R, U);
+    fix_tri(&f, t, (const uint32_t[3]){0, 1, 2}, red);
+    tri3(t, C, U, LO);
+    fix_tri(&f, t, (const uint32_t[3]){0, 5, 6}, green);
+    tri3(t, C, U, LO);
+    fix_tri(&f, t, (const uint32_t[3]){0, 2, 3}, blue); /* adjacent to A */
+    fix_ready(&f);
+    CHECK(fix_feed(&f, 0, 2, 2, 0));
+    CHECK(fix_feed(&f, 1, 2, 2, 0));
+    CHECK_EQ_U64(1, f.counters.qfm_evictions); /* A, queued for shading */
+    /* The third covers pixel 0 like the second: overlapping, no merge. */
+    CHECK(fix_feed(&f, 2, 2, 2, 0));
+    CHECK_EQ_U64(2, f.counters.qfm_evictions);
+    fix_finish(&f);
+    CHECK_EQ_U64(3, f.counters.quads_shaded);
+    fix_destroy(&f);
+}
+
+/* Non-indexed draws: vertices are identified by bit-equal positions. */
+static void
+test_grid_positions(void)
+{
+    struct sim_draw_ctx dc;
+    struct sim_draw draw;
+    uint32_t words[6 * 4];
+    struct sim_tri tris[2];
+    /* Two triangles (0, 1, 2) and (3, 4, 5) with 1 == 4 and 2 == 3 by
+     * position: one shared edge. */
+    static const float pos[6][2] = {{0, 0}, {1, 0}, {0, 1}, {0, 1}, {1, 0}, {1, 1}};
+    memset(&dc, 0, sizeof(dc));
+    memset(&draw, 0, sizeof(draw));
+    memset(tris, 0, sizeof(tris));
+    for (int v = 0; v < 6; v++) {
+        float p[4] = {pos[v][0], pos[v][1], 0.5f, 1.0f};
+        memcpy(&words[4 * v], p, 16);
+    }
+    dc.draw = &draw;
+    dc.geom.stride = 4;
+    dc.geom.vertices = (struct sim_array){words, 24, 24};
+    for (uint32_t t = 0; t < 2; t++) {
+        tris[t].patch = SIM_NONE;
+        for (uint32_t k = 0; k < 3; k++) {
+            tris[t].v[k] = 3 * t + k;
+        }
+    }
+    dc.tris = (struct sim_array){tris, 2, 2};
+    CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, sim_front_grids(&dc));
+    CHECK_EQ_U64(2, tris[0].adj[0]);
+    CHECK_EQ_U64(1, tris[1].adj[0]);
+    CHECK_EQ_INT(tris[0].grid, tris[1].grid);
+    CHECK_EQ_INT(1, tris[1].grid_index);
+    /* Indexed: the vertex numbers decide, so these do not touch. */
+    draw.indexed = 1;
+    CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, sim_front_grids(&dc));
+    CHECK_EQ_U64(0, tris[0].adj[0]);
+    CHECK_EQ_U64(0, tris[1].adj[0]);
+}
+
+/* Grids hold at most SIM_GRID_MAX triangles; patches start new grids. */
+static void
+test_grid_cuts(void)
+{
+    static struct sim_tri tris[SIM_GRID_MAX + 3];
+    struct sim_draw_ctx dc;
+    struct sim_draw draw;
+    memset(&dc, 0, sizeof(dc));
+    memset(&draw, 0, sizeof(draw));
+    memset(tris, 0, sizeof(tris));
+    draw.indexed = 1;
+    dc.draw = &draw;
+    for (uint32_t t = 0; t < SIM_GRID_MAX + 3; t++) {
+        tris[t].patch = t < SIM_GRID_MAX + 1 ? 0 : 1;
+        tris[t].v[0] = t;
+        tris[t].v[1] = t + 1;
+        tris[t].v[2] = t + 2; /* a strip: t and t + 1 share an edge */
+    }
+    dc.tris = (struct sim_array){tris, SIM_GRID_MAX + 3, SIM_GRID_MAX + 3};
+    CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, sim_front_grids(&dc));
+    CHECK_EQ_INT(0, tris[0].grid);
+    CHECK_EQ_INT(0, tris[SIM_GRID_MAX - 1].grid);
+    CHECK_EQ_INT(SIM_GRID_MAX - 1, tris[SIM_GRID_MAX - 1].grid_index);
+    CHECK_EQ_INT(1, tris[SIM_GRID_MAX].grid); /* full */
+    CHECK_EQ_INT(0, tris[SIM_GRID_MAX].grid_index);
+    CHECK_EQ_INT(2, tris[SIM_GRID_MAX + 1].grid); /* next patch */
+    CHECK_EQ_INT(2, tris[SIM_GRID_MAX + 2].grid);
+    CHECK_EQ_U64(2, tris[0].adj[0]);
+    CHECK_EQ_U64(1ull << 63, tris[SIM_GRID_MAX - 2].adj[7] & (1ull << 63));
+    CHECK_EQ_U64(0, tris[SIM_GRID_MAX - 1].adj[0]); /* its neighbour is in the next grid */
+}
+
+int
+main(void)
+{
+    struct sim_ir_shader *fs = fix_load(layer_client_frag_spv, sizeof(layer_client_frag_spv));
+    test_three_merge(fs, SIM_UNIT_QFM);
+    test_three_merge(fs, SIM_UNIT_BASELINE);
+    test_never_merge(fs);
+    test_merge_on_evict(fs, SIM_SWITCH_ON);
+    test_merge_on_evict(fs, SIM_SWITCH_OFF);
+    test_empty_bridge(fs, SIM_SWITCH_ON, 0);
+    test_empty_bridge(fs, SIM_SWITCH_OFF, 0);
+    test_empty_bridge(fs, SIM_SWITCH_ON, 1);
+    test_fifo(fs);
+    test_grid_positions();
+    test_grid_cuts();
+    sim_ir_shader_destroy(fs);
+    return test_failures ? TEST_FAIL : TEST_PASS;
+}
