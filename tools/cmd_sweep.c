@@ -114,6 +114,7 @@ struct sweep_args {
     const char *modes;
     const char *plot_only;
     uint32_t parallel;
+    char self[4096]; /* this executable, for the jobs */
     uint32_t axis_count;
     struct axis axes[MAX_AXES];
     int trace_axis; /* index into axes, -1 until there is one */
@@ -560,7 +561,7 @@ job_start(const struct sweep_args *a, struct job *j, uint32_t n, const char *mod
         err = posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
     }
     if (!err) {
-        err = posix_spawn(&j->pid, "/proc/self/exe", &fa, NULL, argv, environ);
+        err = posix_spawn(&j->pid, a->self, &fa, NULL, argv, environ);
     }
     posix_spawn_file_actions_destroy(&fa);
     if (err) {
@@ -936,6 +937,14 @@ cli_sweep(int argc, char **argv)
         a.parallel = cpus < 1 ? 1 : cpus > MAX_PARALLEL_JOBS ? MAX_PARALLEL_JOBS : (uint32_t)cpus;
     }
     job_modes(&a, modes, sizeof(modes));
+    /* The path now, not /proc/self/exe at each start: under valgrind or
+     * another loader the link names the loader, readlink the program. */
+    ssize_t len = readlink("/proc/self/exe", a.self, sizeof(a.self) - 1);
+    if (len > 0) {
+        a.self[len] = '\0';
+    } else {
+        snprintf(a.self, sizeof(a.self), "/proc/self/exe");
+    }
 
     jobs = calloc(count, sizeof(*jobs));
     if (!jobs) {
