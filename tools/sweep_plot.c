@@ -1,7 +1,7 @@
 /*
  * tools/sweep_plot.c — the figures of `overshade sweep`, in the style of
- * the QFM paper's (Fatahalian et al. 2010, figures 9 and 10) and the PMU
- * paper's buffer-size figure, drawn from the sweep's table (sweep.h):
+ * the QFM paper's (Fatahalian et al. 2010, figures 9 and 12) and the PMU
+ * paper's (figure 5), drawn from the sweep's table (sweep.h):
  *
  *   spc-area.svg       shaded fragments per covered pixel against triangle
  *                      area (the number attached to each trace, TRACE@X),
@@ -9,8 +9,8 @@
  *   qfm-reduction.svg  baseline / qfm shaded fragments per covered pixel
  *                      against the merge-buffer size (qfm-entries), one
  *                      line per MSAA rate (and other axis values)
- *   pmu-savings.svg    lanes the PMU saves against baseline, in percent,
- *                      against its buffer size (pmu-entries)
+ *   pmu-savings.svg    quads the PMU saves against baseline, in percent of
+ *                      baseline's, against its buffer size (pmu-entries)
  *   spc-msaa.svg       shaded fragments per covered pixel against the MSAA
  *                      rate, one line per unit
  *
@@ -36,7 +36,7 @@
 enum figure_metric {
     METRIC_SPC,       /* per unit: lanes shaded / covered pixels */
     METRIC_REDUCTION, /* baseline's shaded per covered pixel over the unit's */
-    METRIC_SAVINGS,   /* 100 * (1 - unit's lanes / baseline's lanes) */
+    METRIC_SAVINGS,   /* 100 * (1 - unit's quads / baseline's quads) */
 };
 
 struct figure {
@@ -59,7 +59,7 @@ static const struct figure figures[] = {
      "baseline / qfm shaded fragments per covered pixel"},
     {"pmu-savings.svg", "pmu-entries", "pmu", METRIC_SAVINGS,
      "PMU: shading saved against buffer size", "PMU buffer entries",
-     "lanes shaded saved against baseline (%)"},
+     "quads shaded saved against baseline (%)"},
     {"spc-msaa.svg", "msaa", NULL, METRIC_SPC,
      "Shaded fragments per covered pixel against MSAA rate", "samples per pixel",
      "shaded fragments per covered pixel"},
@@ -72,7 +72,7 @@ struct point {
     char series[256];
     const char *xval; /* the cell, owned by the table */
     double x;
-    double lanes[2], covered[2];
+    double lanes[2], covered[2], quads[2];
     int seen[2];
 };
 
@@ -173,10 +173,10 @@ point_value(const struct figure *fig, const struct point *pt)
         }
         return (pt->lanes[1] / pt->covered[1]) / (pt->lanes[0] / pt->covered[0]);
     case METRIC_SAVINGS:
-        if (!pt->seen[0] || !pt->seen[1] || pt->lanes[1] <= 0) {
+        if (!pt->seen[0] || !pt->seen[1] || pt->quads[1] <= 0) {
             return NAN;
         }
-        return 100.0 * (1.0 - pt->lanes[0] / pt->lanes[1]);
+        return 100.0 * (1.0 - pt->quads[0] / pt->quads[1]);
     }
     return NAN;
 }
@@ -347,6 +347,7 @@ plot_figure(const struct cli_table *t, const struct figure *fig, const char *dir
     int unit_col = cli_table_column(t, "unit");
     int lanes_col = cli_table_column(t, "lanes_shaded");
     int covered_col = cli_table_column(t, "covered_pixels");
+    int quads_col = cli_table_column(t, "quads_shaded");
     struct points ps = {0};
     char path[4096];
     int ok = 0;
@@ -356,10 +357,10 @@ plot_figure(const struct cli_table *t, const struct figure *fig, const char *dir
                 strcmp(fig->x_column, "trace_x") == 0 ? "trace@X" : fig->x_column);
         return 1;
     }
-    if (unit_col < 0 || lanes_col < 0 || covered_col < 0) {
+    if (unit_col < 0 || lanes_col < 0 || covered_col < 0 || quads_col < 0) {
         fprintf(notes,
-                "overshade sweep: %s skipped: the table has no unit, lanes_shaded or "
-                "covered_pixels column\n",
+                "overshade sweep: %s skipped: the table has no unit, quads_shaded, "
+                "lanes_shaded or covered_pixels column\n",
                 fig->file);
         return 1;
     }
@@ -373,7 +374,7 @@ plot_figure(const struct cli_table *t, const struct figure *fig, const char *dir
     for (uint32_t r = 0; r < t->rows; r++) {
         const char *unit = cli_table_cell(t, r, unit_col);
         const char *xval = cli_table_cell(t, r, x_col);
-        double lanes, covered;
+        double lanes, covered, quads;
         char key[256];
         int slot;
 
@@ -389,7 +390,8 @@ plot_figure(const struct cli_table *t, const struct figure *fig, const char *dir
             slot = 0;
         }
         if (!parse_number(cli_table_cell(t, r, lanes_col), &lanes) ||
-            !parse_number(cli_table_cell(t, r, covered_col), &covered)) {
+            !parse_number(cli_table_cell(t, r, covered_col), &covered) ||
+            !parse_number(cli_table_cell(t, r, quads_col), &quads)) {
             continue;
         }
         series_key(t, r, x_col, fig->unit ? NULL : unit, key, sizeof(key));
@@ -400,6 +402,7 @@ plot_figure(const struct cli_table *t, const struct figure *fig, const char *dir
         }
         pt->lanes[slot] += lanes;
         pt->covered[slot] += covered;
+        pt->quads[slot] += quads;
         pt->seen[slot] = 1;
     }
     if (ps.count == 0) {
