@@ -40,8 +40,6 @@
 #include "tools/cli.h"
 #include "tools/sweep.h"
 
-extern char **environ;
-
 #define MAX_AXES 16
 #define MAX_AXIS_VALUES 256
 #define MAX_JOBS 100000

@@ -17,8 +17,9 @@
  * A point sums the counters of every frame (and every job) it stands for
  * before dividing: shaded per covered pixel is sum(lanes_shaded) /
  * sum(covered_pixels), not a mean of per-frame ratios.  Lines are the
- * combinations of the other axes' values, in the order the sweep ran them;
- * points are in increasing x.  An x value that is not a number
+ * combinations of the other axes' values, in the order the sweep ran them
+ * (a unit's line is not split by another unit's options); points are in
+ * increasing x.  An x value that is not a number
  * (`unbounded`) is placed to the right of the largest number, with its own
  * tick.
  */
@@ -70,6 +71,7 @@ static const struct figure figures[] = {
 /* The sums behind one point: [0] the unit plotted, [1] baseline. */
 struct point {
     char series[256];
+    const char *unit; /* per-unit figures: the row's unit cell, else NULL */
     const char *xval; /* the cell, owned by the table */
     double x;
     double lanes[2], covered[2], quads[2];
@@ -82,7 +84,7 @@ struct points {
 };
 
 static struct point *
-points_find(struct points *ps, const char *series, const char *xval)
+points_find(struct points *ps, const char *series, const char *unit, const char *xval)
 {
     for (uint32_t i = 0; i < ps->count; i++) {
         if (strcmp(ps->p[i].series, series) == 0 && strcmp(ps->p[i].xval, xval) == 0) {
@@ -101,6 +103,7 @@ points_find(struct points *ps, const char *series, const char *xval)
     struct point *pt = &ps->p[ps->count++];
     memset(pt, 0, sizeof(*pt));
     snprintf(pt->series, sizeof(pt->series), "%s", series);
+    pt->unit = unit;
     pt->xval = xval;
     return pt;
 }
@@ -123,11 +126,31 @@ base_name(const char *path)
     return slash ? slash + 1 : path;
 }
 
-/* The line a row belongs to: its unit (for per-unit figures) and the
- * values of the axes other than the figure's x. */
+/* Whether the axis `name` is an option of a unit other than `unit`
+ * (qfm-entries for pmu); trace and msaa are every unit's. */
+static int
+axis_is_other_units(const char *name, const char *unit)
+{
+    static const char *const prefixed[] = {"qfm-", "pmu-", "cps-", "amfs-"};
+
+    for (size_t i = 0; i < sizeof(prefixed) / sizeof(prefixed[0]); i++) {
+        size_t n = strlen(prefixed[i]);
+        if (strncmp(name, prefixed[i], n) == 0) {
+            return strlen(unit) != n - 1 || strncmp(unit, prefixed[i], n - 1) != 0;
+        }
+    }
+    return 0;
+}
+
+/* The line a row belongs to: the unit (for per-unit figures) and the
+ * values of the axes other than the figure's x.  An option of another
+ * unit does not split a unit's line (baseline's numbers do not depend on
+ * qfm-entries); jobs that differ only in it add up to one point.  `unit`:
+ * the row's unit on a per-unit figure, else NULL with `fig_unit` the unit
+ * the figure holds against baseline. */
 static void
-series_key(const struct cli_table *t, uint32_t row, int x_col, const char *unit, char *key,
-           size_t size)
+series_key(const struct cli_table *t, uint32_t row, int x_col, const char *unit,
+           const char *fig_unit, char *key, size_t size)
 {
     size_t n = 0;
 
@@ -140,7 +163,8 @@ series_key(const struct cli_table *t, uint32_t row, int x_col, const char *unit,
         const char *v = t->cells[(size_t)row * t->cols + a];
         /* The attached number names the trace's own figure only. */
         if ((int)a == x_col || strcmp(name, "trace_x") == 0 ||
-            (strcmp(t->header[x_col], "trace_x") == 0 && strcmp(name, "trace") == 0)) {
+            (strcmp(t->header[x_col], "trace_x") == 0 && strcmp(name, "trace") == 0) ||
+            axis_is_other_units(name, unit ? unit : fig_unit)) {
             continue;
         }
         if (n >= size) {
@@ -326,6 +350,39 @@ out:
     return ok;
 }
 
+/* Orders the points by unit, units in the order they first appear, and
+ * otherwise as they were, so each unit's lines stand together in the
+ * legend. */
+static int
+group_by_unit(struct points *ps)
+{
+    struct point *sorted = malloc((size_t)ps->count * sizeof(*sorted));
+    uint32_t n = 0;
+
+    if (!sorted) {
+        return 0;
+    }
+    for (uint32_t i = 0; i < ps->count; i++) {
+        const char *u = ps->p[i].unit;
+        uint32_t k;
+        for (k = 0; k < i && !(u ? ps->p[k].unit && strcmp(ps->p[k].unit, u) == 0 : !ps->p[k].unit);
+             k++) {
+        }
+        if (k < i) {
+            continue; /* the unit was gathered at its first point */
+        }
+        for (k = i; k < ps->count; k++) {
+            const char *v = ps->p[k].unit;
+            if (u ? v && strcmp(v, u) == 0 : !v) {
+                sorted[n++] = ps->p[k];
+            }
+        }
+    }
+    memcpy(ps->p, sorted, (size_t)n * sizeof(*sorted));
+    free(sorted);
+    return 1;
+}
+
 /* Whether the table has rows of `unit`. */
 static int
 has_unit(const struct cli_table *t, int unit_col, const char *unit)
@@ -394,8 +451,8 @@ plot_figure(const struct cli_table *t, const struct figure *fig, const char *dir
             !parse_number(cli_table_cell(t, r, quads_col), &quads)) {
             continue;
         }
-        series_key(t, r, x_col, fig->unit ? NULL : unit, key, sizeof(key));
-        struct point *pt = points_find(&ps, key, xval);
+        series_key(t, r, x_col, fig->unit ? NULL : unit, fig->unit, key, sizeof(key));
+        struct point *pt = points_find(&ps, key, fig->unit ? NULL : unit, xval);
         if (!pt) {
             fprintf(stderr, "overshade sweep: %s: out of memory\n", fig->file);
             goto out;
@@ -409,6 +466,10 @@ plot_figure(const struct cli_table *t, const struct figure *fig, const char *dir
         fprintf(notes, "overshade sweep: %s skipped: no row has a value for %s\n", fig->file,
                 fig->x_column);
         ok = 1;
+        goto out;
+    }
+    if (!group_by_unit(&ps)) {
+        fprintf(stderr, "overshade sweep: %s: out of memory\n", fig->file);
         goto out;
     }
     snprintf(path, sizeof(path), "%s/%s", dir, fig->file);

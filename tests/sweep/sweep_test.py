@@ -303,22 +303,37 @@ def case_plot_only(args):
         rc, out, err = run([args.overshade, "sweep", "--plot-only", d])
         check(rc == 0, "--plot-only exited with %d" % rc)
         q = os.path.join(d, "qfm-reduction.svg")
-        lines = [("msaa=%d, pmu-entries=%d, trace=scene,a.ovs@0.5" % (m, p), len(ENTRIES))
-                 for m in (1, 4, 16) for p in (64, 512)]
+        # The PMU's option does not split QFM's lines, nor QFM's the PMU's;
+        # baseline's lines are split by neither.
+        lines = [("msaa=%d, trace=scene,a.ovs@0.5" % m, len(ENTRIES)) for m in (1, 4, 16)]
         check(os.path.exists(q) and svg_series(q) == lines,
               "qfm-reduction.svg lines %r" % (os.path.exists(q) and svg_series(q)))
         check(os.path.exists(q) and svg_xticks(q) == ENTRIES,
               "qfm-reduction.svg ticks %r" % (os.path.exists(q) and svg_xticks(q)))
         p = os.path.join(d, "pmu-savings.svg")
-        lines = [("msaa=%d, qfm-entries=%s, trace=scene,a.ovs@0.5" % (m, e), 2)
-                 for m in (1, 4, 16) for e in ENTRIES]
-        check(os.path.exists(p) and svg_series(p) == lines, "pmu-savings.svg lines")
+        lines = [("msaa=%d, trace=scene,a.ovs@0.5" % m, 2) for m in (1, 4, 16)]
+        check(os.path.exists(p) and svg_series(p) == lines,
+              "pmu-savings.svg lines %r" % (os.path.exists(p) and svg_series(p)))
         m = os.path.join(d, "spc-msaa.svg")
-        check(os.path.exists(m) and len(svg_series(m)) == 3 * len(ENTRIES) * 2
-              and all(n == 3 for _, n in svg_series(m)), "spc-msaa.svg lines")
+        lines = ([("baseline, trace=scene,a.ovs@0.5", 3)]
+                 + [("qfm, qfm-entries=%s, trace=scene,a.ovs@0.5" % e, 3) for e in ENTRIES]
+                 + [("pmu, pmu-entries=%d, trace=scene,a.ovs@0.5" % p, 3) for p in (64, 512)])
+        check(os.path.exists(m) and svg_series(m) == lines,
+              "spc-msaa.svg lines %r" % (os.path.exists(m) and svg_series(m)))
         a = os.path.join(d, "spc-area.svg")
-        check(os.path.exists(a) and len(svg_series(a)) == 3 * 3 * len(ENTRIES) * 2,
-              "spc-area.svg lines")
+        check(os.path.exists(a) and len(svg_series(a)) == 3 * (1 + len(ENTRIES) + 2),
+              "spc-area.svg lines %r" % (os.path.exists(a) and svg_series(a)))
+
+        # PMU savings at 512 entries: 10% of the quads.
+        root = ET.parse(p).getroot()
+        ticks = [t for t in root.iter(SVG + "text") if t.get("class") == "ytick"]
+        tick_y = {float(t.text): float(t.get("y")) - 4.0 for t in ticks}
+        series = [g for g in root.iter(SVG + "g") if g.get("class") == "series"][0]
+        pts = [tuple(map(float, pt.split(",")))
+               for pt in series.find(SVG + "polyline").get("points").split()]
+        y0, y1 = tick_y[0.0], max(tick_y.items())
+        at512 = (pts[1][1] - y0) / (y1[1] - y0) * y1[0]
+        check(abs(at512 - 10.0) < 0.05, "pmu-savings.svg: %.2f%% at 512 entries" % at512)
 
         # baseline / qfm is 1 + entries here: each point is higher on the
         # page than the one before (SVG y grows downwards).
