@@ -354,6 +354,12 @@ out:
  * otherwise as they were, so each unit's lines stand together in the
  * legend. */
 static int
+same_unit(const char *a, const char *b)
+{
+    return a && b ? strcmp(a, b) == 0 : a == b;
+}
+
+static int
 group_by_unit(struct points *ps)
 {
     struct point *sorted = malloc((size_t)ps->count * sizeof(*sorted));
@@ -363,17 +369,14 @@ group_by_unit(struct points *ps)
         return 0;
     }
     for (uint32_t i = 0; i < ps->count; i++) {
-        const char *u = ps->p[i].unit;
         uint32_t k;
-        for (k = 0; k < i && !(u ? ps->p[k].unit && strcmp(ps->p[k].unit, u) == 0 : !ps->p[k].unit);
-             k++) {
+        for (k = 0; k < i && !same_unit(ps->p[k].unit, ps->p[i].unit); k++) {
         }
         if (k < i) {
             continue; /* the unit was gathered at its first point */
         }
         for (k = i; k < ps->count; k++) {
-            const char *v = ps->p[k].unit;
-            if (u ? v && strcmp(v, u) == 0 : !v) {
+            if (same_unit(ps->p[k].unit, ps->p[i].unit)) {
                 sorted[n++] = ps->p[k];
             }
         }
