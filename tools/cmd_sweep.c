@@ -961,7 +961,8 @@ cli_sweep(int argc, char **argv)
     if (!make_dir(a.out) || !make_dir(path)) {
         goto out;
     }
-    printf("overshade sweep: %" PRIu64 " jobs, %u at a time, modes %s\n", count, a.parallel, modes);
+    printf("overshade sweep: %" PRIu64 " jobs, %" PRIu64 " at a time, modes %s\n", count,
+           count < a.parallel ? count : a.parallel, modes);
     fflush(stdout);
     run_jobs(&a, jobs, (uint32_t)count, modes);
 

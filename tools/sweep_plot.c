@@ -466,8 +466,13 @@ plot_figure(const struct cli_table *t, const struct figure *fig, const char *dir
         pt->seen[slot] = 1;
     }
     if (ps.count == 0) {
-        fprintf(notes, "overshade sweep: %s skipped: no row has a value for %s\n", fig->file,
-                fig->x_column);
+        if (strcmp(fig->x_column, "trace_x") == 0) {
+            fprintf(notes, "overshade sweep: %s skipped: no trace was given an x (TRACE@X)\n",
+                    fig->file);
+        } else {
+            fprintf(notes, "overshade sweep: %s skipped: no row has a value for %s\n", fig->file,
+                    fig->x_column);
+        }
         ok = 1;
         goto out;
     }

@@ -222,6 +222,8 @@ def case_vkcube(args):
         rows = read_csv(os.path.join(bad, "sweep.csv"))
         check([(r["job"], r["trace"], r["frame"]) for r in rows] == [("2", trace, "3")],
               "sweep.csv of the failing sweep: %r" % rows)
+        check("spc-area.svg skipped: no trace was given an x" in out,
+              "no note that spc-area.svg is skipped: %r" % out)
     return 1 if FAIL else 0
 
 
