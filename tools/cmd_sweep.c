@@ -914,6 +914,12 @@ cli_sweep(int argc, char **argv)
     char modes[256], path[4200], label[512];
     int status = CLI_EXIT_FAILURE;
 
+    for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            cli_sweep_usage(stdout);
+            return CLI_EXIT_OK;
+        }
+    }
     if (!parse_args(argc, argv, &a)) {
         free_args(&a);
         cli_sweep_usage(stderr);

@@ -264,6 +264,8 @@ def case_usage(args):
         rc, out, _ = run([args.overshade, "help", "sweep"])
         check(rc == 0 and "--axis NAME=V" in out and "qfm-entries" in out,
               "help sweep: %d %r" % (rc, out))
+        rc, out, _ = run([args.overshade, "sweep", "--help"])
+        check(rc == 0 and "--plot-only DIR" in out, "sweep --help: %d %r" % (rc, out))
         rc, out, _ = run([args.overshade, "help"])
         check("sweep" in out, "help does not list sweep")
     return 1 if FAIL else 0
