@@ -314,6 +314,12 @@ cli_plot_write_svg(const char *path, const struct cli_plot *p, char *detail)
     if (s.y.hi - s.y.lo < 1e-12) {
         s.y.lo -= fabs(s.y.lo) > 0 ? fabs(s.y.lo) * 0.5 : 0.5;
         s.y.hi += fabs(s.y.hi) > 0 ? fabs(s.y.hi) * 0.5 : 0.5;
+    } else {
+        /* Headroom, so that the highest point does not sit on the frame
+         * (the axis is then rounded out to a tick). */
+        double pad = (s.y.hi - s.y.lo) * 0.04;
+        s.y.hi += s.y.hi > 0 || !p->y_from_zero ? pad : 0.0;
+        s.y.lo -= s.y.lo < 0 || !p->y_from_zero ? pad : 0.0;
     }
     if (s.x.hi - s.x.lo < 1e-12) {
         s.x.lo -= 0.5;
