@@ -55,6 +55,7 @@ enum axis_value_kind {
     AXIS_RATE,     /* WxH, each 1, 2 or 4 */
     AXIS_POSITIVE, /* a positive real number */
     AXIS_WORD,     /* one of the words in `word`, separated by | */
+    AXIS_NUMBERS,  /* `count` comma-separated numbers: only with --set */
 };
 
 /* The options of `overshade replay` a sweep can vary (issue 6's names). */
@@ -64,6 +65,7 @@ struct axis_kind {
     enum axis_value_kind kind;
     const char *word;
     const char *takes; /* for error messages */
+    int count;         /* AXIS_NUMBERS */
 };
 
 static const struct axis_kind axis_kinds[] = {
@@ -73,9 +75,12 @@ static const struct axis_kind axis_kinds[] = {
     {"qfm-window", "qfm", AXIS_COUNT_OR, "all", "a positive integer or all"},
     {"qfm-empty", "qfm", AXIS_ON_OFF, NULL, "on or off"},
     {"qfm-evict-merge", "qfm", AXIS_ON_OFF, NULL, "on or off"},
+    {"qfm-centroid", "qfm", AXIS_ON_OFF, NULL, "on or off"},
     {"pmu-entries", "pmu", AXIS_COUNT, NULL, "a positive integer"},
+    {"pmu-edges", "pmu", AXIS_COUNT, NULL, "a positive integer"},
     {"cps-rate", "cps", AXIS_RATE, NULL, "WxH with W and H each 1, 2 or 4"},
     {"amfs-eta", "amfs", AXIS_POSITIVE, NULL, "a positive number"},
+    {"cps-foveated", "cps", AXIS_NUMBERS, NULL, "cx,cy,aspect,r_in,r_out,s_in,s_out", 7},
     {"amfs-filter", "amfs", AXIS_WORD, "nearest|bilinear", "nearest or bilinear"},
 };
 
@@ -122,7 +127,8 @@ void
 cli_sweep_usage(FILE *out)
 {
     fprintf(out, "usage: overshade sweep --out DIR [--jobs N] [--frames LIST] [--modes LIST]\n"
-                 "                       [--axis NAME=V1,V2,...]... [TRACE[@X]...]\n"
+                 "                       [--axis NAME=V1,V2,...]... [--set NAME=VALUE]...\n"
+                 "                       [TRACE[@X]...]\n"
                  "       overshade sweep --plot-only DIR\n\n"
                  "Replays the traces over every combination of the axes' values, N jobs at a\n"
                  "time, and writes DIR/sweep.csv (one row per job, frame and unit), DIR/jobs.csv\n"
@@ -134,12 +140,14 @@ cli_sweep_usage(FILE *out)
                  "                    the axes belong to)\n"
                  "  --axis NAME=V,... a replay option and the values it takes, one job per\n"
                  "                    combination; the traces are the axis `trace`\n"
+                 "  --set NAME=VALUE  an axis of one value, kept whole (cps-foveated)\n"
                  "  TRACE[@X]         a trace (axis `trace`); X, a positive number, is the\n"
                  "                    trace's x in the figures: its triangle area in px^2\n"
                  "  --plot-only DIR   draw the figures again from DIR/sweep.csv\n\n"
                  "axes:\n");
     for (size_t i = 0; i < AXIS_KIND_COUNT; i++) {
-        fprintf(out, "  %-16s %s\n", axis_kinds[i].name, axis_kinds[i].takes);
+        fprintf(out, "  %-16s %s%s\n", axis_kinds[i].name, axis_kinds[i].takes,
+                axis_kinds[i].kind == AXIS_NUMBERS ? " (--set only)" : "");
     }
 }
 
@@ -212,6 +220,19 @@ value_is_valid(const struct axis_kind *k, const char *v)
         return parse_positive(v, &d);
     case AXIS_WORD:
         return is_word(k->word, v);
+    case AXIS_NUMBERS:
+        for (int i = 0; i < k->count; i++) {
+            char *end;
+            if (!*v || *v == ',' || *v == ' ') {
+                return 0;
+            }
+            d = strtod(v, &end);
+            if (end == v || !isfinite(d) || *end != (i + 1 < k->count ? ',' : '\0')) {
+                return 0;
+            }
+            v = end + (i + 1 < k->count);
+        }
+        return 1;
     }
     return 0;
 }
@@ -298,16 +319,18 @@ new_axis(struct sweep_args *a, const char *name)
     return &a->axes[a->axis_count++];
 }
 
-/* `--axis NAME=V1,V2,...` */
+/* `--axis NAME=V1,V2,...`, or with `whole` `--set NAME=VALUE`: an axis of
+ * one value, commas and all. */
 static int
-parse_axis(struct sweep_args *a, const char *spec)
+parse_axis(struct sweep_args *a, const char *spec, int whole)
 {
     const char *eq = strchr(spec, '=');
     char name[64], *save = NULL, *tok;
     struct axis *ax;
 
     if (!eq || eq == spec || (size_t)(eq - spec) >= sizeof(name) || !eq[1]) {
-        fprintf(stderr, "overshade sweep: --axis takes NAME=V1,V2,..., not '%s'\n", spec);
+        fprintf(stderr, "overshade sweep: %s, not '%s'\n",
+                whole ? "--set takes NAME=VALUE" : "--axis takes NAME=V1,V2,...", spec);
         return 0;
     }
     memcpy(name, spec, (size_t)(eq - spec));
@@ -320,6 +343,14 @@ parse_axis(struct sweep_args *a, const char *spec)
     ax->spec = strdup(eq + 1);
     if (!ax->spec) {
         fprintf(stderr, "overshade sweep: out of memory\n");
+        return 0;
+    }
+    if (whole) {
+        return axis_add_value(ax, ax->spec);
+    }
+    if (ax->kind->kind == AXIS_NUMBERS) {
+        fprintf(stderr, "overshade sweep: %s's value holds commas: give it with --set %s=%s\n",
+                name, name, ax->kind->takes);
         return 0;
     }
     if (ax->spec[0] == ',' || ax->spec[strlen(ax->spec) - 1] == ',' || strstr(ax->spec, ",,")) {
@@ -427,8 +458,8 @@ parse_args(int argc, char **argv, struct sweep_args *a)
             }
             a->modes = val;
             i++;
-        } else if (strcmp(arg, "--axis") == 0 && val) {
-            if (!parse_axis(a, val)) {
+        } else if ((strcmp(arg, "--axis") == 0 || strcmp(arg, "--set") == 0) && val) {
+            if (!parse_axis(a, val, strcmp(arg, "--set") == 0)) {
                 return 0;
             }
             i++;

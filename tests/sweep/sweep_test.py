@@ -12,7 +12,8 @@ cases:
              names both failed jobs, exits 1 and still writes the good one's
              rows.
   usage      bad axes and arguments: exit 2 and a line naming the problem,
-             before any job runs.
+             before any job runs.  (--set NAME=VALUE: the failing sweep of
+             the vkcube case fixes msaa=4 with it.)
   plot-only  figures drawn from a sweep.csv written here: QFM reduction
              against buffer size per MSAA rate, PMU savings, shaded per
              covered pixel against MSAA and against triangle area; their
@@ -208,11 +209,12 @@ def case_vkcube(args):
             f.write(b"this is not a trace\n" * 8)
         rc, out, err = run([args.overshade, "sweep", "--out", "bad", "--jobs", "2",
                             "--frames", "3", "--axis",
-                            "trace=missing.ovs,%s,garbage.ovs" % trace], cwd=tmp)
+                            "trace=missing.ovs,%s,garbage.ovs" % trace, "--set", "msaa=4"],
+                           cwd=tmp)
         check(rc == 1, "sweep with failing jobs exited with %d, expected 1" % rc)
-        check("job 1 (trace=missing.ovs) failed" in err and "missing.ovs" in err,
+        check("job 1 (trace=missing.ovs, msaa=4) failed" in err and "missing.ovs" in err,
               "the missing trace's job is not named: %r" % err)
-        check("job 3 (trace=garbage.ovs) failed" in err, "the bad trace's job is not named")
+        check("job 3 (trace=garbage.ovs, msaa=4) failed" in err, "the bad trace's job is not named")
         check("job 2" not in err, "the good job is reported as failed")
         bad = os.path.join(tmp, "bad")
         jobs = read_csv(os.path.join(bad, "jobs.csv"))
@@ -220,8 +222,8 @@ def case_vkcube(args):
         check(all(j["error"].startswith("exit status 1: overshade") for j in jobs
                   if j["status"] == "failed"), "jobs.csv errors: %r" % jobs)
         rows = read_csv(os.path.join(bad, "sweep.csv"))
-        check([(r["job"], r["trace"], r["frame"]) for r in rows] == [("2", trace, "3")],
-              "sweep.csv of the failing sweep: %r" % rows)
+        check([(r["job"], r["trace"], r["msaa"], r["frame"], r["samples"]) for r in rows]
+              == [("2", trace, "4", "3", "4")], "sweep.csv of the failing sweep: %r" % rows)
         check("spc-area.svg skipped: no trace was given an x" in out,
               "no note that spc-area.svg is skipped: %r" % out)
     return 1 if FAIL else 0
@@ -251,6 +253,12 @@ USAGE_CASES = [
     (["--out", "o", "--frames", "three", "t.ovs"], "bad frame list"),
     (["--out", "o", "--colour", "t.ovs"], "unknown option '--colour'"),
     (["--plot-only", "o", "--out", "p"], "--plot-only takes no other argument"),
+    (["--out", "o", "--axis", "cps-foveated=0.5,0.5,1,0.1,0.3,1,4", "t.ovs"],
+     "cps-foveated's value holds commas: give it with --set"),
+    (["--out", "o", "--set", "cps-foveated=0.5,0.5,1,0.1,0.3,1", "t.ovs"],
+     "axis cps-foveated: bad value '0.5,0.5,1,0.1,0.3,1'"),
+    (["--out", "o", "--set", "msaa", "t.ovs"], "--set takes NAME=VALUE"),
+    (["--out", "o", "--set", "msaa=4", "--axis", "msaa=1,4", "t.ovs"], "axis msaa given twice"),
 ]
 
 
