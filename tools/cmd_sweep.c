@@ -4,7 +4,8 @@
  * figures of sweep_plot.c.
  *
  *   overshade sweep --out DIR [--jobs N] [--frames LIST] [--modes LIST]
- *                   [--axis NAME=V1,V2,...]... [TRACE[@X]...]
+ *                   [--axis NAME=V1,V2,...]... [--set NAME=VALUE]...
+ *                   [TRACE[@X]...]
  *   overshade sweep --plot-only DIR
  *
  * The jobs are the cartesian product of the axes, the first axis varying
@@ -79,8 +80,8 @@ static const struct axis_kind axis_kinds[] = {
     {"pmu-entries", "pmu", AXIS_COUNT, NULL, "a positive integer"},
     {"pmu-edges", "pmu", AXIS_COUNT, NULL, "a positive integer"},
     {"cps-rate", "cps", AXIS_RATE, NULL, "WxH with W and H each 1, 2 or 4"},
-    {"amfs-eta", "amfs", AXIS_POSITIVE, NULL, "a positive number"},
     {"cps-foveated", "cps", AXIS_NUMBERS, NULL, "cx,cy,aspect,r_in,r_out,s_in,s_out", 7},
+    {"amfs-eta", "amfs", AXIS_POSITIVE, NULL, "a positive number"},
     {"amfs-filter", "amfs", AXIS_WORD, "nearest|bilinear", "nearest or bilinear"},
 };
 
