@@ -34,4 +34,12 @@ cli_replay(int argc, char **argv);
 void
 cli_replay_usage(FILE *out);
 
+/* `overshade sweep --out DIR [--jobs N] [--frames LIST] [--modes LIST]
+ * [--axis NAME=V,...]... [TRACE[@X]...]`, `overshade sweep --plot-only DIR`
+ * (cmd_sweep.c) */
+int
+cli_sweep(int argc, char **argv);
+void
+cli_sweep_usage(FILE *out);
+
 #endif /* OVERSHADE_CLI_H */

@@ -4,6 +4,7 @@
  *   overshade info [--json] TRACE
  *   overshade spirv [--stage S] [--entry NAME] [--ir] FILE.spv
  *   overshade replay TRACE --out DIR [--frames LIST] [--msaa N] [--threads N]
+ *   overshade sweep --out DIR [--jobs N] [--axis NAME=V,...]... TRACE[@X]...
  *   overshade help [COMMAND]
  *   overshade --version
  *
@@ -29,6 +30,8 @@ static const struct cli_command cli_commands[] = {
     {"spirv", "translate a SPIR-V module: can overshade run it?", cli_spirv, cli_spirv_usage},
     {"replay", "replay captured frames through the simulated pipeline", cli_replay,
      cli_replay_usage},
+    {"sweep", "replay traces over a grid of options, in parallel; one CSV, figures", cli_sweep,
+     cli_sweep_usage},
 };
 
 #define CLI_COMMAND_COUNT (sizeof(cli_commands) / sizeof(cli_commands[0]))

@@ -1,0 +1,407 @@
+#!/usr/bin/env python3
+"""`overshade sweep` end to end.
+
+cases:
+  vkcube     vkcube under the capture layer (lavapipe, Xvfb, as in
+             tests/replay/vkcube_replay.py), then a sweep over msaa=1,4 and
+             the trace at two x values with --jobs 2: sweep.csv has one row
+             per (job, frame, unit) with the axes' values, the numbers equal
+             a direct `overshade replay` with the same options, the figures
+             exist and parse as XML, and --jobs 1 writes the same bytes.  A
+             sweep with a missing and a malformed trace beside the good one
+             names both failed jobs, exits 1 and still writes the good one's
+             rows.
+  usage      bad axes and arguments: exit 2 and a line naming the problem,
+             before any job runs.  (--set NAME=VALUE: the failing sweep of
+             the vkcube case fixes msaa=4 with it.)
+  plot-only  figures drawn from a sweep.csv written here: QFM reduction
+             against buffer size per MSAA rate, PMU savings, shaded per
+             covered pixel against MSAA and against triangle area; their
+             lines, points and ticks; the same bytes twice; a table that is
+             no sweep gives exit 1.
+
+usage: sweep_test.py CASE --overshade BIN [--manifest M]
+Exit: 0 pass, 1 fail, 77 skip (a required program is missing), 99 setup error.
+"""
+import argparse
+import csv
+import glob
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import xml.etree.ElementTree as ET
+
+FAIL = []
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def check(cond, msg):
+    if not cond:
+        FAIL.append(msg)
+        print("FAIL: " + msg, file=sys.stderr)
+
+
+def run(cmd, cwd=None):
+    p = subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=600)
+    out = p.stdout.decode("utf-8", "replace")
+    err = p.stderr.decode("utf-8", "replace")
+    print("$ " + " ".join(cmd))
+    print(out, end="")
+    print(err, end="", file=sys.stderr)
+    return p.returncode, out, err
+
+
+def read_csv(path):
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def read_bytes(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def svg_series(path):
+    """The figure's lines: [(legend label, number of points)]."""
+    root = ET.parse(path).getroot()
+    check(root.tag == SVG + "svg", "%s: root element %s" % (path, root.tag))
+    lines = []
+    for g in root.iter(SVG + "g"):
+        if g.get("class") != "series":
+            continue
+        label = g.find(SVG + "text").text
+        points = g.find(SVG + "polyline").get("points").split()
+        lines.append((label, len(points)))
+    return lines
+
+
+def svg_xticks(path):
+    root = ET.parse(path).getroot()
+    return [t.text for t in root.iter(SVG + "text") if t.get("class") == "xtick"]
+
+
+# --- vkcube -----------------------------------------------------------------
+
+def lavapipe_icd():
+    icds = sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd.*.json"))
+    return icds[0] if icds else None
+
+
+def capture(tmp, manifest):
+    env = dict(os.environ)
+    for k in list(env):
+        if k.startswith("OVERSHADE") or k == "DISABLE_OVERSHADE":
+            del env[k]
+    data_home = os.path.join(tmp, "share")
+    os.makedirs(os.path.join(data_home, "vulkan", "implicit_layer.d"), exist_ok=True)
+    shutil.copy(manifest, os.path.join(data_home, "vulkan", "implicit_layer.d",
+                                       "VkLayer_overshade.json"))
+    out = os.path.join(tmp, "capture")
+    env.update({"XDG_DATA_HOME": data_home, "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
+                "VK_ICD_FILENAMES": lavapipe_icd(), "OVERSHADE": "1",
+                "OVERSHADE_CAPTURE": "3-4", "OVERSHADE_OUTPUT": out})
+    cmd = ["xvfb-run", "-a", "-s", "-screen 0 640x480x24", "vkcube", "--c", "6"]
+    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       timeout=300)
+    print(p.stdout.decode("utf-8", "replace"))
+    traces = glob.glob(os.path.join(out, "*.ovs"))
+    if p.returncode != 0 or len(traces) != 1:
+        return None
+    # A short relative name: the sweep keeps trace names as given.
+    shutil.move(traces[0], os.path.join(tmp, "vkcube.ovs"))
+    return "vkcube.ovs"
+
+
+def timing(name):
+    return name.endswith("_ms")
+
+
+def case_vkcube(args):
+    for prog in ("vkcube", "xvfb-run"):
+        if shutil.which(prog) is None:
+            print("skip: %s is not installed (tools/test.sh installs it)" % prog)
+            return 77
+    if lavapipe_icd() is None:
+        print("skip: Mesa lavapipe (mesa-vulkan-drivers) is not installed")
+        return 77
+    with tempfile.TemporaryDirectory(prefix="overshade-sweep-") as tmp:
+        trace = capture(tmp, args.manifest)
+        if not trace:
+            print("setup error: vkcube did not leave one trace")
+            return 99
+        sweep = [args.overshade, "sweep", "--frames", "3-4", "--axis", "msaa=1,4",
+                 trace + "@0.5", trace + "@2"]
+        rc, out, err = run(sweep + ["--out", "two", "--jobs", "2"], cwd=tmp)
+        check(rc == 0, "sweep exited with %d" % rc)
+        two = os.path.join(tmp, "two")
+        rows = read_csv(os.path.join(two, "sweep.csv"))
+        with open(os.path.join(two, "sweep.csv")) as f:
+            header = f.readline().strip().split(",")
+        check(header[:5] == ["job", "msaa", "trace", "trace_x", "frame"],
+              "sweep.csv header starts %r" % header[:5])
+        check(not any(timing(h) for h in header), "sweep.csv keeps timings: %r" % header)
+        # Jobs in order, the first axis slowest; frames 3 and 4; baseline only.
+        expect = [(str(j), m, trace, x, f, "baseline")
+                  for j, (m, x) in enumerate([("1", "0.5"), ("1", "2"), ("4", "0.5"),
+                                              ("4", "2")], 1)
+                  for f in ("3", "4")]
+        got = [(r["job"], r["msaa"], r["trace"], r["trace_x"], r["frame"], r["unit"])
+               for r in rows]
+        check(got == expect, "sweep.csv rows %r, expected %r" % (got, expect))
+        jobs = read_csv(os.path.join(two, "jobs.csv"))
+        check([j["status"] for j in jobs] == ["ok"] * 4, "jobs.csv: %r" % jobs)
+
+        # Each job's numbers are those of a direct replay with its options.
+        for msaa, job in (("1", "1"), ("4", "3")):
+            direct = os.path.join(tmp, "direct-%s" % msaa)
+            rc, _, _ = run([args.overshade, "replay", trace, "--out", direct, "--frames", "3-4",
+                            "--modes", "baseline", "--msaa", msaa], cwd=tmp)
+            check(rc == 0, "direct replay --msaa %s exited with %d" % (msaa, rc))
+            ref = read_csv(os.path.join(direct, "report.csv"))
+            mine = [r for r in rows if r["job"] == job]
+            check(len(ref) == len(mine) == 2, "msaa %s: %d direct rows, %d sweep rows"
+                  % (msaa, len(ref), len(mine)))
+            for a, b in zip(ref, mine):
+                for k, v in a.items():
+                    if not timing(k):
+                        check(b.get(k) == v, "msaa %s frame %s: %s is %r in the sweep, %r in "
+                              "the replay" % (msaa, a["frame"], k, b.get(k), v))
+            check(all(float(r["samples"]) == float(msaa) for r in mine),
+                  "msaa %s: samples column" % msaa)
+
+        # Figures: spc-area and spc-msaa drawn, the units' figures skipped.
+        for name, lines in (("spc-area.svg", [("baseline, msaa=1", 2), ("baseline, msaa=4", 2)]),
+                            ("spc-msaa.svg", [("baseline, trace=vkcube.ovs@0.5", 2),
+                                              ("baseline, trace=vkcube.ovs@2", 2)])):
+            path = os.path.join(two, name)
+            check(os.path.exists(path), "no " + name)
+            if os.path.exists(path):
+                check(svg_series(path) == lines, "%s: lines %r" % (name, svg_series(path)))
+        check(svg_xticks(os.path.join(two, "spc-area.svg")) == ["0.5", "2"],
+              "spc-area.svg ticks %r" % svg_xticks(os.path.join(two, "spc-area.svg")))
+        for name in ("qfm-reduction.svg", "pmu-savings.svg"):
+            check(not os.path.exists(os.path.join(two, name)), name + " drawn without its unit")
+            check(name + " skipped" in out, "no note that %s is skipped" % name)
+
+        # --jobs 1 writes the same bytes.
+        rc, _, _ = run(sweep + ["--out", "one", "--jobs", "1"], cwd=tmp)
+        check(rc == 0, "sweep --jobs 1 exited with %d" % rc)
+        for name in ("sweep.csv", "jobs.csv", "spc-area.svg", "spc-msaa.svg"):
+            a, b = os.path.join(two, name), os.path.join(tmp, "one", name)
+            check(os.path.exists(b) and read_bytes(a) == read_bytes(b),
+                  "%s differs between --jobs 2 and --jobs 1" % name)
+
+        # --plot-only draws the same figures again.
+        for name in ("spc-area.svg", "spc-msaa.svg"):
+            os.rename(os.path.join(two, name), os.path.join(tmp, name))
+        rc, _, _ = run([args.overshade, "sweep", "--plot-only", "two"], cwd=tmp)
+        check(rc == 0, "--plot-only exited with %d" % rc)
+        for name in ("spc-area.svg", "spc-msaa.svg"):
+            b = os.path.join(two, name)
+            check(os.path.exists(b) and read_bytes(os.path.join(tmp, name)) == read_bytes(b),
+                  "--plot-only: %s differs" % name)
+
+        # Failing jobs are named, the others complete.
+        with open(os.path.join(tmp, "garbage.ovs"), "wb") as f:
+            f.write(b"this is not a trace\n" * 8)
+        rc, out, err = run([args.overshade, "sweep", "--out", "bad", "--jobs", "2",
+                            "--frames", "3", "--axis",
+                            "trace=missing.ovs,%s,garbage.ovs" % trace, "--set", "msaa=4"],
+                           cwd=tmp)
+        check(rc == 1, "sweep with failing jobs exited with %d, expected 1" % rc)
+        check("job 1 (trace=missing.ovs, msaa=4) failed" in err and "missing.ovs" in err,
+              "the missing trace's job is not named: %r" % err)
+        check("job 3 (trace=garbage.ovs, msaa=4) failed" in err, "the bad trace's job is not named")
+        check("job 2" not in err, "the good job is reported as failed")
+        bad = os.path.join(tmp, "bad")
+        jobs = read_csv(os.path.join(bad, "jobs.csv"))
+        check([j["status"] for j in jobs] == ["failed", "ok", "failed"], "jobs.csv: %r" % jobs)
+        check(all(j["error"].startswith("exit status 1: overshade") for j in jobs
+                  if j["status"] == "failed"), "jobs.csv errors: %r" % jobs)
+        rows = read_csv(os.path.join(bad, "sweep.csv"))
+        check([(r["job"], r["trace"], r["msaa"], r["frame"], r["samples"]) for r in rows]
+              == [("2", trace, "4", "3", "4")], "sweep.csv of the failing sweep: %r" % rows)
+        check("spc-area.svg skipped: no trace was given an x" in out,
+              "no note that spc-area.svg is skipped: %r" % out)
+    return 1 if FAIL else 0
+
+
+# --- usage ------------------------------------------------------------------
+
+USAGE_CASES = [
+    (["--axis", "msaa=1,4", "t.ovs"], "--out DIR is required"),
+    (["--out", "o"], "no trace given"),
+    (["--out", "o", "--axis", "colour=1,2", "t.ovs"], "unknown axis 'colour'"),
+    (["--out", "o", "--axis", "msaa=1,3", "t.ovs"], "axis msaa: bad value '3'"),
+    (["--out", "o", "--axis", "msaa", "t.ovs"], "--axis takes NAME=V1,V2"),
+    (["--out", "o", "--axis", "msaa=", "t.ovs"], "--axis takes NAME=V1,V2"),
+    (["--out", "o", "--axis", "msaa=1,,4", "t.ovs"], "axis msaa: empty value"),
+    (["--out", "o", "--axis", "msaa=4,4", "t.ovs"], "value '4' given twice"),
+    (["--out", "o", "--axis", "msaa=1", "--axis", "msaa=4", "t.ovs"], "axis msaa given twice"),
+    (["--out", "o", "--axis", "qfm-entries=0,8", "t.ovs"], "axis qfm-entries: bad value '0'"),
+    (["--out", "o", "--axis", "qfm-entries=8,infinite", "t.ovs"],
+     "axis qfm-entries: bad value 'infinite'"),
+    (["--out", "o", "--axis", "qfm-empty=yes", "t.ovs"], "axis qfm-empty: bad value 'yes'"),
+    (["--out", "o", "--axis", "cps-rate=2x2,3x3", "t.ovs"], "axis cps-rate: bad value '3x3'"),
+    (["--out", "o", "--axis", "amfs-eta=-1", "t.ovs"], "axis amfs-eta: bad value '-1'"),
+    (["--out", "o", "--axis", "pmu-entries=many", "t.ovs"], "axis pmu-entries: bad value"),
+    (["--out", "o", "--axis", "trace=a.ovs", "b.ovs"], "both as arguments and as --axis trace"),
+    (["--out", "o", "--jobs", "0", "t.ovs"], "--jobs takes 1 to"),
+    (["--out", "o", "--frames", "three", "t.ovs"], "bad frame list"),
+    (["--out", "o", "--colour", "t.ovs"], "unknown option '--colour'"),
+    (["--plot-only", "o", "--out", "p"], "--plot-only takes no other argument"),
+    (["--out", "o", "--axis", "cps-foveated=0.5,0.5,1,0.1,0.3,1,4", "t.ovs"],
+     "cps-foveated's value holds commas: give it with --set"),
+    (["--out", "o", "--set", "cps-foveated=0.5,0.5,1,0.1,0.3,1", "t.ovs"],
+     "axis cps-foveated: bad value '0.5,0.5,1,0.1,0.3,1'"),
+    (["--out", "o", "--set", "msaa", "t.ovs"], "--set takes NAME=VALUE"),
+    (["--out", "o", "--set", "msaa=4", "--axis", "msaa=1,4", "t.ovs"], "axis msaa given twice"),
+]
+
+
+def case_usage(args):
+    with tempfile.TemporaryDirectory(prefix="overshade-sweep-") as tmp:
+        for argv, message in USAGE_CASES:
+            rc, out, err = run([args.overshade, "sweep"] + argv, cwd=tmp)
+            check(rc == 2, "%r: exit status %d, expected 2" % (argv, rc))
+            check(message in err, "%r: no %r in %r" % (argv, message, err))
+            check(not os.path.exists(os.path.join(tmp, "o")), "%r: ran jobs" % argv)
+        rc, out, _ = run([args.overshade, "help", "sweep"])
+        check(rc == 0 and "--axis NAME=V" in out and "qfm-entries" in out,
+              "help sweep: %d %r" % (rc, out))
+        rc, out, _ = run([args.overshade, "sweep", "--help"])
+        check(rc == 0 and "--plot-only DIR" in out, "sweep --help: %d %r" % (rc, out))
+        rc, out, _ = run([args.overshade, "help"])
+        check("sweep" in out, "help does not list sweep")
+    return 1 if FAIL else 0
+
+
+# --- plot-only --------------------------------------------------------------
+
+ENTRIES = ["1", "2", "4", "8", "16", "32", "64", "unbounded"]
+
+
+def write_table(path):
+    """A sweep as the units will report it: baseline, qfm and pmu in every
+    job; QFM shades less with a larger buffer, PMU saves 10% at 512
+    entries.  One trace name holds a comma (quoted)."""
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["job", "msaa", "qfm-entries", "pmu-entries", "trace", "trace_x", "frame",
+                    "unit", "quads_shaded", "lanes_shaded", "covered_pixels",
+                    "shaded_per_covered_pixel"])
+        job = 0
+        for msaa in (1, 4, 16):
+            for e in ENTRIES:
+                for p in (64, 512):
+                    job += 1
+                    size = 256 if e == "unbounded" else int(e)
+                    base = 2000 * msaa
+                    for frame in (3, 4):
+                        for unit, lanes in (("baseline", base), ("qfm", base // (1 + size)),
+                                            ("pmu", base * (90 if p == 512 else 95) // 100)):
+                            w.writerow([job, msaa, e, p, "scene,a.ovs", "0.5", frame, unit,
+                                        lanes // 4, lanes, 1000, lanes / 1000])
+
+
+def case_plot_only(args):
+    with tempfile.TemporaryDirectory(prefix="overshade-sweep-") as tmp:
+        d = os.path.join(tmp, "s")
+        os.mkdir(d)
+        write_table(os.path.join(d, "sweep.csv"))
+        rc, out, err = run([args.overshade, "sweep", "--plot-only", d])
+        check(rc == 0, "--plot-only exited with %d" % rc)
+        q = os.path.join(d, "qfm-reduction.svg")
+        # The PMU's option does not split QFM's lines, nor QFM's the PMU's;
+        # baseline's lines are split by neither.
+        lines = [("msaa=%d, trace=scene,a.ovs@0.5" % m, len(ENTRIES)) for m in (1, 4, 16)]
+        check(os.path.exists(q) and svg_series(q) == lines,
+              "qfm-reduction.svg lines %r" % (os.path.exists(q) and svg_series(q)))
+        check(os.path.exists(q) and svg_xticks(q) == ENTRIES,
+              "qfm-reduction.svg ticks %r" % (os.path.exists(q) and svg_xticks(q)))
+        p = os.path.join(d, "pmu-savings.svg")
+        lines = [("msaa=%d, trace=scene,a.ovs@0.5" % m, 2) for m in (1, 4, 16)]
+        check(os.path.exists(p) and svg_series(p) == lines,
+              "pmu-savings.svg lines %r" % (os.path.exists(p) and svg_series(p)))
+        m = os.path.join(d, "spc-msaa.svg")
+        lines = ([("baseline, trace=scene,a.ovs@0.5", 3)]
+                 + [("qfm, qfm-entries=%s, trace=scene,a.ovs@0.5" % e, 3) for e in ENTRIES]
+                 + [("pmu, pmu-entries=%d, trace=scene,a.ovs@0.5" % p, 3) for p in (64, 512)])
+        check(os.path.exists(m) and svg_series(m) == lines,
+              "spc-msaa.svg lines %r" % (os.path.exists(m) and svg_series(m)))
+        a = os.path.join(d, "spc-area.svg")
+        check(os.path.exists(a) and len(svg_series(a)) == 3 * (1 + len(ENTRIES) + 2),
+              "spc-area.svg lines %r" % (os.path.exists(a) and svg_series(a)))
+
+        # PMU savings at 512 entries: 10% of the quads.
+        root = ET.parse(p).getroot()
+        ticks = [t for t in root.iter(SVG + "text") if t.get("class") == "ytick"]
+        tick_y = {float(t.text): float(t.get("y")) - 4.0 for t in ticks}
+        series = [g for g in root.iter(SVG + "g") if g.get("class") == "series"][0]
+        pts = [tuple(map(float, pt.split(",")))
+               for pt in series.find(SVG + "polyline").get("points").split()]
+        y0, y1 = tick_y[0.0], max(tick_y.items())
+        at512 = (pts[1][1] - y0) / (y1[1] - y0) * y1[0]
+        check(abs(at512 - 10.0) < 0.05, "pmu-savings.svg: %.2f%% at 512 entries" % at512)
+
+        # baseline / qfm is 1 + entries here: each point is higher on the
+        # page than the one before (SVG y grows downwards).
+        root = ET.parse(q).getroot()
+        first = [g for g in root.iter(SVG + "g") if g.get("class") == "series"][0]
+        ys = [float(pt.split(",")[1]) for pt in first.find(SVG + "polyline").get("points").split()]
+        check(all(a > b for a, b in zip(ys, ys[1:])),
+              "qfm-reduction.svg: the reduction does not grow with the buffer: %r" % ys)
+
+        # Same input, same bytes.
+        before = {n: read_bytes(os.path.join(d, n)) for n in os.listdir(d) if n.endswith(".svg")}
+        rc, _, _ = run([args.overshade, "sweep", "--plot-only", d])
+        after = {n: read_bytes(os.path.join(d, n)) for n in os.listdir(d) if n.endswith(".svg")}
+        check(rc == 0 and before == after, "--plot-only twice: different figures")
+
+        # Without the units: their figures are skipped with a note.
+        with open(os.path.join(d, "sweep.csv")) as f:
+            rows = [r for r in f.read().split("\n") if ",qfm," not in r and ",pmu," not in r]
+        for n in before:
+            os.remove(os.path.join(d, n))
+        with open(os.path.join(d, "sweep.csv"), "w") as f:
+            f.write("\n".join(rows))
+        rc, out, _ = run([args.overshade, "sweep", "--plot-only", d])
+        check(rc == 0, "--plot-only, baseline only: exit %d" % rc)
+        check("qfm-reduction.svg skipped: it needs the units baseline and qfm" in out,
+              "no note for qfm-reduction.svg: %r" % out)
+        check("pmu-savings.svg skipped" in out, "no note for pmu-savings.svg")
+        check(not os.path.exists(os.path.join(d, "qfm-reduction.svg")), "qfm figure drawn")
+
+        # A table that is no sweep, and no table.
+        with open(os.path.join(d, "sweep.csv"), "w") as f:
+            f.write("frame,unit\n3,baseline\n")
+        rc, _, err = run([args.overshade, "sweep", "--plot-only", d])
+        check(rc == 1 and "not a sweep table" in err, "plain CSV: exit %d %r" % (rc, err))
+        rc, _, err = run([args.overshade, "sweep", "--plot-only", os.path.join(tmp, "none")])
+        check(rc == 1 and "cannot read" in err, "no sweep.csv: exit %d %r" % (rc, err))
+        with open(os.path.join(d, "sweep.csv"), "w") as f:
+            f.write("job,msaa,frame,unit\n1,\"4,frame,baseline\n")
+        rc, _, err = run([args.overshade, "sweep", "--plot-only", d])
+        check(rc == 1 and "quote is not closed" in err, "open quote: exit %d %r" % (rc, err))
+    return 1 if FAIL else 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("case", choices=["vkcube", "usage", "plot-only"])
+    ap.add_argument("--overshade", required=True)
+    ap.add_argument("--manifest")
+    args = ap.parse_args()
+    args.overshade = os.path.abspath(args.overshade)
+    if args.case == "vkcube":
+        return case_vkcube(args)
+    if args.case == "usage":
+        return case_usage(args)
+    return case_plot_only(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,63 @@
+/*
+ * tools/sweep.h — what `overshade sweep` (cmd_sweep.c) shares with its
+ * figures (sweep_plot.c): the sweep's table, as read back from
+ * DIR/sweep.csv.
+ *
+ * sweep.csv has one row per (job, frame, unit).  Its columns are `job`,
+ * then the sweep's axes (one column each, named as the replay option
+ * without its dashes, e.g. `msaa`, `qfm-entries`; the trace axis gives
+ * `trace` and `trace_x`, the number attached with TRACE@X, empty when
+ * none), then the columns of the job's report.csv from `frame` on, the
+ * timings left out.  So the axes are the columns between `job` and
+ * `frame`, and a sweep.csv written by hand or by a script can be plotted
+ * with `overshade sweep --plot-only`.
+ */
+#ifndef OVERSHADE_TOOLS_SWEEP_H
+#define OVERSHADE_TOOLS_SWEEP_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* A CSV file in memory: a header and rows of cells, every row as wide as
+ * the header (missing cells are empty strings). */
+struct cli_table {
+    uint32_t cols, rows;
+    char **header;                   /* cols names */
+    char **cells;                    /* rows * cols, row-major */
+    uint32_t first_axis, axis_count; /* sweep.csv: the axis columns */
+};
+
+/* Reads the CSV file at `path` (RFC 4180 quoting; a header line, then rows).
+ * Returns 0 with *out owned by the caller (cli_table_destroy), else -1
+ * with one line in `detail` (160 bytes): the file cannot be read, is
+ * empty, a quote is not closed, a row is wider than the header, or out of
+ * memory. */
+int
+cli_table_read(const char *path, struct cli_table **out, char *detail);
+
+/* The column named `name`, or -1. */
+int
+cli_table_column(const struct cli_table *t, const char *name);
+
+/* The cell of `row` in column `col`; "" for col -1. */
+const char *
+cli_table_cell(const struct cli_table *t, uint32_t row, int col);
+
+/* NULL does nothing. */
+void
+cli_table_destroy(struct cli_table *t);
+
+/* Writes `s` as one CSV field, quoted when it holds a comma, a quote or a
+ * line break. */
+void
+cli_csv_field(FILE *f, const char *s);
+
+/* Draws the sweep's figures from `t` (a sweep.csv with its axes marked)
+ * into `dir`, as SVG: each figure whose units and axes are in the sweep,
+ * and, for each one that is not, one line on `notes` saying why it was
+ * skipped.  Returns the number of figures that could not be written (each
+ * reported on stderr). */
+int
+cli_sweep_plot(const struct cli_table *t, const char *dir, FILE *notes);
+
+#endif /* OVERSHADE_TOOLS_SWEEP_H */
