@@ -319,10 +319,10 @@ static const char *const stat_names[CAP_PIPELINE_STATS_COUNT] = {
 
 /* Replays one frame and writes its files and its JSON object. */
 static int
-replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struct cap_trace *trace,
+replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_trace *trace,
            const struct cap_frame *cf, FILE *json, int first_frame, FILE *csv)
 {
-    struct cli_replay_frame *conv = NULL;
+    struct rpl_frame *conv = NULL;
     struct sim_replay_result *res = NULL;
     struct frame_report fr;
     uint8_t *ref = NULL, *present = NULL;
@@ -335,7 +335,7 @@ replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struc
 
     memset(&fr, 0, sizeof(fr));
     fr.index = cf->index;
-    if (!cli_replay_frame_create(rt, cf, &conv)) {
+    if (!rpl_frame_create(rt, cf, &conv)) {
         fprintf(stderr, "overshade replay: frame %" PRIu64 ": out of memory\n", cf->index);
         return 0;
     }
@@ -629,7 +629,7 @@ out:
     free(ref);
     free(present);
     sim_replay_result_destroy(res);
-    cli_replay_frame_destroy(conv);
+    rpl_frame_destroy(conv);
     return ok;
 }
 
@@ -639,7 +639,7 @@ cli_replay(int argc, char **argv)
     struct replay_args a;
     struct cap_trace *trace = NULL;
     struct cap_error_info info;
-    struct cli_replay_trace *rt = NULL;
+    struct rpl_trace *rt = NULL;
     enum cap_error cerr;
     FILE *json = NULL, *csv = NULL;
     char path[4096];
@@ -675,7 +675,7 @@ cli_replay(int argc, char **argv)
         fprintf(stderr, "overshade replay: cannot create %s: %s\n", a.out, strerror(errno));
         goto out;
     }
-    rt = cli_replay_trace_create(trace);
+    rt = rpl_trace_create(trace);
     snprintf(path, sizeof(path), "%s/report.json", a.out);
     json = fopen(path, "w");
     snprintf(path, sizeof(path), "%s/report.csv", a.out);
@@ -733,7 +733,7 @@ out:
         fprintf(stderr, "overshade replay: cannot write report.csv\n");
         status = CLI_EXIT_FAILURE;
     }
-    cli_replay_trace_destroy(rt);
+    rpl_trace_destroy(rt);
     cap_trace_destroy(trace);
     return status;
 }
