@@ -4,10 +4,12 @@
  *   overshade info [--json] TRACE
  *   overshade spirv [--stage S] [--entry NAME] [--ir] FILE.spv
  *   overshade replay TRACE --out DIR [--frames LIST] [--msaa N] [--threads N]
+ *   overshade run [--modes LIST] [--msaa N] [--out DIR] -- PROGRAM ARGS...
  *   overshade help [COMMAND]
  *   overshade --version
  *
- * Exit status: 0 success, 1 failure (one line on stderr), 2 usage error.
+ * Exit status: 0 success, 1 failure (one line on stderr), 2 usage error;
+ * `run` passes the program's status through.
  */
 #include <stdio.h>
 #include <string.h>
@@ -29,6 +31,8 @@ static const struct cli_command cli_commands[] = {
     {"spirv", "translate a SPIR-V module: can overshade run it?", cli_spirv, cli_spirv_usage},
     {"replay", "replay captured frames through the simulated pipeline", cli_replay,
      cli_replay_usage},
+    {"run", "run a program with online stats: shading savings per frame", cli_run,
+     cli_run_usage},
 };
 
 #define CLI_COMMAND_COUNT (sizeof(cli_commands) / sizeof(cli_commands[0]))
