@@ -255,9 +255,13 @@ record_locked(const struct frame_row *row)
             continue;
         }
         const struct sim_unit_counters *c = &row->units[u];
-        double spc = c->covered_pixels ? (double)c->lanes_shaded / (double)c->covered_pixels : 0;
         double s = savings(row, u);
-        fprintf(f, ",%" PRIu64 ",%.6g,", c->quads_shaded, spc);
+        /* Ratios without a denominator are left empty. */
+        fprintf(f, ",%" PRIu64 ",", c->quads_shaded);
+        if (c->covered_pixels) {
+            fprintf(f, "%.6g", (double)c->lanes_shaded / (double)c->covered_pixels);
+        }
+        fputc(',', f);
         if (!isnan(s)) {
             fprintf(f, "%.6g", s);
         }

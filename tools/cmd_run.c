@@ -353,7 +353,8 @@ parse_row(struct csv_state *cs, const char *line)
                 u->frames++;
             }
         }
-        if (u->spc_col >= 0 && u->spc_col < n) {
+        if (u->spc_col >= 0 && u->spc_col < n && fields[u->spc_col][0] != ',' &&
+            fields[u->spc_col][0] != '\0') {
             double s = strtod(fields[u->spc_col], &end);
             if (end != fields[u->spc_col]) {
                 u->spc_sum += s;
@@ -521,7 +522,15 @@ print_summary(struct csv_state *cs)
             "shaded/covered");
     for (uint32_t i = 0; i < cs->unit_count; i++) {
         const struct unit_tally *u = &cs->units[i];
-        double spc = u->spc_frames ? u->spc_sum / (double)u->spc_frames : NAN;
+        /* Over the whole run (the layer's summary), else the mean over
+         * frames. */
+        char key[64];
+        snprintf(key, sizeof(key), "\"%s\": {", u->name);
+        const char *unit_json = json ? strstr(json, key) : NULL;
+        double spc = json_number(unit_json, "shaded_per_covered_pixel");
+        if (isnan(spc) && u->spc_frames) {
+            spc = u->spc_sum / (double)u->spc_frames;
+        }
         if (u->frames) {
             fprintf(stderr, "  %-10s %11.2f%% %8.2f%% %8.2f%% %16.3f\n", u->name,
                     100.0 * u->sum / (double)u->frames, 100.0 * u->min, 100.0 * u->max, spc);
