@@ -541,7 +541,7 @@ lyr_stats_submit(uint64_t frame, uint8_t *trace, size_t size);
  * large), else a failure that stops online mode. */
 void
 lyr_stats_abandon(uint64_t frame, const char *why);
-/* Waits until the frames taken are simulated, then writes the summary
+/* Waits until the frames queued are simulated, then writes the summary
  * (log and JSON) when anything changed since the last one. */
 void
 lyr_stats_flush(void);

@@ -594,7 +594,9 @@ void
 lyr_stats_flush(void)
 {
     pthread_mutex_lock(&stats.lock);
-    while (stats.started && (stats.waiting || stats.running || stats.capturing)) {
+    /* Not for frames other devices are capturing: this thread may be the
+     * one that would end them. */
+    while (stats.started && (stats.waiting || stats.running)) {
         pthread_cond_wait(&stats.idle, &stats.lock);
     }
     summarize_locked();
