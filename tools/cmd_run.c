@@ -14,7 +14,8 @@
  *
  * While the program runs and standard error is a terminal, one status line
  * shows the frames simulated and the running mean savings per unit (read
- * from the CSV the layer appends to).  When it exits, the summary table of
+ * from the CSV the layer appends to), and the layer logs only warnings and
+ * errors (unless OVERSHADE_LOG says otherwise).  When it exits, the summary table of
  * every CSV this run produced goes to standard error, and the program's
  * exit status is passed through (killed by signal N: 128 + N).  Usage
  * errors exit with 2; a program that cannot be started with 127.
@@ -246,6 +247,12 @@ set_environment(const struct run_args *a)
         }
     }
     unsetenv("DISABLE_OVERSHADE");
+    /* On a terminal the status line and the table say what the layer's
+     * info lines would; its warnings and errors still show. */
+    if (isatty(STDERR_FILENO) && !getenv("OVERSHADE_LOG") &&
+        setenv("OVERSHADE_LOG", "warning", 1) != 0) {
+        return -1;
+    }
     if (setenv("OVERSHADE", "1", 1) != 0 || setenv("OVERSHADE_STATS", "1", 1) != 0 ||
         setenv("OVERSHADE_OUTPUT", a->out, 1) != 0) {
         return -1;

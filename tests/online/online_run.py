@@ -13,6 +13,8 @@ Cases:
   status      exit status pass-through: 0, 7, killed by SIGTERM -> 143,
               a program that does not exist -> 127.
   usage       bad options are usage errors (2) that name the problem.
+  tty         on a terminal (script(1)), the live status line counts the
+              frames simulated and shows the running savings.
   unwritable  an output directory that cannot be created stops online
               mode with one log line; the program still exits 0.
 
@@ -278,6 +280,33 @@ def case_usage(args, tmp):
     return 1 if FAIL else 0
 
 
+def case_tty(args, tmp):
+    for prog in ("vkcube", "xvfb-run", "script"):
+        if shutil.which(prog) is None:
+            print("skip: %s is not installed" % prog)
+            return 77
+    out = os.path.join(tmp, "out")
+    inner = "%s run --out %s -- xvfb-run -a -s '-screen 0 640x480x24' vkcube --c 200" % (
+        args.overshade, out)
+    rc, text, _ = run(["script", "-qec", inner, "/dev/null"], clean_env(tmp))
+    check(rc == 0, "overshade run under script exited with %d" % rc)
+    path, rows, summary = read_csv(out)
+    if rows is None:
+        return 1
+    # Status lines are rewritten in place: \r, the line, erase to the end.
+    status = [l for l in text.split("\r") if l.startswith("overshade: ") and
+              " simulated" in l and "\x1b[K" in l]
+    check(len(status) >= 2, "fewer than 2 status lines: %r" % status[:3])
+    counts = [int(l.split()[1]) for l in status]
+    check(counts == sorted(counts), "the frame count went backwards: %r" % counts)
+    check(any("baseline saves 0.0%" in l for l in status), "no running savings in the status")
+    check(counts and counts[-1] <= len(rows), "status counted %r frames, CSV has %d" %
+          (counts[-1:], len(rows)))
+    check("[lyr_stats.c" not in text, "the layer's info lines were not quieted on a terminal")
+    check_table("tty", text, summary)
+    return 1 if FAIL else 0
+
+
 def case_unwritable(args, tmp):
     if shutil.which("vkcube") is None or shutil.which("xvfb-run") is None:
         print("skip: vkcube or xvfb-run is not installed")
@@ -298,7 +327,7 @@ def case_unwritable(args, tmp):
 
 
 CASES = {"vkcube": case_vkcube, "demo": case_demo, "status": case_status,
-         "usage": case_usage, "unwritable": case_unwritable}
+         "usage": case_usage, "tty": case_tty, "unwritable": case_unwritable}
 
 
 def main():
