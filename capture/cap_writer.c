@@ -37,6 +37,7 @@ struct cap_writer {
     int finished;
 
     ZSTD_CCtx *cctx;
+    int store_only; /* blobs are not compressed */
 
     /* Hashes of the blobs written: open addressing, 0 marks an empty slot
      * (stored hashes are never 0). */
@@ -254,6 +255,14 @@ cap_writer_create_memory(enum cap_error *err)
     return w;
 }
 
+void
+cap_writer_set_compression(struct cap_writer *w, int enabled)
+{
+    if (w) {
+        w->store_only = !enabled;
+    }
+}
+
 static enum cap_error
 cap_writer_blob_block(struct cap_writer *w, uint64_t hash, const void *data, uint64_t size)
 {
@@ -272,7 +281,7 @@ cap_writer_blob_block(struct cap_writer *w, uint64_t hash, const void *data, uin
 
     /* Compression that fails or does not shrink the data just stores it. */
     bound = ZSTD_compressBound((size_t)size);
-    if (!ZSTD_isError(bound) && bound > 0) {
+    if (!w->store_only && !ZSTD_isError(bound) && bound > 0) {
         compressed = malloc(bound);
     }
     if (compressed) {

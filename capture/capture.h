@@ -943,6 +943,12 @@ cap_writer_create(const char *path, enum cap_error *err);
 struct cap_writer *
 cap_writer_create_memory(enum cap_error *err);
 
+/* Whether blobs added from now on are compressed (the default) or stored as
+ * they are: a memory trace that is read back at once (the layer's online
+ * mode) trades size for the time compression would take. */
+void
+cap_writer_set_compression(struct cap_writer *w, int enabled);
+
 /* Stores `size` bytes as a blob (zstd-compressed, once per content) and
  * returns its hash in *hash.  Empty data gives hash 0 and stores nothing. */
 enum cap_error

@@ -70,6 +70,13 @@ struct lyr_config {
     int log_level;
     uint32_t submits_per_frame; /* 0: a frame ends at vkQueuePresentKHR */
     uint64_t max_snapshot_bytes; /* per resource; larger ones are not captured */
+    /* Online mode (layer/lyr_stats.c). */
+    int stats;                /* simulate frames while the application runs */
+    uint32_t stats_interval;  /* frames whose number is a multiple of this are candidates */
+    uint32_t stats_units;     /* 1u << enum sim_unit_kind; baseline is always run */
+    uint32_t stats_msaa;      /* 0: the application's sample counts; else 1..16 */
+    uint32_t stats_threads;   /* simulation worker threads */
+    uint64_t stats_max_bytes; /* bound on frames captured and waiting for simulation */
 };
 
 /* Reads the config file and OVERSHADE_<KEY> variables into *cfg; problems
@@ -81,6 +88,12 @@ lyr_config_load(struct lyr_config *cfg);
 int
 lyr_config_parse_ranges(const char *text, struct lyr_range *ranges, uint32_t max,
                         uint32_t *count);
+
+/* Parses a list of shading-unit names ("baseline,qfm", "all") into a mask
+ * of 1u << enum sim_unit_kind.  Returns 0 on success, -1 for an unknown
+ * name or an empty list. */
+int
+lyr_config_parse_units(const char *text, uint32_t *units);
 
 int
 lyr_config_wants_frame(const struct lyr_config *cfg, uint64_t frame);
@@ -446,6 +459,7 @@ struct lyr_device {
     uint64_t last_frame_ns; /* present-to-present interval of the last frame */
     struct lyr_capture *capture;
     int capture_done; /* every requested frame was captured or the trace closed */
+    struct lyr_capture *stats; /* online mode: the frame captured into memory */
 };
 
 struct lyr_swapchain {
@@ -506,6 +520,31 @@ lyr_capture_device_destroy(struct lyr_device *dev);
  * (used to wrap new command buffers in statistics queries). */
 int
 lyr_capture_is_armed(struct lyr_device *dev);
+
+/* Online mode (layer/lyr_stats.c).  Frames captured into memory are
+ * simulated by worker threads; the CSV and the summary are per process. */
+
+/* Whether `frame` is to be captured for simulation: stats_interval selects
+ * it and the simulator has room (else it counts as skipped).  Starts the
+ * workers and opens the CSV on first use.  An admitted frame must end in
+ * lyr_stats_submit or lyr_stats_abandon. */
+int
+lyr_stats_admit(uint64_t frame);
+/* Bytes a frame being captured may still take under stats_max_mb. */
+uint64_t
+lyr_stats_room(void);
+/* Hands an admitted frame's in-memory trace (malloc'ed; ownership passes)
+ * to the workers; it is skipped when it does not fit the memory bound. */
+void
+lyr_stats_submit(uint64_t frame, uint8_t *trace, size_t size);
+/* An admitted frame was not captured: `why` NULL means it was skipped (too
+ * large), else a failure that stops online mode. */
+void
+lyr_stats_abandon(uint64_t frame, const char *why);
+/* Waits until the frames queued are simulated, then writes the summary
+ * (log and JSON) when anything changed since the last one. */
+void
+lyr_stats_flush(void);
 
 /* Format sizes (layer/lyr_format.c): bytes per texel block and block size
  * for `aspect` of `format`; returns 0 for formats the layer cannot copy. */

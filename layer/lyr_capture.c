@@ -46,6 +46,13 @@ struct pending_draw {
 };
 
 struct lyr_capture {
+    /* Online mode (lyr_stats.c): each frame is an in-memory trace of its
+     * own, handed to the simulator when the frame ends. */
+    int online;
+    uint64_t decided_frame; /* online: 1 + the last frame admitted or skipped */
+    int over_budget;        /* online: the frame outgrew stats_max_mb */
+    char fail_why[160];     /* online: why the frame failed */
+
     struct cap_writer *writer;
     char path[4200];
     uint32_t frames_written;
@@ -90,7 +97,13 @@ struct lyr_capture {
 static void
 frame_fail(struct lyr_capture *cap, const char *why, uint64_t handle)
 {
-    if (!cap->frame_failed) {
+    if (cap->online) {
+        /* lyr_stats_abandon says why, once. */
+        if (!cap->frame_failed) {
+            snprintf(cap->fail_why, sizeof(cap->fail_why), "%s%s0x%llx", why, handle ? " " : "",
+                     (unsigned long long)handle);
+        }
+    } else if (!cap->frame_failed) {
         LYR_ERROR("frame %llu not captured: %s%s0x%llx", (unsigned long long)cap->frame_index,
                   why, handle ? " " : "", (unsigned long long)handle);
     }
@@ -127,6 +140,8 @@ reset_frame(struct lyr_capture *cap)
 {
     cap->in_frame = 0;
     cap->frame_failed = 0;
+    cap->over_budget = 0;
+    cap->fail_why[0] = '\0';
     cap->gpu_ns = 0;
     cap->submit_index = 0;
     cap_buf_reset(&cap->commands);
@@ -172,8 +187,10 @@ snapshot_unavailable(struct lyr_capture *cap, uint32_t kind, uint64_t handle, co
     struct cap_snapshot s = {
         .handle = handle, .kind = kind, .flags = CAP_SNAPSHOT_UNAVAILABLE};
     cap_buf_append(&cap->snapshots, &s, sizeof(s));
-    LYR_WARN("frame %llu: %s 0x%llx not snapshotted: %s", (unsigned long long)cap->frame_index,
-             kind == CAP_SNAPSHOT_BUFFER ? "buffer" : "image", (unsigned long long)handle, why);
+    /* Online, this would repeat every frame; the replay reports the draws. */
+    LYR_LOG(cap->online ? LYR_LOG_DEBUG : LYR_LOG_WARN, "frame %llu: %s 0x%llx not snapshotted: %s",
+            (unsigned long long)cap->frame_index,
+            kind == CAP_SNAPSHOT_BUFFER ? "buffer" : "image", (unsigned long long)handle, why);
 }
 
 /* Bytes of all aspects, mips and layers of an image, as the snapshot lays
@@ -1073,6 +1090,9 @@ make_dirs(const char *path)
     return 0;
 }
 
+static enum cap_error
+add_device_block(struct lyr_device *dev, struct cap_writer *w);
+
 static int
 open_trace(struct lyr_device *dev, struct lyr_capture *cap)
 {
@@ -1090,6 +1110,20 @@ open_trace(struct lyr_device *dev, struct lyr_capture *cap)
         LYR_ERROR("cannot write %s: %s; capture disabled", cap->path, cap_error_message(err));
         return -1;
     }
+    err = add_device_block(dev, cap->writer);
+    if (err != CAP_ERROR_OK) {
+        LYR_ERROR("cannot write %s: %s; capture disabled", cap->path, cap_error_message(err));
+        cap_writer_destroy(cap->writer);
+        cap->writer = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* The device block every trace starts with. */
+static enum cap_error
+add_device_block(struct lyr_device *dev, struct cap_writer *w)
+{
     struct cap_device d = {
         .api_version = dev->props.apiVersion,
         .driver_version = dev->props.driverVersion,
@@ -1110,14 +1144,7 @@ open_trace(struct lyr_device *dev, struct lyr_capture *cap)
     }
     snprintf(d.device_name, sizeof(d.device_name), "%s", dev->props.deviceName);
     snprintf(d.driver_name, sizeof(d.driver_name), "%.63s", dev->driver_name);
-    err = cap_writer_add_block(cap->writer, CAP_BLOCK_DEVICE, &d, sizeof(d));
-    if (err != CAP_ERROR_OK) {
-        LYR_ERROR("cannot write %s: %s; capture disabled", cap->path, cap_error_message(err));
-        cap_writer_destroy(cap->writer);
-        cap->writer = NULL;
-        return -1;
-    }
-    return 0;
+    return cap_writer_add_block(w, CAP_BLOCK_DEVICE, &d, sizeof(d));
 }
 
 static void
@@ -1146,15 +1173,22 @@ close_trace(struct lyr_device *dev, struct lyr_capture *cap, const char *why)
 }
 
 static struct lyr_capture *
+capture_create(void)
+{
+    struct lyr_capture *cap = calloc(1, sizeof(*cap));
+    if (cap) {
+        cap_buf_init(&cap->commands);
+        cap_buf_init(&cap->snapshots);
+        cap_buf_init(&cap->objects);
+    }
+    return cap;
+}
+
+static struct lyr_capture *
 capture_get(struct lyr_device *dev)
 {
     if (!dev->capture) {
-        dev->capture = calloc(1, sizeof(*dev->capture));
-        if (dev->capture) {
-            cap_buf_init(&dev->capture->commands);
-            cap_buf_init(&dev->capture->snapshots);
-            cap_buf_init(&dev->capture->objects);
-        }
+        dev->capture = capture_create();
     }
     return dev->capture;
 }
@@ -1188,7 +1222,58 @@ frame_capture(struct lyr_device *dev)
 }
 
 static void
-write_frame(struct lyr_device *dev, struct lyr_capture *cap, struct cap_frame *frame)
+end_online_frame(struct lyr_capture *cap, const struct cap_frame *frame);
+
+/* Online mode: whether dev->frame is captured into memory for the
+ * simulator; decided at the frame's first submit (or its present), when
+ * the in-memory trace is opened.  Called with frame_lock held. */
+static struct lyr_capture *
+stats_capture(struct lyr_device *dev)
+{
+    if (!lyr_config.stats) {
+        return NULL;
+    }
+    struct lyr_capture *cap = dev->stats;
+    if (cap && cap->in_frame) {
+        return cap;
+    }
+    if (cap && cap->decided_frame == dev->frame + 1) {
+        return NULL; /* not taken */
+    }
+    if (!cap) {
+        cap = dev->stats = capture_create();
+        if (!cap) {
+            return NULL;
+        }
+        cap->online = 1;
+    }
+    cap->decided_frame = dev->frame + 1;
+    if (!lyr_stats_admit(dev->frame)) {
+        return NULL;
+    }
+    reset_frame(cap);
+    cap->in_frame = 1;
+    cap->frame_index = dev->frame;
+    cap->frame_start_ns = lyr_now_ns();
+    cap->frame_time_ns = dev->last_frame_ns;
+    enum cap_error err;
+    cap->writer = cap_writer_create_memory(&err);
+    if (cap->writer) {
+        cap_writer_set_compression(cap->writer, 0);
+        err = add_device_block(dev, cap->writer);
+    }
+    if (err != CAP_ERROR_OK) {
+        frame_fail(cap, cap_error_message(err), 0);
+        end_online_frame(cap, NULL);
+        reset_frame(cap);
+        return NULL;
+    }
+    return cap;
+}
+
+/* Writes the frame's object blocks and its frame block to cap->writer. */
+static enum cap_error
+write_frame_blocks(struct lyr_capture *cap, const struct cap_frame *frame)
 {
     enum cap_error err = CAP_ERROR_OK;
     size_t pos = 0;
@@ -1212,6 +1297,13 @@ write_frame(struct lyr_device *dev, struct lyr_capture *cap, struct cap_frame *f
                          : cap_writer_add_block(cap->writer, CAP_BLOCK_FRAME, rec.data, rec.size);
     }
     cap_buf_finish(&rec);
+    return err;
+}
+
+static void
+write_frame(struct lyr_device *dev, struct lyr_capture *cap, struct cap_frame *frame)
+{
+    enum cap_error err = write_frame_blocks(cap, frame);
     if (err != CAP_ERROR_OK) {
         /* The file may now hold a partial block: abandon the trace. */
         LYR_ERROR("writing frame %llu failed: %s; capture stopped",
@@ -1240,6 +1332,35 @@ write_frame(struct lyr_device *dev, struct lyr_capture *cap, struct cap_frame *f
               cap->snapshots.size / sizeof(struct cap_snapshot));
 }
 
+/* Online mode: the frame's in-memory trace goes to the simulator. */
+static void
+end_online_frame(struct lyr_capture *cap, const struct cap_frame *frame)
+{
+    enum cap_error err = CAP_ERROR_OK;
+    if (!cap->frame_failed) {
+        err = write_frame_blocks(cap, frame);
+        if (err == CAP_ERROR_OK) {
+            err = cap_writer_finish(cap->writer);
+        }
+        if (err != CAP_ERROR_OK) {
+            frame_fail(cap, cap_error_message(err), 0);
+        }
+    }
+    if (cap->frame_failed) {
+        lyr_stats_abandon(cap->frame_index, cap->over_budget ? NULL : cap->fail_why);
+    } else {
+        size_t size = 0;
+        uint8_t *bytes = cap_writer_take_memory(cap->writer, &size);
+        if (bytes) {
+            lyr_stats_submit(cap->frame_index, bytes, size);
+        } else {
+            lyr_stats_abandon(cap->frame_index, "the in-memory trace was not finished");
+        }
+    }
+    cap_writer_destroy(cap->writer);
+    cap->writer = NULL;
+}
+
 /* Ends the frame being captured: writes it unless it failed. */
 static void
 end_frame(struct lyr_device *dev, struct lyr_capture *cap, struct cap_frame *frame)
@@ -1247,7 +1368,13 @@ end_frame(struct lyr_device *dev, struct lyr_capture *cap, struct cap_frame *fra
     if (!cap->in_frame) {
         return;
     }
-    if (!cap->frame_failed && cap->writer) {
+    if (cap->online) {
+        frame->index = cap->frame_index;
+        frame->frame_time_ns = cap->frame_time_ns;
+        frame->capture_time_ns = lyr_now_ns() - cap->frame_start_ns;
+        frame->gpu_time_ns = cap->gpu_ns;
+        end_online_frame(cap, frame);
+    } else if (!cap->frame_failed && cap->writer) {
         frame->index = cap->frame_index;
         frame->frame_time_ns = cap->frame_time_ns;
         if (cap->stats_any && !cap->stats_missing) {
@@ -1329,6 +1456,13 @@ before_submit(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_queue 
         return;
     }
     run_snapshots(dev, cap, q);
+    if (cap->online && !cap->frame_failed &&
+        cap_writer_bytes(cap->writer) + cap->commands.size + cap->objects.size >
+            lyr_stats_room()) {
+        /* Skipped, not failed: the simulator has no room for it. */
+        cap->over_budget = 1;
+        frame_fail(cap, "larger than stats_max_mb", 0);
+    }
 }
 
 static void
@@ -1372,6 +1506,10 @@ count_submit(struct lyr_device *dev)
             struct cap_frame frame = {0};
             end_frame(dev, dev->capture, &frame);
         }
+        if (dev->stats && dev->stats->in_frame) {
+            struct cap_frame frame = {0};
+            end_frame(dev, dev->stats, &frame);
+        }
         next_frame(dev);
     }
 }
@@ -1383,12 +1521,17 @@ submit_common(VkQueue queue, uint32_t count, const void *submits, int version2, 
     struct lyr_device *dev = lyr_device_from_key(lyr_dispatch_key(queue));
     VkResult res;
     pthread_mutex_lock(&dev->frame_lock);
-    struct lyr_capture *cap = frame_capture(dev);
-    struct lyr_queue *q = cap ? queue_get(dev, queue) : NULL;
-    if (cap && !q) {
-        frame_fail(cap, "unknown queue", LYR_H(queue));
-    }
-    if (cap && q && !cap->frame_failed) {
+    /* The capture to disk and the online one (each its own readbacks). */
+    struct lyr_capture *caps[2] = {frame_capture(dev), stats_capture(dev)};
+    struct lyr_queue *q = caps[0] || caps[1] ? queue_get(dev, queue) : NULL;
+    for (int c = 0; c < 2; c++) {
+        struct lyr_capture *cap = caps[c];
+        if (cap && !q) {
+            frame_fail(cap, "unknown queue", LYR_H(queue));
+        }
+        if (!cap || !q || cap->frame_failed) {
+            continue;
+        }
         for (uint32_t i = 0; i < count && !cap->frame_failed; i++) {
             if (version2) {
                 const VkSubmitInfo2 *s = &((const VkSubmitInfo2 *)submits)[i];
@@ -1407,8 +1550,10 @@ submit_common(VkQueue queue, uint32_t count, const void *submits, int version2, 
     } else {
         res = ((PFN_vkQueueSubmit)next_fn)(queue, count, submits, fence);
     }
-    if (cap && q && res == VK_SUCCESS && !cap->frame_failed) {
-        after_submit(dev, cap, q, t0);
+    for (int c = 0; c < 2; c++) {
+        if (caps[c] && q && res == VK_SUCCESS && !caps[c]->frame_failed) {
+            after_submit(dev, caps[c], q, t0);
+        }
     }
     count_submit(dev);
     pthread_mutex_unlock(&dev->frame_lock);
@@ -1438,9 +1583,10 @@ lyr_QueueSubmit2KHR(VkQueue queue, uint32_t count, const VkSubmitInfo2 *submits,
                          (PFN_vkVoidFunction)dev->vk.QueueSubmit2KHR);
 }
 
-/* Copies the presented image between the application's semaphores and the
- * present.  On success *chained is set when the present must wait on our
- * semaphore instead of the application's. */
+/* Records the present and copies the presented image between the
+ * application's semaphores and the present (not online: the simulator
+ * does not need the picture).  On success *chained is set when the present
+ * must wait on our semaphore instead of the application's. */
 static void
 capture_reference(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_queue *q,
                   const VkPresentInfoKHR *info, struct cap_frame *frame, int *chained)
@@ -1464,6 +1610,9 @@ capture_reference(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_qu
     cap_buf_append(&cap->commands, &p, sizeof(p));
     need_object(dev, cap, CAP_OBJ_IMAGE, LYR_H(image));
     frame->ref_image = LYR_H(image);
+    if (cap->online) {
+        return;
+    }
 
     uint32_t bytes, bw, bh;
     VkQueueFlags qflags = q->family < dev->family_count ? dev->families[q->family].queueFlags : 0;
@@ -1551,6 +1700,20 @@ lyr_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *info)
     } else if (cap) {
         reset_frame(cap);
     }
+    struct lyr_capture *online = lyr_config.submits_per_frame ? NULL : stats_capture(dev);
+    if (online) {
+        struct cap_frame frame = {0};
+        if (!online->frame_failed && info->swapchainCount > 0) {
+            struct lyr_queue *q = queue_get(dev, queue);
+            int unused;
+            if (!q) {
+                frame_fail(online, "unknown queue", LYR_H(queue));
+            } else {
+                capture_reference(dev, online, q, info, &frame, &unused);
+            }
+        }
+        end_frame(dev, online, &frame);
+    }
     VkResult res = dev->vk.QueuePresentKHR(queue, &mod);
     if (!lyr_config.submits_per_frame) {
         next_frame(dev);
@@ -1568,18 +1731,10 @@ lyr_capture_is_armed(struct lyr_device *dev)
                                   lyr_config_wants_frame(&lyr_config, dev->frame + 1));
 }
 
-void
-lyr_capture_device_destroy(struct lyr_device *dev)
+/* Frees a capture's GPU helpers and memory. */
+static void
+capture_destroy(struct lyr_device *dev, struct lyr_capture *cap)
 {
-    struct lyr_capture *cap = dev->capture;
-    if (!cap) {
-        return;
-    }
-    pthread_mutex_lock(&dev->frame_lock);
-    if (cap->writer) {
-        close_trace(dev, cap, "device destroyed before the capture list ended");
-    }
-    pthread_mutex_unlock(&dev->frame_lock);
     for (size_t i = 0; i < sizeof(cap->pools) / sizeof(cap->pools[0]); i++) {
         if (cap->pools[i]) {
             dev->vk.DestroyCommandPool(dev->handle, cap->pools[i], NULL);
@@ -1591,6 +1746,7 @@ lyr_capture_device_destroy(struct lyr_device *dev)
     if (cap->present_sem) {
         dev->vk.DestroySemaphore(dev->handle, cap->present_sem, NULL);
     }
+    cap_writer_destroy(cap->writer);
     reset_frame(cap);
     for (int k = 0; k < CAP_OBJ_KIND_COUNT; k++) {
         lyr_map_finish(&cap->written[k]);
@@ -1602,7 +1758,31 @@ lyr_capture_device_destroy(struct lyr_device *dev)
     free(cap->pending);
     free(cap->submitted);
     free(cap);
-    dev->capture = NULL;
+}
+
+void
+lyr_capture_device_destroy(struct lyr_device *dev)
+{
+    pthread_mutex_lock(&dev->frame_lock);
+    if (dev->capture && dev->capture->writer) {
+        close_trace(dev, dev->capture, "device destroyed before the capture list ended");
+    }
+    if (dev->stats && dev->stats->in_frame) {
+        /* The frame will not end: it counts as skipped. */
+        lyr_stats_abandon(dev->stats->frame_index, NULL);
+    }
+    pthread_mutex_unlock(&dev->frame_lock);
+    if (dev->capture) {
+        capture_destroy(dev, dev->capture);
+        dev->capture = NULL;
+    }
+    if (dev->stats) {
+        capture_destroy(dev, dev->stats);
+        dev->stats = NULL;
+    }
+    if (lyr_config.stats) {
+        lyr_stats_flush();
+    }
 }
 
 PFN_vkVoidFunction

@@ -13,6 +13,7 @@
 #include <strings.h>
 
 #include "layer/layer_private.h"
+#include "pipeline/pipeline.h"
 
 extern char **environ;
 
@@ -113,6 +114,53 @@ lyr_config_last_frame(const struct lyr_config *cfg)
     return last;
 }
 
+/* A decimal number in [min, max]; 0 when malformed. */
+static int
+parse_uint(const char *value, unsigned long long min, unsigned long long max,
+           unsigned long long *out)
+{
+    char *end;
+    if (!isdigit((unsigned char)*value)) {
+        return 0;
+    }
+    errno = 0;
+    unsigned long long v = strtoull(value, &end, 10);
+    if (errno || *end || v < min || v > max) {
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int
+lyr_config_parse_units(const char *text, uint32_t *units)
+{
+    char buf[256], *save = NULL, *tok;
+    uint32_t mask = 0;
+
+    if (strlen(text) >= sizeof(buf)) {
+        return -1;
+    }
+    strcpy(buf, text);
+    for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+        int found = 0;
+        for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+            if (strcmp(tok, "all") == 0 || strcmp(tok, sim_unit_name(u)) == 0) {
+                mask |= 1u << u;
+                found = 1;
+            }
+        }
+        if (!found) {
+            return -1;
+        }
+    }
+    if (!mask) {
+        return -1;
+    }
+    *units = mask;
+    return 0;
+}
+
 static int
 parse_log_level(const char *v)
 {
@@ -185,6 +233,53 @@ apply(struct lyr_config *cfg, const char *key, const char *value, const char *or
             return;
         }
         cfg->max_snapshot_bytes = v << 20;
+    } else if (strcmp(key, "stats") == 0) {
+        unsigned long long v;
+        if (!parse_uint(value, 0, 1, &v)) {
+            note(n, "%s: bad stats \"%s\" (0 or 1); ignored", where, value);
+            return;
+        }
+        cfg->stats = (int)v;
+    } else if (strcmp(key, "stats_interval") == 0) {
+        unsigned long long v;
+        if (!parse_uint(value, 1, 1000000, &v)) {
+            note(n, "%s: bad stats_interval \"%s\" (a frame count, 1 or more); ignored", where,
+                 value);
+            return;
+        }
+        cfg->stats_interval = (uint32_t)v;
+    } else if (strcmp(key, "stats_modes") == 0) {
+        if (lyr_config_parse_units(value, &cfg->stats_units) != 0) {
+            char have[256] = "";
+            for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+                snprintf(have + strlen(have), sizeof(have) - strlen(have), "%s, ",
+                         sim_unit_name(u));
+            }
+            note(n, "%s: bad stats_modes \"%s\" (have: %sall); ignored", where, value, have);
+            return;
+        }
+    } else if (strcmp(key, "stats_msaa") == 0) {
+        unsigned long long v = 0;
+        if (strcmp(value, "app") != 0 &&
+            (!parse_uint(value, 1, 16, &v) || (v != 1 && v != 2 && v != 4 && v != 8 && v != 16))) {
+            note(n, "%s: bad stats_msaa \"%s\" (app, 1, 2, 4, 8 or 16); ignored", where, value);
+            return;
+        }
+        cfg->stats_msaa = (uint32_t)v;
+    } else if (strcmp(key, "stats_threads") == 0) {
+        unsigned long long v;
+        if (!parse_uint(value, 1, 64, &v)) {
+            note(n, "%s: bad stats_threads \"%s\" (1 to 64); ignored", where, value);
+            return;
+        }
+        cfg->stats_threads = (uint32_t)v;
+    } else if (strcmp(key, "stats_max_mb") == 0) {
+        unsigned long long v;
+        if (!parse_uint(value, 1, 1ull << 20, &v)) {
+            note(n, "%s: bad stats_max_mb \"%s\"; ignored", where, value);
+            return;
+        }
+        cfg->stats_max_bytes = v << 20;
     } else {
         note(n, "%s: unknown key \"%s\"; ignored", where, key);
     }
@@ -239,8 +334,10 @@ static int
 is_env_key_known(const char *name)
 {
     static const char *const others[] = {"CONFIG_FILE"};
-    static const char *const keys[] = {"CAPTURE", "OUTPUT", "LOG", "FRAME_DELIMITER",
-                                       "MAX_SNAPSHOT_MB"};
+    static const char *const keys[] = {"CAPTURE",        "OUTPUT",       "LOG",
+                                       "FRAME_DELIMITER", "MAX_SNAPSHOT_MB", "STATS",
+                                       "STATS_INTERVAL", "STATS_MODES",  "STATS_MSAA",
+                                       "STATS_THREADS",  "STATS_MAX_MB"};
     for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
         if (strcmp(name, others[i]) == 0) {
             return 2;
@@ -264,6 +361,10 @@ lyr_config_load(struct lyr_config *cfg)
     snprintf(cfg->output, sizeof(cfg->output), ".");
     cfg->log_level = LYR_LOG_INFO;
     cfg->max_snapshot_bytes = 1ull << 30;
+    cfg->stats_interval = 1;
+    cfg->stats_units = (1u << SIM_UNIT_COUNT) - 1;
+    cfg->stats_threads = 1;
+    cfg->stats_max_bytes = 256ull << 20;
 
     const char *disable = getenv("DISABLE_OVERSHADE");
     cfg->disabled = disable && *disable && strcmp(disable, "0") != 0;

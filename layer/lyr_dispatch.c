@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "layer/layer_private.h"
+#include "pipeline/pipeline.h"
 #include "overshade_config.h"
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -161,6 +162,24 @@ lyr_CreateInstance(const VkInstanceCreateInfo *info, const VkAllocationCallbacks
     } else {
         LYR_INFO("%s %s active; tracking only (set OVERSHADE_CAPTURE to capture), output to %s",
                  LYR_LAYER_NAME, OVERSHADE_VERSION, lyr_config.output);
+    }
+    if (lyr_config.stats) {
+        char modes[256] = "";
+        for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+            if (lyr_config.stats_units & (1u << u)) {
+                snprintf(modes + strlen(modes), sizeof(modes) - strlen(modes), "%s%s",
+                         modes[0] ? "," : "", sim_unit_name(u));
+            }
+        }
+        char msaa[16] = "as the app";
+        if (lyr_config.stats_msaa) {
+            snprintf(msaa, sizeof(msaa), "%ux", lyr_config.stats_msaa);
+        }
+        LYR_INFO("online stats on: every %u. frame when the simulator has room, modes %s, "
+                 "MSAA %s, %u thread%s, at most %llu MB queued",
+                 lyr_config.stats_interval, modes, msaa, lyr_config.stats_threads,
+                 lyr_config.stats_threads == 1 ? "" : "s",
+                 (unsigned long long)(lyr_config.stats_max_bytes >> 20));
     }
     return res;
 }

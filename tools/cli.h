@@ -42,4 +42,12 @@ cli_sweep(int argc, char **argv);
 void
 cli_sweep_usage(FILE *out);
 
+/* `overshade run [--modes LIST] [--msaa N] [--interval N] [--threads N]
+ * [--out DIR] -- PROGRAM ARGS...` (cmd_run.c): returns the program's exit
+ * status (128 + N when killed by signal N), 127 when it cannot be started. */
+int
+cli_run(int argc, char **argv);
+void
+cli_run_usage(FILE *out);
+
 #endif /* OVERSHADE_CLI_H */

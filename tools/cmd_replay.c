@@ -646,10 +646,10 @@ json_options(FILE *f, const struct sim_replay_options *opt)
 
 /* Replays one frame and writes its files and its JSON object. */
 static int
-replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struct cap_trace *trace,
+replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_trace *trace,
            const struct cap_frame *cf, FILE *json, int first_frame, FILE *csv)
 {
-    struct cli_replay_frame *conv = NULL;
+    struct rpl_frame *conv = NULL;
     struct sim_replay_result *res = NULL;
     struct frame_report fr;
     uint8_t *ref = NULL, *present = NULL, *presents[SIM_UNIT_COUNT] = {NULL};
@@ -663,7 +663,7 @@ replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struc
 
     memset(&fr, 0, sizeof(fr));
     fr.index = cf->index;
-    if (!cli_replay_frame_create(rt, cf, &conv)) {
+    if (!rpl_frame_create(rt, cf, &conv)) {
         fprintf(stderr, "overshade replay: frame %" PRIu64 ": out of memory\n", cf->index);
         return 0;
     }
@@ -998,7 +998,7 @@ out:
         free(presents[u]);
     }
     sim_replay_result_destroy(res);
-    cli_replay_frame_destroy(conv);
+    rpl_frame_destroy(conv);
     return ok;
 }
 
@@ -1008,7 +1008,7 @@ cli_replay(int argc, char **argv)
     struct replay_args a;
     struct cap_trace *trace = NULL;
     struct cap_error_info info;
-    struct cli_replay_trace *rt = NULL;
+    struct rpl_trace *rt = NULL;
     enum cap_error cerr;
     FILE *json = NULL, *csv = NULL;
     char path[4096];
@@ -1044,7 +1044,7 @@ cli_replay(int argc, char **argv)
         fprintf(stderr, "overshade replay: cannot create %s: %s\n", a.out, strerror(errno));
         goto out;
     }
-    rt = cli_replay_trace_create(trace);
+    rt = rpl_trace_create(trace);
     snprintf(path, sizeof(path), "%s/report.json", a.out);
     json = fopen(path, "w");
     snprintf(path, sizeof(path), "%s/report.csv", a.out);
@@ -1111,7 +1111,7 @@ out:
         fprintf(stderr, "overshade replay: cannot write report.csv\n");
         status = CLI_EXIT_FAILURE;
     }
-    cli_replay_trace_destroy(rt);
+    rpl_trace_destroy(rt);
     cap_trace_destroy(trace);
     return status;
 }

@@ -5,10 +5,12 @@
  *   overshade spirv [--stage S] [--entry NAME] [--ir] FILE.spv
  *   overshade replay TRACE --out DIR [--frames LIST] [--msaa N] [--threads N]
  *   overshade sweep --out DIR [--jobs N] [--axis NAME=V,...]... TRACE[@X]...
+ *   overshade run [--modes LIST] [--msaa N] [--out DIR] -- PROGRAM ARGS...
  *   overshade help [COMMAND]
  *   overshade --version
  *
- * Exit status: 0 success, 1 failure (one line on stderr), 2 usage error.
+ * Exit status: 0 success, 1 failure (one line on stderr), 2 usage error;
+ * `run` passes the program's status through.
  */
 #include <stdio.h>
 #include <string.h>
@@ -32,6 +34,8 @@ static const struct cli_command cli_commands[] = {
      cli_replay_usage},
     {"sweep", "replay traces over a grid of options, in parallel; one CSV, figures", cli_sweep,
      cli_sweep_usage},
+    {"run", "run a program with online stats: shading savings per frame", cli_run,
+     cli_run_usage},
 };
 
 #define CLI_COMMAND_COUNT (sizeof(cli_commands) / sizeof(cli_commands[0]))

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "layer/layer_private.h"
+#include "pipeline/pipeline.h"
 #include "test.h"
 
 static void
@@ -112,8 +113,66 @@ test_load(void)
     CHECK_EQ_STR(".", cfg.output);
     CHECK_EQ_U64(UINT64_MAX, lyr_config_last_frame(&cfg));
 
+    /* Online mode: defaults, then every key from the environment. */
+    CHECK_EQ_INT(0, cfg.stats);
+    CHECK_EQ_INT(1, cfg.stats_interval);
+    CHECK_EQ_INT((1u << SIM_UNIT_COUNT) - 1, cfg.stats_units);
+    CHECK_EQ_INT(0, cfg.stats_msaa);
+    CHECK_EQ_INT(1, cfg.stats_threads);
+    CHECK_EQ_U64(256ull << 20, cfg.stats_max_bytes);
+    setenv("OVERSHADE_STATS", "1", 1);
+    setenv("OVERSHADE_STATS_INTERVAL", "5", 1);
+    setenv("OVERSHADE_STATS_MODES", "baseline", 1);
+    setenv("OVERSHADE_STATS_MSAA", "4", 1);
+    setenv("OVERSHADE_STATS_THREADS", "3", 1);
+    setenv("OVERSHADE_STATS_MAX_MB", "64", 1);
+    lyr_config_load(&cfg);
+    CHECK_EQ_INT(1, cfg.stats);
+    CHECK_EQ_INT(5, cfg.stats_interval);
+    CHECK_EQ_INT(1u << SIM_UNIT_BASELINE, cfg.stats_units);
+    CHECK_EQ_INT(4, cfg.stats_msaa);
+    CHECK_EQ_INT(3, cfg.stats_threads);
+    CHECK_EQ_U64(64ull << 20, cfg.stats_max_bytes);
+    /* Malformed values keep the defaults. */
+    setenv("OVERSHADE_STATS", "yes", 1);
+    setenv("OVERSHADE_STATS_INTERVAL", "0", 1);
+    setenv("OVERSHADE_STATS_MODES", "baseline,nonsense", 1);
+    setenv("OVERSHADE_STATS_MSAA", "3", 1);
+    setenv("OVERSHADE_STATS_THREADS", "65", 1);
+    setenv("OVERSHADE_STATS_MAX_MB", "-1", 1);
+    lyr_config_load(&cfg);
+    CHECK_EQ_INT(0, cfg.stats);
+    CHECK_EQ_INT(1, cfg.stats_interval);
+    CHECK_EQ_INT((1u << SIM_UNIT_COUNT) - 1, cfg.stats_units);
+    CHECK_EQ_INT(0, cfg.stats_msaa);
+    CHECK_EQ_INT(1, cfg.stats_threads);
+    CHECK_EQ_U64(256ull << 20, cfg.stats_max_bytes);
+    setenv("OVERSHADE_STATS_MSAA", "app", 1);
+    lyr_config_load(&cfg);
+    CHECK_EQ_INT(0, cfg.stats_msaa);
+    unsetenv("OVERSHADE_STATS");
+    unsetenv("OVERSHADE_STATS_INTERVAL");
+    unsetenv("OVERSHADE_STATS_MODES");
+    unsetenv("OVERSHADE_STATS_MSAA");
+    unsetenv("OVERSHADE_STATS_THREADS");
+    unsetenv("OVERSHADE_STATS_MAX_MB");
+
     unlink(path);
     rmdir(dir);
+}
+
+static void
+test_units(void)
+{
+    uint32_t units = 0;
+    CHECK_EQ_INT(0, lyr_config_parse_units("baseline", &units));
+    CHECK_EQ_INT(1u << SIM_UNIT_BASELINE, units);
+    CHECK_EQ_INT(0, lyr_config_parse_units("all", &units));
+    CHECK_EQ_INT((1u << SIM_UNIT_COUNT) - 1, units);
+    units = 7;
+    CHECK(lyr_config_parse_units("", &units) != 0);
+    CHECK(lyr_config_parse_units("baseline,warp", &units) != 0);
+    CHECK_EQ_INT(7, units);
 }
 
 int
@@ -121,5 +180,6 @@ main(void)
 {
     test_ranges();
     test_load();
+    test_units();
     return TEST_RESULT();
 }

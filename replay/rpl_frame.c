@@ -1,5 +1,5 @@
 /*
- * tools/replay_frame.c — a captured frame as the pipeline's frame
+ * replay/rpl_frame.c — a captured frame as the pipeline's frame
  * description.
  *
  * The frame's command stream is walked in order, tracking what the
@@ -28,7 +28,7 @@
 
 #include <vulkan/vulkan_core.h>
 
-#include "tools/replay.h"
+#include "replay/replay.h"
 
 #define MAX_SETS 32
 #define MAX_PUSH 4096
@@ -75,17 +75,17 @@ struct rt_program {
     char error[320]; /* why the pipeline cannot be replayed, or "" */
 };
 
-struct cli_replay_trace {
+struct rpl_trace {
     const struct cap_trace *trace;
     uint32_t sub_pixel_bits;
     struct rt_program *programs;
     uint32_t program_count, program_cap;
 };
 
-struct cli_replay_trace *
-cli_replay_trace_create(const struct cap_trace *trace)
+struct rpl_trace *
+rpl_trace_create(const struct cap_trace *trace)
 {
-    struct cli_replay_trace *rt = calloc(1, sizeof(*rt));
+    struct rpl_trace *rt = calloc(1, sizeof(*rt));
 
     if (!rt) {
         return NULL;
@@ -100,7 +100,7 @@ cli_replay_trace_create(const struct cap_trace *trace)
 }
 
 void
-cli_replay_trace_destroy(struct cli_replay_trace *rt)
+rpl_trace_destroy(struct rpl_trace *rt)
 {
     if (!rt) {
         return;
@@ -134,7 +134,7 @@ stage_of(uint32_t vk_stage)
 }
 
 static void
-translate_stage(struct cli_replay_trace *rt, const struct cap_pipeline *p,
+translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p,
                 const struct cap_shader_stage *st, struct rt_program *prog)
 {
     enum sim_stage stage = stage_of(st->stage);
@@ -196,7 +196,7 @@ out:
 /* The program of pipeline `handle`, translated on first use; NULL only
  * when out of memory. */
 static struct rt_program *
-get_program(struct cli_replay_trace *rt, uint64_t handle)
+get_program(struct rpl_trace *rt, uint64_t handle)
 {
     const struct cap_pipeline *p;
     struct rt_program *prog;
@@ -305,7 +305,7 @@ falloc(struct frame_priv *fp, size_t size)
 }
 
 void
-cli_replay_frame_destroy(struct cli_replay_frame *frame)
+rpl_frame_destroy(struct rpl_frame *frame)
 {
     struct frame_priv *fp;
 
@@ -347,10 +347,10 @@ struct dyn_value {
 };
 
 struct walk {
-    struct cli_replay_trace *rt;
+    struct rpl_trace *rt;
     const struct cap_trace *trace;
     const struct cap_frame *frame;
-    struct cli_replay_frame *out;
+    struct rpl_frame *out;
     struct frame_priv *fp;
     int nomem;
 
@@ -387,14 +387,14 @@ struct walk {
 static void
 skip(struct walk *w, const char *name)
 {
-    struct cli_replay_frame *o = w->out;
+    struct rpl_frame *o = w->out;
     for (uint32_t i = 0; i < o->skip_count; i++) {
         if (strcmp(o->skips[i].name, name) == 0) {
             o->skips[i].count++;
             return;
         }
     }
-    if (o->skip_count < CLI_REPLAY_MAX_SKIPS) {
+    if (o->skip_count < RPL_MAX_SKIPS) {
         snprintf(o->skips[o->skip_count].name, sizeof(o->skips[0].name), "%.*s",
                  (int)sizeof(o->skips[0].name) - 1, name);
         o->skips[o->skip_count++].count = 1;
@@ -1690,10 +1690,10 @@ walk_command(struct walk *w, const struct cap_cmd_head *h)
 }
 
 int
-cli_replay_frame_create(struct cli_replay_trace *rt, const struct cap_frame *frame,
-                        struct cli_replay_frame **out)
+rpl_frame_create(struct rpl_trace *rt, const struct cap_frame *frame,
+                        struct rpl_frame **out)
 {
-    struct cli_replay_frame *o = calloc(1, sizeof(*o));
+    struct rpl_frame *o = calloc(1, sizeof(*o));
     struct walk *w = calloc(1, sizeof(*w));
     const struct cap_cmd_head *h;
     uint32_t cursor = 0;
@@ -1734,6 +1734,6 @@ cli_replay_frame_create(struct cli_replay_trace *rt, const struct cap_frame *fra
 
 error:
     free(w);
-    cli_replay_frame_destroy(o);
+    rpl_frame_destroy(o);
     return 0;
 }

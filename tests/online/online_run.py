@@ -1,0 +1,355 @@
+#!/usr/bin/env python3
+"""Online mode end to end: programs under `overshade run` on lavapipe.
+
+Cases:
+  vkcube      vkcube (Xvfb) under `overshade run`, frames 0-3 also captured
+              to a trace: a CSV row per simulated frame with sane values,
+              simulated + skipped = frames presented, the summary JSON and
+              table agree with the CSV, and every frame in both the CSV and
+              the trace has the numbers `overshade replay` gives its trace.
+  demo        overshade-demo offscreen (frames delimited by submissions),
+              the untessellated `mesh` and the tessellated `bumpy` scene,
+              the same checks against the demo's own per-frame counts.
+  status      exit status pass-through: 0, 7, killed by SIGTERM -> 143,
+              a program that does not exist -> 127.
+  usage       bad options are usage errors (2) that name the problem.
+  tty         on a terminal (script(1)), the live status line counts the
+              frames simulated and shows the running savings.
+  unwritable  an output directory that cannot be created stops online
+              mode with one log line; the program still exits 0.
+
+`overshade run` is the build tree's binary, so it must find the build
+tree's layer manifest on its own (no XDG_DATA_HOME is set here).
+
+usage: online_run.py CASE --overshade BIN [--demo BIN]
+Exit: 0 pass, 1 fail, 77 skip (a required program is missing), 99 setup error.
+"""
+import argparse
+import csv
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+FAIL = []
+VKCUBE_FRAMES = 40
+
+
+def check(cond, msg):
+    if not cond:
+        FAIL.append(msg)
+        print("FAIL: " + msg, file=sys.stderr)
+    return cond
+
+
+def lavapipe_icd():
+    icds = sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd.*.json"))
+    return icds[0] if icds else None
+
+
+def clean_env(tmp, extra=None):
+    env = dict(os.environ)
+    for k in list(env):
+        if (k.startswith("OVERSHADE") or k in ("DISABLE_OVERSHADE", "XDG_DATA_HOME",
+                                               "XDG_DATA_DIRS", "VK_INSTANCE_LAYERS")):
+            del env[k]
+    env["XDG_CONFIG_HOME"] = os.path.join(tmp, "config")
+    if lavapipe_icd():
+        env["VK_ICD_FILENAMES"] = lavapipe_icd()
+    env.update(extra or {})
+    return env
+
+
+def run(cmd, env, timeout=600):
+    print("$ " + " ".join(cmd))
+    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                       timeout=timeout)
+    out = p.stdout.decode("utf-8", "replace")
+    err = p.stderr.decode("utf-8", "replace")
+    print(out)
+    print(err, file=sys.stderr)
+    return p.returncode, out, err
+
+
+def read_csv(out):
+    files = glob.glob(os.path.join(out, "overshade-*.csv"))
+    if not check(len(files) == 1, "expected one CSV in %s, found %r" % (out, files)):
+        return None, None, None
+    with open(files[0]) as f:
+        rows = list(csv.DictReader(f))
+    js = files[0][:-4] + ".json"
+    if not check(os.path.exists(js), "no summary JSON beside the CSV"):
+        return files[0], rows, None
+    with open(js) as f:
+        return files[0], rows, json.load(f)
+
+
+def num(v):
+    return float(v) if v not in (None, "") else None
+
+
+def check_rows(what, rows, summary, frames_total):
+    """What every online run must satisfy."""
+    check(len(rows) >= 2, "%s: %d rows, expected at least 2" % (what, len(rows)))
+    frames = [int(r["frame"]) for r in rows]
+    check(len(set(frames)) == len(frames), "%s: a frame has two rows: %r" % (what, frames))
+    # The first two frames always find the simulator with room.
+    check(0 in frames and 1 in frames, "%s: frames 0 and 1 not simulated: %r" % (what, frames))
+    for r in rows:
+        tag = "%s frame %s" % (what, r["frame"])
+        check(r["baseline_savings"] in ("", "0"), "%s: baseline saves %r" % (tag, r["baseline_savings"]))
+        d, t, u = int(r["draws"]), int(r["tessellated_draws"]), int(r["unsupported_draws"])
+        check(0 <= t <= d and 0 <= u <= d, "%s: draw counts %d %d %d" % (tag, d, t, u))
+        cp = int(r["covered_pixels"])
+        q = int(r["baseline_quads_shaded"])
+        spc = num(r["baseline_shaded_per_covered_pixel"])
+        if cp:
+            check(spc is not None and abs(spc - 4.0 * q / cp) <= 1e-5 * spc,
+                  "%s: shaded per covered pixel %r, 4 * %d / %d" % (tag, spc, q, cp))
+            check(spc >= 1.0, "%s: shaded per covered pixel %r below 1" % (tag, spc))
+        else:
+            check(q == 0 and spc is None, "%s: quads without covered pixels" % tag)
+        check(float(r["sim_ms"]) > 0 and float(r["time_s"]) >= 0, "%s: times" % tag)
+    if summary is None:
+        return
+    check(summary.get("frames_simulated") == len(rows),
+          "%s: summary says %r frames simulated, CSV has %d rows" %
+          (what, summary.get("frames_simulated"), len(rows)))
+    check(summary.get("frames_failed") == 0 and summary.get("stopped") is None,
+          "%s: failures: %r %r" % (what, summary.get("frames_failed"), summary.get("stopped")))
+    if frames_total is not None:
+        check(summary.get("frames_simulated", 0) + summary.get("frames_skipped", 0) == frames_total,
+              "%s: simulated %r + skipped %r != %d frames" %
+              (what, summary.get("frames_simulated"), summary.get("frames_skipped"), frames_total))
+    base = summary.get("units", {}).get("baseline", {})
+    check(base.get("quads_shaded") == sum(int(r["baseline_quads_shaded"]) for r in rows),
+          "%s: summary quads_shaded %r" % (what, base.get("quads_shaded")))
+
+
+def check_table(what, err, summary):
+    """The table `overshade run` prints at exit."""
+    if summary is None:
+        return
+    line = "%d frame%s simulated, %d skipped, 0 failed" % (
+        summary["frames_simulated"], "" if summary["frames_simulated"] == 1 else "s",
+        summary["frames_skipped"])
+    check(line in err, "%s: no summary line %r in overshade run's output" % (what, line))
+    check(any(l.split()[:1] == ["baseline"] for l in err.splitlines()),
+          "%s: no baseline row in the table" % what)
+
+
+def compare_with_replay(what, overshade, out, rows, tmp):
+    """Frames both simulated online and captured: the same numbers."""
+    traces = glob.glob(os.path.join(out, "*.ovs"))
+    if not check(len(traces) == 1, "%s: expected one trace, found %r" % (what, traces)):
+        return
+    rep = os.path.join(tmp, "replay-" + what)
+    rc, _, _ = run([overshade, "replay", traces[0], "--out", rep], os.environ)
+    check(rc == 0, "%s: overshade replay exited with %d" % (what, rc))
+    try:
+        with open(os.path.join(rep, "report.json")) as f:
+            report = json.load(f)
+    except (OSError, ValueError) as e:
+        check(False, "%s: no replay report: %s" % (what, e))
+        return
+    online = {int(r["frame"]): r for r in rows}
+    both = [f for f in report["frames"] if f["index"] in online]
+    check(len(both) >= 2, "%s: only %d frames both captured and simulated" % (what, len(both)))
+    for f in both:
+        r = online[f["index"]]
+        b = f["units"]["baseline"]
+        pairs = [("draws", int(r["draws"]), f["draws"]),
+                 ("tessellated_draws", int(r["tessellated_draws"]), f["tessellated_draws"]),
+                 ("unsupported_draws", int(r["unsupported_draws"]), f["unsupported_draws"]),
+                 ("triangles", int(r["triangles"]), f["raster"]["primitives"]),
+                 ("covered_pixels", int(r["covered_pixels"]), b["covered_pixels"]),
+                 ("quads_shaded", int(r["baseline_quads_shaded"]), b["quads_shaded"]),
+                 ("shaded_per_covered_pixel", num(r["baseline_shaded_per_covered_pixel"]),
+                  b["shaded_per_covered_pixel"] if b["covered_pixels"] else None)]
+        for name, mine, theirs in pairs:
+            check(mine == theirs, "%s frame %d: %s online %r, replay %r" %
+                  (what, f["index"], name, mine, theirs))
+        print("%s frame %d: online = replay: %s" % (what, f["index"],
+                                                   ", ".join("%s %r" % (n, m) for n, m, _ in pairs)))
+
+
+def case_vkcube(args, tmp):
+    for prog in ("vkcube", "xvfb-run"):
+        if shutil.which(prog) is None:
+            print("skip: %s is not installed (tools/test.sh installs it)" % prog)
+            return 77
+    out = os.path.join(tmp, "out")
+    env = clean_env(tmp, {"OVERSHADE_CAPTURE": "0-3"})
+    rc, _, err = run([args.overshade, "run", "--out", out, "--",
+                      "xvfb-run", "-a", "-s", "-screen 0 640x480x24",
+                      "vkcube", "--c", str(VKCUBE_FRAMES)], env)
+    check(rc == 0, "vkcube under overshade run exited with %d" % rc)
+    check("online stats on" in err, "the layer did not announce online mode")
+    path, rows, summary = read_csv(out)
+    if rows is None:
+        return 1
+    check_rows("vkcube", rows, summary, VKCUBE_FRAMES)
+    check_table("vkcube", err, summary)
+    for r in rows:
+        tag = "vkcube frame %s" % r["frame"]
+        check(int(r["draws"]) == 1 and int(r["tessellated_draws"]) == 0, "%s: draws" % tag)
+        check(int(r["triangles"]) == 12, "%s: %s triangles, the cube has 12" % (tag, r["triangles"]))
+        if int(r["unsupported_draws"]) == 0:
+            cp = int(r["covered_pixels"])
+            spc = num(r["baseline_shaded_per_covered_pixel"])
+            check(10000 < cp < 500 * 500, "%s: covered pixels %d" % (tag, cp))
+            check(spc is not None and spc < 1.5, "%s: shaded per covered pixel %r" % (tag, spc))
+    compare_with_replay("vkcube", args.overshade, out, rows, tmp)
+    return 1 if FAIL else 0
+
+
+def demo_per_frame(log):
+    for line in log.splitlines():
+        if line.startswith("overshade-demo: per frame: draws "):
+            w = line.split()
+            return int(w[4]), int(w[6])
+    return None
+
+
+def case_demo(args, tmp):
+    if not args.demo:
+        print("skip: overshade-demo was not built")
+        return 77
+    for scene in ("mesh", "bumpy"):
+        out = os.path.join(tmp, "out-" + scene)
+        frames = 6
+        env = clean_env(tmp, {"OVERSHADE_FRAME_DELIMITER": "submits:1",
+                              "OVERSHADE_CAPTURE": "0-2"})
+        rc, out_text, err = run([args.overshade, "run", "--out", out, "--", args.demo,
+                                 "--offscreen", "--scene", scene, "--frames", str(frames),
+                                 "--resolution", "160x120"], env)
+        what = "demo " + scene
+        check(rc == 0, "%s exited with %d" % (what, rc))
+        counts = demo_per_frame(out_text + err)
+        if not check(counts is not None, "%s: no per-frame line from the demo" % what):
+            continue
+        path, rows, summary = read_csv(out)
+        if rows is None:
+            continue
+        # The setup submission, then one submission per frame.
+        check_rows(what, rows, summary, frames + 1)
+        check_table(what, err, summary)
+        draws, tess = counts
+        for r in rows:
+            tag = "%s frame %s" % (what, r["frame"])
+            if r["frame"] == "0":
+                check(int(r["draws"]) == 0, "%s: the setup submission draws" % tag)
+                continue
+            check(int(r["draws"]) == draws and int(r["tessellated_draws"]) == tess,
+                  "%s: draws %s tessellated %s, the demo says %d %d" %
+                  (tag, r["draws"], r["tessellated_draws"], draws, tess))
+            if int(r["unsupported_draws"]) < int(r["draws"]):
+                check(int(r["covered_pixels"]) > 0 and int(r["triangles"]) > 0,
+                      "%s: replayed draws cover nothing" % tag)
+        compare_with_replay(what, args.overshade, out, rows, tmp)
+    return 1 if FAIL else 0
+
+
+def case_status(args, tmp):
+    env = clean_env(tmp)
+    out = os.path.join(tmp, "out")
+    for cmd, want in ((["true"], 0), (["sh", "-c", "exit 7"], 7),
+                      (["sh", "-c", "kill -TERM $$"], 128 + 15),
+                      ([os.path.join(tmp, "no-such-program")], 127)):
+        rc, _, err = run([args.overshade, "run", "--out", out, "--"] + cmd, env)
+        check(rc == want, "%r: exit status %d, expected %d" % (cmd, rc, want))
+    return 1 if FAIL else 0
+
+
+def case_usage(args, tmp):
+    env = clean_env(tmp)
+    for extra, needle in ((["--msaa", "3", "--", "true"], "--msaa"),
+                          (["--modes", "nonsense", "--", "true"], "unknown mode 'nonsense'"),
+                          (["--interval", "0", "--", "true"], "--interval"),
+                          (["--threads", "x", "--", "true"], "--threads"),
+                          (["--bogus", "1", "--", "true"], "unknown option '--bogus'"),
+                          (["true"], "expected -- before"),
+                          (["--"], "no program"),
+                          ([], "no program")):
+        rc, _, err = run([args.overshade, "run"] + extra, env)
+        check(rc == 2, "%r: exit status %d, expected 2" % (extra, rc))
+        check(needle in err, "%r: the error does not say %r" % (extra, needle))
+    return 1 if FAIL else 0
+
+
+def case_tty(args, tmp):
+    for prog in ("vkcube", "xvfb-run", "script"):
+        if shutil.which(prog) is None:
+            print("skip: %s is not installed" % prog)
+            return 77
+    out = os.path.join(tmp, "out")
+    inner = "%s run --out %s -- xvfb-run -a -s '-screen 0 640x480x24' vkcube --c 200" % (
+        args.overshade, out)
+    rc, text, _ = run(["script", "-qec", inner, "/dev/null"], clean_env(tmp))
+    check(rc == 0, "overshade run under script exited with %d" % rc)
+    path, rows, summary = read_csv(out)
+    if rows is None:
+        return 1
+    # Status lines are rewritten in place: \r, the line, erase to the end.
+    status = [l for l in text.split("\r") if l.startswith("overshade: ") and
+              " simulated" in l and "\x1b[K" in l]
+    check(len(status) >= 2, "fewer than 2 status lines: %r" % status[:3])
+    counts = [int(l.split()[1]) for l in status]
+    check(counts == sorted(counts), "the frame count went backwards: %r" % counts)
+    check(any("baseline saves 0.0%" in l for l in status), "no running savings in the status")
+    check(counts and counts[-1] <= len(rows), "status counted %r frames, CSV has %d" %
+          (counts[-1:], len(rows)))
+    check("[lyr_stats.c" not in text, "the layer's info lines were not quieted on a terminal")
+    check_table("tty", text, summary)
+    return 1 if FAIL else 0
+
+
+def case_unwritable(args, tmp):
+    if shutil.which("vkcube") is None or shutil.which("xvfb-run") is None:
+        print("skip: vkcube or xvfb-run is not installed")
+        return 77
+    blocker = os.path.join(tmp, "file")
+    with open(blocker, "w") as f:
+        f.write("not a directory\n")
+    # The run command creates --out itself; the layer gets a path below a file.
+    env = clean_env(tmp, {"OVERSHADE": "1", "OVERSHADE_STATS": "1",
+                          "OVERSHADE_OUTPUT": os.path.join(blocker, "sub")})
+    data = os.path.join(os.path.dirname(args.overshade), "..", "manifests", "share")
+    env["XDG_DATA_DIRS"] = os.path.abspath(data) + ":/usr/local/share:/usr/share"
+    rc, _, err = run(["xvfb-run", "-a", "-s", "-screen 0 640x480x24", "vkcube", "--c", "5"], env)
+    check(rc == 0, "vkcube exited with %d" % rc)
+    check("online stats stopped: cannot create output directory" in err,
+          "no log line saying why online stats stopped")
+    return 1 if FAIL else 0
+
+
+CASES = {"vkcube": case_vkcube, "demo": case_demo, "status": case_status,
+         "usage": case_usage, "tty": case_tty, "unwritable": case_unwritable}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("case", choices=sorted(CASES))
+    ap.add_argument("--overshade", required=True)
+    ap.add_argument("--demo")
+    args = ap.parse_args()
+    if args.case not in ("usage", "status") and lavapipe_icd() is None:
+        print("skip: Mesa lavapipe (mesa-vulkan-drivers) is not installed")
+        return 77
+    with tempfile.TemporaryDirectory(prefix="overshade-online-") as tmp:
+        try:
+            rc = CASES[args.case](args, tmp)
+        except subprocess.TimeoutExpired as e:
+            print("FAIL: timed out: %s" % e, file=sys.stderr)
+            return 1
+    if FAIL:
+        print("%d check(s) failed" % len(FAIL), file=sys.stderr)
+        return 1
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())
