@@ -63,10 +63,10 @@ for fr in report["frames"]:
     print("  %-9s %12s %14s %9s %10s" % ("unit", "quads shaded", "shaded/covered",
                                           "savings", "PSNR vs baseline"))
     for name, u in fr["units"].items():
-        psnr = u.get("psnr_vs_baseline")
+        psnr = (u.get("vs_baseline") or {}).get("psnr")
         print("  %-9s %12d %14.3f %8.1f%% %10s" % (
             name, u["quads_shaded"], u["shaded_per_covered_pixel"],
-            u.get("lanes_saved_percent", 0.0),
+            (u.get("savings_vs_baseline") or {}).get("lanes_percent", 0.0),
             "-" if name == "baseline" or psnr is None else "%.2f dB" % psnr))
 EOF
 echo
