@@ -1,0 +1,220 @@
+/*
+ * tests/replay/test_tess.c — tessellated draws through the replay, on a
+ * frame built in memory where every count follows from the shaders
+ * (tests/replay/shaders/tess_barrier.*):
+ *
+ *   - two quad patches; the control shader's invocation 0 sets the levels
+ *     from an output invocation 2 writes before a barrier (level 8; level 4
+ *     if the barrier were ignored), invocation 3 alone writes the patch
+ *     colour: patches, control and evaluation invocations, primitives;
+ *   - the picture: each patch covers its half of the target in its colour
+ *     (gl_PrimitiveID per patch), nothing else;
+ *   - the same numbers and bytes for 1 and 2 threads;
+ *   - a draw without an evaluation shader is refused and reported.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vulkan/vulkan_core.h>
+
+#include "pipeline/pipeline.h"
+#include "test.h"
+
+#include "tess_barrier_frag.h"
+#include "tess_barrier_tesc.h"
+#include "tess_barrier_tese.h"
+#include "tess_barrier_vert.h"
+
+#define W 64
+#define H 32
+#define LEVEL 8
+
+static struct sim_ir_shader *
+load(const uint32_t *words, size_t bytes)
+{
+    struct sim_ir_shader *sh = NULL;
+    struct sim_spv_error_info info;
+    if (sim_ir_shader_create(words, bytes / 4, NULL, &sh, &info)) {
+        fprintf(stderr, "translation failed: %s\n", info.detail);
+        test_failures++;
+    }
+    return sh;
+}
+
+struct fixture {
+    struct sim_image image;
+    struct sim_pass pass;
+    struct sim_draw draw;
+    struct sim_program program;
+    struct sim_frame frame;
+};
+
+static void
+fixture_init(struct fixture *f, struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
+{
+    memset(f, 0, sizeof(*f));
+    f->image = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1, 1, NULL, 0};
+    f->pass.kind = SIM_PASS_RENDER;
+    f->pass.width = W;
+    f->pass.height = H;
+    f->pass.area = (struct sim_rect){0, 0, W, H};
+    f->pass.samples = 1;
+    f->pass.color_count = 1;
+    f->pass.color[0] = (struct sim_attachment){.image = 0, .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                               .load_op = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                               .resolve_image = SIM_NONE};
+    float black[4] = {0, 0, 0, 1};
+    memcpy(f->pass.color[0].clear, black, sizeof(black));
+    for (int s = 0; s < SIM_STAGE_COUNT; s++) {
+        f->program.stages[s] = stages[s];
+    }
+    struct sim_draw_state *s = &f->draw.state;
+    s->topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
+    s->patch_control_points = 4;
+    s->viewport = (struct sim_viewport){0, 0, W, H, 0, 1};
+    s->scissor = (struct sim_rect){0, 0, W, H};
+    s->polygon_mode = VK_POLYGON_MODE_FILL;
+    s->cull_mode = VK_CULL_MODE_NONE;
+    s->front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+    s->depth_clip = 1;
+    s->sample_mask = ~0u;
+    s->blend[0].write_mask = 0xf;
+    f->draw.program = &f->program;
+    f->draw.count = 8; /* two patches of four vertices */
+    f->draw.instance_count = 1;
+    f->pass.draws = &f->draw;
+    f->pass.draw_count = 1;
+    f->frame.index = 1;
+    f->frame.sub_pixel_bits = 8;
+    f->frame.images = &f->image;
+    f->frame.image_count = 1;
+    f->frame.passes = &f->pass;
+    f->frame.pass_count = 1;
+    f->frame.present_image = 0;
+}
+
+static struct sim_replay_result *
+replay(const struct fixture *f, uint32_t threads)
+{
+    struct sim_replay_options opt = {.threads = threads};
+    struct sim_replay_result *r = NULL;
+    char detail[160];
+    enum sim_replay_error err = sim_replay_frame(&f->frame, &opt, &r, detail);
+    if (err) {
+        fprintf(stderr, "replay failed: %s (%s)\n", sim_replay_error_name(err), detail);
+        test_failures++;
+    }
+    return r;
+}
+
+static void
+test_shared_outputs(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
+{
+    struct fixture f;
+    struct sim_replay_result *r[2];
+    uint8_t *img[2] = {NULL, NULL};
+    uint32_t w = 0, h = 0;
+
+    fixture_init(&f, stages);
+    r[0] = replay(&f, 1);
+    r[1] = replay(&f, 2);
+    if (!r[0] || !r[1]) {
+        goto out;
+    }
+    uint32_t n = 0;
+    const struct sim_draw_result *d = sim_replay_result_draws(r[0], &n);
+    CHECK_EQ_INT(1, (int)n);
+    if (n == 1 && d[0].status != SIM_REPLAY_ERROR_OK) {
+        fprintf(stderr, "draw refused: %s\n", d[0].detail);
+        test_failures++;
+    }
+    const struct sim_raster_counters *rc = sim_replay_result_raster(r[0]);
+    CHECK_EQ_U64(8, rc->vertices_shaded);
+    CHECK_EQ_U64(2, rc->patches);
+    CHECK_EQ_U64(8, rc->tcs_invocations);
+    CHECK_EQ_U64(2 * (LEVEL + 1) * (LEVEL + 1), rc->tes_invocations);
+    CHECK_EQ_U64(2 * LEVEL * LEVEL * 2, rc->primitives);
+    CHECK(rc->tcs_instructions > 0 && rc->tes_instructions > 0);
+    /* The two patches cover the target: every pixel once. */
+    const struct sim_unit_counters *u = sim_replay_result_unit(r[0], SIM_UNIT_BASELINE);
+    CHECK(u != NULL && u->covered_pixels >= (uint64_t)W * H);
+
+    for (int t = 0; t < 2; t++) {
+        img[t] = sim_replay_result_image_rgba8(r[t], SIM_UNIT_BASELINE, 0, &w, &h);
+    }
+    CHECK(img[0] && img[1] && w == W && h == H);
+    if (!img[0] || !img[1]) {
+        goto out;
+    }
+    CHECK(memcmp(img[0], img[1], (size_t)W * H * 4) == 0);
+    CHECK(memcmp(rc, sim_replay_result_raster(r[1]), sizeof(*rc)) == 0);
+    /* Patch 0 (gl_PrimitiveID 0) is the left half in (1, 0.5, 0.25),
+     * patch 1 the right half in (0, 0.5, 0.25): the colour only
+     * invocation 3 wrote. */
+    int wrong = 0;
+    for (uint32_t y = 0; y < H; y++) {
+        for (uint32_t x = 0; x < W; x++) {
+            const uint8_t *p = img[0] + 4 * (y * W + x);
+            uint8_t red = x < W / 2 ? 255 : 0;
+            if (p[0] != red || p[1] != 128 || p[2] != 64 || p[3] != 255) {
+                if (wrong++ < 4) {
+                    fprintf(stderr, "pixel (%u, %u) = %u %u %u %u\n", x, y, p[0], p[1], p[2],
+                            p[3]);
+                }
+            }
+        }
+    }
+    CHECK_EQ_INT(0, wrong);
+out:
+    free(img[0]);
+    free(img[1]);
+    sim_replay_result_destroy(r[0]);
+    sim_replay_result_destroy(r[1]);
+}
+
+static void
+test_missing_stage(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
+{
+    struct sim_ir_shader *partial[SIM_STAGE_COUNT];
+    struct fixture f;
+
+    memcpy(partial, stages, sizeof(partial));
+    partial[SIM_STAGE_TESS_EVAL] = NULL;
+    fixture_init(&f, partial);
+    struct sim_replay_result *r = replay(&f, 1);
+    if (!r) {
+        return;
+    }
+    uint32_t n = 0;
+    const struct sim_draw_result *d = sim_replay_result_draws(r, &n);
+    CHECK(n == 1 && d[0].status == SIM_REPLAY_ERROR_UNSUPPORTED_TOPOLOGY);
+    CHECK(n == 1 && strstr(d[0].detail, "evaluation") != NULL);
+    CHECK_EQ_U64(0, sim_replay_result_raster(r)->tes_invocations);
+    sim_replay_result_destroy(r);
+}
+
+int
+main(void)
+{
+    struct sim_ir_shader *stages[SIM_STAGE_COUNT] = {0};
+
+    stages[SIM_STAGE_VERTEX] =
+        load(replay_tess_barrier_vert, sizeof(replay_tess_barrier_vert));
+    stages[SIM_STAGE_TESS_CONTROL] =
+        load(replay_tess_barrier_tesc, sizeof(replay_tess_barrier_tesc));
+    stages[SIM_STAGE_TESS_EVAL] =
+        load(replay_tess_barrier_tese, sizeof(replay_tess_barrier_tese));
+    stages[SIM_STAGE_FRAGMENT] =
+        load(replay_tess_barrier_frag, sizeof(replay_tess_barrier_frag));
+    if (test_failures) {
+        return TEST_FAIL;
+    }
+    CHECK(sim_ir_shader_info(stages[SIM_STAGE_TESS_CONTROL])->flags & SIM_IR_BARRIER);
+    test_shared_outputs(stages);
+    test_missing_stage(stages);
+    for (int s = 0; s < SIM_STAGE_COUNT; s++) {
+        sim_ir_shader_destroy(stages[s]);
+    }
+    return TEST_RESULT();
+}
