@@ -81,7 +81,8 @@ cli_replay_usage(FILE *out)
             "writes images, heatmaps and DIR/report.json and report.csv.\n\n"
             "  --out DIR       output directory (created if missing)\n"
             "  --frames LIST   frame numbers to replay, e.g. 3,4 or 3-4 (default: all)\n"
-            "  --modes LIST    shading units: baseline (default), or all\n"
+            "  --modes LIST    shading units, comma-separated: baseline (default), qfm,\n"
+            "                  pmu, cps, amfs, ssaa, or all\n"
             "  --msaa N        rasterize every pass with N samples: 1, 2, 4, 8 or 16\n"
             "                  (default: as captured)\n"
             "  --threads N     worker threads (default 1); results do not depend on N\n"
@@ -722,10 +723,15 @@ replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struc
 
     /* Every unit's presented image first: units are compared with
      * baseline and ssaa. */
+    uint32_t compared = conv->frame.present_image;
+    if (compared == SIM_NONE && target_count) {
+        /* Frames delimited without a present: the first render target. */
+        compared = targets[0];
+    }
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-        if (sim_replay_result_unit(res, u) && conv->frame.present_image != SIM_NONE) {
-            presents[u] = sim_replay_result_image_rgba8(res, u, conv->frame.present_image,
-                                                        &present_w[u], &present_h[u]);
+        if (sim_replay_result_unit(res, u) && compared != SIM_NONE) {
+            presents[u] = sim_replay_result_image_rgba8(res, u, compared, &present_w[u],
+                                                        &present_h[u]);
         }
     }
     const struct sim_unit_counters *base_c = sim_replay_result_unit(res, SIM_UNIT_BASELINE);
@@ -1074,7 +1080,7 @@ cli_replay(int argc, char **argv)
     json_options(json, &a.opt);
     fprintf(json, "},\n  \"metrics\": {\"psnr\": \"PSNR over R, G, B of 8-bit images against the "
                   "presented image (units: vs_baseline and vs_ssaa against those units' presented "
-                  "images)\", \"ssim\": \"SSIM (Wang et al. 2004) on BT.601 luma, 11x11 "
+                  "image, or first render target when the frame presents none)\", \"ssim\": \"SSIM (Wang et al. 2004) on BT.601 luma, 11x11 "
                   "Gaussian window sigma 1.5, K1 0.01, K2 0.03, mean over windows inside the "
                   "image\", \"savings\": \"100 * (1 - unit / baseline) of lanes shaded and of "
                   "fragment shader instructions\"},\n  \"frames\": [\n");
