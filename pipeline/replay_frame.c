@@ -1123,6 +1123,10 @@ sim_replay_options_resolve(struct sim_replay_options *opt)
     if (opt->pmu.entries > (1u << 20) || opt->pmu.edges > 32) {
         return 0;
     }
+    if (c->lod_compensation > SIM_SWITCH_OFF) {
+        return 0;
+    }
+    c->lod_compensation = c->lod_compensation ? c->lod_compensation : SIM_SWITCH_ON;
     c->rate_x = c->rate_x ? c->rate_x : 2;
     c->rate_y = c->rate_y ? c->rate_y : 2;
     if ((c->rate_x != 1 && c->rate_x != 2 && c->rate_x != 4) ||

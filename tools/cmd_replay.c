@@ -11,6 +11,7 @@
  * N|unbounded, --qfm-window N|all, --qfm-empty on|off, --qfm-evict-merge
  * on|off, --qfm-centroid on|off, --pmu-entries N, --pmu-edges N,
  * --cps-rate WxH, --cps-foveated cx,cy,aspect,r_in,r_out,s_in,s_out,
+ * --cps-lod-compensation on|off,
  * --amfs-eta X, --amfs-filter nearest|bilinear.
  *
  * Files, for frame F (the application's frame number) and unit U:
@@ -98,6 +99,7 @@ cli_replay_usage(FILE *out)
             "  --cps-rate WxH              coarse pixel size, 1, 2 or 4 each (2x2)\n"
             "  --cps-foveated cx,cy,aspect,r_in,r_out,s_in,s_out\n"
             "                              foveated coarse pixel sizes (off)\n"
+            "  --cps-lod-compensation on|off  texture LOD at the requested size (on)\n"
             "  --amfs-eta X                AMFS shading rate scale (1)\n"
             "  --amfs-filter nearest|bilinear  AMFS lookup (nearest)\n");
 }
@@ -220,6 +222,8 @@ parse_unit_option(const char *arg, const char *val, struct sim_replay_options *o
              (h == 1 || h == 2 || h == 4);
         o->cps.rate_x = w;
         o->cps.rate_y = h;
+    } else if (strcmp(arg, "--cps-lod-compensation") == 0) {
+        ok = parse_switch(val, &o->cps.lod_compensation);
     } else if (strcmp(arg, "--cps-foveated") == 0) {
         ok = parse_foveated(val, &o->cps);
     } else if (strcmp(arg, "--amfs-eta") == 0) {
@@ -641,6 +645,8 @@ json_options(FILE *f, const struct sim_replay_options *opt)
     } else {
         fputs("null", f);
     }
+    fprintf(f, ", \"lod_compensation\": %s",
+            o.cps.lod_compensation == SIM_SWITCH_ON ? "true" : "false");
     fprintf(f, "}, \"amfs\": {\"eta\": %g, \"filter\": \"%s\"}", o.amfs.eta,
             o.amfs.filter == SIM_AMFS_BILINEAR ? "bilinear" : "nearest");
 }
