@@ -821,6 +821,11 @@ struct sim_unit_counters {
     uint64_t shader_instructions; /* fragment shader, lane-weighted */
     uint64_t texture_lookups;     /* fragment shader, lane-weighted */
     uint64_t draws_not_applicable; /* draws the unit shaded as baseline (its rules exclude them) */
+    /* Screen pixels (framebuffer coordinates, over every pass) with a
+     * sample that survived early tests at least once in the frame: the
+     * papers' "covered pixels" (lanes_shaded / this is the QFM paper's
+     * shaded fragments per covered pixel). */
+    uint64_t covered_screen_pixels;
     /* qfm */
     uint64_t qfm_merges;          /* covered quad fragments merged into an entry on arrival */
     uint64_t qfm_evictions;       /* entries evicted because the buffer was full */

@@ -30,7 +30,8 @@
  * {"baseline": {"quads_shaded", "lanes_shaded",
  * "covered_lanes", "covered_pixels", "shaded_per_covered_pixel",
  * "samples_written", "shader_instructions", "texture_lookups",
- * "draws_not_applicable", "savings_vs_baseline": {"lanes_percent",
+ * "draws_not_applicable", "covered_screen_pixels", "shaded_per_screen_pixel"
+ * (the papers' shaded fragments per covered pixel), "savings_vs_baseline": {"lanes_percent",
  * "instructions_percent"} | null, "vs_baseline": {"psnr", "ssim"} | null,
  * "vs_ssaa": {"psnr", "ssim"} | null, "internals": {...}, "files"}},
  * "raster": {...}, "pipeline_statistics": {"driver", "replay"},
@@ -589,7 +590,10 @@ csv_double(FILE *f, double v)
 static void
 csv_unit_columns(FILE *f, const struct sim_unit_counters *c, const struct unit_quality *q)
 {
-    fprintf(f, ",%" PRIu64, c->draws_not_applicable);
+    fprintf(f, ",%" PRIu64 ",%" PRIu64, c->draws_not_applicable, c->covered_screen_pixels);
+    csv_double(f, c->covered_screen_pixels
+                      ? (double)c->lanes_shaded / (double)c->covered_screen_pixels
+                      : 0);
     csv_double(f, q->lanes_saved);
     csv_double(f, q->instr_saved);
     for (int k = 0; k < 2; k++) {
@@ -863,9 +867,13 @@ replay_one(const struct replay_args *a, struct cli_replay_trace *rt, const struc
         json_double(json, spc);
         fprintf(json,
                 ", \"samples_written\": %" PRIu64 ", \"shader_instructions\": %" PRIu64
-                ", \"texture_lookups\": %" PRIu64 ", \"draws_not_applicable\": %" PRIu64,
+                ", \"texture_lookups\": %" PRIu64 ", \"draws_not_applicable\": %" PRIu64
+                ", \"covered_screen_pixels\": %" PRIu64 ", \"shaded_per_screen_pixel\": ",
                 c->samples_written, c->shader_instructions, c->texture_lookups,
-                c->draws_not_applicable);
+                c->draws_not_applicable, c->covered_screen_pixels);
+        json_double(json, c->covered_screen_pixels ? (double)c->lanes_shaded /
+                                                         (double)c->covered_screen_pixels
+                                                   : 0);
         struct unit_quality q;
         unit_quality(c, base_c, presents, present_w, present_h, u, &q);
         fprintf(json, ", \"savings_vs_baseline\": ");
@@ -1068,7 +1076,8 @@ cli_replay(int argc, char **argv)
     fprintf(csv, "frame,width,height,samples,draws,tessellated_draws,unsupported_draws,psnr,ssim,"
                  "unit,quads_shaded,lanes_shaded,covered_pixels,shaded_per_covered_pixel,"
                  "shader_instructions,texture_lookups,replay_ms,driver_frame_ms,driver_gpu_ms,"
-                 "draws_not_applicable,lanes_saved_percent,instructions_saved_percent,"
+                 "draws_not_applicable,covered_screen_pixels,shaded_per_screen_pixel,"
+                 "lanes_saved_percent,instructions_saved_percent,"
                  "psnr_vs_baseline,ssim_vs_baseline,psnr_vs_ssaa,ssim_vs_ssaa,"
                  "qfm_merges,qfm_evictions,qfm_evict_merges,qfm_empty_quads,qfm_full_evictions,"
                  "pmu_partial_quads,pmu_saved_quads,pmu_efficiency,pmu_merged_pixels,"
