@@ -185,6 +185,13 @@ sim_interp_keep_outputs(struct sim_interp *interp, int keep)
 }
 
 void
+sim_interp_set_lod_scale(struct sim_interp *interp, const float *scale_x, const float *scale_y)
+{
+    interp->lod_scale[0] = scale_x && scale_y ? scale_x : NULL;
+    interp->lod_scale[1] = scale_x && scale_y ? scale_y : NULL;
+}
+
+void
 sim_interp_set_step_limit(struct sim_interp *interp, uint64_t batch_instructions)
 {
     interp->step_limit = batch_instructions;
@@ -477,6 +484,13 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
             memcpy(&v, req.coord[c], sizeof(v));
             dx = DDX_COARSE(v);
             dy = DDY_COARSE(v);
+            if (in->lod_scale[0]) {
+                sim_lanes_f sx, sy;
+                memcpy(&sx, in->lod_scale[0], sizeof(sx));
+                memcpy(&sy, in->lod_scale[1], sizeof(sy));
+                dx *= sx;
+                dy *= sy;
+            }
             memcpy(req.ddx[c], &dx, sizeof(dx));
             memcpy(req.ddy[c], &dy, sizeof(dy));
         }

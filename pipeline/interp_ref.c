@@ -282,6 +282,10 @@ tex(struct ref *ref, const struct sim_ir_inst *i, uint32_t l)
             }
             req.ddx[c][l] = v[1] - v[0];
             req.ddy[c][l] = v[2] - v[0];
+            if (ref->in->lod_scale[0]) {
+                req.ddx[c][l] *= ref->in->lod_scale[0][l];
+                req.ddy[c][l] *= ref->in->lod_scale[1][l];
+            }
         }
     } else if (t->kind == SIM_IR_TEX_SAMPLE_GRAD) {
         for (uint32_t c = 0; c < gn; c++) {

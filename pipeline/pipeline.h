@@ -430,6 +430,14 @@ sim_interp_helpers(const struct sim_interp *interp);
 void
 sim_interp_keep_outputs(struct sim_interp *interp, int keep);
 
+/* Per-lane factors (SIM_LANES floats each) for the coordinate differences
+ * implicit-LOD texture lookups compute across a quad, along x and y; NULL,
+ * NULL (the default): none.  Shading units whose lanes are not a pixel
+ * apart use them (CPS's LOD compensation, AMFS's grid spacing).  The
+ * caller keeps the arrays alive and current while runs use them. */
+void
+sim_interp_set_lod_scale(struct sim_interp *interp, const float *scale_x, const float *scale_y);
+
 void
 sim_interp_set_step_limit(struct sim_interp *interp, uint64_t batch_instructions);
 
@@ -766,6 +774,9 @@ struct sim_cps_options {
      * down to 1, 2 or 4 in both directions. */
     uint32_t foveated;
     float cx, cy, aspect, r_in, r_out, s_in, s_out;
+    /* enum sim_switch: texture LOD compensation, the quad differences
+     * scaled by requested / actual size per coarse pixel (default on) */
+    uint32_t lod_compensation;
 };
 
 enum sim_amfs_filter {
@@ -810,6 +821,11 @@ struct sim_unit_counters {
     uint64_t shader_instructions; /* fragment shader, lane-weighted */
     uint64_t texture_lookups;     /* fragment shader, lane-weighted */
     uint64_t draws_not_applicable; /* draws the unit shaded as baseline (its rules exclude them) */
+    /* Screen pixels (framebuffer coordinates, over every pass) with a
+     * sample that survived early tests at least once in the frame: the
+     * papers' "covered pixels" (lanes_shaded / this is the QFM paper's
+     * shaded fragments per covered pixel). */
+    uint64_t covered_screen_pixels;
     /* qfm */
     uint64_t qfm_merges;          /* covered quad fragments merged into an entry on arrival */
     uint64_t qfm_evictions;       /* entries evicted because the buffer was full */

@@ -59,6 +59,7 @@ struct sim_replay_result {
     struct sim_surface **surfaces[SIM_UNIT_COUNT]; /* per image */
     uint32_t transfers, transfers_skipped;
     uint32_t *heat[SIM_UNIT_COUNT];
+    uint8_t *covered[SIM_UNIT_COUNT]; /* per screen pixel (heat's size): ever covered */
     uint32_t heat_width, heat_height;
 };
 
@@ -231,6 +232,14 @@ process_bin(struct worker *w, uint32_t b)
                 for (uint32_t p = 0; p < 4; p++) {
                     any |= o->mask[p];
                     w->counters[u].covered_pixels += o->mask[p] != 0;
+                    if (o->mask[p]) {
+                        /* Bins never share pixels: no two workers write
+                         * the same byte. */
+                        uint32_t px = (uint32_t)q->x + (p & 1), py = (uint32_t)q->y + (p >> 1);
+                        if (px < r->res->heat_width && py < r->res->heat_height) {
+                            r->res->covered[u][(size_t)py * r->res->heat_width + px] = 1;
+                        }
+                    }
                 }
                 covered += any != 0;
                 if (any || keep_empty[u]) {
@@ -868,6 +877,7 @@ sim_replay_result_destroy(struct sim_replay_result *result)
         }
         free(result->surfaces[u]);
         free(result->heat[u]);
+        free(result->covered[u]);
     }
     free(result->is_target);
     sim_array_finish(&result->draws);
@@ -987,7 +997,8 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
         }
         res->surfaces[u] = calloc(frame->image_count ? frame->image_count : 1, sizeof(void *));
         res->heat[u] = calloc((size_t)res->heat_width * res->heat_height + 1, sizeof(uint32_t));
-        if (!res->surfaces[u] || !res->heat[u]) {
+        res->covered[u] = calloc((size_t)res->heat_width * res->heat_height + 1, 1);
+        if (!res->surfaces[u] || !res->heat[u] || !res->covered[u]) {
             err = SIM_REPLAY_ERROR_NOMEM;
             goto error;
         }
@@ -1089,6 +1100,12 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
         res->raster.quads += w->stats.quads;
         res->raster.quads_after_early += w->quads_after_early;
     }
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        for (size_t i = 0; res->covered[u] && i < (size_t)res->heat_width * res->heat_height;
+             i++) {
+            res->counters[u].covered_screen_pixels += res->covered[u][i];
+        }
+    }
     replay_finish(&r);
     *out = res;
     return SIM_REPLAY_ERROR_OK;
@@ -1123,6 +1140,10 @@ sim_replay_options_resolve(struct sim_replay_options *opt)
     if (opt->pmu.entries > (1u << 20) || opt->pmu.edges > 32) {
         return 0;
     }
+    if (c->lod_compensation > SIM_SWITCH_OFF) {
+        return 0;
+    }
+    c->lod_compensation = c->lod_compensation ? c->lod_compensation : SIM_SWITCH_ON;
     c->rate_x = c->rate_x ? c->rate_x : 2;
     c->rate_y = c->rate_y ? c->rate_y : 2;
     if ((c->rate_x != 1 && c->rate_x != 2 && c->rate_x != 4) ||

@@ -382,7 +382,31 @@ shade_missing(struct amfs *a, struct sim_shade_ctx *ctx, const struct sim_tri *t
                 l->coverage = ctx->dc->samples >= 32 ? ~0u : (1u << ctx->dc->samples) - 1u;
             }
         }
+        /* Quad differences are one grid cell apart; scaled by the cell's
+         * size on screen, texture LOD is what pixel-rate shading gives. */
+        float scale[2][SIM_LANES];
+        for (uint32_t l = 0; l < SIM_LANES; l++) {
+            scale[0][l] = scale[1][l] = 1.0f;
+        }
+        for (uint32_t q = 0; q < batch; q++) {
+            const struct sim_shade_lane *l0 = &lanes[4 * q];
+            for (int d = 0; d < 2; d++) {
+                const struct sim_shade_lane *l1 = &lanes[4 * q + 1 + (uint32_t)d];
+                double dist = hypot((double)l1->x - l0->x, (double)l1->y - l0->y);
+                double s = dist > 1.0 / 64 ? 1.0 / dist : 64.0;
+                s = s > 1.0 / 64 ? s : 1.0 / 64;
+                for (uint32_t i = 0; i < 4; i++) {
+                    scale[d][4 * q + i] = (float)s;
+                }
+            }
+        }
+        if (ctx->interp) {
+            sim_interp_set_lod_scale(ctx->interp, scale[0], scale[1]);
+        }
         alive = sim_shade_quads(ctx, lanes, batch, 0);
+        if (ctx->interp) {
+            sim_interp_set_lod_scale(ctx->interp, NULL, NULL);
+        }
         for (uint32_t q = 0; q < batch; q++) {
             struct need *nd = &need[todo[first + q]];
             struct cached *c = cache_insert(a, &nd->key);

@@ -85,7 +85,26 @@ round_size(float s)
     return s >= 4.0f ? 4 : s >= 2.0f ? 2 : 1;
 }
 
-/* CP size of the tile whose top-left pixel is (x, y). */
+/* The requested (unquantized) foveated CP size at framebuffer point
+ * (x, y). */
+static double
+foveated_size(const struct sim_cps_options *o, const struct sim_draw_ctx *dc, double x, double y)
+{
+    double w = dc->pass->width, h = dc->pass->height;
+    double dx = (x - o->cx * w) / (o->aspect * h);
+    double dy = (y - o->cy * h) / h;
+    double d = sqrt(dx * dx + dy * dy);
+    if (d <= o->r_in) {
+        return o->s_in;
+    }
+    if (d >= o->r_out) {
+        return o->s_out;
+    }
+    return o->s_in + (o->s_out - o->s_in) * (d - o->r_in) / (o->r_out - o->r_in);
+}
+
+/* CP size of the tile whose top-left pixel is (x, y): evaluated once per
+ * tile, at its centre. */
 static void
 tile_rate(const struct cps *c, const struct sim_draw_ctx *dc, int32_t x, int32_t y, uint32_t *cw,
           uint32_t *ch)
@@ -96,18 +115,7 @@ tile_rate(const struct cps *c, const struct sim_draw_ctx *dc, int32_t x, int32_t
         *ch = o->rate_y;
         return;
     }
-    double w = dc->pass->width, h = dc->pass->height;
-    double dx = ((double)x + TILE / 2.0 - o->cx * w) / (o->aspect * h);
-    double dy = ((double)y + TILE / 2.0 - o->cy * h) / h;
-    double d = sqrt(dx * dx + dy * dy), s;
-    if (d <= o->r_in) {
-        s = o->s_in;
-    } else if (d >= o->r_out) {
-        s = o->s_out;
-    } else {
-        s = o->s_in + (o->s_out - o->s_in) * (d - o->r_in) / (o->r_out - o->r_in);
-    }
-    *cw = *ch = round_size((float)s);
+    *cw = *ch = round_size((float)foveated_size(o, dc, x + TILE / 2.0, y + TILE / 2.0));
 }
 
 static uint32_t
@@ -121,6 +129,11 @@ shade_batch(struct cps *c, struct sim_shade_ctx *ctx, const struct cq *const *ba
 {
     struct sim_shade_lane lanes[SIM_LANES] = {{0}};
     uint32_t helpers = 0, alive;
+    /* LOD compensation (the paper's section 3.2): the quad differences,
+     * one actual CP apart, scaled to the size requested at each CP. */
+    const struct sim_cps_options *o = &c->opt->cps;
+    int compensate = o->foveated && o->lod_compensation == SIM_SWITCH_ON;
+    float scale[2][SIM_LANES];
 
     for (uint32_t q = 0; q < n; q++) {
         const struct cq *cq = batch[q];
@@ -145,10 +158,25 @@ shade_batch(struct cps *c, struct sim_shade_ctx *ctx, const struct cq *const *ba
             if (!cover) {
                 helpers |= 1u << (4 * q + j);
             }
+            scale[0][4 * q + j] = scale[1][4 * q + j] = 1.0f;
+            if (compensate) {
+                double s = foveated_size(o, ctx->dc, l->x, l->y);
+                scale[0][4 * q + j] = (float)(s / cq->cw);
+                scale[1][4 * q + j] = (float)(s / cq->ch);
+            }
         }
         ctx->counters->cps_quads[log2_size(cq->cw)][log2_size(cq->ch)]++;
     }
+    for (uint32_t l = 4 * n; l < SIM_LANES; l++) {
+        scale[0][l] = scale[1][l] = 1.0f;
+    }
+    if (compensate && ctx->interp) {
+        sim_interp_set_lod_scale(ctx->interp, scale[0], scale[1]);
+    }
     alive = sim_shade_quads(ctx, lanes, n, helpers);
+    if (compensate && ctx->interp) {
+        sim_interp_set_lod_scale(ctx->interp, NULL, NULL);
+    }
     for (uint32_t q = 0; q < n; q++) {
         const struct cq *cq = batch[q];
         uint32_t wide = 2 * cq->cw;

@@ -11,6 +11,7 @@
  * N|unbounded, --qfm-window N|all, --qfm-empty on|off, --qfm-evict-merge
  * on|off, --qfm-centroid on|off, --pmu-entries N, --pmu-edges N,
  * --cps-rate WxH, --cps-foveated cx,cy,aspect,r_in,r_out,s_in,s_out,
+ * --cps-lod-compensation on|off,
  * --amfs-eta X, --amfs-filter nearest|bilinear.
  *
  * Files, for frame F (the application's frame number) and unit U:
@@ -29,7 +30,8 @@
  * {"baseline": {"quads_shaded", "lanes_shaded",
  * "covered_lanes", "covered_pixels", "shaded_per_covered_pixel",
  * "samples_written", "shader_instructions", "texture_lookups",
- * "draws_not_applicable", "savings_vs_baseline": {"lanes_percent",
+ * "draws_not_applicable", "covered_screen_pixels", "shaded_per_screen_pixel"
+ * (the papers' shaded fragments per covered pixel), "savings_vs_baseline": {"lanes_percent",
  * "instructions_percent"} | null, "vs_baseline": {"psnr", "ssim"} | null,
  * "vs_ssaa": {"psnr", "ssim"} | null, "internals": {...}, "files"}},
  * "raster": {...}, "pipeline_statistics": {"driver", "replay"},
@@ -81,7 +83,8 @@ cli_replay_usage(FILE *out)
             "writes images, heatmaps and DIR/report.json and report.csv.\n\n"
             "  --out DIR       output directory (created if missing)\n"
             "  --frames LIST   frame numbers to replay, e.g. 3,4 or 3-4 (default: all)\n"
-            "  --modes LIST    shading units: baseline (default), or all\n"
+            "  --modes LIST    shading units, comma-separated: baseline (default), qfm,\n"
+            "                  pmu, cps, amfs, ssaa, or all\n"
             "  --msaa N        rasterize every pass with N samples: 1, 2, 4, 8 or 16\n"
             "                  (default: as captured)\n"
             "  --threads N     worker threads (default 1); results do not depend on N\n"
@@ -97,6 +100,7 @@ cli_replay_usage(FILE *out)
             "  --cps-rate WxH              coarse pixel size, 1, 2 or 4 each (2x2)\n"
             "  --cps-foveated cx,cy,aspect,r_in,r_out,s_in,s_out\n"
             "                              foveated coarse pixel sizes (off)\n"
+            "  --cps-lod-compensation on|off  texture LOD at the requested size (on)\n"
             "  --amfs-eta X                AMFS shading rate scale (1)\n"
             "  --amfs-filter nearest|bilinear  AMFS lookup (nearest)\n");
 }
@@ -219,6 +223,8 @@ parse_unit_option(const char *arg, const char *val, struct sim_replay_options *o
              (h == 1 || h == 2 || h == 4);
         o->cps.rate_x = w;
         o->cps.rate_y = h;
+    } else if (strcmp(arg, "--cps-lod-compensation") == 0) {
+        ok = parse_switch(val, &o->cps.lod_compensation);
     } else if (strcmp(arg, "--cps-foveated") == 0) {
         ok = parse_foveated(val, &o->cps);
     } else if (strcmp(arg, "--amfs-eta") == 0) {
@@ -584,7 +590,10 @@ csv_double(FILE *f, double v)
 static void
 csv_unit_columns(FILE *f, const struct sim_unit_counters *c, const struct unit_quality *q)
 {
-    fprintf(f, ",%" PRIu64, c->draws_not_applicable);
+    fprintf(f, ",%" PRIu64 ",%" PRIu64, c->draws_not_applicable, c->covered_screen_pixels);
+    csv_double(f, c->covered_screen_pixels
+                      ? (double)c->lanes_shaded / (double)c->covered_screen_pixels
+                      : 0);
     csv_double(f, q->lanes_saved);
     csv_double(f, q->instr_saved);
     for (int k = 0; k < 2; k++) {
@@ -640,6 +649,8 @@ json_options(FILE *f, const struct sim_replay_options *opt)
     } else {
         fputs("null", f);
     }
+    fprintf(f, ", \"lod_compensation\": %s",
+            o.cps.lod_compensation == SIM_SWITCH_ON ? "true" : "false");
     fprintf(f, "}, \"amfs\": {\"eta\": %g, \"filter\": \"%s\"}", o.amfs.eta,
             o.amfs.filter == SIM_AMFS_BILINEAR ? "bilinear" : "nearest");
 }
@@ -722,10 +733,15 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
 
     /* Every unit's presented image first: units are compared with
      * baseline and ssaa. */
+    uint32_t compared = conv->frame.present_image;
+    if (compared == SIM_NONE && target_count) {
+        /* Frames delimited without a present: the first render target. */
+        compared = targets[0];
+    }
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-        if (sim_replay_result_unit(res, u) && conv->frame.present_image != SIM_NONE) {
-            presents[u] = sim_replay_result_image_rgba8(res, u, conv->frame.present_image,
-                                                        &present_w[u], &present_h[u]);
+        if (sim_replay_result_unit(res, u) && compared != SIM_NONE) {
+            presents[u] = sim_replay_result_image_rgba8(res, u, compared, &present_w[u],
+                                                        &present_h[u]);
         }
     }
     const struct sim_unit_counters *base_c = sim_replay_result_unit(res, SIM_UNIT_BASELINE);
@@ -851,9 +867,13 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         json_double(json, spc);
         fprintf(json,
                 ", \"samples_written\": %" PRIu64 ", \"shader_instructions\": %" PRIu64
-                ", \"texture_lookups\": %" PRIu64 ", \"draws_not_applicable\": %" PRIu64,
+                ", \"texture_lookups\": %" PRIu64 ", \"draws_not_applicable\": %" PRIu64
+                ", \"covered_screen_pixels\": %" PRIu64 ", \"shaded_per_screen_pixel\": ",
                 c->samples_written, c->shader_instructions, c->texture_lookups,
-                c->draws_not_applicable);
+                c->draws_not_applicable, c->covered_screen_pixels);
+        json_double(json, c->covered_screen_pixels ? (double)c->lanes_shaded /
+                                                         (double)c->covered_screen_pixels
+                                                   : 0);
         struct unit_quality q;
         unit_quality(c, base_c, presents, present_w, present_h, u, &q);
         fprintf(json, ", \"savings_vs_baseline\": ");
@@ -1056,7 +1076,8 @@ cli_replay(int argc, char **argv)
     fprintf(csv, "frame,width,height,samples,draws,tessellated_draws,unsupported_draws,psnr,ssim,"
                  "unit,quads_shaded,lanes_shaded,covered_pixels,shaded_per_covered_pixel,"
                  "shader_instructions,texture_lookups,replay_ms,driver_frame_ms,driver_gpu_ms,"
-                 "draws_not_applicable,lanes_saved_percent,instructions_saved_percent,"
+                 "draws_not_applicable,covered_screen_pixels,shaded_per_screen_pixel,"
+                 "lanes_saved_percent,instructions_saved_percent,"
                  "psnr_vs_baseline,ssim_vs_baseline,psnr_vs_ssaa,ssim_vs_ssaa,"
                  "qfm_merges,qfm_evictions,qfm_evict_merges,qfm_empty_quads,qfm_full_evictions,"
                  "pmu_partial_quads,pmu_saved_quads,pmu_efficiency,pmu_merged_pixels,"
@@ -1074,7 +1095,7 @@ cli_replay(int argc, char **argv)
     json_options(json, &a.opt);
     fprintf(json, "},\n  \"metrics\": {\"psnr\": \"PSNR over R, G, B of 8-bit images against the "
                   "presented image (units: vs_baseline and vs_ssaa against those units' presented "
-                  "images)\", \"ssim\": \"SSIM (Wang et al. 2004) on BT.601 luma, 11x11 "
+                  "image, or first render target when the frame presents none)\", \"ssim\": \"SSIM (Wang et al. 2004) on BT.601 luma, 11x11 "
                   "Gaussian window sigma 1.5, K1 0.01, K2 0.03, mean over windows inside the "
                   "image\", \"savings\": \"100 * (1 - unit / baseline) of lanes shaded and of "
                   "fragment shader instructions\"},\n  \"frames\": [\n");

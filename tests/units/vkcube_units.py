@@ -100,7 +100,8 @@ def main():
         check(strip[0] == strip[1], "numbers differ between 1 and 2 threads")
         for bad in (["--qfm-entries", "0"], ["--qfm-window", "x"], ["--qfm-empty", "yes"],
                     ["--cps-rate", "3x2"], ["--cps-foveated", "0.5,0.5,1,0.2"],
-                    ["--amfs-eta", "-1"], ["--amfs-filter", "cubic"], ["--pmu-edges", "99"],
+                    ["--amfs-eta", "-1"], ["--amfs-filter", "cubic"],
+                    ["--cps-lod-compensation", "1"], ["--pmu-edges", "99"],
                     ["--pmu-entries"]):
             rc, err = run(args.overshade, [trace, "--out", os.path.join(tmp, "bad")] + bad)
             check(rc == 2, "%s: status %d, expected 2" % (" ".join(bad), rc))
@@ -111,6 +112,7 @@ def main():
                                        "--qfm-centroid", "on", "--pmu-entries", "64",
                                        "--pmu-edges", "4", "--cps-rate", "4x2",
                                        "--cps-foveated", "0.5,0.5,1,0.1,0.3,1,4",
+                                       "--cps-lod-compensation", "off",
                                        "--amfs-eta", "2", "--amfs-filter", "bilinear"])
         check(rc == 0, "every unit option: status %d: %s" % (rc, err))
     if failures:
