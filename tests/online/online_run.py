@@ -13,6 +13,8 @@ Cases:
   interval    --interval 3: only frames 0, 3, 6, ... are simulated or skipped.
   bound       stats_max_mb smaller than one demo frame: every frame is
               skipped, none fails, the program runs on.
+  validation  vkcube under Khronos validation with and without online mode:
+              no validation message that the layer causes.
   status      exit status pass-through: 0, 7, killed by SIGTERM -> 143,
               a program that does not exist -> 127.
   usage       bad options are usage errors (2) that name the problem.
@@ -32,6 +34,7 @@ import csv
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -303,6 +306,31 @@ def case_bound(args, tmp):
     return 1 if FAIL else 0
 
 
+VUID = re.compile(r"Validation (?:Error|Warning): \[ ([^\]]+) \]")
+
+
+def case_validation(args, tmp):
+    for prog in ("vkcube", "xvfb-run"):
+        if shutil.which(prog) is None:
+            print("skip: %s is not installed" % prog)
+            return 77
+    if not glob.glob("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"):
+        print("skip: the Khronos validation layer is not installed")
+        return 77
+    env = clean_env(tmp, {"VK_INSTANCE_LAYERS": "VK_LAYER_KHRONOS_validation"})
+    vkcube = ["xvfb-run", "-a", "-s", "-screen 0 640x480x24", "vkcube", "--c", "20"]
+    base_rc, base_out, base_err = run(vkcube, env)
+    out = os.path.join(tmp, "out")
+    rc, log_out, log_err = run([args.overshade, "run", "--out", out, "--"] + vkcube, env)
+    check(base_rc == 0 and rc == 0, "vkcube failed: %d without, %d with online mode" %
+          (base_rc, rc))
+    path, rows, summary = read_csv(out)
+    check(rows is not None and len(rows) >= 2, "online mode simulated no frames under validation")
+    new = sorted(set(VUID.findall(log_out + log_err)) - set(VUID.findall(base_out + base_err)))
+    check(not new, "validation messages caused by online mode: %r" % new)
+    return 1 if FAIL else 0
+
+
 def case_status(args, tmp):
     env = clean_env(tmp)
     out = os.path.join(tmp, "out")
@@ -377,7 +405,7 @@ def case_unwritable(args, tmp):
 
 
 CASES = {"vkcube": case_vkcube, "demo": case_demo, "interval": case_interval,
-         "bound": case_bound, "status": case_status,
+         "bound": case_bound, "validation": case_validation, "status": case_status,
          "usage": case_usage, "tty": case_tty, "unwritable": case_unwritable}
 
 
