@@ -1,11 +1,13 @@
 /* Online mode's queue without Vulkan: admission (one frame waiting behind
  * the busy worker, stats_interval), a frame simulated into the CSV, a
  * skipped frame, a trace that does not read back stopping online mode, and
- * the summary JSON counting all of it. */
+ * the summary JSON counting all of it; and a process that exits without
+ * destroying anything still leaves its summary. */
 #include <errno.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "layer/layer_private.h"
@@ -42,11 +44,11 @@ empty_frame_trace(uint64_t index, size_t *size)
 }
 
 static char *
-slurp(const char *suffix)
+slurp_pid(const char *suffix, long pid)
 {
     char path[256];
     snprintf(path, sizeof(path), "%s/overshade-%s-%ld.%s", dir, program_invocation_short_name,
-             (long)getpid(), suffix);
+             pid, suffix);
     FILE *f = fopen(path, "r");
     if (!f) {
         fprintf(stderr, "cannot open %s\n", path);
@@ -59,6 +61,12 @@ slurp(const char *suffix)
     }
     fclose(f);
     return buf;
+}
+
+static char *
+slurp(const char *suffix)
+{
+    return slurp_pid(suffix, (long)getpid());
 }
 
 static int
@@ -84,6 +92,33 @@ main(void)
     setenv("OVERSHADE_LOG", "error", 1);
     lyr_config_load(&lyr_config);
     CHECK_EQ_INT(1, lyr_config.stats);
+
+    /* A child that exits with a frame queued and nothing flushed: the
+     * layer's destructor simulates it and writes the summary.  Forked
+     * before this process starts any thread. */
+    pid_t child = fork();
+    if (child < 0) {
+        return TEST_SETUP_ERROR;
+    }
+    if (child == 0) {
+        size_t n = 0;
+        uint8_t *t = empty_frame_trace(0, &n);
+        if (!t || !lyr_stats_admit(0)) {
+            _exit(TEST_SETUP_ERROR);
+        }
+        lyr_stats_submit(0, t, n);
+        exit(0);
+    }
+    int status;
+    if (waitpid(child, &status, 0) != child || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        return TEST_SETUP_ERROR;
+    }
+    char *child_json = slurp_pid("json", (long)child);
+    CHECK(child_json && strstr(child_json, "\"frames_simulated\": 1,"));
+    free(child_json);
+    char *child_csv = slurp_pid("csv", (long)child);
+    CHECK_EQ_INT(2, count_lines(child_csv));
+    free(child_csv);
 
     /* Frame 0 is taken; frame 1 may wait behind it; frame 2 finds no room. */
     CHECK_EQ_INT(1, lyr_stats_admit(0));
@@ -140,9 +175,10 @@ main(void)
 
     char path[256];
     const char *const suffixes[] = {"csv", "json"};
-    for (int i = 0; i < 2; i++) {
+    const long pids[] = {(long)getpid(), (long)child};
+    for (int i = 0; i < 4; i++) {
         snprintf(path, sizeof(path), "%s/overshade-%s-%ld.%s", dir,
-                 program_invocation_short_name, (long)getpid(), suffixes[i]);
+                 program_invocation_short_name, pids[i / 2], suffixes[i % 2]);
         unlink(path);
     }
     rmdir(dir);
