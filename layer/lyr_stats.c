@@ -338,10 +338,16 @@ start_locked(void)
         stop_locked(why);
         return -1;
     }
-    snprintf(stats.csv_path, sizeof(stats.csv_path), "%s/overshade-%s-%ld.csv",
-             lyr_config.output, program_invocation_short_name, (long)getpid());
-    snprintf(stats.json_path, sizeof(stats.json_path), "%s/overshade-%s-%ld.json",
-             lyr_config.output, program_invocation_short_name, (long)getpid());
+    /* Absolute, so the summary lands beside the CSV even if the
+     * application changes its directory before it exits. */
+    char dir[4096];
+    if (!realpath(lyr_config.output, dir)) {
+        snprintf(dir, sizeof(dir), "%s", lyr_config.output);
+    }
+    snprintf(stats.csv_path, sizeof(stats.csv_path), "%s/overshade-%s-%ld.csv", dir,
+             program_invocation_short_name, (long)getpid());
+    snprintf(stats.json_path, sizeof(stats.json_path), "%s/overshade-%s-%ld.json", dir,
+             program_invocation_short_name, (long)getpid());
     /* The loader may unload and load the layer again within one process
      * (instance destroyed and created again): append to its own file. */
     stats.csv = fopen(stats.csv_path, "a");

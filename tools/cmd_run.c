@@ -626,7 +626,10 @@ cli_run(int argc, char **argv)
 
     find_csvs(a.out, &start, files, &file_count);
     if (file_count == 0) {
-        fprintf(stderr, "overshade run: no frame was simulated (did %s use Vulkan and present?)\n",
+        fprintf(stderr,
+                "overshade run: no frame was simulated: %s ended before its first frame, or\n"
+                "  the Vulkan loader did not load the overshade layer (is it installed? its\n"
+                "  manifest goes to <datadir>/vulkan/implicit_layer.d)\n",
                 a.program[0]);
     }
     for (uint32_t i = 0; i < file_count; i++) {

@@ -10,6 +10,11 @@ Cases:
   demo        overshade-demo offscreen (frames delimited by submissions),
               the untessellated `mesh` and the tessellated `bumpy` scene,
               the same checks against the demo's own per-frame counts.
+  interval    --interval 3: only frames 0, 3, 6, ... are simulated or skipped.
+  bound       stats_max_mb smaller than one demo frame: every frame is
+              skipped, none fails, the program runs on.
+  validation  vkcube under Khronos validation with and without online mode:
+              no validation message that the layer causes.
   status      exit status pass-through: 0, 7, killed by SIGTERM -> 143,
               a program that does not exist -> 127.
   usage       bad options are usage errors (2) that name the problem.
@@ -29,6 +34,7 @@ import csv
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -253,6 +259,78 @@ def case_demo(args, tmp):
     return 1 if FAIL else 0
 
 
+def case_interval(args, tmp):
+    for prog in ("vkcube", "xvfb-run"):
+        if shutil.which(prog) is None:
+            print("skip: %s is not installed" % prog)
+            return 77
+    out = os.path.join(tmp, "out")
+    rc, _, err = run([args.overshade, "run", "--interval", "3", "--out", out, "--",
+                      "xvfb-run", "-a", "-s", "-screen 0 640x480x24",
+                      "vkcube", "--c", str(VKCUBE_FRAMES)], clean_env(tmp))
+    check(rc == 0, "vkcube exited with %d" % rc)
+    path, rows, summary = read_csv(out)
+    if rows is None or summary is None:
+        return 1
+    frames = [int(r["frame"]) for r in rows]
+    check(frames and all(f % 3 == 0 for f in frames), "frames not multiples of 3: %r" % frames)
+    candidates = len(range(0, VKCUBE_FRAMES, 3))
+    check(summary["frames_simulated"] + summary["frames_skipped"] == candidates,
+          "simulated %d + skipped %d != %d candidates" %
+          (summary["frames_simulated"], summary["frames_skipped"], candidates))
+    check(summary["options"]["interval"] == 3, "summary options %r" % summary["options"])
+    return 1 if FAIL else 0
+
+
+def case_bound(args, tmp):
+    if not args.demo:
+        print("skip: overshade-demo was not built")
+        return 77
+    frames = 4
+    out = os.path.join(tmp, "out")
+    env = clean_env(tmp, {"OVERSHADE_FRAME_DELIMITER": "submits:1",
+                          "OVERSHADE_STATS_MAX_MB": "1"})
+    # The mesh scene's textures alone are above 1 MB.
+    rc, _, err = run([args.overshade, "run", "--out", out, "--", args.demo, "--offscreen",
+                      "--scene", "mesh", "--frames", str(frames), "--resolution", "160x120"], env)
+    check(rc == 0, "the demo exited with %d" % rc)
+    path, rows, summary = read_csv(out)
+    if rows is None or summary is None:
+        return 1
+    check(len(rows) == 0, "%d rows simulated above the memory bound" % len(rows))
+    check(summary["frames_simulated"] == 0 and summary["frames_skipped"] == frames + 1 and
+          summary["frames_failed"] == 0 and summary["stopped"] is None,
+          "summary: %r" % {k: summary.get(k) for k in ("frames_simulated", "frames_skipped",
+                                                       "frames_failed", "stopped")})
+    check(summary["options"]["max_mb"] == 1, "summary options %r" % summary["options"])
+    return 1 if FAIL else 0
+
+
+VUID = re.compile(r"Validation (?:Error|Warning): \[ ([^\]]+) \]")
+
+
+def case_validation(args, tmp):
+    for prog in ("vkcube", "xvfb-run"):
+        if shutil.which(prog) is None:
+            print("skip: %s is not installed" % prog)
+            return 77
+    if not glob.glob("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"):
+        print("skip: the Khronos validation layer is not installed")
+        return 77
+    env = clean_env(tmp, {"VK_INSTANCE_LAYERS": "VK_LAYER_KHRONOS_validation"})
+    vkcube = ["xvfb-run", "-a", "-s", "-screen 0 640x480x24", "vkcube", "--c", "20"]
+    base_rc, base_out, base_err = run(vkcube, env)
+    out = os.path.join(tmp, "out")
+    rc, log_out, log_err = run([args.overshade, "run", "--out", out, "--"] + vkcube, env)
+    check(base_rc == 0 and rc == 0, "vkcube failed: %d without, %d with online mode" %
+          (base_rc, rc))
+    path, rows, summary = read_csv(out)
+    check(rows is not None and len(rows) >= 2, "online mode simulated no frames under validation")
+    new = sorted(set(VUID.findall(log_out + log_err)) - set(VUID.findall(base_out + base_err)))
+    check(not new, "validation messages caused by online mode: %r" % new)
+    return 1 if FAIL else 0
+
+
 def case_status(args, tmp):
     env = clean_env(tmp)
     out = os.path.join(tmp, "out")
@@ -326,7 +404,8 @@ def case_unwritable(args, tmp):
     return 1 if FAIL else 0
 
 
-CASES = {"vkcube": case_vkcube, "demo": case_demo, "status": case_status,
+CASES = {"vkcube": case_vkcube, "demo": case_demo, "interval": case_interval,
+         "bound": case_bound, "validation": case_validation, "status": case_status,
          "usage": case_usage, "tty": case_tty, "unwritable": case_unwritable}
 
 
