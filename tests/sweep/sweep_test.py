@@ -8,6 +8,8 @@ cases:
              per (job, frame, unit) with the axes' values, the numbers equal
              a direct `overshade replay` with the same options, the figures
              exist and parse as XML, and --jobs 1 writes the same bytes.  A
+             sweep over QFM and PMU buffer sizes runs the three units, keeps
+             their columns, equals a direct replay and draws their figures.  A
              sweep with a missing and a malformed trace beside the good one
              names both failed jobs, exits 1 and still writes the good one's
              rows.
@@ -203,6 +205,45 @@ def case_vkcube(args):
             b = os.path.join(two, name)
             check(os.path.exists(b) and read_bytes(os.path.join(tmp, name)) == read_bytes(b),
                   "--plot-only: %s differs" % name)
+
+        # The units' options: QFM and PMU buffer sizes.  Every job runs
+        # baseline, qfm and pmu; the units' own columns come along; each
+        # job equals a direct replay; their figures are drawn.
+        rc, out, err = run([args.overshade, "sweep", "--out", "units", "--jobs", "2",
+                            "--frames", "3", "--axis", "qfm-entries=1,unbounded",
+                            "--axis", "pmu-entries=64,512", trace], cwd=tmp)
+        units = os.path.join(tmp, "units")
+        check(rc == 0, "units sweep exited with %d" % rc)
+        check("modes baseline,qfm,pmu" in out, "units sweep: default modes: %r" % out)
+        rows = read_csv(os.path.join(units, "sweep.csv"))
+        got = [(r["job"], r["qfm-entries"], r["pmu-entries"], r["unit"]) for r in rows]
+        expect = [(str(j), q, p, u)
+                  for j, (q, p) in enumerate([("1", "64"), ("1", "512"), ("unbounded", "64"),
+                                              ("unbounded", "512")], 1)
+                  for u in ("baseline", "qfm", "pmu")]
+        check(got == expect, "units sweep rows %r, expected %r" % (got, expect))
+        check(rows and "qfm_merges" in rows[0] and "pmu_saved_quads" in rows[0],
+              "units sweep: the units' columns are missing")
+        direct = os.path.join(tmp, "direct-units")
+        rc, _, _ = run([args.overshade, "replay", trace, "--out", direct, "--frames", "3",
+                        "--modes", "baseline,qfm,pmu", "--qfm-entries", "unbounded",
+                        "--pmu-entries", "64"], cwd=tmp)
+        check(rc == 0, "direct replay with unit options exited with %d" % rc)
+        ref = read_csv(os.path.join(direct, "report.csv"))
+        mine = [r for r in rows if r["job"] == "3"]
+        check(len(ref) == len(mine) == 3, "units: %d direct rows, %d sweep rows"
+              % (len(ref), len(mine)))
+        for a, b in zip(ref, mine):
+            for k, v in a.items():
+                if not timing(k):
+                    check(b.get(k) == v, "units %s: %s is %r in the sweep, %r in the replay"
+                          % (a["unit"], k, b.get(k), v))
+        for name, n in (("qfm-reduction.svg", 2), ("pmu-savings.svg", 2)):
+            path = os.path.join(units, name)
+            check(os.path.exists(path) and svg_series(path) == [("trace=vkcube.ovs", n)],
+                  "%s: lines %r" % (name, os.path.exists(path) and svg_series(path)))
+        check(svg_xticks(os.path.join(units, "qfm-reduction.svg")) == ["1", "unbounded"],
+              "qfm-reduction.svg ticks")
 
         # Failing jobs are named, the others complete.
         with open(os.path.join(tmp, "garbage.ovs"), "wb") as f:
