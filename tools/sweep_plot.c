@@ -16,7 +16,9 @@
  *
  * A point sums the counters of every frame (and every job) it stands for
  * before dividing: shaded per covered pixel is sum(lanes_shaded) /
- * sum(covered_pixels), not a mean of per-frame ratios.  Lines are the
+ * sum(covered_screen_pixels), not a mean of per-frame ratios; the screen
+ * pixels covered at least once are the papers' covered pixels (a table
+ * without that column is divided by its covered_pixels).  Lines are the
  * combinations of the other axes' values, in the order the sweep ran them
  * (a unit's line is not split by another unit's options); points are in
  * increasing x.  An x value that is not a number
@@ -406,7 +408,12 @@ plot_figure(const struct cli_table *t, const struct figure *fig, const char *dir
     int x_col = cli_table_column(t, fig->x_column);
     int unit_col = cli_table_column(t, "unit");
     int lanes_col = cli_table_column(t, "lanes_shaded");
-    int covered_col = cli_table_column(t, "covered_pixels");
+    /* The papers' covered pixels are screen pixels covered at least once;
+     * reports from before that column had only pixel fragments. */
+    int covered_col = cli_table_column(t, "covered_screen_pixels");
+    if (covered_col < 0) {
+        covered_col = cli_table_column(t, "covered_pixels");
+    }
     int quads_col = cli_table_column(t, "quads_shaded");
     struct points ps = {0};
     char path[4096];
@@ -420,7 +427,7 @@ plot_figure(const struct cli_table *t, const struct figure *fig, const char *dir
     if (unit_col < 0 || lanes_col < 0 || covered_col < 0 || quads_col < 0) {
         fprintf(notes,
                 "overshade sweep: %s skipped: the table has no unit, quads_shaded, "
-                "lanes_shaded or covered_pixels column\n",
+                "lanes_shaded or covered_screen_pixels column\n",
                 fig->file);
         return 1;
     }

@@ -155,10 +155,14 @@ cli_table_read(const char *path, struct cli_table **out, char *detail)
     }
     tp->text = text;
     t = &tp->t;
-    /* A header cannot have more fields than the text has commas. */
+    /* The header has at most one field more than its record has commas
+     * outside quotes; rows may not be wider. */
     uint32_t max_cols = 1;
-    for (size_t i = 0; i < size && text[i] != '\n'; i++) {
-        max_cols += text[i] == ',';
+    int quoted = 0;
+    size_t i = strspn(text, "\r\n"); /* blank lines before it are skipped */
+    for (; i < size && (quoted || text[i] != '\n') && max_cols < UINT32_MAX; i++) {
+        quoted ^= text[i] == '"';
+        max_cols += !quoted && text[i] == ',';
     }
     t->header = calloc(max_cols, sizeof(*t->header));
     row = calloc(max_cols, sizeof(*row));

@@ -8,6 +8,8 @@ cases:
              per (job, frame, unit) with the axes' values, the numbers equal
              a direct `overshade replay` with the same options, the figures
              exist and parse as XML, and --jobs 1 writes the same bytes.  A
+             sweep over QFM and PMU buffer sizes runs the three units, keeps
+             their columns, equals a direct replay and draws their figures.  A
              sweep with a missing and a malformed trace beside the good one
              names both failed jobs, exits 1 and still writes the good one's
              rows.
@@ -76,6 +78,17 @@ def svg_series(path):
         points = g.find(SVG + "polyline").get("points").split()
         lines.append((label, len(points)))
     return lines
+
+
+def svg_values(path, line):
+    """The y values of a figure's line, read back through its y ticks."""
+    root = ET.parse(path).getroot()
+    ticks = {float(t.text): float(t.get("y")) - 4.0
+             for t in root.iter(SVG + "text") if t.get("class") == "ytick"}
+    g = [g for g in root.iter(SVG + "g") if g.get("class") == "series"][line]
+    (v0, y0), (v1, y1) = min(ticks.items()), max(ticks.items())
+    return [v0 + (float(pt.split(",")[1]) - y0) / (y1 - y0) * (v1 - v0)
+            for pt in g.find(SVG + "polyline").get("points").split()]
 
 
 def svg_xticks(path):
@@ -204,6 +217,45 @@ def case_vkcube(args):
             check(os.path.exists(b) and read_bytes(os.path.join(tmp, name)) == read_bytes(b),
                   "--plot-only: %s differs" % name)
 
+        # The units' options: QFM and PMU buffer sizes.  Every job runs
+        # baseline, qfm and pmu; the units' own columns come along; each
+        # job equals a direct replay; their figures are drawn.
+        rc, out, err = run([args.overshade, "sweep", "--out", "units", "--jobs", "2",
+                            "--frames", "3", "--axis", "qfm-entries=1,unbounded",
+                            "--axis", "pmu-entries=64,512", trace], cwd=tmp)
+        units = os.path.join(tmp, "units")
+        check(rc == 0, "units sweep exited with %d" % rc)
+        check("modes baseline,qfm,pmu" in out, "units sweep: default modes: %r" % out)
+        rows = read_csv(os.path.join(units, "sweep.csv"))
+        got = [(r["job"], r["qfm-entries"], r["pmu-entries"], r["unit"]) for r in rows]
+        expect = [(str(j), q, p, u)
+                  for j, (q, p) in enumerate([("1", "64"), ("1", "512"), ("unbounded", "64"),
+                                              ("unbounded", "512")], 1)
+                  for u in ("baseline", "qfm", "pmu")]
+        check(got == expect, "units sweep rows %r, expected %r" % (got, expect))
+        check(rows and "qfm_merges" in rows[0] and "pmu_saved_quads" in rows[0],
+              "units sweep: the units' columns are missing")
+        direct = os.path.join(tmp, "direct-units")
+        rc, _, _ = run([args.overshade, "replay", trace, "--out", direct, "--frames", "3",
+                        "--modes", "baseline,qfm,pmu", "--qfm-entries", "unbounded",
+                        "--pmu-entries", "64"], cwd=tmp)
+        check(rc == 0, "direct replay with unit options exited with %d" % rc)
+        ref = read_csv(os.path.join(direct, "report.csv"))
+        mine = [r for r in rows if r["job"] == "3"]
+        check(len(ref) == len(mine) == 3, "units: %d direct rows, %d sweep rows"
+              % (len(ref), len(mine)))
+        for a, b in zip(ref, mine):
+            for k, v in a.items():
+                if not timing(k):
+                    check(b.get(k) == v, "units %s: %s is %r in the sweep, %r in the replay"
+                          % (a["unit"], k, b.get(k), v))
+        for name, n in (("qfm-reduction.svg", 2), ("pmu-savings.svg", 2)):
+            path = os.path.join(units, name)
+            check(os.path.exists(path) and svg_series(path) == [("trace=vkcube.ovs", n)],
+                  "%s: lines %r" % (name, os.path.exists(path) and svg_series(path)))
+        check(svg_xticks(os.path.join(units, "qfm-reduction.svg")) == ["1", "unbounded"],
+              "qfm-reduction.svg ticks")
+
         # Failing jobs are named, the others complete.
         with open(os.path.join(tmp, "garbage.ovs"), "wb") as f:
             f.write(b"this is not a trace\n" * 8)
@@ -292,7 +344,7 @@ def write_table(path):
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["job", "msaa", "qfm-entries", "pmu-entries", "trace", "trace_x", "frame",
                     "unit", "quads_shaded", "lanes_shaded", "covered_pixels",
-                    "shaded_per_covered_pixel"])
+                    "shaded_per_covered_pixel", "covered_screen_pixels"])
         job = 0
         for msaa in (1, 4, 16):
             for e in ENTRIES:
@@ -304,7 +356,7 @@ def write_table(path):
                         for unit, lanes in (("baseline", base), ("qfm", base // (1 + size)),
                                             ("pmu", base * (90 if p == 512 else 95) // 100)):
                             w.writerow([job, msaa, e, p, "scene,a.ovs", "0.5", frame, unit,
-                                        lanes // 4, lanes, 1000, lanes / 1000])
+                                        lanes // 4, lanes, 1000, lanes / 1000, 500])
 
 
 def case_plot_only(args):
@@ -337,15 +389,13 @@ def case_plot_only(args):
               "spc-area.svg lines %r" % (os.path.exists(a) and svg_series(a)))
 
         # PMU savings at 512 entries: 10% of the quads.
-        root = ET.parse(p).getroot()
-        ticks = [t for t in root.iter(SVG + "text") if t.get("class") == "ytick"]
-        tick_y = {float(t.text): float(t.get("y")) - 4.0 for t in ticks}
-        series = [g for g in root.iter(SVG + "g") if g.get("class") == "series"][0]
-        pts = [tuple(map(float, pt.split(",")))
-               for pt in series.find(SVG + "polyline").get("points").split()]
-        y0, y1 = tick_y[0.0], max(tick_y.items())
-        at512 = (pts[1][1] - y0) / (y1[1] - y0) * y1[0]
+        at512 = svg_values(p, 0)[1]
         check(abs(at512 - 10.0) < 0.05, "pmu-savings.svg: %.2f%% at 512 entries" % at512)
+        # Shaded per covered pixel divides by the screen pixels covered
+        # (500 a frame), not by the pixel fragments (1000): 4 per sample.
+        base = svg_values(m, 0)
+        check(all(abs(v - 4.0 * s) < 0.5 for v, s in zip(base, (1, 4, 16))),
+              "spc-msaa.svg: baseline at %r, expected 4, 16, 64" % base)
 
         # baseline / qfm is 1 + entries here: each point is higher on the
         # page than the one before (SVG y grows downwards).
@@ -374,6 +424,15 @@ def case_plot_only(args):
               "no note for qfm-reduction.svg: %r" % out)
         check("pmu-savings.svg skipped" in out, "no note for pmu-savings.svg")
         check(not os.path.exists(os.path.join(d, "qfm-reduction.svg")), "qfm figure drawn")
+
+        # A table from before covered_screen_pixels: divided by covered_pixels.
+        with open(os.path.join(d, "sweep.csv"), "w") as f:
+            f.write("job,msaa,frame,unit,quads_shaded,lanes_shaded,covered_pixels\n"
+                    "1,1,3,baseline,100,400,200\n2,4,3,baseline,300,1200,200\n")
+        rc, out, _ = run([args.overshade, "sweep", "--plot-only", d])
+        old = svg_values(os.path.join(d, "spc-msaa.svg"), 0) if rc == 0 else []
+        check(len(old) == 2 and abs(old[0] - 2) < 0.05 and abs(old[1] - 6) < 0.05,
+              "spc-msaa.svg without covered_screen_pixels: %r" % old)
 
         # A table that is no sweep, and no table.
         with open(os.path.join(d, "sweep.csv"), "w") as f:
