@@ -378,6 +378,9 @@ struct walk {
     uint32_t clear_count;
     struct cap_rect area;
     uint32_t fb_width, fb_height;
+    /* Why the current pass's draws cannot replay (an attachment the replay
+     * cannot hold), or NULL. */
+    const char *pass_problem;
     uint32_t subpass;
     uint8_t used[MAX_ATTACHMENTS]; /* attachment loaded by an earlier subpass */
     uint32_t pass;                 /* current sim_pass, or SIM_NONE */
@@ -1007,6 +1010,10 @@ record_draw(struct walk *w, const struct cap_cmd_draw *cmd)
             d->unsupported = w->program->error;
             continue;
         }
+        if (w->pass_problem) {
+            d->unsupported = w->pass_problem;
+            continue;
+        }
         if (cmd->flags & CAP_DRAW_ARGS_UNRESOLVED) {
             d->unsupported = "the indirect arguments were not read back";
             continue;
@@ -1090,6 +1097,26 @@ new_pass(struct walk *w)
     return fp->pass_count++;
 }
 
+/* The frame image a render-target view shows, or SIM_NONE (with
+ * w->pass_problem set) when the view is not the image's level 0 and layer 0:
+ * surfaces hold one level and layer, and writing another subresource there
+ * would overwrite what the frame later samples. */
+static uint32_t
+attachment_image(struct walk *w, uint64_t view_handle, uint32_t *format)
+{
+    const struct cap_image_view *v = cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, view_handle);
+    const struct cap_image *img = v ? cap_trace_find(w->trace, CAP_OBJ_IMAGE, v->image) : NULL;
+
+    if (v && (v->base_mip_level != 0 || v->base_array_layer != 0 ||
+              (img && img->array_layers > 1 && v->layer_count != 1))) {
+        w->pass_problem = v->base_mip_level != 0
+                              ? "a render target of a mip level other than 0"
+                              : "a render target of an array layer other than 0, or layered";
+        return SIM_NONE;
+    }
+    return view_image(w, view_handle, format);
+}
+
 static void
 set_attachment(struct walk *w, struct sim_attachment *a, uint32_t index,
                const struct cap_attachment_desc *desc)
@@ -1097,7 +1124,7 @@ set_attachment(struct walk *w, struct sim_attachment *a, uint32_t index,
     uint64_t view = index < w->view_count ? w->views[index] : 0;
     uint32_t format = desc->format;
 
-    a->image = view ? view_image(w, view, &format) : SIM_NONE;
+    a->image = view ? attachment_image(w, view, &format) : SIM_NONE;
     a->format = format;
     a->resolve_image = SIM_NONE;
     if (index < MAX_ATTACHMENTS && w->used[index]) {
@@ -1126,6 +1153,7 @@ begin_subpass(struct walk *w)
     uint32_t pi;
 
     w->pass = SIM_NONE;
+    w->pass_problem = NULL;
     if (w->subpass >= rp->subpasses.count) {
         return;
     }
@@ -1217,7 +1245,7 @@ rendering_attachment(struct walk *w, struct sim_attachment *a,
                      uint32_t *height, uint32_t *samples)
 {
     uint32_t format = 0;
-    a->image = ra->view ? view_image(w, ra->view, &format) : SIM_NONE;
+    a->image = ra->view ? attachment_image(w, ra->view, &format) : SIM_NONE;
     a->format = format;
     a->load_op = ra->load_op;
     a->store_op = ra->store_op;
@@ -1242,6 +1270,7 @@ begin_rendering(struct walk *w, const struct cap_cmd_begin_rendering *cmd)
     uint32_t pi = new_pass(w), width = 0, height = 0, samples = 1;
     struct sim_pass *pass;
 
+    w->pass_problem = NULL;
     w->in_render_pass = 1;
     w->rp = NULL;
     w->pass = pi;
