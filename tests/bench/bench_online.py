@@ -8,7 +8,8 @@ Two workloads on Mesa lavapipe:
   vkcube  vkcube on Xvfb in IMMEDIATE present mode; frame time from whole
           runs, (T(long) - T(short)) / (frames_long - frames_short).
 
-Each configuration runs --reps times; the median is printed.  Under online
+Each configuration runs --reps times, alternating with the other, so a
+change in the machine's load affects both; the median is printed.  Under online
 mode the figures include the capture of the frames the simulator takes
 (queue idle, readbacks) and the simulation on the worker thread competing
 for the CPU; the simulator's own time per frame (sim_ms, from the CSV) and
@@ -106,7 +107,8 @@ def main():
         return 77
     data_dir = os.path.abspath(os.path.join(os.path.dirname(args.overshade), "..",
                                             "manifests", "share"))
-    print("machine: %d CPUs; lavapipe; medians of %d runs" % (os.cpu_count(), args.reps))
+    print("machine: %d CPUs; lavapipe; medians of %d runs; load average before: %.2f %.2f %.2f" %
+          ((os.cpu_count(), args.reps) + os.getloadavg()))
     with tempfile.TemporaryDirectory(prefix="overshade-bench-online-") as tmp:
         if args.demo:
             print("\ndemo --offscreen --scene mesh --resolution %s --frames %d "
@@ -114,23 +116,27 @@ def main():
             print("  %-10s %10s %10s %10s %10s %10s %10s" % ("config", "mean ms", "median ms",
                                                            "max ms", "simulated", "skipped",
                                                            "sim ms"))
-            for online in (False, True):
-                res, figs = [], []
-                for _ in range(args.reps):
+            # Configurations alternate within each repetition, so a change in
+            # the machine's load hits both alike.
+            res = {False: [], True: []}
+            figs = []
+            for _ in range(args.reps):
+                for online in (False, True):
                     env = env_for(tmp, online, data_dir,
                                   {"OVERSHADE_FRAME_DELIMITER": "submits:1"} if online else None)
-                    res.append(run_demo(args.demo, env, args.demo_frames, args.resolution))
+                    res[online].append(run_demo(args.demo, env, args.demo_frames,
+                                                args.resolution))
                     if online:
                         figs.append(online_figures(env))
-                mean = statistics.median(r[0] for r in res)
-                median = statistics.median(r[1] for r in res)
-                worst = statistics.median(r[2] for r in res)
+            for online in (False, True):
+                mean = statistics.median(r[0] for r in res[online])
+                median = statistics.median(r[1] for r in res[online])
+                worst = statistics.median(r[2] for r in res[online])
                 if online and all(figs):
-                    sim = statistics.median(f[0] for f in figs)
-                    skip = statistics.median(f[1] for f in figs)
-                    sim_ms = statistics.median(f[2] for f in figs)
                     print("  %-10s %10.2f %10.2f %10.2f %10d %10d %10.1f" %
-                          ("online", mean, median, worst, sim, skip, sim_ms))
+                          ("online", mean, median, worst, statistics.median(f[0] for f in figs),
+                           statistics.median(f[1] for f in figs),
+                           statistics.median(f[2] for f in figs)))
                 else:
                     print("  %-10s %10.2f %10.2f %10.2f %10s %10s %10s" %
                           ("no layer", mean, median, worst, "-", "-", "-"))
@@ -138,23 +144,26 @@ def main():
             short = max(10, args.vkcube_frames // 10)
             print("\nvkcube 500x500 IMMEDIATE on Xvfb: ms per frame from %d and %d frame runs" %
                   (args.vkcube_frames, short))
-            for online in (False, True):
-                per, figs = [], []
-                for _ in range(args.reps):
+            per = {False: [], True: []}
+            figs = []
+            for _ in range(args.reps):
+                for online in (False, True):
                     env_long = env_for(tmp, online, data_dir)
                     t_long = run_vkcube(env_long, args.vkcube_frames)
                     t_short = run_vkcube(env_for(tmp, online, data_dir), short)
-                    per.append(1000.0 * (t_long - t_short) / (args.vkcube_frames - short))
+                    per[online].append(1000.0 * (t_long - t_short) / (args.vkcube_frames - short))
                     if online:
                         figs.append(online_figures(env_long))
+            for online in (False, True):
                 line = "  %-10s %8.3f ms per frame" % ("online" if online else "no layer",
-                                                       statistics.median(per))
+                                                       statistics.median(per[online]))
                 if online and all(figs):
                     line += "; of %d frames %d simulated, %d skipped; simulation %.1f ms a frame" % (
                         args.vkcube_frames, statistics.median(f[0] for f in figs),
                         statistics.median(f[1] for f in figs),
                         statistics.median(f[2] for f in figs))
                 print(line)
+        print("\nload average after: %.2f %.2f %.2f" % os.getloadavg())
     return 0
 
 

@@ -153,7 +153,9 @@ def compare_with_replay(what, overshade, out, rows, tmp):
     if not check(len(traces) == 1, "%s: expected one trace, found %r" % (what, traces)):
         return
     rep = os.path.join(tmp, "replay-" + what)
-    rc, _, _ = run([overshade, "replay", traces[0], "--out", rep], os.environ)
+    units = [c[:-len("_savings")] for c in rows[0] if c.endswith("_savings")] if rows else []
+    rc, _, _ = run([overshade, "replay", traces[0], "--out", rep, "--modes",
+                    ",".join(units) or "baseline"], os.environ)
     check(rc == 0, "%s: overshade replay exited with %d" % (what, rc))
     try:
         with open(os.path.join(rep, "report.json")) as f:
@@ -178,8 +180,29 @@ def compare_with_replay(what, overshade, out, rows, tmp):
         for name, mine, theirs in pairs:
             check(mine == theirs, "%s frame %d: %s online %r, replay %r" %
                   (what, f["index"], name, mine, theirs))
-        print("%s frame %d: online = replay: %s" % (what, f["index"],
-                                                   ", ".join("%s %r" % (n, m) for n, m, _ in pairs)))
+        # Every unit online, against the same unit in the replay.
+        base_lanes = b["lanes_shaded"]
+        for u in units:
+            ru = f["units"].get(u)
+            if not check(ru is not None, "%s frame %d: the replay has no unit %s" %
+                         (what, f["index"], u)):
+                continue
+            check(int(r[u + "_quads_shaded"]) == ru["quads_shaded"],
+                  "%s frame %d: %s quads online %s, replay %r" %
+                  (what, f["index"], u, r[u + "_quads_shaded"], ru["quads_shaded"]))
+            spc = num(r[u + "_shaded_per_covered_pixel"])
+            want = ru["shaded_per_covered_pixel"] if ru["covered_pixels"] else None
+            check(spc == want, "%s frame %d: %s shaded per covered pixel online %r, replay %r" %
+                  (what, f["index"], u, spc, want))
+            sv = num(r[u + "_savings"])
+            want = 1.0 - ru["lanes_shaded"] / base_lanes if base_lanes else None
+            check((sv is None and want is None) or
+                  (sv is not None and want is not None and abs(sv - want) <= 1e-5),
+                  "%s frame %d: %s savings online %r, replay %r" % (what, f["index"], u, sv, want))
+        print("%s frame %d: online = replay: %s; units %s" % (
+            what, f["index"], ", ".join("%s %r" % (n, m) for n, m, _ in pairs),
+            ", ".join("%s %s quads, saves %s" % (u, r[u + "_quads_shaded"], r[u + "_savings"])
+                      for u in units)))
 
 
 def case_vkcube(args, tmp):
