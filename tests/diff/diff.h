@@ -116,6 +116,7 @@ enum diff_sampler {
     DIFF_SMP_BORDER,      /* nearest, clamp to border (opaque white) */
     DIFF_SMP_LOD_CLAMP,   /* linear, mip linear, bias 0.5, LOD in [1, 3] */
     DIFF_SMP_COMPARE,     /* nearest, compare LESS_OR_EQUAL, clamp */
+    DIFF_SMP_ANISO,       /* linear, mip linear, repeat, maxAnisotropy 16 */
     DIFF_SMP_COUNT,
 };
 
@@ -136,6 +137,7 @@ struct diff_sampler_desc {
     float bias, min_lod, max_lod;
     uint32_t border;         /* VkBorderColor */
     uint32_t compare;        /* 0, or VkCompareOp + 1 */
+    float max_anisotropy;    /* 0: anisotropic filtering off (samplerAnisotropy) */
 };
 
 /* Bounds a case's float results must meet: equal bits, or both NaN, or

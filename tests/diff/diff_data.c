@@ -373,6 +373,9 @@ static const struct diff_sampler_desc sampler_descs[DIFF_SMP_COUNT] = {
                           VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, 0.0f, 0.0f, 1000.0f,
                           VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK,
                           VK_COMPARE_OP_LESS_OR_EQUAL + 1},
+    [DIFF_SMP_ANISO] = {VK_FILTER_LINEAR, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_LINEAR,
+                        VK_SAMPLER_ADDRESS_MODE_REPEAT, 0.0f, 0.0f, 1000.0f,
+                        VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK, 0, 16.0f},
 };
 
 int

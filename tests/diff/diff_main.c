@@ -32,6 +32,7 @@
 
 struct stats {
     uint64_t target_ulp[DIFF_MAX_OUTPUTS][4]; /* per target component */
+    double target_abs[DIFF_MAX_OUTPUTS];      /* per target, every component */
     uint64_t compared;   /* values */
     uint64_t written;    /* fragment values the reference wrote (not the clear value) */
     uint64_t stored;     /* storage words the reference changed */
@@ -146,12 +147,18 @@ compare_targets(const struct diff_case *c, const struct diff_outputs *ref,
                     ok = 0;
                 } else if (is_float) {
                     uint64_t before = st->max_ulp;
+                    double before_abs = st->max_abs;
                     st->max_ulp = 0;
+                    st->max_abs = 0.0;
                     ok = float_matches(r, g, &c->bound, st);
                     if (st->max_ulp > st->target_ulp[t][k]) {
                         st->target_ulp[t][k] = st->max_ulp;
                     }
+                    if (st->max_abs > st->target_abs[t]) {
+                        st->target_abs[t] = st->max_abs;
+                    }
                     st->max_ulp = st->max_ulp > before ? st->max_ulp : before;
+                    st->max_abs = st->max_abs > before_abs ? st->max_abs : before_abs;
                 } else {
                     ok = r == g;
                 }
@@ -320,6 +327,10 @@ run_case(const struct diff_case *c, const struct diff_inputs *in)
             printf(" %u:(%llu %llu %llu %llu)", t, (unsigned long long)st.target_ulp[t][0],
                    (unsigned long long)st.target_ulp[t][1], (unsigned long long)st.target_ulp[t][2],
                    (unsigned long long)st.target_ulp[t][3]);
+        }
+        printf("\n%-16s max abs per target:", "");
+        for (uint32_t t = 0; t < ref.targets; t++) {
+            printf(" %u:%.3g", t, st.target_abs[t]);
         }
         printf("\n");
     }

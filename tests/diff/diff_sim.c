@@ -62,6 +62,8 @@ make_sampler(const struct diff_sampler_desc *src, struct sim_tex_sampler *dst)
     dst->border_color = src->border;
     dst->compare_enable = src->compare != 0;
     dst->compare_op = src->compare ? src->compare - 1 : 0;
+    dst->anisotropy_enable = src->max_anisotropy > 0.0f;
+    dst->max_anisotropy = src->max_anisotropy;
 }
 
 static int

@@ -168,6 +168,7 @@ vk_init(struct vk *vk)
                 .imageCubeArray = VK_TRUE,
                 .shaderImageGatherExtended = VK_TRUE,
                 .textureCompressionBC = VK_TRUE,
+                .samplerAnisotropy = VK_TRUE,
             },
     };
     float priority = 1.0f;
@@ -489,6 +490,8 @@ create_sampler(struct vk *vk, const struct diff_sampler_desc *s, VkSampler *out)
         .minLod = s->min_lod,
         .maxLod = s->max_lod,
         .borderColor = (VkBorderColor)s->border,
+        .anisotropyEnable = s->max_anisotropy > 0.0f ? VK_TRUE : VK_FALSE,
+        .maxAnisotropy = s->max_anisotropy,
     };
     VK_TRY(vkCreateSampler(vk->device, &si, NULL, &vk->samplers[vk->sampler_count]));
     *out = vk->samplers[vk->sampler_count++];

@@ -16,7 +16,10 @@ import tempfile
 MALFORMED = {
     "bad_layout": "SIM_SPV_ERROR_BAD_LAYOUT",
     "branch_to_value": "SIM_SPV_ERROR_BAD_CFG",
+    "float16": "SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY",
     "float64": "SIM_SPV_ERROR_UNSUPPORTED",
+    "int16": "SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY",
+    "int64": "SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY",
     "array_length_fixed": "SIM_SPV_ERROR_BAD_TYPE",
     "atomic_function": "SIM_SPV_ERROR_UNSUPPORTED",
     "missing_terminator": "SIM_SPV_ERROR_BAD_CFG",
