@@ -438,6 +438,24 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
         }
         return SIM_INTERP_ERROR_OK;
     }
+    if (t->kind == SIM_IR_TEX_ATOMIC) {
+        /* Lane by lane in lane order, as buffer atomics; helpers read 0. */
+        uint32_t lanes = exec & ~in->helpers;
+        for (int l = 0; l < SIM_LANES; l++) {
+            uint32_t coord[4] = {0, 0, 0, 0};
+            out_regs[0][l] = 0;
+            if (!(lanes & (1u << l))) {
+                continue;
+            }
+            for (uint32_t c = 0; c < t->coords; c++) {
+                coord[c] = R[t->coord[c]][l];
+            }
+            out_regs[0][l] = sim_tex_atomic_lane(
+                in->slots[t->image].image, res->dim, res->arrayed, coord, t->component,
+                R[t->value[0]][l], t->value[1] != SIM_IR_NONE ? R[t->value[1]][l] : 0);
+        }
+        return SIM_INTERP_ERROR_OK;
+    }
     memset(&req, 0, sizeof(req));
     req.kind = t->kind;
     req.dim = res->dim;

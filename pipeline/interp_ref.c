@@ -239,6 +239,19 @@ tex(struct ref *ref, const struct sim_ir_inst *i, uint32_t l)
         sim_tex_store_lane(img->image, res->dim, res->arrayed, coord, value);
         return SIM_INTERP_ERROR_OK;
     }
+    if (t->kind == SIM_IR_TEX_ATOMIC) {
+        uint32_t coord[4] = {0, 0, 0, 0}, old = 0;
+        if (!(ref->in->helpers & (1u << l))) {
+            for (uint32_t c = 0; c < t->coords; c++) {
+                coord[c] = REG(t->coord[c], l);
+            }
+            old = sim_tex_atomic_lane(img->image, res->dim, res->arrayed, coord, t->component,
+                                      REG(t->value[0], l),
+                                      t->value[1] != SIM_IR_NONE ? REG(t->value[1], l) : 0);
+        }
+        REG(i->dst, l) = old;
+        return SIM_INTERP_ERROR_OK;
+    }
     memset(&req, 0, sizeof(req));
     req.kind = t->kind;
     req.dim = res->dim;

@@ -52,6 +52,15 @@ struct opt {
     uint8_t *dead_later; /* reg_count: pass 3, overwritten before any read */
 };
 
+/* Kept although its result is unused: atomics, on buffers or on image
+ * texels. */
+static int
+is_kept(const struct sim_ir_shader *sh, const struct sim_ir_inst *i)
+{
+    return sim_ir_is_atomic(i->op) ||
+           (i->op == SIM_IR_OP_TEX && sh->texs[i->imm].kind == SIM_IR_TEX_ATOMIC);
+}
+
 static int
 has_side_effects(uint32_t op)
 {
@@ -264,7 +273,7 @@ remove_dead(struct opt *o)
         for (uint32_t d = first; d < first + n; d++) {
             live |= o->uses[d] != 0 || (o->flags[d] & (REG_KEEP | REG_PINNED));
         }
-        live |= sim_ir_is_atomic(i->op);
+        live |= is_kept(sh, i);
         if (!live) {
             i->op = DELETED;
             removed = 1;
@@ -277,7 +286,7 @@ remove_dead(struct opt *o)
             struct sim_ir_inst *i = &sh->insts[k];
             uint32_t first, n = dsts(sh, i, &first), ns;
             if (n == 1 && !(o->flags[first] & (REG_KEEP | REG_PINNED)) && o->dead_later[first] &&
-                !sim_ir_is_atomic(i->op)) {
+                !is_kept(sh, i)) {
                 i->op = DELETED;
                 removed = 1;
                 continue;

@@ -250,6 +250,9 @@ enum sim_ir_tex_kind {
     SIM_IR_TEX_QUERY_LOD,    /* OpImageQueryLod */
     SIM_IR_TEX_GATHER,       /* OpImage(Dref)Gather: one component of the 2x2 footprint */
     SIM_IR_TEX_WRITE,        /* OpImageWrite: value[] to the texel at integer coordinates */
+    SIM_IR_TEX_ATOMIC,       /* an atomic through OpImageTexelPointer: `component` holds the
+                              * SIM_IR_OP_ATOM* op, value[0] its operand, value[1] the
+                              * comparator (CMPXCHG); the one result is the old texel */
 };
 
 /* A texture instruction's operands.  Unused registers are SIM_IR_NONE. */
@@ -492,6 +495,7 @@ enum sim_spv_space {
     SIM_SPV_SPACE_REGS,   /* function, private, input and output variables */
     SIM_SPV_SPACE_BUFFER, /* uniform, storage and push-constant blocks */
     SIM_SPV_SPACE_HANDLE, /* images and samplers */
+    SIM_SPV_SPACE_TEXEL,  /* OpImageTexelPointer: one texel of a storage image, atomics only */
 };
 
 /* A pointer: where a value lives, known at translation time up to one
@@ -510,6 +514,7 @@ struct sim_spv_ptr {
     uint32_t matrix_stride; /* buffer */
     uint32_t comp_stride;   /* buffer: bytes between vector components */
     uint32_t builtin;       /* input built-in being pointed at, or SIM_IR_NO_BUILTIN */
+    uint32_t texel[4];      /* TEXEL: coordinate registers (len of them); base: image slot */
 };
 
 enum sim_spv_val_kind {
@@ -689,6 +694,16 @@ sim_tex_bc_decode(uint32_t format, const uint8_t *block, uint32_t x, uint32_t y,
 int
 sim_tex_store_lane(const struct sim_tex_image *image, uint32_t dim, uint32_t arrayed,
                    const uint32_t coord[4], const uint32_t value[4]);
+
+/* An atomic on one texel for one lane (tex_format.c): coordinates as
+ * sim_tex_store_lane reads them; `op` a SIM_IR_OP_ATOM* applied with
+ * sim_ir_atomic to 32-bit single-channel integer formats (R32 UINT and
+ * SINT, the formats Vulkan requires storage atomics for).  Returns the
+ * old texel; 0 and nothing written outside the image, for other formats
+ * or a read-only image. */
+uint32_t
+sim_tex_atomic_lane(const struct sim_tex_image *image, uint32_t dim, uint32_t arrayed,
+                    const uint32_t coord[4], uint32_t op, uint32_t value, uint32_t cmp);
 
 /* Is the VkFormat read as integers (never filtered)? */
 int

@@ -1232,6 +1232,9 @@ access_chain(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "result type is not a pointer");
     }
     bp = *base->ptr;
+    if (bp.space == SIM_SPV_SPACE_TEXEL) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "access chain into an image texel");
+    }
     p = new_ptr(ctx, id, type);
     if (!p) {
         return ctx->info->code;
@@ -1463,6 +1466,10 @@ load(struct sim_spv_ctx *ctx, uint32_t type, uint32_t id, const struct sim_spv_p
     const struct sim_spv_type *t = &ctx->types[p->type];
     struct sim_spv_val *v;
 
+    if (p->space == SIM_SPV_SPACE_TEXEL) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                           "loads through OpImageTexelPointer (atomics only)");
+    }
     if (p->space == SIM_SPV_SPACE_HANDLE) {
         uint32_t index = SIM_IR_NONE, list = 0, count = 0;
         v = &ctx->vals[id];
@@ -1557,6 +1564,118 @@ load(struct sim_spv_ctx *ctx, uint32_t type, uint32_t id, const struct sim_spv_p
  * compare-exchange).  Scope and memory semantics need nothing here: the
  * interpreter runs a draw's invocations one batch at a time, each atomic in
  * lane order.  Other storage classes (workgroup, images) are unsupported. */
+/* OpImageTexelPointer: a pointer to one texel of a storage image (not
+ * multisampled, not a dynamically indexed array element), for atomics. */
+static enum sim_spv_error
+image_texel_pointer(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    const struct sim_spv_module *m = ctx->m;
+    uint32_t type = sim_spv_word(m, inst, 1), id = sim_spv_word(m, inst, 2);
+    const struct sim_spv_type *rt = sim_spv_type(ctx, type);
+    struct sim_spv_val *img = rt ? sim_spv_value(ctx, sim_spv_word(m, inst, 3), SIM_SPV_V_PTR)
+                                 : NULL;
+    struct sim_spv_val *coord =
+        img ? sim_spv_value(ctx, sim_spv_word(m, inst, 4), SIM_SPV_V_REGS) : NULL;
+    struct sim_spv_val *sample =
+        coord ? sim_spv_value(ctx, sim_spv_word(m, inst, 5), SIM_SPV_V_REGS) : NULL;
+    const struct sim_spv_type *it;
+    struct sim_spv_ptr bp, *p;
+    uint32_t coords;
+
+    if (!sample) {
+        return ctx->info->code;
+    }
+    bp = *img->ptr;
+    it = &ctx->types[bp.type];
+    if (rt->kind != SIM_SPV_T_POINTER || rt->storage != SpvStorageClassImage) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "result type is not an Image pointer");
+    }
+    if (bp.space != SIM_SPV_SPACE_HANDLE || it->kind != SIM_SPV_T_IMAGE || it->sampled != 2) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "the image is not a storage image");
+    }
+    if (it->ms || bp.dyn != SIM_IR_NONE || it->dim == SpvDimBuffer) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                           "atomics on multisampled, buffer or dynamically indexed images");
+    }
+    coords = (it->dim == SpvDim1D ? 1u : it->dim == SpvDim3D || it->dim == SpvDimCube ? 3u
+                                                                                       : 2u) +
+             it->arrayed;
+    if (ctx->types[coord->type].scalar == SIM_IR_FLOAT || coord->n < coords || coords > 4) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE,
+                           "coordinate has the wrong type or number of components");
+    }
+    p = new_ptr(ctx, id, type);
+    if (!p) {
+        return ctx->info->code;
+    }
+    p->space = SIM_SPV_SPACE_TEXEL;
+    p->type = rt->elem;
+    p->var = bp.var;
+    p->base = sim_spv_resource(ctx, bp.var, bp.off);
+    if (p->base == SIM_IR_NONE) {
+        return ctx->info->code;
+    }
+    p->len = coords;
+    for (uint32_t c = 0; c < coords; c++) {
+        p->texel[c] = coord->regs[c];
+    }
+    return SIM_SPV_ERROR_OK;
+}
+
+/* An atomic through an OpImageTexelPointer pointer: a texture instruction
+ * of kind SIM_IR_TEX_ATOMIC. */
+static enum sim_spv_error
+image_atomic(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, const struct sim_spv_ptr *p,
+             enum sim_ir_op op, uint32_t value, uint32_t cmp)
+{
+    struct sim_ir_tex *tex;
+    struct sim_ir_inst *i;
+    uint32_t d;
+
+    if (ctx->types[p->type].kind != SIM_SPV_T_INT || ctx->types[p->type].width != 32) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                           "image atomics on other than 32-bit integers");
+    }
+    d = sim_spv_new_regs(ctx, 1, ctx->types[p->type].scalar);
+    if (d == SIM_IR_NONE) {
+        return nomem(ctx);
+    }
+    if (result) {
+        struct sim_spv_val *v = sim_spv_set_regs(ctx, result, type, 1);
+        if (!v) {
+            return ctx->info->code;
+        }
+        v->regs[0] = d;
+    }
+    tex = sim_vec_push(&ctx->texs, sizeof(*tex), 1, 1u << 20);
+    if (!tex) {
+        return nomem(ctx);
+    }
+    memset(tex, 0xff, sizeof(*tex));
+    tex->kind = SIM_IR_TEX_ATOMIC;
+    tex->image = p->base;
+    tex->sampler = SIM_IR_NONE;
+    tex->image_list = tex->image_count = 0;
+    tex->sampler_list = tex->sampler_count = 0;
+    tex->proj = 0;
+    tex->coords = p->len;
+    memset(tex->offset, 0, sizeof(tex->offset));
+    tex->component = op;
+    tex->results = 1;
+    for (uint32_t c = 0; c < p->len; c++) {
+        tex->coord[c] = p->texel[c];
+    }
+    tex->value[0] = value;
+    tex->value[1] = cmp;
+    ctx->ir_flags |= SIM_IR_WRITES_STORAGE;
+    i = sim_spv_emit(ctx, SIM_IR_OP_TEX, d, 0, 0, 0);
+    if (!i) {
+        return nomem(ctx);
+    }
+    i->imm = ctx->texs.count - 1;
+    return SIM_SPV_ERROR_OK;
+}
+
 static enum sim_spv_error
 buffer_atomic(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, uint32_t ptr_id,
               enum sim_ir_op op, uint32_t value, uint32_t cmp)
@@ -1570,6 +1689,9 @@ buffer_atomic(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, uint32_t 
         return ctx->info->code;
     }
     p = pv->ptr;
+    if (p->space == SIM_SPV_SPACE_TEXEL) {
+        return image_atomic(ctx, result, type, p, op, value, cmp);
+    }
     if (p->space != SIM_SPV_SPACE_BUFFER || p->readonly) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
                            "atomics outside a storage buffer");
@@ -1672,6 +1794,10 @@ store(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, const struct sim_spv
 {
     const struct sim_spv_type *t = &ctx->types[p->type];
 
+    if (p->space == SIM_SPV_SPACE_TEXEL) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                           "stores through OpImageTexelPointer (atomics only)");
+    }
     if (p->readonly || p->space == SIM_SPV_SPACE_HANDLE) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_LAYOUT, "store through a read-only pointer");
     }
@@ -2221,6 +2347,8 @@ body_instruction(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         return buffer_atomic(ctx, sim_spv_word(m, inst, 2), sim_spv_word(m, inst, 1),
                              sim_spv_word(m, inst, 3), op, value, SIM_IR_NONE);
     }
+    case SpvOpImageTexelPointer:
+        return image_texel_pointer(ctx, inst);
     case SpvOpAtomicIIncrement:
     case SpvOpAtomicIDecrement:
         return buffer_atomic(ctx, sim_spv_word(m, inst, 2), sim_spv_word(m, inst, 1),

@@ -406,16 +406,14 @@ sim_tex_store_texel(const struct sim_tex_image *image, int32_t x, int32_t y, int
     return 1;
 }
 
-int
-sim_tex_store_lane(const struct sim_tex_image *image, uint32_t dim, uint32_t arrayed,
-                   const uint32_t coord[4], const uint32_t value[4])
+/* The texel storage-image coordinates name: x, y, z and the layer. */
+static void
+lane_texel(uint32_t dim, uint32_t arrayed, const uint32_t coord[4], int32_t *px, int32_t *py,
+           int32_t *pz, uint32_t *player)
 {
     int32_t x = (int32_t)coord[0], y = 0, z = 0;
     uint32_t layer = 0, n = 1;
 
-    if (!image) {
-        return 0;
-    }
     if (dim == SpvDim2D || dim == SpvDimRect || dim == SpvDimCube || dim == SpvDim3D) {
         y = (int32_t)coord[1];
         n = 2;
@@ -430,5 +428,55 @@ sim_tex_store_lane(const struct sim_tex_image *image, uint32_t dim, uint32_t arr
     if (arrayed && n < 4) {
         layer = dim == SpvDimCube ? layer + 6 * coord[n] : coord[n];
     }
+    *px = x;
+    *py = y;
+    *pz = z;
+    *player = layer;
+}
+
+int
+sim_tex_store_lane(const struct sim_tex_image *image, uint32_t dim, uint32_t arrayed,
+                   const uint32_t coord[4], const uint32_t value[4])
+{
+    int32_t x, y, z;
+    uint32_t layer;
+
+    if (!image) {
+        return 0;
+    }
+    lane_texel(dim, arrayed, coord, &x, &y, &z, &layer);
     return sim_tex_store_texel(image, x, y, z, layer, value);
+}
+
+uint32_t
+sim_tex_atomic_lane(const struct sim_tex_image *image, uint32_t dim, uint32_t arrayed,
+                    const uint32_t coord[4], uint32_t op, uint32_t value, uint32_t cmp)
+{
+    const struct sim_tex_level *lv;
+    int32_t x, y, z;
+    uint32_t layer, old;
+    uint64_t off;
+    uint8_t *p;
+
+    if (!image || image->level_count == 0 ||
+        (image->format != VK_FORMAT_R32_UINT && image->format != VK_FORMAT_R32_SINT)) {
+        return 0;
+    }
+    lv = &image->levels[0];
+    lane_texel(dim, arrayed, coord, &x, &y, &z, &layer);
+    if (!lv->wdata || x < 0 || y < 0 || z < 0 || (uint32_t)x >= lv->width ||
+        (uint32_t)y >= lv->height || (uint32_t)z >= (lv->depth ? lv->depth : 1) ||
+        layer >= (image->layers ? image->layers : 1)) {
+        return 0;
+    }
+    off = (uint64_t)layer * lv->layer_pitch + (uint64_t)z * lv->slice_pitch +
+          (uint64_t)y * lv->row_pitch + (uint64_t)x * 4u;
+    if (off > lv->size || lv->size - off < 4) {
+        return 0;
+    }
+    p = (uint8_t *)lv->wdata + off;
+    memcpy(&old, p, 4);
+    value = sim_ir_atomic(op, old, value, cmp);
+    memcpy(p, &value, 4);
+    return old;
 }

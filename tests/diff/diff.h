@@ -106,6 +106,9 @@ enum diff_texture {
     DIFF_TEX_BC7_SRGB,  /* BC7 SRGB 32x32, one level: every mode, reserved too */
     DIFF_TEX_BC6H,      /* BC6H UFLOAT 32x32, one level: every mode, reserved too */
     DIFF_TEX_BC6H_S,    /* BC6H SFLOAT 32x32, one level: every mode, reserved too */
+    /* Storage images for image atomics (binding 5). */
+    DIFF_TEX_R32UI,     /* R32 UINT 64x64, one level, values below 2^16 */
+    DIFF_TEX_R32I,      /* R32 SINT 64x64, one level, values in [-1000, 1000] */
     DIFF_TEX_COUNT,
 };
 

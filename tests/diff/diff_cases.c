@@ -77,6 +77,8 @@
 #include "diff_image_store.frag.spv.h"
 #include "diff_image_store_f16.frag.spv.h"
 #include "diff_tex_aniso.frag.spv.h"
+#include "diff_image_atomics.frag.spv.h"
+#include "diff_image_atomics_int.frag.spv.h"
 
 #define SPV(name) name, sizeof(name) / sizeof(name[0])
 
@@ -214,6 +216,12 @@ const struct diff_case diff_cases[] = {
      {8192, 0.0f}, "Vulkan 3.9.1 leaves rounding to half to the implementation: lavapipe "
      "rounds toward zero, we to nearest even; one half ULP is 2^13 float ULPs",
      DIFF_STORAGE_F16, {{0, 0}}, {0, 0}, DIFF_TEX_RGBA16F},
+    {"image_atomics", "image atomics on R32 UINT: add, min, max, and, or, xor, exchange, "
+     "compare-exchange; returned values per owned texel, shared texels' final values", F,
+     SPV(diff_image_atomics_frag_spv), EXACT, 0, {{0, 0}}, {0, 0}, DIFF_TEX_R32UI},
+    {"image_atomics_int", "image atomics on R32 SINT: signed min and max across zero, "
+     "negative add, exchange, compare-exchange", F, SPV(diff_image_atomics_int_frag_spv),
+     EXACT, 0, {{0, 0}}, {0, 0}, DIFF_TEX_R32I},
     {"dynidx", "dynamic indexing (divergent) of local arrays, struct arrays, nested arrays, "
      "constant arrays, matrix columns, vector components; writes too", F,
      SPV(diff_dynidx_frag_spv), EXACT},

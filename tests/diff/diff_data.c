@@ -199,6 +199,8 @@ static const struct tex_spec tex_specs[DIFF_TEX_COUNT] = {
     [DIFF_TEX_BC6H] = {VK_FORMAT_BC6H_UFLOAT_BLOCK, VK_IMAGE_VIEW_TYPE_2D, 32, 32, 1, 1, 1, 16, 4},
     [DIFF_TEX_BC6H_S] = {VK_FORMAT_BC6H_SFLOAT_BLOCK, VK_IMAGE_VIEW_TYPE_2D, 32, 32, 1, 1, 1, 16,
                          4},
+    [DIFF_TEX_R32UI] = {VK_FORMAT_R32_UINT, VK_IMAGE_VIEW_TYPE_2D, 64, 64, 1, 1, 1, 4},
+    [DIFF_TEX_R32I] = {VK_FORMAT_R32_SINT, VK_IMAGE_VIEW_TYPE_2D, 64, 64, 1, 1, 1, 4},
 };
 
 /* One texel of texture `t` at level `lv`, layer `a`, (x, y, z) of a level
@@ -270,6 +272,16 @@ texel(uint32_t t, uint32_t lv, uint32_t a, uint32_t x, uint32_t y, uint32_t z, u
     case DIFF_TEX_RG8S:
         memcpy(out, &r, 2);
         break;
+    case DIFF_TEX_R32UI: {
+        uint32_t word = r & 0xffffu;
+        memcpy(out, &word, 4);
+        break;
+    }
+    case DIFF_TEX_R32I: {
+        int32_t word = (int32_t)(r % 2001u) - 1000;
+        memcpy(out, &word, 4);
+        break;
+    }
     default: /* CHECKER, NOISE, SRGB, BGRA: random bytes, opaque */
         out[0] = (uint8_t)r;
         out[1] = (uint8_t)(r >> 8);
