@@ -69,6 +69,9 @@
 #define DIFF_CAPTURE_FACING 5
 /* What an attachment holds where no fragment wrote it. */
 #define DIFF_CLEAR_BITS 0xdeadbeefu
+/* What the depth attachment of DIFF_DEPTH cases holds where no fragment
+ * wrote it (a value the shaders never write). */
+#define DIFF_DEPTH_CLEAR 0.8125f
 
 enum diff_stage {
     DIFF_FRAGMENT,
@@ -154,6 +157,8 @@ struct diff_bound {
 enum diff_case_flags {
     DIFF_SSBO_FLOAT = 1u << 0, /* storage buffer words are floats: compare with the bound */
     DIFF_STORAGE_F16 = 1u << 1, /* binding 5 holds halves: compare within one half ULP */
+    DIFF_DEPTH = 1u << 2, /* a D32 SFLOAT attachment (compare ALWAYS, writes on): the depth
+                           * the driver stores against FragDepth, with the bound */
 };
 
 struct diff_tex_binding {
@@ -200,6 +205,7 @@ struct diff_outputs {
     uint32_t *capture[DIFF_CAPTURES];   /* lavapipe only: the inputs, DIFF_PIXELS * 4 */
     uint32_t *ssbo;                     /* DIFF_SSBO_BYTES */
     uint8_t *storage;                   /* binding 5's level 0 after the draw, DIFF_STORAGE_BYTES */
+    uint32_t *depth;                    /* DIFF_DEPTH cases: the depth attachment, DIFF_PIXELS */
 };
 
 /* diff_data.c: fills *in (the caller frees with diff_inputs_finish). */

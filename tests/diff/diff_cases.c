@@ -79,6 +79,7 @@
 #include "diff_tex_aniso.frag.spv.h"
 #include "diff_image_atomics.frag.spv.h"
 #include "diff_image_atomics_int.frag.spv.h"
+#include "diff_frag_depth.frag.spv.h"
 
 #define SPV(name) name, sizeof(name) / sizeof(name[0])
 
@@ -228,6 +229,10 @@ const struct diff_case diff_cases[] = {
     {"derivs", "dFdx/dFdy, Fine, Coarse, fwidth variants in the 2x2 quad layout", F,
      SPV(diff_derivs_frag_spv), BOUND_DERIV},
     
+    {"frag_depth", "FragDepth written on divergent paths and discarded pixels: the D32 "
+     "attachment the driver stores against FragDepth", F, SPV(diff_frag_depth_frag_spv),
+     EXACT, DIFF_DEPTH},
+
     /* The three ways to stop a fragment. */
     {"discard", "GLSL discard (OpKill), divergent and inside a loop", F,
      SPV(diff_discard_frag_spv), EXACT},

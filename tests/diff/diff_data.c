@@ -467,7 +467,8 @@ diff_outputs_alloc(struct diff_outputs *out)
     }
     out->ssbo = calloc(DIFF_SSBO_BYTES / 4, sizeof(uint32_t));
     out->storage = calloc(DIFF_STORAGE_BYTES, 1);
-    if (!out->ssbo || !out->storage) {
+    out->depth = calloc(DIFF_PIXELS, sizeof(uint32_t));
+    if (!out->ssbo || !out->storage || !out->depth) {
         goto error;
     }
     return 0;
@@ -492,4 +493,6 @@ diff_outputs_free(struct diff_outputs *out)
     out->ssbo = NULL;
     free(out->storage);
     out->storage = NULL;
+    free(out->depth);
+    out->depth = NULL;
 }

@@ -203,6 +203,37 @@ compare_ssbo(const struct diff_case *c, const struct diff_inputs *in,
     }
 }
 
+/* DIFF_DEPTH cases: the depth the driver stored (D32 SFLOAT, compare
+ * ALWAYS) against the FragDepth the interpreter wrote, with the case's
+ * bound; a pixel still holding the clear value on one side only (discard)
+ * is a mismatch. */
+static void
+compare_depth(const struct diff_case *c, const struct diff_outputs *ref,
+              const struct diff_outputs *got, struct stats *st)
+{
+    uint32_t clear;
+    float cf = DIFF_DEPTH_CLEAR;
+    memcpy(&clear, &cf, 4);
+    if (!(c->flags & DIFF_DEPTH)) {
+        return;
+    }
+    for (uint32_t p = 0; p < DIFF_PIXELS; p++) {
+        uint32_t r = ref->depth[p], g = got->depth[p];
+        int ok = (r == clear) == (g == clear) && float_matches(r, g, &c->bound, st);
+        st->compared++;
+        st->written += r != clear;
+        if (!ok) {
+            st->mismatches++;
+            if (st->mismatches <= MAX_REPORTED) {
+                fprintf(stderr, "  depth at (%u, %u):", p % DIFF_WIDTH, p / DIFF_WIDTH);
+                print_value("lavapipe", r, 1);
+                print_value("overshade", g, 1);
+                fprintf(stderr, "\n");
+            }
+        }
+    }
+}
+
 /* Binding 5's level 0 after the draw: equal bytes (imageStore converts
  * exactly representable values in the cases that write it), or with
  * DIFF_STORAGE_F16, halves at most one ULP apart (Vulkan 3.9.1 leaves the
@@ -314,6 +345,7 @@ run_case(const struct diff_case *c, const struct diff_inputs *in)
     compare_targets(c, &ref, &got, &st);
     compare_ssbo(c, in, &ref, &got, &st);
     compare_storage(c, in, &ref, &got, &st);
+    compare_depth(c, &ref, &got, &st);
     printf("%-16s %s: %llu values (%llu written by fragments, %llu storage words changed), "
            "max %llu ulp, max abs %.3g; bound %u ulp or %.3g abs (%s): %s\n",
            c->name, c->stage == DIFF_VERTEX ? "vertex" : "fragment",

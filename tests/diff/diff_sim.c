@@ -137,6 +137,8 @@ static int
 run_fragment(struct sim_side *s, const struct diff_outputs *captured, struct diff_outputs *out)
 {
     uint32_t *in_regs[4][4], *out_regs[DIFF_MAX_OUTPUTS][4], *fragcoord[4], *facing;
+    uint32_t *frag_depth = sim_interp_builtin(s->interp, 1, SpvBuiltInFragDepth, 0);
+    float clear_depth = DIFF_DEPTH_CLEAR;
 
     for (uint32_t loc = 0; loc < 4; loc++) {
         for (uint32_t c = 0; c < 4; c++) {
@@ -180,6 +182,13 @@ run_fragment(struct sim_side *s, const struct diff_outputs *captured, struct dif
         uint32_t written = sim_interp_alive(s->interp) & ~sim_interp_helpers(s->interp);
         for (uint32_t l = 0; l < SIM_LANES; l++) {
             uint32_t p = lane_pixel(b, l);
+            /* The depth attachment: FragDepth, or the clear value; the
+             * interpolated depth is not compared (the shaders write
+             * FragDepth on every path that does not discard). */
+            memcpy(&out->depth[p], &clear_depth, 4);
+            if ((written & (1u << l)) && frag_depth) {
+                out->depth[p] = frag_depth[l];
+            }
             for (uint32_t loc = 0; loc < out->targets; loc++) {
                 for (uint32_t c = 0; c < 4; c++) {
                     uint32_t v = DIFF_CLEAR_BITS;

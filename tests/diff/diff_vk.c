@@ -637,10 +637,11 @@ target_format(uint32_t scalar)
 }
 
 /* A graphics pipeline: `frag` NULL means rasterization discarded (vertex
- * cases, points). */
+ * cases, points); `depth`: a D32 SFLOAT attachment every fragment writes
+ * (compare ALWAYS). */
 static int
 create_pipeline(struct vk *vk, VkShaderModule vert, VkShaderModule frag, uint32_t targets,
-                const VkFormat *formats, VkPipeline *out)
+                const VkFormat *formats, int depth, VkPipeline *out)
 {
     int points = frag == VK_NULL_HANDLE;
     VkPipelineShaderStageCreateInfo stages[2] = {
@@ -716,10 +717,17 @@ create_pipeline(struct vk *vk, VkShaderModule vert, VkShaderModule frag, uint32_
         .dynamicStateCount = 1,
         .pDynamicStates = dyn_states,
     };
+    VkPipelineDepthStencilStateCreateInfo ds = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+        .depthTestEnable = VK_TRUE,
+        .depthWriteEnable = VK_TRUE,
+        .depthCompareOp = VK_COMPARE_OP_ALWAYS,
+    };
     VkPipelineRenderingCreateInfo ri = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
         .colorAttachmentCount = targets,
         .pColorAttachmentFormats = formats,
+        .depthAttachmentFormat = depth ? VK_FORMAT_D32_SFLOAT : VK_FORMAT_UNDEFINED,
     };
     VkGraphicsPipelineCreateInfo gi = {
         .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
@@ -732,6 +740,7 @@ create_pipeline(struct vk *vk, VkShaderModule vert, VkShaderModule frag, uint32_
         .pRasterizationState = &rs,
         .pMultisampleState = &ms,
         .pColorBlendState = points ? NULL : &cb,
+        .pDepthStencilState = depth ? &ds : NULL,
         .pDynamicState = &dyn,
         .layout = vk->pipeline_layout,
     };
@@ -745,11 +754,18 @@ create_pipeline(struct vk *vk, VkShaderModule vert, VkShaderModule frag, uint32_
 }
 
 /* Draws the tiles into `targets` attachments of the given formats and
- * copies them into out[i] (DIFF_PIXELS * 4 words). */
+ * copies them into out[i] (DIFF_PIXELS * 4 words); with `depth`, into a
+ * D32 SFLOAT attachment too, cleared to DIFF_DEPTH_CLEAR, copied into
+ * depth (DIFF_PIXELS words). */
 static int
 fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inputs *in,
-              VkShaderModule frag, uint32_t targets, const VkFormat *formats, uint32_t **out)
+              VkShaderModule frag, uint32_t targets, const VkFormat *formats, uint32_t **out,
+              uint32_t *depth)
 {
+    struct image *zt = NULL;
+    struct buffer *zb = NULL;
+    VkRenderingAttachmentInfo zatt = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
+
     VkShaderModule vert;
     VkPipeline pipeline;
     VkCommandBuffer cmd;
@@ -759,8 +775,23 @@ fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inpu
 
     if (create_module(vk, diff_fullscreen_vert_spv,
                       sizeof(diff_fullscreen_vert_spv) / sizeof(uint32_t), &vert) ||
-        create_pipeline(vk, vert, frag, targets, formats, &pipeline)) {
+        create_pipeline(vk, vert, frag, targets, formats, depth != NULL, &pipeline)) {
         return -1;
+    }
+    if (depth) {
+        if (create_image(vk, VK_FORMAT_D32_SFLOAT, VK_IMAGE_VIEW_TYPE_2D, DIFF_WIDTH, DIFF_HEIGHT,
+                         1, 1, 1,
+                         VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
+                             VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                         &zt) ||
+            create_buffer(vk, DIFF_PIXELS * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL, &zb)) {
+            return -1;
+        }
+        zatt.imageView = zt->view;
+        zatt.imageLayout = VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL;
+        zatt.loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR;
+        zatt.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
+        zatt.clearValue.depthStencil.depth = DIFF_DEPTH_CLEAR;
     }
     for (uint32_t i = 0; i < targets; i++) {
         if (create_image(vk, formats[i], VK_IMAGE_VIEW_TYPE_2D, DIFF_WIDTH, DIFF_HEIGHT, 1, 1, 1,
@@ -789,12 +820,19 @@ fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inpu
                       VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
                       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT);
     }
+    if (zt) {
+        image_barrier(cmd, zt->image, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                      VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                      0, VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT,
+                      VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT);
+    }
     VkRenderingInfo ri = {
         .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
         .renderArea = {{0, 0}, {DIFF_WIDTH, DIFF_HEIGHT}},
         .layerCount = 1,
         .colorAttachmentCount = targets,
         .pColorAttachments = att,
+        .pDepthAttachment = zt ? &zatt : NULL,
     };
     vkCmdBeginRendering(cmd, &ri);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
@@ -826,6 +864,19 @@ fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inpu
         vkCmdCopyImageToBuffer(cmd, rt[i]->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                                rb[i]->buffer, 1, &copy);
     }
+    if (zt) {
+        image_barrier(cmd, zt->image, VK_IMAGE_ASPECT_DEPTH_BIT,
+                      VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                      VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
+                      VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                      VK_ACCESS_TRANSFER_READ_BIT);
+        VkBufferImageCopy copy = {
+            .imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1},
+            .imageExtent = {DIFF_WIDTH, DIFF_HEIGHT, 1},
+        };
+        vkCmdCopyImageToBuffer(cmd, zt->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, zb->buffer,
+                               1, &copy);
+    }
     VkMemoryBarrier host = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
         .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT,
@@ -840,6 +891,9 @@ fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inpu
     for (uint32_t i = 0; i < targets; i++) {
         memcpy(out[i], rb[i]->map, DIFF_PIXELS * 16);
     }
+    if (zb) {
+        memcpy(depth, zb->map, DIFF_PIXELS * 4);
+    }
     return 0;
 }
 
@@ -850,7 +904,7 @@ vertex_pass(struct vk *vk, const struct resources *res, const struct diff_inputs
     VkPipeline pipeline;
     VkCommandBuffer cmd;
 
-    if (create_pipeline(vk, vert, VK_NULL_HANDLE, 0, NULL, &pipeline) ||
+    if (create_pipeline(vk, vert, VK_NULL_HANDLE, 0, NULL, 0, &pipeline) ||
         begin_commands(vk, &cmd)) {
         return -1;
     }
@@ -941,13 +995,15 @@ run(struct vk *vk, const struct diff_case *c, const struct diff_inputs *in,
         VkShaderModule capture;
         if (create_module(vk, diff_capture_frag_spv,
                           sizeof(diff_capture_frag_spv) / sizeof(uint32_t), &capture) ||
-            fragment_pass(vk, &res, in, capture, DIFF_CAPTURES, capture_formats, out->capture)) {
+            fragment_pass(vk, &res, in, capture, DIFF_CAPTURES, capture_formats, out->capture,
+                          NULL)) {
             return -1;
         }
         for (uint32_t i = 0; i < target_count; i++) {
             formats[i] = target_format(target_scalar[i]);
         }
-        if (fragment_pass(vk, &res, in, module, target_count, formats, out->color)) {
+        if (fragment_pass(vk, &res, in, module, target_count, formats, out->color,
+                          (c->flags & DIFF_DEPTH) ? out->depth : NULL)) {
             return -1;
         }
         out->targets = target_count;
