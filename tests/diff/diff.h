@@ -7,7 +7,8 @@
  * once by diff_data.c:
  *
  * Fragment cases draw a full-screen triangle over a DIFF_WIDTH x
- * DIFF_HEIGHT target, once per DIFF_TILE x DIFF_TILE tile with a scissor,
+ * DIFF_HEIGHT target, once per DIFF_TILE x DIFF_TILE tile with a scissor
+ * (wound clockwise or counter-clockwise in a checkerboard of tiles),
  * so every 2x2 quad is covered by one primitive (no helper lanes unless
  * the shader makes them) while flat inputs still change from tile to tile.
  * The vertex stage is shaders/diff/fullscreen.vert and the test shaders

@@ -80,6 +80,7 @@
 #include "diff_image_atomics.frag.spv.h"
 #include "diff_image_atomics_int.frag.spv.h"
 #include "diff_frag_depth.frag.spv.h"
+#include "diff_front_facing.frag.spv.h"
 
 #define SPV(name) name, sizeof(name) / sizeof(name[0])
 
@@ -232,6 +233,8 @@ const struct diff_case diff_cases[] = {
     {"frag_depth", "FragDepth written on divergent paths and discarded pixels: the D32 "
      "attachment the driver stores against FragDepth", F, SPV(diff_frag_depth_frag_spv),
      EXACT, DIFF_DEPTH},
+    {"front_facing", "FrontFacing on front- and back-facing tiles: select, convert, branch",
+     F, SPV(diff_front_facing_frag_spv), EXACT},
 
     /* The three ways to stop a fragment. */
     {"discard", "GLSL discard (OpKill), divergent and inside a loop", F,

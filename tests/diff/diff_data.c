@@ -102,8 +102,14 @@ fill_vertices(struct diff_inputs *in)
      * framebuffer (0,0), (2W,0), (0,2H). */
     static const float ndc[3][2] = {{-1, -1}, {3, -1}, {-1, 3}};
     for (uint32_t t = 0; t < DIFF_TILES; t++) {
-        for (uint32_t k = 0; k < 3; k++) {
-            uint32_t (*v)[4] = in->frag_vertices[t * 3 + k];
+        /* Tiles of a checkerboard wind the other way round: back-facing
+         * (culling is off), so FrontFacing takes both values.  The first
+         * (provoking) vertex stays. */
+        uint32_t tx = t % (DIFF_WIDTH / DIFF_TILE), ty = t / (DIFF_WIDTH / DIFF_TILE);
+        int back = (tx + ty) % 2 == 1;
+        for (uint32_t slot = 0; slot < 3; slot++) {
+            uint32_t k = back && slot ? 3 - slot : slot;
+            uint32_t (*v)[4] = in->frag_vertices[t * 3 + slot];
             float fx = (ndc[k][0] + 1.0f) * 0.5f * DIFF_WIDTH;
             float fy = (ndc[k][1] + 1.0f) * 0.5f * DIFF_HEIGHT;
             float l0[4], l2[4];
