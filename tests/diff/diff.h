@@ -160,7 +160,14 @@ enum diff_case_flags {
     DIFF_STORAGE_F16 = 1u << 1, /* binding 5 holds halves: compare within one half ULP */
     DIFF_DEPTH = 1u << 2, /* a D32 SFLOAT attachment (compare ALWAYS, writes on): the depth
                            * the driver stores against FragDepth, with the bound */
+    DIFF_XFB = 1u << 3,   /* vertex cases: transform feedback of Position, PointSize and
+                           * ClipDistance[3] (DIFF_XFB_WORDS a vertex) against the
+                           * built-in outputs, with the bound; lavapipe runs ref_spv */
 };
+
+/* A vertex's transform feedback record (DIFF_XFB): Position, PointSize,
+ * ClipDistance[0..2]. */
+#define DIFF_XFB_WORDS 8
 
 struct diff_tex_binding {
     uint8_t texture; /* enum diff_texture */
@@ -182,6 +189,10 @@ struct diff_case {
     /* binding 5: a storage image of one level (enum diff_texture); 0 is
      * CHECKER (diff_case_storage) */
     uint32_t storage;
+    /* The module lavapipe runs where it differs from `spv` in pipeline
+     * state only (DIFF_XFB: the transform feedback layout); NULL: spv. */
+    const uint32_t *ref_spv;
+    size_t ref_words;
 };
 
 /* Everything both sides read (diff_data.c). */
@@ -207,6 +218,7 @@ struct diff_outputs {
     uint32_t *ssbo;                     /* DIFF_SSBO_BYTES */
     uint8_t *storage;                   /* binding 5's level 0 after the draw, DIFF_STORAGE_BYTES */
     uint32_t *depth;                    /* DIFF_DEPTH cases: the depth attachment, DIFF_PIXELS */
+    uint32_t *xfb;                      /* DIFF_XFB cases: DIFF_VERTICES * DIFF_XFB_WORDS */
 };
 
 /* diff_data.c: fills *in (the caller frees with diff_inputs_finish). */

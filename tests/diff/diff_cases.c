@@ -81,6 +81,10 @@
 #include "diff_image_atomics_int.frag.spv.h"
 #include "diff_frag_depth.frag.spv.h"
 #include "diff_front_facing.frag.spv.h"
+#include "diff_vert_builtins.vert.spv.h"
+#include "diff_vert_builtins.vert.xfb.spv.h"
+#include "diff_vert_builtins.vert.spv.h"
+#include "diff_vert_builtins.vert.xfb.spv.h"
 
 #define SPV(name) name, sizeof(name) / sizeof(name[0])
 
@@ -311,6 +315,10 @@ const struct diff_case diff_cases[] = {
      SPV(diff_vert_attribs_vert_spv), EXACT},
     {"vert_control", "vertex stage: divergent loop and switch, uniform array indexed by "
      "VertexIndex, local arrays", V, SPV(diff_vert_control_vert_spv), EXACT, DIFF_SSBO_FLOAT},
+    {"vert_builtins", "vertex stage built-in outputs through transform feedback: Position, "
+     "PointSize, ClipDistance[3] written on divergent paths", V,
+     SPV(diff_vert_builtins_vert_spv), EXACT, DIFF_XFB, {{0, 0}}, {0, 0}, 0,
+     SPV(diff_vert_builtins_vert_xfb_spv)},
 
     /* Module forms. */
     {"spec", "specialization constants at defaults: loop bound, array size, "

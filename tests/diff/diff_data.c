@@ -474,7 +474,8 @@ diff_outputs_alloc(struct diff_outputs *out)
     out->ssbo = calloc(DIFF_SSBO_BYTES / 4, sizeof(uint32_t));
     out->storage = calloc(DIFF_STORAGE_BYTES, 1);
     out->depth = calloc(DIFF_PIXELS, sizeof(uint32_t));
-    if (!out->ssbo || !out->storage || !out->depth) {
+    out->xfb = calloc(DIFF_VERTICES * DIFF_XFB_WORDS, sizeof(uint32_t));
+    if (!out->ssbo || !out->storage || !out->depth || !out->xfb) {
         goto error;
     }
     return 0;
@@ -501,4 +502,6 @@ diff_outputs_free(struct diff_outputs *out)
     out->storage = NULL;
     free(out->depth);
     out->depth = NULL;
+    free(out->xfb);
+    out->xfb = NULL;
 }

@@ -204,9 +204,9 @@ run_fragment(struct sim_side *s, const struct diff_outputs *captured, struct dif
 }
 
 static int
-run_vertex(struct sim_side *s, const struct diff_inputs *in)
+run_vertex(struct sim_side *s, const struct diff_inputs *in, struct diff_outputs *out)
 {
-    uint32_t *in_regs[4][4];
+    uint32_t *in_regs[4][4], *xfb[DIFF_XFB_WORDS];
     uint32_t *vid = sim_interp_builtin(s->interp, 0, SpvBuiltInVertexIndex, 0);
     uint32_t *iid = sim_interp_builtin(s->interp, 0, SpvBuiltInInstanceIndex, 0);
 
@@ -214,6 +214,12 @@ run_vertex(struct sim_side *s, const struct diff_inputs *in)
         for (uint32_t c = 0; c < 4; c++) {
             in_regs[loc][c] = sim_interp_input(s->interp, loc, c);
         }
+    }
+    /* The transform feedback record: Position, PointSize, ClipDistance. */
+    for (uint32_t k = 0; k < DIFF_XFB_WORDS; k++) {
+        xfb[k] = k < 4   ? sim_interp_builtin(s->interp, 1, SpvBuiltInPosition, k)
+                 : k == 4 ? sim_interp_builtin(s->interp, 1, SpvBuiltInPointSize, 0)
+                          : sim_interp_builtin(s->interp, 1, SpvBuiltInClipDistance, k - 5);
     }
     for (uint32_t b = 0; b < DIFF_VERTICES / SIM_LANES; b++) {
         for (uint32_t l = 0; l < SIM_LANES; l++) {
@@ -237,6 +243,11 @@ run_vertex(struct sim_side *s, const struct diff_inputs *in)
             fprintf(stderr, "diff_sim: batch %u: %s\n", b, sim_interp_error_name(err));
             return -1;
         }
+        for (uint32_t l = 0; l < SIM_LANES; l++) {
+            for (uint32_t k = 0; k < DIFF_XFB_WORDS; k++) {
+                out->xfb[(b * SIM_LANES + l) * DIFF_XFB_WORDS + k] = xfb[k] ? xfb[k][l] : 0;
+            }
+        }
     }
     return 0;
 }
@@ -252,7 +263,7 @@ diff_sim_run(const struct diff_case *c, const struct diff_inputs *in,
         return -1;
     }
     if (setup(s, c, in, out) == 0) {
-        rc = c->stage == DIFF_VERTEX ? run_vertex(s, in) : run_fragment(s, captured, out);
+        rc = c->stage == DIFF_VERTEX ? run_vertex(s, in, out) : run_fragment(s, captured, out);
     }
     sim_interp_destroy(s->interp);
     sim_ir_shader_destroy(s->shader);

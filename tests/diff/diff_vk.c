@@ -80,6 +80,8 @@ struct vk {
     uint32_t module_count;
     VkPipeline pipelines[MAX_OBJECTS];
     uint32_t pipeline_count;
+
+    int has_xfb; /* VK_EXT_transform_feedback enabled */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -152,8 +154,35 @@ vk_init(struct vk *vk)
         return 77;
     }
 
+    /* Transform feedback where lavapipe has it (DIFF_XFB cases skip
+     * without it). */
+    VkPhysicalDeviceTransformFeedbackFeaturesEXT xfb_have = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT};
+    VkPhysicalDeviceFeatures2 have = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                      .pNext = &xfb_have};
+    VkExtensionProperties exts[512];
+    uint32_t next = 512;
+    const char *enable[1];
+    uint32_t nenable = 0;
+    if (vkEnumerateDeviceExtensionProperties(vk->physical, NULL, &next, exts) < 0) {
+        next = 0;
+    }
+    for (uint32_t i = 0; i < next; i++) {
+        if (strcmp(exts[i].extensionName, VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME) == 0) {
+            vkGetPhysicalDeviceFeatures2(vk->physical, &have);
+            vk->has_xfb = xfb_have.transformFeedback == VK_TRUE;
+        }
+    }
+    VkPhysicalDeviceTransformFeedbackFeaturesEXT xfb_want = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT,
+        .transformFeedback = VK_TRUE,
+    };
+    if (vk->has_xfb) {
+        enable[nenable++] = VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME;
+    }
     VkPhysicalDeviceVulkan13Features f13 = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+        .pNext = vk->has_xfb ? &xfb_want : NULL,
         .dynamicRendering = VK_TRUE,
         .shaderDemoteToHelperInvocation = VK_TRUE,
         .shaderTerminateInvocation = VK_TRUE,
@@ -166,6 +195,7 @@ vk_init(struct vk *vk)
                 .fragmentStoresAndAtomics = VK_TRUE,
                 .vertexPipelineStoresAndAtomics = VK_TRUE,
                 .imageCubeArray = VK_TRUE,
+                .shaderClipDistance = VK_TRUE,
                 .shaderImageGatherExtended = VK_TRUE,
                 .textureCompressionBC = VK_TRUE,
                 .samplerAnisotropy = VK_TRUE,
@@ -183,6 +213,8 @@ vk_init(struct vk *vk)
         .pNext = &f2,
         .queueCreateInfoCount = 1,
         .pQueueCreateInfos = &qi,
+        .enabledExtensionCount = nenable,
+        .ppEnabledExtensionNames = enable,
     };
     VK_TRY(vkCreateDevice(vk->physical, &di, NULL, &vk->device));
     volkLoadDevice(vk->device);
@@ -897,14 +929,20 @@ fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inpu
     return 0;
 }
 
+/* The points of a vertex case; with `xfb`, their transform feedback
+ * records (DIFF_VERTICES * DIFF_XFB_WORDS) copied there. */
 static int
 vertex_pass(struct vk *vk, const struct resources *res, const struct diff_inputs *in,
-            VkShaderModule vert)
+            VkShaderModule vert, uint32_t *xfb)
 {
     VkPipeline pipeline;
     VkCommandBuffer cmd;
+    struct buffer *xb = NULL;
+    VkDeviceSize xfb_size = DIFF_VERTICES * DIFF_XFB_WORDS * 4;
 
     if (create_pipeline(vk, vert, VK_NULL_HANDLE, 0, NULL, 0, &pipeline) ||
+        (xfb && create_buffer(vk, xfb_size, VK_BUFFER_USAGE_TRANSFORM_FEEDBACK_BUFFER_BIT_EXT,
+                              NULL, &xb)) ||
         begin_commands(vk, &cmd)) {
         return -1;
     }
@@ -924,16 +962,32 @@ vertex_pass(struct vk *vk, const struct resources *res, const struct diff_inputs
     vkCmdBindVertexBuffers(cmd, 0, 1, &res->vertices->buffer, &zero);
     VkRect2D sc = {{0, 0}, {DIFF_WIDTH, DIFF_HEIGHT}};
     vkCmdSetScissor(cmd, 0, 1, &sc);
+    if (xb) {
+        vkCmdBindTransformFeedbackBuffersEXT(cmd, 0, 1, &xb->buffer, &zero, &xfb_size);
+        vkCmdBeginTransformFeedbackEXT(cmd, 0, 0, NULL, NULL);
+    }
     vkCmdDraw(cmd, DIFF_VERTICES, 1, 0, 0);
+    if (xb) {
+        vkCmdEndTransformFeedbackEXT(cmd, 0, 0, NULL, NULL);
+    }
     vkCmdEndRendering(cmd);
     VkMemoryBarrier host = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
-        .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+        .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT |
+                         (xb ? VK_ACCESS_TRANSFORM_FEEDBACK_WRITE_BIT_EXT : 0),
         .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
     };
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_VERTEX_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
-                         1, &host, 0, NULL, 0, NULL);
-    return submit_and_wait(vk, cmd);
+    vkCmdPipelineBarrier(cmd,
+                         VK_PIPELINE_STAGE_VERTEX_SHADER_BIT |
+                             (xb ? VK_PIPELINE_STAGE_TRANSFORM_FEEDBACK_BIT_EXT : 0),
+                         VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &host, 0, NULL, 0, NULL);
+    if (submit_and_wait(vk, cmd)) {
+        return -1;
+    }
+    if (xb) {
+        memcpy(xfb, xb->map, xfb_size);
+    }
+    return 0;
 }
 
 /* Level 0 of binding 5's image after the draw, into out->storage. */
@@ -979,11 +1033,18 @@ run(struct vk *vk, const struct diff_case *c, const struct diff_inputs *in,
     if (rc) {
         return rc;
     }
-    if (create_resources(vk, c, in, &res) || create_module(vk, c->spv, c->words, &module)) {
+    if ((c->flags & DIFF_XFB) && !vk->has_xfb) {
+        printf("diff: skip: %s needs transformFeedback (VK_EXT_transform_feedback), which this "
+               "lavapipe lacks\n", c->name);
+        return 77;
+    }
+    if (create_resources(vk, c, in, &res) ||
+        create_module(vk, c->ref_spv ? c->ref_spv : c->spv, c->ref_spv ? c->ref_words : c->words,
+                      &module)) {
         return -1;
     }
     if (c->stage == DIFF_VERTEX) {
-        if (vertex_pass(vk, &res, in, module)) {
+        if (vertex_pass(vk, &res, in, module, (c->flags & DIFF_XFB) ? out->xfb : NULL)) {
             return -1;
         }
     } else {
