@@ -160,10 +160,17 @@ enum diff_case_flags {
     DIFF_STORAGE_F16 = 1u << 1, /* binding 5 holds halves: compare within one half ULP */
     DIFF_DEPTH = 1u << 2, /* a D32 SFLOAT attachment (compare ALWAYS, writes on): the depth
                            * the driver stores against FragDepth, with the bound */
+    DIFF_SAMPLES4 = 1u << 4, /* fragment: 4 samples, sample shading (minSampleShading 1),
+                              * no colour targets (the shader writes the storage buffer);
+                              * the interpreter runs each pixel once per sample with the
+                              * standard positions (DIFF_SAMPLE_POS) */
     DIFF_XFB = 1u << 3,   /* vertex cases: transform feedback of Position, PointSize and
                            * ClipDistance[3] (DIFF_XFB_WORDS a vertex) against the
                            * built-in outputs, with the bound; lavapipe runs ref_spv */
 };
+
+/* Vulkan's standard 4-sample positions (28.4 "Multisampling"), in pixels. */
+#define DIFF_SAMPLE_POS {{0.375f, 0.125f}, {0.875f, 0.375f}, {0.125f, 0.625f}, {0.625f, 0.875f}}
 
 /* A vertex's transform feedback record (DIFF_XFB): Position, PointSize,
  * ClipDistance[0..2]. */

@@ -81,6 +81,7 @@
 #include "diff_image_atomics_int.frag.spv.h"
 #include "diff_frag_depth.frag.spv.h"
 #include "diff_front_facing.frag.spv.h"
+#include "diff_samples.frag.spv.h"
 #include "diff_vert_builtins.vert.spv.h"
 #include "diff_vert_builtins.vert.xfb.spv.h"
 #include "diff_vert_builtins.vert.spv.h"
@@ -237,6 +238,8 @@ const struct diff_case diff_cases[] = {
     {"frag_depth", "FragDepth written on divergent paths and discarded pixels: the D32 "
      "attachment the driver stores against FragDepth", F, SPV(diff_frag_depth_frag_spv),
      EXACT, DIFF_DEPTH},
+    {"samples", "4 samples, sample shading: SampleId, SamplePosition, SampleMaskIn, "
+     "FragCoord at the sample", F, SPV(diff_samples_frag_spv), EXACT, DIFF_SAMPLES4},
     {"front_facing", "FrontFacing on front- and back-facing tiles: select, convert, branch",
      F, SPV(diff_front_facing_frag_spv), EXACT},
 

@@ -134,8 +134,18 @@ lane_pixel(uint32_t b, uint32_t l)
 }
 
 static int
-run_fragment(struct sim_side *s, const struct diff_outputs *captured, struct diff_outputs *out)
+run_fragment(struct sim_side *s, const struct diff_case *dc, const struct diff_outputs *captured,
+             struct diff_outputs *out)
 {
+    /* DIFF_SAMPLES4: every pixel once per sample, batches of one sample,
+     * FragCoord at the sample (the shaders read no other interpolated
+     * input), SampleMaskIn the sample's bit alone (sample shading). */
+    static const float pos[4][2] = DIFF_SAMPLE_POS;
+    uint32_t samples = (dc->flags & DIFF_SAMPLES4) ? 4 : 1;
+    uint32_t *sample_id = sim_interp_builtin(s->interp, 0, SpvBuiltInSampleId, 0);
+    uint32_t *sample_mask = sim_interp_builtin(s->interp, 0, SpvBuiltInSampleMask, 0);
+    uint32_t *sample_pos[2] = {sim_interp_builtin(s->interp, 0, SpvBuiltInSamplePosition, 0),
+                               sim_interp_builtin(s->interp, 0, SpvBuiltInSamplePosition, 1)};
     uint32_t *in_regs[4][4], *out_regs[DIFF_MAX_OUTPUTS][4], *fragcoord[4], *facing;
     uint32_t *frag_depth = sim_interp_builtin(s->interp, 1, SpvBuiltInFragDepth, 0);
     float clear_depth = DIFF_DEPTH_CLEAR;
@@ -155,9 +165,22 @@ run_fragment(struct sim_side *s, const struct diff_outputs *captured, struct dif
     }
     facing = sim_interp_builtin(s->interp, 0, SpvBuiltInFrontFacing, 0);
 
-    for (uint32_t b = 0; b < DIFF_PIXELS / SIM_LANES; b++) {
+    for (uint32_t bs = 0; bs < samples * (DIFF_PIXELS / SIM_LANES); bs++) {
+        uint32_t b = bs % (DIFF_PIXELS / SIM_LANES), smp = bs / (DIFF_PIXELS / SIM_LANES);
         for (uint32_t l = 0; l < SIM_LANES; l++) {
             uint32_t p = lane_pixel(b, l);
+            if (sample_id) {
+                sample_id[l] = smp;
+            }
+            if (sample_mask) {
+                sample_mask[l] = samples > 1 ? 1u << smp : 1u;
+            }
+            for (uint32_t k = 0; k < 2; k++) {
+                float v = samples > 1 ? pos[smp][k] : 0.5f;
+                if (sample_pos[k]) {
+                    memcpy(&sample_pos[k][l], &v, 4);
+                }
+            }
             for (uint32_t loc = 0; loc < 4; loc++) {
                 for (uint32_t c = 0; c < 4; c++) {
                     if (in_regs[loc][c]) {
@@ -165,9 +188,17 @@ run_fragment(struct sim_side *s, const struct diff_outputs *captured, struct dif
                     }
                 }
             }
-            for (uint32_t c = 0; c < 4; c++) {
-                if (fragcoord[c]) {
-                    fragcoord[c][l] = captured->capture[DIFF_CAPTURE_FRAGCOORD][4 * p + c];
+            for (uint32_t k = 0; k < 4; k++) {
+                if (fragcoord[k]) {
+                    fragcoord[k][l] = captured->capture[DIFF_CAPTURE_FRAGCOORD][4 * p + k];
+                }
+            }
+            if (samples > 1) {
+                for (uint32_t k = 0; k < 2; k++) {
+                    float v = (float)(k ? p / DIFF_WIDTH : p % DIFF_WIDTH) + pos[smp][k];
+                    if (fragcoord[k]) {
+                        memcpy(&fragcoord[k][l], &v, 4);
+                    }
                 }
             }
             if (facing) {
@@ -263,7 +294,7 @@ diff_sim_run(const struct diff_case *c, const struct diff_inputs *in,
         return -1;
     }
     if (setup(s, c, in, out) == 0) {
-        rc = c->stage == DIFF_VERTEX ? run_vertex(s, in, out) : run_fragment(s, captured, out);
+        rc = c->stage == DIFF_VERTEX ? run_vertex(s, in, out) : run_fragment(s, c, captured, out);
     }
     sim_interp_destroy(s->interp);
     sim_ir_shader_destroy(s->shader);

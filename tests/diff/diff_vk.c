@@ -669,12 +669,14 @@ target_format(uint32_t scalar)
 }
 
 /* A graphics pipeline: `frag` NULL means rasterization discarded (vertex
- * cases, points); `depth`: a D32 SFLOAT attachment every fragment writes
- * (compare ALWAYS). */
+ * cases, points); `flags` (enum diff_case_flags): DIFF_DEPTH, a D32
+ * SFLOAT attachment every fragment writes (compare ALWAYS); DIFF_SAMPLES4,
+ * 4 samples shaded one by one. */
 static int
 create_pipeline(struct vk *vk, VkShaderModule vert, VkShaderModule frag, uint32_t targets,
-                const VkFormat *formats, int depth, VkPipeline *out)
+                const VkFormat *formats, uint32_t flags, VkPipeline *out)
 {
+    int depth = (flags & DIFF_DEPTH) != 0;
     int points = frag == VK_NULL_HANDLE;
     VkPipelineShaderStageCreateInfo stages[2] = {
         {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
@@ -732,7 +734,10 @@ create_pipeline(struct vk *vk, VkShaderModule vert, VkShaderModule frag, uint32_
     };
     VkPipelineMultisampleStateCreateInfo ms = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-        .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
+        .rasterizationSamples =
+            (flags & DIFF_SAMPLES4) ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT,
+        .sampleShadingEnable = (flags & DIFF_SAMPLES4) ? VK_TRUE : VK_FALSE,
+        .minSampleShading = 1.0f,
     };
     VkPipelineColorBlendAttachmentState blend[DIFF_MAX_OUTPUTS];
     for (uint32_t i = 0; i < DIFF_MAX_OUTPUTS; i++) {
@@ -792,7 +797,7 @@ create_pipeline(struct vk *vk, VkShaderModule vert, VkShaderModule frag, uint32_
 static int
 fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inputs *in,
               VkShaderModule frag, uint32_t targets, const VkFormat *formats, uint32_t **out,
-              uint32_t *depth)
+              uint32_t *depth, uint32_t flags)
 {
     struct image *zt = NULL;
     struct buffer *zb = NULL;
@@ -807,7 +812,8 @@ fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inpu
 
     if (create_module(vk, diff_fullscreen_vert_spv,
                       sizeof(diff_fullscreen_vert_spv) / sizeof(uint32_t), &vert) ||
-        create_pipeline(vk, vert, frag, targets, formats, depth != NULL, &pipeline)) {
+        create_pipeline(vk, vert, frag, targets, formats,
+                        (flags & DIFF_SAMPLES4) | (depth ? DIFF_DEPTH : 0), &pipeline)) {
         return -1;
     }
     if (depth) {
@@ -1057,14 +1063,18 @@ run(struct vk *vk, const struct diff_case *c, const struct diff_inputs *in,
         if (create_module(vk, diff_capture_frag_spv,
                           sizeof(diff_capture_frag_spv) / sizeof(uint32_t), &capture) ||
             fragment_pass(vk, &res, in, capture, DIFF_CAPTURES, capture_formats, out->capture,
-                          NULL)) {
+                          NULL, 0)) {
             return -1;
         }
         for (uint32_t i = 0; i < target_count; i++) {
             formats[i] = target_format(target_scalar[i]);
         }
+        if ((c->flags & DIFF_SAMPLES4) && (target_count || (c->flags & DIFF_DEPTH))) {
+            fprintf(stderr, "diff: %s: 4-sample cases write no attachments\n", c->name);
+            return -1;
+        }
         if (fragment_pass(vk, &res, in, module, target_count, formats, out->color,
-                          (c->flags & DIFF_DEPTH) ? out->depth : NULL)) {
+                          (c->flags & DIFF_DEPTH) ? out->depth : NULL, c->flags)) {
             return -1;
         }
         out->targets = target_count;
