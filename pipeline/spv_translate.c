@@ -311,6 +311,10 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
     case SpvCapabilityStorageImageReadWithoutFormat:
     case SpvCapabilityStorageImageWriteWithoutFormat:
     case SpvCapabilityMultiView:
+    /* What glslang declares for gl_PrimitiveID in a fragment shader;
+     * geometry shaders themselves stop at their first OpEmitVertex, an
+     * unsupported opcode. */
+    case SpvCapabilityGeometry:
     /* Dynamic indexing of fixed-size image and sampler arrays; the
      * interpreter resolves the element per lane. */
     case SpvCapabilitySampledImageArrayDynamicIndexing:

@@ -164,10 +164,15 @@ enum diff_case_flags {
                               * no colour targets (the shader writes the storage buffer);
                               * the interpreter runs each pixel once per sample with the
                               * standard positions (DIFF_SAMPLE_POS) */
+    DIFF_PRIMID = 1u << 5, /* fragment: tile t's triangle is primitive DIFF_PRIMITIVE_ID(t) of
+                            * its draw, after as many zero-area ones (an indexed draw) */
     DIFF_XFB = 1u << 3,   /* vertex cases: transform feedback of Position, PointSize and
                            * ClipDistance[3] (DIFF_XFB_WORDS a vertex) against the
                            * built-in outputs, with the bound; lavapipe runs ref_spv */
 };
+
+/* PrimitiveId of tile t's triangle in DIFF_PRIMID cases (0 to 7). */
+#define DIFF_PRIMITIVE_ID(t) ((t) * 5u % 8u)
 
 /* Vulkan's standard 4-sample positions (28.4 "Multisampling"), in pixels. */
 #define DIFF_SAMPLE_POS {{0.375f, 0.125f}, {0.875f, 0.375f}, {0.125f, 0.625f}, {0.625f, 0.875f}}

@@ -144,6 +144,7 @@ run_fragment(struct sim_side *s, const struct diff_case *dc, const struct diff_o
     uint32_t samples = (dc->flags & DIFF_SAMPLES4) ? 4 : 1;
     uint32_t *sample_id = sim_interp_builtin(s->interp, 0, SpvBuiltInSampleId, 0);
     uint32_t *sample_mask = sim_interp_builtin(s->interp, 0, SpvBuiltInSampleMask, 0);
+    uint32_t *prim = sim_interp_builtin(s->interp, 0, SpvBuiltInPrimitiveId, 0);
     uint32_t *sample_pos[2] = {sim_interp_builtin(s->interp, 0, SpvBuiltInSamplePosition, 0),
                                sim_interp_builtin(s->interp, 0, SpvBuiltInSamplePosition, 1)};
     uint32_t *in_regs[4][4], *out_regs[DIFF_MAX_OUTPUTS][4], *fragcoord[4], *facing;
@@ -171,6 +172,11 @@ run_fragment(struct sim_side *s, const struct diff_case *dc, const struct diff_o
             uint32_t p = lane_pixel(b, l);
             if (sample_id) {
                 sample_id[l] = smp;
+            }
+            if (prim) {
+                uint32_t tile = p / DIFF_WIDTH / DIFF_TILE * (DIFF_WIDTH / DIFF_TILE) +
+                                p % DIFF_WIDTH / DIFF_TILE;
+                prim[l] = (dc->flags & DIFF_PRIMID) ? DIFF_PRIMITIVE_ID(tile) : 0;
             }
             if (sample_mask) {
                 sample_mask[l] = samples > 1 ? 1u << smp : 1u;

@@ -800,7 +800,7 @@ fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inpu
               uint32_t *depth, uint32_t flags)
 {
     struct image *zt = NULL;
-    struct buffer *zb = NULL;
+    struct buffer *zb = NULL, *indices = NULL;
     VkRenderingAttachmentInfo zatt = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
 
     VkShaderModule vert;
@@ -815,6 +815,20 @@ fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inpu
         create_pipeline(vk, vert, frag, targets, formats,
                         (flags & DIFF_SAMPLES4) | (depth ? DIFF_DEPTH : 0), &pipeline)) {
         return -1;
+    }
+    if (flags & DIFF_PRIMID) {
+        /* Per tile 24 indices: DIFF_PRIMITIVE_ID(t) zero-area triangles on
+         * the tile's first vertex, then its triangle. */
+        uint32_t idx[DIFF_TILES * 24];
+        for (uint32_t t = 0; t < DIFF_TILES; t++) {
+            uint32_t k = DIFF_PRIMITIVE_ID(t);
+            for (uint32_t i = 0; i < 24; i++) {
+                idx[24 * t + i] = 3 * t + (i >= 3 * k && i < 3 * k + 3 ? i - 3 * k : 0);
+            }
+        }
+        if (create_buffer(vk, sizeof(idx), VK_BUFFER_USAGE_INDEX_BUFFER_BIT, idx, &indices)) {
+            return -1;
+        }
     }
     if (depth) {
         if (create_image(vk, VK_FORMAT_D32_SFLOAT, VK_IMAGE_VIEW_TYPE_2D, DIFF_WIDTH, DIFF_HEIGHT,
@@ -881,12 +895,19 @@ fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inpu
                        DIFF_PUSH_BYTES, in->push);
     VkDeviceSize zero = 0;
     vkCmdBindVertexBuffers(cmd, 0, 1, &res->vertices->buffer, &zero);
+    if (indices) {
+        vkCmdBindIndexBuffer(cmd, indices->buffer, 0, VK_INDEX_TYPE_UINT32);
+    }
     for (uint32_t t = 0; t < DIFF_TILES; t++) {
         VkRect2D sc = {{(int32_t)(t % (DIFF_WIDTH / DIFF_TILE) * DIFF_TILE),
                         (int32_t)(t / (DIFF_WIDTH / DIFF_TILE) * DIFF_TILE)},
                        {DIFF_TILE, DIFF_TILE}};
         vkCmdSetScissor(cmd, 0, 1, &sc);
-        vkCmdDraw(cmd, 3, 1, 3 * t, 0);
+        if (indices) {
+            vkCmdDrawIndexed(cmd, 3 * (DIFF_PRIMITIVE_ID(t) + 1), 1, 24 * t, 0, 0);
+        } else {
+            vkCmdDraw(cmd, 3, 1, 3 * t, 0);
+        }
     }
     vkCmdEndRendering(cmd);
     for (uint32_t i = 0; i < targets; i++) {
