@@ -160,10 +160,11 @@ enum diff_case_flags {
     DIFF_STORAGE_F16 = 1u << 1, /* binding 5 holds halves: compare within one half ULP */
     DIFF_DEPTH = 1u << 2, /* a D32 SFLOAT attachment (compare ALWAYS, writes on): the depth
                            * the driver stores against FragDepth, with the bound */
-    DIFF_SAMPLES4 = 1u << 4, /* fragment: 4 samples, sample shading (minSampleShading 1),
-                              * no colour targets (the shader writes the storage buffer);
-                              * the interpreter runs each pixel once per sample with the
-                              * standard positions (DIFF_SAMPLE_POS) */
+    DIFF_SAMPLES4 = 1u << 4, /* fragment: 4 samples, sample shading (minSampleShading 1);
+                              * float targets cleared to 0 and resolved by averaging; the
+                              * interpreter runs each pixel once per sample with the
+                              * standard positions (DIFF_SAMPLE_POS), a sample written
+                              * where its SampleMask output bit is set, and averages */
     DIFF_PRIMID = 1u << 5, /* fragment: tile t's triangle is primitive DIFF_PRIMITIVE_ID(t) of
                             * its draw, after as many zero-area ones (an indexed draw) */
     DIFF_XFB = 1u << 3,   /* vertex cases: transform feedback of Position, PointSize and

@@ -145,6 +145,7 @@ run_fragment(struct sim_side *s, const struct diff_case *dc, const struct diff_o
     uint32_t *sample_id = sim_interp_builtin(s->interp, 0, SpvBuiltInSampleId, 0);
     uint32_t *sample_mask = sim_interp_builtin(s->interp, 0, SpvBuiltInSampleMask, 0);
     uint32_t *prim = sim_interp_builtin(s->interp, 0, SpvBuiltInPrimitiveId, 0);
+    uint32_t *mask_out = sim_interp_builtin(s->interp, 1, SpvBuiltInSampleMask, 0);
     uint32_t *sample_pos[2] = {sim_interp_builtin(s->interp, 0, SpvBuiltInSamplePosition, 0),
                                sim_interp_builtin(s->interp, 0, SpvBuiltInSamplePosition, 1)};
     uint32_t *in_regs[4][4], *out_regs[DIFF_MAX_OUTPUTS][4], *fragcoord[4], *facing;
@@ -226,13 +227,30 @@ run_fragment(struct sim_side *s, const struct diff_case *dc, const struct diff_o
             if ((written & (1u << l)) && frag_depth) {
                 out->depth[p] = frag_depth[l];
             }
-            for (uint32_t loc = 0; loc < out->targets; loc++) {
+            for (uint32_t loc = 0; loc < out->targets && samples == 1; loc++) {
                 for (uint32_t c = 0; c < 4; c++) {
                     uint32_t v = DIFF_CLEAR_BITS;
                     if (written & (1u << l)) {
                         v = out_regs[loc][c] ? out_regs[loc][c][l] : 0;
                     }
                     out->color[loc][4 * p + c] = v;
+                }
+            }
+            /* 4 samples: the average of the samples, each the output where
+             * the fragment lives and its SampleMask bit is set, else the
+             * clear value 0 (the cases write values whose sums are exact). */
+            for (uint32_t loc = 0; loc < out->targets && samples > 1; loc++) {
+                int keep = (written & (1u << l)) && (!mask_out || ((mask_out[l] >> smp) & 1u));
+                for (uint32_t c = 0; c < 4; c++) {
+                    float acc = 0.0f, v = 0.0f;
+                    if (smp > 0) {
+                        memcpy(&acc, &out->color[loc][4 * p + c], 4);
+                    }
+                    if (keep && out_regs[loc][c]) {
+                        memcpy(&v, &out_regs[loc][c][l], 4);
+                    }
+                    acc += v * 0.25f;
+                    memcpy(&out->color[loc][4 * p + c], &acc, 4);
                 }
             }
         }

@@ -324,9 +324,9 @@ create_buffer(struct vk *vk, VkDeviceSize size, VkBufferUsageFlags usage, const 
 }
 
 static int
-create_image(struct vk *vk, VkFormat format, VkImageViewType view_type, uint32_t w, uint32_t h,
-             uint32_t d, uint32_t layers, uint32_t levels, VkImageUsageFlags usage,
-             struct image **out)
+create_image_samples(struct vk *vk, VkFormat format, VkImageViewType view_type, uint32_t w,
+                     uint32_t h, uint32_t d, uint32_t layers, uint32_t levels,
+                     VkImageUsageFlags usage, VkSampleCountFlagBits samples, struct image **out)
 {
     struct image *im;
     uint32_t type;
@@ -349,7 +349,7 @@ create_image(struct vk *vk, VkFormat format, VkImageViewType view_type, uint32_t
         .extent = {w, h, d},
         .mipLevels = levels,
         .arrayLayers = layers,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .samples = samples,
         .tiling = VK_IMAGE_TILING_OPTIMAL,
         .usage = usage,
         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
@@ -378,6 +378,15 @@ create_image(struct vk *vk, VkFormat format, VkImageViewType view_type, uint32_t
     VK_TRY(vkCreateImageView(vk->device, &vi, NULL, &im->view));
     *out = im;
     return 0;
+}
+
+static int
+create_image(struct vk *vk, VkFormat format, VkImageViewType view_type, uint32_t w, uint32_t h,
+             uint32_t d, uint32_t layers, uint32_t levels, VkImageUsageFlags usage,
+             struct image **out)
+{
+    return create_image_samples(vk, format, view_type, w, h, d, layers, levels, usage,
+                                VK_SAMPLE_COUNT_1_BIT, out);
 }
 
 static int
@@ -806,7 +815,7 @@ fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inpu
     VkShaderModule vert;
     VkPipeline pipeline;
     VkCommandBuffer cmd;
-    struct image *rt[DIFF_MAX_OUTPUTS];
+    struct image *rt[DIFF_MAX_OUTPUTS], *ms[DIFF_MAX_OUTPUTS];
     struct buffer *rb[DIFF_MAX_OUTPUTS];
     VkRenderingAttachmentInfo att[DIFF_MAX_OUTPUTS];
 
@@ -862,6 +871,21 @@ fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inpu
         for (int c = 0; c < 4; c++) {
             att[i].clearValue.color.uint32[c] = DIFF_CLEAR_BITS;
         }
+        ms[i] = NULL;
+        if (flags & DIFF_SAMPLES4) {
+            /* 4 samples cleared to zero, averaged into rt[i] at the end. */
+            if (create_image_samples(vk, formats[i], VK_IMAGE_VIEW_TYPE_2D, DIFF_WIDTH,
+                                     DIFF_HEIGHT, 1, 1, 1, VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT,
+                                     VK_SAMPLE_COUNT_4_BIT, &ms[i])) {
+                return -1;
+            }
+            att[i].imageView = ms[i]->view;
+            att[i].storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+            att[i].resolveMode = VK_RESOLVE_MODE_AVERAGE_BIT;
+            att[i].resolveImageView = rt[i]->view;
+            att[i].resolveImageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+            memset(&att[i].clearValue, 0, sizeof(att[i].clearValue));
+        }
     }
     if (begin_commands(vk, &cmd)) {
         return -1;
@@ -871,6 +895,13 @@ fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inpu
                       VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
                       VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
                       VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT);
+        if (ms[i]) {
+            image_barrier(cmd, ms[i]->image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
+                          VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                          VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
+                          VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                          VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT);
+        }
     }
     if (zt) {
         image_barrier(cmd, zt->image, VK_IMAGE_ASPECT_DEPTH_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
@@ -1090,9 +1121,15 @@ run(struct vk *vk, const struct diff_case *c, const struct diff_inputs *in,
         for (uint32_t i = 0; i < target_count; i++) {
             formats[i] = target_format(target_scalar[i]);
         }
-        if ((c->flags & DIFF_SAMPLES4) && (target_count || (c->flags & DIFF_DEPTH))) {
-            fprintf(stderr, "diff: %s: 4-sample cases write no attachments\n", c->name);
+        if ((c->flags & DIFF_SAMPLES4) && (c->flags & DIFF_DEPTH)) {
+            fprintf(stderr, "diff: %s: 4-sample cases have no depth attachment\n", c->name);
             return -1;
+        }
+        for (uint32_t i = 0; i < target_count && (c->flags & DIFF_SAMPLES4); i++) {
+            if (target_scalar[i] != SIM_IR_FLOAT) {
+                fprintf(stderr, "diff: %s: 4-sample cases write float targets only\n", c->name);
+                return -1;
+            }
         }
         if (fragment_pass(vk, &res, in, module, target_count, formats, out->color,
                           (c->flags & DIFF_DEPTH) ? out->depth : NULL, c->flags)) {
