@@ -92,6 +92,8 @@
 #include "diff_image_load_f16.frag.spv.h"
 #include "diff_image_store.frag.spv.h"
 #include "diff_image_store_f16.frag.spv.h"
+#include "diff_image_atomics.frag.spv.h"
+#include "diff_image_atomics_int.frag.spv.h"
 
 #define BATCHES 24
 #define UBO_WORDS 1024
@@ -101,9 +103,11 @@ struct shader_case {
     const char *name;
     const uint32_t *words;
     size_t count;
+    int r32; /* storage images are the 64x64 R32 UINT images, one per side */
 };
 
-#define CASE(var) {#var, var, sizeof(var) / sizeof(var[0])}
+#define CASE(var) {#var, var, sizeof(var) / sizeof(var[0]), 0}
+#define CASE_R32(var) {#var, var, sizeof(var) / sizeof(var[0]), 1}
 
 static const struct shader_case cases[] = {
     /* Not shaders/atomics.frag: the values its atomics return depend on
@@ -170,6 +174,10 @@ static const struct shader_case cases[] = {
     CASE(diff_image_load_f16_frag_spv),
     CASE(diff_image_store_frag_spv),
     CASE(diff_image_store_f16_frag_spv),
+    /* Image atomics: each texel sees one kind of operation, from lanes in
+     * lane order on both sides, so even the shared texels agree. */
+    CASE_R32(diff_image_atomics_frag_spv),
+    CASE_R32(diff_image_atomics_int_frag_spv),
 };
 
 static uint32_t rng = 12345u;
@@ -200,6 +208,8 @@ struct world {
     uint8_t texels[16 * 16 * 4 * 8 * 2]; /* every view reads from here */
     struct sim_tex_image image_2d, image_cube, image_array, image_3d;
     struct sim_tex_sampler samplers[2];
+    uint32_t r32[2][64 * 64];
+    struct sim_tex_image image_r32[2];
 };
 
 static void
@@ -236,15 +246,28 @@ world_init(struct world *w)
                 .layer_pitch = (uint64_t)size * size * 4 * d};
         }
     }
+    for (int side = 0; side < 2; side++) {
+        for (uint32_t i = 0; i < 64 * 64; i++) {
+            w->r32[side][i] = side ? w->r32[0][i] : next() % 2001u - 1000u;
+        }
+        w->image_r32[side] = (struct sim_tex_image){.format = VK_FORMAT_R32_UINT,
+                                                    .view_type = VK_IMAGE_VIEW_TYPE_2D,
+                                                    .layers = 1, .level_count = 1};
+        w->image_r32[side].levels[0] = (struct sim_tex_level){
+            .data = w->r32[side], .wdata = w->r32[side], .size = sizeof(w->r32[side]),
+            .width = 64, .height = 64, .depth = 1, .row_pitch = 64 * 4,
+            .slice_pitch = 64 * 64 * 4, .layer_pitch = 64 * 64 * 4};
+    }
     w->samplers[0] = (struct sim_tex_sampler){.max_lod = 100.0f, .compare_op = 3};
     w->samplers[1] = (struct sim_tex_sampler){.mag_filter = 1, .min_filter = 1, .mipmap_mode = 1,
                                               .max_lod = 100.0f, .compare_op = 3};
 }
 
 /* A binding for every resource the shader has; `side` picks the storage
- * buffer copy. */
+ * buffer copy (and with `r32`, the R32 storage image copy). */
 static uint32_t
-bind_all(const struct sim_ir_shader *sh, struct world *w, int side, struct sim_binding *table)
+bind_all(const struct sim_ir_shader *sh, struct world *w, int side, int r32,
+         struct sim_binding *table)
 {
     uint32_t n, count = 0;
     const struct sim_ir_resource *res = sim_ir_shader_resources(sh, &n);
@@ -268,6 +291,12 @@ bind_all(const struct sim_ir_shader *sh, struct world *w, int side, struct sim_b
             b->data = w->push;
             b->size = sizeof(w->push);
             break;
+        case SIM_IR_RES_STORAGE_IMAGE:
+            if (r32) {
+                b->image = &w->image_r32[side];
+                break;
+            }
+            /* fall through */
         default:
             b->image = res[r].dim == 3   ? &w->image_cube
                        : res[r].dim == 2 ? &w->image_3d
@@ -395,9 +424,9 @@ run_case(const struct shader_case *c)
     /* Wide runs write storage copy 0, the reference copy 1; A and B run
      * one after the other on the same copies, so each comparison sees the
      * same history. */
-    sim_interp_bind(ins[0], table[0], bind_all(plain, w, 0, table[0]));
-    sim_interp_bind(ins[1], table[1], bind_all(plain, w, 1, table[1]));
-    sim_interp_bind(ins[2], table[2], bind_all(opt, w, 0, table[2]));
+    sim_interp_bind(ins[0], table[0], bind_all(plain, w, 0, c->r32, table[0]));
+    sim_interp_bind(ins[1], table[1], bind_all(plain, w, 1, c->r32, table[1]));
+    sim_interp_bind(ins[2], table[2], bind_all(opt, w, 0, c->r32, table[2]));
     for (uint32_t b = 0; b < BATCHES; b++) {
         /* Whole quads only (the caller's contract for derivatives); some
          * lanes helpers. */
@@ -429,6 +458,11 @@ run_case(const struct shader_case *c)
             fprintf(stderr, "%s: batch %u: storage buffers differ (same IR)\n", c->name, b);
             test_failures++;
         }
+        if (memcmp(w->r32[0], w->r32[1], sizeof(w->r32[0])) != 0) {
+            fprintf(stderr, "%s: batch %u: storage images differ (same IR)\n", c->name, b);
+            test_failures++;
+        }
+        memcpy(w->r32[0], w->r32[1], sizeof(w->r32[0]));
         /* B: the optimised shader, wide; its storage copy was reset to
          * what the reference started from. */
         memcpy(w->ssbo[0], w->ssbo[1], sizeof(w->ssbo[0]));
@@ -441,7 +475,12 @@ run_case(const struct shader_case *c)
             fprintf(stderr, "%s: batch %u: storage buffers differ\n", c->name, b);
             test_failures++;
         }
+        if (memcmp(w->r32[0], w->r32[1], sizeof(w->r32[0])) != 0) {
+            fprintf(stderr, "%s: batch %u: storage images differ\n", c->name, b);
+            test_failures++;
+        }
         memcpy(w->ssbo[0], w->ssbo[1], sizeof(w->ssbo[0]));
+        memcpy(w->r32[0], w->r32[1], sizeof(w->r32[0]));
     }
 out:
     for (int i = 0; i < 3; i++) {
