@@ -28,6 +28,8 @@ MALFORMED = {
     "read_sampled_image": "SIM_SPV_ERROR_BAD_TYPE",
     "recursion": "SIM_SPV_ERROR_RECURSION",
     "store_to_input": "SIM_SPV_ERROR_BAD_LAYOUT",
+    "texel_pointer_load": "SIM_SPV_ERROR_UNSUPPORTED",
+    "texel_pointer_sampled": "SIM_SPV_ERROR_BAD_TYPE",
     "type_mismatch": "SIM_SPV_ERROR_BAD_TYPE",
     "undefined_id": "SIM_SPV_ERROR_ID_UNDEFINED",
     "unsupported_capability": "SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY",

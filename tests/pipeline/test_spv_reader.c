@@ -67,6 +67,8 @@ static const struct {
     {"read_sampled_image", SIM_SPV_ERROR_BAD_TYPE, "OpImageRead"},
     {"recursion", SIM_SPV_ERROR_RECURSION, "calls itself"},
     {"store_to_input", SIM_SPV_ERROR_BAD_LAYOUT, "read-only"},
+    {"texel_pointer_load", SIM_SPV_ERROR_UNSUPPORTED, "OpImageTexelPointer"},
+    {"texel_pointer_sampled", SIM_SPV_ERROR_BAD_TYPE, "not a storage image"},
     {"type_mismatch", SIM_SPV_ERROR_BAD_TYPE, "OpFAdd"},
     {"undefined_id", SIM_SPV_ERROR_ID_UNDEFINED, "never defined"},
     {"unsupported_capability", SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY, "Float64"},
