@@ -167,6 +167,8 @@ enum diff_case_flags {
                               * where its SampleMask output bit is set, and averages */
     DIFF_PRIMID = 1u << 5, /* fragment: tile t's triangle is primitive DIFF_PRIMITIVE_ID(t) of
                             * its draw, after as many zero-area ones (an indexed draw) */
+    DIFF_PARTIAL = 1u << 6, /* fragment: partial_vertices, so quads on a triangle's edge
+                             * run helper lanes (the uncovered pixels, as captured) */
     DIFF_XFB = 1u << 3,   /* vertex cases: transform feedback of Position, PointSize and
                            * ClipDistance[3] (DIFF_XFB_WORDS a vertex) against the
                            * built-in outputs, with the bound; lavapipe runs ref_spv */
@@ -216,6 +218,9 @@ struct diff_inputs {
     /* Fragment cases: 3 vertices per tile, 5 attributes of 4 words each
      * (position, then locations 0-3 of fullscreen.vert). */
     uint32_t frag_vertices[DIFF_TILES * 3][5][4];
+    /* DIFF_PARTIAL cases: the same, but each tile's triangle covers about
+     * its lower-left half, its long edge crossing 2x2 quads. */
+    uint32_t partial_vertices[DIFF_TILES * 3][5][4];
     /* Vertex cases: locations 0-3 per vertex. */
     uint32_t vert_attribs[DIFF_VERTICES][4][4];
     struct diff_image images[DIFF_TEX_COUNT];

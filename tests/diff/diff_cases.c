@@ -82,6 +82,7 @@
 #include "diff_frag_depth.frag.spv.h"
 #include "diff_front_facing.frag.spv.h"
 #include "diff_samples.frag.spv.h"
+#include "diff_helper.frag.spv.h"
 #include "diff_sample_mask.frag.spv.h"
 #include "diff_primitive_id.frag.spv.h"
 #include "diff_vert_builtins.vert.spv.h"
@@ -245,6 +246,9 @@ const struct diff_case diff_cases[] = {
     {"sample_mask", "SampleMask output at 4 samples, sample shading, discard: the averaged "
      "resolve shows every honoured bit", F, SPV(diff_sample_mask_frag_spv), EXACT,
      DIFF_SAMPLES4},
+    {"helper", "HelperInvocation on partially covered quads: the flag and its fine "
+     "derivatives, derivatives of FragCoord through helpers", F,
+     SPV(diff_helper_frag_spv), EXACT, DIFF_PARTIAL},
     {"primitive_id", "PrimitiveId 0 to 7 (zero-area triangles before each tile's): "
      "constant-array index, select", F, SPV(diff_primitive_id_frag_spv), EXACT, DIFF_PRIMID},
     {"front_facing", "FrontFacing on front- and back-facing tiles: select, convert, branch",

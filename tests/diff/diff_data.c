@@ -101,6 +101,29 @@ fill_vertices(struct diff_inputs *in)
     /* A triangle covering the target: NDC (-1,-1), (3,-1), (-1,3), that is
      * framebuffer (0,0), (2W,0), (0,2H). */
     static const float ndc[3][2] = {{-1, -1}, {3, -1}, {-1, 3}};
+    /* DIFF_PARTIAL: per tile, in pixels from its corner, a triangle whose
+     * long edge runs from near the top-left to the bottom-right corner. */
+    static const float part[3][2] = {{-0.3f, 0.6f}, {8.2f, 8.3f}, {-0.3f, 8.4f}};
+    for (uint32_t t = 0; t < DIFF_TILES; t++) {
+        uint32_t tx = t % (DIFF_WIDTH / DIFF_TILE), ty = t / (DIFF_WIDTH / DIFF_TILE);
+        for (uint32_t k = 0; k < 3; k++) {
+            uint32_t (*v)[4] = in->partial_vertices[t * 3 + k];
+            float fx = (float)(tx * DIFF_TILE) + part[k][0];
+            float fy = (float)(ty * DIFF_TILE) + part[k][1];
+            float l0[4], l2[4];
+            smooth_at(fx, fy, l0, l2);
+            v[0][0] = fbits(fx / DIFF_WIDTH * 2.0f - 1.0f);
+            v[0][1] = fbits(fy / DIFF_HEIGHT * 2.0f - 1.0f);
+            v[0][2] = fbits(0.5f);
+            v[0][3] = fbits(1.0f);
+            for (int c = 0; c < 4; c++) {
+                v[1][c] = fbits(l0[c]);
+                v[3][c] = fbits(l2[c]);
+            }
+            tile_ints(t, v[2]);
+            tile_uints(t, v[4]);
+        }
+    }
     for (uint32_t t = 0; t < DIFF_TILES; t++) {
         /* Tiles of a checkerboard wind the other way round: back-facing
          * (culling is off), so FrontFacing takes both values.  The first

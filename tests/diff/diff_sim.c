@@ -200,6 +200,16 @@ run_fragment(struct sim_side *s, const struct diff_case *dc, const struct diff_o
                     fragcoord[k][l] = captured->capture[DIFF_CAPTURE_FRAGCOORD][4 * p + k];
                 }
             }
+            if ((dc->flags & DIFF_PARTIAL) &&
+                captured->capture[DIFF_CAPTURE_FACING][4 * p] == DIFF_CLEAR_BITS) {
+                /* A helper: FragCoord at the pixel centre, depth unknown. */
+                for (uint32_t k = 0; k < 4; k++) {
+                    float v = k >= 2 ? 0.0f : (float)(k ? p / DIFF_WIDTH : p % DIFF_WIDTH) + 0.5f;
+                    if (fragcoord[k]) {
+                        memcpy(&fragcoord[k][l], &v, 4);
+                    }
+                }
+            }
             if (samples > 1) {
                 for (uint32_t k = 0; k < 2; k++) {
                     float v = (float)(k ? p / DIFF_WIDTH : p % DIFF_WIDTH) + pos[smp][k];
@@ -212,7 +222,25 @@ run_fragment(struct sim_side *s, const struct diff_case *dc, const struct diff_o
                 facing[l] = captured->capture[DIFF_CAPTURE_FACING][4 * p] ? ~0u : 0u;
             }
         }
-        enum sim_interp_error err = sim_interp_run(s->interp, 0xffffu, 0);
+        /* Pixels the capture pass did not reach were not covered: helpers
+         * in a quad with a covered pixel, else the quad does not run. */
+        uint32_t active = 0xffffu, helpers = 0;
+        if (dc->flags & DIFF_PARTIAL) {
+            uint32_t covered = 0;
+            active = 0;
+            for (uint32_t l = 0; l < SIM_LANES; l++) {
+                uint32_t p = lane_pixel(b, l);
+                covered |= (captured->capture[DIFF_CAPTURE_FACING][4 * p] != DIFF_CLEAR_BITS)
+                           << l;
+            }
+            for (uint32_t q = 0; q < SIM_LANES; q += 4) {
+                if (covered & (0xfu << q)) {
+                    active |= 0xfu << q;
+                }
+            }
+            helpers = active & ~covered;
+        }
+        enum sim_interp_error err = sim_interp_run(s->interp, active, helpers);
         if (err) {
             fprintf(stderr, "diff_sim: batch %u: %s\n", b, sim_interp_error_name(err));
             return -1;

@@ -553,7 +553,8 @@ create_resources(struct vk *vk, const struct diff_case *c, const struct diff_inp
     }
     if (c->stage == DIFF_FRAGMENT) {
         if (create_buffer(vk, sizeof(in->frag_vertices), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
-                          in->frag_vertices, &res->vertices)) {
+                          (c->flags & DIFF_PARTIAL) ? in->partial_vertices : in->frag_vertices,
+                          &res->vertices)) {
             return -1;
         }
     } else if (create_buffer(vk, sizeof(in->vert_attribs), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
