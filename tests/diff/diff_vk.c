@@ -82,6 +82,9 @@ struct vk {
     uint32_t pipeline_count;
 
     int has_xfb; /* VK_EXT_transform_feedback enabled */
+    /* Optional features, enabled where the device has them (the cases
+     * needing one skip without it). */
+    int has_aniso, has_clip, has_sample_rate;
 };
 
 /* ------------------------------------------------------------------------ */
@@ -167,12 +170,18 @@ vk_init(struct vk *vk)
     if (vkEnumerateDeviceExtensionProperties(vk->physical, NULL, &next, exts) < 0) {
         next = 0;
     }
+    int xfb_ext = 0;
     for (uint32_t i = 0; i < next; i++) {
-        if (strcmp(exts[i].extensionName, VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME) == 0) {
-            vkGetPhysicalDeviceFeatures2(vk->physical, &have);
-            vk->has_xfb = xfb_have.transformFeedback == VK_TRUE;
-        }
+        xfb_ext |= strcmp(exts[i].extensionName, VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME) == 0;
     }
+    if (!xfb_ext) {
+        have.pNext = NULL;
+    }
+    vkGetPhysicalDeviceFeatures2(vk->physical, &have);
+    vk->has_xfb = xfb_ext && xfb_have.transformFeedback == VK_TRUE;
+    vk->has_aniso = have.features.samplerAnisotropy == VK_TRUE;
+    vk->has_clip = have.features.shaderClipDistance == VK_TRUE;
+    vk->has_sample_rate = have.features.sampleRateShading == VK_TRUE;
     VkPhysicalDeviceTransformFeedbackFeaturesEXT xfb_want = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_TRANSFORM_FEEDBACK_FEATURES_EXT,
         .transformFeedback = VK_TRUE,
@@ -195,10 +204,11 @@ vk_init(struct vk *vk)
                 .fragmentStoresAndAtomics = VK_TRUE,
                 .vertexPipelineStoresAndAtomics = VK_TRUE,
                 .imageCubeArray = VK_TRUE,
-                .shaderClipDistance = VK_TRUE,
+                .shaderClipDistance = vk->has_clip ? VK_TRUE : VK_FALSE,
                 .shaderImageGatherExtended = VK_TRUE,
                 .textureCompressionBC = VK_TRUE,
-                .samplerAnisotropy = VK_TRUE,
+                .samplerAnisotropy = vk->has_aniso ? VK_TRUE : VK_FALSE,
+                .sampleRateShading = vk->has_sample_rate ? VK_TRUE : VK_FALSE,
             },
     };
     float priority = 1.0f;
@@ -1092,9 +1102,21 @@ run(struct vk *vk, const struct diff_case *c, const struct diff_inputs *in,
     if (rc) {
         return rc;
     }
-    if ((c->flags & DIFF_XFB) && !vk->has_xfb) {
-        printf("diff: skip: %s needs transformFeedback (VK_EXT_transform_feedback), which this "
-               "lavapipe lacks\n", c->name);
+    if ((c->flags & DIFF_XFB) && (!vk->has_xfb || !vk->has_clip)) {
+        printf("diff: skip: %s needs transformFeedback (VK_EXT_transform_feedback) and "
+               "shaderClipDistance, which this lavapipe lacks\n", c->name);
+        return 77;
+    }
+    if ((c->flags & DIFF_SAMPLES4) && !vk->has_sample_rate) {
+        printf("diff: skip: %s needs sampleRateShading, which this lavapipe lacks\n", c->name);
+        return 77;
+    }
+    int aniso = c->separate.sampler == DIFF_SMP_ANISO;
+    for (uint32_t k = 0; k < DIFF_TEXTURE_SLOTS; k++) {
+        aniso |= diff_case_texture(c, k).sampler == DIFF_SMP_ANISO;
+    }
+    if (aniso && !vk->has_aniso) {
+        printf("diff: skip: %s needs samplerAnisotropy, which this lavapipe lacks\n", c->name);
         return 77;
     }
     if (create_resources(vk, c, in, &res) ||
