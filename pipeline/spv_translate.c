@@ -1636,6 +1636,9 @@ image_atomic(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, const stru
     struct sim_ir_inst *i;
     uint32_t d;
 
+    if (value == SIM_IR_NONE) {
+        return nomem(ctx); /* a constant operand the caller could not make */
+    }
     if (ctx->types[p->type].kind != SIM_SPV_T_INT || ctx->types[p->type].width != 32) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
                            "image atomics on other than 32-bit integers");
@@ -1691,6 +1694,9 @@ buffer_atomic(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, uint32_t 
 
     if (!pv) {
         return ctx->info->code;
+    }
+    if (value == SIM_IR_NONE) {
+        return nomem(ctx); /* a constant operand the caller could not make */
     }
     p = pv->ptr;
     if (p->space == SIM_SPV_SPACE_TEXEL) {
@@ -2383,6 +2389,21 @@ body_instruction(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
                                     : NULL;
         if (!p || (is_store && !v)) {
             return ctx->info->code;
+        }
+        if (p->ptr->space == SIM_SPV_SPACE_TEXEL) {
+            /* On an image texel: an exchange whose result is dropped, or
+             * an OR with 0 (the old value, the texel unchanged). */
+            uint32_t zero = sim_spv_const(ctx, 0, SIM_IR_UINT);
+            if (zero == SIM_IR_NONE) {
+                return nomem(ctx);
+            }
+            if (is_store && v->n != 1) {
+                return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "stored value is not a scalar");
+            }
+            return is_store ? image_atomic(ctx, 0, 0, p->ptr, SIM_IR_OP_ATOMXCHG, v->regs[0],
+                                           SIM_IR_NONE)
+                            : image_atomic(ctx, sim_spv_word(m, inst, 2), sim_spv_word(m, inst, 1),
+                                           p->ptr, SIM_IR_OP_ATOMOR, zero, SIM_IR_NONE);
         }
         if (p->ptr->space != SIM_SPV_SPACE_BUFFER) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,

@@ -79,6 +79,7 @@
 #include "diff_tex_aniso.frag.spv.h"
 #include "diff_image_atomics.frag.spv.h"
 #include "diff_image_atomics_int.frag.spv.h"
+#include "diff_image_atomics_ls.frag.spv.h"
 #include "diff_frag_depth.frag.spv.h"
 #include "diff_front_facing.frag.spv.h"
 #include "diff_samples.frag.spv.h"
@@ -229,6 +230,9 @@ const struct diff_case diff_cases[] = {
     {"image_atomics", "image atomics on R32 UINT: add, min, max, and, or, xor, exchange, "
      "compare-exchange; returned values per owned texel, shared texels' final values", F,
      SPV(diff_image_atomics_frag_spv), EXACT, 0, {{0, 0}}, {0, 0}, DIFF_TEX_R32UI},
+    {"image_atomics_ls", "imageAtomicLoad and imageAtomicStore (OpAtomicLoad, OpAtomicStore "
+     "on a texel pointer) with an add after, R32 UINT", F, SPV(diff_image_atomics_ls_frag_spv),
+     EXACT, 0, {{0, 0}}, {0, 0}, DIFF_TEX_R32UI},
     {"image_atomics_int", "image atomics on R32 SINT: signed min and max across zero, "
      "negative add, exchange, compare-exchange", F, SPV(diff_image_atomics_int_frag_spv),
      EXACT, 0, {{0, 0}}, {0, 0}, DIFF_TEX_R32I},

@@ -94,6 +94,7 @@
 #include "diff_image_store_f16.frag.spv.h"
 #include "diff_image_atomics.frag.spv.h"
 #include "diff_image_atomics_int.frag.spv.h"
+#include "diff_image_atomics_ls.frag.spv.h"
 
 #define BATCHES 24
 #define UBO_WORDS 1024
@@ -178,6 +179,7 @@ static const struct shader_case cases[] = {
      * lane order on both sides, so even the shared texels agree. */
     CASE_R32(diff_image_atomics_frag_spv),
     CASE_R32(diff_image_atomics_int_frag_spv),
+    CASE_R32(diff_image_atomics_ls_frag_spv),
 };
 
 static uint32_t rng = 12345u;
