@@ -40,7 +40,10 @@
 #define HASH (2 * CACHE_QUADS)
 #define NONE UINT32_MAX
 #define MAX_RES_LOG2 (SIM_AMFS_RES_BINS - 1)
-#define MAX_NEEDED 16 /* per quad fragment: 4 pixels, 4 quads each when bilinear */
+/* Shading quads one quad fragment may need: 4 pixels, SIM_MAX_SAMPLES
+ * requests each when the draw shades per sample, 4 quads each when
+ * bilinear. */
+#define MAX_NEEDED (4 * SIM_MAX_SAMPLES * 4)
 
 struct key {
     uint32_t patch;
@@ -54,6 +57,13 @@ struct cached {
     struct sim_shade_outputs out[4];
 };
 
+/* A shading quad the quad fragment at hand needs. */
+struct need {
+    struct key key;
+    struct cached *hit; /* NULL until found or shaded */
+    struct cached local; /* outputs when the cache could not keep them */
+};
+
 struct amfs {
     const struct sim_replay_options *opt;
     void *base; /* baseline, for triangles without a patch */
@@ -61,6 +71,7 @@ struct amfs {
     struct cached *cache;
     uint32_t count;
     uint32_t hash[HASH]; /* index into cache, NONE: empty */
+    struct need *need;   /* MAX_NEEDED, for the quad fragment at hand */
 };
 
 static void *
@@ -72,8 +83,10 @@ amfs_create(const struct sim_replay_options *opt)
     }
     a->opt = opt;
     a->cache = calloc(CACHE_QUADS, sizeof(*a->cache));
+    a->need = calloc(MAX_NEEDED, sizeof(*a->need));
     a->base = sim_unit_baseline.create(opt);
-    if (!a->cache || !a->base) {
+    if (!a->cache || !a->need || !a->base) {
+        free(a->need);
         free(a->cache);
         sim_unit_baseline.destroy(a->base);
         free(a);
@@ -88,6 +101,7 @@ amfs_destroy(void *self)
     struct amfs *a = self;
     if (a) {
         sim_unit_baseline.destroy(a->base);
+        free(a->need);
         free(a->cache);
         free(a);
     }
@@ -97,7 +111,7 @@ static int
 amfs_applies(const struct sim_draw_ctx *dc, const struct sim_replay_options *opt)
 {
     (void)opt;
-    return dc->geom.domain_word != SIM_NONE && !dc->per_sample;
+    return dc->geom.domain_word != SIM_NONE;
 }
 
 static void
@@ -338,12 +352,6 @@ find_point(const struct sim_draw_ctx *dc, const struct sim_tri *t, const double 
     return NULL;
 }
 
-struct need {
-    struct key key;
-    struct cached *hit; /* NULL until found or shaded */
-    struct cached local; /* outputs when the cache could not keep them */
-};
-
 /* Shades the grid quads of `need` that have no outputs yet, four at a
  * time, for a request of triangle `t` at pixel (px, py). */
 static void
@@ -461,19 +469,29 @@ amfs_begin(void *self, struct sim_shade_ctx *ctx)
     a->patch = SIM_NONE;
 }
 
+/* One shading request: a pixel centre, or a sample when the draw shades
+ * per sample, and the grid points that serve it. */
+struct request {
+    int32_t px, py;
+    uint32_t mask;   /* the samples it writes */
+    uint32_t ref[4]; /* need index << 2 | lane in the quad, NONE: unused */
+    double wt[4];
+};
+
 static void
 amfs_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uint32_t count)
 {
     struct amfs *a = self;
     const struct sim_amfs_options *o = &a->opt->amfs;
+    const struct sim_draw_ctx *dc = ctx->dc;
+    const struct sim_sample_pos *loc = sim_rast_sample_locations(dc->samples);
     int bilinear = o->filter == SIM_AMFS_BILINEAR;
 
     for (uint32_t qi = 0; qi < count; qi++) {
         const struct sim_quad *q = &quads[qi];
         const struct sim_tri *t = q->tri;
-        struct need need[MAX_NEEDED];
-        uint32_t nneed = 0, ref[4][4];
-        double wt[4][4];
+        struct request req[4 * SIM_MAX_SAMPLES];
+        uint32_t nreq = 0, nneed = 0;
 
         if (t->patch == SIM_NONE) {
             sim_unit_baseline_queue(a->base, ctx, q, UINT32_MAX);
@@ -484,67 +502,73 @@ amfs_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, ui
             a->patch = t->patch;
         }
         for (uint32_t p = 0; p < 4; p++) {
-            double uv[2], ux[2], uy[2];
-            uint32_t lu = 0, lv = 0;
-            if (!q->mask[p]) {
-                continue;
-            }
-            patch_position(t, q->x + (int32_t)(p & 1) + 0.5, q->y + (int32_t)(p >> 1) + 0.5, uv,
-                           ux, uy);
-            for (int d = 0; d < 2; d++) {
-                ux[d] *= o->eta;
-                uy[d] *= o->eta;
-            }
-            grid_resolution(ux, uy, ctx->dc->samples, &lu, &lv);
-            ctx->counters->amfs_resolution[lu][lv]++;
-            double nu = (double)(1u << lu), nv = (double)(1u << lv);
-            double fu = uv[0] * nu - 0.5, fv = uv[1] * nv - 0.5;
-            if (!isfinite(fu) || !isfinite(fv)) {
-                fu = fv = 0;
-            }
-            fu = fu < 0 ? 0 : fu > nu - 1 ? nu - 1 : fu;
-            fv = fv < 0 ? 0 : fv > nv - 1 ? nv - 1 : fv;
-            /* Grid points: nearest, or the four around (weights). */
-            int32_t i0, j0;
-            double tu, tv;
-            if (bilinear) {
-                i0 = (int32_t)floor(fu);
-                j0 = (int32_t)floor(fv);
-                tu = fu - i0;
-                tv = fv - j0;
-            } else {
-                i0 = (int32_t)floor(fu + 0.5);
-                j0 = (int32_t)floor(fv + 0.5);
-                tu = tv = 0;
-            }
-            for (uint32_t c = 0; c < 4; c++) {
-                int32_t i = i0 + (int32_t)(c & 1), j = j0 + (int32_t)(c >> 1);
-                double w = ((c & 1) ? tu : 1 - tu) * ((c >> 1) ? tv : 1 - tv);
-                i = i < (int32_t)nu ? i : (int32_t)nu - 1;
-                j = j < (int32_t)nv ? j : (int32_t)nv - 1;
-                wt[p][c] = w;
-                ref[p][c] = NONE;
-                if (c > 0 && !bilinear) {
+            int32_t px = q->x + (int32_t)(p & 1), py = q->y + (int32_t)(p >> 1);
+            for (uint32_t s = 0; s < (dc->per_sample ? dc->samples : 1); s++) {
+                struct request *r = &req[nreq];
+                double uv[2], ux[2], uy[2], x = px + 0.5, y = py + 0.5;
+                uint32_t lu = 0, lv = 0;
+                r->mask = dc->per_sample ? q->mask[p] & (1u << s) : q->mask[p];
+                if (!r->mask) {
                     continue;
                 }
-                struct key k = {t->patch, lu, lv, (uint32_t)i >> 1, (uint32_t)j >> 1};
-                ref[p][c] = add_need(a, ctx, need, &nneed, &k) << 2 |
-                            (((uint32_t)i & 1) | ((uint32_t)j & 1) << 1);
+                if (dc->per_sample) {
+                    x = px + loc[s].x / 16.0;
+                    y = py + loc[s].y / 16.0;
+                }
+                r->px = px;
+                r->py = py;
+                nreq++;
+                patch_position(t, x, y, uv, ux, uy);
+                for (int d = 0; d < 2; d++) {
+                    ux[d] *= o->eta;
+                    uy[d] *= o->eta;
+                }
+                grid_resolution(ux, uy, dc->samples, &lu, &lv);
+                ctx->counters->amfs_resolution[lu][lv]++;
+                double nu = (double)(1u << lu), nv = (double)(1u << lv);
+                double fu = uv[0] * nu - 0.5, fv = uv[1] * nv - 0.5;
+                if (!isfinite(fu) || !isfinite(fv)) {
+                    fu = fv = 0;
+                }
+                fu = fu < 0 ? 0 : fu > nu - 1 ? nu - 1 : fu;
+                fv = fv < 0 ? 0 : fv > nv - 1 ? nv - 1 : fv;
+                /* Grid points: nearest, or the four around (weights). */
+                int32_t i0, j0;
+                double tu, tv;
+                if (bilinear) {
+                    i0 = (int32_t)floor(fu);
+                    j0 = (int32_t)floor(fv);
+                    tu = fu - i0;
+                    tv = fv - j0;
+                } else {
+                    i0 = (int32_t)floor(fu + 0.5);
+                    j0 = (int32_t)floor(fv + 0.5);
+                    tu = tv = 0;
+                }
+                for (uint32_t c = 0; c < 4; c++) {
+                    int32_t i = i0 + (int32_t)(c & 1), j = j0 + (int32_t)(c >> 1);
+                    i = i < (int32_t)nu ? i : (int32_t)nu - 1;
+                    j = j < (int32_t)nv ? j : (int32_t)nv - 1;
+                    r->wt[c] = ((c & 1) ? tu : 1 - tu) * ((c >> 1) ? tv : 1 - tv);
+                    r->ref[c] = NONE;
+                    if (c > 0 && !bilinear) {
+                        continue;
+                    }
+                    struct key k = {t->patch, lu, lv, (uint32_t)i >> 1, (uint32_t)j >> 1};
+                    r->ref[c] = add_need(a, ctx, a->need, &nneed, &k) << 2 |
+                                (((uint32_t)i & 1) | ((uint32_t)j & 1) << 1);
+                }
             }
         }
-        shade_missing(a, ctx, t, q->x, q->y, need, nneed);
-        for (uint32_t p = 0; p < 4; p++) {
+        shade_missing(a, ctx, t, q->x, q->y, a->need, nneed);
+        for (uint32_t k = 0; k < nreq; k++) {
+            const struct request *r = &req[k];
             struct sim_shade_outputs out;
-            const struct cached *c0;
-            int32_t px = q->x + (int32_t)(p & 1), py = q->y + (int32_t)(p >> 1);
-            if (!q->mask[p]) {
+            const struct cached *c0 = a->need[r->ref[0] >> 2].hit;
+            if (!c0 || !(c0->alive & (1u << (r->ref[0] & 3)))) {
                 continue;
             }
-            c0 = need[ref[p][0] >> 2].hit;
-            if (!c0 || !(c0->alive & (1u << (ref[p][0] & 3)))) {
-                continue;
-            }
-            out = c0->out[ref[p][0] & 3];
+            out = c0->out[r->ref[0] & 3];
             if (bilinear) {
                 for (uint32_t i = 0; i < SIM_MAX_COLOR_ATTACHMENTS; i++) {
                     if (attachment_is_integer(ctx, i)) {
@@ -553,14 +577,14 @@ amfs_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, ui
                     for (int ch = 0; ch < 4; ch++) {
                         double sum = 0, wsum = 0;
                         for (uint32_t c = 0; c < 4; c++) {
-                            const struct cached *cc = need[ref[p][c] >> 2].hit;
+                            const struct cached *cc = a->need[r->ref[c] >> 2].hit;
                             float f;
-                            if (!cc || !(cc->alive & (1u << (ref[p][c] & 3)))) {
+                            if (!cc || !(cc->alive & (1u << (r->ref[c] & 3)))) {
                                 continue;
                             }
-                            memcpy(&f, &cc->out[ref[p][c] & 3].color[i][ch], 4);
-                            sum += wt[p][c] * f;
-                            wsum += wt[p][c];
+                            memcpy(&f, &cc->out[r->ref[c] & 3].color[i][ch], 4);
+                            sum += r->wt[c] * f;
+                            wsum += r->wt[c];
                         }
                         if (wsum > 0) {
                             float f = (float)(sum / wsum);
@@ -569,7 +593,7 @@ amfs_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, ui
                     }
                 }
             }
-            sim_shade_write_outputs(ctx, &out, t, px, py, q->mask[p]);
+            sim_shade_write_outputs(ctx, &out, t, r->px, r->py, r->mask);
         }
     }
 }

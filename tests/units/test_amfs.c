@@ -13,6 +13,8 @@
  *     triangle containing it, so the image equals baseline's;
  *   - eta = 2 shades a quarter as much (16 x 16 grid), nearest and
  *     bilinear;
+ *   - with sample shading, a request per sample, still one grid point
+ *     per pixel;
  *   - the unit applies only to tessellated draws.
  */
 #include "fixture.h"
@@ -112,6 +114,31 @@ test_eta(struct sim_ir_shader *fs)
     }
 }
 
+/* Sample shading at 4 samples: a request per covered sample, each served
+ * by the grid point of its pixel (the resolution stays one point per
+ * pixel, c = 1 when alpha = 1), writing only its sample. */
+static void
+test_per_sample(struct sim_ir_shader *fs)
+{
+    static struct unit_fixture a;
+    struct sim_replay_options opt;
+    memset(&opt, 0, sizeof(opt));
+    fix_init(&a, SIM_UNIT_AMFS, 4, &opt, fs);
+    a.dc.geom.domain_word = 8;
+    a.dc.per_sample = 1;
+    add_patch(&a, 4);
+    fix_ready(&a);
+    for (uint32_t t = 0; t < a.dc.tris.count; t++) {
+        fix_feed_all(&a, t);
+    }
+    fix_finish(&a);
+    CHECK_EQ_U64(4 * 1024, a.counters.amfs_hits + a.counters.amfs_misses);
+    CHECK_EQ_U64(4 * 1024, a.counters.amfs_resolution[5][5]);
+    CHECK_EQ_U64(1024, a.counters.lanes_shaded);
+    CHECK_EQ_U64(4 * 1024, a.counters.samples_written);
+    fix_destroy(&a);
+}
+
 static void
 test_applies(struct sim_ir_shader *fs)
 {
@@ -129,6 +156,7 @@ main(void)
     struct sim_ir_shader *fs = fix_load(layer_client_frag_spv, sizeof(layer_client_frag_spv));
     test_levels(fs);
     test_eta(fs);
+    test_per_sample(fs);
     test_applies(fs);
     sim_ir_shader_destroy(fs);
     return test_failures ? TEST_FAIL : TEST_PASS;
