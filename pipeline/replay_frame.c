@@ -493,8 +493,10 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
                 err = SIM_REPLAY_ERROR_NOMEM;
             } else if (r->workers[k].fault && !err) {
                 err = r->workers[k].fault;
-                snprintf(out->detail, sizeof(out->detail),
-                         "the fragment shader ran past the step limit");
+                snprintf(out->detail, sizeof(out->detail), "%s",
+                         err == SIM_REPLAY_ERROR_SHADER_FAULT
+                             ? "the fragment shader ran past the step limit"
+                             : "a shading unit ran out of memory");
             }
         }
     }

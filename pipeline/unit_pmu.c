@@ -89,12 +89,6 @@ pmu_create(const struct sim_replay_options *opt)
         return NULL;
     }
     u->opt = opt;
-    u->capacity = opt->pmu.entries;
-    u->pool = calloc(u->capacity, sizeof(*u->pool));
-    if (!u->pool) {
-        free(u);
-        return NULL;
-    }
     return u;
 }
 
@@ -364,6 +358,31 @@ group_init(struct group *g, const struct sim_tri *tri, uint32_t mask, uint32_t s
     }
 }
 
+/* A free entry, growing the pool (up to the buffer's size) when it has
+ * none; NONE when out of memory. */
+static uint32_t
+alloc_entry(struct pmu *u, struct sim_shade_ctx *ctx)
+{
+    if (u->free_head == NONE) {
+        uint32_t cap = u->capacity ? 2 * u->capacity : 64;
+        struct entry *p;
+        cap = cap < u->opt->pmu.entries ? cap : u->opt->pmu.entries;
+        if (cap <= u->capacity || !(p = realloc(u->pool, (size_t)cap * sizeof(*p)))) {
+            ctx->fault = SIM_REPLAY_ERROR_NOMEM;
+            return NONE;
+        }
+        u->pool = p;
+        for (uint32_t i = u->capacity; i < cap; i++) {
+            p[i].next = i + 1 < cap ? i + 1 : NONE;
+        }
+        u->free_head = u->capacity;
+        u->capacity = cap;
+    }
+    uint32_t e = u->free_head;
+    u->free_head = u->pool[e].next;
+    return e;
+}
+
 static void
 pmu_begin(void *self, struct sim_shade_ctx *ctx)
 {
@@ -418,11 +437,13 @@ pmu_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
             continue;
         }
         ctx->counters->pmu_partial_quads++;
-        if (u->count >= u->capacity) {
+        if (u->count >= u->opt->pmu.entries) {
             evict(u, ctx, u->head);
         }
-        e = u->free_head;
-        u->free_head = u->pool[e].next;
+        e = alloc_entry(u, ctx);
+        if (e == NONE) {
+            return;
+        }
         en = &u->pool[e];
         en->x = q->x;
         en->y = q->y;
