@@ -244,9 +244,9 @@ can_merge(const struct entry *a, uint32_t front, uint32_t grid, const uint32_t c
  * the fragment can merge into, or NONE. */
 static uint32_t
 find_merge(const struct qfm *m, uint32_t loc, uint32_t except, uint32_t front, uint32_t grid,
-           const uint32_t cover[4], const uint64_t *adj)
+           const uint32_t cover[4], const uint64_t *adj, uint32_t window)
 {
-    uint32_t tried = 0, window = m->opt->qfm.window;
+    uint32_t tried = 0;
     for (uint32_t e = m->loc_tail[loc]; e != NONE; e = m->pool[e].loc_prev) {
         const struct entry *en = &m->pool[e];
         if (e == except || en->front != front || en->grid != grid) {
@@ -439,7 +439,7 @@ evict(struct qfm *m, struct sim_shade_ctx *ctx, uint32_t e)
     struct entry *en = &m->pool[e];
     if (m->opt->qfm.evict_merge == SIM_SWITCH_ON) {
         uint32_t into = find_merge(m, loc_key(en->x, en->y), e, en->front, en->grid, en->cover,
-                                   en->adj_mask);
+                                   en->adj_mask, m->opt->qfm.window);
         if (into != NONE) {
             ctx->counters->qfm_evict_merges += has_cover(en->cover);
             combine(&m->pool[into], en);
@@ -473,7 +473,8 @@ qfm_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
 
         ctx->counters->qfm_empty_quads += empty;
         e = grid == SIM_NONE ? NONE
-                             : find_merge(m, loc, NONE, t->front, grid, q->mask, t->adj);
+                             : find_merge(m, loc, NONE, t->front, grid, q->mask, t->adj,
+                                          m->opt->qfm.window);
         if (e != NONE) {
             en = &m->pool[e];
             en->tri_mask[t->grid_index / 64] |= 1ull << (t->grid_index % 64);
