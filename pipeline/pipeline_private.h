@@ -630,6 +630,12 @@ sim_spv_emit(struct sim_spv_ctx *ctx, enum sim_ir_op op, uint32_t dst, uint32_t 
 uint32_t
 sim_spv_emit1(struct sim_spv_ctx *ctx, enum sim_ir_op op, enum sim_ir_scalar scalar, uint32_t a,
               uint32_t b, uint32_t c);
+/* First of the four float registers of the fragment shader's FragCoord
+ * input: the shader's own, or an implicit input entry (built-in FragCoord)
+ * the shading setup fills like a declared one.  SIM_IR_NONE when out of
+ * registers or memory. */
+uint32_t
+sim_spv_frag_coord(struct sim_spv_ctx *ctx);
 const struct sim_spv_type *
 sim_spv_type(struct sim_spv_ctx *ctx, uint32_t id);
 struct sim_spv_val *

@@ -1221,7 +1221,10 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand is not an image");
     }
     if (it->ms) {
-        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "multisampled images");
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "%s",
+                           it->dim == SpvDimSubpassData
+                               ? "subpassLoad of a multisampled input attachment"
+                               : "multisampled images");
     }
     tex = sim_vec_push(&ctx->texs, sizeof(*tex), 1, 1u << 20);
     if (!tex) {
@@ -1284,6 +1287,11 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
          * converted beyond the format). */
         if (op == SpvOpImageRead && it->sampled != 2) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "the image is not a storage image");
+        }
+        if (it->dim == SpvDimSubpassData && (op != SpvOpImageRead ||
+                                             ctx->exec_model != SpvExecutionModelFragment)) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE,
+                               "subpass data read outside a fragment shader's OpImageRead");
         }
         tex->kind = SIM_IR_TEX_FETCH;
         coord = operand(ctx, W(4), WANT_INT, 0);
@@ -1385,6 +1393,22 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
             if (coords >= 4) {
                 return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "projective arrayed lookup");
             }
+        }
+    }
+    if (it->dim == SpvDimSubpassData) {
+        /* subpassLoad (Vulkan 16.1.2 "Input Attachment Operations" / SPIR-V
+         * Dim SubpassData): the coordinate is an offset from the fragment's
+         * integer framebuffer position, floor(FragCoord.xy). */
+        uint32_t fc = sim_spv_frag_coord(ctx);
+        for (uint32_t c = 0; c < 2 && fc != SIM_IR_NONE; c++) {
+            uint32_t p = sim_spv_emit1(ctx, SIM_IR_OP_F2I, SIM_IR_INT, fc + c, 0, 0);
+            tex->coord[c] = p == SIM_IR_NONE ? SIM_IR_NONE
+                                              : sim_spv_emit1(ctx, SIM_IR_OP_IADD, SIM_IR_INT, p,
+                                                              tex->coord[c], 0);
+            fc = tex->coord[c] == SIM_IR_NONE ? SIM_IR_NONE : fc;
+        }
+        if (fc == SIM_IR_NONE) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_TOO_LARGE, "registers");
         }
     }
     /* Image operands (SPIR-V 3.14): the mask, then one group per set bit. */

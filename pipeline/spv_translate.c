@@ -311,6 +311,7 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
     case SpvCapabilityStorageImageReadWithoutFormat:
     case SpvCapabilityStorageImageWriteWithoutFormat:
     case SpvCapabilityMultiView:
+    case SpvCapabilityInputAttachment: /* subpassLoad: spv_ops.c image_op */
     /* What glslang declares for gl_PrimitiveID in a fragment shader;
      * geometry shaders themselves stop at their first OpEmitVertex, an
      * unsupported opcode. */
@@ -859,6 +860,32 @@ add_interface(struct sim_spv_ctx *ctx, int output, uint32_t var, uint32_t type, 
 {
     return add_interface_arrayed(ctx, output, var, type, reg, location, component, builtin,
                                  io_flags, 0, 0);
+}
+
+uint32_t
+sim_spv_frag_coord(struct sim_spv_ctx *ctx)
+{
+    struct sim_ir_interface *e;
+    uint32_t reg;
+
+    for (uint32_t i = 0; i < ctx->inputs.count; i++) {
+        e = VEC_AT(ctx->inputs, struct sim_ir_interface, i);
+        if (e->builtin == SpvBuiltInFragCoord && e->components == 4) {
+            return e->reg;
+        }
+    }
+    reg = sim_spv_new_regs(ctx, 4, SIM_IR_FLOAT);
+    e = reg == SIM_IR_NONE ? NULL : sim_vec_push(&ctx->inputs, sizeof(*e), 1, 4096);
+    if (!e) {
+        return SIM_IR_NONE;
+    }
+    e->builtin = SpvBuiltInFragCoord;
+    e->reg = reg;
+    e->components = 4;
+    e->vec_size = 4;
+    e->scalar = SIM_IR_FLOAT;
+    e->name = intern_string(ctx, "gl_FragCoord (implicit)");
+    return reg;
 }
 
 /* Is a variable of `type` per-vertex arrayed I/O of this stage: an array

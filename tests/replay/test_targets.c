@@ -1,0 +1,234 @@
+/*
+ * tests/replay/test_targets.c — what a draw reads of what the frame rendered
+ * before it, on frames built in memory and checked pixel by pixel:
+ *
+ *   - input attachments: a pass writes each pixel's coordinates, a later
+ *     pass reads them back with subpassLoad (with and without gl_FragCoord
+ *     in its shader) and must see its own pixel's texel;
+ *   - subpassLoad of a multisampled input attachment is refused by name.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vulkan/vulkan_core.h>
+
+#include "pipeline/pipeline.h"
+#include "test.h"
+
+#include "fullscreen_vert.h"
+#include "gradient_frag.h"
+#include "subpass_coord_frag.h"
+#include "subpass_frag.h"
+#include "subpass_ms_frag.h"
+
+#define W 40
+#define H 24
+
+static struct sim_ir_shader *
+load(const uint32_t *words, size_t bytes)
+{
+    struct sim_ir_shader *sh = NULL;
+    struct sim_spv_error_info info;
+    if (sim_ir_shader_create(words, bytes / 4, NULL, &sh, &info)) {
+        fprintf(stderr, "translation failed: %s\n", info.detail);
+        test_failures++;
+    }
+    return sh;
+}
+
+static struct sim_draw_state
+fullscreen_state(uint32_t width, uint32_t height)
+{
+    struct sim_draw_state s;
+    memset(&s, 0, sizeof(s));
+    s.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    s.viewport = (struct sim_viewport){0, 0, (float)width, (float)height, 0, 1};
+    s.scissor = (struct sim_rect){0, 0, width, height};
+    s.polygon_mode = VK_POLYGON_MODE_FILL;
+    s.cull_mode = VK_CULL_MODE_NONE;
+    s.front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
+    s.depth_clip = 1;
+    s.sample_mask = ~0u;
+    s.blend[0].write_mask = 0xf;
+    return s;
+}
+
+/* A render pass of one RGBA8 colour target `image`, cleared to zero. */
+static struct sim_pass
+colour_pass(uint32_t image, uint32_t width, uint32_t height)
+{
+    struct sim_pass p;
+    memset(&p, 0, sizeof(p));
+    p.kind = SIM_PASS_RENDER;
+    p.width = width;
+    p.height = height;
+    p.area = (struct sim_rect){0, 0, width, height};
+    p.samples = 1;
+    p.color_count = 1;
+    p.color[0] = (struct sim_attachment){.image = image, .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                         .load_op = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                         .store_op = VK_ATTACHMENT_STORE_OP_STORE,
+                                         .resolve_image = SIM_NONE};
+    p.depth.image = SIM_NONE;
+    return p;
+}
+
+static void
+fullscreen_draw(struct sim_draw *d, const struct sim_program *prog, uint32_t width,
+                uint32_t height)
+{
+    memset(d, 0, sizeof(*d));
+    d->program = prog;
+    d->state = fullscreen_state(width, height);
+    d->count = 3;
+    d->instance_count = 1;
+}
+
+/* Pixels of `image` that differ from want(x, y); prints the first. */
+static int
+count_bad(struct sim_replay_result *r, uint32_t image,
+          void (*want)(uint32_t x, uint32_t y, uint8_t out[4]))
+{
+    uint32_t w = 0, h = 0;
+    uint8_t *px = sim_replay_result_image_rgba8(r, SIM_UNIT_BASELINE, image, &w, &h);
+    int bad = 0;
+
+    if (!px) {
+        fprintf(stderr, "image %u was not rendered\n", image);
+        return -1;
+    }
+    for (uint32_t y = 0; y < h; y++) {
+        for (uint32_t x = 0; x < w; x++) {
+            uint8_t e[4];
+            const uint8_t *a = px + 4 * ((size_t)y * w + x);
+            want(x, y, e);
+            if (memcmp(a, e, 4) != 0 && bad++ == 0) {
+                fprintf(stderr, "image %u pixel (%u, %u): want %u %u %u %u, got %u %u %u %u\n",
+                        image, x, y, e[0], e[1], e[2], e[3], a[0], a[1], a[2], a[3]);
+            }
+        }
+    }
+    free(px);
+    return bad;
+}
+
+static void
+check_all_drawn(struct sim_replay_result *r, uint32_t want)
+{
+    uint32_t n = 0;
+    const struct sim_draw_result *d = sim_replay_result_draws(r, &n);
+    CHECK_EQ_INT(want, n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (d[i].status != SIM_REPLAY_ERROR_OK) {
+            fprintf(stderr, "draw %u: %s\n", i, d[i].detail);
+            test_failures++;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Input attachments                                                         */
+
+static void
+want_gradient(uint32_t x, uint32_t y, uint8_t out[4])
+{
+    out[0] = (uint8_t)x, out[1] = (uint8_t)y, out[2] = 64, out[3] = 255;
+}
+
+static void
+want_swizzled(uint32_t x, uint32_t y, uint8_t out[4])
+{
+    out[0] = 64, out[1] = (uint8_t)y, out[2] = (uint8_t)x, out[3] = 255;
+}
+
+static void
+want_coord(uint32_t x, uint32_t y, uint8_t out[4])
+{
+    out[0] = (uint8_t)y, out[1] = (uint8_t)x, out[2] = 64, out[3] = 255;
+}
+
+/* Pass 0 writes (x, y, 64, 255) into image 0; pass 1 reads image 0 as an
+ * input attachment into image 1; pass 2 the same into image 2 with a
+ * shader that also reads gl_FragCoord.  Image 0 has no contents of its own:
+ * anything but the replay's rendering reads as zero. */
+static void
+test_input_attachments(struct sim_ir_shader *vs, struct sim_ir_shader *gradient,
+                       struct sim_ir_shader *subpass, struct sim_ir_shader *subpass_coord)
+{
+    static struct sim_image images[3];
+    static struct sim_pass passes[3];
+    static struct sim_draw draws[3];
+    static struct sim_program progs[3];
+    static const struct sim_binding input = {.set = 0, .binding = 0};
+    static const uint32_t input_image[1] = {0};
+    struct sim_ir_shader *fs[3] = {gradient, subpass, subpass_coord};
+    struct sim_frame frame = {0};
+    struct sim_replay_options opt = {.threads = 2};
+    struct sim_replay_result *r = NULL;
+    char detail[160];
+
+    for (uint32_t i = 0; i < 3; i++) {
+        images[i] = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1, 1, NULL, 0};
+        memset(&progs[i], 0, sizeof(progs[i]));
+        progs[i].stages[SIM_STAGE_VERTEX] = vs;
+        progs[i].stages[SIM_STAGE_FRAGMENT] = fs[i];
+        passes[i] = colour_pass(i, W, H);
+        fullscreen_draw(&draws[i], &progs[i], W, H);
+        passes[i].draws = &draws[i];
+        passes[i].draw_count = 1;
+        if (i > 0) {
+            draws[i].bindings = &input;
+            draws[i].binding_count = 1;
+            draws[i].binding_images = input_image;
+        }
+    }
+    frame.sub_pixel_bits = 8;
+    frame.images = images;
+    frame.image_count = 3;
+    frame.passes = passes;
+    frame.pass_count = 3;
+    frame.present_image = 1;
+    if (sim_replay_frame(&frame, &opt, &r, detail) != SIM_REPLAY_ERROR_OK) {
+        fprintf(stderr, "replay failed: %s\n", detail);
+        test_failures++;
+        return;
+    }
+    check_all_drawn(r, 3);
+    CHECK_EQ_INT(0, count_bad(r, 0, want_gradient));
+    CHECK_EQ_INT(0, count_bad(r, 1, want_swizzled));
+    CHECK_EQ_INT(0, count_bad(r, 2, want_coord));
+    sim_replay_result_destroy(r);
+}
+
+static void
+test_input_attachment_ms(void)
+{
+    struct sim_ir_shader *sh = NULL;
+    struct sim_spv_error_info info;
+    enum sim_spv_error err = sim_ir_shader_create(
+        replay_subpass_ms_frag, sizeof(replay_subpass_ms_frag) / 4, NULL, &sh, &info);
+    CHECK_EQ_INT(SIM_SPV_ERROR_UNSUPPORTED, err);
+    CHECK(strstr(info.detail, "multisampled input attachment") != NULL);
+    sim_ir_shader_destroy(sh);
+}
+
+int
+main(void)
+{
+    struct sim_ir_shader *vs = load(replay_fullscreen_vert, sizeof(replay_fullscreen_vert));
+    struct sim_ir_shader *gradient = load(replay_gradient_frag, sizeof(replay_gradient_frag));
+    struct sim_ir_shader *subpass = load(replay_subpass_frag, sizeof(replay_subpass_frag));
+    struct sim_ir_shader *coord = load(replay_subpass_coord_frag,
+                                       sizeof(replay_subpass_coord_frag));
+
+    if (vs && gradient && subpass && coord) {
+        test_input_attachments(vs, gradient, subpass, coord);
+    }
+    test_input_attachment_ms();
+    sim_ir_shader_destroy(vs);
+    sim_ir_shader_destroy(gradient);
+    sim_ir_shader_destroy(subpass);
+    sim_ir_shader_destroy(coord);
+    return TEST_RESULT();
+}
