@@ -935,8 +935,17 @@ build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out, const cha
                 }
                 break;
             }
+            case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
+                /* subpassLoad reads the attachment as the replay has
+                 * rendered it so far (an earlier subpass's output). */
+                b->image = get_texture(w, d->image_view);
+                images[n] = view_image(w, d->image_view, NULL);
+                if (images[n] == SIM_NONE) {
+                    *problem = "an input attachment has no image the replay can read";
+                }
+                break;
             default:
-                /* Texel buffers, input attachments, ...: read as zero. */
+                /* Texel buffers, ...: read as zero. */
                 continue;
             }
             n++;
@@ -1204,9 +1213,6 @@ begin_subpass(struct walk *w)
     }
     if (pass->has_depth && ds[0].attachment < MAX_ATTACHMENTS) {
         w->used[ds[0].attachment] = 1;
-    }
-    if (sp->inputs.count) {
-        skip(w, "input attachments (read as zero)");
     }
 }
 
