@@ -481,6 +481,21 @@ struct sim_image {
     uint32_t samples; /* as created; sim_replay_options.samples may override */
     const void *data;
     uint64_t size; /* bytes at data */
+    /* 0 for an image.  Else this frame image is mip level `level`, array
+     * layer `layer` of frame image `parent - 1` (which is not one itself):
+     * the storage the frame renders into through a view of that one
+     * subresource, with levels and layers 1 and the level's size.  Views of
+     * the parent that draws sample afterwards see what it holds. */
+    uint32_t parent;
+    uint32_t level, layer;
+};
+
+/* The subresources an image view shows (VkImageSubresourceRange, counts
+ * resolved). */
+struct sim_view_range {
+    uint32_t view_type; /* VkImageViewType */
+    uint32_t base_level, level_count;
+    uint32_t base_layer, layer_count;
 };
 
 struct sim_rect {
@@ -596,9 +611,14 @@ struct sim_draw {
     uint32_t binding_count;
     /* NULL, or per binding the frame image its `image` shows (SIM_NONE when
      * none): when the frame has written that image earlier (rendered,
-     * cleared, blitted, uploaded), shaders sample what it holds then instead
-     * of `image`'s data (mip level 0; other levels keep `image`'s). */
+     * cleared, blitted, uploaded), or a subresource image of it
+     * (sim_image.parent), shaders sample what it holds then instead of
+     * `image`'s data, subresource by subresource; the rest keep `image`'s. */
     const uint32_t *binding_images;
+    /* NULL, or per binding with a binding image the range of it the view
+     * shows.  NULL: from level 0 and layer 0, `image`'s level and layer
+     * counts and view type (a 2D view of one level without `image`). */
+    const struct sim_view_range *binding_ranges;
     struct sim_vertex_buffer vertex_buffers[SIM_MAX_VERTEX_BINDINGS]; /* by binding number */
     uint32_t indexed;
     const void *index_data; /* indexed draws: the index buffer from the bound offset */

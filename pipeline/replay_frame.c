@@ -69,6 +69,7 @@ struct worker_interp {
 };
 
 struct replay;
+struct layered_scratch;
 
 struct worker {
     struct replay *r;
@@ -99,9 +100,14 @@ struct replay {
     uint32_t raster_flags;           /* the current draw: sim_rast_tri_quads_ex flags */
     struct sim_unit_target targets[SIM_UNIT_COUNT];
     uint8_t *is_attachment; /* per image: a colour or depth attachment somewhere */
-    /* Images the frame wrote, as textures, per unit and image. */
+    /* Views of images the frame wrote, per unit and binding of the draw. */
     struct sim_tex_image *textures[SIM_UNIT_COUNT];
-    void **texels[SIM_UNIT_COUNT]; /* sample averages of multisampled surfaces */
+    void **texels[SIM_UNIT_COUNT]; /* per image: sample averages of multisampled surfaces */
+    /* Per unit, image and view level (SIM_TEX_MAX_LEVELS each): layers
+     * assembled for views of several layers. */
+    struct layered_scratch *layered[SIM_UNIT_COUNT];
+    /* Subresource images of each image: the first, and the next of each. */
+    uint32_t *first_child, *next_child;
     /* The current draw's binding table per unit (NULL: the draw's own). */
     struct sim_binding *bindings[SIM_UNIT_COUNT];
     struct sim_binding *bindings_store[SIM_UNIT_COUNT];
@@ -344,50 +350,208 @@ new_draw_result(struct replay *r, uint32_t pass, uint32_t draw)
     return d;
 }
 
-/* The texture view of frame image `image` as unit `u` has it now: level 0
- * from the unit's surface, other levels from `orig` (the caller's view). */
-static const struct sim_tex_image *
-written_texture(struct replay *r, uint32_t u, uint32_t image, const struct sim_tex_image *orig)
-{
-    const struct sim_surface *s = r->res->surfaces[u][image];
-    struct sim_tex_image *t = &r->textures[u][image];
-    uint32_t bytes;
-    void *data;
+/*
+ * What draws sample of images the frame rendered.  The replay renders into
+ * surfaces of one mip level and array layer: an image's own surface holds
+ * its level 0, layer 0, and each subresource image (sim_image.parent) one
+ * other level and layer.  A binding's view is assembled per unit at each
+ * draw: view level i, layer j is the image's level base_level + i, layer
+ * base_layer + j (sim_view_range), taken from the surface that holds it
+ * when the frame rendered there, else from the caller's view (the contents
+ * before the frame) or zero.  A view level of one layer points at the
+ * surface's texels; one of several layers is copied together into scratch
+ * memory per unit, image and level, laid out by absolute layer so that
+ * views of different layer ranges share it.  Surfaces of depth formats
+ * read as D32_SFLOAT; layers of such a level the frame did not render read
+ * as zero unless the caller's view has 4-byte texels too.
+ */
 
-    if (!s) {
-        return orig;
+struct layered_scratch {
+    void *data;
+    uint64_t size;
+};
+
+/* The surface of unit `u` holding `level`, `layer` of frame image `image`,
+ * or NULL; *holder: the frame image it belongs to. */
+static const struct sim_surface *
+subresource_surface(const struct replay *r, uint32_t u, uint32_t image, uint32_t level,
+                    uint32_t layer, uint32_t *holder)
+{
+    if (level == 0 && layer == 0 && r->res->surfaces[u][image]) {
+        *holder = image;
+        return r->res->surfaces[u][image];
     }
-    if (s->samples > 1 && !r->texels[u][image]) {
-        r->texels[u][image] = malloc((size_t)s->width * s->height *
-                                     (s->depth ? sizeof(float) : s->texel_bytes));
-        if (!r->texels[u][image]) {
+    for (uint32_t c = r->first_child[image]; c != SIM_NONE; c = r->next_child[c]) {
+        const struct sim_image *ci = &r->frame->images[c];
+        if (ci->level == level && ci->layer == layer && r->res->surfaces[u][c]) {
+            *holder = c;
+            return r->res->surfaces[u][c];
+        }
+    }
+    return NULL;
+}
+
+/* Has unit `u` rendered into any subresource of `image`? */
+static int
+image_is_written(const struct replay *r, uint32_t u, uint32_t image)
+{
+    if (r->res->surfaces[u][image]) {
+        return 1;
+    }
+    for (uint32_t c = r->first_child[image]; c != SIM_NONE; c = r->next_child[c]) {
+        if (r->res->surfaces[u][c]) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The texels of surface `s` of frame image `holder` (sample averages for
+ * multisampled ones), and their bytes per texel; NULL when out of memory. */
+static const void *
+surface_data(struct replay *r, uint32_t u, uint32_t holder, const struct sim_surface *s,
+             uint32_t *bytes)
+{
+    *bytes = s->depth ? (uint32_t)sizeof(float) : s->texel_bytes;
+    if (s->samples > 1 && !r->texels[u][holder]) {
+        r->texels[u][holder] = malloc((size_t)s->width * s->height * *bytes);
+        if (!r->texels[u][holder]) {
             return NULL;
         }
     }
-    data = sim_surface_texels(s, r->texels[u][image]);
+    return sim_surface_texels(s, r->texels[u][holder]);
+}
+
+/* Level `i` of view `t` (of image `image`, range `v`) from the surfaces
+ * that hold its layers; the level is left as it is when none does.
+ * Returns 0 when out of memory. */
+static int
+written_level(struct replay *r, uint32_t u, uint32_t image, const struct sim_view_range *v,
+              const struct sim_tex_image *orig, struct sim_tex_image *t, uint32_t i)
+{
+    const struct sim_image *img = &r->frame->images[image];
+    uint32_t level = v->base_level + i, holder = SIM_NONE, bytes = 0;
+    uint32_t lw = img->width >> level ? img->width >> level : 1;
+    uint32_t lh = img->height >> level ? img->height >> level : 1;
+    const struct sim_surface *s = NULL;
+    const void *data;
+    uint64_t layer_bytes;
+
+    for (uint32_t j = 0; j < t->layers && !s; j++) {
+        s = subresource_surface(r, u, image, level, v->base_layer + j, &holder);
+    }
+    if (!s || s->width != lw || s->height != lh) {
+        return 1;
+    }
+    data = surface_data(r, u, holder, s, &bytes);
+    if (!data) {
+        return 0;
+    }
+    if (s->depth) {
+        t->format = VK_FORMAT_D32_SFLOAT;
+    } else if (!orig || sim_format_texel_bytes(orig->format) != bytes) {
+        t->format = s->format;
+    }
+    layer_bytes = (uint64_t)lw * lh * bytes;
+    if (t->layers == 1) {
+        t->levels[i] = (struct sim_tex_level){data, layer_bytes, lw, lh, 1, lw * bytes,
+                                              layer_bytes, layer_bytes, NULL};
+        return 1;
+    }
+
+    /* Several layers: copied together, by absolute layer. */
+    struct layered_scratch *sc = &r->layered[u][(size_t)image * SIM_TEX_MAX_LEVELS + i];
+    uint64_t need = layer_bytes * img->layers;
+    if (sc->size < need) {
+        void *p = need <= SIZE_MAX ? realloc(sc->data, (size_t)need) : NULL;
+        if (!p) {
+            return 0;
+        }
+        sc->data = p;
+        sc->size = need;
+    }
+    uint8_t *base = (uint8_t *)sc->data + layer_bytes * v->base_layer;
+    const struct sim_tex_level *ol = orig && i < orig->level_count ? &orig->levels[i] : NULL;
+    int from_orig = ol && ol->data && sim_format_texel_bytes(orig->format) == bytes &&
+                    ol->width == lw && ol->height == lh && ol->depth == 1 &&
+                    ol->layer_pitch == layer_bytes && ol->row_pitch == lw * bytes;
+    for (uint32_t j = 0; j < t->layers; j++) {
+        uint8_t *dst = base + layer_bytes * j;
+        s = subresource_surface(r, u, image, level, v->base_layer + j, &holder);
+        if (s && s->width == lw && s->height == lh) {
+            data = surface_data(r, u, holder, s, &bytes);
+            if (!data) {
+                return 0;
+            }
+            memcpy(dst, data, (size_t)layer_bytes);
+        } else if (from_orig && ol->size >= layer_bytes * (j + 1)) {
+            memcpy(dst, (const uint8_t *)ol->data + layer_bytes * j, (size_t)layer_bytes);
+        } else {
+            memset(dst, 0, (size_t)layer_bytes);
+        }
+    }
+    t->levels[i] = (struct sim_tex_level){base, layer_bytes * t->layers, lw, lh, 1, lw * bytes,
+                                          layer_bytes, layer_bytes, NULL};
+    return 1;
+}
+
+/* The view binding `b` of the current draw sees of frame image `image` as
+ * unit `u` has it now (see above): `orig` when the frame rendered none of
+ * the subresources it shows, else a view in r->textures[u][b].  Sets
+ * *nomem when out of memory. */
+static const struct sim_tex_image *
+written_texture(struct replay *r, uint32_t u, uint32_t b, uint32_t image,
+                const struct sim_tex_image *orig, const struct sim_view_range *range,
+                int *nomem)
+{
+    const struct sim_image *img = &r->frame->images[image];
+    struct sim_tex_image *t = &r->textures[u][b];
+    struct sim_view_range v;
+    int any = 0;
+
+    if (range) {
+        v = *range;
+    } else {
+        v = (struct sim_view_range){orig ? orig->view_type : VK_IMAGE_VIEW_TYPE_2D, 0,
+                                    orig ? orig->level_count : 1, 0, orig ? orig->layers : 1};
+    }
+    if (v.level_count > SIM_TEX_MAX_LEVELS) {
+        v.level_count = SIM_TEX_MAX_LEVELS;
+    }
+    if (v.base_level >= SIM_TEX_MAX_LEVELS || v.base_layer > UINT32_MAX - v.layer_count ||
+        v.base_layer + v.layer_count > (img->layers ? img->layers : 1)) {
+        return orig;
+    }
+    for (uint32_t c = r->first_child[image]; c != SIM_NONE && !any; c = r->next_child[c]) {
+        const struct sim_image *ci = &r->frame->images[c];
+        any = r->res->surfaces[u][c] && ci->level >= v.base_level &&
+              ci->level - v.base_level < v.level_count && ci->layer >= v.base_layer &&
+              ci->layer - v.base_layer < v.layer_count;
+    }
+    any |= r->res->surfaces[u][image] && v.base_level == 0 && v.base_layer == 0;
+    if (!any) {
+        return orig;
+    }
     if (orig) {
         *t = *orig;
     } else {
         memset(t, 0, sizeof(*t));
-        t->view_type = VK_IMAGE_VIEW_TYPE_2D;
-        t->layers = 1;
-        t->level_count = 1;
-    }
-    if (s->depth) {
-        t->format = VK_FORMAT_D32_SFLOAT;
-        bytes = 4;
-    } else {
-        bytes = s->texel_bytes;
-        if (!orig || sim_format_texel_bytes(orig->format) != bytes) {
-            t->format = s->format;
+        t->format = img->format;
+        t->view_type = v.view_type;
+        t->layers = v.layer_count ? v.layer_count : 1;
+        t->level_count = v.level_count ? v.level_count : 1;
+        for (uint32_t i = 0; i < t->level_count; i++) {
+            uint32_t level = v.base_level + i;
+            t->levels[i].width = img->width >> level ? img->width >> level : 1;
+            t->levels[i].height = img->height >> level ? img->height >> level : 1;
+            t->levels[i].depth = 1;
         }
     }
-    t->levels[0] = (struct sim_tex_level){data, (uint64_t)s->width * s->height * bytes, s->width,
-                                          s->height, 1, s->width * bytes,
-                                          (uint64_t)s->width * s->height * bytes,
-                                          (uint64_t)s->width * s->height * bytes};
-    if (t->level_count == 0) {
-        t->level_count = 1;
+    for (uint32_t i = 0; i < t->level_count; i++) {
+        if (!written_level(r, u, image, &v, orig, t, i)) {
+            *nomem = 1;
+            return NULL;
+        }
     }
     return t;
 }
@@ -405,27 +569,36 @@ bind_written_images(struct replay *r)
         if (!(r->res->units & (1u << u)) || !d->binding_images || !r->dc.fs) {
             continue;
         }
-        for (uint32_t i = 0; i < d->binding_count; i++) {
-            any |= d->binding_images[i] != SIM_NONE && r->res->surfaces[u][d->binding_images[i]];
+        for (uint32_t i = 0; i < d->binding_count && !any; i++) {
+            any = d->binding_images[i] != SIM_NONE && image_is_written(r, u, d->binding_images[i]);
         }
         if (!any) {
             continue;
         }
         if (d->binding_count > r->binding_capacity[u]) {
             struct sim_binding *b = realloc(r->bindings_store[u], sizeof(*b) * d->binding_count);
-            if (!b) {
+            if (b) {
+                r->bindings_store[u] = b;
+            }
+            struct sim_tex_image *t = realloc(r->textures[u], sizeof(*t) * d->binding_count);
+            if (t) {
+                r->textures[u] = t;
+            }
+            if (!b || !t) {
                 return SIM_REPLAY_ERROR_NOMEM;
             }
-            r->bindings_store[u] = b;
             r->binding_capacity[u] = d->binding_count;
         }
         r->bindings[u] = r->bindings_store[u];
         memcpy(r->bindings[u], d->bindings, sizeof(*d->bindings) * d->binding_count);
         for (uint32_t i = 0; i < d->binding_count; i++) {
             uint32_t img = d->binding_images[i];
-            if (img != SIM_NONE && r->res->surfaces[u][img]) {
-                const struct sim_tex_image *t = written_texture(r, u, img, d->bindings[i].image);
-                if (!t) {
+            if (img != SIM_NONE && image_is_written(r, u, img)) {
+                int nomem = 0;
+                const struct sim_tex_image *t = written_texture(
+                    r, u, i, img, d->bindings[i].image,
+                    d->binding_ranges ? &d->binding_ranges[i] : NULL, &nomem);
+                if (nomem) {
                     return SIM_REPLAY_ERROR_NOMEM;
                 }
                 r->bindings[u][i].image = t;
@@ -818,6 +991,16 @@ check_frame(const struct sim_frame *f, char *detail)
         snprintf(detail, 160, "presented image %u of %u", f->present_image, f->image_count);
         return 0;
     }
+    for (uint32_t i = 0; i < f->image_count; i++) {
+        const struct sim_image *img = &f->images[i];
+        if (img->parent && (img->parent - 1 >= f->image_count || img->parent - 1 == i ||
+                            f->images[img->parent - 1].parent ||
+                            img->level >= f->images[img->parent - 1].levels ||
+                            img->layer >= f->images[img->parent - 1].layers)) {
+            snprintf(detail, 160, "image %u: not a subresource of image %u", i, img->parent - 1);
+            return 0;
+        }
+    }
     for (uint32_t p = 0; p < f->pass_count; p++) {
         const struct sim_pass *pass = &f->passes[p];
         if (pass->kind == SIM_PASS_BUFFER_COPY) {
@@ -925,10 +1108,18 @@ replay_finish(struct replay *r)
             }
         }
         free(r->texels[u]);
+        if (r->layered[u]) {
+            for (size_t i = 0; i < (size_t)r->frame->image_count * SIM_TEX_MAX_LEVELS; i++) {
+                free(r->layered[u][i].data);
+            }
+        }
+        free(r->layered[u]);
         free(r->textures[u]);
         free(r->bindings_store[u]);
     }
     free(r->is_attachment);
+    free(r->first_child);
+    free(r->next_child);
     if (r->worker_count > 1) {
         pthread_mutex_destroy(&r->lock);
         pthread_cond_destroy(&r->wake);
@@ -1008,9 +1199,23 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
     r.res = res;
     r.dc.counters = &res->raster;
     r.is_attachment = calloc(frame->image_count ? frame->image_count : 1, 1);
-    if (!r.is_attachment) {
+    r.first_child = malloc(sizeof(uint32_t) * (frame->image_count ? frame->image_count : 1));
+    r.next_child = malloc(sizeof(uint32_t) * (frame->image_count ? frame->image_count : 1));
+    if (!r.is_attachment || !r.first_child || !r.next_child) {
         err = SIM_REPLAY_ERROR_NOMEM;
         goto error;
+    }
+    for (uint32_t i = 0; i < frame->image_count; i++) {
+        r.first_child[i] = r.next_child[i] = SIM_NONE;
+    }
+    /* Listed in reverse, so that the first of two images claiming the same
+     * subresource is found last: a well-formed frame has one. */
+    for (uint32_t i = 0; i < frame->image_count; i++) {
+        if (frame->images[i].parent) {
+            uint32_t p = frame->images[i].parent - 1;
+            r.next_child[i] = r.first_child[p];
+            r.first_child[p] = i;
+        }
     }
     for (uint32_t p = 0; p < frame->pass_count; p++) {
         const struct sim_pass *pass = &frame->passes[p];
@@ -1030,9 +1235,11 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
         if (!(res->units & (1u << u))) {
             continue;
         }
-        r.textures[u] = calloc(frame->image_count ? frame->image_count : 1, sizeof(*r.textures[u]));
         r.texels[u] = calloc(frame->image_count ? frame->image_count : 1, sizeof(void *));
-        if (!r.textures[u] || !r.texels[u]) {
+        r.layered[u] = calloc((size_t)(frame->image_count ? frame->image_count : 1) *
+                                  SIM_TEX_MAX_LEVELS,
+                              sizeof(*r.layered[u]));
+        if (!r.texels[u] || !r.layered[u]) {
             err = SIM_REPLAY_ERROR_NOMEM;
             goto error;
         }

@@ -16,7 +16,12 @@
  * blits and resolves of mip level 0 / layer 0, buffer-to-image uploads,
  * buffer copies, updates and fills), vkCmdClearAttachments a pseudo-draw
  * of its pass, so images the frame writes are there when later draws
- * sample them.
+ * sample them.  Render targets of a mip level or array layer other than
+ * 0 render into a subresource image of their own (sim_image.parent, its
+ * level and layer), and descriptors carry the subresource range of their
+ * view, so later draws sample each level and layer as the frame left it;
+ * input attachments are bound the same way as sampled images.  Layered
+ * render targets (views of several layers) are reported unsupported.
  *
  * What the pipeline cannot take yet is recorded rather than fatal: a draw
  * gets a reason in sim_draw.unsupported; other commands (other mip levels,
@@ -823,8 +828,35 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
 /* The draw's binding table: the bound descriptor sets the pipeline layout
  * names, plus push constants.  Dynamic offsets apply in binding order
  * (Vulkan specification, "Descriptor Set Binding"). */
+/* The subresources view `view_handle` shows, counts resolved. */
+static struct sim_view_range
+view_range(struct walk *w, uint64_t view_handle)
+{
+    const struct cap_image_view *v = cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, view_handle);
+    const struct cap_image *img = v ? cap_trace_find(w->trace, CAP_OBJ_IMAGE, v->image) : NULL;
+    struct sim_view_range r = {VK_IMAGE_VIEW_TYPE_2D, 0, 1, 0, 1};
+
+    if (!v || !img || v->base_mip_level >= img->mip_levels ||
+        v->base_array_layer >= img->array_layers) {
+        return r;
+    }
+    r.view_type = v->view_type;
+    r.base_level = v->base_mip_level;
+    r.level_count = v->level_count == VK_REMAINING_MIP_LEVELS ||
+                            v->level_count > img->mip_levels - v->base_mip_level
+                        ? img->mip_levels - v->base_mip_level
+                        : v->level_count;
+    r.base_layer = v->base_array_layer;
+    r.layer_count = v->layer_count == VK_REMAINING_ARRAY_LAYERS ||
+                            v->layer_count > img->array_layers - v->base_array_layer
+                        ? img->array_layers - v->base_array_layer
+                        : v->layer_count;
+    return r;
+}
+
 static struct sim_binding *
-build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out, const char **problem)
+build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out,
+               struct sim_view_range **ranges_out, const char **problem)
 {
     const struct cap_pipeline *p = w->pipeline;
     const struct cap_pipeline_layout *layout =
@@ -841,11 +873,14 @@ build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out, const cha
     }
     table = falloc(w->fp, sizeof(*table) * total);
     uint32_t *images = falloc(w->fp, sizeof(*images) * total);
-    if (!table || !images) {
+    struct sim_view_range *ranges = falloc(w->fp, sizeof(*ranges) * total);
+    if (!table || !images || !ranges) {
         w->nomem = 1;
         return NULL;
     }
+    memset(ranges, 0, sizeof(*ranges) * total);
     *images_out = images;
+    *ranges_out = ranges;
     for (uint32_t s = 0; layout && s < layout->set_layouts.count && s < MAX_SETS; s++) {
         const struct cap_descriptor_set *ds;
         const struct cap_dset_layout *dl;
@@ -923,8 +958,9 @@ build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out, const cha
                 if (d->type != VK_DESCRIPTOR_TYPE_SAMPLER) {
                     b->image = get_texture(w, d->image_view);
                     /* Images the frame writes before this draw are read
-                     * from the replay's copy (level 0). */
+                     * from the replay's copy, subresource by subresource. */
                     images[n] = view_image(w, d->image_view, NULL);
+                    ranges[n] = view_range(w, d->image_view);
                     if (!b->image && images[n] == SIM_NONE) {
                         *problem = "a sampled image has no contents the replay can read";
                     }
@@ -940,6 +976,7 @@ build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out, const cha
                  * rendered it so far (an earlier subpass's output). */
                 b->image = get_texture(w, d->image_view);
                 images[n] = view_image(w, d->image_view, NULL);
+                ranges[n] = view_range(w, d->image_view);
                 if (images[n] == SIM_NONE) {
                     *problem = "an input attachment has no image the replay can read";
                 }
@@ -1030,11 +1067,14 @@ record_draw(struct walk *w, const struct cap_cmd_draw *cmd)
         d->program = &w->program->program;
         build_state(w, &d->state, w->fp->passes[w->pass].color_count);
         uint32_t *binding_images = NULL;
-        d->bindings = build_bindings(w, &d->binding_count, &binding_images, &problem);
+        struct sim_view_range *binding_ranges = NULL;
+        d->bindings = build_bindings(w, &d->binding_count, &binding_images, &binding_ranges,
+                                     &problem);
         if (!d->bindings) {
             return;
         }
         d->binding_images = binding_images;
+        d->binding_ranges = binding_ranges;
         for (uint32_t b = 0; b < SIM_MAX_VERTEX_BINDINGS; b++) {
             struct fp_buffer *buf;
             if (!w->vb[b].buffer) {
@@ -1106,24 +1146,86 @@ new_pass(struct walk *w)
     return fp->pass_count++;
 }
 
-/* The frame image a render-target view shows, or SIM_NONE (with
- * w->pass_problem set) when the view is not the image's level 0 and layer 0:
- * surfaces hold one level and layer, and writing another subresource there
- * would overwrite what the frame later samples. */
+/* The frame image holding mip level `level`, array layer `layer` of frame
+ * image `image` (pipeline.h, sim_image.parent), registered on first use
+ * with that subresource's snapshot texels; SIM_NONE when out of memory. */
+static uint32_t
+subresource_image(struct walk *w, uint32_t image, uint32_t level, uint32_t layer)
+{
+    struct frame_priv *fp = w->fp;
+    struct sim_image parent = fp->images[image], *si;
+    uint32_t bytes = sim_format_texel_bytes(parent.format);
+    uint64_t offset = 0;
+
+    for (uint32_t i = 0; i < fp->image_count; i++) {
+        if (fp->images[i].parent == image + 1 && fp->images[i].level == level &&
+            fp->images[i].layer == layer) {
+            return i;
+        }
+    }
+    if (!grow((void **)&fp->images, &fp->image_cap, fp->image_count + 1, sizeof(*fp->images)) ||
+        !grow((void **)&fp->image_handles, &fp->image_handle_cap, fp->image_count + 1,
+              sizeof(uint64_t))) {
+        w->nomem = 1;
+        return SIM_NONE;
+    }
+    /* The parent's handle: get_image finds the parent first. */
+    fp->image_handles[fp->image_count] = fp->image_handles[image];
+    si = &fp->images[fp->image_count];
+    memset(si, 0, sizeof(*si));
+    si->format = parent.format;
+    si->width = parent.width >> level ? parent.width >> level : 1;
+    si->height = parent.height >> level ? parent.height >> level : 1;
+    si->levels = 1;
+    si->layers = 1;
+    si->samples = parent.samples;
+    si->parent = image + 1;
+    si->level = level;
+    si->layer = layer;
+    /* Snapshots hold levels in order, each with all its layers. */
+    for (uint32_t l = 0; l <= level && parent.data && bytes; l++) {
+        uint64_t lw = parent.width >> l ? parent.width >> l : 1;
+        uint64_t lh = parent.height >> l ? parent.height >> l : 1;
+        uint64_t layer_bytes = lw * lh * bytes;
+        uint64_t at = offset + (l == level ? layer * layer_bytes : 0);
+        if (l == level && at < parent.size && parent.size - at >= layer_bytes) {
+            si->data = (const uint8_t *)parent.data + at;
+            si->size = layer_bytes;
+        }
+        offset += layer_bytes * parent.layers;
+    }
+    return fp->image_count++;
+}
+
+/* The frame image a render-target view renders into: the image for its
+ * level 0 and layer 0, a subresource image for another level or layer.
+ * Views of several layers (layered rendering) give SIM_NONE with
+ * w->pass_problem set. */
 static uint32_t
 attachment_image(struct walk *w, uint64_t view_handle, uint32_t *format)
 {
     const struct cap_image_view *v = cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, view_handle);
     const struct cap_image *img = v ? cap_trace_find(w->trace, CAP_OBJ_IMAGE, v->image) : NULL;
+    uint32_t image = view_image(w, view_handle, format);
+    uint32_t layers;
 
-    if (v && (v->base_mip_level != 0 || v->base_array_layer != 0 ||
-              (img && img->array_layers > 1 && v->layer_count != 1))) {
-        w->pass_problem = v->base_mip_level != 0
-                              ? "a render target of a mip level other than 0"
-                              : "a render target of an array layer other than 0, or layered";
+    if (!v || !img || image == SIM_NONE) {
+        return image;
+    }
+    layers = v->layer_count == VK_REMAINING_ARRAY_LAYERS
+                 ? (img->array_layers > v->base_array_layer
+                        ? img->array_layers - v->base_array_layer
+                        : 0)
+                 : v->layer_count;
+    if (layers != 1 || v->base_mip_level >= img->mip_levels ||
+        v->base_array_layer >= img->array_layers) {
+        w->pass_problem = "a layered render target (a view of several array layers)";
         return SIM_NONE;
     }
-    return view_image(w, view_handle, format);
+    if (v->base_mip_level == 0 && v->base_array_layer == 0) {
+        return image;
+    }
+    return subresource_image(w, image, v->base_mip_level, v->base_array_layer);
 }
 
 static void

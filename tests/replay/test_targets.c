@@ -5,7 +5,12 @@
  *   - input attachments: a pass writes each pixel's coordinates, a later
  *     pass reads them back with subpassLoad (with and without gl_FragCoord
  *     in its shader) and must see its own pixel's texel;
- *   - subpassLoad of a multisampled input attachment is refused by name.
+ *   - subpassLoad of a multisampled input attachment is refused by name;
+ *   - render targets of another array layer or mip level (subresource
+ *     images): rendering into layer 1 of a 2-layer image, then sampling it
+ *     as a 2D array, sees layer 1 as rendered and layer 0 as it was;
+ *     rendering into mip level 1, then sampling with explicit LOD 1, sees
+ *     level 1 as rendered.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -16,8 +21,10 @@
 #include "pipeline/pipeline.h"
 #include "test.h"
 
+#include "array_sample_frag.h"
 #include "fullscreen_vert.h"
 #include "gradient_frag.h"
+#include "lod_sample_frag.h"
 #include "subpass_coord_frag.h"
 #include "subpass_frag.h"
 #include "subpass_ms_frag.h"
@@ -213,6 +220,132 @@ test_input_attachment_ms(void)
     sim_ir_shader_destroy(sh);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Render targets of another layer or level                                   */
+
+static void
+want_array(uint32_t x, uint32_t y, uint8_t out[4])
+{
+    out[0] = 200, out[1] = 100, out[2] = (uint8_t)x, out[3] = (uint8_t)y;
+}
+
+static void
+want_level1(uint32_t x, uint32_t y, uint8_t out[4])
+{
+    out[0] = (uint8_t)(x / 2), out[1] = (uint8_t)(y / 2), out[2] = 64, out[3] = 255;
+}
+
+/* Image 0: 2 layers, both (200, 100, 50, 255) before the frame; image 1 its
+ * layer 1.  Image 2: 2 levels, level 0 zero and level 1 77 before the
+ * frame; image 3 its level 1.  Pass 0 renders the gradient into image 1,
+ * pass 1 into image 3; pass 2 samples image 0 as a 2D array into image 4,
+ * pass 3 image 2 at LOD 1 into image 5. */
+static void
+test_subresource_targets(struct sim_ir_shader *vs, struct sim_ir_shader *gradient,
+                         struct sim_ir_shader *array_fs, struct sim_ir_shader *lod_fs)
+{
+    static uint8_t layers[2][H][W][4], levels[W * H * 4 + (W / 2) * (H / 2) * 4];
+    static struct sim_image images[6];
+    static struct sim_pass passes[4];
+    static struct sim_draw draws[4];
+    static struct sim_program progs[4];
+    static struct sim_tex_image array_view, mip_view;
+    static struct sim_tex_sampler nearest;
+    static struct sim_binding bind[2];
+    static const uint32_t bind_image[2][1] = {{0}, {2}};
+    static const struct sim_view_range range[2][1] = {
+        {{VK_IMAGE_VIEW_TYPE_2D_ARRAY, 0, 1, 0, 2}}, {{VK_IMAGE_VIEW_TYPE_2D, 0, 2, 0, 1}}};
+    struct sim_ir_shader *fs[4] = {gradient, gradient, array_fs, lod_fs};
+    static const uint32_t target[4] = {1, 3, 4, 5};
+    struct sim_frame frame = {0};
+    struct sim_replay_options opt = {.threads = 2};
+    struct sim_replay_result *r = NULL;
+    char detail[160];
+    const uint32_t level0 = W * H * 4;
+
+    for (int y = 0; y < H; y++) {
+        for (int x = 0; x < W; x++) {
+            for (int l = 0; l < 2; l++) {
+                memcpy(layers[l][y][x], (uint8_t[4]){200, 100, 50, 255}, 4);
+            }
+        }
+    }
+    memset(levels, 0, level0);
+    memset(levels + level0, 77, sizeof(levels) - level0);
+    images[0] = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, W, H, 1, 2, 1, layers,
+                                   sizeof(layers)};
+    images[1] = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1, 1, layers[1],
+                                   sizeof(layers[1]), .parent = 1, .layer = 1};
+    images[2] = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, W, H, 2, 1, 1, levels,
+                                   sizeof(levels)};
+    images[3] = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, W / 2, H / 2, 1, 1, 1,
+                                   levels + level0, sizeof(levels) - level0, .parent = 3,
+                                   .level = 1};
+    images[4] = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1, 1, NULL, 0};
+    images[5] = images[4];
+
+    /* The views as the frame's snapshots give them. */
+    array_view = (struct sim_tex_image){VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 2,
+                                        1};
+    array_view.levels[0] = (struct sim_tex_level){layers, sizeof(layers), W, H, 1, W * 4,
+                                                  W * H * 4, W * H * 4, NULL};
+    mip_view = (struct sim_tex_image){VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 1, 2};
+    mip_view.levels[0] = (struct sim_tex_level){levels, level0, W, H, 1, W * 4, level0, level0,
+                                                NULL};
+    mip_view.levels[1] = (struct sim_tex_level){levels + level0, sizeof(levels) - level0, W / 2,
+                                                H / 2, 1, W * 2, level0 / 4, level0 / 4, NULL};
+    memset(&nearest, 0, sizeof(nearest));
+    nearest.mag_filter = nearest.min_filter = VK_FILTER_NEAREST;
+    nearest.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    for (int i = 0; i < 3; i++) {
+        nearest.address_mode[i] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    }
+    nearest.max_lod = 1000.0f;
+    bind[0] = (struct sim_binding){.set = 0, .binding = 0, .image = &array_view,
+                                   .sampler = &nearest};
+    bind[1] = (struct sim_binding){.set = 0, .binding = 0, .image = &mip_view,
+                                   .sampler = &nearest};
+
+    for (uint32_t i = 0; i < 4; i++) {
+        uint32_t w = images[target[i]].width, h = images[target[i]].height;
+        memset(&progs[i], 0, sizeof(progs[i]));
+        progs[i].stages[SIM_STAGE_VERTEX] = vs;
+        progs[i].stages[SIM_STAGE_FRAGMENT] = fs[i];
+        passes[i] = colour_pass(target[i], w, h);
+        fullscreen_draw(&draws[i], &progs[i], w, h);
+        passes[i].draws = &draws[i];
+        passes[i].draw_count = 1;
+        if (i >= 2) {
+            draws[i].bindings = &bind[i - 2];
+            draws[i].binding_count = 1;
+            draws[i].binding_images = bind_image[i - 2];
+            draws[i].binding_ranges = range[i - 2];
+        }
+    }
+    frame.sub_pixel_bits = 8;
+    frame.images = images;
+    frame.image_count = 6;
+    frame.passes = passes;
+    frame.pass_count = 4;
+    frame.present_image = 4;
+    if (sim_replay_frame(&frame, &opt, &r, detail) != SIM_REPLAY_ERROR_OK) {
+        fprintf(stderr, "replay failed: %s\n", detail);
+        test_failures++;
+        return;
+    }
+    check_all_drawn(r, 4);
+    CHECK_EQ_INT(0, count_bad(r, 1, want_gradient));
+    CHECK_EQ_INT(0, count_bad(r, 3, want_gradient));
+    CHECK_EQ_INT(0, count_bad(r, 4, want_array));
+    CHECK_EQ_INT(0, count_bad(r, 5, want_level1));
+    sim_replay_result_destroy(r);
+
+    /* A subresource image must name a level and layer its parent has. */
+    images[3].level = 2;
+    CHECK(sim_replay_frame(&frame, &opt, &r, detail) == SIM_REPLAY_ERROR_BAD_FRAME);
+    images[3].level = 1;
+}
+
 int
 main(void)
 {
@@ -226,6 +359,14 @@ main(void)
         test_input_attachments(vs, gradient, subpass, coord);
     }
     test_input_attachment_ms();
+    struct sim_ir_shader *array_fs = load(replay_array_sample_frag,
+                                          sizeof(replay_array_sample_frag));
+    struct sim_ir_shader *lod_fs = load(replay_lod_sample_frag, sizeof(replay_lod_sample_frag));
+    if (vs && gradient && array_fs && lod_fs) {
+        test_subresource_targets(vs, gradient, array_fs, lod_fs);
+    }
+    sim_ir_shader_destroy(array_fs);
+    sim_ir_shader_destroy(lod_fs);
     sim_ir_shader_destroy(vs);
     sim_ir_shader_destroy(gradient);
     sim_ir_shader_destroy(subpass);
