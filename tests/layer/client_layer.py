@@ -19,12 +19,18 @@ cases:
               unsupported commands; the layer changes nothing the client sees
   validation  Khronos validation (with synchronization validation) below our
               layer reports nothing; the client alone is clean too
+  input_attachment
+              the client's --input-attachment frames (subpass 1 reads
+              subpass 0 through an input attachment) captured and replayed:
+              no draw unsupported, nothing skipped, and the replay's colour
+              image matches the client's read-back one (PSNR >= 40 dB)
 Exit: 0 pass, 1 fail, 77 skip (a required program or driver is missing),
 99 setup error.
 """
 import argparse
 import glob
 import json
+import math
 import os
 import re
 import shutil
@@ -32,6 +38,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import zlib
 
 FAIL = []
 
@@ -476,6 +483,126 @@ def case_validation(args, tmp):
     return 1 if FAIL else 0
 
 
+# ---------------------------------------------------------------------------
+# input attachments, captured and replayed
+
+def read_png(path):
+    """(width, height, channels, rows of bytes) of an 8-bit RGB or RGBA PNG."""
+    with open(path, "rb") as f:
+        data = f.read()
+    pos, idat, ihdr = 8, b"", None
+    while pos + 8 <= len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            ihdr = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + length
+    width, height, depth, color = ihdr[0], ihdr[1], ihdr[2], ihdr[3]
+    if depth != 8 or color not in (2, 6):
+        raise ValueError("%s: not 8-bit RGB(A)" % path)
+    ch = 3 if color == 2 else 4
+    raw, stride, rows, prev = zlib.decompress(idat), width * ch, [], bytearray(width * ch)
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            a = line[x - ch] if x >= ch else 0
+            b = prev[x]
+            c = prev[x - ch] if x >= ch else 0
+            if kind == 1:
+                line[x] = (line[x] + a) & 255
+            elif kind == 2:
+                line[x] = (line[x] + b) & 255
+            elif kind == 3:
+                line[x] = (line[x] + (a + b) // 2) & 255
+            elif kind == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[x] = (line[x] + pred) & 255
+        rows.append(line)
+        prev = line
+    return width, height, ch, rows
+
+
+def psnr_rgb(png, raw, width, height):
+    """PSNR in dB of the PNG's RGB against RGBA8 bytes (inf when equal)."""
+    w, h, ch, rows = png
+    if (w, h) != (width, height):
+        return 0.0
+    err = 0
+    for y in range(h):
+        for x in range(w):
+            for k in range(3):
+                d = rows[y][x * ch + k] - raw[4 * (y * w + x) + k]
+                err += d * d
+    mse = err / (3.0 * w * h)
+    return float("inf") if mse == 0 else 10 * math.log10(255.0 * 255.0 / mse)
+
+
+def case_input_attachment(args, tmp):
+    out = os.path.join(tmp, "out")
+    dump = os.path.join(tmp, "client.rgba")
+    rc, log = run_client(args, tmp, {"OVERSHADE_CAPTURE": "2", "OVERSHADE_OUTPUT": out},
+                         client_args=("--input-attachment", "--dump", dump))
+    print(log)
+    if rc == 77:
+        print("skip: the client found no usable Vulkan device")
+        return 77
+    check(rc == 0, "the client failed under the layer (%d)" % rc)
+    trace = one_trace(out)
+    if trace is None or not os.path.exists(dump):
+        check(False, "no trace or no read-back image")
+        return 1
+    with open(dump, "rb") as f:
+        raw = f.read()
+    replay_dir = os.path.join(tmp, "replay")
+    p = subprocess.run([args.overshade, "replay", trace, "--out", replay_dir, "--modes",
+                        "baseline"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       timeout=300)
+    print(p.stdout.decode("utf-8", "replace"))
+    check(p.returncode == 0, "overshade replay exited with %d" % p.returncode)
+    try:
+        with open(os.path.join(replay_dir, "report.json")) as f:
+            frames = json.load(f).get("frames", [])
+    except (OSError, ValueError):
+        check(False, "no readable report.json")
+        return 1
+    check(len(frames) == 1, "%d frames replayed, expected 1" % len(frames))
+    for f in frames:
+        idx = f.get("index")
+        check(f.get("draws", 0) > 1 and f.get("unsupported_draws") == 0,
+              "frame %s: %s draws, %s unsupported: %r" % (idx, f.get("draws"),
+                                                         f.get("unsupported_draws"),
+                                                         f.get("unsupported")))
+        skipped = [s.get("command") for s in f.get("not_replayed", [])]
+        check(not [s for s in skipped if "input attachment" in s],
+              "frame %s: input attachments skipped: %r" % (idx, skipped))
+        # Subpass 0 renders the scene image first, subpass 1 the colour
+        # image the client reads back: the last RGBA8 target.
+        colour = [i["image"] for i in f.get("images", [])
+                  if i.get("format") == 37 and i.get("width") == 64 and i.get("height") == 64]
+        check(len(colour) == 2, "frame %s: RGBA8 targets %r, expected 2" % (idx, colour))
+        if len(colour) != 2:
+            continue
+        scores = []
+        for image in colour:
+            png = os.path.join(replay_dir, "frame-%s-baseline-image%d.png" % (idx, image))
+            if not check(os.path.exists(png), "missing " + png):
+                return 1
+            scores.append(psnr_rgb(read_png(png), raw, 64, 64))
+        print("frame %s: PSNR against the client's picture: scene %.2f dB, output %.2f dB" %
+              (idx, scores[0], scores[1]))
+        check(scores[1] >= 40.0, "frame %s: the replayed output has PSNR %.2f dB" %
+              (idx, scores[1]))
+        # The scene itself is not the picture: the comparison can fail.
+        check(scores[0] < 20.0, "frame %s: the scene matches the output (%.2f dB)" %
+              (idx, scores[0]))
+    return 1 if FAIL else 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("case")
@@ -484,7 +611,8 @@ def main():
     ap.add_argument("--manifest", required=True)
     ap.add_argument("--overshade", required=True)
     args = ap.parse_args()
-    cases = {"capture": case_capture, "validation": case_validation, "stats": case_stats}
+    cases = {"capture": case_capture, "validation": case_validation, "stats": case_stats,
+             "input_attachment": case_input_attachment}
     if args.case not in cases:
         print("unknown case " + args.case)
         return 99

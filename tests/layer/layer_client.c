@@ -25,6 +25,14 @@
  *     rendering (vkCmdBeginRendering) with vkCmdDrawIndexed,
  *     vkCmdDrawMultiEXT (3 draws) and vkCmdDrawMultiIndexedEXT (2 draws).
  *
+ * With --input-attachment every frame is an "A" whose render pass reads
+ * the scene through an input attachment: subpass 0 draws frame A's inline
+ * draws into an intermediate colour image, subpass 1 (inline, no
+ * secondary) draws one full-screen triangle that reads it with subpassLoad
+ * and writes it inverted into the colour image that is read back.  With
+ * --dump FILE the last frame's read-back colour image is written to FILE
+ * (RGBA8, rows top to bottom, no header).
+ *
  * Features the device lacks are skipped and reported ("skipped: ...").
  * Output lines, all prefixed "layer_client: ":
  *   device "NAME" Vulkan X.Y.Z
@@ -37,7 +45,8 @@
  *   image checksum 0xFNV1A64 (of the last frame A's colour image)
  *   done: F frames, D draws
  *
- * usage: layer_client [FRAMES]      (default 6)
+ * usage: layer_client [--only-dynamic | --input-attachment] [--dump FILE] [FRAMES]
+ *        (FRAMES: default 6)
  * Exit: 0 success, 1 a Vulkan call failed, 2 usage, 77 no Vulkan loader or
  * no usable device.
  */
@@ -58,6 +67,8 @@
 #pragma GCC diagnostic pop
 
 #include "layer_client_frag.h"
+#include "layer_client_post_frag.h"
+#include "layer_client_post_vert.h"
 #include "layer_client_vert.h"
 
 #define EXIT_SKIP 77
@@ -149,6 +160,8 @@ struct image {
 
 struct client {
     int only_dynamic; /* --only-dynamic: frames B only, no secondary command buffer */
+    int input_attachment; /* --input-attachment: frames A whose subpass 1 reads subpass 0 */
+    const char *dump;     /* --dump FILE, or NULL */
     VkInstance instance;
     VkPhysicalDevice physical;
     VkPhysicalDeviceProperties props;
@@ -175,6 +188,7 @@ struct client {
     struct image color_a, depth_a; /* render pass attachments */
     struct image color_b, depth_b; /* dynamic rendering attachments */
     struct image blit_src;         /* cleared, then blitted into color_b */
+    struct image scene;            /* --input-attachment: subpass 0's colour */
 
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout pipeline_layout;
@@ -184,6 +198,11 @@ struct client {
     VkRenderPass render_pass;
     VkFramebuffer framebuffer;
     VkPipeline pipeline_sub0, pipeline_sub1, pipeline_dyn;
+    /* --input-attachment: subpass 1's set (the scene as input attachment). */
+    VkDescriptorSetLayout post_set_layout;
+    VkPipelineLayout post_layout;
+    VkDescriptorPool post_pool;
+    VkDescriptorSet post_set;
 
     VkCommandPool pool;
     VkCommandBuffer primary_a, primary_b, secondary;
@@ -596,6 +615,63 @@ create_resources(struct client *c)
             0) {
         return -1;
     }
+    if (c->input_attachment &&
+        image_create(c, &c->scene, COLOR_FORMAT, WIDTH, HEIGHT,
+                     color | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT) != 0) {
+        return -1;
+    }
+    return 0;
+}
+
+/* --input-attachment: subpass 1 reads the scene image through set 0,
+ * binding 0 of a pipeline layout of its own. */
+static int
+create_post_descriptors(struct client *c)
+{
+    VkDescriptorSetLayoutBinding binding = {
+        .binding = 0,
+        .descriptorType = VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT,
+        .descriptorCount = 1,
+        .stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT,
+    };
+    VkDescriptorSetLayoutCreateInfo li = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .bindingCount = 1,
+        .pBindings = &binding,
+    };
+    VK_TRY(vkCreateDescriptorSetLayout(c->device, &li, NULL, &c->post_set_layout));
+    VkPipelineLayoutCreateInfo pli = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = 1,
+        .pSetLayouts = &c->post_set_layout,
+    };
+    VK_TRY(vkCreatePipelineLayout(c->device, &pli, NULL, &c->post_layout));
+    VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1};
+    VkDescriptorPoolCreateInfo dpi = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+        .maxSets = 1,
+        .poolSizeCount = 1,
+        .pPoolSizes = &size,
+    };
+    VK_TRY(vkCreateDescriptorPool(c->device, &dpi, NULL, &c->post_pool));
+    VkDescriptorSetAllocateInfo ai = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+        .descriptorPool = c->post_pool,
+        .descriptorSetCount = 1,
+        .pSetLayouts = &c->post_set_layout,
+    };
+    VK_TRY(vkAllocateDescriptorSets(c->device, &ai, &c->post_set));
+    VkDescriptorImageInfo image = {VK_NULL_HANDLE, c->scene.view,
+                                   VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    VkWriteDescriptorSet write = {
+        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+        .dstSet = c->post_set,
+        .dstBinding = 0,
+        .descriptorCount = 1,
+        .descriptorType = VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT,
+        .pImageInfo = &image,
+    };
+    vkUpdateDescriptorSets(c->device, 1, &write, 0, NULL);
     return 0;
 }
 
@@ -697,6 +773,16 @@ create_render_pass(struct client *c)
         .pDepthStencilAttachment = &depth,
     };
     VkSubpassDescription subs[2] = {sub, sub};
+    /* --input-attachment: subpass 0 draws into the scene (attachment 2),
+     * subpass 1 reads it and writes the colour image, without depth. */
+    VkAttachmentReference scene_out = {2, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkAttachmentReference scene_in = {2, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    if (c->input_attachment) {
+        subs[0].pColorAttachments = &scene_out;
+        subs[1].pDepthStencilAttachment = NULL;
+        subs[1].inputAttachmentCount = 1;
+        subs[1].pInputAttachments = &scene_in;
+    }
     const VkPipelineStageFlags att_stages = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
                                             VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
                                             VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
@@ -708,25 +794,29 @@ create_render_pass(struct client *c)
         /* The previous frame's copy of the colour image ends before we clear. */
         {VK_SUBPASS_EXTERNAL, 0, VK_PIPELINE_STAGE_TRANSFER_BIT | att_stages, att_stages,
          att_writes, att_access, 0},
-        {0, 1, att_stages, att_stages, att_writes, att_access, VK_DEPENDENCY_BY_REGION_BIT},
+        {0, 1, att_stages, att_stages | VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, att_writes,
+         att_access | VK_ACCESS_INPUT_ATTACHMENT_READ_BIT, VK_DEPENDENCY_BY_REGION_BIT},
         {1, VK_SUBPASS_EXTERNAL, att_stages, VK_PIPELINE_STAGE_TRANSFER_BIT, att_writes,
          VK_ACCESS_TRANSFER_READ_BIT, 0},
     };
+    VkAttachmentDescription all[3] = {atts[0], atts[1], atts[0]};
+    all[2].storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
+    all[2].finalLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
     VkRenderPassCreateInfo ri = {
         .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
-        .attachmentCount = 2,
-        .pAttachments = atts,
+        .attachmentCount = c->input_attachment ? 3 : 2,
+        .pAttachments = all,
         .subpassCount = 2,
         .pSubpasses = subs,
         .dependencyCount = ARRAY_SIZE(deps),
         .pDependencies = deps,
     };
     VK_TRY(vkCreateRenderPass(c->device, &ri, NULL, &c->render_pass));
-    VkImageView views[2] = {c->color_a.view, c->depth_a.view};
+    VkImageView views[3] = {c->color_a.view, c->depth_a.view, c->scene.view};
     VkFramebufferCreateInfo fi = {
         .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
         .renderPass = c->render_pass,
-        .attachmentCount = 2,
+        .attachmentCount = ri.attachmentCount,
         .pAttachments = views,
         .width = WIDTH,
         .height = HEIGHT,
@@ -737,10 +827,11 @@ create_render_pass(struct client *c)
 }
 
 /* One graphics pipeline: for `subpass` of the render pass, or for dynamic
- * rendering when render_pass is VK_NULL_HANDLE. */
+ * rendering when render_pass is VK_NULL_HANDLE; `post`: the
+ * --input-attachment subpass 1 (no vertex input, no depth, its own layout). */
 static int
 create_pipeline(struct client *c, VkShaderModule vs, VkShaderModule fs, VkRenderPass render_pass,
-                uint32_t subpass, VkPipeline *out)
+                uint32_t subpass, int post, VkPipeline *out)
 {
     VkPipelineShaderStageCreateInfo stages[2] = {
         {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
@@ -760,9 +851,9 @@ create_pipeline(struct client *c, VkShaderModule vs, VkShaderModule fs, VkRender
     };
     VkPipelineVertexInputStateCreateInfo vi = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-        .vertexBindingDescriptionCount = 1,
+        .vertexBindingDescriptionCount = post ? 0 : 1,
         .pVertexBindingDescriptions = &binding,
-        .vertexAttributeDescriptionCount = 2,
+        .vertexAttributeDescriptionCount = post ? 0 : 2,
         .pVertexAttributeDescriptions = attrs,
     };
     VkPipelineInputAssemblyStateCreateInfo ia = {
@@ -787,8 +878,8 @@ create_pipeline(struct client *c, VkShaderModule vs, VkShaderModule fs, VkRender
     };
     VkPipelineDepthStencilStateCreateInfo ds = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
-        .depthTestEnable = VK_TRUE,
-        .depthWriteEnable = VK_TRUE,
+        .depthTestEnable = post ? VK_FALSE : VK_TRUE,
+        .depthWriteEnable = post ? VK_FALSE : VK_TRUE,
         .depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL,
     };
     VkPipelineColorBlendAttachmentState blend = {
@@ -826,7 +917,7 @@ create_pipeline(struct client *c, VkShaderModule vs, VkShaderModule fs, VkRender
         .pDepthStencilState = &ds,
         .pColorBlendState = &cb,
         .pDynamicState = &dy,
-        .layout = c->pipeline_layout,
+        .layout = post ? c->post_layout : c->pipeline_layout,
         .renderPass = render_pass,
         .subpass = subpass,
     };
@@ -852,11 +943,28 @@ create_pipelines(struct client *c)
     si.codeSize = sizeof(layer_client_frag_spv);
     si.pCode = layer_client_frag_spv;
     if (vkCreateShaderModule(c->device, &si, NULL, &fs) != VK_SUCCESS ||
-        create_pipeline(c, vs, fs, c->render_pass, 0, &c->pipeline_sub0) != 0 ||
-        create_pipeline(c, vs, fs, c->render_pass, 1, &c->pipeline_sub1) != 0 ||
+        create_pipeline(c, vs, fs, c->render_pass, 0, 0, &c->pipeline_sub0) != 0 ||
+        (!c->input_attachment &&
+         create_pipeline(c, vs, fs, c->render_pass, 1, 0, &c->pipeline_sub1) != 0) ||
         (c->f.dynamic_rendering &&
-         create_pipeline(c, vs, fs, VK_NULL_HANDLE, 0, &c->pipeline_dyn) != 0)) {
+         create_pipeline(c, vs, fs, VK_NULL_HANDLE, 0, 0, &c->pipeline_dyn) != 0)) {
         goto out;
+    }
+    if (c->input_attachment) {
+        vkDestroyShaderModule(c->device, vs, NULL);
+        vkDestroyShaderModule(c->device, fs, NULL);
+        vs = fs = VK_NULL_HANDLE;
+        si.codeSize = sizeof(layer_client_post_vert_spv);
+        si.pCode = layer_client_post_vert_spv;
+        if (vkCreateShaderModule(c->device, &si, NULL, &vs) != VK_SUCCESS) {
+            goto out;
+        }
+        si.codeSize = sizeof(layer_client_post_frag_spv);
+        si.pCode = layer_client_post_frag_spv;
+        if (vkCreateShaderModule(c->device, &si, NULL, &fs) != VK_SUCCESS ||
+            create_pipeline(c, vs, fs, c->render_pass, 1, 1, &c->pipeline_sub1) != 0) {
+            goto out;
+        }
     }
     ret = 0;
 out:
@@ -1004,13 +1112,15 @@ record_frame_a(struct client *c, const uint32_t secondary_calls[CALL_COUNT],
                          VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
                          0, 1, &upload, 0, NULL, 0, NULL);
 
-    VkClearValue clears[2] = {{.color = {{0.1f, 0.1f, 0.2f, 1.0f}}}, {.depthStencil = {1.0f, 0}}};
+    VkClearValue clears[3] = {{.color = {{0.1f, 0.1f, 0.2f, 1.0f}}},
+                              {.depthStencil = {1.0f, 0}},
+                              {.color = {{0.1f, 0.1f, 0.2f, 1.0f}}}};
     VkRenderPassBeginInfo rbi = {
         .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
         .renderPass = c->render_pass,
         .framebuffer = c->framebuffer,
         .renderArea = {{0, 0}, {WIDTH, HEIGHT}},
-        .clearValueCount = 2,
+        .clearValueCount = c->input_attachment ? 3 : 2,
         .pClearValues = clears,
     };
     static const float push[4] = {0.0f, 0.0f, 0.5f, 0.05f};
@@ -1030,11 +1140,24 @@ record_frame_a(struct client *c, const uint32_t secondary_calls[CALL_COUNT],
         rep->calls[CALL_DRAW_INDIRECT_COUNT] += INDIRECT_COUNT_GPU;
         rep->indirect_count_draws = INDIRECT_COUNT_GPU;
     }
-    vkCmdNextSubpass(cb, VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS);
-    vkCmdExecuteCommands(cb, 1, &c->secondary);
-    for (int i = 0; i < CALL_COUNT; i++) {
-        rep->calls[i] += secondary_calls[i];
-        rep->secondary_draws += secondary_calls[i];
+    if (c->input_attachment) {
+        VkViewport viewport = {0.0f, 0.0f, (float)WIDTH, (float)HEIGHT, 0.0f, 1.0f};
+        VkRect2D scissor = {{0, 0}, {WIDTH, HEIGHT}};
+        vkCmdNextSubpass(cb, VK_SUBPASS_CONTENTS_INLINE);
+        vkCmdBindPipeline(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline_sub1);
+        vkCmdBindDescriptorSets(cb, VK_PIPELINE_BIND_POINT_GRAPHICS, c->post_layout, 0, 1,
+                                &c->post_set, 0, NULL);
+        vkCmdSetViewport(cb, 0, 1, &viewport);
+        vkCmdSetScissor(cb, 0, 1, &scissor);
+        vkCmdDraw(cb, 3, 1, 0, 0);
+        rep->calls[CALL_DRAW] += 1;
+    } else {
+        vkCmdNextSubpass(cb, VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS);
+        vkCmdExecuteCommands(cb, 1, &c->secondary);
+        for (int i = 0; i < CALL_COUNT; i++) {
+            rep->calls[i] += secondary_calls[i];
+            rep->secondary_draws += secondary_calls[i];
+        }
     }
     vkCmdEndRenderPass(cb);
 
@@ -1284,14 +1407,14 @@ run(struct client *c, uint32_t frames)
     c->primary_b = primaries[1];
     ai.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
     ai.commandBufferCount = 1;
-    if (!c->only_dynamic) {
+    if (!c->only_dynamic && !c->input_attachment) {
         VK_TRY(vkAllocateCommandBuffers(c->device, &ai, &c->secondary));
     }
     VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     VK_TRY(vkCreateFence(c->device, &fi, NULL, &c->fence));
 
     uint32_t secondary_calls[CALL_COUNT] = {0};
-    if (!c->only_dynamic && record_secondary(c, secondary_calls) != 0) {
+    if (c->secondary && record_secondary(c, secondary_calls) != 0) {
         return -1;
     }
     print_buffer("vertex", &c->vertex, vertices, sizeof(vertices));
@@ -1309,7 +1432,7 @@ run(struct client *c, uint32_t frames)
     uint64_t total_draws = 0, image_sum = 0;
     for (uint32_t i = 0; i < frames; i++) {
         struct frame_report rep = {0};
-        int is_a = !c->only_dynamic && i % 2 == 0;
+        int is_a = c->input_attachment || (!c->only_dynamic && i % 2 == 0);
         if (is_a) {
             if (record_frame_a(c, secondary_calls, &rep) != 0 ||
                 submit_and_wait(c, c->primary_a, 0) != 0) {
@@ -1335,6 +1458,15 @@ run(struct client *c, uint32_t frames)
         total_draws += rep.draws;
     }
     printf("layer_client: image checksum 0x%016" PRIx64 "\n", image_sum);
+    if (c->dump) {
+        FILE *f = fopen(c->dump, "wb");
+        int ok = f && fwrite(c->readback.map, 1, (size_t)c->readback.size, f) ==
+                          (size_t)c->readback.size;
+        if (!f || fclose(f) != 0 || !ok) {
+            fprintf(stderr, "layer_client: cannot write %s\n", c->dump);
+            return -1;
+        }
+    }
     printf("layer_client: done: %u frames, %" PRIu64 " draws\n", frames, total_draws);
     return 0;
 }
@@ -1374,7 +1506,17 @@ client_finish(struct client *c)
         if (c->set_layout) {
             vkDestroyDescriptorSetLayout(c->device, c->set_layout, NULL);
         }
-        struct image *images[] = {&c->color_a, &c->depth_a, &c->color_b, &c->depth_b, &c->blit_src};
+        if (c->post_pool) {
+            vkDestroyDescriptorPool(c->device, c->post_pool, NULL);
+        }
+        if (c->post_layout) {
+            vkDestroyPipelineLayout(c->device, c->post_layout, NULL);
+        }
+        if (c->post_set_layout) {
+            vkDestroyDescriptorSetLayout(c->device, c->post_set_layout, NULL);
+        }
+        struct image *images[] = {&c->color_a, &c->depth_a,  &c->color_b,
+                                  &c->depth_b, &c->blit_src, &c->scene};
         for (size_t i = 0; i < ARRAY_SIZE(images); i++) {
             image_destroy(c, images[i]);
         }
@@ -1398,13 +1540,25 @@ main(int argc, char **argv)
     int ret;
 
     memset(&c, 0, sizeof(c));
-    if (argc > 1 && strcmp(argv[1], "--only-dynamic") == 0) {
-        c.only_dynamic = 1;
+    for (;;) {
+        if (argc > 1 && strcmp(argv[1], "--only-dynamic") == 0) {
+            c.only_dynamic = 1;
+        } else if (argc > 1 && strcmp(argv[1], "--input-attachment") == 0) {
+            c.input_attachment = 1;
+        } else if (argc > 2 && strcmp(argv[1], "--dump") == 0) {
+            c.dump = argv[2];
+            argc--;
+            argv++;
+        } else {
+            break;
+        }
         argc--;
         argv++;
     }
-    if (argc > 2 || (argc == 2 && (sscanf(argv[1], "%" SCNu32, &frames) != 1 || frames == 0))) {
-        fprintf(stderr, "usage: layer_client [--only-dynamic] [FRAMES]\n");
+    if (argc > 2 || (argc == 2 && (sscanf(argv[1], "%" SCNu32, &frames) != 1 || frames == 0)) ||
+        (c.only_dynamic && c.input_attachment)) {
+        fprintf(stderr, "usage: layer_client [--only-dynamic | --input-attachment] [--dump FILE] "
+                        "[FRAMES]\n");
         return 2;
     }
     /* Line-buffered: our lines interleave with the layer's log on one pipe. */
@@ -1418,8 +1572,9 @@ main(int argc, char **argv)
         ret = create_device(&c);
     }
     if (ret == 0) {
-        int failed = create_resources(&c) || create_descriptors(&c) || create_render_pass(&c) ||
-                     create_pipelines(&c) || run(&c, frames);
+        int failed = create_resources(&c) || create_descriptors(&c) ||
+                     (c.input_attachment && create_post_descriptors(&c)) ||
+                     create_render_pass(&c) || create_pipelines(&c) || run(&c, frames);
         ret = failed ? -1 : 0;
     }
     client_finish(&c);
