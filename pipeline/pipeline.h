@@ -637,7 +637,8 @@ struct sim_draw {
     const struct sim_clear *clears;
 };
 
-/* What a pass does.  Transfers work on mip level 0, array layer 0. */
+/* What a pass does.  Transfers work on level 0, layer 0 of `image` (for
+ * other levels and layers, `image` is a subresource image: sim_image.parent). */
 enum sim_pass_kind {
     SIM_PASS_RENDER,      /* draws into attachments */
     SIM_PASS_CLEAR,       /* clears `image` over `area` (vkCmdClear*Image) */

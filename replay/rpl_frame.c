@@ -13,7 +13,7 @@
  * shader code are read where the trace holds them.
  *
  * Transfers become passes of their own in frame order (clears, copies,
- * blits and resolves of mip level 0 / layer 0, buffer-to-image uploads,
+ * blits and resolves of any mip level and layer, buffer-to-image uploads,
  * buffer copies, updates and fills), vkCmdClearAttachments a pseudo-draw
  * of its pass, so images the frame writes are there when later draws
  * sample them.  Render targets of a mip level or array layer other than
@@ -1472,10 +1472,22 @@ transfer_pass(struct walk *w, enum sim_pass_kind kind, uint32_t image)
     return p;
 }
 
-static int
-is_level0(const struct cap_subresource_layers *l)
+/* Subresources one transfer command may touch; beyond that it is skipped
+ * (each becomes a surface of its own). */
+#define MAX_TRANSFER_SUBRESOURCES 64
+
+/* The frame image holding `level`, `layer` of frame image `image`: the
+ * image itself for level 0, layer 0, else its subresource image.  SIM_NONE
+ * for a subresource it does not have. */
+static uint32_t
+level_image(struct walk *w, uint32_t image, uint32_t level, uint32_t layer)
 {
-    return l->mip_level == 0 && l->base_array_layer == 0;
+    const struct sim_image *img = image != SIM_NONE ? &w->fp->images[image] : NULL;
+
+    if (!img || level >= img->levels || layer >= img->layers) {
+        return SIM_NONE;
+    }
+    return level == 0 && layer == 0 ? image : subresource_image(w, image, level, layer);
 }
 
 static void
@@ -1485,70 +1497,110 @@ record_clear_image(struct walk *w, const struct cap_cmd_clear_image *c)
         CAP_SPAN_PTR(c, c->ranges, struct cap_subresource_range);
     uint32_t image = get_image(w, c->image);
 
-    for (uint32_t i = 0; i < c->ranges.count; i++) {
-        struct sim_pass *p;
-        if (ranges[i].base_mip_level != 0 || ranges[i].base_array_layer != 0) {
-            skip(w, "clear of a mip level or layer other than 0");
+    for (uint32_t i = 0; i < c->ranges.count && image != SIM_NONE; i++) {
+        const struct sim_image img = w->fp->images[image];
+        const struct cap_subresource_range *r = &ranges[i];
+        uint32_t levels, layers;
+
+        if (r->base_mip_level >= img.levels || r->base_array_layer >= img.layers) {
+            skip(w, "clear of a subresource the image does not have");
             continue;
         }
-        p = image != SIM_NONE ? transfer_pass(w, SIM_PASS_CLEAR, image) : NULL;
-        if (!p) {
-            return;
+        levels = r->level_count > img.levels - r->base_mip_level ? img.levels - r->base_mip_level
+                                                                  : r->level_count;
+        layers = r->layer_count > img.layers - r->base_array_layer
+                     ? img.layers - r->base_array_layer
+                     : r->layer_count;
+        if ((uint64_t)levels * layers > MAX_TRANSFER_SUBRESOURCES) {
+            skip(w, "clear of more than 64 mip levels and layers");
+            continue;
         }
-        p->aspects = c->head.op == CAP_CMD_CLEAR_COLOR_IMAGE ? VK_IMAGE_ASPECT_COLOR_BIT
-                                                            : ranges[i].aspect_mask;
-        memcpy(p->clear_value, c->value.words, sizeof(p->clear_value));
+        for (uint32_t l = 0; l < levels; l++) {
+            for (uint32_t a = 0; a < layers; a++) {
+                uint32_t target = level_image(w, image, r->base_mip_level + l,
+                                              r->base_array_layer + a);
+                struct sim_pass *p =
+                    target != SIM_NONE ? transfer_pass(w, SIM_PASS_CLEAR, target) : NULL;
+                if (!p) {
+                    return;
+                }
+                p->aspects = c->head.op == CAP_CMD_CLEAR_COLOR_IMAGE ? VK_IMAGE_ASPECT_COLOR_BIT
+                                                                    : r->aspect_mask;
+                memcpy(p->clear_value, c->value.words, sizeof(p->clear_value));
+            }
+        }
     }
 }
 
+/* Copies, blits and resolves: one pass per source and destination
+ * subresource (consecutive regions between the same two share it). */
 static void
 record_image_copy(struct walk *w, const struct cap_cmd_transfer *c)
 {
     uint32_t src = get_image(w, c->src), dst = get_image(w, c->dst);
     struct sim_blit_region *regions;
-    struct sim_pass *p;
-    uint32_t n = 0;
+    struct sim_pass *p = NULL;
+    uint32_t n = 0, total = 0;
 
     if (src == SIM_NONE || dst == SIM_NONE) {
         return;
     }
-    regions = falloc(w->fp, sizeof(*regions) * (c->regions.count ? c->regions.count : 1));
+    for (uint32_t i = 0; i < c->regions.count; i++) {
+        const struct cap_subresource_layers *sl =
+            c->head.op == CAP_CMD_BLIT_IMAGE
+                ? &(CAP_SPAN_PTR(c, c->regions, struct cap_image_blit) + i)->src
+                : &(CAP_SPAN_PTR(c, c->regions, struct cap_image_copy) + i)->src;
+        total += sl->layer_count < MAX_TRANSFER_SUBRESOURCES ? sl->layer_count
+                                                             : MAX_TRANSFER_SUBRESOURCES;
+        if (total > MAX_TRANSFER_SUBRESOURCES) {
+            skip(w, "copy or blit of more than 64 layers");
+            return;
+        }
+    }
+    regions = falloc(w->fp, sizeof(*regions) * (total ? total : 1));
     if (!regions) {
         w->nomem = 1;
         return;
     }
     for (uint32_t i = 0; i < c->regions.count; i++) {
-        struct sim_blit_region *r = &regions[n];
+        const struct cap_subresource_layers *sl, *dl;
+        struct sim_blit_region r;
         if (c->head.op == CAP_CMD_BLIT_IMAGE) {
             const struct cap_image_blit *b = CAP_SPAN_PTR(c, c->regions, struct cap_image_blit) + i;
-            if (!is_level0(&b->src) || !is_level0(&b->dst)) {
-                skip(w, "blit of a mip level or layer other than 0");
-                continue;
-            }
             const struct cap_offset3 *so = b->src_offsets, *dof = b->dst_offsets;
-            *r = (struct sim_blit_region){{so[0].x, so[0].y, so[1].x, so[1].y},
-                                          {dof[0].x, dof[0].y, dof[1].x, dof[1].y}};
+            r = (struct sim_blit_region){{so[0].x, so[0].y, so[1].x, so[1].y},
+                                         {dof[0].x, dof[0].y, dof[1].x, dof[1].y}};
+            sl = &b->src;
+            dl = &b->dst;
         } else {
             const struct cap_image_copy *k = CAP_SPAN_PTR(c, c->regions, struct cap_image_copy) + i;
-            if (!is_level0(&k->src) || !is_level0(&k->dst)) {
-                skip(w, "copy of a mip level or layer other than 0");
-                continue;
-            }
             int32_t wd = (int32_t)k->extent.width, ht = (int32_t)k->extent.height;
-            *r = (struct sim_blit_region){
+            r = (struct sim_blit_region){
                 {k->src_offset.x, k->src_offset.y, k->src_offset.x + wd, k->src_offset.y + ht},
                 {k->dst_offset.x, k->dst_offset.y, k->dst_offset.x + wd, k->dst_offset.y + ht}};
+            sl = &k->src;
+            dl = &k->dst;
         }
-        n++;
+        for (uint32_t a = 0; a < sl->layer_count && a < MAX_TRANSFER_SUBRESOURCES; a++) {
+            uint32_t s = level_image(w, src, sl->mip_level, sl->base_array_layer + a);
+            uint32_t d = level_image(w, dst, dl->mip_level, dl->base_array_layer + a);
+            if (s == SIM_NONE || d == SIM_NONE) {
+                skip(w, "copy or blit of a subresource the image does not have");
+                continue;
+            }
+            if (!p || p->src_image != s || p->image != d) {
+                if (!(p = transfer_pass(w, SIM_PASS_BLIT, d))) {
+                    return;
+                }
+                p->src_image = s;
+                p->filter = c->filter;
+                p->resolve = c->head.op == CAP_CMD_RESOLVE_IMAGE;
+                p->regions = regions + n;
+            }
+            regions[n++] = r;
+            p->region_count++;
+        }
     }
-    if (!n || !(p = transfer_pass(w, SIM_PASS_BLIT, dst))) {
-        return;
-    }
-    p->src_image = src;
-    p->filter = c->filter;
-    p->resolve = c->head.op == CAP_CMD_RESOLVE_IMAGE;
-    p->regions = regions;
-    p->region_count = n;
 }
 
 static void
@@ -1565,16 +1617,18 @@ record_upload(struct walk *w, const struct cap_cmd_transfer *c)
     }
     for (uint32_t i = 0; i < c->regions.count; i++) {
         const struct cap_buffer_image_copy *k = &regions[i];
-        const struct sim_image *img = &w->fp->images[dst];
-        uint32_t bytes = sim_format_texel_bytes(img->format);
+        uint32_t bytes = sim_format_texel_bytes(w->fp->images[dst].format);
+        uint32_t target = k->image.layer_count == 1
+                              ? level_image(w, dst, k->image.mip_level, k->image.base_array_layer)
+                              : SIM_NONE;
         struct sim_pass *p;
-        if (!is_level0(&k->image) || bytes == 0 ||
+        if (target == SIM_NONE || bytes == 0 ||
             (k->buffer_row_length && k->buffer_row_length != k->image_extent.width) ||
             k->buffer_offset > buf->size) {
-            skip(w, "buffer-to-image copy the replay cannot take (level, layout or format)");
+            skip(w, "buffer-to-image copy the replay cannot take (layers, layout or format)");
             continue;
         }
-        p = transfer_pass(w, SIM_PASS_UPLOAD, dst);
+        p = transfer_pass(w, SIM_PASS_UPLOAD, target);
         if (!p) {
             return;
         }
