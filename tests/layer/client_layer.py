@@ -21,7 +21,8 @@ cases:
               layer reports nothing; the client alone is clean too
   input_attachment
               the client's --input-attachment frames (subpass 1 reads
-              subpass 0 through an input attachment) captured and replayed:
+              subpass 0 through an input attachment; subpass 0 renders into
+              mip level 1 of layer 1 of an array image) captured and replayed:
               no draw unsupported, nothing skipped, and the replay's colour
               image matches the client's read-back one (PSNR >= 40 dB)
 Exit: 0 pass, 1 fail, 77 skip (a required program or driver is missing),

@@ -27,7 +27,8 @@
  *
  * With --input-attachment every frame is an "A" whose render pass reads
  * the scene through an input attachment: subpass 0 draws frame A's inline
- * draws into an intermediate colour image, subpass 1 (inline, no
+ * draws into an intermediate colour image (mip level 1 of array layer 1 of
+ * a 128x128 image with 2 levels and 2 layers), subpass 1 (inline, no
  * secondary) draws one full-screen triangle that reads it with subpassLoad
  * and writes it inverted into the colour image that is read back.  With
  * --dump FILE the last frame's read-back colour image is written to FILE
@@ -188,7 +189,7 @@ struct client {
     struct image color_a, depth_a; /* render pass attachments */
     struct image color_b, depth_b; /* dynamic rendering attachments */
     struct image blit_src;         /* cleared, then blitted into color_b */
-    struct image scene;            /* --input-attachment: subpass 0's colour */
+    struct image scene;            /* --input-attachment: subpass 0's colour (level 1, layer 1) */
 
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout pipeline_layout;
@@ -615,10 +616,37 @@ create_resources(struct client *c)
             0) {
         return -1;
     }
-    if (c->input_attachment &&
-        image_create(c, &c->scene, COLOR_FORMAT, WIDTH, HEIGHT,
-                     color | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT, VK_IMAGE_ASPECT_COLOR_BIT) != 0) {
-        return -1;
+    if (c->input_attachment) {
+        /* A subresource other than level 0, layer 0: the replay must render
+         * into it and read it back from there. */
+        VkImageCreateInfo ii = {
+            .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+            .imageType = VK_IMAGE_TYPE_2D,
+            .format = COLOR_FORMAT,
+            .extent = {2 * WIDTH, 2 * HEIGHT, 1},
+            .mipLevels = 2,
+            .arrayLayers = 2,
+            .samples = VK_SAMPLE_COUNT_1_BIT,
+            .tiling = VK_IMAGE_TILING_OPTIMAL,
+            .usage = color | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT,
+            .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+            .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+        };
+        VK_TRY(vkCreateImage(c->device, &ii, NULL, &c->scene.image));
+        VkMemoryRequirements req;
+        vkGetImageMemoryRequirements(c->device, c->scene.image, &req);
+        if (bind_memory(c, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &c->scene.memory) != 0) {
+            return -1;
+        }
+        VK_TRY(vkBindImageMemory(c->device, c->scene.image, c->scene.memory, 0));
+        VkImageViewCreateInfo vi = {
+            .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+            .image = c->scene.image,
+            .viewType = VK_IMAGE_VIEW_TYPE_2D,
+            .format = COLOR_FORMAT,
+            .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 1, 1, 1, 1},
+        };
+        VK_TRY(vkCreateImageView(c->device, &vi, NULL, &c->scene.view));
     }
     return 0;
 }
