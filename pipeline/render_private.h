@@ -565,6 +565,7 @@ struct sim_shade_ctx {
                             * no logic op, no alpha to one: sim_shade_write's fast path */
     uint32_t lane_alive; /* after the last sim_shade_quads: lanes whose outputs count */
     enum sim_replay_error fault;
+    enum sim_interp_error shader_error; /* why, when fault is SHADER_FAULT */
 };
 
 /* Prepares `ctx` for the draw `dc` with an interpreter bound to the draw's

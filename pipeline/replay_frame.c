@@ -86,6 +86,7 @@ struct worker {
     uint64_t draw_serial;
     int nomem;
     enum sim_replay_error fault;
+    enum sim_interp_error shader_error; /* why, when fault is SHADER_FAULT */
     struct sim_rast_quad quads[SIM_BIN_QUADS];
     struct sim_quad unit_quads[SIM_BIN_QUADS];
 };
@@ -268,6 +269,7 @@ process_bin(struct worker *w, uint32_t b)
             ops[u]->finish(self[u], &w->ctx[u]);
             if (w->ctx[u].fault) {
                 w->fault = w->ctx[u].fault;
+                w->shader_error = w->ctx[u].shader_error;
             }
         }
     }
@@ -665,11 +667,19 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
             if (r->workers[k].nomem) {
                 err = SIM_REPLAY_ERROR_NOMEM;
             } else if (r->workers[k].fault && !err) {
+                static const char *const why[] = {
+#define SIM_REPLAY_INTERP_MSG(name, msg) msg,
+                    SIM_INTERP_ERROR_LIST(SIM_REPLAY_INTERP_MSG)
+#undef SIM_REPLAY_INTERP_MSG
+                };
+                enum sim_interp_error e = r->workers[k].shader_error;
                 err = r->workers[k].fault;
-                snprintf(out->detail, sizeof(out->detail), "%s",
-                         err == SIM_REPLAY_ERROR_SHADER_FAULT
-                             ? "the fragment shader ran past the step limit"
-                             : "a shading unit ran out of memory");
+                if (err == SIM_REPLAY_ERROR_SHADER_FAULT) {
+                    snprintf(out->detail, sizeof(out->detail), "the fragment shader: %s",
+                             (unsigned)e < SIM_INTERP_ERROR_COUNT ? why[e] : "a fault");
+                } else {
+                    snprintf(out->detail, sizeof(out->detail), "a shading unit ran out of memory");
+                }
             }
         }
     }

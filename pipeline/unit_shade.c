@@ -244,8 +244,10 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
     cnt = sim_interp_counters(in);
     instr = cnt->lane_instructions;
     tex = cnt->texture_lookups;
-    if (sim_interp_run(in, active, helpers) != SIM_INTERP_ERROR_OK) {
+    enum sim_interp_error run_err = sim_interp_run(in, active, helpers);
+    if (run_err != SIM_INTERP_ERROR_OK) {
         ctx->fault = SIM_REPLAY_ERROR_SHADER_FAULT;
+        ctx->shader_error = run_err;
     }
     ctx->counters->quads_shaded += quad_count;
     ctx->counters->lanes_shaded += n;
