@@ -104,11 +104,12 @@ struct replay {
     /* Views of images the frame wrote, per unit and binding of the draw. */
     struct sim_tex_image *textures[SIM_UNIT_COUNT];
     void **texels[SIM_UNIT_COUNT]; /* per image: sample averages of multisampled surfaces */
-    /* Per unit, image and view level (SIM_TEX_MAX_LEVELS each): layers
+    /* Per unit, image and mip level (SIM_TEX_MAX_LEVELS each): layers
      * assembled for views of several layers. */
     struct layered_scratch *layered[SIM_UNIT_COUNT];
     /* Subresource images of each image: the first, and the next of each. */
     uint32_t *first_child, *next_child;
+    uint32_t pass_serial; /* 1 + the index of the pass being replayed */
     /* The current draw's binding table per unit (NULL: the draw's own). */
     struct sim_binding *bindings[SIM_UNIT_COUNT];
     struct sim_binding *bindings_store[SIM_UNIT_COUNT];
@@ -363,7 +364,9 @@ new_draw_result(struct replay *r, uint32_t pass, uint32_t draw)
  * before the frame) or zero.  A view level of one layer points at the
  * surface's texels; one of several layers is copied together into scratch
  * memory per unit, image and level, laid out by absolute layer so that
- * views of different layer ranges share it.  Surfaces of depth formats
+ * views of different layer ranges share it; each layer is copied once per
+ * pass (a pass sampling the image it renders into, a feedback loop, sees
+ * those layers as the pass found them).  Surfaces of depth formats
  * read as D32_SFLOAT; layers of such a level the frame did not render read
  * as zero unless the caller's view has 4-byte texels too.
  */
@@ -371,6 +374,7 @@ new_draw_result(struct replay *r, uint32_t pass, uint32_t draw)
 struct layered_scratch {
     void *data;
     uint64_t size;
+    uint32_t *stamp; /* per absolute layer: the pass_serial it was copied in, 0: never */
 };
 
 /* The surface of unit `u` holding `level`, `layer` of frame image `image`,
@@ -462,7 +466,10 @@ written_level(struct replay *r, uint32_t u, uint32_t image, const struct sim_vie
     }
 
     /* Several layers: copied together, by absolute layer. */
-    struct layered_scratch *sc = &r->layered[u][(size_t)image * SIM_TEX_MAX_LEVELS + i];
+    if (level >= SIM_TEX_MAX_LEVELS) {
+        return 1;
+    }
+    struct layered_scratch *sc = &r->layered[u][(size_t)image * SIM_TEX_MAX_LEVELS + level];
     uint64_t need = layer_bytes * img->layers;
     if (sc->size < need) {
         void *p = need <= SIZE_MAX ? realloc(sc->data, (size_t)need) : NULL;
@@ -471,6 +478,12 @@ written_level(struct replay *r, uint32_t u, uint32_t image, const struct sim_vie
         }
         sc->data = p;
         sc->size = need;
+        free(sc->stamp);
+        sc->stamp = calloc(img->layers, sizeof(*sc->stamp));
+        if (!sc->stamp) {
+            sc->size = 0;
+            return 0;
+        }
     }
     uint8_t *base = (uint8_t *)sc->data + layer_bytes * v->base_layer;
     const struct sim_tex_level *ol = orig && i < orig->level_count ? &orig->levels[i] : NULL;
@@ -479,6 +492,10 @@ written_level(struct replay *r, uint32_t u, uint32_t image, const struct sim_vie
                     ol->layer_pitch == layer_bytes && ol->row_pitch == lw * bytes;
     for (uint32_t j = 0; j < t->layers; j++) {
         uint8_t *dst = base + layer_bytes * j;
+        if (sc->stamp[v->base_layer + j] == r->pass_serial) {
+            continue;
+        }
+        sc->stamp[v->base_layer + j] = r->pass_serial;
         s = subresource_surface(r, u, image, level, v->base_layer + j, &holder);
         if (s && s->width == lw && s->height == lh) {
             data = surface_data(r, u, holder, s, &bytes);
@@ -1121,6 +1138,7 @@ replay_finish(struct replay *r)
         if (r->layered[u]) {
             for (size_t i = 0; i < (size_t)r->frame->image_count * SIM_TEX_MAX_LEVELS; i++) {
                 free(r->layered[u][i].data);
+                free(r->layered[u][i].stamp);
             }
         }
         free(r->layered[u]);
@@ -1289,6 +1307,7 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
     }
 
     for (uint32_t p = 0; p < frame->pass_count; p++) {
+        r.pass_serial = p + 1;
         if (frame->passes[p].kind != SIM_PASS_RENDER) {
             res->transfers++;
             res->transfers_skipped += !replay_transfer(&r, &frame->passes[p]);

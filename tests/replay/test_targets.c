@@ -8,7 +8,8 @@
  *   - subpassLoad of a multisampled input attachment is refused by name;
  *   - render targets of another array layer or mip level (subresource
  *     images): rendering into layer 1 of a 2-layer image, then sampling it
- *     as a 2D array, sees layer 1 as rendered and layer 0 as it was;
+ *     as a 2D array, sees layer 1 as rendered and layer 0 as it was, and
+ *     after layer 1 is cleared by a later pass, the cleared layer;
  *     rendering into mip level 1, then sampling with explicit LOD 1, sees
  *     level 1 as rendered.
  */
@@ -230,6 +231,13 @@ want_array(uint32_t x, uint32_t y, uint8_t out[4])
 }
 
 static void
+want_array_cleared(uint32_t x, uint32_t y, uint8_t out[4])
+{
+    (void)x, (void)y;
+    out[0] = 200, out[1] = 100, out[2] = 10, out[3] = 20;
+}
+
+static void
 want_level1(uint32_t x, uint32_t y, uint8_t out[4])
 {
     out[0] = (uint8_t)(x / 2), out[1] = (uint8_t)(y / 2), out[2] = 64, out[3] = 255;
@@ -239,24 +247,25 @@ want_level1(uint32_t x, uint32_t y, uint8_t out[4])
  * layer 1.  Image 2: 2 levels, level 0 zero and level 1 77 before the
  * frame; image 3 its level 1.  Pass 0 renders the gradient into image 1,
  * pass 1 into image 3; pass 2 samples image 0 as a 2D array into image 4,
- * pass 3 image 2 at LOD 1 into image 5. */
+ * pass 3 image 2 at LOD 1 into image 5; pass 4 clears image 1 (a render
+ * pass without draws), pass 5 samples image 0 again into image 6. */
 static void
 test_subresource_targets(struct sim_ir_shader *vs, struct sim_ir_shader *gradient,
                          struct sim_ir_shader *array_fs, struct sim_ir_shader *lod_fs)
 {
     static uint8_t layers[2][H][W][4], levels[W * H * 4 + (W / 2) * (H / 2) * 4];
-    static struct sim_image images[6];
-    static struct sim_pass passes[4];
-    static struct sim_draw draws[4];
-    static struct sim_program progs[4];
+    static struct sim_image images[7];
+    static struct sim_pass passes[6];
+    static struct sim_draw draws[6];
+    static struct sim_program progs[6];
     static struct sim_tex_image array_view, mip_view;
     static struct sim_tex_sampler nearest;
     static struct sim_binding bind[2];
     static const uint32_t bind_image[2][1] = {{0}, {2}};
     static const struct sim_view_range range[2][1] = {
         {{VK_IMAGE_VIEW_TYPE_2D_ARRAY, 0, 1, 0, 2}}, {{VK_IMAGE_VIEW_TYPE_2D, 0, 2, 0, 1}}};
-    struct sim_ir_shader *fs[4] = {gradient, gradient, array_fs, lod_fs};
-    static const uint32_t target[4] = {1, 3, 4, 5};
+    struct sim_ir_shader *fs[6] = {gradient, gradient, array_fs, lod_fs, NULL, array_fs};
+    static const uint32_t target[6] = {1, 3, 4, 5, 1, 6};
     struct sim_frame frame = {0};
     struct sim_replay_options opt = {.threads = 2};
     struct sim_replay_result *r = NULL;
@@ -283,6 +292,7 @@ test_subresource_targets(struct sim_ir_shader *vs, struct sim_ir_shader *gradien
                                    .level = 1};
     images[4] = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1, 1, NULL, 0};
     images[5] = images[4];
+    images[6] = images[4];
 
     /* The views as the frame's snapshots give them. */
     array_view = (struct sim_tex_image){VK_FORMAT_R8G8B8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D_ARRAY, 2,
@@ -306,7 +316,7 @@ test_subresource_targets(struct sim_ir_shader *vs, struct sim_ir_shader *gradien
     bind[1] = (struct sim_binding){.set = 0, .binding = 0, .image = &mip_view,
                                    .sampler = &nearest};
 
-    for (uint32_t i = 0; i < 4; i++) {
+    for (uint32_t i = 0; i < 6; i++) {
         uint32_t w = images[target[i]].width, h = images[target[i]].height;
         memset(&progs[i], 0, sizeof(progs[i]));
         progs[i].stages[SIM_STAGE_VERTEX] = vs;
@@ -316,25 +326,29 @@ test_subresource_targets(struct sim_ir_shader *vs, struct sim_ir_shader *gradien
         passes[i].draws = &draws[i];
         passes[i].draw_count = 1;
         if (i >= 2) {
-            draws[i].bindings = &bind[i - 2];
+            uint32_t k = i == 3 ? 1 : 0;
+            draws[i].bindings = &bind[k];
             draws[i].binding_count = 1;
-            draws[i].binding_images = bind_image[i - 2];
-            draws[i].binding_ranges = range[i - 2];
+            draws[i].binding_images = bind_image[k];
+            draws[i].binding_ranges = range[k];
         }
     }
+    float cleared[4] = {10 / 255.0f, 20 / 255.0f, 30 / 255.0f, 40 / 255.0f};
+    memcpy(passes[4].color[0].clear, cleared, sizeof(cleared));
+    passes[4].draw_count = 0;
     frame.sub_pixel_bits = 8;
     frame.images = images;
-    frame.image_count = 6;
+    frame.image_count = 7;
     frame.passes = passes;
-    frame.pass_count = 4;
+    frame.pass_count = 6;
     frame.present_image = 4;
     if (sim_replay_frame(&frame, &opt, &r, detail) != SIM_REPLAY_ERROR_OK) {
         fprintf(stderr, "replay failed: %s\n", detail);
         test_failures++;
         return;
     }
-    check_all_drawn(r, 4);
-    CHECK_EQ_INT(0, count_bad(r, 1, want_gradient));
+    check_all_drawn(r, 5);
+    CHECK_EQ_INT(0, count_bad(r, 6, want_array_cleared));
     CHECK_EQ_INT(0, count_bad(r, 3, want_gradient));
     CHECK_EQ_INT(0, count_bad(r, 4, want_array));
     CHECK_EQ_INT(0, count_bad(r, 5, want_level1));
