@@ -1396,9 +1396,10 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         }
     }
     if (it->dim == SpvDimSubpassData) {
-        /* subpassLoad (Vulkan 16.1.2 "Input Attachment Operations" / SPIR-V
-         * Dim SubpassData): the coordinate is an offset from the fragment's
-         * integer framebuffer position, floor(FragCoord.xy). */
+        /* subpassLoad (Vulkan specification, "Input Attachment Interface";
+         * SPIR-V OpImageRead with Dim SubpassData): the coordinate is an
+         * offset from the fragment's integer framebuffer position,
+         * floor(FragCoord.xy), in level 0. */
         uint32_t fc = sim_spv_frag_coord(ctx);
         for (uint32_t c = 0; c < 2 && fc != SIM_IR_NONE; c++) {
             uint32_t p = sim_spv_emit1(ctx, SIM_IR_OP_F2I, SIM_IR_INT, fc + c, 0, 0);

@@ -1219,7 +1219,9 @@ attachment_image(struct walk *w, uint64_t view_handle, uint32_t *format)
                  : v->layer_count;
     if (layers != 1 || v->base_mip_level >= img->mip_levels ||
         v->base_array_layer >= img->array_layers) {
-        w->pass_problem = "a layered render target (a view of several array layers)";
+        w->pass_problem = layers != 1
+                              ? "a layered render target (a view of several array layers)"
+                              : "a render target outside its image's levels and layers";
         return SIM_NONE;
     }
     if (v->base_mip_level == 0 && v->base_array_layer == 0) {
