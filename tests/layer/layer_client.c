@@ -30,7 +30,9 @@
  * draws into an intermediate colour image (mip level 1 of array layer 1 of
  * a 128x128 image with 2 levels and 2 layers), subpass 1 (inline, no
  * secondary) draws one full-screen triangle that reads it with subpassLoad
- * and writes it inverted into the colour image that is read back.  With
+ * and writes it inverted into the colour image that is read back; after
+ * the pass, the scene is blitted (halved, nearest) into the top-left
+ * quarter of that image, a transfer from a subresource other than 0.  With
  * --dump FILE the last frame's read-back colour image is written to FILE
  * (RGBA8, rows top to bottom, no header).
  *
@@ -604,7 +606,8 @@ create_resources(struct client *c)
     const VkImageUsageFlags depth = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
     const VkImageUsageFlags src = VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
     const VkImageUsageFlags idst = VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    if (image_create(c, &c->color_a, COLOR_FORMAT, WIDTH, HEIGHT, color | src,
+    if (image_create(c, &c->color_a, COLOR_FORMAT, WIDTH, HEIGHT,
+                     color | src | (c->input_attachment ? idst : 0),
                      VK_IMAGE_ASPECT_COLOR_BIT) != 0 ||
         image_create(c, &c->depth_a, DEPTH_FORMAT, WIDTH, HEIGHT, depth,
                      VK_IMAGE_ASPECT_DEPTH_BIT) != 0 ||
@@ -628,7 +631,7 @@ create_resources(struct client *c)
             .arrayLayers = 2,
             .samples = VK_SAMPLE_COUNT_1_BIT,
             .tiling = VK_IMAGE_TILING_OPTIMAL,
-            .usage = color | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT,
+            .usage = color | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT | src,
             .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
             .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
         };
@@ -828,8 +831,7 @@ create_render_pass(struct client *c)
          VK_ACCESS_TRANSFER_READ_BIT, 0},
     };
     VkAttachmentDescription all[3] = {atts[0], atts[1], atts[0]};
-    all[2].storeOp = VK_ATTACHMENT_STORE_OP_DONT_CARE;
-    all[2].finalLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    all[2].finalLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL; /* stored: blitted later */
     VkRenderPassCreateInfo ri = {
         .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
         .attachmentCount = c->input_attachment ? 3 : 2,
@@ -1189,19 +1191,60 @@ record_frame_a(struct client *c, const uint32_t secondary_calls[CALL_COUNT],
     }
     vkCmdEndRenderPass(cb);
 
+    if (c->input_attachment) {
+        VkImageMemoryBarrier pre[2] = {
+            {
+                .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
+                .oldLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                .newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                .image = c->scene.image,
+                .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 1, 1, 1, 1},
+            },
+            {
+                .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+                .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                .oldLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                .newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+                .image = c->color_a.image,
+                .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
+            },
+        };
+        vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                             VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 2, pre);
+        VkImageBlit blit = {
+            .srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 1, 1, 1},
+            .srcOffsets = {{0, 0, 0}, {WIDTH, HEIGHT, 1}},
+            .dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+            .dstOffsets = {{0, 0, 0}, {WIDTH / 2, HEIGHT / 2, 1}},
+        };
+        vkCmdBlitImage(cb, c->scene.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, c->color_a.image,
+                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &blit, VK_FILTER_NEAREST);
+    }
+
     /* Read the picture back. */
     VkImageMemoryBarrier to_src = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-        .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+        .srcAccessMask = c->input_attachment ? VK_ACCESS_TRANSFER_WRITE_BIT
+                                             : VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
         .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
-        .oldLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .oldLayout = c->input_attachment ? VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL
+                                         : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
         .newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
         .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
         .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
         .image = c->color_a.image,
         .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
     };
-    vkCmdPipelineBarrier(cb, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+    vkCmdPipelineBarrier(cb,
+                         c->input_attachment ? VK_PIPELINE_STAGE_TRANSFER_BIT
+                                             : VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
                          VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &to_src);
     VkBufferImageCopy region = {
         .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
