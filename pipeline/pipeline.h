@@ -863,6 +863,14 @@ struct sim_raster_counters {
     uint64_t quads_after_early;    /* ... that survived early depth tests */
     double rasterized_area;        /* px^2, summed over the rasterized triangles (as snapped,
                                     * before the scissor): mean triangle area = this / rasterized */
+    /* The dissertation's Reyes column (../shared/spec/modes.md, "Comparison
+     * columns"): counted, not rendered.  A grid (front_grid.c) is visible
+     * when one of its triangles has a sample that survived early tests in
+     * the first unit replayed (baseline unless --modes leaves it out);
+     * a Reyes pipeline shades every vertex of a visible grid once. */
+    uint64_t reyes_grids;          /* grids of rasterized triangles */
+    uint64_t reyes_grids_visible;  /* ... of which visible */
+    uint64_t reyes_vertices;       /* distinct vertices of the visible grids' triangles */
 };
 
 /* Outcome of one draw of the frame. */

@@ -934,6 +934,10 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
     fprintf(json, ", \"mean_triangle_area\": ");
     json_double(json, rc->rasterized ? rc->rasterized_area / (double)rc->rasterized : 0);
     fprintf(json,
+            ", \"reyes_grids\": %" PRIu64 ", \"reyes_grids_visible\": %" PRIu64
+            ", \"reyes_vertices\": %" PRIu64,
+            rc->reyes_grids, rc->reyes_grids_visible, rc->reyes_vertices);
+    fprintf(json,
             ", \"patches\": %" PRIu64 ", \"tcs_invocations\": %" PRIu64
             ", \"tcs_instructions\": %" PRIu64 ", \"tes_invocations\": %" PRIu64
             ", \"tes_instructions\": %" PRIu64 "},\n",
