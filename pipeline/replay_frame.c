@@ -860,6 +860,7 @@ replay_pass(struct replay *r, uint32_t p)
         r->dc.draw = draw;
         r->dc.samples = samples;
         r->dc.sub_pixel_bits = r->frame->sub_pixel_bits;
+        r->dc.retessellate = r->opt.retessellate;
         out->status = sim_replay_draw(r, out);
         if (out->status == SIM_REPLAY_ERROR_NOMEM) {
             return SIM_REPLAY_ERROR_NOMEM;
@@ -1215,6 +1216,12 @@ sim_replay_options_resolve(struct sim_replay_options *opt)
     struct sim_cps_options *c = &opt->cps;
     struct sim_amfs_options *a = &opt->amfs;
 
+    /* Re-tessellation targets from 1/100 px^2 (a hundred triangles a
+     * pixel) to 10^4 px^2: outside that it is no comparison with the
+     * papers' 0.5 px^2 and only risks running out of memory. */
+    if (!(opt->retessellate == 0.0 || (opt->retessellate >= 0.01 && opt->retessellate <= 1e4))) {
+        return 0;
+    }
     q->entries = q->entries ? q->entries : 32;
     q->window = q->window ? q->window : 2;
     if (q->empty > SIM_SWITCH_OFF || q->evict_merge > SIM_SWITCH_OFF ||
