@@ -42,6 +42,11 @@
 #define SPLIT_THRESHOLD 3
 #define NONUNIFORM (-1)
 
+/* Lengths a rounding error over a whole number of segments do not get
+ * one more: 3 x (40 / 3) is a hair over 40, and positions from a float
+ * shader are a few ulps off (1e-5 px at 100 px). */
+#define CEIL_SLACK 1e-3
+
 /* Split levels past which a subpatch is diced as it is (its NONUNIFORM
  * edges take their longest-segment factor).  Only degenerate input gets
  * there: each level halves a direction, and 2^-40 of a patch is far below
@@ -153,8 +158,8 @@ edge_factor(struct ds_ctx *c, const double p[2], const double q[2], int fallback
      * screen as the longest (N - 1 sampled segments; the digest's factor N
      * would cut a straight edge 4/3 too fine); t_min: what its length
      * needs. */
-    double t_min = ceil(sum / c->cfg->spacing);
-    double t_max = ceil((N_SAMPLES - 1) * longest / c->cfg->spacing);
+    double t_min = ceil(sum / c->cfg->spacing - CEIL_SLACK);
+    double t_max = ceil((N_SAMPLES - 1) * longest / c->cfg->spacing - CEIL_SLACK);
     if (!fallback && (t_max - t_min >= SPLIT_THRESHOLD || t_max > c->cfg->max_factor)) {
         return NONUNIFORM;
     }
