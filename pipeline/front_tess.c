@@ -40,7 +40,7 @@
  * measures edges on screen through the evaluation shader itself (positions
  * at chosen (u, v), viewport-transformed), so displacement in the shader
  * counts; each diced subpatch is one grid (sim_geom_prim.subpatch).  Quad
- * domains only.
+ * and triangle domains drawn as triangles.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -104,9 +104,10 @@ struct sim_tess_stage {
     struct sim_geom_outputs tes_outs;
 
     /* Re-tessellation: triangles run clockwise in (u, v) where the
-     * tessellator's do (its winding and domain origin), and the draw's
-     * subpatches so far. */
+     * tessellator's do (its winding and domain origin), the domain, and
+     * the draw's subpatches so far. */
     uint32_t retess_flip;
+    uint32_t retess_triangle;
     uint32_t subpatches;
 };
 
@@ -375,11 +376,12 @@ tess_begin(struct sim_draw_ctx *dc)
         return SIM_REPLAY_ERROR_NOMEM;
     }
     if (dc->retessellate > 0.0) {
-        if (config.domain != SIM_TESS_DOMAIN_QUADS || config.point_mode) {
+        if (config.domain == SIM_TESS_DOMAIN_ISOLINES || config.point_mode) {
             return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_TESSELLATION,
-                                   "--retessellate re-tessellates quad-domain patches drawn as "
-                                   "triangles only");
+                                   "--retessellate re-tessellates quad and triangle domains "
+                                   "drawn as triangles only");
         }
+        ts->retess_triangle = config.domain == SIM_TESS_DOMAIN_TRIANGLES;
         /* The tessellator's orientation in (u, v), from its two triangles
          * at level 1. */
         struct sim_tess_levels one = {{1, 1, 1, 1}, {1, 1}};
@@ -559,6 +561,16 @@ struct retess {
     uint32_t *vertex_count;
 };
 
+/* gl_TessCoord of DiagSplit's (u, v): (u, v, 0) on quads, (u, v, w) on
+ * triangles; one function, so equal (u, v) give equal bits. */
+static void
+domain_coord(const struct sim_tess_stage *ts, const double uv[2], float out[3])
+{
+    out[0] = (float)uv[0];
+    out[1] = (float)uv[1];
+    out[2] = ts->retess_triangle ? (float)(1.0 - uv[0] - uv[1]) : 0.0f;
+}
+
 /* sim_diagsplit_eval_fn: the evaluation shader's positions at `uv`,
  * through the viewport. */
 static int
@@ -575,7 +587,8 @@ retess_eval(void *user, const double (*uv)[2], uint32_t n, double (*xy)[2])
         uint32_t count = n - first < SIM_LANES ? n - first : SIM_LANES;
         uint32_t active = count >= 32 ? 0xffffffffu : (1u << count) - 1u;
         for (uint32_t l = 0; l < count; l++) {
-            float coord[3] = {(float)uv[first + l][0], (float)uv[first + l][1], 0.0f};
+            float coord[3];
+            domain_coord(ts, uv[first + l], coord);
             for (uint32_t i = 0; i < ts->tes_in_count; i++) {
                 sim_interp_register(in, ts->tes_in[i].reg)[l] = rec[ts->tes_in[i].word];
             }
@@ -641,9 +654,7 @@ retess_emit(void *user, const double (*uv)[2], uint32_t point_count, const uint3
     for (uint32_t i = 0; i < point_count; i++) {
         struct tes_batch *b = rt->batch;
         b->patch[b->count] = rt->patch;
-        b->coord[b->count][0] = (float)uv[i][0];
-        b->coord[b->count][1] = (float)uv[i][1];
-        b->coord[b->count][2] = 0.0f;
+        domain_coord(rt->ts, uv[i], b->coord[b->count]);
         if (++b->count == SIM_LANES) {
             err = run_tes(dc, rt->ts, b, rt->records, rt->record_first, rt->vertices);
             if (err) {
@@ -669,6 +680,7 @@ retessellate(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, const uint32_t 
         .max_factor = RETESS_MAX_FACTOR,
         .grid_max = SIM_GRID_MAX,
         .flip = ts->retess_flip,
+        .triangle = ts->retess_triangle,
         .eval = retess_eval,
         .emit = retess_emit,
         .user = &rt,

@@ -27,7 +27,9 @@
  * Cutting a uniform edge of factor 1 puts the cut through a corner
  * (floor(1/2) = 0): the child gets an edge of factor 0, a single point,
  * and is a triangle.  EdgeDice handles it as a quad with a collapsed side
- * (the ring's strip on that side is a fan), so no triangle domain is needed.
+ * (the ring's strip on that side is a fan), so no triangle domain is
+ * needed, and a triangle patch starts as such a quad: corners (0, 0)
+ * (w = 1), (1, 0), (0, 1), (0, 1) in (u, v), its v=1 side collapsed.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -424,7 +426,9 @@ sim_diagsplit_run(const struct sim_diagsplit_config *cfg, struct sim_diagsplit_s
     struct ds_ctx c = {.cfg = cfg, .stats = stats};
     struct ds_sub *stack = NULL;
     size_t depth = 0, cap = 0;
-    static const double corner[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    static const double quad[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    static const double tri[4][2] = {{0, 0}, {1, 0}, {0, 1}, {0, 1}};
+    const double(*corner)[2] = cfg->triangle ? tri : quad;
     int ok = 1;
 
     cap = 64;

@@ -161,6 +161,7 @@ struct sim_diagsplit_config {
     uint32_t max_factor; /* edge factors above it split the edge */
     uint32_t grid_max;   /* subpatches diced into more triangles are split */
     uint32_t flip;       /* 1: clockwise in (u, v) instead of counter-clockwise */
+    uint32_t triangle;   /* 1: the triangle domain, (u, v) of (u, v, 1 - u - v) */
     sim_diagsplit_eval_fn eval;
     sim_diagsplit_emit_fn emit;
     void *user;
@@ -173,8 +174,8 @@ struct sim_diagsplit_stats {
     uint64_t evaluations; /* surface evaluations for the decisions (T, interior scale) */
 };
 
-/* Splits and dices the unit-square patch; returns 0, -1 when out of
- * memory, or the first error `emit` returned. */
+/* Splits and dices the unit-square patch (or the unit triangle); returns
+ * 0, -1 when out of memory, or the first error `emit` returned. */
 int
 sim_diagsplit_run(const struct sim_diagsplit_config *cfg, struct sim_diagsplit_stats *stats);
 

@@ -12,7 +12,9 @@
  *     limit;
  *   - the flat square of S x S px at spacing 1: S x S quads, 2 S^2
  *     triangles, no split beyond the grid limit's;
- *   - `flip` turns every triangle round.
+ *   - `flip` turns every triangle round;
+ *   - the triangle domain (a quad with a collapsed side) tiles the unit
+ *     triangle alike.
  */
 #include <math.h>
 #include <stdint.h>
@@ -98,6 +100,9 @@ edge_cmp(const void *pa, const void *pb)
 static int
 on_border(const struct edge *e)
 {
+    if (fabs(e->a[0] + e->a[1] - 1.0) < 1e-12 && fabs(e->b[0] + e->b[1] - 1.0) < 1e-12) {
+        return 1; /* the triangle's hypotenuse */
+    }
     for (int k = 0; k < 2; k++) {
         if ((e->a[k] == 0.0 && e->b[k] == 0.0) || (e->a[k] == 1.0 && e->b[k] == 1.0)) {
             return 1;
@@ -109,7 +114,7 @@ on_border(const struct edge *e)
 /* Checks the mesh tiles the unit square; returns the sign of its
  * triangles (+1, -1, 0 when mixed). */
 static int
-check_tiling(const struct mesh *m)
+check_tiling(const struct mesh *m, double domain_area)
 {
     struct edge *edges = calloc(3 * m->count, sizeof(*edges));
     double area = 0.0;
@@ -148,17 +153,18 @@ check_tiling(const struct mesh *m)
         }
     }
     CHECK_EQ_U64(0, unmatched);
-    CHECK(fabs(area - 1.0) < 1e-9);
+    CHECK(fabs(area - domain_area) < 1e-9);
     free(edges);
     return pos && !neg ? 1 : neg && !pos ? -1 : 0;
 }
 
 static void
-run(struct mesh *m, int surface, double spacing, uint32_t flip, struct sim_diagsplit_stats *st)
+run(struct mesh *m, int surface, double spacing, uint32_t flip, struct sim_diagsplit_stats *st,
+    uint32_t triangle)
 {
     struct sim_diagsplit_config cfg = {
         .area = spacing * spacing / 2, .spacing = spacing, .max_factor = 64, .grid_max = 512,
-        .flip = flip, .eval = eval, .emit = emit, .user = m};
+        .flip = flip, .triangle = triangle, .eval = eval, .emit = emit, .user = m};
     memset(m, 0, sizeof(*m));
     memset(st, 0, sizeof(*st));
     m->surface = surface;
@@ -173,8 +179,8 @@ main(void)
 
     /* Flat 40 x 40 px at 1 px: 3200 triangles need splits for the grid
      * limit only (edges stay uniform: no diagonal cut). */
-    run(&m, 0, 1.0, 0, &st);
-    CHECK_EQ_INT(1, check_tiling(&m));
+    run(&m, 0, 1.0, 0, &st, 0);
+    CHECK_EQ_INT(1, check_tiling(&m, 1.0));
     CHECK_EQ_U64(2 * 40 * 40, m.count);
     CHECK(m.biggest_grid <= 512);
     CHECK_EQ_U64(0, m.diagonal);
@@ -182,8 +188,8 @@ main(void)
     free(m.tri);
 
     /* Perspective and ripple. */
-    run(&m, 1, 1.0, 0, &st);
-    CHECK_EQ_INT(1, check_tiling(&m));
+    run(&m, 1, 1.0, 0, &st, 0);
+    CHECK_EQ_INT(1, check_tiling(&m, 1.0));
     CHECK(m.biggest_grid <= 512);
     CHECK(m.diagonal > 0);
     CHECK(st.splits > 8);
@@ -192,8 +198,23 @@ main(void)
             m.count, st.subpatches, m.diagonal, st.evaluations);
     free(m.tri);
 
-    run(&m, 1, 0.5, 1, &st);
-    CHECK_EQ_INT(-1, check_tiling(&m));
+    run(&m, 1, 0.5, 1, &st, 0);
+    CHECK_EQ_INT(-1, check_tiling(&m, 1.0));
     free(m.tri);
+
+    /* The unit triangle: flat, then rippled. */
+    for (int surface = 0; surface < 2; surface++) {
+        run(&m, surface, 1.0, 0, &st, 1);
+        CHECK_EQ_INT(1, check_tiling(&m, 0.5));
+        CHECK(m.biggest_grid <= 512);
+        CHECK(st.splits > 0);
+        fprintf(stderr, "triangle, surface %d: %zu triangles, %" PRIu64 " subpatches\n", surface,
+                m.count, st.subpatches);
+        if (surface == 0) {
+            /* 800 px^2 at 0.5 px^2 a triangle, within 30%. */
+            CHECK(m.count >= 1600 / 1.3 && m.count <= 1600 / 0.7);
+        }
+        free(m.tri);
+    }
     return TEST_RESULT();
 }
