@@ -29,7 +29,9 @@
  * and is a triangle.  EdgeDice handles it as a quad with a collapsed side
  * (the ring's strip on that side is a fan), so no triangle domain is
  * needed, and a triangle patch starts as such a quad: corners (0, 0)
- * (w = 1), (1, 0), (0, 1), (0, 1) in (u, v), its v=1 side collapsed.
+ * (w = 1), (1, 0), (0, 1), (0, 1) in (u, v), its v=1 side collapsed.  (Three
+ * quads from the centroid crowd no corner but dice a patch of a few pixels
+ * into at least six triangles; the collapsed quad dices it into one.)
  */
 #include <math.h>
 #include <stdlib.h>
@@ -222,6 +224,12 @@ static uint64_t
 dice_triangles(const struct ds_sub *s, uint32_t nu, uint32_t nv)
 {
     uint64_t ring = 0;
+    if (nv == 1) {
+        return (uint64_t)s->e[0].t + (uint64_t)s->e[2].t;
+    }
+    if (nu == 1) {
+        return (uint64_t)s->e[1].t + (uint64_t)s->e[3].t;
+    }
     for (int k = 0; k < 4; k++) {
         ring += (uint64_t)s->e[k].t;
     }
@@ -263,6 +271,13 @@ interior_counts(struct ds_ctx *c, const struct ds_sub *s, uint32_t *nu, uint32_t
     uint32_t mv = max_u32((uint32_t)s->e[1].t, (uint32_t)s->e[3].t);
     double p[4][2], uv[9][2], xy[9][2];
 
+    /* One segment (or none) across: no interior, a strip between the two
+     * long sides (as D3D11's inside factor 1); else at least 2. */
+    if (mv <= 1 || mu <= 1) {
+        *nu = mv <= 1 ? max_u32(mu, 2) : 1;
+        *nv = mv <= 1 ? 1 : max_u32(mv, 2);
+        return;
+    }
     *nu = max_u32(mu, 2);
     *nv = max_u32(mv, 2);
     if (mu < 3 || mv < 3) {
@@ -335,7 +350,7 @@ dice(struct ds_ctx *c, const struct ds_sub *s, uint32_t nu, uint32_t nv)
     for (int k = 0; k < 4; k++) {
         outer += (uint32_t)s->e[k].t;
     }
-    uint32_t inner = (nu - 1) * (nv - 1);
+    uint32_t inner = nu > 1 && nv > 1 ? (nu - 1) * (nv - 1) : 0;
     if (outer == 0) {
         return 1; /* every corner at one point: nothing to draw */
     }
@@ -372,6 +387,47 @@ dice(struct ds_ctx *c, const struct ds_sub *s, uint32_t nu, uint32_t nv)
      : (k) == 2 ? LATTICE(nu - 1 - (b), nv - 1)                                           \
                 : LATTICE(1, nv - 1 - (b)))
     uint32_t m = 0;
+    if (nu == 1 || nv == 1) {
+        /* A strip between two opposite sides, v=0 and v=1 (nv == 1) or
+         * u=0 and u=1, each point in the order of its edge, advancing
+         * along whichever comes first; triangles counter-clockwise. */
+        int across_v = nv == 1;
+        int32_t ta = s->e[across_v ? 0 : 3].t, tb = s->e[across_v ? 2 : 1].t;
+        int32_t i = 0, k = 0;
+        while (i < ta || k < tb) {
+            double next_a = i < ta ? (double)(i + 1) / ta : 2.0;
+            double next_b = k < tb ? (double)(k + 1) / tb : 2.0;
+            /* Point j of the first (bottom or left) and second edge. */
+            uint32_t a0 = across_v ? RING(0, i) : RING(3, ta - i);
+            uint32_t b0 = across_v ? RING(2, tb - k) : RING(1, k);
+            if (next_a <= next_b) {
+                uint32_t a1 = across_v ? RING(0, i + 1) : RING(3, ta - i - 1);
+                uint32_t t3[3] = {a0, a1, b0};
+                if (!across_v) {
+                    t3[1] = b0;
+                    t3[2] = a1;
+                }
+                memcpy(&c->idx[m], t3, sizeof(t3));
+                i++;
+            } else {
+                uint32_t b1 = across_v ? RING(2, tb - k - 1) : RING(1, k + 1);
+                uint32_t t3[3] = {a0, b1, b0};
+                if (!across_v) {
+                    t3[1] = b0;
+                    t3[2] = b1;
+                }
+                memcpy(&c->idx[m], t3, sizeof(t3));
+                k++;
+            }
+            /* Both sides end at a collapsed side's one point: the last
+             * step would repeat it. */
+            if (c->idx[m] != c->idx[m + 1] && c->idx[m + 1] != c->idx[m + 2] &&
+                c->idx[m] != c->idx[m + 2]) {
+                m += 3;
+            }
+        }
+        goto emit;
+    }
     for (uint32_t j = 1; j + 1 < nv; j++) {
         for (uint32_t i = 1; i + 1 < nu; i++) {
             uint32_t q[4] = {LATTICE(i, j), LATTICE(i + 1, j), LATTICE(i + 1, j + 1),
@@ -405,6 +461,7 @@ dice(struct ds_ctx *c, const struct ds_sub *s, uint32_t nu, uint32_t nv)
             }
         }
     }
+emit:
 #undef RING
 #undef ROW
 #undef LATTICE
