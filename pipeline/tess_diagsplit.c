@@ -117,7 +117,8 @@ static void
 edge_point(const struct ds_edge *e, int32_t j, double out[2])
 {
     if (e->t == NONUNIFORM) {
-        memcpy(out, j == 0 ? (e->rev ? e->b : e->a) : (e->rev ? e->a : e->b), 2 * sizeof(double));
+        const double *p = j == 0 ? (e->rev ? e->b : e->a) : (e->rev ? e->a : e->b);
+        memcpy(out, p, 2 * sizeof(double));
         return;
     }
     canonical_point(e->a, e->b, e->k0 + (e->rev ? e->t - j : j), e->total, out);
@@ -426,42 +427,41 @@ dice(struct ds_ctx *c, const struct ds_sub *s, uint32_t nu, uint32_t nv)
                 m += 3;
             }
         }
-        goto emit;
-    }
-    for (uint32_t j = 1; j + 1 < nv; j++) {
-        for (uint32_t i = 1; i + 1 < nu; i++) {
-            uint32_t q[4] = {LATTICE(i, j), LATTICE(i + 1, j), LATTICE(i + 1, j + 1),
-                             LATTICE(i, j + 1)};
-            uint32_t t2[6] = {q[0], q[1], q[2], q[0], q[2], q[3]};
-            memcpy(&c->idx[m], t2, sizeof(t2));
-            m += 6;
+    } else {
+        for (uint32_t j = 1; j + 1 < nv; j++) {
+            for (uint32_t i = 1; i + 1 < nu; i++) {
+                uint32_t q[4] = {LATTICE(i, j), LATTICE(i + 1, j), LATTICE(i + 1, j + 1),
+                                 LATTICE(i, j + 1)};
+                uint32_t t2[6] = {q[0], q[1], q[2], q[0], q[2], q[3]};
+                memcpy(&c->idx[m], t2, sizeof(t2));
+                m += 6;
+            }
         }
-    }
-    for (int k = 0; k < 4; k++) {
-        int32_t t = s->e[k].t;
-        uint32_t cnt = k % 2 == 0 ? nu - 1 : nv - 1, seg = k % 2 == 0 ? nu : nv;
-        /* Merge the outer points (parameter a / t along the side) and the
-         * row (parameter (b + 1) / seg), advancing whichever next point
-         * comes first. */
-        int32_t a = 0;
-        uint32_t b = 0;
-        while (a < t || b + 1 < cnt) {
-            double next_o = a < t ? (double)(a + 1) / t : 2.0;
-            double next_i = b + 1 < cnt ? (double)(b + 2) / seg : 2.0;
-            if (next_o <= next_i) {
-                c->idx[m++] = RING(k, a);
-                c->idx[m++] = RING(k, a + 1);
-                c->idx[m++] = ROW(k, b);
-                a++;
-            } else {
-                c->idx[m++] = RING(k, a);
-                c->idx[m++] = ROW(k, b + 1);
-                c->idx[m++] = ROW(k, b);
-                b++;
+        for (int k = 0; k < 4; k++) {
+            int32_t t = s->e[k].t;
+            uint32_t cnt = k % 2 == 0 ? nu - 1 : nv - 1, seg = k % 2 == 0 ? nu : nv;
+            /* Merge the outer points (parameter a / t along the side) and the
+             * row (parameter (b + 1) / seg), advancing whichever next point
+             * comes first. */
+            int32_t a = 0;
+            uint32_t b = 0;
+            while (a < t || b + 1 < cnt) {
+                double next_o = a < t ? (double)(a + 1) / t : 2.0;
+                double next_i = b + 1 < cnt ? (double)(b + 2) / seg : 2.0;
+                if (next_o <= next_i) {
+                    c->idx[m++] = RING(k, a);
+                    c->idx[m++] = RING(k, a + 1);
+                    c->idx[m++] = ROW(k, b);
+                    a++;
+                } else {
+                    c->idx[m++] = RING(k, a);
+                    c->idx[m++] = ROW(k, b + 1);
+                    c->idx[m++] = ROW(k, b);
+                    b++;
+                }
             }
         }
     }
-emit:
 #undef RING
 #undef ROW
 #undef LATTICE
