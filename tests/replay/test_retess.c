@@ -14,6 +14,9 @@
  *     both patches, and the tilted one is split (perspective makes its
  *     edges non-uniform);
  *   - each subpatch is a grid of at most 512 triangles;
+ *   - a triangle patch (retess_tri.*, the flat patch's lower right half):
+ *     re-tessellated, it covers at 4x MSAA exactly the samples the
+ *     application's tessellation covers, each once;
  *   - the same counters and picture for 1 and 3 threads;
  *   - without --retessellate nothing changes (the levels' 8 triangles).
  */
@@ -29,6 +32,8 @@
 
 #include "retess_tesc.h"
 #include "retess_tese.h"
+#include "retess_tri_tesc.h"
+#include "retess_tri_tese.h"
 #include "retess_vert.h"
 #include "tess_barrier_frag.h"
 
@@ -199,6 +204,36 @@ test_tilted(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
 }
 
 static void
+test_triangle(struct sim_ir_shader *const quad_stages[SIM_STAGE_COUNT])
+{
+    struct sim_ir_shader *stages[SIM_STAGE_COUNT];
+    struct fixture f;
+
+    memcpy(stages, quad_stages, sizeof(stages));
+    stages[SIM_STAGE_TESS_CONTROL] = load(replay_retess_tri_tesc, sizeof(replay_retess_tri_tesc));
+    stages[SIM_STAGE_TESS_EVAL] = load(replay_retess_tri_tese, sizeof(replay_retess_tri_tese));
+    fixture_init(&f, stages, 0);
+    f.draw.state.patch_control_points = 3;
+    f.draw.count = 3;
+    struct sim_replay_result *app = replay(&f, 0.0, 4, 1);
+    struct sim_replay_result *r = replay(&f, 0.5, 4, 1);
+    if (app && r) {
+        const struct sim_raster_counters *ra = sim_replay_result_raster(app);
+        const struct sim_raster_counters *rc = sim_replay_result_raster(r);
+        CHECK_EQ_U64(ra->samples_covered, rc->samples_covered);
+        CHECK((uint64_t)W * H * 4 / 2 - ra->samples_covered < (uint64_t)W * 4);
+        double m = mean_area(rc);
+        fprintf(stderr, "triangle, 0.5 px^2: mean %.3f px^2, %" PRIu64 " triangles, %" PRIu64
+                        " subpatches\n", m, rc->rasterized, rc->retess_subpatches);
+        CHECK(fabs(m - 0.5) <= 0.3 * 0.5);
+    }
+    sim_replay_result_destroy(app);
+    sim_replay_result_destroy(r);
+    sim_ir_shader_destroy(stages[SIM_STAGE_TESS_CONTROL]);
+    sim_ir_shader_destroy(stages[SIM_STAGE_TESS_EVAL]);
+}
+
+static void
 test_threads(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
 {
     struct fixture f;
@@ -241,6 +276,7 @@ main(void)
     }
     test_flat(stages);
     test_tilted(stages);
+    test_triangle(stages);
     test_threads(stages);
     for (int s = 0; s < SIM_STAGE_COUNT; s++) {
         sim_ir_shader_destroy(stages[s]);
