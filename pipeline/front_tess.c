@@ -549,6 +549,12 @@ run_tes(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, struct tes_batch *b,
 /* DiagSplit's limits: D3D11's largest factor, and QFM's grid size. */
 #define RETESS_MAX_FACTOR 64
 
+/* Subpatches are not culled before dicing, so a patch reaching far off
+ * screen (a ground plane to the horizon) is diced whole; this many
+ * subpatches (about 2^28 triangles) refuse the draw instead of exhausting
+ * memory. */
+#define RETESS_MAX_SUBPATCHES (1u << 20)
+
 /* One patch's re-tessellation (the DiagSplit callbacks' state). */
 struct retess {
     struct sim_draw_ctx *dc;
@@ -681,6 +687,7 @@ retessellate(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, const uint32_t 
         .grid_max = SIM_GRID_MAX,
         .flip = ts->retess_flip,
         .triangle = ts->retess_triangle,
+        .max_subpatches = RETESS_MAX_SUBPATCHES,
         .eval = retess_eval,
         .emit = retess_emit,
         .user = &rt,
@@ -689,6 +696,11 @@ retessellate(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, const uint32_t 
     dc->counters->retess_subpatches += stats.subpatches;
     dc->counters->retess_splits += stats.splits;
     dc->counters->retess_evaluations += stats.evaluations;
+    if (r == -2) {
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_TESSELLATION,
+                               "--retessellate: patch %u needs over %u subpatches", patch,
+                               RETESS_MAX_SUBPATCHES);
+    }
     if (r < 0) {
         return SIM_REPLAY_ERROR_NOMEM;
     }

@@ -483,6 +483,8 @@ sim_diagsplit_run(const struct sim_diagsplit_config *cfg, struct sim_diagsplit_s
     struct ds_ctx c = {.cfg = cfg, .stats = stats};
     struct ds_sub *stack = NULL;
     size_t depth = 0, cap = 0;
+    uint64_t diced = 0;
+    int too_many = 0;
     static const double quad[4][2] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
     static const double tri[4][2] = {{0, 0}, {1, 0}, {0, 1}, {0, 1}};
     const double(*corner)[2] = cfg->triangle ? tri : quad;
@@ -536,6 +538,10 @@ sim_diagsplit_run(const struct sim_diagsplit_config *cfg, struct sim_diagsplit_s
             }
         }
         if (cut < 0) {
+            if (++diced > cfg->max_subpatches) {
+                too_many = 1;
+                break;
+            }
             ok = dice(&c, &s, nu, nv);
             continue;
         }
@@ -578,6 +584,9 @@ sim_diagsplit_run(const struct sim_diagsplit_config *cfg, struct sim_diagsplit_s
     free(c.idx);
     if (c.error) {
         return c.error;
+    }
+    if (too_many) {
+        return -2;
     }
     return ok ? 0 : -1;
 }

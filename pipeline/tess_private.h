@@ -162,6 +162,7 @@ struct sim_diagsplit_config {
     uint32_t grid_max;   /* subpatches diced into more triangles are split */
     uint32_t flip;       /* 1: clockwise in (u, v) instead of counter-clockwise */
     uint32_t triangle;   /* 1: the triangle domain, (u, v) of (u, v, 1 - u - v) */
+    uint64_t max_subpatches; /* more for the patch stop the run */
     sim_diagsplit_eval_fn eval;
     sim_diagsplit_emit_fn emit;
     void *user;
@@ -175,7 +176,8 @@ struct sim_diagsplit_stats {
 };
 
 /* Splits and dices the unit-square patch (or the unit triangle); returns
- * 0, -1 when out of memory, or the first error `emit` returned. */
+ * 0, -1 when out of memory, -2 when the patch needs more than
+ * max_subpatches, or the first error `emit` returned. */
 int
 sim_diagsplit_run(const struct sim_diagsplit_config *cfg, struct sim_diagsplit_stats *stats);
 

@@ -14,7 +14,8 @@
  *     triangles, no split beyond the grid limit's;
  *   - `flip` turns every triangle round;
  *   - the triangle domain (a quad with a collapsed side) tiles the unit
- *     triangle alike.
+ *     triangle alike;
+ *   - a patch needing more than max_subpatches stops with -2.
  */
 #include <math.h>
 #include <stdint.h>
@@ -164,11 +165,26 @@ run(struct mesh *m, int surface, double spacing, uint32_t flip, struct sim_diags
 {
     struct sim_diagsplit_config cfg = {
         .area = spacing * spacing / 2, .spacing = spacing, .max_factor = 64, .grid_max = 512,
-        .flip = flip, .triangle = triangle, .eval = eval, .emit = emit, .user = m};
+        .flip = flip, .triangle = triangle, .max_subpatches = 1u << 20, .eval = eval,
+        .emit = emit, .user = m};
     memset(m, 0, sizeof(*m));
     memset(st, 0, sizeof(*st));
     m->surface = surface;
     CHECK_EQ_INT(0, sim_diagsplit_run(&cfg, st));
+}
+
+/* A patch that needs more subpatches than allowed stops with -2. */
+static void
+test_too_many(void)
+{
+    struct mesh m = {.surface = 0};
+    struct sim_diagsplit_stats st = {0};
+    struct sim_diagsplit_config cfg = {
+        .area = 0.5, .spacing = 1.0, .max_factor = 64, .grid_max = 512, .max_subpatches = 4,
+        .eval = eval, .emit = emit, .user = &m};
+    CHECK_EQ_INT(-2, sim_diagsplit_run(&cfg, &st));
+    CHECK(st.subpatches <= 4);
+    free(m.tri);
 }
 
 int
@@ -216,5 +232,6 @@ main(void)
         }
         free(m.tri);
     }
+    test_too_many();
     return TEST_RESULT();
 }
