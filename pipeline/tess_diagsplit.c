@@ -58,13 +58,14 @@
 #define MAX_DEPTH 40
 
 /* An edge: `t` segments (or NONUNIFORM), whose vertex j (0..t) is vertex
- * k0 + j of the edge definition (a, b, total), or k0 + t - j when `rev`. */
+ * k0 + j of the edge definition (a, b, total).  Splits keep every edge
+ * running the way its subpatch's side does (children list their corners
+ * in the parent's order), so a definition never runs backwards. */
 struct ds_edge {
     double a[2], b[2];
     int32_t total;
     int32_t k0;
     int32_t t;
-    int32_t rev;
 };
 
 /* A subpatch: edges v=0 (P00 -> P10), u=1 (P10 -> P11), v=1 (P01 -> P11),
@@ -117,11 +118,10 @@ static void
 edge_point(const struct ds_edge *e, int32_t j, double out[2])
 {
     if (e->t == NONUNIFORM) {
-        const double *p = j == 0 ? (e->rev ? e->b : e->a) : (e->rev ? e->a : e->b);
-        memcpy(out, p, 2 * sizeof(double));
+        memcpy(out, j == 0 ? e->a : e->b, 2 * sizeof(double));
         return;
     }
-    canonical_point(e->a, e->b, e->k0 + (e->rev ? e->t - j : j), e->total, out);
+    canonical_point(e->a, e->b, e->k0 + j, e->total, out);
 }
 
 /* T: the factor of the segment (p, q) from the screen length of the
@@ -183,7 +183,6 @@ edge_new(struct ds_ctx *c, const double p[2], const double q[2], int fallback, s
     e->t = edge_factor(c, p, q, fallback);
     e->total = e->t;
     e->k0 = 0;
-    e->rev = 0;
 }
 
 /* PartitionEdge: cuts `e` into `lo` (from its first point) and `hi`, at
@@ -194,12 +193,11 @@ edge_partition(struct ds_ctx *c, const struct ds_edge *e, int fallback, struct d
                struct ds_edge *hi, double at[2])
 {
     if (e->t == NONUNIFORM) {
-        double s[2], m[2];
-        edge_point(e, 0, s);
-        m[0] = (e->a[0] + e->b[0]) * 0.5;
-        m[1] = (e->a[1] + e->b[1]) * 0.5;
-        double q[2];
-        memcpy(q, e->rev ? e->a : e->b, sizeof(q));
+        double s[2], q[2], m[2];
+        memcpy(s, e->a, sizeof(s));
+        memcpy(q, e->b, sizeof(q));
+        m[0] = (s[0] + q[0]) * 0.5;
+        m[1] = (s[1] + q[1]) * 0.5;
         edge_new(c, s, m, fallback, lo);
         edge_new(c, m, q, fallback, hi);
         memcpy(at, m, sizeof(m));
@@ -210,13 +208,7 @@ edge_partition(struct ds_ctx *c, const struct ds_edge *e, int fallback, struct d
     *hi = *e;
     lo->t = i;
     hi->t = e->t - i;
-    /* Offsets into the definition, which runs against us when rev. */
-    if (e->rev) {
-        lo->k0 = e->k0 + e->t - i;
-        hi->k0 = e->k0;
-    } else {
-        hi->k0 = e->k0 + i;
-    }
+    hi->k0 = e->k0 + i;
     edge_point(e, i, at);
 }
 
@@ -512,9 +504,7 @@ sim_diagsplit_run(const struct sim_diagsplit_config *cfg, struct sim_diagsplit_s
                     double p[2], q[2];
                     memcpy(p, s.e[k].a, sizeof(p));
                     memcpy(q, s.e[k].b, sizeof(q));
-                    int32_t rev = s.e[k].rev;
                     edge_new(&c, p, q, 1, &s.e[k]);
-                    s.e[k].rev = rev;
                 }
             }
         }
