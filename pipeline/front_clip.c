@@ -284,6 +284,7 @@ clip_run(struct sim_draw_ctx *dc)
             o->prim_id = prim->prim_id;
             o->provoking = prim->provoking;
             o->patch = prim->patch;
+            o->subpatch = prim->subpatch;
         }
     }
     return SIM_REPLAY_ERROR_OK;

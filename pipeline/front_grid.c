@@ -4,7 +4,9 @@
  * "Adjacency"):
  *
  *   - tessellated triangles: the triangles of one patch in tessellator
- *     output order, cut into grids of at most SIM_GRID_MAX;
+ *     output order, cut into grids of at most SIM_GRID_MAX; re-tessellated
+ *     ones (--retessellate), one grid per DiagSplit subpatch (which it
+ *     keeps to SIM_GRID_MAX triangles);
  *   - other triangles: runs of at most SIM_GRID_MAX consecutive triangles
  *     of the draw.
  *
@@ -156,7 +158,7 @@ sim_front_grids(struct sim_draw_ctx *dc)
             continue;
         }
         while (j < count && j - i < SIM_GRID_MAX && tris[j].grid != SIM_NONE &&
-               tris[j].patch == tris[i].patch) {
+               tris[j].patch == tris[i].patch && tris[j].subpatch == tris[i].subpatch) {
             tris[j].grid = grid;
             tris[j].grid_index = (uint32_t)(j - i);
             j++;

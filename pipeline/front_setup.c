@@ -324,6 +324,7 @@ setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct s
     tri.prim_id = prim->prim_id;
     tri.provoking = prim->provoking;
     tri.patch = prim->patch;
+    tri.subpatch = prim->subpatch;
     /* Parts of points and lines have no connectivity (front_grid.c). */
     tri.grid = polygon ? 0 : SIM_NONE;
     for (int k = 0; k < 3; k++) {

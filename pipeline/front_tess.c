@@ -32,13 +32,24 @@
  *
  * The evaluation shader runs SIM_LANES domain points a batch, points of
  * consecutive patches sharing a batch.
+ *
+ * Re-tessellation (dc->retessellate, the dissertation's DiagSplit column):
+ * the control shader runs as always (its record feeds the evaluation
+ * shader, and a patch its levels cull stays culled), but the domain points
+ * come from DiagSplit (tess_diagsplit.c) instead of the levels.  DiagSplit
+ * measures edges on screen through the evaluation shader itself (positions
+ * at chosen (u, v), viewport-transformed), so displacement in the shader
+ * counts; each diced subpatch is one grid (sim_geom_prim.subpatch).  Quad
+ * and triangle domains drawn as triangles.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
 
 #include "pipeline/render_private.h"
+#include "pipeline/tess_private.h"
 
 /* What unwritten patch outputs hold while the control shader runs: a
  * signalling NaN with a payload no arithmetic produces. */
@@ -91,6 +102,13 @@ struct sim_tess_stage {
     uint32_t tes_in_count;
     uint32_t *tess_coord[3], *tes_primitive_id, *tes_patch_vertices;
     struct sim_geom_outputs tes_outs;
+
+    /* Re-tessellation: triangles run clockwise in (u, v) where the
+     * tessellator's do (its winding and domain origin), the domain, and
+     * the draw's subpatches so far. */
+    uint32_t retess_flip;
+    uint32_t retess_triangle;
+    uint32_t subpatches;
 };
 
 /* The vertex-stage word that holds control-shader input scalar `c` of
@@ -357,6 +375,24 @@ tess_begin(struct sim_draw_ctx *dc)
     if (sim_tess_create(&config, &ts->tess) != SIM_TESS_ERROR_OK) {
         return SIM_REPLAY_ERROR_NOMEM;
     }
+    if (dc->retessellate > 0.0) {
+        if (config.domain == SIM_TESS_DOMAIN_ISOLINES || config.point_mode) {
+            return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_TESSELLATION,
+                                   "--retessellate re-tessellates quad and triangle domains "
+                                   "drawn as triangles only");
+        }
+        ts->retess_triangle = config.domain == SIM_TESS_DOMAIN_TRIANGLES;
+        /* The tessellator's orientation in (u, v), from its two triangles
+         * at level 1. */
+        struct sim_tess_levels one = {{1, 1, 1, 1}, {1, 1}};
+        const struct sim_tess_mesh *m = sim_tess_run(ts->tess, &one);
+        if (m->index_count >= 3) {
+            const float *a = &m->coords[3 * m->indices[0]], *b = &m->coords[3 * m->indices[1]],
+                        *c = &m->coords[3 * m->indices[2]];
+            float cross = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
+            ts->retess_flip = cross < 0.0f;
+        }
+    }
     ts->tcs_interp = sim_interp_create(tcs);
     ts->tes_interp = sim_interp_create(tes);
     if (!ts->tcs_interp || !ts->tes_interp) {
@@ -510,6 +546,167 @@ run_tes(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, struct tes_batch *b,
  * records of the patches in its batch. */
 #define TESS_RECORD_PATCHES 64
 
+/* DiagSplit's limits: D3D11's largest factor, and QFM's grid size. */
+#define RETESS_MAX_FACTOR 64
+
+/* Subpatches are not culled before dicing, so a patch reaching far off
+ * screen (a ground plane to the horizon) is diced whole; this many
+ * subpatches (about 2^28 triangles) refuse the draw instead of exhausting
+ * memory. */
+#define RETESS_MAX_SUBPATCHES (1u << 20)
+
+/* One patch's re-tessellation (the DiagSplit callbacks' state). */
+struct retess {
+    struct sim_draw_ctx *dc;
+    struct sim_tess_stage *ts;
+    const uint32_t *records;
+    uint32_t record_first;
+    uint32_t patch;
+    struct tes_batch *batch;
+    struct sim_array *vertices, *prims;
+    uint32_t *vertex_count;
+};
+
+/* gl_TessCoord of DiagSplit's (u, v): (u, v, 0) on quads, (u, v, w) on
+ * triangles; one function, so equal (u, v) give equal bits. */
+static void
+domain_coord(const struct sim_tess_stage *ts, const double uv[2], float out[3])
+{
+    out[0] = (float)uv[0];
+    out[1] = (float)uv[1];
+    out[2] = ts->retess_triangle ? (float)(1.0 - uv[0] - uv[1]) : 0.0f;
+}
+
+/* sim_diagsplit_eval_fn: the evaluation shader's positions at `uv`,
+ * through the viewport. */
+static int
+retess_eval(void *user, const double (*uv)[2], uint32_t n, double (*xy)[2])
+{
+    struct retess *rt = user;
+    struct sim_tess_stage *ts = rt->ts;
+    struct sim_interp *in = ts->tes_interp;
+    const struct sim_viewport *vp = &rt->dc->draw->state.viewport;
+    const uint32_t *rec = rt->records + (size_t)(rt->patch - rt->record_first) * ts->record_words;
+    int ok = 1;
+
+    for (uint32_t first = 0; first < n; first += SIM_LANES) {
+        uint32_t count = n - first < SIM_LANES ? n - first : SIM_LANES;
+        uint32_t active = count >= 32 ? 0xffffffffu : (1u << count) - 1u;
+        for (uint32_t l = 0; l < count; l++) {
+            float coord[3];
+            domain_coord(ts, uv[first + l], coord);
+            for (uint32_t i = 0; i < ts->tes_in_count; i++) {
+                sim_interp_register(in, ts->tes_in[i].reg)[l] = rec[ts->tes_in[i].word];
+            }
+            for (int c = 0; c < 3; c++) {
+                if (ts->tess_coord[c]) {
+                    memcpy(&ts->tess_coord[c][l], &coord[c], sizeof(float));
+                }
+            }
+            if (ts->tes_primitive_id) {
+                ts->tes_primitive_id[l] = patch_primitive_id(rt->dc, rt->patch);
+            }
+            if (ts->tes_patch_vertices) {
+                ts->tes_patch_vertices[l] = ts->output_vertices;
+            }
+        }
+        if (sim_interp_run(in, active, 0) != SIM_INTERP_ERROR_OK) {
+            return 0;
+        }
+        for (uint32_t l = 0; l < count; l++) {
+            float p[4] = {0, 0, 0, 1};
+            for (int c = 0; c < 4; c++) {
+                if (ts->tes_outs.pos[c]) {
+                    memcpy(&p[c], &ts->tes_outs.pos[c][l], sizeof(float));
+                }
+            }
+            if (!(p[3] > 0.0f)) {
+                ok = 0;
+                continue;
+            }
+            xy[first + l][0] = vp->x + (p[0] / p[3] + 1.0) * 0.5 * vp->width;
+            xy[first + l][1] = vp->y + (p[1] / p[3] + 1.0) * 0.5 * vp->height;
+        }
+    }
+    return ok;
+}
+
+/* sim_diagsplit_emit_fn: one subpatch's points to the evaluation shader,
+ * its triangles to the draw's primitives. */
+static int
+retess_emit(void *user, const double (*uv)[2], uint32_t point_count, const uint32_t *indices,
+            uint32_t tri_count)
+{
+    struct retess *rt = user;
+    struct sim_draw_ctx *dc = rt->dc;
+    uint32_t subpatch = ++rt->ts->subpatches;
+    enum sim_replay_error err;
+
+    struct sim_geom_prim *pr = sim_array_grow(rt->prims, sizeof(*pr), tri_count);
+    if (!pr) {
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    for (uint32_t t = 0; t < tri_count; t++, pr++) {
+        memset(pr, 0, sizeof(*pr));
+        pr->count = 3;
+        for (int k = 0; k < 3; k++) {
+            pr->v[k] = *rt->vertex_count + indices[3 * t + (uint32_t)k];
+        }
+        pr->prim_id = patch_primitive_id(dc, rt->patch);
+        pr->provoking = pr->v[0];
+        pr->patch = rt->patch;
+        pr->subpatch = subpatch;
+    }
+    for (uint32_t i = 0; i < point_count; i++) {
+        struct tes_batch *b = rt->batch;
+        b->patch[b->count] = rt->patch;
+        domain_coord(rt->ts, uv[i], b->coord[b->count]);
+        if (++b->count == SIM_LANES) {
+            err = run_tes(dc, rt->ts, b, rt->records, rt->record_first, rt->vertices);
+            if (err) {
+                return err;
+            }
+        }
+    }
+    *rt->vertex_count += point_count;
+    return 0;
+}
+
+/* Re-tessellates patch `patch` with DiagSplit. */
+static enum sim_replay_error
+retessellate(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, const uint32_t *records,
+             uint32_t record_first, uint32_t patch, struct tes_batch *batch,
+             struct sim_array *vertices, struct sim_array *prims, uint32_t *vertex_count)
+{
+    struct retess rt = {dc, ts, records, record_first, patch, batch, vertices, prims, vertex_count};
+    struct sim_diagsplit_stats stats = {0};
+    struct sim_diagsplit_config cfg = {
+        .area = dc->retessellate,
+        .spacing = sqrt(2.0 * dc->retessellate),
+        .max_factor = RETESS_MAX_FACTOR,
+        .grid_max = SIM_GRID_MAX,
+        .flip = ts->retess_flip,
+        .triangle = ts->retess_triangle,
+        .max_subpatches = RETESS_MAX_SUBPATCHES,
+        .eval = retess_eval,
+        .emit = retess_emit,
+        .user = &rt,
+    };
+    int r = sim_diagsplit_run(&cfg, &stats);
+    dc->counters->retess_subpatches += stats.subpatches;
+    dc->counters->retess_splits += stats.splits;
+    dc->counters->retess_evaluations += stats.evaluations;
+    if (r == -2) {
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_TESSELLATION,
+                               "--retessellate: patch %u needs over %u subpatches", patch,
+                               RETESS_MAX_SUBPATCHES);
+    }
+    if (r < 0) {
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    return (enum sim_replay_error)r;
+}
+
 static enum sim_replay_error
 tess_run(struct sim_draw_ctx *dc)
 {
@@ -566,6 +763,14 @@ tess_run(struct sim_draw_ctx *dc)
                 }
             }
             mesh = sim_tess_run(ts->tess, &levels);
+            if (dc->retessellate > 0.0) {
+                /* The levels only decide whether the patch is drawn. */
+                if (mesh->index_count) {
+                    err = retessellate(dc, ts, records, first, first + q, &batch, &vertices,
+                                       &prims, &vertex_count);
+                }
+                continue;
+            }
             for (uint32_t i = 0; i + mesh->vertices_per_primitive <= mesh->index_count;
                  i += mesh->vertices_per_primitive) {
                 struct sim_geom_prim *pr = sim_array_grow(&prims, sizeof(*pr), 1);

@@ -213,6 +213,7 @@ emit_prim(struct sim_draw_ctx *dc, uint32_t count, uint32_t a, uint32_t b, uint3
     p->prim_id = prim_id;
     p->provoking = a; /* VK_PROVOKING_VERTEX_MODE_FIRST_VERTEX_EXT */
     p->patch = SIM_NONE;
+    p->subpatch = 0;
     return 1;
 }
 

@@ -818,6 +818,11 @@ struct sim_replay_options {
     struct sim_pmu_options pmu;
     struct sim_cps_options cps;
     struct sim_amfs_options amfs;
+    /* The dissertation's DiagSplit column (../shared/spec/modes.md): 0
+     * tessellates as the application's levels say; AREA > 0 re-tessellates
+     * quad-domain patches with DiagSplit into triangles of about AREA px^2
+     * (pipeline/front_tess.c). */
+    double retessellate;
 };
 
 /* Replaces the zeros (defaults) of `opt`'s unit options by the values they
@@ -884,6 +889,21 @@ struct sim_raster_counters {
     uint64_t quads_after_early;    /* ... that survived early depth tests */
     double rasterized_area;        /* px^2, summed over the rasterized triangles (as snapped,
                                     * before the scissor): mean triangle area = this / rasterized */
+    /* The dissertation's Reyes column (../shared/spec/modes.md, "Comparison
+     * columns"): counted, not rendered.  A grid (front_grid.c) is visible
+     * when one of its triangles has a sample that survived early tests in
+     * the first unit replayed (baseline unless --modes leaves it out);
+     * a Reyes pipeline shades every vertex of a visible grid once. */
+    uint64_t reyes_grids;          /* grids of rasterized triangles */
+    uint64_t reyes_grids_visible;  /* ... of which visible */
+    uint64_t reyes_vertices;       /* distinct vertices of the visible grids' triangles */
+    /* --retessellate (DiagSplit): subpatches diced, splits made, and the
+     * evaluation-shader runs its decisions took (edge factors, interior
+     * scale), beside tes_invocations for the final vertices (the
+     * dissertation's overhead evaluations).  tes_instructions counts both. */
+    uint64_t retess_subpatches;
+    uint64_t retess_splits;
+    uint64_t retess_evaluations;
 };
 
 /* Outcome of one draw of the frame. */

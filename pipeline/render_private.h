@@ -318,6 +318,8 @@ struct sim_geom_prim {
     uint32_t prim_id;   /* gl_PrimitiveID: the primitive's number in the draw */
     uint32_t provoking; /* vertex whose flat outputs the primitive uses */
     uint32_t patch;     /* tessellated draws: the patch's number in the draw; else SIM_NONE */
+    uint32_t subpatch;  /* --retessellate: 1 + the DiagSplit subpatch's number in the draw
+                         * (its own grid); else 0 */
 };
 
 /* A vertex-shader invocation the assemble stage asks for. */
@@ -391,6 +393,7 @@ struct sim_tri {
      * came from (SIM_NONE: not tessellated). */
     uint32_t v[3];
     uint32_t patch;
+    uint32_t subpatch; /* sim_geom_prim.subpatch: grids do not cross subpatches */
     /* Grids (front_grid.c): QFM's connectivity groups.  `grid` numbers the
      * draw's grids (SIM_NONE: the triangle merges with nothing, e.g. parts
      * of points and lines), grid_index is the triangle's place in it, adj
@@ -445,6 +448,7 @@ struct sim_draw_ctx {
     uint32_t early_tests;         /* depth tests before shading */
     uint32_t per_sample;          /* fragment shading per sample (sample shading, SampleId,
                                    * SamplePosition or sample-qualified inputs) */
+    double retessellate;          /* sim_replay_options.retessellate */
 
     struct sim_geom geom;
     struct sim_array tris;   /* struct sim_tri */

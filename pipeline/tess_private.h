@@ -141,4 +141,44 @@ void
 sim_tess_fast_run(const struct sim_tess_config *config, const struct sim_tess_factors *f,
                   struct sim_tess_buffers *out);
 
+/* DiagSplit re-tessellation of one quad patch (tess_diagsplit.c). */
+
+/* Screen positions (pixels) of the surface at `n` domain points (u, v);
+ * returns 0 when they cannot be measured (a point behind the eye, not a
+ * number). */
+typedef int (*sim_diagsplit_eval_fn)(void *user, const double (*uv)[2], uint32_t n,
+                                     double (*xy)[2]);
+
+/* One diced subpatch: `point_count` domain points and `tri_count`
+ * triangles of indices into them.  Returns 0, or an error that stops the
+ * run and is returned by it. */
+typedef int (*sim_diagsplit_emit_fn)(void *user, const double (*uv)[2], uint32_t point_count,
+                                     const uint32_t *indices, uint32_t tri_count);
+
+struct sim_diagsplit_config {
+    double area;         /* target triangle area, px^2 */
+    double spacing;      /* target edge segment, px: sqrt(2 area) (two triangles a square) */
+    uint32_t max_factor; /* edge factors above it split the edge */
+    uint32_t grid_max;   /* subpatches diced into more triangles are split */
+    uint32_t flip;       /* 1: clockwise in (u, v) instead of counter-clockwise */
+    uint32_t triangle;   /* 1: the triangle domain, (u, v) of (u, v, 1 - u - v) */
+    uint64_t max_subpatches; /* more for the patch stop the run */
+    sim_diagsplit_eval_fn eval;
+    sim_diagsplit_emit_fn emit;
+    void *user;
+};
+
+/* Work done, summed over runs. */
+struct sim_diagsplit_stats {
+    uint64_t subpatches;  /* diced */
+    uint64_t splits;
+    uint64_t evaluations; /* surface evaluations for the decisions (T, interior scale) */
+};
+
+/* Splits and dices the unit-square patch (or the unit triangle); returns
+ * 0, -1 when out of memory, -2 when the patch needs more than
+ * max_subpatches, or the first error `emit` returned. */
+int
+sim_diagsplit_run(const struct sim_diagsplit_config *cfg, struct sim_diagsplit_stats *stats);
+
 #endif /* OVERSHADE_TESS_PRIVATE_H */

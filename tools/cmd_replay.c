@@ -5,7 +5,8 @@
  * pixel, plus DIR/report.json and DIR/report.csv.
  *
  *   overshade replay TRACE --out DIR [--frames LIST] [--modes LIST]
- *                    [--msaa N] [--threads N] [--repeat N] [unit options]
+ *                    [--msaa N] [--threads N] [--repeat N] [--retessellate AREA]
+ *                    [unit options]
  *
  * Unit options (../shared/spec/modes.md; docs/modes.md): --qfm-entries
  * N|unbounded, --qfm-window N|all, --qfm-empty on|off, --qfm-evict-merge
@@ -78,7 +79,8 @@ cli_replay_usage(FILE *out)
 {
     fprintf(out,
             "usage: overshade replay TRACE --out DIR [--frames LIST] [--modes LIST]\n"
-            "                        [--msaa N] [--threads N] [--repeat N]\n\n"
+            "                        [--msaa N] [--threads N] [--repeat N]\n"
+            "                        [--retessellate AREA]\n\n"
             "Replays the captured frames of TRACE through the simulated pipeline and\n"
             "writes images, heatmaps and DIR/report.json and report.csv.\n\n"
             "  --out DIR       output directory (created if missing)\n"
@@ -88,7 +90,9 @@ cli_replay_usage(FILE *out)
             "  --msaa N        rasterize every pass with N samples: 1, 2, 4, 8 or 16\n"
             "                  (default: as captured)\n"
             "  --threads N     worker threads (default 1); results do not depend on N\n"
-            "  --repeat N      replay each frame N times and report the fastest (timing)\n\n"
+            "  --repeat N      replay each frame N times and report the fastest (timing)\n"
+            "  --retessellate AREA  re-tessellate quad patches with DiagSplit into\n"
+            "                  triangles of about AREA px^2 (0.01 to 10000; the papers: 0.5)\n\n"
             "Unit options (defaults in parentheses; docs/modes.md):\n"
             "  --qfm-entries N|unbounded   merge buffer entries per bin (32)\n"
             "  --qfm-window N|all          most recent matching entries tried (2)\n"
@@ -322,6 +326,15 @@ parse_args(int argc, char **argv, struct replay_args *a)
                 return 0;
             }
             a->opt.threads = (uint32_t)n;
+            i++;
+        } else if (strcmp(arg, "--retessellate") == 0 && val) {
+            float area;
+            if (!parse_float(val, &area) || !(area >= 0.01f && area <= 1e4f)) {
+                fprintf(stderr, "overshade replay: --retessellate takes an area of 0.01 to "
+                                "10000 px^2\n");
+                return 0;
+            }
+            a->opt.retessellate = area;
             i++;
         } else if (strcmp(arg, "--repeat") == 0 && val) {
             if (!parse_u64(val, &n) || n < 1 || n > 1000) {
@@ -933,6 +946,17 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
             rc->quads, rc->quads_after_early);
     fprintf(json, ", \"mean_triangle_area\": ");
     json_double(json, rc->rasterized ? rc->rasterized_area / (double)rc->rasterized : 0);
+    fprintf(json,
+            ", \"reyes_grids\": %" PRIu64 ", \"reyes_grids_visible\": %" PRIu64
+            ", \"reyes_vertices\": %" PRIu64,
+            rc->reyes_grids, rc->reyes_grids_visible, rc->reyes_vertices);
+    fprintf(json,
+            ", \"retessellate\": {\"area\": ");
+    json_double(json, a->opt.retessellate);
+    fprintf(json,
+            ", \"subpatches\": %" PRIu64 ", \"splits\": %" PRIu64 ", \"evaluations\": %" PRIu64
+            "}",
+            rc->retess_subpatches, rc->retess_splits, rc->retess_evaluations);
     fprintf(json,
             ", \"patches\": %" PRIu64 ", \"tcs_invocations\": %" PRIu64
             ", \"tcs_instructions\": %" PRIu64 ", \"tes_invocations\": %" PRIu64

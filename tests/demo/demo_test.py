@@ -380,6 +380,45 @@ def case_area(args, tmp):
     return 0
 
 
+def case_retessellate(args, tmp):
+    """The plane captured coarse (10 px^2 triangles) and re-tessellated by
+    the replay with DiagSplit at 0.5 px^2 (--retessellate): the mean area of
+    the triangles rasterized is within AREA_TOLERANCE of 0.5, patches were
+    diced (the ones the application's levels cull stay culled), and the
+    Reyes count is there."""
+    out = os.path.join(tmp, "coarse")
+    env = {"OVERSHADE_CAPTURE": "3", "OVERSHADE_OUTPUT": out,
+           "OVERSHADE_FRAME_DELIMITER": "submits:1"}
+    rc, log = run_demo(args, tmp, ["--offscreen", "--scene", "plane", "--frames", "4",
+                                   "--triangle-area", "10"] + size_args(), env, layer=True)
+    print(log)
+    check(rc == 0, "the demo exited with %d" % rc)
+    traces = glob.glob(os.path.join(out, "*.ovs"))
+    if not check(len(traces) == 1, "expected one trace, found %r" % traces):
+        return 0
+    for extra in ([], ["--retessellate", "0.5"]):
+        report = replay_json(args, tmp, traces[0], extra)
+        if report is None or not check(len(report.get("frames", [])) == 1, "no replayed frame"):
+            continue
+        f = report["frames"][0]
+        raster = f.get("raster", {})
+        mean = raster.get("mean_triangle_area")
+        retess = raster.get("retessellate", {})
+        print("%s: mean triangle area %r px^2 over %r triangles; %r subpatches, %r splits, "
+              "%r decision evaluations, %r final vertices; reyes %r vertices in %r of %r grids" %
+              (" ".join(extra) or "as captured", mean, raster.get("rasterized"),
+               retess.get("subpatches"), retess.get("splits"), retess.get("evaluations"),
+               raster.get("tes_invocations"), raster.get("reyes_vertices"),
+               raster.get("reyes_grids_visible"), raster.get("reyes_grids")))
+        check(f.get("unsupported_draws") == 0, "%r unsupported draws" % f.get("unsupported_draws"))
+        check(raster.get("reyes_vertices", 0) > 0, "no Reyes count")
+        if extra:
+            check(isinstance(mean, (int, float)) and abs(mean - 0.5) <= AREA_TOLERANCE * 0.5,
+                  "re-tessellated at 0.5 px^2, the mean triangle area is %r px^2" % mean)
+            check(retess.get("subpatches", 0) > 0, "no subpatch: %r" % retess)
+    return 0
+
+
 def case_capture(args, tmp):
     if shutil.which("xvfb-run") is None:
         print("skip: xvfb-run is not installed (Debian: xvfb)")
@@ -487,7 +526,7 @@ def main():
     cases = {"offscreen": case_offscreen, "window": case_window, "capture": case_capture,
              "capture-offscreen": case_capture_offscreen, "usage": case_usage,
              "unsupported": case_unsupported, "deterministic": case_deterministic,
-             "area": case_area}
+             "area": case_area, "retessellate": case_retessellate}
     if args.case not in cases:
         print("unknown case " + args.case)
         return 99

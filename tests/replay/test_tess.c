@@ -10,7 +10,15 @@
  *   - the picture: each patch covers its half of the target in its colour
  *     (gl_PrimitiveID per patch), nothing else;
  *   - the same numbers and bytes for 1 and 2 threads;
- *   - a draw without an evaluation shader is refused and reported.
+ *   - a draw without an evaluation shader is refused and reported;
+ *   - the Reyes count: each patch (LEVEL x LEVEL quads of 4 px, 2 LEVEL^2
+ *     triangles <= 512) is one grid of (LEVEL + 1)^2 vertices: both grids
+ *     at full scissor.  With a scissor 4 px wide, setup keeps the
+ *     triangles whose box (with the rasterizer's 15/16 px margin) meets
+ *     it, the first two columns of quads of patch 0 (one grid, 3 columns
+ *     of LEVEL + 1 vertices), of which only the first column covers a
+ *     pixel (2 columns of vertices): the grid is shaded whole, 27 not 18.
+ *     For 1 and 2 threads.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -174,6 +182,32 @@ out:
 }
 
 static void
+test_reyes(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
+{
+    static const struct {
+        int32_t x1;
+        uint64_t grids, visible, vertices;
+    } cases[] = {{W, 2, 2, 2 * (LEVEL + 1) * (LEVEL + 1)}, {4, 1, 1, 3 * (LEVEL + 1)}};
+    struct fixture f;
+
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        fixture_init(&f, stages);
+        f.draw.state.scissor = (struct sim_rect){0, 0, (uint32_t)cases[c].x1, H};
+        for (uint32_t threads = 1; threads <= 2; threads++) {
+            struct sim_replay_result *r = replay(&f, threads);
+            if (!r) {
+                return;
+            }
+            const struct sim_raster_counters *rc = sim_replay_result_raster(r);
+            CHECK_EQ_U64(cases[c].grids, rc->reyes_grids);
+            CHECK_EQ_U64(cases[c].visible, rc->reyes_grids_visible);
+            CHECK_EQ_U64(cases[c].vertices, rc->reyes_vertices);
+            sim_replay_result_destroy(r);
+        }
+    }
+}
+
+static void
 test_missing_stage(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
 {
     struct sim_ir_shader *partial[SIM_STAGE_COUNT];
@@ -213,6 +247,7 @@ main(void)
     CHECK(sim_ir_shader_info(stages[SIM_STAGE_TESS_CONTROL])->flags & SIM_IR_BARRIER);
     test_shared_outputs(stages);
     test_missing_stage(stages);
+    test_reyes(stages);
     for (int s = 0; s < SIM_STAGE_COUNT; s++) {
         sim_ir_shader_destroy(stages[s]);
     }
