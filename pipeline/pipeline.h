@@ -842,16 +842,17 @@ struct sim_unit_counters {
     uint64_t quads_shaded;
     uint64_t lanes_shaded;        /* 4 per shaded quad, helper lanes included */
     uint64_t covered_lanes;       /* shaded lanes with at least one covered sample */
-    uint64_t covered_pixels;      /* pixel fragments with a sample that survived early tests */
+    /* Screen pixels (framebuffer coordinates, over every pass) with a
+     * sample that survived early tests at least once in the frame: the
+     * papers' "covered pixels" (../shared/spec/modes.md: shaded fragments
+     * per covered pixel = lanes_shaded / this). */
+    uint64_t covered_pixels;
+    uint64_t covered_fragments;   /* pixel fragments (primitive x pixel) with a sample that
+                                   * survived early tests */
     uint64_t samples_written;     /* samples whose colour a shaded lane wrote */
     uint64_t shader_instructions; /* fragment shader, lane-weighted */
     uint64_t texture_lookups;     /* fragment shader, lane-weighted */
     uint64_t draws_not_applicable; /* draws the unit shaded as baseline (its rules exclude them) */
-    /* Screen pixels (framebuffer coordinates, over every pass) with a
-     * sample that survived early tests at least once in the frame: the
-     * papers' "covered pixels" (lanes_shaded / this is the QFM paper's
-     * shaded fragments per covered pixel). */
-    uint64_t covered_screen_pixels;
     /* qfm */
     uint64_t qfm_merges;          /* covered quad fragments merged into an entry on arrival */
     uint64_t qfm_evictions;       /* entries evicted because the buffer was full */

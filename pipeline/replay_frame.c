@@ -245,7 +245,7 @@ process_bin(struct worker *w, uint32_t b)
                 }
                 for (uint32_t p = 0; p < 4; p++) {
                     any |= o->mask[p];
-                    w->counters[u].covered_pixels += o->mask[p] != 0;
+                    w->counters[u].covered_fragments += o->mask[p] != 0;
                     if (o->mask[p]) {
                         /* Bins never share pixels: no two workers write
                          * the same byte. */
@@ -1429,7 +1429,7 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         for (size_t i = 0; res->covered[u] && i < (size_t)res->heat_width * res->heat_height;
              i++) {
-            res->counters[u].covered_screen_pixels += res->covered[u][i];
+            res->counters[u].covered_pixels += res->covered[u][i];
         }
     }
     replay_finish(&r);

@@ -29,10 +29,11 @@
  * time), "reference": {"psnr",
  * "ssim", "differing_pixels", "max_difference", "file"} | null, "units":
  * {"baseline": {"quads_shaded", "lanes_shaded",
- * "covered_lanes", "covered_pixels", "shaded_per_covered_pixel",
- * "samples_written", "shader_instructions", "texture_lookups",
- * "draws_not_applicable", "covered_screen_pixels", "shaded_per_screen_pixel"
- * (the papers' shaded fragments per covered pixel), "savings_vs_baseline": {"lanes_percent",
+ * "covered_lanes", "covered_pixels" (screen pixels with a covered sample),
+ * "shaded_per_covered_pixel" (the papers' shaded fragments per covered
+ * pixel), "samples_written", "shader_instructions", "texture_lookups",
+ * "draws_not_applicable", "covered_fragments" (pixel fragments: primitive x
+ * pixel), "shaded_per_fragment", "savings_vs_baseline": {"lanes_percent",
  * "instructions_percent"} | null, "vs_baseline": {"psnr", "ssim"} | null,
  * "vs_ssaa": {"psnr", "ssim"} | null, "internals": {...}, "files"}},
  * "raster": {...}, "pipeline_statistics": {"driver", "replay"},
@@ -603,9 +604,9 @@ csv_double(FILE *f, double v)
 static void
 csv_unit_columns(FILE *f, const struct sim_unit_counters *c, const struct unit_quality *q)
 {
-    fprintf(f, ",%" PRIu64 ",%" PRIu64, c->draws_not_applicable, c->covered_screen_pixels);
-    csv_double(f, c->covered_screen_pixels
-                      ? (double)c->lanes_shaded / (double)c->covered_screen_pixels
+    fprintf(f, ",%" PRIu64 ",%" PRIu64, c->draws_not_applicable, c->covered_fragments);
+    csv_double(f, c->covered_fragments
+                      ? (double)c->lanes_shaded / (double)c->covered_fragments
                       : 0);
     csv_double(f, q->lanes_saved);
     csv_double(f, q->instr_saved);
@@ -881,12 +882,12 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         fprintf(json,
                 ", \"samples_written\": %" PRIu64 ", \"shader_instructions\": %" PRIu64
                 ", \"texture_lookups\": %" PRIu64 ", \"draws_not_applicable\": %" PRIu64
-                ", \"covered_screen_pixels\": %" PRIu64 ", \"shaded_per_screen_pixel\": ",
+                ", \"covered_fragments\": %" PRIu64 ", \"shaded_per_fragment\": ",
                 c->samples_written, c->shader_instructions, c->texture_lookups,
-                c->draws_not_applicable, c->covered_screen_pixels);
-        json_double(json, c->covered_screen_pixels ? (double)c->lanes_shaded /
-                                                         (double)c->covered_screen_pixels
-                                                   : 0);
+                c->draws_not_applicable, c->covered_fragments);
+        json_double(json, c->covered_fragments ? (double)c->lanes_shaded /
+                                                     (double)c->covered_fragments
+                                               : 0);
         struct unit_quality q;
         unit_quality(c, base_c, presents, present_w, present_h, u, &q);
         fprintf(json, ", \"savings_vs_baseline\": ");
@@ -1100,7 +1101,7 @@ cli_replay(int argc, char **argv)
     fprintf(csv, "frame,width,height,samples,draws,tessellated_draws,unsupported_draws,psnr,ssim,"
                  "unit,quads_shaded,lanes_shaded,covered_pixels,shaded_per_covered_pixel,"
                  "shader_instructions,texture_lookups,replay_ms,driver_frame_ms,driver_gpu_ms,"
-                 "draws_not_applicable,covered_screen_pixels,shaded_per_screen_pixel,"
+                 "draws_not_applicable,covered_fragments,shaded_per_fragment,"
                  "lanes_saved_percent,instructions_saved_percent,"
                  "psnr_vs_baseline,ssim_vs_baseline,psnr_vs_ssaa,ssim_vs_ssaa,"
                  "qfm_merges,qfm_evictions,qfm_evict_merges,qfm_empty_quads,qfm_full_evictions,"

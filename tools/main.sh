@@ -67,8 +67,7 @@ for fr in report["frames"]:
     for name, u in fr["units"].items():
         psnr = (u.get("vs_baseline") or {}).get("psnr")
         print("  %-9s %12d %17.3f %8.1f%% %17s" % (
-            name, u["quads_shaded"], u.get("shaded_per_screen_pixel",
-                                           u["shaded_per_covered_pixel"]),
+            name, u["quads_shaded"], u["shaded_per_covered_pixel"],
             (u.get("savings_vs_baseline") or {}).get("lanes_percent", 0.0),
             "-" if name == "baseline" or psnr is None else "%.2f dB" % psnr))
 EOF

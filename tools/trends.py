@@ -20,7 +20,9 @@ def report(path):
 
 
 def spp(u):
-    return u["lanes_shaded"] / u["covered_screen_pixels"]
+    # Reports name the screen pixels covered `covered_pixels`; reports made
+    # before they did called them `covered_screen_pixels`.
+    return u["lanes_shaded"] / u.get("covered_screen_pixels", u["covered_pixels"])
 
 
 def fmt(x, n=2):

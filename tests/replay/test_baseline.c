@@ -345,7 +345,7 @@ test_vkcube_rect(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
                 fragments += (uint64_t)(upper + lower);
             }
         }
-        CHECK_EQ_U64(fragments, cm->covered_pixels);
+        CHECK_EQ_U64(fragments, cm->covered_fragments);
         CHECK(fragments > 32 * 16);
         CHECK_EQ_U64(4 * 32 * 16, cm->samples_written);
         free(mi);
@@ -425,7 +425,9 @@ test_depth_and_unsupported(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, d[4].status);
     const struct sim_unit_counters *c = sim_replay_result_unit(r, SIM_UNIT_BASELINE);
     /* Draws 0 and 4 cover the rectangle; draw 1 loses every test. */
-    CHECK_EQ_U64(2 * 32 * 16, c->covered_pixels);
+    CHECK_EQ_U64(2 * 32 * 16, c->covered_fragments);
+    /* ... and the rectangle once on the screen. */
+    CHECK_EQ_U64(32 * 16, c->covered_pixels);
     CHECK_EQ_U64(2 * expected_quads(), c->quads_shaded);
     uint8_t p[4];
     pixel(r, 10, 10, p);
@@ -523,7 +525,7 @@ test_vertex_input(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     /* Indexed: 4 distinct vertices per instance; the strip shades 8. */
     CHECK_EQ_U64(2 * 4 + 8, rc->vertices_shaded);
     CHECK_EQ_U64(2 * 2 + 4, rc->primitives);
-    CHECK_EQ_U64(4 * 16 * 12, c->covered_pixels);
+    CHECK_EQ_U64(4 * 16 * 12, c->covered_fragments);
     pixel(r, 16, 18, p); /* instance 0 */
     CHECK_EQ_INT(255, p[0]);
     CHECK_EQ_INT(0, p[1]);
@@ -755,7 +757,7 @@ test_stencil_and_bias(struct sim_ir_shader *cube_vs, struct sim_ir_shader *cube_
     r = replay(&f, 2, 0);
     if (r) {
         const struct sim_unit_counters *c = sim_replay_result_unit(r, SIM_UNIT_BASELINE);
-        CHECK_EQ_U64(32 * 16 + 16 * 12, c->covered_pixels);
+        CHECK_EQ_U64(32 * 16 + 16 * 12, c->covered_fragments);
         pixel(r, 16, 18, p);
         CHECK_EQ_INT(255, p[0]);
         CHECK_EQ_INT(0, p[1]);
@@ -780,7 +782,7 @@ test_stencil_and_bias(struct sim_ir_shader *cube_vs, struct sim_ir_shader *cube_
         r = replay(&f, 1, 0);
         if (r) {
             CHECK_EQ_U64(bias ? 2 * 32 * 16 : 32 * 16,
-                         sim_replay_result_unit(r, SIM_UNIT_BASELINE)->covered_pixels);
+                         sim_replay_result_unit(r, SIM_UNIT_BASELINE)->covered_fragments);
             pixel(r, 10, 10, p); /* red from the first draw, yellow from the second */
             CHECK_EQ_INT(255, p[0]);
             CHECK_EQ_INT(bias ? 255 : 0, p[1]);

@@ -146,7 +146,7 @@ test_flat(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
     const struct sim_raster_counters *rc = sim_replay_result_raster(r);
     const struct sim_unit_counters *u = sim_replay_result_unit(r, SIM_UNIT_BASELINE);
     CHECK_EQ_U64((uint64_t)W * H * 4, rc->samples_covered);
-    CHECK_EQ_U64((uint64_t)W * H, u->covered_screen_pixels);
+    CHECK_EQ_U64((uint64_t)W * H, u->covered_pixels);
     double m = mean_area(rc);
     fprintf(stderr, "flat, 0.5 px^2: mean %.3f px^2, %" PRIu64 " triangles, %" PRIu64
                     " subpatches, %" PRIu64 " splits\n",
@@ -190,8 +190,8 @@ test_tilted(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
         }
         const struct sim_raster_counters *rc = sim_replay_result_raster(r);
         const struct sim_unit_counters *u = sim_replay_result_unit(r, SIM_UNIT_BASELINE);
-        CHECK_EQ_U64(ua->covered_screen_pixels, u->covered_screen_pixels);
-        CHECK_EQ_U64(u->covered_screen_pixels, u->covered_pixels);
+        CHECK_EQ_U64(ua->covered_pixels, u->covered_pixels);
+        CHECK_EQ_U64(u->covered_pixels, u->covered_fragments);
         double m = mean_area(rc);
         fprintf(stderr, "tilted, %.1f px^2: mean %.3f px^2, %" PRIu64 " triangles, %" PRIu64
                         " subpatches, %" PRIu64 " splits\n",

@@ -83,9 +83,9 @@ def main():
                   "draws: %d tessellated, %d unsupported" % (f["tessellated_draws"],
                                                              f["unsupported_draws"]))
             for name, c in sorted(u.items()):
-                print("%-8s %.2f shaded per screen pixel, %.2f per pixel fragment, "
+                print("%-8s %.2f shaded per covered pixel, %.2f per pixel fragment, "
                       "PSNR vs baseline %s, internals %s" %
-                      (name, c["shaded_per_screen_pixel"], c["shaded_per_covered_pixel"],
+                      (name, c["shaded_per_covered_pixel"], c["shaded_per_fragment"],
                        (c["vs_baseline"] or {}).get("psnr"),
                        {k: v for k, v in c["internals"].items() if k != "grid_resolutions"}))
             a, b = u["amfs"], u["baseline"]
