@@ -111,9 +111,10 @@ new_vertex(struct sim_draw_ctx *dc, uint32_t a, uint32_t b, float t)
         memcpy(&fa, &va[i], 4);
         memcpy(&fb, &vb[i], 4);
         r = fa + t * (fb - fa);
-        if (i >= 4 && i - 4 < dc->geom.slot_count &&
-            (dc->geom.slots[i - 4].flags & SIM_IR_IO_FLAT)) {
-            memcpy(&r, &va[i], 4); /* flat: never used, keep the bits */
+        if ((i >= 4 && i - 4 < dc->geom.slot_count &&
+             (dc->geom.slots[i - 4].flags & SIM_IR_IO_FLAT)) ||
+            i == dc->geom.shading_rate_word) {
+            memcpy(&r, &va[i], 4); /* flat or an integer: never used, keep the bits */
         }
         memcpy(&w[i], &r, 4);
     }

@@ -371,6 +371,7 @@ sim_geom_layout(struct sim_draw_ctx *dc, const struct sim_ir_shader *sh)
     dc->geom.clip_count = 0;
     dc->geom.cull_count = 0;
     dc->geom.point_size_word = SIM_NONE;
+    dc->geom.shading_rate_word = SIM_NONE;
     dc->geom.domain_word = SIM_NONE;
     for (uint32_t i = 0; i < out_count; i++) {
         const struct sim_ir_interface *e = &outs[i];
@@ -407,6 +408,8 @@ sim_geom_layout(struct sim_draw_ctx *dc, const struct sim_ir_shader *sh)
     for (uint32_t i = 0; i < out_count; i++) {
         if (outs[i].builtin == SpvBuiltInPointSize) {
             dc->geom.point_size_word = dc->geom.stride++;
+        } else if (outs[i].builtin == SpvBuiltInPrimitiveShadingRateKHR) {
+            dc->geom.shading_rate_word = dc->geom.stride++;
         }
     }
     return SIM_REPLAY_ERROR_OK;
@@ -428,6 +431,7 @@ sim_geom_outputs_bind(const struct sim_geom *g, struct sim_interp *in,
                          : sim_interp_builtin(in, 1, SpvBuiltInCullDistance, i - g->clip_count);
     }
     o->point_size = sim_interp_builtin(in, 1, SpvBuiltInPointSize, 0);
+    o->shading_rate = sim_interp_builtin(in, 1, SpvBuiltInPrimitiveShadingRateKHR, 0);
 }
 
 void
@@ -445,6 +449,9 @@ sim_geom_outputs_store(const struct sim_geom *g, const struct sim_geom_outputs *
     }
     if (g->point_size_word != SIM_NONE) {
         w[g->point_size_word] = o->point_size ? o->point_size[lane] : 0;
+    }
+    if (g->shading_rate_word != SIM_NONE) {
+        w[g->shading_rate_word] = o->shading_rate ? o->shading_rate[lane] : 0;
     }
 }
 

@@ -786,6 +786,28 @@ struct sim_pmu_options {
     uint32_t edges;   /* outer edges tracked per pixel; 0: 8 */
 };
 
+/* Where cps takes each triangle's coarse pixel size from. */
+enum sim_cps_rate_from {
+    SIM_CPS_RATE_CONSTANT,  /* rate_x x rate_y, or foveated */
+    /* The provoking vertex's value of output (rate_location,
+     * rate_component) of the last pre-rasterization stage. */
+    SIM_CPS_RATE_OUTPUT,
+    /* The provoking vertex's gl_PrimitiveShadingRateEXT (BuiltIn
+     * PrimitiveShadingRateKHR), always SIM_CPS_ENCODING_SHADING_RATE. */
+    SIM_CPS_RATE_PRIMITIVE,
+};
+
+/* How a per-vertex value gives a coarse pixel size. */
+enum sim_cps_rate_encoding {
+    /* An integer in Vulkan's shading-rate encoding (VkFragmentShadingRate,
+     * gl_PrimitiveShadingRateEXT): log2 of the width in bits 2-3, log2 of
+     * the height in bits 0-1; other bits ignored; 8 pixels clamp to 4. */
+    SIM_CPS_ENCODING_SHADING_RATE,
+    /* A float size, the same in x and y, rounded down to 1, 2 or 4
+     * (below 1 and NaN: 1; 4 and above: 4). */
+    SIM_CPS_ENCODING_SIZE,
+};
+
 struct sim_cps_options {
     uint32_t rate_x, rate_y; /* coarse pixel size, 1, 2 or 4; 0: 2 */
     /* Foveated sizes when `foveated`: per 16x16 tile, at distance d from
@@ -798,6 +820,12 @@ struct sim_cps_options {
     /* enum sim_switch: texture LOD compensation, the quad differences
      * scaled by requested / actual size per coarse pixel (default on) */
     uint32_t lod_compensation;
+    /* Per-vertex sizes: enum sim_cps_rate_from (not with `foveated`).
+     * Draws where the chosen value is not written use rate_x x rate_y
+     * (counted in cps_constant_draws). */
+    uint32_t rate_from;
+    uint32_t rate_location, rate_component; /* SIM_CPS_RATE_OUTPUT: location < 32, component < 4 */
+    uint32_t rate_encoding;                 /* enum sim_cps_rate_encoding (SIM_CPS_RATE_OUTPUT) */
 };
 
 enum sim_amfs_filter {
@@ -865,6 +893,10 @@ struct sim_unit_counters {
     uint64_t pmu_merged_pixels;   /* pixel fragments that took another fragment's colour */
     /* cps: coarse quads shaded per coarse pixel size [log2 width][log2 height] */
     uint64_t cps_quads[3][3];
+    /* cps with per-vertex sizes (sim_cps_options.rate_from): draws whose
+     * last pre-rasterization stage does not write the chosen value, shaded
+     * at the constant size */
+    uint64_t cps_constant_draws;
     /* amfs */
     uint64_t amfs_hits, amfs_misses; /* shading-cache lookups */
     /* shading requests per grid resolution [log2 u][log2 v] */

@@ -337,6 +337,8 @@ struct sim_geom {
     struct sim_geom_slot slots[SIM_GEOM_MAX_SLOTS];
     uint32_t clip_count, cull_count; /* gl_ClipDistance, gl_CullDistance words after the slots */
     uint32_t point_size_word;        /* the word holding gl_PointSize, or SIM_NONE */
+    uint32_t shading_rate_word; /* the word holding gl_PrimitiveShadingRateEXT (an integer,
+                                 * VkFragmentShadingRate bits), or SIM_NONE */
     uint32_t domain_word; /* tessellated draws: the words holding the vertex's gl_TessCoord
                            * (u, v), which clipping interpolates like any output; else SIM_NONE */
     struct sim_array invocations; /* struct sim_geom_invocation; vertex i comes from invocation i */
@@ -355,7 +357,8 @@ struct sim_draw_ctx;
 
 /* Lays out the vertices of dc->geom for the outputs of `sh`, the last
  * pre-rasterization stage so far: position, one slot per scalar of every
- * located output, clip and cull distances, point size.  Refuses the draw
+ * located output, clip and cull distances, point size, primitive shading
+ * rate.  Refuses the draw
  * when they do not fit. */
 enum sim_replay_error
 sim_geom_layout(struct sim_draw_ctx *dc, const struct sim_ir_shader *sh);
@@ -366,6 +369,7 @@ struct sim_geom_outputs {
     uint32_t *slot[SIM_GEOM_MAX_SLOTS];
     uint32_t *dist[2 * SIM_GEOM_MAX_DISTANCES];
     uint32_t *point_size;
+    uint32_t *shading_rate;
 };
 
 void
@@ -669,6 +673,13 @@ extern const struct sim_unit_ops sim_unit_baseline; /* unit_baseline.c */
 extern const struct sim_unit_ops sim_unit_qfm;      /* unit_qfm.c */
 extern const struct sim_unit_ops sim_unit_pmu;      /* unit_pmu.c */
 extern const struct sim_unit_ops sim_unit_cps;      /* unit_cps.c */
+
+/* cps with per-vertex sizes: the vertex word of dc->geom holding the
+ * chosen value (opt->rate_from), or SIM_NONE when the draw's last
+ * pre-rasterization stage does not write it or sizes are not per vertex
+ * (unit_cps.c). */
+uint32_t
+sim_cps_rate_word(const struct sim_draw_ctx *dc, const struct sim_cps_options *opt);
 extern const struct sim_unit_ops sim_unit_amfs;     /* unit_amfs.c */
 extern const struct sim_unit_ops sim_unit_ssaa;     /* unit_ssaa.c */
 

@@ -753,7 +753,12 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
             r->applies[u] = !dc->fs || !ops->applies || ops->applies(dc, &r->opt);
             if (!r->applies[u]) {
                 r->res->counters[u].draws_not_applicable++;
-            } else if (ops->wants_empty && ops->wants_empty(&r->opt)) {
+            } else if (u == SIM_UNIT_CPS && dc->fs &&
+                       r->opt.cps.rate_from != SIM_CPS_RATE_CONSTANT &&
+                       sim_cps_rate_word(dc, &r->opt.cps) == SIM_NONE) {
+                r->res->counters[u].cps_constant_draws++;
+            }
+            if (r->applies[u] && ops->wants_empty && ops->wants_empty(&r->opt)) {
                 r->raster_flags |= SIM_RAST_EMPTY_QUADS;
             }
         }
@@ -1480,6 +1485,11 @@ sim_replay_options_resolve(struct sim_replay_options *opt)
     c->rate_y = c->rate_y ? c->rate_y : 2;
     if ((c->rate_x != 1 && c->rate_x != 2 && c->rate_x != 4) ||
         (c->rate_y != 1 && c->rate_y != 2 && c->rate_y != 4)) {
+        return 0;
+    }
+    if (c->rate_from > SIM_CPS_RATE_PRIMITIVE || c->rate_encoding > SIM_CPS_ENCODING_SIZE ||
+        c->rate_location >= 32 || c->rate_component >= 4 ||
+        (c->rate_from != SIM_CPS_RATE_CONSTANT && c->foveated)) {
         return 0;
     }
     if (c->foveated &&

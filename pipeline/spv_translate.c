@@ -312,6 +312,10 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
     case SpvCapabilityStorageImageWriteWithoutFormat:
     case SpvCapabilityMultiView:
     case SpvCapabilityInputAttachment: /* subpassLoad: spv_ops.c image_op */
+    /* gl_PrimitiveShadingRateEXT (BuiltIn PrimitiveShadingRateKHR): the
+     * vertex stage writes it like any output, the front end carries it to
+     * the triangles (cps --cps-rate-from primitive). */
+    case SpvCapabilityFragmentShadingRateKHR:
     /* What glslang declares for gl_PrimitiveID in a fragment shader;
      * geometry shaders themselves stop at their first OpEmitVertex, an
      * unsupported opcode. */

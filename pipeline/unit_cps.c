@@ -4,7 +4,9 @@
  *
  * The screen is cut into 16x16 tiles, each with a coarse pixel (CP) size
  * of 1, 2 or 4 pixels in x and y (constant, or foveated: from the distance
- * of the tile's centre to a fixation point).  Coarse quads (CQ) are 2x2 CPs
+ * of the tile's centre to a fixation point), or each triangle its own
+ * (per vertex: from its provoking vertex's value of a chosen output or of
+ * gl_PrimitiveShadingRateEXT).  Coarse quads (CQ) are 2x2 CPs
  * aligned to the tile, so a CQ never straddles a tile and a quad fragment
  * (2x2 pixels at even coordinates) always lies inside one CQ.
  *
@@ -38,6 +40,8 @@ struct cq {
 struct cps {
     const struct sim_replay_options *opt;
     const struct sim_tri *tri; /* whose fragments are being gathered */
+    uint32_t rate_word;        /* per-vertex sizes: sim_cps_rate_word of the draw, or SIM_NONE */
+    uint32_t tri_cw, tri_ch;   /* ... tri's size then */
     uint16_t slot[CQ_KEYS];    /* CQ index + 1 per key, 0: none */
     struct cq *cqs;            /* in order of first touch */
     uint32_t count;
@@ -103,13 +107,63 @@ foveated_size(const struct sim_cps_options *o, const struct sim_draw_ctx *dc, do
     return o->s_in + (o->s_out - o->s_in) * (d - o->r_in) / (o->r_out - o->r_in);
 }
 
+uint32_t
+sim_cps_rate_word(const struct sim_draw_ctx *dc, const struct sim_cps_options *opt)
+{
+    switch (opt->rate_from) {
+    case SIM_CPS_RATE_OUTPUT:
+        for (uint32_t s = 0; s < dc->geom.slot_count; s++) {
+            if (dc->geom.slots[s].location == opt->rate_location &&
+                dc->geom.slots[s].component == opt->rate_component) {
+                return 4 + s;
+            }
+        }
+        return SIM_NONE;
+    case SIM_CPS_RATE_PRIMITIVE:
+        return dc->geom.shading_rate_word;
+    default:
+        return SIM_NONE;
+    }
+}
+
+/* Vulkan's shading-rate encoding: log2 width in bits 2-3, log2 height in
+ * bits 0-1, 8 (log2 3) clamped to 4. */
+static uint32_t
+decode_log2(uint32_t bits)
+{
+    return (bits & 3) == 3 ? 2 : bits & 3;
+}
+
+/* Triangle t's size from its provoking vertex's word c->rate_word. */
+static void
+vertex_rate(const struct cps *c, const struct sim_draw_ctx *dc, const struct sim_tri *t,
+            uint32_t *cw, uint32_t *ch)
+{
+    const struct sim_cps_options *o = &c->opt->cps;
+    const uint32_t *w = (const uint32_t *)dc->geom.vertices.data +
+                        (size_t)t->provoking * dc->geom.stride + c->rate_word;
+    if (o->rate_from == SIM_CPS_RATE_OUTPUT && o->rate_encoding == SIM_CPS_ENCODING_SIZE) {
+        float s;
+        memcpy(&s, w, sizeof(s));
+        *cw = *ch = round_size(s); /* NaN: 1 */
+        return;
+    }
+    *cw = 1u << decode_log2(*w >> 2);
+    *ch = 1u << decode_log2(*w);
+}
+
 /* CP size of the tile whose top-left pixel is (x, y): evaluated once per
- * tile, at its centre. */
+ * tile, at its centre; with per-vertex sizes, the current triangle's. */
 static void
 tile_rate(const struct cps *c, const struct sim_draw_ctx *dc, int32_t x, int32_t y, uint32_t *cw,
           uint32_t *ch)
 {
     const struct sim_cps_options *o = &c->opt->cps;
+    if (c->rate_word != SIM_NONE) {
+        *cw = c->tri_cw;
+        *ch = c->tri_ch;
+        return;
+    }
     if (!o->foveated) {
         *cw = o->rate_x;
         *ch = o->rate_y;
@@ -226,9 +280,9 @@ static void
 cps_begin(void *self, struct sim_shade_ctx *ctx)
 {
     struct cps *c = self;
-    (void)ctx;
     c->count = 0;
     c->tri = NULL;
+    c->rate_word = sim_cps_rate_word(ctx->dc, &c->opt->cps);
     memset(c->slot, 0, sizeof(c->slot));
 }
 
@@ -243,6 +297,9 @@ cps_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
         if (q->tri != c->tri) {
             cps_flush(c, ctx);
             c->tri = q->tri;
+            if (c->rate_word != SIM_NONE) {
+                vertex_rate(c, ctx->dc, c->tri, &c->tri_cw, &c->tri_ch);
+            }
         }
         int32_t tx = q->x & ~(TILE - 1), ty = q->y & ~(TILE - 1);
         tile_rate(c, ctx->dc, tx, ty, &cw, &ch);

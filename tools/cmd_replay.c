@@ -12,7 +12,7 @@
  * N|unbounded, --qfm-window N|all, --qfm-empty on|off, --qfm-evict-merge
  * on|off, --qfm-centroid on|off, --pmu-entries N, --pmu-edges N,
  * --cps-rate WxH, --cps-foveated cx,cy,aspect,r_in,r_out,s_in,s_out,
- * --cps-lod-compensation on|off,
+ * --cps-lod-compensation on|off, --cps-rate-from primitive|LOC.COMP[:rate|:size],
  * --amfs-eta X, --amfs-filter nearest|bilinear.
  *
  * Files, for frame F (the application's frame number) and unit U:
@@ -45,6 +45,7 @@
  * unsupported state are reported, not failures), 1 on a bad trace, an
  * output that cannot be written or out of memory, 2 on usage errors.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -106,6 +107,11 @@ cli_replay_usage(FILE *out)
             "  --cps-foveated cx,cy,aspect,r_in,r_out,s_in,s_out\n"
             "                              foveated coarse pixel sizes (off)\n"
             "  --cps-lod-compensation on|off  texture LOD at the requested size (on)\n"
+            "  --cps-rate-from primitive|LOC.COMP[:rate|:size]\n"
+            "                              per-triangle sizes from the provoking vertex's\n"
+            "                              gl_PrimitiveShadingRateEXT, or its output at\n"
+            "                              location LOC, component COMP: a shading-rate\n"
+            "                              integer (rate) or a float size (size) (off)\n"
             "  --amfs-eta X                AMFS shading rate scale (1)\n"
             "  --amfs-filter nearest|bilinear  AMFS lookup (nearest)\n");
 }
@@ -193,6 +199,34 @@ parse_foveated(const char *s, struct sim_cps_options *c)
     return 1;
 }
 
+/* "primitive", or "LOC.COMP" with an optional ":rate" (Vulkan's
+ * shading-rate bits, the default) or ":size" (a float size). */
+static int
+parse_rate_from(const char *s, struct sim_cps_options *c)
+{
+    unsigned loc, comp;
+    int end = 0;
+    if (strcmp(s, "primitive") == 0) {
+        c->rate_from = SIM_CPS_RATE_PRIMITIVE;
+        return 1;
+    }
+    if (!isdigit((unsigned char)s[0]) || sscanf(s, "%u.%u%n", &loc, &comp, &end) != 2 ||
+        loc >= 32 || comp >= 4) {
+        return 0;
+    }
+    if (strcmp(s + end, "") == 0 || strcmp(s + end, ":rate") == 0) {
+        c->rate_encoding = SIM_CPS_ENCODING_SHADING_RATE;
+    } else if (strcmp(s + end, ":size") == 0) {
+        c->rate_encoding = SIM_CPS_ENCODING_SIZE;
+    } else {
+        return 0;
+    }
+    c->rate_from = SIM_CPS_RATE_OUTPUT;
+    c->rate_location = loc;
+    c->rate_component = comp;
+    return 1;
+}
+
 /* The unit options; 1 when `arg` was one (consuming `val`), 0 when it is
  * not a unit option, -1 on a bad value (message printed). */
 static int
@@ -232,6 +266,8 @@ parse_unit_option(const char *arg, const char *val, struct sim_replay_options *o
         ok = parse_switch(val, &o->cps.lod_compensation);
     } else if (strcmp(arg, "--cps-foveated") == 0) {
         ok = parse_foveated(val, &o->cps);
+    } else if (strcmp(arg, "--cps-rate-from") == 0) {
+        ok = parse_rate_from(val, &o->cps);
     } else if (strcmp(arg, "--amfs-eta") == 0) {
         ok = parse_float(val, &o->amfs.eta) && o->amfs.eta > 0 && o->amfs.eta <= 1024;
     } else if (strcmp(arg, "--amfs-filter") == 0) {
@@ -372,6 +408,11 @@ parse_args(int argc, char **argv, struct replay_args *a)
             fprintf(stderr, "overshade replay: more than one trace given\n");
             return 0;
         }
+    }
+    if (a->opt.cps.foveated && a->opt.cps.rate_from != SIM_CPS_RATE_CONSTANT) {
+        fprintf(stderr, "overshade replay: --cps-rate-from and --cps-foveated exclude each "
+                        "other\n");
+        return 0;
     }
     if (!a->trace || !a->out) {
         fprintf(stderr, "overshade replay: a TRACE and --out DIR are required\n");
@@ -564,7 +605,7 @@ json_internals(FILE *f, uint32_t u, const struct sim_unit_counters *c)
                 comma = 1;
             }
         }
-        fputc('}', f);
+        fprintf(f, "}, \"constant_rate_draws\": %" PRIu64, c->cps_constant_draws);
         break;
     }
     case SIM_UNIT_AMFS: {
@@ -665,6 +706,15 @@ json_options(FILE *f, const struct sim_replay_options *opt)
     }
     fprintf(f, ", \"lod_compensation\": %s",
             o.cps.lod_compensation == SIM_SWITCH_ON ? "true" : "false");
+    fprintf(f, ", \"rate_from\": ");
+    if (o.cps.rate_from == SIM_CPS_RATE_PRIMITIVE) {
+        fputs("\"primitive\"", f);
+    } else if (o.cps.rate_from == SIM_CPS_RATE_OUTPUT) {
+        fprintf(f, "\"%u.%u:%s\"", o.cps.rate_location, o.cps.rate_component,
+                o.cps.rate_encoding == SIM_CPS_ENCODING_SIZE ? "size" : "rate");
+    } else {
+        fputs("null", f);
+    }
     fprintf(f, "}, \"amfs\": {\"eta\": %g, \"filter\": \"%s\"}", o.amfs.eta,
             o.amfs.filter == SIM_AMFS_BILINEAR ? "bilinear" : "nearest");
 }

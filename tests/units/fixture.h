@@ -104,6 +104,7 @@ fix_init(struct unit_fixture *f, enum sim_unit_kind kind, uint32_t samples,
     dc->geom.stride = 8;
     dc->geom.slot_count = 4;
     dc->geom.point_size_word = SIM_NONE;
+    dc->geom.shading_rate_word = SIM_NONE;
     dc->geom.domain_word = SIM_NONE;
     for (uint32_t i = 0; i < 4; i++) {
         dc->geom.slots[i] = (struct sim_geom_slot){0, i, 0};
