@@ -5,7 +5,9 @@ threads.  Every unit must run without error, report every field issue 6
 asks for, give the same numbers whatever the thread count, and stay close
 to baseline: ssaa, pmu and qfm above 40 dB PSNR, cps above 25 dB; amfs
 does not apply to vkcube's untessellated draw and is counted so.  Bad
-unit options exit with status 2."""
+unit options exit with status 2.  With --cps-rate-from primitive every
+draw (vkcube writes no gl_PrimitiveShadingRateEXT) is counted in cps's
+constant_rate_draws."""
 import argparse
 import json
 import os
@@ -102,7 +104,11 @@ def main():
                     ["--cps-rate", "3x2"], ["--cps-foveated", "0.5,0.5,1,0.2"],
                     ["--amfs-eta", "-1"], ["--amfs-filter", "cubic"],
                     ["--cps-lod-compensation", "1"], ["--pmu-edges", "99"],
-                    ["--pmu-entries"]):
+                    ["--pmu-entries"], ["--cps-rate-from", "4.7"],
+                    ["--cps-rate-from", "1"], ["--cps-rate-from", "32.0"],
+                    ["--cps-rate-from", "1.0:float"], ["--cps-rate-from", "primitive:size"],
+                    ["--cps-rate-from", "-1.0"],
+                    ["--cps-rate-from", "primitive", "--cps-foveated", "0.5,0.5,1,0.1,0.3,1,4"]):
             rc, err = run(args.overshade, [trace, "--out", os.path.join(tmp, "bad")] + bad)
             check(rc == 2, "%s: status %d, expected 2" % (" ".join(bad), rc))
         rc, err = run(args.overshade, [trace, "--out", os.path.join(tmp, "opts"), "--modes",
@@ -115,6 +121,25 @@ def main():
                                        "--cps-lod-compensation", "off",
                                        "--amfs-eta", "2", "--amfs-filter", "bilinear"])
         check(rc == 0, "every unit option: status %d: %s" % (rc, err))
+        # Per-vertex sizes: vkcube's vertex shader writes no
+        # gl_PrimitiveShadingRateEXT, so every draw is shaded at the
+        # constant size and counted.
+        out = os.path.join(tmp, "rate")
+        rc, err = run(args.overshade, [trace, "--out", out, "--modes", "baseline,cps",
+                                       "--frames", "3", "--cps-rate-from", "primitive"])
+        check(rc == 0, "--cps-rate-from primitive: status %d: %s" % (rc, err))
+        if rc == 0:
+            with open(os.path.join(out, "report.json")) as fp:
+                r = json.load(fp)
+            check(r["options"]["cps"]["rate_from"] == "primitive", "rate_from not reported")
+            for f in r["frames"]:
+                cps = f["units"]["cps"]
+                check(cps["internals"]["constant_rate_draws"] == f["draws"],
+                      "frame %s: constant_rate_draws %r, draws %r"
+                      % (f["index"], cps["internals"]["constant_rate_draws"], f["draws"]))
+        rc, err = run(args.overshade, [trace, "--out", os.path.join(tmp, "rate2"), "--modes",
+                                       "cps", "--frames", "3", "--cps-rate-from", "0.3:size"])
+        check(rc == 0, "--cps-rate-from 0.3:size: status %d: %s" % (rc, err))
     if failures:
         print("%d failure(s)" % failures, file=sys.stderr)
         return 1
