@@ -678,7 +678,7 @@ csv_unit_columns(FILE *f, const struct sim_unit_counters *c, const struct unit_q
             }
         }
     }
-    fputc('\n', f);
+    fprintf(f, ",%" PRIu64 "\n", c->cps_constant_draws);
 }
 
 /* The unit options as resolved, in report.json's "options". */
@@ -1156,7 +1156,8 @@ cli_replay(int argc, char **argv)
                  "psnr_vs_baseline,ssim_vs_baseline,psnr_vs_ssaa,ssim_vs_ssaa,"
                  "qfm_merges,qfm_evictions,qfm_evict_merges,qfm_empty_quads,qfm_full_evictions,"
                  "pmu_partial_quads,pmu_saved_quads,pmu_efficiency,pmu_merged_pixels,"
-                 "cps_coarse_quads,amfs_cache_hits,amfs_cache_misses,amfs_resolutions\n");
+                 "cps_coarse_quads,amfs_cache_hits,amfs_cache_misses,amfs_resolutions,"
+                 "cps_constant_rate_draws\n");
     fprintf(json, "{\n  \"trace\": ");
     json_string(json, a.trace);
     fprintf(json, ",\n  \"options\": {\"msaa\": %u, \"threads\": %u, \"modes\": [",
