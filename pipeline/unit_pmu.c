@@ -34,9 +34,9 @@
 #include <spirv/unified1/spirv.h>
 
 #include "pipeline/render_private.h"
+#include "pipeline/unit_buffer.h"
 
-#define NONE UINT32_MAX
-#define LOCS ((SIM_BIN_SIZE / 2) * (SIM_BIN_SIZE / 2))
+#define NONE SIM_QUAD_BUFFER_NONE
 #define MAX_EDGES 32
 #define BATCH (SIM_LANES / 4)
 
@@ -59,26 +59,20 @@ struct entry {
     const struct sim_tri *tri;
     uint32_t mask[4];
     uint32_t rep;       /* bit p: this fragment shades pixel p and holds g[p] */
-    uint32_t prev, next;
-    uint32_t loc_prev, loc_next;
     struct group g[4];
 };
 
 struct pmu {
     const struct sim_replay_options *opt;
-    struct entry *pool;
-    uint32_t capacity, count, free_head;
-    uint32_t head, tail;
-    uint32_t loc_head[LOCS], loc_tail[LOCS];
+    struct sim_quad_buffer buf; /* of struct entry */
     struct entry batch[BATCH];
     uint32_t batch_count;
 };
 
-static uint32_t
-loc_key(int32_t x, int32_t y)
+static struct entry *
+entry_at(const struct pmu *u, uint32_t e)
 {
-    return ((uint32_t)(y >> 1) % (SIM_BIN_SIZE / 2)) * (SIM_BIN_SIZE / 2) +
-           (uint32_t)(x >> 1) % (SIM_BIN_SIZE / 2);
+    return sim_quad_buffer_entry(&u->buf, e);
 }
 
 static void *
@@ -89,6 +83,8 @@ pmu_create(const struct sim_replay_options *opt)
         return NULL;
     }
     u->opt = opt;
+    /* The pool grows to the buffer's size, no further. */
+    sim_quad_buffer_init(&u->buf, sizeof(struct entry), 64, opt->pmu.entries);
     return u;
 }
 
@@ -97,7 +93,7 @@ pmu_destroy(void *self)
 {
     struct pmu *u = self;
     if (u) {
-        free(u->pool);
+        sim_quad_buffer_finish(&u->buf);
         free(u);
     }
 }
@@ -124,60 +120,6 @@ pmu_applies(const struct sim_draw_ctx *dc, const struct sim_replay_options *opt)
         }
     }
     return 1;
-}
-
-static void
-unlink_entry(struct pmu *u, uint32_t e)
-{
-    struct entry *en = &u->pool[e];
-    uint32_t loc = loc_key(en->x, en->y);
-    if (en->prev != NONE) {
-        u->pool[en->prev].next = en->next;
-    } else {
-        u->head = en->next;
-    }
-    if (en->next != NONE) {
-        u->pool[en->next].prev = en->prev;
-    } else {
-        u->tail = en->prev;
-    }
-    if (en->loc_prev != NONE) {
-        u->pool[en->loc_prev].loc_next = en->loc_next;
-    } else {
-        u->loc_head[loc] = en->loc_next;
-    }
-    if (en->loc_next != NONE) {
-        u->pool[en->loc_next].loc_prev = en->loc_prev;
-    } else {
-        u->loc_tail[loc] = en->loc_prev;
-    }
-    en->next = u->free_head;
-    u->free_head = e;
-    u->count--;
-}
-
-static void
-link_entry(struct pmu *u, uint32_t e)
-{
-    struct entry *en = &u->pool[e];
-    uint32_t loc = loc_key(en->x, en->y);
-    en->prev = u->tail;
-    en->next = NONE;
-    if (u->tail != NONE) {
-        u->pool[u->tail].next = e;
-    } else {
-        u->head = e;
-    }
-    u->tail = e;
-    en->loc_prev = u->loc_tail[loc];
-    en->loc_next = NONE;
-    if (u->loc_tail[loc] != NONE) {
-        u->pool[u->loc_tail[loc]].loc_next = e;
-    } else {
-        u->loc_head[loc] = e;
-    }
-    u->loc_tail[loc] = e;
-    u->count++;
 }
 
 static void
@@ -246,8 +188,8 @@ shade_entry(struct pmu *u, struct sim_shade_ctx *ctx, const struct entry *en, in
 static void
 evict(struct pmu *u, struct sim_shade_ctx *ctx, uint32_t e)
 {
-    shade_entry(u, ctx, &u->pool[e], 1);
-    unlink_entry(u, e);
+    shade_entry(u, ctx, entry_at(u, e), 1);
+    sim_quad_buffer_unlink(&u->buf, e);
 }
 
 static uint32_t
@@ -260,7 +202,7 @@ full_mask(const struct sim_shade_ctx *ctx)
 static void
 evict_if_closed(struct pmu *u, struct sim_shade_ctx *ctx, uint32_t e)
 {
-    const struct entry *en = &u->pool[e];
+    const struct entry *en = entry_at(u, e);
     uint32_t full = full_mask(ctx);
     for (uint32_t p = 0; p < 4; p++) {
         if ((en->rep & (1u << p)) && (en->g[p].cover & full) != full) {
@@ -358,45 +300,12 @@ group_init(struct group *g, const struct sim_tri *tri, uint32_t mask, uint32_t s
     }
 }
 
-/* A free entry, growing the pool (up to the buffer's size) when it has
- * none; NONE when out of memory. */
-static uint32_t
-alloc_entry(struct pmu *u, struct sim_shade_ctx *ctx)
-{
-    if (u->free_head == NONE) {
-        uint32_t cap = u->capacity ? 2 * u->capacity : 64;
-        struct entry *p;
-        cap = cap < u->opt->pmu.entries ? cap : u->opt->pmu.entries;
-        if (cap <= u->capacity || !(p = realloc(u->pool, (size_t)cap * sizeof(*p)))) {
-            ctx->fault = SIM_REPLAY_ERROR_NOMEM;
-            return NONE;
-        }
-        u->pool = p;
-        for (uint32_t i = u->capacity; i < cap; i++) {
-            p[i].next = i + 1 < cap ? i + 1 : NONE;
-        }
-        u->free_head = u->capacity;
-        u->capacity = cap;
-    }
-    uint32_t e = u->free_head;
-    u->free_head = u->pool[e].next;
-    return e;
-}
-
 static void
 pmu_begin(void *self, struct sim_shade_ctx *ctx)
 {
     struct pmu *u = self;
     (void)ctx;
-    u->count = 0;
-    u->head = u->tail = NONE;
-    for (uint32_t i = 0; i < u->capacity; i++) {
-        u->pool[i].next = i + 1 < u->capacity ? i + 1 : NONE;
-    }
-    u->free_head = u->capacity ? 0 : NONE;
-    for (uint32_t i = 0; i < LOCS; i++) {
-        u->loc_head[i] = u->loc_tail[i] = NONE;
-    }
+    sim_quad_buffer_reset(&u->buf);
     u->batch_count = 0;
 }
 
@@ -409,7 +318,7 @@ pmu_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
     for (uint32_t i = 0; i < count; i++) {
         const struct sim_quad *q = &quads[i];
         const struct sim_tri *t = q->tri;
-        uint32_t loc = loc_key(q->x, q->y), partial = 0, e;
+        uint32_t loc = sim_quad_buffer_loc(q->x, q->y), partial = 0, e;
         struct entry *en;
 
         for (uint32_t p = 0; p < 4; p++) {
@@ -418,8 +327,8 @@ pmu_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
         if (!partial) {
             /* Straight through, after what is buffered here. */
             struct entry pass;
-            while (u->loc_head[loc] != NONE) {
-                evict(u, ctx, u->loc_head[loc]);
+            while (u->buf.loc_head[loc] != NONE) {
+                evict(u, ctx, u->buf.loc_head[loc]);
             }
             pass.x = q->x;
             pass.y = q->y;
@@ -437,14 +346,15 @@ pmu_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
             continue;
         }
         ctx->counters->pmu_partial_quads++;
-        if (u->count >= u->opt->pmu.entries) {
-            evict(u, ctx, u->head);
+        if (u->buf.count >= u->opt->pmu.entries) {
+            evict(u, ctx, u->buf.head);
         }
-        e = alloc_entry(u, ctx);
+        e = sim_quad_buffer_alloc(&u->buf);
         if (e == NONE) {
+            ctx->fault = SIM_REPLAY_ERROR_NOMEM;
             return;
         }
-        en = &u->pool[e];
+        en = entry_at(u, e);
         en->x = q->x;
         en->y = q->y;
         en->tri = t;
@@ -458,10 +368,10 @@ pmu_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
                 continue;
             }
             score = centre_score(ctx, t, px, py, m);
-            for (uint32_t o = (partial & (1u << p)) && t->grid != SIM_NONE ? u->loc_tail[loc]
-                                                                            : NONE;
-                 o != NONE; o = u->pool[o].loc_prev) {
-                struct entry *other = &u->pool[o];
+            for (uint32_t o = (partial & (1u << p)) && t->grid != SIM_NONE ? u->buf.loc_tail[loc]
+                                                                                : NONE;
+                 o != NONE; o = u->buf.links[o].loc_prev) {
+                struct entry *other = entry_at(u, o);
                 struct group *g = &other->g[p];
                 uint32_t edges[MAX_EDGES][2], nedges;
                 if (!(other->rep & (1u << p)) || other->tri->front != t->front ||
@@ -489,7 +399,7 @@ pmu_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
                 en->rep |= 1u << p;
             }
         }
-        link_entry(u, e);
+        sim_quad_buffer_link(&u->buf, e, loc);
         /* Fragments that can no longer change leave at once. */
         for (uint32_t p = 0; p < 4; p++) {
             uint32_t o = touched[p];
@@ -509,8 +419,8 @@ static void
 pmu_finish(void *self, struct sim_shade_ctx *ctx)
 {
     struct pmu *u = self;
-    while (u->head != NONE) {
-        evict(u, ctx, u->head);
+    while (u->buf.head != NONE) {
+        evict(u, ctx, u->buf.head);
     }
     shade_batch(u, ctx);
 }

@@ -32,9 +32,9 @@
 #include <string.h>
 
 #include "pipeline/render_private.h"
+#include "pipeline/unit_buffer.h"
 
-#define NONE UINT32_MAX
-#define LOCS ((SIM_BIN_SIZE / 2) * (SIM_BIN_SIZE / 2))
+#define NONE SIM_QUAD_BUFFER_NONE
 #define WORDS (SIM_GRID_MAX / 64)
 #define MAX_SOURCES (4 * SIM_MAX_SAMPLES) /* sources have disjoint, non-empty coverage */
 #define BATCH (SIM_LANES / 4)
@@ -51,27 +51,21 @@ struct entry {
     uint64_t tri_mask[WORDS], adj_mask[WORDS];
     uint32_t cover[4];
     uint32_t nsrc;
-    uint32_t prev, next;         /* FIFO, insertion order */
-    uint32_t loc_prev, loc_next; /* entries of one location, insertion order */
     struct source src[MAX_SOURCES];
 };
 
 struct qfm {
     const struct sim_replay_options *opt;
-    struct entry *pool;
-    uint32_t capacity, count, free_head;
-    uint32_t head, tail; /* FIFO */
-    uint32_t loc_head[LOCS], loc_tail[LOCS];
+    struct sim_quad_buffer buf; /* of struct entry */
     uint64_t seq;
     struct entry batch[BATCH];
     uint32_t batch_count;
 };
 
-static uint32_t
-loc_key(int32_t x, int32_t y)
+static struct entry *
+entry_at(const struct qfm *m, uint32_t e)
 {
-    return ((uint32_t)(y >> 1) % (SIM_BIN_SIZE / 2)) * (SIM_BIN_SIZE / 2) +
-           (uint32_t)(x >> 1) % (SIM_BIN_SIZE / 2);
+    return sim_quad_buffer_entry(&m->buf, e);
 }
 
 static void *
@@ -82,6 +76,10 @@ qfm_create(const struct sim_replay_options *opt)
         return NULL;
     }
     m->opt = opt;
+    /* Bounded or not, a bin's pool stops at 2^24 entries: beyond that,
+     * NOMEM. */
+    sim_quad_buffer_init(&m->buf, sizeof(struct entry), 32,
+                         opt->qfm.entries < (1u << 24) ? opt->qfm.entries : 1u << 24);
     return m;
 }
 
@@ -90,7 +88,7 @@ qfm_destroy(void *self)
 {
     struct qfm *m = self;
     if (m) {
-        free(m->pool);
+        sim_quad_buffer_finish(&m->buf);
         free(m);
     }
 }
@@ -111,99 +109,8 @@ qfm_wants_empty(const struct sim_replay_options *opt)
 static void
 reset(struct qfm *m)
 {
-    m->count = 0;
-    m->head = m->tail = NONE;
-    m->free_head = NONE;
-    for (uint32_t i = 0; i < m->capacity; i++) {
-        m->pool[i].next = i + 1 < m->capacity ? i + 1 : NONE;
-    }
-    m->free_head = m->capacity ? 0 : NONE;
-    for (uint32_t i = 0; i < LOCS; i++) {
-        m->loc_head[i] = m->loc_tail[i] = NONE;
-    }
+    sim_quad_buffer_reset(&m->buf);
     m->batch_count = 0;
-}
-
-/* A free entry, growing the pool when it has none; NONE when out of
- * memory. */
-static uint32_t
-alloc_entry(struct qfm *m, struct sim_shade_ctx *ctx)
-{
-    if (m->free_head == NONE) {
-        uint32_t cap = m->capacity ? 2 * m->capacity : 32;
-        struct entry *p;
-        if (m->opt->qfm.entries != SIM_UNBOUNDED && cap > m->opt->qfm.entries) {
-            cap = m->opt->qfm.entries;
-        }
-        if (cap <= m->capacity || cap > (1u << 24) ||
-            !(p = realloc(m->pool, (size_t)cap * sizeof(*p)))) {
-            ctx->fault = SIM_REPLAY_ERROR_NOMEM;
-            return NONE;
-        }
-        m->pool = p;
-        for (uint32_t i = m->capacity; i < cap; i++) {
-            p[i].next = i + 1 < cap ? i + 1 : NONE;
-        }
-        m->free_head = m->capacity;
-        m->capacity = cap;
-    }
-    uint32_t e = m->free_head;
-    m->free_head = m->pool[e].next;
-    return e;
-}
-
-static void
-unlink_entry(struct qfm *m, uint32_t e)
-{
-    struct entry *en = &m->pool[e];
-    uint32_t loc = loc_key(en->x, en->y);
-    if (en->prev != NONE) {
-        m->pool[en->prev].next = en->next;
-    } else {
-        m->head = en->next;
-    }
-    if (en->next != NONE) {
-        m->pool[en->next].prev = en->prev;
-    } else {
-        m->tail = en->prev;
-    }
-    if (en->loc_prev != NONE) {
-        m->pool[en->loc_prev].loc_next = en->loc_next;
-    } else {
-        m->loc_head[loc] = en->loc_next;
-    }
-    if (en->loc_next != NONE) {
-        m->pool[en->loc_next].loc_prev = en->loc_prev;
-    } else {
-        m->loc_tail[loc] = en->loc_prev;
-    }
-    en->next = m->free_head;
-    m->free_head = e;
-    m->count--;
-}
-
-static void
-link_entry(struct qfm *m, uint32_t e)
-{
-    struct entry *en = &m->pool[e];
-    uint32_t loc = loc_key(en->x, en->y);
-    en->prev = m->tail;
-    en->next = NONE;
-    if (m->tail != NONE) {
-        m->pool[m->tail].next = e;
-    } else {
-        m->head = e;
-    }
-    m->tail = e;
-    en->loc_prev = m->loc_tail[loc];
-    en->loc_next = NONE;
-    if (m->loc_tail[loc] != NONE) {
-        m->pool[m->loc_tail[loc]].loc_next = e;
-    } else {
-        m->loc_head[loc] = e;
-    }
-    m->loc_tail[loc] = e;
-    m->count++;
 }
 
 static int
@@ -247,8 +154,8 @@ find_merge(const struct qfm *m, uint32_t loc, uint32_t except, uint32_t front, u
            const uint32_t cover[4], const uint64_t *adj, uint32_t window)
 {
     uint32_t tried = 0;
-    for (uint32_t e = m->loc_tail[loc]; e != NONE; e = m->pool[e].loc_prev) {
-        const struct entry *en = &m->pool[e];
+    for (uint32_t e = m->buf.loc_tail[loc]; e != NONE; e = m->buf.links[e].loc_prev) {
+        const struct entry *en = entry_at(m, e);
         if (e == except || en->front != front || en->grid != grid) {
             continue;
         }
@@ -424,10 +331,10 @@ combine(struct entry *into, const struct entry *from)
 static void
 check_full(struct qfm *m, struct sim_shade_ctx *ctx, uint32_t e)
 {
-    if (is_full(ctx, m->pool[e].cover)) {
+    if (is_full(ctx, entry_at(m, e)->cover)) {
         ctx->counters->qfm_full_evictions++;
-        shade_entry(m, ctx, &m->pool[e]);
-        unlink_entry(m, e);
+        shade_entry(m, ctx, entry_at(m, e));
+        sim_quad_buffer_unlink(&m->buf, e);
     }
 }
 
@@ -436,20 +343,20 @@ check_full(struct qfm *m, struct sim_shade_ctx *ctx, uint32_t e)
 static void
 evict(struct qfm *m, struct sim_shade_ctx *ctx, uint32_t e)
 {
-    struct entry *en = &m->pool[e];
+    struct entry *en = entry_at(m, e);
     if (m->opt->qfm.evict_merge == SIM_SWITCH_ON) {
-        uint32_t into = find_merge(m, loc_key(en->x, en->y), e, en->front, en->grid, en->cover,
+        uint32_t into = find_merge(m, m->buf.links[e].loc, e, en->front, en->grid, en->cover,
                                    en->adj_mask, m->opt->qfm.window);
         if (into != NONE) {
             ctx->counters->qfm_evict_merges += has_cover(en->cover);
-            combine(&m->pool[into], en);
-            unlink_entry(m, e);
+            combine(entry_at(m, into), en);
+            sim_quad_buffer_unlink(&m->buf, e);
             check_full(m, ctx, into);
             return;
         }
     }
     shade_entry(m, ctx, en);
-    unlink_entry(m, e);
+    sim_quad_buffer_unlink(&m->buf, e);
 }
 
 static void
@@ -467,7 +374,7 @@ qfm_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
     for (uint32_t i = 0; i < count; i++) {
         const struct sim_quad *q = &quads[i];
         const struct sim_tri *t = q->tri;
-        uint32_t loc = loc_key(q->x, q->y), grid = t->grid, e;
+        uint32_t loc = sim_quad_buffer_loc(q->x, q->y), grid = t->grid, e;
         int empty = !has_cover(q->mask);
         struct entry *en;
 
@@ -476,7 +383,7 @@ qfm_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
                              : find_merge(m, loc, NONE, t->front, grid, q->mask, t->adj,
                                           m->opt->qfm.window);
         if (e != NONE) {
-            en = &m->pool[e];
+            en = entry_at(m, e);
             en->tri_mask[t->grid_index / 64] |= 1ull << (t->grid_index % 64);
             for (int w = 0; w < WORDS; w++) {
                 en->adj_mask[w] |= t->adj[w];
@@ -494,15 +401,16 @@ qfm_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
             check_full(m, ctx, e);
             continue;
         }
-        if (m->opt->qfm.entries != SIM_UNBOUNDED && m->count >= m->opt->qfm.entries) {
+        if (m->opt->qfm.entries != SIM_UNBOUNDED && m->buf.count >= m->opt->qfm.entries) {
             ctx->counters->qfm_evictions++;
-            evict(m, ctx, m->head);
+            evict(m, ctx, m->buf.head);
         }
-        e = alloc_entry(m, ctx);
+        e = sim_quad_buffer_alloc(&m->buf);
         if (e == NONE) {
+            ctx->fault = SIM_REPLAY_ERROR_NOMEM;
             return;
         }
-        en = &m->pool[e];
+        en = entry_at(m, e);
         en->x = q->x;
         en->y = q->y;
         en->front = t->front;
@@ -522,7 +430,7 @@ qfm_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
             en->src[0].seq = m->seq++;
             en->nsrc = 1;
         }
-        link_entry(m, e);
+        sim_quad_buffer_link(&m->buf, e, loc);
         check_full(m, ctx, e);
     }
 }
@@ -531,8 +439,8 @@ static void
 qfm_finish(void *self, struct sim_shade_ctx *ctx)
 {
     struct qfm *m = self;
-    while (m->head != NONE) {
-        evict(m, ctx, m->head);
+    while (m->buf.head != NONE) {
+        evict(m, ctx, m->buf.head);
     }
     shade_batch(m, ctx);
 }
