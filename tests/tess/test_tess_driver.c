@@ -41,22 +41,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* volk's implementation is third-party code; our warning set is not its. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-prototypes"
-#pragma GCC diagnostic ignored "-Wstrict-prototypes"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wpedantic"
-#define VOLK_IMPLEMENTATION
-#include <volk.h>
-#pragma GCC diagnostic pop
-
 #include "pipeline/pipeline.h"
 #include "sweep.h"
 #include "tess_capture_tesc.h"
 #include "tess_capture_tese0.h"
 #include "tess_capture_tese1.h"
 #include "tess_capture_vert.h"
+#include "vk_util.h"
 
 #define PATCHES_PER_DRAW 15u
 #define WORDS_PER_VERTEX 6u /* coord xyz, patch, primitive id, invocation */
@@ -66,15 +57,7 @@
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-#define VK_TRY(call)                                                                               \
-    do {                                                                                           \
-        VkResult r_ = (call);                                                                      \
-        if (r_ != VK_SUCCESS) {                                                                    \
-            fprintf(stderr, "test_tess_driver: %s:%d: %s failed: VkResult %d\n", __FILE__,         \
-                    __LINE__, #call, (int)r_);                                                     \
-            return -1;                                                                             \
-        }                                                                                          \
-    } while (0)
+#define VK_TRY(call) VKU_TRY("test_tess_driver", call)
 
 /* SPIR-V words the evaluation shader's execution modes are rewritten in. */
 #define SPV_OP_EXECUTION_MODE 16u
@@ -83,13 +66,6 @@ static const uint32_t spv_spacing[] = {1u /* Equal */, 2u /* FractionalEven */,
                                        3u /* FractionalOdd */};
 #define SPV_VERTEX_ORDER_CW 4u
 #define SPV_VERTEX_ORDER_CCW 5u
-
-struct buffer {
-    VkBuffer buffer;
-    VkDeviceMemory memory;
-    void *map;
-    VkDeviceSize size;
-};
 
 struct harness {
     VkInstance instance;
@@ -108,10 +84,10 @@ struct harness {
     VkCommandPool command_pool;
     VkCommandBuffer cmd;
     VkFence fence;
-    struct buffer levels;   /* LEVEL_WORDS per patch of the sweep */
-    struct buffer counter;  /* the evaluation shader's invocation counter */
-    struct buffer xfb;      /* captured vertices of one draw */
-    struct buffer xfb_size; /* bytes transform feedback wrote */
+    struct vku_buffer levels;   /* LEVEL_WORDS per patch of the sweep */
+    struct vku_buffer counter;  /* the evaluation shader's invocation counter */
+    struct vku_buffer xfb;      /* captured vertices of one draw */
+    struct vku_buffer xfb_size; /* bytes transform feedback wrote */
     uint32_t level_capacity;
     FILE *dump;
     uint32_t verbose;
@@ -130,69 +106,13 @@ static const char *const spacing_names[] = {"equal", "fractional_even", "fractio
 /* ---------------------------------------------------------------------- */
 /* Setup                                                                    */
 
-static uint32_t
-memory_type(const struct harness *h, uint32_t bits, VkMemoryPropertyFlags want)
-{
-    for (uint32_t i = 0; i < h->mem.memoryTypeCount; i++) {
-        if ((bits & (1u << i)) && (h->mem.memoryTypes[i].propertyFlags & want) == want) {
-            return i;
-        }
-    }
-    return UINT32_MAX;
-}
-
+/* Every buffer of the test is read or written by the host. */
 static int
-buffer_create(struct harness *h, struct buffer *b, VkDeviceSize size, VkBufferUsageFlags usage)
+buffer_create(struct harness *h, struct vku_buffer *b, VkDeviceSize size, VkBufferUsageFlags usage)
 {
-    VkBufferCreateInfo bi = {
-        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-        .size = size,
-        .usage = usage,
-        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-    };
-    VK_TRY(vkCreateBuffer(h->device, &bi, NULL, &b->buffer));
-    b->size = size;
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(h->device, b->buffer, &req);
-    uint32_t type =
-        memory_type(h, req.memoryTypeBits,
-                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
-    if (type == UINT32_MAX) {
-        fprintf(stderr, "test_tess_driver: no host-visible coherent memory\n");
-        return -1;
-    }
-    VkMemoryAllocateInfo ai = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-        .allocationSize = req.size,
-        .memoryTypeIndex = type,
-    };
-    VK_TRY(vkAllocateMemory(h->device, &ai, NULL, &b->memory));
-    VK_TRY(vkBindBufferMemory(h->device, b->buffer, b->memory, 0));
-    VK_TRY(vkMapMemory(h->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->map));
-    return 0;
-}
-
-static void
-buffer_destroy(struct harness *h, struct buffer *b)
-{
-    if (b->buffer) {
-        vkDestroyBuffer(h->device, b->buffer, NULL);
-    }
-    if (b->memory) {
-        vkFreeMemory(h->device, b->memory, NULL);
-    }
-    memset(b, 0, sizeof(*b));
-}
-
-static int
-has_extension(const VkExtensionProperties *exts, uint32_t n, const char *name)
-{
-    for (uint32_t i = 0; i < n; i++) {
-        if (strcmp(exts[i].extensionName, name) == 0) {
-            return 1;
-        }
-    }
-    return 0;
+    return vku_buffer_init(
+        h->device, &h->mem, b, size, usage,
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT, NULL);
 }
 
 /* Returns 0, -1 on failure, or 77 when lavapipe with what the test needs is
@@ -205,17 +125,9 @@ create_device(struct harness *h)
         printf("test_tess_driver: skip: the Vulkan loader is older than 1.1\n");
         return 77;
     }
-    VkApplicationInfo app = {
-        .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-        .pApplicationName = "test_tess_driver",
-        .apiVersion = VK_API_VERSION_1_1,
-    };
-    VkInstanceCreateInfo ii = {
-        .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-        .pApplicationInfo = &app,
-    };
-    VK_TRY(vkCreateInstance(&ii, NULL, &h->instance));
-    volkLoadInstanceOnly(h->instance);
+    if (vku_create_instance("test_tess_driver", 0, VK_API_VERSION_1_1, &h->instance) != 0) {
+        return -1;
+    }
 
     /* lavapipe, whichever position it has among the devices */
     VkPhysicalDevice devices[16];
@@ -253,7 +165,7 @@ create_device(struct harness *h)
     }
     r = vkEnumerateDeviceExtensionProperties(h->physical, NULL, &next, exts);
     int xfb_ext =
-        r == VK_SUCCESS && has_extension(exts, next, VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME);
+        r == VK_SUCCESS && vku_has_extension(exts, next, VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME);
     free(exts);
     if (!xfb_ext) {
         printf("test_tess_driver: skip: no VK_EXT_transform_feedback\n");
@@ -276,17 +188,7 @@ create_device(struct harness *h)
         return 77;
     }
 
-    uint32_t nfam = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(h->physical, &nfam, NULL);
-    VkQueueFamilyProperties fams[16];
-    nfam = nfam < COUNT(fams) ? nfam : COUNT(fams);
-    vkGetPhysicalDeviceQueueFamilyProperties(h->physical, &nfam, fams);
-    h->family = UINT32_MAX;
-    for (uint32_t i = 0; i < nfam && h->family == UINT32_MAX; i++) {
-        if (fams[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) {
-            h->family = i;
-        }
-    }
+    h->family = vku_graphics_family(h->physical);
     if (h->family == UINT32_MAX) {
         printf("test_tess_driver: skip: no graphics queue\n");
         return 77;
@@ -302,44 +204,17 @@ create_device(struct harness *h)
         .features = {.tessellationShader = VK_TRUE, .vertexPipelineStoresAndAtomics = VK_TRUE},
     };
     const char *enable[] = {VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME};
-    float priority = 1.0f;
-    VkDeviceQueueCreateInfo qi = {
-        .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-        .queueFamilyIndex = h->family,
-        .queueCount = 1,
-        .pQueuePriorities = &priority,
-    };
-    VkDeviceCreateInfo di = {
-        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-        .pNext = &e2,
-        .queueCreateInfoCount = 1,
-        .pQueueCreateInfos = &qi,
-        .enabledExtensionCount = COUNT(enable),
-        .ppEnabledExtensionNames = enable,
-    };
-    VK_TRY(vkCreateDevice(h->physical, &di, NULL, &h->device));
-    volkLoadDevice(h->device);
-    vkGetDeviceQueue(h->device, h->family, 0, &h->queue);
-    return 0;
-}
-
-static int
-create_module(struct harness *h, const uint32_t *words, size_t size, VkShaderModule *out)
-{
-    VkShaderModuleCreateInfo mi = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-        .codeSize = size,
-        .pCode = words,
-    };
-    VK_TRY(vkCreateShaderModule(h->device, &mi, NULL, out));
-    return 0;
+    return vku_create_device(h->physical, h->family, &e2, enable, COUNT(enable), &h->device,
+                             &h->queue);
 }
 
 static int
 create_objects(struct harness *h, uint32_t max_patches)
 {
-    if (create_module(h, tess_capture_vert_spv, sizeof(tess_capture_vert_spv), &h->vert) ||
-        create_module(h, tess_capture_tesc_spv, sizeof(tess_capture_tesc_spv), &h->tesc)) {
+    if (vku_create_module(h->device, tess_capture_vert_spv, sizeof(tess_capture_vert_spv),
+                          &h->vert) ||
+        vku_create_module(h->device, tess_capture_tesc_spv, sizeof(tess_capture_tesc_spv),
+                          &h->tesc)) {
         return -1;
     }
 
@@ -458,10 +333,10 @@ harness_finish(struct harness *h)
         vkDestroyDescriptorSetLayout(h->device, h->set_layout, NULL);
         vkDestroyShaderModule(h->device, h->vert, NULL);
         vkDestroyShaderModule(h->device, h->tesc, NULL);
-        buffer_destroy(h, &h->levels);
-        buffer_destroy(h, &h->counter);
-        buffer_destroy(h, &h->xfb);
-        buffer_destroy(h, &h->xfb_size);
+        vku_buffer_finish(h->device, &h->levels);
+        vku_buffer_finish(h->device, &h->counter);
+        vku_buffer_finish(h->device, &h->xfb);
+        vku_buffer_finish(h->device, &h->xfb_size);
         vkDestroyDevice(h->device, NULL);
     }
     if (h->instance) {
@@ -516,7 +391,7 @@ create_tese(struct harness *h, const struct sim_tess_config *cfg, VkShaderModule
         free(words);
         return -1;
     }
-    ret = create_module(h, words, size, out);
+    ret = vku_create_module(h->device, words, size, out);
     free(words);
     return ret;
 }
@@ -620,15 +495,9 @@ draw(struct harness *h, VkPipeline pipeline, uint32_t first, uint32_t count)
                          VK_PIPELINE_STAGE_TRANSFORM_FEEDBACK_BIT_EXT |
                              VK_PIPELINE_STAGE_TESSELLATION_EVALUATION_SHADER_BIT,
                          VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
-    VK_TRY(vkEndCommandBuffer(h->cmd));
-    VkSubmitInfo si = {
-        .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-        .commandBufferCount = 1,
-        .pCommandBuffers = &h->cmd,
-    };
-    VK_TRY(vkResetFences(h->device, 1, &h->fence));
-    VK_TRY(vkQueueSubmit(h->queue, 1, &si, h->fence));
-    VK_TRY(vkWaitForFences(h->device, 1, &h->fence, VK_TRUE, FENCE_TIMEOUT_NS));
+    if (vku_submit_and_wait(h->device, h->queue, h->fence, h->cmd, FENCE_TIMEOUT_NS) != 0) {
+        return -1;
+    }
 
     uint32_t bytes;
     memcpy(&bytes, h->xfb_size.map, 4);

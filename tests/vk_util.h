@@ -1,0 +1,101 @@
+/*
+ * tests/vk_util.h — the Vulkan set-up the tests that run a real client on
+ * lavapipe share (layer/layer_client.c, tess/test_tess_driver.c,
+ * diff/diff_vk.c): volk, instance and device creation, memory-type choice,
+ * host-visible buffers, shader modules and a submit that waits.
+ *
+ * Vulkan is loaded with volk (Debian: header-only, libvulkan-volk-dev); its
+ * implementation lives in vk_util.c, so a program calls volkInitialize()
+ * and includes only this header.  What each program picks (which device,
+ * which features and extensions) stays in the program.
+ */
+#ifndef OVERSHADE_TESTS_VK_UTIL_H
+#define OVERSHADE_TESTS_VK_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <volk.h>
+
+/* Returns -1 from the enclosing function when `call` fails, naming `who`
+ * (the program), the place and the VkResult on stderr. */
+#define VKU_TRY(who, call)                                                                         \
+    do {                                                                                           \
+        VkResult r_ = (call);                                                                      \
+        if (r_ != VK_SUCCESS) {                                                                    \
+            fprintf(stderr, "%s: %s:%d: %s failed: VkResult %d\n", (who), __FILE__, __LINE__,      \
+                    #call, (int)r_);                                                               \
+            return -1;                                                                             \
+        }                                                                                          \
+    } while (0)
+
+/* A buffer with its own memory; `map` is set for host-visible ones. */
+struct vku_buffer {
+    VkBuffer buffer;
+    VkDeviceMemory memory;
+    VkDeviceSize size;
+    void *map;
+};
+
+/* 1 when `name` is among the `n` extensions of `exts`, else 0. */
+int
+vku_has_extension(const VkExtensionProperties *exts, uint32_t n, const char *name);
+
+/* Creates an instance for `api` (no layers or extensions asked for) and
+ * loads its entry points into volk.  The caller owns *out.  Returns 0, or
+ * -1 when vkCreateInstance fails. */
+int
+vku_create_instance(const char *name, uint32_t app_version, uint32_t api, VkInstance *out);
+
+/* The first queue family of `physical` with graphics, or UINT32_MAX. */
+uint32_t
+vku_graphics_family(VkPhysicalDevice physical);
+
+/* Creates a device with one queue of `family`, `features` (a
+ * VkPhysicalDeviceFeatures2 chain, or NULL) and `ext_count` extensions,
+ * loads its entry points into volk and returns its queue.  The caller owns
+ * *out.  Returns 0, or -1 when vkCreateDevice fails. */
+int
+vku_create_device(VkPhysicalDevice physical, uint32_t family, const void *features,
+                  const char *const *exts, uint32_t ext_count, VkDevice *out, VkQueue *queue);
+
+/* The first memory type among `bits` with every flag of `want`, or
+ * UINT32_MAX. */
+uint32_t
+vku_memory_type(const VkPhysicalDeviceMemoryProperties *mem, uint32_t bits,
+                VkMemoryPropertyFlags want);
+
+/* Allocates memory for `req` of a type with every flag of `want`.  The
+ * caller owns *out.  Returns 0, or -1 (said on stderr) when no type fits or
+ * the allocation fails. */
+int
+vku_allocate(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
+             VkMemoryRequirements req, VkMemoryPropertyFlags want, VkDeviceMemory *out);
+
+/* Creates an exclusive buffer bound to memory with the flags of `want`;
+ * host-visible ones are mapped and filled with `data` when it is not NULL.
+ * What was created is in *b even on failure: vku_buffer_finish frees it.
+ * Returns 0 or -1. */
+int
+vku_buffer_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
+                struct vku_buffer *b, VkDeviceSize size, VkBufferUsageFlags usage,
+                VkMemoryPropertyFlags want, const void *data);
+
+/* Frees what vku_buffer_init created and zeroes *b; a zeroed *b is left
+ * alone. */
+void
+vku_buffer_finish(VkDevice device, struct vku_buffer *b);
+
+/* A shader module of `size` bytes of SPIR-V.  The caller owns *out.
+ * Returns 0 or -1. */
+int
+vku_create_module(VkDevice device, const uint32_t *words, size_t size, VkShaderModule *out);
+
+/* Ends `cmd`, submits it alone with `fence` (reset first) and waits for the
+ * fence up to `timeout_ns`.  Returns 0 or -1. */
+int
+vku_submit_and_wait(VkDevice device, VkQueue queue, VkFence fence, VkCommandBuffer cmd,
+                    uint64_t timeout_ns);
+
+#endif /* OVERSHADE_TESTS_VK_UTIL_H */
