@@ -14,40 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* volk's implementation is third-party code; our warning set is not its. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-prototypes"
-#pragma GCC diagnostic ignored "-Wstrict-prototypes"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wpedantic"
-#define VOLK_IMPLEMENTATION
-#include <volk.h>
-#pragma GCC diagnostic pop
-
 #include "diff.h"
 #include "diff_capture.frag.spv.h"
 #include "diff_fullscreen.vert.spv.h"
 #include "pipeline/pipeline.h"
+#include "vk_util.h"
 
 #define FENCE_TIMEOUT_NS (120ull * 1000000000ull)
 #define MAX_OBJECTS 64
 
-#define VK_TRY(call)                                                                       \
-    do {                                                                                   \
-        VkResult r_ = (call);                                                              \
-        if (r_ != VK_SUCCESS) {                                                            \
-            fprintf(stderr, "diff_vk: %s:%d: %s failed: VkResult %d\n", __FILE__, __LINE__, \
-                    #call, (int)r_);                                                       \
-            return -1;                                                                     \
-        }                                                                                  \
-    } while (0)
-
-struct buffer {
-    VkBuffer buffer;
-    VkDeviceMemory memory;
-    void *map;
-    VkDeviceSize size;
-};
+#define VK_TRY(call) VKU_TRY("diff_vk", call)
 
 struct image {
     VkImage image;
@@ -70,7 +46,7 @@ struct vk {
     VkDescriptorSet set;
 
     /* Everything below is destroyed in diff_vk_finish. */
-    struct buffer buffers[MAX_OBJECTS];
+    struct vku_buffer buffers[MAX_OBJECTS];
     uint32_t buffer_count;
     struct image images[MAX_OBJECTS];
     uint32_t image_count;
@@ -102,17 +78,9 @@ vk_init(struct vk *vk)
         printf("diff: skip: the Vulkan loader is older than 1.3\n");
         return 77;
     }
-    VkApplicationInfo app = {
-        .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-        .pApplicationName = "overshade-diff",
-        .apiVersion = VK_API_VERSION_1_3,
-    };
-    VkInstanceCreateInfo ii = {
-        .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-        .pApplicationInfo = &app,
-    };
-    VK_TRY(vkCreateInstance(&ii, NULL, &vk->instance));
-    volkLoadInstanceOnly(vk->instance);
+    if (vku_create_instance("overshade-diff", 0, VK_API_VERSION_1_3, &vk->instance) != 0) {
+        return -1;
+    }
 
     /* lavapipe, whatever else the loader finds. */
     VkPhysicalDevice devs[16];
@@ -141,17 +109,7 @@ vk_init(struct vk *vk)
     }
     vkGetPhysicalDeviceMemoryProperties(vk->physical, &vk->mem);
 
-    uint32_t nfam = 0;
-    VkQueueFamilyProperties fams[16];
-    vkGetPhysicalDeviceQueueFamilyProperties(vk->physical, &nfam, NULL);
-    nfam = nfam > 16 ? 16 : nfam;
-    vkGetPhysicalDeviceQueueFamilyProperties(vk->physical, &nfam, fams);
-    vk->family = UINT32_MAX;
-    for (uint32_t i = 0; i < nfam && vk->family == UINT32_MAX; i++) {
-        if (fams[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) {
-            vk->family = i;
-        }
-    }
+    vk->family = vku_graphics_family(vk->physical);
     if (vk->family == UINT32_MAX) {
         printf("diff: skip: lavapipe without a graphics queue\n");
         return 77;
@@ -170,10 +128,7 @@ vk_init(struct vk *vk)
     if (vkEnumerateDeviceExtensionProperties(vk->physical, NULL, &next, exts) < 0) {
         next = 0;
     }
-    int xfb_ext = 0;
-    for (uint32_t i = 0; i < next; i++) {
-        xfb_ext |= strcmp(exts[i].extensionName, VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME) == 0;
-    }
+    int xfb_ext = vku_has_extension(exts, next, VK_EXT_TRANSFORM_FEEDBACK_EXTENSION_NAME);
     if (!xfb_ext) {
         have.pNext = NULL;
     }
@@ -211,24 +166,10 @@ vk_init(struct vk *vk)
                 .sampleRateShading = vk->has_sample_rate ? VK_TRUE : VK_FALSE,
             },
     };
-    float priority = 1.0f;
-    VkDeviceQueueCreateInfo qi = {
-        .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-        .queueFamilyIndex = vk->family,
-        .queueCount = 1,
-        .pQueuePriorities = &priority,
-    };
-    VkDeviceCreateInfo di = {
-        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-        .pNext = &f2,
-        .queueCreateInfoCount = 1,
-        .pQueueCreateInfos = &qi,
-        .enabledExtensionCount = nenable,
-        .ppEnabledExtensionNames = enable,
-    };
-    VK_TRY(vkCreateDevice(vk->physical, &di, NULL, &vk->device));
-    volkLoadDevice(vk->device);
-    vkGetDeviceQueue(vk->device, vk->family, 0, &vk->queue);
+    if (vku_create_device(vk->physical, vk->family, &f2, enable, nenable, &vk->device,
+                          &vk->queue) != 0) {
+        return -1;
+    }
 
     VkCommandPoolCreateInfo pi = {
         .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
@@ -261,8 +202,7 @@ vk_finish(struct vk *vk)
             vkFreeMemory(vk->device, vk->images[i].memory, NULL);
         }
         for (uint32_t i = 0; i < vk->buffer_count; i++) {
-            vkDestroyBuffer(vk->device, vk->buffers[i].buffer, NULL);
-            vkFreeMemory(vk->device, vk->buffers[i].memory, NULL);
+            vku_buffer_finish(vk->device, &vk->buffers[i]);
         }
         vkDestroyDescriptorPool(vk->device, vk->descriptor_pool, NULL);
         vkDestroyPipelineLayout(vk->device, vk->pipeline_layout, NULL);
@@ -276,57 +216,24 @@ vk_finish(struct vk *vk)
     }
 }
 
-static int
-memory_type(struct vk *vk, uint32_t bits, VkMemoryPropertyFlags want, uint32_t *out)
-{
-    for (uint32_t i = 0; i < vk->mem.memoryTypeCount; i++) {
-        if ((bits & (1u << i)) && (vk->mem.memoryTypes[i].propertyFlags & want) == want) {
-            *out = i;
-            return 0;
-        }
-    }
-    fprintf(stderr, "diff_vk: no memory type for bits 0x%x flags 0x%x\n", bits, want);
-    return -1;
-}
-
 /* A host-visible, coherent, mapped buffer holding `data` (when not NULL). */
 static int
 create_buffer(struct vk *vk, VkDeviceSize size, VkBufferUsageFlags usage, const void *data,
-              struct buffer **out)
+              struct vku_buffer **out)
 {
-    struct buffer *b;
-    uint32_t type;
+    struct vku_buffer *b;
 
     if (vk->buffer_count == MAX_OBJECTS) {
         fprintf(stderr, "diff_vk: too many buffers\n");
         return -1;
     }
     b = &vk->buffers[vk->buffer_count++];
-    VkBufferCreateInfo bi = {
-        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-        .size = size,
-        .usage = usage,
-    };
-    VK_TRY(vkCreateBuffer(vk->device, &bi, NULL, &b->buffer));
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(vk->device, b->buffer, &req);
-    if (memory_type(vk, req.memoryTypeBits,
-                    VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                    &type)) {
+    if (vku_buffer_init(vk->device, &vk->mem, b, size, usage,
+                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                        data) != 0) {
         return -1;
     }
-    VkMemoryAllocateInfo ai = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-        .allocationSize = req.size,
-        .memoryTypeIndex = type,
-    };
-    VK_TRY(vkAllocateMemory(vk->device, &ai, NULL, &b->memory));
-    VK_TRY(vkBindBufferMemory(vk->device, b->buffer, b->memory, 0));
-    VK_TRY(vkMapMemory(vk->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->map));
-    b->size = size;
-    if (data) {
-        memcpy(b->map, data, size);
-    } else {
+    if (!data) {
         memset(b->map, 0, size);
     }
     *out = b;
@@ -339,7 +246,6 @@ create_image_samples(struct vk *vk, VkFormat format, VkImageViewType view_type, 
                      VkImageUsageFlags usage, VkSampleCountFlagBits samples, struct image **out)
 {
     struct image *im;
-    uint32_t type;
     int depth = format == VK_FORMAT_D32_SFLOAT;
 
     if (vk->image_count == MAX_OBJECTS) {
@@ -367,15 +273,9 @@ create_image_samples(struct vk *vk, VkFormat format, VkImageViewType view_type, 
     VK_TRY(vkCreateImage(vk->device, &ii, NULL, &im->image));
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(vk->device, im->image, &req);
-    if (memory_type(vk, req.memoryTypeBits, 0, &type)) {
+    if (vku_allocate(vk->device, &vk->mem, req, 0, &im->memory) != 0) {
         return -1;
     }
-    VkMemoryAllocateInfo ai = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-        .allocationSize = req.size,
-        .memoryTypeIndex = type,
-    };
-    VK_TRY(vkAllocateMemory(vk->device, &ai, NULL, &im->memory));
     VK_TRY(vkBindImageMemory(vk->device, im->image, im->memory, 0));
     VkImageViewCreateInfo vi = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
@@ -405,12 +305,9 @@ create_module(struct vk *vk, const uint32_t *words, size_t count, VkShaderModule
     if (vk->module_count == MAX_OBJECTS) {
         return -1;
     }
-    VkShaderModuleCreateInfo mi = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-        .codeSize = count * 4,
-        .pCode = words,
-    };
-    VK_TRY(vkCreateShaderModule(vk->device, &mi, NULL, &vk->modules[vk->module_count]));
+    if (vku_create_module(vk->device, words, count * 4, &vk->modules[vk->module_count]) != 0) {
+        return -1;
+    }
     *out = vk->modules[vk->module_count++];
     return 0;
 }
@@ -436,15 +333,9 @@ begin_commands(struct vk *vk, VkCommandBuffer *cmd)
 static int
 submit_and_wait(struct vk *vk, VkCommandBuffer cmd)
 {
-    VK_TRY(vkEndCommandBuffer(cmd));
-    VkSubmitInfo si = {
-        .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
-        .commandBufferCount = 1,
-        .pCommandBuffers = &cmd,
-    };
-    VK_TRY(vkResetFences(vk->device, 1, &vk->fence));
-    VK_TRY(vkQueueSubmit(vk->queue, 1, &si, vk->fence));
-    VK_TRY(vkWaitForFences(vk->device, 1, &vk->fence, VK_TRUE, FENCE_TIMEOUT_NS));
+    if (vku_submit_and_wait(vk->device, vk->queue, vk->fence, cmd, FENCE_TIMEOUT_NS) != 0) {
+        return -1;
+    }
     vkFreeCommandBuffers(vk->device, vk->pool, 1, &cmd);
     return 0;
 }
@@ -472,7 +363,7 @@ image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkI
 /* Resources                                                                  */
 
 struct resources {
-    struct buffer *ubo, *ssbo, *vertices;
+    struct vku_buffer *ubo, *ssbo, *vertices;
     struct image *textures[DIFF_TEX_COUNT];
     VkSampler samplers[DIFF_SMP_COUNT];
 };
@@ -480,7 +371,7 @@ struct resources {
 static int
 upload_texture(struct vk *vk, const struct diff_image *img, struct image **out)
 {
-    struct buffer *staging;
+    struct vku_buffer *staging;
     VkCommandBuffer cmd;
     int depth = img->format == VK_FORMAT_D32_SFLOAT;
     VkImageAspectFlags aspect = depth ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
@@ -820,14 +711,14 @@ fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inpu
               uint32_t *depth, uint32_t flags)
 {
     struct image *zt = NULL;
-    struct buffer *zb = NULL, *indices = NULL;
+    struct vku_buffer *zb = NULL, *indices = NULL;
     VkRenderingAttachmentInfo zatt = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
 
     VkShaderModule vert;
     VkPipeline pipeline;
     VkCommandBuffer cmd;
     struct image *rt[DIFF_MAX_OUTPUTS], *ms[DIFF_MAX_OUTPUTS];
-    struct buffer *rb[DIFF_MAX_OUTPUTS];
+    struct vku_buffer *rb[DIFF_MAX_OUTPUTS];
     VkRenderingAttachmentInfo att[DIFF_MAX_OUTPUTS];
 
     if (create_module(vk, diff_fullscreen_vert_spv,
@@ -1006,7 +897,7 @@ vertex_pass(struct vk *vk, const struct resources *res, const struct diff_inputs
 {
     VkPipeline pipeline;
     VkCommandBuffer cmd;
-    struct buffer *xb = NULL;
+    struct vku_buffer *xb = NULL;
     VkDeviceSize xfb_size = DIFF_VERTICES * DIFF_XFB_WORDS * 4;
 
     if (create_pipeline(vk, vert, VK_NULL_HANDLE, 0, NULL, 0, &pipeline) ||
@@ -1067,7 +958,7 @@ read_storage(struct vk *vk, struct resources *res, const struct diff_case *c,
     const struct diff_image *img = &in->images[diff_case_storage(c)];
     struct image *im = res->textures[diff_case_storage(c)];
     uint64_t bytes = diff_storage_bytes(in, c);
-    struct buffer *rb;
+    struct vku_buffer *rb;
     VkCommandBuffer cmd;
 
     if (create_buffer(vk, bytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, NULL, &rb) ||
