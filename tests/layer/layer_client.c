@@ -59,20 +59,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* volk's implementation is third-party code; our warning set is not its. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-prototypes"
-#pragma GCC diagnostic ignored "-Wstrict-prototypes"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wpedantic"
-#define VOLK_IMPLEMENTATION
-#include <volk.h>
-#pragma GCC diagnostic pop
-
 #include "layer_client_frag.h"
 #include "layer_client_post_frag.h"
 #include "layer_client_post_vert.h"
 #include "layer_client_vert.h"
+#include "vk_util.h"
 
 #define EXIT_SKIP 77
 
@@ -99,15 +90,7 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-#define VK_TRY(call)                                                                               \
-    do {                                                                                           \
-        VkResult r_ = (call);                                                                      \
-        if (r_ != VK_SUCCESS) {                                                                    \
-            fprintf(stderr, "layer_client: %s:%d: %s failed: VkResult %d\n", __FILE__, __LINE__,   \
-                    #call, (int)r_);                                                               \
-            return -1;                                                                             \
-        }                                                                                          \
-    } while (0)
+#define VK_TRY(call) VKU_TRY("layer_client", call)
 
 struct vertex {
     float x, y;
@@ -148,13 +131,6 @@ struct features {
     int multi_draw;
 };
 
-struct buffer {
-    VkBuffer buffer;
-    VkDeviceMemory memory;
-    VkDeviceSize size;
-    void *map; /* host-visible buffers only */
-};
-
 struct image {
     VkImage image;
     VkDeviceMemory memory;
@@ -180,13 +156,13 @@ struct client {
     PFN_vkCmdPipelineBarrier2 pipeline_barrier2;
     PFN_vkQueueSubmit2 queue_submit2;
 
-    struct buffer staging;  /* host-visible copy of the vertices */
-    struct buffer vertex;   /* device-local, filled by vkCmdCopyBuffer */
-    struct buffer index;    /* host-visible */
-    struct buffer uniform;  /* host-visible */
-    struct buffer indirect; /* device-local, vkCmdUpdateBuffer */
-    struct buffer count;    /* device-local, vkCmdFillBuffer */
-    struct buffer readback; /* host-visible, the colour image of frame A */
+    struct vku_buffer staging;  /* host-visible copy of the vertices */
+    struct vku_buffer vertex;   /* device-local, filled by vkCmdCopyBuffer */
+    struct vku_buffer index;    /* host-visible */
+    struct vku_buffer uniform;  /* host-visible */
+    struct vku_buffer indirect; /* device-local, vkCmdUpdateBuffer */
+    struct vku_buffer count;    /* device-local, vkCmdFillBuffer */
+    struct vku_buffer readback; /* host-visible, the colour image of frame A */
 
     struct image color_a, depth_a; /* render pass attachments */
     struct image color_b, depth_b; /* dynamic rendering attachments */
@@ -215,17 +191,6 @@ struct client {
 /* ---------------------------------------------------------------------- */
 /* Setup                                                                    */
 
-static int
-has_extension(const VkExtensionProperties *exts, uint32_t n, const char *name)
-{
-    for (uint32_t i = 0; i < n; i++) {
-        if (strcmp(exts[i].extensionName, name) == 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 /* Returns 0, -1 on failure, or EXIT_SKIP when no usable device exists. */
 static int
 create_instance(struct client *c)
@@ -235,18 +200,10 @@ create_instance(struct client *c)
         printf("layer_client: skip: the Vulkan loader is older than 1.1\n");
         return EXIT_SKIP;
     }
-    VkApplicationInfo app = {
-        .sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-        .pApplicationName = "layer_client",
-        .applicationVersion = 1,
-        .apiVersion = version < VK_API_VERSION_1_3 ? version : VK_API_VERSION_1_3,
-    };
-    VkInstanceCreateInfo ii = {
-        .sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-        .pApplicationInfo = &app,
-    };
-    VK_TRY(vkCreateInstance(&ii, NULL, &c->instance));
-    volkLoadInstanceOnly(c->instance);
+    uint32_t api = version < VK_API_VERSION_1_3 ? version : VK_API_VERSION_1_3;
+    if (vku_create_instance("layer_client", 1, api, &c->instance) != 0) {
+        return -1;
+    }
 
     uint32_t n = 1;
     VkResult r = vkEnumeratePhysicalDevices(c->instance, &n, &c->physical);
@@ -256,7 +213,7 @@ create_instance(struct client *c)
     }
     vkGetPhysicalDeviceProperties(c->physical, &c->props);
     vkGetPhysicalDeviceMemoryProperties(c->physical, &c->mem);
-    c->f.api = c->props.apiVersion < app.apiVersion ? c->props.apiVersion : app.apiVersion;
+    c->f.api = c->props.apiVersion < api ? c->props.apiVersion : api;
     printf("layer_client: device \"%s\" Vulkan %u.%u.%u\n", c->props.deviceName,
            VK_API_VERSION_MAJOR(c->props.apiVersion), VK_API_VERSION_MINOR(c->props.apiVersion),
            VK_API_VERSION_PATCH(c->props.apiVersion));
@@ -270,20 +227,7 @@ create_instance(struct client *c)
 static int
 create_device(struct client *c)
 {
-    uint32_t nfam = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(c->physical, &nfam, NULL);
-    VkQueueFamilyProperties *fams = calloc(nfam ? nfam : 1, sizeof(*fams));
-    if (!fams) {
-        return -1;
-    }
-    vkGetPhysicalDeviceQueueFamilyProperties(c->physical, &nfam, fams);
-    c->family = UINT32_MAX;
-    for (uint32_t i = 0; i < nfam && c->family == UINT32_MAX; i++) {
-        if (fams[i].queueFlags & VK_QUEUE_GRAPHICS_BIT) {
-            c->family = i;
-        }
-    }
-    free(fams);
+    c->family = vku_graphics_family(c->physical);
     if (c->family == UINT32_MAX) {
         printf("layer_client: skip: no graphics queue\n");
         return EXIT_SKIP;
@@ -301,10 +245,10 @@ create_device(struct client *c)
         return -1;
     }
     int core12 = c->f.api >= VK_API_VERSION_1_2, core13 = c->f.api >= VK_API_VERSION_1_3;
-    int ext_count = has_extension(exts, next, VK_KHR_DRAW_INDIRECT_COUNT_EXTENSION_NAME);
-    int ext_dyn = core12 && has_extension(exts, next, VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME);
-    int ext_sync2 = has_extension(exts, next, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME);
-    int ext_multi = has_extension(exts, next, VK_EXT_MULTI_DRAW_EXTENSION_NAME);
+    int ext_count = vku_has_extension(exts, next, VK_KHR_DRAW_INDIRECT_COUNT_EXTENSION_NAME);
+    int ext_dyn = core12 && vku_has_extension(exts, next, VK_KHR_DYNAMIC_RENDERING_EXTENSION_NAME);
+    int ext_sync2 = vku_has_extension(exts, next, VK_KHR_SYNCHRONIZATION_2_EXTENSION_NAME);
+    int ext_multi = vku_has_extension(exts, next, VK_EXT_MULTI_DRAW_EXTENSION_NAME);
     free(exts);
 
     /* What the device supports. */
@@ -387,24 +331,10 @@ create_device(struct client *c)
         enable[nenable++] = VK_EXT_MULTI_DRAW_EXTENSION_NAME;
     }
 
-    float priority = 1.0f;
-    VkDeviceQueueCreateInfo qi = {
-        .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-        .queueFamilyIndex = c->family,
-        .queueCount = 1,
-        .pQueuePriorities = &priority,
-    };
-    VkDeviceCreateInfo di = {
-        .sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-        .pNext = &e2,
-        .queueCreateInfoCount = 1,
-        .pQueueCreateInfos = &qi,
-        .enabledExtensionCount = nenable,
-        .ppEnabledExtensionNames = enable,
-    };
-    VK_TRY(vkCreateDevice(c->physical, &di, NULL, &c->device));
-    volkLoadDevice(c->device);
-    vkGetDeviceQueue(c->device, c->family, 0, &c->queue);
+    if (vku_create_device(c->physical, c->family, &e2, enable, nenable, &c->device, &c->queue) !=
+        0) {
+        return -1;
+    }
 
     /* Core entry points where the version has them, else the extension's. */
     if (c->f.indirect_count != COUNT_NONE) {
@@ -448,79 +378,16 @@ create_device(struct client *c)
     return 0;
 }
 
-static uint32_t
-memory_type(const struct client *c, uint32_t bits, VkMemoryPropertyFlags want)
-{
-    for (uint32_t i = 0; i < c->mem.memoryTypeCount; i++) {
-        if ((bits & (1u << i)) && (c->mem.memoryTypes[i].propertyFlags & want) == want) {
-            return i;
-        }
-    }
-    return UINT32_MAX;
-}
-
+/* Host-visible buffers are mapped and filled with `data` (when not NULL);
+ * the others are device-local. */
 static int
-bind_memory(struct client *c, VkMemoryRequirements req, VkMemoryPropertyFlags want,
-            VkDeviceMemory *out)
-{
-    uint32_t type = memory_type(c, req.memoryTypeBits, want);
-    if (type == UINT32_MAX) {
-        fprintf(stderr, "layer_client: no memory type with properties 0x%x\n", want);
-        return -1;
-    }
-    VkMemoryAllocateInfo ai = {
-        .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-        .allocationSize = req.size,
-        .memoryTypeIndex = type,
-    };
-    VK_TRY(vkAllocateMemory(c->device, &ai, NULL, out));
-    return 0;
-}
-
-/* Host-visible buffers are mapped and filled with `data` (when not NULL). */
-static int
-buffer_create(struct client *c, struct buffer *b, VkDeviceSize size, VkBufferUsageFlags usage,
+buffer_create(struct client *c, struct vku_buffer *b, VkDeviceSize size, VkBufferUsageFlags usage,
               int host_visible, const void *data)
 {
-    VkBufferCreateInfo bi = {
-        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-        .size = size,
-        .usage = usage,
-        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-    };
-    VK_TRY(vkCreateBuffer(c->device, &bi, NULL, &b->buffer));
-    b->size = size;
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(c->device, b->buffer, &req);
     VkMemoryPropertyFlags want =
         host_visible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
                      : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-    if (bind_memory(c, req, want, &b->memory) != 0) {
-        return -1;
-    }
-    VK_TRY(vkBindBufferMemory(c->device, b->buffer, b->memory, 0));
-    if (host_visible) {
-        VK_TRY(vkMapMemory(c->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->map));
-        if (data) {
-            memcpy(b->map, data, (size_t)size);
-        }
-    }
-    return 0;
-}
-
-static void
-buffer_destroy(struct client *c, struct buffer *b)
-{
-    if (b->map) {
-        vkUnmapMemory(c->device, b->memory);
-    }
-    if (b->buffer) {
-        vkDestroyBuffer(c->device, b->buffer, NULL);
-    }
-    if (b->memory) {
-        vkFreeMemory(c->device, b->memory, NULL);
-    }
-    memset(b, 0, sizeof(*b));
+    return vku_buffer_init(c->device, &c->mem, b, size, usage, want, data);
 }
 
 /* A 2D image; a view too when `aspect` is not 0. */
@@ -544,7 +411,8 @@ image_create(struct client *c, struct image *im, VkFormat format, uint32_t width
     VK_TRY(vkCreateImage(c->device, &ii, NULL, &im->image));
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(c->device, im->image, &req);
-    if (bind_memory(c, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &im->memory) != 0) {
+    if (vku_allocate(c->device, &c->mem, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &im->memory) !=
+        0) {
         return -1;
     }
     VK_TRY(vkBindImageMemory(c->device, im->image, im->memory, 0));
@@ -638,7 +506,8 @@ create_resources(struct client *c)
         VK_TRY(vkCreateImage(c->device, &ii, NULL, &c->scene.image));
         VkMemoryRequirements req;
         vkGetImageMemoryRequirements(c->device, c->scene.image, &req);
-        if (bind_memory(c, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &c->scene.memory) != 0) {
+        if (vku_allocate(c->device, &c->mem, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                         &c->scene.memory) != 0) {
             return -1;
         }
         VK_TRY(vkBindImageMemory(c->device, c->scene.image, c->scene.memory, 0));
@@ -961,18 +830,13 @@ static int
 create_pipelines(struct client *c)
 {
     VkShaderModule vs = VK_NULL_HANDLE, fs = VK_NULL_HANDLE;
-    VkShaderModuleCreateInfo si = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-        .codeSize = sizeof(layer_client_vert_spv),
-        .pCode = layer_client_vert_spv,
-    };
     int ret = -1;
-    if (vkCreateShaderModule(c->device, &si, NULL, &vs) != VK_SUCCESS) {
+    if (vku_create_module(c->device, layer_client_vert_spv, sizeof(layer_client_vert_spv), &vs) !=
+        0) {
         goto out;
     }
-    si.codeSize = sizeof(layer_client_frag_spv);
-    si.pCode = layer_client_frag_spv;
-    if (vkCreateShaderModule(c->device, &si, NULL, &fs) != VK_SUCCESS ||
+    if (vku_create_module(c->device, layer_client_frag_spv, sizeof(layer_client_frag_spv), &fs) !=
+            0 ||
         create_pipeline(c, vs, fs, c->render_pass, 0, 0, &c->pipeline_sub0) != 0 ||
         (!c->input_attachment &&
          create_pipeline(c, vs, fs, c->render_pass, 1, 0, &c->pipeline_sub1) != 0) ||
@@ -984,14 +848,12 @@ create_pipelines(struct client *c)
         vkDestroyShaderModule(c->device, vs, NULL);
         vkDestroyShaderModule(c->device, fs, NULL);
         vs = fs = VK_NULL_HANDLE;
-        si.codeSize = sizeof(layer_client_post_vert_spv);
-        si.pCode = layer_client_post_vert_spv;
-        if (vkCreateShaderModule(c->device, &si, NULL, &vs) != VK_SUCCESS) {
+        if (vku_create_module(c->device, layer_client_post_vert_spv,
+                              sizeof(layer_client_post_vert_spv), &vs) != 0) {
             goto out;
         }
-        si.codeSize = sizeof(layer_client_post_frag_spv);
-        si.pCode = layer_client_post_frag_spv;
-        if (vkCreateShaderModule(c->device, &si, NULL, &fs) != VK_SUCCESS ||
+        if (vku_create_module(c->device, layer_client_post_frag_spv,
+                              sizeof(layer_client_post_frag_spv), &fs) != 0 ||
             create_pipeline(c, vs, fs, c->render_pass, 1, 1, &c->pipeline_sub1) != 0) {
             goto out;
         }
@@ -1433,7 +1295,7 @@ submit_and_wait(struct client *c, VkCommandBuffer cb, int version2)
 }
 
 static void
-print_buffer(const char *role, const struct buffer *b, const void *data, size_t size)
+print_buffer(const char *role, const struct vku_buffer *b, const void *data, size_t size)
 {
     printf("layer_client: buffer %s 0x%" PRIx64 " size %" PRIu64, role,
            (uint64_t)(uintptr_t)b->buffer, (uint64_t)b->size);
@@ -1591,10 +1453,10 @@ client_finish(struct client *c)
         for (size_t i = 0; i < ARRAY_SIZE(images); i++) {
             image_destroy(c, images[i]);
         }
-        struct buffer *buffers[] = {&c->staging,  &c->vertex, &c->index,   &c->uniform,
-                                    &c->indirect, &c->count,  &c->readback};
+        struct vku_buffer *buffers[] = {&c->staging,  &c->vertex, &c->index,   &c->uniform,
+                                        &c->indirect, &c->count,  &c->readback};
         for (size_t i = 0; i < ARRAY_SIZE(buffers); i++) {
-            buffer_destroy(c, buffers[i]);
+            vku_buffer_finish(c->device, buffers[i]);
         }
         vkDestroyDevice(c->device, NULL);
     }
