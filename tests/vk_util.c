@@ -164,6 +164,35 @@ vku_buffer_finish(VkDevice device, struct vku_buffer *b)
 }
 
 int
+vku_image_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
+               const VkImageCreateInfo *ii, VkMemoryPropertyFlags want, struct vku_image *im)
+{
+    VK_TRY(vkCreateImage(device, ii, NULL, &im->image));
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(device, im->image, &req);
+    if (vku_allocate(device, mem, req, want, &im->memory) != 0) {
+        return -1;
+    }
+    VK_TRY(vkBindImageMemory(device, im->image, im->memory, 0));
+    return 0;
+}
+
+void
+vku_image_finish(VkDevice device, struct vku_image *im)
+{
+    if (im->view) {
+        vkDestroyImageView(device, im->view, NULL);
+    }
+    if (im->image) {
+        vkDestroyImage(device, im->image, NULL);
+    }
+    if (im->memory) {
+        vkFreeMemory(device, im->memory, NULL);
+    }
+    memset(im, 0, sizeof(*im));
+}
+
+int
 vku_create_module(VkDevice device, const uint32_t *words, size_t size, VkShaderModule *out)
 {
     VkShaderModuleCreateInfo mi = {

@@ -2,7 +2,7 @@
  * tests/vk_util.h — the Vulkan set-up the tests that run a real client on
  * lavapipe share (layer/layer_client.c, tess/test_tess_driver.c,
  * diff/diff_vk.c): volk, instance and device creation, memory-type choice,
- * host-visible buffers, shader modules and a submit that waits.
+ * buffers, images, shader modules and a submit that waits.
  *
  * Vulkan is loaded with volk (Debian: header-only, libvulkan-volk-dev); its
  * implementation lives in vk_util.c, so a program calls volkInitialize()
@@ -36,6 +36,13 @@ struct vku_buffer {
     VkDeviceMemory memory;
     VkDeviceSize size;
     void *map;
+};
+
+/* An image with its own memory, and a view where the caller made one. */
+struct vku_image {
+    VkImage image;
+    VkDeviceMemory memory;
+    VkImageView view;
 };
 
 /* 1 when `name` is among the `n` extensions of `exts`, else 0. */
@@ -86,6 +93,18 @@ vku_buffer_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
  * alone. */
 void
 vku_buffer_finish(VkDevice device, struct vku_buffer *b);
+
+/* Creates the image `ii` describes and binds it to memory with the flags of
+ * `want`; the view is the caller's to make.  What was created is in *im
+ * even on failure: vku_image_finish frees it.  Returns 0 or -1. */
+int
+vku_image_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
+               const VkImageCreateInfo *ii, VkMemoryPropertyFlags want, struct vku_image *im);
+
+/* Frees the view, image and memory of *im and zeroes it; a zeroed *im is
+ * left alone. */
+void
+vku_image_finish(VkDevice device, struct vku_image *im);
 
 /* A shader module of `size` bytes of SPIR-V.  The caller owns *out.
  * Returns 0 or -1. */

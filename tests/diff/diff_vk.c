@@ -25,12 +25,6 @@
 
 #define VK_TRY(call) VKU_TRY("diff_vk", call)
 
-struct image {
-    VkImage image;
-    VkDeviceMemory memory;
-    VkImageView view;
-};
-
 struct vk {
     VkInstance instance;
     VkPhysicalDevice physical;
@@ -48,7 +42,7 @@ struct vk {
     /* Everything below is destroyed in diff_vk_finish. */
     struct vku_buffer buffers[MAX_OBJECTS];
     uint32_t buffer_count;
-    struct image images[MAX_OBJECTS];
+    struct vku_image images[MAX_OBJECTS];
     uint32_t image_count;
     VkSampler samplers[MAX_OBJECTS];
     uint32_t sampler_count;
@@ -197,9 +191,7 @@ vk_finish(struct vk *vk)
             vkDestroySampler(vk->device, vk->samplers[i], NULL);
         }
         for (uint32_t i = 0; i < vk->image_count; i++) {
-            vkDestroyImageView(vk->device, vk->images[i].view, NULL);
-            vkDestroyImage(vk->device, vk->images[i].image, NULL);
-            vkFreeMemory(vk->device, vk->images[i].memory, NULL);
+            vku_image_finish(vk->device, &vk->images[i]);
         }
         for (uint32_t i = 0; i < vk->buffer_count; i++) {
             vku_buffer_finish(vk->device, &vk->buffers[i]);
@@ -243,9 +235,9 @@ create_buffer(struct vk *vk, VkDeviceSize size, VkBufferUsageFlags usage, const 
 static int
 create_image_samples(struct vk *vk, VkFormat format, VkImageViewType view_type, uint32_t w,
                      uint32_t h, uint32_t d, uint32_t layers, uint32_t levels,
-                     VkImageUsageFlags usage, VkSampleCountFlagBits samples, struct image **out)
+                     VkImageUsageFlags usage, VkSampleCountFlagBits samples, struct vku_image **out)
 {
-    struct image *im;
+    struct vku_image *im;
     int depth = format == VK_FORMAT_D32_SFLOAT;
 
     if (vk->image_count == MAX_OBJECTS) {
@@ -270,13 +262,9 @@ create_image_samples(struct vk *vk, VkFormat format, VkImageViewType view_type, 
         .usage = usage,
         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
     };
-    VK_TRY(vkCreateImage(vk->device, &ii, NULL, &im->image));
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(vk->device, im->image, &req);
-    if (vku_allocate(vk->device, &vk->mem, req, 0, &im->memory) != 0) {
+    if (vku_image_init(vk->device, &vk->mem, &ii, 0, im) != 0) {
         return -1;
     }
-    VK_TRY(vkBindImageMemory(vk->device, im->image, im->memory, 0));
     VkImageViewCreateInfo vi = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
         .image = im->image,
@@ -293,7 +281,7 @@ create_image_samples(struct vk *vk, VkFormat format, VkImageViewType view_type, 
 static int
 create_image(struct vk *vk, VkFormat format, VkImageViewType view_type, uint32_t w, uint32_t h,
              uint32_t d, uint32_t layers, uint32_t levels, VkImageUsageFlags usage,
-             struct image **out)
+             struct vku_image **out)
 {
     return create_image_samples(vk, format, view_type, w, h, d, layers, levels, usage,
                                 VK_SAMPLE_COUNT_1_BIT, out);
@@ -364,12 +352,12 @@ image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkI
 
 struct resources {
     struct vku_buffer *ubo, *ssbo, *vertices;
-    struct image *textures[DIFF_TEX_COUNT];
+    struct vku_image *textures[DIFF_TEX_COUNT];
     VkSampler samplers[DIFF_SMP_COUNT];
 };
 
 static int
-upload_texture(struct vk *vk, const struct diff_image *img, struct image **out)
+upload_texture(struct vk *vk, const struct diff_image *img, struct vku_image **out)
 {
     struct vku_buffer *staging;
     VkCommandBuffer cmd;
@@ -710,14 +698,14 @@ fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inpu
               VkShaderModule frag, uint32_t targets, const VkFormat *formats, uint32_t **out,
               uint32_t *depth, uint32_t flags)
 {
-    struct image *zt = NULL;
+    struct vku_image *zt = NULL;
     struct vku_buffer *zb = NULL, *indices = NULL;
     VkRenderingAttachmentInfo zatt = {.sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
 
     VkShaderModule vert;
     VkPipeline pipeline;
     VkCommandBuffer cmd;
-    struct image *rt[DIFF_MAX_OUTPUTS], *ms[DIFF_MAX_OUTPUTS];
+    struct vku_image *rt[DIFF_MAX_OUTPUTS], *ms[DIFF_MAX_OUTPUTS];
     struct vku_buffer *rb[DIFF_MAX_OUTPUTS];
     VkRenderingAttachmentInfo att[DIFF_MAX_OUTPUTS];
 
@@ -956,7 +944,7 @@ read_storage(struct vk *vk, struct resources *res, const struct diff_case *c,
              const struct diff_inputs *in, struct diff_outputs *out)
 {
     const struct diff_image *img = &in->images[diff_case_storage(c)];
-    struct image *im = res->textures[diff_case_storage(c)];
+    struct vku_image *im = res->textures[diff_case_storage(c)];
     uint64_t bytes = diff_storage_bytes(in, c);
     struct vku_buffer *rb;
     VkCommandBuffer cmd;

@@ -131,12 +131,6 @@ struct features {
     int multi_draw;
 };
 
-struct image {
-    VkImage image;
-    VkDeviceMemory memory;
-    VkImageView view; /* attachments only */
-};
-
 struct client {
     int only_dynamic; /* --only-dynamic: frames B only, no secondary command buffer */
     int input_attachment; /* --input-attachment: frames A whose subpass 1 reads subpass 0 */
@@ -164,10 +158,10 @@ struct client {
     struct vku_buffer count;    /* device-local, vkCmdFillBuffer */
     struct vku_buffer readback; /* host-visible, the colour image of frame A */
 
-    struct image color_a, depth_a; /* render pass attachments */
-    struct image color_b, depth_b; /* dynamic rendering attachments */
-    struct image blit_src;         /* cleared, then blitted into color_b */
-    struct image scene;            /* --input-attachment: subpass 0's colour (level 1, layer 1) */
+    struct vku_image color_a, depth_a; /* render pass attachments */
+    struct vku_image color_b, depth_b; /* dynamic rendering attachments */
+    struct vku_image blit_src;         /* cleared, then blitted into color_b */
+    struct vku_image scene; /* --input-attachment: subpass 0's colour (level 1, layer 1) */
 
     VkDescriptorSetLayout set_layout;
     VkPipelineLayout pipeline_layout;
@@ -392,8 +386,8 @@ buffer_create(struct client *c, struct vku_buffer *b, VkDeviceSize size, VkBuffe
 
 /* A 2D image; a view too when `aspect` is not 0. */
 static int
-image_create(struct client *c, struct image *im, VkFormat format, uint32_t width, uint32_t height,
-             VkImageUsageFlags usage, VkImageAspectFlags aspect)
+image_create(struct client *c, struct vku_image *im, VkFormat format, uint32_t width,
+             uint32_t height, VkImageUsageFlags usage, VkImageAspectFlags aspect)
 {
     VkImageCreateInfo ii = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
@@ -408,14 +402,9 @@ image_create(struct client *c, struct image *im, VkFormat format, uint32_t width
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
     };
-    VK_TRY(vkCreateImage(c->device, &ii, NULL, &im->image));
-    VkMemoryRequirements req;
-    vkGetImageMemoryRequirements(c->device, im->image, &req);
-    if (vku_allocate(c->device, &c->mem, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &im->memory) !=
-        0) {
+    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, im) != 0) {
         return -1;
     }
-    VK_TRY(vkBindImageMemory(c->device, im->image, im->memory, 0));
     if (aspect) {
         VkImageViewCreateInfo vi = {
             .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
@@ -427,21 +416,6 @@ image_create(struct client *c, struct image *im, VkFormat format, uint32_t width
         VK_TRY(vkCreateImageView(c->device, &vi, NULL, &im->view));
     }
     return 0;
-}
-
-static void
-image_destroy(struct client *c, struct image *im)
-{
-    if (im->view) {
-        vkDestroyImageView(c->device, im->view, NULL);
-    }
-    if (im->image) {
-        vkDestroyImage(c->device, im->image, NULL);
-    }
-    if (im->memory) {
-        vkFreeMemory(c->device, im->memory, NULL);
-    }
-    memset(im, 0, sizeof(*im));
 }
 
 static int
@@ -503,14 +477,10 @@ create_resources(struct client *c)
             .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
             .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
         };
-        VK_TRY(vkCreateImage(c->device, &ii, NULL, &c->scene.image));
-        VkMemoryRequirements req;
-        vkGetImageMemoryRequirements(c->device, c->scene.image, &req);
-        if (vku_allocate(c->device, &c->mem, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                         &c->scene.memory) != 0) {
+        if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                           &c->scene) != 0) {
             return -1;
         }
-        VK_TRY(vkBindImageMemory(c->device, c->scene.image, c->scene.memory, 0));
         VkImageViewCreateInfo vi = {
             .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
             .image = c->scene.image,
@@ -1448,10 +1418,10 @@ client_finish(struct client *c)
         if (c->post_set_layout) {
             vkDestroyDescriptorSetLayout(c->device, c->post_set_layout, NULL);
         }
-        struct image *images[] = {&c->color_a, &c->depth_a,  &c->color_b,
-                                  &c->depth_b, &c->blit_src, &c->scene};
+        struct vku_image *images[] = {&c->color_a, &c->depth_a,  &c->color_b,
+                                      &c->depth_b, &c->blit_src, &c->scene};
         for (size_t i = 0; i < ARRAY_SIZE(images); i++) {
-            image_destroy(c, images[i]);
+            vku_image_finish(c->device, images[i]);
         }
         struct vku_buffer *buffers[] = {&c->staging,  &c->vertex, &c->index,   &c->uniform,
                                         &c->indirect, &c->count,  &c->readback};
