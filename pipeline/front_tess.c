@@ -372,8 +372,14 @@ tess_begin(struct sim_draw_ctx *dc)
     ts->output_vertices = ci->output_vertices;
     ts->barrier = (ci->flags & SIM_IR_BARRIER) != 0;
     ts->vs_stride = dc->geom.stride;
-    if (sim_tess_create(&config, &ts->tess) != SIM_TESS_ERROR_OK) {
+    terr = sim_tess_create(&config, &ts->tess);
+    if (terr == SIM_TESS_ERROR_NOMEM) {
         return SIM_REPLAY_ERROR_NOMEM;
+    }
+    if (terr != SIM_TESS_ERROR_OK) {
+        /* A configuration the tessellator refuses refuses this draw only. */
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_TESSELLATION, "%s",
+                               sim_tess_error_message(terr));
     }
     if (dc->retessellate > 0.0) {
         if (config.domain == SIM_TESS_DOMAIN_ISOLINES || config.point_mode) {

@@ -744,7 +744,7 @@ sim_unit_name(enum sim_unit_kind unit);
     X(BAD_OPTIONS, "unsupported replay options")                                           \
     X(UNSUPPORTED_BY_CAPTURE, "the trace could not describe the draw")                     \
     X(UNSUPPORTED_TOPOLOGY, "primitive topology or polygon mode not supported")            \
-    X(UNSUPPORTED_TESSELLATION, "tessellation is not supported yet")                       \
+    X(UNSUPPORTED_TESSELLATION, "tessellation state the replay does not support")          \
     X(UNSUPPORTED_STAGE, "a shader stage is missing or not supported")                     \
     X(UNSUPPORTED_FORMAT, "an attachment or vertex format is not supported")               \
     X(UNSUPPORTED_STATE, "fixed-function state not supported")                             \
