@@ -393,7 +393,8 @@ test_depth_and_unsupported(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     sim_replay_result_destroy(r);
 
     /* Patch lists: without an evaluation shader the topology is refused;
-     * with one, the tessellation stage refuses the draw (not wired in). */
+     * with one but no control shader, the tessellation stage refuses the
+     * draw and names what it has. */
     static struct sim_program tess_prog;
     tess_prog = s.program;
     tess_prog.stages[SIM_STAGE_TESS_EVAL] = vs; /* never run */
@@ -411,6 +412,7 @@ test_depth_and_unsupported(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     d = sim_replay_result_draws(r, &n);
     CHECK_EQ_INT(SIM_REPLAY_ERROR_UNSUPPORTED_TOPOLOGY, d[2].status);
     CHECK_EQ_INT(SIM_REPLAY_ERROR_UNSUPPORTED_TESSELLATION, d[3].status);
+    CHECK(strstr(d[3].detail, "(has patches evaluation)") != NULL);
     CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, d[4].status);
     const struct sim_unit_counters *c = sim_replay_result_unit(r, SIM_UNIT_BASELINE);
     /* Draws 0 and 4 cover the rectangle; draw 1 loses every test. */
