@@ -7,8 +7,8 @@
  *     lanes (192 coarse quads of 4x4 pixels), 1x1 exactly baseline's, 4x4
  *     a sixteenth, 2x1 a half; the image is the same colour everywhere;
  *   - coarse quads never share shading across triangles: two triangles
- *     splitting the screen along a diagonal shade more coarse quads than
- *     one triangle does;
+ *     splitting the screen along a diagonal shade each coarse quad once
+ *     per triangle with a pixel centre in it (counted in the test);
  *   - foveated rates: 1x1 inside r_in, 4x4 outside r_out, counted per
  *     rate in cps_quads;
  *   - per-vertex sizes (--cps-rate-from LOC.COMP): on hand-built
@@ -100,10 +100,26 @@ test_no_sharing(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
         return;
     }
     const struct sim_unit_counters *c = sim_replay_result_unit(r, SIM_UNIT_CPS);
-    /* 192 coarse quads, plus one per coarse quad the diagonal crosses for
-     * the second triangle. */
-    CHECK(c->quads_shaded > 192);
-    CHECK(c->quads_shaded < 192 + 32);
+    /* Each triangle shades every coarse quad (4x4 pixels) holding one of
+     * its pixel centres: the 192 coarse quads, plus one for each the
+     * diagonal 3x + 4y = 192 crosses with centres on both sides (no
+     * centre lies on it: 3x + 4y is a whole number plus 3.5 there). */
+    uint64_t expected = 0;
+    for (uint32_t cy = 0; cy < 48; cy += 4) {
+        for (uint32_t cx = 0; cx < 64; cx += 4) {
+            int above = 0, below = 0;
+            for (uint32_t y = cy; y < cy + 4; y++) {
+                for (uint32_t x = cx; x < cx + 4; x++) {
+                    double e = 3.0 * (x + 0.5) + 4.0 * (y + 0.5) - 192.0;
+                    above |= e < 0;
+                    below |= e > 0;
+                }
+            }
+            expected += (uint64_t)above + (uint64_t)below;
+        }
+    }
+    CHECK(expected > 192);
+    CHECK_EQ_U64(expected, c->quads_shaded);
     sim_replay_result_destroy(r);
 }
 
