@@ -9,8 +9,9 @@
  *   - coarse quads never share shading across triangles: two triangles
  *     splitting the screen along a diagonal shade each coarse quad once
  *     per triangle with a pixel centre in it (counted in the test);
- *   - foveated rates: 1x1 inside r_in, 4x4 outside r_out, counted per
- *     rate in cps_quads;
+ *   - foveated rates: 1x1 inside r_in, 4x4 outside r_out, 2x2 where the
+ *     interpolated size quantizes to it, counted per rate in cps_quads,
+ *     each tile's count worked out by hand;
  *   - per-vertex sizes (--cps-rate-from LOC.COMP): on hand-built
  *     triangles, each triangle's size comes from its provoking vertex's
  *     value, decoded as Vulkan's shading-rate bits or as a float size and
@@ -140,7 +141,15 @@ test_foveated(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     /* Tiles (16x16) centred at (24 or 40, 24): distance 8/48 < 0.2: 1x1,
      * 16 coarse quads (2x2 pixels) each. */
     CHECK_EQ_U64(2 * 64, c->cps_quads[0][0]);
-    CHECK(c->cps_quads[2][2] > 0);
+    /* Tiles centred at (24 or 40, 8 or 40): distance sqrt(8^2 + 16^2)/48 =
+     * 0.373, between r_in and r_out: size 1 + 3 (0.373 - 0.2) / 0.2 = 3.6,
+     * quantized down to 2x2, 16 coarse quads (4x4 pixels) each. */
+    CHECK_EQ_U64(4 * 16, c->cps_quads[1][1]);
+    /* The other six tiles, at 24/48 or more: 4x4, 4 coarse quads (8x8
+     * pixels) each. */
+    CHECK_EQ_U64(6 * 4, c->cps_quads[2][2]);
+    CHECK_EQ_U64(c->cps_quads[0][0] + c->cps_quads[1][1] + c->cps_quads[2][2],
+                 c->quads_shaded);
     CHECK_EQ_U64(0, c->cps_quads[0][1] + c->cps_quads[1][0]);
     sim_replay_result_destroy(r);
 }
