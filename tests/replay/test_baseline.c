@@ -29,6 +29,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/pipeline.h"
+#include "replay_fixture.h"
 #include "pipeline/render_private.h"
 #include "test.h"
 
@@ -41,18 +42,6 @@
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define W 64
 #define H 48
-
-static struct sim_ir_shader *
-load(const uint32_t *words, size_t bytes)
-{
-    struct sim_ir_shader *sh = NULL;
-    struct sim_spv_error_info info;
-    if (sim_ir_shader_create(words, bytes / 4, NULL, &sh, &info)) {
-        fprintf(stderr, "translation failed: %s\n", info.detail);
-        test_failures++;
-    }
-    return sh;
-}
 
 /* ------------------------------------------------------------------------ */
 /* A frame: colour target 0, depth target 1, texture image 2                  */
@@ -404,7 +393,8 @@ test_depth_and_unsupported(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     sim_replay_result_destroy(r);
 
     /* Patch lists: without an evaluation shader the topology is refused;
-     * with one, the tessellation stage refuses the draw (not wired in). */
+     * with one but no control shader, the tessellation stage refuses the
+     * draw and names what it has. */
     static struct sim_program tess_prog;
     tess_prog = s.program;
     tess_prog.stages[SIM_STAGE_TESS_EVAL] = vs; /* never run */
@@ -422,6 +412,7 @@ test_depth_and_unsupported(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     d = sim_replay_result_draws(r, &n);
     CHECK_EQ_INT(SIM_REPLAY_ERROR_UNSUPPORTED_TOPOLOGY, d[2].status);
     CHECK_EQ_INT(SIM_REPLAY_ERROR_UNSUPPORTED_TESSELLATION, d[3].status);
+    CHECK(strstr(d[3].detail, "(has patches evaluation)") != NULL);
     CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, d[4].status);
     const struct sim_unit_counters *c = sim_replay_result_unit(r, SIM_UNIT_BASELINE);
     /* Draws 0 and 4 cover the rectangle; draw 1 loses every test. */
@@ -1073,10 +1064,12 @@ test_points_lines(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
 int
 main(void)
 {
-    struct sim_ir_shader *cube_vs = load(shader_vkcube_vert, sizeof(shader_vkcube_vert));
-    struct sim_ir_shader *cube_fs = load(shader_vkcube_frag, sizeof(shader_vkcube_frag));
-    struct sim_ir_shader *client_vs = load(layer_client_vert_spv, sizeof(layer_client_vert_spv));
-    struct sim_ir_shader *client_fs = load(layer_client_frag_spv, sizeof(layer_client_frag_spv));
+    struct sim_ir_shader *cube_vs = replay_load(shader_vkcube_vert, sizeof(shader_vkcube_vert));
+    struct sim_ir_shader *cube_fs = replay_load(shader_vkcube_frag, sizeof(shader_vkcube_frag));
+    struct sim_ir_shader *client_vs =
+        replay_load(layer_client_vert_spv, sizeof(layer_client_vert_spv));
+    struct sim_ir_shader *client_fs =
+        replay_load(layer_client_frag_spv, sizeof(layer_client_frag_spv));
 
     if (!cube_vs || !cube_fs || !client_vs || !client_fs) {
         return TEST_SETUP_ERROR;
@@ -1088,7 +1081,8 @@ main(void)
     test_stencil_and_bias(cube_vs, cube_fs, client_vs, client_fs);
     test_transfers(cube_vs, cube_fs);
     test_points_lines(client_vs, client_fs);
-    struct sim_ir_shader *sample_fs = load(replay_sample_id_frag, sizeof(replay_sample_id_frag));
+    struct sim_ir_shader *sample_fs =
+        replay_load(replay_sample_id_frag, sizeof(replay_sample_id_frag));
     if (sample_fs) {
         test_per_sample(cube_vs, sample_fs);
     }

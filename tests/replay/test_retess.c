@@ -28,6 +28,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/pipeline.h"
+#include "replay_fixture.h"
 #include "test.h"
 
 #include "retess_tesc.h"
@@ -40,73 +41,18 @@
 #define W 96
 #define H 64
 
-static struct sim_ir_shader *
-load(const uint32_t *words, size_t bytes)
-{
-    struct sim_ir_shader *sh = NULL;
-    struct sim_spv_error_info info;
-    if (sim_ir_shader_create(words, bytes / 4, NULL, &sh, &info)) {
-        fprintf(stderr, "translation failed: %s\n", info.detail);
-        test_failures++;
-    }
-    return sh;
-}
-
-struct fixture {
-    struct sim_image image;
-    struct sim_pass pass;
-    struct sim_draw draw;
-    struct sim_program program;
-    struct sim_frame frame;
-};
-
 /* Patch `patch` (0 flat, 1 tilted) alone. */
 static void
-fixture_init(struct fixture *f, struct sim_ir_shader *const stages[SIM_STAGE_COUNT],
+fixture_init(struct tess_fixture *f, struct sim_ir_shader *const stages[SIM_STAGE_COUNT],
              uint32_t patch)
 {
-    memset(f, 0, sizeof(*f));
-    f->image = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1, 1, NULL, 0};
-    f->pass.kind = SIM_PASS_RENDER;
-    f->pass.width = W;
-    f->pass.height = H;
-    f->pass.area = (struct sim_rect){0, 0, W, H};
-    f->pass.samples = 1;
-    f->pass.color_count = 1;
-    f->pass.color[0] = (struct sim_attachment){.image = 0, .format = VK_FORMAT_R8G8B8A8_UNORM,
-                                               .load_op = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                               .resolve_image = SIM_NONE};
-    for (int s = 0; s < SIM_STAGE_COUNT; s++) {
-        f->program.stages[s] = stages[s];
-    }
-    struct sim_draw_state *s = &f->draw.state;
-    s->topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
-    s->patch_control_points = 4;
-    s->viewport = (struct sim_viewport){0, 0, W, H, 0, 1};
-    s->scissor = (struct sim_rect){0, 0, W, H};
-    s->polygon_mode = VK_POLYGON_MODE_FILL;
-    s->cull_mode = VK_CULL_MODE_NONE;
-    s->front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
-    s->depth_clip = 1;
-    s->sample_mask = ~0u;
-    s->blend[0].write_mask = 0xf;
-    f->draw.program = &f->program;
+    tess_fixture_init(f, stages, W, H);
     f->draw.count = 4;
     f->draw.first = 4 * patch;
-    f->draw.instance_count = 1;
-    f->pass.draws = &f->draw;
-    f->pass.draw_count = 1;
-    f->frame.index = 1;
-    f->frame.sub_pixel_bits = 8;
-    f->frame.images = &f->image;
-    f->frame.image_count = 1;
-    f->frame.passes = &f->pass;
-    f->frame.pass_count = 1;
-    f->frame.present_image = 0;
 }
 
 static struct sim_replay_result *
-replay(const struct fixture *f, double area, uint32_t samples, uint32_t threads)
+replay(const struct tess_fixture *f, double area, uint32_t samples, uint32_t threads)
 {
     struct sim_replay_options opt = {.threads = threads, .samples = samples,
                                      .retessellate = area};
@@ -136,7 +82,7 @@ mean_area(const struct sim_raster_counters *rc)
 static void
 test_flat(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
 {
-    struct fixture f;
+    struct tess_fixture f;
 
     fixture_init(&f, stages, 0);
     struct sim_replay_result *r = replay(&f, 0.5, 4, 1);
@@ -172,7 +118,7 @@ test_flat(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
 static void
 test_tilted(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
 {
-    struct fixture f;
+    struct tess_fixture f;
     static const double areas[] = {0.5, 2.0};
 
     fixture_init(&f, stages, 1);
@@ -207,11 +153,13 @@ static void
 test_triangle(struct sim_ir_shader *const quad_stages[SIM_STAGE_COUNT])
 {
     struct sim_ir_shader *stages[SIM_STAGE_COUNT];
-    struct fixture f;
+    struct tess_fixture f;
 
     memcpy(stages, quad_stages, sizeof(stages));
-    stages[SIM_STAGE_TESS_CONTROL] = load(replay_retess_tri_tesc, sizeof(replay_retess_tri_tesc));
-    stages[SIM_STAGE_TESS_EVAL] = load(replay_retess_tri_tese, sizeof(replay_retess_tri_tese));
+    stages[SIM_STAGE_TESS_CONTROL] =
+        replay_load(replay_retess_tri_tesc, sizeof(replay_retess_tri_tesc));
+    stages[SIM_STAGE_TESS_EVAL] =
+        replay_load(replay_retess_tri_tese, sizeof(replay_retess_tri_tese));
     fixture_init(&f, stages, 0);
     f.draw.state.patch_control_points = 3;
     f.draw.count = 3;
@@ -236,7 +184,7 @@ test_triangle(struct sim_ir_shader *const quad_stages[SIM_STAGE_COUNT])
 static void
 test_threads(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
 {
-    struct fixture f;
+    struct tess_fixture f;
     struct sim_replay_result *r[2];
     uint8_t *img[2] = {NULL, NULL};
     uint32_t w, h;
@@ -266,11 +214,11 @@ main(void)
 {
     struct sim_ir_shader *stages[SIM_STAGE_COUNT] = {0};
 
-    stages[SIM_STAGE_VERTEX] = load(replay_retess_vert, sizeof(replay_retess_vert));
-    stages[SIM_STAGE_TESS_CONTROL] = load(replay_retess_tesc, sizeof(replay_retess_tesc));
-    stages[SIM_STAGE_TESS_EVAL] = load(replay_retess_tese, sizeof(replay_retess_tese));
+    stages[SIM_STAGE_VERTEX] = replay_load(replay_retess_vert, sizeof(replay_retess_vert));
+    stages[SIM_STAGE_TESS_CONTROL] = replay_load(replay_retess_tesc, sizeof(replay_retess_tesc));
+    stages[SIM_STAGE_TESS_EVAL] = replay_load(replay_retess_tese, sizeof(replay_retess_tese));
     stages[SIM_STAGE_FRAGMENT] =
-        load(replay_tess_barrier_frag, sizeof(replay_tess_barrier_frag));
+        replay_load(replay_tess_barrier_frag, sizeof(replay_tess_barrier_frag));
     if (test_failures) {
         return TEST_FAIL;
     }

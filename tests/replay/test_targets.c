@@ -20,6 +20,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/pipeline.h"
+#include "replay_fixture.h"
 #include "test.h"
 
 #include "array_sample_frag.h"
@@ -32,18 +33,6 @@
 
 #define W 40
 #define H 24
-
-static struct sim_ir_shader *
-load(const uint32_t *words, size_t bytes)
-{
-    struct sim_ir_shader *sh = NULL;
-    struct sim_spv_error_info info;
-    if (sim_ir_shader_create(words, bytes / 4, NULL, &sh, &info)) {
-        fprintf(stderr, "translation failed: %s\n", info.detail);
-        test_failures++;
-    }
-    return sh;
-}
 
 static struct sim_draw_state
 fullscreen_state(uint32_t width, uint32_t height)
@@ -363,19 +352,21 @@ test_subresource_targets(struct sim_ir_shader *vs, struct sim_ir_shader *gradien
 int
 main(void)
 {
-    struct sim_ir_shader *vs = load(replay_fullscreen_vert, sizeof(replay_fullscreen_vert));
-    struct sim_ir_shader *gradient = load(replay_gradient_frag, sizeof(replay_gradient_frag));
-    struct sim_ir_shader *subpass = load(replay_subpass_frag, sizeof(replay_subpass_frag));
-    struct sim_ir_shader *coord = load(replay_subpass_coord_frag,
+    struct sim_ir_shader *vs = replay_load(replay_fullscreen_vert, sizeof(replay_fullscreen_vert));
+    struct sim_ir_shader *gradient =
+        replay_load(replay_gradient_frag, sizeof(replay_gradient_frag));
+    struct sim_ir_shader *subpass = replay_load(replay_subpass_frag, sizeof(replay_subpass_frag));
+    struct sim_ir_shader *coord = replay_load(replay_subpass_coord_frag,
                                        sizeof(replay_subpass_coord_frag));
 
     if (vs && gradient && subpass && coord) {
         test_input_attachments(vs, gradient, subpass, coord);
     }
     test_input_attachment_ms();
-    struct sim_ir_shader *array_fs = load(replay_array_sample_frag,
+    struct sim_ir_shader *array_fs = replay_load(replay_array_sample_frag,
                                           sizeof(replay_array_sample_frag));
-    struct sim_ir_shader *lod_fs = load(replay_lod_sample_frag, sizeof(replay_lod_sample_frag));
+    struct sim_ir_shader *lod_fs =
+        replay_load(replay_lod_sample_frag, sizeof(replay_lod_sample_frag));
     if (vs && gradient && array_fs && lod_fs) {
         test_subresource_targets(vs, gradient, array_fs, lod_fs);
     }

@@ -27,6 +27,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/pipeline.h"
+#include "replay_fixture.h"
 #include "test.h"
 
 #include "tess_barrier_frag.h"
@@ -38,72 +39,17 @@
 #define H 32
 #define LEVEL 8
 
-static struct sim_ir_shader *
-load(const uint32_t *words, size_t bytes)
-{
-    struct sim_ir_shader *sh = NULL;
-    struct sim_spv_error_info info;
-    if (sim_ir_shader_create(words, bytes / 4, NULL, &sh, &info)) {
-        fprintf(stderr, "translation failed: %s\n", info.detail);
-        test_failures++;
-    }
-    return sh;
-}
-
-struct fixture {
-    struct sim_image image;
-    struct sim_pass pass;
-    struct sim_draw draw;
-    struct sim_program program;
-    struct sim_frame frame;
-};
-
 static void
-fixture_init(struct fixture *f, struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
+fixture_init(struct tess_fixture *f, struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
 {
-    memset(f, 0, sizeof(*f));
-    f->image = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1, 1, NULL, 0};
-    f->pass.kind = SIM_PASS_RENDER;
-    f->pass.width = W;
-    f->pass.height = H;
-    f->pass.area = (struct sim_rect){0, 0, W, H};
-    f->pass.samples = 1;
-    f->pass.color_count = 1;
-    f->pass.color[0] = (struct sim_attachment){.image = 0, .format = VK_FORMAT_R8G8B8A8_UNORM,
-                                               .load_op = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                               .resolve_image = SIM_NONE};
+    tess_fixture_init(f, stages, W, H);
     float black[4] = {0, 0, 0, 1};
     memcpy(f->pass.color[0].clear, black, sizeof(black));
-    for (int s = 0; s < SIM_STAGE_COUNT; s++) {
-        f->program.stages[s] = stages[s];
-    }
-    struct sim_draw_state *s = &f->draw.state;
-    s->topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
-    s->patch_control_points = 4;
-    s->viewport = (struct sim_viewport){0, 0, W, H, 0, 1};
-    s->scissor = (struct sim_rect){0, 0, W, H};
-    s->polygon_mode = VK_POLYGON_MODE_FILL;
-    s->cull_mode = VK_CULL_MODE_NONE;
-    s->front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
-    s->depth_clip = 1;
-    s->sample_mask = ~0u;
-    s->blend[0].write_mask = 0xf;
-    f->draw.program = &f->program;
     f->draw.count = 8; /* two patches of four vertices */
-    f->draw.instance_count = 1;
-    f->pass.draws = &f->draw;
-    f->pass.draw_count = 1;
-    f->frame.index = 1;
-    f->frame.sub_pixel_bits = 8;
-    f->frame.images = &f->image;
-    f->frame.image_count = 1;
-    f->frame.passes = &f->pass;
-    f->frame.pass_count = 1;
-    f->frame.present_image = 0;
 }
 
 static struct sim_replay_result *
-replay(const struct fixture *f, uint32_t threads)
+replay(const struct tess_fixture *f, uint32_t threads)
 {
     struct sim_replay_options opt = {.threads = threads};
     struct sim_replay_result *r = NULL;
@@ -119,7 +65,7 @@ replay(const struct fixture *f, uint32_t threads)
 static void
 test_shared_outputs(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
 {
-    struct fixture f;
+    struct tess_fixture f;
     struct sim_replay_result *r[2];
     uint8_t *img[2] = {NULL, NULL};
     uint32_t w = 0, h = 0;
@@ -188,7 +134,7 @@ test_reyes(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
         int32_t x1;
         uint64_t grids, visible, vertices;
     } cases[] = {{W, 2, 2, 2 * (LEVEL + 1) * (LEVEL + 1)}, {4, 1, 1, 3 * (LEVEL + 1)}};
-    struct fixture f;
+    struct tess_fixture f;
 
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
         fixture_init(&f, stages);
@@ -211,7 +157,7 @@ static void
 test_missing_stage(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
 {
     struct sim_ir_shader *partial[SIM_STAGE_COUNT];
-    struct fixture f;
+    struct tess_fixture f;
 
     memcpy(partial, stages, sizeof(partial));
     partial[SIM_STAGE_TESS_EVAL] = NULL;
@@ -234,13 +180,13 @@ main(void)
     struct sim_ir_shader *stages[SIM_STAGE_COUNT] = {0};
 
     stages[SIM_STAGE_VERTEX] =
-        load(replay_tess_barrier_vert, sizeof(replay_tess_barrier_vert));
+        replay_load(replay_tess_barrier_vert, sizeof(replay_tess_barrier_vert));
     stages[SIM_STAGE_TESS_CONTROL] =
-        load(replay_tess_barrier_tesc, sizeof(replay_tess_barrier_tesc));
+        replay_load(replay_tess_barrier_tesc, sizeof(replay_tess_barrier_tesc));
     stages[SIM_STAGE_TESS_EVAL] =
-        load(replay_tess_barrier_tese, sizeof(replay_tess_barrier_tese));
+        replay_load(replay_tess_barrier_tese, sizeof(replay_tess_barrier_tese));
     stages[SIM_STAGE_FRAGMENT] =
-        load(replay_tess_barrier_frag, sizeof(replay_tess_barrier_frag));
+        replay_load(replay_tess_barrier_frag, sizeof(replay_tess_barrier_frag));
     if (test_failures) {
         return TEST_FAIL;
     }

@@ -7,10 +7,11 @@
  *     lanes (192 coarse quads of 4x4 pixels), 1x1 exactly baseline's, 4x4
  *     a sixteenth, 2x1 a half; the image is the same colour everywhere;
  *   - coarse quads never share shading across triangles: two triangles
- *     splitting the screen along a diagonal shade more coarse quads than
- *     one triangle does;
- *   - foveated rates: 1x1 inside r_in, 4x4 outside r_out, counted per
- *     rate in cps_quads;
+ *     splitting the screen along a diagonal shade each coarse quad once
+ *     per triangle with a pixel centre in it (counted in the test);
+ *   - foveated rates: 1x1 inside r_in, 4x4 outside r_out, 2x2 where the
+ *     interpolated size quantizes to it, counted per rate in cps_quads,
+ *     each tile's count worked out by hand;
  *   - per-vertex sizes (--cps-rate-from LOC.COMP): on hand-built
  *     triangles, each triangle's size comes from its provoking vertex's
  *     value, decoded as Vulkan's shading-rate bits or as a float size and
@@ -100,10 +101,26 @@ test_no_sharing(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
         return;
     }
     const struct sim_unit_counters *c = sim_replay_result_unit(r, SIM_UNIT_CPS);
-    /* 192 coarse quads, plus one per coarse quad the diagonal crosses for
-     * the second triangle. */
-    CHECK(c->quads_shaded > 192);
-    CHECK(c->quads_shaded < 192 + 32);
+    /* Each triangle shades every coarse quad (4x4 pixels) holding one of
+     * its pixel centres: the 192 coarse quads, plus one for each the
+     * diagonal 3x + 4y = 192 crosses with centres on both sides (no
+     * centre lies on it: 3x + 4y is a whole number plus 3.5 there). */
+    uint64_t expected = 0;
+    for (uint32_t cy = 0; cy < 48; cy += 4) {
+        for (uint32_t cx = 0; cx < 64; cx += 4) {
+            int above = 0, below = 0;
+            for (uint32_t y = cy; y < cy + 4; y++) {
+                for (uint32_t x = cx; x < cx + 4; x++) {
+                    double e = 3.0 * (x + 0.5) + 4.0 * (y + 0.5) - 192.0;
+                    above |= e < 0;
+                    below |= e > 0;
+                }
+            }
+            expected += (uint64_t)above + (uint64_t)below;
+        }
+    }
+    CHECK(expected > 192);
+    CHECK_EQ_U64(expected, c->quads_shaded);
     sim_replay_result_destroy(r);
 }
 
@@ -124,7 +141,15 @@ test_foveated(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     /* Tiles (16x16) centred at (24 or 40, 24): distance 8/48 < 0.2: 1x1,
      * 16 coarse quads (2x2 pixels) each. */
     CHECK_EQ_U64(2 * 64, c->cps_quads[0][0]);
-    CHECK(c->cps_quads[2][2] > 0);
+    /* Tiles centred at (24 or 40, 8 or 40): distance sqrt(8^2 + 16^2)/48 =
+     * 0.373, between r_in and r_out: size 1 + 3 (0.373 - 0.2) / 0.2 = 3.6,
+     * quantized down to 2x2, 16 coarse quads (4x4 pixels) each. */
+    CHECK_EQ_U64(4 * 16, c->cps_quads[1][1]);
+    /* The other six tiles, at 24/48 or more: 4x4, 4 coarse quads (8x8
+     * pixels) each. */
+    CHECK_EQ_U64(6 * 4, c->cps_quads[2][2]);
+    CHECK_EQ_U64(c->cps_quads[0][0] + c->cps_quads[1][1] + c->cps_quads[2][2],
+                 c->quads_shaded);
     CHECK_EQ_U64(0, c->cps_quads[0][1] + c->cps_quads[1][0]);
     sim_replay_result_destroy(r);
 }

@@ -9,7 +9,8 @@
  *   - ssaa at 1 sample is baseline; at 4 samples it shades more lanes;
  *   - qfm shades less than baseline and merges; pmu saves quads; cps 2x2
  *     shades less; amfs does not apply to the untessellated
- *     draw, is counted so, and matches baseline;
+ *     draw, is counted so, and matches baseline (the same picture, byte
+ *     for byte; so does ssaa at 1 sample);
  *   - every unit writes every covered sample, and its image stays close
  *     to baseline's (PSNR).
  */
@@ -49,6 +50,19 @@ psnr_vs_baseline(struct sim_replay_result *r, uint32_t u)
     free(a);
     free(b);
     return p;
+}
+
+/* Unit u's picture is baseline's, byte for byte. */
+static int
+same_as_baseline(struct sim_replay_result *r, uint32_t u)
+{
+    uint32_t w, h, w2, h2;
+    uint8_t *a = sim_replay_result_image_rgba8(r, u, 0, &w, &h);
+    uint8_t *b = sim_replay_result_image_rgba8(r, SIM_UNIT_BASELINE, 0, &w2, &h2);
+    int same = a && b && w == w2 && h == h2 && memcmp(a, b, (size_t)w * h * 4) == 0;
+    free(a);
+    free(b);
+    return same;
 }
 
 static void
@@ -103,9 +117,11 @@ test_mesh(struct sim_ir_shader *vs, struct sim_ir_shader *fs, uint32_t samples)
     CHECK(c->lanes_shaded < b->lanes_shaded);
     CHECK_EQ_U64(1, a->draws_not_applicable);
     CHECK_EQ_U64(b->lanes_shaded, a->lanes_shaded);
+    CHECK(same_as_baseline(r[0], SIM_UNIT_AMFS));
     CHECK_EQ_U64(0, b->draws_not_applicable);
     if (samples == 1) {
         CHECK_EQ_U64(b->lanes_shaded, s->lanes_shaded);
+        CHECK(same_as_baseline(r[0], SIM_UNIT_SSAA));
         CHECK_EQ_U64(0, p->pmu_partial_quads); /* no pixel is partly covered */
     } else {
         CHECK(s->lanes_shaded > b->lanes_shaded);

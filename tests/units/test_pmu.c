@@ -66,9 +66,10 @@ test_centre_keeps_colour(struct sim_ir_shader *fs, enum sim_unit_kind kind, int 
         CHECK_EQ_U64(2, f.counters.quads_shaded);
         CHECK_EQ_U64(0, f.counters.pmu_saved_quads);
         CHECK_EQ_U64(0, f.counters.pmu_merged_pixels);
-        /* One sample red, three green (resolve averages). */
-        CHECK(p[0] > 50 && p[0] < 80);
-        CHECK(p[1] > 175 && p[1] < 205);
+        /* One sample red, three green (resolve averages): 255 / 4 =
+         * 63.75 and 3 * 255 / 4 = 191.25, to the nearest. */
+        CHECK_EQ_INT(64, p[0]);
+        CHECK_EQ_INT(191, p[1]);
     }
     /* Either way every covered sample was written once. */
     CHECK_EQ_U64(2 + 4 + 4 + 4 + 2, f.counters.samples_written);
