@@ -43,7 +43,7 @@
     X(NOMEM, "out of memory")                                                              \
     X(TRUNCATED, "the trace ends inside a header, block or record")                        \
     X(BAD_MAGIC, "not an overshade trace (bad magic)")                                     \
-    X(BAD_VERSION, "trace version is not one this reader reads")                              \
+    X(BAD_VERSION, "trace version is not one this reader reads")                           \
     X(BAD_HEADER, "malformed file header")                                                 \
     X(BAD_BLOCK, "malformed block header")                                                 \
     X(OVERFLOW, "a size or count would overflow")                                          \
