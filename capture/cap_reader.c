@@ -1197,6 +1197,13 @@ cap_read_framing(struct cap_reader *rd, uint64_t *first_block, uint64_t *arena_s
         return cap_fail(rd, CAP_ERROR_BAD_HEADER, offsetof(struct cap_file_header, version),
                         "version 0");
     }
+    if (fh.version < CAP_VERSION) {
+        /* Version 1 frame records lack gpu_time_ns: read as version 2
+         * they would be misplaced, not merely short. */
+        return cap_fail(rd, CAP_ERROR_BAD_VERSION, offsetof(struct cap_file_header, version),
+                        "version %u, an older layout this reader does not read (%u)",
+                        fh.version, CAP_VERSION);
+    }
     if (fh.header_size < sizeof(fh) || fh.header_size % 8 != 0) {
         return cap_fail(rd, CAP_ERROR_BAD_HEADER, offsetof(struct cap_file_header, header_size),
                         "header size %u", fh.header_size);

@@ -31,7 +31,7 @@
 #include <stdint.h>
 
 #define CAP_MAGIC "OVSTRACE" /* 8 bytes, no terminator on disk */
-#define CAP_VERSION 1u
+#define CAP_VERSION 2u
 
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                    */
@@ -43,7 +43,7 @@
     X(NOMEM, "out of memory")                                                              \
     X(TRUNCATED, "the trace ends inside a header, block or record")                        \
     X(BAD_MAGIC, "not an overshade trace (bad magic)")                                     \
-    X(BAD_VERSION, "trace version is newer than this reader")                              \
+    X(BAD_VERSION, "trace version is not one this reader reads")                           \
     X(BAD_HEADER, "malformed file header")                                                 \
     X(BAD_BLOCK, "malformed block header")                                                 \
     X(OVERFLOW, "a size or count would overflow")                                          \

@@ -467,6 +467,16 @@ get_buffer(struct walk *w, uint64_t handle)
     return e;
 }
 
+/* Whether a traced image has a shape the replay can lay out: at least one
+ * level, layer and texel, and no more levels than a 32-bit extent has
+ * (level sizes are extent >> level; a larger shift is undefined). */
+static int
+image_shape_ok(const struct cap_image *img)
+{
+    return img->mip_levels >= 1 && img->mip_levels <= 32 && img->array_layers >= 1 &&
+           img->width >= 1 && img->height >= 1 && img->depth >= 1;
+}
+
 /* The frame image of `handle`, registered on first use; SIM_NONE if the
  * trace lacks it. */
 static uint32_t
@@ -484,6 +494,10 @@ get_image(struct walk *w, uint64_t handle)
     }
     img = cap_trace_find(w->trace, CAP_OBJ_IMAGE, handle);
     if (!img) {
+        return SIM_NONE;
+    }
+    if (!image_shape_ok(img)) {
+        skip(w, "an image with no levels, layers or texels, or over 32 levels");
         return SIM_NONE;
     }
     if (!grow((void **)&fp->images, &fp->image_cap, fp->image_count + 1, sizeof(*fp->images)) ||
@@ -553,15 +567,21 @@ get_texture(struct walk *w, uint64_t view_handle)
     if (!blob || bytes == 0 || img->samples > 1) {
         return NULL;
     }
-    base_level = v->base_mip_level;
-    levels = v->level_count == VK_REMAINING_MIP_LEVELS ? img->mip_levels - base_level
-                                                       : v->level_count;
-    base_layer = v->base_array_layer;
-    layers = v->layer_count == VK_REMAINING_ARRAY_LAYERS ? img->array_layers - base_layer
-                                                         : v->layer_count;
-    if (base_level >= img->mip_levels || base_layer >= img->array_layers) {
+    if (!image_shape_ok(img)) {
+        skip(w, "an image with no levels, layers or texels, or over 32 levels");
         return NULL;
     }
+    base_level = v->base_mip_level;
+    base_layer = v->base_array_layer;
+    if (base_level >= img->mip_levels || base_layer >= img->array_layers ||
+        v->level_count == 0 || v->layer_count == 0) {
+        return NULL;
+    }
+    /* Counts past the image's end (VK_REMAINING_* among them) end there. */
+    levels = v->level_count > img->mip_levels - base_level ? img->mip_levels - base_level
+                                                           : v->level_count;
+    layers = v->layer_count > img->array_layers - base_layer ? img->array_layers - base_layer
+                                                             : v->layer_count;
     tex = falloc(fp, sizeof(*tex));
     if (!tex) {
         w->nomem = 1;

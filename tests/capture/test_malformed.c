@@ -148,6 +148,11 @@ m_future_version(struct image *im)
     put32(im, P(cap_file_header, version), CAP_VERSION + 1);
 }
 static void
+m_old_version(struct image *im)
+{
+    put32(im, P(cap_file_header, version), CAP_VERSION - 1);
+}
+static void
 m_version_zero(struct image *im)
 {
     put32(im, P(cap_file_header, version), 0);
@@ -643,6 +648,7 @@ static const struct mcase cases[] = {
     {"unknown block types are skipped", CAP_ERROR_OK, m_unknown_block},
     {"bad magic", CAP_ERROR_BAD_MAGIC, m_bad_magic},
     {"future version", CAP_ERROR_BAD_VERSION, m_future_version},
+    {"older version", CAP_ERROR_BAD_VERSION, m_old_version},
     {"version 0", CAP_ERROR_BAD_HEADER, m_version_zero},
     {"header size too small", CAP_ERROR_BAD_HEADER, m_header_size_small},
     {"header size not a multiple of 8", CAP_ERROR_BAD_HEADER, m_header_size_odd},
