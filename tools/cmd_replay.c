@@ -60,6 +60,7 @@
 #include "pipeline/pipeline.h"
 #include "tools/cli.h"
 #include "tools/replay.h"
+#include "tools/sweep.h"
 
 #define MAX_FRAME_SELECTORS 64
 
@@ -382,6 +383,10 @@ parse_args(int argc, char **argv, struct replay_args *a)
             i++;
         } else if (strcmp(arg, "--modes") == 0 && val) {
             char buf[256], *save = NULL, *tok;
+            if (strlen(val) >= sizeof(buf)) {
+                fprintf(stderr, "overshade replay: --modes list too long\n");
+                return 0;
+            }
             snprintf(buf, sizeof(buf), "%s", val);
             a->opt.units = 0;
             for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -400,7 +405,8 @@ parse_args(int argc, char **argv, struct replay_args *a)
             }
             i++;
         } else if (arg[0] == '-' && arg[1] != '\0') {
-            fprintf(stderr, "overshade replay: unknown option '%s'\n", arg);
+            fprintf(stderr, "overshade replay: unknown option '%s'%s\n", arg,
+                    val ? "" : " or missing value");
             return 0;
         } else if (!a->trace) {
             a->trace = arg;
@@ -408,6 +414,10 @@ parse_args(int argc, char **argv, struct replay_args *a)
             fprintf(stderr, "overshade replay: more than one trace given\n");
             return 0;
         }
+    }
+    if (a->opt.units == 0) {
+        fprintf(stderr, "overshade replay: --modes names no mode\n");
+        return 0;
     }
     if (a->opt.cps.foveated && a->opt.cps.rate_from != SIM_CPS_RATE_CONSTANT) {
         fprintf(stderr, "overshade replay: --cps-rate-from and --cps-foveated exclude each "
@@ -419,6 +429,13 @@ parse_args(int argc, char **argv, struct replay_args *a)
         return 0;
     }
     return 1;
+}
+
+int
+cli_replay_args_ok(int argc, char **argv)
+{
+    struct replay_args a;
+    return parse_args(argc, argv, &a);
 }
 
 static int
@@ -1110,6 +1127,12 @@ cli_replay(int argc, char **argv)
     int status = CLI_EXIT_FAILURE, first = 1;
     uint32_t selected = 0, done = 0;
 
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            cli_replay_usage(stdout);
+            return CLI_EXIT_OK;
+        }
+    }
     if (!parse_args(argc, argv, &a)) {
         cli_replay_usage(stderr);
         return CLI_EXIT_USAGE;

@@ -107,7 +107,7 @@ def main():
                     ["--pmu-entries"], ["--cps-rate-from", "4.7"],
                     ["--cps-rate-from", "1"], ["--cps-rate-from", "32.0"],
                     ["--cps-rate-from", "1.0:float"], ["--cps-rate-from", "primitive:size"],
-                    ["--cps-rate-from", "-1.0"],
+                    ["--cps-rate-from", "-1.0"], ["--modes", ","], ["--modes", ""],
                     ["--cps-rate-from", "primitive", "--cps-foveated", "0.5,0.5,1,0.1,0.3,1,4"]):
             rc, err = run(args.overshade, [trace, "--out", os.path.join(tmp, "bad")] + bad)
             check(rc == 2, "%s: status %d, expected 2" % (" ".join(bad), rc))
