@@ -311,6 +311,19 @@ USAGE_CASES = [
      "axis cps-foveated: bad value '0.5,0.5,1,0.1,0.3,1'"),
     (["--out", "o", "--set", "msaa", "t.ovs"], "--set takes NAME=VALUE"),
     (["--out", "o", "--set", "msaa=4", "--axis", "msaa=1,4", "t.ovs"], "axis msaa given twice"),
+    # Values the sweep's own check lets through but the replay refuses: a
+    # usage error before any job starts, not failed jobs.
+    (["--out", "o", "--axis", "qfm-entries=8,2000000", "t.ovs"],
+     "bad value '2000000' for --qfm-entries"),
+    (["--out", "o", "--axis", "pmu-edges=4,99", "t.ovs"], "bad value '99' for --pmu-edges"),
+    (["--out", "o", "--axis", "amfs-eta=2,5000", "t.ovs"], "bad value '5000' for --amfs-eta"),
+    (["--out", "o", "--set", "cps-foveated=0.5,0.5,0,0.1,0.3,1,4", "t.ovs"],
+     "bad value '0.5,0.5,0,0.1,0.3,1,4' for --cps-foveated"),
+    (["--out", "o", "--modes", "baseline,colour", "t.ovs"], "unknown mode 'colour'"),
+    (["--out", "o", "--modes", ",", "t.ovs"], "--modes names no mode"),
+    (["--out", "o", "--modes", "baseline," * 40, "t.ovs"], "bad mode list"),
+    (["--out", "o", "--frames", "5-3", "t.ovs"], "bad frame list '5-3'"),
+    (["--out", "o", "--", "-t.ovs"], "the replay refuses its arguments"),
 ]
 
 
