@@ -27,13 +27,15 @@ Exit: 0 pass, 1 fail, 77 skip (a required program is missing), 99 setup error.
 """
 import argparse
 import csv
-import glob
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import capture_vkcube, lavapipe_icd  # noqa: E402
 
 FAIL = []
 SVG = "{http://www.w3.org/2000/svg}"
@@ -98,30 +100,9 @@ def svg_xticks(path):
 
 # --- vkcube -----------------------------------------------------------------
 
-def lavapipe_icd():
-    icds = sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd.*.json"))
-    return icds[0] if icds else None
-
-
 def capture(tmp, manifest):
-    env = dict(os.environ)
-    for k in list(env):
-        if k.startswith("OVERSHADE") or k == "DISABLE_OVERSHADE":
-            del env[k]
-    data_home = os.path.join(tmp, "share")
-    os.makedirs(os.path.join(data_home, "vulkan", "implicit_layer.d"), exist_ok=True)
-    shutil.copy(manifest, os.path.join(data_home, "vulkan", "implicit_layer.d",
-                                       "VkLayer_overshade.json"))
-    out = os.path.join(tmp, "capture")
-    env.update({"XDG_DATA_HOME": data_home, "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
-                "VK_ICD_FILENAMES": lavapipe_icd(), "OVERSHADE": "1",
-                "OVERSHADE_CAPTURE": "3-4", "OVERSHADE_OUTPUT": out})
-    cmd = ["xvfb-run", "-a", "-s", "-screen 0 640x480x24", "vkcube", "--c", "6"]
-    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       timeout=300)
-    print(p.stdout.decode("utf-8", "replace"))
-    traces = glob.glob(os.path.join(out, "*.ovs"))
-    if p.returncode != 0 or len(traces) != 1:
+    rc, traces = capture_vkcube(tmp, manifest, os.path.join(tmp, "capture"))
+    if rc != 0 or len(traces) != 1:
         return None
     # A short relative name: the sweep keeps trace names as given.
     shutil.move(traces[0], os.path.join(tmp, "vkcube.ovs"))
