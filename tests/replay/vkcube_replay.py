@@ -135,12 +135,15 @@ def main():
             for f in report["frames"]:
                 name = "frame-%s-baseline-present.png" % f["index"]
                 a, b = os.path.join(one, name), os.path.join(many, name)
+                check(os.path.exists(b), "--threads 3: missing " + name)
                 if os.path.exists(a) and os.path.exists(b):
                     with open(a, "rb") as fa, open(b, "rb") as fb:
                         check(fa.read() == fb.read(), "--threads 3 changes " + name)
         msaa = os.path.join(tmp, "msaa")
         report4 = replay(args.overshade, trace, msaa, "--msaa", "4")
         if report4:
+            check([f.get("index") for f in report4["frames"]] == [3, 4],
+                  "--msaa 4: frames %r" % [f.get("index") for f in report4["frames"]])
             for f in report4["frames"]:
                 check(f.get("samples") == 4, "--msaa 4: samples %r" % f.get("samples"))
                 ref = f.get("reference") or {}
