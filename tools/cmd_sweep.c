@@ -24,7 +24,7 @@
  * Exit status: 0 when every job and figure succeeded; 1 when a job failed
  * (each one is named on stderr with its last line of output; the others
  * still run and their rows are written) or a file cannot be written; 2 on
- * usage errors, bad axes included.
+ * usage errors, bad axes and job command lines the replay refuses included.
  */
 #include <errno.h>
 #include <fcntl.h>
