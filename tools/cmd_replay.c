@@ -42,8 +42,9 @@
  * report.csv: one row per frame and unit with the same numbers.
  *
  * Exit status: 0 when every selected frame was replayed (draws with
- * unsupported state are reported, not failures), 1 on a bad trace, an
- * output that cannot be written or out of memory, 2 on usage errors.
+ * unsupported state are reported, not failures), 1 on a bad trace, a
+ * --frames list that selects no frame of it, an output that cannot be
+ * written or out of memory, 2 on usage errors.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -1158,6 +1159,14 @@ cli_replay(int argc, char **argv)
             goto out;
         }
     }
+    /* ... and a list must select something: an empty report is no answer. */
+    for (uint32_t k = 0; k < trace->frame_count; k++) {
+        selected += frame_selected(&a, trace->frames[k]->index);
+    }
+    if (a.range_count > 0 && selected == 0) {
+        fprintf(stderr, "overshade replay: no frame of %s is in the --frames list\n", a.trace);
+        goto out;
+    }
     if (mkdir(a.out, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "overshade replay: cannot create %s: %s\n", a.out, strerror(errno));
         goto out;
@@ -1198,9 +1207,6 @@ cli_replay(int argc, char **argv)
                   "Gaussian window sigma 1.5, K1 0.01, K2 0.03, mean over windows inside the "
                   "image\", \"savings\": \"100 * (1 - unit / baseline) of lanes shaded and of "
                   "fragment shader instructions\"},\n  \"frames\": [\n");
-    for (uint32_t k = 0; k < trace->frame_count; k++) {
-        selected += frame_selected(&a, trace->frames[k]->index);
-    }
     for (uint32_t k = 0; k < trace->frame_count; k++) {
         const struct cap_frame *cf = trace->frames[k];
         if (!frame_selected(&a, cf->index)) {
