@@ -42,8 +42,9 @@
  * report.csv: one row per frame and unit with the same numbers.
  *
  * Exit status: 0 when every selected frame was replayed (draws with
- * unsupported state are reported, not failures), 1 on a bad trace, an
- * output that cannot be written or out of memory, 2 on usage errors.
+ * unsupported state are reported, not failures), 1 on a bad trace, a
+ * --frames list that selects no frame of it, an output that cannot be
+ * written or out of memory, 2 on usage errors.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -60,6 +61,7 @@
 #include "pipeline/pipeline.h"
 #include "tools/cli.h"
 #include "tools/replay.h"
+#include "tools/sweep.h"
 
 #define MAX_FRAME_SELECTORS 64
 
@@ -382,6 +384,10 @@ parse_args(int argc, char **argv, struct replay_args *a)
             i++;
         } else if (strcmp(arg, "--modes") == 0 && val) {
             char buf[256], *save = NULL, *tok;
+            if (strlen(val) >= sizeof(buf)) {
+                fprintf(stderr, "overshade replay: --modes list too long\n");
+                return 0;
+            }
             snprintf(buf, sizeof(buf), "%s", val);
             a->opt.units = 0;
             for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -400,7 +406,8 @@ parse_args(int argc, char **argv, struct replay_args *a)
             }
             i++;
         } else if (arg[0] == '-' && arg[1] != '\0') {
-            fprintf(stderr, "overshade replay: unknown option '%s'\n", arg);
+            fprintf(stderr, "overshade replay: unknown option '%s'%s\n", arg,
+                    val ? "" : " or missing value");
             return 0;
         } else if (!a->trace) {
             a->trace = arg;
@@ -408,6 +415,10 @@ parse_args(int argc, char **argv, struct replay_args *a)
             fprintf(stderr, "overshade replay: more than one trace given\n");
             return 0;
         }
+    }
+    if (a->opt.units == 0) {
+        fprintf(stderr, "overshade replay: --modes names no mode\n");
+        return 0;
     }
     if (a->opt.cps.foveated && a->opt.cps.rate_from != SIM_CPS_RATE_CONSTANT) {
         fprintf(stderr, "overshade replay: --cps-rate-from and --cps-foveated exclude each "
@@ -419,6 +430,13 @@ parse_args(int argc, char **argv, struct replay_args *a)
         return 0;
     }
     return 1;
+}
+
+int
+cli_replay_args_ok(int argc, char **argv)
+{
+    struct replay_args a;
+    return parse_args(argc, argv, &a);
 }
 
 static int
@@ -1110,6 +1128,12 @@ cli_replay(int argc, char **argv)
     int status = CLI_EXIT_FAILURE, first = 1;
     uint32_t selected = 0, done = 0;
 
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            cli_replay_usage(stdout);
+            return CLI_EXIT_OK;
+        }
+    }
     if (!parse_args(argc, argv, &a)) {
         cli_replay_usage(stderr);
         return CLI_EXIT_USAGE;
@@ -1134,6 +1158,14 @@ cli_replay(int argc, char **argv)
             fprintf(stderr, "overshade replay: frame %" PRIu64 " is not in %s\n", f, a.trace);
             goto out;
         }
+    }
+    /* ... and a list must select something: an empty report is no answer. */
+    for (uint32_t k = 0; k < trace->frame_count; k++) {
+        selected += frame_selected(&a, trace->frames[k]->index);
+    }
+    if (a.range_count > 0 && selected == 0) {
+        fprintf(stderr, "overshade replay: no frame of %s is in the --frames list\n", a.trace);
+        goto out;
     }
     if (mkdir(a.out, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "overshade replay: cannot create %s: %s\n", a.out, strerror(errno));
@@ -1175,9 +1207,6 @@ cli_replay(int argc, char **argv)
                   "Gaussian window sigma 1.5, K1 0.01, K2 0.03, mean over windows inside the "
                   "image\", \"savings\": \"100 * (1 - unit / baseline) of lanes shaded and of "
                   "fragment shader instructions\"},\n  \"frames\": [\n");
-    for (uint32_t k = 0; k < trace->frame_count; k++) {
-        selected += frame_selected(&a, trace->frames[k]->index);
-    }
     for (uint32_t k = 0; k < trace->frame_count; k++) {
         const struct cap_frame *cf = trace->frames[k];
         if (!frame_selected(&a, cf->index)) {

@@ -24,7 +24,7 @@
  * Exit status: 0 when every job and figure succeeded; 1 when a job failed
  * (each one is named on stderr with its last line of output; the others
  * still run and their rows are written) or a file cannot be written; 2 on
- * usage errors, bad axes included.
+ * usage errors, bad axes and job command lines the replay refuses included.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +46,7 @@
 #define MAX_JOBS 100000
 #define MAX_PARALLEL_JOBS 256
 #define MAX_ARGS (8 + 2 * MAX_AXES)
+#define MAX_MODES 256 /* the --modes list, terminator included */
 
 enum axis_value_kind {
     AXIS_TRACE,    /* a path, optionally @X with X a positive number */
@@ -453,7 +454,8 @@ parse_args(int argc, char **argv, struct sweep_args *a)
             a->frames = val;
             i++;
         } else if (strcmp(arg, "--modes") == 0 && val) {
-            if (!*val || strspn(val, "abcdefghijklmnopqrstuvwxyz,") != strlen(val)) {
+            if (!*val || strspn(val, "abcdefghijklmnopqrstuvwxyz,") != strlen(val) ||
+                strlen(val) >= MAX_MODES) {
                 fprintf(stderr, "overshade sweep: bad mode list '%s'\n", val);
                 return 0;
             }
@@ -535,23 +537,16 @@ make_dir(const char *path)
     return 1;
 }
 
-/* Starts job `n` (from 1); 0 with j->why set when it cannot be started. */
+/* Job `j`'s `overshade replay` command line, output to `dir`, in `argv`
+ * (MAX_ARGS, NULL-terminated; argv[0] "replay"); `opts` holds the
+ * option names.  Returns argc. */
 static int
-job_start(const struct sweep_args *a, struct job *j, uint32_t n, const char *modes)
+job_argv(const struct sweep_args *a, const struct job *j, char *dir, const char *modes,
+         char opts[MAX_AXES][80], char **argv)
 {
-    char dir[4096], log[4200], opts[MAX_AXES][80];
-    char *argv[MAX_ARGS + 1];
     const char *trace = NULL;
-    posix_spawn_file_actions_t fa;
-    int argc = 0, err;
+    int argc = 0;
 
-    snprintf(dir, sizeof(dir), "%s/jobs/%u", a->out, n);
-    snprintf(log, sizeof(log), "%s/replay.log", dir);
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-        snprintf(j->why, sizeof(j->why), "cannot create %.160s: %.60s", dir, strerror(errno));
-        return 0;
-    }
-    argv[argc++] = "overshade";
     argv[argc++] = "replay";
     for (uint32_t i = 0; i < a->axis_count; i++) {
         if (a->axes[i].kind->kind == AXIS_TRACE) {
@@ -576,6 +571,26 @@ job_start(const struct sweep_args *a, struct job *j, uint32_t n, const char *mod
         argv[argc++] = a->axes[i].values[j->value[i]];
     }
     argv[argc] = NULL;
+    return argc;
+}
+
+/* Starts job `n` (from 1); 0 with j->why set when it cannot be started. */
+static int
+job_start(const struct sweep_args *a, struct job *j, uint32_t n, const char *modes)
+{
+    char dir[4096], log[4200], opts[MAX_AXES][80];
+    char *argv[MAX_ARGS + 1];
+    posix_spawn_file_actions_t fa;
+    int err;
+
+    snprintf(dir, sizeof(dir), "%s/jobs/%u", a->out, n);
+    snprintf(log, sizeof(log), "%s/replay.log", dir);
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        snprintf(j->why, sizeof(j->why), "cannot create %.160s: %.60s", dir, strerror(errno));
+        return 0;
+    }
+    argv[0] = "overshade";
+    job_argv(a, j, dir, modes, opts, argv + 1);
 
     /* The job's output goes to its log, never to our terminal. */
     if ((err = posix_spawn_file_actions_init(&fa)) != 0) {
@@ -943,7 +958,7 @@ cli_sweep(int argc, char **argv)
     struct job *jobs = NULL;
     uint64_t count = 1;
     uint32_t failed = 0;
-    char modes[256], path[4200], label[512];
+    char modes[MAX_MODES], path[4200], label[512];
     int status = CLI_EXIT_FAILURE;
 
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
@@ -993,6 +1008,21 @@ cli_sweep(int argc, char **argv)
         for (uint32_t i = a.axis_count; i-- > 0;) {
             jobs[n].value[i] = (uint32_t)(rest % a.axes[i].count);
             rest /= a.axes[i].count;
+        }
+    }
+    /* Every job's command line as the replay will parse it, before any
+     * starts: a value the replay refuses is a usage error. */
+    for (uint32_t n = 0; n < count; n++) {
+        char *job[MAX_ARGS], opts[MAX_AXES][80];
+        int job_argc;
+        snprintf(path, sizeof(path), "%s/jobs/%u", a.out, n + 1);
+        job_argc = job_argv(&a, &jobs[n], path, modes, opts, job);
+        if (!cli_replay_args_ok(job_argc, job)) {
+            job_label(&a, &jobs[n], label, sizeof(label));
+            fprintf(stderr, "overshade sweep: job %u (%s): the replay refuses its arguments\n",
+                    n + 1, label);
+            status = CLI_EXIT_USAGE;
+            goto out;
         }
     }
     snprintf(path, sizeof(path), "%s/jobs", a.out);

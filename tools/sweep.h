@@ -60,4 +60,12 @@ cli_csv_field(FILE *f, const char *s);
 int
 cli_sweep_plot(const struct cli_table *t, const char *dir, FILE *notes);
 
+/* Parses an `overshade replay` command line (argv[0] "replay") as
+ * cli_replay does, without running it: 1 when it would be accepted, else 0
+ * with the replay's message on stderr (cmd_replay.c).  The sweep checks
+ * every job's command line with it before starting any, so a value the
+ * replay refuses is a usage error of the sweep, not a failed job. */
+int
+cli_replay_args_ok(int argc, char **argv);
+
 #endif /* OVERSHADE_TOOLS_SWEEP_H */

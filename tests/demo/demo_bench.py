@@ -14,12 +14,14 @@ Options: --scenes a,b,...  --frames N  --resolution WxH  --triangle-area A
 --msaa N.  Exit: 0 done, 1 a run failed, 77 no lavapipe.
 """
 import argparse
-import glob
 import os
 import re
 import resource
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import lavapipe_icd  # noqa: E402
 
 SCENES = ["plane", "sinewave", "bumpy", "terrain", "hair", "mesh"]
 
@@ -33,11 +35,11 @@ def main():
     ap.add_argument("--triangle-area", default="0.5")
     ap.add_argument("--msaa", default="1")
     args = ap.parse_args()
-    icds = sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd.*.json"))
-    if not icds:
+    icd = lavapipe_icd()
+    if icd is None:
         print("skip: Mesa lavapipe (mesa-vulkan-drivers) is not installed")
         return 77
-    env = dict(os.environ, VK_ICD_FILENAMES=icds[0])
+    env = dict(os.environ, VK_ICD_FILENAMES=icd)
     for k in list(env):
         if k.startswith("OVERSHADE") or k == "VK_INSTANCE_LAYERS":
             del env[k]

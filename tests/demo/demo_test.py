@@ -34,6 +34,9 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import lavapipe_icd  # noqa: E402
+
 FAIL = []
 
 SCENES = ["plane", "sinewave", "bumpy", "terrain", "hair", "mesh"]
@@ -56,11 +59,6 @@ def check(cond, msg):
         FAIL.append(msg)
         print("FAIL: " + msg, file=sys.stderr)
     return cond
-
-
-def lavapipe_icd():
-    icds = sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd.*.json"))
-    return icds[0] if icds else None
 
 
 def validation_layer_installed():

@@ -12,13 +12,15 @@ usage: vkcube_replay.py --manifest M --overshade BIN
 Exit: 0 pass, 1 fail, 77 skip (a required program is missing), 99 setup error.
 """
 import argparse
-import glob
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import capture_vkcube, lavapipe_icd  # noqa: E402
 
 FAIL = []
 PSNR_MIN = 40.0
@@ -30,30 +32,9 @@ def check(cond, msg):
         print("FAIL: " + msg, file=sys.stderr)
 
 
-def lavapipe_icd():
-    icds = sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd.*.json"))
-    return icds[0] if icds else None
-
-
 def capture(tmp, manifest):
-    env = dict(os.environ)
-    for k in list(env):
-        if k.startswith("OVERSHADE") or k == "DISABLE_OVERSHADE":
-            del env[k]
-    data_home = os.path.join(tmp, "share")
-    os.makedirs(os.path.join(data_home, "vulkan", "implicit_layer.d"), exist_ok=True)
-    shutil.copy(manifest, os.path.join(data_home, "vulkan", "implicit_layer.d",
-                                       "VkLayer_overshade.json"))
-    out = os.path.join(tmp, "trace")
-    env.update({"XDG_DATA_HOME": data_home, "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
-                "VK_ICD_FILENAMES": lavapipe_icd(), "OVERSHADE": "1",
-                "OVERSHADE_CAPTURE": "3-4", "OVERSHADE_OUTPUT": out})
-    cmd = ["xvfb-run", "-a", "-s", "-screen 0 640x480x24", "vkcube", "--c", "6"]
-    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       timeout=300)
-    print(p.stdout.decode("utf-8", "replace"))
-    traces = glob.glob(os.path.join(out, "*.ovs"))
-    check(p.returncode == 0 and len(traces) == 1, "vkcube did not leave one trace")
+    rc, traces = capture_vkcube(tmp, manifest, os.path.join(tmp, "trace"))
+    check(rc == 0 and len(traces) == 1, "vkcube did not leave one trace")
     return traces[0] if traces else None
 
 
@@ -154,12 +135,15 @@ def main():
             for f in report["frames"]:
                 name = "frame-%s-baseline-present.png" % f["index"]
                 a, b = os.path.join(one, name), os.path.join(many, name)
+                check(os.path.exists(b), "--threads 3: missing " + name)
                 if os.path.exists(a) and os.path.exists(b):
                     with open(a, "rb") as fa, open(b, "rb") as fb:
                         check(fa.read() == fb.read(), "--threads 3 changes " + name)
         msaa = os.path.join(tmp, "msaa")
         report4 = replay(args.overshade, trace, msaa, "--msaa", "4")
         if report4:
+            check([f.get("index") for f in report4["frames"]] == [3, 4],
+                  "--msaa 4: frames %r" % [f.get("index") for f in report4["frames"]])
             for f in report4["frames"]:
                 check(f.get("samples") == 4, "--msaa 4: samples %r" % f.get("samples"))
                 ref = f.get("reference") or {}

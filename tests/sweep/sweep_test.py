@@ -27,13 +27,15 @@ Exit: 0 pass, 1 fail, 77 skip (a required program is missing), 99 setup error.
 """
 import argparse
 import csv
-import glob
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import capture_vkcube, lavapipe_icd  # noqa: E402
 
 FAIL = []
 SVG = "{http://www.w3.org/2000/svg}"
@@ -98,30 +100,9 @@ def svg_xticks(path):
 
 # --- vkcube -----------------------------------------------------------------
 
-def lavapipe_icd():
-    icds = sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd.*.json"))
-    return icds[0] if icds else None
-
-
 def capture(tmp, manifest):
-    env = dict(os.environ)
-    for k in list(env):
-        if k.startswith("OVERSHADE") or k == "DISABLE_OVERSHADE":
-            del env[k]
-    data_home = os.path.join(tmp, "share")
-    os.makedirs(os.path.join(data_home, "vulkan", "implicit_layer.d"), exist_ok=True)
-    shutil.copy(manifest, os.path.join(data_home, "vulkan", "implicit_layer.d",
-                                       "VkLayer_overshade.json"))
-    out = os.path.join(tmp, "capture")
-    env.update({"XDG_DATA_HOME": data_home, "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
-                "VK_ICD_FILENAMES": lavapipe_icd(), "OVERSHADE": "1",
-                "OVERSHADE_CAPTURE": "3-4", "OVERSHADE_OUTPUT": out})
-    cmd = ["xvfb-run", "-a", "-s", "-screen 0 640x480x24", "vkcube", "--c", "6"]
-    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       timeout=300)
-    print(p.stdout.decode("utf-8", "replace"))
-    traces = glob.glob(os.path.join(out, "*.ovs"))
-    if p.returncode != 0 or len(traces) != 1:
+    rc, traces = capture_vkcube(tmp, manifest, os.path.join(tmp, "capture"))
+    if rc != 0 or len(traces) != 1:
         return None
     # A short relative name: the sweep keeps trace names as given.
     shutil.move(traces[0], os.path.join(tmp, "vkcube.ovs"))
@@ -311,6 +292,19 @@ USAGE_CASES = [
      "axis cps-foveated: bad value '0.5,0.5,1,0.1,0.3,1'"),
     (["--out", "o", "--set", "msaa", "t.ovs"], "--set takes NAME=VALUE"),
     (["--out", "o", "--set", "msaa=4", "--axis", "msaa=1,4", "t.ovs"], "axis msaa given twice"),
+    # Values the sweep's own check lets through but the replay refuses: a
+    # usage error before any job starts, not failed jobs.
+    (["--out", "o", "--axis", "qfm-entries=8,2000000", "t.ovs"],
+     "bad value '2000000' for --qfm-entries"),
+    (["--out", "o", "--axis", "pmu-edges=4,99", "t.ovs"], "bad value '99' for --pmu-edges"),
+    (["--out", "o", "--axis", "amfs-eta=2,5000", "t.ovs"], "bad value '5000' for --amfs-eta"),
+    (["--out", "o", "--set", "cps-foveated=0.5,0.5,0,0.1,0.3,1,4", "t.ovs"],
+     "bad value '0.5,0.5,0,0.1,0.3,1,4' for --cps-foveated"),
+    (["--out", "o", "--modes", "baseline,colour", "t.ovs"], "unknown mode 'colour'"),
+    (["--out", "o", "--modes", ",", "t.ovs"], "--modes names no mode"),
+    (["--out", "o", "--modes", "baseline," * 40, "t.ovs"], "bad mode list"),
+    (["--out", "o", "--frames", "5-3", "t.ovs"], "bad frame list '5-3'"),
+    (["--out", "o", "--", "-t.ovs"], "the replay refuses its arguments"),
 ]
 
 
@@ -394,7 +388,7 @@ def case_plot_only(args):
         # Shaded per covered pixel divides by the screen pixels covered
         # (500 a frame), not by the pixel fragments (1000): 4 per sample.
         base = svg_values(m, 0)
-        check(all(abs(v - 4.0 * s) < 0.5 for v, s in zip(base, (1, 4, 16))),
+        check(len(base) == 3 and all(abs(v - 4.0 * s) < 0.5 for v, s in zip(base, (1, 4, 16))),
               "spc-msaa.svg: baseline at %r, expected 4, 16, 64" % base)
 
         # baseline / qfm is 1 + entries here: each point is higher on the
@@ -402,7 +396,7 @@ def case_plot_only(args):
         root = ET.parse(q).getroot()
         first = [g for g in root.iter(SVG + "g") if g.get("class") == "series"][0]
         ys = [float(pt.split(",")[1]) for pt in first.find(SVG + "polyline").get("points").split()]
-        check(all(a > b for a, b in zip(ys, ys[1:])),
+        check(len(ys) == len(ENTRIES) and all(a > b for a, b in zip(ys, ys[1:])),
               "qfm-reduction.svg: the reduction does not grow with the buffer: %r" % ys)
 
         # Same input, same bytes.

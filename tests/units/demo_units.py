@@ -77,6 +77,8 @@ def main():
         check([[fr["units"] for fr in f] for f in frames[:1]] ==
               [[fr["units"] for fr in f] for f in frames[1:]],
               "numbers differ between 1 and 2 threads")
+        check([f["index"] for f in frames[0]] == [3], "frames replayed: %r"
+              % [f["index"] for f in frames[0]])
         for f in frames[0]:
             u = f["units"]
             check(f["tessellated_draws"] > 0 and f["unsupported_draws"] == 0,

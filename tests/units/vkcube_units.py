@@ -107,10 +107,16 @@ def main():
                     ["--pmu-entries"], ["--cps-rate-from", "4.7"],
                     ["--cps-rate-from", "1"], ["--cps-rate-from", "32.0"],
                     ["--cps-rate-from", "1.0:float"], ["--cps-rate-from", "primitive:size"],
-                    ["--cps-rate-from", "-1.0"],
+                    ["--cps-rate-from", "-1.0"], ["--modes", ","], ["--modes", ""],
                     ["--cps-rate-from", "primitive", "--cps-foveated", "0.5,0.5,1,0.1,0.3,1,4"]):
             rc, err = run(args.overshade, [trace, "--out", os.path.join(tmp, "bad")] + bad)
             check(rc == 2, "%s: status %d, expected 2" % (" ".join(bad), rc))
+        # A frame list that selects none of the trace's frames is an error,
+        # not an empty report.
+        rc, err = run(args.overshade, [trace, "--out", os.path.join(tmp, "none"), "--frames",
+                                       "50-60"])
+        check(rc == 1 and "no frame of" in err, "--frames 50-60: status %d: %s" % (rc, err))
+        check(not os.path.exists(os.path.join(tmp, "none")), "--frames 50-60 wrote a report")
         rc, err = run(args.overshade, [trace, "--out", os.path.join(tmp, "opts"), "--modes",
                                        "qfm,pmu,cps,amfs", "--frames", "3",
                                        "--qfm-entries", "unbounded", "--qfm-window", "all",
