@@ -54,9 +54,14 @@ def main():
         print("skip: Mesa lavapipe (mesa-vulkan-drivers) is not installed")
         return 77
     with tempfile.TemporaryDirectory() as tmp:
-        trace = vkcube_replay.capture(tmp, args.manifest)
-        if trace is None:
+        # The capture's own checks record into this script's failures.
+        rc, traces = vkcube_replay.capture_vkcube(tmp, args.manifest,
+                                                  os.path.join(tmp, "trace"))
+        check(rc == 0 and len(traces) == 1,
+              "vkcube exited with %d and left %d traces" % (rc, len(traces)))
+        if len(traces) != 1:
             return 1
+        trace = traces[0]
         reports = []
         for threads in ("1", "2"):
             out = os.path.join(tmp, "out" + threads)
