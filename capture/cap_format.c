@@ -225,3 +225,22 @@ cap_block_type_name(uint32_t type)
     }
     return cap_block_names[type];
 }
+
+const char *
+cap_pipeline_stat_name(uint32_t i)
+{
+    static const char *const names[CAP_PIPELINE_STATS_COUNT] = {
+        "input_assembly_vertices",
+        "input_assembly_primitives",
+        "vertex_shader_invocations",
+        "geometry_shader_invocations",
+        "geometry_shader_primitives",
+        "clipping_invocations",
+        "clipping_primitives",
+        "fragment_shader_invocations",
+        "tessellation_control_shader_patches",
+        "tessellation_evaluation_shader_invocations",
+        "compute_shader_invocations",
+    };
+    return i < CAP_PIPELINE_STATS_COUNT ? names[i] : NULL;
+}

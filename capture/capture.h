@@ -523,6 +523,11 @@ enum cap_snapshot_flags {
 /* VkQueryPipelineStatisticFlagBits in bit order. */
 #define CAP_PIPELINE_STATS_COUNT 11
 
+/* "input_assembly_vertices", ...: the name reports give statistic `i`
+ * (bit i of VkQueryPipelineStatisticFlagBits); NULL out of range. */
+const char *
+cap_pipeline_stat_name(uint32_t i);
+
 /* CAP_BLOCK_FRAME */
 struct cap_frame {
     uint64_t index;           /* frame number in the application, from 0 */

@@ -249,21 +249,6 @@ struct info_frame {
     uint32_t secondary_draws;
 };
 
-/* VkQueryPipelineStatisticFlagBits in bit order. */
-static const char *const pipeline_stat_names[CAP_PIPELINE_STATS_COUNT] = {
-    "input_assembly_vertices",
-    "input_assembly_primitives",
-    "vertex_shader_invocations",
-    "geometry_shader_invocations",
-    "geometry_shader_primitives",
-    "clipping_invocations",
-    "clipping_primitives",
-    "fragment_shader_invocations",
-    "tessellation_control_shader_patches",
-    "tessellation_evaluation_shader_invocations",
-    "compute_shader_invocations",
-};
-
 
 static const char *const draw_kind_names[CAP_DRAW_KIND_COUNT] = {
     [CAP_DRAW_DIRECT] = "direct",
@@ -765,7 +750,7 @@ print_json(const struct cap_trace *t, const char *path, int objects)
             json_open(&j, "pipeline_statistics", '{');
             for (k = 0; k < CAP_PIPELINE_STATS_COUNT; k++) {
                 if (f->stats_valid & (1u << k)) {
-                    json_uint(&j, pipeline_stat_names[k], f->stats[k]);
+                    json_uint(&j, cap_pipeline_stat_name(k), f->stats[k]);
                 }
             }
             json_close(&j, '}');

@@ -538,20 +538,6 @@ write_png(const char *dir, const char *name, const uint8_t *rgba, uint32_t w, ui
     return 1;
 }
 
-static const char *const stat_names[CAP_PIPELINE_STATS_COUNT] = {
-    "input_assembly_vertices",
-    "input_assembly_primitives",
-    "vertex_shader_invocations",
-    "geometry_shader_invocations",
-    "geometry_shader_primitives",
-    "clipping_invocations",
-    "clipping_primitives",
-    "fragment_shader_invocations",
-    "tessellation_control_shader_patches",
-    "tessellation_evaluation_shader_invocations",
-    "compute_shader_invocations",
-};
-
 /* A unit's savings against baseline and image quality against baseline
  * (k = 0) and ssaa (k = 1). */
 struct unit_quality {
@@ -1040,7 +1026,7 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         fputc('{', json);
         for (uint32_t i = 0; i < CAP_PIPELINE_STATS_COUNT; i++) {
             if (cf->stats_valid & (1u << i)) {
-                fprintf(json, "%s\"%s\": %" PRIu64, comma ? ", " : "", stat_names[i],
+                fprintf(json, "%s\"%s\": %" PRIu64, comma ? ", " : "", cap_pipeline_stat_name(i),
                         cf->stats[i]);
                 comma = 1;
             }
