@@ -67,6 +67,7 @@ static const struct {
     {"read_sampled_image", SIM_SPV_ERROR_BAD_TYPE, "OpImageRead"},
     {"recursion", SIM_SPV_ERROR_RECURSION, "calls itself"},
     {"store_to_input", SIM_SPV_ERROR_BAD_LAYOUT, "read-only"},
+    {"subpass_query", SIM_SPV_ERROR_BAD_TYPE, "OpImageRead"},
     {"texel_pointer_load", SIM_SPV_ERROR_UNSUPPORTED, "OpImageTexelPointer"},
     {"texel_pointer_sampled", SIM_SPV_ERROR_BAD_TYPE, "not a storage image"},
     {"type_mismatch", SIM_SPV_ERROR_BAD_TYPE, "OpFAdd"},
