@@ -63,6 +63,7 @@ static const struct {
     {"int16", SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY, "Int16"},
     {"int64", SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY, "Int64"},
     {"missing_terminator", SIM_SPV_ERROR_BAD_CFG, "terminator"},
+    {"nested_descriptor_array", SIM_SPV_ERROR_UNSUPPORTED, "nested descriptor arrays"},
     {"no_entry_point", SIM_SPV_ERROR_NO_ENTRY_POINT, "entry point"},
     {"read_sampled_image", SIM_SPV_ERROR_BAD_TYPE, "OpImageRead"},
     {"recursion", SIM_SPV_ERROR_RECURSION, "calls itself"},
