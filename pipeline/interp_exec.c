@@ -420,6 +420,10 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
     uint32_t out[4][SIM_LANES];
     uint32_t gn = dim_coords(res->dim);
 
+    if ((t->kind == SIM_IR_TEX_WRITE || t->kind == SIM_IR_TEX_ATOMIC) &&
+        (exec & ~in->helpers) && !in->slots[t->image].image) {
+        return SIM_INTERP_ERROR_UNBOUND_TEXTURE; /* not a silently dropped write */
+    }
     if (t->kind == SIM_IR_TEX_WRITE) {
         /* Lane by lane in lane order, helpers excluded. */
         uint32_t lanes = exec & ~in->helpers;

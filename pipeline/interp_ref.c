@@ -225,6 +225,10 @@ tex(struct ref *ref, const struct sim_ir_inst *i, uint32_t l)
     const struct sim_interp_slot *img = &ref->in->slots[image];
     const struct sim_interp_slot *smp = sampler == SIM_IR_NONE ? img : &ref->in->slots[sampler];
 
+    if ((t->kind == SIM_IR_TEX_WRITE || t->kind == SIM_IR_TEX_ATOMIC) &&
+        !(ref->in->helpers & (1u << l)) && !img->image) {
+        return SIM_INTERP_ERROR_UNBOUND_TEXTURE;
+    }
     if (t->kind == SIM_IR_TEX_WRITE) {
         uint32_t coord[4] = {0, 0, 0, 0}, value[4] = {0, 0, 0, 0};
         if (ref->in->helpers & (1u << l)) {

@@ -341,7 +341,7 @@ sim_tex_store_texel(const struct sim_tex_image *image, int32_t x, int32_t y, int
 #define SIM_INTERP_ERROR_LIST(X)                                                           \
     X(OK, "no error")                                                                      \
     X(STEP_LIMIT, "the shader ran past the step limit (an endless loop?)")                 \
-    X(UNBOUND_TEXTURE, "a texture or sampler the shader samples is not bound")
+    X(UNBOUND_TEXTURE, "an image or sampler the shader uses is not bound")
 
 enum sim_interp_error {
 #define SIM_INTERP_ERROR_ENUM(name, msg) SIM_INTERP_ERROR_##name,

@@ -1226,6 +1226,13 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
                                ? "subpassLoad of a multisampled input attachment"
                                : "multisampled images");
     }
+    /* An input attachment has nothing but subpassLoad: no size, levels or
+     * sampling (the coordinate arithmetic below needs a coordinate). */
+    if (it->dim == SpvDimSubpassData && (op != SpvOpImageRead ||
+                                         ctx->exec_model != SpvExecutionModelFragment)) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE,
+                           "subpass data read outside a fragment shader's OpImageRead");
+    }
     tex = sim_vec_push(&ctx->texs, sizeof(*tex), 1, 1u << 20);
     if (!tex) {
         return nomem(ctx);
@@ -1287,11 +1294,6 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
          * converted beyond the format). */
         if (op == SpvOpImageRead && it->sampled != 2) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "the image is not a storage image");
-        }
-        if (it->dim == SpvDimSubpassData && (op != SpvOpImageRead ||
-                                             ctx->exec_model != SpvExecutionModelFragment)) {
-            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE,
-                               "subpass data read outside a fragment shader's OpImageRead");
         }
         tex->kind = SIM_IR_TEX_FETCH;
         coord = operand(ctx, W(4), WANT_INT, 0);

@@ -1304,6 +1304,14 @@ access_chain(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
                                            ? "runtime-sized or nested descriptor arrays"
                                            : "arrays of buffer descriptors");
                 }
+                if (p->space == SIM_SPV_SPACE_HANDLE &&
+                    p->type != ctx->types[ctx->vals[p->var].type].elem) {
+                    /* Slots are numbered by the outermost element only
+                     * (sim_spv_resource): an inner index would be dropped
+                     * and the wrong descriptor read. */
+                    return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                                       "indexing nested descriptor arrays");
+                }
                 if (p->space == SIM_SPV_SPACE_HANDLE) {
                     /* A dynamic element is resolved per lane when the
                      * handle is used (load). */

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <spirv/unified1/spirv.h>
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/pipeline_private.h"
@@ -493,9 +494,51 @@ out:
     free(w);
 }
 
+/* Image atomics on an unbound storage image: a named error from both
+ * interpreters, not writes silently dropped and 0 returned.  FragCoord.y
+ * is 40 in every lane, the branch of diff_image_atomics.frag with atomics
+ * only (no imageLoad, which reports the unbound image on its own). */
+static void
+test_unbound_storage_image(void)
+{
+    static const struct shader_case c = CASE_R32(diff_image_atomics_frag_spv);
+    struct sim_ir_shader *sh = translate(&c, 0);
+    struct sim_interp *in[2] = {sh ? sim_interp_create(sh) : NULL,
+                                sh ? sim_interp_create(sh) : NULL};
+    uint32_t found = 0;
+
+    CHECK(in[0] != NULL && in[1] != NULL);
+    if (in[0] && in[1]) {
+        const float y = 40.0f;
+        for (uint32_t i = 0; i < sh->input_count; i++) {
+            if (sh->inputs[i].builtin != SpvBuiltInFragCoord) {
+                continue;
+            }
+            found++;
+            for (int k = 0; k < 2; k++) {
+                uint32_t *lanes = sim_interp_register(in[k], sh->inputs[i].reg + 1);
+                for (uint32_t l = 0; l < SIM_LANES; l++) {
+                    memcpy(&lanes[l], &y, 4);
+                }
+            }
+        }
+        CHECK_EQ_INT(1, (int)found);
+        sim_interp_bind(in[0], NULL, 0);
+        sim_interp_bind(in[1], NULL, 0);
+        CHECK_EQ_STR("SIM_INTERP_ERROR_UNBOUND_TEXTURE",
+                     sim_interp_error_name(sim_interp_run(in[0], 0xffffu, 0)));
+        CHECK_EQ_STR("SIM_INTERP_ERROR_UNBOUND_TEXTURE",
+                     sim_interp_error_name(sim_interp_run_reference(in[1], 0xffffu, 0)));
+    }
+    sim_interp_destroy(in[0]);
+    sim_interp_destroy(in[1]);
+    sim_ir_shader_destroy(sh);
+}
+
 int
 main(void)
 {
+    test_unbound_storage_image();
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         int before = test_failures;
         run_case(&cases[i]);
