@@ -157,7 +157,7 @@
     "endpoint byte -128 as is where the specification reads it as -1 (-127): 6/7 of "    \
     "1/127, plus truncation 1/127, < 2/127 per texel; then the bilinear bound 2.5/255"
 /* Anisotropic filtering: Vulkan 16.5.7 leaves the method to the
- * implementation; ours is the approximation of pipeline/tex_sample.c (the
+ * implementation; ours is the approximation of pipeline/texture/tex_sample.c (the
  * mean of N trilinear taps along the major axis), lavapipe's another
  * footprint with other weights.  Measured with lavapipe (Mesa 22.3): the
  * largest difference is 0.26 on the per-level noise texture, 0.2 on the

@@ -20,7 +20,7 @@
 #include <spirv/unified1/spirv.h>
 #include <vulkan/vulkan_core.h>
 
-#include "pipeline/pipeline_private.h"
+#include "pipeline/pipeline.h"
 #include "test.h"
 
 #include "arith.frag.spv.h"

@@ -8,7 +8,7 @@
 
 #include <vulkan/vulkan_core.h>
 
-#include "pipeline/pipeline_private.h"
+#include "pipeline/pipeline.h"
 #include "test.h"
 
 #define DIM_2D 1u

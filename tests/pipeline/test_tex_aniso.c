@@ -1,6 +1,6 @@
 /*
  * tests/pipeline/test_tex_aniso.c — anisotropic filtering in the texture
- * unit's general path (the rule in pipeline/tex_sample.c's header comment):
+ * unit's general path (the rule in pipeline/texture/tex_sample.c's header comment):
  * the level it picks and the tap count, that a grazing footprint on a
  * checkerboard comes out closer to the true footprint average than the
  * isotropic lookup, and that a round footprint (or anisotropy off, or a
@@ -11,8 +11,8 @@
 
 #include <vulkan/vulkan_core.h>
 
-#include "pipeline/pipeline_private.h"
-#include "pipeline/tex_private.h"
+#include "pipeline/pipeline.h"
+#include "pipeline/texture/tex_private.h"
 #include "test.h"
 
 #define DIM_2D 1u

@@ -1,6 +1,6 @@
 /*
  * tests/pipeline/test_tex_fast.c — the texture unit's fast path
- * (pipeline/tex_fast.c) against the general path (tex_sample.c), bit for
+ * (pipeline/texture/tex_fast.c) against the general path (tex_sample.c), bit for
  * bit: random images (1 to 4 levels, odd sizes, a truncated level), random
  * sampler states (filters, mipmap modes, every address mode and border
  * colour, LOD bias and clamps), random coordinates, derivatives, biases,
@@ -13,7 +13,7 @@
 #include <spirv/unified1/spirv.h>
 #include <vulkan/vulkan_core.h>
 
-#include "pipeline/pipeline_private.h"
+#include "pipeline/pipeline.h"
 #include "test.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;

@@ -30,7 +30,7 @@
 
 #include "pipeline/pipeline.h"
 #include "replay_fixture.h"
-#include "pipeline/render_private.h"
+#include "pipeline/pipeline.h"
 #include "test.h"
 
 #include "layer_client_frag.h"

@@ -12,7 +12,7 @@
 
 #include <vulkan/vulkan_core.h>
 
-#include "pipeline/render_private.h"
+#include "pipeline/pipeline.h"
 #include "test.h"
 
 #define W 16

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pipeline/render_private.h"
+#include "pipeline/pipeline.h"
 #include "test.h"
 
 static const uint32_t sample_counts[] = {1, 2, 4, 8, 16};

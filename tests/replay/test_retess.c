@@ -1,6 +1,6 @@
 /*
  * tests/replay/test_retess.c — DiagSplit re-tessellation (--retessellate,
- * pipeline/tess_diagsplit.c) through the replay, on a frame built in
+ * pipeline/tess/tess_diagsplit.c) through the replay, on a frame built in
  * memory (tests/replay/shaders/retess.*: one quad patch a draw, the
  * application's levels 2):
  *

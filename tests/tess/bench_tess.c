@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "pipeline/tess_private.h"
+#include "pipeline/tess/tess_private.h"
 
 static double
 now(void)

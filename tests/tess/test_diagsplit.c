@@ -1,5 +1,5 @@
 /*
- * tests/tess/test_diagsplit.c — DiagSplit (pipeline/tess_diagsplit.c) on
+ * tests/tess/test_diagsplit.c — DiagSplit (pipeline/tess/tess_diagsplit.c) on
  * analytic surfaces, in the domain where watertightness is exact:
  *
  *   - every edge of every triangle not on the patch's border is an edge of
@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "pipeline/tess_private.h"
+#include "pipeline/tess/tess_private.h"
 #include "test.h"
 
 struct edge {

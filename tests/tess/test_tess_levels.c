@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "pipeline/tess_private.h"
+#include "pipeline/tess/tess_private.h"
 #include "test.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))

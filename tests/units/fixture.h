@@ -21,7 +21,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/pipeline.h"
-#include "pipeline/render_private.h"
+#include "pipeline/pipeline.h"
 #include "test.h"
 
 #include "layer_client_frag.h"

@@ -11,7 +11,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/pipeline.h"
-#include "pipeline/pipeline_private.h"
+#include "pipeline/pipeline.h"
 #include "test.h"
 
 #include "vkcube.frag.spv.h"

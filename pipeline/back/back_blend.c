@@ -1,0 +1,524 @@
+/*
+ * pipeline/back/back_blend.c — the per-sample back end: depth tests (early,
+ * before shading, or late, at write time), blending (Vulkan specification,
+ * "Blend Factors" and "Blend Operations") and colour write masks.
+ */
+#include <math.h>
+#include <string.h>
+
+#include <vulkan/vulkan_core.h>
+
+#include "pipeline/back/back.h"
+
+static uint32_t
+f2u(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static float
+u2f(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+float
+sim_tri_depth_at(const struct sim_draw_ctx *dc, const struct sim_tri *tri, int32_t x, int32_t y,
+                 uint32_t s)
+{
+    const struct sim_sample_pos *loc = sim_rast_sample_locations(dc->samples);
+    double px = x + loc[s].x / 16.0, py = y + loc[s].y / 16.0;
+    float z = (float)(tri->z[0] + tri->z[1] * (px - tri->fx) + tri->z[2] * (py - tri->fy));
+    const struct sim_draw_state *st = &dc->draw->state;
+
+    if (st->depth_clamp) {
+        float lo = st->viewport.min_depth, hi = st->viewport.max_depth;
+        if (lo > hi) {
+            float t = lo;
+            lo = hi;
+            hi = t;
+        }
+        z = z < lo ? lo : (z > hi ? hi : z);
+    }
+    return z;
+}
+
+static int
+compare(uint32_t op, float a, float b)
+{
+    switch (op) {
+    case VK_COMPARE_OP_NEVER:
+        return 0;
+    case VK_COMPARE_OP_LESS:
+        return a < b;
+    case VK_COMPARE_OP_EQUAL:
+        return a == b;
+    case VK_COMPARE_OP_LESS_OR_EQUAL:
+        return a <= b;
+    case VK_COMPARE_OP_GREATER:
+        return a > b;
+    case VK_COMPARE_OP_NOT_EQUAL:
+        return a != b;
+    case VK_COMPARE_OP_GREATER_OR_EQUAL:
+        return a >= b;
+    default:
+        return 1;
+    }
+}
+
+static uint32_t
+stencil_op(uint32_t op, uint32_t value, uint32_t reference)
+{
+    switch (op) {
+    case VK_STENCIL_OP_ZERO:
+        return 0;
+    case VK_STENCIL_OP_REPLACE:
+        return reference & 0xff;
+    case VK_STENCIL_OP_INCREMENT_AND_CLAMP:
+        return value < 255 ? value + 1 : 255;
+    case VK_STENCIL_OP_DECREMENT_AND_CLAMP:
+        return value > 0 ? value - 1 : 0;
+    case VK_STENCIL_OP_INVERT:
+        return ~value & 0xff;
+    case VK_STENCIL_OP_INCREMENT_AND_WRAP:
+        return (value + 1) & 0xff;
+    case VK_STENCIL_OP_DECREMENT_AND_WRAP:
+        return (value - 1) & 0xff;
+    default:
+        return value;
+    }
+}
+
+static int
+compare_u(uint32_t op, uint32_t a, uint32_t b)
+{
+    return compare(op, (float)a, (float)b);
+}
+
+/*
+ * Per-sample tests in the order of the Vulkan specification's "Fragment
+ * Operations": depth bounds (against the stored depth), stencil test, depth
+ * test, then the stencil update (fail, depth-fail or pass op, through the
+ * write mask) and the depth write.
+ */
+uint32_t
+sim_back_depth_test(const struct sim_draw_ctx *dc, struct sim_surface *depth,
+                    const struct sim_tri *tri, int32_t x, int32_t y, uint32_t mask)
+{
+    const struct sim_draw_state *st = &dc->draw->state;
+    const struct sim_stencil_face *face = tri->front ? &st->front : &st->back;
+    int depth_test = st->depth_test && depth && depth->depth && depth->fmt->depth_bits;
+    int stencil_test = st->stencil_test && depth && depth->stencil && depth->fmt->stencil_bits;
+    int bounds_test = st->depth_bounds_test && depth && depth->depth && depth->fmt->depth_bits;
+    uint32_t pass = 0;
+    size_t base;
+    float *d;
+
+    if (!depth_test && !stencil_test && !bounds_test) {
+        return mask;
+    }
+    base = ((size_t)y * depth->width + x) * depth->samples;
+    d = depth->depth + base;
+    if (depth_test && !stencil_test && !bounds_test && depth->samples == 1 && !st->depth_clamp) {
+        /* One sample at the pixel centre: the common case, inline (the
+         * same arithmetic as sim_tri_depth_at). */
+        double px = x + 0.5, py = y + 0.5;
+        double zp = tri->z[0] + tri->z[1] * (px - tri->fx) + tri->z[2] * (py - tri->fy);
+        float z = sim_fmt_quantize_depth(depth->fmt, (float)zp);
+        if (!(mask & 1) || !compare(st->depth_compare, z, d[0])) {
+            return 0;
+        }
+        if (st->depth_write) {
+            d[0] = z;
+        }
+        return 1;
+    }
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint32_t s = (uint32_t)__builtin_ctz(m);
+        int stencil_ok = 1, depth_ok = 1;
+        float z = 0.0f;
+        if (bounds_test && (d[s] < st->min_depth_bounds || d[s] > st->max_depth_bounds)) {
+            continue;
+        }
+        if (stencil_test) {
+            uint32_t ref = face->reference & face->compare_mask;
+            uint32_t val = depth->stencil[base + s] & face->compare_mask;
+            stencil_ok = compare_u(face->compare_op, ref, val);
+        }
+        if (stencil_ok && depth_test) {
+            z = sim_fmt_quantize_depth(depth->fmt, sim_tri_depth_at(dc, tri, x, y, s));
+            depth_ok = compare(st->depth_compare, z, d[s]);
+        }
+        if (stencil_test) {
+            uint32_t op = !stencil_ok ? face->fail_op
+                          : !depth_ok ? face->depth_fail_op
+                                      : face->pass_op;
+            uint32_t old = depth->stencil[base + s];
+            uint32_t v = stencil_op(op, old, face->reference);
+            depth->stencil[base + s] =
+                (uint8_t)((old & ~face->write_mask) | (v & face->write_mask));
+        }
+        if (stencil_ok && depth_ok) {
+            pass |= 1u << s;
+            if (depth_test && st->depth_write) {
+                d[s] = z;
+            }
+        }
+    }
+    return pass;
+}
+
+void
+sim_back_depth_test_quad(const struct sim_draw_ctx *dc, struct sim_surface *depth,
+                         const struct sim_tri *tri, int32_t x, int32_t y, uint32_t mask[4])
+{
+    const struct sim_draw_state *st = &dc->draw->state;
+
+    if (!(st->depth_test && !st->stencil_test && !st->depth_bounds_test && depth &&
+          depth->depth && depth->fmt->depth_bits && depth->samples == 1 && !st->depth_clamp)) {
+        for (uint32_t p = 0; p < 4; p++) {
+            if (mask[p]) {
+                mask[p] = sim_back_depth_test(dc, depth, tri, x + (int32_t)(p & 1),
+                                              y + (int32_t)(p >> 1), mask[p]);
+            }
+        }
+        return;
+    }
+    /* sim_back_depth_test's one-sample path, its checks made once. */
+    uint32_t op = st->depth_compare, write = st->depth_write;
+    const struct sim_fmt *fmt = depth->fmt;
+    for (uint32_t p = 0; p < 4; p++) {
+        int32_t px_i = x + (int32_t)(p & 1), py_i = y + (int32_t)(p >> 1);
+        float *d;
+        if (!mask[p]) {
+            continue;
+        }
+        d = depth->depth + ((size_t)py_i * depth->width + px_i);
+        double px = px_i + 0.5, py = py_i + 0.5;
+        double zp = tri->z[0] + tri->z[1] * (px - tri->fx) + tri->z[2] * (py - tri->fy);
+        float z = sim_fmt_quantize_depth(fmt, (float)zp);
+        if (!(mask[p] & 1) || !compare(op, z, d[0])) {
+            mask[p] = 0;
+            continue;
+        }
+        if (write) {
+            d[0] = z;
+        }
+        mask[p] = 1;
+    }
+}
+
+/* One blend factor for the colour (c < 3) or alpha (c == 3) channel. */
+static float
+factor(uint32_t f, int c, const float src[4], const float dst[4], const float k[4])
+{
+    switch (f) {
+    case VK_BLEND_FACTOR_ZERO:
+        return 0.0f;
+    case VK_BLEND_FACTOR_ONE:
+        return 1.0f;
+    case VK_BLEND_FACTOR_SRC_COLOR:
+        return src[c];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR:
+        return 1.0f - src[c];
+    case VK_BLEND_FACTOR_DST_COLOR:
+        return dst[c];
+    case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR:
+        return 1.0f - dst[c];
+    case VK_BLEND_FACTOR_SRC_ALPHA:
+        return src[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA:
+        return 1.0f - src[3];
+    case VK_BLEND_FACTOR_DST_ALPHA:
+        return dst[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA:
+        return 1.0f - dst[3];
+    case VK_BLEND_FACTOR_CONSTANT_COLOR:
+        return k[c];
+    case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR:
+        return 1.0f - k[c];
+    case VK_BLEND_FACTOR_CONSTANT_ALPHA:
+        return k[3];
+    case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA:
+        return 1.0f - k[3];
+    case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE:
+        if (c == 3) {
+            return 1.0f;
+        }
+        return src[3] < 1.0f - dst[3] ? src[3] : 1.0f - dst[3];
+    default:
+        return 0.0f;
+    }
+}
+
+static float
+blend_op(uint32_t op, float s, float sf, float d, float df)
+{
+    switch (op) {
+    case VK_BLEND_OP_SUBTRACT:
+        return s * sf - d * df;
+    case VK_BLEND_OP_REVERSE_SUBTRACT:
+        return d * df - s * sf;
+    case VK_BLEND_OP_MIN:
+        return s < d ? s : d;
+    case VK_BLEND_OP_MAX:
+        return s > d ? s : d;
+    default:
+        return s * sf + d * df;
+    }
+}
+
+static float
+clampf(float v, float lo, float hi)
+{
+    return v > lo ? (v < hi ? v : hi) : lo;
+}
+
+/* Vulkan "Logical Operations" on the bits of one texel. */
+static uint8_t
+logic_op(uint32_t op, uint8_t s, uint8_t d)
+{
+    switch (op) {
+    case VK_LOGIC_OP_CLEAR:
+        return 0;
+    case VK_LOGIC_OP_AND:
+        return s & d;
+    case VK_LOGIC_OP_AND_REVERSE:
+        return s & (uint8_t)~d;
+    case VK_LOGIC_OP_COPY:
+        return s;
+    case VK_LOGIC_OP_AND_INVERTED:
+        return (uint8_t)~s & d;
+    case VK_LOGIC_OP_NO_OP:
+        return d;
+    case VK_LOGIC_OP_XOR:
+        return s ^ d;
+    case VK_LOGIC_OP_OR:
+        return s | d;
+    case VK_LOGIC_OP_NOR:
+        return (uint8_t)~(s | d);
+    case VK_LOGIC_OP_EQUIVALENT:
+        return (uint8_t)~(s ^ d);
+    case VK_LOGIC_OP_INVERT:
+        return (uint8_t)~d;
+    case VK_LOGIC_OP_OR_REVERSE:
+        return s | (uint8_t)~d;
+    case VK_LOGIC_OP_COPY_INVERTED:
+        return (uint8_t)~s;
+    case VK_LOGIC_OP_OR_INVERTED:
+        return (uint8_t)~s | d;
+    case VK_LOGIC_OP_NAND:
+        return (uint8_t)~(s & d);
+    default:
+        return 0xff;
+    }
+}
+
+/* Writes `src` (four values as the shader wrote them) into samples `mask`
+ * of pixel (x, y) of colour surface `s`, through blend state `b`. */
+static void
+write_color(const struct sim_draw_ctx *dc, struct sim_surface *s, const struct sim_fmt *vf,
+            const struct sim_blend_attachment *b, int32_t x, int32_t y, uint32_t mask,
+            const uint32_t src_bits[4])
+{
+    uint8_t *p = s->color + ((size_t)y * s->width + x) * s->samples * s->texel_bytes;
+    uint32_t wm = b->write_mask & 0xf;
+    int blend = b->enable && !sim_fmt_is_integer(vf);
+    int logic = dc->draw->state.logic_op_enable &&
+                (vf->type == SIM_FMT_UNORM || vf->type == SIM_FMT_SNORM ||
+                 sim_fmt_is_integer(vf));
+    uint8_t texel[16];
+
+    if (wm == 0) {
+        return;
+    }
+    if (logic) {
+        /* Logic ops replace blending on integer and normalized formats:
+         * the source converted to the format, combined bit by bit. */
+        sim_fmt_encode(vf, src_bits, texel);
+        for (uint32_t m = mask; m; m &= m - 1) {
+            uint8_t *t = p + (size_t)__builtin_ctz(m) * s->texel_bytes, out[16];
+            uint32_t dst_bits[4], res[4];
+            for (uint32_t i = 0; i < s->texel_bytes; i++) {
+                out[i] = logic_op(dc->draw->state.logic_op, texel[i], t[i]);
+            }
+            if (wm != 0xf) {
+                sim_fmt_decode(vf, t, dst_bits);
+                sim_fmt_decode(vf, out, res);
+                for (int c = 0; c < 4; c++) {
+                    if (!(wm & (1u << c))) {
+                        res[c] = dst_bits[c];
+                    }
+                }
+                sim_fmt_encode(vf, res, out);
+            }
+            memcpy(t, out, s->texel_bytes);
+        }
+        return;
+    }
+    if (!blend && wm == 0xf) {
+        sim_fmt_encode(vf, src_bits, texel);
+        for (uint32_t m = mask; m; m &= m - 1) {
+            memcpy(p + (size_t)__builtin_ctz(m) * s->texel_bytes, texel, s->texel_bytes);
+        }
+        return;
+    }
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint8_t *t = p + (size_t)__builtin_ctz(m) * s->texel_bytes;
+        uint32_t dst_bits[4], out[4];
+        sim_fmt_decode(vf, t, dst_bits);
+        if (blend) {
+            float src[4], dst[4], k[4];
+            int norm = vf->type == SIM_FMT_UNORM || vf->type == SIM_FMT_SRGB;
+            int snorm = vf->type == SIM_FMT_SNORM;
+            for (int c = 0; c < 4; c++) {
+                src[c] = u2f(src_bits[c]);
+                dst[c] = u2f(dst_bits[c]);
+                k[c] = dc->draw->state.blend_constants[c];
+                if (norm) {
+                    src[c] = clampf(src[c], 0.0f, 1.0f);
+                    k[c] = clampf(k[c], 0.0f, 1.0f);
+                } else if (snorm) {
+                    src[c] = clampf(src[c], -1.0f, 1.0f);
+                    k[c] = clampf(k[c], -1.0f, 1.0f);
+                }
+            }
+            for (int c = 0; c < 4; c++) {
+                uint32_t sf = c < 3 ? b->src_color : b->src_alpha;
+                uint32_t df = c < 3 ? b->dst_color : b->dst_alpha;
+                uint32_t op = c < 3 ? b->color_op : b->alpha_op;
+                out[c] = f2u(blend_op(op, src[c], factor(sf, c, src, dst, k), dst[c],
+                                      factor(df, c, src, dst, k)));
+            }
+        } else {
+            memcpy(out, src_bits, sizeof(out));
+        }
+        for (int c = 0; c < 4; c++) {
+            if (!(wm & (1u << c))) {
+                out[c] = dst_bits[c];
+            }
+        }
+        sim_fmt_encode(vf, out, t);
+    }
+}
+
+void
+sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *tri, int32_t x,
+                int32_t y, uint32_t mask)
+{
+    const struct sim_draw_ctx *dc = ctx->dc;
+    const struct sim_unit_target *t = ctx->target;
+
+    if (ctx->sample_mask_out) {
+        mask &= ctx->sample_mask_out[lane];
+    }
+    if (dc->draw->state.alpha_to_coverage && ctx->out_regs[0][3]) {
+        /* Vulkan "Multisample Coverage": alpha of output 0 becomes a
+         * coverage mask; the pattern is the implementation's.  Ours keeps
+         * round(alpha * samples) samples, the lowest first. */
+        float a;
+        memcpy(&a, &ctx->out_regs[0][3][lane], 4);
+        a = a > 0.0f ? (a < 1.0f ? a : 1.0f) : 0.0f;
+        uint32_t n = (uint32_t)(a * (float)dc->samples + 0.5f);
+        mask &= n >= 32 ? ~0u : (1u << n) - 1u;
+        if (!mask) {
+            return;
+        }
+    }
+    if (ctx->late_tests) {
+        mask = sim_back_depth_test(dc, t->depth, tri, x, y, mask);
+    }
+    if (!mask) {
+        return;
+    }
+    if (ctx->simple_color) {
+        /* One single-sampled 32-bit target, written whole: the common case. */
+        struct sim_surface *s = t->color[0];
+        uint32_t src[4] = {ctx->out_regs[0][0][lane], ctx->out_regs[0][1][lane],
+                           ctx->out_regs[0][2][lane], ctx->out_regs[0][3][lane]};
+        sim_fmt_encode(s->fmt, src, s->color + ((size_t)y * s->width + x) * 4);
+        ctx->counters->samples_written++;
+        return;
+    }
+    for (uint32_t i = 0; i < dc->pass->color_count; i++) {
+        struct sim_surface *s = t->color[i];
+        uint32_t src[4];
+        const struct sim_fmt *vf;
+        if (!s || !ctx->out_regs[i][0]) {
+            continue;
+        }
+        vf = sim_fmt_get(t->color_format[i]);
+        if (!vf || vf->bytes != s->texel_bytes) {
+            vf = s->fmt;
+        }
+        for (int c = 0; c < 4; c++) {
+            src[c] = ctx->out_regs[i][c] ? ctx->out_regs[i][c][lane] : 0;
+        }
+        if (dc->draw->state.alpha_to_one) {
+            float one = 1.0f;
+            memcpy(&src[3], &one, 4);
+        }
+        write_color(dc, s, vf, &dc->draw->state.blend[i], x, y, mask, src);
+    }
+    ctx->counters->samples_written += sim_popcount(mask);
+}
+
+void
+sim_shade_read_outputs(const struct sim_shade_ctx *ctx, uint32_t lane,
+                       struct sim_shade_outputs *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->sample_mask = ctx->sample_mask_out ? ctx->sample_mask_out[lane] : ~0u;
+    for (uint32_t i = 0; i < SIM_MAX_COLOR_ATTACHMENTS; i++) {
+        for (int c = 0; c < 4; c++) {
+            out->color[i][c] = ctx->out_regs[i][c] ? ctx->out_regs[i][c][lane] : 0;
+        }
+    }
+}
+
+void
+sim_shade_write_outputs(struct sim_shade_ctx *ctx, const struct sim_shade_outputs *out,
+                        const struct sim_tri *tri, int32_t x, int32_t y, uint32_t mask)
+{
+    const struct sim_draw_ctx *dc = ctx->dc;
+    const struct sim_unit_target *t = ctx->target;
+
+    mask &= out->sample_mask;
+    if (dc->draw->state.alpha_to_coverage && ctx->out_regs[0][3]) {
+        /* As sim_shade_write. */
+        float a;
+        memcpy(&a, &out->color[0][3], 4);
+        a = a > 0.0f ? (a < 1.0f ? a : 1.0f) : 0.0f;
+        uint32_t n = (uint32_t)(a * (float)dc->samples + 0.5f);
+        mask &= n >= 32 ? ~0u : (1u << n) - 1u;
+    }
+    if (mask && ctx->late_tests) {
+        mask = sim_back_depth_test(dc, t->depth, tri, x, y, mask);
+    }
+    if (!mask) {
+        return;
+    }
+    for (uint32_t i = 0; i < dc->pass->color_count; i++) {
+        struct sim_surface *s = t->color[i];
+        uint32_t src[4];
+        const struct sim_fmt *vf;
+        if (!s || !ctx->out_regs[i][0]) {
+            continue;
+        }
+        vf = sim_fmt_get(t->color_format[i]);
+        if (!vf || vf->bytes != s->texel_bytes) {
+            vf = s->fmt;
+        }
+        memcpy(src, out->color[i], sizeof(src));
+        if (dc->draw->state.alpha_to_one) {
+            float one = 1.0f;
+            memcpy(&src[3], &one, 4);
+        }
+        write_color(dc, s, vf, &dc->draw->state.blend[i], x, y, mask, src);
+    }
+    ctx->counters->samples_written += sim_popcount(mask);
+}

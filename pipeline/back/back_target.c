@@ -1,0 +1,298 @@
+/*
+ * pipeline/back/back_target.c — render-target storage: surfaces per image and
+ * unit, their initial contents, render-pass clears, MSAA resolves and the
+ * conversion of pixels to RGBA8.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline/back/back.h"
+
+static uint32_t
+f2u(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static float
+u2f(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* Bytes of the depth aspect of every level and layer: where the stencil
+ * aspect starts in a snapshot. */
+static uint64_t
+depth_aspect_bytes(const struct sim_image *image, const struct sim_fmt *f)
+{
+    uint64_t total = 0;
+    if (f->depth_bits == 0) {
+        return 0;
+    }
+    for (uint32_t l = 0; l < (image->levels ? image->levels : 1); l++) {
+        uint64_t w = image->width >> l ? image->width >> l : 1;
+        uint64_t h = image->height >> l ? image->height >> l : 1;
+        total += w * h * f->bytes * (image->layers ? image->layers : 1);
+    }
+    return total;
+}
+
+struct sim_surface *
+sim_surface_create(const struct sim_image *image, uint32_t samples)
+{
+    const struct sim_fmt *f = sim_fmt_get(image->format);
+    struct sim_surface *s;
+    size_t n;
+
+    if (!f || image->width == 0 || image->height == 0 || image->width > SIM_RAST_MAX_EXTENT ||
+        image->height > SIM_RAST_MAX_EXTENT || samples == 0 || samples > SIM_MAX_SAMPLES) {
+        return NULL;
+    }
+    s = calloc(1, sizeof(*s));
+    if (!s) {
+        return NULL;
+    }
+    s->format = image->format;
+    s->fmt = f;
+    s->width = image->width;
+    s->height = image->height;
+    s->samples = samples;
+    s->texel_bytes = f->bytes;
+    n = (size_t)image->width * image->height * samples;
+    if (f->type == SIM_FMT_DEPTH) {
+        const uint8_t *data = image->data;
+        uint64_t stencil_at = depth_aspect_bytes(image, f);
+        s->depth = calloc(n, sizeof(float));
+        s->stencil = calloc(n, 1);
+        if (!s->depth || !s->stencil) {
+            goto error;
+        }
+        for (uint32_t y = 0; data && y < image->height; y++) {
+            for (uint32_t x = 0; x < image->width; x++) {
+                uint64_t i = (uint64_t)y * image->width + x;
+                float z = 0.0f;
+                uint8_t st = 0;
+                if (f->depth_bits && (i + 1) * f->bytes <= image->size) {
+                    uint32_t v[4];
+                    sim_fmt_decode(f, data + i * f->bytes, v);
+                    z = u2f(v[0]);
+                }
+                if (f->stencil_bits && stencil_at + i < image->size) {
+                    st = data[stencil_at + i];
+                }
+                for (uint32_t k = 0; k < samples; k++) {
+                    s->depth[i * samples + k] = z;
+                    s->stencil[i * samples + k] = st;
+                }
+            }
+        }
+        return s;
+    }
+    s->color = calloc(n, f->bytes);
+    if (!s->color) {
+        goto error;
+    }
+    if (image->data) {
+        const uint8_t *data = image->data;
+        uint64_t pixels = (uint64_t)image->width * image->height;
+        for (uint64_t i = 0; i < pixels && (i + 1) * f->bytes <= image->size; i++) {
+            for (uint32_t k = 0; k < samples; k++) {
+                memcpy(s->color + (i * samples + k) * f->bytes, data + i * f->bytes, f->bytes);
+            }
+        }
+    }
+    return s;
+
+error:
+    sim_surface_destroy(s);
+    return NULL;
+}
+
+void
+sim_surface_destroy(struct sim_surface *surface)
+{
+    if (!surface) {
+        return;
+    }
+    free(surface->color);
+    free(surface->depth);
+    free(surface->stencil);
+    free(surface);
+}
+
+/* `rect` clipped to the surface, as [x0, x1) x [y0, y1). */
+static int
+clip_rect(const struct sim_surface *s, const struct sim_rect *rect, uint32_t r[4])
+{
+    int64_t x0 = rect->x, y0 = rect->y;
+    int64_t x1 = x0 + rect->width, y1 = y0 + rect->height;
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 > s->width ? s->width : x1;
+    y1 = y1 > s->height ? s->height : y1;
+    if (x0 >= x1 || y0 >= y1) {
+        return 0;
+    }
+    r[0] = (uint32_t)x0;
+    r[1] = (uint32_t)y0;
+    r[2] = (uint32_t)x1;
+    r[3] = (uint32_t)y1;
+    return 1;
+}
+
+void
+sim_surface_clear(struct sim_surface *surface, uint32_t view_format, const uint32_t clear[4],
+                  const struct sim_rect *rect, int clear_depth, int clear_stencil)
+{
+    uint32_t r[4];
+
+    if (!clip_rect(surface, rect, r)) {
+        return;
+    }
+    if (surface->fmt->type == SIM_FMT_DEPTH) {
+        float z = sim_fmt_quantize_depth(surface->fmt, u2f(clear[0]));
+        for (uint32_t y = r[1]; y < r[3]; y++) {
+            size_t row = ((size_t)y * surface->width) * surface->samples;
+            for (size_t i = row + (size_t)r[0] * surface->samples;
+                 i < row + (size_t)r[2] * surface->samples; i++) {
+                if (clear_depth) {
+                    surface->depth[i] = z;
+                }
+                if (clear_stencil) {
+                    surface->stencil[i] = (uint8_t)clear[1];
+                }
+            }
+        }
+        return;
+    }
+    const struct sim_fmt *vf = sim_fmt_get(view_format);
+    uint8_t texel[16];
+    if (!vf || vf->bytes != surface->texel_bytes) {
+        vf = surface->fmt;
+    }
+    sim_fmt_encode(vf, clear, texel);
+    for (uint32_t y = r[1]; y < r[3]; y++) {
+        uint8_t *p = surface->color +
+                     ((size_t)y * surface->width + r[0]) * surface->samples * surface->texel_bytes;
+        size_t n = (size_t)(r[2] - r[0]) * surface->samples;
+        if (surface->texel_bytes == 4) {
+            /* Colour storage comes from calloc, so 4-byte texels are
+             * aligned. */
+            uint32_t v, *q = (uint32_t *)(void *)p;
+            memcpy(&v, texel, 4);
+            for (size_t i = 0; i < n; i++) {
+                q[i] = v;
+            }
+            continue;
+        }
+        for (size_t i = 0; i < n; i++) {
+            memcpy(p + i * surface->texel_bytes, texel, surface->texel_bytes);
+        }
+    }
+}
+
+/* The average of the samples of pixel (x, y), encoded in the surface's
+ * format (integer formats: sample 0). */
+static void
+average_texel(const struct sim_surface *s, uint32_t x, uint32_t y, uint8_t *texel)
+{
+    const uint8_t *p = s->color + ((size_t)y * s->width + x) * s->samples * s->texel_bytes;
+    double sum[4] = {0, 0, 0, 0};
+    uint32_t v[4], out[4];
+
+    if (s->samples == 1 || sim_fmt_is_integer(s->fmt)) {
+        memcpy(texel, p, s->texel_bytes);
+        return;
+    }
+    for (uint32_t k = 0; k < s->samples; k++) {
+        sim_fmt_decode(s->fmt, p + (size_t)k * s->texel_bytes, v);
+        for (int c = 0; c < 4; c++) {
+            sum[c] += u2f(v[c]);
+        }
+    }
+    for (int c = 0; c < 4; c++) {
+        out[c] = f2u((float)(sum[c] / s->samples));
+    }
+    sim_fmt_encode(s->fmt, out, texel);
+}
+
+void
+sim_surface_resolve(const struct sim_surface *src, struct sim_surface *dst,
+                    const struct sim_rect *rect)
+{
+    uint32_t r[4];
+    uint8_t texel[16];
+
+    if (!src->color || !dst->color || src->width != dst->width || src->height != dst->height ||
+        !clip_rect(src, rect, r)) {
+        return;
+    }
+    for (uint32_t y = r[1]; y < r[3]; y++) {
+        for (uint32_t x = r[0]; x < r[2]; x++) {
+            uint32_t v[4];
+            average_texel(src, x, y, texel);
+            if (src->fmt != dst->fmt) {
+                sim_fmt_decode(src->fmt, texel, v);
+                sim_fmt_encode(dst->fmt, v, texel);
+            }
+            size_t at = ((size_t)y * dst->width + x) * dst->samples;
+            uint8_t *p = dst->color + at * dst->texel_bytes;
+            for (uint32_t k = 0; k < dst->samples; k++) {
+                memcpy(p + (size_t)k * dst->texel_bytes, texel, dst->texel_bytes);
+            }
+        }
+    }
+}
+
+void
+sim_surface_pixel_rgba8(const struct sim_surface *surface, uint32_t x, uint32_t y, uint8_t out[4])
+{
+    uint8_t texel[16];
+
+    if (surface->fmt->type == SIM_FMT_DEPTH) {
+        const float *z = surface->depth + ((size_t)y * surface->width + x) * surface->samples;
+        double sum = 0;
+        for (uint32_t k = 0; k < surface->samples; k++) {
+            sum += z[k];
+        }
+        float a = (float)(sum / surface->samples);
+        uint8_t g = (uint8_t)nearbyintf((a > 0.0f ? (a < 1.0f ? a : 1.0f) : 0.0f) * 255.0f);
+        out[0] = out[1] = out[2] = g;
+        out[3] = 255;
+        return;
+    }
+    average_texel(surface, x, y, texel);
+    sim_fmt_texel_rgba8(surface->fmt, texel, out);
+}
+
+void *
+sim_surface_texels(const struct sim_surface *surface, void *scratch)
+{
+    size_t pixels = (size_t)surface->width * surface->height;
+
+    if (surface->samples == 1) {
+        return surface->depth ? (void *)surface->depth : (void *)surface->color;
+    }
+    if (surface->depth) {
+        float *out = scratch;
+        for (size_t i = 0; i < pixels; i++) {
+            double z = 0;
+            for (uint32_t k = 0; k < surface->samples; k++) {
+                z += surface->depth[i * surface->samples + k];
+            }
+            out[i] = (float)(z / surface->samples);
+        }
+        return out;
+    }
+    uint8_t *out = scratch;
+    for (size_t i = 0; i < pixels; i++) {
+        average_texel(surface, (uint32_t)(i % surface->width), (uint32_t)(i / surface->width),
+                      out + i * surface->texel_bytes);
+    }
+    return out;
+}

@@ -1,0 +1,491 @@
+/*
+ * pipeline/frame/frame.h — the pipeline's input and the plain data around it: a frame
+ * described in memory (passes, draws, images, state), the replay options,
+ * and the counters and per-draw outcomes a replay returns.  Types only:
+ * the code that runs a frame is run/.
+ */
+#ifndef OVERSHADE_PIPELINE_FRAME_FRAME_H
+#define OVERSHADE_PIPELINE_FRAME_FRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pipeline/interp/interp.h"
+
+/* ------------------------------------------------------------------------ */
+/* Frames: the in-memory description the pipeline replays                    */
+
+/*
+ * A frame is a list of passes in execution order.  A pass is one subpass of a
+ * render pass instance (or one dynamic rendering instance): its attachments
+ * with their load/store operations and clear values, and its draws, each
+ * carrying every piece of state it needs, already resolved (pipeline state
+ * merged with dynamic state, descriptors turned into a binding table).  Images
+ * are named by their index into sim_frame.images.  The caller owns every
+ * structure and all memory they point to; it must stay valid and unchanged
+ * while sim_replay_frame runs, except storage buffers, which shaders write.
+ *
+ * Units and origins are Vulkan's: framebuffer coordinates in pixels with the
+ * origin top left and y down, viewport transform as in the specification's
+ * "Controlling the Viewport".
+ */
+
+#define SIM_NONE UINT32_MAX
+#define SIM_MAX_COLOR_ATTACHMENTS 8
+#define SIM_MAX_VERTEX_BINDINGS 16
+#define SIM_MAX_VERTEX_ATTRIBUTES 16
+#define SIM_MAX_SAMPLES 16
+
+/* An image of the frame: a render target or a texture.  `data` holds its
+ * contents when the frame starts, laid out as a capture snapshot: every
+ * aspect (colour; or depth, then stencil), then every mip level, then every
+ * array layer, tightly packed (the depth of D24 formats in 4 bytes, stencil
+ * 1 byte).  NULL: undefined contents, read as zero.  Only layer 0 of mip 0
+ * is rendered to. */
+struct sim_image {
+    uint32_t format; /* VkFormat */
+    uint32_t width, height;
+    uint32_t levels, layers;
+    uint32_t samples; /* as created; sim_replay_options.samples may override */
+    const void *data;
+    uint64_t size; /* bytes at data */
+    /* 0 for an image.  Else this frame image is mip level `level`, array
+     * layer `layer` of frame image `parent - 1` (which is not one itself):
+     * the storage the frame renders into through a view of that one
+     * subresource, with levels and layers 1 and the level's size.  Views of
+     * the parent that draws sample afterwards see what it holds. */
+    uint32_t parent;
+    uint32_t level, layer;
+};
+
+/* The subresources an image view shows (VkImageSubresourceRange, counts
+ * resolved). */
+struct sim_view_range {
+    uint32_t view_type; /* VkImageViewType */
+    uint32_t base_level, level_count;
+    uint32_t base_layer, layer_count;
+};
+
+struct sim_rect {
+    int32_t x, y;
+    uint32_t width, height;
+};
+
+struct sim_viewport {
+    float x, y, width, height, min_depth, max_depth;
+};
+
+/* One attachment of a pass. */
+struct sim_attachment {
+    uint32_t image;    /* index into sim_frame.images */
+    uint32_t format;   /* VkFormat of the view (may differ from the image's, e.g. SRGB) */
+    uint32_t load_op;  /* VkAttachmentLoadOp */
+    uint32_t store_op; /* VkAttachmentStoreOp */
+    uint32_t stencil_load_op, stencil_store_op;
+    uint32_t clear[4];      /* VkClearValue words: colour bits, or depth float bits and stencil */
+    uint32_t resolve_image; /* SIM_NONE, or an image that receives the resolve at the end */
+};
+
+/* Vertex input of a pipeline (VkPipelineVertexInputStateCreateInfo). */
+struct sim_vertex_binding {
+    uint32_t binding;
+    uint32_t stride;
+    uint32_t input_rate; /* VkVertexInputRate */
+    uint32_t divisor;    /* 1 unless VK_EXT_vertex_attribute_divisor */
+};
+
+struct sim_vertex_attribute {
+    uint32_t location;
+    uint32_t binding;
+    uint32_t format; /* VkFormat */
+    uint32_t offset;
+};
+
+/* A graphics pipeline's shaders and vertex input.  Shaders are owned by the
+ * caller; absent stages are NULL. */
+struct sim_program {
+    const struct sim_ir_shader *stages[SIM_STAGE_COUNT];
+    uint32_t binding_count;
+    struct sim_vertex_binding bindings[SIM_MAX_VERTEX_BINDINGS];
+    uint32_t attribute_count;
+    struct sim_vertex_attribute attributes[SIM_MAX_VERTEX_ATTRIBUTES];
+};
+
+struct sim_blend_attachment {
+    uint32_t enable;
+    uint32_t src_color, dst_color, color_op; /* VkBlendFactor, VkBlendOp */
+    uint32_t src_alpha, dst_alpha, alpha_op;
+    uint32_t write_mask; /* VkColorComponentFlags */
+};
+
+struct sim_stencil_face {
+    uint32_t fail_op, pass_op, depth_fail_op, compare_op; /* VkStencilOp, VkCompareOp */
+    uint32_t compare_mask, write_mask, reference;
+};
+
+/* Every piece of fixed-function state a draw uses, dynamic state applied.
+ * Enumerations hold Vulkan's values. */
+struct sim_draw_state {
+    uint32_t topology; /* VkPrimitiveTopology */
+    uint32_t primitive_restart;
+    uint32_t patch_control_points;
+    struct sim_viewport viewport; /* viewport 0 */
+    struct sim_rect scissor;      /* scissor 0 */
+    uint32_t rasterizer_discard;
+    uint32_t polygon_mode; /* VkPolygonMode */
+    float line_width;      /* pixels; 0 reads as 1 */
+    uint32_t cull_mode;    /* VkCullModeFlags */
+    uint32_t front_face;   /* VkFrontFace */
+    uint32_t depth_clamp;
+    uint32_t depth_clip; /* clip against 0 <= z <= w */
+    uint32_t depth_bias_enable;
+    float depth_bias_constant, depth_bias_clamp, depth_bias_slope;
+    uint32_t sample_shading;
+    float min_sample_shading;
+    uint32_t sample_mask; /* bits of pSampleMask[0]; all ones when absent */
+    uint32_t alpha_to_coverage, alpha_to_one;
+    uint32_t depth_test, depth_write, depth_compare; /* VkCompareOp */
+    uint32_t depth_bounds_test;
+    float min_depth_bounds, max_depth_bounds;
+    uint32_t stencil_test;
+    struct sim_stencil_face front, back;
+    uint32_t logic_op_enable, logic_op;
+    float blend_constants[4];
+    struct sim_blend_attachment blend[SIM_MAX_COLOR_ATTACHMENTS];
+};
+
+/* A bound vertex buffer: `size` bytes from the bound offset. */
+struct sim_vertex_buffer {
+    const void *data;
+    uint64_t size;
+    uint64_t stride; /* 0: the pipeline's stride (vkCmdBindVertexBuffers2 sets it) */
+};
+
+/* One rectangle of a vkCmdClearAttachments. */
+struct sim_clear {
+    uint32_t aspects;    /* VkImageAspectFlags: COLOR, or DEPTH and/or STENCIL */
+    uint32_t attachment; /* colour attachment index (COLOR) */
+    uint32_t value[4];   /* VkClearValue words */
+    struct sim_rect rect;
+};
+
+/* One executed draw (an indirect or multi draw is one sim_draw per draw the
+ * GPU ran), or, when clear_count is not zero, a vkCmdClearAttachments in
+ * the pass (it has no program and is not counted as a draw). */
+struct sim_draw {
+    const struct sim_program *program;
+    struct sim_draw_state state;
+    const struct sim_binding *bindings; /* descriptors and push constants */
+    uint32_t binding_count;
+    /* NULL, or per binding the frame image its `image` shows (SIM_NONE when
+     * none): when the frame has written that image earlier (rendered,
+     * cleared, blitted, uploaded), or a subresource image of it
+     * (sim_image.parent), shaders sample what it holds then instead of
+     * `image`'s data, subresource by subresource; the rest keep `image`'s. */
+    const uint32_t *binding_images;
+    /* NULL, or per binding with a binding image the range of it the view
+     * shows.  NULL: from level 0 and layer 0, `image`'s level and layer
+     * counts and view type (a 2D view of one level without `image`). */
+    const struct sim_view_range *binding_ranges;
+    struct sim_vertex_buffer vertex_buffers[SIM_MAX_VERTEX_BINDINGS]; /* by binding number */
+    uint32_t indexed;
+    const void *index_data; /* indexed draws: the index buffer from the bound offset */
+    uint64_t index_size;    /* bytes at index_data */
+    uint32_t index_bytes;   /* 1, 2 or 4 */
+    uint32_t count;         /* vertices, or indices */
+    uint32_t instance_count;
+    uint32_t first; /* first vertex, or first index */
+    int32_t vertex_offset;
+    uint32_t first_instance;
+    uint32_t id; /* the caller's number for the draw, echoed in results */
+    /* Non-NULL: the caller could not describe the draw (the reason, valid as
+     * long as the frame); the draw is skipped and reported as unsupported. */
+    const char *unsupported;
+    uint32_t clear_count;
+    const struct sim_clear *clears;
+};
+
+/* What a pass does.  Transfers work on level 0, layer 0 of `image` (for
+ * other levels and layers, `image` is a subresource image: sim_image.parent). */
+enum sim_pass_kind {
+    SIM_PASS_RENDER,      /* draws into attachments */
+    SIM_PASS_CLEAR,       /* clears `image` over `area` (vkCmdClear*Image) */
+    SIM_PASS_BLIT,        /* `regions` of `src_image` into `image`: copy, blit, resolve */
+    SIM_PASS_UPLOAD,      /* tightly packed texels at `data` into `image` over `area` */
+    SIM_PASS_BUFFER_COPY, /* `bytes` bytes from `src` to `dst`, or `fill` words when src is NULL */
+};
+
+/* A blit region: [x0, x1) x [y0, y1) of the source onto the same of the
+ * destination; reversed bounds mirror (vkCmdBlitImage). */
+struct sim_blit_region {
+    int32_t src[4]; /* x0, y0, x1, y1 */
+    int32_t dst[4];
+};
+
+struct sim_pass {
+    uint32_t kind; /* enum sim_pass_kind */
+    uint32_t width, height; /* framebuffer */
+    struct sim_rect area;   /* render area */
+    uint32_t samples;       /* rasterization samples of the pass's attachments */
+    uint32_t color_count;
+    struct sim_attachment color[SIM_MAX_COLOR_ATTACHMENTS]; /* image SIM_NONE: unused */
+    uint32_t has_depth;
+    struct sim_attachment depth; /* depth/stencil attachment when has_depth */
+    uint32_t draw_count;
+    const struct sim_draw *draws;
+
+    /* Transfers (CLEAR, BLIT, UPLOAD use `area`, `image` and these). */
+    uint32_t image;        /* destination image */
+    uint32_t format;       /* CLEAR: the VkFormat that interprets `clear`; UPLOAD: of `data` */
+    uint32_t aspects;      /* CLEAR: VkImageAspectFlags */
+    uint32_t clear_value[4];
+    uint32_t src_image;    /* BLIT */
+    uint32_t filter;       /* BLIT: VkFilter */
+    uint32_t resolve;      /* BLIT: average the source's samples (vkCmdResolveImage) */
+    uint32_t region_count; /* BLIT */
+    const struct sim_blit_region *regions;
+    const void *data;      /* UPLOAD */
+    uint64_t data_size;
+    void *dst;             /* BUFFER_COPY: the caller's buffer memory */
+    const void *src;
+    uint64_t bytes;
+    uint32_t fill;
+};
+
+struct sim_frame {
+    uint64_t index;             /* the application's frame number */
+    uint32_t sub_pixel_bits;    /* VkPhysicalDeviceLimits::subPixelPrecisionBits, 1..8 */
+    uint32_t image_count;
+    const struct sim_image *images;
+    uint32_t pass_count;
+    const struct sim_pass *passes;
+    uint32_t present_image; /* the presented image, or SIM_NONE */
+};
+
+
+/* ------------------------------------------------------------------------ */
+/* Replay                                                                     */
+
+/* Shading units (../shared/spec/modes.md; what we chose: docs/modes.md). */
+/* X(NAME, name): the shading units, in report order.  A unit is one file in
+ * units/ defining `const struct sim_unit_ops sim_unit_<name>` and one line
+ * here (pipeline/README.md, "Adding a shading unit"). */
+#define SIM_UNIT_LIST(X)                                                                   \
+    X(BASELINE, baseline)                                                                  \
+    X(QFM, qfm)                                                                            \
+    X(PMU, pmu)                                                                            \
+    X(CPS, cps)                                                                            \
+    X(AMFS, amfs)                                                                          \
+    X(SSAA, ssaa)
+
+enum sim_unit_kind {
+#define SIM_UNIT_ENUM(upper, lower) SIM_UNIT_##upper,
+    SIM_UNIT_LIST(SIM_UNIT_ENUM)
+#undef SIM_UNIT_ENUM
+        SIM_UNIT_COUNT
+};
+
+
+/* X(name, message).  sim_replay_frame returns OK, NOMEM or BAD_FRAME; a
+ * draw's status (struct sim_draw_result) is any of them. */
+#define SIM_REPLAY_ERROR_LIST(X)                                                           \
+    X(OK, "no error")                                                                      \
+    X(NOMEM, "out of memory")                                                              \
+    X(BAD_FRAME, "the frame description is inconsistent (an index out of range)")          \
+    X(BAD_OPTIONS, "unsupported replay options")                                           \
+    X(UNSUPPORTED_BY_CAPTURE, "the trace could not describe the draw")                     \
+    X(UNSUPPORTED_TOPOLOGY, "primitive topology or polygon mode not supported")            \
+    X(UNSUPPORTED_TESSELLATION, "tessellation state the replay does not support")          \
+    X(UNSUPPORTED_STAGE, "a shader stage is missing or not supported")                     \
+    X(UNSUPPORTED_FORMAT, "an attachment or vertex format is not supported")               \
+    X(UNSUPPORTED_STATE, "fixed-function state not supported")                             \
+    X(SHADER_FAULT, "a shader ran past the interpreter's step limit")
+
+enum sim_replay_error {
+#define SIM_REPLAY_ERROR_ENUM(name, msg) SIM_REPLAY_ERROR_##name,
+    SIM_REPLAY_ERROR_LIST(SIM_REPLAY_ERROR_ENUM)
+#undef SIM_REPLAY_ERROR_ENUM
+        SIM_REPLAY_ERROR_COUNT
+};
+
+
+/* Unit options.  Zero always means the default of ../shared/spec/modes.md,
+ * so a zeroed struct sim_replay_options is a valid request. */
+#define SIM_UNBOUNDED UINT32_MAX /* qfm.entries, qfm.window: no limit */
+
+enum sim_switch {
+    SIM_SWITCH_DEFAULT, /* the unit's default */
+    SIM_SWITCH_ON,
+    SIM_SWITCH_OFF,
+};
+
+struct sim_qfm_options {
+    uint32_t entries;     /* merge buffer entries per bin; 0: 32; SIM_UNBOUNDED */
+    uint32_t window;      /* the N most recent matching entries tried; 0: 2; SIM_UNBOUNDED: all */
+    uint32_t empty;       /* enum sim_switch: empty-coverage quad fragments (default on) */
+    uint32_t evict_merge; /* enum sim_switch: merge-on-evict (default on) */
+    uint32_t centroid;    /* enum sim_switch: centroid positions in merged quads (default off) */
+};
+
+struct sim_pmu_options {
+    uint32_t entries; /* buffer entries per bin; 0: 512 */
+    uint32_t edges;   /* outer edges tracked per pixel; 0: 8 */
+};
+
+/* Where cps takes each triangle's coarse pixel size from. */
+enum sim_cps_rate_from {
+    SIM_CPS_RATE_CONSTANT,  /* rate_x x rate_y, or foveated */
+    /* The provoking vertex's value of output (rate_location,
+     * rate_component) of the last pre-rasterization stage. */
+    SIM_CPS_RATE_OUTPUT,
+    /* The provoking vertex's gl_PrimitiveShadingRateEXT (BuiltIn
+     * PrimitiveShadingRateKHR), always SIM_CPS_ENCODING_SHADING_RATE. */
+    SIM_CPS_RATE_PRIMITIVE,
+};
+
+/* How a per-vertex value gives a coarse pixel size. */
+enum sim_cps_rate_encoding {
+    /* An integer in Vulkan's shading-rate encoding (VkFragmentShadingRate,
+     * gl_PrimitiveShadingRateEXT): log2 of the width in bits 2-3, log2 of
+     * the height in bits 0-1; other bits ignored; 8 pixels clamp to 4. */
+    SIM_CPS_ENCODING_SHADING_RATE,
+    /* A float size, the same in x and y, rounded down to 1, 2 or 4
+     * (below 1 and NaN: 1; 4 and above: 4). */
+    SIM_CPS_ENCODING_SIZE,
+};
+
+struct sim_cps_options {
+    uint32_t rate_x, rate_y; /* coarse pixel size, 1, 2 or 4; 0: 2 */
+    /* Foveated sizes when `foveated`: per 16x16 tile, at distance d from
+     * (cx, cy) (fractions of the framebuffer's width and height; d in
+     * framebuffer heights, x distances divided by `aspect`), the requested
+     * size is s_in inside r_in, s_out beyond r_out, linear between, rounded
+     * down to 1, 2 or 4 in both directions. */
+    uint32_t foveated;
+    float cx, cy, aspect, r_in, r_out, s_in, s_out;
+    /* enum sim_switch: texture LOD compensation, the quad differences
+     * scaled by requested / actual size per coarse pixel (default on) */
+    uint32_t lod_compensation;
+    /* Per-vertex sizes: enum sim_cps_rate_from (not with `foveated`).
+     * Draws where the chosen value is not written use rate_x x rate_y
+     * (counted in cps_constant_draws). */
+    uint32_t rate_from;
+    uint32_t rate_location, rate_component; /* SIM_CPS_RATE_OUTPUT: location < 32, component < 4 */
+    uint32_t rate_encoding;                 /* enum sim_cps_rate_encoding (SIM_CPS_RATE_OUTPUT) */
+};
+
+enum sim_amfs_filter {
+    SIM_AMFS_NEAREST,
+    SIM_AMFS_BILINEAR,
+};
+
+struct sim_amfs_options {
+    float eta;       /* shading rate scale; 0: 1 */
+    uint32_t filter; /* enum sim_amfs_filter */
+};
+
+struct sim_replay_options {
+    uint32_t samples; /* 0: as the frame says; 1, 2, 4, 8 or 16: every pass at that count */
+    uint32_t threads; /* 0 or 1: the calling thread only */
+    uint32_t units;   /* bit mask of 1u << enum sim_unit_kind; 0: baseline only */
+    struct sim_qfm_options qfm;
+    struct sim_pmu_options pmu;
+    struct sim_cps_options cps;
+    struct sim_amfs_options amfs;
+    /* The dissertation's DiagSplit column (../shared/spec/modes.md): 0
+     * tessellates as the application's levels say; AREA > 0 re-tessellates
+     * quad-domain patches with DiagSplit into triangles of about AREA px^2
+     * (pipeline/front_tess.c). */
+    double retessellate;
+};
+
+
+/* Grid resolutions in AMFS's histogram: 2^0 .. 2^(SIM_AMFS_RES_BINS - 1). */
+#define SIM_AMFS_RES_BINS 16
+
+/* What a unit did over a frame (../shared/spec/modes.md, "Common terms";
+ * the unit internals are zero for other units).  Every field is a uint64_t
+ * (the replay sums them as an array). */
+struct sim_unit_counters {
+    uint64_t quads_shaded;
+    uint64_t lanes_shaded;        /* 4 per shaded quad, helper lanes included */
+    uint64_t covered_lanes;       /* shaded lanes with at least one covered sample */
+    /* Screen pixels (framebuffer coordinates, over every pass) with a
+     * sample that survived early tests at least once in the frame: the
+     * papers' "covered pixels" (../shared/spec/modes.md: shaded fragments
+     * per covered pixel = lanes_shaded / this). */
+    uint64_t covered_pixels;
+    uint64_t covered_fragments;   /* pixel fragments (primitive x pixel) with a sample that
+                                   * survived early tests */
+    uint64_t samples_written;     /* samples whose colour a shaded lane wrote */
+    uint64_t shader_instructions; /* fragment shader, lane-weighted */
+    uint64_t texture_lookups;     /* fragment shader, lane-weighted */
+    uint64_t draws_not_applicable; /* draws the unit shaded as baseline (its rules exclude them) */
+    /* qfm */
+    uint64_t qfm_merges;          /* covered quad fragments merged into an entry on arrival */
+    uint64_t qfm_evictions;       /* entries evicted because the buffer was full */
+    uint64_t qfm_evict_merges;    /* evicted entries merged into another instead of shaded */
+    uint64_t qfm_empty_quads;     /* quad fragments without a surviving sample received */
+    uint64_t qfm_full_evictions;  /* entries shaded at once because their coverage was full */
+    /* pmu */
+    uint64_t pmu_partial_quads;   /* quad fragments with a partially covered pixel (buffered) */
+    uint64_t pmu_saved_quads;     /* ... of which never shaded (every pixel merged away) */
+    uint64_t pmu_merged_pixels;   /* pixel fragments that took another fragment's colour */
+    /* cps: coarse quads shaded per coarse pixel size [log2 width][log2 height] */
+    uint64_t cps_quads[3][3];
+    /* cps with per-vertex sizes (sim_cps_options.rate_from): draws whose
+     * last pre-rasterization stage does not write the chosen value, shaded
+     * at the constant size */
+    uint64_t cps_constant_draws;
+    /* amfs */
+    uint64_t amfs_hits, amfs_misses; /* shading-cache lookups */
+    /* shading requests per grid resolution [log2 u][log2 v] */
+    uint64_t amfs_resolution[SIM_AMFS_RES_BINS][SIM_AMFS_RES_BINS];
+};
+
+/* Front end and rasterizer work over a frame (the same for every unit). */
+struct sim_raster_counters {
+    uint64_t vertices_shaded;      /* vertex shader invocations */
+    uint64_t vs_instructions;      /* lane-weighted */
+    uint64_t patches;              /* patches the control shader ran for */
+    uint64_t tcs_invocations;      /* control shader invocations (output vertices) */
+    uint64_t tcs_instructions;     /* lane-weighted */
+    uint64_t tes_invocations;      /* evaluation shader invocations (domain points) */
+    uint64_t tes_instructions;     /* lane-weighted */
+    uint64_t primitives;           /* assembled triangles */
+    uint64_t culled;               /* by face culling or zero area */
+    uint64_t clipped;              /* triangles that needed clipping */
+    uint64_t rasterized;           /* triangles set up for the rasterizer */
+    uint64_t samples_tested;       /* sample positions tested against edges */
+    uint64_t samples_covered;      /* of which inside the triangle */
+    uint64_t quads;                /* quad fragments with a covered sample */
+    uint64_t quads_after_early;    /* ... that survived early depth tests */
+    double rasterized_area;        /* px^2, summed over the rasterized triangles (as snapped,
+                                    * before the scissor): mean triangle area = this / rasterized */
+    /* The dissertation's Reyes column (../shared/spec/modes.md, "Comparison
+     * columns"): counted, not rendered.  A grid (front_grid.c) is visible
+     * when one of its triangles has a sample that survived early tests in
+     * the first unit replayed (baseline unless --modes leaves it out);
+     * a Reyes pipeline shades every vertex of a visible grid once. */
+    uint64_t reyes_grids;          /* grids of rasterized triangles */
+    uint64_t reyes_grids_visible;  /* ... of which visible */
+    uint64_t reyes_vertices;       /* distinct vertices of the visible grids' triangles */
+    /* --retessellate (DiagSplit): subpatches diced, splits made, and the
+     * evaluation-shader runs its decisions took (edge factors, interior
+     * scale), beside tes_invocations for the final vertices (the
+     * dissertation's overhead evaluations).  tes_instructions counts both. */
+    uint64_t retess_subpatches;
+    uint64_t retess_splits;
+    uint64_t retess_evaluations;
+};
+
+/* Outcome of one draw of the frame. */
+struct sim_draw_result {
+    uint32_t pass;
+    uint32_t draw; /* index into the pass's draws */
+    uint32_t id;   /* sim_draw.id */
+    uint32_t status;  /* enum sim_replay_error; OK when it was replayed */
+    char detail[160]; /* what was not supported, or "" */
+};
+
+#endif /* OVERSHADE_PIPELINE_FRAME_FRAME_H */

@@ -1,0 +1,306 @@
+/*
+ * pipeline/front/front_clip.c — the clip stage: triangles in clip space against
+ * the near and far planes (0 <= z <= w, unless depth clipping is off) and
+ * against a guard band that keeps framebuffer coordinates inside the
+ * rasterizer's fixed-point range (raster/raster.h).  Clipping against the
+ * view volume's x and y planes is left to the scissor, which gives the same
+ * samples (Vulkan specification, "Primitive Clipping": clipping may be done
+ * by a guard band as long as fragments outside the view volume are
+ * discarded).
+ *
+ * User clip distances are planes too (inside where the interpolated
+ * distance is >= 0); a primitive whose vertices all have a negative cull
+ * distance, for any one distance, is dropped ("Clip and Cull Distances").
+ *
+ * Triangles wholly inside go through untouched; wholly outside one plane
+ * are dropped; the rest are clipped polygon by polygon (Sutherland-Hodgman)
+ * and fanned into triangles, with new vertices interpolated linearly in
+ * clip space (which is perspective-correct for every output).  Face culling
+ * happens in setup, on the snapped vertices.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "pipeline/front/front.h"
+#include "pipeline/format/format.h"
+
+/* A plane: inside when dot(p, (x, y, z, w)) >= 0, or, for a user clip
+ * distance, when vertex word `word` is >= 0. */
+struct plane {
+    float p[4];
+    int32_t word; /* -1: a plane in clip space */
+};
+
+#define MAX_PLANES (7 + SIM_GEOM_MAX_DISTANCES)
+#define MAX_POLY (3 + MAX_PLANES)
+
+/* Smallest w kept: guards the perspective division. */
+#define W_MIN 1e-7f
+
+static uint32_t
+make_planes(const struct sim_draw_ctx *dc, struct plane *planes)
+{
+    const struct sim_viewport *vp = &dc->draw->state.viewport;
+    uint32_t n = 0;
+    /* Framebuffer x = ox + px/2 * x/w must stay within +-guard band. */
+    float ox = vp->x + vp->width * 0.5f, hx = vp->width * 0.5f;
+    float oy = vp->y + vp->height * 0.5f, hy = vp->height * 0.5f;
+    float g = SIM_RAST_GUARD_BAND * 0.999f;
+    float xmin = (-g - ox) / hx, xmax = (g - ox) / hx;
+    float ymin = (-g - oy) / hy, ymax = (g - oy) / hy;
+
+    if (xmin > xmax) {
+        float t = xmin;
+        xmin = xmax;
+        xmax = t;
+    }
+    if (ymin > ymax) { /* negative viewport height */
+        float t = ymin;
+        ymin = ymax;
+        ymax = t;
+    }
+    planes[n++] = (struct plane){{0, 0, 0, 1}, -1};           /* w >= W_MIN (offset below) */
+    if (dc->draw->state.depth_clip) {
+        planes[n++] = (struct plane){{0, 0, 1, 0}, -1};       /* z >= 0 */
+        planes[n++] = (struct plane){{0, 0, -1, 1}, -1};      /* z <= w */
+    }
+    planes[n++] = (struct plane){{1, 0, 0, -xmin}, -1};       /* x >= xmin w */
+    planes[n++] = (struct plane){{-1, 0, 0, xmax}, -1};       /* x <= xmax w */
+    planes[n++] = (struct plane){{0, 1, 0, -ymin}, -1};
+    planes[n++] = (struct plane){{0, -1, 0, ymax}, -1};
+    for (uint32_t i = 0; i < dc->geom.clip_count; i++) {
+        planes[n++] = (struct plane){{0, 0, 0, 0}, (int32_t)(4 + dc->geom.slot_count + i)};
+    }
+    return n;
+}
+
+static float
+plane_dist(const struct plane *pl, const uint32_t *v, uint32_t index)
+{
+    float p[4];
+    if (pl->word >= 0) {
+        memcpy(&p[0], &v[pl->word], 4);
+        return p[0];
+    }
+    memcpy(p, v, sizeof(p));
+    float d = pl->p[0] * p[0] + pl->p[1] * p[1] + pl->p[2] * p[2] + pl->p[3] * p[3];
+    return index == 0 ? d - W_MIN : d;
+}
+
+static uint32_t *
+vertex_words(struct sim_draw_ctx *dc, uint32_t v)
+{
+    return (uint32_t *)dc->geom.vertices.data + (size_t)v * dc->geom.stride;
+}
+
+/* Appends the vertex a + t (b - a) (every word a float, interpolated);
+ * returns its number or UINT32_MAX when out of memory. */
+static uint32_t
+new_vertex(struct sim_draw_ctx *dc, uint32_t a, uint32_t b, float t)
+{
+    uint32_t stride = dc->geom.stride;
+    uint32_t *w = sim_array_grow(&dc->geom.vertices, sizeof(uint32_t), stride);
+    const uint32_t *va, *vb;
+
+    if (!w) {
+        return UINT32_MAX;
+    }
+    va = vertex_words(dc, a);
+    vb = vertex_words(dc, b);
+    for (uint32_t i = 0; i < stride; i++) {
+        float fa, fb, r;
+        memcpy(&fa, &va[i], 4);
+        memcpy(&fb, &vb[i], 4);
+        r = fa + t * (fb - fa);
+        if ((i >= 4 && i - 4 < dc->geom.slot_count &&
+             (dc->geom.slots[i - 4].flags & SIM_IR_IO_FLAT)) ||
+            i == dc->geom.shading_rate_word) {
+            memcpy(&r, &va[i], 4); /* flat or an integer: never used, keep the bits */
+        }
+        memcpy(&w[i], &r, 4);
+    }
+    return dc->geom.vertex_count++;
+}
+
+/* Clips polygon `in` (n vertices) against one plane into `out`. */
+static int
+clip_polygon(struct sim_draw_ctx *dc, const struct plane *pl, uint32_t pi, const uint32_t *in,
+             uint32_t n, uint32_t *out, uint32_t *out_n)
+{
+    uint32_t m = 0;
+
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t a = in[i], b = in[(i + 1) % n];
+        float da = plane_dist(pl, vertex_words(dc, a), pi);
+        float db = plane_dist(pl, vertex_words(dc, b), pi);
+        if (da >= 0) {
+            out[m++] = a;
+        }
+        if ((da >= 0) != (db >= 0)) {
+            /* Interpolate from the lower-numbered vertex, so both triangles
+             * sharing the edge make the same new vertex. */
+            uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+            float dlo = a < b ? da : db, dhi = a < b ? db : da;
+            uint32_t v = new_vertex(dc, lo, hi, dlo / (dlo - dhi));
+            if (v == UINT32_MAX) {
+                return 0;
+            }
+            out[m++] = v;
+        }
+    }
+    *out_n = m;
+    return 1;
+}
+
+/* Clips a line against the planes it crosses (bits of `planes_out`);
+ * appends what remains.  0 when out of memory. */
+static int
+clip_line(struct sim_draw_ctx *dc, const struct plane *planes, uint32_t plane_count,
+          uint32_t planes_out, const struct sim_geom_prim *prim)
+{
+    uint32_t a = prim->v[0], b = prim->v[1];
+
+    for (uint32_t p = 0; p < plane_count; p++) {
+        if (!(planes_out & (1u << p))) {
+            continue;
+        }
+        float da = plane_dist(&planes[p], vertex_words(dc, a), p);
+        float db = plane_dist(&planes[p], vertex_words(dc, b), p);
+        if (!(da >= 0) && !(db >= 0)) {
+            return 1;
+        }
+        if ((da >= 0) != (db >= 0)) {
+            uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+            float dlo = a < b ? da : db, dhi = a < b ? db : da;
+            uint32_t v = new_vertex(dc, lo, hi, dlo / (dlo - dhi));
+            if (v == UINT32_MAX) {
+                return 0;
+            }
+            if (da >= 0) {
+                b = v;
+            } else {
+                a = v;
+            }
+        }
+    }
+    struct sim_geom_prim *o = sim_array_grow(&dc->geom.clipped, sizeof(*o), 1);
+    if (!o) {
+        return 0;
+    }
+    *o = *prim;
+    o->v[0] = a;
+    o->v[1] = b;
+    return 1;
+}
+
+/* Is every vertex's cull distance j negative, for some j? */
+static int
+culled_by_distance(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
+{
+    uint32_t first = 4 + dc->geom.slot_count + dc->geom.clip_count;
+    for (uint32_t j = 0; j < dc->geom.cull_count; j++) {
+        int all = 1;
+        for (uint32_t k = 0; k < prim->count; k++) {
+            float d;
+            memcpy(&d, &vertex_words(dc, prim->v[k])[first + j], 4);
+            all &= d < 0.0f;
+        }
+        if (all) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static enum sim_replay_error
+clip_begin(struct sim_draw_ctx *dc)
+{
+    (void)dc;
+    return SIM_REPLAY_ERROR_OK;
+}
+
+static enum sim_replay_error
+clip_run(struct sim_draw_ctx *dc)
+{
+    struct plane planes[MAX_PLANES];
+    uint32_t plane_count = make_planes(dc, planes);
+    size_t prim_count = dc->geom.prims.count;
+
+    dc->geom.clipped.count = 0;
+    dc->counters->primitives += prim_count;
+    for (size_t t = 0; t < prim_count; t++) {
+        const struct sim_geom_prim *prim = (const struct sim_geom_prim *)dc->geom.prims.data + t;
+        uint32_t out_all = ~0u, out_any = 0;
+        for (uint32_t k = 0; k < prim->count; k++) {
+            uint32_t code = 0;
+            for (uint32_t p = 0; p < plane_count; p++) {
+                float d = plane_dist(&planes[p], vertex_words(dc, prim->v[k]), p);
+                if (!(d >= 0)) { /* NaN counts as outside */
+                    code |= 1u << p;
+                }
+            }
+            out_all &= code;
+            out_any |= code;
+        }
+        if (out_all || culled_by_distance(dc, prim)) {
+            continue; /* wholly outside one plane */
+        }
+        if (!out_any) {
+            struct sim_geom_prim *o = sim_array_grow(&dc->geom.clipped, sizeof(*o), 1);
+            if (!o) {
+                return SIM_REPLAY_ERROR_NOMEM;
+            }
+            *o = *prim;
+            continue;
+        }
+        dc->counters->clipped++;
+        if (prim->count == 1) {
+            continue; /* a point partly outside is wholly outside */
+        }
+        if (prim->count == 2) {
+            if (!clip_line(dc, planes, plane_count, out_any, prim)) {
+                return SIM_REPLAY_ERROR_NOMEM;
+            }
+            continue;
+        }
+        uint32_t poly[2][MAX_POLY + 4], n = 3, cur = 0;
+        memcpy(poly[0], prim->v, sizeof(prim->v));
+        for (uint32_t p = 0; p < plane_count && n >= 3; p++) {
+            if (!(out_any & (1u << p))) {
+                continue;
+            }
+            if (!clip_polygon(dc, &planes[p], p, poly[cur], n, poly[cur ^ 1], &n)) {
+                return SIM_REPLAY_ERROR_NOMEM;
+            }
+            cur ^= 1;
+        }
+        for (uint32_t i = 1; i + 1 < n; i++) {
+            struct sim_geom_prim *o = sim_array_grow(&dc->geom.clipped, sizeof(*o), 1);
+            if (!o) {
+                return SIM_REPLAY_ERROR_NOMEM;
+            }
+            o->count = 3;
+            o->v[0] = poly[cur][0];
+            o->v[1] = poly[cur][i];
+            o->v[2] = poly[cur][i + 1];
+            o->prim_id = prim->prim_id;
+            o->provoking = prim->provoking;
+            o->patch = prim->patch;
+            o->subpatch = prim->subpatch;
+        }
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
+static void
+clip_finish(struct sim_draw_ctx *dc)
+{
+    (void)dc;
+}
+
+const struct sim_stage_ops sim_stage_clip = {
+    .name = "clip",
+    .begin = clip_begin,
+    .run = clip_run,
+    .finish = clip_finish,
+};

@@ -1,0 +1,175 @@
+/*
+ * pipeline/front/front_grid.c — QFM's grids and the adjacency the connectivity
+ * units (qfm, pmu) need (../shared/spec/modes.md, "qfm", "Grid" and
+ * "Adjacency"):
+ *
+ *   - tessellated triangles: the triangles of one patch in tessellator
+ *     output order, cut into grids of at most SIM_GRID_MAX; re-tessellated
+ *     ones (--retessellate), one grid per DiagSplit subpatch (which it
+ *     keeps to SIM_GRID_MAX triangles);
+ *   - other triangles: runs of at most SIM_GRID_MAX consecutive triangles
+ *     of the draw.
+ *
+ * Vertices are identified by the geometry's vertex numbers where those are
+ * shared (indexed draws reuse one vertex per index, the tessellator one per
+ * domain point); non-indexed draws have a vertex per corner, so there the
+ * grid's vertices are identified by bit-equal clip-space positions.  Two
+ * triangles of a grid are adjacent when they share an edge (two vertex
+ * identities).  Triangles clipping cut keep their order; the vertices
+ * clipping makes are new, so pieces of one primitive are adjacent along
+ * their shared cut.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline/front/front.h"
+#include "pipeline/format/format.h"
+
+struct vref {
+    uint32_t pos[4]; /* clip position bits */
+    uint32_t vertex;
+    uint32_t slot; /* 3 * triangle-in-grid + corner */
+};
+
+static int
+vref_cmp(const void *pa, const void *pb)
+{
+    const struct vref *a = pa, *b = pb;
+    int c = memcmp(a->pos, b->pos, sizeof(a->pos));
+    if (c) {
+        return c;
+    }
+    return a->slot < b->slot ? -1 : a->slot > b->slot;
+}
+
+struct edge {
+    uint32_t a, b; /* vertex identities, a < b */
+    uint32_t tri;  /* in grid */
+};
+
+static int
+edge_cmp(const void *pa, const void *pb)
+{
+    const struct edge *x = pa, *y = pb;
+    if (x->a != y->a) {
+        return x->a < y->a ? -1 : 1;
+    }
+    if (x->b != y->b) {
+        return x->b < y->b ? -1 : 1;
+    }
+    return x->tri < y->tri ? -1 : x->tri > y->tri;
+}
+
+/* Fills vid and adj of the `n` triangles `t` of one grid. */
+static void
+grid_connect(const struct sim_draw_ctx *dc, struct sim_tri *t, uint32_t n, int by_position,
+             struct vref *refs, struct edge *edges)
+{
+    const uint32_t *words = dc->geom.vertices.data;
+    uint32_t e = 0;
+
+    for (uint32_t i = 0; i < n; i++) {
+        memset(t[i].adj, 0, sizeof(t[i].adj));
+        for (int k = 0; k < 3; k++) {
+            t[i].vid[k] = t[i].v[k];
+        }
+    }
+    if (by_position && words) {
+        for (uint32_t i = 0; i < n; i++) {
+            for (int k = 0; k < 3; k++) {
+                struct vref *r = &refs[3 * i + k];
+                uint32_t v = t[i].v[k];
+                if ((size_t)v * dc->geom.stride + 4 <= dc->geom.vertices.count) {
+                    memcpy(r->pos, words + (size_t)v * dc->geom.stride, sizeof(r->pos));
+                } else {
+                    /* No such vertex: identified by its number alone. */
+                    r->pos[0] = r->pos[1] = r->pos[2] = UINT32_MAX;
+                    r->pos[3] = v;
+                }
+                r->vertex = v;
+                r->slot = 3 * i + (uint32_t)k;
+            }
+        }
+        qsort(refs, (size_t)3 * n, sizeof(*refs), vref_cmp);
+        for (uint32_t i = 0, first = 0; i < 3 * n; i++) {
+            if (i > 0 && memcmp(refs[i].pos, refs[i - 1].pos, sizeof(refs[i].pos)) != 0) {
+                first = i;
+            }
+            t[refs[i].slot / 3].vid[refs[i].slot % 3] = refs[first].vertex;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        for (int k = 0; k < 3; k++) {
+            uint32_t a = t[i].vid[k], b = t[i].vid[(k + 1) % 3];
+            if (a == b) {
+                continue;
+            }
+            edges[e++] = (struct edge){a < b ? a : b, a < b ? b : a, i};
+        }
+    }
+    qsort(edges, e, sizeof(*edges), edge_cmp);
+    for (uint32_t i = 0; i < e;) {
+        uint32_t j = i + 1;
+        while (j < e && edges[j].a == edges[i].a && edges[j].b == edges[i].b) {
+            j++;
+        }
+        /* Every pair of triangles on the same edge (two, unless the mesh
+         * is not a manifold). */
+        for (uint32_t p = i; p < j; p++) {
+            for (uint32_t q = p + 1; q < j; q++) {
+                uint32_t x = edges[p].tri, y = edges[q].tri;
+                if (x != y) {
+                    t[x].adj[y / 64] |= 1ull << (y % 64);
+                    t[y].adj[x / 64] |= 1ull << (x % 64);
+                }
+            }
+        }
+        i = j;
+    }
+}
+
+enum sim_replay_error
+sim_front_grids(struct sim_draw_ctx *dc)
+{
+    struct sim_tri *tris = dc->tris.data;
+    size_t count = dc->tris.count;
+    int by_position = !dc->draw->indexed;
+    uint32_t grid = 0;
+    struct vref *refs;
+    struct edge *edges;
+
+    if (count == 0) {
+        return SIM_REPLAY_ERROR_OK;
+    }
+    refs = calloc(3 * SIM_GRID_MAX, sizeof(*refs));
+    edges = calloc(3 * SIM_GRID_MAX, sizeof(*edges));
+    if (!refs || !edges) {
+        free(refs);
+        free(edges);
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    for (size_t i = 0; i < count;) {
+        size_t j = i;
+        if (tris[i].grid == SIM_NONE) {
+            /* Parts of points and lines: no connectivity. */
+            tris[i].grid_index = 0;
+            memset(tris[i].adj, 0, sizeof(tris[i].adj));
+            memcpy(tris[i].vid, tris[i].v, sizeof(tris[i].vid));
+            i++;
+            continue;
+        }
+        while (j < count && j - i < SIM_GRID_MAX && tris[j].grid != SIM_NONE &&
+               tris[j].patch == tris[i].patch && tris[j].subpatch == tris[i].subpatch) {
+            tris[j].grid = grid;
+            tris[j].grid_index = (uint32_t)(j - i);
+            j++;
+        }
+        grid_connect(dc, tris + i, (uint32_t)(j - i),
+                     by_position && tris[i].patch == SIM_NONE, refs, edges);
+        grid++;
+        i = j;
+    }
+    free(refs);
+    free(edges);
+    return SIM_REPLAY_ERROR_OK;
+}

@@ -1,0 +1,545 @@
+/*
+ * pipeline/front/front_setup.c — the setup stage: perspective division, the
+ * viewport transform (Vulkan specification, "Controlling the Viewport"),
+ * points and lines turned into the triangles that cover what Vulkan's
+ * rules for them cover,
+ * snapping to the device's sub-pixel grid, face culling (the sign of the
+ * snapped triangle's area, "Basic Polygon Rasterization"), edge functions,
+ * attribute planes for the shading units, and binning.
+ *
+ * It also decides what the draw's fragment stage needs: which vertex
+ * output feeds each fragment-shader input, and whether depth tests may run
+ * before shading.  Fixed-function state the back end does not implement
+ * refuses the draw here, before any work.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+#include <vulkan/vulkan_core.h>
+
+#include "pipeline/front/front.h"
+#include "pipeline/format/format.h"
+
+static enum sim_replay_error
+check_state(struct sim_draw_ctx *dc)
+{
+    const struct sim_draw_state *s = &dc->draw->state;
+    const struct sim_pass *pass = dc->pass;
+
+    for (uint32_t i = 0; i < pass->color_count; i++) {
+        const struct sim_blend_attachment *b = &s->blend[i];
+        if (pass->color[i].image == SIM_NONE || !b->enable) {
+            continue;
+        }
+        if (b->src_color > VK_BLEND_FACTOR_SRC_ALPHA_SATURATE ||
+            b->dst_color > VK_BLEND_FACTOR_SRC_ALPHA_SATURATE ||
+            b->src_alpha > VK_BLEND_FACTOR_SRC_ALPHA_SATURATE ||
+            b->dst_alpha > VK_BLEND_FACTOR_SRC_ALPHA_SATURATE) {
+            return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                                   "attachment %u: dual-source blend factor", i);
+        }
+        if (b->color_op > VK_BLEND_OP_MAX || b->alpha_op > VK_BLEND_OP_MAX) {
+            return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                                   "attachment %u: advanced blend op", i);
+        }
+    }
+    if (!(s->viewport.width > 0.0f) || s->viewport.height == 0.0f ||
+        !isfinite(s->viewport.x) || !isfinite(s->viewport.y) ||
+        !isfinite(s->viewport.height)) {
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE, "degenerate viewport");
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
+/* Fragment-shader inputs: each scalar fed by the vertex output at the same
+ * location and component; built-ins the shading service provides. */
+static enum sim_replay_error
+map_fs_inputs(struct sim_draw_ctx *dc)
+{
+    const struct sim_ir_interface *ins;
+    uint32_t count;
+
+    dc->fs_input_count = 0;
+    if (!dc->fs) {
+        return SIM_REPLAY_ERROR_OK;
+    }
+    ins = sim_ir_shader_inputs(dc->fs, &count);
+    for (uint32_t i = 0; i < count; i++) {
+        const struct sim_ir_interface *e = &ins[i];
+        if (e->builtin != SIM_IR_NO_BUILTIN) {
+            switch (e->builtin) {
+            case SpvBuiltInFragCoord:
+            case SpvBuiltInFrontFacing:
+            case SpvBuiltInPrimitiveId:
+            case SpvBuiltInHelperInvocation:
+            case SpvBuiltInSampleMask:
+                continue;
+            case SpvBuiltInPointCoord:
+                return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                                       "gl_PointCoord is not replayed yet");
+            case SpvBuiltInSampleId:
+            case SpvBuiltInSamplePosition:
+                dc->per_sample = 1;
+                continue;
+            default:
+                return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                                       "fragment shader reads built-in %u", e->builtin);
+            }
+        }
+        if (e->flags & SIM_IR_IO_SAMPLE) {
+            dc->per_sample = 1;
+        }
+        for (uint32_t j = 0; e->vec_size && j < e->components; j++) {
+            struct sim_fs_input *in;
+            if (dc->fs_input_count == SIM_FS_MAX_INPUTS) {
+                return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                                       "more than %u fragment input scalars", SIM_FS_MAX_INPUTS);
+            }
+            in = &dc->fs_inputs[dc->fs_input_count++];
+            in->location = e->location + j / e->vec_size;
+            in->component = e->component + j % e->vec_size;
+            in->flags = e->flags;
+            in->slot = SIM_NONE;
+            for (uint32_t s = 0; s < dc->geom.slot_count; s++) {
+                if (dc->geom.slots[s].location == in->location &&
+                    dc->geom.slots[s].component == in->component) {
+                    in->slot = s;
+                }
+            }
+        }
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
+static enum sim_replay_error
+setup_begin(struct sim_draw_ctx *dc)
+{
+    const struct sim_draw_state *s = &dc->draw->state;
+    const struct sim_pass *pass = dc->pass;
+    struct sim_rast_rect r;
+    enum sim_replay_error err;
+    uint32_t flags;
+
+    dc->fs = dc->draw->program->stages[SIM_STAGE_FRAGMENT];
+    /* Vulkan "Sample Shading": with minSampleShading * samples > 1 at least
+     * that many invocations per pixel; we then shade every sample. */
+    dc->per_sample = s->sample_shading && s->min_sample_shading * (float)dc->samples > 1.0f;
+    err = check_state(dc);
+    if (err) {
+        return err;
+    }
+    err = map_fs_inputs(dc);
+    if (err) {
+        return err;
+    }
+    flags = dc->fs ? sim_ir_shader_info(dc->fs)->flags : 0;
+    dc->early_tests = !(flags & (SIM_IR_DISCARDS | SIM_IR_WRITES_DEPTH | SIM_IR_WRITES_STORAGE)) ||
+                      (flags & SIM_IR_EARLY_FRAGMENT_TESTS);
+
+    /* Pixels the draw may touch: framebuffer, render area, scissor and the
+     * viewport rectangle (x and y are not clipped, see front_clip.c). */
+    r.x0 = 0;
+    r.y0 = 0;
+    r.x1 = (int32_t)pass->width;
+    r.y1 = (int32_t)pass->height;
+    struct sim_rect rects[2] = {pass->area, s->scissor};
+    for (int i = 0; i < 2; i++) {
+        int64_t x1 = (int64_t)rects[i].x + rects[i].width;
+        int64_t y1 = (int64_t)rects[i].y + rects[i].height;
+        r.x0 = rects[i].x > r.x0 ? rects[i].x : r.x0;
+        r.y0 = rects[i].y > r.y0 ? rects[i].y : r.y0;
+        r.x1 = x1 < r.x1 ? (int32_t)x1 : r.x1;
+        r.y1 = y1 < r.y1 ? (int32_t)y1 : r.y1;
+    }
+    {
+        float vx0 = s->viewport.x, vx1 = s->viewport.x + s->viewport.width;
+        float vy0 = s->viewport.y, vy1 = s->viewport.y + s->viewport.height;
+        if (vy0 > vy1) {
+            float t = vy0;
+            vy0 = vy1;
+            vy1 = t;
+        }
+        vx0 = floorf(vx0);
+        vy0 = floorf(vy0);
+        vx1 = ceilf(vx1);
+        vy1 = ceilf(vy1);
+        r.x0 = vx0 > (float)r.x0 ? (int32_t)vx0 : r.x0;
+        r.y0 = vy0 > (float)r.y0 ? (int32_t)vy0 : r.y0;
+        r.x1 = vx1 < (float)r.x1 ? (int32_t)vx1 : r.x1;
+        r.y1 = vy1 < (float)r.y1 ? (int32_t)vy1 : r.y1;
+    }
+    if (r.x1 < r.x0) {
+        r.x1 = r.x0;
+    }
+    if (r.y1 < r.y0) {
+        r.y1 = r.y0;
+    }
+    dc->scissor = r;
+
+    dc->bins_x = (pass->width + SIM_BIN_SIZE - 1) / SIM_BIN_SIZE;
+    dc->bins_y = (pass->height + SIM_BIN_SIZE - 1) / SIM_BIN_SIZE;
+    if (dc->bins_x * dc->bins_y > dc->bin_capacity) {
+        struct sim_bin *b = realloc(dc->bins, sizeof(*b) * dc->bins_x * dc->bins_y);
+        if (!b) {
+            return SIM_REPLAY_ERROR_NOMEM;
+        }
+        memset(b + dc->bin_capacity, 0,
+               sizeof(*b) * (dc->bins_x * dc->bins_y - dc->bin_capacity));
+        dc->bins = b;
+        dc->bin_capacity = dc->bins_x * dc->bins_y;
+    }
+    for (uint32_t i = 0; i < dc->bins_x * dc->bins_y; i++) {
+        dc->bins[i].tris.count = 0;
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
+/* The plane through three values at the triangle's snapped vertices. */
+static void
+make_plane(const double px[3], const double py[3], double det, double q0, double q1, double q2,
+           double out[3])
+{
+    double d1x = px[1] - px[0], d1y = py[1] - py[0], d2x = px[2] - px[0], d2y = py[2] - py[0];
+    out[0] = q0;
+    out[1] = ((q1 - q0) * d2y - (q2 - q0) * d1y) / det;
+    out[2] = ((q2 - q0) * d1x - (q1 - q0) * d2x) / det;
+}
+
+static float
+word_float(uint32_t w)
+{
+    float f;
+    memcpy(&f, &w, 4);
+    return f;
+}
+
+/* Vulkan specification, "Depth Bias": o = m * slopeFactor + r * constantFactor,
+ * m the largest depth slope of the triangle per pixel, r the minimum
+ * resolvable difference of the depth format (2^-n for n-bit unorm; for
+ * floats 2^(e - 23), e the largest exponent of the triangle's depths),
+ * clamped by depthBiasClamp when it is not zero.  Added to the z plane. */
+static void
+depth_bias(const struct sim_draw_ctx *dc, struct sim_tri *tri, const double fz[3])
+{
+    const struct sim_draw_state *s = &dc->draw->state;
+    const struct sim_pass *pass = dc->pass;
+    double m = fabs(tri->z[1]) > fabs(tri->z[2]) ? fabs(tri->z[1]) : fabs(tri->z[2]);
+    double r = 1.0 / 16777216.0, o;
+
+    if (pass->has_depth && pass->depth.image != SIM_NONE) {
+        const struct sim_fmt *f = sim_fmt_get(dc->frame->images[pass->depth.image].format);
+        if (f && f->depth_bits == 16) {
+            r = 1.0 / 65536.0;
+        } else if (f && f->depth_bits == 32) {
+            double zmax = fabs(fz[0]);
+            int e;
+            zmax = fabs(fz[1]) > zmax ? fabs(fz[1]) : zmax;
+            zmax = fabs(fz[2]) > zmax ? fabs(fz[2]) : zmax;
+            frexp(zmax, &e);
+            r = ldexp(1.0, e - 1 - 23);
+        }
+    }
+    o = m * s->depth_bias_slope + r * s->depth_bias_constant;
+    if (s->depth_bias_clamp > 0.0f && o > s->depth_bias_clamp) {
+        o = s->depth_bias_clamp;
+    } else if (s->depth_bias_clamp < 0.0f && o < s->depth_bias_clamp) {
+        o = s->depth_bias_clamp;
+    }
+    tri->z[0] += o;
+}
+
+/* A triangle corner in framebuffer space, and the vertex whose outputs it
+ * carries (points and lines make triangles whose corners share vertices). */
+struct corner {
+    float x, y;       /* framebuffer, before snapping */
+    double z, inv_w;
+    uint32_t vertex;
+};
+
+static float
+vertex_word(const struct sim_draw_ctx *dc, uint32_t v, uint32_t word)
+{
+    const uint32_t *words = dc->geom.vertices.data;
+    return word_float(words[(size_t)v * dc->geom.stride + word]);
+}
+
+/* The viewport transform of vertex v (Vulkan "Controlling the Viewport"). */
+static struct corner
+project(const struct sim_draw_ctx *dc, uint32_t v)
+{
+    const struct sim_viewport *vp = &dc->draw->state.viewport;
+    float ox = vp->x + vp->width * 0.5f, oy = vp->y + vp->height * 0.5f;
+    float hx = vp->width * 0.5f, hy = vp->height * 0.5f;
+    float pz = vp->max_depth - vp->min_depth, oz = vp->min_depth;
+    float rw = 1.0f / vertex_word(dc, v, 3);
+    struct corner c;
+
+    c.x = ox + hx * (vertex_word(dc, v, 0) * rw);
+    c.y = oy + hy * (vertex_word(dc, v, 1) * rw);
+    c.z = oz + pz * (vertex_word(dc, v, 2) * rw);
+    c.inv_w = rw;
+    c.vertex = v;
+    return c;
+}
+
+/* Sets up one triangle from three corners; `polygon` says whether it is a
+ * polygon (facing and culling apply) or part of a point or line (always
+ * front-facing). */
+static enum sim_replay_error
+setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct sim_geom_prim *prim,
+               int polygon)
+{
+    const struct sim_draw_state *s = &dc->draw->state;
+    uint32_t slots = dc->geom.slot_count;
+    int32_t x[3], y[3];
+    double fx[3], fy[3], fz[3], inv_w[3];
+    struct sim_tri tri;
+
+    for (int k = 0; k < 3; k++) {
+        x[k] = sim_rast_snap(c[k].x, dc->sub_pixel_bits);
+        y[k] = sim_rast_snap(c[k].y, dc->sub_pixel_bits);
+        fx[k] = (double)x[k] / SIM_RAST_ONE;
+        fy[k] = (double)y[k] / SIM_RAST_ONE;
+        fz[k] = c[k].z;
+        inv_w[k] = c[k].inv_w;
+    }
+    if (!sim_rast_tri_setup(&tri.rast, x, y, &dc->scissor)) {
+        if (tri.rast.area2 == 0 && polygon) {
+            dc->counters->culled++;
+        }
+        return SIM_REPLAY_ERROR_OK;
+    }
+    /* Vulkan's area a = -1/2 sum(x_i y_i+1 - x_i+1 y_i) is -area2 / 2:
+     * counter-clockwise front faces have area2 < 0 in y-down framebuffer
+     * coordinates.  Points and lines are front-facing and never culled. */
+    tri.front = !polygon ? 1
+                : s->front_face == VK_FRONT_FACE_COUNTER_CLOCKWISE ? tri.rast.area2 < 0
+                                                                   : tri.rast.area2 > 0;
+    if (polygon && ((tri.front && (s->cull_mode & VK_CULL_MODE_FRONT_BIT)) ||
+                    (!tri.front && (s->cull_mode & VK_CULL_MODE_BACK_BIT)))) {
+        dc->counters->culled++;
+        return SIM_REPLAY_ERROR_OK;
+    }
+    tri.prim_id = prim->prim_id;
+    tri.provoking = prim->provoking;
+    tri.patch = prim->patch;
+    tri.subpatch = prim->subpatch;
+    /* Parts of points and lines have no connectivity (front_grid.c). */
+    tri.grid = polygon ? 0 : SIM_NONE;
+    for (int k = 0; k < 3; k++) {
+        tri.v[k] = c[k].vertex;
+    }
+    tri.fx = fx[0];
+    tri.fy = fy[0];
+    double det = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
+    make_plane(fx, fy, det, fz[0], fz[1], fz[2], tri.z);
+    if (s->depth_bias_enable && polygon) {
+        depth_bias(dc, &tri, fz);
+    }
+    make_plane(fx, fy, det, inv_w[0], inv_w[1], inv_w[2], tri.inv_w);
+    memset(tri.domain, 0, sizeof(tri.domain));
+    if (dc->geom.domain_word != SIM_NONE) {
+        for (uint32_t d = 0; d < 2; d++) {
+            double q[3];
+            for (int k = 0; k < 3; k++) {
+                q[k] = vertex_word(dc, c[k].vertex, dc->geom.domain_word + d) * inv_w[k];
+            }
+            make_plane(fx, fy, det, q[0], q[1], q[2], tri.domain[d]);
+        }
+    }
+    tri.planes = dc->planes.count;
+    double *pl = sim_array_grow(&dc->planes, sizeof(double), (size_t)slots * 3);
+    if (!pl && slots) {
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    for (uint32_t sl = 0; sl < slots; sl++) {
+        double q[3];
+        int persp = !(dc->geom.slots[sl].flags & SIM_IR_IO_NOPERSPECTIVE);
+        for (int k = 0; k < 3; k++) {
+            q[k] = vertex_word(dc, c[k].vertex, 4 + sl);
+            if (persp) {
+                q[k] *= inv_w[k];
+            }
+        }
+        make_plane(fx, fy, det, q[0], q[1], q[2], pl + 3 * sl);
+    }
+    struct sim_tri *o = sim_array_grow(&dc->tris, sizeof(*o), 1);
+    if (!o) {
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    *o = tri;
+    dc->counters->rasterized++;
+    dc->counters->rasterized_area +=
+        fabs((double)tri.rast.area2) * 0.5 / ((double)SIM_RAST_ONE * SIM_RAST_ONE);
+    return SIM_REPLAY_ERROR_OK;
+}
+
+/* Vulkan "Basic Point Rasterization": a square of side PointSize centred on
+ * the vertex, as two triangles.  A size the shader leaves unwritten reads
+ * 0 here; it is undefined in Vulkan and 1 with maintenance5, so sizes that
+ * are not positive count as 1. */
+static enum sim_replay_error
+setup_point(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
+{
+    struct corner p = project(dc, prim->v[0]), c[4];
+    float size = dc->geom.point_size_word != SIM_NONE
+                     ? vertex_word(dc, prim->v[0], dc->geom.point_size_word)
+                     : 1.0f;
+    enum sim_replay_error err;
+
+    if (!(size > 0.0f)) {
+        size = 1.0f;
+    }
+    size = size < 1024.0f ? size : 1024.0f;
+    for (int k = 0; k < 4; k++) {
+        c[k] = p;
+        c[k].x += (k & 1 ? 0.5f : -0.5f) * size;
+        c[k].y += (k & 2 ? 0.5f : -0.5f) * size;
+    }
+    struct corner t0[3] = {c[0], c[1], c[2]}, t1[3] = {c[1], c[3], c[2]};
+    err = setup_triangle(dc, t0, prim, 0);
+    return err ? err : setup_triangle(dc, t1, prim, 0);
+}
+
+/* Vulkan "Basic Line Segment Rasterization" with strict lines: the
+ * rectangle of width lineWidth centred on the segment, ending at its end
+ * points, as two triangles; outputs vary along the segment only. */
+static enum sim_replay_error
+setup_line(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
+{
+    struct corner a = project(dc, prim->v[0]), b = project(dc, prim->v[1]), c[4];
+    float dx = b.x - a.x, dy = b.y - a.y, len = sqrtf(dx * dx + dy * dy);
+    float half = (dc->draw->state.line_width > 0.0f ? dc->draw->state.line_width : 1.0f) * 0.5f;
+    enum sim_replay_error err;
+
+    if (!(len > 0.0f)) {
+        return SIM_REPLAY_ERROR_OK;
+    }
+    float nx = -dy / len * half, ny = dx / len * half;
+    c[0] = a;
+    c[1] = a;
+    c[2] = b;
+    c[3] = b;
+    c[0].x += nx;
+    c[0].y += ny;
+    c[1].x -= nx;
+    c[1].y -= ny;
+    c[2].x += nx;
+    c[2].y += ny;
+    c[3].x -= nx;
+    c[3].y -= ny;
+    struct corner t0[3] = {c[0], c[1], c[2]}, t1[3] = {c[1], c[3], c[2]};
+    err = setup_triangle(dc, t0, prim, 0);
+    return err ? err : setup_triangle(dc, t1, prim, 0);
+}
+
+/* Vulkan "Polygon Mode": a triangle that survives culling is drawn as its
+ * edges (LINE) or its vertices (POINT), with the line width or the point
+ * size of its vertices.  Edges shared by neighbours are drawn twice. */
+static enum sim_replay_error
+setup_polygon_outline(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
+{
+    const struct sim_draw_state *s = &dc->draw->state;
+    struct corner c[3] = {project(dc, prim->v[0]), project(dc, prim->v[1]),
+                          project(dc, prim->v[2])};
+    int64_t area2 = 0;
+
+    for (int k = 0; k < 3; k++) {
+        int j = (k + 1) % 3;
+        area2 += (int64_t)sim_rast_snap(c[k].x, dc->sub_pixel_bits) *
+                     sim_rast_snap(c[j].y, dc->sub_pixel_bits) -
+                 (int64_t)sim_rast_snap(c[j].x, dc->sub_pixel_bits) *
+                     sim_rast_snap(c[k].y, dc->sub_pixel_bits);
+    }
+    int front = s->front_face == VK_FRONT_FACE_COUNTER_CLOCKWISE ? area2 < 0 : area2 > 0;
+    if (area2 == 0 || (front && (s->cull_mode & VK_CULL_MODE_FRONT_BIT)) ||
+        (!front && (s->cull_mode & VK_CULL_MODE_BACK_BIT))) {
+        dc->counters->culled++;
+        return SIM_REPLAY_ERROR_OK;
+    }
+    for (int k = 0; k < 3; k++) {
+        struct sim_geom_prim part = *prim;
+        enum sim_replay_error err;
+        part.v[0] = prim->v[k];
+        part.v[1] = prim->v[(k + 1) % 3];
+        part.count = s->polygon_mode == VK_POLYGON_MODE_LINE ? 2 : 1;
+        err = part.count == 2 ? setup_line(dc, &part) : setup_point(dc, &part);
+        if (err) {
+            return err;
+        }
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
+static enum sim_replay_error
+setup_run(struct sim_draw_ctx *dc)
+{
+    const struct sim_draw_state *s = &dc->draw->state;
+    size_t count = dc->geom.clipped.count;
+
+    dc->tris.count = 0;
+    dc->planes.count = 0;
+    if (s->rasterizer_discard || dc->scissor.x0 >= dc->scissor.x1 ||
+        dc->scissor.y0 >= dc->scissor.y1) {
+        return SIM_REPLAY_ERROR_OK;
+    }
+    for (size_t t = 0; t < count; t++) {
+        const struct sim_geom_prim *prim = (const struct sim_geom_prim *)dc->geom.clipped.data + t;
+        enum sim_replay_error err;
+        if (prim->count == 1) {
+            err = setup_point(dc, prim);
+        } else if (prim->count == 2) {
+            err = setup_line(dc, prim);
+        } else if (s->polygon_mode == VK_POLYGON_MODE_LINE ||
+                   s->polygon_mode == VK_POLYGON_MODE_POINT) {
+            err = setup_polygon_outline(dc, prim);
+        } else {
+            struct corner c[3] = {project(dc, prim->v[0]), project(dc, prim->v[1]),
+                                  project(dc, prim->v[2])};
+            err = setup_triangle(dc, c, prim, 1);
+        }
+        if (err) {
+            return err;
+        }
+    }
+    if (dc->tris.count) {
+        enum sim_replay_error err = sim_front_grids(dc);
+        if (err) {
+            return err;
+        }
+    }
+    /* Binning: every triangle goes to each bin its box overlaps, in order. */
+    for (size_t t = 0; t < dc->tris.count; t++) {
+        const struct sim_tri *tri = (const struct sim_tri *)dc->tris.data + t;
+        uint32_t bx0 = (uint32_t)tri->rast.box.x0 / SIM_BIN_SIZE;
+        uint32_t by0 = (uint32_t)tri->rast.box.y0 / SIM_BIN_SIZE;
+        uint32_t bx1 = (uint32_t)(tri->rast.box.x1 - 1) / SIM_BIN_SIZE;
+        uint32_t by1 = (uint32_t)(tri->rast.box.y1 - 1) / SIM_BIN_SIZE;
+        for (uint32_t by = by0; by <= by1 && by < dc->bins_y; by++) {
+            for (uint32_t bx = bx0; bx <= bx1 && bx < dc->bins_x; bx++) {
+                uint32_t *e = sim_array_grow(&dc->bins[by * dc->bins_x + bx].tris,
+                                             sizeof(uint32_t), 1);
+                if (!e) {
+                    return SIM_REPLAY_ERROR_NOMEM;
+                }
+                *e = (uint32_t)t;
+            }
+        }
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
+static void
+setup_finish(struct sim_draw_ctx *dc)
+{
+    (void)dc;
+}
+
+const struct sim_stage_ops sim_stage_setup = {
+    .name = "setup",
+    .begin = setup_begin,
+    .run = setup_run,
+    .finish = setup_finish,
+};

@@ -1,0 +1,38 @@
+/*
+ * pipeline/interp/interp_private.h — what the fast interpreter (interp_exec.c) and its reference
+ * (interp_ref.c) share: the interpreter's state.
+ */
+#ifndef OVERSHADE_PIPELINE_INTERP_INTERP_PRIVATE_H
+#define OVERSHADE_PIPELINE_INTERP_INTERP_PRIVATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pipeline/interp/interp.h"
+
+/* ------------------------------------------------------------------------ */
+/* Interpreter state (interp_exec.c, and interp_ref.c's reference)            */
+
+/* A resource slot as bound (sim_interp_bind). */
+struct sim_interp_slot {
+    const uint8_t *data;
+    uint8_t *wdata; /* storage buffers only */
+    uint64_t size;
+    const struct sim_tex_image *image;
+    const struct sim_tex_sampler *sampler;
+};
+
+struct sim_interp {
+    const struct sim_ir_shader *sh;
+    sim_lanes_u *regs;     /* reg_count: register r of lane l is regs[r][l] */
+    uint32_t *block_masks; /* block_count: lanes waiting to run each block */
+    struct sim_interp_slot *slots;
+    uint32_t alive;
+    uint32_t helpers;
+    uint32_t keep_outputs; /* sim_interp_keep_outputs */
+    const float *lod_scale[2]; /* sim_interp_set_lod_scale: per lane, x and y, or NULL */
+    uint64_t step_limit;
+    struct sim_interp_counters counters;
+};
+
+#endif /* OVERSHADE_PIPELINE_INTERP_INTERP_PRIVATE_H */

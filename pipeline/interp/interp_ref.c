@@ -1,0 +1,901 @@
+/*
+ * pipeline/interp/interp_ref.c — the reference interpreter the wide one
+ * (interp_exec.c) is tested against.
+ *
+ * Written to be obviously right rather than fast: every lane runs on its
+ * own, one scalar instruction at a time, and follows its own branches — no
+ * execution masks, no block scheduling, no vector types.  The only thing
+ * lanes share is the 2x2 quad: a derivative, or a lookup that takes its
+ * LOD from derivatives, waits until every running lane of the quad has
+ * reached an instruction of that kind, then reads the neighbours'
+ * registers as they are (Vulkan 15.6 "Derivative Operations": lane 4q + 0
+ * top-left, +1 top-right, +2 bottom-left, +3 bottom-right; coarse
+ * derivatives from the top-left pixel's row and column, fine ones from the
+ * lane's own row or column).
+ *
+ * Same contract and state as sim_interp_run (interp/interp_private.h), so a test
+ * can run both on the same inputs and compare every register.
+ */
+#include <math.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+
+#include "pipeline/interp/interp_private.h"
+
+enum lane_state {
+    LANE_IDLE,    /* not in the run */
+    LANE_RUNNING,
+    LANE_WAITING, /* at a quad operation */
+    LANE_DONE,    /* returned */
+    LANE_DEAD,    /* terminated */
+};
+
+struct lane {
+    uint8_t state;
+    uint32_t block, pc; /* pc: index into the shader's instructions */
+    uint64_t steps;
+};
+
+struct ref {
+    struct sim_interp *in;
+    const struct sim_ir_shader *sh;
+    struct lane lanes[SIM_LANES];
+};
+
+static float
+f(uint32_t u)
+{
+    float x;
+    memcpy(&x, &u, 4);
+    return x;
+}
+
+static uint32_t
+u(float x)
+{
+    uint32_t v;
+    memcpy(&v, &x, 4);
+    return v;
+}
+
+/* Register r of lane l. */
+#define REG(r, l) (ref->in->regs[(r)][(l)])
+
+/* SPIR-V conversions out of range (undefined) saturate, NaN gives 0, as in
+ * the wide interpreter, so both agree on the undefined cases too. */
+static uint32_t
+to_int(float x)
+{
+    if (x != x) {
+        return 0;
+    }
+    if (x >= 2147483648.0f) {
+        return 0x7fffffffu;
+    }
+    if (x < -2147483648.0f) {
+        return 0x80000000u;
+    }
+    return (uint32_t)(int32_t)x;
+}
+
+static uint32_t
+to_uint(float x)
+{
+    if (!(x > 0.0f)) {
+        return 0;
+    }
+    if (x >= 4294967296.0f) {
+        return 0xffffffffu;
+    }
+    return (uint32_t)x;
+}
+
+/* Bit field of `count` bits at `offset` (GLSL bitfieldExtract; offsets
+ * and counts past 32 are clamped). */
+static uint32_t
+field(uint32_t v, uint32_t offset, uint32_t count, int sign)
+{
+    uint64_t wide = sign ? (uint64_t)(int64_t)(int32_t)v : v;
+    offset &= 31;
+    if (count > 32 - offset) {
+        count = 32 - offset;
+    }
+    if (count == 0) {
+        return 0;
+    }
+    uint64_t bits = (wide >> offset) & ((1ull << count) - 1);
+    if (sign && (bits >> (count - 1)) & 1) {
+        bits |= ~0ull << count;
+    }
+    return (uint32_t)bits;
+}
+
+static uint32_t
+reverse(uint32_t v)
+{
+    uint32_t r = 0;
+    for (int b = 0; b < 32; b++) {
+        r |= ((v >> b) & 1u) << (31 - b);
+    }
+    return r;
+}
+
+static uint32_t
+find_msb(uint32_t v)
+{
+    for (int b = 31; b >= 0; b--) {
+        if (v >> b & 1u) {
+            return (uint32_t)b;
+        }
+    }
+    return 0xffffffffu;
+}
+
+/* IEEE half, round to nearest even, from float (QuantizeToF16, packHalf). */
+static uint32_t
+half_of(float x)
+{
+    uint32_t b = u(x), sign = (b >> 16) & 0x8000u;
+    float a = fabsf(x);
+    if (x != x) {
+        return sign | 0x7e00u;
+    }
+    if (a >= 65520.0f) {
+        return sign | 0x7c00u;
+    }
+    if (a < ldexpf(1.0f, -14)) {
+        /* Denormal: units of 2^-24, rounded to even by nearbyintf. */
+        return sign | (uint32_t)nearbyintf(a * 16777216.0f);
+    }
+    int e;
+    float m = frexpf(a, &e); /* a = m * 2^e, m in [0.5, 1) */
+    uint32_t mant = (uint32_t)nearbyintf(m * 2048.0f); /* 11 bits with the implicit one */
+    if (mant == 2048) {
+        mant = 1024;
+        e++;
+    }
+    if (e + 14 >= 31) {
+        return sign | 0x7c00u;
+    }
+    return sign | ((uint32_t)(e + 14) << 10) | (mant & 0x3ffu);
+}
+
+static int
+is_quad_op(const struct sim_ir_shader *sh, const struct sim_ir_inst *i)
+{
+    switch (i->op) {
+    case SIM_IR_OP_DDX:
+    case SIM_IR_OP_DDY:
+    case SIM_IR_OP_DDX_FINE:
+    case SIM_IR_OP_DDY_FINE:
+        return 1;
+    case SIM_IR_OP_TEX:
+        return sh->texs[i->imm].kind == SIM_IR_TEX_SAMPLE ||
+               sh->texs[i->imm].kind == SIM_IR_TEX_QUERY_LOD;
+    default:
+        return 0;
+    }
+}
+
+/* d(reg)/dx or d(reg)/dy at lane l: coarse from the quad's top-left pixel,
+ * fine from the lane's own row or column. */
+static float
+derivative(struct ref *ref, uint32_t reg, uint32_t l, int y, int fine)
+{
+    uint32_t q = l & ~3u, lo, hi;
+    if (!y) {
+        lo = fine ? q + (l & 2u) : q;
+        hi = lo + 1;
+    } else {
+        lo = fine ? q + (l & 1u) : q;
+        hi = lo + 2;
+    }
+    return f(REG(reg, hi)) - f(REG(reg, lo));
+}
+
+static uint32_t
+element(const struct sim_ir_shader *sh, struct ref *ref, uint32_t slot, uint32_t index,
+        uint32_t list, uint32_t count, uint32_t l)
+{
+    uint32_t e;
+    if (index == SIM_IR_NONE || count == 0) {
+        return slot;
+    }
+    e = REG(index, l);
+    return sh->slot_lists[list + (e < count ? e : count - 1)];
+}
+
+/* One texture instruction for lane l (the texture unit is shared with
+ * the wide interpreter: it is the unit under both). */
+static enum sim_interp_error
+tex(struct ref *ref, const struct sim_ir_inst *i, uint32_t l)
+{
+    const struct sim_ir_shader *sh = ref->sh;
+    const struct sim_ir_tex *t = &sh->texs[i->imm];
+    const struct sim_ir_resource *res = &sh->resources[t->image];
+    struct sim_tex_request req;
+    uint32_t out[4][SIM_LANES];
+    uint32_t gn = res->dim == SpvDim1D || res->dim == SpvDimBuffer ? 1
+                  : res->dim == SpvDim3D || res->dim == SpvDimCube ? 3
+                                                                   : 2;
+    uint32_t image = element(sh, ref, t->image, t->image_index, t->image_list, t->image_count, l);
+    uint32_t sampler =
+        element(sh, ref, t->sampler, t->sampler_index, t->sampler_list, t->sampler_count, l);
+    const struct sim_interp_slot *img = &ref->in->slots[image];
+    const struct sim_interp_slot *smp = sampler == SIM_IR_NONE ? img : &ref->in->slots[sampler];
+
+    if ((t->kind == SIM_IR_TEX_WRITE || t->kind == SIM_IR_TEX_ATOMIC) &&
+        !(ref->in->helpers & (1u << l)) && !img->image) {
+        return SIM_INTERP_ERROR_UNBOUND_TEXTURE;
+    }
+    if (t->kind == SIM_IR_TEX_WRITE) {
+        uint32_t coord[4] = {0, 0, 0, 0}, value[4] = {0, 0, 0, 0};
+        if (ref->in->helpers & (1u << l)) {
+            return SIM_INTERP_ERROR_OK;
+        }
+        for (uint32_t c = 0; c < t->coords; c++) {
+            coord[c] = REG(t->coord[c], l);
+        }
+        for (uint32_t c = 0; c < 4 && t->value[c] != SIM_IR_NONE; c++) {
+            value[c] = REG(t->value[c], l);
+        }
+        sim_tex_store_lane(img->image, res->dim, res->arrayed, coord, value);
+        return SIM_INTERP_ERROR_OK;
+    }
+    if (t->kind == SIM_IR_TEX_ATOMIC) {
+        uint32_t coord[4] = {0, 0, 0, 0}, old = 0;
+        if (!(ref->in->helpers & (1u << l))) {
+            for (uint32_t c = 0; c < t->coords; c++) {
+                coord[c] = REG(t->coord[c], l);
+            }
+            old = sim_tex_atomic_lane(img->image, res->dim, res->arrayed, coord, t->component,
+                                      REG(t->value[0], l),
+                                      t->value[1] != SIM_IR_NONE ? REG(t->value[1], l) : 0);
+        }
+        REG(i->dst, l) = old;
+        return SIM_INTERP_ERROR_OK;
+    }
+    memset(&req, 0, sizeof(req));
+    req.kind = t->kind;
+    req.dim = res->dim;
+    req.arrayed = res->arrayed;
+    req.lanes = 1u << l;
+    for (uint32_t c = 0; c < t->coords; c++) {
+        req.coord[c][l] = REG(t->coord[c], l);
+        if (t->proj) {
+            req.coord[c][l] = u(f(REG(t->coord[c], l)) / f(REG(t->coord[t->coords], l)));
+        }
+    }
+    if (t->dref != SIM_IR_NONE) {
+        req.has_dref = 1;
+        req.dref[l] = f(REG(t->dref, l));
+        if (t->proj) {
+            req.dref[l] /= f(REG(t->coord[t->coords], l));
+        }
+    }
+    if (t->lod != SIM_IR_NONE) {
+        req.has_lod = 1;
+        req.lod[l] = REG(t->lod, l);
+    }
+    if (t->bias != SIM_IR_NONE) {
+        req.has_bias = 1;
+        req.bias[l] = f(REG(t->bias, l));
+    }
+    if (t->min_lod != SIM_IR_NONE) {
+        req.has_min_lod = 1;
+        req.min_lod[l] = f(REG(t->min_lod, l));
+    }
+    if (t->kind == SIM_IR_TEX_SAMPLE || t->kind == SIM_IR_TEX_QUERY_LOD) {
+        /* Coarse derivatives of the (projected) coordinates. */
+        uint32_t q = l & ~3u;
+        for (uint32_t c = 0; c < gn && c < t->coords; c++) {
+            float v[4];
+            for (uint32_t k = 0; k < 4; k++) {
+                v[k] = f(REG(t->coord[c], q + k));
+                if (t->proj) {
+                    v[k] /= f(REG(t->coord[t->coords], q + k));
+                }
+            }
+            req.ddx[c][l] = v[1] - v[0];
+            req.ddy[c][l] = v[2] - v[0];
+            if (ref->in->lod_scale[0]) {
+                req.ddx[c][l] *= ref->in->lod_scale[0][l];
+                req.ddy[c][l] *= ref->in->lod_scale[1][l];
+            }
+        }
+    } else if (t->kind == SIM_IR_TEX_SAMPLE_GRAD) {
+        for (uint32_t c = 0; c < gn; c++) {
+            req.ddx[c][l] = f(REG(t->ddx[c], l));
+            req.ddy[c][l] = f(REG(t->ddy[c], l));
+        }
+    }
+    memcpy(req.offset, t->offset, sizeof(req.offset));
+    req.component = t->component;
+    if (!img->image || ((t->kind == SIM_IR_TEX_SAMPLE || t->kind == SIM_IR_TEX_SAMPLE_LOD ||
+                         t->kind == SIM_IR_TEX_SAMPLE_GRAD || t->kind == SIM_IR_TEX_QUERY_LOD ||
+                         t->kind == SIM_IR_TEX_GATHER) &&
+                        !smp->sampler)) {
+        return SIM_INTERP_ERROR_UNBOUND_TEXTURE;
+    }
+    sim_tex_run(img->image, smp->sampler, &req, out);
+    for (uint32_t c = 0; c < t->results; c++) {
+        REG(i->dst + c, l) = out[c][l];
+    }
+    return SIM_INTERP_ERROR_OK;
+}
+
+static uint32_t
+load(const struct sim_interp_slot *s, uint64_t addr)
+{
+    uint32_t v = 0;
+    if (s->size >= 4 && addr <= s->size - 4) {
+        memcpy(&v, s->data + addr, 4);
+    }
+    return v;
+}
+
+/* Executes lane l's instruction at its pc; returns an error or OK. */
+static enum sim_interp_error
+step(struct ref *ref, uint32_t l)
+{
+    const struct sim_ir_shader *sh = ref->sh;
+    struct lane *ln = &ref->lanes[l];
+    const struct sim_ir_inst *i = &sh->insts[ln->pc];
+    uint32_t a = 0, b = 0, c = 0, r = 0;
+    uint32_t nsrc = 0;
+    int write = 1;
+
+    switch ((enum sim_ir_op)i->op) {
+#define SIM_IR_OP_SRC_COUNT(name, srcs)                                                    \
+    case SIM_IR_OP_##name:                                                                 \
+        nsrc = srcs;                                                                       \
+        break;
+        SIM_IR_OP_LIST(SIM_IR_OP_SRC_COUNT)
+#undef SIM_IR_OP_SRC_COUNT
+    default:
+        break;
+    }
+    if (nsrc > 0 && i->op != SIM_IR_OP_LDIDX && i->op != SIM_IR_OP_STIDX) {
+        a = REG(i->a, l);
+    }
+    if (nsrc > 1) {
+        b = REG(i->b, l);
+    }
+    if (nsrc > 2) {
+        c = REG(i->c, l);
+    }
+    ln->pc++;
+
+    switch ((enum sim_ir_op)i->op) {
+    case SIM_IR_OP_MOV:
+        r = a;
+        break;
+    case SIM_IR_OP_SEL:
+        r = a ? b : c;
+        break;
+    case SIM_IR_OP_FADD:
+        r = u(f(a) + f(b));
+        break;
+    case SIM_IR_OP_FSUB:
+        r = u(f(a) - f(b));
+        break;
+    case SIM_IR_OP_FMUL:
+        r = u(f(a) * f(b));
+        break;
+    case SIM_IR_OP_FDIV:
+        r = u(f(a) / f(b));
+        break;
+    case SIM_IR_OP_FNEG:
+        r = a ^ 0x80000000u;
+        break;
+    case SIM_IR_OP_FMOD:
+        r = u(f(a) - f(b) * floorf(f(a) / f(b)));
+        break;
+    case SIM_IR_OP_FREM:
+        r = u(fmodf(f(a), f(b)));
+        break;
+    case SIM_IR_OP_FMA: {
+        float p = f(a) * f(b); /* rounded, then added: not fused */
+        r = u(p + f(c));
+        break;
+    }
+    case SIM_IR_OP_FMIX: {
+        float x = f(a) * (1.0f - f(c)), y = f(b) * f(c);
+        r = u(x + y);
+        break;
+    }
+    case SIM_IR_OP_IADD:
+        r = a + b;
+        break;
+    case SIM_IR_OP_ISUB:
+        r = a - b;
+        break;
+    case SIM_IR_OP_IMUL:
+        r = a * b;
+        break;
+    case SIM_IR_OP_INEG:
+        r = 0u - a;
+        break;
+    case SIM_IR_OP_SDIV:
+        r = b == 0 || (a == 0x80000000u && b == 0xffffffffu) ? 0
+                                                             : (uint32_t)((int32_t)a / (int32_t)b);
+        break;
+    case SIM_IR_OP_UDIV:
+        r = b ? a / b : 0;
+        break;
+    case SIM_IR_OP_SREM:
+    case SIM_IR_OP_SMOD: {
+        int32_t x = (int32_t)a, y = (int32_t)b, m;
+        if (y == 0 || (x == INT32_MIN && y == -1)) {
+            m = 0;
+        } else {
+            m = x % y; /* truncated: sign of x (SRem) */
+            if (i->op == SIM_IR_OP_SMOD && m != 0 && (m < 0) != (y < 0)) {
+                m += y; /* sign of y (SMod) */
+            }
+        }
+        r = (uint32_t)m;
+        break;
+    }
+    case SIM_IR_OP_UMOD:
+        r = b ? a % b : 0;
+        break;
+    case SIM_IR_OP_AND:
+        r = a & b;
+        break;
+    case SIM_IR_OP_OR:
+        r = a | b;
+        break;
+    case SIM_IR_OP_XOR:
+        r = a ^ b;
+        break;
+    case SIM_IR_OP_NOT:
+        r = ~a;
+        break;
+    case SIM_IR_OP_SHL:
+        r = a << (b & 31u);
+        break;
+    case SIM_IR_OP_SHR:
+        r = a >> (b & 31u);
+        break;
+    case SIM_IR_OP_ASR:
+        r = (uint32_t)((int32_t)a >> (b & 31u));
+        break;
+    case SIM_IR_OP_BITCOUNT:
+        r = 0;
+        for (uint32_t v = a; v; v &= v - 1) {
+            r++;
+        }
+        break;
+    case SIM_IR_OP_BITREV:
+        r = reverse(a);
+        break;
+    case SIM_IR_OP_BFE_S:
+        r = field(a, b, c, 1);
+        break;
+    case SIM_IR_OP_BFE_U:
+        r = field(a, b, c, 0);
+        break;
+    case SIM_IR_OP_BFM:
+        r = (uint32_t)((a >= 32 ? ~0ull : (1ull << a) - 1) << (b & 31u));
+        break;
+    case SIM_IR_OP_FINDLSB:
+        r = 0xffffffffu;
+        for (uint32_t bit = 0; bit < 32; bit++) {
+            if (a >> bit & 1u) {
+                r = bit;
+                break;
+            }
+        }
+        break;
+    case SIM_IR_OP_FINDMSB_U:
+        r = find_msb(a);
+        break;
+    case SIM_IR_OP_FINDMSB_S:
+        r = find_msb((int32_t)a < 0 ? ~a : a);
+        break;
+    case SIM_IR_OP_FEQ:
+        r = f(a) == f(b) ? ~0u : 0;
+        break;
+    case SIM_IR_OP_FNE: /* ordered: false when either is NaN */
+        r = f(a) < f(b) || f(a) > f(b) ? ~0u : 0;
+        break;
+    case SIM_IR_OP_FLT:
+        r = f(a) < f(b) ? ~0u : 0;
+        break;
+    case SIM_IR_OP_FLE:
+        r = f(a) <= f(b) ? ~0u : 0;
+        break;
+    case SIM_IR_OP_ISNAN:
+        r = isnan(f(a)) ? ~0u : 0;
+        break;
+    case SIM_IR_OP_ISINF:
+        r = isinf(f(a)) ? ~0u : 0;
+        break;
+    case SIM_IR_OP_IEQ:
+        r = a == b ? ~0u : 0;
+        break;
+    case SIM_IR_OP_INE:
+        r = a != b ? ~0u : 0;
+        break;
+    case SIM_IR_OP_SLT:
+        r = (int32_t)a < (int32_t)b ? ~0u : 0;
+        break;
+    case SIM_IR_OP_SLE:
+        r = (int32_t)a <= (int32_t)b ? ~0u : 0;
+        break;
+    case SIM_IR_OP_ULT:
+        r = a < b ? ~0u : 0;
+        break;
+    case SIM_IR_OP_ULE:
+        r = a <= b ? ~0u : 0;
+        break;
+    case SIM_IR_OP_F2I:
+        r = to_int(f(a));
+        break;
+    case SIM_IR_OP_F2U:
+        r = to_uint(f(a));
+        break;
+    case SIM_IR_OP_I2F:
+        r = u((float)(int32_t)a);
+        break;
+    case SIM_IR_OP_U2F:
+        r = u((float)a);
+        break;
+    case SIM_IR_OP_FABS:
+        r = a & 0x7fffffffu;
+        break;
+    case SIM_IR_OP_SABS:
+        r = (int32_t)a < 0 ? 0u - a : a;
+        break;
+    case SIM_IR_OP_FSIGN:
+        r = u(f(a) > 0.0f ? 1.0f : f(a) < 0.0f ? -1.0f : 0.0f);
+        break;
+    case SIM_IR_OP_SSIGN:
+        r = (int32_t)a > 0 ? 1u : (int32_t)a < 0 ? ~0u : 0u;
+        break;
+    case SIM_IR_OP_FLOOR:
+        r = u(floorf(f(a)));
+        break;
+    case SIM_IR_OP_CEIL:
+        r = u(ceilf(f(a)));
+        break;
+    case SIM_IR_OP_TRUNC:
+        r = u(truncf(f(a)));
+        break;
+    case SIM_IR_OP_ROUND:
+    case SIM_IR_OP_ROUNDEVEN:
+        r = u(nearbyintf(f(a)));
+        break;
+    case SIM_IR_OP_FRACT:
+        r = u(f(a) - floorf(f(a)));
+        break;
+    case SIM_IR_OP_SIN:
+        r = u(sinf(f(a)));
+        break;
+    case SIM_IR_OP_COS:
+        r = u(cosf(f(a)));
+        break;
+    case SIM_IR_OP_TAN:
+        r = u(tanf(f(a)));
+        break;
+    case SIM_IR_OP_ASIN:
+        r = u(asinf(f(a)));
+        break;
+    case SIM_IR_OP_ACOS:
+        r = u(acosf(f(a)));
+        break;
+    case SIM_IR_OP_ATAN:
+        r = u(atanf(f(a)));
+        break;
+    case SIM_IR_OP_ATAN2:
+        r = u(atan2f(f(a), f(b)));
+        break;
+    case SIM_IR_OP_SINH:
+        r = u(sinhf(f(a)));
+        break;
+    case SIM_IR_OP_COSH:
+        r = u(coshf(f(a)));
+        break;
+    case SIM_IR_OP_TANH:
+        r = u(tanhf(f(a)));
+        break;
+    case SIM_IR_OP_ASINH:
+        r = u(asinhf(f(a)));
+        break;
+    case SIM_IR_OP_ACOSH:
+        r = u(acoshf(f(a)));
+        break;
+    case SIM_IR_OP_ATANH:
+        r = u(atanhf(f(a)));
+        break;
+    case SIM_IR_OP_POW:
+        r = u(powf(f(a), f(b)));
+        break;
+    case SIM_IR_OP_EXP:
+        r = u(expf(f(a)));
+        break;
+    case SIM_IR_OP_LOG:
+        r = u(logf(f(a)));
+        break;
+    case SIM_IR_OP_EXP2:
+        r = u(exp2f(f(a)));
+        break;
+    case SIM_IR_OP_LOG2:
+        r = u(log2f(f(a)));
+        break;
+    case SIM_IR_OP_SQRT:
+        r = u(sqrtf(f(a)));
+        break;
+    case SIM_IR_OP_RSQ:
+        r = u(1.0f / sqrtf(f(a)));
+        break;
+    case SIM_IR_OP_FMIN: /* b < a ? b : a (GLSL min; NaN handling as the wide path) */
+        r = f(b) < f(a) ? b : a;
+        break;
+    case SIM_IR_OP_FMAX:
+        r = f(a) < f(b) ? b : a;
+        break;
+    case SIM_IR_OP_NMIN:
+        r = f(b) < f(a) || isnan(f(a)) ? b : a;
+        break;
+    case SIM_IR_OP_NMAX:
+        r = f(a) < f(b) || isnan(f(a)) ? b : a;
+        break;
+    case SIM_IR_OP_SMIN:
+        r = (int32_t)b < (int32_t)a ? b : a;
+        break;
+    case SIM_IR_OP_SMAX:
+        r = (int32_t)a < (int32_t)b ? b : a;
+        break;
+    case SIM_IR_OP_UMIN:
+        r = b < a ? b : a;
+        break;
+    case SIM_IR_OP_UMAX:
+        r = a < b ? b : a;
+        break;
+    case SIM_IR_OP_LDEXP: {
+        int32_t e = (int32_t)b;
+        r = u(ldexpf(f(a), e > 256 ? 256 : e < -256 ? -256 : e));
+        break;
+    }
+    case SIM_IR_OP_FREXP_M: {
+        int e;
+        r = u(frexpf(f(a), &e));
+        break;
+    }
+    case SIM_IR_OP_FREXP_E: {
+        int e = 0;
+        (void)frexpf(f(a), &e);
+        r = (uint32_t)e;
+        break;
+    }
+    case SIM_IR_OP_QUANTF16:
+        r = u(sim_half_to_float(half_of(f(a))));
+        break;
+    case SIM_IR_OP_F2H:
+        r = half_of(f(a));
+        break;
+    case SIM_IR_OP_H2F:
+        r = u(sim_half_to_float(a & 0xffffu));
+        break;
+    case SIM_IR_OP_DDX:
+    case SIM_IR_OP_DDY:
+    case SIM_IR_OP_DDX_FINE:
+    case SIM_IR_OP_DDY_FINE:
+        r = u(derivative(ref, i->a, l, i->op == SIM_IR_OP_DDY || i->op == SIM_IR_OP_DDY_FINE,
+                         i->op == SIM_IR_OP_DDX_FINE || i->op == SIM_IR_OP_DDY_FINE));
+        break;
+    case SIM_IR_OP_LDIDX: {
+        uint32_t k = b < i->imm ? b : i->imm;
+        r = REG(i->a + k, l);
+        break;
+    }
+    case SIM_IR_OP_STIDX: {
+        uint32_t k = b < i->imm ? b : i->imm;
+        REG(i->a + k, l) = c;
+        write = 0;
+        break;
+    }
+    case SIM_IR_OP_LDBUF:
+        r = load(&ref->in->slots[i->aux], (uint64_t)a + i->imm);
+        break;
+    case SIM_IR_OP_STBUF: {
+        const struct sim_interp_slot *s = &ref->in->slots[i->aux];
+        uint64_t addr = (uint64_t)a + i->imm;
+        if (s->wdata && !(ref->in->helpers & (1u << l)) && s->size >= 4 && addr <= s->size - 4) {
+            memcpy(s->wdata + addr, &b, 4);
+        }
+        write = 0;
+        break;
+    }
+    case SIM_IR_OP_ATOMADD:
+    case SIM_IR_OP_ATOMSMIN:
+    case SIM_IR_OP_ATOMUMIN:
+    case SIM_IR_OP_ATOMSMAX:
+    case SIM_IR_OP_ATOMUMAX:
+    case SIM_IR_OP_ATOMAND:
+    case SIM_IR_OP_ATOMOR:
+    case SIM_IR_OP_ATOMXOR:
+    case SIM_IR_OP_ATOMXCHG:
+    case SIM_IR_OP_ATOMCMPXCHG: {
+        const struct sim_interp_slot *s = &ref->in->slots[i->aux];
+        uint64_t addr = (uint64_t)a + i->imm;
+        if (s->wdata && !(ref->in->helpers & (1u << l)) && s->size >= 4 && addr <= s->size - 4) {
+            uint32_t v;
+            memcpy(&r, s->wdata + addr, 4);
+            v = sim_ir_atomic(i->op, r, b, c);
+            memcpy(s->wdata + addr, &v, 4);
+        }
+        break;
+    }
+    case SIM_IR_OP_BUFSIZE: {
+        uint64_t size = ref->in->slots[i->aux].size;
+        r = size < UINT32_MAX ? (uint32_t)size : UINT32_MAX;
+        break;
+    }
+    case SIM_IR_OP_HELPER:
+        r = ref->in->helpers & (1u << l) ? ~0u : 0;
+        break;
+    case SIM_IR_OP_DEMOTE:
+        ref->in->helpers |= 1u << l;
+        write = 0;
+        break;
+    case SIM_IR_OP_TEX:
+        return tex(ref, i, l);
+    case SIM_IR_OP_BR:
+    case SIM_IR_OP_BRC:
+    case SIM_IR_OP_SWITCH: {
+        uint32_t target = i->imm;
+        if (i->op == SIM_IR_OP_BRC) {
+            target = a ? i->b : i->c;
+        } else if (i->op == SIM_IR_OP_SWITCH) {
+            const struct sim_ir_switch *sw = &sh->switches[i->imm];
+            target = sw->default_block;
+            for (uint32_t k = 0; k < sw->case_count; k++) {
+                if (sh->switch_cases[sw->first_case + k].value == a) {
+                    target = sh->switch_cases[sw->first_case + k].block;
+                    break;
+                }
+            }
+        }
+        ln->block = target;
+        ln->pc = sh->blocks[target].first;
+        return SIM_INTERP_ERROR_OK;
+    }
+    case SIM_IR_OP_RET:
+        ln->state = LANE_DONE;
+        return SIM_INTERP_ERROR_OK;
+    case SIM_IR_OP_TERMINATE:
+    case SIM_IR_OP_UNREACHABLE:
+        ln->state = LANE_DEAD;
+        ref->in->alive &= ~(1u << l);
+        return SIM_INTERP_ERROR_OK;
+    case SIM_IR_OP_COUNT:
+    default:
+        write = 0;
+        break;
+    }
+    if (write) {
+        REG(i->dst, l) = r;
+    }
+    return SIM_INTERP_ERROR_OK;
+}
+
+/* Runs lane l until it finishes or reaches a quad operation. */
+static enum sim_interp_error
+run_lane(struct ref *ref, uint32_t l)
+{
+    struct lane *ln = &ref->lanes[l];
+    while (ln->state == LANE_RUNNING) {
+        const struct sim_ir_inst *i = &ref->sh->insts[ln->pc];
+        if (is_quad_op(ref->sh, i)) {
+            ln->state = LANE_WAITING;
+            break;
+        }
+        if (++ln->steps > ref->in->step_limit) {
+            return SIM_INTERP_ERROR_STEP_LIMIT;
+        }
+        enum sim_interp_error err = step(ref, l);
+        if (err) {
+            return err;
+        }
+    }
+    return SIM_INTERP_ERROR_OK;
+}
+
+enum sim_interp_error
+sim_interp_run_reference(struct sim_interp *in, uint32_t active, uint32_t helpers)
+{
+    const struct sim_ir_shader *sh = in->sh;
+    struct ref ref = {.in = in, .sh = sh};
+    enum sim_interp_error err = SIM_INTERP_ERROR_OK;
+
+    active &= SIM_ALL_LANES;
+    in->alive = active;
+    in->helpers = helpers & active;
+    in->counters.batches++;
+    for (uint32_t r = 0; r < sh->output_reg_count; r++) {
+        memset(&in->regs[sh->output_regs[r]], 0, sizeof(in->regs[0]));
+    }
+    if (sh->block_count == 0) {
+        return SIM_INTERP_ERROR_OK;
+    }
+    for (uint32_t l = 0; l < SIM_LANES; l++) {
+        ref.lanes[l].state = active & (1u << l) ? LANE_RUNNING : LANE_IDLE;
+        ref.lanes[l].block = 0;
+        ref.lanes[l].pc = sh->blocks[0].first;
+    }
+    for (uint32_t q = 0; q < SIM_LANES; q += 4) {
+        for (;;) {
+            uint32_t waiting = 0;
+            for (uint32_t l = q; l < q + 4; l++) {
+                err = run_lane(&ref, l);
+                if (err) {
+                    return err;
+                }
+                waiting += ref.lanes[l].state == LANE_WAITING;
+            }
+            if (!waiting) {
+                break;
+            }
+            /* Every lane of the quad still running is at a quad
+             * operation: all of them execute it on the registers as they
+             * are, then go on. */
+            for (uint32_t l = q; l < q + 4; l++) {
+                if (ref.lanes[l].state == LANE_WAITING) {
+                    ref.lanes[l].state = LANE_RUNNING;
+                    if (++ref.lanes[l].steps > in->step_limit) {
+                        return SIM_INTERP_ERROR_STEP_LIMIT;
+                    }
+                }
+            }
+            /* Results first, writes after: a lane's derivative must not
+             * see a neighbour's result of the same instruction. */
+            uint32_t results[4][4], dst[4], nres[4];
+            for (uint32_t k = 0; k < 4; k++) {
+                uint32_t l = q + k;
+                const struct sim_ir_inst *i;
+                nres[k] = 0;
+                if (ref.lanes[l].state != LANE_RUNNING ||
+                    !is_quad_op(sh, &sh->insts[ref.lanes[l].pc])) {
+                    continue;
+                }
+                i = &sh->insts[ref.lanes[l].pc];
+                dst[k] = i->dst;
+                if (i->op == SIM_IR_OP_TEX) {
+                    uint32_t saved[4];
+                    uint32_t n = sh->texs[i->imm].results;
+                    for (uint32_t c = 0; c < n; c++) {
+                        saved[c] = in->regs[i->dst + c][l];
+                    }
+                    err = step(&ref, l);
+                    if (err) {
+                        return err;
+                    }
+                    for (uint32_t c = 0; c < n; c++) {
+                        results[k][c] = in->regs[i->dst + c][l];
+                        in->regs[i->dst + c][l] = saved[c];
+                    }
+                    nres[k] = n;
+                } else {
+                    uint32_t saved = in->regs[i->dst][l];
+                    err = step(&ref, l);
+                    if (err) {
+                        return err;
+                    }
+                    results[k][0] = in->regs[i->dst][l];
+                    in->regs[i->dst][l] = saved;
+                    nres[k] = 1;
+                }
+            }
+            for (uint32_t k = 0; k < 4; k++) {
+                for (uint32_t c = 0; c < nres[k]; c++) {
+                    in->regs[dst[k] + c][q + k] = results[k][c];
+                }
+            }
+        }
+    }
+    return SIM_INTERP_ERROR_OK;
+}

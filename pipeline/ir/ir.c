@@ -1,0 +1,84 @@
+/*
+ * pipeline/ir/ir.c — a translated shader as an object: reflection accessors,
+ * destruction, stage and opcode names.  Building shaders is spirv/'s job.
+ */
+#include <stdlib.h>
+
+#include "pipeline/ir/ir.h"
+
+static const char *const op_names[] = {
+#define SIM_IR_OP_NAME(name, srcs) #name,
+    SIM_IR_OP_LIST(SIM_IR_OP_NAME)
+#undef SIM_IR_OP_NAME
+};
+
+const char *
+sim_ir_op_name(enum sim_ir_op op)
+{
+    if ((unsigned)op >= SIM_IR_OP_COUNT) {
+        return "?";
+    }
+    return op_names[op];
+}
+
+
+const char *
+sim_stage_name(enum sim_stage stage)
+{
+    static const char *const names[] = {"vertex",   "tess_control", "tess_eval",
+                                        "geometry", "fragment",     "compute"};
+    if ((unsigned)stage >= SIM_STAGE_COUNT) {
+        return "any";
+    }
+    return names[stage];
+}
+
+void
+sim_ir_shader_destroy(struct sim_ir_shader *shader)
+{
+    if (!shader) {
+        return;
+    }
+    free(shader->entry_point);
+    free(shader->insts);
+    free(shader->blocks);
+    free(shader->switches);
+    free(shader->switch_cases);
+    free(shader->texs);
+    free(shader->slot_lists);
+    free(shader->const_values);
+    free(shader->reg_scalar);
+    free(shader->inputs);
+    free(shader->outputs);
+    free(shader->resources);
+    free(shader->strings);
+    free(shader->output_regs);
+    free(shader);
+}
+
+const struct sim_ir_info *
+sim_ir_shader_info(const struct sim_ir_shader *shader)
+{
+    return &shader->info;
+}
+
+const struct sim_ir_interface *
+sim_ir_shader_inputs(const struct sim_ir_shader *shader, uint32_t *count)
+{
+    *count = shader->input_count;
+    return shader->inputs;
+}
+
+const struct sim_ir_interface *
+sim_ir_shader_outputs(const struct sim_ir_shader *shader, uint32_t *count)
+{
+    *count = shader->output_count;
+    return shader->outputs;
+}
+
+const struct sim_ir_resource *
+sim_ir_shader_resources(const struct sim_ir_shader *shader, uint32_t *count)
+{
+    *count = shader->resource_count;
+    return shader->resources;
+}

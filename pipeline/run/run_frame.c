@@ -1,0 +1,1611 @@
+/*
+ * pipeline/run/run_frame.c — replaying a frame: passes in order, each pass's
+ * attachments loaded, cleared and resolved, each draw through the stages in
+ * the order sim_replay_draw decides, bins shared out to worker threads, and
+ * the result's accessors.
+ *
+ * Determinism: every bin is rasterized, tested and shaded by one worker
+ * from start to end with its own unit state, bins never share pixels, and
+ * the workers' integer counters are summed at the end, so the thread count
+ * cannot change an image or a number.
+ */
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vulkan/vulkan_core.h>
+
+#include "pipeline/run/run.h"
+#include "pipeline/front/front.h"
+#include "pipeline/units/units.h"
+#include "pipeline/back/back.h"
+#include "pipeline/format/format.h"
+
+static const char *const replay_error_names[] = {
+#define SIM_REPLAY_ERROR_NAME(name, msg) "SIM_REPLAY_ERROR_" #name,
+    SIM_REPLAY_ERROR_LIST(SIM_REPLAY_ERROR_NAME)
+#undef SIM_REPLAY_ERROR_NAME
+};
+
+static const char *const replay_error_messages[] = {
+#define SIM_REPLAY_ERROR_MSG(name, msg) msg,
+    SIM_REPLAY_ERROR_LIST(SIM_REPLAY_ERROR_MSG)
+#undef SIM_REPLAY_ERROR_MSG
+};
+
+const char *
+sim_replay_error_name(enum sim_replay_error err)
+{
+    return (unsigned)err < SIM_REPLAY_ERROR_COUNT ? replay_error_names[err] : "SIM_REPLAY_ERROR_?";
+}
+
+const char *
+sim_replay_error_message(enum sim_replay_error err)
+{
+    return (unsigned)err < SIM_REPLAY_ERROR_COUNT ? replay_error_messages[err] : "unknown error";
+}
+
+#define MAX_THREADS 64
+#define WORKER_INTERPS 8
+
+struct sim_replay_result {
+    const struct sim_frame *frame;
+    uint32_t units; /* bit mask */
+    uint32_t samples;
+    struct sim_unit_counters counters[SIM_UNIT_COUNT];
+    struct sim_raster_counters raster;
+    struct sim_array draws;   /* struct sim_draw_result */
+    struct sim_array targets; /* uint32_t */
+    uint8_t *is_target;       /* per image */
+    struct sim_surface **surfaces[SIM_UNIT_COUNT]; /* per image */
+    uint32_t transfers, transfers_skipped;
+    uint32_t *heat[SIM_UNIT_COUNT];
+    uint8_t *covered[SIM_UNIT_COUNT]; /* per screen pixel (heat's size): ever covered */
+    uint32_t heat_width, heat_height;
+};
+
+struct worker_interp {
+    const struct sim_ir_shader *shader;
+    struct sim_interp *interp;
+};
+
+struct replay;
+struct layered_scratch;
+
+struct worker {
+    struct replay *r;
+    pthread_t thread;
+    int started;
+    void *unit_self[SIM_UNIT_COUNT];
+    void *fallback_self[SIM_UNIT_COUNT]; /* baseline, for draws a unit does not apply to */
+    struct sim_shade_ctx ctx[SIM_UNIT_COUNT];
+    struct sim_unit_counters counters[SIM_UNIT_COUNT];
+    struct sim_rast_stats stats;
+    uint64_t quads_after_early;
+    struct worker_interp interps[SIM_UNIT_COUNT][WORKER_INTERPS];
+    uint32_t interp_next[SIM_UNIT_COUNT];
+    uint64_t draw_serial;
+    int nomem;
+    enum sim_replay_error fault;
+    enum sim_interp_error shader_error; /* why, when fault is SHADER_FAULT */
+    struct sim_rast_quad quads[SIM_BIN_QUADS];
+    struct sim_quad unit_quads[SIM_BIN_QUADS];
+};
+
+struct replay {
+    const struct sim_frame *frame;
+    struct sim_replay_options opt;
+    struct sim_replay_result *res;
+    struct sim_draw_ctx dc;
+    uint64_t draw_serial;
+    uint8_t applies[SIM_UNIT_COUNT]; /* the current draw: the unit shades it (else baseline) */
+    uint32_t raster_flags;           /* the current draw: sim_rast_tri_quads_ex flags */
+    struct sim_unit_target targets[SIM_UNIT_COUNT];
+    uint8_t *is_attachment; /* per image: a colour or depth attachment somewhere */
+    /* Views of images the frame wrote, per unit and binding of the draw. */
+    struct sim_tex_image *textures[SIM_UNIT_COUNT];
+    void **texels[SIM_UNIT_COUNT]; /* per image: sample averages of multisampled surfaces */
+    /* Per unit, image and mip level (SIM_TEX_MAX_LEVELS each): layers
+     * assembled for views of several layers. */
+    struct layered_scratch *layered[SIM_UNIT_COUNT];
+    /* Subresource images of each image: the first, and the next of each. */
+    uint32_t *first_child, *next_child;
+    uint32_t pass_serial; /* 1 + the index of the pass being replayed */
+    /* The current draw's binding table per unit (NULL: the draw's own). */
+    struct sim_binding *bindings[SIM_UNIT_COUNT];
+    struct sim_binding *bindings_store[SIM_UNIT_COUNT];
+    uint32_t binding_capacity[SIM_UNIT_COUNT];
+    uint32_t worker_count;
+    struct worker *workers;
+
+    pthread_mutex_t lock;
+    pthread_cond_t wake, done;
+    uint64_t generation;
+    uint32_t pending;
+    int quit;
+    atomic_uint next_bin;
+    uint32_t bin_count;
+    /* The current draw's grids: set when a triangle of the grid has a
+     * sample that survived early tests in the first unit (the Reyes
+     * count).  Workers only ever store 1, so the order of their stores
+     * cannot matter; the count is made after the draw. */
+    atomic_uchar *grid_visible;
+    uint32_t grid_capacity;
+};
+
+/* ------------------------------------------------------------------------ */
+/* Bins                                                                      */
+
+static struct sim_interp *
+worker_interp(struct worker *w, uint32_t unit, const struct sim_ir_shader *shader)
+{
+    struct worker_interp *e;
+
+    for (uint32_t i = 0; i < WORKER_INTERPS; i++) {
+        if (w->interps[unit][i].shader == shader && w->interps[unit][i].interp) {
+            return w->interps[unit][i].interp;
+        }
+    }
+    e = &w->interps[unit][w->interp_next[unit]];
+    w->interp_next[unit] = (w->interp_next[unit] + 1) % WORKER_INTERPS;
+    sim_interp_destroy(e->interp);
+    e->shader = shader;
+    e->interp = sim_interp_create(shader);
+    return e->interp;
+}
+
+/* Binds the worker to the current draw (once per draw): one interpreter
+ * per unit, since units may see different textures. */
+static int
+worker_prepare(struct worker *w)
+{
+    struct replay *r = w->r;
+    const struct sim_draw_ctx *dc = &r->dc;
+
+    if (w->draw_serial == r->draw_serial) {
+        return 1;
+    }
+    w->draw_serial = r->draw_serial;
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        struct sim_interp *interp = NULL;
+        if (!(r->res->units & (1u << u))) {
+            continue;
+        }
+        if (dc->fs) {
+            interp = worker_interp(w, u, dc->fs);
+            if (!interp) {
+                w->nomem = 1;
+                return 0;
+            }
+            sim_interp_bind(interp, r->bindings[u] ? r->bindings[u] : dc->draw->bindings,
+                            dc->draw->binding_count);
+        }
+        sim_shade_begin(&w->ctx[u], dc, interp, &r->targets[u], &w->counters[u]);
+    }
+    return 1;
+}
+
+static void
+process_bin(struct worker *w, uint32_t b)
+{
+    struct replay *r = w->r;
+    const struct sim_draw_ctx *dc = &r->dc;
+    const struct sim_bin *bin = &dc->bins[b];
+    const struct sim_tri *tris = dc->tris.data;
+    const uint32_t *list = bin->tris.data;
+    uint32_t bx = b % dc->bins_x, by = b / dc->bins_x, first_unit = SIM_UNIT_COUNT;
+    struct sim_rast_rect rect;
+
+    if (bin->tris.count == 0 || !worker_prepare(w)) {
+        return;
+    }
+    rect.x0 = (int32_t)(bx * SIM_BIN_SIZE);
+    rect.y0 = (int32_t)(by * SIM_BIN_SIZE);
+    rect.x1 = rect.x0 + SIM_BIN_SIZE;
+    rect.y1 = rect.y0 + SIM_BIN_SIZE;
+    rect.x0 = rect.x0 > dc->scissor.x0 ? rect.x0 : dc->scissor.x0;
+    rect.y0 = rect.y0 > dc->scissor.y0 ? rect.y0 : dc->scissor.y0;
+    rect.x1 = rect.x1 < dc->scissor.x1 ? rect.x1 : dc->scissor.x1;
+    rect.y1 = rect.y1 < dc->scissor.y1 ? rect.y1 : dc->scissor.y1;
+    if (rect.x0 >= rect.x1 || rect.y0 >= rect.y1) {
+        return;
+    }
+    const struct sim_unit_ops *ops[SIM_UNIT_COUNT];
+    void *self[SIM_UNIT_COUNT];
+    uint32_t keep_empty[SIM_UNIT_COUNT];
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        if (r->res->units & (1u << u)) {
+            first_unit = first_unit < u ? first_unit : u;
+            /* Draws the unit does not apply to are shaded by baseline. */
+            ops[u] = r->applies[u] ? sim_unit_get(u) : &sim_unit_baseline;
+            self[u] = r->applies[u] ? w->unit_self[u] : w->fallback_self[u];
+            keep_empty[u] = r->applies[u] && ops[u]->wants_empty && ops[u]->wants_empty(&r->opt);
+            if (dc->fs) {
+                ops[u]->begin(self[u], &w->ctx[u]);
+            }
+        }
+    }
+    for (size_t t = 0; t < bin->tris.count; t++) {
+        const struct sim_tri *tri = &tris[list[t]];
+        uint32_t n = sim_rast_tri_quads_ex(&tri->rast, &rect, dc->samples, r->raster_flags,
+                                           w->quads, SIM_BIN_QUADS, &w->stats);
+        for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+            uint32_t m = 0, covered = 0;
+            if (!(r->res->units & (1u << u))) {
+                continue;
+            }
+            for (uint32_t i = 0; i < n; i++) {
+                const struct sim_rast_quad *q = &w->quads[i];
+                struct sim_quad *o = &w->unit_quads[m];
+                uint32_t any = 0;
+                for (uint32_t p = 0; p < 4; p++) {
+                    o->mask[p] = q->mask[p];
+                }
+                if (dc->early_tests) {
+                    sim_back_depth_test_quad(dc, r->targets[u].depth, tri, q->x, q->y, o->mask);
+                }
+                for (uint32_t p = 0; p < 4; p++) {
+                    any |= o->mask[p];
+                    w->counters[u].covered_fragments += o->mask[p] != 0;
+                    if (o->mask[p]) {
+                        /* Bins never share pixels: no two workers write
+                         * the same byte. */
+                        uint32_t px = (uint32_t)q->x + (p & 1), py = (uint32_t)q->y + (p >> 1);
+                        if (px < r->res->heat_width && py < r->res->heat_height) {
+                            r->res->covered[u][(size_t)py * r->res->heat_width + px] = 1;
+                        }
+                    }
+                }
+                covered += any != 0;
+                if (any || keep_empty[u]) {
+                    o->x = q->x;
+                    o->y = q->y;
+                    o->tri = tri;
+                    m++;
+                }
+            }
+            if (u == first_unit) {
+                w->quads_after_early += covered;
+                if (covered && tri->grid < r->grid_capacity) {
+                    atomic_store_explicit(&r->grid_visible[tri->grid], 1, memory_order_relaxed);
+                }
+            }
+            if (dc->fs && m) {
+                ops[u]->run(self[u], &w->ctx[u], w->unit_quads, m);
+            }
+        }
+    }
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        if ((r->res->units & (1u << u)) && dc->fs) {
+            ops[u]->finish(self[u], &w->ctx[u]);
+            if (w->ctx[u].fault) {
+                w->fault = w->ctx[u].fault;
+                w->shader_error = w->ctx[u].shader_error;
+            }
+        }
+    }
+}
+
+static void
+worker_run_bins(struct worker *w)
+{
+    struct replay *r = w->r;
+    uint32_t b;
+
+    while ((b = atomic_fetch_add(&r->next_bin, 1u)) < r->bin_count) {
+        process_bin(w, b);
+    }
+}
+
+static void *
+worker_main(void *arg)
+{
+    struct worker *w = arg;
+    struct replay *r = w->r;
+    uint64_t seen = 0;
+
+    for (;;) {
+        pthread_mutex_lock(&r->lock);
+        while (r->generation == seen && !r->quit) {
+            pthread_cond_wait(&r->wake, &r->lock);
+        }
+        if (r->quit) {
+            pthread_mutex_unlock(&r->lock);
+            return NULL;
+        }
+        seen = r->generation;
+        pthread_mutex_unlock(&r->lock);
+        worker_run_bins(w);
+        pthread_mutex_lock(&r->lock);
+        if (--r->pending == 0) {
+            pthread_cond_signal(&r->done);
+        }
+        pthread_mutex_unlock(&r->lock);
+    }
+}
+
+/* Rasterizes and shades the current draw's bins on every worker. */
+static void
+run_bins(struct replay *r)
+{
+    r->bin_count = r->dc.bins_x * r->dc.bins_y;
+    atomic_store(&r->next_bin, 0u);
+    if (r->worker_count > 1) {
+        pthread_mutex_lock(&r->lock);
+        r->generation++;
+        r->pending = r->worker_count - 1;
+        pthread_cond_broadcast(&r->wake);
+        pthread_mutex_unlock(&r->lock);
+    }
+    worker_run_bins(&r->workers[0]);
+    if (r->worker_count > 1) {
+        pthread_mutex_lock(&r->lock);
+        while (r->pending) {
+            pthread_cond_wait(&r->done, &r->lock);
+        }
+        pthread_mutex_unlock(&r->lock);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Draws                                                                     */
+
+static int
+u32_cmp(const void *pa, const void *pb)
+{
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    return a < b ? -1 : a > b;
+}
+
+/* Clears the visibility marks of the current draw's grids, making room for
+ * all of them.  Returns 0 when out of memory. */
+static int
+grids_reset(struct replay *r)
+{
+    const struct sim_tri *tris = r->dc.tris.data;
+    uint32_t n = 0;
+
+    for (size_t t = 0; t < r->dc.tris.count; t++) {
+        if (tris[t].grid != SIM_NONE && tris[t].grid >= n) {
+            n = tris[t].grid + 1;
+        }
+    }
+    if (n > r->grid_capacity) {
+        atomic_uchar *g = realloc(r->grid_visible, n);
+        if (!g) {
+            return 0;
+        }
+        r->grid_visible = g;
+        r->grid_capacity = n;
+    }
+    for (uint32_t i = 0; i < r->grid_capacity; i++) {
+        atomic_init(&r->grid_visible[i], 0);
+    }
+    return 1;
+}
+
+/* The Reyes count of the current draw, after its bins: the distinct
+ * vertex identities (vid) of each visible grid's triangles.  The triangles
+ * of a grid are consecutive in dc->tris (front_grid.c). */
+static void
+grids_count(struct replay *r)
+{
+    const struct sim_tri *tris = r->dc.tris.data;
+    size_t count = r->dc.tris.count;
+    uint32_t ids[3 * SIM_GRID_MAX];
+
+    for (size_t i = 0; i < count;) {
+        size_t j = i + 1;
+        uint32_t g = tris[i].grid;
+        if (g == SIM_NONE) {
+            i++;
+            continue;
+        }
+        while (j < count && tris[j].grid == g) {
+            j++;
+        }
+        r->res->raster.reyes_grids++;
+        if (g < r->grid_capacity && atomic_load(&r->grid_visible[g])) {
+            uint32_t n = 0, distinct = 0;
+            for (size_t t = i; t < j && n + 3 <= 3 * SIM_GRID_MAX; t++) {
+                for (int k = 0; k < 3; k++) {
+                    ids[n++] = tris[t].vid[k];
+                }
+            }
+            qsort(ids, n, sizeof(ids[0]), u32_cmp);
+            for (uint32_t k = 0; k < n; k++) {
+                distinct += k == 0 || ids[k] != ids[k - 1];
+            }
+            r->res->raster.reyes_grids_visible++;
+            r->res->raster.reyes_vertices += distinct;
+        }
+        i = j;
+    }
+}
+
+static struct sim_draw_result *
+new_draw_result(struct replay *r, uint32_t pass, uint32_t draw)
+{
+    struct sim_draw_result *d = sim_array_grow(&r->res->draws, sizeof(*d), 1);
+    if (d) {
+        memset(d, 0, sizeof(*d));
+        d->pass = pass;
+        d->draw = draw;
+        d->id = r->frame->passes[pass].draws[draw].id;
+    }
+    return d;
+}
+
+/*
+ * What draws sample of images the frame rendered.  The replay renders into
+ * surfaces of one mip level and array layer: an image's own surface holds
+ * its level 0, layer 0, and each subresource image (sim_image.parent) one
+ * other level and layer.  A binding's view is assembled per unit at each
+ * draw: view level i, layer j is the image's level base_level + i, layer
+ * base_layer + j (sim_view_range), taken from the surface that holds it
+ * when the frame rendered there, else from the caller's view (the contents
+ * before the frame) or zero.  A view level of one layer points at the
+ * surface's texels; one of several layers is copied together into scratch
+ * memory per unit, image and level, laid out by absolute layer so that
+ * views of different layer ranges share it; each layer is copied once per
+ * pass (a pass sampling the image it renders into, a feedback loop, sees
+ * those layers as the pass found them).  Surfaces of depth formats
+ * read as D32_SFLOAT; layers of such a level the frame did not render read
+ * as zero unless the caller's view has 4-byte texels too.
+ */
+
+struct layered_scratch {
+    void *data;
+    uint64_t size;
+    uint32_t *stamp; /* per absolute layer: the pass_serial it was copied in, 0: never */
+};
+
+/* The surface of unit `u` holding `level`, `layer` of frame image `image`,
+ * or NULL; *holder: the frame image it belongs to. */
+static const struct sim_surface *
+subresource_surface(const struct replay *r, uint32_t u, uint32_t image, uint32_t level,
+                    uint32_t layer, uint32_t *holder)
+{
+    if (level == 0 && layer == 0 && r->res->surfaces[u][image]) {
+        *holder = image;
+        return r->res->surfaces[u][image];
+    }
+    for (uint32_t c = r->first_child[image]; c != SIM_NONE; c = r->next_child[c]) {
+        const struct sim_image *ci = &r->frame->images[c];
+        if (ci->level == level && ci->layer == layer && r->res->surfaces[u][c]) {
+            *holder = c;
+            return r->res->surfaces[u][c];
+        }
+    }
+    return NULL;
+}
+
+/* Has unit `u` rendered into any subresource of `image`? */
+static int
+image_is_written(const struct replay *r, uint32_t u, uint32_t image)
+{
+    if (r->res->surfaces[u][image]) {
+        return 1;
+    }
+    for (uint32_t c = r->first_child[image]; c != SIM_NONE; c = r->next_child[c]) {
+        if (r->res->surfaces[u][c]) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* The texels of surface `s` of frame image `holder` (sample averages for
+ * multisampled ones), and their bytes per texel; NULL when out of memory. */
+static const void *
+surface_data(struct replay *r, uint32_t u, uint32_t holder, const struct sim_surface *s,
+             uint32_t *bytes)
+{
+    *bytes = s->depth ? (uint32_t)sizeof(float) : s->texel_bytes;
+    if (s->samples > 1 && !r->texels[u][holder]) {
+        r->texels[u][holder] = malloc((size_t)s->width * s->height * *bytes);
+        if (!r->texels[u][holder]) {
+            return NULL;
+        }
+    }
+    return sim_surface_texels(s, r->texels[u][holder]);
+}
+
+/* Level `i` of view `t` (of image `image`, range `v`) from the surfaces
+ * that hold its layers; the level is left as it is when none does.
+ * Returns 0 when out of memory. */
+static int
+written_level(struct replay *r, uint32_t u, uint32_t image, const struct sim_view_range *v,
+              const struct sim_tex_image *orig, struct sim_tex_image *t, uint32_t i)
+{
+    const struct sim_image *img = &r->frame->images[image];
+    uint32_t level = v->base_level + i, holder = SIM_NONE, bytes = 0;
+    uint32_t lw = img->width >> level ? img->width >> level : 1;
+    uint32_t lh = img->height >> level ? img->height >> level : 1;
+    const struct sim_surface *s = NULL;
+    const void *data;
+    uint64_t layer_bytes;
+
+    for (uint32_t j = 0; j < t->layers && !s; j++) {
+        s = subresource_surface(r, u, image, level, v->base_layer + j, &holder);
+    }
+    if (!s || s->width != lw || s->height != lh) {
+        return 1;
+    }
+    data = surface_data(r, u, holder, s, &bytes);
+    if (!data) {
+        return 0;
+    }
+    if (s->depth) {
+        t->format = VK_FORMAT_D32_SFLOAT;
+    } else if (!orig || sim_format_texel_bytes(orig->format) != bytes) {
+        t->format = s->format;
+    }
+    layer_bytes = (uint64_t)lw * lh * bytes;
+    if (t->layers == 1) {
+        t->levels[i] = (struct sim_tex_level){data, layer_bytes, lw, lh, 1, lw * bytes,
+                                              layer_bytes, layer_bytes, NULL};
+        return 1;
+    }
+
+    /* Several layers: copied together, by absolute layer. */
+    if (level >= SIM_TEX_MAX_LEVELS) {
+        return 1;
+    }
+    struct layered_scratch *sc = &r->layered[u][(size_t)image * SIM_TEX_MAX_LEVELS + level];
+    uint64_t need = layer_bytes * img->layers;
+    if (sc->size < need) {
+        void *p = need <= SIZE_MAX ? realloc(sc->data, (size_t)need) : NULL;
+        if (!p) {
+            return 0;
+        }
+        sc->data = p;
+        sc->size = need;
+        free(sc->stamp);
+        sc->stamp = calloc(img->layers, sizeof(*sc->stamp));
+        if (!sc->stamp) {
+            sc->size = 0;
+            return 0;
+        }
+    }
+    uint8_t *base = (uint8_t *)sc->data + layer_bytes * v->base_layer;
+    const struct sim_tex_level *ol = orig && i < orig->level_count ? &orig->levels[i] : NULL;
+    int from_orig = ol && ol->data && sim_format_texel_bytes(orig->format) == bytes &&
+                    ol->width == lw && ol->height == lh && ol->depth == 1 &&
+                    ol->layer_pitch == layer_bytes && ol->row_pitch == lw * bytes;
+    for (uint32_t j = 0; j < t->layers; j++) {
+        uint8_t *dst = base + layer_bytes * j;
+        if (sc->stamp[v->base_layer + j] == r->pass_serial) {
+            continue;
+        }
+        sc->stamp[v->base_layer + j] = r->pass_serial;
+        s = subresource_surface(r, u, image, level, v->base_layer + j, &holder);
+        if (s && s->width == lw && s->height == lh) {
+            data = surface_data(r, u, holder, s, &bytes);
+            if (!data) {
+                return 0;
+            }
+            memcpy(dst, data, (size_t)layer_bytes);
+        } else if (from_orig && ol->size >= layer_bytes * (j + 1)) {
+            memcpy(dst, (const uint8_t *)ol->data + layer_bytes * j, (size_t)layer_bytes);
+        } else {
+            memset(dst, 0, (size_t)layer_bytes);
+        }
+    }
+    t->levels[i] = (struct sim_tex_level){base, layer_bytes * t->layers, lw, lh, 1, lw * bytes,
+                                          layer_bytes, layer_bytes, NULL};
+    return 1;
+}
+
+/* The view binding `b` of the current draw sees of frame image `image` as
+ * unit `u` has it now (see above): `orig` when the frame rendered none of
+ * the subresources it shows, else a view in r->textures[u][b].  Sets
+ * *nomem when out of memory. */
+static const struct sim_tex_image *
+written_texture(struct replay *r, uint32_t u, uint32_t b, uint32_t image,
+                const struct sim_tex_image *orig, const struct sim_view_range *range,
+                int *nomem)
+{
+    const struct sim_image *img = &r->frame->images[image];
+    struct sim_tex_image *t = &r->textures[u][b];
+    struct sim_view_range v;
+    int any = 0;
+
+    if (range) {
+        v = *range;
+    } else {
+        v = (struct sim_view_range){orig ? orig->view_type : VK_IMAGE_VIEW_TYPE_2D, 0,
+                                    orig ? orig->level_count : 1, 0, orig ? orig->layers : 1};
+    }
+    if (v.level_count > SIM_TEX_MAX_LEVELS) {
+        v.level_count = SIM_TEX_MAX_LEVELS;
+    }
+    if (v.base_level >= SIM_TEX_MAX_LEVELS || v.base_layer > UINT32_MAX - v.layer_count ||
+        v.base_layer + v.layer_count > (img->layers ? img->layers : 1)) {
+        return orig;
+    }
+    for (uint32_t c = r->first_child[image]; c != SIM_NONE && !any; c = r->next_child[c]) {
+        const struct sim_image *ci = &r->frame->images[c];
+        any = r->res->surfaces[u][c] && ci->level >= v.base_level &&
+              ci->level - v.base_level < v.level_count && ci->layer >= v.base_layer &&
+              ci->layer - v.base_layer < v.layer_count;
+    }
+    any |= r->res->surfaces[u][image] && v.base_level == 0 && v.base_layer == 0;
+    if (!any) {
+        return orig;
+    }
+    if (orig) {
+        *t = *orig;
+    } else {
+        memset(t, 0, sizeof(*t));
+        t->format = img->format;
+        t->view_type = v.view_type;
+        t->layers = v.layer_count ? v.layer_count : 1;
+        t->level_count = v.level_count ? v.level_count : 1;
+        for (uint32_t i = 0; i < t->level_count; i++) {
+            uint32_t level = v.base_level + i;
+            t->levels[i].width = img->width >> level ? img->width >> level : 1;
+            t->levels[i].height = img->height >> level ? img->height >> level : 1;
+            t->levels[i].depth = 1;
+        }
+    }
+    for (uint32_t i = 0; i < t->level_count; i++) {
+        if (!written_level(r, u, image, &v, orig, t, i)) {
+            *nomem = 1;
+            return NULL;
+        }
+    }
+    return t;
+}
+
+/* Per unit, the draw's binding table with images the frame has written
+ * replaced by their current contents. */
+static enum sim_replay_error
+bind_written_images(struct replay *r)
+{
+    const struct sim_draw *d = r->dc.draw;
+
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        int any = 0;
+        r->bindings[u] = NULL;
+        if (!(r->res->units & (1u << u)) || !d->binding_images || !r->dc.fs) {
+            continue;
+        }
+        for (uint32_t i = 0; i < d->binding_count && !any; i++) {
+            any = d->binding_images[i] != SIM_NONE && image_is_written(r, u, d->binding_images[i]);
+        }
+        if (!any) {
+            continue;
+        }
+        if (d->binding_count > r->binding_capacity[u]) {
+            struct sim_binding *b = realloc(r->bindings_store[u], sizeof(*b) * d->binding_count);
+            if (b) {
+                r->bindings_store[u] = b;
+            }
+            struct sim_tex_image *t = realloc(r->textures[u], sizeof(*t) * d->binding_count);
+            if (t) {
+                r->textures[u] = t;
+            }
+            if (!b || !t) {
+                return SIM_REPLAY_ERROR_NOMEM;
+            }
+            r->binding_capacity[u] = d->binding_count;
+        }
+        r->bindings[u] = r->bindings_store[u];
+        memcpy(r->bindings[u], d->bindings, sizeof(*d->bindings) * d->binding_count);
+        for (uint32_t i = 0; i < d->binding_count; i++) {
+            uint32_t img = d->binding_images[i];
+            if (img != SIM_NONE && image_is_written(r, u, img)) {
+                int nomem = 0;
+                const struct sim_tex_image *t = written_texture(
+                    r, u, i, img, d->bindings[i].image,
+                    d->binding_ranges ? &d->binding_ranges[i] : NULL, &nomem);
+                if (nomem) {
+                    return SIM_REPLAY_ERROR_NOMEM;
+                }
+                r->bindings[u][i].image = t;
+            }
+        }
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
+/*
+ * One draw through the pipeline.  This is the one place the order of the
+ * stages is decided: the front-end stages in sequence (each begins, then
+ * runs), then the bins (raster, early tests, shading units, back end) on
+ * the workers, then the front-end stages finish in reverse order.
+ */
+static enum sim_replay_error
+sim_replay_draw(struct replay *r, struct sim_draw_result *out)
+{
+    static const struct sim_stage_ops *const front_end[] = {
+        &sim_stage_assemble,
+        &sim_stage_vertex,
+        &sim_stage_tess, /* passes draws without tessellation through */
+        &sim_stage_clip,
+        &sim_stage_setup,
+    };
+    const size_t stage_count = sizeof(front_end) / sizeof(front_end[0]);
+    struct sim_draw_ctx *dc = &r->dc;
+    enum sim_replay_error err = SIM_REPLAY_ERROR_OK;
+    size_t begun = 0;
+
+    dc->detail = out->detail;
+    dc->vs = dc->fs = NULL;
+    for (size_t i = 0; i < stage_count && !err; i++) {
+        err = front_end[i]->begin(dc);
+        if (err) {
+            break;
+        }
+        begun = i + 1;
+        err = front_end[i]->run(dc);
+    }
+    if (!err) {
+        err = bind_written_images(r);
+    }
+    if (!err) {
+        r->raster_flags = 0;
+        for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+            const struct sim_unit_ops *ops = sim_unit_get(u);
+            if (!(r->res->units & (1u << u))) {
+                continue;
+            }
+            r->applies[u] = !dc->fs || !ops->applies || ops->applies(dc, &r->opt);
+            if (!r->applies[u]) {
+                r->res->counters[u].draws_not_applicable++;
+            } else if (u == SIM_UNIT_CPS && dc->fs &&
+                       r->opt.cps.rate_from != SIM_CPS_RATE_CONSTANT &&
+                       sim_cps_rate_word(dc, &r->opt.cps) == SIM_NONE) {
+                r->res->counters[u].cps_constant_draws++;
+            }
+            if (r->applies[u] && ops->wants_empty && ops->wants_empty(&r->opt)) {
+                r->raster_flags |= SIM_RAST_EMPTY_QUADS;
+            }
+        }
+        r->draw_serial++;
+        for (uint32_t k = 0; k < r->worker_count; k++) {
+            r->workers[k].fault = SIM_REPLAY_ERROR_OK;
+        }
+        err = grids_reset(r) ? SIM_REPLAY_ERROR_OK : SIM_REPLAY_ERROR_NOMEM;
+    }
+    if (!err) {
+        run_bins(r);
+        grids_count(r);
+        for (uint32_t k = 0; k < r->worker_count; k++) {
+            if (r->workers[k].nomem) {
+                err = SIM_REPLAY_ERROR_NOMEM;
+            } else if (r->workers[k].fault && !err) {
+                static const char *const why[] = {
+#define SIM_REPLAY_INTERP_MSG(name, msg) msg,
+                    SIM_INTERP_ERROR_LIST(SIM_REPLAY_INTERP_MSG)
+#undef SIM_REPLAY_INTERP_MSG
+                };
+                enum sim_interp_error e = r->workers[k].shader_error;
+                err = r->workers[k].fault;
+                if (err == SIM_REPLAY_ERROR_SHADER_FAULT) {
+                    snprintf(out->detail, sizeof(out->detail), "the fragment shader: %s",
+                             (unsigned)e < SIM_INTERP_ERROR_COUNT ? why[e] : "a fault");
+                } else {
+                    snprintf(out->detail, sizeof(out->detail), "a shading unit ran out of memory");
+                }
+            }
+        }
+    }
+    while (begun > 0) {
+        front_end[--begun]->finish(dc);
+    }
+    return err;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Passes                                                                    */
+
+static struct sim_surface *
+get_surface(struct replay *r, uint32_t unit, uint32_t image, uint32_t samples, char *detail)
+{
+    struct sim_surface **slot = &r->res->surfaces[unit][image];
+    const struct sim_image *img = &r->frame->images[image];
+
+    if (*slot) {
+        if ((*slot)->samples != samples) {
+            snprintf(detail, 160, "image %u is used with %u and %u samples", image,
+                     (*slot)->samples, samples);
+            return NULL;
+        }
+        return *slot;
+    }
+    if (!sim_fmt_get(img->format)) {
+        snprintf(detail, 160, "image %u: format %u is not supported", image, img->format);
+        return NULL;
+    }
+    *slot = sim_surface_create(img, samples);
+    if (!*slot) {
+        snprintf(detail, 160, "image %u: cannot create a %ux%u render target", image,
+                 img->width, img->height);
+        return NULL;
+    }
+    if (!r->res->is_target[image]) {
+        uint32_t *t = sim_array_grow(&r->res->targets, sizeof(uint32_t), 1);
+        if (!t) {
+            return NULL;
+        }
+        *t = image;
+        r->res->is_target[image] = 1;
+    }
+    return *slot;
+}
+
+/* Samples of an image's storage: the override for attachments, else its
+ * own. */
+static uint32_t
+image_samples(const struct replay *r, uint32_t image)
+{
+    if (r->opt.samples && r->is_attachment[image]) {
+        return r->opt.samples;
+    }
+    return r->frame->images[image].samples ? r->frame->images[image].samples : 1;
+}
+
+/* Executes a transfer pass for every unit; 0 when it could not. */
+static int
+replay_transfer(struct replay *r, const struct sim_pass *pass)
+{
+    char detail[160];
+
+    if (pass->kind == SIM_PASS_BUFFER_COPY) {
+        /* Buffers are the caller's and shared by every unit. */
+        if (!pass->dst) {
+            return 0;
+        }
+        if (pass->src) {
+            memmove(pass->dst, pass->src, pass->bytes);
+        } else {
+            for (uint64_t i = 0; i + 4 <= pass->bytes; i += 4) {
+                memcpy((uint8_t *)pass->dst + i, &pass->fill, 4);
+            }
+        }
+        return 1;
+    }
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        struct sim_surface *dst, *src = NULL;
+        if (!(r->res->units & (1u << u))) {
+            continue;
+        }
+        dst = get_surface(r, u, pass->image, image_samples(r, pass->image), detail);
+        if (!dst) {
+            return 0;
+        }
+        switch (pass->kind) {
+        case SIM_PASS_CLEAR:
+            sim_surface_clear(dst, pass->format, pass->clear_value, &pass->area,
+                              (pass->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0,
+                              (pass->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) != 0);
+            break;
+        case SIM_PASS_BLIT:
+            src = get_surface(r, u, pass->src_image, image_samples(r, pass->src_image), detail);
+            if (!src) {
+                return 0;
+            }
+            for (uint32_t i = 0; i < pass->region_count; i++) {
+                sim_surface_blit(src, dst, &pass->regions[i], pass->filter, (int)pass->resolve);
+            }
+            break;
+        case SIM_PASS_UPLOAD:
+            sim_surface_upload(dst, pass->format, pass->data, pass->data_size, &pass->area);
+            break;
+        default:
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* vkCmdClearAttachments: each rectangle inside the render area. */
+static void
+clear_attachments(struct replay *r, const struct sim_pass *pass, const struct sim_draw *draw)
+{
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        struct sim_unit_target *t = &r->targets[u];
+        if (!(r->res->units & (1u << u))) {
+            continue;
+        }
+        for (uint32_t i = 0; i < draw->clear_count; i++) {
+            const struct sim_clear *c = &draw->clears[i];
+            struct sim_rect rect = c->rect;
+            int64_t x0 = rect.x > pass->area.x ? rect.x : pass->area.x;
+            int64_t y0 = rect.y > pass->area.y ? rect.y : pass->area.y;
+            int64_t x1 = (int64_t)rect.x + rect.width, y1 = (int64_t)rect.y + rect.height;
+            int64_t ax1 = (int64_t)pass->area.x + pass->area.width;
+            int64_t ay1 = (int64_t)pass->area.y + pass->area.height;
+            x1 = x1 < ax1 ? x1 : ax1;
+            y1 = y1 < ay1 ? y1 : ay1;
+            if (x0 >= x1 || y0 >= y1) {
+                continue;
+            }
+            rect = (struct sim_rect){(int32_t)x0, (int32_t)y0, (uint32_t)(x1 - x0),
+                                     (uint32_t)(y1 - y0)};
+            if ((c->aspects & VK_IMAGE_ASPECT_COLOR_BIT) && c->attachment < pass->color_count &&
+                t->color[c->attachment]) {
+                sim_surface_clear(t->color[c->attachment], t->color_format[c->attachment],
+                                  c->value, &rect, 0, 0);
+            }
+            if ((c->aspects & (VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT)) &&
+                t->depth) {
+                sim_surface_clear(t->depth, 0, c->value, &rect,
+                                  (c->aspects & VK_IMAGE_ASPECT_DEPTH_BIT) != 0,
+                                  (c->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) != 0);
+            }
+        }
+    }
+}
+
+/* Binds and loads the pass's attachments for every unit; 0 with `detail`
+ * when the pass cannot run. */
+static int
+begin_pass(struct replay *r, const struct sim_pass *pass, uint32_t samples, char *detail)
+{
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        struct sim_unit_target *t = &r->targets[u];
+        if (!(r->res->units & (1u << u))) {
+            continue;
+        }
+        memset(t, 0, sizeof(*t));
+        t->heat = r->res->heat[u];
+        t->heat_width = r->res->heat_width;
+        t->heat_height = r->res->heat_height;
+        for (uint32_t i = 0; i < pass->color_count; i++) {
+            const struct sim_attachment *a = &pass->color[i];
+            if (a->image == SIM_NONE) {
+                continue;
+            }
+            if (sim_format_target_kind(a->format) != 1) {
+                snprintf(detail, 160, "colour attachment %u: format %u is not supported", i,
+                         a->format);
+                return 0;
+            }
+            t->color[i] = get_surface(r, u, a->image, samples, detail);
+            if (!t->color[i]) {
+                return 0;
+            }
+            t->color_format[i] = a->format;
+            if (a->load_op == VK_ATTACHMENT_LOAD_OP_CLEAR) {
+                sim_surface_clear(t->color[i], a->format, a->clear, &pass->area, 0, 0);
+            }
+        }
+        if (pass->has_depth && pass->depth.image != SIM_NONE) {
+            const struct sim_attachment *a = &pass->depth;
+            if (sim_format_target_kind(r->frame->images[a->image].format) != 2) {
+                snprintf(detail, 160, "depth attachment: format %u is not supported",
+                         r->frame->images[a->image].format);
+                return 0;
+            }
+            t->depth = get_surface(r, u, a->image, samples, detail);
+            if (!t->depth) {
+                return 0;
+            }
+            sim_surface_clear(t->depth, a->format, a->clear, &pass->area,
+                              a->load_op == VK_ATTACHMENT_LOAD_OP_CLEAR,
+                              a->stencil_load_op == VK_ATTACHMENT_LOAD_OP_CLEAR);
+        }
+    }
+    return 1;
+}
+
+static void
+end_pass(struct replay *r, const struct sim_pass *pass)
+{
+    char detail[160];
+
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        if (!(r->res->units & (1u << u))) {
+            continue;
+        }
+        for (uint32_t i = 0; i < pass->color_count; i++) {
+            const struct sim_attachment *a = &pass->color[i];
+            struct sim_surface *dst;
+            if (a->image == SIM_NONE || a->resolve_image == SIM_NONE || !r->targets[u].color[i]) {
+                continue;
+            }
+            dst = get_surface(r, u, a->resolve_image,
+                              r->frame->images[a->resolve_image].samples
+                                  ? r->frame->images[a->resolve_image].samples
+                                  : 1,
+                              detail);
+            if (dst) {
+                sim_surface_resolve(r->targets[u].color[i], dst, &pass->area);
+            }
+        }
+    }
+}
+
+static enum sim_replay_error
+replay_pass(struct replay *r, uint32_t p)
+{
+    const struct sim_pass *pass = &r->frame->passes[p];
+    uint32_t samples = r->opt.samples ? r->opt.samples : (pass->samples ? pass->samples : 1);
+    char detail[160] = "";
+    int ok;
+
+    if (samples > r->res->samples) {
+        r->res->samples = samples;
+    }
+    if (!sim_rast_sample_locations(samples)) {
+        snprintf(detail, sizeof(detail), "%u samples per pixel", samples);
+        ok = 0;
+    } else {
+        ok = begin_pass(r, pass, samples, detail);
+    }
+    for (uint32_t d = 0; d < pass->draw_count; d++) {
+        const struct sim_draw *draw = &pass->draws[d];
+        struct sim_draw_result *out = new_draw_result(r, p, d);
+        if (!out) {
+            return SIM_REPLAY_ERROR_NOMEM;
+        }
+        if (draw->unsupported) {
+            out->status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
+            snprintf(out->detail, sizeof(out->detail), "%s", draw->unsupported);
+            continue;
+        }
+        if (!ok) {
+            out->status = SIM_REPLAY_ERROR_UNSUPPORTED_FORMAT;
+            snprintf(out->detail, sizeof(out->detail), "%s", detail);
+            continue;
+        }
+        if (draw->clear_count) {
+            clear_attachments(r, pass, draw);
+            continue;
+        }
+        if (!draw->program) {
+            out->status = SIM_REPLAY_ERROR_UNSUPPORTED_STAGE;
+            snprintf(out->detail, sizeof(out->detail), "no pipeline");
+            continue;
+        }
+        r->dc.frame = r->frame;
+        r->dc.pass = pass;
+        r->dc.draw = draw;
+        r->dc.samples = samples;
+        r->dc.sub_pixel_bits = r->frame->sub_pixel_bits;
+        r->dc.retessellate = r->opt.retessellate;
+        out->status = sim_replay_draw(r, out);
+        if (out->status == SIM_REPLAY_ERROR_NOMEM) {
+            return SIM_REPLAY_ERROR_NOMEM;
+        }
+    }
+    if (ok) {
+        end_pass(r, pass);
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Frames                                                                    */
+
+void
+sim_draw_ctx_finish(struct sim_draw_ctx *dc)
+{
+    sim_array_finish(&dc->geom.invocations);
+    sim_array_finish(&dc->geom.vertices);
+    sim_array_finish(&dc->geom.prims);
+    sim_array_finish(&dc->geom.patches);
+    sim_array_finish(&dc->geom.clipped);
+    sim_array_finish(&dc->tris);
+    sim_array_finish(&dc->planes);
+    for (uint32_t i = 0; i < dc->bin_capacity; i++) {
+        sim_array_finish(&dc->bins[i].tris);
+    }
+    free(dc->bins);
+    sim_interp_destroy(dc->vs_interp);
+    memset(dc, 0, sizeof(*dc));
+}
+
+static int
+check_frame(const struct sim_frame *f, char *detail)
+{
+    if (f->sub_pixel_bits < 1 || f->sub_pixel_bits > SIM_RAST_FRAC_BITS) {
+        snprintf(detail, 160, "sub-pixel precision of %u bits (1 to %u supported)",
+                 f->sub_pixel_bits, SIM_RAST_FRAC_BITS);
+        return 0;
+    }
+    if (f->present_image != SIM_NONE && f->present_image >= f->image_count) {
+        snprintf(detail, 160, "presented image %u of %u", f->present_image, f->image_count);
+        return 0;
+    }
+    for (uint32_t i = 0; i < f->image_count; i++) {
+        const struct sim_image *img = &f->images[i];
+        if (img->parent && (img->parent - 1 >= f->image_count || img->parent - 1 == i ||
+                            f->images[img->parent - 1].parent ||
+                            img->level >= f->images[img->parent - 1].levels ||
+                            img->layer >= f->images[img->parent - 1].layers)) {
+            snprintf(detail, 160, "image %u: not a subresource of image %u", i, img->parent - 1);
+            return 0;
+        }
+    }
+    for (uint32_t p = 0; p < f->pass_count; p++) {
+        const struct sim_pass *pass = &f->passes[p];
+        if (pass->kind == SIM_PASS_BUFFER_COPY) {
+            continue;
+        }
+        if (pass->kind != SIM_PASS_RENDER) {
+            if (pass->kind > SIM_PASS_BUFFER_COPY || pass->image >= f->image_count ||
+                (pass->kind == SIM_PASS_BLIT &&
+                 (pass->src_image >= f->image_count || (pass->region_count && !pass->regions)))) {
+                snprintf(detail, 160, "pass %u: bad transfer", p);
+                return 0;
+            }
+            continue;
+        }
+        for (uint32_t d = 0; d < pass->draw_count; d++) {
+            const struct sim_draw *draw = &pass->draws[d];
+            for (uint32_t i = 0; draw->binding_images && i < draw->binding_count; i++) {
+                if (draw->binding_images[i] != SIM_NONE &&
+                    draw->binding_images[i] >= f->image_count) {
+                    snprintf(detail, 160, "pass %u draw %u: binding image out of range", p, d);
+                    return 0;
+                }
+            }
+        }
+        if (pass->width == 0 || pass->height == 0 || pass->width > SIM_RAST_MAX_EXTENT ||
+            pass->height > SIM_RAST_MAX_EXTENT || pass->color_count > SIM_MAX_COLOR_ATTACHMENTS ||
+            (pass->draw_count && !pass->draws)) {
+            snprintf(detail, 160, "pass %u: bad size or counts", p);
+            return 0;
+        }
+        for (uint32_t i = 0; i <= pass->color_count; i++) {
+            const struct sim_attachment *a = i < pass->color_count ? &pass->color[i]
+                                             : pass->has_depth    ? &pass->depth
+                                                                  : NULL;
+            if (!a) {
+                continue;
+            }
+            if ((a->image != SIM_NONE && a->image >= f->image_count) ||
+                (a->resolve_image != SIM_NONE && a->resolve_image >= f->image_count)) {
+                snprintf(detail, 160, "pass %u: attachment image out of range", p);
+                return 0;
+            }
+        }
+    }
+    return 1;
+}
+
+void
+sim_replay_result_destroy(struct sim_replay_result *result)
+{
+    if (!result) {
+        return;
+    }
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        if (result->surfaces[u]) {
+            for (uint32_t i = 0; i < result->frame->image_count; i++) {
+                sim_surface_destroy(result->surfaces[u][i]);
+            }
+        }
+        free(result->surfaces[u]);
+        free(result->heat[u]);
+        free(result->covered[u]);
+    }
+    free(result->is_target);
+    sim_array_finish(&result->draws);
+    sim_array_finish(&result->targets);
+    free(result);
+}
+
+static void
+replay_finish(struct replay *r)
+{
+    if (r->workers) {
+        if (r->worker_count > 1) {
+            pthread_mutex_lock(&r->lock);
+            r->quit = 1;
+            pthread_cond_broadcast(&r->wake);
+            pthread_mutex_unlock(&r->lock);
+        }
+        for (uint32_t k = 0; k < r->worker_count; k++) {
+            struct worker *w = &r->workers[k];
+            if (w->started) {
+                pthread_join(w->thread, NULL);
+            }
+            for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+                if (w->unit_self[u]) {
+                    sim_unit_get(u)->destroy(w->unit_self[u]);
+                }
+                if (w->fallback_self[u]) {
+                    sim_unit_baseline.destroy(w->fallback_self[u]);
+                }
+            }
+            for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+                for (uint32_t i = 0; i < WORKER_INTERPS; i++) {
+                    sim_interp_destroy(w->interps[u][i].interp);
+                }
+            }
+        }
+        free(r->workers);
+    }
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        if (r->texels[u]) {
+            for (uint32_t i = 0; i < r->frame->image_count; i++) {
+                free(r->texels[u][i]);
+            }
+        }
+        free(r->texels[u]);
+        if (r->layered[u]) {
+            for (size_t i = 0; i < (size_t)r->frame->image_count * SIM_TEX_MAX_LEVELS; i++) {
+                free(r->layered[u][i].data);
+                free(r->layered[u][i].stamp);
+            }
+        }
+        free(r->layered[u]);
+        free(r->textures[u]);
+        free(r->bindings_store[u]);
+    }
+    free(r->is_attachment);
+    free(r->first_child);
+    free(r->next_child);
+    free(r->grid_visible);
+    if (r->worker_count > 1) {
+        pthread_mutex_destroy(&r->lock);
+        pthread_cond_destroy(&r->wake);
+        pthread_cond_destroy(&r->done);
+    }
+    sim_draw_ctx_finish(&r->dc);
+}
+
+enum sim_replay_error
+sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options *options,
+                 struct sim_replay_result **out, char *detail)
+{
+    struct replay r;
+    struct sim_replay_result *res = NULL;
+    enum sim_replay_error err = SIM_REPLAY_ERROR_OK;
+    char scratch[160];
+
+    *out = NULL;
+    if (!detail) {
+        detail = scratch;
+    }
+    detail[0] = '\0';
+    memset(&r, 0, sizeof(r));
+    r.frame = frame;
+    if (options) {
+        r.opt = *options;
+    }
+    if (r.opt.units == 0) {
+        r.opt.units = 1u << SIM_UNIT_BASELINE;
+    }
+    if (r.opt.threads == 0) {
+        r.opt.threads = 1;
+    }
+    if (!sim_replay_options_resolve(&r.opt)) {
+        snprintf(detail, 160, "a unit option is out of range");
+        return SIM_REPLAY_ERROR_BAD_OPTIONS;
+    }
+    if ((r.opt.samples && !sim_rast_sample_locations(r.opt.samples)) ||
+        (r.opt.units & ~((1u << SIM_UNIT_COUNT) - 1u)) || r.opt.threads > MAX_THREADS) {
+        snprintf(detail, 160, "samples %u, units 0x%x, threads %u", r.opt.samples, r.opt.units,
+                 r.opt.threads);
+        return SIM_REPLAY_ERROR_BAD_OPTIONS;
+    }
+    if (!check_frame(frame, detail)) {
+        return SIM_REPLAY_ERROR_BAD_FRAME;
+    }
+
+    res = calloc(1, sizeof(*res));
+    if (!res) {
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    res->frame = frame;
+    res->units = r.opt.units;
+    res->is_target = calloc(frame->image_count ? frame->image_count : 1, 1);
+    if (!res->is_target) {
+        err = SIM_REPLAY_ERROR_NOMEM;
+        goto error;
+    }
+    for (uint32_t p = 0; p < frame->pass_count; p++) {
+        res->heat_width = frame->passes[p].width > res->heat_width ? frame->passes[p].width
+                                                                   : res->heat_width;
+        res->heat_height = frame->passes[p].height > res->heat_height ? frame->passes[p].height
+                                                                      : res->heat_height;
+    }
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        if (!(res->units & (1u << u))) {
+            continue;
+        }
+        res->surfaces[u] = calloc(frame->image_count ? frame->image_count : 1, sizeof(void *));
+        res->heat[u] = calloc((size_t)res->heat_width * res->heat_height + 1, sizeof(uint32_t));
+        res->covered[u] = calloc((size_t)res->heat_width * res->heat_height + 1, 1);
+        if (!res->surfaces[u] || !res->heat[u] || !res->covered[u]) {
+            err = SIM_REPLAY_ERROR_NOMEM;
+            goto error;
+        }
+    }
+    r.res = res;
+    r.dc.counters = &res->raster;
+    r.is_attachment = calloc(frame->image_count ? frame->image_count : 1, 1);
+    r.first_child = malloc(sizeof(uint32_t) * (frame->image_count ? frame->image_count : 1));
+    r.next_child = malloc(sizeof(uint32_t) * (frame->image_count ? frame->image_count : 1));
+    if (!r.is_attachment || !r.first_child || !r.next_child) {
+        err = SIM_REPLAY_ERROR_NOMEM;
+        goto error;
+    }
+    for (uint32_t i = 0; i < frame->image_count; i++) {
+        r.first_child[i] = r.next_child[i] = SIM_NONE;
+    }
+    /* Listed in reverse, so that the first of two images claiming the same
+     * subresource is found last: a well-formed frame has one. */
+    for (uint32_t i = 0; i < frame->image_count; i++) {
+        if (frame->images[i].parent) {
+            uint32_t p = frame->images[i].parent - 1;
+            r.next_child[i] = r.first_child[p];
+            r.first_child[p] = i;
+        }
+    }
+    for (uint32_t p = 0; p < frame->pass_count; p++) {
+        const struct sim_pass *pass = &frame->passes[p];
+        if (pass->kind != SIM_PASS_RENDER) {
+            continue;
+        }
+        for (uint32_t i = 0; i < pass->color_count; i++) {
+            if (pass->color[i].image != SIM_NONE) {
+                r.is_attachment[pass->color[i].image] = 1;
+            }
+        }
+        if (pass->has_depth && pass->depth.image != SIM_NONE) {
+            r.is_attachment[pass->depth.image] = 1;
+        }
+    }
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        if (!(res->units & (1u << u))) {
+            continue;
+        }
+        r.texels[u] = calloc(frame->image_count ? frame->image_count : 1, sizeof(void *));
+        r.layered[u] = calloc((size_t)(frame->image_count ? frame->image_count : 1) *
+                                  SIM_TEX_MAX_LEVELS,
+                              sizeof(*r.layered[u]));
+        if (!r.texels[u] || !r.layered[u]) {
+            err = SIM_REPLAY_ERROR_NOMEM;
+            goto error;
+        }
+    }
+
+    r.worker_count = r.opt.threads;
+    r.workers = calloc(r.worker_count, sizeof(*r.workers));
+    if (!r.workers) {
+        err = SIM_REPLAY_ERROR_NOMEM;
+        goto error;
+    }
+    if (r.worker_count > 1) {
+        pthread_mutex_init(&r.lock, NULL);
+        pthread_cond_init(&r.wake, NULL);
+        pthread_cond_init(&r.done, NULL);
+    }
+    for (uint32_t k = 0; k < r.worker_count; k++) {
+        struct worker *w = &r.workers[k];
+        w->r = &r;
+        for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+            if (res->units & (1u << u)) {
+                w->unit_self[u] = sim_unit_get(u)->create(&r.opt);
+                w->fallback_self[u] = sim_unit_baseline.create(&r.opt);
+                if (!w->unit_self[u] || !w->fallback_self[u]) {
+                    err = SIM_REPLAY_ERROR_NOMEM;
+                    goto error;
+                }
+            }
+        }
+        if (k > 0) {
+            if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
+                err = SIM_REPLAY_ERROR_NOMEM;
+                goto error;
+            }
+            w->started = 1;
+        }
+    }
+
+    for (uint32_t p = 0; p < frame->pass_count; p++) {
+        r.pass_serial = p + 1;
+        if (frame->passes[p].kind != SIM_PASS_RENDER) {
+            res->transfers++;
+            res->transfers_skipped += !replay_transfer(&r, &frame->passes[p]);
+            continue;
+        }
+        err = replay_pass(&r, p);
+        if (err) {
+            snprintf(detail, 160, "pass %u ran out of memory", p);
+            goto error;
+        }
+    }
+    if (res->samples == 0) {
+        res->samples = r.opt.samples ? r.opt.samples : 1;
+    }
+
+    for (uint32_t k = 0; k < r.worker_count; k++) {
+        struct worker *w = &r.workers[k];
+        for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+            /* Every counter is a uint64_t (pipeline.h). */
+            uint64_t *c = (uint64_t *)&res->counters[u];
+            const uint64_t *wc = (const uint64_t *)&w->counters[u];
+            for (size_t i = 0; i < sizeof(struct sim_unit_counters) / sizeof(uint64_t); i++) {
+                c[i] += wc[i];
+            }
+        }
+        res->raster.samples_tested += w->stats.samples_tested;
+        res->raster.samples_covered += w->stats.samples_covered;
+        res->raster.quads += w->stats.quads;
+        res->raster.quads_after_early += w->quads_after_early;
+    }
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        for (size_t i = 0; res->covered[u] && i < (size_t)res->heat_width * res->heat_height;
+             i++) {
+            res->counters[u].covered_pixels += res->covered[u][i];
+        }
+    }
+    replay_finish(&r);
+    *out = res;
+    return SIM_REPLAY_ERROR_OK;
+
+error:
+    replay_finish(&r);
+    sim_replay_result_destroy(res);
+    return err;
+}
+
+_Static_assert(sizeof(struct sim_unit_counters) % sizeof(uint64_t) == 0,
+               "sim_unit_counters holds uint64_t only");
+
+int
+sim_replay_options_resolve(struct sim_replay_options *opt)
+{
+    struct sim_qfm_options *q = &opt->qfm;
+    struct sim_cps_options *c = &opt->cps;
+    struct sim_amfs_options *a = &opt->amfs;
+
+    /* Re-tessellation targets from 1/100 px^2 (a hundred triangles a
+     * pixel) to 10^4 px^2: outside that it is no comparison with the
+     * papers' 0.5 px^2 and only risks running out of memory. */
+    if (!(opt->retessellate == 0.0 || (opt->retessellate >= 0.01 && opt->retessellate <= 1e4))) {
+        return 0;
+    }
+    q->entries = q->entries ? q->entries : 32;
+    q->window = q->window ? q->window : 2;
+    if (q->empty > SIM_SWITCH_OFF || q->evict_merge > SIM_SWITCH_OFF ||
+        q->centroid > SIM_SWITCH_OFF) {
+        return 0;
+    }
+    q->empty = q->empty ? q->empty : SIM_SWITCH_ON;
+    q->evict_merge = q->evict_merge ? q->evict_merge : SIM_SWITCH_ON;
+    q->centroid = q->centroid ? q->centroid : SIM_SWITCH_OFF;
+    opt->pmu.entries = opt->pmu.entries ? opt->pmu.entries : 512;
+    opt->pmu.edges = opt->pmu.edges ? opt->pmu.edges : 8;
+    if (opt->pmu.entries > (1u << 20) || opt->pmu.edges > 32) {
+        return 0;
+    }
+    if (c->lod_compensation > SIM_SWITCH_OFF) {
+        return 0;
+    }
+    c->lod_compensation = c->lod_compensation ? c->lod_compensation : SIM_SWITCH_ON;
+    c->rate_x = c->rate_x ? c->rate_x : 2;
+    c->rate_y = c->rate_y ? c->rate_y : 2;
+    if ((c->rate_x != 1 && c->rate_x != 2 && c->rate_x != 4) ||
+        (c->rate_y != 1 && c->rate_y != 2 && c->rate_y != 4)) {
+        return 0;
+    }
+    if (c->rate_from > SIM_CPS_RATE_PRIMITIVE || c->rate_encoding > SIM_CPS_ENCODING_SIZE ||
+        c->rate_location >= 32 || c->rate_component >= 4 ||
+        (c->rate_from != SIM_CPS_RATE_CONSTANT && c->foveated)) {
+        return 0;
+    }
+    if (c->foveated &&
+        (!(c->cx >= -1e6f && c->cx <= 1e6f) || !(c->cy >= -1e6f && c->cy <= 1e6f) ||
+         !(c->aspect > 0.0f && c->aspect <= 1e6f) || !(c->r_in >= 0.0f) ||
+         !(c->r_out >= c->r_in && c->r_out <= 1e6f) || !(c->s_in >= 1.0f && c->s_in <= 1e6f) ||
+         !(c->s_out >= 1.0f && c->s_out <= 1e6f))) {
+        return 0;
+    }
+    if (a->eta == 0.0f) {
+        a->eta = 1.0f;
+    }
+    if (!(a->eta > 0.0f && a->eta <= 1024.0f) || a->filter > SIM_AMFS_BILINEAR) {
+        return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Results                                                                   */
+
+const struct sim_unit_counters *
+sim_replay_result_unit(const struct sim_replay_result *result, enum sim_unit_kind unit)
+{
+    if ((unsigned)unit >= SIM_UNIT_COUNT || !(result->units & (1u << unit))) {
+        return NULL;
+    }
+    return &result->counters[unit];
+}
+
+const struct sim_raster_counters *
+sim_replay_result_raster(const struct sim_replay_result *result)
+{
+    return &result->raster;
+}
+
+uint32_t
+sim_replay_result_samples(const struct sim_replay_result *result)
+{
+    return result->samples;
+}
+
+const struct sim_draw_result *
+sim_replay_result_draws(const struct sim_replay_result *result, uint32_t *count)
+{
+    *count = (uint32_t)result->draws.count;
+    return result->draws.data;
+}
+
+const uint32_t *
+sim_replay_result_targets(const struct sim_replay_result *result, uint32_t *count)
+{
+    *count = (uint32_t)result->targets.count;
+    return result->targets.data;
+}
+
+uint8_t *
+sim_replay_result_image_rgba8(const struct sim_replay_result *result, enum sim_unit_kind unit,
+                              uint32_t image, uint32_t *width, uint32_t *height)
+{
+    const struct sim_frame *f = result->frame;
+    const struct sim_surface *s;
+    const struct sim_image *img;
+    uint8_t *px;
+
+    if ((unsigned)unit >= SIM_UNIT_COUNT || !(result->units & (1u << unit)) ||
+        image >= f->image_count) {
+        return NULL;
+    }
+    img = &f->images[image];
+    s = result->surfaces[unit][image];
+    if (img->width == 0 || img->height == 0 || img->width > SIM_RAST_MAX_EXTENT ||
+        img->height > SIM_RAST_MAX_EXTENT) {
+        return NULL;
+    }
+    px = calloc((size_t)img->width * img->height, 4);
+    if (!px) {
+        return NULL;
+    }
+    if (s) {
+        for (uint32_t y = 0; y < s->height; y++) {
+            for (uint32_t x = 0; x < s->width; x++) {
+                sim_surface_pixel_rgba8(s, x, y, px + 4 * ((size_t)y * s->width + x));
+            }
+        }
+    } else if (img->data &&
+               !sim_format_to_rgba8(img->format, img->data, img->size, img->width, img->height,
+                                    px)) {
+        free(px);
+        return NULL;
+    }
+    *width = img->width;
+    *height = img->height;
+    return px;
+}
+
+const uint32_t *
+sim_replay_result_heat(const struct sim_replay_result *result, enum sim_unit_kind unit,
+                       uint32_t *width, uint32_t *height)
+{
+    if ((unsigned)unit >= SIM_UNIT_COUNT || !(result->units & (1u << unit))) {
+        return NULL;
+    }
+    *width = result->heat_width;
+    *height = result->heat_height;
+    return result->heat[unit];
+}
+
+void
+sim_replay_result_transfers(const struct sim_replay_result *result, uint32_t *done,
+                            uint32_t *skipped)
+{
+    *done = result->transfers - result->transfers_skipped;
+    *skipped = result->transfers_skipped;
+}

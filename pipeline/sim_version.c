@@ -1,9 +1,0 @@
-#include "pipeline/pipeline.h"
-
-#include "overshade_config.h"
-
-const char *
-sim_version(void)
-{
-    return OVERSHADE_VERSION;
-}

@@ -1,0 +1,1933 @@
+/*
+ * pipeline/spirv/spv_ops.c — SPIR-V to overshade IR: arithmetic, composites,
+ * conversions, GLSL.std.450, derivatives and image instructions.
+ *
+ * Composites cost nothing: a value is a list of scalar registers, so
+ * extracting, inserting, constructing and shuffling only rearrange the list.
+ * Vector and matrix arithmetic expands to one IR instruction per scalar.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <spirv/unified1/GLSL.std.450.h>
+#include <spirv/unified1/spirv.h>
+
+#include "pipeline/spirv/spirv_private.h"
+#include "spv_grammar.h"
+
+#define W(i) sim_spv_word(ctx->m, inst, (i))
+
+static enum sim_spv_error
+nomem(struct sim_spv_ctx *ctx)
+{
+    return sim_spv_err(ctx, SIM_SPV_ERROR_NOMEM, "instructions or registers");
+}
+
+/* Kind of the scalars of a value's type: SIM_SPV_T_FLOAT, _INT or _BOOL;
+ * SIM_SPV_T_NONE for anything else. */
+static uint32_t
+scalar_kind(struct sim_spv_ctx *ctx, uint32_t type)
+{
+    const struct sim_spv_type *t = &ctx->types[type];
+    if (t->kind == SIM_SPV_T_VECTOR || t->kind == SIM_SPV_T_MATRIX) {
+        t = &ctx->types[t->elem];
+        if (t->kind == SIM_SPV_T_VECTOR) {
+            t = &ctx->types[t->elem];
+        }
+    }
+    if (t->kind == SIM_SPV_T_FLOAT || t->kind == SIM_SPV_T_INT || t->kind == SIM_SPV_T_BOOL) {
+        return t->kind;
+    }
+    return SIM_SPV_T_NONE;
+}
+
+enum want {
+    WANT_FLOAT = 1 << 0,
+    WANT_INT = 1 << 1,
+    WANT_BOOL = 1 << 2,
+    WANT_NUM = WANT_FLOAT | WANT_INT,
+};
+
+static int
+kind_ok(uint32_t kind, int want)
+{
+    return (kind == SIM_SPV_T_FLOAT && (want & WANT_FLOAT)) ||
+           (kind == SIM_SPV_T_INT && (want & WANT_INT)) ||
+           (kind == SIM_SPV_T_BOOL && (want & WANT_BOOL));
+}
+
+/* An operand that must be a value of `n` scalars (0: any) of kind `want`. */
+static struct sim_spv_val *
+operand(struct sim_spv_ctx *ctx, uint32_t id, int want, uint32_t n)
+{
+    struct sim_spv_val *v = sim_spv_value(ctx, id, SIM_SPV_V_REGS);
+    if (!v) {
+        return NULL;
+    }
+    if ((want && !kind_ok(scalar_kind(ctx, v->type), want)) || (n && v->n != n)) {
+        sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand %%%u has the wrong type", id);
+        return NULL;
+    }
+    return v;
+}
+
+/* The result type of an instruction, checked to be a value type of kind
+ * `want` (0: any value type). */
+static const struct sim_spv_type *
+result_type(struct sim_spv_ctx *ctx, uint32_t type, int want)
+{
+    const struct sim_spv_type *t = sim_spv_type(ctx, type);
+    if (!t) {
+        return NULL;
+    }
+    if (t->regs == 0 || (want && !kind_ok(scalar_kind(ctx, type), want))) {
+        sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "result type is not a suitable value type");
+        return NULL;
+    }
+    return t;
+}
+
+static enum sim_ir_scalar
+ir_scalar(struct sim_spv_ctx *ctx, uint32_t type)
+{
+    const struct sim_spv_type *t = &ctx->types[type];
+    while (t->kind == SIM_SPV_T_VECTOR || t->kind == SIM_SPV_T_MATRIX ||
+           t->kind == SIM_SPV_T_ARRAY) {
+        t = &ctx->types[t->elem];
+    }
+    return (enum sim_ir_scalar)t->scalar;
+}
+
+/* A new result value of `type` with fresh registers. */
+static struct sim_spv_val *
+fresh(struct sim_spv_ctx *ctx, uint32_t id, uint32_t type, uint32_t n)
+{
+    struct sim_spv_val *v = sim_spv_set_regs(ctx, id, type, n);
+    uint32_t base;
+    if (!v) {
+        return NULL;
+    }
+    base = sim_spv_new_regs(ctx, n, ir_scalar(ctx, type));
+    if (base == SIM_IR_NONE) {
+        nomem(ctx);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        v->regs[i] = base + i;
+    }
+    return v;
+}
+
+static uint32_t
+kf(struct sim_spv_ctx *ctx, float f)
+{
+    uint32_t bits;
+    memcpy(&bits, &f, 4);
+    return sim_spv_const(ctx, bits, SIM_IR_FLOAT);
+}
+
+static uint32_t
+ku(struct sim_spv_ctx *ctx, uint32_t u)
+{
+    return sim_spv_const(ctx, u, SIM_IR_UINT);
+}
+
+/* Emits `op` into a new float/uint register; SIM_IR_NONE on failure. */
+static uint32_t
+e1(struct sim_spv_ctx *ctx, enum sim_ir_op op, uint32_t a)
+{
+    return sim_spv_emit1(ctx, op, SIM_IR_FLOAT, a, 0, 0);
+}
+
+static uint32_t
+e2(struct sim_spv_ctx *ctx, enum sim_ir_op op, uint32_t a, uint32_t b)
+{
+    if (a == SIM_IR_NONE || b == SIM_IR_NONE) {
+        return SIM_IR_NONE;
+    }
+    return sim_spv_emit1(ctx, op, SIM_IR_FLOAT, a, b, 0);
+}
+
+static uint32_t
+e3(struct sim_spv_ctx *ctx, enum sim_ir_op op, uint32_t a, uint32_t b, uint32_t c)
+{
+    if (a == SIM_IR_NONE || b == SIM_IR_NONE || c == SIM_IR_NONE) {
+        return SIM_IR_NONE;
+    }
+    return sim_spv_emit1(ctx, op, SIM_IR_FLOAT, a, b, c);
+}
+
+/* Writes op(a[i], b[i], c[i]) into the result's registers (fresh). */
+static enum sim_spv_error
+elementwise(struct sim_spv_ctx *ctx, uint32_t id, uint32_t type, enum sim_ir_op op, uint32_t n,
+            const uint32_t *a, const uint32_t *b, const uint32_t *c, int swap)
+{
+    struct sim_spv_val *v = fresh(ctx, id, type, n);
+    if (!v) {
+        return ctx->info->code;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t x = a ? a[i] : 0, y = b ? b[i] : 0, z = c ? c[i] : 0;
+        if (swap) {
+            uint32_t t = x;
+            x = y;
+            y = t;
+        }
+        if (!sim_spv_emit(ctx, op, v->regs[i], x, y, z)) {
+            return nomem(ctx);
+        }
+    }
+    return SIM_SPV_ERROR_OK;
+}
+
+/* Result = op(operands...) per component, with operand kinds checked. */
+static enum sim_spv_error
+simple(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, enum sim_ir_op op,
+       uint32_t nsrc, int want_src, int want_res, int swap, int negate)
+{
+    uint32_t type = W(1), id = W(2);
+    const struct sim_spv_type *t = result_type(ctx, type, want_res);
+    struct sim_spv_val *s[3] = {NULL, NULL, NULL};
+    enum sim_spv_error err;
+
+    if (!t) {
+        return ctx->info->code;
+    }
+    if (inst->words != 3 + nsrc) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_WORD_COUNT, "expected %u operands", nsrc);
+    }
+    for (uint32_t i = 0; i < nsrc; i++) {
+        s[i] = operand(ctx, W(3 + i), want_src, t->regs);
+        if (!s[i]) {
+            return ctx->info->code;
+        }
+    }
+    err = elementwise(ctx, id, type, op, t->regs, s[0] ? s[0]->regs : NULL,
+                      s[1] ? s[1]->regs : NULL, s[2] ? s[2]->regs : NULL, swap);
+    if (err || !negate) {
+        return err;
+    }
+    struct sim_spv_val *v = &ctx->vals[id];
+    for (uint32_t i = 0; i < v->n; i++) {
+        if (!sim_spv_emit(ctx, SIM_IR_OP_NOT, v->regs[i], v->regs[i], 0, 0)) {
+            return nomem(ctx);
+        }
+    }
+    return SIM_SPV_ERROR_OK;
+}
+
+/* An alias: the result is the operand's registers (no instruction). */
+static enum sim_spv_error
+alias(struct sim_spv_ctx *ctx, uint32_t id, uint32_t type, const uint32_t *regs, uint32_t n)
+{
+    struct sim_spv_val *v = sim_spv_set_regs(ctx, id, type, n);
+    if (!v) {
+        return ctx->info->code;
+    }
+    memcpy(v->regs, regs, n * sizeof(uint32_t));
+    return SIM_SPV_ERROR_OK;
+}
+
+/* Flattened scalar offset and count of a composite index path. */
+static enum sim_spv_error
+composite_path(struct sim_spv_ctx *ctx, uint32_t type, const uint32_t *idx, uint32_t nidx,
+               uint32_t *off, uint32_t *out_type)
+{
+    *off = 0;
+    for (uint32_t i = 0; i < nidx; i++) {
+        const struct sim_spv_type *t = &ctx->types[type];
+        uint32_t k = idx[i];
+        switch (t->kind) {
+        case SIM_SPV_T_STRUCT:
+            if (k >= t->count) {
+                return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND, "member %u of %u", k,
+                                   t->count);
+            }
+            *off += t->minfo[k].reg_offset;
+            type = t->members[k];
+            break;
+        case SIM_SPV_T_VECTOR:
+        case SIM_SPV_T_MATRIX:
+        case SIM_SPV_T_ARRAY:
+            if (k >= t->count) {
+                return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND, "index %u of %u", k,
+                                   t->count);
+            }
+            *off += k * ctx->types[t->elem].regs;
+            type = t->elem;
+            break;
+        default:
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "index into a scalar");
+        }
+    }
+    *out_type = type;
+    return SIM_SPV_ERROR_OK;
+}
+
+static enum sim_spv_error
+composite(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    uint32_t type = W(1), id = W(2);
+    const struct sim_spv_type *t = result_type(ctx, type, 0);
+    enum sim_spv_error err;
+
+    if (!t) {
+        return ctx->info->code;
+    }
+    switch (inst->opcode) {
+    case SpvOpCompositeConstruct: {
+        struct sim_spv_val *v = sim_spv_set_regs(ctx, id, type, t->regs);
+        uint32_t k = 0;
+        if (!v) {
+            return ctx->info->code;
+        }
+        for (uint32_t i = 3; i < inst->words; i++) {
+            struct sim_spv_val *c = operand(ctx, W(i), 0, 0);
+            if (!c) {
+                return ctx->info->code;
+            }
+            if (c->n > t->regs - k) {
+                return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "too many constituents");
+            }
+            memcpy(&v->regs[k], c->regs, c->n * sizeof(uint32_t));
+            k += c->n;
+        }
+        if (k != t->regs) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "constituents do not fill the type");
+        }
+        return SIM_SPV_ERROR_OK;
+    }
+    case SpvOpCompositeExtract: {
+        struct sim_spv_val *c = operand(ctx, W(3), 0, 0);
+        uint32_t off, sub;
+        if (!c) {
+            return ctx->info->code;
+        }
+        err = composite_path(ctx, c->type, &ctx->m->words[inst->offset + 4], inst->words - 4,
+                             &off, &sub);
+        if (err) {
+            return err;
+        }
+        if (ctx->types[sub].regs != t->regs || off + t->regs > c->n) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "result type does not match");
+        }
+        return alias(ctx, id, type, c->regs + off, t->regs);
+    }
+    case SpvOpCompositeInsert: {
+        struct sim_spv_val *obj = operand(ctx, W(3), 0, 0);
+        struct sim_spv_val *c = obj ? operand(ctx, W(4), 0, t->regs) : NULL;
+        struct sim_spv_val *v;
+        uint32_t off, sub;
+        if (!c) {
+            return ctx->info->code;
+        }
+        err = composite_path(ctx, c->type, &ctx->m->words[inst->offset + 5], inst->words - 5,
+                             &off, &sub);
+        if (err) {
+            return err;
+        }
+        if (ctx->types[sub].regs != obj->n || off + obj->n > c->n) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "object type does not match");
+        }
+        /* Copy the lists first: obj or c may be the value being replaced. */
+        uint32_t *tmp = sim_spv_alloc(ctx, (size_t)c->n * sizeof(uint32_t));
+        if (!tmp) {
+            return nomem(ctx);
+        }
+        memcpy(tmp, c->regs, c->n * sizeof(uint32_t));
+        memcpy(tmp + off, obj->regs, obj->n * sizeof(uint32_t));
+        v = sim_spv_set_regs(ctx, id, type, t->regs);
+        if (!v) {
+            return ctx->info->code;
+        }
+        memcpy(v->regs, tmp, t->regs * sizeof(uint32_t));
+        return SIM_SPV_ERROR_OK;
+    }
+    case SpvOpVectorShuffle: {
+        struct sim_spv_val *a = operand(ctx, W(3), 0, 0);
+        struct sim_spv_val *b = a ? operand(ctx, W(4), 0, 0) : NULL;
+        uint32_t n = inst->words - 5;
+        uint32_t *tmp;
+        struct sim_spv_val *v;
+        if (!b) {
+            return ctx->info->code;
+        }
+        if (n != t->regs || t->kind != SIM_SPV_T_VECTOR) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "result is not a %u-vector", n);
+        }
+        tmp = sim_spv_alloc(ctx, (size_t)n * sizeof(uint32_t));
+        if (!tmp) {
+            return nomem(ctx);
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t k = W(5 + i);
+            if (k == 0xffffffffu) {
+                tmp[i] = ku(ctx, 0); /* undefined component */
+            } else if (k < a->n) {
+                tmp[i] = a->regs[k];
+            } else if (k - a->n < b->n) {
+                tmp[i] = b->regs[k - a->n];
+            } else {
+                return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND, "component %u of %u", k,
+                                   a->n + b->n);
+            }
+        }
+        v = sim_spv_set_regs(ctx, id, type, n);
+        if (!v) {
+            return ctx->info->code;
+        }
+        memcpy(v->regs, tmp, n * sizeof(uint32_t));
+        return SIM_SPV_ERROR_OK;
+    }
+    case SpvOpVectorExtractDynamic: {
+        struct sim_spv_val *vec = operand(ctx, W(3), 0, 0);
+        struct sim_spv_val *idx = vec ? operand(ctx, W(4), WANT_INT, 1) : NULL;
+        struct sim_spv_val *v;
+        uint32_t r;
+        if (!idx) {
+            return ctx->info->code;
+        }
+        if (t->regs != 1) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "result is not a scalar");
+        }
+        /* Out-of-range indices are undefined: they pick component 0. */
+        r = vec->regs[0];
+        for (uint32_t i = 1; i < vec->n && r != SIM_IR_NONE; i++) {
+            uint32_t c = sim_spv_emit1(ctx, SIM_IR_OP_IEQ, SIM_IR_BOOL, idx->regs[0], ku(ctx, i), 0);
+            r = e3(ctx, SIM_IR_OP_SEL, c, vec->regs[i], r);
+        }
+        if (r == SIM_IR_NONE) {
+            return nomem(ctx);
+        }
+        v = sim_spv_set_regs(ctx, id, type, 1);
+        if (!v) {
+            return ctx->info->code;
+        }
+        v->regs[0] = r;
+        return SIM_SPV_ERROR_OK;
+    }
+    case SpvOpVectorInsertDynamic: {
+        struct sim_spv_val *vec = operand(ctx, W(3), 0, t->regs);
+        struct sim_spv_val *comp = vec ? operand(ctx, W(4), 0, 1) : NULL;
+        struct sim_spv_val *idx = comp ? operand(ctx, W(5), WANT_INT, 1) : NULL;
+        struct sim_spv_val *v;
+        uint32_t *tmp;
+        if (!idx) {
+            return ctx->info->code;
+        }
+        tmp = sim_spv_alloc(ctx, (size_t)t->regs * sizeof(uint32_t));
+        if (!tmp) {
+            return nomem(ctx);
+        }
+        for (uint32_t i = 0; i < t->regs; i++) {
+            uint32_t c = sim_spv_emit1(ctx, SIM_IR_OP_IEQ, SIM_IR_BOOL, idx->regs[0], ku(ctx, i), 0);
+            tmp[i] = e3(ctx, SIM_IR_OP_SEL, c, comp->regs[0], vec->regs[i]);
+            if (tmp[i] == SIM_IR_NONE) {
+                return nomem(ctx);
+            }
+        }
+        v = sim_spv_set_regs(ctx, id, type, t->regs);
+        if (!v) {
+            return ctx->info->code;
+        }
+        memcpy(v->regs, tmp, t->regs * sizeof(uint32_t));
+        return SIM_SPV_ERROR_OK;
+    }
+    case SpvOpCopyObject:
+    case SpvOpCopyLogical: {
+        struct sim_spv_val *c = operand(ctx, W(3), 0, t->regs);
+        if (!c) {
+            return ctx->info->code;
+        }
+        return alias(ctx, id, type, c->regs, c->n);
+    }
+    case SpvOpTranspose: {
+        struct sim_spv_val *mat = operand(ctx, W(3), WANT_FLOAT, t->regs);
+        struct sim_spv_val *v;
+        uint32_t cols = t->count, rows;
+        if (!mat) {
+            return ctx->info->code;
+        }
+        if (t->kind != SIM_SPV_T_MATRIX) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "result is not a matrix");
+        }
+        rows = ctx->types[t->elem].count;
+        v = sim_spv_set_regs(ctx, id, type, t->regs);
+        if (!v) {
+            return ctx->info->code;
+        }
+        /* result[c][r] = mat[r][c]; mat has `rows` columns of `cols`. */
+        for (uint32_t c = 0; c < cols; c++) {
+            for (uint32_t r = 0; r < rows; r++) {
+                v->regs[c * rows + r] = mat->regs[r * cols + c];
+            }
+        }
+        return SIM_SPV_ERROR_OK;
+    }
+    default:
+        return SIM_SPV_ERROR_UNSUPPORTED_OPCODE;
+    }
+}
+
+/* sum a[i] * b[i] */
+static uint32_t
+dot(struct sim_spv_ctx *ctx, const uint32_t *a, uint32_t astride, const uint32_t *b,
+    uint32_t bstride, uint32_t n)
+{
+    uint32_t r = e2(ctx, SIM_IR_OP_FMUL, a[0], b[0]);
+    for (uint32_t i = 1; i < n; i++) {
+        r = e2(ctx, SIM_IR_OP_FADD, r, e2(ctx, SIM_IR_OP_FMUL, a[i * astride], b[i * bstride]));
+    }
+    return r;
+}
+
+static enum sim_spv_error
+set_result(struct sim_spv_ctx *ctx, uint32_t id, uint32_t type, const uint32_t *regs, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        if (regs[i] == SIM_IR_NONE) {
+            return nomem(ctx);
+        }
+    }
+    return alias(ctx, id, type, regs, n);
+}
+
+static enum sim_spv_error
+linear_algebra(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    uint32_t type = W(1), id = W(2);
+    const struct sim_spv_type *t = result_type(ctx, type, WANT_FLOAT);
+    struct sim_spv_val *a, *b;
+    uint32_t out[16];
+
+    if (!t) {
+        return ctx->info->code;
+    }
+    a = operand(ctx, W(3), WANT_FLOAT, 0);
+    b = a ? operand(ctx, W(4), WANT_FLOAT, 0) : NULL;
+    if (!b) {
+        return ctx->info->code;
+    }
+    switch (inst->opcode) {
+    case SpvOpVectorTimesScalar:
+    case SpvOpMatrixTimesScalar:
+        if (a->n != t->regs || b->n != 1) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand sizes");
+        }
+        for (uint32_t i = 0; i < t->regs; i++) {
+            out[i] = e2(ctx, SIM_IR_OP_FMUL, a->regs[i], b->regs[0]);
+        }
+        return set_result(ctx, id, type, out, t->regs);
+    case SpvOpDot:
+        if (a->n != b->n || t->regs != 1 || a->n > 4) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand sizes");
+        }
+        out[0] = dot(ctx, a->regs, 1, b->regs, 1, a->n);
+        return set_result(ctx, id, type, out, 1);
+    case SpvOpMatrixTimesVector: {
+        /* a: C columns of R rows; b: C; result: R */
+        const struct sim_spv_type *mt = &ctx->types[a->type];
+        uint32_t cols, rows;
+        if (mt->kind != SIM_SPV_T_MATRIX) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "not a matrix");
+        }
+        cols = mt->count;
+        rows = ctx->types[mt->elem].count;
+        if (b->n != cols || t->regs != rows) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand sizes");
+        }
+        for (uint32_t r = 0; r < rows; r++) {
+            out[r] = dot(ctx, a->regs + r, rows, b->regs, 1, cols);
+        }
+        return set_result(ctx, id, type, out, rows);
+    }
+    case SpvOpVectorTimesMatrix: {
+        /* a: R; b: C columns of R; result: C */
+        const struct sim_spv_type *mt = &ctx->types[b->type];
+        uint32_t cols, rows;
+        if (mt->kind != SIM_SPV_T_MATRIX) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "not a matrix");
+        }
+        cols = mt->count;
+        rows = ctx->types[mt->elem].count;
+        if (a->n != rows || t->regs != cols) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand sizes");
+        }
+        for (uint32_t c = 0; c < cols; c++) {
+            out[c] = dot(ctx, a->regs, 1, b->regs + c * rows, 1, rows);
+        }
+        return set_result(ctx, id, type, out, cols);
+    }
+    case SpvOpMatrixTimesMatrix: {
+        /* a: K columns of R; b: C columns of K; result: C columns of R */
+        const struct sim_spv_type *at = &ctx->types[a->type], *bt = &ctx->types[b->type];
+        uint32_t rows, k, cols;
+        if (at->kind != SIM_SPV_T_MATRIX || bt->kind != SIM_SPV_T_MATRIX ||
+            t->kind != SIM_SPV_T_MATRIX) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "not matrices");
+        }
+        rows = ctx->types[at->elem].count;
+        k = at->count;
+        cols = bt->count;
+        if (ctx->types[bt->elem].count != k || t->count != cols ||
+            ctx->types[t->elem].count != rows) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand sizes");
+        }
+        for (uint32_t c = 0; c < cols; c++) {
+            for (uint32_t r = 0; r < rows; r++) {
+                out[c * rows + r] = dot(ctx, a->regs + r, rows, b->regs + c * k, 1, k);
+            }
+        }
+        return set_result(ctx, id, type, out, cols * rows);
+    }
+    case SpvOpOuterProduct: {
+        /* result[c][r] = a[r] * b[c] */
+        if (t->kind != SIM_SPV_T_MATRIX || a->n != ctx->types[t->elem].count ||
+            b->n != t->count) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand sizes");
+        }
+        for (uint32_t c = 0; c < b->n; c++) {
+            for (uint32_t r = 0; r < a->n; r++) {
+                out[c * a->n + r] = e2(ctx, SIM_IR_OP_FMUL, a->regs[r], b->regs[c]);
+            }
+        }
+        return set_result(ctx, id, type, out, t->regs);
+    }
+    default:
+        return SIM_SPV_ERROR_UNSUPPORTED_OPCODE;
+    }
+}
+
+/* Determinant of an n x n matrix given as registers m[c * n + r]. */
+static uint32_t
+determinant(struct sim_spv_ctx *ctx, const uint32_t *m, uint32_t n)
+{
+    uint32_t sub[9], r = SIM_IR_NONE;
+    if (n == 1) {
+        return m[0];
+    }
+    if (n == 2) {
+        return e2(ctx, SIM_IR_OP_FSUB, e2(ctx, SIM_IR_OP_FMUL, m[0], m[3]),
+                  e2(ctx, SIM_IR_OP_FMUL, m[2], m[1]));
+    }
+    /* Expansion along the first row (r = 0). */
+    for (uint32_t c = 0; c < n; c++) {
+        uint32_t k = 0, term;
+        for (uint32_t cc = 0; cc < n; cc++) {
+            if (cc == c) {
+                continue;
+            }
+            for (uint32_t rr = 1; rr < n; rr++) {
+                sub[k++] = m[cc * n + rr];
+            }
+        }
+        term = e2(ctx, SIM_IR_OP_FMUL, m[c * n], determinant(ctx, sub, n - 1));
+        if (c == 0) {
+            r = term;
+        } else {
+            r = e2(ctx, c & 1 ? SIM_IR_OP_FSUB : SIM_IR_OP_FADD, r, term);
+        }
+    }
+    return r;
+}
+
+static enum sim_spv_error
+glsl(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    uint32_t type = W(1), id = W(2), set = W(3), ext = W(4);
+    const struct sim_spv_type *t;
+    struct sim_spv_val *s[3] = {NULL, NULL, NULL};
+    uint32_t nops = inst->words - 5, n, out[16];
+    int expected = -1;
+    const char *name;
+    enum sim_ir_op op = SIM_IR_OP_COUNT;
+    int want = WANT_FLOAT;
+
+    if (ctx->vals[set].kind != SIM_SPV_V_EXT_SET) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_ID_UNDEFINED, "%%%u is not an instruction set", set);
+    }
+    if (set != ctx->glsl_set) {
+        if (ctx->vals[set].n == 1) { /* NonSemantic.*: no effect */
+            return SIM_SPV_ERROR_OK;
+        }
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_EXT_INST,
+                           "instructions of an unsupported set");
+    }
+    name = sim_spv_glsl_name(ext, &expected);
+    if (!name) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND, "GLSL.std.450 has no instruction %u",
+                           ext);
+    }
+    if ((int)nops != expected) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_WORD_COUNT, "%s takes %d operands", name,
+                           expected);
+    }
+    t = sim_spv_type(ctx, type);
+    if (!t) {
+        return ctx->info->code;
+    }
+    n = t->regs;
+
+    switch (ext) {
+    case GLSLstd450Round: op = SIM_IR_OP_ROUND; break;
+    case GLSLstd450RoundEven: op = SIM_IR_OP_ROUNDEVEN; break;
+    case GLSLstd450Trunc: op = SIM_IR_OP_TRUNC; break;
+    case GLSLstd450FAbs: op = SIM_IR_OP_FABS; break;
+    case GLSLstd450SAbs: op = SIM_IR_OP_SABS; want = WANT_INT; break;
+    case GLSLstd450FSign: op = SIM_IR_OP_FSIGN; break;
+    case GLSLstd450SSign: op = SIM_IR_OP_SSIGN; want = WANT_INT; break;
+    case GLSLstd450Floor: op = SIM_IR_OP_FLOOR; break;
+    case GLSLstd450Ceil: op = SIM_IR_OP_CEIL; break;
+    case GLSLstd450Fract: op = SIM_IR_OP_FRACT; break;
+    case GLSLstd450Sin: op = SIM_IR_OP_SIN; break;
+    case GLSLstd450Cos: op = SIM_IR_OP_COS; break;
+    case GLSLstd450Tan: op = SIM_IR_OP_TAN; break;
+    case GLSLstd450Asin: op = SIM_IR_OP_ASIN; break;
+    case GLSLstd450Acos: op = SIM_IR_OP_ACOS; break;
+    case GLSLstd450Atan: op = SIM_IR_OP_ATAN; break;
+    case GLSLstd450Sinh: op = SIM_IR_OP_SINH; break;
+    case GLSLstd450Cosh: op = SIM_IR_OP_COSH; break;
+    case GLSLstd450Tanh: op = SIM_IR_OP_TANH; break;
+    case GLSLstd450Asinh: op = SIM_IR_OP_ASINH; break;
+    case GLSLstd450Acosh: op = SIM_IR_OP_ACOSH; break;
+    case GLSLstd450Atanh: op = SIM_IR_OP_ATANH; break;
+    case GLSLstd450Atan2: op = SIM_IR_OP_ATAN2; break;
+    case GLSLstd450Pow: op = SIM_IR_OP_POW; break;
+    case GLSLstd450Exp: op = SIM_IR_OP_EXP; break;
+    case GLSLstd450Log: op = SIM_IR_OP_LOG; break;
+    case GLSLstd450Exp2: op = SIM_IR_OP_EXP2; break;
+    case GLSLstd450Log2: op = SIM_IR_OP_LOG2; break;
+    case GLSLstd450Sqrt: op = SIM_IR_OP_SQRT; break;
+    case GLSLstd450InverseSqrt: op = SIM_IR_OP_RSQ; break;
+    case GLSLstd450FMin: op = SIM_IR_OP_FMIN; break;
+    case GLSLstd450FMax: op = SIM_IR_OP_FMAX; break;
+    case GLSLstd450NMin: op = SIM_IR_OP_NMIN; break;
+    case GLSLstd450NMax: op = SIM_IR_OP_NMAX; break;
+    case GLSLstd450UMin: op = SIM_IR_OP_UMIN; want = WANT_INT; break;
+    case GLSLstd450SMin: op = SIM_IR_OP_SMIN; want = WANT_INT; break;
+    case GLSLstd450UMax: op = SIM_IR_OP_UMAX; want = WANT_INT; break;
+    case GLSLstd450SMax: op = SIM_IR_OP_SMAX; want = WANT_INT; break;
+    case GLSLstd450FMix: op = SIM_IR_OP_FMIX; break;
+    case GLSLstd450Fma: op = SIM_IR_OP_FMA; break;
+    case GLSLstd450FindILsb: op = SIM_IR_OP_FINDLSB; want = WANT_INT; break;
+    case GLSLstd450FindSMsb: op = SIM_IR_OP_FINDMSB_S; want = WANT_INT; break;
+    case GLSLstd450FindUMsb: op = SIM_IR_OP_FINDMSB_U; want = WANT_INT; break;
+    default: break;
+    }
+    if (op != SIM_IR_OP_COUNT) {
+        if (!result_type(ctx, type, want)) {
+            return ctx->info->code;
+        }
+        for (uint32_t i = 0; i < nops; i++) {
+            s[i] = operand(ctx, W(5 + i), want, n);
+            if (!s[i]) {
+                return ctx->info->code;
+            }
+        }
+        return elementwise(ctx, id, type, op, n, s[0]->regs, s[1] ? s[1]->regs : NULL,
+                           s[2] ? s[2]->regs : NULL, 0);
+    }
+
+    if (ext == GLSLstd450Modf || ext == GLSLstd450Frexp) {
+        /* The pointer forms: the result is the fraction or mantissa, the
+         * whole part or exponent is stored through operand 2. */
+        struct sim_spv_val *x = operand(ctx, W(5), WANT_FLOAT, n);
+        struct sim_spv_val *p = x ? sim_spv_value(ctx, W(6), SIM_SPV_V_PTR) : NULL;
+        uint32_t other[4];
+        enum sim_spv_error err;
+        if (!p || !result_type(ctx, type, WANT_FLOAT)) {
+            return ctx->info->code;
+        }
+        if (n > 4 || scalar_kind(ctx, p->ptr->type) !=
+                         (ext == GLSLstd450Modf ? SIM_SPV_T_FLOAT : SIM_SPV_T_INT)) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "%s: operand types", name);
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            if (ext == GLSLstd450Modf) {
+                other[i] = e1(ctx, SIM_IR_OP_TRUNC, x->regs[i]);
+                out[i] = e2(ctx, SIM_IR_OP_FSUB, x->regs[i], other[i]);
+            } else {
+                out[i] = e1(ctx, SIM_IR_OP_FREXP_M, x->regs[i]);
+                other[i] = e1(ctx, SIM_IR_OP_FREXP_E, x->regs[i]);
+            }
+            if (out[i] == SIM_IR_NONE || other[i] == SIM_IR_NONE) {
+                return nomem(ctx);
+            }
+        }
+        err = sim_spv_store_regs(ctx, p->ptr, other, n);
+        return err ? err : set_result(ctx, id, type, out, n);
+    }
+
+    /* The rest are expanded; most take float operands of the result's
+     * size.  Operand sizes are checked per instruction. */
+    for (uint32_t i = 0; i < nops; i++) {
+        s[i] = operand(ctx, W(5 + i), 0, 0);
+        if (!s[i]) {
+            return ctx->info->code;
+        }
+    }
+#define NEED(cond)                                                                               \
+    do {                                                                                         \
+        if (!(cond)) {                                                                           \
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "%s: operand types", name);          \
+        }                                                                                        \
+    } while (0)
+    if (n > 16) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "%s: result type", name);
+    }
+    switch (ext) {
+    case GLSLstd450Radians:
+    case GLSLstd450Degrees: {
+        float k = ext == GLSLstd450Radians ? (float)(M_PI / 180.0) : (float)(180.0 / M_PI);
+        NEED(s[0]->n == n);
+        for (uint32_t i = 0; i < n; i++) {
+            out[i] = e2(ctx, SIM_IR_OP_FMUL, s[0]->regs[i], kf(ctx, k));
+        }
+        break;
+    }
+    case GLSLstd450FClamp:
+    case GLSLstd450NClamp:
+    case GLSLstd450UClamp:
+    case GLSLstd450SClamp: {
+        /* GLSL: min(max(x, minVal), maxVal) */
+        enum sim_ir_op mx = ext == GLSLstd450UClamp   ? SIM_IR_OP_UMAX
+                            : ext == GLSLstd450SClamp ? SIM_IR_OP_SMAX
+                            : ext == GLSLstd450NClamp ? SIM_IR_OP_NMAX
+                                                      : SIM_IR_OP_FMAX;
+        enum sim_ir_op mn = ext == GLSLstd450UClamp   ? SIM_IR_OP_UMIN
+                            : ext == GLSLstd450SClamp ? SIM_IR_OP_SMIN
+                            : ext == GLSLstd450NClamp ? SIM_IR_OP_NMIN
+                                                      : SIM_IR_OP_FMIN;
+        NEED(s[0]->n == n && s[1]->n == n && s[2]->n == n);
+        for (uint32_t i = 0; i < n; i++) {
+            out[i] = e2(ctx, mn, e2(ctx, mx, s[0]->regs[i], s[1]->regs[i]), s[2]->regs[i]);
+        }
+        break;
+    }
+    case GLSLstd450Step:
+        /* step(edge, x) = x < edge ? 0 : 1 */
+        NEED(s[0]->n == n && s[1]->n == n);
+        for (uint32_t i = 0; i < n; i++) {
+            out[i] = e3(ctx, SIM_IR_OP_SEL, e2(ctx, SIM_IR_OP_FLT, s[1]->regs[i], s[0]->regs[i]),
+                        kf(ctx, 0.0f), kf(ctx, 1.0f));
+        }
+        break;
+    case GLSLstd450SmoothStep:
+        /* t = clamp((x - e0) / (e1 - e0), 0, 1); t * t * (3 - 2 * t) */
+        NEED(s[0]->n == n && s[1]->n == n && s[2]->n == n);
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t tt = e2(ctx, SIM_IR_OP_FDIV, e2(ctx, SIM_IR_OP_FSUB, s[2]->regs[i], s[0]->regs[i]),
+                             e2(ctx, SIM_IR_OP_FSUB, s[1]->regs[i], s[0]->regs[i]));
+            tt = e2(ctx, SIM_IR_OP_FMIN, e2(ctx, SIM_IR_OP_FMAX, tt, kf(ctx, 0.0f)), kf(ctx, 1.0f));
+            out[i] = e2(ctx, SIM_IR_OP_FMUL, e2(ctx, SIM_IR_OP_FMUL, tt, tt),
+                        e2(ctx, SIM_IR_OP_FSUB, kf(ctx, 3.0f),
+                           e2(ctx, SIM_IR_OP_FMUL, kf(ctx, 2.0f), tt)));
+        }
+        break;
+    case GLSLstd450Ldexp:
+        NEED(s[0]->n == n && s[1]->n == n);
+        for (uint32_t i = 0; i < n; i++) {
+            out[i] = e2(ctx, SIM_IR_OP_LDEXP, s[0]->regs[i], s[1]->regs[i]);
+        }
+        break;
+    case GLSLstd450FrexpStruct: {
+        /* struct { x mantissa; int exponent } */
+        NEED(t->kind == SIM_SPV_T_STRUCT && s[0]->n * 2 == n);
+        for (uint32_t i = 0; i < s[0]->n; i++) {
+            out[i] = e1(ctx, SIM_IR_OP_FREXP_M, s[0]->regs[i]);
+            out[s[0]->n + i] = e1(ctx, SIM_IR_OP_FREXP_E, s[0]->regs[i]);
+        }
+        break;
+    }
+    case GLSLstd450ModfStruct: {
+        NEED(t->kind == SIM_SPV_T_STRUCT && s[0]->n * 2 == n);
+        for (uint32_t i = 0; i < s[0]->n; i++) {
+            uint32_t whole = e1(ctx, SIM_IR_OP_TRUNC, s[0]->regs[i]);
+            out[i] = e2(ctx, SIM_IR_OP_FSUB, s[0]->regs[i], whole);
+            out[s[0]->n + i] = whole;
+        }
+        break;
+    }
+    case GLSLstd450Length:
+    case GLSLstd450Distance: {
+        uint32_t d[4];
+        const uint32_t *v = s[0]->regs;
+        NEED(n == 1 && s[0]->n <= 4 && (ext == GLSLstd450Length || s[1]->n == s[0]->n));
+        if (ext == GLSLstd450Distance) {
+            for (uint32_t i = 0; i < s[0]->n; i++) {
+                d[i] = e2(ctx, SIM_IR_OP_FSUB, s[0]->regs[i], s[1]->regs[i]);
+            }
+            v = d;
+        }
+        out[0] = s[0]->n == 1 ? e1(ctx, SIM_IR_OP_FABS, v[0])
+                              : e1(ctx, SIM_IR_OP_SQRT, dot(ctx, v, 1, v, 1, s[0]->n));
+        break;
+    }
+    case GLSLstd450Normalize: {
+        uint32_t len;
+        NEED(s[0]->n == n && n <= 4);
+        len = e1(ctx, SIM_IR_OP_SQRT, dot(ctx, s[0]->regs, 1, s[0]->regs, 1, n));
+        for (uint32_t i = 0; i < n; i++) {
+            out[i] = e2(ctx, SIM_IR_OP_FDIV, s[0]->regs[i], len);
+        }
+        break;
+    }
+    case GLSLstd450Cross: {
+        const uint32_t *a = s[0]->regs, *b = s[1]->regs;
+        NEED(n == 3 && s[0]->n == 3 && s[1]->n == 3);
+        for (uint32_t i = 0; i < 3; i++) {
+            uint32_t j = (i + 1) % 3, k = (i + 2) % 3;
+            out[i] = e2(ctx, SIM_IR_OP_FSUB, e2(ctx, SIM_IR_OP_FMUL, a[j], b[k]),
+                        e2(ctx, SIM_IR_OP_FMUL, b[j], a[k]));
+        }
+        break;
+    }
+    case GLSLstd450FaceForward: {
+        /* dot(Nref, I) < 0 ? N : -N */
+        uint32_t c;
+        NEED(s[0]->n == n && s[1]->n == n && s[2]->n == n && n <= 4);
+        c = e2(ctx, SIM_IR_OP_FLT, dot(ctx, s[2]->regs, 1, s[1]->regs, 1, n), kf(ctx, 0.0f));
+        for (uint32_t i = 0; i < n; i++) {
+            out[i] = e3(ctx, SIM_IR_OP_SEL, c, s[0]->regs[i], e1(ctx, SIM_IR_OP_FNEG, s[0]->regs[i]));
+        }
+        break;
+    }
+    case GLSLstd450Reflect: {
+        /* I - 2 * dot(N, I) * N */
+        uint32_t d2;
+        NEED(s[0]->n == n && s[1]->n == n && n <= 4);
+        d2 = e2(ctx, SIM_IR_OP_FMUL, kf(ctx, 2.0f), dot(ctx, s[1]->regs, 1, s[0]->regs, 1, n));
+        for (uint32_t i = 0; i < n; i++) {
+            out[i] = e2(ctx, SIM_IR_OP_FSUB, s[0]->regs[i],
+                        e2(ctx, SIM_IR_OP_FMUL, d2, s[1]->regs[i]));
+        }
+        break;
+    }
+    case GLSLstd450Refract: {
+        /* k = 1 - eta^2 (1 - dot(N,I)^2); k < 0 ? 0 : eta I - (eta dot(N,I) + sqrt(k)) N */
+        uint32_t d, k, eta, c, f;
+        NEED(s[0]->n == n && s[1]->n == n && s[2]->n == 1 && n <= 4);
+        eta = s[2]->regs[0];
+        d = dot(ctx, s[1]->regs, 1, s[0]->regs, 1, n);
+        k = e2(ctx, SIM_IR_OP_FSUB, kf(ctx, 1.0f),
+               e2(ctx, SIM_IR_OP_FMUL, e2(ctx, SIM_IR_OP_FMUL, eta, eta),
+                  e2(ctx, SIM_IR_OP_FSUB, kf(ctx, 1.0f), e2(ctx, SIM_IR_OP_FMUL, d, d))));
+        c = e2(ctx, SIM_IR_OP_FLT, k, kf(ctx, 0.0f));
+        f = e2(ctx, SIM_IR_OP_FADD, e2(ctx, SIM_IR_OP_FMUL, eta, d),
+               e1(ctx, SIM_IR_OP_SQRT, e2(ctx, SIM_IR_OP_FMAX, k, kf(ctx, 0.0f))));
+        for (uint32_t i = 0; i < n; i++) {
+            uint32_t r = e2(ctx, SIM_IR_OP_FSUB, e2(ctx, SIM_IR_OP_FMUL, eta, s[0]->regs[i]),
+                            e2(ctx, SIM_IR_OP_FMUL, f, s[1]->regs[i]));
+            out[i] = e3(ctx, SIM_IR_OP_SEL, c, kf(ctx, 0.0f), r);
+        }
+        break;
+    }
+    case GLSLstd450Determinant: {
+        const struct sim_spv_type *mt = &ctx->types[s[0]->type];
+        NEED(n == 1 && mt->kind == SIM_SPV_T_MATRIX && mt->count == ctx->types[mt->elem].count);
+        out[0] = determinant(ctx, s[0]->regs, mt->count);
+        break;
+    }
+    case GLSLstd450PackHalf2x16:
+        NEED(n == 1 && s[0]->n == 2);
+        out[0] = e2(ctx, SIM_IR_OP_OR, e1(ctx, SIM_IR_OP_F2H, s[0]->regs[0]),
+                    e2(ctx, SIM_IR_OP_SHL, e1(ctx, SIM_IR_OP_F2H, s[0]->regs[1]), ku(ctx, 16)));
+        break;
+    case GLSLstd450UnpackHalf2x16:
+        NEED(n == 2 && s[0]->n == 1);
+        out[0] = e1(ctx, SIM_IR_OP_H2F, s[0]->regs[0]);
+        out[1] = e1(ctx, SIM_IR_OP_H2F, e2(ctx, SIM_IR_OP_SHR, s[0]->regs[0], ku(ctx, 16)));
+        break;
+    case GLSLstd450PackUnorm4x8:
+    case GLSLstd450PackSnorm4x8:
+    case GLSLstd450PackUnorm2x16:
+    case GLSLstd450PackSnorm2x16: {
+        /* GLSL 8.4: round(clamp(c, lo, 1) * scale), packed low component first. */
+        uint32_t comps = (ext == GLSLstd450PackUnorm4x8 || ext == GLSLstd450PackSnorm4x8) ? 4 : 2;
+        uint32_t bits = 32 / comps;
+        int snorm = ext == GLSLstd450PackSnorm4x8 || ext == GLSLstd450PackSnorm2x16;
+        float scale = (float)((1u << (bits - (snorm ? 1 : 0))) - 1);
+        uint32_t r = SIM_IR_NONE;
+        NEED(n == 1 && s[0]->n == comps);
+        for (uint32_t i = 0; i < comps; i++) {
+            uint32_t c = e2(ctx, SIM_IR_OP_FMIN,
+                            e2(ctx, SIM_IR_OP_FMAX, s[0]->regs[i], kf(ctx, snorm ? -1.0f : 0.0f)),
+                            kf(ctx, 1.0f));
+            c = e1(ctx, SIM_IR_OP_ROUNDEVEN, e2(ctx, SIM_IR_OP_FMUL, c, kf(ctx, scale)));
+            c = e1(ctx, SIM_IR_OP_F2I, c);
+            c = e2(ctx, SIM_IR_OP_AND, c, ku(ctx, (1u << bits) - 1));
+            c = e2(ctx, SIM_IR_OP_SHL, c, ku(ctx, i * bits));
+            r = i == 0 ? c : e2(ctx, SIM_IR_OP_OR, r, c);
+        }
+        out[0] = r;
+        break;
+    }
+    case GLSLstd450UnpackUnorm4x8:
+    case GLSLstd450UnpackSnorm4x8:
+    case GLSLstd450UnpackUnorm2x16:
+    case GLSLstd450UnpackSnorm2x16: {
+        uint32_t comps = (ext == GLSLstd450UnpackUnorm4x8 || ext == GLSLstd450UnpackSnorm4x8) ? 4 : 2;
+        uint32_t bits = 32 / comps;
+        int snorm = ext == GLSLstd450UnpackSnorm4x8 || ext == GLSLstd450UnpackSnorm2x16;
+        float scale = (float)((1u << (bits - (snorm ? 1 : 0))) - 1);
+        NEED(n == comps && s[0]->n == 1);
+        for (uint32_t i = 0; i < comps; i++) {
+            uint32_t c = e3(ctx, snorm ? SIM_IR_OP_BFE_S : SIM_IR_OP_BFE_U, s[0]->regs[0],
+                            ku(ctx, i * bits), ku(ctx, bits));
+            c = e1(ctx, snorm ? SIM_IR_OP_I2F : SIM_IR_OP_U2F, c);
+            c = e2(ctx, SIM_IR_OP_FDIV, c, kf(ctx, scale));
+            out[i] = snorm ? e2(ctx, SIM_IR_OP_FMAX, c, kf(ctx, -1.0f)) : c;
+        }
+        break;
+    }
+    default:
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_EXT_INST, "GLSL.std.450 %s", name);
+    }
+#undef NEED
+    return set_result(ctx, id, type, out, n);
+}
+
+static enum sim_spv_error
+derivative(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    enum sim_ir_op x, y;
+    uint32_t type = W(1), id = W(2);
+    const struct sim_spv_type *t = result_type(ctx, type, WANT_FLOAT);
+    struct sim_spv_val *a = t ? operand(ctx, W(3), WANT_FLOAT, t->regs) : NULL;
+    int fwidth = 0;
+
+    if (!a) {
+        return ctx->info->code;
+    }
+    ctx->ir_flags |= SIM_IR_USES_DERIVATIVES;
+    switch (inst->opcode) {
+    case SpvOpDPdxFine:
+        return elementwise(ctx, id, type, SIM_IR_OP_DDX_FINE, t->regs, a->regs, NULL, NULL, 0);
+    case SpvOpDPdyFine:
+        return elementwise(ctx, id, type, SIM_IR_OP_DDY_FINE, t->regs, a->regs, NULL, NULL, 0);
+    case SpvOpDPdx:
+    case SpvOpDPdxCoarse:
+        /* Plain derivatives may be either; coarse is what GPUs give. */
+        return elementwise(ctx, id, type, SIM_IR_OP_DDX, t->regs, a->regs, NULL, NULL, 0);
+    case SpvOpDPdy:
+    case SpvOpDPdyCoarse:
+        return elementwise(ctx, id, type, SIM_IR_OP_DDY, t->regs, a->regs, NULL, NULL, 0);
+    case SpvOpFwidthFine:
+        x = SIM_IR_OP_DDX_FINE;
+        y = SIM_IR_OP_DDY_FINE;
+        fwidth = 1;
+        break;
+    default:
+        x = SIM_IR_OP_DDX;
+        y = SIM_IR_OP_DDY;
+        fwidth = 1;
+        break;
+    }
+    (void)fwidth;
+    uint32_t out[16];
+    if (t->regs > 16) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "result type");
+    }
+    for (uint32_t i = 0; i < t->regs; i++) {
+        out[i] = e2(ctx, SIM_IR_OP_FADD, e1(ctx, SIM_IR_OP_FABS, e1(ctx, x, a->regs[i])),
+                    e1(ctx, SIM_IR_OP_FABS, e1(ctx, y, a->regs[i])));
+    }
+    return set_result(ctx, id, type, out, t->regs);
+}
+
+static enum sim_spv_error
+convert(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    uint32_t type = W(1), id = W(2);
+    const struct sim_spv_type *t = result_type(ctx, type, 0);
+    struct sim_spv_val *a = t ? operand(ctx, W(3), 0, t->regs) : NULL;
+    uint32_t rk, ak;
+    enum sim_ir_op op;
+
+    if (!a) {
+        return ctx->info->code;
+    }
+    rk = scalar_kind(ctx, type);
+    ak = scalar_kind(ctx, a->type);
+    switch (inst->opcode) {
+    case SpvOpConvertFToU:
+    case SpvOpConvertFToS:
+        if (rk != SIM_SPV_T_INT || ak != SIM_SPV_T_FLOAT) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "float to integer operand types");
+        }
+        op = inst->opcode == SpvOpConvertFToU ? SIM_IR_OP_F2U : SIM_IR_OP_F2I;
+        break;
+    case SpvOpConvertSToF:
+    case SpvOpConvertUToF:
+        if (rk != SIM_SPV_T_FLOAT || ak != SIM_SPV_T_INT) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "integer to float operand types");
+        }
+        op = inst->opcode == SpvOpConvertSToF ? SIM_IR_OP_I2F : SIM_IR_OP_U2F;
+        break;
+    case SpvOpQuantizeToF16:
+        if (rk != SIM_SPV_T_FLOAT || ak != SIM_SPV_T_FLOAT) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand types");
+        }
+        op = SIM_IR_OP_QUANTF16;
+        break;
+    default:
+        /* OpBitcast, and same-width OpSConvert/UConvert/FConvert: all
+         * scalars are 32 bits, so the bits stay as they are. */
+        if (rk == SIM_SPV_T_NONE || ak == SIM_SPV_T_NONE || rk == SIM_SPV_T_BOOL ||
+            ak == SIM_SPV_T_BOOL) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand types");
+        }
+        return alias(ctx, id, type, a->regs, a->n);
+    }
+    return elementwise(ctx, id, type, op, t->regs, a->regs, NULL, NULL, 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Images                                                                     */
+
+static uint32_t
+dim_coords(uint32_t dim)
+{
+    switch (dim) {
+    case SpvDim1D:
+    case SpvDimBuffer:
+        return 1;
+    case SpvDim3D:
+    case SpvDimCube:
+        return 3;
+    default:
+        return 2;
+    }
+}
+
+/* OpImageWrite (imageStore): a TEX of kind WRITE with no results, the
+ * texel in value[].  Image operands (Lod, Sample) are not supported. */
+static enum sim_spv_error
+image_write(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    struct sim_spv_val *h = sim_spv_value(ctx, W(1), SIM_SPV_V_HANDLE);
+    struct sim_spv_val *coord = h ? operand(ctx, W(2), WANT_INT, 0) : NULL;
+    struct sim_spv_val *texel = coord ? operand(ctx, W(3), WANT_NUM, 0) : NULL;
+    const struct sim_spv_type *it;
+    struct sim_ir_tex *tex;
+    struct sim_ir_inst *in;
+    uint32_t coords;
+
+    if (!texel) {
+        return ctx->info->code;
+    }
+    if (inst->words > 4) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "image operands on OpImageWrite");
+    }
+    it = &ctx->types[h->type];
+    if (h->image == SIM_IR_NONE || it->kind != SIM_SPV_T_IMAGE || it->sampled != 2) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "the image is not a storage image");
+    }
+    if (it->ms || h->image_index != SIM_IR_NONE) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                           "writes to multisampled or dynamically indexed storage images");
+    }
+    coords = dim_coords(it->dim) + it->arrayed;
+    if (coord->n < coords || coords > 4 || texel->n < 1 || texel->n > 4) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "coordinate or texel has the wrong number of components");
+    }
+    tex = sim_vec_push(&ctx->texs, sizeof(*tex), 1, 1u << 20);
+    if (!tex) {
+        return nomem(ctx);
+    }
+    memset(tex, 0xff, sizeof(*tex));
+    tex->kind = SIM_IR_TEX_WRITE;
+    tex->image = h->image;
+    tex->sampler = SIM_IR_NONE;
+    tex->image_list = tex->image_count = 0;
+    tex->sampler_list = tex->sampler_count = 0;
+    tex->proj = 0;
+    tex->coords = coords;
+    memset(tex->offset, 0, sizeof(tex->offset));
+    tex->component = 0;
+    tex->results = 0;
+    for (uint32_t c = 0; c < coords; c++) {
+        tex->coord[c] = coord->regs[c];
+    }
+    for (uint32_t c = 0; c < texel->n; c++) {
+        tex->value[c] = texel->regs[c];
+    }
+    ctx->ir_flags |= SIM_IR_WRITES_STORAGE;
+    in = sim_spv_emit(ctx, SIM_IR_OP_TEX, 0, 0, 0, 0);
+    if (!in) {
+        return nomem(ctx);
+    }
+    in->imm = ctx->texs.count - 1;
+    return SIM_SPV_ERROR_OK;
+}
+
+static enum sim_spv_error
+image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    uint32_t op = inst->opcode, type = W(1), id = W(2);
+    const struct sim_spv_type *rt = sim_spv_type(ctx, type);
+    struct sim_spv_val *h, *coord = NULL, *v;
+    const struct sim_spv_type *it;
+    struct sim_ir_tex *tex;
+    struct sim_ir_inst *in;
+    uint32_t w = 5, mask = 0, results, coords;
+    int dref = 0, proj = 0;
+
+    if (!rt) {
+        return ctx->info->code;
+    }
+    h = sim_spv_value(ctx, W(3), SIM_SPV_V_HANDLE);
+    if (!h) {
+        return ctx->info->code;
+    }
+    if (op == SpvOpSampledImage) {
+        struct sim_spv_val *s = sim_spv_value(ctx, W(4), SIM_SPV_V_HANDLE);
+        if (!s) {
+            return ctx->info->code;
+        }
+        if (h->image == SIM_IR_NONE || s->sampler == SIM_IR_NONE) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "needs an image and a sampler");
+        }
+        v = &ctx->vals[id];
+        memset(v, 0, sizeof(*v));
+        v->kind = SIM_SPV_V_HANDLE;
+        v->type = type;
+        v->image = h->image;
+        v->image_index = h->image_index;
+        v->image_list = h->image_list;
+        v->image_count = h->image_count;
+        v->sampler = s->sampler;
+        v->sampler_index = s->sampler_index;
+        v->sampler_list = s->sampler_list;
+        v->sampler_count = s->sampler_count;
+        return SIM_SPV_ERROR_OK;
+    }
+    if (op == SpvOpImage) {
+        v = &ctx->vals[id];
+        *v = *h;
+        v->type = type;
+        v->sampler = SIM_IR_NONE;
+        v->sampler_index = SIM_IR_NONE;
+        /* A combined image sampler keeps its slot; sampling it again needs
+         * OpSampledImage, which brings a sampler. */
+        return SIM_SPV_ERROR_OK;
+    }
+    if (h->image == SIM_IR_NONE) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand is not an image");
+    }
+    it = &ctx->types[h->type];
+    if (it->kind != SIM_SPV_T_IMAGE && it->kind != SIM_SPV_T_SAMPLED_IMAGE) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand is not an image");
+    }
+    if (it->ms) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "%s",
+                           it->dim == SpvDimSubpassData
+                               ? "subpassLoad of a multisampled input attachment"
+                               : "multisampled images");
+    }
+    /* An input attachment has nothing but subpassLoad: no size, levels or
+     * sampling (the coordinate arithmetic below needs a coordinate). */
+    if (it->dim == SpvDimSubpassData && (op != SpvOpImageRead ||
+                                         ctx->exec_model != SpvExecutionModelFragment)) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE,
+                           "subpass data read outside a fragment shader's OpImageRead");
+    }
+    tex = sim_vec_push(&ctx->texs, sizeof(*tex), 1, 1u << 20);
+    if (!tex) {
+        return nomem(ctx);
+    }
+    memset(tex->coord, 0xff, sizeof(tex->coord));
+    memset(tex->value, 0xff, sizeof(tex->value));
+    memset(tex->ddx, 0xff, sizeof(tex->ddx));
+    memset(tex->ddy, 0xff, sizeof(tex->ddy));
+    tex->dref = tex->lod = tex->bias = tex->min_lod = SIM_IR_NONE;
+    tex->image = h->image;
+    tex->sampler = h->sampler;
+    tex->image_index = h->image_index;
+    tex->image_list = h->image_list;
+    tex->image_count = h->image_count;
+    tex->sampler_index = h->sampler_index;
+    tex->sampler_list = h->sampler_list;
+    tex->sampler_count = h->sampler_count;
+    coords = dim_coords(it->dim) + it->arrayed;
+
+    switch (op) {
+    case SpvOpImageSampleImplicitLod:
+    case SpvOpImageSampleExplicitLod:
+    case SpvOpImageSampleDrefImplicitLod:
+    case SpvOpImageSampleDrefExplicitLod:
+    case SpvOpImageSampleProjImplicitLod:
+    case SpvOpImageSampleProjExplicitLod:
+    case SpvOpImageSampleProjDrefImplicitLod:
+    case SpvOpImageSampleProjDrefExplicitLod:
+        dref = op == SpvOpImageSampleDrefImplicitLod || op == SpvOpImageSampleDrefExplicitLod ||
+               op == SpvOpImageSampleProjDrefImplicitLod ||
+               op == SpvOpImageSampleProjDrefExplicitLod;
+        proj = op >= SpvOpImageSampleProjImplicitLod;
+        tex->kind = (op == SpvOpImageSampleImplicitLod || op == SpvOpImageSampleDrefImplicitLod ||
+                     op == SpvOpImageSampleProjImplicitLod ||
+                     op == SpvOpImageSampleProjDrefImplicitLod)
+                        ? SIM_IR_TEX_SAMPLE
+                        : SIM_IR_TEX_SAMPLE_LOD;
+        if (ctx->types[h->type].kind != SIM_SPV_T_SAMPLED_IMAGE) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "sampling needs a sampled image");
+        }
+        coord = operand(ctx, W(4), WANT_FLOAT, 0);
+        if (!coord) {
+            return ctx->info->code;
+        }
+        if (dref) {
+            struct sim_spv_val *d = operand(ctx, W(5), WANT_FLOAT, 1);
+            if (!d) {
+                return ctx->info->code;
+            }
+            tex->dref = d->regs[0];
+            w = 6;
+        }
+        results = dref ? 1 : 4;
+        break;
+    case SpvOpImageFetch:
+    case SpvOpImageRead:
+        /* imageLoad reads level 0 as texelFetch does (Vulkan 16.2 "Image
+         * Operations Overview": storage images are not filtered or
+         * converted beyond the format). */
+        if (op == SpvOpImageRead && it->sampled != 2) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "the image is not a storage image");
+        }
+        tex->kind = SIM_IR_TEX_FETCH;
+        coord = operand(ctx, W(4), WANT_INT, 0);
+        if (!coord) {
+            return ctx->info->code;
+        }
+        results = 4;
+        if (op == SpvOpImageRead) {
+            const struct sim_spv_type *r = result_type(ctx, type, WANT_NUM);
+            if (!r || r->regs < 1 || r->regs > 4) {
+                return r ? sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "OpImageRead result")
+                         : ctx->info->code;
+            }
+            results = r->regs;
+        }
+        break;
+    case SpvOpImageQuerySizeLod:
+    case SpvOpImageQuerySize: {
+        tex->kind = SIM_IR_TEX_SIZE;
+        results = (it->dim == SpvDimCube ? 2 : dim_coords(it->dim)) + it->arrayed;
+        if (op == SpvOpImageQuerySizeLod) {
+            struct sim_spv_val *l = operand(ctx, W(4), WANT_INT, 1);
+            if (!l) {
+                return ctx->info->code;
+            }
+            tex->lod = l->regs[0];
+        } else {
+            tex->lod = ku(ctx, 0);
+        }
+        w = inst->words;
+        break;
+    }
+    case SpvOpImageQueryLevels:
+        tex->kind = SIM_IR_TEX_LEVELS;
+        results = 1;
+        w = inst->words;
+        break;
+    case SpvOpImageGather:
+    case SpvOpImageDrefGather: {
+        /* Vulkan 16.9.2 "Texel Gathering": the 2x2 footprint of a bilinear
+         * lookup at the base level. */
+        struct sim_spv_val *x;
+        if (ctx->types[h->type].kind != SIM_SPV_T_SAMPLED_IMAGE) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "gathering needs a sampled image");
+        }
+        if (it->dim != SpvDim2D && it->dim != SpvDimCube && it->dim != SpvDimRect) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "gather from a %uD image",
+                               it->dim + 1);
+        }
+        tex->kind = SIM_IR_TEX_GATHER;
+        coord = operand(ctx, W(4), WANT_FLOAT, 0);
+        x = coord ? operand(ctx, W(5), op == SpvOpImageGather ? WANT_INT : WANT_FLOAT, 1) : NULL;
+        if (!x) {
+            return ctx->info->code;
+        }
+        if (op == SpvOpImageGather) {
+            if (!x->is_const || sim_spv_const_bits(ctx, x->regs[0]) > 3) {
+                return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND,
+                                   "component is not a constant in 0..3");
+            }
+            tex->component = sim_spv_const_bits(ctx, x->regs[0]);
+        } else {
+            tex->dref = x->regs[0];
+        }
+        results = 4;
+        w = 6;
+        break;
+    }
+    case SpvOpImageQueryLod:
+        tex->kind = SIM_IR_TEX_QUERY_LOD;
+        coord = operand(ctx, W(4), WANT_FLOAT, 0);
+        if (!coord) {
+            return ctx->info->code;
+        }
+        coords = dim_coords(it->dim);
+        results = 2;
+        w = inst->words;
+        ctx->ir_flags |= SIM_IR_USES_DERIVATIVES;
+        break;
+    default:
+        return SIM_SPV_ERROR_UNSUPPORTED_OPCODE;
+    }
+    if (rt->regs != results) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "result has %u scalars, expected %u",
+                           rt->regs, results);
+    }
+    if (coord) {
+        if (coord->n < coords + (uint32_t)proj || coords > 4) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "coordinate has %u components",
+                               coord->n);
+        }
+        tex->coords = coords;
+        for (uint32_t c = 0; c < coords; c++) {
+            tex->coord[c] = coord->regs[c];
+        }
+        if (proj) {
+            tex->proj = 1;
+            tex->coord[coords < 4 ? coords : 3] = coord->regs[coord->n - 1];
+            if (coords >= 4) {
+                return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "projective arrayed lookup");
+            }
+        }
+    }
+    if (it->dim == SpvDimSubpassData) {
+        /* subpassLoad (Vulkan specification, "Input Attachment Interface";
+         * SPIR-V OpImageRead with Dim SubpassData): the coordinate is an
+         * offset from the fragment's integer framebuffer position,
+         * floor(FragCoord.xy), in level 0. */
+        uint32_t fc = sim_spv_frag_coord(ctx);
+        for (uint32_t c = 0; c < 2 && fc != SIM_IR_NONE; c++) {
+            uint32_t p = sim_spv_emit1(ctx, SIM_IR_OP_F2I, SIM_IR_INT, fc + c, 0, 0);
+            tex->coord[c] = p == SIM_IR_NONE ? SIM_IR_NONE
+                                              : sim_spv_emit1(ctx, SIM_IR_OP_IADD, SIM_IR_INT, p,
+                                                              tex->coord[c], 0);
+            fc = tex->coord[c] == SIM_IR_NONE ? SIM_IR_NONE : fc;
+        }
+        if (fc == SIM_IR_NONE) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_TOO_LARGE, "registers");
+        }
+    }
+    /* Image operands (SPIR-V 3.14): the mask, then one group per set bit. */
+    if (w < inst->words) {
+        mask = W(w++);
+        if (mask & ~(SpvImageOperandsBiasMask | SpvImageOperandsLodMask |
+                     SpvImageOperandsGradMask | SpvImageOperandsConstOffsetMask |
+                     SpvImageOperandsMinLodMask | SpvImageOperandsSignExtendMask |
+                     SpvImageOperandsZeroExtendMask | SpvImageOperandsNontemporalMask)) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "image operands 0x%x", mask);
+        }
+        if (mask & SpvImageOperandsBiasMask) {
+            struct sim_spv_val *b = operand(ctx, W(w++), WANT_FLOAT, 1);
+            if (!b) {
+                return ctx->info->code;
+            }
+            tex->bias = b->regs[0];
+        }
+        if (mask & SpvImageOperandsLodMask) {
+            struct sim_spv_val *l = operand(ctx, W(w++), WANT_NUM, 1);
+            if (!l) {
+                return ctx->info->code;
+            }
+            tex->lod = l->regs[0];
+        }
+        if (mask & SpvImageOperandsGradMask) {
+            uint32_t gn = dim_coords(it->dim);
+            struct sim_spv_val *dx = operand(ctx, W(w), WANT_FLOAT, gn);
+            struct sim_spv_val *dy = dx ? operand(ctx, W(w + 1), WANT_FLOAT, gn) : NULL;
+            if (!dy) {
+                return ctx->info->code;
+            }
+            w += 2;
+            for (uint32_t c = 0; c < gn; c++) {
+                tex->ddx[c] = dx->regs[c];
+                tex->ddy[c] = dy->regs[c];
+            }
+            tex->kind = SIM_IR_TEX_SAMPLE_GRAD;
+        }
+        if (mask & SpvImageOperandsConstOffsetMask) {
+            struct sim_spv_val *o = operand(ctx, W(w++), WANT_INT, 0);
+            if (!o) {
+                return ctx->info->code;
+            }
+            if (!o->is_const || o->n > 3) {
+                return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "offset is not a constant");
+            }
+            for (uint32_t c = 0; c < o->n; c++) {
+                tex->offset[c] = (int32_t)sim_spv_const_bits(ctx, o->regs[c]);
+            }
+        }
+        if (mask & SpvImageOperandsMinLodMask) {
+            struct sim_spv_val *l = operand(ctx, W(w++), WANT_FLOAT, 1);
+            if (!l) {
+                return ctx->info->code;
+            }
+            tex->min_lod = l->regs[0];
+        }
+        if (w != inst->words) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_WORD_COUNT, "image operands");
+        }
+    }
+    if (tex->kind == SIM_IR_TEX_SAMPLE_LOD && tex->lod == SIM_IR_NONE) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND, "explicit LOD lookup without Lod");
+    }
+    if (tex->kind == SIM_IR_TEX_FETCH && tex->lod == SIM_IR_NONE) {
+        tex->lod = ku(ctx, 0);
+    }
+    if (tex->kind == SIM_IR_TEX_SAMPLE) {
+        ctx->ir_flags |= SIM_IR_USES_DERIVATIVES;
+    }
+    tex->results = results;
+    v = fresh(ctx, id, type, results);
+    if (!v) {
+        return ctx->info->code;
+    }
+    in = sim_spv_emit(ctx, SIM_IR_OP_TEX, v->regs[0], 0, 0, 0);
+    if (!in) {
+        return nomem(ctx);
+    }
+    in->imm = ctx->texs.count - 1;
+    return SIM_SPV_ERROR_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+
+static enum sim_spv_error
+bitfield(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    uint32_t type = W(1), id = W(2);
+    const struct sim_spv_type *t = result_type(ctx, type, WANT_INT);
+    struct sim_spv_val *base = t ? operand(ctx, W(3), WANT_INT, t->regs) : NULL;
+    uint32_t out[4];
+
+    if (!base || t->regs > 4) {
+        return ctx->info ? ctx->info->code : SIM_SPV_ERROR_BAD_TYPE;
+    }
+    if (inst->opcode == SpvOpBitFieldInsert) {
+        struct sim_spv_val *ins = operand(ctx, W(4), WANT_INT, t->regs);
+        struct sim_spv_val *off = ins ? operand(ctx, W(5), WANT_INT, 1) : NULL;
+        struct sim_spv_val *cnt = off ? operand(ctx, W(6), WANT_INT, 1) : NULL;
+        uint32_t mask;
+        if (!cnt) {
+            return ctx->info->code;
+        }
+        mask = e2(ctx, SIM_IR_OP_BFM, cnt->regs[0], off->regs[0]);
+        for (uint32_t i = 0; i < t->regs; i++) {
+            uint32_t a = e2(ctx, SIM_IR_OP_AND, base->regs[i], e1(ctx, SIM_IR_OP_NOT, mask));
+            uint32_t b = e2(ctx, SIM_IR_OP_AND, e2(ctx, SIM_IR_OP_SHL, ins->regs[i], off->regs[0]),
+                            mask);
+            out[i] = e2(ctx, SIM_IR_OP_OR, a, b);
+        }
+    } else {
+        struct sim_spv_val *off = operand(ctx, W(4), WANT_INT, 1);
+        struct sim_spv_val *cnt = off ? operand(ctx, W(5), WANT_INT, 1) : NULL;
+        if (!cnt) {
+            return ctx->info->code;
+        }
+        for (uint32_t i = 0; i < t->regs; i++) {
+            out[i] = e3(ctx,
+                        inst->opcode == SpvOpBitFieldSExtract ? SIM_IR_OP_BFE_S : SIM_IR_OP_BFE_U,
+                        base->regs[i], off->regs[0], cnt->regs[0]);
+        }
+    }
+    return set_result(ctx, id, type, out, t->regs);
+}
+
+static enum sim_spv_error
+any_all(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    uint32_t type = W(1), id = W(2);
+    const struct sim_spv_type *t = result_type(ctx, type, WANT_BOOL);
+    struct sim_spv_val *a = t ? operand(ctx, W(3), WANT_BOOL, 0) : NULL;
+    uint32_t r;
+
+    if (!a) {
+        return ctx->info->code;
+    }
+    r = a->regs[0];
+    for (uint32_t i = 1; i < a->n; i++) {
+        r = e2(ctx, inst->opcode == SpvOpAny ? SIM_IR_OP_OR : SIM_IR_OP_AND, r, a->regs[i]);
+    }
+    return set_result(ctx, id, type, &r, 1);
+}
+
+static enum sim_spv_error
+select_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    uint32_t type = W(1), id = W(2);
+    const struct sim_spv_type *t = result_type(ctx, type, 0);
+    struct sim_spv_val *c = t ? operand(ctx, W(3), WANT_BOOL, 0) : NULL;
+    struct sim_spv_val *a = c ? operand(ctx, W(4), 0, t->regs) : NULL;
+    struct sim_spv_val *b = a ? operand(ctx, W(5), 0, t->regs) : NULL;
+    struct sim_spv_val *v;
+
+    if (!b) {
+        return ctx->info->code;
+    }
+    if (c->n != 1 && c->n != t->regs) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "condition size");
+    }
+    v = fresh(ctx, id, type, t->regs);
+    if (!v) {
+        return ctx->info->code;
+    }
+    for (uint32_t i = 0; i < t->regs; i++) {
+        if (!sim_spv_emit(ctx, SIM_IR_OP_SEL, v->regs[i], c->regs[c->n == 1 ? 0 : i], a->regs[i],
+                          b->regs[i])) {
+            return nomem(ctx);
+        }
+    }
+    return SIM_SPV_ERROR_OK;
+}
+
+static enum sim_spv_error
+undef(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    const struct sim_spv_type *t = result_type(ctx, W(1), 0);
+    struct sim_spv_val *v;
+    if (!t) {
+        return ctx->info->code;
+    }
+    v = sim_spv_set_regs(ctx, W(2), W(1), t->regs);
+    if (!v) {
+        return ctx->info->code;
+    }
+    for (uint32_t i = 0; i < t->regs; i++) {
+        v->regs[i] = ku(ctx, 0);
+    }
+    return SIM_SPV_ERROR_OK;
+}
+
+enum sim_spv_error
+sim_spv_translate_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    enum sim_spv_error err;
+
+    switch (inst->opcode) {
+    /* Arithmetic: operands of the result's type. */
+    case SpvOpFNegate: return simple(ctx, inst, SIM_IR_OP_FNEG, 1, WANT_FLOAT, WANT_FLOAT, 0, 0);
+    case SpvOpSNegate: return simple(ctx, inst, SIM_IR_OP_INEG, 1, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpFAdd: return simple(ctx, inst, SIM_IR_OP_FADD, 2, WANT_FLOAT, WANT_FLOAT, 0, 0);
+    case SpvOpFSub: return simple(ctx, inst, SIM_IR_OP_FSUB, 2, WANT_FLOAT, WANT_FLOAT, 0, 0);
+    case SpvOpFMul: return simple(ctx, inst, SIM_IR_OP_FMUL, 2, WANT_FLOAT, WANT_FLOAT, 0, 0);
+    case SpvOpFDiv: return simple(ctx, inst, SIM_IR_OP_FDIV, 2, WANT_FLOAT, WANT_FLOAT, 0, 0);
+    case SpvOpFRem: return simple(ctx, inst, SIM_IR_OP_FREM, 2, WANT_FLOAT, WANT_FLOAT, 0, 0);
+    case SpvOpFMod: return simple(ctx, inst, SIM_IR_OP_FMOD, 2, WANT_FLOAT, WANT_FLOAT, 0, 0);
+    case SpvOpIAdd: return simple(ctx, inst, SIM_IR_OP_IADD, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpISub: return simple(ctx, inst, SIM_IR_OP_ISUB, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpIMul: return simple(ctx, inst, SIM_IR_OP_IMUL, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpUDiv: return simple(ctx, inst, SIM_IR_OP_UDIV, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpSDiv: return simple(ctx, inst, SIM_IR_OP_SDIV, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpUMod: return simple(ctx, inst, SIM_IR_OP_UMOD, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpSRem: return simple(ctx, inst, SIM_IR_OP_SREM, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpSMod: return simple(ctx, inst, SIM_IR_OP_SMOD, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpShiftLeftLogical: return simple(ctx, inst, SIM_IR_OP_SHL, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpShiftRightLogical: return simple(ctx, inst, SIM_IR_OP_SHR, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpShiftRightArithmetic: return simple(ctx, inst, SIM_IR_OP_ASR, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpBitwiseAnd: return simple(ctx, inst, SIM_IR_OP_AND, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpBitwiseOr: return simple(ctx, inst, SIM_IR_OP_OR, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpBitwiseXor: return simple(ctx, inst, SIM_IR_OP_XOR, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpNot: return simple(ctx, inst, SIM_IR_OP_NOT, 1, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpBitReverse: return simple(ctx, inst, SIM_IR_OP_BITREV, 1, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpBitCount: return simple(ctx, inst, SIM_IR_OP_BITCOUNT, 1, WANT_INT, WANT_INT, 0, 0);
+    /* Logic on booleans (0 / ~0). */
+    case SpvOpLogicalAnd: return simple(ctx, inst, SIM_IR_OP_AND, 2, WANT_BOOL, WANT_BOOL, 0, 0);
+    case SpvOpLogicalOr: return simple(ctx, inst, SIM_IR_OP_OR, 2, WANT_BOOL, WANT_BOOL, 0, 0);
+    case SpvOpLogicalNot: return simple(ctx, inst, SIM_IR_OP_NOT, 1, WANT_BOOL, WANT_BOOL, 0, 0);
+    case SpvOpLogicalEqual: return simple(ctx, inst, SIM_IR_OP_XOR, 2, WANT_BOOL, WANT_BOOL, 0, 1);
+    case SpvOpLogicalNotEqual: return simple(ctx, inst, SIM_IR_OP_XOR, 2, WANT_BOOL, WANT_BOOL, 0, 0);
+    /* Comparisons. */
+    case SpvOpIEqual: return simple(ctx, inst, SIM_IR_OP_IEQ, 2, WANT_INT, WANT_BOOL, 0, 0);
+    case SpvOpINotEqual: return simple(ctx, inst, SIM_IR_OP_INE, 2, WANT_INT, WANT_BOOL, 0, 0);
+    case SpvOpULessThan: return simple(ctx, inst, SIM_IR_OP_ULT, 2, WANT_INT, WANT_BOOL, 0, 0);
+    case SpvOpSLessThan: return simple(ctx, inst, SIM_IR_OP_SLT, 2, WANT_INT, WANT_BOOL, 0, 0);
+    case SpvOpULessThanEqual: return simple(ctx, inst, SIM_IR_OP_ULE, 2, WANT_INT, WANT_BOOL, 0, 0);
+    case SpvOpSLessThanEqual: return simple(ctx, inst, SIM_IR_OP_SLE, 2, WANT_INT, WANT_BOOL, 0, 0);
+    case SpvOpUGreaterThan: return simple(ctx, inst, SIM_IR_OP_ULT, 2, WANT_INT, WANT_BOOL, 1, 0);
+    case SpvOpSGreaterThan: return simple(ctx, inst, SIM_IR_OP_SLT, 2, WANT_INT, WANT_BOOL, 1, 0);
+    case SpvOpUGreaterThanEqual: return simple(ctx, inst, SIM_IR_OP_ULE, 2, WANT_INT, WANT_BOOL, 1, 0);
+    case SpvOpSGreaterThanEqual: return simple(ctx, inst, SIM_IR_OP_SLE, 2, WANT_INT, WANT_BOOL, 1, 0);
+    case SpvOpFOrdEqual: return simple(ctx, inst, SIM_IR_OP_FEQ, 2, WANT_FLOAT, WANT_BOOL, 0, 0);
+    case SpvOpFOrdNotEqual: return simple(ctx, inst, SIM_IR_OP_FNE, 2, WANT_FLOAT, WANT_BOOL, 0, 0);
+    case SpvOpFOrdLessThan: return simple(ctx, inst, SIM_IR_OP_FLT, 2, WANT_FLOAT, WANT_BOOL, 0, 0);
+    case SpvOpFOrdLessThanEqual: return simple(ctx, inst, SIM_IR_OP_FLE, 2, WANT_FLOAT, WANT_BOOL, 0, 0);
+    case SpvOpFOrdGreaterThan: return simple(ctx, inst, SIM_IR_OP_FLT, 2, WANT_FLOAT, WANT_BOOL, 1, 0);
+    case SpvOpFOrdGreaterThanEqual: return simple(ctx, inst, SIM_IR_OP_FLE, 2, WANT_FLOAT, WANT_BOOL, 1, 0);
+    /* Unordered: true when either is NaN, i.e. the negated opposite. */
+    case SpvOpFUnordEqual: return simple(ctx, inst, SIM_IR_OP_FNE, 2, WANT_FLOAT, WANT_BOOL, 0, 1);
+    case SpvOpFUnordNotEqual: return simple(ctx, inst, SIM_IR_OP_FEQ, 2, WANT_FLOAT, WANT_BOOL, 0, 1);
+    case SpvOpFUnordLessThan: return simple(ctx, inst, SIM_IR_OP_FLE, 2, WANT_FLOAT, WANT_BOOL, 1, 1);
+    case SpvOpFUnordLessThanEqual: return simple(ctx, inst, SIM_IR_OP_FLT, 2, WANT_FLOAT, WANT_BOOL, 1, 1);
+    case SpvOpFUnordGreaterThan: return simple(ctx, inst, SIM_IR_OP_FLE, 2, WANT_FLOAT, WANT_BOOL, 0, 1);
+    case SpvOpFUnordGreaterThanEqual: return simple(ctx, inst, SIM_IR_OP_FLT, 2, WANT_FLOAT, WANT_BOOL, 0, 1);
+    case SpvOpIsNan: return simple(ctx, inst, SIM_IR_OP_ISNAN, 1, WANT_FLOAT, WANT_BOOL, 0, 0);
+    case SpvOpIsInf: return simple(ctx, inst, SIM_IR_OP_ISINF, 1, WANT_FLOAT, WANT_BOOL, 0, 0);
+    case SpvOpAny:
+    case SpvOpAll:
+        return any_all(ctx, inst);
+    case SpvOpSelect:
+        return select_op(ctx, inst);
+    case SpvOpUndef:
+        return undef(ctx, inst);
+    case SpvOpBitFieldInsert:
+    case SpvOpBitFieldSExtract:
+    case SpvOpBitFieldUExtract:
+        return bitfield(ctx, inst);
+    case SpvOpCompositeConstruct:
+    case SpvOpCompositeExtract:
+    case SpvOpCompositeInsert:
+    case SpvOpVectorShuffle:
+    case SpvOpVectorExtractDynamic:
+    case SpvOpVectorInsertDynamic:
+    case SpvOpCopyObject:
+    case SpvOpCopyLogical:
+    case SpvOpTranspose:
+        return composite(ctx, inst);
+    case SpvOpVectorTimesScalar:
+    case SpvOpMatrixTimesScalar:
+    case SpvOpVectorTimesMatrix:
+    case SpvOpMatrixTimesVector:
+    case SpvOpMatrixTimesMatrix:
+    case SpvOpOuterProduct:
+    case SpvOpDot:
+        return linear_algebra(ctx, inst);
+    case SpvOpConvertFToU:
+    case SpvOpConvertFToS:
+    case SpvOpConvertSToF:
+    case SpvOpConvertUToF:
+    case SpvOpBitcast:
+    case SpvOpSConvert:
+    case SpvOpUConvert:
+    case SpvOpFConvert:
+    case SpvOpQuantizeToF16:
+        return convert(ctx, inst);
+    case SpvOpDPdx:
+    case SpvOpDPdy:
+    case SpvOpFwidth:
+    case SpvOpDPdxFine:
+    case SpvOpDPdyFine:
+    case SpvOpFwidthFine:
+    case SpvOpDPdxCoarse:
+    case SpvOpDPdyCoarse:
+    case SpvOpFwidthCoarse:
+        return derivative(ctx, inst);
+    case SpvOpExtInst:
+        return glsl(ctx, inst);
+    case SpvOpImageWrite:
+        return image_write(ctx, inst);
+    case SpvOpSampledImage:
+    case SpvOpImage:
+    case SpvOpImageSampleImplicitLod:
+    case SpvOpImageSampleExplicitLod:
+    case SpvOpImageSampleDrefImplicitLod:
+    case SpvOpImageSampleDrefExplicitLod:
+    case SpvOpImageSampleProjImplicitLod:
+    case SpvOpImageSampleProjExplicitLod:
+    case SpvOpImageSampleProjDrefImplicitLod:
+    case SpvOpImageSampleProjDrefExplicitLod:
+    case SpvOpImageFetch:
+    case SpvOpImageRead:
+    case SpvOpImageQuerySizeLod:
+    case SpvOpImageQuerySize:
+    case SpvOpImageQueryLevels:
+    case SpvOpImageQueryLod:
+    case SpvOpImageGather:
+    case SpvOpImageDrefGather:
+        err = image_op(ctx, inst);
+        if (err != SIM_SPV_ERROR_UNSUPPORTED_OPCODE) {
+            return err;
+        }
+        break;
+    default:
+        break;
+    }
+    return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_OPCODE, "not supported");
+}
+
+/* ------------------------------------------------------------------------ */
+/* OpSpecConstantOp: evaluated once, after specialization.                    */
+
+static int
+fold_scalar(uint32_t op, uint32_t a, uint32_t b, uint32_t c, uint32_t *out)
+{
+    int32_t sa = (int32_t)a, sb = (int32_t)b;
+    switch (op) {
+    case SpvOpSConvert:
+    case SpvOpUConvert:
+        *out = a;
+        return 1;
+    case SpvOpSNegate:
+        *out = 0u - a;
+        return 1;
+    case SpvOpNot:
+        *out = ~a;
+        return 1;
+    case SpvOpIAdd:
+        *out = a + b;
+        return 1;
+    case SpvOpISub:
+        *out = a - b;
+        return 1;
+    case SpvOpIMul:
+        *out = a * b;
+        return 1;
+    case SpvOpUDiv:
+        *out = b ? a / b : 0;
+        return 1;
+    case SpvOpSDiv:
+        *out = (b == 0 || (sa == INT32_MIN && sb == -1)) ? 0 : (uint32_t)(sa / sb);
+        return 1;
+    case SpvOpUMod:
+        *out = b ? a % b : 0;
+        return 1;
+    case SpvOpSRem:
+    case SpvOpSMod: {
+        int32_t r = (b == 0 || (sa == INT32_MIN && sb == -1)) ? 0 : sa % sb;
+        if (op == SpvOpSMod && r != 0 && ((r < 0) != (sb < 0))) {
+            r += sb;
+        }
+        *out = (uint32_t)r;
+        return 1;
+    }
+    case SpvOpShiftRightLogical:
+        *out = a >> (b & 31);
+        return 1;
+    case SpvOpShiftRightArithmetic:
+        *out = (uint32_t)(sa >> (b & 31));
+        return 1;
+    case SpvOpShiftLeftLogical:
+        *out = a << (b & 31);
+        return 1;
+    case SpvOpBitwiseOr:
+    case SpvOpLogicalOr:
+        *out = a | b;
+        return 1;
+    case SpvOpBitwiseXor:
+    case SpvOpLogicalNotEqual:
+        *out = a ^ b;
+        return 1;
+    case SpvOpBitwiseAnd:
+    case SpvOpLogicalAnd:
+        *out = a & b;
+        return 1;
+    case SpvOpLogicalNot:
+        *out = ~a;
+        return 1;
+    case SpvOpLogicalEqual:
+        *out = ~(a ^ b);
+        return 1;
+    case SpvOpSelect:
+        *out = a ? b : c;
+        return 1;
+    case SpvOpIEqual:
+        *out = a == b ? ~0u : 0;
+        return 1;
+    case SpvOpINotEqual:
+        *out = a != b ? ~0u : 0;
+        return 1;
+    case SpvOpULessThan:
+        *out = a < b ? ~0u : 0;
+        return 1;
+    case SpvOpSLessThan:
+        *out = sa < sb ? ~0u : 0;
+        return 1;
+    case SpvOpUGreaterThan:
+        *out = a > b ? ~0u : 0;
+        return 1;
+    case SpvOpSGreaterThan:
+        *out = sa > sb ? ~0u : 0;
+        return 1;
+    case SpvOpULessThanEqual:
+        *out = a <= b ? ~0u : 0;
+        return 1;
+    case SpvOpSLessThanEqual:
+        *out = sa <= sb ? ~0u : 0;
+        return 1;
+    case SpvOpUGreaterThanEqual:
+        *out = a >= b ? ~0u : 0;
+        return 1;
+    case SpvOpSGreaterThanEqual:
+        *out = sa >= sb ? ~0u : 0;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+enum sim_spv_error
+sim_spv_fold_spec_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    uint32_t type = W(1), id = W(2), op = W(3);
+    const struct sim_spv_type *t = result_type(ctx, type, 0);
+    struct sim_spv_val *s[3] = {NULL, NULL, NULL}, *v;
+    uint32_t nops = inst->words - 4;
+    const char *name = sim_spv_op_name(op);
+
+    if (!t) {
+        return ctx->info->code;
+    }
+    if (op == SpvOpCompositeExtract || op == SpvOpCompositeInsert || op == SpvOpVectorShuffle) {
+        /* Translate as the plain instruction: a copy of the words without
+         * the opcode operand, seen through a module view. */
+        const struct sim_spv_module *saved = ctx->m;
+        struct sim_spv_module view = *saved;
+        struct sim_spv_inst plain = {0, (uint16_t)op, (uint16_t)(inst->words - 1)};
+        uint32_t *words = calloc(inst->words, sizeof(uint32_t));
+        enum sim_spv_error err;
+        if (!words) {
+            return nomem(ctx);
+        }
+        words[0] = ((uint32_t)(inst->words - 1) << 16) | op;
+        words[1] = type;
+        words[2] = id;
+        memcpy(&words[3], &saved->words[inst->offset + 4], (inst->words - 4) * sizeof(uint32_t));
+        view.words = words;
+        view.word_count = inst->words - 1u;
+        ctx->m = &view;
+        err = composite(ctx, &plain);
+        ctx->m = saved;
+        free(words);
+        if (!err) {
+            ctx->vals[id].is_const = 1;
+        }
+        return err;
+    }
+    if (nops < 1 || nops > 3) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_WORD_COUNT, "OpSpecConstantOp operands");
+    }
+    for (uint32_t i = 0; i < nops; i++) {
+        s[i] = sim_spv_value(ctx, W(4 + i), SIM_SPV_V_REGS);
+        if (!s[i]) {
+            return ctx->info->code;
+        }
+        if (!s[i]->is_const || (s[i]->n != t->regs && s[i]->n != 1)) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand is not a matching constant");
+        }
+    }
+    v = sim_spv_set_regs(ctx, id, type, t->regs);
+    if (!v) {
+        return ctx->info->code;
+    }
+    v->is_const = 1;
+    for (uint32_t i = 0; i < t->regs; i++) {
+        uint32_t x[3] = {0, 0, 0}, r;
+        for (uint32_t k = 0; k < nops; k++) {
+            x[k] = sim_spv_const_bits(ctx, s[k]->regs[s[k]->n == 1 ? 0 : i]);
+        }
+        if (!fold_scalar(op, x[0], x[1], x[2], &r)) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "OpSpecConstantOp %s",
+                               name ? name : "?");
+        }
+        v->regs[i] = sim_spv_const(ctx, r, ir_scalar(ctx, type));
+        if (v->regs[i] == SIM_IR_NONE) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_TOO_LARGE, "constant bank full");
+        }
+    }
+    return SIM_SPV_ERROR_OK;
+}

@@ -1,0 +1,375 @@
+/*
+ * pipeline/texture/tex_fast.c — the texture unit's fast path for the common lookup,
+ * and sim_tex_run, which picks it or the general path (tex_sample.c).
+ *
+ * The fast path takes implicit-LOD, gradient and explicit-LOD samples of a
+ * 2D, non-arrayed image in R8G8B8A8 or B8G8R8A8 UNORM or SRGB, with a
+ * sampler without depth comparison and with normalized coordinates: nearest
+ * or bilinear filtering, any mipmap mode, any address mode.  Every other
+ * request goes to sim_tex_run_general.  Anisotropic lookups never come here:
+ * sim_tex_run sends samplers with anisotropy_enable to the general path
+ * (sim_tex_run_general_aniso, tex_private.h) before this path is tried.
+ *
+ * It computes exactly what the general path computes, operation for
+ * operation in the same float order (Vulkan 16.5.7, 16.5.8, 16.8, 16.9 as
+ * tex_sample.c implements them), without the per-texel format search and
+ * bounds bookkeeping: texels are decoded through 256-entry tables built with
+ * tex_format.c's expressions.  tests/pipeline/test_tex_fast.c compares the
+ * two bit for bit over random coordinates, derivatives and sampler states.
+ * A change to the general path's arithmetic must be mirrored here (the test
+ * then says so).
+ */
+#include <math.h>
+#include <pthread.h>
+#include <string.h>
+
+#include <spirv/unified1/spirv.h>
+#include <vulkan/vulkan_core.h>
+
+#include "pipeline/texture/texture.h"
+#include "pipeline/texture/tex_private.h"
+
+static float
+bf(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint32_t
+fb(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* Decoded 8-bit channels: UNORM (c / 255) and SRGB (tex_format.c's
+ * srgb_to_linear), as float bits. */
+static uint32_t unorm8_table[256], srgb8_table[256];
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static void
+tables_init(void)
+{
+    for (uint32_t c = 0; c < 256; c++) {
+        float f = (float)c / 255.0f;
+        unorm8_table[c] = fb(f);
+        srgb8_table[c] = fb(f <= 0.04045f ? f / 12.92f : powf((f + 0.055f) / 1.055f, 2.4f));
+    }
+}
+
+struct fast {
+    const struct sim_tex_image *image;
+    const struct sim_tex_sampler *sampler;
+    const uint32_t *rgb;   /* table of the colour channels */
+    uint32_t swap;         /* stored B, G, R, A */
+    uint32_t border[4];    /* CLAMP_TO_BORDER colour (float bits) */
+    uint64_t texels;
+};
+
+/* One texel of `level` with wrapping, as float bits.  Inlined: it is the
+ * inner loop. */
+static inline __attribute__((always_inline)) void
+texel(struct fast *f, uint32_t level, int32_t x, int32_t y, uint32_t out[4])
+{
+    const struct sim_tex_level *lv = &f->image->levels[level];
+    int32_t wx = sim_tex_wrap(x, (int32_t)lv->width, f->sampler->address_mode[0]);
+    int32_t wy;
+    uint64_t off;
+    const uint8_t *p;
+
+    if (wx < 0) {
+        memcpy(out, f->border, sizeof(f->border));
+        return;
+    }
+    wy = sim_tex_wrap(y, (int32_t)lv->height, f->sampler->address_mode[1]);
+    if (wy < 0) {
+        memcpy(out, f->border, sizeof(f->border));
+        return;
+    }
+    f->texels++;
+    off = (uint64_t)wy * lv->row_pitch + (uint64_t)wx * 4u;
+    if (off > lv->size || lv->size - off < 4) {
+        out[0] = out[1] = out[2] = out[3] = 0;
+        return;
+    }
+    p = (const uint8_t *)lv->data + off;
+    out[0] = f->rgb[p[f->swap ? 2 : 0]];
+    out[1] = f->rgb[p[1]];
+    out[2] = f->rgb[p[f->swap ? 0 : 2]];
+    out[3] = unorm8_table[p[3]];
+}
+
+static int32_t
+to_index(float c)
+{
+    return c > 2e9f ? 2000000000 : c < -2e9f ? -2000000000 : (int32_t)c;
+}
+
+/* tex_sample.c's sample_level() for two axes. */
+static inline __attribute__((always_inline)) void
+sample_level(struct fast *f, uint32_t level, const float u[2], const int32_t off[2], int linear,
+             float out[4])
+{
+    const struct sim_tex_level *lv = &f->image->levels[level];
+    float size[2] = {(float)lv->width, (float)lv->height};
+    uint32_t t[4];
+
+    if (!linear) {
+        int32_t x = to_index(floorf(u[0] * size[0])) + off[0];
+        int32_t y = to_index(floorf(u[1] * size[1])) + off[1];
+        texel(f, level, x, y, t);
+        for (int c = 0; c < 4; c++) {
+            out[c] = bf(t[c]);
+        }
+        return;
+    }
+    int32_t i0[2];
+    float frac[2];
+    for (int a = 0; a < 2; a++) {
+        float c = u[a] * size[a] - 0.5f, fl = floorf(c);
+        i0[a] = to_index(fl) + off[a];
+        frac[a] = c - fl;
+    }
+    out[0] = out[1] = out[2] = out[3] = 0.0f;
+    for (uint32_t corner = 0; corner < 4; corner++) {
+        int hx = corner & 1, hy = corner >> 1;
+        float weight = 1.0f;
+        weight *= hx ? frac[0] : 1.0f - frac[0];
+        weight *= hy ? frac[1] : 1.0f - frac[1];
+        texel(f, level, i0[0] + hx, i0[1] + hy, t);
+        for (int c = 0; c < 4; c++) {
+            out[c] += weight * bf(t[c]);
+        }
+    }
+}
+
+/* Built for the baseline ISA and for AVX2 and AVX-512 as the interpreter
+ * is (interp_exec.c): floorf becomes one rounding instruction there, and
+ * floor is exact, so every build gives the same bits (the test compares
+ * whichever one the machine picks against the general path). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                    \
+    !defined(__SANITIZE_ADDRESS__) && !defined(OVERSHADE_NO_TARGET_CLONES)
+#define SIM_TEX_FAST_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define SIM_TEX_FAST_CLONES
+#endif
+
+/* One level and nearest filtering, so no LOD: the commonest lookup, with
+ * the level's state in locals (stores to `out` could alias `f` and the
+ * level otherwise).  texel() and sample_level() inlined by hand. */
+SIM_TEX_FAST_CLONES static void
+nearest_one_level(struct fast *f, const struct sim_tex_request *req, const int32_t off[2],
+                  uint32_t out[4][SIM_LANES])
+{
+    const struct sim_tex_level *lv = &f->image->levels[0];
+    const uint8_t *data = lv->data;
+    uint64_t size = lv->size, pitch = lv->row_pitch, texels = 0;
+    int32_t w = (int32_t)lv->width, h = (int32_t)lv->height;
+    float fw = (float)lv->width, fh = (float)lv->height;
+    uint32_t mode_x = f->sampler->address_mode[0], mode_y = f->sampler->address_mode[1];
+    const uint32_t *rgb = f->rgb;
+    uint32_t ri = f->swap ? 2 : 0, bi = f->swap ? 0 : 2, border[4];
+    uint32_t lanes = req->lanes & (SIM_LANES >= 32 ? ~0u : (1u << SIM_LANES) - 1u);
+
+    memcpy(border, f->border, sizeof(border));
+    for (; lanes; lanes &= lanes - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(lanes);
+        int32_t x = to_index(floorf(bf(req->coord[0][l]) * fw)) + off[0];
+        int32_t y = to_index(floorf(bf(req->coord[1][l]) * fh)) + off[1];
+        int32_t wx = sim_tex_wrap(x, w, mode_x);
+        int32_t wy = wx < 0 ? -1 : sim_tex_wrap(y, h, mode_y);
+        uint64_t o;
+        if (wy < 0) {
+            for (int c = 0; c < 4; c++) {
+                out[c][l] = border[c];
+            }
+            continue;
+        }
+        texels++;
+        o = (uint64_t)wy * pitch + (uint64_t)wx * 4u;
+        if (o > size || size - o < 4) {
+            continue; /* zeros, as sim_tex_fast_run left them */
+        }
+        const uint8_t *p = data + o;
+        out[0][l] = rgb[p[ri]];
+        out[1][l] = rgb[p[1]];
+        out[2][l] = rgb[p[bi]];
+        out[3][l] = unorm8_table[p[3]];
+    }
+    f->texels += texels;
+}
+
+static int
+format_fits(uint32_t format, const uint32_t **rgb, uint32_t *swap)
+{
+    switch (format) {
+    case VK_FORMAT_R8G8B8A8_UNORM:
+        *rgb = unorm8_table;
+        *swap = 0;
+        return 1;
+    case VK_FORMAT_R8G8B8A8_SRGB:
+        *rgb = srgb8_table;
+        *swap = 0;
+        return 1;
+    case VK_FORMAT_B8G8R8A8_UNORM:
+        *rgb = unorm8_table;
+        *swap = 1;
+        return 1;
+    case VK_FORMAT_B8G8R8A8_SRGB:
+        *rgb = srgb8_table;
+        *swap = 1;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int
+sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
+                 const struct sim_tex_request *req, uint32_t out[4][SIM_LANES],
+                 uint64_t *texels)
+{
+    struct fast f;
+    uint32_t levels = image->level_count < SIM_TEX_MAX_LEVELS ? image->level_count
+                                                              : SIM_TEX_MAX_LEVELS;
+    uint32_t q = levels ? levels - 1 : 0;
+
+    if ((req->kind != SIM_IR_TEX_SAMPLE && req->kind != SIM_IR_TEX_SAMPLE_GRAD &&
+         req->kind != SIM_IR_TEX_SAMPLE_LOD) ||
+        req->dim != SpvDim2D || req->arrayed || !sampler || levels == 0 ||
+        (req->has_dref && sampler->compare_enable) || sampler->unnormalized_coordinates) {
+        return 0;
+    }
+    memset(&f, 0, sizeof(f));
+    if (!format_fits(image->format, &f.rgb, &f.swap)) {
+        return 0;
+    }
+    /* Levels the general path would read as zeros or that sim_tex_wrap() cannot
+     * take stay with it. */
+    for (uint32_t lvl = 0; lvl < levels; lvl++) {
+        const struct sim_tex_level *lv = &image->levels[lvl];
+        if (!lv->data || lv->width == 0 || lv->height == 0 || lv->width > INT32_MAX / 2 ||
+            lv->height > INT32_MAX / 2) {
+            return 0;
+        }
+    }
+    pthread_once(&tables_once, tables_init);
+    f.image = image;
+    f.sampler = sampler;
+    switch (sampler->border_color) {
+    case VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK:
+    case VK_BORDER_COLOR_INT_OPAQUE_BLACK:
+        f.border[3] = fb(1.0f);
+        break;
+    case VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE:
+    case VK_BORDER_COLOR_INT_OPAQUE_WHITE:
+        f.border[0] = f.border[1] = f.border[2] = f.border[3] = fb(1.0f);
+        break;
+    default:
+        break;
+    }
+
+    /* With one level and one filter the LOD decides nothing. */
+    int need_lod = levels > 1 || sampler->min_filter != sampler->mag_filter;
+    const struct sim_tex_level *base = &image->levels[0];
+    float size[2] = {(float)base->width, (float)base->height};
+    int32_t off[2] = {req->offset[0], req->offset[1]};
+
+    memset(out, 0, sizeof(uint32_t) * 4 * SIM_LANES);
+    if (!need_lod && sampler->mag_filter != VK_FILTER_LINEAR) {
+        nearest_one_level(&f, req, off, out);
+        *texels = f.texels;
+        return 1;
+    }
+    for (int l = 0; l < SIM_LANES; l++) {
+        if (!(req->lanes & (1u << l))) {
+            continue;
+        }
+        float u[2] = {bf(req->coord[0][l]), bf(req->coord[1][l])};
+        float lambda = 0.0f, rgba[4], rgba2[4];
+        int linear;
+        uint32_t level;
+
+        if (!need_lod) {
+            sample_level(&f, 0, u, off, sampler->mag_filter == VK_FILTER_LINEAR, rgba);
+            for (int c = 0; c < 4; c++) {
+                out[c][l] = fb(rgba[c]);
+            }
+            continue;
+        }
+        if (req->kind == SIM_IR_TEX_SAMPLE_LOD) {
+            lambda = bf(req->lod[l]);
+        } else {
+            float rho_x = 0, rho_y = 0;
+            for (uint32_t a = 0; a < 2; a++) {
+                float s = size[a];
+                rho_x += (req->ddx[a][l] * s) * (req->ddx[a][l] * s);
+                rho_y += (req->ddy[a][l] * s) * (req->ddy[a][l] * s);
+            }
+            lambda = 0.5f * log2f(rho_x > rho_y ? rho_x : rho_y);
+            if (req->has_bias) {
+                lambda += req->bias[l];
+            }
+        }
+        lambda += sampler->mip_lod_bias;
+        float lo = sampler->min_lod, hi = sampler->max_lod;
+        if (req->has_min_lod && req->min_lod[l] > lo) {
+            lo = req->min_lod[l];
+        }
+        if (lambda > hi) {
+            lambda = hi;
+        }
+        if (lambda < lo) {
+            lambda = lo;
+        }
+        linear = lambda > 0.0f ? sampler->min_filter == VK_FILTER_LINEAR
+                               : sampler->mag_filter == VK_FILTER_LINEAR;
+        float d = lambda < 0.0f ? 0.0f : lambda > (float)q ? (float)q : lambda;
+        if (lambda != lambda) {
+            d = 0.0f;
+        }
+        if (sampler->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_NEAREST || q == 0) {
+            level = d <= 0.5f ? 0u : (uint32_t)ceilf(d + 0.5f) - 1u;
+            if (level > q) {
+                level = q;
+            }
+            sample_level(&f, level, u, off, linear, rgba);
+        } else {
+            uint32_t lo_level = (uint32_t)floorf(d);
+            uint32_t hi_level = lo_level + 1 > q ? q : lo_level + 1;
+            float delta = d - (float)lo_level;
+            sample_level(&f, lo_level, u, off, linear, rgba);
+            if (delta > 0.0f && hi_level != lo_level) {
+                sample_level(&f, hi_level, u, off, linear, rgba2);
+                for (int c = 0; c < 4; c++) {
+                    rgba[c] = rgba[c] * (1.0f - delta) + rgba2[c] * delta;
+                }
+            }
+        }
+        for (int c = 0; c < 4; c++) {
+            out[c][l] = fb(rgba[c]);
+        }
+    }
+    *texels = f.texels;
+    return 1;
+}
+
+uint64_t
+sim_tex_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
+            const struct sim_tex_request *req, uint32_t out[4][SIM_LANES])
+{
+    uint64_t texels;
+
+    /* Anisotropic lookups only on the general path. */
+    if (sampler && sampler->anisotropy_enable && sampler->max_anisotropy >= 2.0f) {
+        struct sim_tex_aniso aniso = {1, sampler->max_anisotropy};
+        return sim_tex_run_general_aniso(image, sampler, &aniso, req, out);
+    }
+    if (sim_tex_fast_run(image, sampler, req, out, &texels)) {
+        return texels;
+    }
+    return sim_tex_run_general(image, sampler, req, out);
+}

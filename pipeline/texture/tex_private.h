@@ -1,0 +1,62 @@
+/*
+ * pipeline/texture/tex_private.h — what the texture unit's general path
+ * (tex_sample.c) and its fast path (tex_fast.c) share.
+ */
+#ifndef OVERSHADE_TEX_PRIVATE_H
+#define OVERSHADE_TEX_PRIVATE_H
+
+#include <stdint.h>
+
+#include <vulkan/vulkan_core.h>
+
+#include "pipeline/texture/texture.h"
+
+/* Vulkan 16.8 (texel coordinate wrapping): the texel index along one axis
+ * for `mode`, or -1 for the border colour. */
+static inline __attribute__((always_inline)) int32_t
+sim_tex_wrap(int32_t i, int32_t size, uint32_t mode)
+{
+    switch (mode) {
+    case VK_SAMPLER_ADDRESS_MODE_REPEAT: {
+        int32_t m = i % size;
+        return m < 0 ? m + size : m;
+    }
+    case VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT: {
+        int32_t t = i % (2 * size);
+        if (t < 0) {
+            t += 2 * size;
+        }
+        return t >= size ? 2 * size - 1 - t : t;
+    }
+    case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER:
+        return (i < 0 || i >= size) ? -1 : i;
+    case VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE: {
+        int32_t m = i >= 0 ? i : -(1 + i);
+        return m >= size ? size - 1 : m;
+    }
+    case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE:
+    default:
+        return i < 0 ? 0 : i >= size ? size - 1 : i;
+    }
+}
+
+/* Anisotropic filtering state, as VkSamplerCreateInfo gives it
+ * (anisotropyEnable, maxAnisotropy).  sim_tex_run passes a sampler's
+ * anisotropy_enable/max_anisotropy here; the fast path (tex_fast.c) never
+ * sees an anisotropic lookup. */
+struct sim_tex_aniso {
+    uint32_t enable;
+    float max_anisotropy; /* taps: floor(max_anisotropy), at most 64 */
+};
+
+/* sim_tex_run_general with anisotropic filtering by the rule in
+ * tex_sample.c's header comment; `aniso` NULL (or not enabled, or a maximum
+ * below 2) gives exactly sim_tex_run_general's result.  Writes `out`
+ * (SIM_LANES columns) and returns the texels read. */
+uint64_t
+sim_tex_run_general_aniso(const struct sim_tex_image *image,
+                          const struct sim_tex_sampler *sampler,
+                          const struct sim_tex_aniso *aniso, const struct sim_tex_request *req,
+                          uint32_t out[4][SIM_LANES]);
+
+#endif /* OVERSHADE_TEX_PRIVATE_H */

@@ -1,0 +1,618 @@
+/*
+ * pipeline/units/unit_amfs.c — adaptive multi-frequency shading, single
+ * frequency (../shared/spec/modes.md, "amfs"; Clarberg et al. 2014,
+ * "A(MF)S").
+ *
+ * Applies to tessellated draws.  Every fragment (pixel) makes a shading
+ * request at its pixel centre: the patch position u = (u, v), from the
+ * triangle's perspective planes of the tessellation coordinate, and its
+ * analytic screen derivatives u_x, u_y (quotient rule on the planes),
+ * scaled by eta.  The grid resolution follows the paper's appendix B:
+ * with b the extents of the box around the parallelogram spanned by u_x
+ * and u_y, alpha = A_box / A_pixel and c = min(max(alpha / 2, 1), samples),
+ * r = sqrt(c alpha) (1 / b_u, 1 / b_v), each dimension rounded down or up
+ * to a power of two, taking the combination whose area is nearest (in
+ * log2) to r_u r_v (the first of down-down, down-up, up-down, up-up on
+ * ties), clamped to 1 .. 2^15.
+ *
+ * Grid points are cell centres, ((i + 1/2) / n_u, (j + 1/2) / n_v); a
+ * request is served by the nearest point, or with the bilinear filter by
+ * the four around it.  Shading quads are 2x2 grid points; the cache (512
+ * quads, keyed by patch, resolution and quad index; the kernel is the
+ * draw's, and each bin's cache starts empty every draw) keeps their
+ * outputs and is cleared when a fragment of another patch arrives or when
+ * it is full.  A missing quad is shaded with each grid point placed where
+ * the patch's tessellated triangle containing it in (u, v) projects it on
+ * screen, so the interpreter interpolates that triangle's outputs
+ * barycentrically there (perspective-correct barycentrics are the
+ * domain's); a point no triangle contains (culled or clipped away) is
+ * extrapolated on the requesting triangle.  Derivatives are the
+ * interpreter's differences across the shading quad: grid points one cell
+ * apart, about a pixel apart on screen at c = 1.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline/units/units.h"
+#include "pipeline/back/back.h"
+#include "pipeline/format/format.h"
+
+#define CACHE_QUADS 512
+#define HASH (2 * CACHE_QUADS)
+#define NONE UINT32_MAX
+#define MAX_RES_LOG2 (SIM_AMFS_RES_BINS - 1)
+/* Shading quads one quad fragment may need: 4 pixels, SIM_MAX_SAMPLES
+ * requests each when the draw shades per sample, 4 quads each when
+ * bilinear. */
+#define MAX_NEEDED (4 * SIM_MAX_SAMPLES * 4)
+
+struct key {
+    uint32_t patch;
+    uint32_t lu, lv; /* log2 resolution */
+    uint32_t qi, qj; /* quad index */
+};
+
+struct cached {
+    struct key key;
+    uint32_t alive; /* lanes whose outputs count */
+    struct sim_shade_outputs out[4];
+};
+
+/* A shading quad the quad fragment at hand needs. */
+struct need {
+    struct key key;
+    struct cached *hit; /* NULL until found or shaded */
+    struct cached local; /* outputs when the cache could not keep them */
+};
+
+struct amfs {
+    const struct sim_replay_options *opt;
+    void *base; /* baseline, for triangles without a patch */
+    uint32_t patch;
+    struct cached *cache;
+    uint32_t count;
+    uint32_t hash[HASH]; /* index into cache, NONE: empty */
+    struct need *need;   /* MAX_NEEDED, for the quad fragment at hand */
+};
+
+static void *
+amfs_create(const struct sim_replay_options *opt)
+{
+    struct amfs *a = calloc(1, sizeof(*a));
+    if (!a) {
+        return NULL;
+    }
+    a->opt = opt;
+    a->cache = calloc(CACHE_QUADS, sizeof(*a->cache));
+    a->need = calloc(MAX_NEEDED, sizeof(*a->need));
+    a->base = sim_unit_baseline.create(opt);
+    if (!a->cache || !a->need || !a->base) {
+        free(a->need);
+        free(a->cache);
+        sim_unit_baseline.destroy(a->base);
+        free(a);
+        return NULL;
+    }
+    return a;
+}
+
+static void
+amfs_destroy(void *self)
+{
+    struct amfs *a = self;
+    if (a) {
+        sim_unit_baseline.destroy(a->base);
+        free(a->need);
+        free(a->cache);
+        free(a);
+    }
+}
+
+static int
+amfs_applies(const struct sim_draw_ctx *dc, const struct sim_replay_options *opt)
+{
+    (void)opt;
+    return dc->geom.domain_word != SIM_NONE;
+}
+
+static void
+cache_clear(struct amfs *a)
+{
+    a->count = 0;
+    memset(a->hash, 0xff, sizeof(a->hash));
+}
+
+static uint32_t
+key_hash(const struct key *k)
+{
+    uint32_t h = k->patch * 0x9e3779b1u;
+    h ^= (k->lu * 31u + k->lv) * 0x85ebca6bu;
+    h ^= k->qi * 0xc2b2ae35u + k->qj * 0x27d4eb2fu;
+    h ^= h >> 15;
+    return h % HASH;
+}
+
+static int
+key_eq(const struct key *x, const struct key *y)
+{
+    return x->patch == y->patch && x->lu == y->lu && x->lv == y->lv && x->qi == y->qi &&
+           x->qj == y->qj;
+}
+
+static struct cached *
+cache_find(struct amfs *a, const struct key *k)
+{
+    for (uint32_t h = key_hash(k);; h = (h + 1) % HASH) {
+        if (a->hash[h] == NONE) {
+            return NULL;
+        }
+        if (key_eq(&a->cache[a->hash[h]].key, k)) {
+            return &a->cache[a->hash[h]];
+        }
+    }
+}
+
+static struct cached *
+cache_insert(struct amfs *a, const struct key *k)
+{
+    uint32_t h;
+    if (a->count == CACHE_QUADS) {
+        cache_clear(a);
+    }
+    for (h = key_hash(k); a->hash[h] != NONE; h = (h + 1) % HASH) {
+    }
+    a->hash[h] = a->count;
+    a->cache[a->count].key = *k;
+    return &a->cache[a->count++];
+}
+
+/* Patch position of `t` at framebuffer point (x, y) and its derivatives. */
+static void
+patch_position(const struct sim_tri *t, double x, double y, double uv[2], double ddx[2],
+               double ddy[2])
+{
+    double dx = x - t->fx, dy = y - t->fy;
+    double w = t->inv_w[0] + t->inv_w[1] * dx + t->inv_w[2] * dy;
+    if (w == 0.0) {
+        w = 1e-30;
+    }
+    for (int d = 0; d < 2; d++) {
+        double n = t->domain[d][0] + t->domain[d][1] * dx + t->domain[d][2] * dy;
+        uv[d] = n / w;
+        ddx[d] = (t->domain[d][1] * w - n * t->inv_w[1]) / (w * w);
+        ddy[d] = (t->domain[d][2] * w - n * t->inv_w[2]) / (w * w);
+    }
+}
+
+static uint32_t
+clamp_log2(double l)
+{
+    if (!(l > 0.0)) {
+        return 0;
+    }
+    return l >= MAX_RES_LOG2 ? MAX_RES_LOG2 : (uint32_t)l;
+}
+
+/* Appendix B: the power-of-two grid resolution (log2 per dimension) for a
+ * request with derivatives ux = (du/dx, dv/dx), uy = (du/dy, dv/dy). */
+static void
+grid_resolution(const double ux[2], const double uy[2], uint32_t samples, uint32_t *lu,
+                uint32_t *lv)
+{
+    double b[2];
+    *lu = *lv = 0;
+    for (int d = 0; d < 2; d++) {
+        double lo = 0, hi = 0, v[3] = {ux[d], uy[d], ux[d] + uy[d]};
+        for (int k = 0; k < 3; k++) {
+            lo = v[k] < lo ? v[k] : lo;
+            hi = v[k] > hi ? v[k] : hi;
+        }
+        b[d] = hi - lo;
+    }
+    double a_pixel = fabs(ux[0] * uy[1] - ux[1] * uy[0]);
+    double a_box = b[0] * b[1];
+    if (!(a_pixel > 1e-300) || !(b[0] > 1e-300) || !(b[1] > 1e-300) || !isfinite(a_box)) {
+        /* Degenerate in patch space: the finest grid along what vanishes. */
+        *lu = b[0] > 1e-300 && isfinite(b[0]) ? clamp_log2(-log2(b[0])) : MAX_RES_LOG2;
+        *lv = b[1] > 1e-300 && isfinite(b[1]) ? clamp_log2(-log2(b[1])) : MAX_RES_LOG2;
+        return;
+    }
+    double alpha = a_box / a_pixel;
+    double c = alpha / 2 > 1 ? alpha / 2 : 1;
+    c = c < samples ? c : samples;
+    double half = 0.5 * log2(c * alpha);
+    double r[2] = {half - log2(b[0]), half - log2(b[1])};
+    double target = r[0] + r[1], best = INFINITY;
+    for (int k = 0; k < 4; k++) {
+        double cu = (k & 2) ? ceil(r[0]) : floor(r[0]);
+        double cv = (k & 1) ? ceil(r[1]) : floor(r[1]);
+        double d = fabs(cu + cv - target);
+        if (d < best) {
+            best = d;
+            *lu = clamp_log2(cu);
+            *lv = clamp_log2(cv);
+        }
+    }
+}
+
+/* Where on screen triangle `t` shows patch position uv: 1 with (x, y)
+ * when uv lies inside t (in the domain), else 0. */
+static int
+locate(const struct sim_tri *t, const double uv[2], double *x, double *y, int extrapolate)
+{
+    double px[3], py[3], w[3], u[3], v[3], bsum = 0, s[3];
+    for (int k = 0; k < 3; k++) {
+        double dx, dy;
+        px[k] = (double)t->rast.x[k] / SIM_RAST_ONE;
+        py[k] = (double)t->rast.y[k] / SIM_RAST_ONE;
+        dx = px[k] - t->fx;
+        dy = py[k] - t->fy;
+        w[k] = t->inv_w[0] + t->inv_w[1] * dx + t->inv_w[2] * dy;
+        if (w[k] == 0.0) {
+            return 0;
+        }
+        u[k] = (t->domain[0][0] + t->domain[0][1] * dx + t->domain[0][2] * dy) / w[k];
+        v[k] = (t->domain[1][0] + t->domain[1][1] * dx + t->domain[1][2] * dy) / w[k];
+    }
+    double den = (u[1] - u[0]) * (v[2] - v[0]) - (u[2] - u[0]) * (v[1] - v[0]);
+    if (!(fabs(den) > 1e-30)) {
+        return 0;
+    }
+    double b1 = ((uv[0] - u[0]) * (v[2] - v[0]) - (u[2] - u[0]) * (uv[1] - v[0])) / den;
+    double b2 = ((u[1] - u[0]) * (uv[1] - v[0]) - (uv[0] - u[0]) * (v[1] - v[0])) / den;
+    double b[3] = {1.0 - b1 - b2, b1, b2};
+    const double eps = -1e-9;
+    if (!extrapolate && (b[0] < eps || b[1] < eps || b[2] < eps)) {
+        return 0;
+    }
+    /* Perspective-correct barycentrics to screen-linear ones. */
+    for (int k = 0; k < 3; k++) {
+        s[k] = b[k] * w[k];
+        bsum += s[k];
+    }
+    if (!(fabs(bsum) > 1e-300)) {
+        return 0;
+    }
+    *x = (s[0] * px[0] + s[1] * px[1] + s[2] * px[2]) / bsum;
+    *y = (s[0] * py[0] + s[1] * py[1] + s[2] * py[2]) / bsum;
+    return isfinite(*x) && isfinite(*y);
+}
+
+/* Does `t` contain uv, by the rasterizer's fill rule where uv lies on an
+ * edge?  (x, y): where it shows uv. */
+static int
+contains(const struct sim_tri *t, const double uv[2], double *x, double *y, int *loose)
+{
+    if (!locate(t, uv, x, y, 0)) {
+        return 0;
+    }
+    *loose = 1;
+    return sim_rast_tri_contains(&t->rast, (int64_t)llround(*x * SIM_RAST_ONE),
+                                 (int64_t)llround(*y * SIM_RAST_ONE));
+}
+
+/* The triangle of `t`'s patch that contains uv, and the screen point.  A
+ * point on an edge belongs to the triangle the fill rule gives it to, so
+ * grid points at pixel centres are shaded on the triangle that covers
+ * the pixel. */
+static const struct sim_tri *
+find_point(const struct sim_draw_ctx *dc, const struct sim_tri *t, const double uv[2], double *x,
+           double *y)
+{
+    const struct sim_tri *tris = dc->tris.data, *loose_tri = NULL;
+    size_t n = dc->tris.count, at = (size_t)(t - tris);
+    double lx = 0, ly = 0;
+    int loose = 0;
+    if (contains(t, uv, x, y, &loose)) {
+        return t;
+    }
+    if (loose) {
+        loose_tri = t;
+        lx = *x;
+        ly = *y;
+    }
+    if (at < n) {
+        /* Outward from t: the tessellator emits neighbours close by. */
+        int lo_done = 0, hi_done = 0;
+        for (size_t d = 1; !lo_done || !hi_done; d++) {
+            for (int side = 0; side < 2; side++) {
+                int *done = side ? &hi_done : &lo_done;
+                const struct sim_tri *c;
+                if (*done) {
+                    continue;
+                }
+                if (side ? at + d >= n : d > at) {
+                    *done = 1;
+                    continue;
+                }
+                c = side ? &tris[at + d] : &tris[at - d];
+                if (c->patch != t->patch) {
+                    *done = 1;
+                    continue;
+                }
+                loose = 0;
+                if (contains(c, uv, x, y, &loose)) {
+                    return c;
+                }
+                if (loose && !loose_tri) {
+                    loose_tri = c;
+                    lx = *x;
+                    ly = *y;
+                }
+            }
+        }
+    }
+    if (loose_tri) {
+        *x = lx;
+        *y = ly;
+        return loose_tri;
+    }
+    if (locate(t, uv, x, y, 1)) {
+        return t;
+    }
+    return NULL;
+}
+
+/* Shades the grid quads of `need` that have no outputs yet, four at a
+ * time, for a request of triangle `t` at pixel (px, py). */
+static void
+shade_missing(struct amfs *a, struct sim_shade_ctx *ctx, const struct sim_tri *t, int32_t px,
+              int32_t py, struct need *need, uint32_t count)
+{
+    uint32_t todo[MAX_NEEDED], n = 0;
+    for (uint32_t k = 0; k < count; k++) {
+        if (!need[k].hit) {
+            todo[n++] = k;
+        }
+    }
+    for (uint32_t first = 0; first < n; first += SIM_LANES / 4) {
+        struct sim_shade_lane lanes[SIM_LANES];
+        uint32_t batch = n - first < SIM_LANES / 4 ? n - first : SIM_LANES / 4, alive;
+        for (uint32_t q = 0; q < batch; q++) {
+            const struct key *k = &need[todo[first + q]].key;
+            for (uint32_t i = 0; i < 4; i++) {
+                struct sim_shade_lane *l = &lanes[4 * q + i];
+                double uv[2] = {(2.0 * k->qi + (i & 1) + 0.5) / (double)(1u << k->lu),
+                                (2.0 * k->qj + (i >> 1) + 0.5) / (double)(1u << k->lv)};
+                double x = px + 0.5, y = py + 0.5;
+                const struct sim_tri *at = find_point(ctx->dc, t, uv, &x, &y);
+                l->tri = at ? at : t;
+                if (!at) {
+                    x = px + 0.5;
+                    y = py + 0.5;
+                }
+                l->x = (float)x;
+                l->y = (float)y;
+                l->cx = l->x;
+                l->cy = l->y;
+                l->px = px;
+                l->py = py;
+                l->sample = 0;
+                l->coverage = ctx->dc->samples >= 32 ? ~0u : (1u << ctx->dc->samples) - 1u;
+            }
+        }
+        /* Quad differences are one grid cell apart; scaled by the cell's
+         * size on screen, texture LOD is what pixel-rate shading gives. */
+        float scale[2][SIM_LANES];
+        for (uint32_t l = 0; l < SIM_LANES; l++) {
+            scale[0][l] = scale[1][l] = 1.0f;
+        }
+        for (uint32_t q = 0; q < batch; q++) {
+            const struct sim_shade_lane *l0 = &lanes[4 * q];
+            for (int d = 0; d < 2; d++) {
+                const struct sim_shade_lane *l1 = &lanes[4 * q + 1 + (uint32_t)d];
+                double dist = hypot((double)l1->x - l0->x, (double)l1->y - l0->y);
+                double s = dist > 1.0 / 64 ? 1.0 / dist : 64.0;
+                s = s > 1.0 / 64 ? s : 1.0 / 64;
+                for (uint32_t i = 0; i < 4; i++) {
+                    scale[d][4 * q + i] = (float)s;
+                }
+            }
+        }
+        if (ctx->interp) {
+            sim_interp_set_lod_scale(ctx->interp, scale[0], scale[1]);
+        }
+        alive = sim_shade_quads(ctx, lanes, batch, 0);
+        if (ctx->interp) {
+            sim_interp_set_lod_scale(ctx->interp, NULL, NULL);
+        }
+        for (uint32_t q = 0; q < batch; q++) {
+            struct need *nd = &need[todo[first + q]];
+            struct cached *c = cache_insert(a, &nd->key);
+            c->alive = (alive >> (4 * q)) & 0xf;
+            for (uint32_t i = 0; i < 4; i++) {
+                sim_shade_read_outputs(ctx, 4 * q + i, &c->out[i]);
+            }
+            nd->local = *c;
+            nd->hit = &nd->local;
+        }
+    }
+}
+
+/* The need for quad `k`, added when new; its index. */
+static uint32_t
+add_need(struct amfs *a, struct sim_shade_ctx *ctx, struct need *need, uint32_t *count,
+         const struct key *k)
+{
+    for (uint32_t i = 0; i < *count; i++) {
+        if (key_eq(&need[i].key, k)) {
+            /* Served by the quad an earlier request of this fragment
+             * found or will shade. */
+            ctx->counters->amfs_hits++;
+            return i;
+        }
+    }
+    need[*count].key = *k;
+    need[*count].hit = cache_find(a, k);
+    if (need[*count].hit) {
+        ctx->counters->amfs_hits++;
+        need[*count].local = *need[*count].hit;
+        need[*count].hit = &need[*count].local;
+    } else {
+        ctx->counters->amfs_misses++;
+    }
+    return (*count)++;
+}
+
+static int
+attachment_is_integer(const struct sim_shade_ctx *ctx, uint32_t i)
+{
+    const struct sim_surface *s = ctx->target->color[i];
+    return s && sim_fmt_is_integer(s->fmt);
+}
+
+static void
+amfs_begin(void *self, struct sim_shade_ctx *ctx)
+{
+    struct amfs *a = self;
+    sim_unit_baseline.begin(a->base, ctx);
+    cache_clear(a);
+    a->patch = SIM_NONE;
+}
+
+/* One shading request: a pixel centre, or a sample when the draw shades
+ * per sample, and the grid points that serve it. */
+struct request {
+    int32_t px, py;
+    uint32_t mask;   /* the samples it writes */
+    uint32_t ref[4]; /* need index << 2 | lane in the quad, NONE: unused */
+    double wt[4];
+};
+
+static void
+amfs_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uint32_t count)
+{
+    struct amfs *a = self;
+    const struct sim_amfs_options *o = &a->opt->amfs;
+    const struct sim_draw_ctx *dc = ctx->dc;
+    const struct sim_sample_pos *loc = sim_rast_sample_locations(dc->samples);
+    int bilinear = o->filter == SIM_AMFS_BILINEAR;
+
+    for (uint32_t qi = 0; qi < count; qi++) {
+        const struct sim_quad *q = &quads[qi];
+        const struct sim_tri *t = q->tri;
+        struct request req[4 * SIM_MAX_SAMPLES];
+        uint32_t nreq = 0, nneed = 0;
+
+        if (t->patch == SIM_NONE) {
+            sim_unit_baseline_queue(a->base, ctx, q, UINT32_MAX);
+            continue;
+        }
+        if (t->patch != a->patch) {
+            cache_clear(a);
+            a->patch = t->patch;
+        }
+        for (uint32_t p = 0; p < 4; p++) {
+            int32_t px = q->x + (int32_t)(p & 1), py = q->y + (int32_t)(p >> 1);
+            for (uint32_t s = 0; s < (dc->per_sample ? dc->samples : 1); s++) {
+                struct request *r = &req[nreq];
+                double uv[2], ux[2], uy[2], x = px + 0.5, y = py + 0.5;
+                uint32_t lu = 0, lv = 0;
+                r->mask = dc->per_sample ? q->mask[p] & (1u << s) : q->mask[p];
+                if (!r->mask) {
+                    continue;
+                }
+                if (dc->per_sample) {
+                    x = px + loc[s].x / 16.0;
+                    y = py + loc[s].y / 16.0;
+                }
+                r->px = px;
+                r->py = py;
+                nreq++;
+                patch_position(t, x, y, uv, ux, uy);
+                for (int d = 0; d < 2; d++) {
+                    ux[d] *= o->eta;
+                    uy[d] *= o->eta;
+                }
+                grid_resolution(ux, uy, dc->samples, &lu, &lv);
+                ctx->counters->amfs_resolution[lu][lv]++;
+                double nu = (double)(1u << lu), nv = (double)(1u << lv);
+                double fu = uv[0] * nu - 0.5, fv = uv[1] * nv - 0.5;
+                if (!isfinite(fu) || !isfinite(fv)) {
+                    fu = fv = 0;
+                }
+                fu = fu < 0 ? 0 : fu > nu - 1 ? nu - 1 : fu;
+                fv = fv < 0 ? 0 : fv > nv - 1 ? nv - 1 : fv;
+                /* Grid points: nearest, or the four around (weights). */
+                int32_t i0, j0;
+                double tu, tv;
+                if (bilinear) {
+                    i0 = (int32_t)floor(fu);
+                    j0 = (int32_t)floor(fv);
+                    tu = fu - i0;
+                    tv = fv - j0;
+                } else {
+                    i0 = (int32_t)floor(fu + 0.5);
+                    j0 = (int32_t)floor(fv + 0.5);
+                    tu = tv = 0;
+                }
+                for (uint32_t c = 0; c < 4; c++) {
+                    int32_t i = i0 + (int32_t)(c & 1), j = j0 + (int32_t)(c >> 1);
+                    i = i < (int32_t)nu ? i : (int32_t)nu - 1;
+                    j = j < (int32_t)nv ? j : (int32_t)nv - 1;
+                    r->wt[c] = ((c & 1) ? tu : 1 - tu) * ((c >> 1) ? tv : 1 - tv);
+                    r->ref[c] = NONE;
+                    if (c > 0 && !bilinear) {
+                        continue;
+                    }
+                    struct key k = {t->patch, lu, lv, (uint32_t)i >> 1, (uint32_t)j >> 1};
+                    r->ref[c] = add_need(a, ctx, a->need, &nneed, &k) << 2 |
+                                (((uint32_t)i & 1) | ((uint32_t)j & 1) << 1);
+                }
+            }
+        }
+        shade_missing(a, ctx, t, q->x, q->y, a->need, nneed);
+        for (uint32_t k = 0; k < nreq; k++) {
+            const struct request *r = &req[k];
+            struct sim_shade_outputs out;
+            const struct cached *c0 = a->need[r->ref[0] >> 2].hit;
+            if (!c0 || !(c0->alive & (1u << (r->ref[0] & 3)))) {
+                continue;
+            }
+            out = c0->out[r->ref[0] & 3];
+            if (bilinear) {
+                for (uint32_t i = 0; i < SIM_MAX_COLOR_ATTACHMENTS; i++) {
+                    if (attachment_is_integer(ctx, i)) {
+                        continue;
+                    }
+                    for (int ch = 0; ch < 4; ch++) {
+                        double sum = 0, wsum = 0;
+                        for (uint32_t c = 0; c < 4; c++) {
+                            const struct cached *cc = a->need[r->ref[c] >> 2].hit;
+                            float f;
+                            if (!cc || !(cc->alive & (1u << (r->ref[c] & 3)))) {
+                                continue;
+                            }
+                            memcpy(&f, &cc->out[r->ref[c] & 3].color[i][ch], 4);
+                            sum += r->wt[c] * f;
+                            wsum += r->wt[c];
+                        }
+                        if (wsum > 0) {
+                            float f = (float)(sum / wsum);
+                            memcpy(&out.color[i][ch], &f, 4);
+                        }
+                    }
+                }
+            }
+            sim_shade_write_outputs(ctx, &out, t, r->px, r->py, r->mask);
+        }
+    }
+}
+
+static void
+amfs_finish(void *self, struct sim_shade_ctx *ctx)
+{
+    struct amfs *a = self;
+    sim_unit_baseline.finish(a->base, ctx);
+}
+
+const struct sim_unit_ops sim_unit_amfs = {
+    .name = "amfs",
+    .create = amfs_create,
+    .destroy = amfs_destroy,
+    .applies = amfs_applies,
+    .begin = amfs_begin,
+    .run = amfs_run,
+    .finish = amfs_finish,
+};

@@ -1,0 +1,105 @@
+/*
+ * pipeline/util/util.c — half-float conversions and growable arrays, used by
+ * every stage.  Calls nothing of the pipeline.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline/util/util.h"
+
+static inline float
+u2f(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline uint32_t
+f2u(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* IEEE half from float, round to nearest even (packHalf2x16, half-float
+ * storage image writes). */
+uint32_t
+sim_float_to_half(float f)
+{
+    uint32_t x = f2u(f), sign = (x >> 16) & 0x8000u, exp = (x >> 23) & 0xffu,
+             man = x & 0x7fffffu;
+    if (exp == 0xff) {
+        return sign | 0x7c00u | (man ? 0x200u : 0);
+    }
+    int e = (int)exp - 127 + 15;
+    if (e >= 31) {
+        return sign | 0x7c00u;
+    }
+    if (e <= 0) {
+        if (e < -10) {
+            return sign;
+        }
+        man |= 0x800000u;
+        uint32_t shift = (uint32_t)(14 - e);
+        uint32_t h = man >> shift, rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
+        if (rem > half || (rem == half && (h & 1))) {
+            h++;
+        }
+        return sign | h;
+    }
+    uint32_t h = ((uint32_t)e << 10) | (man >> 13), rem = man & 0x1fffu;
+    if (rem > 0x1000u || (rem == 0x1000u && (h & 1))) {
+        h++; /* may carry into the exponent, which is right */
+    }
+    return sign | h;
+}
+
+float
+sim_half_to_float(uint32_t h)
+{
+    uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
+    if (exp == 0) {
+        float f = ldexpf((float)man, -24);
+        return sign ? -f : f;
+    }
+    if (exp == 31) {
+        return u2f(sign | 0x7f800000u | (man << 13));
+    }
+    return u2f(sign | ((exp - 15 + 127) << 23) | (man << 13));
+}
+
+void *
+sim_array_grow(struct sim_array *a, size_t elem, size_t n)
+{
+    if (n > SIZE_MAX / elem - a->count) {
+        return NULL;
+    }
+    if (a->count + n > a->capacity) {
+        size_t cap = a->capacity ? a->capacity : 64;
+        while (cap < a->count + n) {
+            if (cap > SIZE_MAX / 2 / elem) {
+                return NULL;
+            }
+            cap *= 2;
+        }
+        void *d = realloc(a->data, cap * elem);
+        if (!d) {
+            return NULL;
+        }
+        a->data = d;
+        a->capacity = cap;
+    }
+    void *p = (uint8_t *)a->data + a->count * elem;
+    a->count += n;
+    return p;
+}
+
+void
+sim_array_finish(struct sim_array *a)
+{
+    free(a->data);
+    memset(a, 0, sizeof(*a));
+}

@@ -1,0 +1,47 @@
+/*
+ * pipeline/util/util.h — what every stage may use: the version string, half floats, bit counts and
+ * growable arrays.  Calls nothing of the pipeline.
+ */
+#ifndef OVERSHADE_PIPELINE_UTIL_UTIL_H
+#define OVERSHADE_PIPELINE_UTIL_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Version string of the simulator ("0.1.0"); static storage. */
+const char *
+sim_version(void);
+
+/* IEEE binary16 bits (low 16 of h) to float (interp_exec.c). */
+float
+sim_half_to_float(uint32_t h);
+
+/* IEEE half bits of `f`, rounded to nearest even. */
+uint32_t
+sim_float_to_half(float f);
+
+/* Set bits of v.  (__builtin_popcount becomes a library call unless the
+ * target has POPCNT, which the build does not assume.) */
+static inline uint32_t
+sim_popcount(uint32_t v)
+{
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
+/* A growable array of `elem`-byte elements. */
+struct sim_array {
+    void *data;
+    size_t count;
+    size_t capacity;
+};
+
+/* Room for `n` more elements; returns a pointer to the first (count grows
+ * by n) or NULL when out of memory or the size would overflow. */
+void *
+sim_array_grow(struct sim_array *a, size_t elem, size_t n);
+void
+sim_array_finish(struct sim_array *a);
+
+#endif /* OVERSHADE_PIPELINE_UTIL_UTIL_H */

@@ -1,0 +1,1952 @@
+/*
+ * replay/rpl_convert.c — a captured frame as the pipeline's frame
+ * description.
+ *
+ * The frame's command stream is walked in order, tracking what the
+ * commands bind (pipeline, descriptor sets, push constants, vertex and
+ * index buffers, dynamic state).  Each subpass of a render pass instance
+ * (or each dynamic rendering instance) becomes a sim_pass; each executed
+ * draw becomes a sim_draw with its state resolved: the pipeline's state
+ * with the dynamic state the pipeline declares applied, and its
+ * descriptors turned into a binding table over the frame's snapshots.
+ * Buffers are copied (shaders may write storage buffers); images and
+ * shader code are read where the trace holds them.
+ *
+ * Transfers become passes of their own in frame order (clears, copies,
+ * blits and resolves of any mip level and layer, buffer-to-image uploads,
+ * buffer copies, updates and fills), vkCmdClearAttachments a pseudo-draw
+ * of its pass, so images the frame writes are there when later draws
+ * sample them.  Render targets of a mip level or array layer other than
+ * 0 render into a subresource image of their own (sim_image.parent, its
+ * level and layer), and descriptors carry the subresource range of their
+ * view, so later draws sample each level and layer as the frame left it;
+ * input attachments are bound the same way as sampled images.  Layered
+ * render targets (views of several layers) are reported unsupported.
+ *
+ * What the pipeline cannot take yet is recorded rather than fatal: a draw
+ * gets a reason in sim_draw.unsupported; other commands (other mip levels,
+ * image-to-buffer copies, compute) are counted in the frame's skips.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <vulkan/vulkan_core.h>
+
+#include "replay/replay.h"
+
+#define MAX_SETS 32
+#define MAX_PUSH 4096
+#define MAX_DYNAMIC 48
+#define MAX_ATTACHMENTS 32
+#define MAX_BUFFER_COPY (1ull << 31)
+
+/* ------------------------------------------------------------------------ */
+/* Growable arrays                                                           */
+
+static int
+grow(void **data, uint32_t *cap, uint32_t need, size_t elem)
+{
+    uint32_t n = *cap ? *cap : 16;
+    void *p;
+
+    if (need <= *cap) {
+        return 1;
+    }
+    while (n < need) {
+        if (n > UINT32_MAX / 2) {
+            return 0;
+        }
+        n *= 2;
+    }
+    p = realloc(*data, (size_t)n * elem);
+    if (!p) {
+        return 0;
+    }
+    memset((uint8_t *)p + (size_t)*cap * elem, 0, (size_t)(n - *cap) * elem);
+    *data = p;
+    *cap = n;
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Programs: per trace                                                       */
+
+struct rt_program {
+    uint64_t handle;
+    struct sim_program program;
+    struct sim_ir_shader *shaders[SIM_STAGE_COUNT];
+    int tessellated;
+    char error[320]; /* why the pipeline cannot be replayed, or "" */
+};
+
+struct rpl_trace {
+    const struct cap_trace *trace;
+    uint32_t sub_pixel_bits;
+    struct rt_program *programs;
+    uint32_t program_count, program_cap;
+};
+
+struct rpl_trace *
+rpl_trace_create(const struct cap_trace *trace)
+{
+    struct rpl_trace *rt = calloc(1, sizeof(*rt));
+
+    if (!rt) {
+        return NULL;
+    }
+    rt->trace = trace;
+    rt->sub_pixel_bits = 8;
+    if (trace->has_device && trace->device.sub_pixel_precision_bits >= 1 &&
+        trace->device.sub_pixel_precision_bits <= 8) {
+        rt->sub_pixel_bits = trace->device.sub_pixel_precision_bits;
+    }
+    return rt;
+}
+
+void
+rpl_trace_destroy(struct rpl_trace *rt)
+{
+    if (!rt) {
+        return;
+    }
+    for (uint32_t i = 0; i < rt->program_count; i++) {
+        for (int s = 0; s < SIM_STAGE_COUNT; s++) {
+            sim_ir_shader_destroy(rt->programs[i].shaders[s]);
+        }
+    }
+    free(rt->programs);
+    free(rt);
+}
+
+static enum sim_stage
+stage_of(uint32_t vk_stage)
+{
+    switch (vk_stage) {
+    case VK_SHADER_STAGE_VERTEX_BIT:
+        return SIM_STAGE_VERTEX;
+    case VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT:
+        return SIM_STAGE_TESS_CONTROL;
+    case VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT:
+        return SIM_STAGE_TESS_EVAL;
+    case VK_SHADER_STAGE_GEOMETRY_BIT:
+        return SIM_STAGE_GEOMETRY;
+    case VK_SHADER_STAGE_FRAGMENT_BIT:
+        return SIM_STAGE_FRAGMENT;
+    default:
+        return SIM_STAGE_COUNT;
+    }
+}
+
+static void
+translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p,
+                const struct cap_shader_stage *st, struct rt_program *prog)
+{
+    enum sim_stage stage = stage_of(st->stage);
+    const struct cap_shader_module *mod;
+    const struct cap_blob *blob;
+    struct sim_spec_value *spec = NULL;
+    struct sim_spv_options opt = {0};
+    struct sim_spv_error_info info;
+    uint32_t *words = NULL;
+    enum sim_spv_error err;
+
+    if (stage == SIM_STAGE_COUNT) {
+        snprintf(prog->error, sizeof(prog->error), "shader stage 0x%x is not a graphics stage",
+                 st->stage);
+        return;
+    }
+    if (stage == SIM_STAGE_TESS_CONTROL || stage == SIM_STAGE_TESS_EVAL) {
+        prog->tessellated = 1;
+    }
+    mod = cap_trace_find(rt->trace, CAP_OBJ_SHADER_MODULE, st->module);
+    blob = mod ? cap_trace_find_blob(rt->trace, mod->code_blob) : NULL;
+    if (!blob || blob->size % 4 != 0) {
+        snprintf(prog->error, sizeof(prog->error), "%s shader: no SPIR-V in the trace",
+                 sim_stage_name(stage));
+        return;
+    }
+    words = malloc(blob->size ? blob->size : 4);
+    spec = calloc(st->spec_entries.count ? st->spec_entries.count : 1, sizeof(*spec));
+    if (!words || !spec) {
+        snprintf(prog->error, sizeof(prog->error), "out of memory");
+        goto out;
+    }
+    memcpy(words, blob->data, blob->size);
+    {
+        const struct cap_spec_entry *e = CAP_SPAN_PTR(p, st->spec_entries, struct cap_spec_entry);
+        const uint8_t *data = CAP_SPAN_PTR(p, st->spec_data, uint8_t);
+        for (uint32_t i = 0; i < st->spec_entries.count; i++) {
+            spec[i].constant_id = e[i].constant_id;
+            spec[i].size = e[i].size;
+            spec[i].data = data + e[i].offset;
+        }
+    }
+    opt.entry_point = st->entry;
+    opt.stage = stage;
+    opt.spec_values = spec;
+    opt.spec_value_count = st->spec_entries.count;
+    err = sim_ir_shader_create(words, blob->size / 4, &opt, &prog->shaders[stage], &info);
+    if (err) {
+        snprintf(prog->error, sizeof(prog->error), "%s shader: %s: %s", sim_stage_name(stage),
+                 sim_spv_error_name(err), info.detail);
+        goto out;
+    }
+    prog->program.stages[stage] = prog->shaders[stage];
+out:
+    free(words);
+    free(spec);
+}
+
+/* The program of pipeline `handle`, translated on first use; NULL only
+ * when out of memory. */
+static struct rt_program *
+get_program(struct rpl_trace *rt, uint64_t handle)
+{
+    const struct cap_pipeline *p;
+    struct rt_program *prog;
+
+    for (uint32_t i = 0; i < rt->program_count; i++) {
+        if (rt->programs[i].handle == handle) {
+            return &rt->programs[i];
+        }
+    }
+    if (!grow((void **)&rt->programs, &rt->program_cap, rt->program_count + 1,
+              sizeof(*rt->programs))) {
+        return NULL;
+    }
+    prog = &rt->programs[rt->program_count++];
+    memset(prog, 0, sizeof(*prog));
+    prog->handle = handle;
+    p = cap_trace_find(rt->trace, CAP_OBJ_PIPELINE, handle);
+    if (!p) {
+        snprintf(prog->error, sizeof(prog->error), "pipeline not in the trace");
+        return prog;
+    }
+    const struct cap_shader_stage *st = CAP_SPAN_PTR(p, p->stages, struct cap_shader_stage);
+    for (uint32_t i = 0; i < p->stages.count; i++) {
+        translate_stage(rt, p, &st[i], prog);
+    }
+    const struct cap_vertex_binding *vb =
+        CAP_SPAN_PTR(p, p->vertex_bindings, struct cap_vertex_binding);
+    const struct cap_vertex_attribute *va =
+        CAP_SPAN_PTR(p, p->vertex_attributes, struct cap_vertex_attribute);
+    if (p->vertex_bindings.count > SIM_MAX_VERTEX_BINDINGS ||
+        p->vertex_attributes.count > SIM_MAX_VERTEX_ATTRIBUTES) {
+        snprintf(prog->error, sizeof(prog->error), "more than %u vertex bindings or attributes",
+                 SIM_MAX_VERTEX_BINDINGS);
+        return prog;
+    }
+    prog->program.binding_count = p->vertex_bindings.count;
+    for (uint32_t i = 0; i < p->vertex_bindings.count; i++) {
+        prog->program.bindings[i] = (struct sim_vertex_binding){
+            vb[i].binding, vb[i].stride, vb[i].input_rate, vb[i].divisor};
+        if (vb[i].binding >= SIM_MAX_VERTEX_BINDINGS) {
+            snprintf(prog->error, sizeof(prog->error), "vertex binding %u", vb[i].binding);
+        }
+    }
+    prog->program.attribute_count = p->vertex_attributes.count;
+    for (uint32_t i = 0; i < p->vertex_attributes.count; i++) {
+        prog->program.attributes[i] = (struct sim_vertex_attribute){
+            va[i].location, va[i].binding, va[i].format, va[i].offset};
+    }
+    return prog;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Frame storage                                                             */
+
+struct fp_buffer {
+    uint64_t handle;
+    uint8_t *data; /* copy of the snapshot, or NULL */
+    uint64_t size;
+};
+
+struct fp_view {
+    uint64_t handle;
+    struct sim_tex_image *tex; /* NULL: cannot be sampled */
+};
+
+struct fp_sampler {
+    uint64_t handle;
+    struct sim_tex_sampler *sampler; /* stable: bindings point at it */
+};
+
+struct fp_pass_draws {
+    struct sim_draw *draws;
+    uint32_t count, cap;
+};
+
+struct frame_priv {
+    void **allocs;
+    uint32_t alloc_count, alloc_cap;
+    uint64_t *image_handles;
+    struct sim_image *images;
+    uint32_t image_count, image_cap, image_handle_cap;
+    struct fp_buffer *buffers;
+    uint32_t buffer_count, buffer_cap;
+    struct fp_view *views;
+    uint32_t view_count, view_cap;
+    struct fp_sampler *samplers;
+    uint32_t sampler_count, sampler_cap;
+    struct sim_pass *passes;
+    uint32_t pass_count, pass_cap;
+    struct fp_pass_draws *pass_draws;
+    uint32_t pass_draws_cap;
+};
+
+static void *
+falloc(struct frame_priv *fp, size_t size)
+{
+    void *p;
+    if (!grow((void **)&fp->allocs, &fp->alloc_cap, fp->alloc_count + 1, sizeof(void *))) {
+        return NULL;
+    }
+    p = calloc(1, size ? size : 1);
+    if (p) {
+        fp->allocs[fp->alloc_count++] = p;
+    }
+    return p;
+}
+
+void
+rpl_frame_destroy(struct rpl_frame *frame)
+{
+    struct frame_priv *fp;
+
+    if (!frame) {
+        return;
+    }
+    fp = frame->priv;
+    if (fp) {
+        for (uint32_t i = 0; i < fp->alloc_count; i++) {
+            free(fp->allocs[i]);
+        }
+        for (uint32_t i = 0; i < fp->buffer_count; i++) {
+            free(fp->buffers[i].data);
+        }
+        for (uint32_t i = 0; i < fp->pass_count; i++) {
+            free(fp->pass_draws[i].draws);
+        }
+        free(fp->allocs);
+        free(fp->image_handles);
+        free(fp->images);
+        free(fp->buffers);
+        free(fp->views);
+        free(fp->samplers);
+        free(fp->passes);
+        free(fp->pass_draws);
+        free(fp);
+    }
+    free(frame);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The walk over a frame's commands                                          */
+
+struct dyn_value {
+    uint32_t state;
+    uint32_t first;
+    uint32_t count;
+    const uint32_t *words; /* into the command record */
+};
+
+struct walk {
+    struct rpl_trace *rt;
+    const struct cap_trace *trace;
+    const struct cap_frame *frame;
+    struct rpl_frame *out;
+    struct frame_priv *fp;
+    int nomem;
+
+    const struct cap_pipeline *pipeline;
+    struct rt_program *program;
+    uint64_t sets[MAX_SETS];
+    const uint32_t *dyn_offsets[MAX_SETS];
+    uint32_t dyn_offset_count[MAX_SETS];
+    uint8_t push[MAX_PUSH];
+    uint32_t push_size;
+    struct {
+        uint64_t buffer, offset, size, stride;
+    } vb[SIM_MAX_VERTEX_BINDINGS];
+    uint64_t index_buffer, index_offset;
+    uint32_t index_type;
+    struct dyn_value dyn[MAX_DYNAMIC];
+    uint32_t dyn_count;
+
+    /* The render pass instance being recorded. */
+    int in_render_pass;
+    const struct cap_render_pass *rp;
+    const uint64_t *views; /* framebuffer or imageless attachments */
+    uint32_t view_count;
+    const struct cap_clear_value *clears;
+    uint32_t clear_count;
+    struct cap_rect area;
+    uint32_t fb_width, fb_height;
+    /* Why the current pass's draws cannot replay (an attachment the replay
+     * cannot hold), or NULL. */
+    const char *pass_problem;
+    uint32_t subpass;
+    uint8_t used[MAX_ATTACHMENTS]; /* attachment loaded by an earlier subpass */
+    uint32_t pass;                 /* current sim_pass, or SIM_NONE */
+    uint32_t draw_number;
+};
+
+static void
+skip(struct walk *w, const char *name)
+{
+    struct rpl_frame *o = w->out;
+    for (uint32_t i = 0; i < o->skip_count; i++) {
+        if (strcmp(o->skips[i].name, name) == 0) {
+            o->skips[i].count++;
+            return;
+        }
+    }
+    if (o->skip_count < RPL_MAX_SKIPS) {
+        snprintf(o->skips[o->skip_count].name, sizeof(o->skips[0].name), "%.*s",
+                 (int)sizeof(o->skips[0].name) - 1, name);
+        o->skips[o->skip_count++].count = 1;
+    }
+}
+
+static const struct cap_snapshot *
+find_snapshot(const struct cap_frame *f, uint64_t handle, uint32_t kind)
+{
+    const struct cap_snapshot *s = CAP_SPAN_PTR(f, f->snapshots, struct cap_snapshot);
+    for (uint32_t i = 0; i < f->snapshots.count; i++) {
+        if (s[i].handle == handle && s[i].kind == kind) {
+            return &s[i];
+        }
+    }
+    return NULL;
+}
+
+static const struct cap_blob *
+snapshot_blob(struct walk *w, uint64_t handle, uint32_t kind)
+{
+    const struct cap_snapshot *s = find_snapshot(w->frame, handle, kind);
+    return s ? cap_trace_find_blob(w->trace, s->blob) : NULL;
+}
+
+/* The frame's copy of buffer `handle` (NULL data when it has no contents). */
+static struct fp_buffer *
+get_buffer(struct walk *w, uint64_t handle)
+{
+    struct frame_priv *fp = w->fp;
+    const struct cap_buffer *b;
+    const struct cap_blob *blob;
+    struct fp_buffer *e;
+
+    for (uint32_t i = 0; i < fp->buffer_count; i++) {
+        if (fp->buffers[i].handle == handle) {
+            return &fp->buffers[i];
+        }
+    }
+    b = cap_trace_find(w->trace, CAP_OBJ_BUFFER, handle);
+    if (!b || !grow((void **)&fp->buffers, &fp->buffer_cap, fp->buffer_count + 1,
+                    sizeof(*fp->buffers))) {
+        if (b) {
+            w->nomem = 1;
+        }
+        return NULL;
+    }
+    e = &fp->buffers[fp->buffer_count++];
+    e->handle = handle;
+    e->size = b->size;
+    blob = snapshot_blob(w, handle, CAP_SNAPSHOT_BUFFER);
+    if (b->size <= MAX_BUFFER_COPY) {
+        e->data = calloc(1, b->size ? b->size : 1);
+        if (!e->data) {
+            w->nomem = 1;
+            return NULL;
+        }
+        if (blob) {
+            memcpy(e->data, blob->data, blob->size < b->size ? blob->size : b->size);
+        }
+    }
+    return e;
+}
+
+/* Whether a traced image has a shape the replay can lay out: at least one
+ * level, layer and texel, and no more levels than a 32-bit extent has
+ * (level sizes are extent >> level; a larger shift is undefined). */
+static int
+image_shape_ok(const struct cap_image *img)
+{
+    return img->mip_levels >= 1 && img->mip_levels <= 32 && img->array_layers >= 1 &&
+           img->width >= 1 && img->height >= 1 && img->depth >= 1;
+}
+
+/* The frame image of `handle`, registered on first use; SIM_NONE if the
+ * trace lacks it. */
+static uint32_t
+get_image(struct walk *w, uint64_t handle)
+{
+    struct frame_priv *fp = w->fp;
+    const struct cap_image *img;
+    const struct cap_blob *blob;
+    struct sim_image *si;
+
+    for (uint32_t i = 0; i < fp->image_count; i++) {
+        if (fp->image_handles[i] == handle) {
+            return i;
+        }
+    }
+    img = cap_trace_find(w->trace, CAP_OBJ_IMAGE, handle);
+    if (!img) {
+        return SIM_NONE;
+    }
+    if (!image_shape_ok(img)) {
+        skip(w, "an image with no levels, layers or texels, or over 32 levels");
+        return SIM_NONE;
+    }
+    if (!grow((void **)&fp->images, &fp->image_cap, fp->image_count + 1, sizeof(*fp->images)) ||
+        !grow((void **)&fp->image_handles, &fp->image_handle_cap, fp->image_count + 1,
+              sizeof(uint64_t))) {
+        w->nomem = 1;
+        return SIM_NONE;
+    }
+    si = &fp->images[fp->image_count];
+    fp->image_handles[fp->image_count] = handle;
+    memset(si, 0, sizeof(*si));
+    si->format = img->format;
+    si->width = img->width;
+    si->height = img->height;
+    si->levels = img->mip_levels;
+    si->layers = img->array_layers;
+    si->samples = img->samples;
+    blob = snapshot_blob(w, handle, CAP_SNAPSHOT_IMAGE);
+    if (blob) {
+        si->data = blob->data;
+        si->size = blob->size;
+    }
+    return fp->image_count++;
+}
+
+static uint32_t
+view_image(struct walk *w, uint64_t view_handle, uint32_t *format)
+{
+    const struct cap_image_view *v = cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, view_handle);
+    if (!v) {
+        return SIM_NONE;
+    }
+    if (format) {
+        *format = v->format;
+    }
+    return get_image(w, v->image);
+}
+
+/* A sampled view of an image as the texture unit reads it, levels laid out
+ * as in the snapshot (capture.h, struct cap_snapshot). */
+static const struct sim_tex_image *
+get_texture(struct walk *w, uint64_t view_handle)
+{
+    struct frame_priv *fp = w->fp;
+    const struct cap_image_view *v;
+    const struct cap_image *img;
+    const struct cap_blob *blob;
+    struct sim_tex_image *tex;
+    uint32_t bytes, base_level, levels, base_layer, layers;
+    uint64_t offset = 0;
+
+    for (uint32_t i = 0; i < fp->view_count; i++) {
+        if (fp->views[i].handle == view_handle) {
+            return fp->views[i].tex;
+        }
+    }
+    if (!grow((void **)&fp->views, &fp->view_cap, fp->view_count + 1, sizeof(*fp->views))) {
+        w->nomem = 1;
+        return NULL;
+    }
+    fp->views[fp->view_count].handle = view_handle;
+    fp->views[fp->view_count++].tex = NULL;
+    v = cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, view_handle);
+    img = v ? cap_trace_find(w->trace, CAP_OBJ_IMAGE, v->image) : NULL;
+    blob = img ? snapshot_blob(w, img->handle, CAP_SNAPSHOT_IMAGE) : NULL;
+    bytes = img ? sim_format_texel_bytes(img->format) : 0;
+    if (!blob || bytes == 0 || img->samples > 1) {
+        return NULL;
+    }
+    if (!image_shape_ok(img)) {
+        skip(w, "an image with no levels, layers or texels, or over 32 levels");
+        return NULL;
+    }
+    base_level = v->base_mip_level;
+    base_layer = v->base_array_layer;
+    if (base_level >= img->mip_levels || base_layer >= img->array_layers ||
+        v->level_count == 0 || v->layer_count == 0) {
+        return NULL;
+    }
+    /* Counts past the image's end (VK_REMAINING_* among them) end there. */
+    levels = v->level_count > img->mip_levels - base_level ? img->mip_levels - base_level
+                                                           : v->level_count;
+    layers = v->layer_count > img->array_layers - base_layer ? img->array_layers - base_layer
+                                                             : v->layer_count;
+    tex = falloc(fp, sizeof(*tex));
+    if (!tex) {
+        w->nomem = 1;
+        return NULL;
+    }
+    tex->format = v->format;
+    tex->view_type = v->view_type;
+    tex->layers = layers;
+    tex->level_count = levels < SIM_TEX_MAX_LEVELS ? levels : SIM_TEX_MAX_LEVELS;
+    for (uint32_t l = 0; l < img->mip_levels && l < base_level + tex->level_count; l++) {
+        uint64_t lw = img->width >> l ? img->width >> l : 1;
+        uint64_t lh = img->height >> l ? img->height >> l : 1;
+        uint64_t ld = img->depth >> l ? img->depth >> l : 1;
+        uint64_t layer_bytes = lw * lh * ld * bytes;
+        if (l >= base_level) {
+            struct sim_tex_level *lv = &tex->levels[l - base_level];
+            uint64_t at = offset + base_layer * layer_bytes;
+            lv->data = at < blob->size ? blob->data + at : NULL;
+            lv->size = at < blob->size ? blob->size - at : 0;
+            lv->width = (uint32_t)lw;
+            lv->height = (uint32_t)lh;
+            lv->depth = (uint32_t)ld;
+            lv->row_pitch = (uint32_t)(lw * bytes);
+            lv->slice_pitch = lw * lh * bytes;
+            lv->layer_pitch = layer_bytes;
+        }
+        offset += layer_bytes * img->array_layers;
+    }
+    fp->views[fp->view_count - 1].tex = tex;
+    return tex;
+}
+
+static const struct sim_tex_sampler *
+get_sampler(struct walk *w, uint64_t handle)
+{
+    struct frame_priv *fp = w->fp;
+    const struct cap_sampler *s;
+    struct sim_tex_sampler *o;
+
+    for (uint32_t i = 0; i < fp->sampler_count; i++) {
+        if (fp->samplers[i].handle == handle) {
+            return fp->samplers[i].sampler;
+        }
+    }
+    s = cap_trace_find(w->trace, CAP_OBJ_SAMPLER, handle);
+    if (!s) {
+        return NULL;
+    }
+    if (!grow((void **)&fp->samplers, &fp->sampler_cap, fp->sampler_count + 1,
+              sizeof(*fp->samplers))) {
+        w->nomem = 1;
+        return NULL;
+    }
+    o = falloc(fp, sizeof(*o));
+    if (!o) {
+        w->nomem = 1;
+        return NULL;
+    }
+    fp->samplers[fp->sampler_count].handle = handle;
+    fp->samplers[fp->sampler_count++].sampler = o;
+    o->mag_filter = s->mag_filter;
+    o->min_filter = s->min_filter;
+    o->mipmap_mode = s->mipmap_mode;
+    o->address_mode[0] = s->address_mode_u;
+    o->address_mode[1] = s->address_mode_v;
+    o->address_mode[2] = s->address_mode_w;
+    o->mip_lod_bias = s->mip_lod_bias;
+    o->min_lod = s->min_lod;
+    o->max_lod = s->max_lod;
+    o->border_color = s->border_color;
+    o->unnormalized_coordinates = s->unnormalized_coordinates;
+    o->compare_enable = s->compare_enable;
+    o->compare_op = s->compare_op;
+    o->anisotropy_enable = s->anisotropy_enable;
+    o->max_anisotropy = s->max_anisotropy;
+    return o;
+}
+
+static int
+is_stencil_state(uint32_t state)
+{
+    return state == VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK ||
+           state == VK_DYNAMIC_STATE_STENCIL_WRITE_MASK ||
+           state == VK_DYNAMIC_STATE_STENCIL_REFERENCE || state == VK_DYNAMIC_STATE_STENCIL_OP;
+}
+
+static const struct dyn_value *
+dyn_get(const struct walk *w, uint32_t state)
+{
+    const struct cap_pipeline *p = w->pipeline;
+    const uint32_t *list = CAP_SPAN_PTR(p, p->dynamic_states, uint32_t);
+    int dynamic = 0;
+
+    for (uint32_t i = 0; i < p->dynamic_states.count; i++) {
+        dynamic |= list[i] == state;
+    }
+    if (!dynamic) {
+        return NULL;
+    }
+    for (uint32_t i = 0; i < w->dyn_count; i++) {
+        if (w->dyn[i].state == state) {
+            return &w->dyn[i];
+        }
+    }
+    return NULL;
+}
+
+static float
+word_float(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+/* A boolean or enum state: the dynamic value when the pipeline makes it
+ * dynamic and a command set it, else the pipeline's. */
+static uint32_t
+dyn_word(const struct walk *w, uint32_t state, uint32_t fallback)
+{
+    const struct dyn_value *d = dyn_get(w, state);
+    return d && d->count >= 1 ? d->words[0] : fallback;
+}
+
+static void
+build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count)
+{
+    const struct cap_pipeline *p = w->pipeline;
+    const struct dyn_value *d;
+    const struct cap_viewport *vps = CAP_SPAN_PTR(p, p->viewports, struct cap_viewport);
+    const struct cap_rect *scs = CAP_SPAN_PTR(p, p->scissors, struct cap_rect);
+    const struct cap_blend_attachment *bl =
+        CAP_SPAN_PTR(p, p->blend_attachments, struct cap_blend_attachment);
+
+    memset(s, 0, sizeof(*s));
+    s->topology = dyn_word(w, VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY, p->topology);
+    s->primitive_restart = dyn_word(w, VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE,
+                                    p->primitive_restart);
+    s->patch_control_points = dyn_word(w, VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT,
+                                       p->patch_control_points);
+    if (p->viewports.count) {
+        s->viewport = (struct sim_viewport){vps[0].x, vps[0].y, vps[0].width, vps[0].height,
+                                            vps[0].min_depth, vps[0].max_depth};
+    }
+    d = dyn_get(w, VK_DYNAMIC_STATE_VIEWPORT);
+    if (!d || d->first != 0 || d->count < 6) {
+        d = dyn_get(w, VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT);
+    }
+    if (d && d->first == 0 && d->count >= 6) {
+        s->viewport = (struct sim_viewport){word_float(d->words[0]), word_float(d->words[1]),
+                                            word_float(d->words[2]), word_float(d->words[3]),
+                                            word_float(d->words[4]), word_float(d->words[5])};
+    }
+    s->scissor = (struct sim_rect){0, 0, UINT32_MAX / 2, UINT32_MAX / 2};
+    if (p->scissors.count) {
+        s->scissor = (struct sim_rect){scs[0].x, scs[0].y, scs[0].width, scs[0].height};
+    }
+    d = dyn_get(w, VK_DYNAMIC_STATE_SCISSOR);
+    if (!d || d->first != 0 || d->count < 4) {
+        d = dyn_get(w, VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT);
+    }
+    if (d && d->first == 0 && d->count >= 4) {
+        s->scissor = (struct sim_rect){(int32_t)d->words[0], (int32_t)d->words[1], d->words[2],
+                                       d->words[3]};
+    }
+    s->rasterizer_discard = dyn_word(w, VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE,
+                                     p->rasterizer_discard);
+    s->polygon_mode = p->polygon_mode;
+    s->line_width = p->line_width;
+    d = dyn_get(w, VK_DYNAMIC_STATE_LINE_WIDTH);
+    if (d && d->count >= 1) {
+        s->line_width = word_float(d->words[0]);
+    }
+    s->cull_mode = dyn_word(w, VK_DYNAMIC_STATE_CULL_MODE, p->cull_mode);
+    s->front_face = dyn_word(w, VK_DYNAMIC_STATE_FRONT_FACE, p->front_face);
+    s->depth_clamp = p->depth_clamp_enable;
+    s->depth_clip = p->depth_clip_enable;
+    s->depth_bias_enable = dyn_word(w, VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE, p->depth_bias_enable);
+    s->depth_bias_constant = p->depth_bias_constant;
+    s->depth_bias_clamp = p->depth_bias_clamp;
+    s->depth_bias_slope = p->depth_bias_slope;
+    d = dyn_get(w, VK_DYNAMIC_STATE_DEPTH_BIAS);
+    if (d && d->count >= 3) {
+        s->depth_bias_constant = word_float(d->words[0]);
+        s->depth_bias_clamp = word_float(d->words[1]);
+        s->depth_bias_slope = word_float(d->words[2]);
+    }
+    s->sample_shading = p->sample_shading_enable;
+    s->min_sample_shading = p->min_sample_shading;
+    s->sample_mask = p->sample_mask;
+    s->alpha_to_coverage = p->alpha_to_coverage;
+    s->alpha_to_one = p->alpha_to_one;
+    if (p->has & CAP_PIPELINE_HAS_DEPTH_STENCIL) {
+        s->depth_test = dyn_word(w, VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE, p->depth_test);
+        s->depth_write = dyn_word(w, VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE, p->depth_write);
+        s->depth_compare = dyn_word(w, VK_DYNAMIC_STATE_DEPTH_COMPARE_OP, p->depth_compare);
+        s->depth_bounds_test = dyn_word(w, VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE,
+                                        p->depth_bounds_test);
+        s->stencil_test = dyn_word(w, VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE, p->stencil_test);
+    }
+    s->min_depth_bounds = p->min_depth_bounds;
+    s->max_depth_bounds = p->max_depth_bounds;
+    s->front = (struct sim_stencil_face){p->front.fail_op, p->front.pass_op,
+                                         p->front.depth_fail_op, p->front.compare_op,
+                                         p->front.compare_mask, p->front.write_mask,
+                                         p->front.reference};
+    s->back = (struct sim_stencil_face){p->back.fail_op, p->back.pass_op, p->back.depth_fail_op,
+                                        p->back.compare_op, p->back.compare_mask,
+                                        p->back.write_mask, p->back.reference};
+    d = dyn_get(w, VK_DYNAMIC_STATE_DEPTH_BOUNDS);
+    if (d && d->count >= 2) {
+        s->min_depth_bounds = word_float(d->words[0]);
+        s->max_depth_bounds = word_float(d->words[1]);
+    }
+    /* Stencil state per face (the command's face mask is in `first`). */
+    for (uint32_t i = 0; i < w->dyn_count; i++) {
+        const struct dyn_value *e = &w->dyn[i];
+        if (!is_stencil_state(e->state) || !dyn_get(w, e->state)) {
+            continue;
+        }
+        for (int f = 0; f < 2; f++) {
+            struct sim_stencil_face *face = f ? &s->back : &s->front;
+            if (!(e->first & (f ? VK_STENCIL_FACE_BACK_BIT : VK_STENCIL_FACE_FRONT_BIT)) ||
+                e->count < 1) {
+                continue;
+            }
+            if (e->state == VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK) {
+                face->compare_mask = e->words[0];
+            } else if (e->state == VK_DYNAMIC_STATE_STENCIL_WRITE_MASK) {
+                face->write_mask = e->words[0];
+            } else if (e->state == VK_DYNAMIC_STATE_STENCIL_REFERENCE) {
+                face->reference = e->words[0];
+            } else if (e->count >= 4) {
+                face->fail_op = e->words[0];
+                face->pass_op = e->words[1];
+                face->depth_fail_op = e->words[2];
+                face->compare_op = e->words[3];
+            }
+        }
+    }
+    s->logic_op_enable = p->logic_op_enable;
+    s->logic_op = dyn_word(w, VK_DYNAMIC_STATE_LOGIC_OP_EXT, p->logic_op);
+    memcpy(s->blend_constants, p->blend_constants, sizeof(s->blend_constants));
+    d = dyn_get(w, VK_DYNAMIC_STATE_BLEND_CONSTANTS);
+    if (d && d->count >= 4) {
+        for (int c = 0; c < 4; c++) {
+            s->blend_constants[c] = word_float(d->words[c]);
+        }
+    }
+    d = dyn_get(w, VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT);
+    for (uint32_t i = 0; i < color_count && i < SIM_MAX_COLOR_ATTACHMENTS; i++) {
+        if (i < p->blend_attachments.count) {
+            s->blend[i] = (struct sim_blend_attachment){
+                bl[i].blend_enable, bl[i].src_color_factor, bl[i].dst_color_factor,
+                bl[i].color_op, bl[i].src_alpha_factor, bl[i].dst_alpha_factor,
+                bl[i].alpha_op, bl[i].write_mask};
+        }
+        if (d && i < d->count && !d->words[i]) {
+            s->blend[i].write_mask = 0;
+        }
+    }
+}
+
+/* The draw's binding table: the bound descriptor sets the pipeline layout
+ * names, plus push constants.  Dynamic offsets apply in binding order
+ * (Vulkan specification, "Descriptor Set Binding"). */
+/* The subresources view `view_handle` shows, counts resolved. */
+static struct sim_view_range
+view_range(struct walk *w, uint64_t view_handle)
+{
+    const struct cap_image_view *v = cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, view_handle);
+    const struct cap_image *img = v ? cap_trace_find(w->trace, CAP_OBJ_IMAGE, v->image) : NULL;
+    struct sim_view_range r = {VK_IMAGE_VIEW_TYPE_2D, 0, 1, 0, 1};
+
+    if (!v || !img || v->base_mip_level >= img->mip_levels ||
+        v->base_array_layer >= img->array_layers) {
+        return r;
+    }
+    r.view_type = v->view_type;
+    r.base_level = v->base_mip_level;
+    r.level_count = v->level_count == VK_REMAINING_MIP_LEVELS ||
+                            v->level_count > img->mip_levels - v->base_mip_level
+                        ? img->mip_levels - v->base_mip_level
+                        : v->level_count;
+    r.base_layer = v->base_array_layer;
+    r.layer_count = v->layer_count == VK_REMAINING_ARRAY_LAYERS ||
+                            v->layer_count > img->array_layers - v->base_array_layer
+                        ? img->array_layers - v->base_array_layer
+                        : v->layer_count;
+    return r;
+}
+
+static struct sim_binding *
+build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out,
+               struct sim_view_range **ranges_out, const char **problem)
+{
+    const struct cap_pipeline *p = w->pipeline;
+    const struct cap_pipeline_layout *layout =
+        cap_trace_find(w->trace, CAP_OBJ_PIPELINE_LAYOUT, p->layout);
+    uint32_t total = 1, n = 0;
+    struct sim_binding *table;
+
+    *count = 0;
+    for (uint32_t s = 0; layout && s < layout->set_layouts.count && s < MAX_SETS; s++) {
+        const struct cap_descriptor_set *ds =
+            w->sets[s] ? cap_trace_find_descriptor_set(w->trace, w->frame->index, w->sets[s])
+                       : NULL;
+        total += ds ? ds->descriptors.count : 0;
+    }
+    table = falloc(w->fp, sizeof(*table) * total);
+    uint32_t *images = falloc(w->fp, sizeof(*images) * total);
+    struct sim_view_range *ranges = falloc(w->fp, sizeof(*ranges) * total);
+    if (!table || !images || !ranges) {
+        w->nomem = 1;
+        return NULL;
+    }
+    memset(ranges, 0, sizeof(*ranges) * total);
+    *images_out = images;
+    *ranges_out = ranges;
+    for (uint32_t s = 0; layout && s < layout->set_layouts.count && s < MAX_SETS; s++) {
+        const struct cap_descriptor_set *ds;
+        const struct cap_dset_layout *dl;
+        const struct cap_descriptor *desc;
+        const struct cap_dset_layout_binding *lb = NULL;
+        uint32_t lb_count = 0;
+
+        if (!w->sets[s]) {
+            continue;
+        }
+        ds = cap_trace_find_descriptor_set(w->trace, w->frame->index, w->sets[s]);
+        if (!ds) {
+            *problem = "a bound descriptor set has no state in the trace";
+            continue;
+        }
+        dl = cap_trace_find(w->trace, CAP_OBJ_DSET_LAYOUT, ds->layout);
+        if (dl) {
+            lb = CAP_SPAN_PTR(dl, dl->bindings, struct cap_dset_layout_binding);
+            lb_count = dl->bindings.count;
+        }
+        desc = CAP_SPAN_PTR(ds, ds->descriptors, struct cap_descriptor);
+        for (uint32_t i = 0; i < ds->descriptors.count; i++) {
+            const struct cap_descriptor *d = &desc[i];
+            struct sim_binding *b = &table[n];
+            memset(b, 0, sizeof(*b));
+            images[n] = SIM_NONE;
+            b->set = s;
+            b->binding = d->binding;
+            b->array_element = d->array_element;
+            switch (d->type) {
+            case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER:
+            case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER:
+            case VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC:
+            case VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC: {
+                struct fp_buffer *buf = get_buffer(w, d->buffer);
+                uint64_t offset = d->offset;
+                if (d->type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
+                    d->type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC) {
+                    /* The index of this descriptor among the set's dynamic
+                     * ones, in binding order. */
+                    uint32_t k = d->array_element;
+                    for (uint32_t j = 0; j < lb_count; j++) {
+                        if (lb[j].binding < d->binding &&
+                            (lb[j].descriptor_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
+                             lb[j].descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC)) {
+                            k += lb[j].descriptor_count;
+                        }
+                    }
+                    if (k < w->dyn_offset_count[s]) {
+                        offset += w->dyn_offsets[s][k];
+                    }
+                }
+                if (!buf || !buf->data || offset > buf->size) {
+                    *problem = "a buffer descriptor has no contents in the trace";
+                    continue;
+                }
+                b->data = buf->data + offset;
+                b->size = d->range == VK_WHOLE_SIZE || d->range > buf->size - offset
+                              ? buf->size - offset
+                              : d->range;
+                break;
+            }
+            case VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER:
+            case VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE:
+            case VK_DESCRIPTOR_TYPE_STORAGE_IMAGE:
+            case VK_DESCRIPTOR_TYPE_SAMPLER: {
+                uint64_t sampler = d->sampler;
+                for (uint32_t j = 0; j < lb_count && dl; j++) {
+                    if (lb[j].binding == d->binding && lb[j].immutable_first != UINT32_MAX &&
+                        d->array_element < lb[j].descriptor_count) {
+                        const uint64_t *imm = CAP_SPAN_PTR(dl, dl->immutable_samplers, uint64_t);
+                        sampler = imm[lb[j].immutable_first + d->array_element];
+                    }
+                }
+                if (d->type != VK_DESCRIPTOR_TYPE_SAMPLER) {
+                    b->image = get_texture(w, d->image_view);
+                    /* Images the frame writes before this draw are read
+                     * from the replay's copy, subresource by subresource. */
+                    images[n] = view_image(w, d->image_view, NULL);
+                    ranges[n] = view_range(w, d->image_view);
+                    if (!b->image && images[n] == SIM_NONE) {
+                        *problem = "a sampled image has no contents the replay can read";
+                    }
+                }
+                if (d->type == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER ||
+                    d->type == VK_DESCRIPTOR_TYPE_SAMPLER) {
+                    b->sampler = get_sampler(w, sampler);
+                }
+                break;
+            }
+            case VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT:
+                /* subpassLoad reads the attachment as the replay has
+                 * rendered it so far (an earlier subpass's output). */
+                b->image = get_texture(w, d->image_view);
+                images[n] = view_image(w, d->image_view, NULL);
+                ranges[n] = view_range(w, d->image_view);
+                if (images[n] == SIM_NONE) {
+                    *problem = "an input attachment has no image the replay can read";
+                }
+                break;
+            default:
+                /* Texel buffers, ...: read as zero. */
+                continue;
+            }
+            n++;
+        }
+    }
+    if (w->push_size) {
+        struct sim_binding *b = &table[n];
+        uint8_t *copy = falloc(w->fp, w->push_size);
+        images[n++] = SIM_NONE;
+        if (!copy) {
+            w->nomem = 1;
+            return NULL;
+        }
+        memcpy(copy, w->push, w->push_size);
+        memset(b, 0, sizeof(*b));
+        b->set = SIM_PUSH_CONSTANT_SET;
+        b->data = copy;
+        b->size = w->push_size;
+    }
+    *count = n;
+    return table;
+}
+
+static struct sim_draw *
+new_draw(struct walk *w)
+{
+    struct fp_pass_draws *pd = &w->fp->pass_draws[w->pass];
+    struct sim_draw *d;
+
+    if (!grow((void **)&pd->draws, &pd->cap, pd->count + 1, sizeof(*pd->draws))) {
+        w->nomem = 1;
+        return NULL;
+    }
+    d = &pd->draws[pd->count++];
+    memset(d, 0, sizeof(*d));
+    return d;
+}
+
+static void
+record_draw(struct walk *w, const struct cap_cmd_draw *cmd)
+{
+    const struct cap_draw_params *params = CAP_SPAN_PTR(cmd, cmd->draws, struct cap_draw_params);
+    int indexed = cmd->kind == CAP_DRAW_INDEXED || cmd->kind == CAP_DRAW_INDEXED_INDIRECT ||
+                  cmd->kind == CAP_DRAW_INDEXED_INDIRECT_COUNT ||
+                  cmd->kind == CAP_DRAW_MULTI_INDEXED;
+
+    for (uint32_t i = 0; i < cmd->draws.count; i++) {
+        uint32_t id = w->draw_number++;
+        struct sim_draw *d;
+        const char *problem = NULL;
+
+        w->out->draws++;
+        if (w->program && w->program->tessellated) {
+            w->out->tessellated_draws++;
+        }
+        if (w->pass == SIM_NONE) {
+            skip(w, "draw outside a render pass");
+            w->out->lost_draws++;
+            continue;
+        }
+        d = new_draw(w);
+        if (!d) {
+            return;
+        }
+        d->id = id;
+        if (!w->pipeline || !w->program) {
+            d->unsupported = "no graphics pipeline bound";
+            continue;
+        }
+        if (w->program->error[0]) {
+            d->unsupported = w->program->error;
+            continue;
+        }
+        if (w->pass_problem) {
+            d->unsupported = w->pass_problem;
+            continue;
+        }
+        if (cmd->flags & CAP_DRAW_ARGS_UNRESOLVED) {
+            d->unsupported = "the indirect arguments were not read back";
+            continue;
+        }
+        d->program = &w->program->program;
+        build_state(w, &d->state, w->fp->passes[w->pass].color_count);
+        uint32_t *binding_images = NULL;
+        struct sim_view_range *binding_ranges = NULL;
+        d->bindings = build_bindings(w, &d->binding_count, &binding_images, &binding_ranges,
+                                     &problem);
+        if (!d->bindings) {
+            return;
+        }
+        d->binding_images = binding_images;
+        d->binding_ranges = binding_ranges;
+        for (uint32_t b = 0; b < SIM_MAX_VERTEX_BINDINGS; b++) {
+            struct fp_buffer *buf;
+            if (!w->vb[b].buffer) {
+                continue;
+            }
+            buf = get_buffer(w, w->vb[b].buffer);
+            if (!buf || !buf->data || w->vb[b].offset > buf->size) {
+                problem = "a vertex buffer has no contents in the trace";
+                continue;
+            }
+            d->vertex_buffers[b].data = buf->data + w->vb[b].offset;
+            d->vertex_buffers[b].size = buf->size - w->vb[b].offset;
+            if (w->vb[b].size && w->vb[b].size != VK_WHOLE_SIZE &&
+                w->vb[b].size < d->vertex_buffers[b].size) {
+                d->vertex_buffers[b].size = w->vb[b].size;
+            }
+            d->vertex_buffers[b].stride = w->vb[b].stride;
+        }
+        d->indexed = (uint32_t)indexed;
+        if (indexed) {
+            struct fp_buffer *buf = get_buffer(w, w->index_buffer);
+            switch (w->index_type) {
+            case VK_INDEX_TYPE_UINT16:
+                d->index_bytes = 2;
+                break;
+            case VK_INDEX_TYPE_UINT32:
+                d->index_bytes = 4;
+                break;
+            case VK_INDEX_TYPE_UINT8_EXT:
+                d->index_bytes = 1;
+                break;
+            default:
+                d->unsupported = "index type not supported";
+                continue;
+            }
+            if (!buf || !buf->data || w->index_offset > buf->size) {
+                d->unsupported = "the index buffer has no contents in the trace";
+                continue;
+            }
+            d->index_data = buf->data + w->index_offset;
+            d->index_size = buf->size - w->index_offset;
+        }
+        d->count = params[i].count;
+        d->instance_count = params[i].instance_count;
+        d->first = params[i].first;
+        d->vertex_offset = params[i].vertex_offset;
+        d->first_instance = params[i].first_instance;
+        (void)problem; /* partial bindings read as zero; the image comparison shows it */
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Passes                                                                    */
+
+static uint32_t
+new_pass(struct walk *w)
+{
+    struct frame_priv *fp = w->fp;
+    if (!grow((void **)&fp->passes, &fp->pass_cap, fp->pass_count + 1, sizeof(*fp->passes)) ||
+        !grow((void **)&fp->pass_draws, &fp->pass_draws_cap, fp->pass_count + 1,
+              sizeof(*fp->pass_draws))) {
+        w->nomem = 1;
+        return SIM_NONE;
+    }
+    memset(&fp->passes[fp->pass_count], 0, sizeof(fp->passes[0]));
+    memset(&fp->pass_draws[fp->pass_count], 0, sizeof(fp->pass_draws[0]));
+    fp->passes[fp->pass_count].kind = SIM_PASS_RENDER;
+    fp->passes[fp->pass_count].depth.image = SIM_NONE;
+    return fp->pass_count++;
+}
+
+/* The frame image holding mip level `level`, array layer `layer` of frame
+ * image `image` (pipeline.h, sim_image.parent), registered on first use
+ * with that subresource's snapshot texels; SIM_NONE when out of memory. */
+static uint32_t
+subresource_image(struct walk *w, uint32_t image, uint32_t level, uint32_t layer)
+{
+    struct frame_priv *fp = w->fp;
+    struct sim_image parent = fp->images[image], *si;
+    uint32_t bytes = sim_format_texel_bytes(parent.format);
+    uint64_t offset = 0;
+
+    for (uint32_t i = 0; i < fp->image_count; i++) {
+        if (fp->images[i].parent == image + 1 && fp->images[i].level == level &&
+            fp->images[i].layer == layer) {
+            return i;
+        }
+    }
+    if (!grow((void **)&fp->images, &fp->image_cap, fp->image_count + 1, sizeof(*fp->images)) ||
+        !grow((void **)&fp->image_handles, &fp->image_handle_cap, fp->image_count + 1,
+              sizeof(uint64_t))) {
+        w->nomem = 1;
+        return SIM_NONE;
+    }
+    /* The parent's handle: get_image finds the parent first. */
+    fp->image_handles[fp->image_count] = fp->image_handles[image];
+    si = &fp->images[fp->image_count];
+    memset(si, 0, sizeof(*si));
+    si->format = parent.format;
+    si->width = parent.width >> level ? parent.width >> level : 1;
+    si->height = parent.height >> level ? parent.height >> level : 1;
+    si->levels = 1;
+    si->layers = 1;
+    si->samples = parent.samples;
+    si->parent = image + 1;
+    si->level = level;
+    si->layer = layer;
+    /* Snapshots hold levels in order, each with all its layers. */
+    for (uint32_t l = 0; l <= level && parent.data && bytes; l++) {
+        uint64_t lw = parent.width >> l ? parent.width >> l : 1;
+        uint64_t lh = parent.height >> l ? parent.height >> l : 1;
+        uint64_t layer_bytes = lw * lh * bytes;
+        uint64_t at = offset + (l == level ? layer * layer_bytes : 0);
+        if (l == level && at < parent.size && parent.size - at >= layer_bytes) {
+            si->data = (const uint8_t *)parent.data + at;
+            si->size = layer_bytes;
+        }
+        offset += layer_bytes * parent.layers;
+    }
+    return fp->image_count++;
+}
+
+/* The frame image a render-target view renders into: the image for its
+ * level 0 and layer 0, a subresource image for another level or layer.
+ * Views of several layers (layered rendering) give SIM_NONE with
+ * w->pass_problem set. */
+static uint32_t
+attachment_image(struct walk *w, uint64_t view_handle, uint32_t *format)
+{
+    const struct cap_image_view *v = cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, view_handle);
+    const struct cap_image *img = v ? cap_trace_find(w->trace, CAP_OBJ_IMAGE, v->image) : NULL;
+    uint32_t image = view_image(w, view_handle, format);
+    uint32_t layers;
+
+    if (!v || !img || image == SIM_NONE) {
+        return image;
+    }
+    layers = v->layer_count == VK_REMAINING_ARRAY_LAYERS
+                 ? (img->array_layers > v->base_array_layer
+                        ? img->array_layers - v->base_array_layer
+                        : 0)
+                 : v->layer_count;
+    if (layers != 1 || v->base_mip_level >= img->mip_levels ||
+        v->base_array_layer >= img->array_layers) {
+        w->pass_problem = layers != 1
+                              ? "a layered render target (a view of several array layers)"
+                              : "a render target outside its image's levels and layers";
+        return SIM_NONE;
+    }
+    if (v->base_mip_level == 0 && v->base_array_layer == 0) {
+        return image;
+    }
+    return subresource_image(w, image, v->base_mip_level, v->base_array_layer);
+}
+
+static void
+set_attachment(struct walk *w, struct sim_attachment *a, uint32_t index,
+               const struct cap_attachment_desc *desc)
+{
+    uint64_t view = index < w->view_count ? w->views[index] : 0;
+    uint32_t format = desc->format;
+
+    a->image = view ? attachment_image(w, view, &format) : SIM_NONE;
+    a->format = format;
+    a->resolve_image = SIM_NONE;
+    if (index < MAX_ATTACHMENTS && w->used[index]) {
+        a->load_op = VK_ATTACHMENT_LOAD_OP_LOAD;
+        a->stencil_load_op = VK_ATTACHMENT_LOAD_OP_LOAD;
+    } else {
+        a->load_op = desc->load_op;
+        a->stencil_load_op = desc->stencil_load_op;
+    }
+    a->store_op = desc->store_op;
+    a->stencil_store_op = desc->stencil_store_op;
+    if (index < w->clear_count) {
+        memcpy(a->clear, w->clears[index].words, sizeof(a->clear));
+    }
+}
+
+/* Opens the sim_pass of subpass w->subpass of the current render pass. */
+static void
+begin_subpass(struct walk *w)
+{
+    const struct cap_render_pass *rp = w->rp;
+    const struct cap_attachment_desc *att = CAP_SPAN_PTR(rp, rp->attachments,
+                                                         struct cap_attachment_desc);
+    const struct cap_subpass *sp = CAP_SPAN_PTR(rp, rp->subpasses, struct cap_subpass);
+    struct sim_pass *pass;
+    uint32_t pi;
+
+    w->pass = SIM_NONE;
+    w->pass_problem = NULL;
+    if (w->subpass >= rp->subpasses.count) {
+        return;
+    }
+    sp = &sp[w->subpass];
+    pi = new_pass(w);
+    if (pi == SIM_NONE) {
+        return;
+    }
+    w->pass = pi;
+    pass = &w->fp->passes[pi];
+    pass->width = w->fb_width;
+    pass->height = w->fb_height;
+    pass->area = (struct sim_rect){w->area.x, w->area.y, w->area.width, w->area.height};
+    const struct cap_attachment_ref *colors =
+        CAP_SPAN_PTR(rp, sp->colors, struct cap_attachment_ref);
+    const struct cap_attachment_ref *resolves = CAP_SPAN_PTR(rp, sp->resolves,
+                                                             struct cap_attachment_ref);
+    const struct cap_attachment_ref *ds = CAP_SPAN_PTR(rp, sp->depth_stencil,
+                                                       struct cap_attachment_ref);
+    pass->color_count = sp->colors.count < SIM_MAX_COLOR_ATTACHMENTS ? sp->colors.count
+                                                                      : SIM_MAX_COLOR_ATTACHMENTS;
+    for (uint32_t i = 0; i < pass->color_count; i++) {
+        uint32_t a = colors[i].attachment;
+        pass->color[i].image = SIM_NONE;
+        pass->color[i].resolve_image = SIM_NONE;
+        if (a == VK_ATTACHMENT_UNUSED || a >= rp->attachments.count) {
+            continue;
+        }
+        set_attachment(w, &pass->color[i], a, &att[a]);
+        pass->samples = att[a].samples;
+        if (i < sp->resolves.count && resolves[i].attachment != VK_ATTACHMENT_UNUSED &&
+            resolves[i].attachment < rp->attachments.count &&
+            resolves[i].attachment < w->view_count) {
+            pass->color[i].resolve_image = view_image(w, w->views[resolves[i].attachment], NULL);
+        }
+    }
+    if (sp->depth_stencil.count && ds[0].attachment != VK_ATTACHMENT_UNUSED &&
+        ds[0].attachment < rp->attachments.count) {
+        pass->has_depth = 1;
+        set_attachment(w, &pass->depth, ds[0].attachment, &att[ds[0].attachment]);
+        pass->samples = att[ds[0].attachment].samples;
+    }
+    /* Later subpasses find these attachments written. */
+    for (uint32_t i = 0; i < pass->color_count; i++) {
+        if (colors[i].attachment < MAX_ATTACHMENTS) {
+            w->used[colors[i].attachment] = 1;
+        }
+    }
+    if (pass->has_depth && ds[0].attachment < MAX_ATTACHMENTS) {
+        w->used[ds[0].attachment] = 1;
+    }
+}
+
+static void
+begin_render_pass(struct walk *w, const struct cap_cmd_begin_render_pass *cmd)
+{
+    const struct cap_framebuffer *fb = cap_trace_find(w->trace, CAP_OBJ_FRAMEBUFFER,
+                                                      cmd->framebuffer);
+    w->rp = cap_trace_find(w->trace, CAP_OBJ_RENDER_PASS, cmd->render_pass);
+    w->in_render_pass = 1;
+    w->pass = SIM_NONE;
+    if (!w->rp || !fb) {
+        skip(w, "render pass without its objects");
+        return;
+    }
+    if (cmd->attachments.count) {
+        w->views = CAP_SPAN_PTR(cmd, cmd->attachments, uint64_t);
+        w->view_count = cmd->attachments.count;
+    } else {
+        w->views = CAP_SPAN_PTR(fb, fb->attachments, uint64_t);
+        w->view_count = fb->attachments.count;
+    }
+    w->clears = CAP_SPAN_PTR(cmd, cmd->clear_values, struct cap_clear_value);
+    w->clear_count = cmd->clear_values.count;
+    w->area = cmd->area;
+    w->fb_width = fb->width;
+    w->fb_height = fb->height;
+    w->subpass = 0;
+    memset(w->used, 0, sizeof(w->used));
+    begin_subpass(w);
+}
+
+static void
+rendering_attachment(struct walk *w, struct sim_attachment *a,
+                     const struct cap_rendering_attachment *ra, uint32_t *width,
+                     uint32_t *height, uint32_t *samples)
+{
+    uint32_t format = 0;
+    a->image = ra->view ? attachment_image(w, ra->view, &format) : SIM_NONE;
+    a->format = format;
+    a->load_op = ra->load_op;
+    a->store_op = ra->store_op;
+    a->stencil_load_op = ra->load_op;
+    a->stencil_store_op = ra->store_op;
+    memcpy(a->clear, ra->clear.words, sizeof(a->clear));
+    a->resolve_image = ra->resolve_view && ra->resolve_mode ? view_image(w, ra->resolve_view, NULL)
+                                                            : SIM_NONE;
+    if (a->image != SIM_NONE) {
+        const struct sim_image *img = &w->fp->images[a->image];
+        *width = img->width > *width ? img->width : *width;
+        *height = img->height > *height ? img->height : *height;
+        *samples = img->samples;
+    }
+}
+
+static void
+begin_rendering(struct walk *w, const struct cap_cmd_begin_rendering *cmd)
+{
+    const struct cap_rendering_attachment *colors =
+        CAP_SPAN_PTR(cmd, cmd->colors, struct cap_rendering_attachment);
+    uint32_t pi = new_pass(w), width = 0, height = 0, samples = 1;
+    struct sim_pass *pass;
+
+    w->pass_problem = NULL;
+    w->in_render_pass = 1;
+    w->rp = NULL;
+    w->pass = pi;
+    if (pi == SIM_NONE) {
+        return;
+    }
+    pass = &w->fp->passes[pi];
+    pass->area = (struct sim_rect){cmd->area.x, cmd->area.y, cmd->area.width, cmd->area.height};
+    pass->color_count = cmd->colors.count < SIM_MAX_COLOR_ATTACHMENTS ? cmd->colors.count
+                                                                       : SIM_MAX_COLOR_ATTACHMENTS;
+    for (uint32_t i = 0; i < pass->color_count; i++) {
+        rendering_attachment(w, &pass->color[i], &colors[i], &width, &height, &samples);
+        pass = &w->fp->passes[pi]; /* view_image may not move passes, but stay safe */
+    }
+    if (cmd->depth.view) {
+        pass->has_depth = 1;
+        rendering_attachment(w, &pass->depth, &cmd->depth, &width, &height, &samples);
+        if (cmd->stencil.view == cmd->depth.view) {
+            pass->depth.stencil_load_op = cmd->stencil.load_op;
+            pass->depth.stencil_store_op = cmd->stencil.store_op;
+            pass->depth.clear[1] = cmd->stencil.clear.words[1];
+        }
+    } else if (cmd->stencil.view) {
+        pass->has_depth = 1;
+        rendering_attachment(w, &pass->depth, &cmd->stencil, &width, &height, &samples);
+    }
+    pass->width = width ? width : (uint32_t)cmd->area.x + cmd->area.width;
+    pass->height = height ? height : (uint32_t)cmd->area.y + cmd->area.height;
+    pass->samples = samples;
+}
+
+static void
+set_state(struct walk *w, const struct cap_cmd_set_state *cmd)
+{
+    struct dyn_value *d = NULL;
+    if (is_stencil_state(cmd->state)) {
+        /* Per face: the faces this command sets leave the older entries. */
+        for (uint32_t i = 0; i < w->dyn_count; i++) {
+            if (w->dyn[i].state == cmd->state) {
+                w->dyn[i].first &= ~cmd->first;
+                if (!w->dyn[i].first) {
+                    d = &w->dyn[i];
+                }
+            }
+        }
+    } else {
+        for (uint32_t i = 0; i < w->dyn_count; i++) {
+            if (w->dyn[i].state == cmd->state) {
+                d = &w->dyn[i];
+            }
+        }
+    }
+    if (!d) {
+        if (w->dyn_count == MAX_DYNAMIC) {
+            return;
+        }
+        d = &w->dyn[w->dyn_count++];
+    }
+    d->state = cmd->state;
+    d->first = cmd->first;
+    d->count = cmd->values.count;
+    d->words = CAP_SPAN_PTR(cmd, cmd->values, uint32_t);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Transfers                                                                 */
+
+static struct sim_pass *
+transfer_pass(struct walk *w, enum sim_pass_kind kind, uint32_t image)
+{
+    uint32_t pi;
+    struct sim_pass *p;
+
+    if (w->in_render_pass) {
+        skip(w, "transfer inside a render pass");
+        return NULL;
+    }
+    pi = new_pass(w);
+    if (pi == SIM_NONE) {
+        return NULL;
+    }
+    p = &w->fp->passes[pi];
+    p->kind = kind;
+    p->image = image;
+    p->src_image = SIM_NONE;
+    if (image != SIM_NONE) {
+        const struct sim_image *img = &w->fp->images[image];
+        p->area = (struct sim_rect){0, 0, img->width, img->height};
+        p->format = img->format;
+    }
+    return p;
+}
+
+/* Subresources one transfer command may touch; beyond that it is skipped
+ * (each becomes a surface of its own). */
+#define MAX_TRANSFER_SUBRESOURCES 64
+
+/* The frame image holding `level`, `layer` of frame image `image`: the
+ * image itself for level 0, layer 0, else its subresource image.  SIM_NONE
+ * for a subresource it does not have. */
+static uint32_t
+level_image(struct walk *w, uint32_t image, uint32_t level, uint32_t layer)
+{
+    const struct sim_image *img = image != SIM_NONE ? &w->fp->images[image] : NULL;
+
+    if (!img || level >= img->levels || layer >= img->layers) {
+        return SIM_NONE;
+    }
+    return level == 0 && layer == 0 ? image : subresource_image(w, image, level, layer);
+}
+
+static void
+record_clear_image(struct walk *w, const struct cap_cmd_clear_image *c)
+{
+    const struct cap_subresource_range *ranges =
+        CAP_SPAN_PTR(c, c->ranges, struct cap_subresource_range);
+    uint32_t image = get_image(w, c->image);
+
+    for (uint32_t i = 0; i < c->ranges.count && image != SIM_NONE; i++) {
+        const struct sim_image img = w->fp->images[image];
+        const struct cap_subresource_range *r = &ranges[i];
+        uint32_t levels, layers;
+
+        if (r->base_mip_level >= img.levels || r->base_array_layer >= img.layers) {
+            skip(w, "clear of a subresource the image does not have");
+            continue;
+        }
+        levels = r->level_count > img.levels - r->base_mip_level ? img.levels - r->base_mip_level
+                                                                  : r->level_count;
+        layers = r->layer_count > img.layers - r->base_array_layer
+                     ? img.layers - r->base_array_layer
+                     : r->layer_count;
+        if ((uint64_t)levels * layers > MAX_TRANSFER_SUBRESOURCES) {
+            skip(w, "clear of more than 64 mip levels and layers");
+            continue;
+        }
+        for (uint32_t l = 0; l < levels; l++) {
+            for (uint32_t a = 0; a < layers; a++) {
+                uint32_t target = level_image(w, image, r->base_mip_level + l,
+                                              r->base_array_layer + a);
+                struct sim_pass *p =
+                    target != SIM_NONE ? transfer_pass(w, SIM_PASS_CLEAR, target) : NULL;
+                if (!p) {
+                    return;
+                }
+                p->aspects = c->head.op == CAP_CMD_CLEAR_COLOR_IMAGE ? VK_IMAGE_ASPECT_COLOR_BIT
+                                                                    : r->aspect_mask;
+                memcpy(p->clear_value, c->value.words, sizeof(p->clear_value));
+            }
+        }
+    }
+}
+
+/* Copies, blits and resolves: one pass per source and destination
+ * subresource (consecutive regions between the same two share it). */
+static void
+record_image_copy(struct walk *w, const struct cap_cmd_transfer *c)
+{
+    uint32_t src = get_image(w, c->src), dst = get_image(w, c->dst);
+    struct sim_blit_region *regions;
+    struct sim_pass *p = NULL;
+    uint32_t n = 0, total = 0;
+
+    if (src == SIM_NONE || dst == SIM_NONE) {
+        return;
+    }
+    for (uint32_t i = 0; i < c->regions.count; i++) {
+        const struct cap_subresource_layers *sl =
+            c->head.op == CAP_CMD_BLIT_IMAGE
+                ? &(CAP_SPAN_PTR(c, c->regions, struct cap_image_blit) + i)->src
+                : &(CAP_SPAN_PTR(c, c->regions, struct cap_image_copy) + i)->src;
+        total += sl->layer_count < MAX_TRANSFER_SUBRESOURCES ? sl->layer_count
+                                                             : MAX_TRANSFER_SUBRESOURCES;
+        if (total > MAX_TRANSFER_SUBRESOURCES) {
+            skip(w, "copy or blit of more than 64 layers");
+            return;
+        }
+    }
+    regions = falloc(w->fp, sizeof(*regions) * (total ? total : 1));
+    if (!regions) {
+        w->nomem = 1;
+        return;
+    }
+    for (uint32_t i = 0; i < c->regions.count; i++) {
+        const struct cap_subresource_layers *sl, *dl;
+        struct sim_blit_region r;
+        if (c->head.op == CAP_CMD_BLIT_IMAGE) {
+            const struct cap_image_blit *b = CAP_SPAN_PTR(c, c->regions, struct cap_image_blit) + i;
+            const struct cap_offset3 *so = b->src_offsets, *dof = b->dst_offsets;
+            r = (struct sim_blit_region){{so[0].x, so[0].y, so[1].x, so[1].y},
+                                         {dof[0].x, dof[0].y, dof[1].x, dof[1].y}};
+            sl = &b->src;
+            dl = &b->dst;
+        } else {
+            const struct cap_image_copy *k = CAP_SPAN_PTR(c, c->regions, struct cap_image_copy) + i;
+            int32_t wd = (int32_t)k->extent.width, ht = (int32_t)k->extent.height;
+            r = (struct sim_blit_region){
+                {k->src_offset.x, k->src_offset.y, k->src_offset.x + wd, k->src_offset.y + ht},
+                {k->dst_offset.x, k->dst_offset.y, k->dst_offset.x + wd, k->dst_offset.y + ht}};
+            sl = &k->src;
+            dl = &k->dst;
+        }
+        for (uint32_t a = 0; a < sl->layer_count && a < MAX_TRANSFER_SUBRESOURCES; a++) {
+            uint32_t s = level_image(w, src, sl->mip_level, sl->base_array_layer + a);
+            uint32_t d = level_image(w, dst, dl->mip_level, dl->base_array_layer + a);
+            if (s == SIM_NONE || d == SIM_NONE) {
+                skip(w, "copy or blit of a subresource the image does not have");
+                continue;
+            }
+            if (!p || p->src_image != s || p->image != d) {
+                if (!(p = transfer_pass(w, SIM_PASS_BLIT, d))) {
+                    return;
+                }
+                p->src_image = s;
+                p->filter = c->filter;
+                p->resolve = c->head.op == CAP_CMD_RESOLVE_IMAGE;
+                p->regions = regions + n;
+            }
+            regions[n++] = r;
+            p->region_count++;
+        }
+    }
+}
+
+static void
+record_upload(struct walk *w, const struct cap_cmd_transfer *c)
+{
+    const struct cap_buffer_image_copy *regions =
+        CAP_SPAN_PTR(c, c->regions, struct cap_buffer_image_copy);
+    struct fp_buffer *buf = get_buffer(w, c->src);
+    uint32_t dst = get_image(w, c->dst);
+
+    if (!buf || !buf->data || dst == SIM_NONE) {
+        skip(w, "buffer-to-image copy without contents");
+        return;
+    }
+    for (uint32_t i = 0; i < c->regions.count; i++) {
+        const struct cap_buffer_image_copy *k = &regions[i];
+        uint32_t bytes = sim_format_texel_bytes(w->fp->images[dst].format);
+        uint32_t target = k->image.layer_count == 1
+                              ? level_image(w, dst, k->image.mip_level, k->image.base_array_layer)
+                              : SIM_NONE;
+        struct sim_pass *p;
+        if (target == SIM_NONE || bytes == 0 ||
+            (k->buffer_row_length && k->buffer_row_length != k->image_extent.width) ||
+            k->buffer_offset > buf->size) {
+            skip(w, "buffer-to-image copy the replay cannot take (layers, layout or format)");
+            continue;
+        }
+        p = transfer_pass(w, SIM_PASS_UPLOAD, target);
+        if (!p) {
+            return;
+        }
+        p->area = (struct sim_rect){k->image_offset.x, k->image_offset.y, k->image_extent.width,
+                                    k->image_extent.height};
+        p->data = buf->data + k->buffer_offset;
+        p->data_size = buf->size - k->buffer_offset;
+    }
+}
+
+static void
+record_buffer_write(struct walk *w, const struct cap_cmd_head *h)
+{
+    struct sim_pass *p;
+
+    if (h->op == CAP_CMD_COPY_BUFFER) {
+        const struct cap_cmd_transfer *c = (const struct cap_cmd_transfer *)h;
+        const struct cap_buffer_copy *k = CAP_SPAN_PTR(c, c->regions, struct cap_buffer_copy);
+        struct fp_buffer *src = get_buffer(w, c->src), *dst = get_buffer(w, c->dst);
+        for (uint32_t i = 0; i < c->regions.count; i++) {
+            if (!src || !dst || !src->data || !dst->data || k[i].src_offset > src->size ||
+                k[i].size > src->size - k[i].src_offset || k[i].dst_offset > dst->size ||
+                k[i].size > dst->size - k[i].dst_offset) {
+                skip(w, "buffer copy outside the buffers' contents");
+                continue;
+            }
+            if (!(p = transfer_pass(w, SIM_PASS_BUFFER_COPY, SIM_NONE))) {
+                return;
+            }
+            p->dst = dst->data + k[i].dst_offset;
+            p->src = src->data + k[i].src_offset;
+            p->bytes = k[i].size;
+        }
+    } else if (h->op == CAP_CMD_UPDATE_BUFFER) {
+        const struct cap_cmd_update_buffer *c = (const struct cap_cmd_update_buffer *)h;
+        struct fp_buffer *dst = get_buffer(w, c->buffer);
+        if (!dst || !dst->data || c->offset > dst->size || c->data.count > dst->size - c->offset) {
+            skip(w, "buffer update outside the buffer's contents");
+            return;
+        }
+        if (!(p = transfer_pass(w, SIM_PASS_BUFFER_COPY, SIM_NONE))) {
+            return;
+        }
+        p->dst = dst->data + c->offset;
+        p->src = CAP_SPAN_PTR(c, c->data, uint8_t);
+        p->bytes = c->data.count;
+    } else {
+        const struct cap_cmd_fill_buffer *c = (const struct cap_cmd_fill_buffer *)h;
+        struct fp_buffer *dst = get_buffer(w, c->buffer);
+        uint64_t size;
+        if (!dst || !dst->data || c->offset > dst->size) {
+            skip(w, "buffer fill outside the buffer's contents");
+            return;
+        }
+        size = c->size == VK_WHOLE_SIZE ? (dst->size - c->offset) & ~3ull : c->size;
+        if (size > dst->size - c->offset ||
+            !(p = transfer_pass(w, SIM_PASS_BUFFER_COPY, SIM_NONE))) {
+            return;
+        }
+        p->dst = dst->data + c->offset;
+        p->src = NULL;
+        p->fill = c->data;
+        p->bytes = size;
+    }
+}
+
+/* vkCmdClearAttachments: a pseudo-draw of the current pass. */
+static void
+record_clear_attachments(struct walk *w, const struct cap_cmd_clear_attachments *c)
+{
+    const struct cap_clear_attachment *atts =
+        CAP_SPAN_PTR(c, c->attachments, struct cap_clear_attachment);
+    const struct cap_clear_rect *rects = CAP_SPAN_PTR(c, c->rects, struct cap_clear_rect);
+    uint64_t n = (uint64_t)c->attachments.count * c->rects.count;
+    struct sim_clear *clears;
+    struct sim_draw *d;
+
+    if (w->pass == SIM_NONE || n == 0) {
+        return;
+    }
+    clears = falloc(w->fp, sizeof(*clears) * n);
+    if (!clears || !(d = new_draw(w))) {
+        w->nomem = 1;
+        return;
+    }
+    n = 0;
+    for (uint32_t a = 0; a < c->attachments.count; a++) {
+        for (uint32_t r = 0; r < c->rects.count; r++) {
+            struct sim_clear *k = &clears[n++];
+            k->aspects = atts[a].aspect_mask;
+            k->attachment = atts[a].color_attachment;
+            memcpy(k->value, atts[a].value.words, sizeof(k->value));
+            k->rect = (struct sim_rect){rects[r].rect.x, rects[r].rect.y, rects[r].rect.width,
+                                        rects[r].rect.height};
+        }
+    }
+    d->id = UINT32_MAX;
+    d->clears = clears;
+    d->clear_count = (uint32_t)n;
+}
+
+static void
+walk_command(struct walk *w, const struct cap_cmd_head *h)
+{
+    switch (h->op) {
+    case CAP_CMD_SUBMIT:
+    case CAP_CMD_BARRIER:
+    case CAP_CMD_EXECUTE_BEGIN:
+    case CAP_CMD_EXECUTE_END:
+        break;
+    case CAP_CMD_BEGIN_RENDER_PASS:
+        begin_render_pass(w, (const struct cap_cmd_begin_render_pass *)h);
+        break;
+    case CAP_CMD_NEXT_SUBPASS:
+        if (w->rp) {
+            w->subpass++;
+            begin_subpass(w);
+        }
+        break;
+    case CAP_CMD_END_RENDER_PASS:
+    case CAP_CMD_END_RENDERING:
+        w->in_render_pass = 0;
+        w->pass = SIM_NONE;
+        w->rp = NULL;
+        break;
+    case CAP_CMD_BEGIN_RENDERING:
+        begin_rendering(w, (const struct cap_cmd_begin_rendering *)h);
+        break;
+    case CAP_CMD_BIND_PIPELINE: {
+        const struct cap_cmd_bind_pipeline *c = (const struct cap_cmd_bind_pipeline *)h;
+        if (c->bind_point == VK_PIPELINE_BIND_POINT_GRAPHICS) {
+            w->pipeline = cap_trace_find(w->trace, CAP_OBJ_PIPELINE, c->pipeline);
+            w->program = get_program(w->rt, c->pipeline);
+            if (!w->program) {
+                w->nomem = 1;
+            }
+        }
+        break;
+    }
+    case CAP_CMD_BIND_DESCRIPTOR_SETS: {
+        const struct cap_cmd_bind_descriptor_sets *c =
+            (const struct cap_cmd_bind_descriptor_sets *)h;
+        const uint64_t *sets = CAP_SPAN_PTR(c, c->sets, uint64_t);
+        const uint32_t *offs = CAP_SPAN_PTR(c, c->dynamic_offsets, uint32_t);
+        uint32_t used = 0;
+        if (c->bind_point != VK_PIPELINE_BIND_POINT_GRAPHICS) {
+            break;
+        }
+        for (uint32_t i = 0; i < c->sets.count && c->first_set + i < MAX_SETS; i++) {
+            uint32_t s = c->first_set + i, dynamic = 0;
+            const struct cap_descriptor_set *ds =
+                cap_trace_find_descriptor_set(w->trace, w->frame->index, sets[i]);
+            const struct cap_dset_layout *dl =
+                ds ? cap_trace_find(w->trace, CAP_OBJ_DSET_LAYOUT, ds->layout) : NULL;
+            if (dl) {
+                const struct cap_dset_layout_binding *lb =
+                    CAP_SPAN_PTR(dl, dl->bindings, struct cap_dset_layout_binding);
+                for (uint32_t j = 0; j < dl->bindings.count; j++) {
+                    if (lb[j].descriptor_type == VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC ||
+                        lb[j].descriptor_type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC) {
+                        dynamic += lb[j].descriptor_count;
+                    }
+                }
+            }
+            w->sets[s] = sets[i];
+            w->dyn_offsets[s] = offs + used;
+            w->dyn_offset_count[s] = used + dynamic <= c->dynamic_offsets.count ? dynamic : 0;
+            used += w->dyn_offset_count[s];
+        }
+        break;
+    }
+    case CAP_CMD_PUSH_CONSTANTS: {
+        const struct cap_cmd_push_constants *c = (const struct cap_cmd_push_constants *)h;
+        const uint8_t *data = CAP_SPAN_PTR(c, c->data, uint8_t);
+        if (c->offset < MAX_PUSH && c->data.count <= MAX_PUSH - c->offset) {
+            memcpy(w->push + c->offset, data, c->data.count);
+            if (c->offset + c->data.count > w->push_size) {
+                w->push_size = c->offset + c->data.count;
+            }
+        }
+        break;
+    }
+    case CAP_CMD_BIND_VERTEX_BUFFERS: {
+        const struct cap_cmd_bind_vertex_buffers *c = (const struct cap_cmd_bind_vertex_buffers *)h;
+        const uint64_t *bufs = CAP_SPAN_PTR(c, c->buffers, uint64_t);
+        const uint64_t *offs = CAP_SPAN_PTR(c, c->offsets, uint64_t);
+        const uint64_t *sizes = CAP_SPAN_PTR(c, c->sizes, uint64_t);
+        const uint64_t *strides = CAP_SPAN_PTR(c, c->strides, uint64_t);
+        for (uint32_t i = 0; i < c->buffers.count; i++) {
+            uint32_t b = c->first_binding + i;
+            if (b >= SIM_MAX_VERTEX_BINDINGS) {
+                continue;
+            }
+            w->vb[b].buffer = bufs[i];
+            w->vb[b].offset = i < c->offsets.count ? offs[i] : 0;
+            w->vb[b].size = i < c->sizes.count ? sizes[i] : 0;
+            w->vb[b].stride = i < c->strides.count ? strides[i] : 0;
+        }
+        break;
+    }
+    case CAP_CMD_BIND_INDEX_BUFFER: {
+        const struct cap_cmd_bind_index_buffer *c = (const struct cap_cmd_bind_index_buffer *)h;
+        w->index_buffer = c->buffer;
+        w->index_offset = c->offset;
+        w->index_type = c->index_type;
+        break;
+    }
+    case CAP_CMD_SET_STATE:
+        set_state(w, (const struct cap_cmd_set_state *)h);
+        break;
+    case CAP_CMD_DRAW:
+        record_draw(w, (const struct cap_cmd_draw *)h);
+        break;
+    case CAP_CMD_PRESENT: {
+        const struct cap_cmd_present *c = (const struct cap_cmd_present *)h;
+        w->out->frame.present_image = get_image(w, c->image);
+        break;
+    }
+    case CAP_CMD_CLEAR_COLOR_IMAGE:
+    case CAP_CMD_CLEAR_DEPTH_STENCIL_IMAGE:
+        record_clear_image(w, (const struct cap_cmd_clear_image *)h);
+        break;
+    case CAP_CMD_COPY_IMAGE:
+    case CAP_CMD_BLIT_IMAGE:
+    case CAP_CMD_RESOLVE_IMAGE:
+        record_image_copy(w, (const struct cap_cmd_transfer *)h);
+        break;
+    case CAP_CMD_COPY_BUFFER_TO_IMAGE:
+        record_upload(w, (const struct cap_cmd_transfer *)h);
+        break;
+    case CAP_CMD_COPY_BUFFER:
+    case CAP_CMD_UPDATE_BUFFER:
+    case CAP_CMD_FILL_BUFFER:
+        record_buffer_write(w, h);
+        break;
+    case CAP_CMD_CLEAR_ATTACHMENTS:
+        record_clear_attachments(w, (const struct cap_cmd_clear_attachments *)h);
+        break;
+    case CAP_CMD_UNSUPPORTED: {
+        const struct cap_cmd_unsupported *c = (const struct cap_cmd_unsupported *)h;
+        char name[64];
+        snprintf(name, sizeof(name), "%s", c->name);
+        skip(w, name);
+        break;
+    }
+    default:
+        skip(w, cap_cmd_op_name(h->op));
+        break;
+    }
+}
+
+int
+rpl_frame_create(struct rpl_trace *rt, const struct cap_frame *frame,
+                        struct rpl_frame **out)
+{
+    struct rpl_frame *o = calloc(1, sizeof(*o));
+    struct walk *w = calloc(1, sizeof(*w));
+    const struct cap_cmd_head *h;
+    uint32_t cursor = 0;
+
+    *out = NULL;
+    if (!o || !w || !(o->priv = calloc(1, sizeof(struct frame_priv)))) {
+        goto error;
+    }
+    w->rt = rt;
+    w->trace = rt->trace;
+    w->frame = frame;
+    w->out = o;
+    w->fp = o->priv;
+    w->pass = SIM_NONE;
+    o->frame.index = frame->index;
+    o->frame.sub_pixel_bits = rt->sub_pixel_bits;
+    o->frame.present_image = SIM_NONE;
+    while ((h = cap_frame_next_cmd(frame, &cursor)) != NULL && !w->nomem) {
+        walk_command(w, h);
+    }
+    if (o->frame.present_image == SIM_NONE && frame->ref_image) {
+        o->frame.present_image = get_image(w, frame->ref_image);
+    }
+    if (w->nomem) {
+        goto error;
+    }
+    for (uint32_t i = 0; i < w->fp->pass_count; i++) {
+        w->fp->passes[i].draws = w->fp->pass_draws[i].draws;
+        w->fp->passes[i].draw_count = w->fp->pass_draws[i].count;
+    }
+    o->frame.images = w->fp->images;
+    o->frame.image_count = w->fp->image_count;
+    o->frame.passes = w->fp->passes;
+    o->frame.pass_count = w->fp->pass_count;
+    free(w);
+    *out = o;
+    return 1;
+
+error:
+    free(w);
+    rpl_frame_destroy(o);
+    return 0;
+}
