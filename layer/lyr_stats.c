@@ -28,6 +28,7 @@
 #include "layer/layer_private.h"
 #include "pipeline/pipeline.h"
 #include "replay/replay.h"
+#include "report/report.h"
 
 #define MAX_WORKERS 64
 
@@ -38,13 +39,6 @@ struct stats_job {
     double time_s; /* since online mode started, when the frame ended */
     uint8_t *trace; /* an in-memory trace, owned */
     size_t size;
-};
-
-/* Savings of one unit over the frames simulated. */
-struct unit_summary {
-    uint64_t frames; /* frames where the baseline shaded something */
-    double sum, min, max;
-    uint64_t lanes, covered_pixels, quads;
 };
 
 struct lyr_stats {
@@ -72,7 +66,7 @@ struct lyr_stats {
 
     uint64_t simulated, skipped, failed;
     uint64_t summarized; /* simulated + skipped + failed at the last summary */
-    struct unit_summary units[SIM_UNIT_COUNT];
+    struct rep_summary summary;
 };
 
 static struct lyr_stats stats = {
@@ -132,10 +126,7 @@ make_dirs(const char *path)
 struct frame_row {
     uint64_t frame;
     double time_s, app_frame_ms, sim_ms;
-    uint32_t draws, tessellated, unsupported;
-    uint64_t triangles, covered_pixels;
-    struct sim_unit_counters units[SIM_UNIT_COUNT];
-    uint32_t ran; /* units with counters */
+    struct rep_frame counts;
 };
 
 /* Decodes and simulates one job.  Returns 0 with *row filled, or -1 with
@@ -185,27 +176,11 @@ simulate(const struct stats_job *job, struct frame_row *row, char *why, size_t w
         goto out;
     }
     row->app_frame_ms = (double)cf->frame_time_ns / 1e6;
-    row->draws = conv->draws;
-    row->tessellated = conv->tessellated_draws;
-    uint32_t draw_count;
-    const struct sim_draw_result *draws = sim_replay_result_draws(res, &draw_count);
-    for (uint32_t i = 0; i < draw_count; i++) {
-        row->unsupported += draws[i].status != SIM_REPLAY_ERROR_OK;
-    }
-    row->unsupported += conv->lost_draws;
-    row->triangles = sim_replay_result_raster(res)->primitives;
-    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-        const struct sim_unit_counters *c = sim_replay_result_unit(res, u);
-        if (c) {
-            row->units[u] = *c;
-            row->ran |= 1u << u;
-        }
-    }
-    if (!(row->ran & (1u << SIM_UNIT_BASELINE))) {
+    rep_frame_init(&row->counts, conv, res);
+    if (!(row->counts.ran & (1u << SIM_UNIT_BASELINE))) {
         snprintf(why, why_size, "frame %" PRIu64 ": the baseline unit did not run", job->frame);
         goto out;
     }
-    row->covered_pixels = row->units[SIM_UNIT_BASELINE].covered_pixels;
     ok = 0;
 out:
     sim_replay_result_destroy(res);
@@ -215,30 +190,13 @@ out:
     return ok;
 }
 
-/* Savings of `u` against the baseline in the frame: 1 - its shaded lanes
- * over the baseline's; NAN when the baseline shaded nothing. */
-static double
-savings(const struct frame_row *row, uint32_t u)
-{
-    uint64_t base = row->units[SIM_UNIT_BASELINE].lanes_shaded;
-    if (!base) {
-        return NAN;
-    }
-    return 1.0 - (double)row->units[u].lanes_shaded / (double)base;
-}
-
 static void
 csv_header(FILE *f)
 {
     fputs("frame,time_s,app_frame_ms,sim_ms,draws,tessellated_draws,unsupported_draws,"
           "triangles,covered_pixels",
           f);
-    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-        if (run_units() & (1u << u)) {
-            const char *n = sim_unit_name(u);
-            fprintf(f, ",%s_quads_shaded,%s_shaded_per_covered_pixel,%s_savings", n, n, n);
-        }
-    }
+    rep_csv_unit_header(f, run_units());
     fputc('\n', f);
 }
 
@@ -247,35 +205,12 @@ static void
 record_locked(const struct frame_row *row)
 {
     FILE *f = stats.csv;
+    const struct rep_frame *fr = &row->counts;
     fprintf(f, "%" PRIu64 ",%.3f,%.3f,%.3f,%u,%u,%u,%" PRIu64 ",%" PRIu64, row->frame,
-            row->time_s, row->app_frame_ms, row->sim_ms, row->draws, row->tessellated,
-            row->unsupported, row->triangles, row->covered_pixels);
-    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-        if (!(run_units() & (1u << u))) {
-            continue;
-        }
-        const struct sim_unit_counters *c = &row->units[u];
-        double s = savings(row, u);
-        /* Ratios without a denominator are left empty. */
-        fprintf(f, ",%" PRIu64 ",", c->quads_shaded);
-        if (c->covered_pixels) {
-            fprintf(f, "%.6g", (double)c->lanes_shaded / (double)c->covered_pixels);
-        }
-        fputc(',', f);
-        if (!isnan(s)) {
-            fprintf(f, "%.6g", s);
-        }
-        struct unit_summary *us = &stats.units[u];
-        us->lanes += c->lanes_shaded;
-        us->covered_pixels += c->covered_pixels;
-        us->quads += c->quads_shaded;
-        if (!isnan(s)) {
-            us->min = us->frames == 0 || s < us->min ? s : us->min;
-            us->max = us->frames == 0 || s > us->max ? s : us->max;
-            us->sum += s;
-            us->frames++;
-        }
-    }
+            row->time_s, row->app_frame_ms, row->sim_ms, fr->draws, fr->tessellated,
+            fr->unsupported, fr->triangles, fr->covered_pixels);
+    rep_csv_unit_row(f, fr, run_units());
+    rep_summary_add(&stats.summary, fr, run_units());
     fputc('\n', f);
     fflush(f);
     stats.simulated++;
@@ -475,33 +410,6 @@ lyr_stats_abandon(uint64_t frame, const char *why)
 /* ---------------------------------------------------------------------- */
 /* Summary                                                                  */
 
-static void
-json_number(FILE *f, double v)
-{
-    if (isfinite(v)) {
-        fprintf(f, "%.6g", v);
-    } else {
-        fputs("null", f);
-    }
-}
-
-static void
-json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            fprintf(f, "\\%c", c);
-        } else if (c < 0x20 || c >= 0x7f) {
-            fprintf(f, "\\u%04x", c < 0x20 ? c : 0xfffd);
-        } else {
-            fputc(c, f);
-        }
-    }
-    fputc('"', f);
-}
-
 /* Writes the JSON summary (as .tmp, then renamed) and logs the table.
  * Called with the lock held. */
 static void
@@ -520,7 +428,7 @@ summarize_locked(void)
              stats.csv_path);
     LYR_INFO("  %-10s %9s %9s %9s %16s", "unit", "mean", "min", "max", "shaded/covered");
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-        const struct unit_summary *us = &stats.units[u];
+        const struct rep_unit_summary *us = &stats.summary.units[u];
         if (!(run_units() & (1u << u))) {
             continue;
         }
@@ -544,9 +452,9 @@ summarize_locked(void)
     const char *csv_name = strrchr(stats.csv_path, '/');
     csv_name = csv_name ? csv_name + 1 : stats.csv_path;
     fprintf(f, "{\n  \"program\": ");
-    json_string(f, program_invocation_short_name);
+    rep_json_string(f, program_invocation_short_name);
     fprintf(f, ",\n  \"pid\": %ld,\n  \"csv\": ", (long)getpid());
-    json_string(f, csv_name);
+    rep_json_string(f, csv_name);
     fprintf(f, ",\n  \"options\": {\"modes\": [");
     for (uint32_t u = 0, n = 0; u < SIM_UNIT_COUNT; u++) {
         if (run_units() & (1u << u)) {
@@ -566,29 +474,12 @@ summarize_locked(void)
             ",\n  \"frames_failed\": %" PRIu64 ",\n  \"stopped\": ",
             stats.simulated, stats.skipped, stats.failed);
     if (stats.stopped) {
-        json_string(f, stats.stop_reason);
+        rep_json_string(f, stats.stop_reason);
     } else {
         fputs("null", f);
     }
     fprintf(f, ",\n  \"units\": {");
-    for (uint32_t u = 0, n = 0; u < SIM_UNIT_COUNT; u++) {
-        const struct unit_summary *us = &stats.units[u];
-        if (!(run_units() & (1u << u))) {
-            continue;
-        }
-        fprintf(f, "%s\n    \"%s\": {\"frames\": %" PRIu64 ", \"mean_savings\": ", n++ ? "," : "",
-                sim_unit_name(u), us->frames);
-        json_number(f, us->frames ? us->sum / (double)us->frames : NAN);
-        fprintf(f, ", \"min_savings\": ");
-        json_number(f, us->frames ? us->min : NAN);
-        fprintf(f, ", \"max_savings\": ");
-        json_number(f, us->frames ? us->max : NAN);
-        fprintf(f, ", \"quads_shaded\": %" PRIu64 ", \"lanes_shaded\": %" PRIu64
-                   ", \"covered_pixels\": %" PRIu64 ", \"shaded_per_covered_pixel\": ",
-                us->quads, us->lanes, us->covered_pixels);
-        json_number(f, us->covered_pixels ? (double)us->lanes / (double)us->covered_pixels : NAN);
-        fputc('}', f);
-    }
+    rep_summary_json_units(f, &stats.summary, run_units(), "    ");
     fprintf(f, "\n  }\n}\n");
     if (fclose(f) != 0 || rename(tmp, stats.json_path) != 0) {
         LYR_ERROR("cannot write %s: %s", stats.json_path, strerror(errno));

@@ -59,6 +59,7 @@
 
 #include "capture/capture.h"
 #include "pipeline/pipeline.h"
+#include "report/report.h"
 #include "tools/cli.h"
 #include "tools/replay.h"
 #include "tools/sweep.h"
@@ -461,33 +462,6 @@ now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-static void
-json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            fprintf(f, "\\%c", c);
-        } else if (c < 0x20 || c >= 0x7f) {
-            fprintf(f, "\\u%04x", c < 0x20 ? c : 0xfffd);
-        } else {
-            fputc(c, f);
-        }
-    }
-    fputc('"', f);
-}
-
-static void
-json_double(FILE *f, double v)
-{
-    if (isfinite(v)) {
-        fprintf(f, "%.6g", v);
-    } else {
-        fputs("null", f);
-    }
-}
-
 /* What one frame's replay produced, for both reports. */
 struct frame_report {
     uint64_t index;
@@ -553,13 +527,8 @@ unit_quality(const struct sim_unit_counters *c, const struct sim_unit_counters *
 {
     static const enum sim_unit_kind against[2] = {SIM_UNIT_BASELINE, SIM_UNIT_SSAA};
     memset(q, 0, sizeof(*q));
-    q->lanes_saved = base && base->lanes_shaded
-                         ? 100.0 * (1.0 - (double)c->lanes_shaded / (double)base->lanes_shaded)
-                         : NAN;
-    q->instr_saved = base && base->shader_instructions
-                         ? 100.0 * (1.0 - (double)c->shader_instructions /
-                                              (double)base->shader_instructions)
-                         : NAN;
+    q->lanes_saved = 100.0 * rep_savings(c, base);
+    q->instr_saved = 100.0 * rep_instruction_savings(c, base);
     for (int k = 0; k < 2; k++) {
         uint32_t r = against[k];
         if (!presents[u] || !presents[r] || w[u] != w[r] || h[u] != h[r]) {
@@ -569,12 +538,6 @@ unit_quality(const struct sim_unit_counters *c, const struct sim_unit_counters *
         q->psnr[k] = sim_metric_psnr(presents[u], presents[r], w[u], h[u]);
         q->ssim[k] = sim_metric_ssim(presents[u], presents[r], w[u], h[u]);
     }
-}
-
-static double
-pmu_efficiency(const struct sim_unit_counters *c)
-{
-    return c->pmu_partial_quads ? (double)c->pmu_saved_quads / (double)c->pmu_partial_quads : 0;
 }
 
 /* The unit's own counters (../shared/spec/modes.md) as "internals". */
@@ -596,7 +559,7 @@ json_internals(FILE *f, uint32_t u, const struct sim_unit_counters *c)
                 "\"partially_covered_quads\": %" PRIu64 ", \"saved_quads\": %" PRIu64
                 ", \"efficiency\": ",
                 c->pmu_partial_quads, c->pmu_saved_quads);
-        json_double(f, pmu_efficiency(c));
+        rep_json_number(f, rep_pmu_efficiency(c));
         fprintf(f, ", \"merged_pixels\": %" PRIu64, c->pmu_merged_pixels);
         break;
     case SIM_UNIT_CPS: {
@@ -635,34 +598,24 @@ json_internals(FILE *f, uint32_t u, const struct sim_unit_counters *c)
     fputc('}', f);
 }
 
-static void
-csv_double(FILE *f, double v)
-{
-    if (isfinite(v)) {
-        fprintf(f, ",%.6g", v);
-    } else {
-        fputc(',', f);
-    }
-}
-
 /* The columns after driver_gpu_ms (see the header in cli_replay). */
 static void
 csv_unit_columns(FILE *f, const struct sim_unit_counters *c, const struct unit_quality *q)
 {
     fprintf(f, ",%" PRIu64 ",%" PRIu64, c->draws_not_applicable, c->covered_fragments);
-    csv_double(f, c->covered_fragments
+    rep_csv_number(f, c->covered_fragments
                       ? (double)c->lanes_shaded / (double)c->covered_fragments
                       : 0);
-    csv_double(f, q->lanes_saved);
-    csv_double(f, q->instr_saved);
+    rep_csv_number(f, q->lanes_saved);
+    rep_csv_number(f, q->instr_saved);
     for (int k = 0; k < 2; k++) {
-        csv_double(f, q->has[k] ? q->psnr[k] : NAN);
-        csv_double(f, q->has[k] ? q->ssim[k] : NAN);
+        rep_csv_number(f, q->has[k] ? q->psnr[k] : NAN);
+        rep_csv_number(f, q->has[k] ? q->ssim[k] : NAN);
     }
     fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, c->qfm_merges,
             c->qfm_evictions, c->qfm_evict_merges, c->qfm_empty_quads, c->qfm_full_evictions);
     fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.6g,%" PRIu64, c->pmu_partial_quads, c->pmu_saved_quads,
-            pmu_efficiency(c), c->pmu_merged_pixels);
+            rep_pmu_efficiency(c), c->pmu_merged_pixels);
     /* Lists inside a column are ';'-separated KEY:COUNT. */
     fputc(',', f);
     for (int x = 0, n = 0; x < 3; x++) {
@@ -765,14 +718,12 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
     fr.driver_ms = (double)cf->frame_time_ns / 1e6;
     fr.driver_gpu_ms = (double)cf->gpu_time_ns / 1e6;
     fr.samples = sim_replay_result_samples(res);
-    fr.draws = conv->draws;
-    fr.tessellated = conv->tessellated_draws;
+    struct rep_frame counts;
+    rep_frame_init(&counts, conv, res);
+    fr.draws = counts.draws;
+    fr.tessellated = counts.tessellated;
+    fr.unsupported = counts.unsupported;
     draws = sim_replay_result_draws(res, &draw_count);
-    for (uint32_t i = 0; i < draw_count; i++) {
-        fr.unsupported += draws[i].status != SIM_REPLAY_ERROR_OK;
-    }
-    /* Draws the conversion could not place in a pass count as unsupported. */
-    fr.unsupported += conv->lost_draws;
 
     /* The reference picture. */
     if (cf->ref_blob && cf->ref_width && cf->ref_height) {
@@ -896,22 +847,22 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
                     "      \"unsupported_draws\": %u,\n",
                     fr.width, fr.height, fr.samples, fr.draws, fr.tessellated, fr.unsupported);
             fprintf(json, "      \"replay_ms\": ");
-            json_double(json, fr.replay_ms);
+            rep_json_number(json, fr.replay_ms);
             fprintf(json, ",\n      \"driver_frame_ms\": ");
-            json_double(json, fr.driver_ms);
+            rep_json_number(json, fr.driver_ms);
             fprintf(json, ",\n      \"driver_gpu_ms\": ");
-            json_double(json, fr.driver_gpu_ms > 0 ? fr.driver_gpu_ms : NAN);
+            rep_json_number(json, fr.driver_gpu_ms > 0 ? fr.driver_gpu_ms : NAN);
             /* Against the driver's own time for the frame's work when the
              * layer measured it, else the application's frame time. */
             double base = fr.driver_gpu_ms > 0 ? fr.driver_gpu_ms : fr.driver_ms;
             fprintf(json, ",\n      \"replay_to_driver\": ");
-            json_double(json, base > 0 ? fr.replay_ms / base : NAN);
+            rep_json_number(json, base > 0 ? fr.replay_ms / base : NAN);
             fprintf(json, ",\n      \"reference\": ");
             if (fr.has_reference) {
                 fprintf(json, "{\"psnr\": ");
-                json_double(json, fr.psnr);
+                rep_json_number(json, fr.psnr);
                 fprintf(json, ", \"ssim\": ");
-                json_double(json, fr.ssim);
+                rep_json_number(json, fr.ssim);
                 fprintf(json,
                         ", \"differing_pixels\": %" PRIu64 ", \"max_difference\": %u"
                         ", \"file\": \"frame-%" PRIu64 "-reference.png\"}",
@@ -926,20 +877,20 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         }
         double spc = c->covered_pixels ? (double)c->lanes_shaded / (double)c->covered_pixels : 0;
         fprintf(json, "\n        ");
-        json_string(json, un);
+        rep_json_string(json, un);
         fprintf(json,
                 ": {\"quads_shaded\": %" PRIu64 ", \"lanes_shaded\": %" PRIu64
                 ", \"covered_lanes\": %" PRIu64 ", \"covered_pixels\": %" PRIu64
                 ", \"shaded_per_covered_pixel\": ",
                 c->quads_shaded, c->lanes_shaded, c->covered_lanes, c->covered_pixels);
-        json_double(json, spc);
+        rep_json_number(json, spc);
         fprintf(json,
                 ", \"samples_written\": %" PRIu64 ", \"shader_instructions\": %" PRIu64
                 ", \"texture_lookups\": %" PRIu64 ", \"draws_not_applicable\": %" PRIu64
                 ", \"covered_fragments\": %" PRIu64 ", \"shaded_per_fragment\": ",
                 c->samples_written, c->shader_instructions, c->texture_lookups,
                 c->draws_not_applicable, c->covered_fragments);
-        json_double(json, c->covered_fragments ? (double)c->lanes_shaded /
+        rep_json_number(json, c->covered_fragments ? (double)c->lanes_shaded /
                                                      (double)c->covered_fragments
                                                : 0);
         struct unit_quality q;
@@ -947,9 +898,9 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         fprintf(json, ", \"savings_vs_baseline\": ");
         if (base_c) {
             fprintf(json, "{\"lanes_percent\": ");
-            json_double(json, q.lanes_saved);
+            rep_json_number(json, q.lanes_saved);
             fprintf(json, ", \"instructions_percent\": ");
-            json_double(json, q.instr_saved);
+            rep_json_number(json, q.instr_saved);
             fputc('}', json);
         } else {
             fputs("null", json);
@@ -958,9 +909,9 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
             fprintf(json, ", \"%s\": ", k == 0 ? "vs_baseline" : "vs_ssaa");
             if (q.has[k]) {
                 fprintf(json, "{\"psnr\": ");
-                json_double(json, q.psnr[k]);
+                rep_json_number(json, q.psnr[k]);
                 fprintf(json, ", \"ssim\": ");
-                json_double(json, q.ssim[k]);
+                rep_json_number(json, q.ssim[k]);
                 fputc('}', json);
             } else {
                 fputs("null", json);
@@ -996,18 +947,18 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
             ", \"samples_covered\": %" PRIu64 ", \"sample_test_efficiency\": ",
             rc->vertices_shaded, rc->vs_instructions, rc->primitives, rc->culled, rc->clipped,
             rc->rasterized, rc->samples_tested, rc->samples_covered);
-    json_double(json, rc->samples_tested ? (double)rc->samples_covered / rc->samples_tested : 0);
+    rep_json_number(json, rc->samples_tested ? (double)rc->samples_covered / rc->samples_tested : 0);
     fprintf(json, ", \"quads\": %" PRIu64 ", \"quads_after_early_tests\": %" PRIu64,
             rc->quads, rc->quads_after_early);
     fprintf(json, ", \"mean_triangle_area\": ");
-    json_double(json, rc->rasterized ? rc->rasterized_area / (double)rc->rasterized : 0);
+    rep_json_number(json, rc->rasterized ? rc->rasterized_area / (double)rc->rasterized : 0);
     fprintf(json,
             ", \"reyes_grids\": %" PRIu64 ", \"reyes_grids_visible\": %" PRIu64
             ", \"reyes_vertices\": %" PRIu64,
             rc->reyes_grids, rc->reyes_grids_visible, rc->reyes_vertices);
     fprintf(json,
             ", \"retessellate\": {\"area\": ");
-    json_double(json, a->opt.retessellate);
+    rep_json_number(json, a->opt.retessellate);
     fprintf(json,
             ", \"subpatches\": %" PRIu64 ", \"splits\": %" PRIu64 ", \"evaluations\": %" PRIu64
             "}",
@@ -1055,9 +1006,9 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         }
         fprintf(json, "%s\n        {\"pass\": %u, \"draw\": %u, \"id\": %u, \"status\": ",
                 comma ? "," : "", draws[i].pass, draws[i].draw, draws[i].id);
-        json_string(json, sim_replay_error_name(draws[i].status));
+        rep_json_string(json, sim_replay_error_name(draws[i].status));
         fprintf(json, ", \"detail\": ");
-        json_string(json, draws[i].detail);
+        rep_json_string(json, draws[i].detail);
         fputc('}', json);
         comma = 1;
     }
@@ -1068,7 +1019,7 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
     fprintf(json, "      \"not_replayed\": [");
     for (uint32_t i = 0; i < conv->skip_count; i++) {
         fprintf(json, "%s{\"command\": ", i ? ", " : "");
-        json_string(json, conv->skips[i].name);
+        rep_json_string(json, conv->skips[i].name);
         fprintf(json, ", \"count\": %u}", conv->skips[i].count);
     }
     fprintf(json, "],\n      \"images\": [");
@@ -1177,7 +1128,7 @@ cli_replay(int argc, char **argv)
                  "cps_coarse_quads,amfs_cache_hits,amfs_cache_misses,amfs_resolutions,"
                  "cps_constant_rate_draws\n");
     fprintf(json, "{\n  \"trace\": ");
-    json_string(json, a.trace);
+    rep_json_string(json, a.trace);
     fprintf(json, ",\n  \"options\": {\"msaa\": %u, \"threads\": %u, \"modes\": [",
             a.opt.samples, a.opt.threads);
     for (uint32_t u = 0, c = 0; u < SIM_UNIT_COUNT; u++) {
