@@ -573,11 +573,20 @@ lyr_CmdPushConstants(VkCommandBuffer cb, VkPipelineLayout layout, VkShaderStageF
     dev->vk.CmdPushConstants(cb, layout, stages, offset, size, values);
 }
 
+/* A binding range beyond maxVertexInputBindings is invalid usage; the
+ * driver gets the call as it came, the capture records the command as
+ * unsupported instead of copying an array of that length (a GL driver was
+ * seen passing an uninitialised count of 943 208 504). */
 static void
-record_vertex_buffers(struct lyr_cmdbuf *c, uint32_t first, uint32_t count,
-                      const VkBuffer *buffers, const VkDeviceSize *offsets,
+record_vertex_buffers(struct lyr_device *dev, struct lyr_cmdbuf *c, uint32_t first,
+                      uint32_t count, const VkBuffer *buffers, const VkDeviceSize *offsets,
                       const VkDeviceSize *sizes, const VkDeviceSize *strides)
 {
+    uint32_t limit = dev->props.limits.maxVertexInputBindings;
+    if (first > limit || count > limit - first || (count > 0 && (!buffers || !offsets))) {
+        record_unsupported(c, "vkCmdBindVertexBuffers (invalid binding range)");
+        return;
+    }
     struct cap_cmd_bind_vertex_buffers r = {
         .head.op = CAP_CMD_BIND_VERTEX_BUFFERS,
         .first_binding = first,
@@ -601,7 +610,7 @@ lyr_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first, uint32_t count,
     struct lyr_device *dev = DEV(cb);
     struct lyr_cmdbuf *c = recording(dev, cb);
     if (c) {
-        record_vertex_buffers(c, first, count, buffers, offsets, NULL, NULL);
+        record_vertex_buffers(dev, c, first, count, buffers, offsets, NULL, NULL);
     }
     dev->vk.CmdBindVertexBuffers(cb, first, count, buffers, offsets);
 }
@@ -614,7 +623,7 @@ lyr_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first, uint32_t count,
         struct lyr_device *dev = DEV(cb);                                                  \
         struct lyr_cmdbuf *c = recording(dev, cb);                                         \
         if (c) {                                                                           \
-            record_vertex_buffers(c, first, count, buffers, offsets, sizes, strides);      \
+            record_vertex_buffers(dev, c, first, count, buffers, offsets, sizes, strides); \
         }                                                                                  \
         dev->vk.name(cb, first, count, buffers, offsets, sizes, strides);                  \
     }

@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""Real programs from Debian under the capture layer, replayed.
+
+Each case runs an unmodified program (Qt 5's Vulkan examples, vkd3d's
+D3D12-on-Vulkan demos, OpenGL programs on Vulkan through Mesa's zink) on
+lavapipe in Xvfb with the build-tree layer, waits for the trace of the
+frames it asked for, stops the program, and replays the trace.
+
+A case that is expected to replay (`expect: "replay"`) must come back as
+the driver drew it: every frame replayed with 0 unsupported draws and the
+baseline at least PSNR_MIN dB against the driver's picture; a tessellated
+case is also replayed with `--modes all` and every unit other than the
+baseline and SSAA must save shading.
+
+A case that does not replay yet names why (`expect: "gap"`, `reason`): the
+test then checks that the frame was captured and that every unsupported
+draw carries that reason, so the gap stays visible and named, and the
+test fails as soon as the program fails differently, or replays (then the
+case must move to "replay").  docs/layer.md lists the gaps.
+
+usage: realworld.py CASE --manifest M --overshade BIN [--keep DIR]
+       realworld.py --list
+Exit: 0 pass, 1 fail, 77 skip (the program is not installed), 99 setup error.
+"""
+import argparse
+import glob
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import lavapipe_icd  # noqa: E402
+
+PSNR_MIN = 40.0
+ZINK = {"GALLIUM_DRIVER": "zink", "LIBGL_ALWAYS_SOFTWARE": "1"}
+
+
+def qt_example(name):
+    found = sorted(glob.glob("/usr/lib/*/qt5/examples/vulkan/%s/%s" % (name, name)))
+    return found[0] if found else name
+
+
+# name: program, environment, frames to capture, frame delimiter, what to
+# expect.  Zink under Xvfb has no Vulkan swapchain (it draws through the
+# X server's software path), so its frames are delimited by submissions.
+CASES = {
+    "qt-hellovulkantriangle": dict(cmd=[qt_example("hellovulkantriangle")],
+                                   env={"QT_QPA_PLATFORM": "xcb"}, frames="5",
+                                   expect="replay"),
+    "qt-hellovulkancubes": dict(cmd=[qt_example("hellovulkancubes")],
+                                env={"QT_QPA_PLATFORM": "xcb"}, frames="5",
+                                expect="replay"),
+    "qt-hellovulkantexture": dict(cmd=[qt_example("hellovulkantexture")],
+                                  env={"QT_QPA_PLATFORM": "xcb"}, frames="5",
+                                  expect="replay"),
+    # vkd3d-triangle draws when the window is exposed, so frame 0 is the one.
+    "vkd3d-triangle": dict(cmd=["vkd3d-triangle"], frames="0", expect="replay"),
+    "vkd3d-gears": dict(cmd=["vkd3d-gears"], frames="5", expect="replay"),
+    "zink-glxgears": dict(cmd=["glxgears"], env=ZINK, frames="20",
+                          delimiter="submits:1", expect="replay"),
+    "zink-glmark2-build": dict(cmd=["glmark2", "-s", "400x300", "-b", "build:duration=60"],
+                               env=ZINK, frames="30", delimiter="submits:1",
+                               expect="replay"),
+    "zink-glmark2-texture": dict(cmd=["glmark2", "-s", "400x300", "-b",
+                                      "texture:duration=60"],
+                                 env=ZINK, frames="30", delimiter="submits:1",
+                                 expect="replay"),
+    "zink-glmark2-shading": dict(cmd=["glmark2", "-s", "400x300", "-b",
+                                      "shading:shading=phong:duration=60"],
+                                 env=ZINK, frames="30", delimiter="submits:1",
+                                 expect="replay"),
+    "zink-glmark2-bump": dict(cmd=["glmark2", "-s", "400x300", "-b",
+                                   "bump:bump-render=normals:duration=60"],
+                              env=ZINK, frames="30", delimiter="submits:1",
+                              expect="replay"),
+    "zink-osgtessellationshaders": dict(cmd=["osgtessellationshaders"], env=ZINK,
+                                        frames="30", delimiter="submits:1",
+                                        expect="replay", tessellated=True),
+}
+
+FAIL = []
+
+
+def check(cond, msg):
+    if not cond:
+        FAIL.append(msg)
+        print("FAIL: " + msg, file=sys.stderr)
+    return cond
+
+
+def capture(case, tmp, manifest):
+    """Runs the case's program under the layer until its trace is complete
+    (or 120 s pass), then stops it.  Returns the trace's path or None."""
+    env = dict(os.environ)
+    for k in list(env):
+        if k.startswith("OVERSHADE") or k == "DISABLE_OVERSHADE":
+            del env[k]
+    # meson test sets MALLOC_PERTURB_, which fills the program's own fresh
+    # allocations with garbage: Mesa 22.3's zink then passes an
+    # uninitialised vkCmdBindVertexBuffers count to lavapipe now and then,
+    # and the driver crashes (the layer records such a call as unsupported
+    # and passes it on).  The programs run as their users run them.
+    env.pop("MALLOC_PERTURB_", None)
+    data_home = os.path.join(tmp, "share")
+    layer_dir = os.path.join(data_home, "vulkan", "implicit_layer.d")
+    os.makedirs(layer_dir, exist_ok=True)
+    shutil.copy(manifest, os.path.join(layer_dir, "VkLayer_overshade.json"))
+    out = os.path.join(tmp, "trace")
+    runtime = os.path.join(tmp, "runtime")
+    os.makedirs(runtime, mode=0o700, exist_ok=True)
+    env.update({"XDG_DATA_HOME": data_home, "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
+                "XDG_RUNTIME_DIR": runtime, "VK_ICD_FILENAMES": lavapipe_icd(),
+                "OVERSHADE": "1", "OVERSHADE_CAPTURE": case["frames"],
+                "OVERSHADE_OUTPUT": out})
+    if "delimiter" in case:
+        env["OVERSHADE_FRAME_DELIMITER"] = case["delimiter"]
+    env.update(case.get("env", {}))
+    cmd = ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24"] + case["cmd"]
+    log_path = os.path.join(tmp, "program.log")
+    with open(log_path, "wb") as log:
+        p = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT,
+                             start_new_session=True)
+        traces = []
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and p.poll() is None:
+            traces = glob.glob(os.path.join(out, "*.ovs"))
+            if traces:
+                break
+            time.sleep(0.5)
+        died = p.poll()
+        try:
+            os.killpg(p.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            p.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.wait()
+    with open(log_path, "rb") as f:
+        text = f.read().decode("utf-8", "replace")
+    print("\n".join(line for line in text.splitlines() if "overshade" in line))
+    check(died is None, "%s exited (status %r) before its trace was written" %
+          (case["cmd"][0], died))
+    layer_errors = [line for line in text.splitlines()
+                    if line.startswith("overshade: error") or line.startswith("overshade: warning")]
+    check(not layer_errors, "the layer logged problems: %r" % layer_errors[:3])
+    traces = glob.glob(os.path.join(out, "*.ovs"))
+    if not check(len(traces) == 1, "expected one trace, found %r" % traces):
+        print(text[-3000:])
+        return None
+    return traces[0]
+
+
+def replay(overshade, trace, out, *extra):
+    cmd = [overshade, "replay", trace, "--out", out, "--threads", "2"] + list(extra)
+    print(" ".join(cmd))
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=900)
+    print(p.stdout.decode("utf-8", "replace"))
+    print(p.stderr.decode("utf-8", "replace"), file=sys.stderr)
+    if not check(p.returncode == 0, "overshade replay %s exited with %d" %
+                 (" ".join(extra), p.returncode)):
+        return None
+    with open(os.path.join(out, "report.json")) as f:
+        return json.load(f)
+
+
+def reasons(frame):
+    return ["%s: %s" % (u.get("status"), u.get("detail")) for u in frame.get("unsupported", [])]
+
+
+def check_replays(name, case, report):
+    frames = report.get("frames", [])
+    check(len(frames) >= 1, "no frame replayed")
+    for f in frames:
+        idx = f.get("index")
+        ref = f.get("reference") or {}
+        psnr = ref.get("psnr")
+        print("%s frame %s: %s draws, %s unsupported, %s tessellated, PSNR %s dB, SSIM %s, "
+              "replay %.1f ms, driver GPU %.1f ms" %
+              (name, idx, f.get("draws"), f.get("unsupported_draws"),
+               f.get("tessellated_draws"), psnr, ref.get("ssim"), f.get("replay_ms", 0),
+               f.get("driver_gpu_ms") or 0))
+        check(f.get("draws", 0) > 0, "frame %s: no draws" % idx)
+        check(f.get("unsupported_draws") == 0,
+              "frame %s: unsupported draws: %r" % (idx, reasons(f)[:4]))
+        check(isinstance(psnr, (int, float)) and psnr >= PSNR_MIN,
+              "frame %s: baseline PSNR %r below %.0f dB" % (idx, psnr, PSNR_MIN))
+        if case.get("tessellated"):
+            check(f.get("tessellated_draws", 0) > 0, "frame %s: no tessellated draw" % idx)
+
+
+def check_units(report):
+    for f in report.get("frames", []):
+        units = f.get("units", {})
+        base = units.get("baseline", {}).get("quads_shaded", 0)
+        check(base > 0, "frame %s: baseline shaded nothing" % f.get("index"))
+        for unit in ("qfm", "pmu", "cps", "amfs"):
+            q = units.get(unit, {}).get("quads_shaded")
+            check(isinstance(q, (int, float)) and q < base,
+                  "frame %s: %s shades %r quads, baseline %r" % (f.get("index"), unit, q, base))
+
+
+def check_gap(case, report):
+    frames = report.get("frames", [])
+    check(len(frames) >= 1, "no frame replayed")
+    for f in frames:
+        rs = reasons(f)
+        print("frame %s: %s draws, %s unsupported: %r" %
+              (f.get("index"), f.get("draws"), f.get("unsupported_draws"), rs[:3]))
+        check(f.get("unsupported_draws", 0) > 0,
+              "frame %s replays now: the case should expect \"replay\"" % f.get("index"))
+        for r in rs:
+            check(case["reason"] in r, "frame %s: unexpected reason %r" % (f.get("index"), r))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("case", nargs="?")
+    ap.add_argument("--manifest")
+    ap.add_argument("--overshade")
+    ap.add_argument("--keep", help="copy the trace and the replay's output here")
+    ap.add_argument("--list", action="store_true")
+    args = ap.parse_args()
+    if args.list:
+        print("\n".join(CASES))
+        return 0
+    if args.case not in CASES or not args.manifest or not args.overshade:
+        print("usage: realworld.py CASE --manifest M --overshade BIN (cases: --list)")
+        return 99
+    case = CASES[args.case]
+    for prog in (case["cmd"][0], "xvfb-run"):
+        if shutil.which(prog) is None:
+            print("skip: %s is not installed (tools/test.sh installs it)" % prog)
+            return 77
+    if lavapipe_icd() is None:
+        print("skip: Mesa lavapipe (mesa-vulkan-drivers) is not installed")
+        return 77
+    with tempfile.TemporaryDirectory(prefix="overshade-realworld-") as tmp:
+        trace = capture(case, tmp, args.manifest)
+        if trace:
+            out = os.path.join(tmp, "baseline")
+            report = replay(args.overshade, trace, out)
+            if report and case["expect"] == "replay":
+                check_replays(args.case, case, report)
+                if case.get("tessellated"):
+                    allout = os.path.join(tmp, "all")
+                    report_all = replay(args.overshade, trace, allout, "--modes", "all")
+                    if report_all:
+                        check_units(report_all)
+            elif report:
+                check_gap(case, report)
+        if args.keep:
+            dst = os.path.join(args.keep, args.case)
+            shutil.rmtree(dst, ignore_errors=True)
+            shutil.copytree(tmp, dst, ignore=shutil.ignore_patterns("share", "runtime"))
+    return 1 if FAIL else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
