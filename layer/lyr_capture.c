@@ -89,6 +89,11 @@ struct lyr_capture {
     VkCommandPool pools[16];
     VkFence fence;
     VkSemaphore present_sem;
+
+    /* For frames that never present (`submits:N`): the colour attachment
+     * the frame rendered to last and the layout it is left in. */
+    uint64_t last_color;     /* image view; 0 = none yet */
+    VkImageLayout last_color_layout;
 };
 
 /* ---------------------------------------------------------------------- */
@@ -158,6 +163,25 @@ reset_frame(struct lyr_capture *cap)
     memset(cap->stats, 0, sizeof(cap->stats));
     cap->stats_any = 0;
     cap->stats_missing = 0;
+    cap->last_color = 0;
+}
+
+/* The frame rendered to `view`, which ends the pass in `layout`; a depth or
+ * stencil view, or one not stored, is not a picture. */
+static void
+note_color_target(struct lyr_device *dev, struct lyr_capture *cap, uint64_t view,
+                  VkImageLayout layout, uint32_t store_op)
+{
+    struct lyr_object *v = lyr_object_get(dev, CAP_OBJ_IMAGE_VIEW, view);
+    if (!v || store_op != VK_ATTACHMENT_STORE_OP_STORE) {
+        return;
+    }
+    const struct cap_image_view *vh = (const void *)v->rec.data;
+    if (lyr_format_aspects(vh->format) != VK_IMAGE_ASPECT_COLOR_BIT) {
+        return;
+    }
+    cap->last_color = view;
+    cap->last_color_layout = layout;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -496,6 +520,7 @@ note_refs(struct lyr_device *dev, struct lyr_capture *cap, const struct cap_cmd_
             int load = att[i].load_op == VK_ATTACHMENT_LOAD_OP_LOAD ||
                        att[i].stencil_load_op == VK_ATTACHMENT_LOAD_OP_LOAD;
             need_view_contents(dev, cap, views[i], att[i].initial_layout, load);
+            note_color_target(dev, cap, views[i], att[i].final_layout, att[i].store_op);
         }
         break;
     }
@@ -510,6 +535,9 @@ note_refs(struct lyr_device *dev, struct lyr_capture *cap, const struct cap_cmd_
             need_object(dev, cap, CAP_OBJ_IMAGE_VIEW, a->resolve_view);
             need_view_contents(dev, cap, a->view, a->layout,
                                a->load_op == VK_ATTACHMENT_LOAD_OP_LOAD);
+            if (i < r->colors.count) {
+                note_color_target(dev, cap, a->view, a->layout, a->store_op);
+            }
         }
         break;
     }
@@ -615,6 +643,11 @@ note_refs(struct lyr_device *dev, struct lyr_capture *cap, const struct cap_cmd_
         for (uint32_t i = 0; i < r->image_barriers.count; i++) {
             need_object(dev, cap, CAP_OBJ_IMAGE, b[i].image);
             need_image_contents(dev, cap, b[i].image, b[i].old_layout, 1);
+            struct lyr_object *v =
+                cap->last_color ? lyr_object_get(dev, CAP_OBJ_IMAGE_VIEW, cap->last_color) : NULL;
+            if (v && v->parent == b[i].image) {
+                cap->last_color_layout = b[i].new_layout;
+            }
         }
         break;
     }
@@ -1494,9 +1527,104 @@ after_submit(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_queue *
     cap->submitted_count = 0;
 }
 
+/* A frame that does not present: its reference picture is the colour
+ * attachment it rendered to last (mip level and layer of that view), read
+ * back after the frame's last submit, in the layout the frame left it in.
+ * A picture that cannot be read leaves the frame without a reference, as a
+ * present that cannot be copied does. */
+static void
+capture_attachment_reference(struct lyr_device *dev, struct lyr_capture *cap,
+                             struct lyr_queue *q, struct cap_frame *frame)
+{
+    struct lyr_object *v = lyr_object_get(dev, CAP_OBJ_IMAGE_VIEW, cap->last_color);
+    struct lyr_object *o = v ? lyr_object_get(dev, CAP_OBJ_IMAGE, v->parent) : NULL;
+    if (!o) {
+        return;
+    }
+    const struct cap_image_view *vh = (const void *)v->rec.data;
+    const struct cap_image *img = (const void *)o->rec.data;
+    uint32_t bytes, bw, bh;
+    VkQueueFlags qflags = q->family < dev->family_count ? dev->families[q->family].queueFlags : 0;
+    VkImageLayout layout = cap->last_color_layout;
+    if (!o->transfer_src_ok || img->samples != VK_SAMPLE_COUNT_1_BIT ||
+        img->image_type != VK_IMAGE_TYPE_2D || vh->base_mip_level >= img->mip_levels ||
+        vh->base_array_layer >= img->array_layers ||
+        !lyr_format_block(img->format, VK_IMAGE_ASPECT_COLOR_BIT, &bytes, &bw, &bh) ||
+        bw != 1 || bh != 1 || layout == VK_IMAGE_LAYOUT_UNDEFINED ||
+        layout == VK_IMAGE_LAYOUT_PREINITIALIZED ||
+        !(qflags & (VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT | VK_QUEUE_TRANSFER_BIT))) {
+        LYR_INFO("frame %llu: its last colour attachment cannot be copied; no reference picture",
+                 (unsigned long long)cap->frame_index);
+        return;
+    }
+    uint32_t w = img->width >> vh->base_mip_level, h = img->height >> vh->base_mip_level;
+    w = w ? w : 1;
+    h = h ? h : 1;
+    VkDeviceSize size = (VkDeviceSize)w * h * bytes;
+    struct staging st;
+    if (staging_create(dev, size, &st) != 0) {
+        frame_fail(cap, "cannot allocate staging for the reference picture", 0);
+        return;
+    }
+    VkCommandBuffer cb = begin_cmd(dev, cap, q->family);
+    if (!cb) {
+        staging_destroy(dev, &st);
+        frame_fail(cap, "cannot record the reference copy", 0);
+        return;
+    }
+    VkImage image = (VkImage)(uintptr_t)o->handle;
+    int transition =
+        layout != VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL && layout != VK_IMAGE_LAYOUT_GENERAL;
+    VkImageLayout copy_layout = transition ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : layout;
+    VkImageMemoryBarrier b = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+        .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
+        .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
+        .oldLayout = layout,
+        .newLayout = copy_layout,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = image,
+        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, vh->base_mip_level, 1,
+                             vh->base_array_layer, 1},
+    };
+    dev->vk.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                               VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &b);
+    VkBufferImageCopy r = {
+        .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, vh->base_mip_level,
+                             vh->base_array_layer, 1},
+        .imageExtent = {w, h, 1},
+    };
+    dev->vk.CmdCopyImageToBuffer(cb, image, copy_layout, st.buffer, 1, &r);
+    b.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+    b.oldLayout = copy_layout;
+    b.newLayout = layout;
+    dev->vk.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                               VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, NULL, 0, NULL, 1, &b);
+    host_read_barrier(dev, cb);
+    if (submit_wait(dev, cap, q->handle, q->family, cb, 0, NULL, VK_NULL_HANDLE) != 0) {
+        staging_destroy(dev, &st);
+        frame_fail(cap, "the reference copy failed on the GPU", 0);
+        return;
+    }
+    staging_invalidate(dev, &st);
+    enum cap_error err = cap_writer_add_blob(cap->writer, st.map, size, &frame->ref_blob);
+    staging_destroy(dev, &st);
+    if (err != CAP_ERROR_OK) {
+        frame_fail(cap, cap_error_message(err), 0);
+        return;
+    }
+    need_object(dev, cap, CAP_OBJ_IMAGE, o->handle);
+    frame->ref_image = o->handle;
+    frame->ref_width = w;
+    frame->ref_height = h;
+    frame->ref_format = img->format;
+}
+
 /* Counts a submit for the `submits:N` frame delimiter. */
 static void
-count_submit(struct lyr_device *dev)
+count_submit(struct lyr_device *dev, struct lyr_queue *q)
 {
     if (!lyr_config.submits_per_frame) {
         return;
@@ -1504,6 +1632,10 @@ count_submit(struct lyr_device *dev)
     if (++dev->submits_in_frame >= lyr_config.submits_per_frame) {
         if (dev->capture && dev->capture->in_frame) {
             struct cap_frame frame = {0};
+            struct lyr_capture *cap = dev->capture;
+            if (q && !cap->online && !cap->frame_failed && cap->last_color) {
+                capture_attachment_reference(dev, cap, q, &frame);
+            }
             end_frame(dev, dev->capture, &frame);
         }
         if (dev->stats && dev->stats->in_frame) {
@@ -1555,7 +1687,7 @@ submit_common(VkQueue queue, uint32_t count, const void *submits, int version2, 
             after_submit(dev, caps[c], q, t0);
         }
     }
-    count_submit(dev);
+    count_submit(dev, q);
     pthread_mutex_unlock(&dev->frame_lock);
     return res;
 }
