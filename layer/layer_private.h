@@ -77,6 +77,8 @@ struct lyr_config {
     uint32_t stats_msaa;      /* 0: the application's sample counts; else 1..16 */
     uint32_t stats_threads;   /* simulation worker threads */
     uint64_t stats_max_bytes; /* bound on frames captured and waiting for simulation */
+    uint32_t stats_timeout_s; /* a frame the simulator process has not answered by then: hung */
+    char stats_simulator[4096]; /* the overshade binary; "": found beside the layer */
 };
 
 /* Reads the config file and OVERSHADE_<KEY> variables into *cfg; problems

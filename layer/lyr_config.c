@@ -13,7 +13,7 @@
 #include <strings.h>
 
 #include "layer/layer_private.h"
-#include "pipeline/pipeline.h"
+#include "report/report.h"
 
 extern char **environ;
 
@@ -145,7 +145,7 @@ lyr_config_parse_units(const char *text, uint32_t *units)
     for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
         int found = 0;
         for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-            if (strcmp(tok, "all") == 0 || strcmp(tok, sim_unit_name(u)) == 0) {
+            if (strcmp(tok, "all") == 0 || strcmp(tok, rep_unit_name(u)) == 0) {
                 mask |= 1u << u;
                 found = 1;
             }
@@ -253,7 +253,7 @@ apply(struct lyr_config *cfg, const char *key, const char *value, const char *or
             char have[256] = "";
             for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
                 snprintf(have + strlen(have), sizeof(have) - strlen(have), "%s, ",
-                         sim_unit_name(u));
+                         rep_unit_name(u));
             }
             note(n, "%s: bad stats_modes \"%s\" (have: %sall); ignored", where, value, have);
             return;
@@ -280,6 +280,21 @@ apply(struct lyr_config *cfg, const char *key, const char *value, const char *or
             return;
         }
         cfg->stats_max_bytes = v << 20;
+    } else if (strcmp(key, "stats_timeout_s") == 0) {
+        unsigned long long v;
+        if (!parse_uint(value, 1, 86400, &v)) {
+            note(n, "%s: bad stats_timeout_s \"%s\" (1 to 86400 seconds); ignored", where,
+                 value);
+            return;
+        }
+        cfg->stats_timeout_s = (uint32_t)v;
+    } else if (strcmp(key, "stats_simulator") == 0) {
+        if (!*value || strlen(value) >= sizeof(cfg->stats_simulator)) {
+            note(n, "%s: bad stats_simulator \"%.64s\" (a path to overshade); ignored", where,
+                 value);
+            return;
+        }
+        snprintf(cfg->stats_simulator, sizeof(cfg->stats_simulator), "%s", value);
     } else {
         note(n, "%s: unknown key \"%s\"; ignored", where, key);
     }
@@ -337,7 +352,8 @@ is_env_key_known(const char *name)
     static const char *const keys[] = {"CAPTURE",        "OUTPUT",       "LOG",
                                        "FRAME_DELIMITER", "MAX_SNAPSHOT_MB", "STATS",
                                        "STATS_INTERVAL", "STATS_MODES",  "STATS_MSAA",
-                                       "STATS_THREADS",  "STATS_MAX_MB"};
+                                       "STATS_THREADS",  "STATS_MAX_MB", "STATS_TIMEOUT_S",
+                                       "STATS_SIMULATOR"};
     for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
         if (strcmp(name, others[i]) == 0) {
             return 2;
@@ -365,6 +381,7 @@ lyr_config_load(struct lyr_config *cfg)
     cfg->stats_units = (1u << SIM_UNIT_COUNT) - 1;
     cfg->stats_threads = 1;
     cfg->stats_max_bytes = 256ull << 20;
+    cfg->stats_timeout_s = 60;
 
     const char *disable = getenv("DISABLE_OVERSHADE");
     cfg->disabled = disable && *disable && strcmp(disable, "0") != 0;

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "layer/layer_private.h"
-#include "pipeline/pipeline.h"
+#include "report/report.h"
 #include "overshade_config.h"
 
 static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -168,7 +168,7 @@ lyr_CreateInstance(const VkInstanceCreateInfo *info, const VkAllocationCallbacks
         for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
             if (lyr_config.stats_units & (1u << u)) {
                 snprintf(modes + strlen(modes), sizeof(modes) - strlen(modes), "%s%s",
-                         modes[0] ? "," : "", sim_unit_name(u));
+                         modes[0] ? "," : "", rep_unit_name(u));
             }
         }
         char msaa[16] = "as the app";

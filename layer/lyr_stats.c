@@ -3,9 +3,15 @@
  *
  * Frames are captured by lyr_capture.c into an in-memory trace each (the
  * same records and readbacks as a capture to disk, blobs stored without
- * compression) and handed over here.  Worker threads decode each trace and
- * run it through the same conversion (replay/) and pipeline as `overshade
- * replay`, so a frame's numbers are those a replay of its trace gives.
+ * compression) and handed over here.  The simulation never runs in the
+ * application's process: each worker thread feeds one simulator process
+ * (`overshade stats-worker`, tools/cmd_stats_worker.c) over a socket, and
+ * that process decodes each trace and runs it through the same conversion
+ * (replay/) and pipeline as `overshade replay`, so a frame's numbers are
+ * those a replay of its trace gives.  A simulator process that crashes or
+ * does not answer within stats_timeout_s is logged, killed and started
+ * again after a pause (SIMPROC_MAX_FAILURES times; then online mode stops);
+ * the frame it had counts as failed.
  *
  * The application's thread never waits for the simulator: a frame is taken
  * only when no other frame is waiting behind the busy workers and the
@@ -16,18 +22,24 @@
  * when the layer is unloaded or the process exits.  A failure inside logs
  * why and stops online mode; the application runs on.
  */
+#include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "layer/layer_private.h"
-#include "pipeline/pipeline.h"
-#include "replay/replay.h"
+#include "overshade_config.h"
 #include "report/report.h"
 
 #define MAX_WORKERS 64
@@ -95,6 +107,7 @@ stop_locked(const char *why)
         stats.head = j->next;
         stats.queued_bytes -= j->size;
         stats.waiting--;
+        stats.skipped++;
         free(j->trace);
         free(j);
     }
@@ -120,7 +133,7 @@ make_dirs(const char *path)
 }
 
 /* ---------------------------------------------------------------------- */
-/* Simulation (worker threads)                                              */
+/* Simulation: worker threads, each feeding a simulator process              */
 
 /* What one simulated frame gives the CSV and the summary. */
 struct frame_row {
@@ -129,65 +142,190 @@ struct frame_row {
     struct rep_frame counts;
 };
 
-/* Decodes and simulates one job.  Returns 0 with *row filled, or -1 with
- * a line in `why`. */
-static int
-simulate(const struct stats_job *job, struct frame_row *row, char *why, size_t why_size)
-{
-    struct cap_trace *trace = NULL;
-    struct cap_error_info info;
-    struct rpl_trace *rt = NULL;
-    struct rpl_frame *conv = NULL;
-    struct sim_replay_result *res = NULL;
-    char detail[160] = "";
-    int ok = -1;
+/* A worker's simulator process: `overshade stats-worker FD`. */
+struct simproc {
+    pid_t pid;         /* -1: none running */
+    int fd;            /* our end of the socket */
+    uint32_t failures; /* crashes, hangs and failed starts so far */
+};
 
-    memset(row, 0, sizeof(*row));
-    row->frame = job->frame;
-    row->time_s = job->time_s;
-    enum cap_error cerr = cap_trace_read(job->trace, job->size, &trace, &info);
-    if (cerr != CAP_ERROR_OK) {
-        snprintf(why, why_size, "frame %" PRIu64 " does not read back: %s (%s)", job->frame,
-                 cap_error_message(cerr), info.detail);
+#define SIMPROC_MAX_FAILURES 3
+
+/* The overshade binary: stats_simulator, else the build tree's when this
+ * library is the build tree's layer, else the installed one. */
+static void
+simulator_path(char *out, size_t size)
+{
+    if (lyr_config.stats_simulator[0]) {
+        snprintf(out, size, "%s", lyr_config.stats_simulator);
+        return;
+    }
+    Dl_info info;
+    char dir[4096] = "";
+    if (dladdr((void *)simulator_path, &info) && info.dli_fname &&
+        realpath(info.dli_fname, dir)) {
+        char *slash = strrchr(dir, '/');
+        if (slash) {
+            *slash = '\0';
+        }
+    }
+    if (strcmp(dir, OVERSHADE_BUILD_LAYER_DIR) == 0) {
+        snprintf(out, size, "%s", OVERSHADE_BUILD_SIMULATOR);
+    } else {
+        snprintf(out, size, "%s", OVERSHADE_INSTALLED_SIMULATOR);
+    }
+}
+
+/* Waits for the process to end (killing it after a short grace) and says
+ * how it ended in `how`. */
+static void
+simproc_reap(struct simproc *sp, int kill_now, char *how, size_t how_size)
+{
+    int status = 0;
+    pid_t r = 0;
+    if (sp->fd >= 0) {
+        close(sp->fd);
+        sp->fd = -1;
+    }
+    if (sp->pid < 0) {
+        snprintf(how, how_size, "was not running");
+        return;
+    }
+    if (kill_now) {
+        kill(sp->pid, SIGKILL);
+    }
+    for (int i = 0; i < 40 && r == 0; i++) {
+        r = waitpid(sp->pid, &status, WNOHANG);
+        if (r == 0) {
+            struct timespec ts = {0, 25 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    if (r == 0) {
+        kill(sp->pid, SIGKILL);
+        r = waitpid(sp->pid, &status, 0);
+    }
+    if (r < 0) {
+        snprintf(how, how_size, "ended (status unknown: %s)", strerror(errno));
+    } else if (WIFSIGNALED(status)) {
+        snprintf(how, how_size, "was killed by signal %d (%s)", WTERMSIG(status),
+                 strsignal(WTERMSIG(status)));
+    } else {
+        snprintf(how, how_size, "exited with status %d", WEXITSTATUS(status));
+    }
+    sp->pid = -1;
+}
+
+/* Starts the simulator process with one end of a socket pair as fd 3 (4 if
+ * the socket is fd 3 already), in a process group of its own, signals at
+ * their defaults.  Returns 0, or -1 with `why`. */
+static int
+simproc_start(struct simproc *sp, char *why, size_t why_size)
+{
+    extern char **environ;
+    char path[4096];
+    int sv[2];
+    simulator_path(path, sizeof(path));
+    if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        snprintf(why, why_size, "cannot create a socket: %s", strerror(errno));
         return -1;
     }
-    if (trace->frame_count != 1) {
-        snprintf(why, why_size, "frame %" PRIu64 ": the in-memory trace holds %u frames",
-                 job->frame, trace->frame_count);
-        goto out;
+    int child_fd = sv[1] == 3 ? 4 : 3;
+    char fd_arg[16];
+    snprintf(fd_arg, sizeof(fd_arg), "%d", child_fd);
+    char *argv[] = {path, "stats-worker", fd_arg, NULL};
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t attr;
+    sigset_t none, all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, sv[1], child_fd);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawnattr_init(&attr);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK |
+                                        POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setsigmask(&attr, &none);
+    posix_spawnattr_setsigdefault(&attr, &all);
+    pid_t pid;
+    int err = posix_spawn(&pid, path, &fa, &attr, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&attr);
+    close(sv[1]);
+    if (err != 0) {
+        close(sv[0]);
+        snprintf(why, why_size, "cannot start the simulator process %.200s: %s", path,
+                 strerror(err));
+        return -1;
     }
-    const struct cap_frame *cf = trace->frames[0];
-    rt = rpl_trace_create(trace);
-    if (!rt || !rpl_frame_create(rt, cf, &conv)) {
-        snprintf(why, why_size, "frame %" PRIu64 ": out of memory", job->frame);
-        goto out;
+    sp->pid = pid;
+    sp->fd = sv[0];
+    return 0;
+}
+
+/* Has the simulator process simulate one job.  Returns 0 with *r filled
+ * (r->ok says whether the frame simulated), or -1 when the process could
+ * not be started, crashed, hung or answered nonsense (`why`); the process
+ * is gone then. */
+static int
+simproc_run(struct simproc *sp, const struct stats_job *job, struct rep_wire_reply *r,
+            char *why, size_t why_size)
+{
+    char how[160];
+    if (sp->pid < 0 && simproc_start(sp, why, why_size) != 0) {
+        return -1;
     }
-    struct sim_replay_options opt = {
+    struct rep_wire_request q = {
+        .magic = REP_WIRE_MAGIC,
+        .version = REP_WIRE_VERSION,
+        .frame = job->frame,
+        .trace_size = job->size,
         .samples = lyr_config.stats_msaa,
-        .threads = 1,
         .units = run_units(),
+        .threads = 1,
     };
-    uint64_t t0 = lyr_now_ns();
-    enum sim_replay_error err = sim_replay_frame(&conv->frame, &opt, &res, detail);
-    row->sim_ms = (double)(lyr_now_ns() - t0) / 1e6;
-    if (err != SIM_REPLAY_ERROR_OK) {
-        snprintf(why, why_size, "frame %" PRIu64 ": %s (%s)", job->frame,
-                 sim_replay_error_message(err), detail);
-        goto out;
+    /* One deadline for sending the frame and one for the answer. */
+    int timeout_ms = (int)lyr_config.stats_timeout_s * 1000;
+    int sent = rep_wire_send(sp->fd, &q, sizeof(q), timeout_ms);
+    if (sent == 0) {
+        sent = rep_wire_send(sp->fd, job->trace, job->size, timeout_ms);
     }
-    row->app_frame_ms = (double)cf->frame_time_ns / 1e6;
-    rep_frame_init(&row->counts, conv, res);
-    if (!(row->counts.ran & (1u << SIM_UNIT_BASELINE))) {
-        snprintf(why, why_size, "frame %" PRIu64 ": the baseline unit did not run", job->frame);
-        goto out;
+    if (sent == -2) {
+        simproc_reap(sp, 1, how, sizeof(how));
+        snprintf(why, why_size, "the simulator process did not take frame %" PRIu64
+                 " within %u s (stats_timeout_s) and was killed", job->frame,
+                 lyr_config.stats_timeout_s);
+        return -1;
     }
-    ok = 0;
-out:
-    sim_replay_result_destroy(res);
-    rpl_frame_destroy(conv);
-    rpl_trace_destroy(rt);
-    cap_trace_destroy(trace);
-    return ok;
+    if (sent != 0) {
+        simproc_reap(sp, 0, how, sizeof(how));
+        snprintf(why, why_size, "the simulator process %s before it took frame %" PRIu64, how,
+                 job->frame);
+        return -1;
+    }
+    int got = rep_wire_recv(sp->fd, r, sizeof(*r), timeout_ms);
+    if (got == -2) {
+        simproc_reap(sp, 1, how, sizeof(how));
+        snprintf(why, why_size, "the simulator process did not answer frame %" PRIu64
+                 " within %u s (stats_timeout_s) and was killed", job->frame,
+                 lyr_config.stats_timeout_s);
+        return -1;
+    }
+    if (got != 0) {
+        simproc_reap(sp, 0, how, sizeof(how));
+        snprintf(why, why_size, "the simulator process %s on frame %" PRIu64, how, job->frame);
+        return -1;
+    }
+    if (r->magic != REP_WIRE_MAGIC || r->version != REP_WIRE_VERSION || r->frame != job->frame) {
+        simproc_reap(sp, 1, how, sizeof(how));
+        snprintf(why, why_size, "the simulator process answered frame %" PRIu64
+                 " in another protocol (an overshade of another build?)", job->frame);
+        return -1;
+    }
+    r->why[sizeof(r->why) - 1] = '\0';
+    return 0;
 }
 
 static void
@@ -220,6 +358,8 @@ static void *
 worker_main(void *arg)
 {
     (void)arg;
+    struct simproc sp = {.pid = -1, .fd = -1};
+    struct rep_wire_reply *reply = calloc(1, sizeof(*reply));
     pthread_mutex_lock(&stats.lock);
     for (;;) {
         while (!stats.head && !stats.leaving) {
@@ -237,27 +377,63 @@ worker_main(void *arg)
         stats.running++;
         pthread_mutex_unlock(&stats.lock);
 
-        struct frame_row row;
-        char why[320];
-        int ok = simulate(job, &row, why, sizeof(why));
+        char why[512];
+        int ok = -1;
+        if (reply) {
+            memset(reply, 0, sizeof(*reply));
+            ok = simproc_run(&sp, job, reply, why, sizeof(why));
+        } else {
+            snprintf(why, sizeof(why), "out of memory");
+        }
 
         pthread_mutex_lock(&stats.lock);
         stats.running--;
         stats.queued_bytes -= job->size;
-        if (ok == 0 && !stats.stopped) {
+        if (ok == 0 && reply->ok && !stats.stopped) {
+            struct frame_row row = {
+                .frame = job->frame,
+                .time_s = job->time_s,
+                .app_frame_ms = reply->app_frame_ms,
+                .sim_ms = reply->sim_ms,
+                .counts = reply->counts,
+            };
             record_locked(&row);
             if (ferror(stats.csv)) {
                 stop_locked("cannot write the CSV");
             }
-        } else if (ok != 0) {
+        } else if (ok == 0 && !reply->ok) {
             stats.failed++;
-            stop_locked(why);
+            stop_locked(reply->why);
+        } else if (ok != 0) {
+            /* The process is gone; the application is not.  Start another
+             * one for the next frame, after a pause that doubles. */
+            stats.failed++;
+            sp.failures++;
+            if (!reply || sp.failures > SIMPROC_MAX_FAILURES) {
+                char line[640];
+                snprintf(line, sizeof(line), "%s (failure %u of the simulator process)", why,
+                         sp.failures);
+                stop_locked(line);
+            } else if (!stats.stopped) {
+                LYR_WARN("online stats: %s; restarting it (failure %u of %u allowed)", why,
+                         sp.failures, SIMPROC_MAX_FAILURES);
+                pthread_mutex_unlock(&stats.lock);
+                struct timespec ts = {(time_t)(1u << (sp.failures - 1)) / 2,
+                                      sp.failures == 1 ? 500 * 1000 * 1000 : 0};
+                nanosleep(&ts, NULL);
+                pthread_mutex_lock(&stats.lock);
+            }
         }
         pthread_cond_broadcast(&stats.idle);
         free(job->trace);
         free(job);
     }
     pthread_mutex_unlock(&stats.lock);
+    char how[160];
+    if (sp.pid >= 0) {
+        simproc_reap(&sp, 0, how, sizeof(how)); /* the closed socket ends it */
+    }
+    free(reply);
     return NULL;
 }
 
@@ -363,6 +539,7 @@ lyr_stats_submit(uint64_t frame, uint8_t *trace, size_t size)
         if (!job) {
             stop_locked("out of memory");
         }
+        stats.skipped++; /* taken, then not simulated */
         free(trace);
         free(job);
     } else if (stats.queued_bytes + size > lyr_config.stats_max_bytes) {
@@ -434,11 +611,11 @@ summarize_locked(void)
         }
         double spc = us->covered_pixels ? (double)us->lanes / (double)us->covered_pixels : 0;
         if (us->frames) {
-            LYR_INFO("  %-10s %8.2f%% %8.2f%% %8.2f%% %16.3f", sim_unit_name(u),
+            LYR_INFO("  %-10s %8.2f%% %8.2f%% %8.2f%% %16.3f", rep_unit_name(u),
                      100.0 * us->sum / (double)us->frames, 100.0 * us->min, 100.0 * us->max,
                      spc);
         } else {
-            LYR_INFO("  %-10s %9s %9s %9s %16.3f", sim_unit_name(u), "-", "-", "-", spc);
+            LYR_INFO("  %-10s %9s %9s %9s %16.3f", rep_unit_name(u), "-", "-", "-", spc);
         }
     }
 
@@ -458,7 +635,7 @@ summarize_locked(void)
     fprintf(f, ",\n  \"options\": {\"modes\": [");
     for (uint32_t u = 0, n = 0; u < SIM_UNIT_COUNT; u++) {
         if (run_units() & (1u << u)) {
-            fprintf(f, "%s\"%s\"", n++ ? ", " : "", sim_unit_name(u));
+            fprintf(f, "%s\"%s\"", n++ ? ", " : "", rep_unit_name(u));
         }
     }
     fprintf(f, "], \"msaa\": ");

@@ -1,12 +1,23 @@
 /*
  * report/report.c — per-frame figures and their JSON and CSV forms; see
- * report.h.  Calls only the pipeline's result accessors.
+ * report.h.  Calls no pipeline code: the layer links it.
  */
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
 #include "report/report.h"
+
+const char *
+rep_unit_name(uint32_t unit)
+{
+    static const char *const names[SIM_UNIT_COUNT] = {
+#define REP_UNIT_NAME(upper, lower) [SIM_UNIT_##upper] = #lower,
+        SIM_UNIT_LIST(REP_UNIT_NAME)
+#undef REP_UNIT_NAME
+    };
+    return unit < SIM_UNIT_COUNT ? names[unit] : NULL;
+}
 
 double
 rep_savings(const struct sim_unit_counters *c, const struct sim_unit_counters *base)
@@ -38,30 +49,6 @@ rep_pmu_efficiency(const struct sim_unit_counters *c)
     return c->pmu_partial_quads ? (double)c->pmu_saved_quads / (double)c->pmu_partial_quads : 0;
 }
 
-void
-rep_frame_init(struct rep_frame *out, const struct rpl_frame *conv,
-               const struct sim_replay_result *res)
-{
-    memset(out, 0, sizeof(*out));
-    out->draws = conv->draws;
-    out->tessellated = conv->tessellated_draws;
-    uint32_t count;
-    const struct sim_draw_result *draws = sim_replay_result_draws(res, &count);
-    for (uint32_t i = 0; i < count; i++) {
-        out->unsupported += draws[i].status != SIM_REPLAY_ERROR_OK;
-    }
-    /* Draws the conversion could not place in a pass count as unsupported. */
-    out->unsupported += conv->lost_draws;
-    out->triangles = sim_replay_result_raster(res)->primitives;
-    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-        const struct sim_unit_counters *c = sim_replay_result_unit(res, u);
-        if (c) {
-            out->units[u] = *c;
-            out->ran |= 1u << u;
-        }
-    }
-    out->covered_pixels = out->units[SIM_UNIT_BASELINE].covered_pixels;
-}
 
 void
 rep_json_string(FILE *f, const char *s)
@@ -105,7 +92,7 @@ rep_csv_unit_header(FILE *f, uint32_t units)
 {
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         if (units & (1u << u)) {
-            const char *n = sim_unit_name(u);
+            const char *n = rep_unit_name(u);
             fprintf(f, ",%s_quads_shaded,%s_shaded_per_covered_pixel,%s_savings", n, n, n);
         }
     }
@@ -157,7 +144,7 @@ rep_summary_json_units(FILE *f, const struct rep_summary *s, uint32_t units, con
             continue;
         }
         fprintf(f, "%s\n%s\"%s\": {\"frames\": %" PRIu64 ", \"mean_savings\": ", n++ ? "," : "",
-                indent, sim_unit_name(u), us->frames);
+                indent, rep_unit_name(u), us->frames);
         rep_json_number(f, us->frames ? us->sum / (double)us->frames : NAN);
         fprintf(f, ", \"min_savings\": ");
         rep_json_number(f, us->frames ? us->min : NAN);

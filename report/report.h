@@ -20,6 +20,12 @@
 #include "pipeline/pipeline.h"
 #include "replay/replay.h"
 
+/* The name of shading unit `unit` (enum sim_unit_kind), as reports and
+ * options spell it; NULL past the last.  The same names as the pipeline's
+ * units table, both from SIM_UNIT_LIST. */
+const char *
+rep_unit_name(uint32_t unit);
+
 /* 1 - shaded lanes of `c` over the baseline's; NAN when the baseline (or
  * `base`) shaded nothing. */
 double
@@ -49,7 +55,8 @@ struct rep_frame {
     struct sim_unit_counters units[SIM_UNIT_COUNT];
 };
 
-/* Fills *out from the converted frame and the pipeline's result. */
+/* Fills *out from the converted frame and the pipeline's result
+ * (report_frame.c, in report_dep only: report_core_dep has the rest). */
 void
 rep_frame_init(struct rep_frame *out, const struct rpl_frame *conv,
                const struct sim_replay_result *res);
@@ -92,5 +99,49 @@ rep_summary_add(struct rep_summary *s, const struct rep_frame *fr, uint32_t unit
  * `units`, comma-separated, each on its own line after `indent`. */
 void
 rep_summary_json_units(FILE *f, const struct rep_summary *s, uint32_t units, const char *indent);
+
+/* Online mode's simulator process.  The layer never simulates inside the
+ * application: it starts `overshade stats-worker FD` (tools/) and talks to
+ * it over a stream socket, one frame at a time.  A request is a struct
+ * rep_wire_request followed by `trace_size` bytes of an in-memory trace of
+ * one frame; the answer is a struct rep_wire_reply.  Both ends are the same
+ * build: `version` carries REP_WIRE_VERSION and the sizes of both structs,
+ * and a mismatch is an error, not a guess. */
+#define REP_WIRE_MAGIC 0x4f565357u /* "OVSW" */
+#define REP_WIRE_VERSION                                                                   \
+    (1u << 24 | (uint32_t)sizeof(struct rep_wire_request) << 12 |                           \
+     (uint32_t)sizeof(struct rep_wire_reply))
+
+struct rep_wire_request {
+    uint32_t magic, version;
+    uint64_t frame;
+    uint64_t trace_size;
+    uint32_t samples; /* 0: as captured */
+    uint32_t units;   /* bit mask of enum sim_unit_kind */
+    uint32_t threads;
+    uint32_t reserved;
+};
+
+struct rep_wire_reply {
+    uint32_t magic, version;
+    uint64_t frame;
+    int32_t ok;      /* 1: `counts` holds the frame; 0: `why` says why not */
+    uint32_t reserved;
+    double sim_ms, app_frame_ms;
+    struct rep_frame counts;
+    char why[320];   /* NUL-terminated */
+};
+
+/* Writes all `size` bytes to the socket (never raising SIGPIPE), waiting
+ * at most `timeout_ms` in all (-1: no limit).  Returns 0; -1 on an error or
+ * when the peer is gone; -2 on timeout (a peer that does not read). */
+int
+rep_wire_send(int fd, const void *data, size_t size, int timeout_ms);
+
+/* Reads exactly `size` bytes, waiting at most `timeout_ms` in all (-1: no
+ * limit).  Returns 0; -1 on an error or when the peer closed the socket;
+ * -2 on timeout. */
+int
+rep_wire_recv(int fd, void *data, size_t size, int timeout_ms);
 
 #endif /* OVERSHADE_REPORT_H */

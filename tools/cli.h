@@ -50,4 +50,11 @@ cli_run(int argc, char **argv);
 void
 cli_run_usage(FILE *out);
 
+/* `overshade stats-worker FD` (cmd_stats_worker.c): online mode's simulator
+ * process, started by the layer. */
+int
+cli_stats_worker(int argc, char **argv);
+void
+cli_stats_worker_usage(FILE *out);
+
 #endif /* OVERSHADE_CLI_H */

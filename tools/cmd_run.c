@@ -257,6 +257,13 @@ set_environment(const struct run_args *a)
         setenv("OVERSHADE_OUTPUT", a->out, 1) != 0) {
         return -1;
     }
+    /* The layer's simulator process is this overshade, unless the caller
+     * chose another. */
+    char self[PATH_MAX];
+    if (!getenv("OVERSHADE_STATS_SIMULATOR") && realpath("/proc/self/exe", self) &&
+        setenv("OVERSHADE_STATS_SIMULATOR", self, 1) != 0) {
+        return -1;
+    }
     const struct {
         const char *name, *value;
     } opts[] = {

@@ -6,6 +6,7 @@
  *   overshade replay TRACE --out DIR [--frames LIST] [--msaa N] [--threads N]
  *   overshade sweep --out DIR [--jobs N] [--axis NAME=V,...]... TRACE[@X]...
  *   overshade run [--modes LIST] [--msaa N] [--out DIR] -- PROGRAM ARGS...
+ *   overshade stats-worker FD
  *   overshade help [COMMAND]
  *   overshade --version
  *
@@ -36,6 +37,8 @@ static const struct cli_command cli_commands[] = {
      cli_sweep_usage},
     {"run", "run a program with online stats: shading savings per frame", cli_run,
      cli_run_usage},
+    {"stats-worker", "online mode's simulator process (started by the layer)",
+     cli_stats_worker, cli_stats_worker_usage},
 };
 
 #define CLI_COMMAND_COUNT (sizeof(cli_commands) / sizeof(cli_commands[0]))

@@ -22,6 +22,9 @@ Cases:
               frames simulated and shows the running savings.
   unwritable  an output directory that cannot be created stops online
               mode with one log line; the program still exits 0.
+  crash, hang a simulator process (OVERSHADE_STATS_SIMULATOR) that crashes or
+              never answers: vkcube presents every frame and exits 0; three
+              restarts, then online mode stops, each with one log line.
 
 `overshade run` is the build tree's binary, so it must find the build
 tree's layer manifest on its own (no XDG_DATA_HOME is set here).
@@ -39,6 +42,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 FAIL = []
 VKCUBE_FRAMES = 40
@@ -427,7 +431,57 @@ def case_unwritable(args, tmp):
     return 1 if FAIL else 0
 
 
-CASES = {"vkcube": case_vkcube, "demo": case_demo, "interval": case_interval,
+def case_fault(args, tmp, kind):
+    """A simulator process that crashes (SIGSEGV) or hangs on every frame:
+    vkcube presents all its frames and exits 0 in its usual time; the layer
+    logs each failure once, restarts the process with a pause, and stops
+    online mode after the allowed failures, saying why."""
+    for prog in ("vkcube", "xvfb-run"):
+        if shutil.which(prog) is None:
+            print("skip: %s is not installed (tools/test.sh installs it)" % prog)
+            return 77
+    fake = os.path.join(tmp, "fake-simulator")
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\n" + ("kill -SEGV $$\n" if kind == "crash" else "exec sleep 3600\n"))
+    os.chmod(fake, 0o755)
+    out = os.path.join(tmp, "out")
+    frames = 300
+    env = clean_env(tmp, {"OVERSHADE_STATS_SIMULATOR": fake, "OVERSHADE_STATS_TIMEOUT_S": "2"})
+    t0 = time.monotonic()
+    rc, _, err = run([args.overshade, "run", "--out", out, "--",
+                      "xvfb-run", "-a", "-s", "-screen 0 640x480x24",
+                      "vkcube", "--c", str(frames)], env)
+    elapsed = time.monotonic() - t0
+    check(rc == 0, "vkcube with a %s simulator exited with %d" % (kind, rc))
+    # 4 failures, each at most a 2 s timeout plus a pause of at most 2 s,
+    # and no frame waits for the simulator.
+    check(elapsed < 60, "vkcube took %.1f s with a %s simulator" % (elapsed, kind))
+    why = "killed by signal 11" if kind == "crash" else "within 2 s (stats_timeout_s)"
+    restarts = [line for line in err.splitlines() if "restarting it (failure" in line]
+    stopped = re.search(r"online stats stopped: .*%s.*failure 4 of the simulator" %
+                        re.escape(why), err) is not None
+    # How many failures fit in vkcube's run depends on its speed (pauses of
+    # 0.5, 1 and 2 s between restarts); at least one must, each logged once.
+    check(1 <= len(restarts) <= 3 and all(why in line for line in restarts),
+          "expected restart lines naming the %s, got %r" % (kind, restarts))
+    check(stopped or len(restarts) < 3 or "failure 4" not in err,
+          "a 4th failure without the line saying online stats stopped")
+    _, rows, summary = read_csv(out)
+    if summary is not None:
+        check(rows == [], "rows from a simulator that never answered: %r" % rows)
+        failed = len(restarts) + (1 if stopped else 0)
+        check(summary.get("frames_failed") == failed, "frames_failed %r, expected %d" %
+              (summary.get("frames_failed"), failed))
+        total = sum(summary.get(k, 0) for k in ("frames_simulated", "frames_skipped",
+                                                 "frames_failed"))
+        check(total == frames, "vkcube presented %d frames, the summary counts %d" %
+              (frames, total))
+    return 1 if FAIL else 0
+
+
+CASES = {"crash": lambda a, t: case_fault(a, t, "crash"),
+         "hang": lambda a, t: case_fault(a, t, "hang"),
+         "vkcube": case_vkcube, "demo": case_demo, "interval": case_interval,
          "bound": case_bound, "validation": case_validation, "status": case_status,
          "usage": case_usage, "tty": case_tty, "unwritable": case_unwritable}
 

@@ -1,0 +1,95 @@
+/*
+ * report/report_wire.c — the byte transport between the layer and its
+ * simulator process (report.h, "Online mode's simulator process").  Plain
+ * blocking socket I/O with a deadline; nothing here interprets a frame.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <time.h>
+
+#include "report/report.h"
+
+static int64_t
+now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int
+rep_wire_send(int fd, const void *data, size_t size, int timeout_ms)
+{
+    const char *p = data;
+    int64_t deadline = timeout_ms < 0 ? 0 : now_ms() + timeout_ms;
+    while (size > 0) {
+        int wait = -1;
+        if (timeout_ms >= 0) {
+            int64_t left = deadline - now_ms();
+            if (left <= 0) {
+                return -2;
+            }
+            wait = left > 1000000 ? 1000000 : (int)left;
+        }
+        struct pollfd pfd = {.fd = fd, .events = POLLOUT};
+        int r = poll(&pfd, 1, wait);
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r < 0) {
+            return -1;
+        }
+        if (r == 0) {
+            continue; /* the deadline decides */
+        }
+        ssize_t n = send(fd, p, size, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
+            continue;
+        }
+        if (n <= 0) {
+            return -1;
+        }
+        p += n;
+        size -= (size_t)n;
+    }
+    return 0;
+}
+
+int
+rep_wire_recv(int fd, void *data, size_t size, int timeout_ms)
+{
+    char *p = data;
+    int64_t deadline = timeout_ms < 0 ? 0 : now_ms() + timeout_ms;
+    while (size > 0) {
+        int wait = -1;
+        if (timeout_ms >= 0) {
+            int64_t left = deadline - now_ms();
+            if (left <= 0) {
+                return -2;
+            }
+            wait = left > 1000000 ? 1000000 : (int)left;
+        }
+        struct pollfd pfd = {.fd = fd, .events = POLLIN};
+        int r = poll(&pfd, 1, wait);
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r < 0) {
+            return -1;
+        }
+        if (r == 0) {
+            continue; /* the deadline decides */
+        }
+        ssize_t n = recv(fd, p, size, 0);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
+            continue;
+        }
+        if (n <= 0) {
+            return -1;
+        }
+        p += n;
+        size -= (size_t)n;
+    }
+    return 0;
+}
