@@ -96,6 +96,7 @@ PIN_8(cap_cmd_barrier, 24);
 PIN_8(cap_cmd_execute, 16);
 PIN_8(cap_cmd_unsupported, 64);
 PIN_8(cap_cmd_present, 32);
+PIN_8(cap_cmd_push_descriptor_set, 32);
 
 /* Field places that docs/trace-format.md states. */
 _Static_assert(offsetof(struct cap_file_header, version) == 8, "header layout");
@@ -178,6 +179,8 @@ static const struct cap_op_desc cap_ops[CAP_CMD_OP_COUNT] = {
     [CAP_CMD_EXECUTE_END] = {"execute_end", sizeof(struct cap_cmd_head)},
     [CAP_CMD_UNSUPPORTED] = {"unsupported", sizeof(struct cap_cmd_unsupported)},
     [CAP_CMD_PRESENT] = {"present", sizeof(struct cap_cmd_present)},
+    [CAP_CMD_PUSH_DESCRIPTOR_SET] = {"push_descriptor_set",
+                                     sizeof(struct cap_cmd_push_descriptor_set)},
 };
 
 const char *

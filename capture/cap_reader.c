@@ -305,6 +305,18 @@ static const struct cap_ref_desc refs_barrier[] = {
 static const struct cap_ref_desc refs_present[] = {
     REF(cap_cmd_present, image, CAP_OBJ_IMAGE),
 };
+static const struct cap_span_desc spans_push_descriptor_set[] = {
+    SPAN(cap_cmd_push_descriptor_set, descriptors, struct cap_descriptor),
+};
+static const struct cap_ref_desc refs_push_descriptor_set[] = {
+    REF(cap_cmd_push_descriptor_set, layout, CAP_OBJ_PIPELINE_LAYOUT),
+    REF_IN(cap_cmd_push_descriptor_set, descriptors, cap_descriptor, sampler, CAP_OBJ_SAMPLER),
+    REF_IN(cap_cmd_push_descriptor_set, descriptors, cap_descriptor, image_view,
+           CAP_OBJ_IMAGE_VIEW),
+    REF_IN(cap_cmd_push_descriptor_set, descriptors, cap_descriptor, buffer, CAP_OBJ_BUFFER),
+    REF_IN(cap_cmd_push_descriptor_set, descriptors, cap_descriptor, texel_view,
+           CAP_OBJ_BUFFER_VIEW),
+};
 
 /* Indexed by op; the head sizes agree with cap_cmd_head_size (checked in
  * cap_validate_commands). */
@@ -358,6 +370,9 @@ static const struct cap_rec_desc cap_cmd_descs[CAP_CMD_OP_COUNT] = {
     [CAP_CMD_EXECUTE_END] = {sizeof(struct cap_cmd_head), NONE, NONE},
     [CAP_CMD_UNSUPPORTED] = {sizeof(struct cap_cmd_unsupported), NONE, NONE},
     [CAP_CMD_PRESENT] = {sizeof(struct cap_cmd_present), NONE, REFS(refs_present)},
+    [CAP_CMD_PUSH_DESCRIPTOR_SET] = {sizeof(struct cap_cmd_push_descriptor_set),
+                                     SPANS(spans_push_descriptor_set),
+                                     REFS(refs_push_descriptor_set)},
 };
 
 /* ------------------------------------------------------------------------ */
@@ -850,6 +865,11 @@ cap_check_commands(struct cap_reader *rd, const struct cap_rec_info *ri)
         if (head_size == 0) {
             return cap_fail_at(rd, &w, CAP_ERROR_BAD_COMMAND, 0, "unknown command op %u", h->op);
         }
+        if (h->op == CAP_CMD_PUSH_DESCRIPTOR_SET && rd->trace->version < 3) {
+            return cap_fail_at(rd, &w, CAP_ERROR_BAD_COMMAND, 0,
+                               "command op %u in a version %u trace", h->op,
+                               rd->trace->version);
+        }
         if (h->size % 8 != 0) {
             return cap_fail_at(rd, &w, CAP_ERROR_BAD_COMMAND, 4,
                                "size %u not a multiple of 8", h->size);
@@ -1095,6 +1115,31 @@ cap_check_refs(struct cap_reader *rd, const struct cap_where *w, const struct ca
     return CAP_ERROR_OK;
 }
 
+/* A push descriptor set names a set of its pipeline layout, and that set's
+ * layout exists (the references are resolved already). */
+static enum cap_error
+cap_check_push_set(struct cap_reader *rd, const struct cap_where *w,
+                   const struct cap_cmd_push_descriptor_set *p)
+{
+    const struct cap_pipeline_layout *pl =
+        cap_trace_find(rd->trace, CAP_OBJ_PIPELINE_LAYOUT, p->layout);
+    const uint64_t *sets;
+
+    if (!pl || p->set >= pl->set_layouts.count) {
+        return cap_fail_at(rd, w, CAP_ERROR_BAD_VALUE,
+                           offsetof(struct cap_cmd_push_descriptor_set, set),
+                           "set %u of a pipeline layout with %u", p->set,
+                           pl ? pl->set_layouts.count : 0);
+    }
+    sets = CAP_SPAN_PTR(pl, pl->set_layouts, uint64_t);
+    if (!sets[p->set]) {
+        return cap_fail_at(rd, w, CAP_ERROR_BAD_VALUE,
+                           offsetof(struct cap_cmd_push_descriptor_set, set),
+                           "set %u of the pipeline layout has no set layout", p->set);
+    }
+    return CAP_ERROR_OK;
+}
+
 /* Step 4 for one record. */
 static enum cap_error
 cap_resolve_record(struct cap_reader *rd, const struct cap_rec_info *ri)
@@ -1153,6 +1198,9 @@ cap_resolve_record(struct cap_reader *rd, const struct cap_rec_info *ri)
             w.cmd_op = h->op;
             w.cmd_rec = (uint64_t)f->commands.offset + pos;
             e = cap_check_refs(rd, &w, &cap_cmd_descs[h->op], stream + pos, f->index);
+            if (e == CAP_ERROR_OK && h->op == CAP_CMD_PUSH_DESCRIPTOR_SET) {
+                e = cap_check_push_set(rd, &w, (const void *)(stream + pos));
+            }
             if (e != CAP_ERROR_OK) {
                 return e;
             }
@@ -1197,12 +1245,12 @@ cap_read_framing(struct cap_reader *rd, uint64_t *first_block, uint64_t *arena_s
         return cap_fail(rd, CAP_ERROR_BAD_HEADER, offsetof(struct cap_file_header, version),
                         "version 0");
     }
-    if (fh.version < CAP_VERSION) {
+    if (fh.version < CAP_VERSION_MIN) {
         /* Version 1 frame records lack gpu_time_ns: read as version 2
          * they would be misplaced, not merely short. */
         return cap_fail(rd, CAP_ERROR_BAD_VERSION, offsetof(struct cap_file_header, version),
-                        "version %u, an older layout this reader does not read (%u)",
-                        fh.version, CAP_VERSION);
+                        "version %u, an older layout this reader does not read (%u-%u)",
+                        fh.version, CAP_VERSION_MIN, CAP_VERSION);
     }
     if (fh.header_size < sizeof(fh) || fh.header_size % 8 != 0) {
         return cap_fail(rd, CAP_ERROR_BAD_HEADER, offsetof(struct cap_file_header, header_size),

@@ -31,7 +31,10 @@
 #include <stdint.h>
 
 #define CAP_MAGIC "OVSTRACE" /* 8 bytes, no terminator on disk */
-#define CAP_VERSION 2u
+#define CAP_VERSION 3u
+/* The oldest version this reader reads: version 2 is version 3 without
+ * CAP_CMD_PUSH_DESCRIPTOR_SET. */
+#define CAP_VERSION_MIN 2u
 
 /* ------------------------------------------------------------------------ */
 /* Errors                                                                    */
@@ -586,6 +589,7 @@ enum cap_cmd_op {
     CAP_CMD_EXECUTE_END,         /* struct cap_cmd_head */
     CAP_CMD_UNSUPPORTED,         /* struct cap_cmd_unsupported: a command not modelled */
     CAP_CMD_PRESENT,             /* struct cap_cmd_present: the frame's present */
+    CAP_CMD_PUSH_DESCRIPTOR_SET, /* struct cap_cmd_push_descriptor_set (version 3) */
     CAP_CMD_OP_COUNT
 };
 
@@ -886,6 +890,19 @@ struct cap_cmd_present {
     uint64_t image;
     uint32_t image_index;
     uint32_t reserved;
+};
+
+/* vkCmdPushDescriptorSetKHR and vkCmdPushDescriptorSetWithTemplateKHR (the
+ * layer resolves templates): the descriptors written into set `set` of
+ * pipeline layout `layout`, whose set layout is a push descriptor layout.
+ * Each descriptor names its binding and array element; a later push to the
+ * same set replaces only the descriptors it writes. */
+struct cap_cmd_push_descriptor_set {
+    struct cap_cmd_head head;
+    uint32_t bind_point;         /* VkPipelineBindPoint */
+    uint32_t set;                /* < the layout's set_layouts.count */
+    uint64_t layout;             /* pipeline layout */
+    struct cap_span descriptors; /* struct cap_descriptor */
 };
 
 /* ------------------------------------------------------------------------ */

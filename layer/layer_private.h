@@ -154,190 +154,11 @@ struct lyr_instance_vk {
 #undef LYR_DECL
 };
 
-/* Device-level functions the layer calls down.  Every hooked function is
- * here too, so the hook can forward. */
-#define LYR_DEVICE_FUNCS(X)                                                                \
-    X(GetDeviceProcAddr)                                                                   \
-    X(DestroyDevice)                                                                       \
-    X(GetDeviceQueue)                                                                      \
-    X(GetDeviceQueue2)                                                                     \
-    X(DeviceWaitIdle)                                                                      \
-    X(QueueWaitIdle)                                                                       \
-    X(QueueSubmit)                                                                         \
-    X(QueueSubmit2)                                                                        \
-    X(QueueSubmit2KHR)                                                                     \
-    X(QueuePresentKHR)                                                                     \
-    X(AllocateMemory)                                                                      \
-    X(FreeMemory)                                                                          \
-    X(MapMemory)                                                                           \
-    X(UnmapMemory)                                                                         \
-    X(InvalidateMappedMemoryRanges)                                                        \
-    X(BindBufferMemory)                                                                    \
-    X(BindImageMemory)                                                                     \
-    X(GetBufferMemoryRequirements)                                                         \
-    X(CreateBuffer)                                                                        \
-    X(DestroyBuffer)                                                                       \
-    X(CreateBufferView)                                                                    \
-    X(DestroyBufferView)                                                                   \
-    X(CreateImage)                                                                         \
-    X(DestroyImage)                                                                        \
-    X(CreateImageView)                                                                     \
-    X(DestroyImageView)                                                                    \
-    X(CreateSampler)                                                                       \
-    X(DestroySampler)                                                                      \
-    X(CreateShaderModule)                                                                  \
-    X(DestroyShaderModule)                                                                 \
-    X(CreateDescriptorSetLayout)                                                           \
-    X(DestroyDescriptorSetLayout)                                                          \
-    X(CreatePipelineLayout)                                                                \
-    X(DestroyPipelineLayout)                                                               \
-    X(CreateDescriptorPool)                                                                \
-    X(DestroyDescriptorPool)                                                               \
-    X(ResetDescriptorPool)                                                                 \
-    X(AllocateDescriptorSets)                                                              \
-    X(FreeDescriptorSets)                                                                  \
-    X(UpdateDescriptorSets)                                                                \
-    X(CreateDescriptorUpdateTemplate)                                                      \
-    X(CreateDescriptorUpdateTemplateKHR)                                                   \
-    X(DestroyDescriptorUpdateTemplate)                                                     \
-    X(DestroyDescriptorUpdateTemplateKHR)                                                  \
-    X(UpdateDescriptorSetWithTemplate)                                                     \
-    X(UpdateDescriptorSetWithTemplateKHR)                                                  \
-    X(CreateRenderPass)                                                                    \
-    X(CreateRenderPass2)                                                                   \
-    X(CreateRenderPass2KHR)                                                                \
-    X(DestroyRenderPass)                                                                   \
-    X(CreateFramebuffer)                                                                   \
-    X(DestroyFramebuffer)                                                                  \
-    X(CreateGraphicsPipelines)                                                             \
-    X(CreateComputePipelines)                                                              \
-    X(DestroyPipeline)                                                                     \
-    X(CreateSwapchainKHR)                                                                  \
-    X(DestroySwapchainKHR)                                                                 \
-    X(GetSwapchainImagesKHR)                                                               \
-    X(CreateCommandPool)                                                                   \
-    X(DestroyCommandPool)                                                                  \
-    X(ResetCommandPool)                                                                    \
-    X(AllocateCommandBuffers)                                                              \
-    X(FreeCommandBuffers)                                                                  \
-    X(BeginCommandBuffer)                                                                  \
-    X(EndCommandBuffer)                                                                    \
-    X(ResetCommandBuffer)                                                                  \
-    X(CreateFence)                                                                         \
-    X(DestroyFence)                                                                        \
-    X(WaitForFences)                                                                       \
-    X(ResetFences)                                                                         \
-    X(CreateSemaphore)                                                                     \
-    X(DestroySemaphore)                                                                    \
-    X(CmdBeginRenderPass)                                                                  \
-    X(CmdBeginRenderPass2)                                                                 \
-    X(CmdBeginRenderPass2KHR)                                                              \
-    X(CmdNextSubpass)                                                                      \
-    X(CmdNextSubpass2)                                                                     \
-    X(CmdNextSubpass2KHR)                                                                  \
-    X(CmdEndRenderPass)                                                                    \
-    X(CmdEndRenderPass2)                                                                   \
-    X(CmdEndRenderPass2KHR)                                                                \
-    X(CmdBeginRendering)                                                                   \
-    X(CmdBeginRenderingKHR)                                                                \
-    X(CmdEndRendering)                                                                     \
-    X(CmdEndRenderingKHR)                                                                  \
-    X(CmdBindPipeline)                                                                     \
-    X(CmdBindDescriptorSets)                                                               \
-    X(CmdPushConstants)                                                                    \
-    X(CmdBindVertexBuffers)                                                                \
-    X(CmdBindVertexBuffers2)                                                               \
-    X(CmdBindVertexBuffers2EXT)                                                            \
-    X(CmdBindIndexBuffer)                                                                  \
-    X(CmdSetViewport)                                                                      \
-    X(CmdSetScissor)                                                                       \
-    X(CmdSetLineWidth)                                                                     \
-    X(CmdSetDepthBias)                                                                     \
-    X(CmdSetBlendConstants)                                                                \
-    X(CmdSetDepthBounds)                                                                   \
-    X(CmdSetStencilCompareMask)                                                            \
-    X(CmdSetStencilWriteMask)                                                              \
-    X(CmdSetStencilReference)                                                              \
-    X(CmdSetCullMode)                                                                      \
-    X(CmdSetCullModeEXT)                                                                   \
-    X(CmdSetFrontFace)                                                                     \
-    X(CmdSetFrontFaceEXT)                                                                  \
-    X(CmdSetPrimitiveTopology)                                                             \
-    X(CmdSetPrimitiveTopologyEXT)                                                          \
-    X(CmdSetViewportWithCount)                                                             \
-    X(CmdSetViewportWithCountEXT)                                                          \
-    X(CmdSetScissorWithCount)                                                              \
-    X(CmdSetScissorWithCountEXT)                                                           \
-    X(CmdSetDepthTestEnable)                                                               \
-    X(CmdSetDepthTestEnableEXT)                                                            \
-    X(CmdSetDepthWriteEnable)                                                              \
-    X(CmdSetDepthWriteEnableEXT)                                                           \
-    X(CmdSetDepthCompareOp)                                                                \
-    X(CmdSetDepthCompareOpEXT)                                                             \
-    X(CmdSetDepthBoundsTestEnable)                                                         \
-    X(CmdSetDepthBoundsTestEnableEXT)                                                      \
-    X(CmdSetStencilTestEnable)                                                             \
-    X(CmdSetStencilTestEnableEXT)                                                          \
-    X(CmdSetStencilOp)                                                                     \
-    X(CmdSetStencilOpEXT)                                                                  \
-    X(CmdSetRasterizerDiscardEnable)                                                       \
-    X(CmdSetRasterizerDiscardEnableEXT)                                                    \
-    X(CmdSetDepthBiasEnable)                                                               \
-    X(CmdSetDepthBiasEnableEXT)                                                            \
-    X(CmdSetPrimitiveRestartEnable)                                                        \
-    X(CmdSetPrimitiveRestartEnableEXT)                                                     \
-    X(CmdDraw)                                                                             \
-    X(CmdDrawIndexed)                                                                      \
-    X(CmdDrawIndirect)                                                                     \
-    X(CmdDrawIndexedIndirect)                                                              \
-    X(CmdDrawIndirectCount)                                                                \
-    X(CmdDrawIndirectCountKHR)                                                             \
-    X(CmdDrawIndexedIndirectCount)                                                         \
-    X(CmdDrawIndexedIndirectCountKHR)                                                      \
-    X(CmdDrawMultiEXT)                                                                     \
-    X(CmdDrawMultiIndexedEXT)                                                              \
-    X(CmdDispatch)                                                                         \
-    X(CmdDispatchIndirect)                                                                 \
-    X(CmdDispatchBase)                                                                     \
-    X(CmdCopyBuffer)                                                                       \
-    X(CmdCopyBuffer2)                                                                      \
-    X(CmdCopyBuffer2KHR)                                                                   \
-    X(CmdCopyImage)                                                                        \
-    X(CmdCopyImage2)                                                                       \
-    X(CmdCopyImage2KHR)                                                                    \
-    X(CmdCopyBufferToImage)                                                                \
-    X(CmdCopyBufferToImage2)                                                               \
-    X(CmdCopyBufferToImage2KHR)                                                            \
-    X(CmdCopyImageToBuffer)                                                                \
-    X(CmdCopyImageToBuffer2)                                                               \
-    X(CmdCopyImageToBuffer2KHR)                                                            \
-    X(CmdBlitImage)                                                                        \
-    X(CmdBlitImage2)                                                                       \
-    X(CmdBlitImage2KHR)                                                                    \
-    X(CmdResolveImage)                                                                     \
-    X(CmdResolveImage2)                                                                    \
-    X(CmdResolveImage2KHR)                                                                 \
-    X(CmdClearColorImage)                                                                  \
-    X(CmdClearDepthStencilImage)                                                           \
-    X(CmdClearAttachments)                                                                 \
-    X(CmdUpdateBuffer)                                                                     \
-    X(CmdFillBuffer)                                                                       \
-    X(CmdPipelineBarrier)                                                                  \
-    X(CmdPipelineBarrier2)                                                                 \
-    X(CmdPipelineBarrier2KHR)                                                              \
-    X(CmdExecuteCommands)                                                                  \
-    X(CmdBeginQuery)                                                                       \
-    X(CmdEndQuery)                                                                         \
-    X(CreateQueryPool)                                                                     \
-    X(DestroyQueryPool)                                                                    \
-    X(GetQueryPoolResults)                                                                 \
-    X(CmdResetQueryPool)
-
-struct lyr_device_vk {
-#define LYR_DECL(name) PFN_vk##name name;
-    LYR_DEVICE_FUNCS(LYR_DECL)
-#undef LYR_DECL
-};
+/* Device-level functions the layer calls down: struct lyr_device_vk holds
+ * every device-level command of the headers, generated from the registry
+ * (layer/lyr_vk_gen.py), so every hook, hand-written or generated, can
+ * forward. */
+#include "layer/lyr_vk_gen.h"
 
 /* ------------------------------------------------------------------------ */
 /* Shadow objects                                                             */
@@ -390,6 +211,8 @@ struct lyr_dset {
 
 struct lyr_update_template {
     uint64_t handle;
+    VkDescriptorUpdateTemplateType type; /* set updates or push descriptors */
+    VkPipelineBindPoint bind_point;      /* push descriptors */
     VkDescriptorUpdateTemplateEntry *entries;
     uint32_t entry_count;
 };
@@ -501,6 +324,23 @@ struct lyr_dset *
 lyr_dset_get(struct lyr_device *dev, uint64_t handle);
 void
 lyr_objects_destroy_all(struct lyr_device *dev);
+
+/* Push descriptors: the descriptors that vkCmdPushDescriptorSetKHR (writes,
+ * tmpl 0) or vkCmdPushDescriptorSetWithTemplateKHR (tmpl and data) writes
+ * into set `set` of pipeline layout `layout`, as trace descriptors naming
+ * binding and element (writes past a binding's end continue in the next,
+ * as in vkUpdateDescriptorSets).  On success *out (malloc'ed, the caller
+ * frees it) holds *count descriptors and 0 is returned; -1 when the layer
+ * does not know the layout, its set layout or the template, -2 when out of
+ * memory. */
+/* The bind point of push descriptor template `tmpl`;
+ * VK_PIPELINE_BIND_POINT_GRAPHICS when the layer does not know it. */
+VkPipelineBindPoint
+lyr_template_bind_point(struct lyr_device *dev, uint64_t tmpl);
+int
+lyr_push_descriptors(struct lyr_device *dev, uint64_t layout, uint32_t set, uint32_t write_count,
+                     const VkWriteDescriptorSet *writes, uint64_t tmpl, const void *data,
+                     struct cap_descriptor **out, uint32_t *count);
 /* The hook for `name` among object hooks, or NULL. */
 PFN_vkVoidFunction
 lyr_objects_hook(const char *name);
@@ -512,6 +352,11 @@ void
 lyr_cmdbufs_destroy_all(struct lyr_device *dev);
 PFN_vkVoidFunction
 lyr_commands_hook(const char *name);
+/* Records a command the layer does not model into cb's shadow as
+ * CAP_CMD_UNSUPPORTED named `name` (while cb is being recorded); the
+ * generated pass-through hooks call it. */
+void
+lyr_cmd_unmodelled(struct lyr_device *dev, VkCommandBuffer cb, const char *name);
 
 /* Capture (layer/lyr_capture.c). */
 PFN_vkVoidFunction

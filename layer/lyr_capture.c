@@ -408,6 +408,10 @@ need_object(struct lyr_device *dev, struct lyr_capture *cap, enum cap_object_kin
     emit_object(dev, cap, kind, o);
 }
 
+static void
+need_descriptors(struct lyr_device *dev, struct lyr_capture *cap,
+                 const struct cap_descriptor *descriptors, uint32_t n);
+
 /* The state of a descriptor set as this frame uses it, and its contents. */
 static void
 need_dset(struct lyr_device *dev, struct lyr_capture *cap, uint64_t handle)
@@ -458,9 +462,18 @@ need_dset(struct lyr_device *dev, struct lyr_capture *cap, uint64_t handle)
         add_object_block(cap, CAP_BLOCK_DESCRIPTOR_SET, rec.data, rec.size);
     }
     cap_buf_finish(&rec);
+    need_descriptors(dev, cap, copy, n);
+    free(copy);
+}
 
+/* The objects descriptors name and the contents of their resources, for
+ * descriptor sets and push descriptors alike. */
+static void
+need_descriptors(struct lyr_device *dev, struct lyr_capture *cap,
+                 const struct cap_descriptor *descriptors, uint32_t n)
+{
     for (uint32_t i = 0; i < n; i++) {
-        const struct cap_descriptor *d = &copy[i];
+        const struct cap_descriptor *d = &descriptors[i];
         need_object(dev, cap, CAP_OBJ_SAMPLER, d->sampler);
         need_object(dev, cap, CAP_OBJ_IMAGE_VIEW, d->image_view);
         need_object(dev, cap, CAP_OBJ_BUFFER, d->buffer);
@@ -479,7 +492,6 @@ need_dset(struct lyr_device *dev, struct lyr_capture *cap, uint64_t handle)
             }
         }
     }
-    free(copy);
 }
 
 static void
@@ -551,6 +563,13 @@ note_refs(struct lyr_device *dev, struct lyr_capture *cap, const struct cap_cmd_
         for (uint32_t i = 0; i < r->sets.count; i++) {
             need_dset(dev, cap, sets[i]);
         }
+        break;
+    }
+    case CAP_CMD_PUSH_DESCRIPTOR_SET: {
+        const struct cap_cmd_push_descriptor_set *r = (const void *)h;
+        need_object(dev, cap, CAP_OBJ_PIPELINE_LAYOUT, r->layout);
+        need_descriptors(dev, cap, CAP_SPAN_PTR(r, r->descriptors, struct cap_descriptor),
+                         r->descriptors.count);
         break;
     }
     case CAP_CMD_PUSH_CONSTANTS:

@@ -303,13 +303,19 @@ record_head(struct lyr_cmdbuf *c, uint32_t op)
     REC_END(c, at);
 }
 
-static void
-record_unsupported(struct lyr_cmdbuf *c, const char *name)
+/* The generated pass-through hooks (layer/lyr_vk_gen.py) land here for
+ * every vkCmd* command without a hook of its own: compute dispatches,
+ * queries, events, debug labels, extension commands. */
+void
+lyr_cmd_unmodelled(struct lyr_device *dev, VkCommandBuffer cb, const char *name)
 {
-    struct cap_cmd_unsupported u = {.head.op = CAP_CMD_UNSUPPORTED};
-    snprintf(u.name, sizeof(u.name), "%s", name);
-    size_t at = REC_BEGIN(c, u);
-    REC_END(c, at);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        struct cap_cmd_unsupported u = {.head.op = CAP_CMD_UNSUPPORTED};
+        snprintf(u.name, sizeof(u.name), "%s", name);
+        size_t at = REC_BEGIN(c, u);
+        REC_END(c, at);
+    }
 }
 
 /* ---------------------------------------------------------------------- */
@@ -551,6 +557,74 @@ lyr_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipeline
         REC_END(c, at);
     }
     dev->vk.CmdBindDescriptorSets(cb, bp, layout, first, count, sets, dyn_count, dyn);
+}
+
+/* Push descriptors: the descriptors are resolved now (templates included),
+ * while the application's data is alive.  A push the layer cannot resolve
+ * is recorded as unsupported by name, so replay says why its draws lack
+ * resources. */
+static void
+record_push_descriptors(struct lyr_device *dev, struct lyr_cmdbuf *c, const char *name,
+                        VkPipelineBindPoint bp, VkPipelineLayout layout, uint32_t set,
+                        uint32_t write_count, const VkWriteDescriptorSet *writes,
+                        VkDescriptorUpdateTemplate tmpl, const void *data)
+{
+    /* Compute work is reported by its dispatches as unsupported. */
+    if (bp != VK_PIPELINE_BIND_POINT_GRAPHICS) {
+        return;
+    }
+    struct cap_descriptor *d = NULL;
+    uint32_t n = 0;
+    int res = lyr_push_descriptors(dev, LYR_H(layout), set, write_count, writes, LYR_H(tmpl),
+                                   data, &d, &n);
+    if (res == -2) {
+        c->stream.failed = 1;
+        return;
+    }
+    if (res != 0) {
+        lyr_cmd_unmodelled(dev, c->handle, name);
+        return;
+    }
+    struct cap_cmd_push_descriptor_set r = {
+        .head.op = CAP_CMD_PUSH_DESCRIPTOR_SET,
+        .bind_point = bp,
+        .set = set,
+        .layout = LYR_H(layout),
+    };
+    size_t at = REC_BEGIN(c, r);
+    REC_ARRAY(c, at, struct cap_cmd_push_descriptor_set, descriptors, d, n, sizeof(*d));
+    REC_END(c, at);
+    free(d);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipelineLayout layout,
+                            uint32_t set, uint32_t count, const VkWriteDescriptorSet *writes)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        record_push_descriptors(dev, c, "vkCmdPushDescriptorSetKHR", bp, layout, set, count,
+                                writes, VK_NULL_HANDLE, NULL);
+    }
+    dev->vk.CmdPushDescriptorSetKHR(cb, bp, layout, set, count, writes);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer cb, VkDescriptorUpdateTemplate tmpl,
+                                        VkPipelineLayout layout, uint32_t set, const void *data)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        /* A push template names its bind point at creation; graphics is
+         * what the frame replays (compute templates are reported by the
+         * dispatches). */
+        VkPipelineBindPoint bp = lyr_template_bind_point(dev, LYR_H(tmpl));
+        record_push_descriptors(dev, c, "vkCmdPushDescriptorSetWithTemplateKHR", bp, layout,
+                                set, 0, NULL, tmpl, data);
+    }
+    dev->vk.CmdPushDescriptorSetWithTemplateKHR(cb, tmpl, layout, set, data);
 }
 
 static VKAPI_ATTR void VKAPI_CALL
@@ -958,40 +1032,6 @@ lyr_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32_t count,
     }
     dev->vk.CmdDrawMultiIndexedEXT(cb, count, info, instances, first_instance, stride,
                                    vertex_offset);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
-{
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
-    if (c) {
-        record_unsupported(c, "vkCmdDispatch");
-    }
-    dev->vk.CmdDispatch(cb, x, y, z);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset)
-{
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
-    if (c) {
-        record_unsupported(c, "vkCmdDispatchIndirect");
-    }
-    dev->vk.CmdDispatchIndirect(cb, buffer, offset);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdDispatchBase(VkCommandBuffer cb, uint32_t bx, uint32_t by, uint32_t bz, uint32_t x,
-                    uint32_t y, uint32_t z)
-{
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
-    if (c) {
-        record_unsupported(c, "vkCmdDispatchBase");
-    }
-    dev->vk.CmdDispatchBase(cb, bx, by, bz, x, y, z);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1533,6 +1573,8 @@ lyr_commands_hook(const char *name)
         HOOK(CmdBindPipeline),
         HOOK(CmdBindDescriptorSets),
         HOOK(CmdPushConstants),
+        HOOK(CmdPushDescriptorSetKHR),
+        HOOK(CmdPushDescriptorSetWithTemplateKHR),
         HOOK(CmdBindVertexBuffers),
         HOOK(CmdBindVertexBuffers2),
         HOOK(CmdBindVertexBuffers2EXT),
@@ -1584,9 +1626,6 @@ lyr_commands_hook(const char *name)
         HOOK(CmdDrawIndexedIndirectCountKHR),
         HOOK(CmdDrawMultiEXT),
         HOOK(CmdDrawMultiIndexedEXT),
-        HOOK(CmdDispatch),
-        HOOK(CmdDispatchIndirect),
-        HOOK(CmdDispatchBase),
         HOOK(CmdCopyBuffer),
         HOOK(CmdCopyBuffer2),
         HOOK(CmdCopyBuffer2KHR),

@@ -290,9 +290,7 @@ lyr_CreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo *info,
     dev->physical = physical;
     dev->alloc = alloc;
     dev->set_loader_data = cb ? cb->u.pfnSetDeviceLoaderData : NULL;
-#define LYR_LOAD(name) dev->vk.name = (PFN_vk##name)next_gdpa(*out, "vk" #name);
-    LYR_DEVICE_FUNCS(LYR_LOAD)
-#undef LYR_LOAD
+    lyr_device_vk_load(&dev->vk, next_gdpa, *out);
     inst->vk.GetPhysicalDeviceProperties(physical, &dev->props);
     inst->vk.GetPhysicalDeviceMemoryProperties(physical, &dev->mem_props);
     inst->vk.GetPhysicalDeviceQueueFamilyProperties(physical, &dev->family_count, NULL);
@@ -424,6 +422,10 @@ device_hook(const char *name)
     }
     if (!fn) {
         fn = lyr_capture_hook(name);
+    }
+    /* Any other command buffer command: recorded as unsupported by name. */
+    if (!fn) {
+        fn = lyr_cmd_passthrough_hook(name);
     }
     return fn;
 }

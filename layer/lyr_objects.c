@@ -580,6 +580,32 @@ lyr_ResetDescriptorPool(VkDevice device, VkDescriptorPool pool,
     return dev->vk.ResetDescriptorPool(device, pool, flags);
 }
 
+/* Names every slot of s (s->descriptors holds layout->descriptor_total),
+ * and fills immutable samplers now: writes to such bindings do not carry
+ * the sampler. */
+static void
+dset_init_slots(struct lyr_dset *s, const struct lyr_object *layout)
+{
+    const struct cap_dset_layout *lh = (const void *)layout->rec.data;
+    const struct cap_dset_layout_binding *b =
+        CAP_SPAN_PTR(lh, lh->bindings, struct cap_dset_layout_binding);
+    const uint64_t *imm = CAP_SPAN_PTR(lh, lh->immutable_samplers, uint64_t);
+    for (uint32_t j = 0; j < layout->binding_slots; j++) {
+        uint32_t n = b[j].descriptor_type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK
+                         ? 1
+                         : b[j].descriptor_count;
+        for (uint32_t k = 0; k < n; k++) {
+            struct cap_descriptor *d = &s->descriptors[layout->binding_base[j] + k];
+            d->binding = b[j].binding;
+            d->array_element = k;
+            d->type = b[j].descriptor_type;
+            if (b[j].immutable_first != UINT32_MAX) {
+                d->sampler = imm[b[j].immutable_first + k];
+            }
+        }
+    }
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL
 lyr_AllocateDescriptorSets(VkDevice device, const VkDescriptorSetAllocateInfo *info,
                            VkDescriptorSet *sets)
@@ -609,26 +635,7 @@ lyr_AllocateDescriptorSets(VkDevice device, const VkDescriptorSetAllocateInfo *i
             LYR_ERROR("out of memory tracking a descriptor set");
             continue;
         }
-        /* Name every slot, and fill immutable samplers now: writes to such
-         * bindings do not carry the sampler. */
-        const struct cap_dset_layout *lh = (const void *)layout->rec.data;
-        const struct cap_dset_layout_binding *b =
-            CAP_SPAN_PTR(lh, lh->bindings, struct cap_dset_layout_binding);
-        const uint64_t *imm = CAP_SPAN_PTR(lh, lh->immutable_samplers, uint64_t);
-        for (uint32_t j = 0; j < layout->binding_slots; j++) {
-            uint32_t n = b[j].descriptor_type == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK
-                             ? 1
-                             : b[j].descriptor_count;
-            for (uint32_t k = 0; k < n; k++) {
-                struct cap_descriptor *d = &s->descriptors[layout->binding_base[j] + k];
-                d->binding = b[j].binding;
-                d->array_element = k;
-                d->type = b[j].descriptor_type;
-                if (b[j].immutable_first != UINT32_MAX) {
-                    d->sampler = imm[b[j].immutable_first + k];
-                }
-            }
-        }
+        dset_init_slots(s, layout);
         pthread_mutex_lock(&dev->lock);
         struct lyr_dset *old = lyr_map_get(&dev->dsets, s->handle);
         if (lyr_map_put(&dev->dsets, s->handle, s) != 0) {
@@ -703,15 +710,16 @@ type_has_texel(VkDescriptorType t)
            t == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER;
 }
 
-/* Writes one descriptor from a pointer to the API's element struct. */
-static void
+/* Writes one descriptor from a pointer to the API's element struct; returns
+ * the slot written, or UINT32_MAX when (binding, element) is outside s. */
+static uint32_t
 dset_write_one(struct lyr_dset *s, const struct lyr_object *layout_alive, uint32_t binding,
                uint32_t element, VkDescriptorType type, const void *elem)
 {
     (void)layout_alive;
     uint32_t idx = dset_index(s, binding, element);
     if (idx == UINT32_MAX || idx >= s->count) {
-        return;
+        return UINT32_MAX;
     }
     struct cap_descriptor *d = &s->descriptors[idx];
     d->type = type;
@@ -743,6 +751,24 @@ dset_write_one(struct lyr_dset *s, const struct lyr_object *layout_alive, uint32
     } else if (type_has_texel(type)) {
         d->texel_view = LYR_H(*(const VkBufferView *)elem);
     }
+    return idx;
+}
+
+/* The API element of write w's descriptor j, or NULL for types the trace
+ * does not hold (inline uniform blocks, acceleration structures). */
+static const void *
+write_elem(const VkWriteDescriptorSet *w, uint32_t j)
+{
+    if (type_has_image(w->descriptorType)) {
+        return &w->pImageInfo[j];
+    }
+    if (type_has_buffer(w->descriptorType)) {
+        return &w->pBufferInfo[j];
+    }
+    if (type_has_texel(w->descriptorType)) {
+        return &w->pTexelBufferView[j];
+    }
+    return NULL;
 }
 
 static VKAPI_ATTR void VKAPI_CALL
@@ -759,14 +785,8 @@ lyr_UpdateDescriptorSets(VkDevice device, uint32_t write_count,
             continue;
         }
         for (uint32_t j = 0; j < w->descriptorCount; j++) {
-            const void *elem = NULL;
-            if (type_has_image(w->descriptorType)) {
-                elem = &w->pImageInfo[j];
-            } else if (type_has_buffer(w->descriptorType)) {
-                elem = &w->pBufferInfo[j];
-            } else if (type_has_texel(w->descriptorType)) {
-                elem = &w->pTexelBufferView[j];
-            } else {
+            const void *elem = write_elem(w, j);
+            if (!elem) {
                 continue;
             }
             dset_write_one(s, s->layout, w->dstBinding, w->dstArrayElement + j,
@@ -802,8 +822,7 @@ create_template(struct lyr_device *dev, VkDevice device,
                 PFN_vkCreateDescriptorUpdateTemplate next)
 {
     VkResult res = next(device, info, alloc, out);
-    if (res != VK_SUCCESS ||
-        info->templateType != VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET) {
+    if (res != VK_SUCCESS) {
         return res;
     }
     struct lyr_update_template *t = calloc(1, sizeof(*t));
@@ -819,6 +838,8 @@ create_template(struct lyr_device *dev, VkDevice device,
            info->descriptorUpdateEntryCount * sizeof(*t->entries));
     t->entry_count = info->descriptorUpdateEntryCount;
     t->handle = LYR_H(*out);
+    t->type = info->templateType;
+    t->bind_point = info->pipelineBindPoint;
     pthread_mutex_lock(&dev->lock);
     if (lyr_map_put(&dev->templates, t->handle, t) != 0) {
         free(t->entries);
@@ -886,7 +907,7 @@ apply_template(struct lyr_device *dev, VkDescriptorSet set, VkDescriptorUpdateTe
     pthread_mutex_lock(&dev->lock);
     struct lyr_dset *s = lyr_map_get(&dev->dsets, LYR_H(set));
     struct lyr_update_template *t = lyr_map_get(&dev->templates, LYR_H(tmpl));
-    if (s && t && data) {
+    if (s && t && data && t->type == VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET) {
         for (uint32_t i = 0; i < t->entry_count; i++) {
             const VkDescriptorUpdateTemplateEntry *e = &t->entries[i];
             if (e->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
@@ -918,6 +939,103 @@ lyr_UpdateDescriptorSetWithTemplateKHR(VkDevice device, VkDescriptorSet set,
     struct lyr_device *dev = DEV(device);
     apply_template(dev, set, tmpl, data);
     dev->vk.UpdateDescriptorSetWithTemplateKHR(device, set, tmpl, data);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Push descriptors                                                         */
+
+VkPipelineBindPoint
+lyr_template_bind_point(struct lyr_device *dev, uint64_t tmpl)
+{
+    pthread_mutex_lock(&dev->lock);
+    struct lyr_update_template *t = lyr_map_get(&dev->templates, tmpl);
+    VkPipelineBindPoint bp = t ? t->bind_point : VK_PIPELINE_BIND_POINT_GRAPHICS;
+    pthread_mutex_unlock(&dev->lock);
+    return bp;
+}
+
+/* A push is written into a scratch set of the push set layout (the same
+ * slot rules as vkUpdateDescriptorSets), and the slots it wrote are kept,
+ * in slot order. */
+int
+lyr_push_descriptors(struct lyr_device *dev, uint64_t layout, uint32_t set, uint32_t write_count,
+                     const VkWriteDescriptorSet *writes, uint64_t tmpl, const void *data,
+                     struct cap_descriptor **out, uint32_t *count)
+{
+    *out = NULL;
+    *count = 0;
+    struct lyr_object *pl = lyr_object_get(dev, CAP_OBJ_PIPELINE_LAYOUT, layout);
+    if (!pl) {
+        return -1;
+    }
+    const struct cap_pipeline_layout *plh = (const void *)pl->rec.data;
+    if (set >= plh->set_layouts.count) {
+        return -1;
+    }
+    uint64_t set_layout = CAP_SPAN_PTR(plh, plh->set_layouts, uint64_t)[set];
+    struct lyr_object *l = lyr_object_get(dev, CAP_OBJ_DSET_LAYOUT, set_layout);
+    if (!l) {
+        return -1;
+    }
+    struct lyr_dset s = {.layout = l, .layout_handle = l->handle, .count = l->descriptor_total};
+    s.descriptors = calloc(s.count + 1, sizeof(*s.descriptors));
+    uint8_t *written = calloc(s.count + 1, 1);
+    if (!s.descriptors || !written) {
+        free(s.descriptors);
+        free(written);
+        return -2;
+    }
+    dset_init_slots(&s, l);
+    int result = 0;
+    pthread_mutex_lock(&dev->lock);
+    struct lyr_update_template *t = tmpl ? lyr_map_get(&dev->templates, tmpl) : NULL;
+    if (tmpl && (!t || t->type != VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR)) {
+        result = -1;
+    } else if (t && data) {
+        for (uint32_t i = 0; i < t->entry_count; i++) {
+            const VkDescriptorUpdateTemplateEntry *e = &t->entries[i];
+            if (e->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+                continue;
+            }
+            for (uint32_t j = 0; j < e->descriptorCount; j++) {
+                const void *elem = (const uint8_t *)data + e->offset + (size_t)j * e->stride;
+                uint32_t idx = dset_write_one(&s, l, e->dstBinding, e->dstArrayElement + j,
+                                              e->descriptorType, elem);
+                if (idx != UINT32_MAX) {
+                    written[idx] = 1;
+                }
+            }
+        }
+    } else {
+        for (uint32_t i = 0; i < write_count; i++) {
+            const VkWriteDescriptorSet *w = &writes[i];
+            for (uint32_t j = 0; j < w->descriptorCount; j++) {
+                const void *elem = write_elem(w, j);
+                uint32_t idx = elem ? dset_write_one(&s, l, w->dstBinding,
+                                                     w->dstArrayElement + j,
+                                                     w->descriptorType, elem)
+                                    : UINT32_MAX;
+                if (idx != UINT32_MAX) {
+                    written[idx] = 1;
+                }
+            }
+        }
+    }
+    pthread_mutex_unlock(&dev->lock);
+    uint32_t n = 0;
+    for (uint32_t i = 0; result == 0 && i < s.count; i++) {
+        if (written[i]) {
+            s.descriptors[n++] = s.descriptors[i];
+        }
+    }
+    free(written);
+    if (result != 0) {
+        free(s.descriptors);
+        return result;
+    }
+    *out = s.descriptors;
+    *count = n;
+    return 0;
 }
 
 /* ---------------------------------------------------------------------- */

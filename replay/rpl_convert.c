@@ -351,6 +351,14 @@ struct dyn_value {
     const uint32_t *words; /* into the command record */
 };
 
+/* A set bound by CAP_CMD_PUSH_DESCRIPTOR_SET: the descriptors pushed so
+ * far into it (later pushes replace what they write). */
+struct push_set {
+    uint64_t set_layout; /* 0: not a push set */
+    const struct cap_descriptor *descriptors; /* frame allocation */
+    uint32_t count;
+};
+
 struct walk {
     struct rpl_trace *rt;
     const struct cap_trace *trace;
@@ -362,6 +370,8 @@ struct walk {
     const struct cap_pipeline *pipeline;
     struct rt_program *program;
     uint64_t sets[MAX_SETS];
+    struct push_set push_sets[MAX_SETS]; /* sets bound by push descriptors */
+    const char *push_problem; /* why pushed descriptors are missing, or NULL */
     const uint32_t *dyn_offsets[MAX_SETS];
     uint32_t dyn_offset_count[MAX_SETS];
     uint8_t push[MAX_PUSH];
@@ -874,6 +884,107 @@ view_range(struct walk *w, uint64_t view_handle)
     return r;
 }
 
+/* CAP_CMD_PUSH_DESCRIPTOR_SET binds set `set` to the descriptors pushed
+ * into it; a push to a set already pushed with the same set layout keeps
+ * the descriptors it does not write (Vulkan specification, "Push
+ * Descriptor Updates").  Dynamic offsets do not apply to push sets. */
+static void
+push_descriptor_set(struct walk *w, const struct cap_cmd_push_descriptor_set *c)
+{
+    const struct cap_pipeline_layout *pl;
+    const struct cap_descriptor *pushed = CAP_SPAN_PTR(c, c->descriptors, struct cap_descriptor);
+    struct push_set *ps;
+    struct cap_descriptor *merged;
+    uint64_t set_layout;
+    uint32_t n;
+
+    if (c->bind_point != VK_PIPELINE_BIND_POINT_GRAPHICS) {
+        return;
+    }
+    if (c->set >= MAX_SETS) {
+        w->push_problem = "vkCmdPushDescriptorSetKHR: a set number beyond the replay's 32 sets";
+        return;
+    }
+    /* The reader checked the set number against the layout. */
+    pl = cap_trace_find(w->trace, CAP_OBJ_PIPELINE_LAYOUT, c->layout);
+    set_layout = CAP_SPAN_PTR(pl, pl->set_layouts, uint64_t)[c->set];
+    ps = &w->push_sets[c->set];
+    if (ps->set_layout != set_layout) {
+        ps->count = 0;
+    }
+    merged = falloc(w->fp, sizeof(*merged) * ((size_t)ps->count + c->descriptors.count));
+    if (!merged) {
+        w->nomem = 1;
+        return;
+    }
+    n = ps->count;
+    if (n) {
+        memcpy(merged, ps->descriptors, sizeof(*merged) * n);
+    }
+    for (uint32_t i = 0; i < c->descriptors.count; i++) {
+        uint32_t j = 0;
+        while (j < n && (merged[j].binding != pushed[i].binding ||
+                         merged[j].array_element != pushed[i].array_element)) {
+            j++;
+        }
+        merged[j] = pushed[i];
+        n += j == n;
+    }
+    ps->set_layout = set_layout;
+    ps->descriptors = merged;
+    ps->count = n;
+    w->sets[c->set] = 0;
+    w->dyn_offset_count[c->set] = 0;
+}
+
+/* A push the layer could not resolve (its layout or template unknown to
+ * it) is in the stream as an unsupported command: every later draw may
+ * lack the descriptors it pushed, so they are reported. */
+static void
+unresolved_push(struct walk *w, const char *name)
+{
+    if (strcmp(name, "vkCmdPushDescriptorSetKHR") == 0) {
+        w->push_problem = "a push descriptor set the layer could not resolve "
+                          "(vkCmdPushDescriptorSetKHR)";
+    } else if (strcmp(name, "vkCmdPushDescriptorSetWithTemplateKHR") == 0) {
+        w->push_problem = "a push descriptor set the layer could not resolve "
+                          "(vkCmdPushDescriptorSetWithTemplateKHR)";
+    }
+}
+
+/* The descriptors bound at set s, from a descriptor set's state in this
+ * frame or from push descriptors, with the set's layout (NULL if absent).
+ * Returns 0 when nothing usable is bound (with *problem set when a bound
+ * set has no state in the trace). */
+static int
+bound_descriptors(struct walk *w, uint32_t s, const struct cap_descriptor **desc,
+                  uint32_t *count, const struct cap_dset_layout **dl, const char **problem)
+{
+    const struct cap_descriptor_set *ds;
+
+    *desc = NULL;
+    *count = 0;
+    *dl = NULL;
+    if (w->push_sets[s].set_layout) {
+        *desc = w->push_sets[s].descriptors;
+        *count = w->push_sets[s].count;
+        *dl = cap_trace_find(w->trace, CAP_OBJ_DSET_LAYOUT, w->push_sets[s].set_layout);
+        return 1;
+    }
+    if (!w->sets[s]) {
+        return 0;
+    }
+    ds = cap_trace_find_descriptor_set(w->trace, w->frame->index, w->sets[s]);
+    if (!ds) {
+        *problem = "a bound descriptor set has no state in the trace";
+        return 0;
+    }
+    *desc = CAP_SPAN_PTR(ds, ds->descriptors, struct cap_descriptor);
+    *count = ds->descriptors.count;
+    *dl = cap_trace_find(w->trace, CAP_OBJ_DSET_LAYOUT, ds->layout);
+    return 1;
+}
+
 static struct sim_binding *
 build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out,
                struct sim_view_range **ranges_out, const char **problem)
@@ -886,10 +997,12 @@ build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out,
 
     *count = 0;
     for (uint32_t s = 0; layout && s < layout->set_layouts.count && s < MAX_SETS; s++) {
-        const struct cap_descriptor_set *ds =
-            w->sets[s] ? cap_trace_find_descriptor_set(w->trace, w->frame->index, w->sets[s])
-                       : NULL;
-        total += ds ? ds->descriptors.count : 0;
+        const struct cap_descriptor *desc;
+        const struct cap_dset_layout *dl;
+        const char *ignored = NULL;
+        uint32_t desc_count = 0;
+        bound_descriptors(w, s, &desc, &desc_count, &dl, &ignored);
+        total += desc_count;
     }
     table = falloc(w->fp, sizeof(*table) * total);
     uint32_t *images = falloc(w->fp, sizeof(*images) * total);
@@ -902,27 +1015,19 @@ build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out,
     *images_out = images;
     *ranges_out = ranges;
     for (uint32_t s = 0; layout && s < layout->set_layouts.count && s < MAX_SETS; s++) {
-        const struct cap_descriptor_set *ds;
         const struct cap_dset_layout *dl;
         const struct cap_descriptor *desc;
         const struct cap_dset_layout_binding *lb = NULL;
-        uint32_t lb_count = 0;
+        uint32_t lb_count = 0, desc_count;
 
-        if (!w->sets[s]) {
+        if (!bound_descriptors(w, s, &desc, &desc_count, &dl, problem)) {
             continue;
         }
-        ds = cap_trace_find_descriptor_set(w->trace, w->frame->index, w->sets[s]);
-        if (!ds) {
-            *problem = "a bound descriptor set has no state in the trace";
-            continue;
-        }
-        dl = cap_trace_find(w->trace, CAP_OBJ_DSET_LAYOUT, ds->layout);
         if (dl) {
             lb = CAP_SPAN_PTR(dl, dl->bindings, struct cap_dset_layout_binding);
             lb_count = dl->bindings.count;
         }
-        desc = CAP_SPAN_PTR(ds, ds->descriptors, struct cap_descriptor);
-        for (uint32_t i = 0; i < ds->descriptors.count; i++) {
+        for (uint32_t i = 0; i < desc_count; i++) {
             const struct cap_descriptor *d = &desc[i];
             struct sim_binding *b = &table[n];
             memset(b, 0, sizeof(*b));
@@ -1078,6 +1183,10 @@ record_draw(struct walk *w, const struct cap_cmd_draw *cmd)
         }
         if (w->pass_problem) {
             d->unsupported = w->pass_problem;
+            continue;
+        }
+        if (w->push_problem) {
+            d->unsupported = w->push_problem;
             continue;
         }
         if (cmd->flags & CAP_DRAW_ARGS_UNRESOLVED) {
@@ -1816,12 +1925,16 @@ walk_command(struct walk *w, const struct cap_cmd_head *h)
                 }
             }
             w->sets[s] = sets[i];
+            w->push_sets[s].set_layout = 0;
             w->dyn_offsets[s] = offs + used;
             w->dyn_offset_count[s] = used + dynamic <= c->dynamic_offsets.count ? dynamic : 0;
             used += w->dyn_offset_count[s];
         }
         break;
     }
+    case CAP_CMD_PUSH_DESCRIPTOR_SET:
+        push_descriptor_set(w, (const struct cap_cmd_push_descriptor_set *)h);
+        break;
     case CAP_CMD_PUSH_CONSTANTS: {
         const struct cap_cmd_push_constants *c = (const struct cap_cmd_push_constants *)h;
         const uint8_t *data = CAP_SPAN_PTR(c, c->data, uint8_t);
@@ -1893,6 +2006,7 @@ walk_command(struct walk *w, const struct cap_cmd_head *h)
         const struct cap_cmd_unsupported *c = (const struct cap_cmd_unsupported *)h;
         char name[64];
         snprintf(name, sizeof(name), "%s", c->name);
+        unresolved_push(w, name);
         skip(w, name);
         break;
     }

@@ -584,6 +584,17 @@ fixture_frame(struct cap_writer *w, struct fixture *fx, struct cap_buf *b)
         cap_rec_array(&cmds, r, offsetof(struct cap_cmd_bind_descriptor_sets, dynamic_offsets),
                       dyn_offsets, 1, sizeof(dyn_offsets[0]));
         cap_rec_end(&cmds, r, 1);
+        /* Set 1 of the layout has no set layout: push into set 0, as a
+         * push descriptor layout would be bound, with one buffer. */
+        {
+            struct cap_cmd_push_descriptor_set pd = {{0, 0}, 0, 0, H_PL, {0, 0}};
+            struct cap_descriptor pushed = {1, 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 0, 0, 0,
+                                            H_UBUF, 256, 256, 0};
+            r = cmd_begin(&cmds, CAP_CMD_PUSH_DESCRIPTOR_SET, &pd, sizeof(pd));
+            cap_rec_array(&cmds, r, offsetof(struct cap_cmd_push_descriptor_set, descriptors),
+                          &pushed, 1, sizeof(pushed));
+            cap_rec_end(&cmds, r, 1);
+        }
         r = cmd_begin(&cmds, CAP_CMD_PUSH_CONSTANTS, &pc, sizeof(pc));
         cap_rec_array(&cmds, r, offsetof(struct cap_cmd_push_constants, data), mvp, sizeof(mvp),
                       1);

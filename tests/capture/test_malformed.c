@@ -150,7 +150,7 @@ m_future_version(struct image *im)
 static void
 m_old_version(struct image *im)
 {
-    put32(im, P(cap_file_header, version), CAP_VERSION - 1);
+    put32(im, P(cap_file_header, version), CAP_VERSION_MIN - 1);
 }
 static void
 m_version_zero(struct image *im)
@@ -407,6 +407,33 @@ m_cmd_unsupported_name(struct image *im)
 {
     memset(im->data + command_at(im, CAP_CMD_UNSUPPORTED, 0) + P(cap_cmd_unsupported, name), 'v',
            56);
+}
+static void
+m_push_set_out_of_range(struct image *im)
+{
+    put32(im, command_at(im, CAP_CMD_PUSH_DESCRIPTOR_SET, 0) + P(cap_cmd_push_descriptor_set, set),
+          2);
+}
+static void
+m_push_set_no_layout(struct image *im)
+{
+    /* Set 1 of the fixture's pipeline layout has no set layout. */
+    put32(im, command_at(im, CAP_CMD_PUSH_DESCRIPTOR_SET, 0) + P(cap_cmd_push_descriptor_set, set),
+          1);
+}
+static void
+m_push_in_version_2(struct image *im)
+{
+    put32(im, P(cap_file_header, version), 2);
+}
+static void
+m_push_unknown_buffer(struct image *im)
+{
+    size_t c = command_at(im, CAP_CMD_PUSH_DESCRIPTOR_SET, 0);
+    uint32_t off;
+
+    memcpy(&off, im->data + c + P(cap_cmd_push_descriptor_set, descriptors), sizeof(off));
+    put64(im, c + off + P(cap_descriptor, buffer), 0xdead0001u);
 }
 static void
 m_cmd_vertex_arrays(struct image *im)
@@ -689,6 +716,10 @@ static const struct mcase cases[] = {
     {"viewport state with 4 words", CAP_ERROR_BAD_COMMAND, m_cmd_state_count},
     {"unsupported command name without NUL", CAP_ERROR_BAD_VALUE, m_cmd_unsupported_name},
     {"vertex buffer arrays of different lengths", CAP_ERROR_BAD_VALUE, m_cmd_vertex_arrays},
+    {"push descriptor set past the layout's sets", CAP_ERROR_BAD_VALUE, m_push_set_out_of_range},
+    {"push descriptor set without a set layout", CAP_ERROR_BAD_VALUE, m_push_set_no_layout},
+    {"push descriptor command in a version 2 trace", CAP_ERROR_BAD_COMMAND, m_push_in_version_2},
+    {"push descriptor of an unknown buffer", CAP_ERROR_UNKNOWN_HANDLE, m_push_unknown_buffer},
     {"image view of an unknown image", CAP_ERROR_UNKNOWN_HANDLE, m_unknown_view_image},
     {"framebuffer with an image for a view", CAP_ERROR_UNKNOWN_HANDLE,
      m_unknown_framebuffer_view},

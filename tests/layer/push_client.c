@@ -1,0 +1,513 @@
+/*
+ * tests/layer/push_client.c — an offscreen Vulkan client that binds its
+ * descriptors only with push descriptors (VK_KHR_push_descriptor), for the
+ * layer's push-descriptor capture and replay (tests/layer/push_layer.py).
+ *
+ * Submission 0 uploads a 4x4 texture; every later submission is one frame:
+ * vkCmdSetEvent (a command the layer does not model: it must appear in the
+ * trace by name), then a render pass on a 64x64 RGBA8 target with four
+ * quads, each tinted by a uniform buffer slice and textured:
+ *   quads 0 and 1: vkCmdPushDescriptorSetKHR (both bindings),
+ *   quads 2 and 3: vkCmdPushDescriptorSetWithTemplateKHR with a template of
+ *                  type VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR,
+ * and a copy of the target into a host buffer.  A replay that misses a push
+ * draws black quads and fails the comparison with the read-back picture.
+ *
+ * usage: push_client [--dump FILE] [FRAMES]   (FILE: the last frame's RGBA8)
+ * Exit: 0, 1 on failure, 77 when no device offers VK_KHR_push_descriptor.
+ */
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "push_client_frag.h"
+#include "push_client_vert.h"
+#include "vk_util.h"
+
+#define EXIT_SKIP 77
+#define SIZE 64
+#define TEX 4
+#define SLICE 256 /* bytes between the tints: any minUniformBufferOffsetAlignment */
+#define TIMEOUT_NS 10000000000ull
+#define TRY(call) VKU_TRY("push_client", call)
+
+struct client {
+    VkInstance instance;
+    VkPhysicalDevice physical;
+    VkPhysicalDeviceMemoryProperties mem;
+    uint32_t family;
+    VkDevice device;
+    VkQueue queue;
+    struct vku_buffer ubo, staging, readback;
+    struct vku_image tex, target;
+    VkSampler sampler;
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkDescriptorUpdateTemplate tmpl;
+    VkRenderPass render_pass;
+    VkFramebuffer framebuffer;
+    VkShaderModule vs, fs;
+    VkPipeline pipeline;
+    VkCommandPool pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+    VkEvent event;
+};
+
+/* What the template reads: one element per binding. */
+struct push_data {
+    VkDescriptorBufferInfo tint;
+    VkDescriptorImageInfo tex;
+};
+
+static int
+create_device(struct client *c)
+{
+    uint32_t n = 1, next = 0;
+    VkExtensionProperties *exts;
+    const char *enable[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
+
+    if (vku_create_instance("push_client", 1, VK_API_VERSION_1_1, &c->instance) != 0) {
+        return -1;
+    }
+    VkResult r = vkEnumeratePhysicalDevices(c->instance, &n, &c->physical);
+    if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
+        printf("push_client: skip: no Vulkan device\n");
+        return EXIT_SKIP;
+    }
+    c->family = vku_graphics_family(c->physical);
+    TRY(vkEnumerateDeviceExtensionProperties(c->physical, NULL, &next, NULL));
+    exts = calloc(next + 1, sizeof(*exts));
+    if (!exts) {
+        return -1;
+    }
+    r = vkEnumerateDeviceExtensionProperties(c->physical, NULL, &next, exts);
+    int has = r == VK_SUCCESS && vku_has_extension(exts, next, enable[0]);
+    free(exts);
+    if (!has || c->family == UINT32_MAX) {
+        printf("push_client: skip: the device lacks %s or a graphics queue\n", enable[0]);
+        return EXIT_SKIP;
+    }
+    vkGetPhysicalDeviceMemoryProperties(c->physical, &c->mem);
+    return vku_create_device(c->physical, c->family, NULL, enable, 1, &c->device, &c->queue);
+}
+
+static int
+create_resources(struct client *c)
+{
+    const VkMemoryPropertyFlags host =
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    float tints[4 * SLICE / sizeof(float)] = {0};
+    static const float colors[4][4] = {
+        {1.0f, 0.25f, 0.25f, 1.0f},
+        {0.25f, 1.0f, 0.25f, 1.0f},
+        {0.3f, 0.3f, 1.0f, 1.0f},
+        {1.0f, 1.0f, 0.2f, 1.0f},
+    };
+    uint8_t texels[TEX * TEX * 4];
+
+    for (int q = 0; q < 4; q++) {
+        memcpy(&tints[q * SLICE / sizeof(float)], colors[q], sizeof(colors[q]));
+    }
+    for (int i = 0; i < TEX * TEX; i++) {
+        texels[4 * i + 0] = (uint8_t)(64 + 60 * (i % TEX));
+        texels[4 * i + 1] = (uint8_t)(64 + 60 * (i / TEX));
+        texels[4 * i + 2] = (uint8_t)(i % 3 == 0 ? 255 : 128);
+        texels[4 * i + 3] = 255;
+    }
+    if (vku_buffer_init(c->device, &c->mem, &c->ubo, sizeof(tints),
+                        VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, host, tints) != 0 ||
+        vku_buffer_init(c->device, &c->mem, &c->staging, sizeof(texels),
+                        VK_BUFFER_USAGE_TRANSFER_SRC_BIT, host, texels) != 0 ||
+        vku_buffer_init(c->device, &c->mem, &c->readback, SIZE * SIZE * 4,
+                        VK_BUFFER_USAGE_TRANSFER_DST_BIT, host, NULL) != 0) {
+        return -1;
+    }
+    VkImageCreateInfo ii = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = VK_FORMAT_R8G8B8A8_UNORM,
+        .extent = {TEX, TEX, 1},
+        .mipLevels = 1,
+        .arrayLayers = 1,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+    };
+    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &c->tex)) {
+        return -1;
+    }
+    ii.extent = (VkExtent3D){SIZE, SIZE, 1};
+    ii.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
+    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                       &c->target)) {
+        return -1;
+    }
+    VkImageViewCreateInfo vi = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+        .image = c->tex.image,
+        .viewType = VK_IMAGE_VIEW_TYPE_2D,
+        .format = VK_FORMAT_R8G8B8A8_UNORM,
+        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
+    };
+    TRY(vkCreateImageView(c->device, &vi, NULL, &c->tex.view));
+    vi.image = c->target.image;
+    TRY(vkCreateImageView(c->device, &vi, NULL, &c->target.view));
+    VkSamplerCreateInfo si = {
+        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+        .magFilter = VK_FILTER_NEAREST,
+        .minFilter = VK_FILTER_NEAREST,
+        .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
+        .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+        .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+        .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+        .maxLod = 0.0f,
+    };
+    TRY(vkCreateSampler(c->device, &si, NULL, &c->sampler));
+    VkEventCreateInfo ei = {.sType = VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
+    TRY(vkCreateEvent(c->device, &ei, NULL, &c->event));
+    return 0;
+}
+
+static int
+create_pipeline(struct client *c)
+{
+    VkDescriptorSetLayoutBinding bindings[] = {
+        {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+        {1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+    };
+    VkDescriptorSetLayoutCreateInfo dli = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
+        .bindingCount = 2,
+        .pBindings = bindings,
+    };
+    TRY(vkCreateDescriptorSetLayout(c->device, &dli, NULL, &c->set_layout));
+    VkPushConstantRange range = {VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(uint32_t)};
+    VkPipelineLayoutCreateInfo pli = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = 1,
+        .pSetLayouts = &c->set_layout,
+        .pushConstantRangeCount = 1,
+        .pPushConstantRanges = &range,
+    };
+    TRY(vkCreatePipelineLayout(c->device, &pli, NULL, &c->layout));
+    VkDescriptorUpdateTemplateEntry entries[] = {
+        {0, 0, 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, offsetof(struct push_data, tint),
+         sizeof(struct push_data)},
+        {1, 0, 1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, offsetof(struct push_data, tex),
+         sizeof(struct push_data)},
+    };
+    VkDescriptorUpdateTemplateCreateInfo ti = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_UPDATE_TEMPLATE_CREATE_INFO,
+        .descriptorUpdateEntryCount = 2,
+        .pDescriptorUpdateEntries = entries,
+        .templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR,
+        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+        .pipelineLayout = c->layout,
+        .set = 0,
+    };
+    TRY(vkCreateDescriptorUpdateTemplate(c->device, &ti, NULL, &c->tmpl));
+
+    VkAttachmentDescription att = {
+        .format = VK_FORMAT_R8G8B8A8_UNORM,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+        .finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+    };
+    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription sub = {
+        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+        .colorAttachmentCount = 1,
+        .pColorAttachments = &ref,
+    };
+    VkSubpassDependency dep = {
+        .srcSubpass = 0,
+        .dstSubpass = VK_SUBPASS_EXTERNAL,
+        .srcStageMask = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+        .dstStageMask = VK_PIPELINE_STAGE_TRANSFER_BIT,
+        .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+        .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
+    };
+    VkRenderPassCreateInfo rpi = {
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+        .attachmentCount = 1,
+        .pAttachments = &att,
+        .subpassCount = 1,
+        .pSubpasses = &sub,
+        .dependencyCount = 1,
+        .pDependencies = &dep,
+    };
+    TRY(vkCreateRenderPass(c->device, &rpi, NULL, &c->render_pass));
+    VkFramebufferCreateInfo fbi = {
+        .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+        .renderPass = c->render_pass,
+        .attachmentCount = 1,
+        .pAttachments = &c->target.view,
+        .width = SIZE,
+        .height = SIZE,
+        .layers = 1,
+    };
+    TRY(vkCreateFramebuffer(c->device, &fbi, NULL, &c->framebuffer));
+
+    if (vku_create_module(c->device, push_client_vert_spv, sizeof(push_client_vert_spv),
+                          &c->vs) != 0 ||
+        vku_create_module(c->device, push_client_frag_spv, sizeof(push_client_frag_spv),
+                          &c->fs) != 0) {
+        return -1;
+    }
+    VkPipelineShaderStageCreateInfo stages[] = {
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0, VK_SHADER_STAGE_VERTEX_BIT,
+         c->vs, "main", NULL},
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
+         VK_SHADER_STAGE_FRAGMENT_BIT, c->fs, "main", NULL},
+    };
+    VkPipelineVertexInputStateCreateInfo vin = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineInputAssemblyStateCreateInfo ia = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+        .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+    };
+    VkViewport viewport = {0, 0, SIZE, SIZE, 0, 1};
+    VkRect2D scissor = {{0, 0}, {SIZE, SIZE}};
+    VkPipelineViewportStateCreateInfo vp = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+        .viewportCount = 1,
+        .pViewports = &viewport,
+        .scissorCount = 1,
+        .pScissors = &scissor,
+    };
+    VkPipelineRasterizationStateCreateInfo rs = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+        .polygonMode = VK_POLYGON_MODE_FILL,
+        .cullMode = VK_CULL_MODE_NONE,
+        .lineWidth = 1.0f,
+    };
+    VkPipelineMultisampleStateCreateInfo ms = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+        .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
+    };
+    VkPipelineColorBlendAttachmentState blend = {.colorWriteMask = 0xf};
+    VkPipelineColorBlendStateCreateInfo cb = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+        .attachmentCount = 1,
+        .pAttachments = &blend,
+    };
+    VkGraphicsPipelineCreateInfo gpi = {
+        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+        .stageCount = 2,
+        .pStages = stages,
+        .pVertexInputState = &vin,
+        .pInputAssemblyState = &ia,
+        .pViewportState = &vp,
+        .pRasterizationState = &rs,
+        .pMultisampleState = &ms,
+        .pColorBlendState = &cb,
+        .layout = c->layout,
+        .renderPass = c->render_pass,
+    };
+    TRY(vkCreateGraphicsPipelines(c->device, VK_NULL_HANDLE, 1, &gpi, NULL, &c->pipeline));
+
+    VkCommandPoolCreateInfo cpi = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+        .queueFamilyIndex = c->family,
+    };
+    TRY(vkCreateCommandPool(c->device, &cpi, NULL, &c->pool));
+    VkCommandBufferAllocateInfo ai = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+        .commandPool = c->pool,
+        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+        .commandBufferCount = 1,
+    };
+    TRY(vkAllocateCommandBuffers(c->device, &ai, &c->cmd));
+    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    TRY(vkCreateFence(c->device, &fi, NULL, &c->fence));
+    return 0;
+}
+
+static void
+image_barrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to,
+              VkAccessFlags src_access, VkAccessFlags dst_access, VkPipelineStageFlags src,
+              VkPipelineStageFlags dst)
+{
+    VkImageMemoryBarrier b = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+        .srcAccessMask = src_access,
+        .dstAccessMask = dst_access,
+        .oldLayout = from,
+        .newLayout = to,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = image,
+        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
+    };
+    vkCmdPipelineBarrier(cmd, src, dst, 0, 0, NULL, 0, NULL, 1, &b);
+}
+
+static int
+upload(struct client *c)
+{
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    TRY(vkBeginCommandBuffer(c->cmd, &bi));
+    image_barrier(c->cmd, c->tex.image, VK_IMAGE_LAYOUT_UNDEFINED,
+                  VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, VK_ACCESS_TRANSFER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+    VkBufferImageCopy region = {
+        .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+        .imageExtent = {TEX, TEX, 1},
+    };
+    vkCmdCopyBufferToImage(c->cmd, c->staging.buffer, c->tex.image,
+                           VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+    image_barrier(c->cmd, c->tex.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_ACCESS_TRANSFER_WRITE_BIT,
+                  VK_ACCESS_SHADER_READ_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                  VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT);
+    return vku_submit_and_wait(c->device, c->queue, c->fence, c->cmd, TIMEOUT_NS);
+}
+
+static int
+frame(struct client *c)
+{
+    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+    TRY(vkBeginCommandBuffer(c->cmd, &bi));
+    vkCmdSetEvent(c->cmd, c->event, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+    VkClearValue clear = {.color = {{0.1f, 0.1f, 0.1f, 1.0f}}};
+    VkRenderPassBeginInfo rpb = {
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+        .renderPass = c->render_pass,
+        .framebuffer = c->framebuffer,
+        .renderArea = {{0, 0}, {SIZE, SIZE}},
+        .clearValueCount = 1,
+        .pClearValues = &clear,
+    };
+    vkCmdBeginRenderPass(c->cmd, &rpb, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(c->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline);
+    for (uint32_t q = 0; q < 4; q++) {
+        struct push_data d = {
+            .tint = {c->ubo.buffer, (VkDeviceSize)q * SLICE, 16},
+            .tex = {c->sampler, c->tex.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+        };
+        if (q < 2) {
+            VkWriteDescriptorSet w[2] = {
+                {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                 .dstBinding = 0,
+                 .descriptorCount = 1,
+                 .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+                 .pBufferInfo = &d.tint},
+                {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
+                 .dstBinding = 1,
+                 .descriptorCount = 1,
+                 .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                 .pImageInfo = &d.tex},
+            };
+            vkCmdPushDescriptorSetKHR(c->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 2, w);
+        } else {
+            vkCmdPushDescriptorSetWithTemplateKHR(c->cmd, c->tmpl, c->layout, 0, &d);
+        }
+        vkCmdPushConstants(c->cmd, c->layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(q), &q);
+        vkCmdDraw(c->cmd, 6, 1, 0, 0);
+    }
+    vkCmdEndRenderPass(c->cmd);
+    VkBufferImageCopy region = {
+        .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+        .imageExtent = {SIZE, SIZE, 1},
+    };
+    vkCmdCopyImageToBuffer(c->cmd, c->target.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                           c->readback.buffer, 1, &region);
+    VkBufferMemoryBarrier host = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
+        .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+        .dstAccessMask = VK_ACCESS_HOST_READ_BIT,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .buffer = c->readback.buffer,
+        .size = VK_WHOLE_SIZE,
+    };
+    vkCmdPipelineBarrier(c->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
+                         0, NULL, 1, &host, 0, NULL);
+    return vku_submit_and_wait(c->device, c->queue, c->fence, c->cmd, TIMEOUT_NS);
+}
+
+static void
+client_finish(struct client *c)
+{
+    if (c->device) {
+        vkDeviceWaitIdle(c->device);
+        vkDestroyFence(c->device, c->fence, NULL);
+        vkDestroyCommandPool(c->device, c->pool, NULL);
+        vkDestroyPipeline(c->device, c->pipeline, NULL);
+        vkDestroyShaderModule(c->device, c->vs, NULL);
+        vkDestroyShaderModule(c->device, c->fs, NULL);
+        vkDestroyFramebuffer(c->device, c->framebuffer, NULL);
+        vkDestroyRenderPass(c->device, c->render_pass, NULL);
+        vkDestroyDescriptorUpdateTemplate(c->device, c->tmpl, NULL);
+        vkDestroyPipelineLayout(c->device, c->layout, NULL);
+        vkDestroyDescriptorSetLayout(c->device, c->set_layout, NULL);
+        vkDestroyEvent(c->device, c->event, NULL);
+        vkDestroySampler(c->device, c->sampler, NULL);
+        vku_image_finish(c->device, &c->target);
+        vku_image_finish(c->device, &c->tex);
+        vku_buffer_finish(c->device, &c->readback);
+        vku_buffer_finish(c->device, &c->staging);
+        vku_buffer_finish(c->device, &c->ubo);
+        vkDestroyDevice(c->device, NULL);
+    }
+    if (c->instance) {
+        vkDestroyInstance(c->instance, NULL);
+    }
+}
+
+int
+main(int argc, char **argv)
+{
+    struct client c;
+    const char *dump = NULL;
+    uint32_t frames = 3;
+    int ret;
+
+    memset(&c, 0, sizeof(c));
+    if (argc > 2 && strcmp(argv[1], "--dump") == 0) {
+        dump = argv[2];
+        argc -= 2;
+        argv += 2;
+    }
+    if (argc > 2 || (argc == 2 && (sscanf(argv[1], "%" SCNu32, &frames) != 1 || frames < 2))) {
+        fprintf(stderr, "usage: push_client [--dump FILE] [FRAMES >= 2]\n");
+        return 2;
+    }
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (volkInitialize() != VK_SUCCESS) {
+        printf("push_client: skip: no Vulkan loader (libvulkan.so.1)\n");
+        return EXIT_SKIP;
+    }
+    ret = create_device(&c);
+    if (ret == 0) {
+        ret = create_resources(&c) || create_pipeline(&c) || upload(&c) ? -1 : 0;
+    }
+    for (uint32_t i = 1; ret == 0 && i < frames; i++) {
+        ret = frame(&c);
+    }
+    if (ret == 0 && dump) {
+        FILE *f = fopen(dump, "wb");
+        int ok = f && fwrite(c.readback.map, 1, SIZE * SIZE * 4, f) == SIZE * SIZE * 4;
+        if (!f || fclose(f) != 0 || !ok) {
+            fprintf(stderr, "push_client: cannot write %s\n", dump);
+            ret = -1;
+        }
+    }
+    if (ret == 0) {
+        printf("push_client: done: %u submissions, %u with 4 pushed draws\n", frames, frames - 1);
+    }
+    client_finish(&c);
+    if (ret == EXIT_SKIP) {
+        return EXIT_SKIP;
+    }
+    return ret == 0 ? 0 : 1;
+}
