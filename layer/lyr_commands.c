@@ -303,6 +303,15 @@ record_head(struct lyr_cmdbuf *c, uint32_t op)
     REC_END(c, at);
 }
 
+static void
+record_unsupported(struct lyr_cmdbuf *c, const char *name)
+{
+    struct cap_cmd_unsupported u = {.head.op = CAP_CMD_UNSUPPORTED};
+    snprintf(u.name, sizeof(u.name), "%s", name);
+    size_t at = REC_BEGIN(c, u);
+    REC_END(c, at);
+}
+
 /* The generated pass-through hooks (layer/lyr_vk_gen.py) land here for
  * every vkCmd* command without a hook of its own: compute dispatches,
  * queries, events, debug labels, extension commands. */
@@ -311,10 +320,7 @@ lyr_cmd_unmodelled(struct lyr_device *dev, VkCommandBuffer cb, const char *name)
 {
     struct lyr_cmdbuf *c = recording(dev, cb);
     if (c) {
-        struct cap_cmd_unsupported u = {.head.op = CAP_CMD_UNSUPPORTED};
-        snprintf(u.name, sizeof(u.name), "%s", name);
-        size_t at = REC_BEGIN(c, u);
-        REC_END(c, at);
+        record_unsupported(c, name);
     }
 }
 
