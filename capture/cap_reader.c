@@ -780,6 +780,30 @@ cap_state_words(uint32_t state, int *exact)
         return 4;
     case 1000259000: /* LINE_STIPPLE_EXT: factor, pattern */
         return 2;
+    case 1000455003: /* DEPTH_CLAMP_ENABLE_EXT */
+    case 1000455004: /* POLYGON_MODE_EXT */
+    case 1000455005: /* RASTERIZATION_SAMPLES_EXT */
+    case 1000455007: /* ALPHA_TO_COVERAGE_ENABLE_EXT */
+    case 1000455008: /* ALPHA_TO_ONE_ENABLE_EXT */
+    case 1000455009: /* LOGIC_OP_ENABLE_EXT */
+    case 1000455016: /* DEPTH_CLIP_ENABLE_EXT */
+    case 1000455019: /* PROVOKING_VERTEX_MODE_EXT */
+    case 1000455020: /* LINE_RASTERIZATION_MODE_EXT */
+    case 1000455021: /* LINE_STIPPLE_ENABLE_EXT */
+    case 1000455022: /* DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT */
+        return 1;
+    case 1000455006: /* SAMPLE_MASK_EXT: ceil(samples / 32) words */
+    case 1000455010: /* COLOR_BLEND_ENABLE_EXT: one per attachment from `first` */
+    case 1000455012: /* COLOR_WRITE_MASK_EXT: one per attachment from `first` */
+        *exact = 0;
+        return 1;
+    case 1000455011: /* COLOR_BLEND_EQUATION_EXT: six per attachment from `first` */
+        *exact = 0;
+        return 6;
+    case 1000352000: /* VERTEX_INPUT_EXT: four per binding (`first` of them), then per
+                      * attribute; checked below */
+        *exact = 0;
+        return 4;
     default:
         *exact = 0;
         return 0;
@@ -809,6 +833,12 @@ cap_check_command(struct cap_reader *rd, const struct cap_where *w, const uint8_
             return cap_fail_at(rd, w, CAP_ERROR_BAD_COMMAND,
                                offsetof(struct cap_cmd_set_state, values),
                                "dynamic state %u with %u values", s->state, s->values.count);
+        }
+        if (s->state == 1000352000 && s->first > s->values.count / 4) {
+            return cap_fail_at(rd, w, CAP_ERROR_BAD_COMMAND,
+                               offsetof(struct cap_cmd_set_state, first),
+                               "vertex input with %u bindings in %u values", s->first,
+                               s->values.count);
         }
         break;
     }

@@ -882,6 +882,125 @@ SCISSOR_COUNT(CmdSetScissorWithCountEXT)
 STENCIL_OP(CmdSetStencilOp)
 STENCIL_OP(CmdSetStencilOpEXT)
 
+/* Extended dynamic state 2 and 3 and the vertex input state: one word per
+ * value, per attachment where the command takes a range (`first` is the
+ * first attachment); docs/trace-format.md lists each layout.  Mesa's zink
+ * sets all of these for every GL draw. */
+WORD_STATE(CmdSetPatchControlPointsEXT, uint32_t, VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT)
+WORD_STATE(CmdSetLogicOpEXT, VkLogicOp, VK_DYNAMIC_STATE_LOGIC_OP_EXT)
+WORD_STATE(CmdSetPolygonModeEXT, VkPolygonMode, VK_DYNAMIC_STATE_POLYGON_MODE_EXT)
+WORD_STATE(CmdSetDepthClampEnableEXT, VkBool32, VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT)
+WORD_STATE(CmdSetDepthClipEnableEXT, VkBool32, VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT)
+WORD_STATE(CmdSetDepthClipNegativeOneToOneEXT, VkBool32,
+           VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT)
+WORD_STATE(CmdSetProvokingVertexModeEXT, VkProvokingVertexModeEXT,
+           VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT)
+WORD_STATE(CmdSetLineRasterizationModeEXT, VkLineRasterizationModeEXT,
+           VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT)
+WORD_STATE(CmdSetLineStippleEnableEXT, VkBool32, VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT)
+WORD_STATE(CmdSetRasterizationSamplesEXT, VkSampleCountFlagBits,
+           VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT)
+WORD_STATE(CmdSetAlphaToCoverageEnableEXT, VkBool32,
+           VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT)
+WORD_STATE(CmdSetAlphaToOneEnableEXT, VkBool32, VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT)
+WORD_STATE(CmdSetLogicOpEnableEXT, VkBool32, VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT)
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdSetLineStippleEXT(VkCommandBuffer cb, uint32_t factor, uint16_t pattern)
+{
+    uint32_t w[2] = {factor, pattern};
+    struct lyr_device *dev_ = state_words(cb, VK_DYNAMIC_STATE_LINE_STIPPLE_EXT, 0, w, 2);
+    dev_->vk.CmdSetLineStippleEXT(cb, factor, pattern);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdSetSampleMaskEXT(VkCommandBuffer cb, VkSampleCountFlagBits samples,
+                        const VkSampleMask *mask)
+{
+    /* ceil(samples / 32) words; the sample count in `first`. */
+    uint32_t n = samples > 32 ? (uint32_t)samples / 32 : 1;
+    struct lyr_device *dev_ =
+        state_words(cb, VK_DYNAMIC_STATE_SAMPLE_MASK_EXT, (uint32_t)samples, mask, mask ? n : 0);
+    dev_->vk.CmdSetSampleMaskEXT(cb, samples, mask);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdSetColorWriteEnableEXT(VkCommandBuffer cb, uint32_t count, const VkBool32 *enables)
+{
+    struct lyr_device *dev_ =
+        state_words(cb, VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT, 0, enables, count);
+    dev_->vk.CmdSetColorWriteEnableEXT(cb, count, enables);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdSetColorBlendEnableEXT(VkCommandBuffer cb, uint32_t first, uint32_t count,
+                              const VkBool32 *enables)
+{
+    struct lyr_device *dev_ =
+        state_words(cb, VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT, first, enables, count);
+    dev_->vk.CmdSetColorBlendEnableEXT(cb, first, count, enables);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdSetColorWriteMaskEXT(VkCommandBuffer cb, uint32_t first, uint32_t count,
+                            const VkColorComponentFlags *masks)
+{
+    struct lyr_device *dev_ =
+        state_words(cb, VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT, first, masks, count);
+    dev_->vk.CmdSetColorWriteMaskEXT(cb, first, count, masks);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdSetColorBlendEquationEXT(VkCommandBuffer cb, uint32_t first, uint32_t count,
+                                const VkColorBlendEquationEXT *eq)
+{
+    _Static_assert(sizeof(VkColorBlendEquationEXT) == 6 * sizeof(uint32_t), "equation words");
+    struct lyr_device *dev_ =
+        state_words(cb, VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT, first, eq, count * 6);
+    dev_->vk.CmdSetColorBlendEquationEXT(cb, first, count, eq);
+}
+
+/* The vertex input state: `first` is the binding count; the values are per
+ * binding {binding, stride, input rate, divisor}, then per attribute
+ * {location, binding, format, offset}.  Counts beyond the device's limits
+ * are invalid usage: recorded as unsupported, passed on unchanged. */
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdSetVertexInputEXT(VkCommandBuffer cb, uint32_t nb,
+                         const VkVertexInputBindingDescription2EXT *bindings, uint32_t na,
+                         const VkVertexInputAttributeDescription2EXT *attributes)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        uint32_t *w = NULL;
+        if (nb <= dev->props.limits.maxVertexInputBindings &&
+            na <= dev->props.limits.maxVertexInputAttributes && (!nb || bindings) &&
+            (!na || attributes)) {
+            w = calloc(4u * (nb + na) + 1, sizeof(*w));
+        }
+        if (w) {
+            for (uint32_t i = 0; i < nb; i++) {
+                w[4 * i + 0] = bindings[i].binding;
+                w[4 * i + 1] = bindings[i].stride;
+                w[4 * i + 2] = (uint32_t)bindings[i].inputRate;
+                w[4 * i + 3] = bindings[i].divisor;
+            }
+            for (uint32_t i = 0; i < na; i++) {
+                uint32_t *a = &w[4 * (nb + i)];
+                a[0] = attributes[i].location;
+                a[1] = attributes[i].binding;
+                a[2] = (uint32_t)attributes[i].format;
+                a[3] = attributes[i].offset;
+            }
+            record_state(c, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT, nb, w, 4u * (nb + na));
+            free(w);
+        } else {
+            record_unsupported(c, "vkCmdSetVertexInputEXT (invalid or out of memory)");
+        }
+    }
+    dev->vk.CmdSetVertexInputEXT(cb, nb, bindings, na, attributes);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Draws                                                                    */
 
@@ -1622,6 +1741,26 @@ lyr_commands_hook(const char *name)
         HOOK(CmdSetDepthBiasEnableEXT),
         HOOK(CmdSetPrimitiveRestartEnable),
         HOOK(CmdSetPrimitiveRestartEnableEXT),
+        HOOK(CmdSetPatchControlPointsEXT),
+        HOOK(CmdSetLogicOpEXT),
+        HOOK(CmdSetPolygonModeEXT),
+        HOOK(CmdSetDepthClampEnableEXT),
+        HOOK(CmdSetDepthClipEnableEXT),
+        HOOK(CmdSetDepthClipNegativeOneToOneEXT),
+        HOOK(CmdSetProvokingVertexModeEXT),
+        HOOK(CmdSetLineRasterizationModeEXT),
+        HOOK(CmdSetLineStippleEnableEXT),
+        HOOK(CmdSetLineStippleEXT),
+        HOOK(CmdSetRasterizationSamplesEXT),
+        HOOK(CmdSetSampleMaskEXT),
+        HOOK(CmdSetAlphaToCoverageEnableEXT),
+        HOOK(CmdSetAlphaToOneEnableEXT),
+        HOOK(CmdSetLogicOpEnableEXT),
+        HOOK(CmdSetColorWriteEnableEXT),
+        HOOK(CmdSetColorBlendEnableEXT),
+        HOOK(CmdSetColorWriteMaskEXT),
+        HOOK(CmdSetColorBlendEquationEXT),
+        HOOK(CmdSetVertexInputEXT),
         HOOK(CmdDraw),
         HOOK(CmdDrawIndexed),
         HOOK(CmdDrawIndirect),
