@@ -37,7 +37,7 @@
 
 #define MAX_SETS 32
 #define MAX_PUSH 4096
-#define MAX_DYNAMIC 48
+#define MAX_DYNAMIC 64
 #define MAX_ATTACHMENTS 32
 #define MAX_BUFFER_COPY (1ull << 31)
 
@@ -716,6 +716,69 @@ dyn_word(const struct walk *w, uint32_t state, uint32_t fallback)
     return d && d->count >= 1 ? d->words[0] : fallback;
 }
 
+/* The per-attachment word of a dynamic state set for attachments `first`
+ * on; NULL when the state does not cover attachment `i`. */
+static const uint32_t *
+dyn_attachment(const struct walk *w, uint32_t state, uint32_t i, uint32_t words)
+{
+    const struct dyn_value *d = dyn_get(w, state);
+    if (!d || i < d->first || (i - d->first) >= d->count / words) {
+        return NULL;
+    }
+    return &d->words[(i - d->first) * words];
+}
+
+/* Extended dynamic state 3 on colour attachment i's blend state. */
+static void
+blend_dynamic(const struct walk *w, uint32_t i, struct sim_blend_attachment *b)
+{
+    const uint32_t *v = dyn_attachment(w, VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT, i, 1);
+    if (v) {
+        b->enable = v[0];
+    }
+    v = dyn_attachment(w, VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT, i, 6);
+    if (v) {
+        b->src_color = v[0];
+        b->dst_color = v[1];
+        b->color_op = v[2];
+        b->src_alpha = v[3];
+        b->dst_alpha = v[4];
+        b->alpha_op = v[5];
+    }
+    v = dyn_attachment(w, VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT, i, 1);
+    if (v) {
+        b->write_mask = v[0];
+    }
+}
+
+/* The vertex input state of vkCmdSetVertexInputEXT (docs/trace-format.md:
+ * `first` bindings of 4 words, then attributes of 4) in place of the
+ * pipeline's.  Returns 0 when it does not fit the simulator's limits. */
+static int
+vertex_input(const struct walk *w, struct sim_program *p)
+{
+    const struct dyn_value *d = dyn_get(w, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT);
+    uint32_t nb = d->first, na = d->count / 4 - d->first;
+    if (d->first > d->count / 4 || nb > SIM_MAX_VERTEX_BINDINGS ||
+        na > SIM_MAX_VERTEX_ATTRIBUTES) {
+        return 0;
+    }
+    p->binding_count = nb;
+    for (uint32_t i = 0; i < nb; i++) {
+        const uint32_t *v = &d->words[4 * i];
+        if (v[0] >= SIM_MAX_VERTEX_BINDINGS) {
+            return 0;
+        }
+        p->bindings[i] = (struct sim_vertex_binding){v[0], v[1], v[2], v[3]};
+    }
+    p->attribute_count = na;
+    for (uint32_t i = 0; i < na; i++) {
+        const uint32_t *v = &d->words[4 * (nb + i)];
+        p->attributes[i] = (struct sim_vertex_attribute){v[0], v[1], v[2], v[3]};
+    }
+    return 1;
+}
+
 static void
 build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count)
 {
@@ -759,7 +822,7 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
     }
     s->rasterizer_discard = dyn_word(w, VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE,
                                      p->rasterizer_discard);
-    s->polygon_mode = p->polygon_mode;
+    s->polygon_mode = dyn_word(w, VK_DYNAMIC_STATE_POLYGON_MODE_EXT, p->polygon_mode);
     s->line_width = p->line_width;
     d = dyn_get(w, VK_DYNAMIC_STATE_LINE_WIDTH);
     if (d && d->count >= 1) {
@@ -767,8 +830,13 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
     }
     s->cull_mode = dyn_word(w, VK_DYNAMIC_STATE_CULL_MODE, p->cull_mode);
     s->front_face = dyn_word(w, VK_DYNAMIC_STATE_FRONT_FACE, p->front_face);
-    s->depth_clamp = p->depth_clamp_enable;
-    s->depth_clip = p->depth_clip_enable;
+    s->depth_clamp = dyn_word(w, VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT, p->depth_clamp_enable);
+    /* Without a depth clip state of its own, clipping follows the clamp
+     * (VK_EXT_depth_clip_enable). */
+    s->depth_clip = dyn_word(w, VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT,
+                             dyn_get(w, VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT)
+                                 ? !s->depth_clamp
+                                 : p->depth_clip_enable);
     s->depth_bias_enable = dyn_word(w, VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE, p->depth_bias_enable);
     s->depth_bias_constant = p->depth_bias_constant;
     s->depth_bias_clamp = p->depth_bias_clamp;
@@ -781,9 +849,10 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
     }
     s->sample_shading = p->sample_shading_enable;
     s->min_sample_shading = p->min_sample_shading;
-    s->sample_mask = p->sample_mask;
-    s->alpha_to_coverage = p->alpha_to_coverage;
-    s->alpha_to_one = p->alpha_to_one;
+    s->sample_mask = dyn_word(w, VK_DYNAMIC_STATE_SAMPLE_MASK_EXT, p->sample_mask);
+    s->alpha_to_coverage =
+        dyn_word(w, VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT, p->alpha_to_coverage);
+    s->alpha_to_one = dyn_word(w, VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT, p->alpha_to_one);
     if (p->has & CAP_PIPELINE_HAS_DEPTH_STENCIL) {
         s->depth_test = dyn_word(w, VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE, p->depth_test);
         s->depth_write = dyn_word(w, VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE, p->depth_write);
@@ -832,7 +901,7 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
             }
         }
     }
-    s->logic_op_enable = p->logic_op_enable;
+    s->logic_op_enable = dyn_word(w, VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT, p->logic_op_enable);
     s->logic_op = dyn_word(w, VK_DYNAMIC_STATE_LOGIC_OP_EXT, p->logic_op);
     memcpy(s->blend_constants, p->blend_constants, sizeof(s->blend_constants));
     d = dyn_get(w, VK_DYNAMIC_STATE_BLEND_CONSTANTS);
@@ -849,6 +918,7 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
                 bl[i].color_op, bl[i].src_alpha_factor, bl[i].dst_alpha_factor,
                 bl[i].alpha_op, bl[i].write_mask};
         }
+        blend_dynamic(w, i, &s->blend[i]);
         if (d && i < d->count && !d->words[i]) {
             s->blend[i].write_mask = 0;
         }
@@ -1194,6 +1264,22 @@ record_draw(struct walk *w, const struct cap_cmd_draw *cmd)
             continue;
         }
         d->program = &w->program->program;
+        if (dyn_get(w, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT)) {
+            /* The vertex input state set by command: the draw gets a copy
+             * of the program with it (the shaders stay shared). */
+            struct sim_program *copy = falloc(w->fp, sizeof(*copy));
+            if (!copy) {
+                w->nomem = 1;
+                return;
+            }
+            *copy = w->program->program;
+            if (!vertex_input(w, copy)) {
+                d->unsupported = "the vertex input state set by vkCmdSetVertexInputEXT has more "
+                                 "bindings or attributes than the simulator holds";
+                continue;
+            }
+            d->program = copy;
+        }
         build_state(w, &d->state, w->fp->passes[w->pass].color_count);
         uint32_t *binding_images = NULL;
         struct sim_view_range *binding_ranges = NULL;
