@@ -37,7 +37,10 @@ sim_vec_push(struct sim_vec *v, size_t elem_size, uint32_t n, uint32_t limit)
     if (n > limit || v->count > limit - n) {
         return NULL;
     }
-    if (v->count + n > v->capacity) {
+    /* Also when n is 0 and nothing is allocated yet: the result is a
+     * valid pointer whenever it is not an error (an OpSwitch without
+     * cases pushes no cases). */
+    if (v->count + n > v->capacity || !v->data) {
         uint32_t cap = v->capacity ? v->capacity : 16;
         void *p;
         while (cap < v->count + n) {
@@ -250,8 +253,22 @@ struct sim_spv_val *
 sim_spv_set_regs(struct sim_spv_ctx *ctx, uint32_t id, uint32_t type, uint32_t n)
 {
     struct sim_spv_val *v = &ctx->vals[id];
-    uint32_t *regs = sim_spv_alloc(ctx, (size_t)n * sizeof(uint32_t));
+    const struct sim_spv_type *t = sim_spv_type(ctx, type);
+    uint32_t *regs;
 
+    /* Every value has exactly the scalars of its type: the operations
+     * index a value's registers by its type's shape (matrix columns and
+     * rows, vector components), so a mismatch here would let a module
+     * steer them past the end of the list. */
+    if (!t) {
+        return NULL;
+    }
+    if (t->regs != n) {
+        sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "%%%u: %u scalars for a type of %u", id, n,
+                    t->regs);
+        return NULL;
+    }
+    regs = sim_spv_alloc(ctx, (size_t)n * sizeof(uint32_t));
     if (!regs) {
         sim_spv_err(ctx, SIM_SPV_ERROR_NOMEM, "value registers");
         return NULL;
