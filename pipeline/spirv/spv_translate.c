@@ -2516,7 +2516,7 @@ translate_function(struct sim_spv_ctx *ctx, uint32_t func_id, const uint32_t *ar
     const struct sim_spv_module *m = ctx->m;
     struct sim_spv_val *fv = sim_spv_value(ctx, func_id, SIM_SPV_V_FUNCTION);
     uint32_t fixup_base = ctx->fixups.count;
-    uint32_t k, param = 0, first_inst;
+    uint32_t k, param = 0, first_inst, labels = 0;
     enum sim_spv_error err;
 
     if (!fv) {
@@ -2557,6 +2557,7 @@ translate_function(struct sim_spv_ctx *ctx, uint32_t func_id, const uint32_t *ar
             param++;
         } else if (inst->opcode == SpvOpLabel) {
             struct sim_spv_val *lv = &ctx->vals[sim_spv_word(m, inst, 1)];
+            labels++;
             memset(lv, 0, sizeof(*lv));
             lv->kind = SIM_SPV_V_LABEL;
             lv->inst = k;
@@ -2595,6 +2596,13 @@ translate_function(struct sim_spv_ctx *ctx, uint32_t func_id, const uint32_t *ar
     if (param != nargs) {
         err = sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND, "%u arguments for %u parameters", nargs,
                           param);
+        goto out;
+    }
+    /* A declaration without blocks is only valid with the Linkage
+     * capability, which is refused; here it would leave the caller's
+     * continuation (or the shader) without code. */
+    if (labels == 0) {
+        err = sim_spv_err(ctx, SIM_SPV_ERROR_BAD_CFG, "function %%%u has no body", func_id);
         goto out;
     }
 

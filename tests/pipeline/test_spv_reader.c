@@ -59,6 +59,7 @@ static const struct {
     {"branch_to_value", SIM_SPV_ERROR_BAD_CFG, "not a block"},
     {"float16", SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY, "Float16"},
     {"float64", SIM_SPV_ERROR_UNSUPPORTED, "64-bit"},
+    {"function_without_body", SIM_SPV_ERROR_BAD_CFG, "no body"},
     {"geometry_stage", SIM_SPV_ERROR_UNSUPPORTED_OPCODE, "OpEmitVertex"},
     {"int16", SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY, "Int16"},
     {"int64", SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY, "Int64"},
