@@ -632,6 +632,56 @@ determinant(struct sim_spv_ctx *ctx, const uint32_t *m, uint32_t n)
     return r;
 }
 
+/* The n-1 x n-1 matrix left of m (n x n, m[c * n + r]) without row `row`
+ * and column `col`, in the same layout. */
+static void
+minor_of(const uint32_t *m, uint32_t n, uint32_t row, uint32_t col, uint32_t *sub)
+{
+    uint32_t k = 0;
+    for (uint32_t c = 0; c < n; c++) {
+        for (uint32_t r = 0; r < n && c != col; r++) {
+            if (r != row) {
+                sub[k++] = m[c * n + r];
+            }
+        }
+    }
+}
+
+/* GLSL.std.450 MatrixInverse of an n x n matrix (n <= 4) by cofactors:
+ * inverse(r, c) = (-1)^(r + c) det(m without row c and column r) / det(m).
+ * The determinant is the expansion along the first row, as `determinant`
+ * computes it; a singular matrix gives infinities or NaNs, which the
+ * extended instruction set leaves undefined. */
+static void
+inverse(struct sim_spv_ctx *ctx, const uint32_t *m, uint32_t n, uint32_t *out)
+{
+    uint32_t sub[9], cof[16], det = SIM_IR_NONE, rdet;
+
+    if (n == 1) {
+        out[0] = e2(ctx, SIM_IR_OP_FDIV, kf(ctx, 1.0f), m[0]);
+        return;
+    }
+    /* cof[c * n + r]: the cofactor of element (r, c). */
+    for (uint32_t c = 0; c < n; c++) {
+        for (uint32_t r = 0; r < n; r++) {
+            uint32_t d;
+            minor_of(m, n, r, c, sub);
+            d = determinant(ctx, sub, n - 1);
+            cof[c * n + r] = (r + c) & 1 ? e1(ctx, SIM_IR_OP_FNEG, d) : d;
+        }
+    }
+    for (uint32_t c = 0; c < n; c++) {
+        uint32_t term = e2(ctx, SIM_IR_OP_FMUL, m[c * n], cof[c * n]);
+        det = c == 0 ? term : e2(ctx, SIM_IR_OP_FADD, det, term);
+    }
+    rdet = e2(ctx, SIM_IR_OP_FDIV, kf(ctx, 1.0f), det);
+    for (uint32_t c = 0; c < n; c++) {
+        for (uint32_t r = 0; r < n; r++) {
+            out[c * n + r] = e2(ctx, SIM_IR_OP_FMUL, cof[r * n + c], rdet);
+        }
+    }
+}
+
 static enum sim_spv_error
 glsl(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
 {
@@ -757,6 +807,22 @@ glsl(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         }
         err = sim_spv_store_regs(ctx, p->ptr, other, n);
         return err ? err : set_result(ctx, id, type, out, n);
+    }
+
+    switch (ext) {
+    case GLSLstd450InterpolateAtCentroid:
+    case GLSLstd450InterpolateAtSample:
+    case GLSLstd450InterpolateAtOffset:
+        /* Interpolation at another position needs the input's plane
+         * equation, which the shading setup keeps to itself. */
+    case GLSLstd450PackDouble2x32:
+    case GLSLstd450UnpackDouble2x32:
+        /* 64-bit floats: refused at their type already. */
+    case GLSLstd450IMix:
+        /* In the grammar, but withdrawn from the specification. */
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_EXT_INST, "GLSL.std.450 %s", name);
+    default:
+        break;
     }
 
     /* The rest are expanded; most take float operands of the result's
@@ -927,6 +993,13 @@ glsl(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         const struct sim_spv_type *mt = &ctx->types[s[0]->type];
         NEED(n == 1 && mt->kind == SIM_SPV_T_MATRIX && mt->count == ctx->types[mt->elem].count);
         out[0] = determinant(ctx, s[0]->regs, mt->count);
+        break;
+    }
+    case GLSLstd450MatrixInverse: {
+        const struct sim_spv_type *mt = &ctx->types[s[0]->type];
+        NEED(mt->kind == SIM_SPV_T_MATRIX && mt->count == ctx->types[mt->elem].count &&
+             s[0]->n == n);
+        inverse(ctx, s[0]->regs, mt->count, out);
         break;
     }
     case GLSLstd450PackHalf2x16:

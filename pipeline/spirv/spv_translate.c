@@ -342,6 +342,15 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
     case SpvCapabilitySampledImageArrayDynamicIndexing:
     case SpvCapabilityShaderNonUniform:
     case SpvCapabilitySampledImageArrayNonUniformIndexing:
+    /* The Vulkan memory model (every module Mesa's zink writes): one
+     * invocation's accesses already happen in program order and storage
+     * writes land before the draw ends, which is all its availability and
+     * visibility operations ask of a single-threaded interpreter. */
+    case SpvCapabilityVulkanMemoryModel:
+    case SpvCapabilityVulkanMemoryModelDeviceScope:
+    /* Its GLSL.std.450 instructions are refused one by one (spv_ops.c),
+     * so the error names the instruction. */
+    case SpvCapabilityInterpolationFunction:
         return SIM_SPV_ERROR_OK;
     default: {
         const char *name = sim_spv_enum_name(SIM_SPV_OPERAND_Capability, cap);

@@ -75,7 +75,7 @@ static const struct {
     {"type_mismatch", SIM_SPV_ERROR_BAD_TYPE, "OpFAdd"},
     {"undefined_id", SIM_SPV_ERROR_ID_UNDEFINED, "never defined"},
     {"unsupported_capability", SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY, "Float64"},
-    {"unsupported_ext_inst", SIM_SPV_ERROR_UNSUPPORTED_EXT_INST, "MatrixInverse"},
+    {"unsupported_ext_inst", SIM_SPV_ERROR_UNSUPPORTED_EXT_INST, "InterpolateAtSample"},
     {"unsupported_opcode", SIM_SPV_ERROR_UNSUPPORTED_OPCODE, "OpImageQuerySamples"},
     {"write_sampled_image", SIM_SPV_ERROR_BAD_TYPE, "OpImageWrite"},
 };
