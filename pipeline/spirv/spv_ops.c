@@ -1191,7 +1191,18 @@ image_write(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         return ctx->info->code;
     }
     if (inst->words > 4) {
-        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "image operands on OpImageWrite");
+        /* Only the memory-model operands, which ask for nothing here
+         * (see check_capability): MakeTexelAvailable's scope is skipped. */
+        uint32_t mask = W(4), w = 5;
+        if (mask & ~(SpvImageOperandsMakeTexelAvailableMask | SpvImageOperandsNonPrivateTexelMask |
+                     SpvImageOperandsVolatileTexelMask | SpvImageOperandsNontemporalMask)) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                               "image operands 0x%x on OpImageWrite", mask);
+        }
+        w += (mask & SpvImageOperandsMakeTexelAvailableMask) ? 1 : 0;
+        if (w != inst->words) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_WORD_COUNT, "image operands");
+        }
     }
     it = &ctx->types[h->type];
     if (h->image == SIM_IR_NONE || it->kind != SIM_SPV_T_IMAGE || it->sampled != 2) {
@@ -1493,7 +1504,9 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         if (mask & ~(SpvImageOperandsBiasMask | SpvImageOperandsLodMask |
                      SpvImageOperandsGradMask | SpvImageOperandsConstOffsetMask |
                      SpvImageOperandsMinLodMask | SpvImageOperandsSignExtendMask |
-                     SpvImageOperandsZeroExtendMask | SpvImageOperandsNontemporalMask)) {
+                     SpvImageOperandsZeroExtendMask | SpvImageOperandsNontemporalMask |
+                     SpvImageOperandsMakeTexelVisibleMask | SpvImageOperandsNonPrivateTexelMask |
+                     SpvImageOperandsVolatileTexelMask)) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "image operands 0x%x", mask);
         }
         if (mask & SpvImageOperandsBiasMask) {
@@ -1543,6 +1556,8 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
             }
             tex->min_lod = l->regs[0];
         }
+        /* The Vulkan memory model's visibility scope: nothing to do. */
+        w += (mask & SpvImageOperandsMakeTexelVisibleMask) ? 1 : 0;
         if (w != inst->words) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_WORD_COUNT, "image operands");
         }
