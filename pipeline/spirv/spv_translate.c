@@ -1541,6 +1541,11 @@ load(struct sim_spv_ctx *ctx, uint32_t type, uint32_t id, const struct sim_spv_p
     }
     if (p->space == SIM_SPV_SPACE_HANDLE) {
         uint32_t index = SIM_IR_NONE, list = 0, count = 0;
+        /* Image operations read the dimensions from the handle's type. */
+        if (type != p->type) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE,
+                               "loaded type %%%u is not the pointee type %%%u", type, p->type);
+        }
         v = &ctx->vals[id];
         memset(v, 0, sizeof(*v));
         v->kind = SIM_SPV_V_HANDLE;

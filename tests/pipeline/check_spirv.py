@@ -24,6 +24,7 @@ MALFORMED = {
     "int64": "SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY",
     "array_length_fixed": "SIM_SPV_ERROR_BAD_TYPE",
     "atomic_function": "SIM_SPV_ERROR_UNSUPPORTED",
+    "load_type_mismatch": "SIM_SPV_ERROR_BAD_TYPE",
     "missing_terminator": "SIM_SPV_ERROR_BAD_CFG",
     "nested_descriptor_array": "SIM_SPV_ERROR_UNSUPPORTED",
     "no_entry_point": "SIM_SPV_ERROR_NO_ENTRY_POINT",

@@ -63,6 +63,7 @@ static const struct {
     {"geometry_stage", SIM_SPV_ERROR_UNSUPPORTED_OPCODE, "OpEmitVertex"},
     {"int16", SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY, "Int16"},
     {"int64", SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY, "Int64"},
+    {"load_type_mismatch", SIM_SPV_ERROR_BAD_TYPE, "scalars for a type of 16"},
     {"missing_terminator", SIM_SPV_ERROR_BAD_CFG, "terminator"},
     {"nested_descriptor_array", SIM_SPV_ERROR_UNSUPPORTED, "nested descriptor arrays"},
     {"no_entry_point", SIM_SPV_ERROR_NO_ENTRY_POINT, "entry point"},
