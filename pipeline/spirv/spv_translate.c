@@ -517,6 +517,10 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
                                                   e->scalar != SIM_IR_FLOAT) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "bad component or column type");
         }
+        if (inst->opcode == SpvOpTypeVector && (count == 8 || count == 16)) {
+            /* Legal with the Vector16 capability (kernels). */
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "%u-component vectors", count);
+        }
         if (count < 2 || count > 4) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND, "%u components", count);
         }
@@ -656,7 +660,12 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
         t->arrayed = sim_spv_word(m, inst, 5);
         t->ms = sim_spv_word(m, inst, 6);
         t->sampled = sim_spv_word(m, inst, 7);
-        if (t->dim > SpvDimSubpassData || t->arrayed > 1 || t->ms > 1 || t->sampled > 2) {
+        if (t->dim > SpvDimSubpassData) {
+            /* The reader has checked it against the grammar: a legal
+             * dimension added later (tile image data). */
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "image dimension %u", t->dim);
+        }
+        if (t->arrayed > 1 || t->ms > 1 || t->sampled > 2) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND, "image operands");
         }
         return SIM_SPV_ERROR_OK;

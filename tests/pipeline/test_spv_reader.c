@@ -27,6 +27,12 @@ enum damage {
     FIRST_WORD_COUNT_PLUS_ONE,
     FIRST_WORD_COUNT_HUGE,
     BYTE_SWAPPED, /* not damage: must translate */
+    /* Enumerants newer than the grammar the build knows: a capability is
+     * refused as unsupported, a source language (Slang's 11) accepted. */
+    CAPABILITY_UNKNOWN,
+    SOURCE_LANGUAGE_SLANG,
+    /* A Dim value no grammar has: unsupported too (it may be newer). */
+    IMAGE_DIM_UNKNOWN,
 };
 
 static const struct {
@@ -45,7 +51,22 @@ static const struct {
     {FIRST_WORD_COUNT_PLUS_ONE, SIM_SPV_ERROR_BAD_WORD_COUNT},
     {FIRST_WORD_COUNT_HUGE, SIM_SPV_ERROR_TRUNCATED},
     {BYTE_SWAPPED, SIM_SPV_ERROR_OK},
+    {CAPABILITY_UNKNOWN, SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY},
+    {SOURCE_LANGUAGE_SLANG, SIM_SPV_ERROR_OK},
+    {IMAGE_DIM_UNKNOWN, SIM_SPV_ERROR_UNSUPPORTED},
 };
+
+/* Word index of the first instruction with `opcode` in the module, or 0. */
+static size_t
+find_inst(const uint32_t *w, size_t n, uint32_t opcode)
+{
+    for (size_t i = 5; i < n && (w[i] >> 16) != 0; i += w[i] >> 16) {
+        if ((w[i] & 0xffffu) == opcode) {
+            return i;
+        }
+    }
+    return 0;
+}
 
 /* Expected error per assembled case, and a word the detail must contain. */
 static const struct {
@@ -136,6 +157,24 @@ test_damage(void)
         case FIRST_WORD_COUNT_PLUS_ONE:
             w[5] += 1u << 16;
             break;
+        case CAPABILITY_UNKNOWN: {
+            size_t i = find_inst(w, count, 17 /* OpCapability */);
+            CHECK(i != 0);
+            w[i + 1] = 4999;
+            break;
+        }
+        case SOURCE_LANGUAGE_SLANG: {
+            size_t i = find_inst(w, count, 3 /* OpSource */);
+            CHECK(i != 0);
+            w[i + 1] = 11;
+            break;
+        }
+        case IMAGE_DIM_UNKNOWN: {
+            size_t i = find_inst(w, count, 25 /* OpTypeImage */);
+            CHECK(i != 0);
+            w[i + 3] = 4999;
+            break;
+        }
         case BYTE_SWAPPED:
             for (size_t i = 0; i < n; i++) {
                 w[i] = __builtin_bswap32(w[i]);
