@@ -115,6 +115,10 @@ struct sim_spv_type {
     struct sim_spv_member *minfo; /* structs: count entries */
     uint32_t dim, depth, arrayed, ms, sampled; /* images */
     uint8_t block, buffer_block;
+    /* Holds a 16-bit float somewhere (kept in a 32-bit register rounded to
+     * half precision); such types live only in registers, not in memory
+     * the application sees (no 16-bit storage). */
+    uint8_t has_half;
 };
 
 enum sim_spv_deco_flags {

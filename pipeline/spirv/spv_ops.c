@@ -14,6 +14,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "pipeline/spirv/spirv_private.h"
+#include "pipeline/util/util.h"
 #include "spv_grammar.h"
 
 #define W(i) sim_spv_word(ctx->m, inst, (i))
@@ -1145,11 +1146,17 @@ convert(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         op = SIM_IR_OP_QUANTF16;
         break;
     default:
-        /* OpBitcast, and same-width OpSConvert/UConvert/FConvert: all
-         * scalars are 32 bits, so the bits stay as they are. */
+        /* OpBitcast, and OpSConvert/UConvert/FConvert: every register
+         * holds 32 bits, so the bits stay as they are; a conversion to
+         * half is rounded after the instruction (sim_spv_translate_op). */
         if (rk == SIM_SPV_T_NONE || ak == SIM_SPV_T_NONE || rk == SIM_SPV_T_BOOL ||
             ak == SIM_SPV_T_BOOL) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand types");
+        }
+        if (inst->opcode == SpvOpBitcast &&
+            (ctx->types[type].has_half || ctx->types[a->type].has_half)) {
+            /* The register holds a half in single precision, not its bits. */
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "bitcasts of 16-bit floats");
         }
         return alias(ctx, id, type, a->regs, a->n);
     }
@@ -1692,8 +1699,66 @@ undef(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     return SIM_SPV_ERROR_OK;
 }
 
+static enum sim_spv_error
+translate_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst);
+
+/* Does the instruction only move scalars around (so a half stays a half)? */
+static int
+only_moves(uint32_t opcode)
+{
+    switch (opcode) {
+    case SpvOpCompositeConstruct:
+    case SpvOpCompositeExtract:
+    case SpvOpCompositeInsert:
+    case SpvOpVectorShuffle:
+    case SpvOpVectorExtractDynamic:
+    case SpvOpVectorInsertDynamic:
+    case SpvOpCopyObject:
+    case SpvOpCopyLogical:
+    case SpvOpTranspose:
+    case SpvOpSelect:
+    case SpvOpUndef:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 enum sim_spv_error
 sim_spv_translate_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    const struct sim_spv_op_desc *desc = sim_spv_op_desc(inst->opcode);
+    enum sim_spv_error err = translate_op(ctx, inst);
+    struct sim_spv_val *v;
+    uint32_t type;
+
+    if (err || !desc || desc->operand_count < 2 ||
+        desc->operands[1].kind != SIM_SPV_OPERAND_IdResult || only_moves(inst->opcode)) {
+        return err;
+    }
+    /* Half-precision results: the operation ran in single precision; one
+     * rounding to half (QUANTF16, round to nearest even) makes it a half
+     * again.  Rounding a value that is a half already changes nothing. */
+    type = W(1);
+    v = &ctx->vals[W(2)];
+    /* Structs (FrexpStruct, ModfStruct) hold parts of a half, which are
+     * halves exactly. */
+    if (v->kind != SIM_SPV_V_REGS || !ctx->types[type].has_half ||
+        scalar_kind(ctx, type) != SIM_SPV_T_FLOAT) {
+        return SIM_SPV_ERROR_OK;
+    }
+    for (uint32_t i = 0; i < v->n; i++) {
+        uint32_t r = e1(ctx, SIM_IR_OP_QUANTF16, v->regs[i]);
+        if (r == SIM_IR_NONE) {
+            return nomem(ctx);
+        }
+        v->regs[i] = r;
+    }
+    return SIM_SPV_ERROR_OK;
+}
+
+static enum sim_spv_error
+translate_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
 {
     enum sim_spv_error err;
 
@@ -2011,6 +2076,13 @@ sim_spv_fold_spec_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         if (!fold_scalar(op, x[0], x[1], x[2], &r)) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "OpSpecConstantOp %s",
                                name ? name : "?");
+        }
+        if (t->has_half && scalar_kind(ctx, type) == SIM_SPV_T_FLOAT) {
+            /* As sim_spv_translate_op rounds half results. */
+            float f;
+            memcpy(&f, &r, 4);
+            f = sim_half_to_float(sim_float_to_half(f));
+            memcpy(&r, &f, 4);
         }
         v->regs[i] = sim_spv_const(ctx, r, ir_scalar(ctx, type));
         if (v->regs[i] == SIM_IR_NONE) {

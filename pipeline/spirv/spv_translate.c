@@ -20,6 +20,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "pipeline/spirv/spirv_private.h"
+#include "pipeline/util/util.h"
 #include "spv_grammar.h"
 
 /* Limits that keep a hostile module's memory use bounded. */
@@ -351,6 +352,9 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
     /* Its GLSL.std.450 instructions are refused one by one (spv_ops.c),
      * so the error names the instruction. */
     case SpvCapabilityInterpolationFunction:
+    /* Half floats in registers (function and private variables, values);
+     * 16-bit storage capabilities stay refused. */
+    case SpvCapabilityFloat16:
         return SIM_SPV_ERROR_OK;
     default: {
         const char *name = sim_spv_enum_name(SIM_SPV_OPERAND_Capability, cap);
@@ -487,6 +491,18 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
     case SpvOpTypeInt:
     case SpvOpTypeFloat: {
         uint32_t width = sim_spv_word(m, inst, 2);
+        if (inst->opcode == SpvOpTypeFloat && width == 16 && inst->words == 3) {
+            /* Float16: computed in single precision and rounded to half
+             * after every operation (spv_ops.c), which gives the correctly
+             * rounded half result of +, -, * and / (24 bits of
+             * significand hold two 11-bit ones and the guard bits). */
+            t->kind = SIM_SPV_T_FLOAT;
+            t->scalar = SIM_IR_FLOAT;
+            t->width = 16;
+            t->regs = 1;
+            t->has_half = 1;
+            return SIM_SPV_ERROR_OK;
+        }
         if (width != 32) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "%u-bit %s", width,
                                inst->opcode == SpvOpTypeInt ? "integers" : "floats");
@@ -526,7 +542,8 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
         }
         t->kind = inst->opcode == SpvOpTypeVector ? SIM_SPV_T_VECTOR : SIM_SPV_T_MATRIX;
         t->scalar = e->scalar;
-        t->width = 32;
+        t->width = e->width;
+        t->has_half = e->has_half;
         t->elem = sim_spv_word(m, inst, 2);
         t->count = count;
         t->regs = e->regs * count;
@@ -545,6 +562,7 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
         }
         t->elem = sim_spv_word(m, inst, 2);
         t->array_stride = stride;
+        t->has_half = e->has_half;
         if (inst->opcode == SpvOpTypeRuntimeArray) {
             t->kind = SIM_SPV_T_RUNTIME_ARRAY;
             return SIM_SPV_ERROR_OK;
@@ -582,6 +600,7 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
             }
             t->minfo[i].reg_offset = regs;
             t->minfo[i].builtin = SIM_IR_NO_BUILTIN;
+            t->has_half |= e->has_half;
             if (regs + (uint64_t)e->regs > MAX_TYPE_SCALARS) {
                 return sim_spv_err(ctx, SIM_SPV_ERROR_TOO_LARGE, "struct too large");
             }
@@ -781,12 +800,20 @@ declare_constant(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         }
         bits = sim_spv_word(m, inst, 3);
         if (sv) {
-            if (sv->size != 4 || !sv->data) {
+            uint32_t size = t->width / 8;
+            if (sv->size != size || !sv->data) {
                 return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_SPEC_CONSTANT,
-                                   "SpecId %u: %u bytes for a 32-bit constant", sv->constant_id,
-                                   sv->size);
+                                   "SpecId %u: %u bytes for a %u-bit constant", sv->constant_id,
+                                   sv->size, t->width);
             }
-            memcpy(&bits, sv->data, 4);
+            bits = 0;
+            memcpy(&bits, sv->data, size); /* little-endian, as Vulkan gives them */
+        }
+        if (t->width == 16) {
+            /* SPIR-V 2.2.1: the literal's low 16 bits; the register holds
+             * the value in single precision. */
+            float f = sim_half_to_float(bits & 0xffffu);
+            memcpy(&bits, &f, 4);
         }
         v->regs[0] = sim_spv_const(ctx, bits, t->scalar);
         break;
@@ -1170,6 +1197,13 @@ declare_variable(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, int i
     if ((storage == SpvStorageClassFunction) != !!in_function) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_LAYOUT, "storage class %u %s a function",
                            storage, in_function ? "inside" : "outside");
+    }
+    if (t->has_half && storage != SpvStorageClassFunction &&
+        storage != SpvStorageClassPrivate) {
+        /* StorageBuffer16BitAccess and friends: memory holds 16-bit
+         * scalars, registers hold 32. */
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                           "16-bit floats in storage class %u (16-bit storage)", storage);
     }
     p = new_ptr(ctx, id, ptr_type);
     if (!p) {

@@ -70,6 +70,28 @@ expect_vulkan_memory_model(const double v[4], double out[MAX_OUTPUTS][4])
     }
 }
 
+/* f rounded to half precision (to nearest even) and back. */
+static float
+rh(float f)
+{
+    return sim_half_to_float(sim_float_to_half(f));
+}
+
+/* half_arith.frag: each operation in single precision, rounded to half. */
+static void
+expect_half_arith(const double v[4], double out[MAX_OUTPUTS][4])
+{
+    float h[4];
+    for (int c = 0; c < 4; c++) {
+        h[c] = rh((float)v[c]);
+        out[0][c] = rh(rh(h[c] * rh(3.1f)) + 0.25f);
+    }
+    out[1][0] = rh(h[0] / 7.0f);
+    out[1][1] = rh(sqrtf(rh(fabsf(h[1]) + rh(0.1f))));
+    out[1][2] = rh(rh(1000.0f * h[2]) * h[2]);
+    out[1][3] = h[3];
+}
+
 /* Inverse of the n x n matrix a[col][row] by Gauss-Jordan elimination with
  * partial pivoting, into inv[col][row]; returns the determinant. */
 static double
@@ -169,6 +191,8 @@ enum module_flags {
     /* Check what the shader writes: scale + 1 to the buffer, its output
      * to the storage image at set 0, binding 1 (one RGBA32F texel). */
     WRITES_STORAGE = 1u << 2,
+    /* Outputs must equal the expected values exactly (half rounding). */
+    EXACT = 1u << 3,
 };
 
 static const struct {
@@ -177,6 +201,7 @@ static const struct {
     uint32_t outputs;
     uint32_t flags; /* enum module_flags */
 } cases[] = {
+    {"half_arith", expect_half_arith, 2, EXACT},
     {"hlsl_copies", expect_hlsl_copies, 1, MANY_COPIES},
     {"matrix_inverse", expect_matrix_inverse, 4, 0},
     {"slang_source", expect_slang_source, 1, PATCH_SOURCE_LANGUAGE},
@@ -227,9 +252,12 @@ max_copies_in_a_block(const struct sim_ir_shader *sh)
 }
 
 static int
-close_enough(double expected, float actual)
+close_enough(double expected, float actual, uint32_t flags)
 {
     double tol = 2e-5 * (fabs(expected) > 1.0 ? fabs(expected) : 1.0);
+    if (flags & EXACT) {
+        return (float)expected == actual;
+    }
     return fabs(expected - (double)actual) <= tol;
 }
 
@@ -288,7 +316,7 @@ run_module(const char *name, const struct sim_ir_shader *sh, expect_fn *expect,
                 for (int c = 0; c < 4; c++) {
                     float a;
                     memcpy(&a, &ov[k][c][l], 4);
-                    if (!close_enough(e[k][c], a)) {
+                    if (!close_enough(e[k][c], a, flags)) {
                         fprintf(stderr, "%s (%s): lane %d output %u.%d: expected %.9g, got %.9g\n",
                                 name, reference ? "reference" : "wide", l, k, c, e[k][c],
                                 (double)a);
