@@ -115,10 +115,11 @@ struct sim_spv_type {
     struct sim_spv_member *minfo; /* structs: count entries */
     uint32_t dim, depth, arrayed, ms, sampled; /* images */
     uint8_t block, buffer_block;
-    /* Holds a 16-bit float somewhere (kept in a 32-bit register rounded to
-     * half precision); such types live only in registers, not in memory
-     * the application sees (no 16-bit storage). */
-    uint8_t has_half;
+    /* Holds a 16-bit scalar somewhere: a half kept in a 32-bit register in
+     * single precision, rounded to half; a 16-bit integer kept sign
+     * extended (spv_ops.c).  Such types live only in registers, not in
+     * memory the application sees (no 16-bit storage). */
+    uint8_t has_16bit;
 };
 
 enum sim_spv_deco_flags {

@@ -1154,9 +1154,13 @@ convert(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand types");
         }
         if (inst->opcode == SpvOpBitcast &&
-            (ctx->types[type].has_half || ctx->types[a->type].has_half)) {
-            /* The register holds a half in single precision, not its bits. */
-            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "bitcasts of 16-bit floats");
+            (ctx->types[type].has_16bit || ctx->types[a->type].has_16bit) &&
+            !(rk == SIM_SPV_T_INT && ak == SIM_SPV_T_INT && ctx->types[type].width == 16 &&
+              ctx->types[a->type].width == 16)) {
+            /* A half register holds single precision, not the half's bits,
+             * and packing 16-bit values into wider ones is not done;
+             * int16 <-> uint16 keeps the same sign-extended register. */
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "bitcasts of 16-bit values");
         }
         return alias(ctx, id, type, a->regs, a->n);
     }
@@ -1724,31 +1728,110 @@ only_moves(uint32_t opcode)
     }
 }
 
+/* Does the instruction read its 16-bit integer operands as unsigned with
+ * the bits above 16 mattering?  Those get zero-extended copies. */
+static int
+reads_uint16(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    switch (inst->opcode) {
+    case SpvOpUDiv:
+    case SpvOpUMod:
+    case SpvOpShiftRightLogical:
+    case SpvOpConvertUToF:
+    case SpvOpUConvert:
+    case SpvOpBitCount:
+    case SpvOpBitReverse:
+        return 1;
+    case SpvOpExtInst:
+        return inst->words > 4 && W(3) == ctx->glsl_set && W(4) == GLSLstd450FindUMsb;
+    default:
+        return 0;
+    }
+}
+
+static int
+is_int16(struct sim_spv_ctx *ctx, uint32_t type)
+{
+    return ctx->types[type].width == 16 && scalar_kind(ctx, type) == SIM_SPV_T_INT &&
+           ctx->types[type].kind != SIM_SPV_T_STRUCT;
+}
+
 enum sim_spv_error
 sim_spv_translate_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
 {
     const struct sim_spv_op_desc *desc = sim_spv_op_desc(inst->opcode);
-    enum sim_spv_error err = translate_op(ctx, inst);
+    uint32_t saved_id[4], *saved_regs[4], nsaved = 0;
+    enum sim_spv_error err = SIM_SPV_ERROR_OK;
     struct sim_spv_val *v;
     uint32_t type;
 
+    /* 16-bit integers are kept sign extended (spv_translate.c), which
+     * signed operations and unsigned comparisons read correctly; the few
+     * that read the bits above 16 as zeros see zero-extended copies of
+     * their operands for the length of the instruction. */
+    if (reads_uint16(ctx, inst)) {
+        for (uint32_t w = 3; w < inst->words && nsaved < 4 && !err; w++) {
+            uint32_t id = W(w), *regs;
+            struct sim_spv_val *o = id < ctx->m->bound ? &ctx->vals[id] : NULL;
+            if (!o || o->kind != SIM_SPV_V_REGS || !is_int16(ctx, o->type)) {
+                continue;
+            }
+            regs = sim_spv_alloc(ctx, (size_t)o->n * sizeof(uint32_t));
+            for (uint32_t i = 0; regs && i < o->n; i++) {
+                regs[i] = sim_spv_emit1(ctx, SIM_IR_OP_BFE_U, SIM_IR_UINT, o->regs[i], ku(ctx, 0),
+                                        ku(ctx, 16));
+                if (regs[i] == SIM_IR_NONE) {
+                    regs = NULL;
+                }
+            }
+            if (!regs) {
+                err = nomem(ctx);
+                break;
+            }
+            saved_id[nsaved] = id;
+            saved_regs[nsaved++] = o->regs;
+            o->regs = regs;
+        }
+    }
+    if (!err) {
+        err = translate_op(ctx, inst);
+    }
+    while (nsaved > 0) {
+        nsaved--;
+        ctx->vals[saved_id[nsaved]].regs = saved_regs[nsaved];
+    }
     if (err || !desc || desc->operand_count < 2 ||
         desc->operands[1].kind != SIM_SPV_OPERAND_IdResult || only_moves(inst->opcode)) {
         return err;
     }
-    /* Half-precision results: the operation ran in single precision; one
-     * rounding to half (QUANTF16, round to nearest even) makes it a half
-     * again.  Rounding a value that is a half already changes nothing. */
+    /* 16-bit results: the operation ran on 32 bits; one rounding to half
+     * (QUANTF16, round to nearest even) or one sign extension from bit 15
+     * makes the result a 16-bit value again, and changes nothing in one
+     * that is already.  For +, -, *, / and sqrt the rounding gives the
+     * correctly rounded half result: single precision holds two half
+     * significands and the guard bits. */
     type = W(1);
     v = &ctx->vals[W(2)];
     /* Structs (FrexpStruct, ModfStruct) hold parts of a half, which are
      * halves exactly. */
-    if (v->kind != SIM_SPV_V_REGS || !ctx->types[type].has_half ||
-        scalar_kind(ctx, type) != SIM_SPV_T_FLOAT) {
+    if (v->kind != SIM_SPV_V_REGS || !ctx->types[type].has_16bit ||
+        ctx->types[type].kind == SIM_SPV_T_STRUCT) {
         return SIM_SPV_ERROR_OK;
     }
     for (uint32_t i = 0; i < v->n; i++) {
-        uint32_t r = e1(ctx, SIM_IR_OP_QUANTF16, v->regs[i]);
+        uint32_t r;
+        if (scalar_kind(ctx, type) == SIM_SPV_T_FLOAT) {
+            r = e1(ctx, SIM_IR_OP_QUANTF16, v->regs[i]);
+        } else {
+            r = v->regs[i];
+            if (inst->opcode == SpvOpBitReverse) {
+                /* The operand's 16 bits, reversed, are the top half. */
+                r = sim_spv_emit1(ctx, SIM_IR_OP_SHR, SIM_IR_UINT, r, ku(ctx, 16), 0);
+            }
+            r = r == SIM_IR_NONE ? r
+                                 : sim_spv_emit1(ctx, SIM_IR_OP_BFE_S, ir_scalar(ctx, type), r,
+                                                 ku(ctx, 0), ku(ctx, 16));
+        }
         if (r == SIM_IR_NONE) {
             return nomem(ctx);
         }
@@ -2077,7 +2160,7 @@ sim_spv_fold_spec_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
             return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "OpSpecConstantOp %s",
                                name ? name : "?");
         }
-        if (t->has_half && scalar_kind(ctx, type) == SIM_SPV_T_FLOAT) {
+        if (t->has_16bit && scalar_kind(ctx, type) == SIM_SPV_T_FLOAT) {
             /* As sim_spv_translate_op rounds half results. */
             float f;
             memcpy(&f, &r, 4);

@@ -352,9 +352,10 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
     /* Its GLSL.std.450 instructions are refused one by one (spv_ops.c),
      * so the error names the instruction. */
     case SpvCapabilityInterpolationFunction:
-    /* Half floats in registers (function and private variables, values);
-     * 16-bit storage capabilities stay refused. */
+    /* Half floats and 16-bit integers in registers (function and private
+     * variables, values); 16-bit storage capabilities stay refused. */
     case SpvCapabilityFloat16:
+    case SpvCapabilityInt16:
         return SIM_SPV_ERROR_OK;
     default: {
         const char *name = sim_spv_enum_name(SIM_SPV_OPERAND_Capability, cap);
@@ -491,6 +492,17 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
     case SpvOpTypeInt:
     case SpvOpTypeFloat: {
         uint32_t width = sim_spv_word(m, inst, 2);
+        if (inst->opcode == SpvOpTypeInt && width == 16) {
+            /* Int16: sign extended in a 32-bit register whatever the
+             * signedness, which keeps signed and unsigned order both
+             * (spv_ops.c zero-extends where the bits above matter). */
+            t->kind = SIM_SPV_T_INT;
+            t->scalar = sim_spv_word(m, inst, 3) ? SIM_IR_INT : SIM_IR_UINT;
+            t->width = 16;
+            t->regs = 1;
+            t->has_16bit = 1;
+            return SIM_SPV_ERROR_OK;
+        }
         if (inst->opcode == SpvOpTypeFloat && width == 16 && inst->words == 3) {
             /* Float16: computed in single precision and rounded to half
              * after every operation (spv_ops.c), which gives the correctly
@@ -500,7 +512,7 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
             t->scalar = SIM_IR_FLOAT;
             t->width = 16;
             t->regs = 1;
-            t->has_half = 1;
+            t->has_16bit = 1;
             return SIM_SPV_ERROR_OK;
         }
         if (width != 32) {
@@ -543,7 +555,7 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
         t->kind = inst->opcode == SpvOpTypeVector ? SIM_SPV_T_VECTOR : SIM_SPV_T_MATRIX;
         t->scalar = e->scalar;
         t->width = e->width;
-        t->has_half = e->has_half;
+        t->has_16bit = e->has_16bit;
         t->elem = sim_spv_word(m, inst, 2);
         t->count = count;
         t->regs = e->regs * count;
@@ -562,7 +574,7 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
         }
         t->elem = sim_spv_word(m, inst, 2);
         t->array_stride = stride;
-        t->has_half = e->has_half;
+        t->has_16bit = e->has_16bit;
         if (inst->opcode == SpvOpTypeRuntimeArray) {
             t->kind = SIM_SPV_T_RUNTIME_ARRAY;
             return SIM_SPV_ERROR_OK;
@@ -600,7 +612,7 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
             }
             t->minfo[i].reg_offset = regs;
             t->minfo[i].builtin = SIM_IR_NO_BUILTIN;
-            t->has_half |= e->has_half;
+            t->has_16bit |= e->has_16bit;
             if (regs + (uint64_t)e->regs > MAX_TYPE_SCALARS) {
                 return sim_spv_err(ctx, SIM_SPV_ERROR_TOO_LARGE, "struct too large");
             }
@@ -809,11 +821,13 @@ declare_constant(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
             bits = 0;
             memcpy(&bits, sv->data, size); /* little-endian, as Vulkan gives them */
         }
-        if (t->width == 16) {
+        if (t->width == 16 && t->kind == SIM_SPV_T_FLOAT) {
             /* SPIR-V 2.2.1: the literal's low 16 bits; the register holds
              * the value in single precision. */
             float f = sim_half_to_float(bits & 0xffffu);
             memcpy(&bits, &f, 4);
+        } else if (t->width == 16) {
+            bits = (uint32_t)(int32_t)(int16_t)(uint16_t)(bits & 0xffffu);
         }
         v->regs[0] = sim_spv_const(ctx, bits, t->scalar);
         break;
@@ -1198,12 +1212,12 @@ declare_variable(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, int i
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_LAYOUT, "storage class %u %s a function",
                            storage, in_function ? "inside" : "outside");
     }
-    if (t->has_half && storage != SpvStorageClassFunction &&
+    if (t->has_16bit && storage != SpvStorageClassFunction &&
         storage != SpvStorageClassPrivate) {
         /* StorageBuffer16BitAccess and friends: memory holds 16-bit
          * scalars, registers hold 32. */
         return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
-                           "16-bit floats in storage class %u (16-bit storage)", storage);
+                           "16-bit scalars in storage class %u (16-bit storage)", storage);
     }
     p = new_ptr(ctx, id, ptr_type);
     if (!p) {
@@ -2260,8 +2274,13 @@ terminator(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, struct call
         err = branch_to(ctx, sim_spv_word(m, inst, 2), sw_index, 4, &edges);
         for (uint32_t k = 0; k < ncases && !err; k++) {
             uint32_t ci = sw->first_case + k;
-            VEC_AT(ctx->cases, struct sim_ir_switch_case, ci)->value =
-                sim_spv_word(m, inst, 3 + 2 * k);
+            uint32_t value = sim_spv_word(m, inst, 3 + 2 * k);
+            if (ctx->types[sel->type].width == 16) {
+                /* The selector is sign extended (spv_ops.c); an unsigned
+                 * literal is not (SPIR-V 2.2.1). */
+                value = (uint32_t)(int32_t)(int16_t)(uint16_t)(value & 0xffffu);
+            }
+            VEC_AT(ctx->cases, struct sim_ir_switch_case, ci)->value = value;
             err = branch_to(ctx, sim_spv_word(m, inst, 4 + 2 * k), ci, 3, &edges);
         }
         if (!err) {

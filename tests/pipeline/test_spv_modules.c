@@ -92,6 +92,33 @@ expect_half_arith(const double v[4], double out[MAX_OUTPUTS][4])
     out[1][3] = h[3];
 }
 
+/* int16_arith.frag, in C's 16-bit integers. */
+static void
+expect_int16_arith(const double v[4], double out[MAX_OUTPUTS][4])
+{
+    int16_t a = (int16_t)(int32_t)((float)v[0] * 30000.0f);
+    uint16_t b = (uint16_t)(int16_t)((int32_t)((float)v[1] * 20000.0f) + 30000);
+    float s = (float)(uint16_t)(b & 0xc000u) + (float)(uint16_t)~b;
+
+    out[0][0] = (float)(int16_t)(a + a);
+    out[0][1] = (float)(uint16_t)(b / 7u);
+    out[0][2] = (float)(uint16_t)(b >> 3);
+    out[0][3] = (float)(uint32_t)b;
+    out[1][0] = (float)(int16_t)(a * 3);
+    out[1][1] = b < 40000u ? 1.0f : 0.0f;
+    out[1][2] = (uint16_t)a > b ? 1.0f : 0.0f;
+    out[1][3] = s + (float)((int32_t)a >> 2) * 4.0f;
+}
+
+/* switch16.spvasm */
+static void
+expect_switch16(const double v[4], double out[MAX_OUTPUTS][4])
+{
+    uint16_t sel = (uint16_t)((uint16_t)((v[0] + 1.0) * 8.0) * 3125u + 12500u);
+    out[0][0] = sel == 50000u ? 1.0 : sel == 12500u ? 2.0 : 0.0;
+    out[0][1] = out[0][2] = out[0][3] = 0.0;
+}
+
 /* Inverse of the n x n matrix a[col][row] by Gauss-Jordan elimination with
  * partial pivoting, into inv[col][row]; returns the determinant. */
 static double
@@ -202,9 +229,11 @@ static const struct {
     uint32_t flags; /* enum module_flags */
 } cases[] = {
     {"half_arith", expect_half_arith, 2, EXACT},
+    {"int16_arith", expect_int16_arith, 2, EXACT},
     {"hlsl_copies", expect_hlsl_copies, 1, MANY_COPIES},
     {"matrix_inverse", expect_matrix_inverse, 4, 0},
     {"slang_source", expect_slang_source, 1, PATCH_SOURCE_LANGUAGE},
+    {"switch16", expect_switch16, 1, EXACT},
     {"switch_no_case", expect_switch_no_case, 1, 0},
     {"zink_vulkan_memory_model", expect_vulkan_memory_model, 1, WRITES_STORAGE},
 };

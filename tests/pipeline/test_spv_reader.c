@@ -83,7 +83,7 @@ static const struct {
     {"function_without_body", SIM_SPV_ERROR_BAD_CFG, "no body"},
     {"half_output", SIM_SPV_ERROR_UNSUPPORTED, "16-bit storage"},
     {"geometry_stage", SIM_SPV_ERROR_UNSUPPORTED_OPCODE, "OpEmitVertex"},
-    {"int16", SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY, "Int16"},
+    {"int16", SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY, "StoragePushConstant16"},
     {"int64", SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY, "Int64"},
     {"load_type_mismatch", SIM_SPV_ERROR_BAD_TYPE, "scalars for a type of 16"},
     {"missing_terminator", SIM_SPV_ERROR_BAD_CFG, "terminator"},
