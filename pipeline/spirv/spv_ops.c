@@ -707,7 +707,9 @@ glsl(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     }
     name = sim_spv_glsl_name(ext, &expected);
     if (!name) {
-        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND, "GLSL.std.450 has no instruction %u",
+        /* Not in the grammar this build knows: possibly a later one's. */
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_EXT_INST,
+                           "GLSL.std.450 instruction %u is not in the grammar this build knows",
                            ext);
     }
     if ((int)nops != expected) {
