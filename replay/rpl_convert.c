@@ -78,6 +78,7 @@ struct rt_program {
     struct sim_ir_shader *shaders[SIM_STAGE_COUNT];
     int tessellated;
     char error[320]; /* why the pipeline cannot be replayed, or "" */
+    uint32_t error_status; /* enum sim_replay_error for error; 0: UNSUPPORTED_BY_CAPTURE */
 };
 
 struct rpl_trace {
@@ -154,6 +155,7 @@ translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p,
     if (stage == SIM_STAGE_COUNT) {
         snprintf(prog->error, sizeof(prog->error), "shader stage 0x%x is not a graphics stage",
                  st->stage);
+        prog->error_status = 0;
         return;
     }
     if (stage == SIM_STAGE_TESS_CONTROL || stage == SIM_STAGE_TESS_EVAL) {
@@ -164,12 +166,14 @@ translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p,
     if (!blob || blob->size % 4 != 0) {
         snprintf(prog->error, sizeof(prog->error), "%s shader: no SPIR-V in the trace",
                  sim_stage_name(stage));
+        prog->error_status = 0;
         return;
     }
     words = malloc(blob->size ? blob->size : 4);
     spec = calloc(st->spec_entries.count ? st->spec_entries.count : 1, sizeof(*spec));
     if (!words || !spec) {
         snprintf(prog->error, sizeof(prog->error), "out of memory");
+        prog->error_status = 0;
         goto out;
     }
     memcpy(words, blob->data, blob->size);
@@ -190,6 +194,7 @@ translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p,
     if (err) {
         snprintf(prog->error, sizeof(prog->error), "%s shader: %s: %s", sim_stage_name(stage),
                  sim_spv_error_name(err), info.detail);
+        prog->error_status = SIM_REPLAY_ERROR_UNSUPPORTED_SHADER;
         goto out;
     }
     prog->program.stages[stage] = prog->shaders[stage];
@@ -1249,6 +1254,7 @@ record_draw(struct walk *w, const struct cap_cmd_draw *cmd)
         }
         if (w->program->error[0]) {
             d->unsupported = w->program->error;
+            d->unsupported_status = w->program->error_status;
             continue;
         }
         if (w->pass_problem) {

@@ -201,6 +201,9 @@ struct sim_draw {
     /* Non-NULL: the caller could not describe the draw (the reason, valid as
      * long as the frame); the draw is skipped and reported as unsupported. */
     const char *unsupported;
+    /* With `unsupported`: the enum sim_replay_error to report, such as
+     * UNSUPPORTED_SHADER; 0 (OK) reports UNSUPPORTED_BY_CAPTURE. */
+    uint32_t unsupported_status;
     uint32_t clear_count;
     const struct sim_clear *clears;
 };
@@ -297,6 +300,7 @@ enum sim_unit_kind {
     X(UNSUPPORTED_TOPOLOGY, "primitive topology or polygon mode not supported")            \
     X(UNSUPPORTED_TESSELLATION, "tessellation state the replay does not support")          \
     X(UNSUPPORTED_STAGE, "a shader stage is missing or not supported")                     \
+    X(UNSUPPORTED_SHADER, "the SPIR-V translator refused a shader of the pipeline")        \
     X(UNSUPPORTED_FORMAT, "an attachment or vertex format is not supported")               \
     X(UNSUPPORTED_STATE, "fixed-function state not supported")                             \
     X(SHADER_FAULT, "a shader ran past the interpreter's step limit")

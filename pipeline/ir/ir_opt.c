@@ -48,7 +48,8 @@ struct opt {
     uint32_t *uses;      /* reg_count: reads */
     uint32_t *def_at;    /* reg_count: instruction of the last definition seen */
     uint32_t *copy_of;   /* reg_count: pass 1, SIM_IR_NONE or the source */
-    uint32_t *active;    /* reg_count: registers with copy_of set */
+    uint32_t *active;    /* reg_count: registers made copies in this block, each once */
+    uint8_t *in_active;  /* reg_count: pass 1, the register is in active[] */
     uint8_t *dead_later; /* reg_count: pass 3, overwritten before any read */
 };
 
@@ -192,11 +193,17 @@ propagate(struct opt *o)
             if (i->op == SIM_IR_OP_MOV && i->dst != i->a &&
                 !((o->flags[i->dst] | o->flags[i->a]) & REG_PINNED)) {
                 o->copy_of[i->dst] = i->a;
-                o->active[nactive++] = i->dst;
+                /* A register copied to again stays in the list once, so
+                 * the list never holds more than reg_count entries. */
+                if (!o->in_active[i->dst]) {
+                    o->in_active[i->dst] = 1;
+                    o->active[nactive++] = i->dst;
+                }
             }
         }
         for (uint32_t e = 0; e < nactive; e++) {
             o->copy_of[o->active[e]] = SIM_IR_NONE;
+            o->in_active[o->active[e]] = 0;
         }
     }
 }
@@ -341,9 +348,10 @@ sim_ir_optimize(struct sim_ir_shader *sh)
     o.def_at = calloc(n, sizeof(*o.def_at));
     o.copy_of = malloc(n * sizeof(*o.copy_of));
     o.active = calloc(n, sizeof(*o.active));
+    o.in_active = calloc(n, sizeof(*o.in_active));
     o.dead_later = calloc(n, sizeof(*o.dead_later));
     if (!o.flags || !o.defs || !o.uses || !o.def_at || !o.copy_of || !o.active ||
-        !o.dead_later) {
+        !o.in_active || !o.dead_later) {
         goto out;
     }
     memset(o.copy_of, 0xff, n * sizeof(*o.copy_of));
@@ -383,6 +391,7 @@ out:
     free(o.def_at);
     free(o.copy_of);
     free(o.active);
+    free(o.in_active);
     free(o.dead_later);
     return rc;
 }

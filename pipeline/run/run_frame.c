@@ -1046,7 +1046,8 @@ replay_pass(struct replay *r, uint32_t p)
             return SIM_REPLAY_ERROR_NOMEM;
         }
         if (draw->unsupported) {
-            out->status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
+            out->status = draw->unsupported_status ? draw->unsupported_status
+                                                   : SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
             snprintf(out->detail, sizeof(out->detail), "%s", draw->unsupported);
             continue;
         }

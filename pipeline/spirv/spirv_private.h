@@ -43,7 +43,8 @@ sim_spv_fail(struct sim_spv_error_info *info, enum sim_spv_error code,
 /* Reads and checks a module; on success the caller owns *out
  * (sim_spv_module_destroy).  Errors: TRUNCATED, BAD_MAGIC, BAD_VERSION,
  * BAD_BOUND, BAD_WORD_COUNT, ID_OUT_OF_BOUND, ID_REDEFINED, ID_UNDEFINED,
- * BAD_OPERAND, BAD_STRING, BAD_LAYOUT, UNSUPPORTED_OPCODE, NOMEM. */
+ * BAD_OPERAND, BAD_STRING, BAD_LAYOUT, UNSUPPORTED_OPCODE,
+ * UNSUPPORTED_CAPABILITY, UNSUPPORTED (enumerants not in the grammar), NOMEM. */
 enum sim_spv_error
 sim_spv_module_create(const uint32_t *words, size_t word_count, struct sim_spv_module **out,
                       struct sim_spv_error_info *info);
@@ -114,6 +115,11 @@ struct sim_spv_type {
     struct sim_spv_member *minfo; /* structs: count entries */
     uint32_t dim, depth, arrayed, ms, sampled; /* images */
     uint8_t block, buffer_block;
+    /* Holds a 16-bit scalar somewhere: a half kept in a 32-bit register in
+     * single precision, rounded to half; a 16-bit integer kept sign
+     * extended (spv_ops.c).  Such types live only in registers, not in
+     * memory the application sees (no 16-bit storage). */
+    uint8_t has_16bit;
 };
 
 enum sim_spv_deco_flags {

@@ -14,6 +14,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "pipeline/spirv/spirv_private.h"
+#include "pipeline/util/util.h"
 #include "spv_grammar.h"
 
 #define W(i) sim_spv_word(ctx->m, inst, (i))
@@ -632,6 +633,56 @@ determinant(struct sim_spv_ctx *ctx, const uint32_t *m, uint32_t n)
     return r;
 }
 
+/* The n-1 x n-1 matrix left of m (n x n, m[c * n + r]) without row `row`
+ * and column `col`, in the same layout. */
+static void
+minor_of(const uint32_t *m, uint32_t n, uint32_t row, uint32_t col, uint32_t *sub)
+{
+    uint32_t k = 0;
+    for (uint32_t c = 0; c < n; c++) {
+        for (uint32_t r = 0; r < n && c != col; r++) {
+            if (r != row) {
+                sub[k++] = m[c * n + r];
+            }
+        }
+    }
+}
+
+/* GLSL.std.450 MatrixInverse of an n x n matrix (n <= 4) by cofactors:
+ * inverse(r, c) = (-1)^(r + c) det(m without row c and column r) / det(m).
+ * The determinant is the expansion along the first row, as `determinant`
+ * computes it; a singular matrix gives infinities or NaNs, which the
+ * extended instruction set leaves undefined. */
+static void
+inverse(struct sim_spv_ctx *ctx, const uint32_t *m, uint32_t n, uint32_t *out)
+{
+    uint32_t sub[9], cof[16], det = SIM_IR_NONE, rdet;
+
+    if (n == 1) {
+        out[0] = e2(ctx, SIM_IR_OP_FDIV, kf(ctx, 1.0f), m[0]);
+        return;
+    }
+    /* cof[c * n + r]: the cofactor of element (r, c). */
+    for (uint32_t c = 0; c < n; c++) {
+        for (uint32_t r = 0; r < n; r++) {
+            uint32_t d;
+            minor_of(m, n, r, c, sub);
+            d = determinant(ctx, sub, n - 1);
+            cof[c * n + r] = (r + c) & 1 ? e1(ctx, SIM_IR_OP_FNEG, d) : d;
+        }
+    }
+    for (uint32_t c = 0; c < n; c++) {
+        uint32_t term = e2(ctx, SIM_IR_OP_FMUL, m[c * n], cof[c * n]);
+        det = c == 0 ? term : e2(ctx, SIM_IR_OP_FADD, det, term);
+    }
+    rdet = e2(ctx, SIM_IR_OP_FDIV, kf(ctx, 1.0f), det);
+    for (uint32_t c = 0; c < n; c++) {
+        for (uint32_t r = 0; r < n; r++) {
+            out[c * n + r] = e2(ctx, SIM_IR_OP_FMUL, cof[r * n + c], rdet);
+        }
+    }
+}
+
 static enum sim_spv_error
 glsl(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
 {
@@ -656,7 +707,9 @@ glsl(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     }
     name = sim_spv_glsl_name(ext, &expected);
     if (!name) {
-        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND, "GLSL.std.450 has no instruction %u",
+        /* Not in the grammar this build knows: possibly a later one's. */
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_EXT_INST,
+                           "GLSL.std.450 instruction %u is not in the grammar this build knows",
                            ext);
     }
     if ((int)nops != expected) {
@@ -757,6 +810,22 @@ glsl(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         }
         err = sim_spv_store_regs(ctx, p->ptr, other, n);
         return err ? err : set_result(ctx, id, type, out, n);
+    }
+
+    switch (ext) {
+    case GLSLstd450InterpolateAtCentroid:
+    case GLSLstd450InterpolateAtSample:
+    case GLSLstd450InterpolateAtOffset:
+        /* Interpolation at another position needs the input's plane
+         * equation, which the shading setup keeps to itself. */
+    case GLSLstd450PackDouble2x32:
+    case GLSLstd450UnpackDouble2x32:
+        /* 64-bit floats: refused at their type already. */
+    case GLSLstd450IMix:
+        /* In the grammar, but withdrawn from the specification. */
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_EXT_INST, "GLSL.std.450 %s", name);
+    default:
+        break;
     }
 
     /* The rest are expanded; most take float operands of the result's
@@ -929,6 +998,13 @@ glsl(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         out[0] = determinant(ctx, s[0]->regs, mt->count);
         break;
     }
+    case GLSLstd450MatrixInverse: {
+        const struct sim_spv_type *mt = &ctx->types[s[0]->type];
+        NEED(mt->kind == SIM_SPV_T_MATRIX && mt->count == ctx->types[mt->elem].count &&
+             s[0]->n == n);
+        inverse(ctx, s[0]->regs, mt->count, out);
+        break;
+    }
     case GLSLstd450PackHalf2x16:
         NEED(n == 1 && s[0]->n == 2);
         out[0] = e2(ctx, SIM_IR_OP_OR, e1(ctx, SIM_IR_OP_F2H, s[0]->regs[0]),
@@ -1072,11 +1148,21 @@ convert(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         op = SIM_IR_OP_QUANTF16;
         break;
     default:
-        /* OpBitcast, and same-width OpSConvert/UConvert/FConvert: all
-         * scalars are 32 bits, so the bits stay as they are. */
+        /* OpBitcast, and OpSConvert/UConvert/FConvert: every register
+         * holds 32 bits, so the bits stay as they are; a conversion to
+         * half is rounded after the instruction (sim_spv_translate_op). */
         if (rk == SIM_SPV_T_NONE || ak == SIM_SPV_T_NONE || rk == SIM_SPV_T_BOOL ||
             ak == SIM_SPV_T_BOOL) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand types");
+        }
+        if (inst->opcode == SpvOpBitcast &&
+            (ctx->types[type].has_16bit || ctx->types[a->type].has_16bit) &&
+            !(rk == SIM_SPV_T_INT && ak == SIM_SPV_T_INT && ctx->types[type].width == 16 &&
+              ctx->types[a->type].width == 16)) {
+            /* A half register holds single precision, not the half's bits,
+             * and packing 16-bit values into wider ones is not done;
+             * int16 <-> uint16 keeps the same sign-extended register. */
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "bitcasts of 16-bit values");
         }
         return alias(ctx, id, type, a->regs, a->n);
     }
@@ -1118,7 +1204,18 @@ image_write(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         return ctx->info->code;
     }
     if (inst->words > 4) {
-        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "image operands on OpImageWrite");
+        /* Only the memory-model operands, which ask for nothing here
+         * (see check_capability): MakeTexelAvailable's scope is skipped. */
+        uint32_t mask = W(4), w = 5;
+        if (mask & ~(SpvImageOperandsMakeTexelAvailableMask | SpvImageOperandsNonPrivateTexelMask |
+                     SpvImageOperandsVolatileTexelMask | SpvImageOperandsNontemporalMask)) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                               "image operands 0x%x on OpImageWrite", mask);
+        }
+        w += (mask & SpvImageOperandsMakeTexelAvailableMask) ? 1 : 0;
+        if (w != inst->words) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_WORD_COUNT, "image operands");
+        }
     }
     it = &ctx->types[h->type];
     if (h->image == SIM_IR_NONE || it->kind != SIM_SPV_T_IMAGE || it->sampled != 2) {
@@ -1420,7 +1517,9 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         if (mask & ~(SpvImageOperandsBiasMask | SpvImageOperandsLodMask |
                      SpvImageOperandsGradMask | SpvImageOperandsConstOffsetMask |
                      SpvImageOperandsMinLodMask | SpvImageOperandsSignExtendMask |
-                     SpvImageOperandsZeroExtendMask | SpvImageOperandsNontemporalMask)) {
+                     SpvImageOperandsZeroExtendMask | SpvImageOperandsNontemporalMask |
+                     SpvImageOperandsMakeTexelVisibleMask | SpvImageOperandsNonPrivateTexelMask |
+                     SpvImageOperandsVolatileTexelMask)) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "image operands 0x%x", mask);
         }
         if (mask & SpvImageOperandsBiasMask) {
@@ -1470,6 +1569,8 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
             }
             tex->min_lod = l->regs[0];
         }
+        /* The Vulkan memory model's visibility scope: nothing to do. */
+        w += (mask & SpvImageOperandsMakeTexelVisibleMask) ? 1 : 0;
         if (w != inst->words) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_WORD_COUNT, "image operands");
         }
@@ -1604,8 +1705,145 @@ undef(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     return SIM_SPV_ERROR_OK;
 }
 
+static enum sim_spv_error
+translate_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst);
+
+/* Does the instruction only move scalars around (so a half stays a half)? */
+static int
+only_moves(uint32_t opcode)
+{
+    switch (opcode) {
+    case SpvOpCompositeConstruct:
+    case SpvOpCompositeExtract:
+    case SpvOpCompositeInsert:
+    case SpvOpVectorShuffle:
+    case SpvOpVectorExtractDynamic:
+    case SpvOpVectorInsertDynamic:
+    case SpvOpCopyObject:
+    case SpvOpCopyLogical:
+    case SpvOpTranspose:
+    case SpvOpSelect:
+    case SpvOpUndef:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Does the instruction read its 16-bit integer operands as unsigned with
+ * the bits above 16 mattering?  Those get zero-extended copies. */
+static int
+reads_uint16(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    switch (inst->opcode) {
+    case SpvOpUDiv:
+    case SpvOpUMod:
+    case SpvOpShiftRightLogical:
+    case SpvOpConvertUToF:
+    case SpvOpUConvert:
+    case SpvOpBitCount:
+    case SpvOpBitReverse:
+        return 1;
+    case SpvOpExtInst:
+        return inst->words > 4 && W(3) == ctx->glsl_set && W(4) == GLSLstd450FindUMsb;
+    default:
+        return 0;
+    }
+}
+
+static int
+is_int16(struct sim_spv_ctx *ctx, uint32_t type)
+{
+    return ctx->types[type].width == 16 && scalar_kind(ctx, type) == SIM_SPV_T_INT &&
+           ctx->types[type].kind != SIM_SPV_T_STRUCT;
+}
+
 enum sim_spv_error
 sim_spv_translate_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    const struct sim_spv_op_desc *desc = sim_spv_op_desc(inst->opcode);
+    uint32_t saved_id[4], *saved_regs[4], nsaved = 0;
+    enum sim_spv_error err = SIM_SPV_ERROR_OK;
+    struct sim_spv_val *v;
+    uint32_t type;
+
+    /* 16-bit integers are kept sign extended (spv_translate.c), which
+     * signed operations and unsigned comparisons read correctly; the few
+     * that read the bits above 16 as zeros see zero-extended copies of
+     * their operands for the length of the instruction. */
+    if (reads_uint16(ctx, inst)) {
+        for (uint32_t w = 3; w < inst->words && nsaved < 4 && !err; w++) {
+            uint32_t id = W(w), *regs;
+            struct sim_spv_val *o = id < ctx->m->bound ? &ctx->vals[id] : NULL;
+            if (!o || o->kind != SIM_SPV_V_REGS || !is_int16(ctx, o->type)) {
+                continue;
+            }
+            regs = sim_spv_alloc(ctx, (size_t)o->n * sizeof(uint32_t));
+            for (uint32_t i = 0; regs && i < o->n; i++) {
+                regs[i] = sim_spv_emit1(ctx, SIM_IR_OP_BFE_U, SIM_IR_UINT, o->regs[i], ku(ctx, 0),
+                                        ku(ctx, 16));
+                if (regs[i] == SIM_IR_NONE) {
+                    regs = NULL;
+                }
+            }
+            if (!regs) {
+                err = nomem(ctx);
+                break;
+            }
+            saved_id[nsaved] = id;
+            saved_regs[nsaved++] = o->regs;
+            o->regs = regs;
+        }
+    }
+    if (!err) {
+        err = translate_op(ctx, inst);
+    }
+    while (nsaved > 0) {
+        nsaved--;
+        ctx->vals[saved_id[nsaved]].regs = saved_regs[nsaved];
+    }
+    if (err || !desc || desc->operand_count < 2 ||
+        desc->operands[1].kind != SIM_SPV_OPERAND_IdResult || only_moves(inst->opcode)) {
+        return err;
+    }
+    /* 16-bit results: the operation ran on 32 bits; one rounding to half
+     * (QUANTF16, round to nearest even) or one sign extension from bit 15
+     * makes the result a 16-bit value again, and changes nothing in one
+     * that is already.  For +, -, *, / and sqrt the rounding gives the
+     * correctly rounded half result: single precision holds two half
+     * significands and the guard bits. */
+    type = W(1);
+    v = &ctx->vals[W(2)];
+    /* Structs (FrexpStruct, ModfStruct) hold parts of a half, which are
+     * halves exactly. */
+    if (v->kind != SIM_SPV_V_REGS || !ctx->types[type].has_16bit ||
+        ctx->types[type].kind == SIM_SPV_T_STRUCT) {
+        return SIM_SPV_ERROR_OK;
+    }
+    for (uint32_t i = 0; i < v->n; i++) {
+        uint32_t r;
+        if (scalar_kind(ctx, type) == SIM_SPV_T_FLOAT) {
+            r = e1(ctx, SIM_IR_OP_QUANTF16, v->regs[i]);
+        } else {
+            r = v->regs[i];
+            if (inst->opcode == SpvOpBitReverse) {
+                /* The operand's 16 bits, reversed, are the top half. */
+                r = sim_spv_emit1(ctx, SIM_IR_OP_SHR, SIM_IR_UINT, r, ku(ctx, 16), 0);
+            }
+            r = r == SIM_IR_NONE ? r
+                                 : sim_spv_emit1(ctx, SIM_IR_OP_BFE_S, ir_scalar(ctx, type), r,
+                                                 ku(ctx, 0), ku(ctx, 16));
+        }
+        if (r == SIM_IR_NONE) {
+            return nomem(ctx);
+        }
+        v->regs[i] = r;
+    }
+    return SIM_SPV_ERROR_OK;
+}
+
+static enum sim_spv_error
+translate_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
 {
     enum sim_spv_error err;
 
@@ -1923,6 +2161,13 @@ sim_spv_fold_spec_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         if (!fold_scalar(op, x[0], x[1], x[2], &r)) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "OpSpecConstantOp %s",
                                name ? name : "?");
+        }
+        if (t->has_16bit && scalar_kind(ctx, type) == SIM_SPV_T_FLOAT) {
+            /* As sim_spv_translate_op rounds half results. */
+            float f;
+            memcpy(&f, &r, 4);
+            f = sim_half_to_float(sim_float_to_half(f));
+            memcpy(&r, &f, 4);
         }
         v->regs[i] = sim_spv_const(ctx, r, ir_scalar(ctx, type));
         if (v->regs[i] == SIM_IR_NONE) {

@@ -246,9 +246,21 @@ walk_params(struct walk *w, enum sim_spv_operand_kind kind, uint32_t value, int 
     const struct sim_spv_operand_desc *params = sim_spv_enum_params(kind, value, &count);
 
     if (count < 0) {
-        return sim_spv_fail(w->info, SIM_SPV_ERROR_BAD_OPERAND, w->inst,
-                            "%s: %u is not a valid %s", sim_spv_op_name(w->inst->opcode), value,
-                            sim_spv_operand_kind_name(kind));
+        /* Not in the grammar the build knows.  Later SPIR-V versions and
+         * extensions keep adding enumerants (Slang's source language 11,
+         * new capabilities), so the module may well be valid: a source
+         * language has no effect and no parameters; anything else is
+         * refused as unsupported, since its parameters are unknown. */
+        if (kind == SIM_SPV_OPERAND_SourceLanguage) {
+            return SIM_SPV_ERROR_OK;
+        }
+        return sim_spv_fail(w->info,
+                            kind == SIM_SPV_OPERAND_Capability
+                                ? SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY
+                                : SIM_SPV_ERROR_UNSUPPORTED,
+                            w->inst, "%s: %s %u is not in the SPIR-V grammar this build knows",
+                            sim_spv_op_name(w->inst->opcode), sim_spv_operand_kind_name(kind),
+                            value);
     }
     for (int i = 0; i < count; i++) {
         enum sim_spv_error err = walk_operand(w, &params[i], depth + 1);

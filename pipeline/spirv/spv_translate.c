@@ -20,6 +20,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "pipeline/spirv/spirv_private.h"
+#include "pipeline/util/util.h"
 #include "spv_grammar.h"
 
 /* Limits that keep a hostile module's memory use bounded. */
@@ -37,7 +38,10 @@ sim_vec_push(struct sim_vec *v, size_t elem_size, uint32_t n, uint32_t limit)
     if (n > limit || v->count > limit - n) {
         return NULL;
     }
-    if (v->count + n > v->capacity) {
+    /* Also when n is 0 and nothing is allocated yet: the result is a
+     * valid pointer whenever it is not an error (an OpSwitch without
+     * cases pushes no cases). */
+    if (v->count + n > v->capacity || !v->data) {
         uint32_t cap = v->capacity ? v->capacity : 16;
         void *p;
         while (cap < v->count + n) {
@@ -250,8 +254,22 @@ struct sim_spv_val *
 sim_spv_set_regs(struct sim_spv_ctx *ctx, uint32_t id, uint32_t type, uint32_t n)
 {
     struct sim_spv_val *v = &ctx->vals[id];
-    uint32_t *regs = sim_spv_alloc(ctx, (size_t)n * sizeof(uint32_t));
+    const struct sim_spv_type *t = sim_spv_type(ctx, type);
+    uint32_t *regs;
 
+    /* Every value has exactly the scalars of its type: the operations
+     * index a value's registers by its type's shape (matrix columns and
+     * rows, vector components), so a mismatch here would let a module
+     * steer them past the end of the list. */
+    if (!t) {
+        return NULL;
+    }
+    if (t->regs != n) {
+        sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "%%%u: %u scalars for a type of %u", id, n,
+                    t->regs);
+        return NULL;
+    }
+    regs = sim_spv_alloc(ctx, (size_t)n * sizeof(uint32_t));
     if (!regs) {
         sim_spv_err(ctx, SIM_SPV_ERROR_NOMEM, "value registers");
         return NULL;
@@ -325,6 +343,19 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
     case SpvCapabilitySampledImageArrayDynamicIndexing:
     case SpvCapabilityShaderNonUniform:
     case SpvCapabilitySampledImageArrayNonUniformIndexing:
+    /* The Vulkan memory model (every module Mesa's zink writes): one
+     * invocation's accesses already happen in program order and storage
+     * writes land before the draw ends, which is all its availability and
+     * visibility operations ask of a single-threaded interpreter. */
+    case SpvCapabilityVulkanMemoryModel:
+    case SpvCapabilityVulkanMemoryModelDeviceScope:
+    /* Its GLSL.std.450 instructions are refused one by one (spv_ops.c),
+     * so the error names the instruction. */
+    case SpvCapabilityInterpolationFunction:
+    /* Half floats and 16-bit integers in registers (function and private
+     * variables, values); 16-bit storage capabilities stay refused. */
+    case SpvCapabilityFloat16:
+    case SpvCapabilityInt16:
         return SIM_SPV_ERROR_OK;
     default: {
         const char *name = sim_spv_enum_name(SIM_SPV_OPERAND_Capability, cap);
@@ -461,6 +492,29 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
     case SpvOpTypeInt:
     case SpvOpTypeFloat: {
         uint32_t width = sim_spv_word(m, inst, 2);
+        if (inst->opcode == SpvOpTypeInt && width == 16) {
+            /* Int16: sign extended in a 32-bit register whatever the
+             * signedness, which keeps signed and unsigned order both
+             * (spv_ops.c zero-extends where the bits above matter). */
+            t->kind = SIM_SPV_T_INT;
+            t->scalar = sim_spv_word(m, inst, 3) ? SIM_IR_INT : SIM_IR_UINT;
+            t->width = 16;
+            t->regs = 1;
+            t->has_16bit = 1;
+            return SIM_SPV_ERROR_OK;
+        }
+        if (inst->opcode == SpvOpTypeFloat && width == 16 && inst->words == 3) {
+            /* Float16: computed in single precision and rounded to half
+             * after every operation (spv_ops.c), which gives the correctly
+             * rounded half result of +, -, * and / (24 bits of
+             * significand hold two 11-bit ones and the guard bits). */
+            t->kind = SIM_SPV_T_FLOAT;
+            t->scalar = SIM_IR_FLOAT;
+            t->width = 16;
+            t->regs = 1;
+            t->has_16bit = 1;
+            return SIM_SPV_ERROR_OK;
+        }
         if (width != 32) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "%u-bit %s", width,
                                inst->opcode == SpvOpTypeInt ? "integers" : "floats");
@@ -491,12 +545,17 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
                                                   e->scalar != SIM_IR_FLOAT) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "bad component or column type");
         }
+        if (inst->opcode == SpvOpTypeVector && (count == 8 || count == 16)) {
+            /* Legal with the Vector16 capability (kernels). */
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "%u-component vectors", count);
+        }
         if (count < 2 || count > 4) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND, "%u components", count);
         }
         t->kind = inst->opcode == SpvOpTypeVector ? SIM_SPV_T_VECTOR : SIM_SPV_T_MATRIX;
         t->scalar = e->scalar;
-        t->width = 32;
+        t->width = e->width;
+        t->has_16bit = e->has_16bit;
         t->elem = sim_spv_word(m, inst, 2);
         t->count = count;
         t->regs = e->regs * count;
@@ -515,6 +574,7 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
         }
         t->elem = sim_spv_word(m, inst, 2);
         t->array_stride = stride;
+        t->has_16bit = e->has_16bit;
         if (inst->opcode == SpvOpTypeRuntimeArray) {
             t->kind = SIM_SPV_T_RUNTIME_ARRAY;
             return SIM_SPV_ERROR_OK;
@@ -552,6 +612,7 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
             }
             t->minfo[i].reg_offset = regs;
             t->minfo[i].builtin = SIM_IR_NO_BUILTIN;
+            t->has_16bit |= e->has_16bit;
             if (regs + (uint64_t)e->regs > MAX_TYPE_SCALARS) {
                 return sim_spv_err(ctx, SIM_SPV_ERROR_TOO_LARGE, "struct too large");
             }
@@ -630,7 +691,12 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
         t->arrayed = sim_spv_word(m, inst, 5);
         t->ms = sim_spv_word(m, inst, 6);
         t->sampled = sim_spv_word(m, inst, 7);
-        if (t->dim > SpvDimSubpassData || t->arrayed > 1 || t->ms > 1 || t->sampled > 2) {
+        if (t->dim > SpvDimSubpassData) {
+            /* The reader has checked it against the grammar: a legal
+             * dimension added later (tile image data). */
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "image dimension %u", t->dim);
+        }
+        if (t->arrayed > 1 || t->ms > 1 || t->sampled > 2) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND, "image operands");
         }
         return SIM_SPV_ERROR_OK;
@@ -746,12 +812,22 @@ declare_constant(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         }
         bits = sim_spv_word(m, inst, 3);
         if (sv) {
-            if (sv->size != 4 || !sv->data) {
+            uint32_t size = t->width / 8;
+            if (sv->size != size || !sv->data) {
                 return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_SPEC_CONSTANT,
-                                   "SpecId %u: %u bytes for a 32-bit constant", sv->constant_id,
-                                   sv->size);
+                                   "SpecId %u: %u bytes for a %u-bit constant", sv->constant_id,
+                                   sv->size, t->width);
             }
-            memcpy(&bits, sv->data, 4);
+            bits = 0;
+            memcpy(&bits, sv->data, size); /* little-endian, as Vulkan gives them */
+        }
+        if (t->width == 16 && t->kind == SIM_SPV_T_FLOAT) {
+            /* SPIR-V 2.2.1: the literal's low 16 bits; the register holds
+             * the value in single precision. */
+            float f = sim_half_to_float(bits & 0xffffu);
+            memcpy(&bits, &f, 4);
+        } else if (t->width == 16) {
+            bits = (uint32_t)(int32_t)(int16_t)(uint16_t)(bits & 0xffffu);
         }
         v->regs[0] = sim_spv_const(ctx, bits, t->scalar);
         break;
@@ -1136,6 +1212,13 @@ declare_variable(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, int i
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_LAYOUT, "storage class %u %s a function",
                            storage, in_function ? "inside" : "outside");
     }
+    if (t->has_16bit && storage != SpvStorageClassFunction &&
+        storage != SpvStorageClassPrivate) {
+        /* StorageBuffer16BitAccess and friends: memory holds 16-bit
+         * scalars, registers hold 32. */
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                           "16-bit scalars in storage class %u (16-bit storage)", storage);
+    }
     p = new_ptr(ctx, id, ptr_type);
     if (!p) {
         return ctx->info->code;
@@ -1515,6 +1598,11 @@ load(struct sim_spv_ctx *ctx, uint32_t type, uint32_t id, const struct sim_spv_p
     }
     if (p->space == SIM_SPV_SPACE_HANDLE) {
         uint32_t index = SIM_IR_NONE, list = 0, count = 0;
+        /* Image operations read the dimensions from the handle's type. */
+        if (type != p->type) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE,
+                               "loaded type %%%u is not the pointee type %%%u", type, p->type);
+        }
         v = &ctx->vals[id];
         memset(v, 0, sizeof(*v));
         v->kind = SIM_SPV_V_HANDLE;
@@ -2186,8 +2274,13 @@ terminator(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, struct call
         err = branch_to(ctx, sim_spv_word(m, inst, 2), sw_index, 4, &edges);
         for (uint32_t k = 0; k < ncases && !err; k++) {
             uint32_t ci = sw->first_case + k;
-            VEC_AT(ctx->cases, struct sim_ir_switch_case, ci)->value =
-                sim_spv_word(m, inst, 3 + 2 * k);
+            uint32_t value = sim_spv_word(m, inst, 3 + 2 * k);
+            if (ctx->types[sel->type].width == 16) {
+                /* The selector is sign extended (spv_ops.c); an unsigned
+                 * literal is not (SPIR-V 2.2.1). */
+                value = (uint32_t)(int32_t)(int16_t)(uint16_t)(value & 0xffffu);
+            }
+            VEC_AT(ctx->cases, struct sim_ir_switch_case, ci)->value = value;
             err = branch_to(ctx, sim_spv_word(m, inst, 4 + 2 * k), ci, 3, &edges);
         }
         if (!err) {
@@ -2499,7 +2592,7 @@ translate_function(struct sim_spv_ctx *ctx, uint32_t func_id, const uint32_t *ar
     const struct sim_spv_module *m = ctx->m;
     struct sim_spv_val *fv = sim_spv_value(ctx, func_id, SIM_SPV_V_FUNCTION);
     uint32_t fixup_base = ctx->fixups.count;
-    uint32_t k, param = 0, first_inst;
+    uint32_t k, param = 0, first_inst, labels = 0;
     enum sim_spv_error err;
 
     if (!fv) {
@@ -2540,6 +2633,7 @@ translate_function(struct sim_spv_ctx *ctx, uint32_t func_id, const uint32_t *ar
             param++;
         } else if (inst->opcode == SpvOpLabel) {
             struct sim_spv_val *lv = &ctx->vals[sim_spv_word(m, inst, 1)];
+            labels++;
             memset(lv, 0, sizeof(*lv));
             lv->kind = SIM_SPV_V_LABEL;
             lv->inst = k;
@@ -2578,6 +2672,13 @@ translate_function(struct sim_spv_ctx *ctx, uint32_t func_id, const uint32_t *ar
     if (param != nargs) {
         err = sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND, "%u arguments for %u parameters", nargs,
                           param);
+        goto out;
+    }
+    /* A declaration without blocks is only valid with the Linkage
+     * capability, which is refused; here it would leave the caller's
+     * continuation (or the shader) without code. */
+    if (labels == 0) {
+        err = sim_spv_err(ctx, SIM_SPV_ERROR_BAD_CFG, "function %%%u has no body", func_id);
         goto out;
     }
 

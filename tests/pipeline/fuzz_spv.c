@@ -5,7 +5,9 @@
  * Built with -fsanitize=fuzzer when the compiler supports it (meson's
  * `fuzzing`); built without it, main() replays the files named on the
  * command line (a corpus, or a crash to reproduce) and prints each one's
- * summary or named error.
+ * summary or named error.  Files after `--expect-ok` must also translate
+ * (the checked-in seed corpus, tests/pipeline/corpus/): exit 1 if one
+ * does not.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -47,9 +49,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 int
 main(int argc, char **argv)
 {
-    int status = 0;
+    int status = 0, expect_ok = 0;
     for (int i = 1; i < argc; i++) {
-        FILE *f = fopen(argv[i], "rb");
+        FILE *f;
+        if (strcmp(argv[i], "--expect-ok") == 0) {
+            expect_ok = 1;
+            continue;
+        }
+        f = fopen(argv[i], "rb");
         uint8_t *data = NULL;
         long size;
         if (!f || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
@@ -68,7 +75,12 @@ main(int argc, char **argv)
         } else {
             printf("== %s\n", argv[i]);
             LLVMFuzzerTestOneInput(data, (size_t)size);
-            sim_spv_describe((const uint32_t *)(void *)data, (size_t)size / 4, stdout);
+            if (sim_spv_describe((const uint32_t *)(void *)data, (size_t)size / 4, stdout) !=
+                    SIM_SPV_ERROR_OK &&
+                expect_ok) {
+                fprintf(stderr, "%s: does not translate\n", argv[i]);
+                status = status ? status : 1;
+            }
         }
         free(data);
         fclose(f);

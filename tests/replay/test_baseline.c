@@ -366,7 +366,7 @@ test_depth_and_unsupported(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
         s.ubo[2].attr[v][0] = 0.9f; /* one texel everywhere: column 3 */
         s.ubo[2].attr[v][1] = 0.1f; /* row 0 */
     }
-    fixture_init(&f, 5);
+    fixture_init(&f, 6);
     vkcube_draw(&f.draws[0], &s, 0);
     vkcube_draw(&f.draws[1], &s, 1); /* behind: rejected */
     vkcube_draw(&f.draws[2], &s, 2);
@@ -376,12 +376,16 @@ test_depth_and_unsupported(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     f.draws[3].unsupported = "made up for the test";
     vkcube_draw(&f.draws[4], &s, 2); /* in front: yellow everywhere */
     f.draws[4].id = 44;
+    /* A shader the translator refused: not the capture's fault. */
+    vkcube_draw(&f.draws[5], &s, 2);
+    f.draws[5].unsupported = "fragment shader: SIM_SPV_ERROR_UNSUPPORTED_OPCODE";
+    f.draws[5].unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_SHADER;
     r = replay(&f, 1, 0);
     if (!r) {
         return;
     }
     const struct sim_draw_result *d = sim_replay_result_draws(r, &n);
-    CHECK_EQ_INT(5, n);
+    CHECK_EQ_INT(6, n);
     CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, d[0].status);
     CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, d[1].status);
     CHECK_EQ_INT(SIM_REPLAY_ERROR_UNSUPPORTED_STATE, d[2].status);
@@ -390,6 +394,8 @@ test_depth_and_unsupported(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     CHECK_EQ_STR("made up for the test", d[3].detail);
     CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, d[4].status);
     CHECK_EQ_INT(44, d[4].id);
+    CHECK_EQ_INT(SIM_REPLAY_ERROR_UNSUPPORTED_SHADER, d[5].status);
+    CHECK(strstr(d[5].detail, "UNSUPPORTED_OPCODE") != NULL);
     sim_replay_result_destroy(r);
 
     /* Patch lists: without an evaluation shader the topology is refused;
