@@ -835,6 +835,8 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
     }
     s->cull_mode = dyn_word(w, VK_DYNAMIC_STATE_CULL_MODE, p->cull_mode);
     s->front_face = dyn_word(w, VK_DYNAMIC_STATE_FRONT_FACE, p->front_face);
+    s->provoking_vertex =
+        dyn_word(w, VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT, p->provoking_vertex);
     s->depth_clamp = dyn_word(w, VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT, p->depth_clamp_enable);
     /* Without a depth clip state of its own, clipping follows the clamp
      * (VK_EXT_depth_clip_enable). */

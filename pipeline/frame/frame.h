@@ -136,6 +136,7 @@ struct sim_draw_state {
     float line_width;      /* pixels; 0 reads as 1 */
     uint32_t cull_mode;    /* VkCullModeFlags */
     uint32_t front_face;   /* VkFrontFace */
+    uint32_t provoking_vertex; /* VkProvokingVertexModeEXT: 0 first, 1 last */
     uint32_t depth_clamp;
     uint32_t depth_clip; /* clip against 0 <= z <= w */
     uint32_t depth_bias_enable;

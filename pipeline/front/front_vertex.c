@@ -166,9 +166,13 @@ read_index(const struct sim_draw *d, uint64_t i)
     }
 }
 
+/* `provoking`: the vertex flat outputs come from (Vulkan specification,
+ * "Primitive Topologies": the first or the last non-adjacency vertex of
+ * the primitive as the topology numbers them, by the provoking vertex
+ * mode). */
 static int
 emit_prim(struct sim_draw_ctx *dc, uint32_t count, uint32_t a, uint32_t b, uint32_t c,
-          uint32_t prim_id)
+          uint32_t provoking, uint32_t prim_id)
 {
     struct sim_geom_prim *p = sim_array_grow(&dc->geom.prims, sizeof(*p), 1);
     if (!p) {
@@ -179,7 +183,7 @@ emit_prim(struct sim_draw_ctx *dc, uint32_t count, uint32_t a, uint32_t b, uint3
     p->v[1] = b;
     p->v[2] = c;
     p->prim_id = prim_id;
-    p->provoking = a; /* VK_PROVOKING_VERTEX_MODE_FIRST_VERTEX_EXT */
+    p->provoking = provoking;
     p->patch = SIM_NONE;
     p->subpatch = 0;
     return 1;
@@ -190,6 +194,7 @@ assemble_run(struct sim_draw_ctx *dc)
 {
     const struct sim_draw *d = dc->draw;
     uint32_t topology = d->state.topology;
+    int last = d->state.provoking_vertex == VK_PROVOKING_VERTEX_MODE_LAST_VERTEX_EXT;
     uint32_t restart_value = d->index_bytes == 1   ? 0xffu
                              : d->index_bytes == 2 ? 0xffffu
                                                    : 0xffffffffu;
@@ -271,7 +276,8 @@ assemble_run(struct sim_draw_ctx *dc)
                                                                                  : 0;
                 if (per && n == per) {
                     if (!emit_prim(dc, per, run[0], per > 1 ? run[1] : run[0],
-                                   per > 2 ? run[2] : run[0], prim_id++)) {
+                                   per > 2 ? run[2] : run[0], last ? run[per - 1] : run[0],
+                                   prim_id++)) {
                         err = SIM_REPLAY_ERROR_NOMEM;
                         goto out;
                     }
@@ -282,7 +288,8 @@ assemble_run(struct sim_draw_ctx *dc)
         assemble:
             /* Strips and fans, from the vertices since the last restart. */
             for (uint32_t i = 0; i + 1 < n && topology == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP; i++) {
-                if (!emit_prim(dc, 2, run[i], run[i + 1], run[i], prim_id++)) {
+                if (!emit_prim(dc, 2, run[i], run[i + 1], run[i], last ? run[i + 1] : run[i],
+                               prim_id++)) {
                     err = SIM_REPLAY_ERROR_NOMEM;
                     goto out;
                 }
@@ -291,11 +298,16 @@ assemble_run(struct sim_draw_ctx *dc)
                                                topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_FAN);
                  i++) {
                 int ok;
+                /* Strip triangle i: provoking vertex i or i + 2, whatever
+                 * the order that keeps its winding; fan triangle i: i + 1
+                 * or i + 2. */
                 if (topology == VK_PRIMITIVE_TOPOLOGY_TRIANGLE_STRIP) {
-                    ok = (i & 1) ? emit_prim(dc, 3, run[i + 1], run[i], run[i + 2], prim_id++)
-                                 : emit_prim(dc, 3, run[i], run[i + 1], run[i + 2], prim_id++);
+                    uint32_t pv = last ? run[i + 2] : run[i];
+                    ok = (i & 1) ? emit_prim(dc, 3, run[i + 1], run[i], run[i + 2], pv, prim_id++)
+                                 : emit_prim(dc, 3, run[i], run[i + 1], run[i + 2], pv, prim_id++);
                 } else {
-                    ok = emit_prim(dc, 3, run[i + 1], run[i + 2], run[0], prim_id++);
+                    ok = emit_prim(dc, 3, run[i + 1], run[i + 2], run[0],
+                                   last ? run[i + 2] : run[i + 1], prim_id++);
                 }
                 if (!ok) {
                     err = SIM_REPLAY_ERROR_NOMEM;
