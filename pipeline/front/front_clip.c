@@ -61,7 +61,9 @@ make_planes(const struct sim_draw_ctx *dc, struct plane *planes)
     }
     planes[n++] = (struct plane){{0, 0, 0, 1}, -1};           /* w >= W_MIN (offset below) */
     if (dc->draw->state.depth_clip) {
-        planes[n++] = (struct plane){{0, 0, 1, 0}, -1};       /* z >= 0 */
+        /* z >= 0, or z >= -w with VK_EXT_depth_clip_control's [-1, 1]. */
+        float zw = dc->draw->state.depth_negative_one_to_one ? 1.0f : 0.0f;
+        planes[n++] = (struct plane){{0, 0, 1, zw}, -1};
         planes[n++] = (struct plane){{0, 0, -1, 1}, -1};      /* z <= w */
     }
     planes[n++] = (struct plane){{1, 0, 0, -xmin}, -1};       /* x >= xmin w */

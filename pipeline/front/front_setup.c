@@ -273,6 +273,11 @@ project(const struct sim_draw_ctx *dc, uint32_t v)
     float ox = vp->x + vp->width * 0.5f, oy = vp->y + vp->height * 0.5f;
     float hx = vp->width * 0.5f, hy = vp->height * 0.5f;
     float pz = vp->max_depth - vp->min_depth, oz = vp->min_depth;
+    if (dc->draw->state.depth_negative_one_to_one) {
+        /* VK_EXT_depth_clip_control: z in [-1, 1] maps onto the range. */
+        pz = (vp->max_depth - vp->min_depth) * 0.5f;
+        oz = (vp->max_depth + vp->min_depth) * 0.5f;
+    }
     float rw = 1.0f / vertex_word(dc, v, 3);
     struct corner c;
 
