@@ -2163,11 +2163,14 @@ sim_spv_fold_spec_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
                                name ? name : "?");
         }
         if (t->has_16bit && scalar_kind(ctx, type) == SIM_SPV_T_FLOAT) {
-            /* As sim_spv_translate_op rounds half results. */
+            /* As sim_spv_translate_op rounds half results... */
             float f;
             memcpy(&f, &r, 4);
             f = sim_half_to_float(sim_float_to_half(f));
             memcpy(&r, &f, 4);
+        } else if (t->has_16bit && scalar_kind(ctx, type) == SIM_SPV_T_INT) {
+            /* ...and sign-extends 16-bit integer ones. */
+            r = (uint32_t)(int32_t)(int16_t)(uint16_t)(r & 0xffffu);
         }
         v->regs[i] = sim_spv_const(ctx, r, ir_scalar(ctx, type));
         if (v->regs[i] == SIM_IR_NONE) {

@@ -110,6 +110,15 @@ expect_int16_arith(const double v[4], double out[MAX_OUTPUTS][4])
     out[1][3] = s + (float)((int32_t)a >> 2) * 4.0f;
 }
 
+/* spec16.spvasm: (40000 + 40000) mod 65536 */
+static void
+expect_spec16(const double v[4], double out[MAX_OUTPUTS][4])
+{
+    for (int c = 0; c < 4; c++) {
+        out[0][c] = (float)v[c] + 14464.0f;
+    }
+}
+
 /* switch16.spvasm */
 static void
 expect_switch16(const double v[4], double out[MAX_OUTPUTS][4])
@@ -233,6 +242,7 @@ static const struct {
     {"hlsl_copies", expect_hlsl_copies, 1, MANY_COPIES},
     {"matrix_inverse", expect_matrix_inverse, 4, 0},
     {"slang_source", expect_slang_source, 1, PATCH_SOURCE_LANGUAGE},
+    {"spec16", expect_spec16, 1, EXACT},
     {"switch16", expect_switch16, 1, EXACT},
     {"switch_no_case", expect_switch_no_case, 1, 0},
     {"zink_vulkan_memory_model", expect_vulkan_memory_model, 1, WRITES_STORAGE},
