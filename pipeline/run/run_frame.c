@@ -643,6 +643,7 @@ written_texture(struct replay *r, uint32_t u, uint32_t b, uint32_t image,
         memset(t, 0, sizeof(*t));
         t->format = img->format;
         t->view_type = v.view_type;
+        memcpy(t->swizzle, v.swizzle, sizeof(t->swizzle));
         t->layers = v.layer_count ? v.layer_count : 1;
         t->level_count = v.level_count ? v.level_count : 1;
         for (uint32_t i = 0; i < t->level_count; i++) {
