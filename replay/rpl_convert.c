@@ -83,7 +83,10 @@ struct rt_program {
 struct rpl_trace {
     const struct cap_trace *trace;
     uint32_t sub_pixel_bits;
-    struct rt_program *programs;
+    /* Each program allocated on its own: draws of every frame point at
+     * its sim_program and its error text, so growing the table must
+     * never move a program. */
+    struct rt_program **programs;
     uint32_t program_count, program_cap;
 };
 
@@ -112,8 +115,9 @@ rpl_trace_destroy(struct rpl_trace *rt)
     }
     for (uint32_t i = 0; i < rt->program_count; i++) {
         for (int s = 0; s < SIM_STAGE_COUNT; s++) {
-            sim_ir_shader_destroy(rt->programs[i].shaders[s]);
+            sim_ir_shader_destroy(rt->programs[i]->shaders[s]);
         }
+        free(rt->programs[i]);
     }
     free(rt->programs);
     free(rt);
@@ -156,6 +160,11 @@ translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p,
                  st->stage);
         return;
     }
+    if (prog->shaders[stage]) {
+        snprintf(prog->error, sizeof(prog->error), "two %s shaders in one pipeline",
+                 sim_stage_name(stage));
+        return;
+    }
     if (stage == SIM_STAGE_TESS_CONTROL || stage == SIM_STAGE_TESS_EVAL) {
         prog->tessellated = 1;
     }
@@ -177,6 +186,12 @@ translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p,
         const struct cap_spec_entry *e = CAP_SPAN_PTR(p, st->spec_entries, struct cap_spec_entry);
         const uint8_t *data = CAP_SPAN_PTR(p, st->spec_data, uint8_t);
         for (uint32_t i = 0; i < st->spec_entries.count; i++) {
+            if (e[i].offset > st->spec_data.count || e[i].size > st->spec_data.count - e[i].offset) {
+                snprintf(prog->error, sizeof(prog->error),
+                         "%s shader: specialization constant %u outside its data",
+                         sim_stage_name(stage), e[i].constant_id);
+                goto out;
+            }
             spec[i].constant_id = e[i].constant_id;
             spec[i].size = e[i].size;
             spec[i].data = data + e[i].offset;
@@ -207,16 +222,19 @@ get_program(struct rpl_trace *rt, uint64_t handle)
     struct rt_program *prog;
 
     for (uint32_t i = 0; i < rt->program_count; i++) {
-        if (rt->programs[i].handle == handle) {
-            return &rt->programs[i];
+        if (rt->programs[i]->handle == handle) {
+            return rt->programs[i];
         }
     }
     if (!grow((void **)&rt->programs, &rt->program_cap, rt->program_count + 1,
               sizeof(*rt->programs))) {
         return NULL;
     }
-    prog = &rt->programs[rt->program_count++];
-    memset(prog, 0, sizeof(*prog));
+    prog = calloc(1, sizeof(*prog));
+    if (!prog) {
+        return NULL;
+    }
+    rt->programs[rt->program_count++] = prog;
     prog->handle = handle;
     p = cap_trace_find(rt->trace, CAP_OBJ_PIPELINE, handle);
     if (!p) {
@@ -277,13 +295,21 @@ struct fp_pass_draws {
     uint32_t count, cap;
 };
 
+/*
+ * The tables below grow while the frame is walked.  Nothing may keep a
+ * pointer into one across a call that can add to it: images, passes and
+ * draws are named by index while the walk runs (sim_frame takes the
+ * arrays once, at the end); buffers, views' textures and samplers are
+ * allocated one by one (the tables hold pointers), because draws and
+ * transfer passes keep pointers to them and to their contents.
+ */
 struct frame_priv {
     void **allocs;
     uint32_t alloc_count, alloc_cap;
     uint64_t *image_handles;
     struct sim_image *images;
     uint32_t image_count, image_cap, image_handle_cap;
-    struct fp_buffer *buffers;
+    struct fp_buffer **buffers;
     uint32_t buffer_count, buffer_cap;
     struct fp_view *views;
     uint32_t view_count, view_cap;
@@ -323,7 +349,8 @@ rpl_frame_destroy(struct rpl_frame *frame)
             free(fp->allocs[i]);
         }
         for (uint32_t i = 0; i < fp->buffer_count; i++) {
-            free(fp->buffers[i].data);
+            free(fp->buffers[i]->data);
+            free(fp->buffers[i]);
         }
         for (uint32_t i = 0; i < fp->pass_count; i++) {
             free(fp->pass_draws[i].draws);
@@ -428,7 +455,9 @@ snapshot_blob(struct walk *w, uint64_t handle, uint32_t kind)
     return s ? cap_trace_find_blob(w->trace, s->blob) : NULL;
 }
 
-/* The frame's copy of buffer `handle` (NULL data when it has no contents). */
+/* The frame's copy of buffer `handle` (NULL data when it has no contents).
+ * The entry never moves: it stays valid until the frame is destroyed,
+ * whatever buffers are added after it. */
 static struct fp_buffer *
 get_buffer(struct walk *w, uint64_t handle)
 {
@@ -438,19 +467,21 @@ get_buffer(struct walk *w, uint64_t handle)
     struct fp_buffer *e;
 
     for (uint32_t i = 0; i < fp->buffer_count; i++) {
-        if (fp->buffers[i].handle == handle) {
-            return &fp->buffers[i];
+        if (fp->buffers[i]->handle == handle) {
+            return fp->buffers[i];
         }
     }
     b = cap_trace_find(w->trace, CAP_OBJ_BUFFER, handle);
-    if (!b || !grow((void **)&fp->buffers, &fp->buffer_cap, fp->buffer_count + 1,
-                    sizeof(*fp->buffers))) {
-        if (b) {
-            w->nomem = 1;
-        }
+    if (!b) {
         return NULL;
     }
-    e = &fp->buffers[fp->buffer_count++];
+    if (!grow((void **)&fp->buffers, &fp->buffer_cap, fp->buffer_count + 1,
+              sizeof(*fp->buffers)) ||
+        !(e = calloc(1, sizeof(*e)))) {
+        w->nomem = 1;
+        return NULL;
+    }
+    fp->buffers[fp->buffer_count++] = e;
     e->handle = handle;
     e->size = b->size;
     blob = snapshot_blob(w, handle, CAP_SNAPSHOT_BUFFER);
@@ -536,8 +567,70 @@ view_image(struct walk *w, uint64_t view_handle, uint32_t *format)
     return get_image(w, v->image);
 }
 
+/* Where one mip level of a traced image lies in its snapshot (capture.h,
+ * struct cap_snapshot: levels in order, each with all its layers, tightly
+ * packed).  Block-compressed formats (BC1-BC7) are rows of 4x4 blocks, a
+ * level's width and height rounded up to whole blocks (Vulkan "Block-
+ * Compressed Image Formats"); other formats rows of texels. */
+struct level_layout {
+    uint32_t width, height, depth; /* texels */
+    uint64_t row_pitch;            /* bytes per row of texels, or of blocks */
+    uint64_t slice_pitch;
+    uint64_t layer_bytes;
+};
+
+/* Bytes per texel of `format`, or per 4x4 block (*block set); 0 when the
+ * replay cannot lay it out. */
+static uint32_t
+format_unit_bytes(uint32_t format, int *block)
+{
+    uint32_t bytes = sim_format_texel_bytes(format);
+
+    *block = 0;
+    if (bytes == 0) {
+        bytes = sim_tex_bc_block_bytes(format);
+        *block = bytes != 0;
+    }
+    return bytes;
+}
+
+static int
+mul_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+    if (a && b > UINT64_MAX / a) {
+        return 0;
+    }
+    *out = a * b;
+    return 1;
+}
+
+/* Level `level` of `img` in format `format`; 0 when the format has no
+ * layout the replay knows or a size does not fit 64 bits. */
+static int
+level_layout(const struct cap_image *img, uint32_t format, uint32_t level,
+             struct level_layout *out)
+{
+    int block;
+    uint32_t bytes = format_unit_bytes(format, &block);
+    uint64_t cols, rows;
+
+    if (bytes == 0 || level >= 32) {
+        return 0;
+    }
+    out->width = img->width >> level ? img->width >> level : 1;
+    out->height = img->height >> level ? img->height >> level : 1;
+    out->depth = img->depth >> level ? img->depth >> level : 1;
+    cols = block ? ((uint64_t)out->width + 3) / 4 : out->width;
+    rows = block ? ((uint64_t)out->height + 3) / 4 : out->height;
+    return mul_u64(cols, bytes, &out->row_pitch) &&
+           mul_u64(out->row_pitch, rows, &out->slice_pitch) &&
+           mul_u64(out->slice_pitch, out->depth, &out->layer_bytes) &&
+           out->row_pitch <= UINT32_MAX;
+}
+
 /* A sampled view of an image as the texture unit reads it, levels laid out
- * as in the snapshot (capture.h, struct cap_snapshot). */
+ * as in the snapshot (level_layout), components swizzled as the view
+ * maps them. */
 static const struct sim_tex_image *
 get_texture(struct walk *w, uint64_t view_handle)
 {
@@ -546,8 +639,9 @@ get_texture(struct walk *w, uint64_t view_handle)
     const struct cap_image *img;
     const struct cap_blob *blob;
     struct sim_tex_image *tex;
-    uint32_t bytes, base_level, levels, base_layer, layers;
+    uint32_t base_level, levels, base_layer, layers;
     uint64_t offset = 0;
+    int block;
 
     for (uint32_t i = 0; i < fp->view_count; i++) {
         if (fp->views[i].handle == view_handle) {
@@ -563,8 +657,7 @@ get_texture(struct walk *w, uint64_t view_handle)
     v = cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, view_handle);
     img = v ? cap_trace_find(w->trace, CAP_OBJ_IMAGE, v->image) : NULL;
     blob = img ? snapshot_blob(w, img->handle, CAP_SNAPSHOT_IMAGE) : NULL;
-    bytes = img ? sim_format_texel_bytes(img->format) : 0;
-    if (!blob || bytes == 0 || img->samples > 1) {
+    if (!blob || format_unit_bytes(img->format, &block) == 0 || img->samples > 1) {
         return NULL;
     }
     if (!image_shape_ok(img)) {
@@ -591,24 +684,33 @@ get_texture(struct walk *w, uint64_t view_handle)
     tex->view_type = v->view_type;
     tex->layers = layers;
     tex->level_count = levels < SIM_TEX_MAX_LEVELS ? levels : SIM_TEX_MAX_LEVELS;
+    memcpy(tex->swizzle, v->components, sizeof(tex->swizzle));
     for (uint32_t l = 0; l < img->mip_levels && l < base_level + tex->level_count; l++) {
-        uint64_t lw = img->width >> l ? img->width >> l : 1;
-        uint64_t lh = img->height >> l ? img->height >> l : 1;
-        uint64_t ld = img->depth >> l ? img->depth >> l : 1;
-        uint64_t layer_bytes = lw * lh * ld * bytes;
+        struct level_layout ll;
+        uint64_t level_bytes, at;
+        if (!level_layout(img, img->format, l, &ll) ||
+            !mul_u64(ll.layer_bytes, img->array_layers, &level_bytes) ||
+            !mul_u64(ll.layer_bytes, base_layer, &at) || at > UINT64_MAX - offset) {
+            skip(w, "an image whose size does not fit 64 bits");
+            return NULL;
+        }
         if (l >= base_level) {
             struct sim_tex_level *lv = &tex->levels[l - base_level];
-            uint64_t at = offset + base_layer * layer_bytes;
+            at += offset;
             lv->data = at < blob->size ? blob->data + at : NULL;
             lv->size = at < blob->size ? blob->size - at : 0;
-            lv->width = (uint32_t)lw;
-            lv->height = (uint32_t)lh;
-            lv->depth = (uint32_t)ld;
-            lv->row_pitch = (uint32_t)(lw * bytes);
-            lv->slice_pitch = lw * lh * bytes;
-            lv->layer_pitch = layer_bytes;
+            lv->width = ll.width;
+            lv->height = ll.height;
+            lv->depth = ll.depth;
+            lv->row_pitch = (uint32_t)ll.row_pitch;
+            lv->slice_pitch = ll.slice_pitch;
+            lv->layer_pitch = ll.layer_bytes;
         }
-        offset += layer_bytes * img->array_layers;
+        if (level_bytes > UINT64_MAX - offset) {
+            skip(w, "an image whose size does not fit 64 bits");
+            return NULL;
+        }
+        offset += level_bytes;
     }
     fp->views[fp->view_count - 1].tex = tex;
     return tex;
@@ -861,6 +963,7 @@ view_range(struct walk *w, uint64_t view_handle)
         return r;
     }
     r.view_type = v->view_type;
+    memcpy(r.swizzle, v->components, sizeof(r.swizzle));
     r.base_level = v->base_mip_level;
     r.level_count = v->level_count == VK_REMAINING_MIP_LEVELS ||
                             v->level_count > img->mip_levels - v->base_mip_level
@@ -970,7 +1073,9 @@ build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out,
                 uint64_t sampler = d->sampler;
                 for (uint32_t j = 0; j < lb_count && dl; j++) {
                     if (lb[j].binding == d->binding && lb[j].immutable_first != UINT32_MAX &&
-                        d->array_element < lb[j].descriptor_count) {
+                        d->array_element < lb[j].descriptor_count &&
+                        lb[j].immutable_first < dl->immutable_samplers.count &&
+                        d->array_element < dl->immutable_samplers.count - lb[j].immutable_first) {
                         const uint64_t *imm = CAP_SPAN_PTR(dl, dl->immutable_samplers, uint64_t);
                         sampler = imm[lb[j].immutable_first + d->array_element];
                     }
