@@ -57,6 +57,8 @@ static const struct {
     {"atomic_function", SIM_SPV_ERROR_UNSUPPORTED, "OpAtomicIAdd"},
     {"bad_layout", SIM_SPV_ERROR_BAD_LAYOUT, "OpTypeFloat"},
     {"branch_to_value", SIM_SPV_ERROR_BAD_CFG, "not a block"},
+    {"empty_callee", SIM_SPV_ERROR_BAD_CFG, "has no blocks"},
+    {"empty_function", SIM_SPV_ERROR_BAD_CFG, "has no blocks"},
     {"float16", SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY, "Float16"},
     {"float64", SIM_SPV_ERROR_UNSUPPORTED, "64-bit"},
     {"geometry_stage", SIM_SPV_ERROR_UNSUPPORTED_OPCODE, "OpEmitVertex"},
