@@ -15,11 +15,14 @@
  *     the colour its block encodes.
  *   - component swizzles: an R8 "font" view (ONE, ONE, ONE, R) and an RGBA8
  *     view (B, ZERO, ONE, G), sampled and fetched.
+ *   - viewports a damaged trace may hold (infinite, NaN, beyond the
+ *     rasterizer's range): each draw refused with a reason, none drawn.
  *
  * Each textured pass renders texture.frag into a target twice the
  * texture's width: the left half samples texel (x, y), the right half
  * fetches it.
  */
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -237,12 +240,14 @@ cmd_simple(struct cap_buf *b, uint32_t op, void *head, size_t head_size)
  * scissor width x height; `fs_stage` is the stage the trace names for the
  * fragment shader (not a graphics stage: a pipeline the replay refuses). */
 static void
-add_pipeline(struct builder *bd, uint64_t handle, uint64_t fs, uint32_t fs_stage, uint32_t width,
-             uint32_t height)
+add_pipeline_viewport(struct builder *bd, uint64_t handle, uint64_t fs, uint32_t fs_stage,
+                      uint32_t width, uint32_t height, const struct cap_viewport *viewport)
 {
     struct cap_pipeline p;
     struct cap_shader_stage stages[2];
-    struct cap_viewport vp = {0, 0, (float)width, (float)height, 0, 1};
+    struct cap_viewport vp = viewport ? *viewport
+                                      : (struct cap_viewport){0, 0, (float)width, (float)height,
+                                                              0, 1};
     struct cap_rect sc = {0, 0, width, height};
     struct cap_blend_attachment blend = {0, 1, 0, 0, 1, 0, 0, 0xf};
     size_t r;
@@ -276,6 +281,25 @@ add_pipeline(struct builder *bd, uint64_t handle, uint64_t fs, uint32_t fs_stage
     cap_rec_end(&bd->b, r, 0);
     emit(bd, CAP_BLOCK_PIPELINE);
 }
+
+static void
+add_pipeline(struct builder *bd, uint64_t handle, uint64_t fs, uint32_t fs_stage, uint32_t width,
+             uint32_t height)
+{
+    add_pipeline_viewport(bd, handle, fs, fs_stage, width, height, NULL);
+}
+
+/* Viewports a damaged trace may hold: infinite, NaN, beyond the
+ * rasterizer's range.  Each draw with one is refused with a reason. */
+static const struct cap_viewport bad_viewports[] = {
+    {0, 0, INFINITY, 16, 0, 1},
+    {NAN, 0, 16, 16, 0, 1},
+    {0, 0, 1e9f, 1e9f, 0, 1},
+    {-1e30f, 0, 16, 16, 0, 1},
+    {0, 0, 16, 16, NAN, 1},
+};
+#define BAD_VIEWPORTS (sizeof(bad_viewports) / sizeof(bad_viewports[0]))
+#define H_PIPE_BAD_VIEWPORT(i) (0x21000u + (i))
 
 /* A colour target of width x height with its view and framebuffer. */
 static void
@@ -448,6 +472,11 @@ write_trace(size_t *size)
                      pipeline_is_bad(i) ? bad_stage(i) : VK_SHADER_STAGE_FRAGMENT_BIT, MANY_SIZE,
                      MANY_SIZE);
     }
+    for (uint32_t i = 0; i < BAD_VIEWPORTS; i++) {
+        add_pipeline_viewport(&bd, H_PIPE_BAD_VIEWPORT(i), H_FS_GRADIENT,
+                              VK_SHADER_STAGE_FRAGMENT_BIT, MANY_SIZE, MANY_SIZE,
+                              &bad_viewports[i]);
+    }
     fill_textures();
     {
         struct cap_image imgs[] = {
@@ -502,6 +531,9 @@ write_trace(size_t *size)
     render_pass_begin(&cmds, 0, MANY_SIZE, MANY_SIZE);
     for (uint32_t i = 0; i < PIPELINES; i++) {
         draw_fullscreen(&cmds, H_PIPE(i));
+    }
+    for (uint32_t i = 0; i < BAD_VIEWPORTS; i++) {
+        draw_fullscreen(&cmds, H_PIPE_BAD_VIEWPORT(i));
     }
     {
         struct cap_cmd_head end = {0, 0};
@@ -611,7 +643,7 @@ main(void)
     if (!frame) {
         goto out;
     }
-    CHECK_EQ_INT(PIPELINES + TEX_COUNT, frame->draws);
+    CHECK_EQ_INT(PIPELINES + BAD_VIEWPORTS + TEX_COUNT, frame->draws);
 
     /* The copies: one pass each, source and destination distinct. */
     uint32_t copies = 0, render[1 + TEX_COUNT], renders = 0;
@@ -643,7 +675,7 @@ main(void)
     {
         uint32_t n = 0;
         const struct sim_draw_result *d = sim_replay_result_draws(res, &n);
-        CHECK_EQ_INT(PIPELINES + TEX_COUNT, n);
+        CHECK_EQ_INT(PIPELINES + BAD_VIEWPORTS + TEX_COUNT, n);
         for (uint32_t i = 0; i < n; i++) {
             if (d[i].id < PIPELINES && pipeline_is_bad(d[i].id)) {
                 char want[64];
@@ -651,6 +683,12 @@ main(void)
                 if (d[i].status == SIM_REPLAY_ERROR_OK || !strstr(d[i].detail, want)) {
                     fprintf(stderr, "draw %u: want a refusal naming \"%s\", got \"%s\"\n",
                             d[i].id, want, d[i].detail);
+                    test_failures++;
+                }
+            } else if (d[i].id >= PIPELINES && d[i].id < PIPELINES + BAD_VIEWPORTS) {
+                if (d[i].status == SIM_REPLAY_ERROR_OK || !strstr(d[i].detail, "viewport")) {
+                    fprintf(stderr, "draw %u: want a refused viewport, got \"%s\"\n", d[i].id,
+                            d[i].detail);
                     test_failures++;
                 }
             } else if (d[i].status != SIM_REPLAY_ERROR_OK) {
