@@ -1379,6 +1379,28 @@ set_attachment(struct walk *w, struct sim_attachment *a, uint32_t index,
     }
 }
 
+/* A render pass instance of no pixels or larger than the rasterizer's
+ * extent (raster.h, SIM_RAST_MAX_EXTENT) cannot be replayed: its draws are
+ * refused with a reason and the pass is held to a size the pipeline takes,
+ * so the rest of the frame still replays. */
+static void
+check_pass_size(struct walk *w, struct sim_pass *pass)
+{
+    if (pass->width >= 1 && pass->height >= 1 && pass->width <= SIM_RAST_MAX_EXTENT &&
+        pass->height <= SIM_RAST_MAX_EXTENT) {
+        return;
+    }
+    if (!w->pass_problem) {
+        w->pass_problem = "a render pass of no pixels, or wider or higher than 16384 pixels";
+    }
+    pass->width = pass->width < 1 ? 1
+                  : pass->width > SIM_RAST_MAX_EXTENT ? SIM_RAST_MAX_EXTENT
+                                                      : pass->width;
+    pass->height = pass->height < 1 ? 1
+                   : pass->height > SIM_RAST_MAX_EXTENT ? SIM_RAST_MAX_EXTENT
+                                                        : pass->height;
+}
+
 /* Opens the sim_pass of subpass w->subpass of the current render pass. */
 static void
 begin_subpass(struct walk *w)
@@ -1443,6 +1465,7 @@ begin_subpass(struct walk *w)
     if (pass->has_depth && ds[0].attachment < MAX_ATTACHMENTS) {
         w->used[ds[0].attachment] = 1;
     }
+    check_pass_size(w, pass);
 }
 
 static void
@@ -1535,6 +1558,7 @@ begin_rendering(struct walk *w, const struct cap_cmd_begin_rendering *cmd)
     pass->width = width ? width : (uint32_t)cmd->area.x + cmd->area.width;
     pass->height = height ? height : (uint32_t)cmd->area.y + cmd->area.height;
     pass->samples = samples;
+    check_pass_size(w, pass);
 }
 
 static void

@@ -16,7 +16,9 @@
  *   - component swizzles: an R8 "font" view (ONE, ONE, ONE, R) and an RGBA8
  *     view (B, ZERO, ONE, G), sampled and fetched.
  *   - viewports a damaged trace may hold (infinite, NaN, beyond the
- *     rasterizer's range): each draw refused with a reason, none drawn.
+ *     rasterizer's range): each draw refused with a reason, none drawn;
+ *     a framebuffer wider than the rasterizer's extent: its draw refused,
+ *     the rest of the frame replayed.
  *
  * Each textured pass renders texture.frag into a target twice the
  * texture's width: the left half samples texel (x, y), the right half
@@ -300,6 +302,8 @@ static const struct cap_viewport bad_viewports[] = {
 };
 #define BAD_VIEWPORTS (sizeof(bad_viewports) / sizeof(bad_viewports[0]))
 #define H_PIPE_BAD_VIEWPORT(i) (0x21000u + (i))
+#define HUGE_WIDTH 20000u
+#define HUGE_DRAW (PIPELINES + BAD_VIEWPORTS + TEX_COUNT) /* the last draw's id */
 
 /* A colour target of width x height with its view and framebuffer. */
 static void
@@ -515,6 +519,9 @@ write_trace(size_t *size)
                      2 * v->view_width, v->view_height);
     }
 
+    /* A framebuffer wider than the rasterizer's extent. */
+    add_target(&bd, 1 + TEX_COUNT, HUGE_WIDTH, 4);
+
     /* The frame: a chain of buffer copies, each adding its destination
      * while it holds its source; the many pipelines; the textured passes. */
     {
@@ -550,6 +557,12 @@ write_trace(size_t *size)
                       sizeof(set));
         cap_rec_end(&cmds, r, 1);
         draw_fullscreen(&cmds, H_PIPE(PIPELINES + t));
+        cmd_simple(&cmds, CAP_CMD_END_RENDER_PASS, &end, sizeof(end));
+    }
+    {
+        struct cap_cmd_head end = {0, 0};
+        render_pass_begin(&cmds, 1 + TEX_COUNT, HUGE_WIDTH, 4);
+        draw_fullscreen(&cmds, H_PIPE(0));
         cmd_simple(&cmds, CAP_CMD_END_RENDER_PASS, &end, sizeof(end));
     }
     for (uint32_t i = 0; i < BUFFERS; i++) {
@@ -643,27 +656,27 @@ main(void)
     if (!frame) {
         goto out;
     }
-    CHECK_EQ_INT(PIPELINES + BAD_VIEWPORTS + TEX_COUNT, frame->draws);
+    CHECK_EQ_INT(HUGE_DRAW + 1, frame->draws);
 
     /* The copies: one pass each, source and destination distinct. */
-    uint32_t copies = 0, render[1 + TEX_COUNT], renders = 0;
+    uint32_t copies = 0, render[2 + TEX_COUNT], renders = 0;
     for (uint32_t p = 0; p < frame->frame.pass_count; p++) {
         const struct sim_pass *pass = &frame->frame.passes[p];
         if (pass->kind == SIM_PASS_BUFFER_COPY) {
             copies++;
             CHECK(pass->src && pass->dst && pass->src != pass->dst);
             CHECK_EQ_INT(BUFFER_SIZE - 8, pass->bytes);
-        } else if (pass->kind == SIM_PASS_RENDER && renders < 1 + TEX_COUNT) {
+        } else if (pass->kind == SIM_PASS_RENDER && renders < 2 + TEX_COUNT) {
             render[renders++] = p;
         }
     }
     CHECK_EQ_INT(BUFFERS - 1, copies);
-    CHECK_EQ_INT(1 + TEX_COUNT, renders);
+    CHECK_EQ_INT(2 + TEX_COUNT, renders);
     for (uint32_t i = 0; i < frame->skip_count; i++) {
         fprintf(stderr, "skipped: %s x%u\n", frame->skips[i].name, frame->skips[i].count);
         test_failures++;
     }
-    if (renders != 1 + TEX_COUNT) {
+    if (renders != 2 + TEX_COUNT) {
         goto out;
     }
 
@@ -675,7 +688,7 @@ main(void)
     {
         uint32_t n = 0;
         const struct sim_draw_result *d = sim_replay_result_draws(res, &n);
-        CHECK_EQ_INT(PIPELINES + BAD_VIEWPORTS + TEX_COUNT, n);
+        CHECK_EQ_INT(HUGE_DRAW + 1, n);
         for (uint32_t i = 0; i < n; i++) {
             if (d[i].id < PIPELINES && pipeline_is_bad(d[i].id)) {
                 char want[64];
@@ -683,6 +696,12 @@ main(void)
                 if (d[i].status == SIM_REPLAY_ERROR_OK || !strstr(d[i].detail, want)) {
                     fprintf(stderr, "draw %u: want a refusal naming \"%s\", got \"%s\"\n",
                             d[i].id, want, d[i].detail);
+                    test_failures++;
+                }
+            } else if (d[i].id == HUGE_DRAW) {
+                if (d[i].status == SIM_REPLAY_ERROR_OK || !strstr(d[i].detail, "16384")) {
+                    fprintf(stderr, "draw %u: want a refused render pass size, got \"%s\"\n",
+                            d[i].id, d[i].detail);
                     test_failures++;
                 }
             } else if (d[i].id >= PIPELINES && d[i].id < PIPELINES + BAD_VIEWPORTS) {
