@@ -1627,6 +1627,10 @@ transfer_pass(struct walk *w, enum sim_pass_kind kind, uint32_t image)
  * (each becomes a surface of its own). */
 #define MAX_TRANSFER_SUBRESOURCES 64
 
+/* The largest coordinate a copy or blit region may name: well beyond any
+ * image the replay renders (SIM_RAST_MAX_EXTENT), well inside int32_t. */
+#define MAX_TRANSFER_COORD (1 << 24)
+
 /* The frame image holding `level`, `layer` of frame image `image`: the
  * image itself for level 0, layer 0, else its subresource image.  SIM_NONE
  * for a subresource it does not have. */
@@ -1716,22 +1720,39 @@ record_image_copy(struct walk *w, const struct cap_cmd_transfer *c)
     for (uint32_t i = 0; i < c->regions.count; i++) {
         const struct cap_subresource_layers *sl, *dl;
         struct sim_blit_region r;
+        int64_t v[8];
+        int outside = 0;
         if (c->head.op == CAP_CMD_BLIT_IMAGE) {
             const struct cap_image_blit *b = CAP_SPAN_PTR(c, c->regions, struct cap_image_blit) + i;
             const struct cap_offset3 *so = b->src_offsets, *dof = b->dst_offsets;
-            r = (struct sim_blit_region){{so[0].x, so[0].y, so[1].x, so[1].y},
-                                         {dof[0].x, dof[0].y, dof[1].x, dof[1].y}};
+            const int64_t bv[8] = {so[0].x,  so[0].y,  so[1].x,  so[1].y,
+                                   dof[0].x, dof[0].y, dof[1].x, dof[1].y};
+            memcpy(v, bv, sizeof(v));
             sl = &b->src;
             dl = &b->dst;
         } else {
             const struct cap_image_copy *k = CAP_SPAN_PTR(c, c->regions, struct cap_image_copy) + i;
-            int32_t wd = (int32_t)k->extent.width, ht = (int32_t)k->extent.height;
-            r = (struct sim_blit_region){
-                {k->src_offset.x, k->src_offset.y, k->src_offset.x + wd, k->src_offset.y + ht},
-                {k->dst_offset.x, k->dst_offset.y, k->dst_offset.x + wd, k->dst_offset.y + ht}};
+            const int64_t wd = k->extent.width, ht = k->extent.height;
+            const int64_t kv[8] = {k->src_offset.x,      k->src_offset.y,
+                                   k->src_offset.x + wd, k->src_offset.y + ht,
+                                   k->dst_offset.x,      k->dst_offset.y,
+                                   k->dst_offset.x + wd, k->dst_offset.y + ht};
+            memcpy(v, kv, sizeof(v));
             sl = &k->src;
             dl = &k->dst;
         }
+        /* Vulkan keeps every offset inside its image (at most 16384 here):
+         * coordinates beyond are a damaged trace, and would overflow the
+         * blit's arithmetic. */
+        for (int k = 0; k < 8; k++) {
+            outside |= v[k] < 0 || v[k] > MAX_TRANSFER_COORD;
+        }
+        if (outside) {
+            skip(w, "copy or blit region outside its images");
+            continue;
+        }
+        r = (struct sim_blit_region){{(int32_t)v[0], (int32_t)v[1], (int32_t)v[2], (int32_t)v[3]},
+                                     {(int32_t)v[4], (int32_t)v[5], (int32_t)v[6], (int32_t)v[7]}};
         for (uint32_t a = 0; a < sl->layer_count && a < MAX_TRANSFER_SUBRESOURCES; a++) {
             uint32_t s = level_image(w, src, sl->mip_level, sl->base_array_layer + a);
             uint32_t d = level_image(w, dst, dl->mip_level, dl->base_array_layer + a);
