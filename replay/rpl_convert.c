@@ -26,6 +26,14 @@
  * What the pipeline cannot take yet is recorded rather than fatal: a draw
  * gets a reason in sim_draw.unsupported; other commands (other mip levels,
  * image-to-buffer copies, compute) are counted in the frame's skips.
+ *
+ * The trace reader checks the container; this file checks what the
+ * records say before it uses it, as the reader does: indices against the
+ * tables they index (immutable samplers, specialization data, attachments,
+ * levels and layers), sizes in 64 bits before they are multiplied or
+ * added, render pass sizes and transfer regions against what the pipeline
+ * can hold.  A value it cannot use refuses the draw or skips the command
+ * by name; it never reaches the pipeline unchecked.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -1307,17 +1315,26 @@ subresource_image(struct walk *w, uint32_t image, uint32_t level, uint32_t layer
     si->parent = image + 1;
     si->level = level;
     si->layer = layer;
-    /* Snapshots hold levels in order, each with all its layers. */
+    /* Snapshots hold levels in order, each with all its layers (one depth
+     * slice each: render targets and transfers take 2D subresources). */
+    const struct cap_image shape = {.width = parent.width, .height = parent.height, .depth = 1};
     for (uint32_t l = 0; l <= level && parent.data && bytes; l++) {
-        uint64_t lw = parent.width >> l ? parent.width >> l : 1;
-        uint64_t lh = parent.height >> l ? parent.height >> l : 1;
-        uint64_t layer_bytes = lw * lh * bytes;
-        uint64_t at = offset + (l == level ? layer * layer_bytes : 0);
-        if (l == level && at < parent.size && parent.size - at >= layer_bytes) {
-            si->data = (const uint8_t *)parent.data + at;
-            si->size = layer_bytes;
+        struct level_layout ll;
+        uint64_t level_bytes, at;
+        if (!level_layout(&shape, parent.format, l, &ll) ||
+            !mul_u64(ll.layer_bytes, parent.layers, &level_bytes) ||
+            !mul_u64(ll.layer_bytes, l == level ? layer : 0, &at) || at > UINT64_MAX - offset) {
+            break;
         }
-        offset += layer_bytes * parent.layers;
+        at += offset;
+        if (l == level && at < parent.size && parent.size - at >= ll.layer_bytes) {
+            si->data = (const uint8_t *)parent.data + at;
+            si->size = ll.layer_bytes;
+        }
+        if (level_bytes > UINT64_MAX - offset) {
+            break;
+        }
+        offset += level_bytes;
     }
     return fp->image_count++;
 }
