@@ -22,6 +22,10 @@
  *     regions of 2^32 texels or offsets at the ends of int32_t: clipped or
  *     skipped by name.
  *
+ * With `--mutate N`, N damaged copies of the same trace (record bytes set
+ * to edge values or flipped) are read, converted and replayed with every
+ * shading unit; none may crash (strict under -Db_sanitize=address,undefined).
+ *
  * Each textured pass renders texture.frag into a target twice the
  * texture's width: the left half samples texel (x, y), the right half
  * fetches it.
@@ -654,8 +658,140 @@ count_bad(struct sim_replay_result *r, uint32_t image, uint32_t t)
     return bad;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Mutations                                                                 */
+
+static uint64_t rng_state = 0x2545F4914F6CDD1Du;
+
+static uint32_t
+rng(void)
+{
+    /* xorshift64*: deterministic, so failures reproduce. */
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return (uint32_t)((rng_state * 0x2545F4914F6CDD1Du) >> 32);
+}
+
+/* Values that reach the edges of counts, indices, sizes and floats. */
+static const uint32_t edge_values[] = {
+    0,          1,          2,          3,          4,          7,          8,
+    16,         31,         32,         64,         255,        256,        1000,
+    0x7fffffffu, 0x80000000u, 0xfffffffeu, 0xffffffffu, 0x3f800000u, 0x7f800000u, 0xff800000u,
+    0x7fc00000u, 0x4e6e6b28u, /* 1e9f */
+};
+
+/* Payloads of the trace's record blocks (blobs are hashed: a damaged blob
+ * is the reader's to refuse, tests/capture covers it). */
+static uint32_t
+record_ranges(const uint8_t *data, size_t size, uint64_t (*ranges)[2], uint32_t max)
+{
+    struct cap_file_header fh;
+    struct cap_block_header bh;
+    uint64_t pos;
+    uint32_t n = 0;
+
+    memcpy(&fh, data, sizeof(fh));
+    pos = fh.header_size;
+    while (pos + sizeof(bh) <= size && n < max) {
+        memcpy(&bh, data + pos, sizeof(bh));
+        if (bh.type == CAP_BLOCK_END) {
+            break;
+        }
+        if (bh.type != CAP_BLOCK_BLOB && bh.size >= 8) {
+            ranges[n][0] = pos + sizeof(bh);
+            ranges[n][1] = bh.size;
+            n++;
+        }
+        pos += sizeof(bh) + ((bh.size + 7) & ~(uint64_t)7);
+    }
+    return n;
+}
+
+/* Damaged copies of the trace, read, converted and replayed with every
+ * shading unit: each must end in a named error, a refused draw or a
+ * replayed frame, never a crash (run under -Db_sanitize=address,undefined
+ * to make that strict). */
+static int
+mutate(const uint8_t *data, size_t size, uint32_t count)
+{
+    static uint64_t ranges[256][2];
+    uint32_t nranges = record_ranges(data, size, ranges, 256);
+    uint64_t total = 0;
+    uint8_t *copy = malloc(size);
+    uint32_t read_ok = 0, replayed = 0, refused = 0;
+
+    if (!copy || nranges == 0) {
+        free(copy);
+        return TEST_SETUP_ERROR;
+    }
+    for (uint32_t i = 0; i < nranges; i++) {
+        total += ranges[i][1];
+    }
+    for (uint32_t n = 0; n < count; n++) {
+        uint32_t damage = 1 + rng() % 3;
+        struct cap_trace *trace = NULL;
+        struct cap_error_info info;
+
+        memcpy(copy, data, size);
+        for (uint32_t k = 0; k < damage; k++) {
+            /* A 4-aligned word of a record, weighted by record size. */
+            uint64_t at = ((uint64_t)rng() << 32 | rng()) % total, pos = 0;
+            for (uint32_t i = 0; i < nranges; i++) {
+                if (at < ranges[i][1]) {
+                    pos = ranges[i][0] + (at & ~(uint64_t)3);
+                    if (pos + 4 > ranges[i][0] + ranges[i][1]) {
+                        pos -= 4;
+                    }
+                    break;
+                }
+                at -= ranges[i][1];
+            }
+            if (rng() % 4 == 0) {
+                copy[pos + rng() % 4] ^= (uint8_t)(1u << (rng() % 8));
+            } else {
+                uint32_t v = edge_values[rng() % (sizeof(edge_values) / sizeof(edge_values[0]))];
+                memcpy(copy + pos, &v, 4);
+            }
+        }
+        if (cap_trace_read(copy, size, &trace, &info) != CAP_ERROR_OK) {
+            continue;
+        }
+        read_ok++;
+        struct rpl_trace *rt = rpl_trace_create(trace);
+        for (uint32_t f = 0; rt && f < trace->frame_count; f++) {
+            struct rpl_frame *frame = NULL;
+            struct sim_replay_result *res = NULL;
+            struct sim_replay_options opt = {.threads = 1, .units = (1u << SIM_UNIT_COUNT) - 1};
+            char detail[160];
+            if (!rpl_frame_create(rt, trace->frames[f], &frame)) {
+                continue;
+            }
+            if (sim_replay_frame(&frame->frame, &opt, &res, detail) == SIM_REPLAY_ERROR_OK) {
+                uint32_t nd = 0;
+                const struct sim_draw_result *d = sim_replay_result_draws(res, &nd);
+                replayed++;
+                for (uint32_t i = 0; i < nd; i++) {
+                    refused += d[i].status != SIM_REPLAY_ERROR_OK;
+                }
+            }
+            sim_replay_result_destroy(res);
+            rpl_frame_destroy(frame);
+        }
+        rpl_trace_destroy(rt);
+        cap_trace_destroy(trace);
+    }
+    printf("%u mutations: %u read, %u frames replayed, %u draws refused\n", count, read_ok,
+           replayed, refused);
+    free(copy);
+    /* The damage must reach the conversion, not only the reader. */
+    CHECK(read_ok > count / 4);
+    CHECK(replayed > 0);
+    return test_failures ? TEST_FAIL : TEST_PASS;
+}
+
 int
-main(void)
+main(int argc, char **argv)
 {
     size_t size = 0;
     uint8_t *data = write_trace(&size);
@@ -670,6 +806,11 @@ main(void)
     if (!data) {
         fprintf(stderr, "could not write the trace\n");
         return TEST_SETUP_ERROR;
+    }
+    if (argc == 3 && strcmp(argv[1], "--mutate") == 0) {
+        int rc = mutate(data, size, (uint32_t)strtoul(argv[2], NULL, 10));
+        free(data);
+        return rc;
     }
     if (cap_trace_read(data, size, &trace, &info) != CAP_ERROR_OK || trace->frame_count != 1) {
         fprintf(stderr, "trace does not read back: %s\n", info.detail);
