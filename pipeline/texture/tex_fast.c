@@ -385,7 +385,12 @@ run_swizzled(const struct sim_tex_image *image, const struct sim_tex_sampler *sa
 
     memset(plain.swizzle, 0, sizeof(plain.swizzle));
     memset(raw, 0, sizeof(raw));
-    if (req->kind == SIM_IR_TEX_GATHER && !req->has_dref) {
+    if (req->kind == SIM_IR_TEX_GATHER && req->has_dref) {
+        /* Four comparison results, one per texel, not four components:
+         * nothing to swizzle. */
+        return sim_tex_run(&plain, sampler, req, out);
+    }
+    if (req->kind == SIM_IR_TEX_GATHER) {
         /* One component of four texels: gather the component the
          * requested one maps to, or the constant. */
         uint32_t s = req->component < 4 ? image->swizzle[req->component] : 0;

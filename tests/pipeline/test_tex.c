@@ -705,6 +705,30 @@ test_swizzle(void)
     CHECK_NEAR(0.0, bf(out[3][0]), 0);
     CHECK_NEAR(1.0, bf(out[0][1]), 0);
     CHECK_NEAR(0.0, bf(out[3][1]), 0); /* border alpha 1, swizzled to ZERO */
+
+    /* A depth-comparison gather returns one result per texel, not
+     * components: the swizzle leaves it alone. */
+    static const float depth[4] = {0.25f, 0.75f, 0.25f, 0.75f};
+    img.format = VK_FORMAT_D32_SFLOAT;
+    img.levels[0] = (struct sim_tex_level){depth, sizeof(depth), 2, 2, 1, 8, 16, 16, NULL};
+    img.swizzle[0] = VK_COMPONENT_SWIZZLE_ONE;
+    img.swizzle[1] = VK_COMPONENT_SWIZZLE_ZERO;
+    smp.address_mode[0] = smp.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    smp.compare_enable = 1;
+    smp.compare_op = VK_COMPARE_OP_LESS;
+    req.kind = SIM_IR_TEX_GATHER;
+    req.has_dref = 1;
+    req.lanes = 0x1u;
+    req.coord[0][0] = fb(0.5f);
+    req.coord[1][0] = fb(0.5f);
+    req.dref[0] = 0.5f;
+    sim_tex_run(&img, &smp, &req, out);
+    /* Texels (0, 1), (1, 1), (1, 0), (0, 0): 0.25, 0.75, 0.75, 0.25 against
+     * 0.5 with LESS (dref < texel). */
+    CHECK_NEAR(0.0, bf(out[0][0]), 0);
+    CHECK_NEAR(1.0, bf(out[1][0]), 0);
+    CHECK_NEAR(1.0, bf(out[2][0]), 0);
+    CHECK_NEAR(0.0, bf(out[3][0]), 0);
 }
 
 int
