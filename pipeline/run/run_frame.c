@@ -799,6 +799,9 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
     while (begun > 0) {
         front_end[--begun]->finish(dc);
     }
+    /* `out` lives in r->res->draws, which grows with the next draw: the
+     * draw context must not keep pointing into it. */
+    dc->detail = NULL;
     return err;
 }
 
