@@ -26,6 +26,14 @@
  * What the pipeline cannot take yet is recorded rather than fatal: a draw
  * gets a reason in sim_draw.unsupported; other commands (other mip levels,
  * image-to-buffer copies, compute) are counted in the frame's skips.
+ *
+ * The trace reader checks the container; this file checks what the
+ * records say before it uses it, as the reader does: indices against the
+ * tables they index (immutable samplers, specialization data, attachments,
+ * levels and layers), sizes in 64 bits before they are multiplied or
+ * added, render pass sizes and transfer regions against what the pipeline
+ * can hold.  A value it cannot use refuses the draw or skips the command
+ * by name; it never reaches the pipeline unchecked.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,7 +92,10 @@ struct rt_program {
 struct rpl_trace {
     const struct cap_trace *trace;
     uint32_t sub_pixel_bits;
-    struct rt_program *programs;
+    /* Each program allocated on its own: draws of every frame point at
+     * its sim_program and its error text, so growing the table must
+     * never move a program. */
+    struct rt_program **programs;
     uint32_t program_count, program_cap;
 };
 
@@ -113,8 +124,9 @@ rpl_trace_destroy(struct rpl_trace *rt)
     }
     for (uint32_t i = 0; i < rt->program_count; i++) {
         for (int s = 0; s < SIM_STAGE_COUNT; s++) {
-            sim_ir_shader_destroy(rt->programs[i].shaders[s]);
+            sim_ir_shader_destroy(rt->programs[i]->shaders[s]);
         }
+        free(rt->programs[i]);
     }
     free(rt->programs);
     free(rt);
@@ -158,6 +170,11 @@ translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p,
         prog->error_status = 0;
         return;
     }
+    if (prog->shaders[stage]) {
+        snprintf(prog->error, sizeof(prog->error), "two %s shaders in one pipeline",
+                 sim_stage_name(stage));
+        return;
+    }
     if (stage == SIM_STAGE_TESS_CONTROL || stage == SIM_STAGE_TESS_EVAL) {
         prog->tessellated = 1;
     }
@@ -181,6 +198,12 @@ translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p,
         const struct cap_spec_entry *e = CAP_SPAN_PTR(p, st->spec_entries, struct cap_spec_entry);
         const uint8_t *data = CAP_SPAN_PTR(p, st->spec_data, uint8_t);
         for (uint32_t i = 0; i < st->spec_entries.count; i++) {
+            if (e[i].offset > st->spec_data.count || e[i].size > st->spec_data.count - e[i].offset) {
+                snprintf(prog->error, sizeof(prog->error),
+                         "%s shader: specialization constant %u outside its data",
+                         sim_stage_name(stage), e[i].constant_id);
+                goto out;
+            }
             spec[i].constant_id = e[i].constant_id;
             spec[i].size = e[i].size;
             spec[i].data = data + e[i].offset;
@@ -212,16 +235,19 @@ get_program(struct rpl_trace *rt, uint64_t handle)
     struct rt_program *prog;
 
     for (uint32_t i = 0; i < rt->program_count; i++) {
-        if (rt->programs[i].handle == handle) {
-            return &rt->programs[i];
+        if (rt->programs[i]->handle == handle) {
+            return rt->programs[i];
         }
     }
     if (!grow((void **)&rt->programs, &rt->program_cap, rt->program_count + 1,
               sizeof(*rt->programs))) {
         return NULL;
     }
-    prog = &rt->programs[rt->program_count++];
-    memset(prog, 0, sizeof(*prog));
+    prog = calloc(1, sizeof(*prog));
+    if (!prog) {
+        return NULL;
+    }
+    rt->programs[rt->program_count++] = prog;
     prog->handle = handle;
     p = cap_trace_find(rt->trace, CAP_OBJ_PIPELINE, handle);
     if (!p) {
@@ -282,13 +308,21 @@ struct fp_pass_draws {
     uint32_t count, cap;
 };
 
+/*
+ * The tables below grow while the frame is walked.  Nothing may keep a
+ * pointer into one across a call that can add to it: images, passes and
+ * draws are named by index while the walk runs (sim_frame takes the
+ * arrays once, at the end); buffers, views' textures and samplers are
+ * allocated one by one (the tables hold pointers), because draws and
+ * transfer passes keep pointers to them and to their contents.
+ */
 struct frame_priv {
     void **allocs;
     uint32_t alloc_count, alloc_cap;
     uint64_t *image_handles;
     struct sim_image *images;
     uint32_t image_count, image_cap, image_handle_cap;
-    struct fp_buffer *buffers;
+    struct fp_buffer **buffers;
     uint32_t buffer_count, buffer_cap;
     struct fp_view *views;
     uint32_t view_count, view_cap;
@@ -328,7 +362,8 @@ rpl_frame_destroy(struct rpl_frame *frame)
             free(fp->allocs[i]);
         }
         for (uint32_t i = 0; i < fp->buffer_count; i++) {
-            free(fp->buffers[i].data);
+            free(fp->buffers[i]->data);
+            free(fp->buffers[i]);
         }
         for (uint32_t i = 0; i < fp->pass_count; i++) {
             free(fp->pass_draws[i].draws);
@@ -443,7 +478,9 @@ snapshot_blob(struct walk *w, uint64_t handle, uint32_t kind)
     return s ? cap_trace_find_blob(w->trace, s->blob) : NULL;
 }
 
-/* The frame's copy of buffer `handle` (NULL data when it has no contents). */
+/* The frame's copy of buffer `handle` (NULL data when it has no contents).
+ * The entry never moves: it stays valid until the frame is destroyed,
+ * whatever buffers are added after it. */
 static struct fp_buffer *
 get_buffer(struct walk *w, uint64_t handle)
 {
@@ -453,19 +490,21 @@ get_buffer(struct walk *w, uint64_t handle)
     struct fp_buffer *e;
 
     for (uint32_t i = 0; i < fp->buffer_count; i++) {
-        if (fp->buffers[i].handle == handle) {
-            return &fp->buffers[i];
+        if (fp->buffers[i]->handle == handle) {
+            return fp->buffers[i];
         }
     }
     b = cap_trace_find(w->trace, CAP_OBJ_BUFFER, handle);
-    if (!b || !grow((void **)&fp->buffers, &fp->buffer_cap, fp->buffer_count + 1,
-                    sizeof(*fp->buffers))) {
-        if (b) {
-            w->nomem = 1;
-        }
+    if (!b) {
         return NULL;
     }
-    e = &fp->buffers[fp->buffer_count++];
+    if (!grow((void **)&fp->buffers, &fp->buffer_cap, fp->buffer_count + 1,
+              sizeof(*fp->buffers)) ||
+        !(e = calloc(1, sizeof(*e)))) {
+        w->nomem = 1;
+        return NULL;
+    }
+    fp->buffers[fp->buffer_count++] = e;
     e->handle = handle;
     e->size = b->size;
     blob = snapshot_blob(w, handle, CAP_SNAPSHOT_BUFFER);
@@ -551,8 +590,70 @@ view_image(struct walk *w, uint64_t view_handle, uint32_t *format)
     return get_image(w, v->image);
 }
 
+/* Where one mip level of a traced image lies in its snapshot (capture.h,
+ * struct cap_snapshot: levels in order, each with all its layers, tightly
+ * packed).  Block-compressed formats (BC1-BC7) are rows of 4x4 blocks, a
+ * level's width and height rounded up to whole blocks (Vulkan "Block-
+ * Compressed Image Formats"); other formats rows of texels. */
+struct level_layout {
+    uint32_t width, height, depth; /* texels */
+    uint64_t row_pitch;            /* bytes per row of texels, or of blocks */
+    uint64_t slice_pitch;
+    uint64_t layer_bytes;
+};
+
+/* Bytes per texel of `format`, or per 4x4 block (*block set); 0 when the
+ * replay cannot lay it out. */
+static uint32_t
+format_unit_bytes(uint32_t format, int *block)
+{
+    uint32_t bytes = sim_format_texel_bytes(format);
+
+    *block = 0;
+    if (bytes == 0) {
+        bytes = sim_tex_bc_block_bytes(format);
+        *block = bytes != 0;
+    }
+    return bytes;
+}
+
+static int
+mul_u64(uint64_t a, uint64_t b, uint64_t *out)
+{
+    if (a && b > UINT64_MAX / a) {
+        return 0;
+    }
+    *out = a * b;
+    return 1;
+}
+
+/* Level `level` of `img` in format `format`; 0 when the format has no
+ * layout the replay knows or a size does not fit 64 bits. */
+static int
+level_layout(const struct cap_image *img, uint32_t format, uint32_t level,
+             struct level_layout *out)
+{
+    int block;
+    uint32_t bytes = format_unit_bytes(format, &block);
+    uint64_t cols, rows;
+
+    if (bytes == 0 || level >= 32) {
+        return 0;
+    }
+    out->width = img->width >> level ? img->width >> level : 1;
+    out->height = img->height >> level ? img->height >> level : 1;
+    out->depth = img->depth >> level ? img->depth >> level : 1;
+    cols = block ? ((uint64_t)out->width + 3) / 4 : out->width;
+    rows = block ? ((uint64_t)out->height + 3) / 4 : out->height;
+    return mul_u64(cols, bytes, &out->row_pitch) &&
+           mul_u64(out->row_pitch, rows, &out->slice_pitch) &&
+           mul_u64(out->slice_pitch, out->depth, &out->layer_bytes) &&
+           out->row_pitch <= UINT32_MAX;
+}
+
 /* A sampled view of an image as the texture unit reads it, levels laid out
- * as in the snapshot (capture.h, struct cap_snapshot). */
+ * as in the snapshot (level_layout), components swizzled as the view
+ * maps them. */
 static const struct sim_tex_image *
 get_texture(struct walk *w, uint64_t view_handle)
 {
@@ -561,8 +662,9 @@ get_texture(struct walk *w, uint64_t view_handle)
     const struct cap_image *img;
     const struct cap_blob *blob;
     struct sim_tex_image *tex;
-    uint32_t bytes, base_level, levels, base_layer, layers;
+    uint32_t base_level, levels, base_layer, layers;
     uint64_t offset = 0;
+    int block;
 
     for (uint32_t i = 0; i < fp->view_count; i++) {
         if (fp->views[i].handle == view_handle) {
@@ -578,8 +680,7 @@ get_texture(struct walk *w, uint64_t view_handle)
     v = cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, view_handle);
     img = v ? cap_trace_find(w->trace, CAP_OBJ_IMAGE, v->image) : NULL;
     blob = img ? snapshot_blob(w, img->handle, CAP_SNAPSHOT_IMAGE) : NULL;
-    bytes = img ? sim_format_texel_bytes(img->format) : 0;
-    if (!blob || bytes == 0 || img->samples > 1) {
+    if (!blob || format_unit_bytes(img->format, &block) == 0 || img->samples > 1) {
         return NULL;
     }
     if (!image_shape_ok(img)) {
@@ -606,24 +707,33 @@ get_texture(struct walk *w, uint64_t view_handle)
     tex->view_type = v->view_type;
     tex->layers = layers;
     tex->level_count = levels < SIM_TEX_MAX_LEVELS ? levels : SIM_TEX_MAX_LEVELS;
+    memcpy(tex->swizzle, v->components, sizeof(tex->swizzle));
     for (uint32_t l = 0; l < img->mip_levels && l < base_level + tex->level_count; l++) {
-        uint64_t lw = img->width >> l ? img->width >> l : 1;
-        uint64_t lh = img->height >> l ? img->height >> l : 1;
-        uint64_t ld = img->depth >> l ? img->depth >> l : 1;
-        uint64_t layer_bytes = lw * lh * ld * bytes;
+        struct level_layout ll;
+        uint64_t level_bytes, at;
+        if (!level_layout(img, img->format, l, &ll) ||
+            !mul_u64(ll.layer_bytes, img->array_layers, &level_bytes) ||
+            !mul_u64(ll.layer_bytes, base_layer, &at) || at > UINT64_MAX - offset) {
+            skip(w, "an image whose size does not fit 64 bits");
+            return NULL;
+        }
         if (l >= base_level) {
             struct sim_tex_level *lv = &tex->levels[l - base_level];
-            uint64_t at = offset + base_layer * layer_bytes;
+            at += offset;
             lv->data = at < blob->size ? blob->data + at : NULL;
             lv->size = at < blob->size ? blob->size - at : 0;
-            lv->width = (uint32_t)lw;
-            lv->height = (uint32_t)lh;
-            lv->depth = (uint32_t)ld;
-            lv->row_pitch = (uint32_t)(lw * bytes);
-            lv->slice_pitch = lw * lh * bytes;
-            lv->layer_pitch = layer_bytes;
+            lv->width = ll.width;
+            lv->height = ll.height;
+            lv->depth = ll.depth;
+            lv->row_pitch = (uint32_t)ll.row_pitch;
+            lv->slice_pitch = ll.slice_pitch;
+            lv->layer_pitch = ll.layer_bytes;
         }
-        offset += layer_bytes * img->array_layers;
+        if (level_bytes > UINT64_MAX - offset) {
+            skip(w, "an image whose size does not fit 64 bits");
+            return NULL;
+        }
+        offset += level_bytes;
     }
     fp->views[fp->view_count - 1].tex = tex;
     return tex;
@@ -950,6 +1060,7 @@ view_range(struct walk *w, uint64_t view_handle)
         return r;
     }
     r.view_type = v->view_type;
+    memcpy(r.swizzle, v->components, sizeof(r.swizzle));
     r.base_level = v->base_mip_level;
     r.level_count = v->level_count == VK_REMAINING_MIP_LEVELS ||
                             v->level_count > img->mip_levels - v->base_mip_level
@@ -1154,7 +1265,9 @@ build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out,
                 uint64_t sampler = d->sampler;
                 for (uint32_t j = 0; j < lb_count && dl; j++) {
                     if (lb[j].binding == d->binding && lb[j].immutable_first != UINT32_MAX &&
-                        d->array_element < lb[j].descriptor_count) {
+                        d->array_element < lb[j].descriptor_count &&
+                        lb[j].immutable_first < dl->immutable_samplers.count &&
+                        d->array_element < dl->immutable_samplers.count - lb[j].immutable_first) {
                         const uint64_t *imm = CAP_SPAN_PTR(dl, dl->immutable_samplers, uint64_t);
                         sampler = imm[lb[j].immutable_first + d->array_element];
                     }
@@ -1407,17 +1520,26 @@ subresource_image(struct walk *w, uint32_t image, uint32_t level, uint32_t layer
     si->parent = image + 1;
     si->level = level;
     si->layer = layer;
-    /* Snapshots hold levels in order, each with all its layers. */
+    /* Snapshots hold levels in order, each with all its layers (one depth
+     * slice each: render targets and transfers take 2D subresources). */
+    const struct cap_image shape = {.width = parent.width, .height = parent.height, .depth = 1};
     for (uint32_t l = 0; l <= level && parent.data && bytes; l++) {
-        uint64_t lw = parent.width >> l ? parent.width >> l : 1;
-        uint64_t lh = parent.height >> l ? parent.height >> l : 1;
-        uint64_t layer_bytes = lw * lh * bytes;
-        uint64_t at = offset + (l == level ? layer * layer_bytes : 0);
-        if (l == level && at < parent.size && parent.size - at >= layer_bytes) {
-            si->data = (const uint8_t *)parent.data + at;
-            si->size = layer_bytes;
+        struct level_layout ll;
+        uint64_t level_bytes, at;
+        if (!level_layout(&shape, parent.format, l, &ll) ||
+            !mul_u64(ll.layer_bytes, parent.layers, &level_bytes) ||
+            !mul_u64(ll.layer_bytes, l == level ? layer : 0, &at) || at > UINT64_MAX - offset) {
+            break;
         }
-        offset += layer_bytes * parent.layers;
+        at += offset;
+        if (l == level && at < parent.size && parent.size - at >= ll.layer_bytes) {
+            si->data = (const uint8_t *)parent.data + at;
+            si->size = ll.layer_bytes;
+        }
+        if (level_bytes > UINT64_MAX - offset) {
+            break;
+        }
+        offset += level_bytes;
     }
     return fp->image_count++;
 }
@@ -1477,6 +1599,28 @@ set_attachment(struct walk *w, struct sim_attachment *a, uint32_t index,
     if (index < w->clear_count) {
         memcpy(a->clear, w->clears[index].words, sizeof(a->clear));
     }
+}
+
+/* A render pass instance of no pixels or larger than the rasterizer's
+ * extent (raster.h, SIM_RAST_MAX_EXTENT) cannot be replayed: its draws are
+ * refused with a reason and the pass is held to a size the pipeline takes,
+ * so the rest of the frame still replays. */
+static void
+check_pass_size(struct walk *w, struct sim_pass *pass)
+{
+    if (pass->width >= 1 && pass->height >= 1 && pass->width <= SIM_RAST_MAX_EXTENT &&
+        pass->height <= SIM_RAST_MAX_EXTENT) {
+        return;
+    }
+    if (!w->pass_problem) {
+        w->pass_problem = "a render pass of no pixels, or wider or higher than 16384 pixels";
+    }
+    pass->width = pass->width < 1 ? 1
+                  : pass->width > SIM_RAST_MAX_EXTENT ? SIM_RAST_MAX_EXTENT
+                                                      : pass->width;
+    pass->height = pass->height < 1 ? 1
+                   : pass->height > SIM_RAST_MAX_EXTENT ? SIM_RAST_MAX_EXTENT
+                                                        : pass->height;
 }
 
 /* Opens the sim_pass of subpass w->subpass of the current render pass. */
@@ -1543,6 +1687,7 @@ begin_subpass(struct walk *w)
     if (pass->has_depth && ds[0].attachment < MAX_ATTACHMENTS) {
         w->used[ds[0].attachment] = 1;
     }
+    check_pass_size(w, pass);
 }
 
 static void
@@ -1635,6 +1780,7 @@ begin_rendering(struct walk *w, const struct cap_cmd_begin_rendering *cmd)
     pass->width = width ? width : (uint32_t)cmd->area.x + cmd->area.width;
     pass->height = height ? height : (uint32_t)cmd->area.y + cmd->area.height;
     pass->samples = samples;
+    check_pass_size(w, pass);
 }
 
 static void
@@ -1702,6 +1848,10 @@ transfer_pass(struct walk *w, enum sim_pass_kind kind, uint32_t image)
 /* Subresources one transfer command may touch; beyond that it is skipped
  * (each becomes a surface of its own). */
 #define MAX_TRANSFER_SUBRESOURCES 64
+
+/* The largest coordinate a copy or blit region may name: well beyond any
+ * image the replay renders (SIM_RAST_MAX_EXTENT), well inside int32_t. */
+#define MAX_TRANSFER_COORD (1 << 24)
 
 /* The frame image holding `level`, `layer` of frame image `image`: the
  * image itself for level 0, layer 0, else its subresource image.  SIM_NONE
@@ -1792,22 +1942,39 @@ record_image_copy(struct walk *w, const struct cap_cmd_transfer *c)
     for (uint32_t i = 0; i < c->regions.count; i++) {
         const struct cap_subresource_layers *sl, *dl;
         struct sim_blit_region r;
+        int64_t v[8];
+        int outside = 0;
         if (c->head.op == CAP_CMD_BLIT_IMAGE) {
             const struct cap_image_blit *b = CAP_SPAN_PTR(c, c->regions, struct cap_image_blit) + i;
             const struct cap_offset3 *so = b->src_offsets, *dof = b->dst_offsets;
-            r = (struct sim_blit_region){{so[0].x, so[0].y, so[1].x, so[1].y},
-                                         {dof[0].x, dof[0].y, dof[1].x, dof[1].y}};
+            const int64_t bv[8] = {so[0].x,  so[0].y,  so[1].x,  so[1].y,
+                                   dof[0].x, dof[0].y, dof[1].x, dof[1].y};
+            memcpy(v, bv, sizeof(v));
             sl = &b->src;
             dl = &b->dst;
         } else {
             const struct cap_image_copy *k = CAP_SPAN_PTR(c, c->regions, struct cap_image_copy) + i;
-            int32_t wd = (int32_t)k->extent.width, ht = (int32_t)k->extent.height;
-            r = (struct sim_blit_region){
-                {k->src_offset.x, k->src_offset.y, k->src_offset.x + wd, k->src_offset.y + ht},
-                {k->dst_offset.x, k->dst_offset.y, k->dst_offset.x + wd, k->dst_offset.y + ht}};
+            const int64_t wd = k->extent.width, ht = k->extent.height;
+            const int64_t kv[8] = {k->src_offset.x,      k->src_offset.y,
+                                   k->src_offset.x + wd, k->src_offset.y + ht,
+                                   k->dst_offset.x,      k->dst_offset.y,
+                                   k->dst_offset.x + wd, k->dst_offset.y + ht};
+            memcpy(v, kv, sizeof(v));
             sl = &k->src;
             dl = &k->dst;
         }
+        /* Vulkan keeps every offset inside its image (at most 16384 here):
+         * coordinates beyond are a damaged trace, and would overflow the
+         * blit's arithmetic. */
+        for (int k = 0; k < 8; k++) {
+            outside |= v[k] < 0 || v[k] > MAX_TRANSFER_COORD;
+        }
+        if (outside) {
+            skip(w, "copy or blit region outside its images");
+            continue;
+        }
+        r = (struct sim_blit_region){{(int32_t)v[0], (int32_t)v[1], (int32_t)v[2], (int32_t)v[3]},
+                                     {(int32_t)v[4], (int32_t)v[5], (int32_t)v[6], (int32_t)v[7]}};
         for (uint32_t a = 0; a < sl->layer_count && a < MAX_TRANSFER_SUBRESOURCES; a++) {
             uint32_t s = level_image(w, src, sl->mip_level, sl->base_array_layer + a);
             uint32_t d = level_image(w, dst, dl->mip_level, dl->base_array_layer + a);

@@ -153,8 +153,15 @@ sim_surface_upload(struct sim_surface *dst, uint32_t format, const void *data, u
     if (!f || !p) {
         return;
     }
-    for (uint32_t y = 0; y < rect->height; y++) {
-        for (uint32_t x = 0; x < rect->width; x++) {
+    /* Only the rows and columns inside the surface: a region from a
+     * damaged trace may be 2^32 texels wide. */
+    uint32_t y0 = rect->y < 0 ? (uint32_t)(-(int64_t)rect->y) : 0;
+    uint32_t x0 = rect->x < 0 ? (uint32_t)(-(int64_t)rect->x) : 0;
+    int64_t ylim = (int64_t)dst->height - rect->y, xlim = (int64_t)dst->width - rect->x;
+    uint32_t y1 = ylim <= 0 ? 0 : ylim < rect->height ? (uint32_t)ylim : rect->height;
+    uint32_t x1 = xlim <= 0 ? 0 : xlim < rect->width ? (uint32_t)xlim : rect->width;
+    for (uint32_t y = y0; y < y1; y++) {
+        for (uint32_t x = x0; x < x1; x++) {
             int64_t px = (int64_t)rect->x + x, py = (int64_t)rect->y + y;
             uint64_t at = ((uint64_t)y * rect->width + x) * f->bytes;
             uint32_t v[4];

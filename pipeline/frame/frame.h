@@ -64,6 +64,7 @@ struct sim_view_range {
     uint32_t view_type; /* VkImageViewType */
     uint32_t base_level, level_count;
     uint32_t base_layer, layer_count;
+    uint32_t swizzle[4]; /* VkComponentSwizzle r, g, b, a (sim_tex_image.swizzle) */
 };
 
 struct sim_rect {

@@ -47,8 +47,19 @@ check_state(struct sim_draw_ctx *dc)
     }
     if (!(s->viewport.width > 0.0f) || s->viewport.height == 0.0f ||
         !isfinite(s->viewport.x) || !isfinite(s->viewport.y) ||
-        !isfinite(s->viewport.height)) {
+        !isfinite(s->viewport.width) || !isfinite(s->viewport.height) ||
+        !isfinite(s->viewport.min_depth) || !isfinite(s->viewport.max_depth)) {
         return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE, "degenerate viewport");
+    }
+    /* Vulkan "Controlling the Viewport": the viewport lies within
+     * viewportBoundsRange; the rasterizer's range is the guard band
+     * (raster.h), which every device's bounds fit. */
+    if (fabsf(s->viewport.x) > SIM_RAST_GUARD_BAND || fabsf(s->viewport.y) > SIM_RAST_GUARD_BAND ||
+        fabsf(s->viewport.x + s->viewport.width) > SIM_RAST_GUARD_BAND ||
+        fabsf(s->viewport.y + s->viewport.height) > SIM_RAST_GUARD_BAND) {
+        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                               "viewport outside the rasterizer's range (+-%.0f pixels)",
+                               (double)SIM_RAST_GUARD_BAND);
     }
     return SIM_REPLAY_ERROR_OK;
 }
@@ -303,6 +314,16 @@ setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct s
     struct sim_tri tri;
 
     for (int k = 0; k < 3; k++) {
+        /* Clipping keeps corners inside the guard band unless a shader
+         * wrote NaN or infinity into the position: such a triangle has no
+         * place on the screen (dropped, as GPUs drop it). */
+        if (!isfinite(c[k].x) || !isfinite(c[k].y) || !isfinite(c[k].z) ||
+            !isfinite(c[k].inv_w)) {
+            dc->counters->culled += polygon ? 1 : 0;
+            return SIM_REPLAY_ERROR_OK;
+        }
+    }
+    for (int k = 0; k < 3; k++) {
         x[k] = sim_rast_snap(c[k].x, dc->sub_pixel_bits);
         y[k] = sim_rast_snap(c[k].y, dc->sub_pixel_bits);
         fx[k] = (double)x[k] / SIM_RAST_ONE;
@@ -418,6 +439,10 @@ setup_line(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
     float dx = b.x - a.x, dy = b.y - a.y, len = sqrtf(dx * dx + dy * dy);
     float half = (dc->draw->state.line_width > 0.0f ? dc->draw->state.line_width : 1.0f) * 0.5f;
     enum sim_replay_error err;
+
+    /* Vulkan's lineWidthRange ends well below 1024: wider lines (from a
+     * damaged trace) are held where the rasterizer's range holds them. */
+    half = half < 512.0f ? half : 512.0f;
 
     if (!(len > 0.0f)) {
         return SIM_REPLAY_ERROR_OK;

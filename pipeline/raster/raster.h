@@ -56,7 +56,11 @@ sim_rast_sample_locations(uint32_t samples);
 
 /* Snaps a framebuffer coordinate to the 2^-bits grid (round to nearest
  * even) and returns it in 1/256 pixel.  The caller keeps |coord| within the
- * guard band. */
+ * guard band, plus the half size of a point or wide line built around a
+ * clipped vertex (at most 1024 pixels); beyond SIM_RAST_SNAP_LIMIT the
+ * result saturates (NaN gives 0), so that no input makes the conversion or
+ * the edge functions overflow (|X| <= 2^24 keeps |E| < 2^52). */
+#define SIM_RAST_SNAP_LIMIT (2.0f * SIM_RAST_GUARD_BAND)
 int32_t
 sim_rast_snap(float coord, uint32_t sub_pixel_bits);
 
@@ -75,8 +79,9 @@ struct sim_rast_tri {
 };
 
 /* Sets up edge functions for the snapped vertices, clipped to `scissor`.
- * Returns 0 when the triangle has zero area or misses the scissor (nothing
- * to rasterize), else 1. */
+ * Returns 0 when the triangle has zero area, misses the scissor (nothing
+ * to rasterize) or has a vertex beyond SIM_RAST_SNAP_LIMIT (which
+ * sim_rast_snap never gives), else 1. */
 int
 sim_rast_tri_setup(struct sim_rast_tri *tri, const int32_t x[3], const int32_t y[3],
                    const struct sim_rast_rect *scissor);

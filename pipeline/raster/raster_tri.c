@@ -47,7 +47,17 @@ sim_rast_sample_locations(uint32_t samples)
 int32_t
 sim_rast_snap(float coord, uint32_t sub_pixel_bits)
 {
-    double scaled = (double)coord * (double)(1u << sub_pixel_bits);
+    double scaled;
+
+    /* Beyond SIM_RAST_SNAP_LIMIT (a caller's bug, or NaN from a shader)
+     * the conversion to int32_t, or later the edge functions, would
+     * overflow: saturate instead. */
+    if (!(coord >= -SIM_RAST_SNAP_LIMIT)) {
+        coord = coord != coord ? 0.0f : -SIM_RAST_SNAP_LIMIT;
+    } else if (coord > SIM_RAST_SNAP_LIMIT) {
+        coord = SIM_RAST_SNAP_LIMIT;
+    }
+    scaled = (double)coord * (double)(1u << sub_pixel_bits);
     return (int32_t)nearbyint(scaled) * (int32_t)(1u << (SIM_RAST_FRAC_BITS - sub_pixel_bits));
 }
 
@@ -75,11 +85,20 @@ int
 sim_rast_tri_setup(struct sim_rast_tri *tri, const int32_t x[3], const int32_t y[3],
                    const struct sim_rast_rect *scissor)
 {
-    int64_t area2 = (int64_t)(x[1] - x[0]) * (y[2] - y[0]) - (int64_t)(y[1] - y[0]) * (x[2] - x[0]);
-    int64_t s = area2 > 0 ? 1 : -1;
+    const int64_t limit = (int64_t)SIM_RAST_SNAP_LIMIT * SIM_RAST_ONE;
+    int64_t area2, s;
     int32_t min_x = x[0], max_x = x[0], min_y = y[0], max_y = y[0];
 
     memset(tri, 0, sizeof(*tri));
+    /* The bit budget (raster.h) holds for snapped vertices only. */
+    for (int i = 0; i < 3; i++) {
+        if (x[i] < -limit || x[i] > limit || y[i] < -limit || y[i] > limit) {
+            return 0;
+        }
+    }
+    area2 = ((int64_t)x[1] - x[0]) * ((int64_t)y[2] - y[0]) -
+            ((int64_t)y[1] - y[0]) * ((int64_t)x[2] - x[0]);
+    s = area2 > 0 ? 1 : -1;
     if (area2 == 0) {
         return 0;
     }

@@ -643,6 +643,7 @@ written_texture(struct replay *r, uint32_t u, uint32_t b, uint32_t image,
         memset(t, 0, sizeof(*t));
         t->format = img->format;
         t->view_type = v.view_type;
+        memcpy(t->swizzle, v.swizzle, sizeof(t->swizzle));
         t->layers = v.layer_count ? v.layer_count : 1;
         t->level_count = v.level_count ? v.level_count : 1;
         for (uint32_t i = 0; i < t->level_count; i++) {
@@ -798,6 +799,9 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
     while (begun > 0) {
         front_end[--begun]->finish(dc);
     }
+    /* `out` lives in r->res->draws, which grows with the next draw: the
+     * draw context must not keep pointing into it. */
+    dc->detail = NULL;
     return err;
 }
 

@@ -3234,6 +3234,62 @@ build_shader(struct sim_spv_ctx *ctx, struct sim_ir_shader **out)
     return SIM_SPV_ERROR_OK;
 }
 
+/* The interpreter trusts the IR's control flow: every block inside the
+ * instruction list, every branch, switch case and texture operand naming
+ * a block, switch or texture instruction that exists.  The translator
+ * should never build anything else; this check makes a module it
+ * mistranslates (an empty function, a label it did not place) a named
+ * error instead of a write past the interpreter's tables. */
+static enum sim_spv_error
+check_control_flow(struct sim_spv_ctx *ctx, const struct sim_ir_shader *sh)
+{
+    uint32_t n = sh->block_count;
+
+    if (n == 0) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_CFG, "the shader has no blocks");
+    }
+    for (uint32_t b = 0; b < n; b++) {
+        const struct sim_ir_block *blk = &sh->blocks[b];
+        if (blk->first > sh->inst_count || blk->count > sh->inst_count - blk->first) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_CFG, "block %u runs past the code", b);
+        }
+    }
+    for (uint32_t k = 0; k < sh->inst_count; k++) {
+        const struct sim_ir_inst *in = &sh->insts[k];
+        int bad = 0;
+        switch (in->op) {
+        case SIM_IR_OP_BR:
+            bad = in->imm >= n;
+            break;
+        case SIM_IR_OP_BRC:
+            bad = in->b >= n || in->c >= n;
+            break;
+        case SIM_IR_OP_SWITCH: {
+            const struct sim_ir_switch *sw = in->imm < sh->switch_count ? &sh->switches[in->imm]
+                                                                        : NULL;
+            bad = !sw || sw->default_block >= n || sw->first_case > sh->switch_case_count ||
+                  sw->case_count > sh->switch_case_count - sw->first_case;
+            for (uint32_t c = 0; !bad && c < sw->case_count; c++) {
+                bad = sh->switch_cases[sw->first_case + c].block >= n;
+            }
+            break;
+        }
+        case SIM_IR_OP_TEX:
+            bad = in->imm >= sh->tex_count;
+            break;
+        default:
+            break;
+        }
+        if (bad) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_CFG,
+                               "instruction %u names a block, switch or texture operation "
+                               "the shader does not have",
+                               k);
+        }
+    }
+    return SIM_SPV_ERROR_OK;
+}
+
 enum sim_spv_error
 sim_ir_shader_create(const uint32_t *words, size_t word_count,
                      const struct sim_spv_options *options, struct sim_ir_shader **out,
@@ -3306,6 +3362,10 @@ sim_ir_shader_create(const uint32_t *words, size_t word_count,
         sim_ir_shader_destroy(*out);
         *out = NULL;
         err = sim_spv_err(&ctx, SIM_SPV_ERROR_NOMEM, "optimising the IR");
+    }
+    if (!err && (err = check_control_flow(&ctx, *out)) != SIM_SPV_ERROR_OK) {
+        sim_ir_shader_destroy(*out);
+        *out = NULL;
     }
 
 out:

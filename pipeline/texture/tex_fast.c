@@ -357,12 +357,87 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
     return 1;
 }
 
+static int
+swizzle_is_identity(const uint32_t swizzle[4])
+{
+    for (uint32_t c = 0; c < 4; c++) {
+        if (swizzle[c] != VK_COMPONENT_SWIZZLE_IDENTITY &&
+            swizzle[c] != VK_COMPONENT_SWIZZLE_R + c) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Vulkan "Texel Input Operations", "Component Swizzle": each component of
+ * the result is a component of the texel, 0 or 1, as the view maps it.
+ * Applied after filtering, so border colours and depth comparisons are
+ * swizzled as the specification orders it.  Unknown values read as
+ * IDENTITY. */
+static uint64_t
+run_swizzled(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
+             const struct sim_tex_request *req, uint32_t out[4][SIM_LANES])
+{
+    uint32_t one = sim_tex_format_is_integer(image->format) ? 1u : 0x3f800000u;
+    uint32_t raw[4][SIM_LANES];
+    uint64_t texels;
+    struct sim_tex_image plain = *image;
+
+    memset(plain.swizzle, 0, sizeof(plain.swizzle));
+    memset(raw, 0, sizeof(raw));
+    if (req->kind == SIM_IR_TEX_GATHER && req->has_dref) {
+        /* Four comparison results, one per texel, not four components:
+         * nothing to swizzle. */
+        return sim_tex_run(&plain, sampler, req, out);
+    }
+    if (req->kind == SIM_IR_TEX_GATHER) {
+        /* One component of four texels: gather the component the
+         * requested one maps to, or the constant. */
+        uint32_t s = req->component < 4 ? image->swizzle[req->component] : 0;
+        struct sim_tex_request r = *req;
+        if (s == VK_COMPONENT_SWIZZLE_ZERO || s == VK_COMPONENT_SWIZZLE_ONE) {
+            for (uint32_t c = 0; c < 4; c++) {
+                for (uint32_t l = 0; l < SIM_LANES; l++) {
+                    out[c][l] = s == VK_COMPONENT_SWIZZLE_ONE ? one : 0;
+                }
+            }
+            return 0;
+        }
+        if (s >= VK_COMPONENT_SWIZZLE_R && s <= VK_COMPONENT_SWIZZLE_A) {
+            r.component = s - VK_COMPONENT_SWIZZLE_R;
+        }
+        return sim_tex_run(&plain, sampler, &r, out);
+    }
+    texels = sim_tex_run(&plain, sampler, req, raw);
+    for (uint32_t c = 0; c < 4; c++) {
+        uint32_t s = image->swizzle[c];
+        for (uint32_t l = 0; l < SIM_LANES; l++) {
+            if (s == VK_COMPONENT_SWIZZLE_ZERO) {
+                out[c][l] = 0;
+            } else if (s == VK_COMPONENT_SWIZZLE_ONE) {
+                out[c][l] = one;
+            } else if (s >= VK_COMPONENT_SWIZZLE_R && s <= VK_COMPONENT_SWIZZLE_A) {
+                out[c][l] = raw[s - VK_COMPONENT_SWIZZLE_R][l];
+            } else {
+                out[c][l] = raw[c][l];
+            }
+        }
+    }
+    return texels;
+}
+
 uint64_t
 sim_tex_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
             const struct sim_tex_request *req, uint32_t out[4][SIM_LANES])
 {
     uint64_t texels;
 
+    if (!swizzle_is_identity(image->swizzle) &&
+        (req->kind == SIM_IR_TEX_SAMPLE || req->kind == SIM_IR_TEX_SAMPLE_LOD ||
+         req->kind == SIM_IR_TEX_SAMPLE_GRAD || req->kind == SIM_IR_TEX_FETCH ||
+         req->kind == SIM_IR_TEX_GATHER)) {
+        return run_swizzled(image, sampler, req, out);
+    }
     /* Anisotropic lookups only on the general path. */
     if (sampler && sampler->anisotropy_enable && sampler->max_anisotropy >= 2.0f) {
         struct sim_tex_aniso aniso = {1, sampler->max_anisotropy};

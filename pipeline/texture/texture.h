@@ -39,6 +39,10 @@ struct sim_tex_image {
     uint32_t layers;
     uint32_t level_count;
     struct sim_tex_level levels[SIM_TEX_MAX_LEVELS];
+    /* VkComponentSwizzle of r, g, b, a as the view maps them, applied to
+     * samples, fetches and gathers (sim_tex_run); 0 (IDENTITY) everywhere,
+     * as a zeroed view has it, reads each component as stored. */
+    uint32_t swizzle[4];
 };
 
 /* Sampler state, as VkSamplerCreateInfo gives it. */
@@ -138,8 +142,9 @@ int
 sim_tex_format_is_integer(uint32_t format);
 
 /* Runs one request for the lanes in req->lanes; out[c][lane] receives
- * component c (bits).  Returns the number of texels read.  Takes the fast
- * path (tex_fast.c) where it applies, else the general one. */
+ * component c (bits), after the view's swizzle (image->swizzle).  Returns
+ * the number of texels read.  Takes the fast path (tex_fast.c) where it
+ * applies, else the general one. */
 uint64_t
 sim_tex_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
             const struct sim_tex_request *req, uint32_t out[4][SIM_LANES]);

@@ -16,6 +16,8 @@ import tempfile
 MALFORMED = {
     "bad_layout": "SIM_SPV_ERROR_BAD_LAYOUT",
     "branch_to_value": "SIM_SPV_ERROR_BAD_CFG",
+    "empty_callee": "SIM_SPV_ERROR_BAD_CFG",
+    "empty_function": "SIM_SPV_ERROR_BAD_CFG",
     "float16": "SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY",
     "float64": "SIM_SPV_ERROR_UNSUPPORTED",
     "function_without_body": "SIM_SPV_ERROR_BAD_CFG",

@@ -79,6 +79,8 @@ static const struct {
     {"bad_layout", SIM_SPV_ERROR_BAD_LAYOUT, "OpTypeFloat"},
     {"branch_to_value", SIM_SPV_ERROR_BAD_CFG, "not a block"},
     {"float16", SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY, "StorageBuffer16BitAccess"},
+    {"empty_callee", SIM_SPV_ERROR_BAD_CFG, "no body"},
+    {"empty_function", SIM_SPV_ERROR_BAD_CFG, "no body"},
     {"float64", SIM_SPV_ERROR_UNSUPPORTED, "64-bit"},
     {"function_without_body", SIM_SPV_ERROR_BAD_CFG, "no body"},
     {"half_output", SIM_SPV_ERROR_UNSUPPORTED, "16-bit storage"},

@@ -1,7 +1,7 @@
 /*
  * tests/pipeline/test_tex.c — the texture unit: format decoding, wrapping,
  * filtering, level selection from derivatives, bias, explicit LOD, clamps,
- * texel fetches and size queries.
+ * texel fetches and size queries, component swizzles.
  */
 #include <math.h>
 #include <stdint.h>
@@ -623,6 +623,114 @@ test_store(void)
     CHECK_EQ_INT(0, sim_tex_store_texel(&img, 0, 0, 0, 0, v));
 }
 
+/* Component swizzles (Vulkan "Component Swizzle"): each of IDENTITY, ZERO,
+ * ONE, R, G, B, A on fetches, samples and gathers; ONE is 1 for integer
+ * formats; the border colour is swizzled too. */
+static void
+test_swizzle(void)
+{
+    static const uint8_t texels[2 * 2 * 4] = {10, 20, 30, 40, 50, 60, 70, 80,
+                                              90, 100, 110, 120, 130, 140, 150, 160};
+    struct sim_tex_image img;
+    struct sim_tex_sampler smp;
+    struct sim_tex_request req;
+    uint32_t out[4][SIM_LANES];
+
+    memset(&img, 0, sizeof(img));
+    img.format = VK_FORMAT_R8G8B8A8_UINT;
+    img.view_type = VK_IMAGE_VIEW_TYPE_2D;
+    img.layers = 1;
+    img.level_count = 1;
+    img.levels[0] = (struct sim_tex_level){texels, sizeof(texels), 2, 2, 1, 8, 16, 16, NULL};
+    memset(&req, 0, sizeof(req));
+    req.kind = SIM_IR_TEX_FETCH;
+    req.dim = DIM_2D;
+    req.lanes = 0x1u;
+    req.coord[0][0] = 1;
+    req.coord[1][0] = 1;
+
+    /* Identity: the texel as stored. */
+    sim_tex_run(&img, NULL, &req, out);
+    CHECK_EQ_INT(130, out[0][0]);
+    CHECK_EQ_INT(160, out[3][0]);
+    img.swizzle[0] = VK_COMPONENT_SWIZZLE_A;
+    img.swizzle[1] = VK_COMPONENT_SWIZZLE_ZERO;
+    img.swizzle[2] = VK_COMPONENT_SWIZZLE_ONE;
+    img.swizzle[3] = VK_COMPONENT_SWIZZLE_B;
+    sim_tex_run(&img, NULL, &req, out);
+    CHECK_EQ_INT(160, out[0][0]);
+    CHECK_EQ_INT(0, out[1][0]);
+    CHECK_EQ_INT(1, out[2][0]); /* integer one */
+    CHECK_EQ_INT(150, out[3][0]);
+
+    /* Gather of component 0 reads what r maps to (A) of the four texels;
+     * of component 2 the constant one. */
+    memset(&smp, 0, sizeof(smp));
+    smp.address_mode[0] = smp.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    req.kind = SIM_IR_TEX_GATHER;
+    req.coord[0][0] = fb(0.5f);
+    req.coord[1][0] = fb(0.5f);
+    req.component = 0;
+    sim_tex_run(&img, &smp, &req, out);
+    CHECK_EQ_INT(120, out[0][0]); /* (i0, j1) */
+    CHECK_EQ_INT(160, out[1][0]);
+    CHECK_EQ_INT(80, out[2][0]);
+    CHECK_EQ_INT(40, out[3][0]); /* (i0, j0) */
+    req.component = 2;
+    sim_tex_run(&img, &smp, &req, out);
+    for (int k = 0; k < 4; k++) {
+        CHECK_EQ_INT(1, out[k][0]);
+    }
+
+    /* A UNORM sample: ONE is 1.0; G and R swap; the border colour
+     * (opaque white here, outside the image) is swizzled like a texel. */
+    img.format = VK_FORMAT_R8G8B8A8_UNORM;
+    img.swizzle[0] = VK_COMPONENT_SWIZZLE_G;
+    img.swizzle[1] = VK_COMPONENT_SWIZZLE_R;
+    img.swizzle[2] = VK_COMPONENT_SWIZZLE_ONE;
+    img.swizzle[3] = VK_COMPONENT_SWIZZLE_ZERO;
+    smp.address_mode[0] = smp.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER;
+    smp.border_color = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE;
+    req.kind = SIM_IR_TEX_SAMPLE_LOD;
+    req.has_lod = 1;
+    req.lanes = 0x3u;
+    req.coord[0][0] = fb(0.25f); /* texel (0, 0) */
+    req.coord[1][0] = fb(0.25f);
+    req.coord[0][1] = fb(-4.0f); /* border */
+    req.coord[1][1] = fb(0.25f);
+    sim_tex_run(&img, &smp, &req, out);
+    CHECK_NEAR(20.0 / 255.0, bf(out[0][0]), 1e-6);
+    CHECK_NEAR(10.0 / 255.0, bf(out[1][0]), 1e-6);
+    CHECK_NEAR(1.0, bf(out[2][0]), 0);
+    CHECK_NEAR(0.0, bf(out[3][0]), 0);
+    CHECK_NEAR(1.0, bf(out[0][1]), 0);
+    CHECK_NEAR(0.0, bf(out[3][1]), 0); /* border alpha 1, swizzled to ZERO */
+
+    /* A depth-comparison gather returns one result per texel, not
+     * components: the swizzle leaves it alone. */
+    static const float depth[4] = {0.25f, 0.75f, 0.25f, 0.75f};
+    img.format = VK_FORMAT_D32_SFLOAT;
+    img.levels[0] = (struct sim_tex_level){depth, sizeof(depth), 2, 2, 1, 8, 16, 16, NULL};
+    img.swizzle[0] = VK_COMPONENT_SWIZZLE_ONE;
+    img.swizzle[1] = VK_COMPONENT_SWIZZLE_ZERO;
+    smp.address_mode[0] = smp.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    smp.compare_enable = 1;
+    smp.compare_op = VK_COMPARE_OP_LESS;
+    req.kind = SIM_IR_TEX_GATHER;
+    req.has_dref = 1;
+    req.lanes = 0x1u;
+    req.coord[0][0] = fb(0.5f);
+    req.coord[1][0] = fb(0.5f);
+    req.dref[0] = 0.5f;
+    sim_tex_run(&img, &smp, &req, out);
+    /* Texels (0, 1), (1, 1), (1, 0), (0, 0): 0.25, 0.75, 0.75, 0.25 against
+     * 0.5 with LESS (dref < texel). */
+    CHECK_NEAR(0.0, bf(out[0][0]), 0);
+    CHECK_NEAR(1.0, bf(out[1][0]), 0);
+    CHECK_NEAR(1.0, bf(out[2][0]), 0);
+    CHECK_NEAR(0.0, bf(out[3][0]), 0);
+}
+
 int
 main(void)
 {
@@ -635,5 +743,6 @@ main(void)
     test_mip_selection();
     test_fetch_and_queries();
     test_cube_lod();
+    test_swizzle();
     return TEST_RESULT();
 }

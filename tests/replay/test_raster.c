@@ -13,6 +13,7 @@
  *     coverage matches an independent 128-bit evaluation;
  *   - the standard sample locations and snapping, table-driven.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -123,10 +124,38 @@ test_snap(void)
         {10.3f, 4, (int32_t)(165 * 16)}, /* 10.3 * 16 = 164.8 -> 165 */
         {-32768.0f, 8, -32768 * 256},
         {32767.99609375f, 8, 32767 * 256 + 255},
+        /* Beyond the snap limit, infinite or NaN: saturated, never undefined. */
+        {1e30f, 8, 65536 * 256},
+        {-1e30f, 4, -65536 * 256},
+        {INFINITY, 8, 65536 * 256},
+        {-INFINITY, 8, -65536 * 256},
+        {NAN, 8, 0},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         CHECK_EQ_INT(cases[i].out, sim_rast_snap(cases[i].in, cases[i].bits));
     }
+}
+
+/* Setup at the ends of the snapped range is exact; vertices beyond it
+ * (which snapping never gives) are refused, not set up with overflowing
+ * edge functions (32-bit differences of these wrapped the area negative). */
+static void
+test_setup_extremes(void)
+{
+    const int32_t l = (int32_t)SIM_RAST_SNAP_LIMIT * SIM_RAST_ONE; /* 2^24 */
+    const int32_t x[3] = {-l, l, -l};
+    const int32_t y[3] = {0, 0, l};
+    const int32_t mx[3] = {-(1 << 30), 1 << 30, -(1 << 30)};
+    const int32_t my[3] = {0, 0, 1 << 30};
+    const int32_t ex[3] = {INT32_MIN, INT32_MAX, INT32_MIN};
+    const int32_t ey[3] = {INT32_MIN, INT32_MIN, INT32_MAX};
+    struct sim_rast_tri tri;
+
+    sim_rast_tri_setup(&tri, x, y, NULL);
+    CHECK_EQ_U64((uint64_t)1 << 49, (uint64_t)tri.area2);
+    CHECK_EQ_INT(0, sim_rast_tri_setup(&tri, mx, my, NULL));
+    CHECK_EQ_INT(0, sim_rast_tri_setup(&tri, ex, ey, NULL));
+    CHECK_EQ_U64(0, (uint64_t)tri.area2);
 }
 
 /* The fast rasterizer against the reference, clip rectangles included. */
@@ -445,6 +474,7 @@ main(void)
 {
     test_sample_locations();
     test_snap();
+    test_setup_extremes();
     test_top_left();
     test_against_reference();
     test_shared_edges();
