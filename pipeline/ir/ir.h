@@ -129,7 +129,6 @@ enum sim_ir_info_flags {
     SIM_IR_DEPTH_REPLACING = 1u << 6,
     SIM_IR_POINT_MODE = 1u << 7,
     SIM_IR_BARRIER = 1u << 8, /* tessellation control: OpControlBarrier reachable */
-    SIM_IR_GS_LAYER = 1u << 9, /* geometry: writes gl_Layer or gl_ViewportIndex */
 };
 
 /* What a draw needs to know about a shader. */
