@@ -205,14 +205,21 @@ gs_load_lane(struct sim_interp *in, const struct sim_ir_interface *ins, uint32_t
             sim_interp_register(in, e->reg)[l] = invocation;
             continue;
         }
-        if (!e->vertices) {
-            continue;
+        uint32_t vertices = e->vertices, vstride = e->vertex_stride, per = e->components;
+        if (!vertices) {
+            /* A built-in declared as an array outside a block (zink's
+             * `vec4 gl_Position[3]`): the array is indexed by vertex. */
+            if (e->builtin == SIM_IR_NO_BUILTIN || e->components % p->count) {
+                continue;
+            }
+            vertices = p->count;
+            per = vstride = e->components / p->count;
         }
-        for (uint32_t v = 0; v < e->vertices && v < p->count; v++) {
+        for (uint32_t v = 0; v < vertices && v < p->count; v++) {
             const uint32_t *vw = src_words + (size_t)p->v[v] * src->stride;
-            for (uint32_t c = 0; c < e->components; c++) {
+            for (uint32_t c = 0; c < per; c++) {
                 uint32_t word = sim_geom_word_of(src, e, c);
-                sim_interp_register(in, e->reg + v * e->vertex_stride + c)[l] =
+                sim_interp_register(in, e->reg + v * vstride + c)[l] =
                     word == SIM_NONE ? 0 : vw[word];
             }
         }
