@@ -844,6 +844,10 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
                              dyn_get(w, VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT)
                                  ? !s->depth_clamp
                                  : p->depth_clip_enable);
+    /* Dynamic only: the pipeline's VkPipelineViewportDepthClipControlCreateInfoEXT
+     * is not captured. */
+    s->negative_one_to_one =
+        dyn_word(w, VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT, 0);
     s->depth_bias_enable = dyn_word(w, VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE, p->depth_bias_enable);
     s->depth_bias_constant = p->depth_bias_constant;
     s->depth_bias_clamp = p->depth_bias_clamp;

@@ -138,7 +138,8 @@ struct sim_draw_state {
     uint32_t front_face;   /* VkFrontFace */
     uint32_t provoking_vertex; /* VkProvokingVertexModeEXT: 0 first, 1 last */
     uint32_t depth_clamp;
-    uint32_t depth_clip; /* clip against 0 <= z <= w */
+    uint32_t depth_clip; /* clip against 0 <= z <= w (-w <= z <= w with negative_one_to_one) */
+    uint32_t negative_one_to_one; /* VK_EXT_depth_clip_control: clip-space z in [-w, w] */
     uint32_t depth_bias_enable;
     float depth_bias_constant, depth_bias_clamp, depth_bias_slope;
     uint32_t sample_shading;

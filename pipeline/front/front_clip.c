@@ -61,7 +61,11 @@ make_planes(const struct sim_draw_ctx *dc, struct plane *planes)
     }
     planes[n++] = (struct plane){{0, 0, 0, 1}, -1};           /* w >= W_MIN (offset below) */
     if (dc->draw->state.depth_clip) {
-        planes[n++] = (struct plane){{0, 0, 1, 0}, -1};       /* z >= 0 */
+        if (dc->draw->state.negative_one_to_one) {
+            planes[n++] = (struct plane){{0, 0, 1, 1}, -1};   /* z >= -w */
+        } else {
+            planes[n++] = (struct plane){{0, 0, 1, 0}, -1};   /* z >= 0 */
+        }
         planes[n++] = (struct plane){{0, 0, -1, 1}, -1};      /* z <= w */
     }
     planes[n++] = (struct plane){{1, 0, 0, -xmin}, -1};       /* x >= xmin w */

@@ -273,6 +273,12 @@ project(const struct sim_draw_ctx *dc, uint32_t v)
     float ox = vp->x + vp->width * 0.5f, oy = vp->y + vp->height * 0.5f;
     float hx = vp->width * 0.5f, hy = vp->height * 0.5f;
     float pz = vp->max_depth - vp->min_depth, oz = vp->min_depth;
+    /* VK_EXT_depth_clip_control's negativeOneToOne: z_f = pz / 2 * z_d +
+     * (minDepth + maxDepth) / 2 ("Controlling the Viewport"). */
+    if (dc->draw->state.negative_one_to_one) {
+        pz *= 0.5f;
+        oz = (vp->min_depth + vp->max_depth) * 0.5f;
+    }
     float rw = 1.0f / vertex_word(dc, v, 3);
     struct corner c;
 
