@@ -133,7 +133,9 @@ sim_front_grids(struct sim_draw_ctx *dc)
 {
     struct sim_tri *tris = dc->tris.data;
     size_t count = dc->tris.count;
-    int by_position = !dc->draw->indexed;
+    /* Non-indexed draws and geometry shaders (whose every emitted vertex
+     * is new) name no shared vertices: bit-equal positions stand for them. */
+    int by_position = !dc->draw->indexed || dc->draw->program->stages[SIM_STAGE_GEOMETRY];
     uint32_t grid = 0;
     struct vref *refs;
     struct edge *edges;
