@@ -34,6 +34,7 @@ struct gs_run {
     uint8_t *cut;     /* SIM_LANES * max_vertices: 1 where a strip starts */
     struct gs_lane lane[SIM_LANES];
     uint32_t pending_cut; /* lanes whose next vertex starts a strip */
+    uint32_t domain_lost; /* an emitted vertex of a tessellated draw matched no input vertex */
 };
 
 static void
@@ -123,7 +124,7 @@ geom_begin(struct sim_draw_ctx *dc)
 /* Appends primitive (a, b, c) of `count` vertices. */
 static int
 gs_prim(struct sim_geom *g, uint32_t count, uint32_t a, uint32_t b, uint32_t c,
-        uint32_t provoking, uint32_t prim_id)
+        uint32_t provoking, const struct sim_geom_prim *in)
 {
     struct sim_geom_prim *p = sim_array_grow(&g->prims, sizeof(*p), 1);
     if (!p) {
@@ -133,10 +134,10 @@ gs_prim(struct sim_geom *g, uint32_t count, uint32_t a, uint32_t b, uint32_t c,
     p->v[0] = a;
     p->v[1] = b;
     p->v[2] = c;
-    p->prim_id = prim_id;
+    p->prim_id = in->prim_id;
     p->provoking = provoking;
-    p->patch = SIM_NONE;
-    p->subpatch = 0;
+    p->patch = in->patch;
+    p->subpatch = in->subpatch;
     return 1;
 }
 
@@ -144,9 +145,28 @@ gs_prim(struct sim_geom *g, uint32_t count, uint32_t a, uint32_t b, uint32_t c,
  * primitives ("Primitive Topologies": strip triangle i is (i, i + 1 + i%2,
  * i + 2 - i%2), its provoking vertex i in first-vertex mode and i + 2 in
  * last-vertex mode; strip line i is (i, i + 1)). */
+/* Tessellated draws: an emitted vertex at the clip position of one of the
+ * input primitive's vertices takes that vertex's tessellation coordinate
+ * (which AMFS shades by); any other loses the draw its coordinates. */
+static void
+gs_domain(struct gs_run *g, const struct sim_geom *src, const uint32_t *src_words,
+          const struct sim_geom_prim *in, uint32_t *w, uint32_t domain_word)
+{
+    for (uint32_t v = 0; v < in->count; v++) {
+        const uint32_t *vw = src_words + (size_t)in->v[v] * src->stride;
+        if (memcmp(vw, w, 4 * sizeof(uint32_t)) == 0) {
+            w[domain_word] = vw[src->domain_word];
+            w[domain_word + 1] = vw[src->domain_word + 1];
+            return;
+        }
+    }
+    g->domain_lost = 1;
+}
+
 static int
 gs_flush_lane(struct sim_draw_ctx *dc, struct gs_run *g, uint32_t l, uint32_t output,
-              int last, uint32_t prim_id)
+              int last, const struct sim_geom *src, const uint32_t *src_words,
+              const struct sim_geom_prim *in)
 {
     struct sim_geom *geom = &dc->geom;
     const struct gs_lane *ln = &g->lane[l];
@@ -162,6 +182,11 @@ gs_flush_lane(struct sim_draw_ctx *dc, struct gs_run *g, uint32_t l, uint32_t ou
         return 0;
     }
     memcpy(w, g->words + base * g->stride, (size_t)ln->count * g->stride * sizeof(uint32_t));
+    if (geom->domain_word != SIM_NONE) {
+        for (uint32_t k = 0; k < ln->count; k++) {
+            gs_domain(g, src, src_words, in, w + (size_t)k * g->stride, geom->domain_word);
+        }
+    }
     geom->vertex_count += ln->count;
     for (uint32_t k = 0; k < ln->count; k++) {
         uint32_t v = first + k, i;
@@ -170,17 +195,17 @@ gs_flush_lane(struct sim_draw_ctx *dc, struct gs_run *g, uint32_t l, uint32_t ou
         }
         i = k - start; /* place in the strip */
         if (output == SpvExecutionModeOutputPoints) {
-            if (!gs_prim(geom, 1, v, v, v, v, prim_id)) {
+            if (!gs_prim(geom, 1, v, v, v, v, in)) {
                 return 0;
             }
         } else if (output == SpvExecutionModeOutputLineStrip) {
-            if (i >= 1 && !gs_prim(geom, 2, v - 1, v, v, last ? v : v - 1, prim_id)) {
+            if (i >= 1 && !gs_prim(geom, 2, v - 1, v, v, last ? v : v - 1, in)) {
                 return 0;
             }
         } else if (i >= 2) {
             uint32_t t = i - 2, s = first + start + t;
             uint32_t b = s + 1 + (t & 1), c = s + 2 - (t & 1);
-            if (!gs_prim(geom, 3, s, b, c, last ? s + 2 : s, prim_id)) {
+            if (!gs_prim(geom, 3, s, b, c, last ? s + 2 : s, in)) {
                 return 0;
             }
         }
@@ -264,6 +289,10 @@ geom_run(struct sim_draw_ctx *dc)
     if (err) {
         goto out;
     }
+    if (src->domain_word != SIM_NONE) {
+        dc->geom.domain_word = dc->geom.stride;
+        dc->geom.stride += 2;
+    }
     g.out_layout = &dc->geom;
     g.max_vertices = info->output_vertices;
     g.stride = dc->geom.stride;
@@ -310,11 +339,14 @@ geom_run(struct sim_draw_ctx *dc)
         }
         for (uint32_t l = 0; l < n; l++) {
             const struct sim_geom_prim *p = &prims[(first + l) / invocations];
-            if (!gs_flush_lane(dc, &g, l, info->gs_output, last, p->prim_id)) {
+            if (!gs_flush_lane(dc, &g, l, info->gs_output, last, src, src_vertices.data, p)) {
                 err = SIM_REPLAY_ERROR_NOMEM;
                 goto out;
             }
         }
+    }
+    if (g.domain_lost) {
+        dc->geom.domain_word = SIM_NONE;
     }
 out:
     sim_interp_destroy(in);
