@@ -9,6 +9,8 @@
  *     the right half in yellow: the whole target covered, each half once;
  *   - one that colours each triangle with its flat clip-space normal |n|:
  *     the plane z = (x + 1) / 4 gives (0.2425, 0, 0.9701);
+ *   - one strip of four vertices over the right half, with back faces
+ *     culled: both triangles survive only if the second is (1, 3, 2);
  *   - the same picture and counters for 1 and 2 threads, every draw
  *     replayed (none refused).
  */
@@ -25,6 +27,7 @@
 #include "geom_frag.h"
 #include "geom_normal_geom.h"
 #include "geom_pass_geom.h"
+#include "geom_strip_geom.h"
 #include "geom_two_geom.h"
 #include "geom_vert.h"
 
@@ -44,7 +47,7 @@ near(uint8_t a, uint8_t b)
 
 static void
 run_case(const char *name, struct sim_ir_shader *const stages[SIM_STAGE_COUNT],
-         const struct probe *probes, size_t probe_count, uint64_t covered)
+         const struct probe *probes, size_t probe_count, uint64_t covered, uint32_t cull_mode)
 {
     struct tess_fixture f;
     struct sim_replay_result *r[2] = {NULL, NULL};
@@ -57,6 +60,8 @@ run_case(const char *name, struct sim_ir_shader *const stages[SIM_STAGE_COUNT],
     f.draw.state.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
     f.draw.state.patch_control_points = 0;
     f.draw.count = 6;
+    f.draw.state.cull_mode = cull_mode;
+    f.draw.state.front_face = VK_FRONT_FACE_CLOCKWISE; /* geom.vert's triangles */
     for (int t = 0; t < 2; t++) {
         struct sim_replay_options opt = {.threads = (uint32_t)t + 1};
         char detail[160];
@@ -119,6 +124,7 @@ main(void)
     struct sim_ir_shader *two = replay_load(replay_geom_two_geom, sizeof(replay_geom_two_geom));
     struct sim_ir_shader *normal =
         replay_load(replay_geom_normal_geom, sizeof(replay_geom_normal_geom));
+    struct sim_ir_shader *strip = replay_load(replay_geom_strip_geom, sizeof(replay_geom_strip_geom));
 
     stages[SIM_STAGE_VERTEX] = replay_load(replay_geom_vert, sizeof(replay_geom_vert));
     stages[SIM_STAGE_FRAGMENT] = replay_load(replay_geom_frag, sizeof(replay_geom_frag));
@@ -134,7 +140,7 @@ main(void)
         {40, 10, {0, 0, 0, 255}},
     };
     stages[SIM_STAGE_GEOMETRY] = pass;
-    run_case("pass-through", stages, pass_probes, 3, (uint64_t)W * H / 2);
+    run_case("pass-through", stages, pass_probes, 3, (uint64_t)W * H / 2, VK_CULL_MODE_NONE);
 
     static const struct probe two_probes[] = {
         {2, 2, {255, 0, 0, 255}},
@@ -143,7 +149,7 @@ main(void)
         {61, 29, {255, 255, 0, 255}},
     };
     stages[SIM_STAGE_GEOMETRY] = two;
-    run_case("two per input", stages, two_probes, 4, (uint64_t)W * H);
+    run_case("two per input", stages, two_probes, 4, (uint64_t)W * H, VK_CULL_MODE_NONE);
 
     static const struct probe normal_probes[] = {
         {2, 2, {62, 0, 247, 255}},
@@ -151,12 +157,26 @@ main(void)
         {40, 10, {0, 0, 0, 255}},
     };
     stages[SIM_STAGE_GEOMETRY] = normal;
-    run_case("flat normal", stages, normal_probes, 3, (uint64_t)W * H / 2);
+    run_case("flat normal", stages, normal_probes, 3, (uint64_t)W * H / 2, VK_CULL_MODE_NONE);
+
+    static const struct probe strip_probes[] = {
+        {34, 2, {0, 255, 0, 255}},
+        {61, 29, {0, 255, 0, 255}},
+        {10, 10, {0, 0, 0, 255}},
+    };
+    stages[SIM_STAGE_GEOMETRY] = strip;
+    run_case("strip, back faces culled", stages, strip_probes, 3, (uint64_t)W * H / 2,
+             VK_CULL_MODE_BACK_BIT);
+    /* The input triangles themselves are front-facing: culling keeps them. */
+    stages[SIM_STAGE_GEOMETRY] = pass;
+    run_case("pass-through, back faces culled", stages, pass_probes, 3, (uint64_t)W * H / 2,
+             VK_CULL_MODE_BACK_BIT);
     stages[SIM_STAGE_GEOMETRY] = NULL;
 out:
     sim_ir_shader_destroy(pass);
     sim_ir_shader_destroy(two);
     sim_ir_shader_destroy(normal);
+    sim_ir_shader_destroy(strip);
     for (int s = 0; s < SIM_STAGE_COUNT; s++) {
         sim_ir_shader_destroy(stages[s]);
     }
