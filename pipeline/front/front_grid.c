@@ -137,7 +137,7 @@ sim_front_grids(struct sim_draw_ctx *dc)
      * is new) name no shared vertices: bit-equal positions stand for them.
      * A geometry shader's strips are new geometry too: their grids follow
      * the primitive order across the patches they came from. */
-    int gs = dc->draw->program->stages[SIM_STAGE_GEOMETRY] != NULL;
+    int gs = dc->draw->program && dc->draw->program->stages[SIM_STAGE_GEOMETRY];
     int by_position = !dc->draw->indexed || gs;
     uint32_t grid = 0;
     struct vref *refs;
