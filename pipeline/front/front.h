@@ -95,6 +95,12 @@ void
 sim_geom_outputs_bind(const struct sim_geom *g, struct sim_interp *in,
                       struct sim_geom_outputs *o);
 
+/* The word of a vertex of `g` that holds input scalar `c` of the next
+ * stage's interface entry `e` (matched by built-in, or by location and
+ * component), or SIM_NONE when the vertex has none. */
+uint32_t
+sim_geom_word_of(const struct sim_geom *g, const struct sim_ir_interface *e, uint32_t c);
+
 /* Writes lane `lane`'s outputs as one vertex of `g` (stride words at w). */
 void
 sim_geom_outputs_store(const struct sim_geom *g, const struct sim_geom_outputs *o, uint32_t lane,
@@ -207,6 +213,11 @@ extern const struct sim_stage_ops sim_stage_vertex;   /* front_vertex.c */
  * outputs, with their (u, v) at geom.domain_word) and the tessellated
  * primitives in geom.prims, each with its patch. */
 extern const struct sim_stage_ops sim_stage_tess;
+/* front_geom.c: the geometry shader.  Draws without one pass through;
+ * with one, the stage reads geom.prims and geom.vertices and leaves the
+ * emitted vertices (laid out for the geometry shader's outputs) and the
+ * primitives cut from its strips. */
+extern const struct sim_stage_ops sim_stage_geom;
 extern const struct sim_stage_ops sim_stage_clip;     /* front_clip.c */
 extern const struct sim_stage_ops sim_stage_setup;    /* front_setup.c */
 

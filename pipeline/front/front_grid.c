@@ -133,7 +133,12 @@ sim_front_grids(struct sim_draw_ctx *dc)
 {
     struct sim_tri *tris = dc->tris.data;
     size_t count = dc->tris.count;
-    int by_position = !dc->draw->indexed;
+    /* Non-indexed draws and geometry shaders (whose every emitted vertex
+     * is new) name no shared vertices: bit-equal positions stand for them.
+     * A geometry shader's strips are new geometry too: their grids follow
+     * the primitive order across the patches they came from. */
+    int gs = dc->draw->program && dc->draw->program->stages[SIM_STAGE_GEOMETRY];
+    int by_position = !dc->draw->indexed || gs;
     uint32_t grid = 0;
     struct vref *refs;
     struct edge *edges;
@@ -159,13 +164,13 @@ sim_front_grids(struct sim_draw_ctx *dc)
             continue;
         }
         while (j < count && j - i < SIM_GRID_MAX && tris[j].grid != SIM_NONE &&
-               tris[j].patch == tris[i].patch && tris[j].subpatch == tris[i].subpatch) {
+               (gs || (tris[j].patch == tris[i].patch && tris[j].subpatch == tris[i].subpatch))) {
             tris[j].grid = grid;
             tris[j].grid_index = (uint32_t)(j - i);
             j++;
         }
         grid_connect(dc, tris + i, (uint32_t)(j - i),
-                     by_position && tris[i].patch == SIM_NONE, refs, edges);
+                     by_position && (tris[i].patch == SIM_NONE || gs), refs, edges);
         grid++;
         i = j;
     }

@@ -112,37 +112,6 @@ struct sim_tess_stage {
     uint32_t subpatches;
 };
 
-/* The vertex-stage word that holds control-shader input scalar `c` of
- * entry `e`, or SIM_NONE. */
-static uint32_t
-vs_word_of(const struct sim_geom *g, const struct sim_ir_interface *e, uint32_t c)
-{
-    switch (e->builtin) {
-    case SpvBuiltInPosition:
-        return c < 4 ? c : SIM_NONE;
-    case SpvBuiltInPointSize:
-        return g->point_size_word;
-    case SpvBuiltInClipDistance:
-        return c < g->clip_count ? 4 + g->slot_count + c : SIM_NONE;
-    case SpvBuiltInCullDistance:
-        return c < g->cull_count ? 4 + g->slot_count + g->clip_count + c : SIM_NONE;
-    case SIM_IR_NO_BUILTIN:
-        break;
-    default:
-        return SIM_NONE;
-    }
-    if (!e->vec_size) {
-        return SIM_NONE;
-    }
-    uint32_t loc = e->location + c / e->vec_size, comp = e->component + c % e->vec_size;
-    for (uint32_t s = 0; s < g->slot_count; s++) {
-        if (g->slots[s].location == loc && g->slots[s].component == comp) {
-            return 4 + s;
-        }
-    }
-    return SIM_NONE;
-}
-
 /* The control-shader output scalar that evaluation input scalar `c` of `e`
  * reads (per-vertex or patch, as `e` is), or NULL with *index unset. */
 static const struct sim_ir_interface *
@@ -199,7 +168,7 @@ map_tcs(struct sim_draw_ctx *dc, struct sim_tess_stage *ts)
         const struct sim_ir_interface *e = &ins[i];
         for (uint32_t v = 0; e->vertices && v < dc->geom.patch_size && v < e->vertices; v++) {
             for (uint32_t c = 0; c < e->components; c++) {
-                uint32_t w = vs_word_of(&dc->geom, e, c);
+                uint32_t w = sim_geom_word_of(&dc->geom, e, c);
                 if (w == SIM_NONE) {
                     continue; /* nothing feeds it: reads zero */
                 }

@@ -102,10 +102,6 @@ assemble_begin(struct sim_draw_ctx *dc)
         return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_TOPOLOGY,
                                "%u patch control points", d->state.patch_control_points);
     }
-    if (p->stages[SIM_STAGE_GEOMETRY]) {
-        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STAGE,
-                               "geometry shaders are not replayed");
-    }
     if (!p->stages[SIM_STAGE_VERTEX]) {
         return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STAGE, "no vertex shader");
     }
@@ -393,6 +389,35 @@ sim_geom_layout(struct sim_draw_ctx *dc, const struct sim_ir_shader *sh)
         }
     }
     return SIM_REPLAY_ERROR_OK;
+}
+
+uint32_t
+sim_geom_word_of(const struct sim_geom *g, const struct sim_ir_interface *e, uint32_t c)
+{
+    switch (e->builtin) {
+    case SpvBuiltInPosition:
+        return c < 4 ? c : SIM_NONE;
+    case SpvBuiltInPointSize:
+        return g->point_size_word;
+    case SpvBuiltInClipDistance:
+        return c < g->clip_count ? 4 + g->slot_count + c : SIM_NONE;
+    case SpvBuiltInCullDistance:
+        return c < g->cull_count ? 4 + g->slot_count + g->clip_count + c : SIM_NONE;
+    case SIM_IR_NO_BUILTIN:
+        break;
+    default:
+        return SIM_NONE;
+    }
+    if (!e->vec_size) {
+        return SIM_NONE;
+    }
+    uint32_t loc = e->location + c / e->vec_size, comp = e->component + c % e->vec_size;
+    for (uint32_t s = 0; s < g->slot_count; s++) {
+        if (g->slots[s].location == loc && g->slots[s].component == comp) {
+            return 4 + s;
+        }
+    }
+    return SIM_NONE;
 }
 
 void

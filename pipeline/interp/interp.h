@@ -114,6 +114,15 @@ sim_interp_keep_outputs(struct sim_interp *interp, int keep);
 void
 sim_interp_set_lod_scale(struct sim_interp *interp, const float *scale_x, const float *scale_y);
 
+/* Geometry shaders: called at each EMIT (`cut` 0) and CUT (`cut` 1) with
+ * the lanes executing it, in program order; at an EMIT the outputs hold
+ * the vertex (sim_interp_output and friends read them).  Without a
+ * callback EMIT and CUT do nothing. */
+typedef void (*sim_interp_emit_fn)(void *user, uint32_t lanes, int cut);
+
+void
+sim_interp_set_emit(struct sim_interp *interp, sim_interp_emit_fn fn, void *user);
+
 void
 sim_interp_set_step_limit(struct sim_interp *interp, uint64_t batch_instructions);
 

@@ -185,6 +185,13 @@ sim_interp_keep_outputs(struct sim_interp *interp, int keep)
 }
 
 void
+sim_interp_set_emit(struct sim_interp *interp, sim_interp_emit_fn fn, void *user)
+{
+    interp->emit = fn;
+    interp->emit_user = user;
+}
+
+void
 sim_interp_set_lod_scale(struct sim_interp *interp, const float *scale_x, const float *scale_y)
 {
     interp->lod_scale[0] = scale_x && scale_y ? scale_x : NULL;
@@ -1098,6 +1105,12 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 continue;
             }
             case SIM_IR_OP_RET:
+                continue;
+            case SIM_IR_OP_EMIT:
+            case SIM_IR_OP_CUT:
+                if (in->emit) {
+                    in->emit(in->emit_user, exec, i->op == SIM_IR_OP_CUT);
+                }
                 continue;
             case SIM_IR_OP_TERMINATE:
             case SIM_IR_OP_UNREACHABLE:

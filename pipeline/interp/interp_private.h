@@ -30,6 +30,8 @@ struct sim_interp {
     uint32_t alive;
     uint32_t helpers;
     uint32_t keep_outputs; /* sim_interp_keep_outputs */
+    sim_interp_emit_fn emit; /* sim_interp_set_emit */
+    void *emit_user;
     const float *lod_scale[2]; /* sim_interp_set_lod_scale: per lane, x and y, or NULL */
     uint64_t step_limit;
     struct sim_interp_counters counters;

@@ -767,6 +767,13 @@ step(struct ref *ref, uint32_t l)
     case SIM_IR_OP_RET:
         ln->state = LANE_DONE;
         return SIM_INTERP_ERROR_OK;
+    case SIM_IR_OP_EMIT:
+    case SIM_IR_OP_CUT:
+        if (ref->in->emit) {
+            ref->in->emit(ref->in->emit_user, 1u << l, i->op == SIM_IR_OP_CUT);
+        }
+        write = 0;
+        break;
     case SIM_IR_OP_TERMINATE:
     case SIM_IR_OP_UNREACHABLE:
         ln->state = LANE_DEAD;

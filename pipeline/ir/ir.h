@@ -141,7 +141,10 @@ struct sim_ir_info {
     uint32_t constants;       /* of which constants */
     uint32_t blocks;
     uint32_t local_size[3];   /* compute */
-    uint32_t output_vertices; /* tessellation control */
+    uint32_t output_vertices; /* tessellation control; geometry: the most vertices emitted */
+    uint32_t gs_input;        /* geometry: SPIR-V ExecutionMode InputPoints/.../0 */
+    uint32_t gs_output;       /* geometry: SPIR-V ExecutionMode OutputPoints/LineStrip/TriangleStrip */
+    uint32_t invocations;     /* geometry: ExecutionMode Invocations (1 when absent) */
     uint32_t tess_spacing;    /* SPIR-V ExecutionMode SpacingEqual/.../0 */
     uint32_t tess_primitive;  /* SPIR-V ExecutionMode Triangles/Quads/Isolines/0 */
     uint32_t tess_winding;    /* SPIR-V ExecutionMode VertexOrderCw/Ccw/0 */
@@ -310,6 +313,8 @@ typedef float sim_lanes_f __attribute__((vector_size(SIM_LANES * 4), aligned(64)
     X(SWITCH, 1) /* a: selector, imm: index into switch tables */                          \
     X(RET, 0)                                                                              \
     X(TERMINATE, 0)                                                                        \
+    X(EMIT, 0) /* geometry: the outputs become a vertex of the lane's strip; imm: stream */ \
+    X(CUT, 0)  /* geometry: the lane's current strip ends; imm: stream */                   \
     X(UNREACHABLE, 0)
 
 enum sim_ir_op {

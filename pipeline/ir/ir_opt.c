@@ -75,6 +75,8 @@ has_side_effects(uint32_t op)
     case SIM_IR_OP_RET:
     case SIM_IR_OP_TERMINATE:
     case SIM_IR_OP_UNREACHABLE:
+    case SIM_IR_OP_EMIT:
+    case SIM_IR_OP_CUT:
         return 1;
     default:
         return 0;

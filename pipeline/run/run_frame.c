@@ -727,6 +727,7 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
         &sim_stage_assemble,
         &sim_stage_vertex,
         &sim_stage_tess, /* passes draws without tessellation through */
+        &sim_stage_geom, /* passes draws without a geometry shader through */
         &sim_stage_clip,
         &sim_stage_setup,
     };

@@ -69,6 +69,8 @@ sim_ir_shader_print(const struct sim_ir_shader *sh, void *out)
             case SIM_IR_OP_RET:
             case SIM_IR_OP_TERMINATE:
             case SIM_IR_OP_UNREACHABLE:
+            case SIM_IR_OP_EMIT:
+            case SIM_IR_OP_CUT:
                 for (uint32_t s = 0; s < srcs; s++) {
                     print_reg(sh, f, s == 0 ? i->a : s == 1 ? i->b : i->c);
                 }

@@ -334,10 +334,13 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
      * vertex stage writes it like any output, the front end carries it to
      * the triangles (cps --cps-rate-from primitive). */
     case SpvCapabilityFragmentShadingRateKHR:
-    /* What glslang declares for gl_PrimitiveID in a fragment shader;
-     * geometry shaders themselves stop at their first OpEmitVertex, an
-     * unsupported opcode. */
+    /* Geometry shaders (also what glslang declares for gl_PrimitiveID in
+     * a fragment shader): OpEmitVertex and OpEndPrimitive become EMIT and
+     * CUT, run by the front end's geometry stage (front_geom.c).  Streams
+     * other than 0 are refused where an instruction names one. */
     case SpvCapabilityGeometry:
+    case SpvCapabilityGeometryPointSize:
+    case SpvCapabilityGeometryStreams:
     /* Dynamic indexing of fixed-size image and sampler arrays; the
      * interpreter resolves the element per lane. */
     case SpvCapabilitySampledImageArrayDynamicIndexing:
@@ -2401,6 +2404,46 @@ function_call(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     return SIM_SPV_ERROR_OK;
 }
 
+/* SPIR-V 3.3.17 (Primitive Instructions): EmitVertex / EndPrimitive and
+ * their stream forms, for stream 0 only.  The outputs' current values
+ * become the lane's next vertex; the interpreter hands them to its caller. */
+static enum sim_spv_error
+geometry_emit(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    const struct sim_spv_module *m = ctx->m;
+    int stream_form = inst->opcode == SpvOpEmitStreamVertex ||
+                      inst->opcode == SpvOpEndStreamPrimitive;
+    int emit = inst->opcode == SpvOpEmitVertex || inst->opcode == SpvOpEmitStreamVertex;
+
+    if (ctx->exec_model != SpvExecutionModelGeometry) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_OPCODE,
+                           "%s outside a geometry shader", emit ? "OpEmitVertex" : "OpEndPrimitive");
+    }
+    if (stream_form) {
+        struct sim_spv_val *s;
+        if (inst->words < 2) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_WORD_COUNT, "stream instruction without a stream");
+        }
+        uint32_t stream;
+        s = sim_spv_value(ctx, sim_spv_word(m, inst, 1), SIM_SPV_V_REGS);
+        if (!s) {
+            return ctx->info->code;
+        }
+        if (!s->is_const || s->n != 1) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND, "a stream that is not a constant");
+        }
+        stream = sim_spv_const_bits(ctx, s->regs[0]);
+        if (stream != 0) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                               "geometry stream %u (only stream 0 is rasterized)",
+                               (unsigned)stream);
+        }
+    }
+    return sim_spv_emit(ctx, emit ? SIM_IR_OP_EMIT : SIM_IR_OP_CUT, 0, 0, 0, 0)
+               ? SIM_SPV_ERROR_OK
+               : nomem(ctx);
+}
+
 static enum sim_spv_error
 body_instruction(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
 {
@@ -2428,6 +2471,11 @@ body_instruction(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     case SpvOpMemoryBarrier:
         /* One invocation's memory accesses are in order already. */
         return SIM_SPV_ERROR_OK;
+    case SpvOpEmitVertex:
+    case SpvOpEndPrimitive:
+    case SpvOpEmitStreamVertex:
+    case SpvOpEndStreamPrimitive:
+        return geometry_emit(ctx, inst);
     case SpvOpVariable:
         return declare_variable(ctx, inst, 1);
     case SpvOpAccessChain:
@@ -2841,6 +2889,13 @@ execution_mode(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         ctx->ir_info.tess_spacing = mode;
         break;
     case SpvExecutionModeTriangles:
+        /* Triangles is both a tessellation domain and a geometry input. */
+        if (ctx->exec_model == SpvExecutionModelGeometry) {
+            ctx->ir_info.gs_input = mode;
+            break;
+        }
+        ctx->ir_info.tess_primitive = mode;
+        break;
     case SpvExecutionModeQuads:
     case SpvExecutionModeIsolines:
         ctx->ir_info.tess_primitive = mode;
@@ -2851,6 +2906,20 @@ execution_mode(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         break;
     case SpvExecutionModeOutputVertices:
         ctx->ir_info.output_vertices = sim_spv_word(m, inst, 3);
+        break;
+    case SpvExecutionModeInputPoints:
+    case SpvExecutionModeInputLines:
+    case SpvExecutionModeInputLinesAdjacency:
+    case SpvExecutionModeInputTrianglesAdjacency:
+        ctx->ir_info.gs_input = mode;
+        break;
+    case SpvExecutionModeOutputPoints:
+    case SpvExecutionModeOutputLineStrip:
+    case SpvExecutionModeOutputTriangleStrip:
+        ctx->ir_info.gs_output = mode;
+        break;
+    case SpvExecutionModeInvocations:
+        ctx->ir_info.invocations = sim_spv_word(m, inst, 3);
         break;
     case SpvExecutionModeLocalSize:
         ctx->ir_info.local_size[0] = sim_spv_word(m, inst, 3);
@@ -3077,6 +3146,8 @@ op_writes_dst(uint32_t op)
     case SIM_IR_OP_RET:
     case SIM_IR_OP_TERMINATE:
     case SIM_IR_OP_UNREACHABLE:
+    case SIM_IR_OP_EMIT:
+    case SIM_IR_OP_CUT:
         return 0;
     default:
         return 1;

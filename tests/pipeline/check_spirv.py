@@ -22,7 +22,7 @@ MALFORMED = {
     "float64": "SIM_SPV_ERROR_UNSUPPORTED",
     "function_without_body": "SIM_SPV_ERROR_BAD_CFG",
     "half_output": "SIM_SPV_ERROR_UNSUPPORTED",
-    "geometry_stage": "SIM_SPV_ERROR_UNSUPPORTED_OPCODE",
+    "geometry_stream": "SIM_SPV_ERROR_UNSUPPORTED",
     "int16": "SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY",
     "int64": "SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY",
     "array_length_fixed": "SIM_SPV_ERROR_BAD_TYPE",

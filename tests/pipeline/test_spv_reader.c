@@ -84,7 +84,7 @@ static const struct {
     {"float64", SIM_SPV_ERROR_UNSUPPORTED, "64-bit"},
     {"function_without_body", SIM_SPV_ERROR_BAD_CFG, "no body"},
     {"half_output", SIM_SPV_ERROR_UNSUPPORTED, "16-bit storage"},
-    {"geometry_stage", SIM_SPV_ERROR_UNSUPPORTED_OPCODE, "OpEmitVertex"},
+    {"geometry_stream", SIM_SPV_ERROR_UNSUPPORTED, "stream 1"},
     {"int16", SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY, "StoragePushConstant16"},
     {"int64", SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY, "Int64"},
     {"load_type_mismatch", SIM_SPV_ERROR_BAD_TYPE, "scalars for a type of 16"},
