@@ -79,9 +79,15 @@ CASES = {
                                    "bump:bump-render=normals:duration=60"],
                               env=ZINK, frames="30", delimiter="submits:1",
                               expect="replay"),
+    # Under the sanitizer leg Mesa 22.3's zink is caught passing memory it
+    # has just freed (allocated and freed in swrast_dri.so, same thread) to
+    # vkCmdSetVertexInputEXT; the layer's instrumented copy of the array is
+    # what AddressSanitizer sees.  Not ours to fix: skipped there, by name.
     "zink-osgtessellationshaders": dict(cmd=["osgtessellationshaders"], env=ZINK,
                                         frames="30", delimiter="submits:1",
-                                        expect="replay", tessellated=True),
+                                        expect="replay", tessellated=True,
+                                        asan_skip="zink passes freed memory to "
+                                                  "vkCmdSetVertexInputEXT"),
 }
 
 FAIL = []
@@ -248,6 +254,9 @@ def main():
             return 77
     if lavapipe_icd() is None:
         print("skip: Mesa lavapipe (mesa-vulkan-drivers) is not installed")
+        return 77
+    if os.environ.get("OVERSHADE_TEST_ASAN_PRELOAD") and case.get("asan_skip"):
+        print("skip under AddressSanitizer: " + case["asan_skip"])
         return 77
     with tempfile.TemporaryDirectory(prefix="overshade-realworld-") as tmp:
         trace = capture(case, tmp, args.manifest)
