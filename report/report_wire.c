@@ -18,30 +18,40 @@ now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* Waits until fd is ready for `events` or the deadline (ms on now_ms's
+ * clock; 0: none) passes.  Returns 1 ready, 0 keep waiting (interrupted or
+ * a spurious wake), -1 error, -2 deadline passed. */
+static int
+wait_ready(int fd, short events, int64_t deadline)
+{
+    int wait = -1;
+    if (deadline) {
+        int64_t left = deadline - now_ms();
+        if (left <= 0) {
+            return -2;
+        }
+        wait = left > 1000000 ? 1000000 : (int)left;
+    }
+    struct pollfd pfd = {.fd = fd, .events = events};
+    int r = poll(&pfd, 1, wait);
+    if (r < 0) {
+        return errno == EINTR ? 0 : -1;
+    }
+    return r > 0;
+}
+
 int
 rep_wire_send(int fd, const void *data, size_t size, int timeout_ms)
 {
     const char *p = data;
     int64_t deadline = timeout_ms < 0 ? 0 : now_ms() + timeout_ms;
     while (size > 0) {
-        int wait = -1;
-        if (timeout_ms >= 0) {
-            int64_t left = deadline - now_ms();
-            if (left <= 0) {
-                return -2;
-            }
-            wait = left > 1000000 ? 1000000 : (int)left;
+        int ready = wait_ready(fd, POLLOUT, deadline);
+        if (ready < 0) {
+            return ready;
         }
-        struct pollfd pfd = {.fd = fd, .events = POLLOUT};
-        int r = poll(&pfd, 1, wait);
-        if (r < 0 && errno == EINTR) {
+        if (!ready) {
             continue;
-        }
-        if (r < 0) {
-            return -1;
-        }
-        if (r == 0) {
-            continue; /* the deadline decides */
         }
         ssize_t n = send(fd, p, size, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
@@ -62,27 +72,15 @@ rep_wire_recv(int fd, void *data, size_t size, int timeout_ms)
     char *p = data;
     int64_t deadline = timeout_ms < 0 ? 0 : now_ms() + timeout_ms;
     while (size > 0) {
-        int wait = -1;
-        if (timeout_ms >= 0) {
-            int64_t left = deadline - now_ms();
-            if (left <= 0) {
-                return -2;
-            }
-            wait = left > 1000000 ? 1000000 : (int)left;
+        int ready = wait_ready(fd, POLLIN, deadline);
+        if (ready < 0) {
+            return ready;
         }
-        struct pollfd pfd = {.fd = fd, .events = POLLIN};
-        int r = poll(&pfd, 1, wait);
-        if (r < 0 && errno == EINTR) {
+        if (!ready) {
             continue;
         }
-        if (r < 0) {
-            return -1;
-        }
-        if (r == 0) {
-            continue; /* the deadline decides */
-        }
-        ssize_t n = recv(fd, p, size, 0);
-        if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
+        ssize_t n = recv(fd, p, size, MSG_DONTWAIT);
+        if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
             continue;
         }
         if (n <= 0) {
