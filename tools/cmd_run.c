@@ -118,7 +118,8 @@ parse_args(int argc, char **argv, struct run_args *a)
 {
     memset(a, 0, sizeof(*a));
     a->out = ".";
-    for (int i = 1; i < argc; i++) {
+    /* Options come as pairs: the name, then its value. */
+    for (int i = 1; i < argc; i += 2) {
         const char *arg = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(arg, "--") == 0) {
@@ -168,7 +169,6 @@ parse_args(int argc, char **argv, struct run_args *a)
             fprintf(stderr, "overshade run: unknown option '%s'\n", arg);
             return 0;
         }
-        i++;
     }
     fprintf(stderr, "overshade run: no program given (overshade run [OPTIONS] -- PROGRAM)\n");
     return 0;

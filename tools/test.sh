@@ -22,3 +22,8 @@ OVERSHADE_TEST_ASAN_PRELOAD="$(gcc -print-file-name=libasan.so)" \
 # suppressed by name) are not reported; every other error is.
 ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1 \
     meson test -C build-asan --print-errorlogs --suite driver
+
+# The fuzz-smoke leg: each libFuzzer target (trace reader, SPIR-V translator
+# and interpreter, replay of a decoded frame) for a bounded time over its
+# seed corpus, in a clang build with the sanitizers (tools/fuzz.sh).
+tools/fuzz.sh "${OVERSHADE_FUZZ_SECONDS:-60}"

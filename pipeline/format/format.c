@@ -312,11 +312,10 @@ encode_channel(const struct sim_fmt *f, uint32_t value, uint32_t bits, uint32_t 
 
     switch (f->type) {
     case SIM_FMT_SRGB:
-        if (c < 3) {
+    case SIM_FMT_UNORM:
+        if (f->type == SIM_FMT_SRGB && c < 3) {
             v = linear_to_srgb(v);
         }
-        /* fall through */
-    case SIM_FMT_UNORM:
         if (!(v > 0.0f)) {
             return 0;
         }

@@ -578,31 +578,27 @@ sim_tex_bc_decode(uint32_t format, const uint8_t *block, uint32_t x, uint32_t y,
 {
     uint32_t i = (y & 3u) * 4u + (x & 3u);
     float rgba[4] = {0.0f, 0.0f, 0.0f, 1.0f};
-    int srgb = 0;
+    int srgb = format == VK_FORMAT_BC1_RGB_SRGB_BLOCK ||
+               format == VK_FORMAT_BC1_RGBA_SRGB_BLOCK ||
+               format == VK_FORMAT_BC2_SRGB_BLOCK ||
+               format == VK_FORMAT_BC3_SRGB_BLOCK ||
+               format == VK_FORMAT_BC7_SRGB_BLOCK;
 
     switch (format) {
     case VK_FORMAT_BC1_RGB_SRGB_BLOCK:
-        srgb = 1;
-        /* fall through */
     case VK_FORMAT_BC1_RGB_UNORM_BLOCK:
         decode_colour(block, i, 0, 0, rgba);
         break;
     case VK_FORMAT_BC1_RGBA_SRGB_BLOCK:
-        srgb = 1;
-        /* fall through */
     case VK_FORMAT_BC1_RGBA_UNORM_BLOCK:
         decode_colour(block, i, 0, 1, rgba);
         break;
     case VK_FORMAT_BC2_SRGB_BLOCK:
-        srgb = 1;
-        /* fall through */
     case VK_FORMAT_BC2_UNORM_BLOCK:
         decode_colour(block + 8, i, 1, 0, rgba);
         rgba[3] = (float)((block[i / 2] >> (4 * (i & 1u))) & 0xfu) / 15.0f;
         break;
     case VK_FORMAT_BC3_SRGB_BLOCK:
-        srgb = 1;
-        /* fall through */
     case VK_FORMAT_BC3_UNORM_BLOCK:
         decode_colour(block + 8, i, 1, 0, rgba);
         rgba[3] = decode_palette(block, i, 0);
@@ -621,8 +617,6 @@ sim_tex_bc_decode(uint32_t format, const uint8_t *block, uint32_t x, uint32_t y,
         decode_bc6(block, i, format == VK_FORMAT_BC6H_SFLOAT_BLOCK, rgba);
         break;
     case VK_FORMAT_BC7_SRGB_BLOCK:
-        srgb = 1;
-        /* fall through */
     case VK_FORMAT_BC7_UNORM_BLOCK: {
         uint32_t bytes[4];
         decode_bc7(block, i, bytes);

@@ -77,7 +77,9 @@ sim_array_grow(struct sim_array *a, size_t elem, size_t n)
     if (n > SIZE_MAX / elem - a->count) {
         return NULL;
     }
-    if (a->count + n > a->capacity) {
+    /* An empty array gets storage even for n == 0: the result is never a
+     * null pointer plus an offset. */
+    if (a->count + n > a->capacity || !a->data) {
         size_t cap = a->capacity ? a->capacity : 64;
         while (cap < a->count + n) {
             if (cap > SIZE_MAX / 2 / elem) {

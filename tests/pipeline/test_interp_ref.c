@@ -294,13 +294,11 @@ bind_all(const struct sim_ir_shader *sh, struct world *w, int side, int r32,
             b->data = w->push;
             b->size = sizeof(w->push);
             break;
-        case SIM_IR_RES_STORAGE_IMAGE:
-            if (r32) {
+        default:
+            if (res[r].kind == SIM_IR_RES_STORAGE_IMAGE && r32) {
                 b->image = &w->image_r32[side];
                 break;
             }
-            /* fall through */
-        default:
             b->image = res[r].dim == 3   ? &w->image_cube
                        : res[r].dim == 2 ? &w->image_3d
                        : res[r].arrayed  ? &w->image_array

@@ -25,6 +25,8 @@
  * With `--mutate N`, N damaged copies of the same trace (record bytes set
  * to edge values or flipped) are read, converted and replayed with every
  * shading unit; none may crash (strict under -Db_sanitize=address,undefined).
+ * With `--write FILE`, the trace is written to FILE (a seed for
+ * tests/replay/fuzz_replay.c).
  *
  * Each textured pass renders texture.frag into a target twice the
  * texture's width: the left half samples texel (x, y), the right half
@@ -806,6 +808,16 @@ main(int argc, char **argv)
     if (!data) {
         fprintf(stderr, "could not write the trace\n");
         return TEST_SETUP_ERROR;
+    }
+    if (argc == 3 && strcmp(argv[1], "--write") == 0) {
+        /* The trace itself, as a seed for tests/replay/fuzz_replay. */
+        FILE *f = fopen(argv[2], "wb");
+        int ok = f && fwrite(data, 1, size, f) == size;
+        if (f && fclose(f) != 0) {
+            ok = 0;
+        }
+        free(data);
+        return ok ? TEST_PASS : TEST_SETUP_ERROR;
     }
     if (argc == 3 && strcmp(argv[1], "--mutate") == 0) {
         int rc = mutate(data, size, (uint32_t)strtoul(argv[2], NULL, 10));
