@@ -6,11 +6,14 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "layer/layer_private.h"
 #include "report/report.h"
@@ -313,36 +316,104 @@ trim(char *s)
     return s;
 }
 
+/* A config file is a small text file: anything else (a directory, a FIFO
+ * or device that may never end, binary data, lines the parser would have
+ * to split) is refused by name, never half-applied. */
+#define LYR_CONFIG_MAX_BYTES (64u * 1024u)
+#define LYR_CONFIG_MAX_LINE 4096u
+
+static void
+apply_line(struct lyr_config *cfg, const char *path, unsigned lineno, const char *text,
+           size_t len, struct notes *n)
+{
+    char line[LYR_CONFIG_MAX_LINE], origin[256];
+
+    snprintf(origin, sizeof(origin), "%.200s:%u", path, lineno);
+    if (len >= sizeof(line)) {
+        note(n, "%s: line longer than %u bytes; ignored", origin, LYR_CONFIG_MAX_LINE - 1);
+        return;
+    }
+    if (memchr(text, 0, len)) {
+        note(n, "%s: line holds a NUL byte (binary data?); ignored", origin);
+        return;
+    }
+    memcpy(line, text, len);
+    line[len] = 0;
+    char *s = trim(line);
+    if (!*s || *s == '#') {
+        return;
+    }
+    char *eq = strchr(s, '=');
+    if (!eq) {
+        note(n, "%s: expected key = value, got \"%.80s\"; ignored", origin, s);
+        return;
+    }
+    *eq = 0;
+    apply(cfg, trim(s), trim(eq + 1), origin, n);
+}
+
 static void
 load_file(struct lyr_config *cfg, const char *path, int must_exist, struct notes *n)
 {
-    FILE *f = fopen(path, "r");
-    char line[4096];
-    unsigned lineno = 0;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    struct stat st;
+    char *data = NULL;
+    size_t size = 0;
 
-    if (!f) {
-        if (must_exist) {
-            note(n, "cannot open config file %s", path);
+    if (fd < 0) {
+        if (must_exist || errno != ENOENT) {
+            note(n, "cannot open config file %s: %s", path, strerror(errno));
         }
         return;
     }
-    while (fgets(line, sizeof(line), f)) {
-        char origin[256];
-        lineno++;
-        char *s = trim(line);
-        if (!*s || *s == '#') {
-            continue;
-        }
-        snprintf(origin, sizeof(origin), "%.200s:%u", path, lineno);
-        char *eq = strchr(s, '=');
-        if (!eq) {
-            note(n, "%s: expected key = value, got \"%s\"; ignored", origin, s);
-            continue;
-        }
-        *eq = 0;
-        apply(cfg, trim(s), trim(eq + 1), origin, n);
+    if (fstat(fd, &st) != 0) {
+        note(n, "cannot read config file %s: %s; ignored", path, strerror(errno));
+        goto out;
     }
-    fclose(f);
+    if (!S_ISREG(st.st_mode)) {
+        note(n, "config file %s is not a regular file (%s); ignored", path,
+             S_ISDIR(st.st_mode) ? "a directory" : S_ISFIFO(st.st_mode) ? "a FIFO" : "a device");
+        goto out;
+    }
+    if (st.st_size > (off_t)LYR_CONFIG_MAX_BYTES) {
+        note(n, "config file %s is larger than %u bytes; ignored", path, LYR_CONFIG_MAX_BYTES);
+        goto out;
+    }
+    data = malloc(LYR_CONFIG_MAX_BYTES + 1);
+    if (!data) {
+        note(n, "out of memory reading config file %s; ignored", path);
+        goto out;
+    }
+    /* The size may change under us: read at most the limit, plus one byte
+     * to notice a file that grew past it. */
+    while (size <= LYR_CONFIG_MAX_BYTES) {
+        ssize_t got = read(fd, data + size, LYR_CONFIG_MAX_BYTES + 1 - size);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got < 0) {
+            note(n, "cannot read config file %s: %s; ignored", path, strerror(errno));
+            goto out;
+        }
+        if (got == 0) {
+            break;
+        }
+        size += (size_t)got;
+    }
+    if (size > LYR_CONFIG_MAX_BYTES) {
+        note(n, "config file %s is larger than %u bytes; ignored", path, LYR_CONFIG_MAX_BYTES);
+        goto out;
+    }
+    unsigned lineno = 0;
+    for (size_t pos = 0; pos < size;) {
+        const char *nl = memchr(data + pos, '\n', size - pos);
+        size_t len = nl ? (size_t)(nl - (data + pos)) : size - pos;
+        apply_line(cfg, path, ++lineno, data + pos, len, n);
+        pos += len + 1;
+    }
+out:
+    free(data);
+    close(fd);
 }
 
 static int

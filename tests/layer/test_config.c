@@ -1,6 +1,8 @@
 /* The layer's configuration: frame lists, keys, overrides, bad input. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "layer/layer_private.h"
@@ -161,6 +163,88 @@ test_load(void)
     rmdir(dir);
 }
 
+/* Writes `size` bytes of `data` to `path`; exits on failure. */
+static void
+write_file(const char *path, const char *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0) {
+        exit(TEST_SETUP_ERROR);
+    }
+}
+
+/* Config files a user or a broken installation can produce: each is
+ * refused or read line by line without blocking, splitting a line or
+ * applying part of one. */
+static void
+test_hostile_files(void)
+{
+    char dir[] = "/tmp/overshade-config-XXXXXX";
+    char path[256], fifo[256];
+    struct lyr_config cfg;
+    static char big[80 * 1024];
+
+    if (!mkdtemp(dir)) {
+        exit(TEST_SETUP_ERROR);
+    }
+    snprintf(path, sizeof(path), "%s/overshade.conf", dir);
+    snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+    unsetenv("OVERSHADE_CAPTURE");
+    unsetenv("OVERSHADE_OUTPUT");
+    unsetenv("DISABLE_OVERSHADE");
+
+    /* A directory, a device that never ends, a FIFO nobody writes. */
+    const char *not_files[] = {dir, "/dev/zero", fifo};
+    if (mkfifo(fifo, 0600) != 0) {
+        exit(TEST_SETUP_ERROR);
+    }
+    for (size_t i = 0; i < sizeof(not_files) / sizeof(not_files[0]); i++) {
+        setenv("OVERSHADE_CONFIG_FILE", not_files[i], 1);
+        lyr_config_load(&cfg);
+        CHECK_EQ_INT(0, cfg.capture_count);
+        CHECK_EQ_STR(".", cfg.output);
+    }
+
+    /* A line longer than the parser's limit whose tail reads as a setting:
+     * the whole line is ignored, the next one applies. */
+    size_t n = 0;
+    big[n++] = '#';
+    memset(big + n, 'a', 5000);
+    n += 5000;
+    n += (size_t)sprintf(big + n, "capture = 99\noutput = /tmp/y\n");
+    write_file(path, big, n);
+    setenv("OVERSHADE_CONFIG_FILE", path, 1);
+    lyr_config_load(&cfg);
+    CHECK_EQ_INT(0, cfg.capture_count);
+    CHECK_EQ_STR("/tmp/y", cfg.output);
+
+    /* Binary data: a line with a NUL byte is not cut at it and applied. */
+    static const char nul[] = "capture = 3\0garbage\noutput = /tmp/z\n";
+    write_file(path, nul, sizeof(nul) - 1);
+    lyr_config_load(&cfg);
+    CHECK_EQ_INT(0, cfg.capture_count);
+    CHECK_EQ_STR("/tmp/z", cfg.output);
+
+    /* No final newline: the last line still counts. */
+    write_file(path, "capture = 4", 11);
+    lyr_config_load(&cfg);
+    CHECK_EQ_INT(1, cfg.capture_count);
+    CHECK_EQ_U64(4, cfg.capture[0].first);
+
+    /* Larger than any config file: refused whole. */
+    memset(big, '#', sizeof(big));
+    memcpy(big, "capture = 5\n", 12);
+    big[sizeof(big) - 1] = '\n';
+    write_file(path, big, sizeof(big));
+    lyr_config_load(&cfg);
+    CHECK_EQ_INT(0, cfg.capture_count);
+
+    unsetenv("OVERSHADE_CONFIG_FILE");
+    unlink(path);
+    unlink(fifo);
+    rmdir(dir);
+}
+
 static void
 test_units(void)
 {
@@ -180,6 +264,7 @@ main(void)
 {
     test_ranges();
     test_load();
+    test_hostile_files();
     test_units();
     return TEST_RESULT();
 }
