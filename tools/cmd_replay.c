@@ -728,7 +728,12 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
     /* The reference picture. */
     if (cf->ref_blob && cf->ref_width && cf->ref_height) {
         const struct cap_blob *blob = cap_trace_find_blob(trace, cf->ref_blob);
-        ref = malloc((size_t)cf->ref_width * cf->ref_height * 4);
+        /* Every reference format has at least a byte per pixel: an extent
+         * its picture cannot fill is damage, not a size to allocate. */
+        uint64_t pixels = (uint64_t)cf->ref_width * cf->ref_height;
+        if (blob && pixels <= blob->size) {
+            ref = malloc((size_t)pixels * 4);
+        }
         if (blob && ref &&
             sim_format_to_rgba8(cf->ref_format, blob->data, blob->size, cf->ref_width,
                                 cf->ref_height, ref)) {
