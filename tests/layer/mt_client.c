@@ -1,0 +1,427 @@
+/*
+ * tests/layer/mt_client.c — an offscreen Vulkan client that records from
+ * several threads at once, for the layer's concurrency (tests/layer/
+ * mt_layer.py, also under ThreadSanitizer).
+ *
+ *     mt_client [--threads T] [--secondaries S] [--draws D] [FRAMES]
+ *
+ * Each frame, T threads each reset their own command pool and record S
+ * secondary command buffers (render-pass continuation, D draws each, into
+ * the thread's band of a 64x64 target; band s of thread t is the viewport
+ * row t * S + s) and one primary that runs them inside the render pass;
+ * the main thread then submits the T primaries in one vkQueueSubmit and
+ * waits.  Every pixel is drawn: the target is the gradient of
+ * tests/replay/shaders/gradient.frag over the whole image.
+ *
+ * Prints `mt_client: frame F draws N` per frame and exits 0, or 1 on a
+ * Vulkan error.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vk_util.h"
+
+#include "fullscreen_vert.h"
+#include "gradient_frag.h"
+
+#define SIZE 64u
+#define MAX_THREADS 16u
+#define MAX_SECONDARIES 16u
+
+struct client {
+    VkDevice device;
+    VkQueue queue;
+    VkRenderPass pass;
+    VkFramebuffer framebuffer;
+    VkPipeline pipeline;
+    VkPipelineLayout layout;
+    uint32_t family, threads, secondaries, draws;
+};
+
+struct worker {
+    const struct client *c;
+    uint32_t index;
+    VkCommandPool pool;
+    VkCommandBuffer primary;
+    VkCommandBuffer secondary[MAX_SECONDARIES];
+    int failed;
+};
+
+static int
+record_secondary(const struct worker *w, uint32_t s)
+{
+    const struct client *c = w->c;
+    uint32_t bands = c->threads * c->secondaries, band = w->index * c->secondaries + s;
+    uint32_t y0 = SIZE * band / bands, y1 = SIZE * (band + 1) / bands;
+    VkCommandBufferInheritanceInfo inherit = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO,
+        .renderPass = c->pass,
+        .subpass = 0,
+        .framebuffer = c->framebuffer,
+    };
+    VkCommandBufferBeginInfo begin = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        .flags = VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT |
+                 VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+        .pInheritanceInfo = &inherit,
+    };
+    VkCommandBuffer cmd = w->secondary[s];
+
+    VKU_TRY("mt_client", vkBeginCommandBuffer(cmd, &begin));
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline);
+    /* The whole target as viewport (the gradient is in framebuffer
+     * coordinates), the band as scissor. */
+    VkViewport vp = {0.0f, 0.0f, (float)SIZE, (float)SIZE, 0.0f, 1.0f};
+    VkRect2D sc = {{0, (int32_t)y0}, {SIZE, y1 - y0}};
+    vkCmdSetViewport(cmd, 0, 1, &vp);
+    vkCmdSetScissor(cmd, 0, 1, &sc);
+    for (uint32_t d = 0; d < c->draws; d++) {
+        vkCmdDraw(cmd, 3, 1, 0, 0);
+    }
+    VKU_TRY("mt_client", vkEndCommandBuffer(cmd));
+    return 0;
+}
+
+static int
+record(struct worker *w)
+{
+    const struct client *c = w->c;
+    VkCommandBufferBeginInfo begin = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+    };
+    VkRenderPassBeginInfo rp = {
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+        .renderPass = c->pass,
+        .framebuffer = c->framebuffer,
+        .renderArea = {{0, 0}, {SIZE, SIZE}},
+    };
+
+    VKU_TRY("mt_client", vkResetCommandPool(c->device, w->pool, 0));
+    for (uint32_t s = 0; s < c->secondaries; s++) {
+        if (record_secondary(w, s) != 0) {
+            return -1;
+        }
+    }
+    VKU_TRY("mt_client", vkBeginCommandBuffer(w->primary, &begin));
+    vkCmdBeginRenderPass(w->primary, &rp, VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS);
+    vkCmdExecuteCommands(w->primary, c->secondaries, w->secondary);
+    vkCmdEndRenderPass(w->primary);
+    VKU_TRY("mt_client", vkEndCommandBuffer(w->primary));
+    return 0;
+}
+
+static void *
+worker_main(void *arg)
+{
+    struct worker *w = arg;
+    w->failed = record(w) != 0;
+    return NULL;
+}
+
+static int
+create_objects(struct client *c, VkPhysicalDevice physical, struct vku_image *target)
+{
+    VkPhysicalDeviceMemoryProperties mem;
+    vkGetPhysicalDeviceMemoryProperties(physical, &mem);
+
+    VkImageCreateInfo ii = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = VK_FORMAT_R8G8B8A8_UNORM,
+        .extent = {SIZE, SIZE, 1},
+        .mipLevels = 1,
+        .arrayLayers = 1,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+    };
+    if (vku_image_init(c->device, &mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, target) != 0) {
+        return -1;
+    }
+    VkImageViewCreateInfo vi = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+        .image = target->image,
+        .viewType = VK_IMAGE_VIEW_TYPE_2D,
+        .format = ii.format,
+        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
+    };
+    VKU_TRY("mt_client", vkCreateImageView(c->device, &vi, NULL, &target->view));
+
+    /* Each primary draws only its own bands, so the pass loads: the
+     * target is cleared once before the first frame (prepare_target), and
+     * every frame covers every pixel again. */
+    VkAttachmentDescription att = {
+        .format = ii.format,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        .initialLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+    };
+    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription sub = {
+        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+        .colorAttachmentCount = 1,
+        .pColorAttachments = &ref,
+    };
+    VkRenderPassCreateInfo rpi = {
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+        .attachmentCount = 1,
+        .pAttachments = &att,
+        .subpassCount = 1,
+        .pSubpasses = &sub,
+    };
+    VKU_TRY("mt_client", vkCreateRenderPass(c->device, &rpi, NULL, &c->pass));
+    VkFramebufferCreateInfo fi = {
+        .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+        .renderPass = c->pass,
+        .attachmentCount = 1,
+        .pAttachments = &target->view,
+        .width = SIZE,
+        .height = SIZE,
+        .layers = 1,
+    };
+    VKU_TRY("mt_client", vkCreateFramebuffer(c->device, &fi, NULL, &c->framebuffer));
+
+    VkShaderModule vs, fs;
+    if (vku_create_module(c->device, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
+                          &vs) != 0 ||
+        vku_create_module(c->device, replay_gradient_frag, sizeof(replay_gradient_frag),
+                          &fs) != 0) {
+        return -1;
+    }
+    VkPipelineLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    VKU_TRY("mt_client", vkCreatePipelineLayout(c->device, &li, NULL, &c->layout));
+    VkPipelineShaderStageCreateInfo stages[2] = {
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main"},
+    };
+    VkPipelineVertexInputStateCreateInfo vin = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineInputAssemblyStateCreateInfo ia = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+        .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST};
+    VkPipelineViewportStateCreateInfo vps = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+        .viewportCount = 1, .scissorCount = 1};
+    VkPipelineRasterizationStateCreateInfo rs = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+        .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_NONE,
+        .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE, .lineWidth = 1.0f};
+    VkPipelineMultisampleStateCreateInfo ms = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+        .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
+    VkPipelineColorBlendAttachmentState blend = {.colorWriteMask = 0xf};
+    VkPipelineColorBlendStateCreateInfo cb = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+        .attachmentCount = 1, .pAttachments = &blend};
+    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkPipelineDynamicStateCreateInfo ds = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
+        .dynamicStateCount = 2, .pDynamicStates = dyn};
+    VkGraphicsPipelineCreateInfo pi = {
+        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+        .stageCount = 2, .pStages = stages,
+        .pVertexInputState = &vin, .pInputAssemblyState = &ia, .pViewportState = &vps,
+        .pRasterizationState = &rs, .pMultisampleState = &ms, .pColorBlendState = &cb,
+        .pDynamicState = &ds, .layout = c->layout, .renderPass = c->pass,
+    };
+    VkResult r = vkCreateGraphicsPipelines(c->device, VK_NULL_HANDLE, 1, &pi, NULL, &c->pipeline);
+    vkDestroyShaderModule(c->device, vs, NULL);
+    vkDestroyShaderModule(c->device, fs, NULL);
+    VKU_TRY("mt_client", r);
+    return 0;
+}
+
+/* Moves the target into COLOR_ATTACHMENT_OPTIMAL, cleared to black. */
+static int
+prepare_target(struct client *c, VkCommandBuffer cmd, VkFence fence, VkImage image)
+{
+    VkCommandBufferBeginInfo begin = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+    };
+    VkImageSubresourceRange range = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    VkImageMemoryBarrier b = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+        .srcAccessMask = 0,
+        .dstAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+        .oldLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+        .newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = image,
+        .subresourceRange = range,
+    };
+    VkClearColorValue black = {{0.0f, 0.0f, 0.0f, 1.0f}};
+
+    VKU_TRY("mt_client", vkBeginCommandBuffer(cmd, &begin));
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         0, 0, NULL, 0, NULL, 1, &b);
+    vkCmdClearColorImage(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &black, 1, &range);
+    b.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    b.dstAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT;
+    b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
+    b.newLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, 0, 0, NULL, 0, NULL, 1,
+                         &b);
+    return vku_submit_and_wait(c->device, c->queue, fence, cmd, UINT64_MAX);
+}
+
+static int
+parse_count(const char *s, uint32_t max, uint32_t *out)
+{
+    char *end;
+    unsigned long v = strtoul(s, &end, 10);
+    if (!*s || *end || v == 0 || v > max) {
+        return -1;
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+    struct client c = {.threads = 4, .secondaries = 3, .draws = 2};
+    struct worker w[MAX_THREADS];
+    struct vku_image target = {0};
+    uint32_t frames = 4;
+    VkInstance instance;
+    VkPhysicalDevice physical;
+    uint32_t n = 1;
+    int status = 1;
+
+    for (int i = 1; i < argc; i++) {
+        int bad = 0;
+        if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc) {
+            bad = parse_count(argv[++i], MAX_THREADS, &c.threads);
+        } else if (strcmp(argv[i], "--secondaries") == 0 && i + 1 < argc) {
+            bad = parse_count(argv[++i], MAX_SECONDARIES, &c.secondaries);
+        } else if (strcmp(argv[i], "--draws") == 0 && i + 1 < argc) {
+            bad = parse_count(argv[++i], 1000, &c.draws);
+        } else {
+            bad = parse_count(argv[i], 100000, &frames);
+        }
+        if (bad) {
+            fprintf(stderr, "usage: mt_client [--threads T] [--secondaries S] [--draws D] "
+                            "[FRAMES]\n");
+            return 2;
+        }
+    }
+    if (volkInitialize() != VK_SUCCESS ||
+        vku_create_instance("mt_client", 1, VK_API_VERSION_1_1, &instance) != 0) {
+        fprintf(stderr, "mt_client: no Vulkan\n");
+        return 1;
+    }
+    if (vkEnumeratePhysicalDevices(instance, &n, &physical) < 0 || n == 0) {
+        fprintf(stderr, "mt_client: no device\n");
+        return 1;
+    }
+    c.family = vku_graphics_family(physical);
+    if (c.family == UINT32_MAX ||
+        vku_create_device(physical, c.family, NULL, NULL, 0, &c.device, &c.queue) != 0 ||
+        create_objects(&c, physical, &target) != 0) {
+        return 1;
+    }
+
+    memset(w, 0, sizeof(w));
+    VkCommandPoolCreateInfo pci = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+        .queueFamilyIndex = c.family,
+    };
+    VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    VkFence fence;
+    if (vkCreateFence(c.device, &fci, NULL, &fence) != VK_SUCCESS) {
+        return 1;
+    }
+    for (uint32_t t = 0; t < c.threads; t++) {
+        w[t].c = &c;
+        w[t].index = t;
+        VkCommandBufferAllocateInfo ai = {
+            .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+            .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+            .commandBufferCount = 1,
+        };
+        if (vkCreateCommandPool(c.device, &pci, NULL, &w[t].pool) != VK_SUCCESS) {
+            return 1;
+        }
+        ai.commandPool = w[t].pool;
+        if (vkAllocateCommandBuffers(c.device, &ai, &w[t].primary) != VK_SUCCESS) {
+            return 1;
+        }
+        ai.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
+        ai.commandBufferCount = c.secondaries;
+        if (vkAllocateCommandBuffers(c.device, &ai, w[t].secondary) != VK_SUCCESS) {
+            return 1;
+        }
+    }
+    /* The target's first layout and contents: recorded in worker 0's pool
+     * before any frame (its pool is reset when the first frame records). */
+    VkCommandBuffer setup;
+    VkCommandBufferAllocateInfo sai = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+        .commandPool = w[0].pool,
+        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+        .commandBufferCount = 1,
+    };
+    if (vkAllocateCommandBuffers(c.device, &sai, &setup) != VK_SUCCESS ||
+        prepare_target(&c, setup, fence, target.image) != 0) {
+        return 1;
+    }
+
+    for (uint32_t f = 0; f < frames; f++) {
+        pthread_t tid[MAX_THREADS];
+        VkCommandBuffer primaries[MAX_THREADS];
+        for (uint32_t t = 0; t < c.threads; t++) {
+            if (pthread_create(&tid[t], NULL, worker_main, &w[t]) != 0) {
+                fprintf(stderr, "mt_client: cannot start a thread\n");
+                return 1;
+            }
+        }
+        int failed = 0;
+        for (uint32_t t = 0; t < c.threads; t++) {
+            pthread_join(tid[t], NULL);
+            failed |= w[t].failed;
+            primaries[t] = w[t].primary;
+        }
+        if (failed) {
+            goto out;
+        }
+        VkSubmitInfo si = {
+            .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+            .commandBufferCount = c.threads,
+            .pCommandBuffers = primaries,
+        };
+        if (vkResetFences(c.device, 1, &fence) != VK_SUCCESS ||
+            vkQueueSubmit(c.queue, 1, &si, fence) != VK_SUCCESS ||
+            vkWaitForFences(c.device, 1, &fence, VK_TRUE, UINT64_MAX) != VK_SUCCESS) {
+            fprintf(stderr, "mt_client: frame %u: submit failed\n", f);
+            goto out;
+        }
+        printf("mt_client: frame %u draws %u\n", f, c.threads * c.secondaries * c.draws);
+    }
+    status = 0;
+out:
+    vkDeviceWaitIdle(c.device);
+    for (uint32_t t = 0; t < c.threads; t++) {
+        vkDestroyCommandPool(c.device, w[t].pool, NULL);
+    }
+    vkDestroyFence(c.device, fence, NULL);
+    vkDestroyPipeline(c.device, c.pipeline, NULL);
+    vkDestroyPipelineLayout(c.device, c.layout, NULL);
+    vkDestroyFramebuffer(c.device, c.framebuffer, NULL);
+    vkDestroyRenderPass(c.device, c.pass, NULL);
+    vku_image_finish(c.device, &target);
+    vkDestroyDevice(c.device, NULL);
+    vkDestroyInstance(instance, NULL);
+    return status;
+}
