@@ -101,6 +101,26 @@ lyr_dset_get(struct lyr_device *dev, uint64_t handle)
     return s;
 }
 
+/* Destroy hooks of the objects whose shadow dies with them. */
+#define DESTROY_HOOK(type, kind)                                                           \
+    static VKAPI_ATTR void VKAPI_CALL lyr_Destroy##type(VkDevice device, Vk##type object,  \
+                                                        const VkAllocationCallbacks *alloc) \
+    {                                                                                      \
+        struct lyr_device *dev = DEV(device);                                              \
+        object_drop(dev, kind, LYR_H(object));                                             \
+        dev->vk.Destroy##type(device, object, alloc);                                      \
+    }
+DESTROY_HOOK(Buffer, CAP_OBJ_BUFFER)
+DESTROY_HOOK(Image, CAP_OBJ_IMAGE)
+DESTROY_HOOK(ImageView, CAP_OBJ_IMAGE_VIEW)
+DESTROY_HOOK(BufferView, CAP_OBJ_BUFFER_VIEW)
+DESTROY_HOOK(Sampler, CAP_OBJ_SAMPLER)
+DESTROY_HOOK(ShaderModule, CAP_OBJ_SHADER_MODULE)
+DESTROY_HOOK(PipelineLayout, CAP_OBJ_PIPELINE_LAYOUT)
+DESTROY_HOOK(RenderPass, CAP_OBJ_RENDER_PASS)
+DESTROY_HOOK(Framebuffer, CAP_OBJ_FRAMEBUFFER)
+DESTROY_HOOK(Pipeline, CAP_OBJ_PIPELINE)
+
 static const void *
 find_next(const void *chain, VkStructureType type)
 {
@@ -140,14 +160,6 @@ lyr_CreateBuffer(VkDevice device, const VkBufferCreateInfo *info,
     }
     object_put(dev, CAP_OBJ_BUFFER, o);
     return res;
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyBuffer(VkDevice device, VkBuffer buffer, const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_BUFFER, LYR_H(buffer));
-    dev->vk.DestroyBuffer(device, buffer, alloc);
 }
 
 static int
@@ -210,14 +222,6 @@ lyr_CreateImage(VkDevice device, const VkImageCreateInfo *info,
     return res;
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyImage(VkDevice device, VkImage image, const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_IMAGE, LYR_H(image));
-    dev->vk.DestroyImage(device, image, alloc);
-}
-
 static VKAPI_ATTR VkResult VKAPI_CALL
 lyr_CreateImageView(VkDevice device, const VkImageViewCreateInfo *info,
                     const VkAllocationCallbacks *alloc, VkImageView *out)
@@ -249,14 +253,6 @@ lyr_CreateImageView(VkDevice device, const VkImageViewCreateInfo *info,
     return res;
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyImageView(VkDevice device, VkImageView view, const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_IMAGE_VIEW, LYR_H(view));
-    dev->vk.DestroyImageView(device, view, alloc);
-}
-
 static VKAPI_ATTR VkResult VKAPI_CALL
 lyr_CreateBufferView(VkDevice device, const VkBufferViewCreateInfo *info,
                      const VkAllocationCallbacks *alloc, VkBufferView *out)
@@ -280,14 +276,6 @@ lyr_CreateBufferView(VkDevice device, const VkBufferViewCreateInfo *info,
     }
     object_put(dev, CAP_OBJ_BUFFER_VIEW, o);
     return res;
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyBufferView(VkDevice device, VkBufferView view, const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_BUFFER_VIEW, LYR_H(view));
-    dev->vk.DestroyBufferView(device, view, alloc);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL
@@ -330,14 +318,6 @@ lyr_CreateSampler(VkDevice device, const VkSamplerCreateInfo *info,
     return res;
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroySampler(VkDevice device, VkSampler sampler, const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_SAMPLER, LYR_H(sampler));
-    dev->vk.DestroySampler(device, sampler, alloc);
-}
-
 static VKAPI_ATTR VkResult VKAPI_CALL
 lyr_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
                        const VkAllocationCallbacks *alloc, VkShaderModule *out)
@@ -363,15 +343,6 @@ lyr_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
     }
     object_put(dev, CAP_OBJ_SHADER_MODULE, o);
     return res;
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyShaderModule(VkDevice device, VkShaderModule module,
-                        const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_SHADER_MODULE, LYR_H(module));
-    dev->vk.DestroyShaderModule(device, module, alloc);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -522,15 +493,6 @@ lyr_CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *info
     free(ranges);
     object_put(dev, CAP_OBJ_PIPELINE_LAYOUT, o);
     return res;
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyPipelineLayout(VkDevice device, VkPipelineLayout layout,
-                          const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_PIPELINE_LAYOUT, LYR_H(layout));
-    dev->vk.DestroyPipelineLayout(device, layout, alloc);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1304,36 +1266,30 @@ lyr_CreateRenderPass(VkDevice device, const VkRenderPassCreateInfo *info,
     return res;
 }
 
+static VkResult
+create_render_pass2(VkDevice device, const VkRenderPassCreateInfo2 *info,
+                    const VkAllocationCallbacks *alloc, VkRenderPass *out,
+                    PFN_vkCreateRenderPass2 next)
+{
+    VkResult res = next(device, info, alloc, out);
+    if (res == VK_SUCCESS) {
+        record_render_pass(DEV(device), LYR_H(*out), info);
+    }
+    return res;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL
 lyr_CreateRenderPass2(VkDevice device, const VkRenderPassCreateInfo2 *info,
                       const VkAllocationCallbacks *alloc, VkRenderPass *out)
 {
-    struct lyr_device *dev = DEV(device);
-    VkResult res = dev->vk.CreateRenderPass2(device, info, alloc, out);
-    if (res == VK_SUCCESS) {
-        record_render_pass(dev, LYR_H(*out), info);
-    }
-    return res;
+    return create_render_pass2(device, info, alloc, out, DEV(device)->vk.CreateRenderPass2);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL
 lyr_CreateRenderPass2KHR(VkDevice device, const VkRenderPassCreateInfo2 *info,
                          const VkAllocationCallbacks *alloc, VkRenderPass *out)
 {
-    struct lyr_device *dev = DEV(device);
-    VkResult res = dev->vk.CreateRenderPass2KHR(device, info, alloc, out);
-    if (res == VK_SUCCESS) {
-        record_render_pass(dev, LYR_H(*out), info);
-    }
-    return res;
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyRenderPass(VkDevice device, VkRenderPass rp, const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_RENDER_PASS, LYR_H(rp));
-    dev->vk.DestroyRenderPass(device, rp, alloc);
+    return create_render_pass2(device, info, alloc, out, DEV(device)->vk.CreateRenderPass2KHR);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL
@@ -1373,14 +1329,6 @@ lyr_CreateFramebuffer(VkDevice device, const VkFramebufferCreateInfo *info,
     free(views);
     object_put(dev, CAP_OBJ_FRAMEBUFFER, o);
     return res;
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyFramebuffer(VkDevice device, VkFramebuffer fb, const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_FRAMEBUFFER, LYR_H(fb));
-    dev->vk.DestroyFramebuffer(device, fb, alloc);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1698,14 +1646,6 @@ lyr_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t cou
         }
     }
     return res;
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyPipeline(VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_PIPELINE, LYR_H(pipeline));
-    dev->vk.DestroyPipeline(device, pipeline, alloc);
 }
 
 /* ---------------------------------------------------------------------- */
