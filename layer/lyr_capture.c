@@ -1875,13 +1875,6 @@ lyr_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *info)
 
 /* ---------------------------------------------------------------------- */
 
-int
-lyr_capture_is_armed(struct lyr_device *dev)
-{
-    return !dev->capture_done && (lyr_config_wants_frame(&lyr_config, dev->frame) ||
-                                  lyr_config_wants_frame(&lyr_config, dev->frame + 1));
-}
-
 /* Frees a capture's GPU helpers and memory. */
 static void
 capture_destroy(struct lyr_device *dev, struct lyr_capture *cap)

@@ -247,7 +247,7 @@ lyr_BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo *info)
     if (c) {
         cmdbuf_reset(c);
         c->state = LYR_CMDBUF_RECORDING;
-        c->recorded_while_armed = lyr_capture_is_armed(dev);
+        c->recorded_while_armed = lyr_device_is_armed(dev);
     }
     VkResult res = dev->vk.BeginCommandBuffer(cb, info);
     if (res == VK_SUCCESS && c && wants_stats(dev, c, info)) {
