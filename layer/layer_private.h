@@ -7,6 +7,12 @@
  * own record layout (capture/capture.h), so a capture only copies bytes.
  * Command buffers are shadowed as streams of trace command records that name
  * objects by handle; a capture flattens the submitted streams into the frame.
+ *
+ * The files call each other one way (tests/layer layer-deps checks it):
+ * lyr_dispatch.c -> lyr_capture.c -> lyr_commands.c -> lyr_objects.c ->
+ * lyr_device.c -> lyr_config.c -> lyr_util.c, with lyr_stats.c and
+ * lyr_format.c below lyr_capture.c and the generated pass-throughs
+ * (lyr_vk_gen.c) between lyr_dispatch.c and lyr_commands.c.
  */
 #ifndef OVERSHADE_LAYER_PRIVATE_H
 #define OVERSHADE_LAYER_PRIVATE_H

@@ -12,6 +12,13 @@
  * and the present) as the frame's reference picture and the frame is
  * written.  Anything failing inside drops this frame's capture, logs why,
  * and leaves the application's own work untouched.
+ *
+ * Owns: the per-device capture state, the vkQueueSubmit* and
+ * vkQueuePresentKHR hooks, the staging copies and the trace writer's use.
+ * Must not: record command buffer commands (lyr_commands.c does) or change
+ * the application's submissions beyond the semaphore chained in for the
+ * reference picture; it calls down into lyr_commands.c and lyr_objects.c
+ * for the shadows, never up into lyr_dispatch.c.
  */
 #include <errno.h>
 #include <stddef.h>

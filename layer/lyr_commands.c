@@ -3,6 +3,12 @@
  * appended to the command buffer's shadow stream as a trace command record
  * (capture/capture.h), naming objects by the application's handles.  This is
  * all the layer does while not capturing: one lookup and one append.
+ *
+ * Owns: the command buffer shadows, every hand-written vkCmd* hook and the
+ * vkAllocate/Free/Reset/Begin/EndCommandBuffer hooks.  Must not: write
+ * traces or submit work (lyr_capture.c reads the streams it keeps), or call
+ * up into lyr_capture.c or lyr_dispatch.c; it reads object shadows through
+ * lyr_objects.c and the device through lyr_device.c.
  */
 #include <stddef.h>
 #include <stdio.h>

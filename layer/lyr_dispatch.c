@@ -5,6 +5,12 @@
  * manifest, the loader calls vkNegotiateLoaderLayerInterfaceVersion, and
  * vkCreateInstance/vkCreateDevice hand us the next layer's GetProcAddr in a
  * VkLayer*CreateInfo chain element we must advance.
+ *
+ * Owns: vkCreate/DestroyInstance, vkCreate/DestroyDevice, queue tracking and
+ * the GetProcAddr entry points that pick a hook for every name.  It is the
+ * top of the layer: it creates each device's state, registers it in
+ * lyr_device.c and tears it down through the files below.  Must not: be
+ * called by any other layer file, or record commands or objects itself.
  */
 #include <stdio.h>
 #include <stdlib.h>

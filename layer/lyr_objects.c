@@ -3,6 +3,12 @@
  * the trace record that describes it, so capturing a frame copies bytes.
  * Descriptor sets keep their current contents, updated on every write, copy
  * and template update.
+ *
+ * Owns: the object shadows and descriptor set contents, the vkCreate* and
+ * vkDestroy* hooks of the objects a frame uses, vkUpdateDescriptorSets and
+ * templates, and the push-descriptor translation lyr_commands.c asks for.
+ * Must not: record commands, write traces, or call up into lyr_commands.c,
+ * lyr_capture.c or lyr_dispatch.c.
  */
 #include <stddef.h>
 #include <stdio.h>

@@ -21,6 +21,11 @@
  * overshade-<program>-<pid>.json) is written when the last device goes and
  * when the layer is unloaded or the process exits.  A failure inside logs
  * why and stops online mode; the application runs on.
+ *
+ * Owns: the workers, the simulator processes, the online CSV and summary.
+ * Must not: touch Vulkan or the device state; lyr_capture.c hands it
+ * finished traces and it calls back into no other layer file but the
+ * configuration and the utilities.
  */
 #include <dlfcn.h>
 #include <errno.h>

@@ -1,4 +1,9 @@
-/* Logging, handle maps and time for the layer. */
+/*
+ * Logging, handle maps and time for the layer.
+ *
+ * Owns: the logging level and writer, struct lyr_map, lyr_now_ns.  Must
+ * not: call any other layer file; every file may call it.
+ */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
