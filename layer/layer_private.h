@@ -422,5 +422,8 @@ lyr_format_aspects(VkFormat format);
 
 uint64_t
 lyr_now_ns(void);
+/* Creates `path` and its parents (mode 0755); 0, or -1 with errno set. */
+int
+lyr_make_dirs(const char *path);
 
 #endif /* OVERSHADE_LAYER_PRIVATE_H */

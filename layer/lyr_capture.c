@@ -1129,26 +1129,6 @@ resolve_indirect(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_que
 /* ---------------------------------------------------------------------- */
 /* Trace and frame lifetime                                                 */
 
-static int
-make_dirs(const char *path)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof(tmp), "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0755) != 0 && errno != EEXIST) {
-                return -1;
-            }
-            *p = '/';
-        }
-    }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) {
-        return -1;
-    }
-    return 0;
-}
-
 static enum cap_error
 add_device_block(struct lyr_device *dev, struct cap_writer *w);
 
@@ -1156,7 +1136,7 @@ static int
 open_trace(struct lyr_device *dev, struct lyr_capture *cap)
 {
     extern char *program_invocation_short_name;
-    if (make_dirs(lyr_config.output) != 0) {
+    if (lyr_make_dirs(lyr_config.output) != 0) {
         LYR_ERROR("cannot create output directory %s: %s; capture disabled", lyr_config.output,
                   strerror(errno));
         return -1;

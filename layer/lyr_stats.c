@@ -120,23 +120,6 @@ stop_locked(const char *why)
     pthread_cond_broadcast(&stats.idle);
 }
 
-static int
-make_dirs(const char *path)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof(tmp), "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0755) != 0 && errno != EEXIST) {
-                return -1;
-            }
-            *p = '/';
-        }
-    }
-    return mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
-}
-
 /* ---------------------------------------------------------------------- */
 /* Simulation: worker threads, each feeding a simulator process              */
 
@@ -447,7 +430,7 @@ static int
 start_locked(void)
 {
     extern char *program_invocation_short_name;
-    if (make_dirs(lyr_config.output) != 0) {
+    if (lyr_make_dirs(lyr_config.output) != 0) {
         char why[320];
         snprintf(why, sizeof(why), "cannot create output directory %.200s: %s",
                  lyr_config.output, strerror(errno));
