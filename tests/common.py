@@ -6,6 +6,7 @@ build-tree layer.  A test imports it with its parent folder on sys.path:
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     import common
 """
+import argparse
 import glob
 import os
 import shutil
@@ -104,3 +105,23 @@ def layer_env(tmp, manifest, drop=()):
 
 # Loader variables a test with its own layer set-up leaves out.
 LOADER_VARS = ("VK_INSTANCE_LAYERS", "VK_LOADER_DEBUG", "VK_LAYER_SETTINGS_PATH")
+
+
+def parse_args(*options, positional=()):
+    """The command line meson gives an end-to-end test: the `positional`
+    arguments, then --manifest, --overshade and the `options` named, each
+    required."""
+    ap = argparse.ArgumentParser()
+    for name in positional:
+        ap.add_argument(name)
+    for name in ("--manifest", "--overshade") + options:
+        ap.add_argument(name, required=True)
+    return ap.parse_args()
+
+
+def exit_status():
+    """1 when FAIL holds anything (saying how many on stderr), else 0."""
+    if FAIL:
+        print("%d failure(s)" % len(FAIL), file=sys.stderr)
+        return 1
+    return 0

@@ -17,7 +17,6 @@ submission a frame) frame 1 is captured, then:
 usage: push_layer.py --client BIN --manifest M --overshade BIN
 Exit: 0 pass, 1 fail, 77 skip, 99 setup error.
 """
-import argparse
 import glob
 import json
 import os
@@ -28,17 +27,13 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import client_layer  # noqa: E402  (read_png, psnr_rgb)
-from common import FAIL, check, layer_env, missing_paths, unavailable  # noqa: E402
+from common import FAIL, check, layer_env, missing_paths, parse_args, unavailable  # noqa: E402
 
 SIZE = 64
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--client", required=True)
-    ap.add_argument("--manifest", required=True)
-    ap.add_argument("--overshade", required=True)
-    args = ap.parse_args()
+    args = parse_args("--client")
     status = missing_paths((args.client, args.manifest, args.overshade)) or unavailable()
     if status:
         return status

@@ -9,7 +9,6 @@ usage: vkcube_layer.py CASE --manifest M --overshade BIN
 cases: capture, validation, disable, config, unwritable
 Exit: 0 pass, 1 fail, 77 skip (a required program is missing), 99 setup error.
 """
-import argparse
 import glob
 import json
 import os
@@ -19,7 +18,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import FAIL, check, layer_env, unavailable  # noqa: E402
+from common import FAIL, check, layer_env, parse_args, unavailable  # noqa: E402
 
 
 def run_vkcube(tmp, manifest, env_extra, frames=6, layer=True):
@@ -161,11 +160,7 @@ def case_unwritable(args, tmp):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("case")
-    ap.add_argument("--manifest", required=True)
-    ap.add_argument("--overshade", required=True)
-    args = ap.parse_args()
+    args = parse_args(positional=("case",))
     status = unavailable(("vkcube", "xvfb-run"))
     if status:
         return status

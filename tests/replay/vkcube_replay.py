@@ -11,7 +11,6 @@ with more threads must give the same numbers and the same images.
 usage: vkcube_replay.py --manifest M --overshade BIN
 Exit: 0 pass, 1 fail, 77 skip (a required program is missing), 99 setup error.
 """
-import argparse
 import json
 import os
 import subprocess
@@ -19,7 +18,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import FAIL, capture_vkcube, check, unavailable  # noqa: E402
+from common import FAIL, capture_vkcube, check, parse_args, unavailable  # noqa: E402
 
 PSNR_MIN = 40.0
 
@@ -101,10 +100,7 @@ def numbers(report):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--manifest", required=True)
-    ap.add_argument("--overshade", required=True)
-    args = ap.parse_args()
+    args = parse_args()
     status = unavailable(("vkcube", "xvfb-run"))
     if status:
         return status

@@ -6,7 +6,6 @@ threads.  AMFS applies to every (tessellated) draw and shades less than
 baseline with cache hits and a grid-resolution histogram; QFM merges and
 PMU saves quads; images stay close to baseline's; the numbers do not
 depend on the thread count."""
-import argparse
 import glob
 import json
 import os
@@ -15,7 +14,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import FAIL, check, layer_env, unavailable  # noqa: E402
+from common import check, exit_status, layer_env, parse_args, unavailable  # noqa: E402
 
 def capture(tmp, args):
     env = layer_env(tmp, args.manifest, drop=("DISPLAY",))
@@ -33,11 +32,7 @@ def capture(tmp, args):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--demo", required=True)
-    ap.add_argument("--manifest", required=True)
-    ap.add_argument("--overshade", required=True)
-    args = ap.parse_args()
+    args = parse_args("--demo")
     status = unavailable()
     if status:
         return status
@@ -88,10 +83,7 @@ def main():
                 psnr = (u[name]["vs_baseline"] or {}).get("psnr")
                 check(isinstance(psnr, (int, float)) and psnr >= low,
                       "%s: PSNR vs baseline %r below %d dB" % (name, psnr, low))
-    if FAIL:
-        print("%d failure(s)" % len(FAIL), file=sys.stderr)
-        return 1
-    return 0
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@ does not apply to vkcube's untessellated draw and is counted so.  Bad
 unit options exit with status 2.  With --cps-rate-from primitive every
 draw (vkcube writes no gl_PrimitiveShadingRateEXT) is counted in cps's
 constant_rate_draws."""
-import argparse
 import json
 import os
 import subprocess
@@ -16,7 +15,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import FAIL, capture_vkcube, check, unavailable  # noqa: E402
+from common import capture_vkcube, check, exit_status, parse_args, unavailable  # noqa: E402
 
 UNITS = ["baseline", "qfm", "pmu", "cps", "amfs", "ssaa"]
 FIELDS = ["quads_shaded", "lanes_shaded", "covered_pixels", "shaded_per_covered_pixel",
@@ -31,10 +30,7 @@ def run(overshade, args):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--manifest", required=True)
-    ap.add_argument("--overshade", required=True)
-    args = ap.parse_args()
+    args = parse_args()
     status = unavailable(("vkcube", "xvfb-run"))
     if status:
         return status
@@ -135,10 +131,7 @@ def main():
         rc, err = run(args.overshade, [trace, "--out", os.path.join(tmp, "rate2"), "--modes",
                                        "cps", "--frames", "3", "--cps-rate-from", "0.3:size"])
         check(rc == 0, "--cps-rate-from 0.3:size: status %d: %s" % (rc, err))
-    if FAIL:
-        print("%d failure(s)" % len(FAIL), file=sys.stderr)
-        return 1
-    return 0
+    return exit_status()
 
 
 if __name__ == "__main__":
