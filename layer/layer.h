@@ -3,6 +3,9 @@
  *
  * The shared library exports only the loader's entry points; everything else
  * is reached through them.  The manifest in manifests/ names them.
+ *
+ * Owns: the exported entry points' declarations.  Must not: declare
+ * anything the layer's files share (layer_private.h does).
  */
 #ifndef OVERSHADE_LAYER_H
 #define OVERSHADE_LAYER_H

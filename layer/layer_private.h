@@ -7,6 +7,12 @@
  * own record layout (capture/capture.h), so a capture only copies bytes.
  * Command buffers are shadowed as streams of trace command records that name
  * objects by handle; a capture flattens the submitted streams into the frame.
+ *
+ * The files call each other one way (tests/layer layer-deps checks it):
+ * lyr_dispatch.c -> lyr_capture.c -> lyr_commands.c -> lyr_objects.c ->
+ * lyr_device.c -> lyr_config.c -> lyr_util.c, with lyr_stats.c and
+ * lyr_format.c below lyr_capture.c and the generated pass-throughs
+ * (lyr_vk_gen.c) between lyr_dispatch.c and lyr_commands.c.
  */
 #ifndef OVERSHADE_LAYER_PRIVATE_H
 #define OVERSHADE_LAYER_PRIVATE_H
@@ -297,9 +303,26 @@ struct lyr_swapchain {
     VkImage *images;
 };
 
-/* Device registry (layer/lyr_dispatch.c). */
+/* Instance and device registry (layer/lyr_device.c), keyed by the dispatch
+ * key.  The registry does not own the state: lyr_dispatch.c creates it,
+ * registers it (non-zero: out of memory), and frees what unregister hands
+ * back (NULL when the key is unknown). */
+struct lyr_instance *
+lyr_instance_from_key(void *dispatch_key);
+int
+lyr_instance_register(void *dispatch_key, struct lyr_instance *inst);
+struct lyr_instance *
+lyr_instance_unregister(void *dispatch_key);
 struct lyr_device *
 lyr_device_from_key(void *dispatch_key);
+int
+lyr_device_register(void *dispatch_key, struct lyr_device *dev);
+struct lyr_device *
+lyr_device_unregister(void *dispatch_key);
+/* Whether the frame being recorded now is one that will be captured soon
+ * (used to wrap new command buffers in statistics queries). */
+int
+lyr_device_is_armed(struct lyr_device *dev);
 
 /* Lookups of devices and command buffers go through a one-entry cache per
  * thread, so recording a command costs no lock.  Anything that frees a
@@ -363,10 +386,6 @@ PFN_vkVoidFunction
 lyr_capture_hook(const char *name);
 void
 lyr_capture_device_destroy(struct lyr_device *dev);
-/* Whether the frame being recorded now is one that will be captured soon
- * (used to wrap new command buffers in statistics queries). */
-int
-lyr_capture_is_armed(struct lyr_device *dev);
 
 /* Online mode (layer/lyr_stats.c).  Frames captured into memory are
  * simulated by worker threads; the CSV and the summary are per process. */
@@ -403,5 +422,8 @@ lyr_format_aspects(VkFormat format);
 
 uint64_t
 lyr_now_ns(void);
+/* Creates `path` and its parents (mode 0755); 0, or -1 with errno set. */
+int
+lyr_make_dirs(const char *path);
 
 #endif /* OVERSHADE_LAYER_PRIVATE_H */

@@ -12,6 +12,13 @@
  * and the present) as the frame's reference picture and the frame is
  * written.  Anything failing inside drops this frame's capture, logs why,
  * and leaves the application's own work untouched.
+ *
+ * Owns: the per-device capture state, the vkQueueSubmit* and
+ * vkQueuePresentKHR hooks, the staging copies and the trace writer's use.
+ * Must not: record command buffer commands (lyr_commands.c does) or change
+ * the application's submissions beyond the semaphore chained in for the
+ * reference picture; it calls down into lyr_commands.c and lyr_objects.c
+ * for the shadows, never up into lyr_dispatch.c.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -1122,26 +1129,6 @@ resolve_indirect(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_que
 /* ---------------------------------------------------------------------- */
 /* Trace and frame lifetime                                                 */
 
-static int
-make_dirs(const char *path)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof(tmp), "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0755) != 0 && errno != EEXIST) {
-                return -1;
-            }
-            *p = '/';
-        }
-    }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) {
-        return -1;
-    }
-    return 0;
-}
-
 static enum cap_error
 add_device_block(struct lyr_device *dev, struct cap_writer *w);
 
@@ -1149,7 +1136,7 @@ static int
 open_trace(struct lyr_device *dev, struct lyr_capture *cap)
 {
     extern char *program_invocation_short_name;
-    if (make_dirs(lyr_config.output) != 0) {
+    if (lyr_make_dirs(lyr_config.output) != 0) {
         LYR_ERROR("cannot create output directory %s: %s; capture disabled", lyr_config.output,
                   strerror(errno));
         return -1;
@@ -1874,13 +1861,6 @@ lyr_QueuePresentKHR(VkQueue queue, const VkPresentInfoKHR *info)
 }
 
 /* ---------------------------------------------------------------------- */
-
-int
-lyr_capture_is_armed(struct lyr_device *dev)
-{
-    return !dev->capture_done && (lyr_config_wants_frame(&lyr_config, dev->frame) ||
-                                  lyr_config_wants_frame(&lyr_config, dev->frame + 1));
-}
 
 /* Frees a capture's GPU helpers and memory. */
 static void

@@ -3,6 +3,12 @@
  * appended to the command buffer's shadow stream as a trace command record
  * (capture/capture.h), naming objects by the application's handles.  This is
  * all the layer does while not capturing: one lookup and one append.
+ *
+ * Owns: the command buffer shadows, every hand-written vkCmd* hook and the
+ * vkAllocate/Free/Reset/Begin/EndCommandBuffer hooks.  Must not: write
+ * traces or submit work (lyr_capture.c reads the streams it keeps), or call
+ * up into lyr_capture.c or lyr_dispatch.c; it reads object shadows through
+ * lyr_objects.c and the device through lyr_device.c.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -247,7 +253,7 @@ lyr_BeginCommandBuffer(VkCommandBuffer cb, const VkCommandBufferBeginInfo *info)
     if (c) {
         cmdbuf_reset(c);
         c->state = LYR_CMDBUF_RECORDING;
-        c->recorded_while_armed = lyr_capture_is_armed(dev);
+        c->recorded_while_armed = lyr_device_is_armed(dev);
     }
     VkResult res = dev->vk.BeginCommandBuffer(cb, info);
     if (res == VK_SUCCESS && c && wants_stats(dev, c, info)) {
@@ -1201,16 +1207,15 @@ image_copy_of(VkImageSubresourceLayers s, VkOffset3D so, VkImageSubresourceLayer
 }
 
 static struct cap_buffer_image_copy
-bic_of(VkDeviceSize off, uint32_t row, uint32_t height, VkImageSubresourceLayers l,
-       VkOffset3D o, VkExtent3D e)
+bic_of(const VkBufferImageCopy2 *r)
 {
     return (struct cap_buffer_image_copy){
-        .buffer_offset = off,
-        .buffer_row_length = row,
-        .buffer_image_height = height,
-        .image = layers_of(l),
-        .image_offset = {o.x, o.y, o.z},
-        .image_extent = {e.width, e.height, e.depth},
+        .buffer_offset = r->bufferOffset,
+        .buffer_row_length = r->bufferRowLength,
+        .buffer_image_height = r->bufferImageHeight,
+        .image = layers_of(r->imageSubresource),
+        .image_offset = {r->imageOffset.x, r->imageOffset.y, r->imageOffset.z},
+        .image_extent = {r->imageExtent.width, r->imageExtent.height, r->imageExtent.depth},
     };
 }
 
@@ -1226,21 +1231,106 @@ blit_of(VkImageSubresourceLayers s, const VkOffset3D so[2], VkImageSubresourceLa
     };
 }
 
-/* Converts n API regions with `conv` into a temporary array and records. */
-#define RECORD_REGIONS(c, op, src, sl, dst, dl, filter, n, type, expr)                     \
+/* Fills a temporary array of n `type` with `expr` (which reads index i),
+ * runs `use` on it (as `arr_`) and frees it; marks the stream failed when
+ * the array cannot be allocated. */
+#define WITH_CONVERTED(c, type, n, expr, use)                                              \
     do {                                                                                   \
-        type *regs_ = calloc((n) + 1, sizeof(type));                                       \
-        if (!regs_) {                                                                      \
+        type *arr_ = calloc((n) + 1, sizeof(type));                                        \
+        if (!arr_) {                                                                       \
             (c)->stream.failed = 1;                                                        \
             break;                                                                         \
         }                                                                                  \
         for (uint32_t i = 0; i < (n); i++) {                                               \
-            regs_[i] = (expr);                                                             \
+            arr_[i] = (expr);                                                              \
         }                                                                                  \
-        record_transfer((c), (op), (src), (sl), (dst), (dl), (filter), regs_, (n),         \
-                        sizeof(type));                                                     \
-        free(regs_);                                                                       \
+        use;                                                                               \
+        free(arr_);                                                                        \
     } while (0)
+
+/* Converts n regions into their trace form `type` and records the transfer. */
+#define RECORD_REGIONS(c, op, src, sl, dst, dl, filter, n, type, expr)                     \
+    WITH_CONVERTED(c, type, n, expr,                                                       \
+                   record_transfer((c), (op), (src), (sl), (dst), (dl), (filter), arr_,    \
+                                   (n), sizeof(type)))
+
+/*
+ * Transfer commands are recorded from their version 2 form only: the
+ * version 1 hooks convert their regions to the version 2 structures (as
+ * Mesa's vk_cmd_copy.c does) and take the same path.
+ */
+#define RECORD_AS_V2(c, info, type2, n, expr, record)                                      \
+    WITH_CONVERTED(c, type2, n, expr, ((info).regionCount = (n), (info).pRegions = arr_,   \
+                                       record((c), &(info))))
+
+static void
+record_copy_buffer(struct lyr_cmdbuf *c, const VkCopyBufferInfo2 *info)
+{
+    const VkBufferCopy2 *r = info->pRegions;
+    RECORD_REGIONS(c, CAP_CMD_COPY_BUFFER, LYR_H(info->srcBuffer), 0, LYR_H(info->dstBuffer),
+                   0, 0, info->regionCount, struct cap_buffer_copy,
+                   ((struct cap_buffer_copy){r[i].srcOffset, r[i].dstOffset, r[i].size}));
+}
+
+static void
+record_copy_image(struct lyr_cmdbuf *c, const VkCopyImageInfo2 *info)
+{
+    const VkImageCopy2 *r = info->pRegions;
+    RECORD_REGIONS(c, CAP_CMD_COPY_IMAGE, LYR_H(info->srcImage), info->srcImageLayout,
+                   LYR_H(info->dstImage), info->dstImageLayout, 0, info->regionCount,
+                   struct cap_image_copy,
+                   image_copy_of(r[i].srcSubresource, r[i].srcOffset, r[i].dstSubresource,
+                                 r[i].dstOffset, r[i].extent));
+}
+
+static void
+record_resolve_image(struct lyr_cmdbuf *c, const VkResolveImageInfo2 *info)
+{
+    const VkImageResolve2 *r = info->pRegions;
+    RECORD_REGIONS(c, CAP_CMD_RESOLVE_IMAGE, LYR_H(info->srcImage), info->srcImageLayout,
+                   LYR_H(info->dstImage), info->dstImageLayout, 0, info->regionCount,
+                   struct cap_image_copy,
+                   image_copy_of(r[i].srcSubresource, r[i].srcOffset, r[i].dstSubresource,
+                                 r[i].dstOffset, r[i].extent));
+}
+
+static void
+record_copy_buffer_to_image(struct lyr_cmdbuf *c, const VkCopyBufferToImageInfo2 *info)
+{
+    const VkBufferImageCopy2 *r = info->pRegions;
+    RECORD_REGIONS(c, CAP_CMD_COPY_BUFFER_TO_IMAGE, LYR_H(info->srcBuffer), 0,
+                   LYR_H(info->dstImage), info->dstImageLayout, 0, info->regionCount,
+                   struct cap_buffer_image_copy, bic_of(&r[i]));
+}
+
+static void
+record_copy_image_to_buffer(struct lyr_cmdbuf *c, const VkCopyImageToBufferInfo2 *info)
+{
+    const VkBufferImageCopy2 *r = info->pRegions;
+    RECORD_REGIONS(c, CAP_CMD_COPY_IMAGE_TO_BUFFER, LYR_H(info->srcImage),
+                   info->srcImageLayout, LYR_H(info->dstBuffer), 0, 0, info->regionCount,
+                   struct cap_buffer_image_copy, bic_of(&r[i]));
+}
+
+static void
+record_blit_image(struct lyr_cmdbuf *c, const VkBlitImageInfo2 *info)
+{
+    const VkImageBlit2 *r = info->pRegions;
+    RECORD_REGIONS(c, CAP_CMD_BLIT_IMAGE, LYR_H(info->srcImage), info->srcImageLayout,
+                   LYR_H(info->dstImage), info->dstImageLayout, info->filter,
+                   info->regionCount, struct cap_image_blit,
+                   blit_of(r[i].srcSubresource, r[i].srcOffsets, r[i].dstSubresource,
+                           r[i].dstOffsets));
+}
+
+static VkBufferImageCopy2
+buffer_image_copy2(const VkBufferImageCopy *r)
+{
+    return (VkBufferImageCopy2){
+        VK_STRUCTURE_TYPE_BUFFER_IMAGE_COPY_2, NULL, r->bufferOffset, r->bufferRowLength,
+        r->bufferImageHeight, r->imageSubresource, r->imageOffset, r->imageExtent,
+    };
+}
 
 static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdCopyBuffer(VkCommandBuffer cb, VkBuffer src, VkBuffer dst, uint32_t n,
@@ -1249,31 +1339,14 @@ lyr_CmdCopyBuffer(VkCommandBuffer cb, VkBuffer src, VkBuffer dst, uint32_t n,
     struct lyr_device *dev = DEV(cb);
     struct lyr_cmdbuf *c = recording(dev, cb);
     if (c) {
-        _Static_assert(sizeof(VkBufferCopy) == sizeof(struct cap_buffer_copy), "copy layout");
-        record_transfer(c, CAP_CMD_COPY_BUFFER, LYR_H(src), 0, LYR_H(dst), 0, 0, r, n,
-                        sizeof(*r));
+        VkCopyBufferInfo2 info = {VK_STRUCTURE_TYPE_COPY_BUFFER_INFO_2, NULL, src, dst, 0, NULL};
+        RECORD_AS_V2(c, info, VkBufferCopy2, n,
+                     ((VkBufferCopy2){VK_STRUCTURE_TYPE_BUFFER_COPY_2, NULL, r[i].srcOffset,
+                                      r[i].dstOffset, r[i].size}),
+                     record_copy_buffer);
     }
     dev->vk.CmdCopyBuffer(cb, src, dst, n, r);
 }
-
-#define COPY_BUFFER2(name)                                                                 \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
-                                                 const VkCopyBufferInfo2 *info)             \
-    {                                                                                      \
-        struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
-        if (c) {                                                                           \
-            const VkBufferCopy2 *r = info->pRegions;                                       \
-            RECORD_REGIONS(c, CAP_CMD_COPY_BUFFER, LYR_H(info->srcBuffer), 0,              \
-                           LYR_H(info->dstBuffer), 0, 0, info->regionCount,                \
-                           struct cap_buffer_copy,                                         \
-                           ((struct cap_buffer_copy){r[i].srcOffset, r[i].dstOffset,       \
-                                                     r[i].size}));                         \
-        }                                                                                  \
-        dev->vk.name(cb, info);                                                            \
-    }
-COPY_BUFFER2(CmdCopyBuffer2)
-COPY_BUFFER2(CmdCopyBuffer2KHR)
 
 static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdCopyImage(VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage dst,
@@ -1282,139 +1355,17 @@ lyr_CmdCopyImage(VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage dst,
     struct lyr_device *dev = DEV(cb);
     struct lyr_cmdbuf *c = recording(dev, cb);
     if (c) {
-        RECORD_REGIONS(c, CAP_CMD_COPY_IMAGE, LYR_H(src), sl, LYR_H(dst), dl, 0, n,
-                       struct cap_image_copy,
-                       image_copy_of(r[i].srcSubresource, r[i].srcOffset, r[i].dstSubresource,
-                                     r[i].dstOffset, r[i].extent));
+        VkCopyImageInfo2 info = {
+            VK_STRUCTURE_TYPE_COPY_IMAGE_INFO_2, NULL, src, sl, dst, dl, 0, NULL,
+        };
+        RECORD_AS_V2(c, info, VkImageCopy2, n,
+                     ((VkImageCopy2){VK_STRUCTURE_TYPE_IMAGE_COPY_2, NULL, r[i].srcSubresource,
+                                     r[i].srcOffset, r[i].dstSubresource, r[i].dstOffset,
+                                     r[i].extent}),
+                     record_copy_image);
     }
     dev->vk.CmdCopyImage(cb, src, sl, dst, dl, n, r);
 }
-
-#define COPY_IMAGE2(name)                                                                  \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
-                                                 const VkCopyImageInfo2 *info)              \
-    {                                                                                      \
-        struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
-        if (c) {                                                                           \
-            const VkImageCopy2 *r = info->pRegions;                                        \
-            RECORD_REGIONS(c, CAP_CMD_COPY_IMAGE, LYR_H(info->srcImage),                   \
-                           info->srcImageLayout, LYR_H(info->dstImage),                    \
-                           info->dstImageLayout, 0, info->regionCount,                     \
-                           struct cap_image_copy,                                          \
-                           image_copy_of(r[i].srcSubresource, r[i].srcOffset,              \
-                                         r[i].dstSubresource, r[i].dstOffset,              \
-                                         r[i].extent));                                    \
-        }                                                                                  \
-        dev->vk.name(cb, info);                                                            \
-    }
-COPY_IMAGE2(CmdCopyImage2)
-COPY_IMAGE2(CmdCopyImage2KHR)
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdCopyBufferToImage(VkCommandBuffer cb, VkBuffer src, VkImage dst, VkImageLayout dl,
-                         uint32_t n, const VkBufferImageCopy *r)
-{
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
-    if (c) {
-        RECORD_REGIONS(c, CAP_CMD_COPY_BUFFER_TO_IMAGE, LYR_H(src), 0, LYR_H(dst), dl, 0, n,
-                       struct cap_buffer_image_copy,
-                       bic_of(r[i].bufferOffset, r[i].bufferRowLength, r[i].bufferImageHeight,
-                              r[i].imageSubresource, r[i].imageOffset, r[i].imageExtent));
-    }
-    dev->vk.CmdCopyBufferToImage(cb, src, dst, dl, n, r);
-}
-
-#define COPY_B2I2(name)                                                                    \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
-                                                 const VkCopyBufferToImageInfo2 *info)      \
-    {                                                                                      \
-        struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
-        if (c) {                                                                           \
-            const VkBufferImageCopy2 *r = info->pRegions;                                  \
-            RECORD_REGIONS(c, CAP_CMD_COPY_BUFFER_TO_IMAGE, LYR_H(info->srcBuffer), 0,     \
-                           LYR_H(info->dstImage), info->dstImageLayout, 0,                 \
-                           info->regionCount, struct cap_buffer_image_copy,                \
-                           bic_of(r[i].bufferOffset, r[i].bufferRowLength,                 \
-                                  r[i].bufferImageHeight, r[i].imageSubresource,           \
-                                  r[i].imageOffset, r[i].imageExtent));                    \
-        }                                                                                  \
-        dev->vk.name(cb, info);                                                            \
-    }
-COPY_B2I2(CmdCopyBufferToImage2)
-COPY_B2I2(CmdCopyBufferToImage2KHR)
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdCopyImageToBuffer(VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkBuffer dst,
-                         uint32_t n, const VkBufferImageCopy *r)
-{
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
-    if (c) {
-        RECORD_REGIONS(c, CAP_CMD_COPY_IMAGE_TO_BUFFER, LYR_H(src), sl, LYR_H(dst), 0, 0, n,
-                       struct cap_buffer_image_copy,
-                       bic_of(r[i].bufferOffset, r[i].bufferRowLength, r[i].bufferImageHeight,
-                              r[i].imageSubresource, r[i].imageOffset, r[i].imageExtent));
-    }
-    dev->vk.CmdCopyImageToBuffer(cb, src, sl, dst, n, r);
-}
-
-#define COPY_I2B2(name)                                                                    \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
-                                                 const VkCopyImageToBufferInfo2 *info)      \
-    {                                                                                      \
-        struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
-        if (c) {                                                                           \
-            const VkBufferImageCopy2 *r = info->pRegions;                                  \
-            RECORD_REGIONS(c, CAP_CMD_COPY_IMAGE_TO_BUFFER, LYR_H(info->srcImage),         \
-                           info->srcImageLayout, LYR_H(info->dstBuffer), 0, 0,             \
-                           info->regionCount, struct cap_buffer_image_copy,                \
-                           bic_of(r[i].bufferOffset, r[i].bufferRowLength,                 \
-                                  r[i].bufferImageHeight, r[i].imageSubresource,           \
-                                  r[i].imageOffset, r[i].imageExtent));                    \
-        }                                                                                  \
-        dev->vk.name(cb, info);                                                            \
-    }
-COPY_I2B2(CmdCopyImageToBuffer2)
-COPY_I2B2(CmdCopyImageToBuffer2KHR)
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdBlitImage(VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage dst,
-                 VkImageLayout dl, uint32_t n, const VkImageBlit *r, VkFilter filter)
-{
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
-    if (c) {
-        RECORD_REGIONS(c, CAP_CMD_BLIT_IMAGE, LYR_H(src), sl, LYR_H(dst), dl, filter, n,
-                       struct cap_image_blit,
-                       blit_of(r[i].srcSubresource, r[i].srcOffsets, r[i].dstSubresource,
-                               r[i].dstOffsets));
-    }
-    dev->vk.CmdBlitImage(cb, src, sl, dst, dl, n, r, filter);
-}
-
-#define BLIT2(name)                                                                        \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
-                                                 const VkBlitImageInfo2 *info)              \
-    {                                                                                      \
-        struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
-        if (c) {                                                                           \
-            const VkImageBlit2 *r = info->pRegions;                                        \
-            RECORD_REGIONS(c, CAP_CMD_BLIT_IMAGE, LYR_H(info->srcImage),                   \
-                           info->srcImageLayout, LYR_H(info->dstImage),                    \
-                           info->dstImageLayout, info->filter, info->regionCount,          \
-                           struct cap_image_blit,                                          \
-                           blit_of(r[i].srcSubresource, r[i].srcOffsets,                   \
-                                   r[i].dstSubresource, r[i].dstOffsets));                 \
-        }                                                                                  \
-        dev->vk.name(cb, info);                                                            \
-    }
-BLIT2(CmdBlitImage2)
-BLIT2(CmdBlitImage2KHR)
 
 static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdResolveImage(VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage dst,
@@ -1423,34 +1374,95 @@ lyr_CmdResolveImage(VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage d
     struct lyr_device *dev = DEV(cb);
     struct lyr_cmdbuf *c = recording(dev, cb);
     if (c) {
-        RECORD_REGIONS(c, CAP_CMD_RESOLVE_IMAGE, LYR_H(src), sl, LYR_H(dst), dl, 0, n,
-                       struct cap_image_copy,
-                       image_copy_of(r[i].srcSubresource, r[i].srcOffset, r[i].dstSubresource,
-                                     r[i].dstOffset, r[i].extent));
+        VkResolveImageInfo2 info = {
+            VK_STRUCTURE_TYPE_RESOLVE_IMAGE_INFO_2, NULL, src, sl, dst, dl, 0, NULL,
+        };
+        RECORD_AS_V2(c, info, VkImageResolve2, n,
+                     ((VkImageResolve2){VK_STRUCTURE_TYPE_IMAGE_RESOLVE_2, NULL,
+                                        r[i].srcSubresource, r[i].srcOffset,
+                                        r[i].dstSubresource, r[i].dstOffset, r[i].extent}),
+                     record_resolve_image);
     }
     dev->vk.CmdResolveImage(cb, src, sl, dst, dl, n, r);
 }
 
-#define RESOLVE2(name)                                                                     \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
-                                                 const VkResolveImageInfo2 *info)           \
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdCopyBufferToImage(VkCommandBuffer cb, VkBuffer src, VkImage dst, VkImageLayout dl,
+                         uint32_t n, const VkBufferImageCopy *r)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        VkCopyBufferToImageInfo2 info = {
+            VK_STRUCTURE_TYPE_COPY_BUFFER_TO_IMAGE_INFO_2, NULL, src, dst, dl, 0, NULL,
+        };
+        RECORD_AS_V2(c, info, VkBufferImageCopy2, n, buffer_image_copy2(&r[i]),
+                     record_copy_buffer_to_image);
+    }
+    dev->vk.CmdCopyBufferToImage(cb, src, dst, dl, n, r);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdCopyImageToBuffer(VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkBuffer dst,
+                         uint32_t n, const VkBufferImageCopy *r)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        VkCopyImageToBufferInfo2 info = {
+            VK_STRUCTURE_TYPE_COPY_IMAGE_TO_BUFFER_INFO_2, NULL, src, sl, dst, 0, NULL,
+        };
+        RECORD_AS_V2(c, info, VkBufferImageCopy2, n, buffer_image_copy2(&r[i]),
+                     record_copy_image_to_buffer);
+    }
+    dev->vk.CmdCopyImageToBuffer(cb, src, sl, dst, n, r);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdBlitImage(VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage dst,
+                 VkImageLayout dl, uint32_t n, const VkImageBlit *r, VkFilter filter)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        VkBlitImageInfo2 info = {
+            VK_STRUCTURE_TYPE_BLIT_IMAGE_INFO_2, NULL, src, sl, dst, dl, 0, NULL, filter,
+        };
+        RECORD_AS_V2(c, info, VkImageBlit2, n,
+                     ((VkImageBlit2){VK_STRUCTURE_TYPE_IMAGE_BLIT_2,
+                                     NULL,
+                                     r[i].srcSubresource,
+                                     {r[i].srcOffsets[0], r[i].srcOffsets[1]},
+                                     r[i].dstSubresource,
+                                     {r[i].dstOffsets[0], r[i].dstOffsets[1]}}),
+                     record_blit_image);
+    }
+    dev->vk.CmdBlitImage(cb, src, sl, dst, dl, n, r, filter);
+}
+
+/* The version 2 hooks (core and KHR): record, then call down. */
+#define CMD_INFO2(name, info_type, record)                                                 \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb, const info_type *info) \
     {                                                                                      \
         struct lyr_device *dev = DEV(cb);                                                  \
         struct lyr_cmdbuf *c = recording(dev, cb);                                         \
         if (c) {                                                                           \
-            const VkImageResolve2 *r = info->pRegions;                                     \
-            RECORD_REGIONS(c, CAP_CMD_RESOLVE_IMAGE, LYR_H(info->srcImage),                \
-                           info->srcImageLayout, LYR_H(info->dstImage),                    \
-                           info->dstImageLayout, 0, info->regionCount,                     \
-                           struct cap_image_copy,                                          \
-                           image_copy_of(r[i].srcSubresource, r[i].srcOffset,              \
-                                         r[i].dstSubresource, r[i].dstOffset,              \
-                                         r[i].extent));                                    \
+            record(c, info);                                                               \
         }                                                                                  \
         dev->vk.name(cb, info);                                                            \
     }
-RESOLVE2(CmdResolveImage2)
-RESOLVE2(CmdResolveImage2KHR)
+CMD_INFO2(CmdCopyBuffer2, VkCopyBufferInfo2, record_copy_buffer)
+CMD_INFO2(CmdCopyBuffer2KHR, VkCopyBufferInfo2, record_copy_buffer)
+CMD_INFO2(CmdCopyImage2, VkCopyImageInfo2, record_copy_image)
+CMD_INFO2(CmdCopyImage2KHR, VkCopyImageInfo2, record_copy_image)
+CMD_INFO2(CmdResolveImage2, VkResolveImageInfo2, record_resolve_image)
+CMD_INFO2(CmdResolveImage2KHR, VkResolveImageInfo2, record_resolve_image)
+CMD_INFO2(CmdCopyBufferToImage2, VkCopyBufferToImageInfo2, record_copy_buffer_to_image)
+CMD_INFO2(CmdCopyBufferToImage2KHR, VkCopyBufferToImageInfo2, record_copy_buffer_to_image)
+CMD_INFO2(CmdCopyImageToBuffer2, VkCopyImageToBufferInfo2, record_copy_image_to_buffer)
+CMD_INFO2(CmdCopyImageToBuffer2KHR, VkCopyImageToBufferInfo2, record_copy_image_to_buffer)
+CMD_INFO2(CmdBlitImage2, VkBlitImageInfo2, record_blit_image)
+CMD_INFO2(CmdBlitImage2KHR, VkBlitImageInfo2, record_blit_image)
 
 static struct cap_subresource_range
 range_of(const VkImageSubresourceRange *r)

@@ -3,6 +3,9 @@
  * by OVERSHADE_CONFIG_FILE), `key = value` lines, `#` comments; every key can
  * be overridden by an OVERSHADE_<KEY> environment variable.  Unknown keys and
  * malformed values are reported once and ignored.
+ *
+ * Owns: struct lyr_config and its parsing.  Must not: look at devices,
+ * frames or Vulkan; it calls nothing in the layer but the logging.
  */
 #include <ctype.h>
 #include <errno.h>

@@ -5,6 +5,12 @@
  * manifest, the loader calls vkNegotiateLoaderLayerInterfaceVersion, and
  * vkCreateInstance/vkCreateDevice hand us the next layer's GetProcAddr in a
  * VkLayer*CreateInfo chain element we must advance.
+ *
+ * Owns: vkCreate/DestroyInstance, vkCreate/DestroyDevice, queue tracking and
+ * the GetProcAddr entry points that pick a hook for every name.  It is the
+ * top of the layer: it creates each device's state, registers it in
+ * lyr_device.c and tears it down through the files below.  Must not: be
+ * called by any other layer file, or record commands or objects itself.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,62 +20,12 @@
 #include "report/report.h"
 #include "overshade_config.h"
 
-static pthread_mutex_t registry_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct lyr_map instances; /* dispatch key -> struct lyr_instance */
-static struct lyr_map devices;   /* dispatch key -> struct lyr_device */
 static pthread_once_t config_once = PTHREAD_ONCE_INIT;
 
 static void
 load_config(void)
 {
     lyr_config_load(&lyr_config);
-}
-
-static struct lyr_instance *
-instance_from_key(void *key)
-{
-    pthread_mutex_lock(&registry_lock);
-    struct lyr_instance *inst = lyr_map_get(&instances, LYR_H(key));
-    pthread_mutex_unlock(&registry_lock);
-    return inst;
-}
-
-static uint64_t cache_generation = 1;
-
-struct device_cache {
-    uint64_t generation;
-    void *key;
-    struct lyr_device *dev;
-};
-
-static _Thread_local struct device_cache device_cache;
-
-void
-lyr_cache_invalidate(void)
-{
-    __atomic_add_fetch(&cache_generation, 1, __ATOMIC_SEQ_CST);
-}
-
-uint64_t
-lyr_cache_generation(void)
-{
-    return __atomic_load_n(&cache_generation, __ATOMIC_ACQUIRE);
-}
-
-struct lyr_device *
-lyr_device_from_key(void *key)
-{
-    uint64_t gen = lyr_cache_generation();
-    if (device_cache.generation == gen && device_cache.key == key) {
-        return device_cache.dev;
-    }
-    pthread_mutex_lock(&registry_lock);
-    struct lyr_device *dev = lyr_map_get(&devices, LYR_H(key));
-    pthread_mutex_unlock(&registry_lock);
-    if (dev) {
-        device_cache = (struct device_cache){gen, key, dev};
-    }
-    return dev;
 }
 
 static VkLayerInstanceCreateInfo *
@@ -135,9 +91,7 @@ lyr_CreateInstance(const VkInstanceCreateInfo *info, const VkAllocationCallbacks
     LYR_INSTANCE_FUNCS(LYR_LOAD)
 #undef LYR_LOAD
 
-    pthread_mutex_lock(&registry_lock);
-    int fail = lyr_map_put(&instances, LYR_H(lyr_dispatch_key(*out)), inst);
-    pthread_mutex_unlock(&registry_lock);
+    int fail = lyr_instance_register(lyr_dispatch_key(*out), inst);
     if (fail) {
         free(inst);
         LYR_ERROR("out of memory; the layer passes this instance through untracked");
@@ -191,9 +145,7 @@ lyr_DestroyInstance(VkInstance instance, const VkAllocationCallbacks *alloc)
         return;
     }
     void *key = lyr_dispatch_key(instance);
-    pthread_mutex_lock(&registry_lock);
-    struct lyr_instance *inst = lyr_map_remove(&instances, LYR_H(key));
-    pthread_mutex_unlock(&registry_lock);
+    struct lyr_instance *inst = lyr_instance_unregister(key);
     if (!inst) {
         return;
     }
@@ -226,7 +178,7 @@ lyr_CreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo *info,
     }
     PFN_vkGetInstanceProcAddr next_gipa = link->u.pLayerInfo->pfnNextGetInstanceProcAddr;
     PFN_vkGetDeviceProcAddr next_gdpa = link->u.pLayerInfo->pfnNextGetDeviceProcAddr;
-    struct lyr_instance *inst = instance_from_key(lyr_dispatch_key(physical));
+    struct lyr_instance *inst = lyr_instance_from_key(lyr_dispatch_key(physical));
     PFN_vkCreateDevice next_create =
         (PFN_vkCreateDevice)next_gipa(inst ? inst->handle : VK_NULL_HANDLE, "vkCreateDevice");
     if (!next_create) {
@@ -325,9 +277,7 @@ lyr_CreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo *info,
     pthread_mutex_init(&dev->frame_lock, NULL);
     dev->last_present_ns = lyr_now_ns();
 
-    pthread_mutex_lock(&registry_lock);
-    int fail = lyr_map_put(&devices, LYR_H(dev->key), dev);
-    pthread_mutex_unlock(&registry_lock);
+    int fail = lyr_device_register(dev->key, dev);
     if (fail) {
         free(dev->families);
         free(dev);
@@ -343,9 +293,7 @@ lyr_DestroyDevice(VkDevice device, const VkAllocationCallbacks *alloc)
         return;
     }
     void *key = lyr_dispatch_key(device);
-    pthread_mutex_lock(&registry_lock);
-    struct lyr_device *dev = lyr_map_remove(&devices, LYR_H(key));
-    pthread_mutex_unlock(&registry_lock);
+    struct lyr_device *dev = lyr_device_unregister(key);
     if (!dev) {
         return;
     }
@@ -464,7 +412,7 @@ lyr_GetInstanceProcAddr(VkInstance instance, const char *name)
     if (!instance) {
         return NULL;
     }
-    struct lyr_instance *inst = instance_from_key(lyr_dispatch_key(instance));
+    struct lyr_instance *inst = lyr_instance_from_key(lyr_dispatch_key(instance));
     if (!inst) {
         return NULL;
     }

@@ -2,6 +2,8 @@
  * Texel block sizes, as vkCmdCopyImageToBuffer lays out each aspect
  * (Vulkan specification, "Copying Data Between Buffers and Images": depth
  * aspects of D24 formats take 4 bytes, stencil aspects 1 byte).
+ *
+ * Owns: the format table.  Must not: call any other layer file.
  */
 #include "layer/layer_private.h"
 

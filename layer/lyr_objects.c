@@ -3,6 +3,12 @@
  * the trace record that describes it, so capturing a frame copies bytes.
  * Descriptor sets keep their current contents, updated on every write, copy
  * and template update.
+ *
+ * Owns: the object shadows and descriptor set contents, the vkCreate* and
+ * vkDestroy* hooks of the objects a frame uses, vkUpdateDescriptorSets and
+ * templates, and the push-descriptor translation lyr_commands.c asks for.
+ * Must not: record commands, write traces, or call up into lyr_commands.c,
+ * lyr_capture.c or lyr_dispatch.c.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -101,6 +107,26 @@ lyr_dset_get(struct lyr_device *dev, uint64_t handle)
     return s;
 }
 
+/* Destroy hooks of the objects whose shadow dies with them. */
+#define DESTROY_HOOK(type, kind)                                                           \
+    static VKAPI_ATTR void VKAPI_CALL lyr_Destroy##type(VkDevice device, Vk##type object,  \
+                                                        const VkAllocationCallbacks *alloc) \
+    {                                                                                      \
+        struct lyr_device *dev = DEV(device);                                              \
+        object_drop(dev, kind, LYR_H(object));                                             \
+        dev->vk.Destroy##type(device, object, alloc);                                      \
+    }
+DESTROY_HOOK(Buffer, CAP_OBJ_BUFFER)
+DESTROY_HOOK(Image, CAP_OBJ_IMAGE)
+DESTROY_HOOK(ImageView, CAP_OBJ_IMAGE_VIEW)
+DESTROY_HOOK(BufferView, CAP_OBJ_BUFFER_VIEW)
+DESTROY_HOOK(Sampler, CAP_OBJ_SAMPLER)
+DESTROY_HOOK(ShaderModule, CAP_OBJ_SHADER_MODULE)
+DESTROY_HOOK(PipelineLayout, CAP_OBJ_PIPELINE_LAYOUT)
+DESTROY_HOOK(RenderPass, CAP_OBJ_RENDER_PASS)
+DESTROY_HOOK(Framebuffer, CAP_OBJ_FRAMEBUFFER)
+DESTROY_HOOK(Pipeline, CAP_OBJ_PIPELINE)
+
 static const void *
 find_next(const void *chain, VkStructureType type)
 {
@@ -140,14 +166,6 @@ lyr_CreateBuffer(VkDevice device, const VkBufferCreateInfo *info,
     }
     object_put(dev, CAP_OBJ_BUFFER, o);
     return res;
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyBuffer(VkDevice device, VkBuffer buffer, const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_BUFFER, LYR_H(buffer));
-    dev->vk.DestroyBuffer(device, buffer, alloc);
 }
 
 static int
@@ -210,14 +228,6 @@ lyr_CreateImage(VkDevice device, const VkImageCreateInfo *info,
     return res;
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyImage(VkDevice device, VkImage image, const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_IMAGE, LYR_H(image));
-    dev->vk.DestroyImage(device, image, alloc);
-}
-
 static VKAPI_ATTR VkResult VKAPI_CALL
 lyr_CreateImageView(VkDevice device, const VkImageViewCreateInfo *info,
                     const VkAllocationCallbacks *alloc, VkImageView *out)
@@ -249,14 +259,6 @@ lyr_CreateImageView(VkDevice device, const VkImageViewCreateInfo *info,
     return res;
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyImageView(VkDevice device, VkImageView view, const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_IMAGE_VIEW, LYR_H(view));
-    dev->vk.DestroyImageView(device, view, alloc);
-}
-
 static VKAPI_ATTR VkResult VKAPI_CALL
 lyr_CreateBufferView(VkDevice device, const VkBufferViewCreateInfo *info,
                      const VkAllocationCallbacks *alloc, VkBufferView *out)
@@ -280,14 +282,6 @@ lyr_CreateBufferView(VkDevice device, const VkBufferViewCreateInfo *info,
     }
     object_put(dev, CAP_OBJ_BUFFER_VIEW, o);
     return res;
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyBufferView(VkDevice device, VkBufferView view, const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_BUFFER_VIEW, LYR_H(view));
-    dev->vk.DestroyBufferView(device, view, alloc);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL
@@ -330,14 +324,6 @@ lyr_CreateSampler(VkDevice device, const VkSamplerCreateInfo *info,
     return res;
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroySampler(VkDevice device, VkSampler sampler, const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_SAMPLER, LYR_H(sampler));
-    dev->vk.DestroySampler(device, sampler, alloc);
-}
-
 static VKAPI_ATTR VkResult VKAPI_CALL
 lyr_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
                        const VkAllocationCallbacks *alloc, VkShaderModule *out)
@@ -363,15 +349,6 @@ lyr_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
     }
     object_put(dev, CAP_OBJ_SHADER_MODULE, o);
     return res;
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyShaderModule(VkDevice device, VkShaderModule module,
-                        const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_SHADER_MODULE, LYR_H(module));
-    dev->vk.DestroyShaderModule(device, module, alloc);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -522,15 +499,6 @@ lyr_CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *info
     free(ranges);
     object_put(dev, CAP_OBJ_PIPELINE_LAYOUT, o);
     return res;
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyPipelineLayout(VkDevice device, VkPipelineLayout layout,
-                          const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_PIPELINE_LAYOUT, LYR_H(layout));
-    dev->vk.DestroyPipelineLayout(device, layout, alloc);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1041,147 +1009,248 @@ lyr_push_descriptors(struct lyr_device *dev, uint64_t layout, uint32_t set, uint
 /* ---------------------------------------------------------------------- */
 /* Render passes and framebuffers                                          */
 
-/* One description of a render pass, from either create-info version. */
-struct rp_build {
-    struct cap_buf rec;
-    size_t at;
-};
-
+/* Fills `scratch` with `n` references (zeroes where the application passed
+ * no array) and appends them to the record at the span at byte `field`. */
 static void
-build_render_pass(struct lyr_device *dev, uint64_t handle, uint32_t att_count,
-                  const struct cap_attachment_desc *atts, uint32_t subpass_count,
-                  struct cap_subpass *subpasses, struct cap_attachment_ref *const *refs_in,
-                  struct cap_attachment_ref *const *refs_color,
-                  struct cap_attachment_ref *const *refs_resolve,
-                  struct cap_attachment_ref *const *refs_ds, uint32_t *const *preserves,
-                  uint32_t dep_count, const struct cap_subpass_dependency *deps)
+record_refs(struct cap_buf *b, size_t rec, size_t field, struct cap_attachment_ref *scratch,
+            const VkAttachmentReference2 *r, uint32_t n)
 {
-    struct lyr_object *o = object_new(CAP_BLOCK_RENDER_PASS, handle);
-    if (!o) {
-        LYR_ERROR("out of memory tracking a render pass");
-        return;
+    for (uint32_t i = 0; i < n; i++) {
+        scratch[i] = (struct cap_attachment_ref){0};
+        if (r) {
+            scratch[i].attachment = r[i].attachment;
+            scratch[i].layout = r[i].layout;
+            scratch[i].aspect_mask = r[i].aspectMask;
+        }
     }
+    cap_rec_array(b, rec, field, scratch, n, sizeof(*scratch));
+}
+
+static uint32_t
+subpass_resolve_count(const VkSubpassDescription2 *sp)
+{
+    return sp->pResolveAttachments ? sp->colorAttachmentCount : 0;
+}
+
+static uint32_t
+subpass_max_refs(const VkSubpassDescription2 *sp)
+{
+    uint32_t n = sp->inputAttachmentCount > sp->colorAttachmentCount ? sp->inputAttachmentCount
+                                                                     : sp->colorAttachmentCount;
+    return n > 1 ? n : 1;
+}
+
+/* Records the render pass `handle` from its create info; both create-info
+ * versions reach this path (version 1 through rp2_from_v1_init). */
+static void
+record_render_pass(struct lyr_device *dev, uint64_t handle, const VkRenderPassCreateInfo2 *info)
+{
+    struct cap_attachment_desc *atts = calloc(info->attachmentCount + 1, sizeof(*atts));
+    struct cap_subpass *subpasses = calloc(info->subpassCount + 1, sizeof(*subpasses));
+    struct cap_subpass_dependency *deps = calloc(info->dependencyCount + 1, sizeof(*deps));
+    struct cap_attachment_ref *refs = NULL;
+    struct lyr_object *o = NULL;
+    uint32_t max_refs = 1;
+
+    if (!atts || !subpasses || !deps) {
+        goto oom;
+    }
+    for (uint32_t i = 0; i < info->attachmentCount; i++) {
+        const VkAttachmentDescription2 *a = &info->pAttachments[i];
+        atts[i] = (struct cap_attachment_desc){
+            a->flags,          a->format,        a->samples,       a->loadOp,
+            a->storeOp,        a->stencilLoadOp, a->stencilStoreOp, a->initialLayout,
+            a->finalLayout,    0,
+        };
+    }
+    for (uint32_t i = 0; i < info->subpassCount; i++) {
+        const VkSubpassDescription2 *sp = &info->pSubpasses[i];
+        subpasses[i].bind_point = sp->pipelineBindPoint;
+        subpasses[i].view_mask = sp->viewMask;
+        subpasses[i].inputs.count = sp->inputAttachmentCount;
+        subpasses[i].colors.count = sp->colorAttachmentCount;
+        subpasses[i].resolves.count = subpass_resolve_count(sp);
+        subpasses[i].depth_stencil.count = sp->pDepthStencilAttachment ? 1 : 0;
+        subpasses[i].preserves.count = sp->preserveAttachmentCount;
+        if (subpass_max_refs(sp) > max_refs) {
+            max_refs = subpass_max_refs(sp);
+        }
+    }
+    for (uint32_t i = 0; i < info->dependencyCount; i++) {
+        const VkSubpassDependency2 *d = &info->pDependencies[i];
+        deps[i] = (struct cap_subpass_dependency){
+            d->srcSubpass,    d->dstSubpass,    d->srcStageMask,    d->dstStageMask,
+            d->srcAccessMask, d->dstAccessMask, d->dependencyFlags, 0,
+        };
+    }
+    refs = calloc(max_refs, sizeof(*refs));
+    o = object_new(CAP_BLOCK_RENDER_PASS, handle);
+    if (!refs || !o) {
+        goto oom;
+    }
+
     struct cap_render_pass head = {.handle = handle};
     size_t rec = cap_rec_begin(&o->rec, &head, sizeof(head));
-    cap_rec_array(&o->rec, rec, offsetof(struct cap_render_pass, attachments), atts, att_count,
-                  sizeof(*atts));
+    cap_rec_array(&o->rec, rec, offsetof(struct cap_render_pass, attachments), atts,
+                  info->attachmentCount, sizeof(*atts));
     /* Subpass heads first, then their arrays, patched into the copies. */
     cap_rec_array(&o->rec, rec, offsetof(struct cap_render_pass, subpasses), subpasses,
-                  subpass_count, sizeof(*subpasses));
+                  info->subpassCount, sizeof(*subpasses));
     cap_rec_array(&o->rec, rec, offsetof(struct cap_render_pass, dependencies), deps,
-                  dep_count, sizeof(*deps));
+                  info->dependencyCount, sizeof(*deps));
     if (!o->rec.failed) {
         const struct cap_render_pass *rp = (const void *)(o->rec.data + rec);
         size_t sp_off = rp->subpasses.offset;
-        for (uint32_t i = 0; i < subpass_count; i++) {
+        for (uint32_t i = 0; i < info->subpassCount; i++) {
+            const VkSubpassDescription2 *sp = &info->pSubpasses[i];
             size_t field = sp_off + i * sizeof(struct cap_subpass);
-            cap_rec_array(&o->rec, rec, field + offsetof(struct cap_subpass, inputs),
-                          refs_in[i], subpasses[i].inputs.count, sizeof(**refs_in));
-            cap_rec_array(&o->rec, rec, field + offsetof(struct cap_subpass, colors),
-                          refs_color[i], subpasses[i].colors.count, sizeof(**refs_color));
-            cap_rec_array(&o->rec, rec, field + offsetof(struct cap_subpass, resolves),
-                          refs_resolve[i], subpasses[i].resolves.count,
-                          sizeof(**refs_resolve));
-            cap_rec_array(&o->rec, rec, field + offsetof(struct cap_subpass, depth_stencil),
-                          refs_ds[i], subpasses[i].depth_stencil.count, sizeof(**refs_ds));
+            record_refs(&o->rec, rec, field + offsetof(struct cap_subpass, inputs), refs,
+                        sp->pInputAttachments, sp->inputAttachmentCount);
+            record_refs(&o->rec, rec, field + offsetof(struct cap_subpass, colors), refs,
+                        sp->pColorAttachments, sp->colorAttachmentCount);
+            record_refs(&o->rec, rec, field + offsetof(struct cap_subpass, resolves), refs,
+                        sp->pResolveAttachments, subpass_resolve_count(sp));
+            record_refs(&o->rec, rec, field + offsetof(struct cap_subpass, depth_stencil),
+                        refs, sp->pDepthStencilAttachment, sp->pDepthStencilAttachment ? 1 : 0);
             cap_rec_array(&o->rec, rec, field + offsetof(struct cap_subpass, preserves),
-                          preserves[i], subpasses[i].preserves.count, sizeof(**preserves));
+                          sp->pPreserveAttachments,
+                          sp->pPreserveAttachments ? sp->preserveAttachmentCount : 0,
+                          sizeof(uint32_t));
         }
     }
     cap_rec_end(&o->rec, rec, 0);
     object_put(dev, CAP_OBJ_RENDER_PASS, o);
+    free(refs);
+    free(deps);
+    free(subpasses);
+    free(atts);
+    return;
+oom:
+    free(refs);
+    free(deps);
+    free(subpasses);
+    free(atts);
+    LYR_ERROR("out of memory tracking a render pass");
 }
 
-/* Per-subpass scratch arrays for build_render_pass. */
-struct rp_scratch {
-    struct cap_subpass *subpasses;
-    struct cap_attachment_ref **in, **color, **resolve, **ds;
-    uint32_t **preserve;
-    struct cap_attachment_desc *atts;
-    struct cap_subpass_dependency *deps;
-    uint32_t n;
+/* A VkRenderPassCreateInfo as the VkRenderPassCreateInfo2 it is equivalent
+ * to (as Mesa's vk_render_pass.c converts it), so one path records both.
+ * Version 1 has no aspect masks and no view masks: they stay 0.  The arrays
+ * belong to the struct: rp2_from_v1_finish. */
+struct rp2_from_v1 {
+    VkRenderPassCreateInfo2 info;
+    VkAttachmentDescription2 *atts;
+    VkSubpassDescription2 *subpasses;
+    VkAttachmentReference2 *refs;
+    VkSubpassDependency2 *deps;
 };
 
-static int
-scratch_init(struct rp_scratch *s, uint32_t subpasses, uint32_t atts, uint32_t deps)
+static const VkAttachmentReference2 *
+rp2_refs(VkAttachmentReference2 **next, const VkAttachmentReference *r, uint32_t n)
 {
-    memset(s, 0, sizeof(*s));
-    s->n = subpasses;
-    s->subpasses = calloc(subpasses + 1, sizeof(*s->subpasses));
-    s->in = calloc(subpasses + 1, sizeof(*s->in));
-    s->color = calloc(subpasses + 1, sizeof(*s->color));
-    s->resolve = calloc(subpasses + 1, sizeof(*s->resolve));
-    s->ds = calloc(subpasses + 1, sizeof(*s->ds));
-    s->preserve = calloc(subpasses + 1, sizeof(*s->preserve));
-    s->atts = calloc(atts + 1, sizeof(*s->atts));
-    s->deps = calloc(deps + 1, sizeof(*s->deps));
-    return s->subpasses && s->in && s->color && s->resolve && s->ds && s->preserve &&
-                   s->atts && s->deps
-               ? 0
-               : -1;
+    VkAttachmentReference2 *out = *next;
+    if (!r) {
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        out[i] = (VkAttachmentReference2){
+            .sType = VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2,
+            .attachment = r[i].attachment,
+            .layout = r[i].layout,
+        };
+    }
+    *next += n;
+    return out;
 }
 
 static void
-scratch_finish(struct rp_scratch *s)
+rp2_from_v1_finish(struct rp2_from_v1 *c)
 {
-    for (uint32_t i = 0; i < s->n; i++) {
-        if (s->in) {
-            free(s->in[i]);
-        }
-        if (s->color) {
-            free(s->color[i]);
-        }
-        if (s->resolve) {
-            free(s->resolve[i]);
-        }
-        if (s->ds) {
-            free(s->ds[i]);
-        }
-        if (s->preserve) {
-            free(s->preserve[i]);
-        }
-    }
-    free(s->subpasses);
-    free(s->in);
-    free(s->color);
-    free(s->resolve);
-    free(s->ds);
-    free(s->preserve);
-    free(s->atts);
-    free(s->deps);
+    free(c->atts);
+    free(c->subpasses);
+    free(c->refs);
+    free(c->deps);
 }
 
-static struct cap_attachment_ref *
-refs1(const VkAttachmentReference *r, uint32_t n)
+static int
+rp2_from_v1_init(struct rp2_from_v1 *c, const VkRenderPassCreateInfo *in)
 {
-    struct cap_attachment_ref *out = calloc(n + 1, sizeof(*out));
-    for (uint32_t i = 0; out && r && i < n; i++) {
-        out[i].attachment = r[i].attachment;
-        out[i].layout = r[i].layout;
+    size_t ref_count = 1;
+    for (uint32_t i = 0; i < in->subpassCount; i++) {
+        const VkSubpassDescription *sp = &in->pSubpasses[i];
+        ref_count += (size_t)sp->inputAttachmentCount + sp->colorAttachmentCount +
+                     (sp->pResolveAttachments ? sp->colorAttachmentCount : 0) +
+                     (sp->pDepthStencilAttachment ? 1 : 0);
     }
-    return out;
-}
-
-static struct cap_attachment_ref *
-refs2(const VkAttachmentReference2 *r, uint32_t n)
-{
-    struct cap_attachment_ref *out = calloc(n + 1, sizeof(*out));
-    for (uint32_t i = 0; out && r && i < n; i++) {
-        out[i].attachment = r[i].attachment;
-        out[i].layout = r[i].layout;
-        out[i].aspect_mask = r[i].aspectMask;
+    memset(c, 0, sizeof(*c));
+    c->atts = calloc(in->attachmentCount + 1, sizeof(*c->atts));
+    c->subpasses = calloc(in->subpassCount + 1, sizeof(*c->subpasses));
+    c->refs = calloc(ref_count, sizeof(*c->refs));
+    c->deps = calloc(in->dependencyCount + 1, sizeof(*c->deps));
+    if (!c->atts || !c->subpasses || !c->refs || !c->deps) {
+        rp2_from_v1_finish(c);
+        return -1;
     }
-    return out;
-}
-
-static uint32_t *
-copy_u32(const uint32_t *p, uint32_t n)
-{
-    uint32_t *out = calloc(n + 1, sizeof(*out));
-    if (out && p && n) {
-        memcpy(out, p, n * sizeof(*out));
+    for (uint32_t i = 0; i < in->attachmentCount; i++) {
+        const VkAttachmentDescription *a = &in->pAttachments[i];
+        c->atts[i] = (VkAttachmentDescription2){
+            .sType = VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2,
+            .flags = a->flags,
+            .format = a->format,
+            .samples = a->samples,
+            .loadOp = a->loadOp,
+            .storeOp = a->storeOp,
+            .stencilLoadOp = a->stencilLoadOp,
+            .stencilStoreOp = a->stencilStoreOp,
+            .initialLayout = a->initialLayout,
+            .finalLayout = a->finalLayout,
+        };
     }
-    return out;
+    VkAttachmentReference2 *next = c->refs;
+    for (uint32_t i = 0; i < in->subpassCount; i++) {
+        const VkSubpassDescription *sp = &in->pSubpasses[i];
+        uint32_t resolves = sp->pResolveAttachments ? sp->colorAttachmentCount : 0;
+        c->subpasses[i] = (VkSubpassDescription2){
+            .sType = VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2,
+            .flags = sp->flags,
+            .pipelineBindPoint = sp->pipelineBindPoint,
+            .inputAttachmentCount = sp->inputAttachmentCount,
+            .pInputAttachments = rp2_refs(&next, sp->pInputAttachments,
+                                          sp->inputAttachmentCount),
+            .colorAttachmentCount = sp->colorAttachmentCount,
+            .pColorAttachments = rp2_refs(&next, sp->pColorAttachments,
+                                          sp->colorAttachmentCount),
+            .pResolveAttachments = rp2_refs(&next, sp->pResolveAttachments, resolves),
+            .pDepthStencilAttachment = rp2_refs(&next, sp->pDepthStencilAttachment,
+                                                sp->pDepthStencilAttachment ? 1 : 0),
+            .preserveAttachmentCount = sp->preserveAttachmentCount,
+            .pPreserveAttachments = sp->pPreserveAttachments,
+        };
+    }
+    for (uint32_t i = 0; i < in->dependencyCount; i++) {
+        const VkSubpassDependency *d = &in->pDependencies[i];
+        c->deps[i] = (VkSubpassDependency2){
+            .sType = VK_STRUCTURE_TYPE_SUBPASS_DEPENDENCY_2,
+            .srcSubpass = d->srcSubpass,
+            .dstSubpass = d->dstSubpass,
+            .srcStageMask = d->srcStageMask,
+            .dstStageMask = d->dstStageMask,
+            .srcAccessMask = d->srcAccessMask,
+            .dstAccessMask = d->dstAccessMask,
+            .dependencyFlags = d->dependencyFlags,
+        };
+    }
+    c->info = (VkRenderPassCreateInfo2){
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2,
+        .flags = in->flags,
+        .attachmentCount = in->attachmentCount,
+        .pAttachments = c->atts,
+        .subpassCount = in->subpassCount,
+        .pSubpasses = c->subpasses,
+        .dependencyCount = in->dependencyCount,
+        .pDependencies = c->deps,
+    };
+    return 0;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL
@@ -1193,107 +1262,25 @@ lyr_CreateRenderPass(VkDevice device, const VkRenderPassCreateInfo *info,
     if (res != VK_SUCCESS) {
         return res;
     }
-    struct rp_scratch s;
-    if (scratch_init(&s, info->subpassCount, info->attachmentCount, info->dependencyCount)) {
-        goto oom;
+    struct rp2_from_v1 c;
+    if (rp2_from_v1_init(&c, info)) {
+        LYR_ERROR("out of memory tracking a render pass");
+        return res;
     }
-    for (uint32_t i = 0; i < info->attachmentCount; i++) {
-        const VkAttachmentDescription *a = &info->pAttachments[i];
-        s.atts[i] = (struct cap_attachment_desc){
-            a->flags,          a->format,        a->samples,       a->loadOp,
-            a->storeOp,        a->stencilLoadOp, a->stencilStoreOp, a->initialLayout,
-            a->finalLayout,    0,
-        };
-    }
-    for (uint32_t i = 0; i < info->subpassCount; i++) {
-        const VkSubpassDescription *sp = &info->pSubpasses[i];
-        s.subpasses[i].bind_point = sp->pipelineBindPoint;
-        s.subpasses[i].inputs.count = sp->inputAttachmentCount;
-        s.subpasses[i].colors.count = sp->colorAttachmentCount;
-        s.subpasses[i].resolves.count = sp->pResolveAttachments ? sp->colorAttachmentCount : 0;
-        s.subpasses[i].depth_stencil.count = sp->pDepthStencilAttachment ? 1 : 0;
-        s.subpasses[i].preserves.count = sp->preserveAttachmentCount;
-        s.in[i] = refs1(sp->pInputAttachments, sp->inputAttachmentCount);
-        s.color[i] = refs1(sp->pColorAttachments, sp->colorAttachmentCount);
-        s.resolve[i] = refs1(sp->pResolveAttachments, s.subpasses[i].resolves.count);
-        s.ds[i] = refs1(sp->pDepthStencilAttachment, s.subpasses[i].depth_stencil.count);
-        s.preserve[i] = copy_u32(sp->pPreserveAttachments, sp->preserveAttachmentCount);
-        if (!s.in[i] || !s.color[i] || !s.resolve[i] || !s.ds[i] || !s.preserve[i]) {
-            goto oom;
-        }
-    }
-    for (uint32_t i = 0; i < info->dependencyCount; i++) {
-        const VkSubpassDependency *d = &info->pDependencies[i];
-        s.deps[i] = (struct cap_subpass_dependency){
-            d->srcSubpass,    d->dstSubpass,    d->srcStageMask,    d->dstStageMask,
-            d->srcAccessMask, d->dstAccessMask, d->dependencyFlags, 0,
-        };
-    }
-    build_render_pass(dev, LYR_H(*out), info->attachmentCount, s.atts, info->subpassCount,
-                      s.subpasses, s.in, s.color, s.resolve, s.ds, s.preserve,
-                      info->dependencyCount, s.deps);
-    scratch_finish(&s);
-    return res;
-oom:
-    scratch_finish(&s);
-    LYR_ERROR("out of memory tracking a render pass");
+    record_render_pass(dev, LYR_H(*out), &c.info);
+    rp2_from_v1_finish(&c);
     return res;
 }
 
 static VkResult
-create_render_pass2(struct lyr_device *dev, VkDevice device,
-                    const VkRenderPassCreateInfo2 *info, const VkAllocationCallbacks *alloc,
-                    VkRenderPass *out, PFN_vkCreateRenderPass2 next)
+create_render_pass2(VkDevice device, const VkRenderPassCreateInfo2 *info,
+                    const VkAllocationCallbacks *alloc, VkRenderPass *out,
+                    PFN_vkCreateRenderPass2 next)
 {
     VkResult res = next(device, info, alloc, out);
-    if (res != VK_SUCCESS) {
-        return res;
+    if (res == VK_SUCCESS) {
+        record_render_pass(DEV(device), LYR_H(*out), info);
     }
-    struct rp_scratch s;
-    if (scratch_init(&s, info->subpassCount, info->attachmentCount, info->dependencyCount)) {
-        goto oom;
-    }
-    for (uint32_t i = 0; i < info->attachmentCount; i++) {
-        const VkAttachmentDescription2 *a = &info->pAttachments[i];
-        s.atts[i] = (struct cap_attachment_desc){
-            a->flags,          a->format,        a->samples,       a->loadOp,
-            a->storeOp,        a->stencilLoadOp, a->stencilStoreOp, a->initialLayout,
-            a->finalLayout,    0,
-        };
-    }
-    for (uint32_t i = 0; i < info->subpassCount; i++) {
-        const VkSubpassDescription2 *sp = &info->pSubpasses[i];
-        s.subpasses[i].bind_point = sp->pipelineBindPoint;
-        s.subpasses[i].view_mask = sp->viewMask;
-        s.subpasses[i].inputs.count = sp->inputAttachmentCount;
-        s.subpasses[i].colors.count = sp->colorAttachmentCount;
-        s.subpasses[i].resolves.count = sp->pResolveAttachments ? sp->colorAttachmentCount : 0;
-        s.subpasses[i].depth_stencil.count = sp->pDepthStencilAttachment ? 1 : 0;
-        s.subpasses[i].preserves.count = sp->preserveAttachmentCount;
-        s.in[i] = refs2(sp->pInputAttachments, sp->inputAttachmentCount);
-        s.color[i] = refs2(sp->pColorAttachments, sp->colorAttachmentCount);
-        s.resolve[i] = refs2(sp->pResolveAttachments, s.subpasses[i].resolves.count);
-        s.ds[i] = refs2(sp->pDepthStencilAttachment, s.subpasses[i].depth_stencil.count);
-        s.preserve[i] = copy_u32(sp->pPreserveAttachments, sp->preserveAttachmentCount);
-        if (!s.in[i] || !s.color[i] || !s.resolve[i] || !s.ds[i] || !s.preserve[i]) {
-            goto oom;
-        }
-    }
-    for (uint32_t i = 0; i < info->dependencyCount; i++) {
-        const VkSubpassDependency2 *d = &info->pDependencies[i];
-        s.deps[i] = (struct cap_subpass_dependency){
-            d->srcSubpass,    d->dstSubpass,    d->srcStageMask,    d->dstStageMask,
-            d->srcAccessMask, d->dstAccessMask, d->dependencyFlags, 0,
-        };
-    }
-    build_render_pass(dev, LYR_H(*out), info->attachmentCount, s.atts, info->subpassCount,
-                      s.subpasses, s.in, s.color, s.resolve, s.ds, s.preserve,
-                      info->dependencyCount, s.deps);
-    scratch_finish(&s);
-    return res;
-oom:
-    scratch_finish(&s);
-    LYR_ERROR("out of memory tracking a render pass");
     return res;
 }
 
@@ -1301,24 +1288,14 @@ static VKAPI_ATTR VkResult VKAPI_CALL
 lyr_CreateRenderPass2(VkDevice device, const VkRenderPassCreateInfo2 *info,
                       const VkAllocationCallbacks *alloc, VkRenderPass *out)
 {
-    struct lyr_device *dev = DEV(device);
-    return create_render_pass2(dev, device, info, alloc, out, dev->vk.CreateRenderPass2);
+    return create_render_pass2(device, info, alloc, out, DEV(device)->vk.CreateRenderPass2);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL
 lyr_CreateRenderPass2KHR(VkDevice device, const VkRenderPassCreateInfo2 *info,
                          const VkAllocationCallbacks *alloc, VkRenderPass *out)
 {
-    struct lyr_device *dev = DEV(device);
-    return create_render_pass2(dev, device, info, alloc, out, dev->vk.CreateRenderPass2KHR);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyRenderPass(VkDevice device, VkRenderPass rp, const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_RENDER_PASS, LYR_H(rp));
-    dev->vk.DestroyRenderPass(device, rp, alloc);
+    return create_render_pass2(device, info, alloc, out, DEV(device)->vk.CreateRenderPass2KHR);
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL
@@ -1358,14 +1335,6 @@ lyr_CreateFramebuffer(VkDevice device, const VkFramebufferCreateInfo *info,
     free(views);
     object_put(dev, CAP_OBJ_FRAMEBUFFER, o);
     return res;
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyFramebuffer(VkDevice device, VkFramebuffer fb, const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_FRAMEBUFFER, LYR_H(fb));
-    dev->vk.DestroyFramebuffer(device, fb, alloc);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1683,14 +1652,6 @@ lyr_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t cou
         }
     }
     return res;
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyPipeline(VkDevice device, VkPipeline pipeline, const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    object_drop(dev, CAP_OBJ_PIPELINE, LYR_H(pipeline));
-    dev->vk.DestroyPipeline(device, pipeline, alloc);
 }
 
 /* ---------------------------------------------------------------------- */

@@ -21,6 +21,11 @@
  * overshade-<program>-<pid>.json) is written when the last device goes and
  * when the layer is unloaded or the process exits.  A failure inside logs
  * why and stops online mode; the application runs on.
+ *
+ * Owns: the workers, the simulator processes, the online CSV and summary.
+ * Must not: touch Vulkan or the device state; lyr_capture.c hands it
+ * finished traces and it calls back into no other layer file but the
+ * configuration and the utilities.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -113,23 +118,6 @@ stop_locked(const char *why)
     }
     stats.tail = NULL;
     pthread_cond_broadcast(&stats.idle);
-}
-
-static int
-make_dirs(const char *path)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof(tmp), "%s", path);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p == '/') {
-            *p = 0;
-            if (mkdir(tmp, 0755) != 0 && errno != EEXIST) {
-                return -1;
-            }
-            *p = '/';
-        }
-    }
-    return mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -442,7 +430,7 @@ static int
 start_locked(void)
 {
     extern char *program_invocation_short_name;
-    if (make_dirs(lyr_config.output) != 0) {
+    if (lyr_make_dirs(lyr_config.output) != 0) {
         char why[320];
         snprintf(why, sizeof(why), "cannot create output directory %.200s: %s",
                  lyr_config.output, strerror(errno));

@@ -1,8 +1,16 @@
-/* Logging, handle maps and time for the layer. */
+/*
+ * Logging, handle maps and time for the layer.
+ *
+ * Owns: the logging level and writer, struct lyr_map, lyr_now_ns,
+ * lyr_make_dirs.  Must
+ * not: call any other layer file; every file may call it.
+ */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "layer/layer_private.h"
@@ -162,4 +170,21 @@ lyr_map_remove(struct lyr_map *m, uint64_t key)
             return NULL;
         }
     }
+}
+
+int
+lyr_make_dirs(const char *path)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof(tmp), "%s", path);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p == '/') {
+            *p = 0;
+            if (mkdir(tmp, 0755) != 0 && errno != EEXIST) {
+                return -1;
+            }
+            *p = '/';
+        }
+    }
+    return mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }

@@ -22,6 +22,10 @@ Commands of platform extensions (win32, xlib, provisional, ...) are guarded
 by the platform's macro, as in the headers, so the code holds exactly what
 the headers in use declare.  Nothing here is hand-maintained: newer headers
 bring their commands along.
+
+Owns: what is mechanical per command.  Must not: emit a hook that shadows
+anything beyond the command's name (what a command means belongs in the
+hand-written hooks of lyr_commands.c).
 """
 import sys
 import xml.etree.ElementTree as ET

@@ -1,13 +1,17 @@
-"""What the Python tests share: the lavapipe ICD, and vkcube captured under
-the build-tree layer.  A test imports it with its parent folder on sys.path:
+"""What the Python tests share: the lavapipe ICD, the environment that puts
+the build-tree layer in front of a program, the skip (77) and setup-error
+(99) checks, the FAIL list with check(), and vkcube captured under the
+build-tree layer.  A test imports it with its parent folder on sys.path:
 
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     import common
 """
+import argparse
 import glob
 import os
 import shutil
 import subprocess
+import sys
 
 
 def lavapipe_icd():
@@ -21,19 +25,103 @@ def capture_vkcube(tmp, manifest, out):
     (a temporary XDG_DATA_HOME under `tmp`; the caller's OVERSHADE*
     variables dropped) with frames 3-4 captured into `out`.  Prints its
     output; returns (vkcube's exit status, the traces in `out`)."""
-    env = dict(os.environ)
-    for k in list(env):
-        if k.startswith("OVERSHADE") or k == "DISABLE_OVERSHADE":
-            del env[k]
-    data_home = os.path.join(tmp, "share")
-    os.makedirs(os.path.join(data_home, "vulkan", "implicit_layer.d"), exist_ok=True)
-    shutil.copy(manifest, os.path.join(data_home, "vulkan", "implicit_layer.d",
-                                       "VkLayer_overshade.json"))
-    env.update({"XDG_DATA_HOME": data_home, "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
-                "VK_ICD_FILENAMES": lavapipe_icd(), "OVERSHADE": "1",
-                "OVERSHADE_CAPTURE": "3-4", "OVERSHADE_OUTPUT": out})
+    env = layer_env(tmp, manifest)
+    env.update({"OVERSHADE": "1", "OVERSHADE_CAPTURE": "3-4", "OVERSHADE_OUTPUT": out})
     cmd = ["xvfb-run", "-a", "-s", "-screen 0 640x480x24", "vkcube", "--c", "6"]
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        timeout=300)
     print(p.stdout.decode("utf-8", "replace"))
     return p.returncode, glob.glob(os.path.join(out, "*.ovs"))
+
+
+# What a test found wrong; main() returns 1 when it is not empty.
+FAIL = []
+
+
+def check(cond, msg):
+    """Records `msg` in FAIL and on stderr when `cond` is false; returns cond."""
+    if not cond:
+        FAIL.append(msg)
+        print("FAIL: " + msg, file=sys.stderr)
+    return cond
+
+
+def validation_layer_installed():
+    """Whether the Khronos validation layer's manifest is where the loader looks."""
+    dirs = [d for d in os.environ.get("VK_LAYER_PATH", "").split(":") if d]
+    data_dirs = os.environ.get("XDG_DATA_DIRS", "/usr/local/share:/usr/share").split(":")
+    dirs += [os.path.join(d, "vulkan", "explicit_layer.d") for d in data_dirs if d]
+    dirs += ["/etc/vulkan/explicit_layer.d"]
+    return any(os.path.exists(os.path.join(d, "VkLayer_khronos_validation.json")) for d in dirs)
+
+
+def missing_paths(paths):
+    """99 (a setup error, said on stdout) when one of `paths` does not exist,
+    else None."""
+    for path in paths:
+        if not os.path.exists(path):
+            print("setup error: %s does not exist" % path)
+            return 99
+    return None
+
+
+def missing_programs(programs):
+    """77 (a skip, said on stdout) when one of `programs` is not on PATH,
+    else None."""
+    for prog in programs:
+        if shutil.which(prog) is None:
+            print("skip: %s is not installed (tools/test.sh installs it)" % prog)
+            return 77
+    return None
+
+
+def unavailable(programs=()):
+    """77 (a skip, said on stdout) when one of `programs` is not on PATH or
+    lavapipe is not installed, else None."""
+    if missing_programs(programs):
+        return 77
+    if lavapipe_icd() is None:
+        print("skip: Mesa lavapipe (mesa-vulkan-drivers) is not installed")
+        return 77
+    return None
+
+
+def layer_env(tmp, manifest, drop=()):
+    """The environment for a program run on lavapipe with the layer of
+    `manifest` installed as an implicit layer in a temporary XDG_DATA_HOME
+    under `tmp` (and XDG_CONFIG_HOME there too).  The caller's OVERSHADE*
+    variables, DISABLE_OVERSHADE and the names in `drop` are left out; the
+    layer itself stays off until the caller sets OVERSHADE=1."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("OVERSHADE") and k != "DISABLE_OVERSHADE" and k not in drop}
+    implicit = os.path.join(tmp, "share", "vulkan", "implicit_layer.d")
+    os.makedirs(implicit, exist_ok=True)
+    shutil.copy(manifest, os.path.join(implicit, "VkLayer_overshade.json"))
+    env["XDG_DATA_HOME"] = os.path.join(tmp, "share")
+    env["XDG_CONFIG_HOME"] = os.path.join(tmp, "config")
+    env["VK_ICD_FILENAMES"] = lavapipe_icd()
+    return env
+
+
+# Loader variables a test with its own layer set-up leaves out.
+LOADER_VARS = ("VK_INSTANCE_LAYERS", "VK_LOADER_DEBUG", "VK_LAYER_SETTINGS_PATH")
+
+
+def parse_args(*options, positional=()):
+    """The command line meson gives an end-to-end test: the `positional`
+    arguments, then --manifest, --overshade and the `options` named, each
+    required."""
+    ap = argparse.ArgumentParser()
+    for name in positional:
+        ap.add_argument(name)
+    for name in ("--manifest", "--overshade") + options:
+        ap.add_argument(name, required=True)
+    return ap.parse_args()
+
+
+def exit_status():
+    """1 when FAIL holds anything (saying how many on stderr), else 0."""
+    if FAIL:
+        print("%d failure(s)" % len(FAIL), file=sys.stderr)
+        return 1
+    return 0

@@ -11,7 +11,6 @@ single-threaded (LP_NUM_THREADS=0) with its shader disk cache off
 usage: bench_layer_instr.py --manifest M [--short N] [--long N]
 """
 import argparse
-import glob
 import os
 import re
 import shutil
@@ -19,18 +18,13 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import layer_env  # noqa: E402
+
 
 def instructions(manifest, tmp, frames, layer):
-    env = dict(os.environ)
-    for k in list(env):
-        if k.startswith("OVERSHADE") or k == "DISABLE_OVERSHADE":
-            del env[k]
-    d = os.path.join(tmp, "share", "vulkan", "implicit_layer.d")
-    os.makedirs(d, exist_ok=True)
-    shutil.copy(manifest, os.path.join(d, "VkLayer_overshade.json"))
-    env.update({"XDG_DATA_HOME": os.path.join(tmp, "share"),
-                "VK_ICD_FILENAMES": sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd.*.json"))[0],
-                "LP_NUM_THREADS": "0", "MESA_SHADER_CACHE_DISABLE": "true",
+    env = layer_env(tmp, manifest)
+    env.update({"LP_NUM_THREADS": "0", "MESA_SHADER_CACHE_DISABLE": "true",
                 "OVERSHADE": "1" if layer else "0"})
     p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
                         "vkcube", "--c", str(frames), "--present_mode", "0",

@@ -5,25 +5,18 @@ nothing) and prints the layer's cost per recorded command.
 usage: bench_record.py --manifest M --bench BIN [--reps N]
 """
 import argparse
-import glob
 import os
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import layer_env  # noqa: E402
+
 
 def run(bench, manifest, tmp, layer):
-    env = dict(os.environ)
-    for k in list(env):
-        if k.startswith("OVERSHADE") or k == "DISABLE_OVERSHADE":
-            del env[k]
-    d = os.path.join(tmp, "share", "vulkan", "implicit_layer.d")
-    os.makedirs(d, exist_ok=True)
-    shutil.copy(manifest, os.path.join(d, "VkLayer_overshade.json"))
-    env["XDG_DATA_HOME"] = os.path.join(tmp, "share")
-    env["VK_ICD_FILENAMES"] = sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd.*.json"))[0]
+    env = layer_env(tmp, manifest)
     if layer:
         env["OVERSHADE"] = "1"
     out = subprocess.run([bench], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -15,17 +15,14 @@
 #include "capture/capture.h"
 #include "fixture.h"
 #include "test.h"
+#include "test_random.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15u;
 
 static uint32_t
 rng(void)
 {
-    /* xorshift64*: deterministic, so failures reproduce. */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (uint32_t)((rng_state * 0x2545F4914F6CDD1Du) >> 32);
+    return test_xorshift64_star(&rng_state);
 }
 
 static unsigned accepted, rejected;

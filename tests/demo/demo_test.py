@@ -35,9 +35,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import lavapipe_icd  # noqa: E402
-
-FAIL = []
+from common import (FAIL, LOADER_VARS, check, layer_env, missing_paths,  # noqa: E402
+                    unavailable, validation_layer_installed)
 
 SCENES = ["plane", "sinewave", "bumpy", "terrain", "hair", "mesh"]
 SIZE = (320, 200)
@@ -54,34 +53,9 @@ DRAWS_LINE = re.compile(
 FRAME_TIME_LINE = re.compile(r"^overshade-demo: frame time ([0-9.]+) ms mean", re.M)
 
 
-def check(cond, msg):
-    if not cond:
-        FAIL.append(msg)
-        print("FAIL: " + msg, file=sys.stderr)
-    return cond
-
-
-def validation_layer_installed():
-    dirs = [d for d in os.environ.get("VK_LAYER_PATH", "").split(":") if d]
-    data_dirs = os.environ.get("XDG_DATA_DIRS", "/usr/local/share:/usr/share").split(":")
-    dirs += [os.path.join(d, "vulkan", "explicit_layer.d") for d in data_dirs if d]
-    dirs += ["/etc/vulkan/explicit_layer.d"]
-    return any(os.path.exists(os.path.join(d, "VkLayer_khronos_validation.json")) for d in dirs)
-
-
 def run_demo(args, tmp, demo_args, env_extra=None, layer=False, window=False, display=True):
     """Runs the demo in tmp; returns (exit status, stdout and stderr)."""
-    env = dict(os.environ)
-    for k in list(env):
-        if k.startswith("OVERSHADE") or k in ("DISABLE_OVERSHADE", "VK_INSTANCE_LAYERS",
-                                              "VK_LOADER_DEBUG", "VK_LAYER_SETTINGS_PATH"):
-            del env[k]
-    implicit = os.path.join(tmp, "share", "vulkan", "implicit_layer.d")
-    os.makedirs(implicit, exist_ok=True)
-    shutil.copy(args.manifest, os.path.join(implicit, "VkLayer_overshade.json"))
-    env["XDG_DATA_HOME"] = os.path.join(tmp, "share")
-    env["XDG_CONFIG_HOME"] = os.path.join(tmp, "config")
-    env["VK_ICD_FILENAMES"] = lavapipe_icd()
+    env = layer_env(tmp, args.manifest, drop=LOADER_VARS)
     if layer:
         env["OVERSHADE"] = "1"
     if not display:
@@ -532,13 +506,9 @@ def main():
     if args.case in ("offscreen", "window", "capture") and args.scene is None:
         print("case %s needs a scene" % args.case)
         return 99
-    for path in (args.demo, args.manifest, args.overshade):
-        if not os.path.exists(path):
-            print("setup error: %s does not exist" % path)
-            return 99
-    if lavapipe_icd() is None:
-        print("skip: Mesa lavapipe (mesa-vulkan-drivers) is not installed")
-        return 77
+    status = missing_paths((args.demo, args.manifest, args.overshade)) or unavailable()
+    if status:
+        return status
     with tempfile.TemporaryDirectory(prefix="overshade-demo-") as tmp:
         status = cases[args.case](args, tmp)
     if status:

@@ -35,14 +35,15 @@ import json
 import math
 import os
 import re
-import shutil
 import struct
 import subprocess
 import sys
 import tempfile
 import zlib
 
-FAIL = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import (FAIL, LOADER_VARS, check, layer_env, missing_paths,  # noqa: E402
+                    unavailable, validation_layer_installed)
 
 FRAMES = 6         # submissions the client makes: frames 0..5
 CAPTURE = "1-4"    # two of each kind, after frame 0 uploaded the vertices
@@ -63,39 +64,9 @@ VALIDATION_MESSAGE = re.compile(
     r"Validation (?:Error|Warning|Performance Warning)[^\n]*?\[ ([^\]]+) \]")
 
 
-def check(cond, msg):
-    if not cond:
-        FAIL.append(msg)
-        print("FAIL: " + msg, file=sys.stderr)
-    return cond
-
-
-def lavapipe_icd():
-    icds = sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd.*.json"))
-    return icds[0] if icds else None
-
-
-def validation_layer_installed():
-    dirs = [d for d in os.environ.get("VK_LAYER_PATH", "").split(":") if d]
-    data_dirs = os.environ.get("XDG_DATA_DIRS", "/usr/local/share:/usr/share").split(":")
-    dirs += [os.path.join(d, "vulkan", "explicit_layer.d") for d in data_dirs if d]
-    dirs += ["/etc/vulkan/explicit_layer.d"]
-    return any(os.path.exists(os.path.join(d, "VkLayer_khronos_validation.json")) for d in dirs)
-
-
 def run_client(args, tmp, env_extra, layer=True, client_args=()):
     """Runs the client in tmp; returns (exit status, stdout and stderr)."""
-    env = dict(os.environ)
-    for k in list(env):
-        if k.startswith("OVERSHADE") or k in ("DISABLE_OVERSHADE", "VK_INSTANCE_LAYERS",
-                                              "VK_LOADER_DEBUG", "VK_LAYER_SETTINGS_PATH"):
-            del env[k]
-    implicit = os.path.join(tmp, "share", "vulkan", "implicit_layer.d")
-    os.makedirs(implicit, exist_ok=True)
-    shutil.copy(args.manifest, os.path.join(implicit, "VkLayer_overshade.json"))
-    env["XDG_DATA_HOME"] = os.path.join(tmp, "share")
-    env["XDG_CONFIG_HOME"] = os.path.join(tmp, "config")
-    env["VK_ICD_FILENAMES"] = lavapipe_icd()
+    env = layer_env(tmp, args.manifest, drop=LOADER_VARS)
     if layer:
         env["OVERSHADE"] = "1"
         env["OVERSHADE_FRAME_DELIMITER"] = "submits:1"
@@ -621,13 +592,10 @@ def main():
     if args.case not in cases:
         print("unknown case " + args.case)
         return 99
-    for path in (args.client, args.trace_dump, args.manifest, args.overshade):
-        if not os.path.exists(path):
-            print("setup error: %s does not exist" % path)
-            return 99
-    if lavapipe_icd() is None:
-        print("skip: Mesa lavapipe (mesa-vulkan-drivers) is not installed")
-        return 77
+    status = (missing_paths((args.client, args.trace_dump, args.manifest, args.overshade))
+              or unavailable())
+    if status:
+        return status
     with tempfile.TemporaryDirectory(prefix="overshade-client-") as tmp:
         return cases[args.case](args, tmp)
 

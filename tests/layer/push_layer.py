@@ -17,55 +17,31 @@ submission a frame) frame 1 is captured, then:
 usage: push_layer.py --client BIN --manifest M --overshade BIN
 Exit: 0 pass, 1 fail, 77 skip, 99 setup error.
 """
-import argparse
 import glob
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import client_layer  # noqa: E402  (read_png, psnr_rgb, lavapipe_icd)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import client_layer  # noqa: E402  (read_png, psnr_rgb)
+from common import FAIL, check, layer_env, missing_paths, parse_args, unavailable  # noqa: E402
 
-FAIL = []
 SIZE = 64
 
 
-def check(cond, msg):
-    if not cond:
-        FAIL.append(msg)
-        print("FAIL: " + msg, file=sys.stderr)
-    return cond
-
-
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--client", required=True)
-    ap.add_argument("--manifest", required=True)
-    ap.add_argument("--overshade", required=True)
-    args = ap.parse_args()
-    for path in (args.client, args.manifest, args.overshade):
-        if not os.path.exists(path):
-            print("setup error: %s does not exist" % path)
-            return 99
-    icd = client_layer.lavapipe_icd()
-    if icd is None:
-        print("skip: Mesa lavapipe (mesa-vulkan-drivers) is not installed")
-        return 77
+    args = parse_args("--client")
+    status = missing_paths((args.client, args.manifest, args.overshade)) or unavailable()
+    if status:
+        return status
     with tempfile.TemporaryDirectory(prefix="overshade-push-") as tmp:
-        env = {k: v for k, v in os.environ.items()
-               if not k.startswith("OVERSHADE") and k not in ("DISABLE_OVERSHADE",
-                                                              "VK_INSTANCE_LAYERS")}
-        implicit = os.path.join(tmp, "share", "vulkan", "implicit_layer.d")
-        os.makedirs(implicit)
-        shutil.copy(args.manifest, os.path.join(implicit, "VkLayer_overshade.json"))
+        env = layer_env(tmp, args.manifest, drop=("VK_INSTANCE_LAYERS",))
         out = os.path.join(tmp, "out")
         dump = os.path.join(tmp, "client.rgba")
-        env.update({"XDG_DATA_HOME": os.path.join(tmp, "share"),
-                    "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
-                    "VK_ICD_FILENAMES": icd, "OVERSHADE": "1",
+        env.update({"OVERSHADE": "1",
                     "OVERSHADE_FRAME_DELIMITER": "submits:1", "OVERSHADE_CAPTURE": "1",
                     "OVERSHADE_OUTPUT": out})
         p = subprocess.run([args.client, "--dump", dump, "2"], env=env, cwd=tmp,

@@ -4,6 +4,7 @@
 
 #include "layer/layer_private.h"
 #include "test.h"
+#include "test_random.h"
 
 #define N 5000
 
@@ -16,9 +17,7 @@ main(void)
     lyr_map_init(&m);
     uint64_t x = 88172645463325252ull;
     for (int i = 0; i < N; i++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
+        test_xorshift64(&x);
         keys[i] = (x & ~0xfull) | 0x10; /* pointer-like, never 0 */
     }
     for (int round = 0; round < 4; round++) {

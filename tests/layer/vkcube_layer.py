@@ -9,42 +9,20 @@ usage: vkcube_layer.py CASE --manifest M --overshade BIN
 cases: capture, validation, disable, config, unwritable
 Exit: 0 pass, 1 fail, 77 skip (a required program is missing), 99 setup error.
 """
-import argparse
 import glob
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 
-FAIL = []
-
-
-def check(cond, msg):
-    if not cond:
-        FAIL.append(msg)
-        print("FAIL: " + msg, file=sys.stderr)
-
-
-def lavapipe_icd():
-    icds = sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd.*.json"))
-    return icds[0] if icds else None
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import FAIL, check, layer_env, parse_args, unavailable  # noqa: E402
 
 
 def run_vkcube(tmp, manifest, env_extra, frames=6, layer=True):
-    env = dict(os.environ)
-    for k in list(env):
-        if k.startswith("OVERSHADE") or k == "DISABLE_OVERSHADE":
-            del env[k]
-    data_home = os.path.join(tmp, "share")
-    os.makedirs(os.path.join(data_home, "vulkan", "implicit_layer.d"), exist_ok=True)
-    shutil.copy(manifest, os.path.join(data_home, "vulkan", "implicit_layer.d",
-                                       "VkLayer_overshade.json"))
-    env["XDG_DATA_HOME"] = data_home
-    env["XDG_CONFIG_HOME"] = os.path.join(tmp, "config")
-    env["VK_ICD_FILENAMES"] = lavapipe_icd()
+    env = layer_env(tmp, manifest)
     if layer:
         env["OVERSHADE"] = "1"
     env.update(env_extra)
@@ -182,18 +160,10 @@ def case_unwritable(args, tmp):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("case")
-    ap.add_argument("--manifest", required=True)
-    ap.add_argument("--overshade", required=True)
-    args = ap.parse_args()
-    for prog in ("vkcube", "xvfb-run"):
-        if shutil.which(prog) is None:
-            print("skip: %s is not installed (tools/test.sh installs it)" % prog)
-            return 77
-    if lavapipe_icd() is None:
-        print("skip: Mesa lavapipe (mesa-vulkan-drivers) is not installed")
-        return 77
+    args = parse_args(positional=("case",))
+    status = unavailable(("vkcube", "xvfb-run"))
+    if status:
+        return status
     cases = {"capture": case_capture, "validation": case_validation,
              "disable": case_disable, "config": case_config, "unwritable": case_unwritable}
     if args.case not in cases:

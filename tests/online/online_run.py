@@ -44,20 +44,10 @@ import sys
 import tempfile
 import time
 
-FAIL = []
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import FAIL, check, lavapipe_icd, missing_programs  # noqa: E402
+
 VKCUBE_FRAMES = 40
-
-
-def check(cond, msg):
-    if not cond:
-        FAIL.append(msg)
-        print("FAIL: " + msg, file=sys.stderr)
-    return cond
-
-
-def lavapipe_icd():
-    icds = sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd.*.json"))
-    return icds[0] if icds else None
 
 
 def clean_env(tmp, extra=None):
@@ -210,10 +200,8 @@ def compare_with_replay(what, overshade, out, rows, tmp):
 
 
 def case_vkcube(args, tmp):
-    for prog in ("vkcube", "xvfb-run"):
-        if shutil.which(prog) is None:
-            print("skip: %s is not installed (tools/test.sh installs it)" % prog)
-            return 77
+    if missing_programs(("vkcube", "xvfb-run")):
+        return 77
     out = os.path.join(tmp, "out")
     env = clean_env(tmp, {"OVERSHADE_CAPTURE": "0-3"})
     rc, _, err = run([args.overshade, "run", "--out", out, "--",
@@ -287,10 +275,8 @@ def case_demo(args, tmp):
 
 
 def case_interval(args, tmp):
-    for prog in ("vkcube", "xvfb-run"):
-        if shutil.which(prog) is None:
-            print("skip: %s is not installed" % prog)
-            return 77
+    if missing_programs(("vkcube", "xvfb-run")):
+        return 77
     out = os.path.join(tmp, "out")
     rc, _, err = run([args.overshade, "run", "--interval", "3", "--out", out, "--",
                       "xvfb-run", "-a", "-s", "-screen 0 640x480x24",
@@ -337,10 +323,8 @@ VUID = re.compile(r"Validation (?:Error|Warning): \[ ([^\]]+) \]")
 
 
 def case_validation(args, tmp):
-    for prog in ("vkcube", "xvfb-run"):
-        if shutil.which(prog) is None:
-            print("skip: %s is not installed" % prog)
-            return 77
+    if missing_programs(("vkcube", "xvfb-run")):
+        return 77
     if not glob.glob("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"):
         print("skip: the Khronos validation layer is not installed")
         return 77
@@ -386,10 +370,8 @@ def case_usage(args, tmp):
 
 
 def case_tty(args, tmp):
-    for prog in ("vkcube", "xvfb-run", "script"):
-        if shutil.which(prog) is None:
-            print("skip: %s is not installed" % prog)
-            return 77
+    if missing_programs(("vkcube", "xvfb-run", "script")):
+        return 77
     out = os.path.join(tmp, "out")
     inner = "%s run --out %s -- xvfb-run -a -s '-screen 0 640x480x24' vkcube --c 200" % (
         args.overshade, out)
@@ -436,10 +418,8 @@ def case_fault(args, tmp, kind):
     vkcube presents all its frames and exits 0 in its usual time; the layer
     logs each failure once, restarts the process with a pause, and stops
     online mode after the allowed failures, saying why."""
-    for prog in ("vkcube", "xvfb-run"):
-        if shutil.which(prog) is None:
-            print("skip: %s is not installed (tools/test.sh installs it)" % prog)
-            return 77
+    if missing_programs(("vkcube", "xvfb-run")):
+        return 77
     fake = os.path.join(tmp, "fake-simulator")
     with open(fake, "w") as f:
         f.write("#!/bin/sh\n" + ("kill -SEGV $$\n" if kind == "crash" else "exec sleep 3600\n"))

@@ -22,6 +22,7 @@
 
 #include "pipeline/pipeline.h"
 #include "test.h"
+#include "test_random.h"
 
 #include "arith.frag.spv.h"
 #include "bench_arith.frag.spv.h"
@@ -188,10 +189,7 @@ static uint32_t rng = 12345u;
 static uint32_t
 next(void)
 {
-    rng ^= rng << 13;
-    rng ^= rng >> 17;
-    rng ^= rng << 5;
-    return rng;
+    return test_xorshift32(&rng);
 }
 
 static uint32_t

@@ -15,16 +15,14 @@
 
 #include "pipeline/pipeline.h"
 #include "test.h"
+#include "test_random.h"
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 
 static uint32_t
 rnd(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 16);
+    return (uint32_t)(test_xorshift64(&rng_state) >> 16);
 }
 
 /* Uniform in [lo, hi). */

@@ -35,7 +35,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import lavapipe_icd  # noqa: E402
+from common import FAIL, check, lavapipe_icd, unavailable  # noqa: E402
 
 PSNR_MIN = 40.0
 ZINK = {"GALLIUM_DRIVER": "zink", "LIBGL_ALWAYS_SOFTWARE": "1"}
@@ -89,16 +89,6 @@ CASES = {
                                         asan_skip="zink passes freed memory to "
                                                   "vkCmdSetVertexInputEXT"),
 }
-
-FAIL = []
-
-
-def check(cond, msg):
-    if not cond:
-        FAIL.append(msg)
-        print("FAIL: " + msg, file=sys.stderr)
-    return cond
-
 
 def capture(case, tmp, manifest):
     """Runs the case's program under the layer until its trace is complete
@@ -248,13 +238,9 @@ def main():
         print("usage: realworld.py CASE --manifest M --overshade BIN (cases: --list)")
         return 99
     case = CASES[args.case]
-    for prog in (case["cmd"][0], "xvfb-run"):
-        if shutil.which(prog) is None:
-            print("skip: %s is not installed (tools/test.sh installs it)" % prog)
-            return 77
-    if lavapipe_icd() is None:
-        print("skip: Mesa lavapipe (mesa-vulkan-drivers) is not installed")
-        return 77
+    status = unavailable((case["cmd"][0], "xvfb-run"))
+    if status:
+        return status
     if os.environ.get("OVERSHADE_TEST_ASAN_PRELOAD") and case.get("asan_skip"):
         print("skip under AddressSanitizer: " + case["asan_skip"])
         return 77

@@ -6,21 +6,18 @@ the driver's picture, replay time against the driver's GPU time).
 
 usage: table.py --manifest M --overshade BIN --keep DIR
 """
-import argparse
 import json
 import os
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+from common import parse_args  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--manifest", required=True)
-    ap.add_argument("--overshade", required=True)
-    ap.add_argument("--keep", required=True)
-    args = ap.parse_args()
+    args = parse_args("--keep")
     script = os.path.join(HERE, "realworld.py")
     cases = subprocess.run([sys.executable, script, "--list"], stdout=subprocess.PIPE,
                            check=True).stdout.decode().split()

@@ -43,6 +43,7 @@
 #include "capture/capture.h"
 #include "replay/replay.h"
 #include "test.h"
+#include "test_random.h"
 
 #include "fullscreen_vert.h"
 #include "gradient_frag.h"
@@ -668,11 +669,7 @@ static uint64_t rng_state = 0x2545F4914F6CDD1Du;
 static uint32_t
 rng(void)
 {
-    /* xorshift64*: deterministic, so failures reproduce. */
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return (uint32_t)((rng_state * 0x2545F4914F6CDD1Du) >> 32);
+    return test_xorshift64_star(&rng_state);
 }
 
 /* Values that reach the edges of counts, indices, sizes and floats. */

@@ -14,6 +14,7 @@
 
 #include "pipeline/pipeline.h"
 #include "test.h"
+#include "test_random.h"
 
 #define W 16
 #define H 16
@@ -23,10 +24,7 @@ static uint64_t rng_state = 0x2545f4914f6cdd1dull;
 static uint32_t
 rnd(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 16);
+    return (uint32_t)(test_xorshift64(&rng_state) >> 16);
 }
 
 static double

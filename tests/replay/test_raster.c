@@ -20,6 +20,7 @@
 
 #include "pipeline/pipeline.h"
 #include "test.h"
+#include "test_random.h"
 
 static const uint32_t sample_counts[] = {1, 2, 4, 8, 16};
 
@@ -28,10 +29,7 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint32_t
 rng(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 11);
+    return (uint32_t)(test_xorshift64(&rng_state) >> 11);
 }
 
 /* A random coordinate in [lo, hi) pixels on the 2^-bits grid, in 1/256. */

@@ -11,25 +11,16 @@ with more threads must give the same numbers and the same images.
 usage: vkcube_replay.py --manifest M --overshade BIN
 Exit: 0 pass, 1 fail, 77 skip (a required program is missing), 99 setup error.
 """
-import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import capture_vkcube, lavapipe_icd  # noqa: E402
+from common import FAIL, capture_vkcube, check, parse_args, unavailable  # noqa: E402
 
-FAIL = []
 PSNR_MIN = 40.0
-
-
-def check(cond, msg):
-    if not cond:
-        FAIL.append(msg)
-        print("FAIL: " + msg, file=sys.stderr)
 
 
 def capture(tmp, manifest):
@@ -109,17 +100,10 @@ def numbers(report):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--manifest", required=True)
-    ap.add_argument("--overshade", required=True)
-    args = ap.parse_args()
-    for prog in ("vkcube", "xvfb-run"):
-        if shutil.which(prog) is None:
-            print("skip: %s is not installed (tools/test.sh installs it)" % prog)
-            return 77
-    if lavapipe_icd() is None:
-        print("skip: Mesa lavapipe (mesa-vulkan-drivers) is not installed")
-        return 77
+    args = parse_args()
+    status = unavailable(("vkcube", "xvfb-run"))
+    if status:
+        return status
     with tempfile.TemporaryDirectory(prefix="overshade-replay-") as tmp:
         trace = capture(tmp, args.manifest)
         if not trace:

@@ -35,16 +35,9 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import capture_vkcube, lavapipe_icd  # noqa: E402
+from common import FAIL, capture_vkcube, check, unavailable  # noqa: E402
 
-FAIL = []
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-def check(cond, msg):
-    if not cond:
-        FAIL.append(msg)
-        print("FAIL: " + msg, file=sys.stderr)
 
 
 def run(cmd, cwd=None):
@@ -114,13 +107,9 @@ def timing(name):
 
 
 def case_vkcube(args):
-    for prog in ("vkcube", "xvfb-run"):
-        if shutil.which(prog) is None:
-            print("skip: %s is not installed (tools/test.sh installs it)" % prog)
-            return 77
-    if lavapipe_icd() is None:
-        print("skip: Mesa lavapipe (mesa-vulkan-drivers) is not installed")
-        return 77
+    status = unavailable(("vkcube", "xvfb-run"))
+    if status:
+        return status
     with tempfile.TemporaryDirectory(prefix="overshade-sweep-") as tmp:
         trace = capture(tmp, args.manifest)
         if not trace:

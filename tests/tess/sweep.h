@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "pipeline/pipeline.h"
+#include "test_random.h"
 
 enum sweep_size {
     SWEEP_SMALL,
@@ -44,12 +45,7 @@ struct sweep {
 static uint32_t
 sweep_random(uint32_t *state)
 {
-    uint32_t x = *state;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    *state = x;
-    return x;
+    return test_xorshift32(state);
 }
 
 static float

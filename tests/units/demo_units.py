@@ -6,40 +6,20 @@ threads.  AMFS applies to every (tessellated) draw and shades less than
 baseline with cache hits and a grid-resolution histogram; QFM merges and
 PMU saves quads; images stay close to baseline's; the numbers do not
 depend on the thread count."""
-import argparse
 import glob
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "replay"))
-import vkcube_replay  # noqa: E402
-
-failures = 0
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL: " + msg, file=sys.stderr)
-
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import check, exit_status, layer_env, parse_args, unavailable  # noqa: E402
 
 def capture(tmp, args):
-    env = dict(os.environ)
-    for k in list(env):
-        if k.startswith("OVERSHADE") or k in ("DISABLE_OVERSHADE", "DISPLAY"):
-            del env[k]
-    implicit = os.path.join(tmp, "share", "vulkan", "implicit_layer.d")
-    os.makedirs(implicit, exist_ok=True)
-    shutil.copy(args.manifest, os.path.join(implicit, "VkLayer_overshade.json"))
+    env = layer_env(tmp, args.manifest, drop=("DISPLAY",))
     out = os.path.join(tmp, "trace")
-    env.update({"XDG_DATA_HOME": os.path.join(tmp, "share"),
-                "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
-                "VK_ICD_FILENAMES": vkcube_replay.lavapipe_icd(), "OVERSHADE": "1",
+    env.update({"OVERSHADE": "1",
                 "OVERSHADE_CAPTURE": "3-3", "OVERSHADE_OUTPUT": out,
                 "OVERSHADE_FRAME_DELIMITER": "submits:1"})
     p = subprocess.run([args.demo, "--offscreen", "--scene", "bumpy", "--frames", "4",
@@ -52,14 +32,10 @@ def capture(tmp, args):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--demo", required=True)
-    ap.add_argument("--manifest", required=True)
-    ap.add_argument("--overshade", required=True)
-    args = ap.parse_args()
-    if vkcube_replay.lavapipe_icd() is None:
-        print("skip: Mesa lavapipe (mesa-vulkan-drivers) is not installed")
-        return 77
+    args = parse_args("--demo")
+    status = unavailable()
+    if status:
+        return status
     with tempfile.TemporaryDirectory() as tmp:
         trace = capture(tmp, args)
         if trace is None:
@@ -107,10 +83,7 @@ def main():
                 psnr = (u[name]["vs_baseline"] or {}).get("psnr")
                 check(isinstance(psnr, (int, float)) and psnr >= low,
                       "%s: PSNR vs baseline %r below %d dB" % (name, psnr, low))
-    if failures:
-        print("%d failure(s)" % failures, file=sys.stderr)
-        return 1
-    return 0
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -8,32 +8,20 @@ does not apply to vkcube's untessellated draw and is counted so.  Bad
 unit options exit with status 2.  With --cps-rate-from primitive every
 draw (vkcube writes no gl_PrimitiveShadingRateEXT) is counted in cps's
 constant_rate_draws."""
-import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "replay"))
-import vkcube_replay  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import capture_vkcube, check, exit_status, parse_args, unavailable  # noqa: E402
 
 UNITS = ["baseline", "qfm", "pmu", "cps", "amfs", "ssaa"]
 FIELDS = ["quads_shaded", "lanes_shaded", "covered_pixels", "shaded_per_covered_pixel",
           "shader_instructions", "texture_lookups", "draws_not_applicable",
           "savings_vs_baseline", "vs_baseline", "vs_ssaa", "internals"]
 MIN_PSNR = {"ssaa": 40, "pmu": 40, "qfm": 40, "cps": 25, "amfs": 40}
-
-failures = 0
-
-
-def check(cond, msg):
-    global failures
-    if not cond:
-        failures += 1
-        print("FAIL: " + msg, file=sys.stderr)
-
 
 def run(overshade, args):
     p = subprocess.run([overshade, "replay"] + args, stdout=subprocess.PIPE,
@@ -42,20 +30,12 @@ def run(overshade, args):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--manifest", required=True)
-    ap.add_argument("--overshade", required=True)
-    args = ap.parse_args()
-    for prog in ("vkcube", "xvfb-run"):
-        if shutil.which(prog) is None:
-            print("skip: %s is not installed (tools/test.sh installs it)" % prog)
-            return 77
-    if vkcube_replay.lavapipe_icd() is None:
-        print("skip: Mesa lavapipe (mesa-vulkan-drivers) is not installed")
-        return 77
+    args = parse_args()
+    status = unavailable(("vkcube", "xvfb-run"))
+    if status:
+        return status
     with tempfile.TemporaryDirectory() as tmp:
-        # The capture's own checks record into this script's failures.
-        rc, traces = vkcube_replay.capture_vkcube(tmp, args.manifest,
+        rc, traces = capture_vkcube(tmp, args.manifest,
                                                   os.path.join(tmp, "trace"))
         check(rc == 0 and len(traces) == 1,
               "vkcube exited with %d and left %d traces" % (rc, len(traces)))
@@ -151,10 +131,7 @@ def main():
         rc, err = run(args.overshade, [trace, "--out", os.path.join(tmp, "rate2"), "--modes",
                                        "cps", "--frames", "3", "--cps-rate-from", "0.3:size"])
         check(rc == 0, "--cps-rate-from 0.3:size: status %d: %s" % (rc, err))
-    if failures:
-        print("%d failure(s)" % failures, file=sys.stderr)
-        return 1
-    return 0
+    return exit_status()
 
 
 if __name__ == "__main__":
