@@ -109,15 +109,18 @@ struct lyr_capture {
 static void
 frame_fail(struct lyr_capture *cap, const char *why, uint64_t handle)
 {
+    char what[32] = "";
+    if (handle) {
+        snprintf(what, sizeof(what), " 0x%llx", (unsigned long long)handle);
+    }
     if (cap->online) {
         /* lyr_stats_abandon says why, once. */
         if (!cap->frame_failed) {
-            snprintf(cap->fail_why, sizeof(cap->fail_why), "%s%s0x%llx", why, handle ? " " : "",
-                     (unsigned long long)handle);
+            snprintf(cap->fail_why, sizeof(cap->fail_why), "%s%s", why, what);
         }
     } else if (!cap->frame_failed) {
-        LYR_ERROR("frame %llu not captured: %s%s0x%llx", (unsigned long long)cap->frame_index,
-                  why, handle ? " " : "", (unsigned long long)handle);
+        LYR_ERROR("frame %llu not captured: %s%s", (unsigned long long)cap->frame_index, why,
+                  what);
     }
     cap->frame_failed = 1;
 }
@@ -847,11 +850,13 @@ begin_cmd(struct lyr_device *dev, struct lyr_capture *cap, uint32_t family)
     return cb;
 }
 
-/* Ends, submits and waits for cb; frees it.  Returns 0 on success. */
+/* Ends, submits and waits for cb; frees it.  Returns 0 on success.  When
+ * `submitted` is not NULL it says whether the submit happened: only then
+ * were `waits` consumed and will `signal` be signalled. */
 static int
 submit_wait(struct lyr_device *dev, struct lyr_capture *cap, VkQueue queue, uint32_t family,
             VkCommandBuffer cb, uint32_t wait_count, const VkSemaphore *waits,
-            VkSemaphore signal)
+            VkSemaphore signal, int *submitted)
 {
     int ok = dev->vk.EndCommandBuffer(cb) == VK_SUCCESS;
     if (ok && !cap->fence) {
@@ -878,6 +883,9 @@ submit_wait(struct lyr_device *dev, struct lyr_capture *cap, VkQueue queue, uint
     };
     ok = ok && dev->vk.ResetFences(dev->handle, 1, &cap->fence) == VK_SUCCESS;
     ok = ok && dev->vk.QueueSubmit(queue, 1, &si, cap->fence) == VK_SUCCESS;
+    if (submitted) {
+        *submitted = ok;
+    }
     ok = ok && dev->vk.WaitForFences(dev->handle, 1, &cap->fence, VK_TRUE, WAIT_TIMEOUT_NS) ==
                    VK_SUCCESS;
     free(stages);
@@ -987,7 +995,7 @@ run_snapshots(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_queue 
         }
     }
     host_read_barrier(dev, cb);
-    if (submit_wait(dev, cap, q->handle, q->family, cb, 0, NULL, VK_NULL_HANDLE) != 0) {
+    if (submit_wait(dev, cap, q->handle, q->family, cb, 0, NULL, VK_NULL_HANDLE, NULL) != 0) {
         staging_destroy(dev, &st);
         frame_fail(cap, "snapshot copies failed on the GPU", 0);
         return;
@@ -1077,7 +1085,7 @@ resolve_indirect(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_que
         dev->vk.CmdCopyBuffer(cb, (VkBuffer)(uintptr_t)d->buffer, st.buffer, 1, &r);
     }
     host_read_barrier(dev, cb);
-    if (!usable || submit_wait(dev, cap, q->handle, q->family, cb, 0, NULL, VK_NULL_HANDLE)) {
+    if (!usable || submit_wait(dev, cap, q->handle, q->family, cb, 0, NULL, VK_NULL_HANDLE, NULL)) {
         frame_fail(cap, "indirect argument read-back failed", 0);
     } else {
         staging_invalidate(dev, &st);
@@ -1407,6 +1415,11 @@ end_frame(struct lyr_device *dev, struct lyr_capture *cap, struct cap_frame *fra
     if (!cap->in_frame) {
         return;
     }
+    /* An append that failed for memory leaves its buffer marked: such a
+     * frame would lack records, so it is not written at all. */
+    if (cap->commands.failed || cap->snapshots.failed || cap->objects.failed) {
+        frame_fail(cap, "out of memory recording the frame", 0);
+    }
     if (cap->online) {
         frame->index = cap->frame_index;
         frame->frame_time_ns = cap->frame_time_ns;
@@ -1609,7 +1622,7 @@ capture_attachment_reference(struct lyr_device *dev, struct lyr_capture *cap,
     dev->vk.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
                                VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, NULL, 0, NULL, 1, &b);
     host_read_barrier(dev, cb);
-    if (submit_wait(dev, cap, q->handle, q->family, cb, 0, NULL, VK_NULL_HANDLE) != 0) {
+    if (submit_wait(dev, cap, q->handle, q->family, cb, 0, NULL, VK_NULL_HANDLE, NULL) != 0) {
         staging_destroy(dev, &st);
         frame_fail(cap, "the reference copy failed on the GPU", 0);
         return;
@@ -1791,11 +1804,13 @@ capture_reference(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_qu
     }
     record_image_copy(dev, cb, image, &im, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, st.buffer, 0);
     host_read_barrier(dev, cb);
-    /* From here the application's semaphores are consumed by our submit;
-     * the present waits on ours whatever happens next. */
+    /* Once our submit is made it consumes the application's semaphores,
+     * and the present waits on ours whatever happens next; a submit that
+     * was never made leaves the present as the application asked. */
+    int submitted = 0;
     int failed = submit_wait(dev, cap, q->handle, q->family, cb, info->waitSemaphoreCount,
-                             info->pWaitSemaphores, cap->present_sem);
-    *chained = 1;
+                             info->pWaitSemaphores, cap->present_sem, &submitted);
+    *chained = submitted;
     if (failed) {
         staging_destroy(dev, &st);
         frame_fail(cap, "the reference copy failed on the GPU", 0);

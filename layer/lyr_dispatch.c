@@ -28,6 +28,61 @@ load_config(void)
     lyr_config_load(&lyr_config);
 }
 
+/* Instances and devices the layer could not track (its memory ran out):
+ * their calls go straight to the next layer, so the application runs on
+ * as without the layer.  Fixed storage: remembering one allocates
+ * nothing.  `gpa` is the next layer's vkGetInstanceProcAddr for an
+ * instance, vkGetDeviceProcAddr for a device. */
+#define LYR_PASSTHROUGH_MAX 64
+
+static struct {
+    void *key;
+    PFN_vkVoidFunction gpa;
+} passthrough[LYR_PASSTHROUGH_MAX];
+static pthread_mutex_t passthrough_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* 0, or -1 when every slot is taken. */
+static int
+passthrough_add(void *key, PFN_vkVoidFunction gpa)
+{
+    int slot = -1;
+    pthread_mutex_lock(&passthrough_lock);
+    for (int i = 0; i < LYR_PASSTHROUGH_MAX; i++) {
+        if (passthrough[i].key == key || (slot < 0 && !passthrough[i].key)) {
+            slot = i;
+            if (passthrough[i].key == key) {
+                break;
+            }
+        }
+    }
+    if (slot >= 0) {
+        passthrough[slot].key = key;
+        passthrough[slot].gpa = gpa;
+    }
+    pthread_mutex_unlock(&passthrough_lock);
+    return slot >= 0 ? 0 : -1;
+}
+
+/* The next layer's GetProcAddr for an untracked `key`, or NULL; `remove`
+ * forgets the key. */
+static PFN_vkVoidFunction
+passthrough_find(void *key, int remove)
+{
+    PFN_vkVoidFunction gpa = NULL;
+    pthread_mutex_lock(&passthrough_lock);
+    for (int i = 0; i < LYR_PASSTHROUGH_MAX; i++) {
+        if (passthrough[i].key == key) {
+            gpa = passthrough[i].gpa;
+            if (remove) {
+                passthrough[i].key = NULL;
+            }
+            break;
+        }
+    }
+    pthread_mutex_unlock(&passthrough_lock);
+    return gpa;
+}
+
 static VkLayerInstanceCreateInfo *
 find_instance_link(const VkInstanceCreateInfo *info, VkLayerFunction func)
 {
@@ -56,6 +111,43 @@ find_device_link(const VkDeviceCreateInfo *info, VkLayerFunction func)
     return NULL;
 }
 
+/* An instance created below the layer that the layer cannot track: passed
+ * through, or, when even that cannot be remembered, destroyed with the
+ * error the application can handle. */
+static VkResult
+untracked_instance(VkInstance instance, PFN_vkGetInstanceProcAddr next_gipa,
+                   const VkAllocationCallbacks *alloc)
+{
+    if (passthrough_add(lyr_dispatch_key(instance), (PFN_vkVoidFunction)next_gipa) == 0) {
+        LYR_ERROR("out of memory; the layer passes this instance through untracked");
+        return VK_SUCCESS;
+    }
+    PFN_vkDestroyInstance destroy =
+        (PFN_vkDestroyInstance)next_gipa(instance, "vkDestroyInstance");
+    if (destroy) {
+        destroy(instance, alloc);
+    }
+    LYR_ERROR("out of memory; vkCreateInstance fails");
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+}
+
+/* The same for a device. */
+static VkResult
+untracked_device(VkDevice device, PFN_vkGetDeviceProcAddr next_gdpa,
+                 const VkAllocationCallbacks *alloc)
+{
+    if (passthrough_add(lyr_dispatch_key(device), (PFN_vkVoidFunction)next_gdpa) == 0) {
+        LYR_ERROR("out of memory; this device runs without the layer's tracking");
+        return VK_SUCCESS;
+    }
+    PFN_vkDestroyDevice destroy = (PFN_vkDestroyDevice)next_gdpa(device, "vkDestroyDevice");
+    if (destroy) {
+        destroy(device, alloc);
+    }
+    LYR_ERROR("out of memory; vkCreateDevice fails");
+    return VK_ERROR_OUT_OF_HOST_MEMORY;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL
 lyr_CreateInstance(const VkInstanceCreateInfo *info, const VkAllocationCallbacks *alloc,
                    VkInstance *out)
@@ -81,8 +173,7 @@ lyr_CreateInstance(const VkInstanceCreateInfo *info, const VkAllocationCallbacks
 
     struct lyr_instance *inst = calloc(1, sizeof(*inst));
     if (!inst) {
-        LYR_ERROR("out of memory; the layer passes this instance through untracked");
-        return res;
+        return untracked_instance(*out, next_gipa, alloc);
     }
     inst->handle = *out;
     inst->alloc = alloc;
@@ -94,8 +185,7 @@ lyr_CreateInstance(const VkInstanceCreateInfo *info, const VkAllocationCallbacks
     int fail = lyr_instance_register(lyr_dispatch_key(*out), inst);
     if (fail) {
         free(inst);
-        LYR_ERROR("out of memory; the layer passes this instance through untracked");
-        return res;
+        return untracked_instance(*out, next_gipa, alloc);
     }
 
     if (lyr_config.capture_count) {
@@ -147,6 +237,12 @@ lyr_DestroyInstance(VkInstance instance, const VkAllocationCallbacks *alloc)
     void *key = lyr_dispatch_key(instance);
     struct lyr_instance *inst = lyr_instance_unregister(key);
     if (!inst) {
+        PFN_vkGetInstanceProcAddr gipa = (PFN_vkGetInstanceProcAddr)passthrough_find(key, 1);
+        PFN_vkDestroyInstance destroy =
+            gipa ? (PFN_vkDestroyInstance)gipa(instance, "vkDestroyInstance") : NULL;
+        if (destroy) {
+            destroy(instance, alloc);
+        }
         return;
     }
     inst->vk.DestroyInstance(instance, alloc);
@@ -227,14 +323,16 @@ lyr_CreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo *info,
         mod = *info;
         app_features = NULL;
     }
-    if (res != VK_SUCCESS || !inst) {
+    if (res != VK_SUCCESS) {
         return res;
+    }
+    if (!inst) {
+        return untracked_device(*out, next_gdpa, alloc);
     }
 
     struct lyr_device *dev = calloc(1, sizeof(*dev));
     if (!dev) {
-        LYR_ERROR("out of memory; this device runs without the layer's tracking");
-        return res;
+        return untracked_device(*out, next_gdpa, alloc);
     }
     dev->handle = *out;
     dev->key = lyr_dispatch_key(*out);
@@ -279,9 +377,11 @@ lyr_CreateDevice(VkPhysicalDevice physical, const VkDeviceCreateInfo *info,
 
     int fail = lyr_device_register(dev->key, dev);
     if (fail) {
+        pthread_mutex_destroy(&dev->lock);
+        pthread_mutex_destroy(&dev->frame_lock);
         free(dev->families);
         free(dev);
-        LYR_ERROR("out of memory; this device runs without the layer's tracking");
+        return untracked_device(*out, next_gdpa, alloc);
     }
     return res;
 }
@@ -295,6 +395,12 @@ lyr_DestroyDevice(VkDevice device, const VkAllocationCallbacks *alloc)
     void *key = lyr_dispatch_key(device);
     struct lyr_device *dev = lyr_device_unregister(key);
     if (!dev) {
+        PFN_vkGetDeviceProcAddr gdpa = (PFN_vkGetDeviceProcAddr)passthrough_find(key, 1);
+        PFN_vkDestroyDevice destroy =
+            gdpa ? (PFN_vkDestroyDevice)gdpa(device, "vkDestroyDevice") : NULL;
+        if (destroy) {
+            destroy(device, alloc);
+        }
         return;
     }
     lyr_cache_invalidate();
@@ -386,7 +492,18 @@ lyr_GetDeviceProcAddr(VkDevice device, const char *name)
     }
     struct lyr_device *dev = lyr_device_from_key(lyr_dispatch_key(device));
     if (!dev) {
-        return NULL;
+        PFN_vkGetDeviceProcAddr gdpa =
+            (PFN_vkGetDeviceProcAddr)passthrough_find(lyr_dispatch_key(device), 0);
+        if (!gdpa) {
+            return NULL;
+        }
+        if (strcmp(name, "vkGetDeviceProcAddr") == 0) {
+            return (PFN_vkVoidFunction)lyr_GetDeviceProcAddr;
+        }
+        if (strcmp(name, "vkDestroyDevice") == 0) {
+            return (PFN_vkVoidFunction)lyr_DestroyDevice;
+        }
+        return gdpa(device, name);
     }
     PFN_vkVoidFunction next = dev->vk.GetDeviceProcAddr(device, name);
     /* Only functions the driver below offers (enabled extensions, version). */
@@ -414,7 +531,23 @@ lyr_GetInstanceProcAddr(VkInstance instance, const char *name)
     }
     struct lyr_instance *inst = lyr_instance_from_key(lyr_dispatch_key(instance));
     if (!inst) {
-        return NULL;
+        /* Untracked: the next layer's functions, except where the loader
+         * needs this layer (device creation walks the layer chain). */
+        PFN_vkGetInstanceProcAddr gipa =
+            (PFN_vkGetInstanceProcAddr)passthrough_find(lyr_dispatch_key(instance), 0);
+        if (!gipa) {
+            return NULL;
+        }
+        if (strcmp(name, "vkDestroyInstance") == 0) {
+            return (PFN_vkVoidFunction)lyr_DestroyInstance;
+        }
+        if (strcmp(name, "vkCreateDevice") == 0) {
+            return (PFN_vkVoidFunction)lyr_CreateDevice;
+        }
+        if (strcmp(name, "vkGetDeviceProcAddr") == 0) {
+            return (PFN_vkVoidFunction)lyr_GetDeviceProcAddr;
+        }
+        return gipa(instance, name);
     }
     if (strcmp(name, "vkDestroyInstance") == 0) {
         return (PFN_vkVoidFunction)lyr_DestroyInstance;
