@@ -10,9 +10,11 @@
  * cap_writer_finish, so a crash or an abandoned capture never leaves a
  * truncated file under the final name.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <xxhash.h>
@@ -105,6 +107,40 @@ cap_hash_set_insert(struct cap_writer *w, uint64_t hash)
     return CAP_ERROR_OK;
 }
 
+/* Writing past the file-size limit (RLIMIT_FSIZE, `ulimit -f`) raises
+ * SIGXFSZ, whose default action ends the process -- and the writer runs
+ * inside applications.  Around every file operation the signal is blocked
+ * in the calling thread and one the operation raised is taken off again,
+ * so the operation fails with EFBIG and the writer with CAP_ERROR_IO. */
+struct cap_fsize_guard {
+    sigset_t old;
+    int blocked; /* we blocked it (it was not blocked already) */
+};
+
+static void
+cap_fsize_guard_begin(struct cap_fsize_guard *g)
+{
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, SIGXFSZ);
+    g->blocked = pthread_sigmask(SIG_BLOCK, &s, &g->old) == 0 && !sigismember(&g->old, SIGXFSZ);
+}
+
+static void
+cap_fsize_guard_end(struct cap_fsize_guard *g)
+{
+    sigset_t s;
+    struct timespec zero = {0, 0};
+    if (!g->blocked) {
+        return;
+    }
+    sigemptyset(&s);
+    sigaddset(&s, SIGXFSZ);
+    while (sigtimedwait(&s, NULL, &zero) == SIGXFSZ) {
+    }
+    pthread_sigmask(SIG_SETMASK, &g->old, NULL);
+}
+
 /* Writes `size` bytes and zero padding up to a multiple of 8. */
 static enum cap_error
 cap_writer_emit(struct cap_writer *w, const void *data, uint64_t size)
@@ -116,10 +152,13 @@ cap_writer_emit(struct cap_writer *w, const void *data, uint64_t size)
             return CAP_ERROR_NOMEM;
         }
     } else {
-        if (size && fwrite(data, 1, (size_t)size, w->file) != size) {
-            return CAP_ERROR_IO;
-        }
-        if (pad && fwrite(cap_zeros, 1, (size_t)pad, w->file) != pad) {
+        struct cap_fsize_guard g;
+        int ok;
+        cap_fsize_guard_begin(&g);
+        ok = (!size || fwrite(data, 1, (size_t)size, w->file) == size) &&
+             (!pad || fwrite(cap_zeros, 1, (size_t)pad, w->file) == pad);
+        cap_fsize_guard_end(&g);
+        if (!ok) {
             return CAP_ERROR_IO;
         }
     }
@@ -392,15 +431,16 @@ cap_writer_finish(struct cap_writer *w)
         return cap_writer_fail(w, e);
     }
     if (!w->is_memory) {
+        struct cap_fsize_guard g;
+        int ok;
         file = w->file;
         w->file = NULL;
         /* The rename publishes the trace: its bytes must be on disk first. */
-        if (fflush(file) != 0 || fsync(fileno(file)) != 0) {
-            fclose(file);
-            remove(w->tmp_path);
-            return cap_writer_fail(w, CAP_ERROR_IO);
-        }
-        if (fclose(file) != 0 || rename(w->tmp_path, w->path) != 0) {
+        cap_fsize_guard_begin(&g);
+        ok = fflush(file) == 0 && fsync(fileno(file)) == 0;
+        ok = fclose(file) == 0 && ok;
+        cap_fsize_guard_end(&g);
+        if (!ok || rename(w->tmp_path, w->path) != 0) {
             remove(w->tmp_path);
             return cap_writer_fail(w, CAP_ERROR_IO);
         }
@@ -440,7 +480,10 @@ cap_writer_destroy(struct cap_writer *w)
         return;
     }
     if (w->file) {
+        struct cap_fsize_guard g;
+        cap_fsize_guard_begin(&g);
         fclose(w->file);
+        cap_fsize_guard_end(&g);
         remove(w->tmp_path);
     }
     free(w->path);

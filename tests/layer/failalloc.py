@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""The layer's allocations failing one at a time, under a real client.
+"""The layer's allocations failing one at a time, and a file-size limit,
+under a real client.
 
 tests/layer/failalloc.c (LD_PRELOAD) fails the Nth allocation the layer
 itself makes.  The client (tests/layer/mt_client.c: two threads recording
@@ -13,12 +14,17 @@ every allocation from the first on failing.  Each run must:
   * leave either no trace or a complete one (`overshade info` reads it),
     and no partial `.ovs.tmp`.
 
+The same holds for a run under a file-size limit (RLIMIT_FSIZE, 8 000
+bytes) smaller than the trace: the write fails, the client runs on
+(SIGXFSZ would end it), and no trace or partial file is left.
+
 usage: failalloc.py --client BIN --preload LIB --manifest M --overshade BIN [--stride S]
 Exit: 0 pass, 1 fail, 77 skip, 99 setup error.
 """
 import argparse
 import glob
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -42,7 +48,7 @@ def client_lines(text):
     return [l for l in text.splitlines() if l.startswith("mt_client:")]
 
 
-def run(args, tmp, n, after=False):
+def run(args, tmp, n, after=False, fsize=None):
     """One run failing allocation n (0: none).  Returns (exit status or
     'timeout', the client's lines, the layer's lines, traces, leftovers,
     the count)."""
@@ -61,8 +67,13 @@ def run(args, tmp, n, after=False):
     if after:
         env["FAILALLOC_AFTER"] = "1"
     try:
+        limit = None
+        if fsize:
+            def limit():
+                resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
         p = subprocess.run([args.client] + CLIENT_ARGS, env=env, cwd=work,
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60,
+                           preexec_fn=limit)
         rc, text = p.returncode, p.stdout.decode("utf-8", "replace")
     except subprocess.TimeoutExpired as e:
         rc, text = "timeout", (e.output or b"").decode("utf-8", "replace")
@@ -104,6 +115,14 @@ def main():
             return 1
         shutil.rmtree(work)
         print("the layer allocates %d times over the run" % total)
+
+        rc, lines, layer, traces, left, _count, work = run(args, tmp, 0, fsize=8000)
+        print("under a 8000-byte file-size limit the layer said: %r" % layer)
+        check(rc == 0, "file-size limit: the client exited %r" % rc)
+        check(lines == expected, "file-size limit: the client's output changed: %r" % lines)
+        check(not traces and not left, "file-size limit: files left: %r %r" % (traces, left))
+        shutil.rmtree(work)
+
         tally = {"complete trace": 0, "no trace": 0}
         cases = [(n, False) for n in range(1, total + 1, max(1, args.stride))] + [(1, True)]
         for n, after in cases:
