@@ -46,6 +46,11 @@ registry_remove(struct lyr_map *map, void *key)
 {
     pthread_mutex_lock(&registry_lock);
     void *v = lyr_map_remove(map, LYR_H(key));
+    /* The last one gone: the table's storage goes too, so a layer the
+     * loader unloads after the last vkDestroyInstance leaves nothing. */
+    if (map->count == 0) {
+        lyr_map_finish(map);
+    }
     pthread_mutex_unlock(&registry_lock);
     return v;
 }
