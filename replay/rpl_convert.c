@@ -1999,6 +1999,10 @@ record_image_copy(struct walk *w, const struct cap_cmd_transfer *c)
     }
 }
 
+/* vkCmdCopyBufferToImage: one upload pass per region and array layer.
+ * The buffer's rows are buffer_row_length texels apart and its layers
+ * buffer_image_height rows apart (0: the region's own extent; Vulkan
+ * "Copying Data Between Buffers and Images"). */
 static void
 record_upload(struct walk *w, const struct cap_cmd_transfer *c)
 {
@@ -2014,24 +2018,53 @@ record_upload(struct walk *w, const struct cap_cmd_transfer *c)
     for (uint32_t i = 0; i < c->regions.count; i++) {
         const struct cap_buffer_image_copy *k = &regions[i];
         uint32_t bytes = sim_format_texel_bytes(w->fp->images[dst].format);
-        uint32_t target = k->image.layer_count == 1
-                              ? level_image(w, dst, k->image.mip_level, k->image.base_array_layer)
-                              : SIM_NONE;
-        struct sim_pass *p;
-        if (target == SIM_NONE || bytes == 0 ||
-            (k->buffer_row_length && k->buffer_row_length != k->image_extent.width) ||
-            k->buffer_offset > buf->size) {
-            skip(w, "buffer-to-image copy the replay cannot take (layers, layout or format)");
+        uint64_t row = k->buffer_row_length ? k->buffer_row_length : k->image_extent.width;
+        uint64_t rows = k->buffer_image_height ? k->buffer_image_height : k->image_extent.height;
+        uint32_t layers = k->image.layer_count;
+        uint64_t layer_bytes;
+        if (layers == VK_REMAINING_ARRAY_LAYERS) {
+            uint32_t have = w->fp->images[dst].layers;
+            layers = k->image.base_array_layer < have ? have - k->image.base_array_layer : 1;
+        }
+        if (bytes == 0) {
+            skip(w, "buffer-to-image copy into a block-compressed or unknown format");
             continue;
         }
-        p = transfer_pass(w, SIM_PASS_UPLOAD, target);
-        if (!p) {
-            return;
+        if (k->image_extent.depth > 1 || k->image_offset.z != 0 ||
+            row < k->image_extent.width || rows < k->image_extent.height ||
+            row > UINT32_MAX || rows > UINT32_MAX) {
+            skip(w, "buffer-to-image copy the replay cannot take (3D or inconsistent layout)");
+            continue;
         }
-        p->area = (struct sim_rect){k->image_offset.x, k->image_offset.y, k->image_extent.width,
-                                    k->image_extent.height};
-        p->data = buf->data + k->buffer_offset;
-        p->data_size = buf->size - k->buffer_offset;
+        layer_bytes = row * rows; /* each below 2^32: fits */
+        if (layer_bytes > UINT64_MAX / bytes) {
+            skip(w, "buffer-to-image copy beyond its buffer");
+            continue;
+        }
+        layer_bytes *= bytes;
+        for (uint32_t l = 0; l < layers; l++) {
+            uint32_t target = level_image(w, dst, k->image.mip_level, k->image.base_array_layer + l);
+            uint64_t offset = k->buffer_offset;
+            struct sim_pass *p;
+            if (target == SIM_NONE || k->image.base_array_layer + l < l) {
+                skip(w, "buffer-to-image copy into a subresource the image does not have");
+                break;
+            }
+            if (offset > buf->size || (l && layer_bytes > (buf->size - offset) / l)) {
+                skip(w, "buffer-to-image copy beyond its buffer");
+                break;
+            }
+            offset += l * layer_bytes;
+            p = transfer_pass(w, SIM_PASS_UPLOAD, target);
+            if (!p) {
+                return;
+            }
+            p->area = (struct sim_rect){k->image_offset.x, k->image_offset.y,
+                                        k->image_extent.width, k->image_extent.height};
+            p->data = buf->data + offset;
+            p->data_size = buf->size - offset;
+            p->row_texels = (uint32_t)row;
+        }
     }
 }
 

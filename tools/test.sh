@@ -24,13 +24,14 @@ ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1 \
     meson test -C build-asan --print-errorlogs --suite driver
 
 # The thread-sanitizer leg: the layer and a client recording from eight
-# threads at once (tests/layer/mt_layer.py), built with -fsanitize=thread;
+# threads at once (tests/layer/own_client.py), built with -fsanitize=thread;
 # the replay that checks the trace uses the plain build's overshade.
 if [ ! -f build-tsan/build.ninja ]; then
     meson setup build-tsan -Db_sanitize=thread -Db_lundef=false
 fi
 ninja -C build-tsan layer/libVkLayer_overshade.so tests/layer/mt_client
-OVERSHADE_TEST_TSAN=1 python3 tests/layer/mt_layer.py --client build-tsan/tests/layer/mt_client \
+OVERSHADE_TEST_TSAN=1 python3 tests/layer/own_client.py --client build-tsan/tests/layer/mt_client \
+    --client-args "--threads 8 --secondaries 4 --draws 3 5" --capture 2-3 --expect-draws 96 \
     --manifest build-tsan/manifests/share/vulkan/implicit_layer.d/VkLayer_overshade.json \
     --overshade build/tools/overshade
 

@@ -88,10 +88,11 @@ void
 sim_surface_blit(const struct sim_surface *src, struct sim_surface *dst,
                  const struct sim_blit_region *region, uint32_t filter, int resolve);
 
-/* Writes `rect` of `dst` from tightly packed texels of `format`. */
+/* Writes `rect` of `dst` from texels of `format` whose rows start
+ * `row_texels` texels apart (0: rect->width, tightly packed). */
 void
 sim_surface_upload(struct sim_surface *dst, uint32_t format, const void *data, uint64_t size,
-                   const struct sim_rect *rect);
+                   const struct sim_rect *rect, uint32_t row_texels);
 
 /* The surface as one sample per pixel, tightly packed: its own storage when
  * it has one sample, else the sample average written to `scratch` (width *

@@ -145,10 +145,11 @@ sim_surface_blit(const struct sim_surface *src, struct sim_surface *dst,
 
 void
 sim_surface_upload(struct sim_surface *dst, uint32_t format, const void *data, uint64_t size,
-                   const struct sim_rect *rect)
+                   const struct sim_rect *rect, uint32_t row_texels)
 {
     const struct sim_fmt *f = sim_fmt_get(format);
     const uint8_t *p = data;
+    uint64_t pitch = row_texels ? row_texels : rect->width;
 
     if (!f || !p) {
         return;
@@ -163,7 +164,7 @@ sim_surface_upload(struct sim_surface *dst, uint32_t format, const void *data, u
     for (uint32_t y = y0; y < y1; y++) {
         for (uint32_t x = x0; x < x1; x++) {
             int64_t px = (int64_t)rect->x + x, py = (int64_t)rect->y + y;
-            uint64_t at = ((uint64_t)y * rect->width + x) * f->bytes;
+            uint64_t at = ((uint64_t)y * pitch + x) * f->bytes;
             uint32_t v[4];
             if (px < 0 || py < 0 || px >= dst->width || py >= dst->height || at + f->bytes > size) {
                 continue;

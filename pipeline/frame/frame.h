@@ -217,7 +217,7 @@ enum sim_pass_kind {
     SIM_PASS_RENDER,      /* draws into attachments */
     SIM_PASS_CLEAR,       /* clears `image` over `area` (vkCmdClear*Image) */
     SIM_PASS_BLIT,        /* `regions` of `src_image` into `image`: copy, blit, resolve */
-    SIM_PASS_UPLOAD,      /* tightly packed texels at `data` into `image` over `area` */
+    SIM_PASS_UPLOAD,      /* texels at `data` (rows `row_texels` apart) into `image` over `area` */
     SIM_PASS_BUFFER_COPY, /* `bytes` bytes from `src` to `dst`, or `fill` words when src is NULL */
 };
 
@@ -252,6 +252,7 @@ struct sim_pass {
     const struct sim_blit_region *regions;
     const void *data;      /* UPLOAD */
     uint64_t data_size;
+    uint32_t row_texels;   /* UPLOAD: texels from one row of `data` to the next; 0: area.width */
     void *dst;             /* BUFFER_COPY: the caller's buffer memory */
     const void *src;
     uint64_t bytes;

@@ -900,7 +900,8 @@ replay_transfer(struct replay *r, const struct sim_pass *pass)
             }
             break;
         case SIM_PASS_UPLOAD:
-            sim_surface_upload(dst, pass->format, pass->data, pass->data_size, &pass->area);
+            sim_surface_upload(dst, pass->format, pass->data, pass->data_size, &pass->area,
+                               pass->row_texels);
             break;
         default:
             return 0;

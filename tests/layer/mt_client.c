@@ -1,7 +1,7 @@
 /*
  * tests/layer/mt_client.c — an offscreen Vulkan client that records from
  * several threads at once, for the layer's concurrency (tests/layer/
- * mt_layer.py, also under ThreadSanitizer).
+ * own_client.py, also under ThreadSanitizer).
  *
  *     mt_client [--threads T] [--secondaries S] [--draws D] [FRAMES]
  *

@@ -1,0 +1,359 @@
+/*
+ * tests/layer/upload_client.c — an offscreen Vulkan client whose frames
+ * upload a layered texture from a padded buffer and sample it, for
+ * tests/layer/own_client.py.
+ *
+ *     upload_client [FRAMES]
+ *
+ * Every frame is one submission: the host writes new texels for the
+ * frame into a staging buffer whose rows are ROW_TEXELS texels apart and
+ * whose layers are IMAGE_ROWS rows apart (padding filled with 0xee), one
+ * vkCmdCopyBufferToImage region copies both layers of a 32x32 2D-array
+ * texture, and one draw samples both layers into a 32x32 target
+ * (tests/replay/shaders/array_sample.frag: layer 0's r and g, layer 1's r
+ * and g).  The texels change every frame, so a replay that skipped the
+ * upload would show the previous frame's texture.
+ *
+ * Prints `upload_client: frame F draws 1` per frame and exits 0, or 1 on a
+ * Vulkan error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vk_util.h"
+
+#include "array_sample_frag.h"
+#include "fullscreen_vert.h"
+
+#define SIZE 32u
+#define LAYERS 2u
+#define ROW_TEXELS 40u
+#define IMAGE_ROWS 36u
+
+struct client {
+    VkPhysicalDeviceMemoryProperties mem;
+    VkDevice device;
+    VkQueue queue;
+    struct vku_image target, texture;
+    struct vku_buffer staging;
+    VkSampler sampler;
+    VkDescriptorSetLayout set_layout;
+    VkDescriptorPool pool;
+    VkDescriptorSet set;
+    VkPipelineLayout layout;
+    VkRenderPass pass;
+    VkFramebuffer framebuffer;
+    VkPipeline pipeline;
+};
+
+/* Frame f's texels in the staging buffer, padding 0xee. */
+static void
+fill_staging(const struct client *c, uint32_t f)
+{
+    uint8_t *p = c->staging.map;
+    memset(p, 0xee, (size_t)c->staging.size);
+    for (uint32_t l = 0; l < LAYERS; l++) {
+        for (uint32_t y = 0; y < SIZE; y++) {
+            for (uint32_t x = 0; x < SIZE; x++) {
+                uint8_t *t = p + (((size_t)l * IMAGE_ROWS + y) * ROW_TEXELS + x) * 4;
+                t[0] = (uint8_t)(x * 7 + l * 90 + f * 31);
+                t[1] = (uint8_t)(y * 5 + l * 40 + f * 17);
+                t[2] = 0;
+                t[3] = 255;
+            }
+        }
+    }
+}
+
+static int
+create_pipeline(struct client *c)
+{
+    VkShaderModule vs, fs;
+    if (vku_create_module(c->device, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
+                          &vs) != 0 ||
+        vku_create_module(c->device, replay_array_sample_frag,
+                          sizeof(replay_array_sample_frag), &fs) != 0) {
+        return -1;
+    }
+    VkPipelineShaderStageCreateInfo stages[2] = {
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+         .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main"},
+    };
+    VkPipelineVertexInputStateCreateInfo vin = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+    VkPipelineInputAssemblyStateCreateInfo ia = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+        .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST};
+    VkViewport vp = {0.0f, 0.0f, (float)SIZE, (float)SIZE, 0.0f, 1.0f};
+    VkRect2D sc = {{0, 0}, {SIZE, SIZE}};
+    VkPipelineViewportStateCreateInfo vps = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+        .viewportCount = 1, .pViewports = &vp, .scissorCount = 1, .pScissors = &sc};
+    VkPipelineRasterizationStateCreateInfo rs = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+        .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_NONE,
+        .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE, .lineWidth = 1.0f};
+    VkPipelineMultisampleStateCreateInfo ms = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+        .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
+    VkPipelineColorBlendAttachmentState blend = {.colorWriteMask = 0xf};
+    VkPipelineColorBlendStateCreateInfo cb = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+        .attachmentCount = 1, .pAttachments = &blend};
+    VkGraphicsPipelineCreateInfo pi = {
+        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+        .stageCount = 2, .pStages = stages,
+        .pVertexInputState = &vin, .pInputAssemblyState = &ia, .pViewportState = &vps,
+        .pRasterizationState = &rs, .pMultisampleState = &ms, .pColorBlendState = &cb,
+        .layout = c->layout, .renderPass = c->pass,
+    };
+    VkResult r = vkCreateGraphicsPipelines(c->device, VK_NULL_HANDLE, 1, &pi, NULL, &c->pipeline);
+    vkDestroyShaderModule(c->device, vs, NULL);
+    vkDestroyShaderModule(c->device, fs, NULL);
+    VKU_TRY("upload_client", r);
+    return 0;
+}
+
+static int
+create_objects(struct client *c)
+{
+    VkImageCreateInfo ii = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = VK_FORMAT_R8G8B8A8_UNORM,
+        .extent = {SIZE, SIZE, 1},
+        .mipLevels = 1,
+        .arrayLayers = 1,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+    };
+    VkImageViewCreateInfo vi = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+        .viewType = VK_IMAGE_VIEW_TYPE_2D,
+        .format = ii.format,
+        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
+    };
+    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                       &c->target) != 0) {
+        return -1;
+    }
+    vi.image = c->target.image;
+    VKU_TRY("upload_client", vkCreateImageView(c->device, &vi, NULL, &c->target.view));
+    ii.arrayLayers = LAYERS;
+    ii.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                       &c->texture) != 0) {
+        return -1;
+    }
+    vi.image = c->texture.image;
+    vi.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
+    vi.subresourceRange.layerCount = LAYERS;
+    VKU_TRY("upload_client", vkCreateImageView(c->device, &vi, NULL, &c->texture.view));
+    if (vku_buffer_init(c->device, &c->mem, &c->staging,
+                        (VkDeviceSize)ROW_TEXELS * IMAGE_ROWS * LAYERS * 4,
+                        VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                        NULL) != 0) {
+        return -1;
+    }
+
+    VkSamplerCreateInfo si = {
+        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+        .magFilter = VK_FILTER_NEAREST,
+        .minFilter = VK_FILTER_NEAREST,
+        .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+        .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+        .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+        .maxLod = 0.0f,
+    };
+    VKU_TRY("upload_client", vkCreateSampler(c->device, &si, NULL, &c->sampler));
+    VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+                                      VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
+    VkDescriptorSetLayoutCreateInfo dli = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .bindingCount = 1, .pBindings = &b};
+    VKU_TRY("upload_client", vkCreateDescriptorSetLayout(c->device, &dli, NULL, &c->set_layout));
+    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
+    VkDescriptorPoolCreateInfo dpi = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+        .maxSets = 1, .poolSizeCount = 1, .pPoolSizes = &ps};
+    VKU_TRY("upload_client", vkCreateDescriptorPool(c->device, &dpi, NULL, &c->pool));
+    VkDescriptorSetAllocateInfo dai = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+        .descriptorPool = c->pool, .descriptorSetCount = 1, .pSetLayouts = &c->set_layout};
+    VKU_TRY("upload_client", vkAllocateDescriptorSets(c->device, &dai, &c->set));
+    VkDescriptorImageInfo img = {c->sampler, c->texture.view,
+                                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    VkWriteDescriptorSet wr = {
+        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .descriptorCount = 1,
+        .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, .pImageInfo = &img};
+    vkUpdateDescriptorSets(c->device, 1, &wr, 0, NULL);
+    VkPipelineLayoutCreateInfo li = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = 1, .pSetLayouts = &c->set_layout};
+    VKU_TRY("upload_client", vkCreatePipelineLayout(c->device, &li, NULL, &c->layout));
+
+    VkAttachmentDescription att = {
+        .format = VK_FORMAT_R8G8B8A8_UNORM,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+        .finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+    };
+    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription sub = {
+        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+        .colorAttachmentCount = 1, .pColorAttachments = &ref};
+    VkRenderPassCreateInfo rpi = {
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+        .attachmentCount = 1, .pAttachments = &att, .subpassCount = 1, .pSubpasses = &sub};
+    VKU_TRY("upload_client", vkCreateRenderPass(c->device, &rpi, NULL, &c->pass));
+    VkFramebufferCreateInfo fi = {
+        .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+        .renderPass = c->pass, .attachmentCount = 1, .pAttachments = &c->target.view,
+        .width = SIZE, .height = SIZE, .layers = 1};
+    VKU_TRY("upload_client", vkCreateFramebuffer(c->device, &fi, NULL, &c->framebuffer));
+    return create_pipeline(c);
+}
+
+static void
+texture_barrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to,
+                VkAccessFlags src, VkAccessFlags dst, VkPipelineStageFlags src_stage,
+                VkPipelineStageFlags dst_stage)
+{
+    VkImageMemoryBarrier b = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+        .srcAccessMask = src,
+        .dstAccessMask = dst,
+        .oldLayout = from,
+        .newLayout = to,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = image,
+        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, LAYERS},
+    };
+    vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &b);
+}
+
+static int
+record_frame(const struct client *c, VkCommandBuffer cmd)
+{
+    VkCommandBufferBeginInfo begin = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+    };
+    VkBufferImageCopy region = {
+        .bufferOffset = 0,
+        .bufferRowLength = ROW_TEXELS,
+        .bufferImageHeight = IMAGE_ROWS,
+        .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, LAYERS},
+        .imageExtent = {SIZE, SIZE, 1},
+    };
+    VkClearValue clear = {.color = {{0.0f, 0.0f, 1.0f, 1.0f}}};
+    VkRenderPassBeginInfo rp = {
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+        .renderPass = c->pass,
+        .framebuffer = c->framebuffer,
+        .renderArea = {{0, 0}, {SIZE, SIZE}},
+        .clearValueCount = 1,
+        .pClearValues = &clear,
+    };
+
+    VKU_TRY("upload_client", vkBeginCommandBuffer(cmd, &begin));
+    texture_barrier(cmd, c->texture.image, VK_IMAGE_LAYOUT_UNDEFINED,
+                    VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, VK_ACCESS_TRANSFER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+    vkCmdCopyBufferToImage(cmd, c->staging.buffer, c->texture.image,
+                           VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+    texture_barrier(cmd, c->texture.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_ACCESS_TRANSFER_WRITE_BIT,
+                    VK_ACCESS_SHADER_READ_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                    VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT);
+    vkCmdBeginRenderPass(cmd, &rp, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set, 0,
+                            NULL);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+    vkCmdEndRenderPass(cmd);
+    return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+    struct client c;
+    uint32_t frames = 3, n = 1, family;
+    VkInstance instance;
+    VkPhysicalDevice physical;
+    VkCommandPool pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+
+    memset(&c, 0, sizeof(c));
+    if (argc > 2 || (argc == 2 && (frames = (uint32_t)strtoul(argv[1], NULL, 10)) == 0)) {
+        fprintf(stderr, "usage: upload_client [FRAMES]\n");
+        return 2;
+    }
+    if (volkInitialize() != VK_SUCCESS ||
+        vku_create_instance("upload_client", 1, VK_API_VERSION_1_1, &instance) != 0) {
+        fprintf(stderr, "upload_client: no Vulkan\n");
+        return 1;
+    }
+    if (vkEnumeratePhysicalDevices(instance, &n, &physical) < 0 || n == 0) {
+        fprintf(stderr, "upload_client: no device\n");
+        return 1;
+    }
+    vkGetPhysicalDeviceMemoryProperties(physical, &c.mem);
+    family = vku_graphics_family(physical);
+    if (family == UINT32_MAX ||
+        vku_create_device(physical, family, NULL, NULL, 0, &c.device, &c.queue) != 0 ||
+        create_objects(&c) != 0) {
+        return 1;
+    }
+    VkCommandPoolCreateInfo pci = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+        .queueFamilyIndex = family,
+    };
+    VkCommandBufferAllocateInfo ai = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+        .commandBufferCount = 1,
+    };
+    VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+    if (vkCreateCommandPool(c.device, &pci, NULL, &pool) != VK_SUCCESS ||
+        (ai.commandPool = pool, vkAllocateCommandBuffers(c.device, &ai, &cmd)) != VK_SUCCESS ||
+        vkCreateFence(c.device, &fci, NULL, &fence) != VK_SUCCESS) {
+        return 1;
+    }
+    for (uint32_t f = 0; f < frames; f++) {
+        fill_staging(&c, f);
+        if (record_frame(&c, cmd) != 0 ||
+            vku_submit_and_wait(c.device, c.queue, fence, cmd, UINT64_MAX) != 0) {
+            return 1;
+        }
+        printf("upload_client: frame %u draws 1\n", f);
+    }
+    vkDestroyFence(c.device, fence, NULL);
+    vkDestroyCommandPool(c.device, pool, NULL);
+    vkDestroyPipeline(c.device, c.pipeline, NULL);
+    vkDestroyFramebuffer(c.device, c.framebuffer, NULL);
+    vkDestroyRenderPass(c.device, c.pass, NULL);
+    vkDestroyPipelineLayout(c.device, c.layout, NULL);
+    vkDestroyDescriptorPool(c.device, c.pool, NULL);
+    vkDestroyDescriptorSetLayout(c.device, c.set_layout, NULL);
+    vkDestroySampler(c.device, c.sampler, NULL);
+    vku_buffer_finish(c.device, &c.staging);
+    vku_image_finish(c.device, &c.texture);
+    vku_image_finish(c.device, &c.target);
+    vkDestroyDevice(c.device, NULL);
+    vkDestroyInstance(instance, NULL);
+    return 0;
+}
