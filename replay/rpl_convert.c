@@ -2038,10 +2038,10 @@ record_upload(struct walk *w, const struct cap_cmd_transfer *c)
         }
         layer_bytes = row * rows; /* each below 2^32: fits */
         if (layer_bytes > UINT64_MAX / bytes) {
-            skip(w, "buffer-to-image copy beyond its buffer");
-            continue;
+            layer_bytes = UINT64_MAX; /* no second layer fits any buffer */
+        } else {
+            layer_bytes *= bytes;
         }
-        layer_bytes *= bytes;
         for (uint32_t l = 0; l < layers; l++) {
             uint32_t target = level_image(w, dst, k->image.mip_level, k->image.base_array_layer + l);
             uint64_t offset = k->buffer_offset;
