@@ -949,6 +949,22 @@ clear_attachments(struct replay *r, const struct sim_pass *pass, const struct si
     }
 }
 
+/* An attachment at least as large as the framebuffer (Vulkan: "Render Pass
+ * Compatibility" and VkFramebufferCreateInfo's valid usage); a damaged
+ * trace may pair a small image with a large framebuffer.  0 with `detail`
+ * when it is not. */
+static int
+covers_pass(const struct sim_surface *s, const struct sim_pass *pass, const char *what,
+            uint32_t index, char *detail)
+{
+    if (s->width >= pass->width && s->height >= pass->height) {
+        return 1;
+    }
+    snprintf(detail, 160, "%s attachment %u (%ux%u) is smaller than the framebuffer (%ux%u)",
+             what, index, s->width, s->height, pass->width, pass->height);
+    return 0;
+}
+
 /* Binds and loads the pass's attachments for every unit; 0 with `detail`
  * when the pass cannot run. */
 static int
@@ -974,7 +990,7 @@ begin_pass(struct replay *r, const struct sim_pass *pass, uint32_t samples, char
                 return 0;
             }
             t->color[i] = get_surface(r, u, a->image, samples, detail);
-            if (!t->color[i]) {
+            if (!t->color[i] || !covers_pass(t->color[i], pass, "colour", i, detail)) {
                 return 0;
             }
             t->color_format[i] = a->format;
@@ -990,7 +1006,7 @@ begin_pass(struct replay *r, const struct sim_pass *pass, uint32_t samples, char
                 return 0;
             }
             t->depth = get_surface(r, u, a->image, samples, detail);
-            if (!t->depth) {
+            if (!t->depth || !covers_pass(t->depth, pass, "depth", 0, detail)) {
                 return 0;
             }
             sim_surface_clear(t->depth, a->format, a->clear, &pass->area,
