@@ -202,7 +202,12 @@ apply(struct lyr_config *cfg, const char *key, const char *value, const char *or
         cfg->capture_count = count;
     } else if (strcmp(key, "output") == 0) {
         if (!*value || strlen(value) >= sizeof(cfg->output)) {
-            note(n, "%s: bad output directory \"%s\"; ignored", where, value);
+            /* Not the current directory instead: the user said where files
+             * go, and nothing is written anywhere else. */
+            note(n, "%s: bad output directory \"%.80s\" (empty or over %zu bytes); "
+                    "no trace or statistics file will be written", where, value,
+                 sizeof(cfg->output) - 1);
+            cfg->output[0] = 0;
             return;
         }
         snprintf(cfg->output, sizeof(cfg->output), "%s", value);

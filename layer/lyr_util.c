@@ -176,6 +176,10 @@ int
 lyr_make_dirs(const char *path)
 {
     char tmp[4096];
+    if (!*path) {
+        errno = ENOENT;
+        return -1;
+    }
     snprintf(tmp, sizeof(tmp), "%s", path);
     for (char *p = tmp + 1; *p; p++) {
         if (*p == '/') {

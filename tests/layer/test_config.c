@@ -225,6 +225,12 @@ test_hostile_files(void)
     CHECK_EQ_INT(0, cfg.capture_count);
     CHECK_EQ_STR("/tmp/z", cfg.output);
 
+    /* An empty output directory is not the current one: nothing is
+     * written (the output stays empty, which no directory can be). */
+    write_file(path, "output =\n", 9);
+    lyr_config_load(&cfg);
+    CHECK_EQ_STR("", cfg.output);
+
     /* No final newline: the last line still counts. */
     write_file(path, "capture = 4", 11);
     lyr_config_load(&cfg);
