@@ -27,6 +27,13 @@ cli_spirv(int argc, char **argv);
 void
 cli_spirv_usage(FILE *out);
 
+/* `overshade shader TRACE [--pipeline N | --draw F:D] [--stage S]
+ * [--glsl|--hlsl|--spirv]` (cmd_shader.c) */
+int
+cli_shader(int argc, char **argv);
+void
+cli_shader_usage(FILE *out);
+
 /* `overshade replay TRACE --out DIR [--frames LIST] [--modes LIST] [--msaa N]
  * [--threads N]` (cmd_replay.c) */
 int

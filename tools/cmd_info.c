@@ -12,11 +12,24 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "capture/capture.h"
 #include "report/report.h"
 #include "tools/cli.h"
+#include "tools/shader.h"
+
+/* Prints a string from the trace for a terminal: control bytes become '?'. */
+static void
+print_text_string(const char *s, size_t max)
+{
+    size_t i, n = strnlen(s, max);
+
+    for (i = 0; i < n; i++) {
+        putchar((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i]);
+    }
+}
 
 /* Distinct unsupported command names listed per frame. */
 #define INFO_MAX_UNSUPPORTED 32
@@ -280,6 +293,149 @@ module_stages(const struct cap_trace *t, uint64_t module)
     return stages;
 }
 
+/* A module's reflection by SPIRV-Cross: 0 and *out, or -1 with `why`. */
+static int
+reflect_module(const struct cap_trace *t, uint64_t module, struct cli_shader_reflection **out,
+               char *why, size_t why_size)
+{
+    uint32_t *words;
+    size_t count;
+    int rc;
+
+    *out = NULL;
+    if (cli_shader_module_words(t, module, &words, &count, why, why_size) != 0) {
+        return -1;
+    }
+    rc = cli_shader_reflect(words, count, out, why, why_size);
+    free(words);
+    return rc;
+}
+
+static int
+json_variables(struct json_object *entry, const char *key, const struct cli_shader_variable *v,
+               uint32_t count)
+{
+    struct json_object *list = rep_json_set_array(entry, key);
+    int bad = !list;
+
+    for (uint32_t i = 0; i < count; i++) {
+        struct json_object *o = rep_json_push_object(list);
+        bad |= !o;
+        if (v[i].builtin == UINT32_MAX) {
+            bad |= rep_json_set_uint(o, "location", v[i].location);
+            bad |= rep_json_set_uint(o, "component", v[i].component);
+        } else {
+            char name[32];
+            bad |= rep_json_set_string(o, "builtin",
+                                       cli_shader_builtin_name(v[i].builtin, name, sizeof(name)),
+                                       sizeof(name));
+        }
+        bad |= rep_json_set_bool(o, "patch", v[i].patch);
+        bad |= rep_json_set_bool(o, "used", v[i].used);
+        bad |= rep_json_set_string(o, "name", v[i].name, sizeof(v[i].name));
+    }
+    return bad;
+}
+
+/* "entry_points": [{"name", "stage", "bindings": [{"set", "binding",
+ * "type", "count", "name"}], "inputs", "outputs": [{"location",
+ * "component" | "builtin", "patch", "used", "name"}]}] from SPIRV-Cross,
+ * or "entry_points": null and "reflection_error". */
+static int
+json_interface(struct json_object *module_obj, const struct cap_trace *t, uint64_t module)
+{
+    struct cli_shader_reflection *r;
+    char why[256];
+    int bad = 0;
+
+    if (reflect_module(t, module, &r, why, sizeof(why)) != 0) {
+        bad |= rep_json_set_null(module_obj, "entry_points");
+        return bad | rep_json_set_string(module_obj, "reflection_error", why, sizeof(why));
+    }
+    struct json_object *entries = rep_json_set_array(module_obj, "entry_points");
+    bad |= !entries;
+    for (uint32_t e = 0; e < r->count; e++) {
+        const struct cli_shader_interface *in = &r->entries[e];
+        struct json_object *entry = rep_json_push_object(entries);
+        bad |= !entry;
+        bad |= rep_json_set_string(entry, "name", in->entry, sizeof(in->entry));
+        if (cli_shader_stage_name(in->model)) {
+            bad |= rep_json_set_string(entry, "stage", cli_shader_stage_name(in->model), SIZE_MAX);
+        } else {
+            bad |= rep_json_set_uint(entry, "stage", in->model);
+        }
+        struct json_object *bindings = rep_json_set_array(entry, "bindings");
+        bad |= !bindings;
+        for (uint32_t i = 0; i < in->resource_count; i++) {
+            const struct cli_shader_resource *res = &in->resources[i];
+            struct json_object *b = rep_json_push_object(bindings);
+            bad |= !b;
+            if (res->kind == CLI_SHADER_RES_PUSH_CONSTANT) {
+                bad |= rep_json_set_null(b, "set");
+                bad |= rep_json_set_null(b, "binding");
+            } else {
+                bad |= rep_json_set_uint(b, "set", res->set);
+                bad |= rep_json_set_uint(b, "binding", res->binding);
+            }
+            bad |= rep_json_set_string(b, "type", cli_shader_resource_name(res->kind), SIZE_MAX);
+            bad |= rep_json_set_uint(b, "count", res->count);
+            bad |= rep_json_set_string(b, "name", res->name, sizeof(res->name));
+        }
+        bad |= json_variables(entry, "inputs", in->inputs, in->input_count);
+        bad |= json_variables(entry, "outputs", in->outputs, in->output_count);
+    }
+    cli_shader_reflection_destroy(r);
+    return bad;
+}
+
+static void print_text_variables(const char *what, const struct cli_shader_variable *v,
+                                 uint32_t count);
+
+/* `info --objects` without --json: every shader module's interface. */
+static void
+print_text_interfaces(const struct cap_trace *t)
+{
+    char why[256];
+
+    for (uint32_t i = 0; i < t->object_count[CAP_OBJ_SHADER_MODULE]; i++) {
+        const struct cap_shader_module *m = t->objects[CAP_OBJ_SHADER_MODULE][i];
+        const struct cap_blob *blob = cap_trace_find_blob(t, m->code_blob);
+        struct cli_shader_reflection *r;
+
+        printf("\nshader module 0x%llx, %llu bytes of SPIR-V\n", (unsigned long long)m->handle,
+               (unsigned long long)(blob ? blob->size : 0));
+        if (reflect_module(t, m->handle, &r, why, sizeof(why)) != 0) {
+            printf("  (no interface: %s)\n", why);
+            continue;
+        }
+        for (uint32_t e = 0; e < r->count; e++) {
+            const struct cli_shader_interface *in = &r->entries[e];
+            printf("  entry point ");
+            print_text_string(in->entry, sizeof(in->entry));
+            printf(", %s\n",
+                   cli_shader_stage_name(in->model) ? cli_shader_stage_name(in->model) : "?");
+            for (uint32_t k = 0; k < in->resource_count; k++) {
+                const struct cli_shader_resource *res = &in->resources[k];
+                if (res->kind == CLI_SHADER_RES_PUSH_CONSTANT) {
+                    printf("    %-27s ", "push constants");
+                } else {
+                    printf("    set %u binding %-13u ", res->set, res->binding);
+                }
+                printf("%s", cli_shader_resource_name(res->kind));
+                if (res->count != 1) {
+                    printf("[%u]", res->count);
+                }
+                printf(" ");
+                print_text_string(res->name, sizeof(res->name));
+                printf("\n");
+            }
+            print_text_variables("input ", in->inputs, in->input_count);
+            print_text_variables("output", in->outputs, in->output_count);
+        }
+        cli_shader_reflection_destroy(r);
+    }
+}
+
 static int
 print_json_objects(struct json_object *parent, const struct cap_trace *t)
 {
@@ -396,6 +552,7 @@ print_json_objects(struct json_object *parent, const struct cap_trace *t)
             bad |= rep_json_set_null(shader_module, "stage");
         }
         bad |= json_bit_names(shader_module, "stages", stages, BIT_NAMES(shader_stages));
+        bad |= json_interface(shader_module, t, m->handle);
     }
 
     struct json_object *descriptor_set_layouts =
@@ -618,14 +775,24 @@ print_json(const struct cap_trace *t, const char *path, int objects)
     return bad ? -1 : 0;
 }
 
-/* Prints a string from the trace for a terminal: control bytes become '?'. */
 static void
-print_text_string(const char *s, size_t max)
+print_text_variables(const char *what, const struct cli_shader_variable *v, uint32_t count)
 {
-    size_t i, n = strnlen(s, max);
-
-    for (i = 0; i < n; i++) {
-        putchar((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i]);
+    for (uint32_t i = 0; i < count; i++) {
+        if (v[i].builtin == UINT32_MAX) {
+            printf("    %s location %-11u ", what, v[i].location);
+            if (v[i].component) {
+                printf("component %u ", v[i].component);
+            }
+        } else {
+            char name[32];
+            printf("    %s %-20s ", what,
+                   cli_shader_builtin_name(v[i].builtin, name, sizeof(name)));
+        }
+        printf("%s", v[i].patch ? "patch " : "");
+        print_text_string(v[i].name, sizeof(v[i].name));
+        printf("%s", v[i].used ? "" : " (unused)");
+        printf("\n");
     }
 }
 
@@ -739,7 +906,7 @@ cli_info(int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
     }
-    if (!path || (objects && !json)) {
+    if (!path) {
         cli_info_usage(stderr);
         return CLI_EXIT_USAGE;
     }
@@ -761,6 +928,9 @@ cli_info(int argc, char **argv)
         }
     } else {
         print_text(trace, path);
+        if (objects) {
+            print_text_interfaces(trace);
+        }
     }
     cap_trace_destroy(trace);
     if (fflush(stdout) != 0 || ferror(stdout)) {
