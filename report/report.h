@@ -162,6 +162,17 @@ struct rep_summary {
 void
 rep_summary_add(struct rep_summary *s, const struct rep_frame *fr, uint32_t units);
 
+/* Writes DIR/report.html (as .tmp, then renamed) from `report`, the tree
+ * of report.json that `overshade replay` wrote into DIR (report_html.c, in
+ * report_dep): per frame the driver's picture and every unit's side by
+ * side, a wipe-and-flip viewer, the differences, the heatmaps with their
+ * colour legend, the per-unit table and the unsupported draws with their
+ * reasons.  Pictures are linked by their names in DIR, and only those
+ * that exist, so the page opens from disk with no network.  Returns 0 or
+ * an errno value. */
+int
+rep_html_write(struct json_object *report, const char *dir);
+
 /* Adds to `obj` one member per unit of `units`: NAME: {frames,
  * mean_savings, min_savings, max_savings, quads_shaded, lanes_shaded,
  * covered_pixels, shaded_per_covered_pixel}.  0, or -1 out of memory. */

@@ -2,7 +2,8 @@
  * tools/cmd_replay.c — `overshade replay`: replays captured frames through
  * the simulated pipeline and writes, per frame and shading unit, PNGs of
  * the presented image, of every render target and of shaded fragments per
- * pixel, plus DIR/report.json and DIR/report.csv.
+ * pixel, plus DIR/report.json, DIR/report.csv and DIR/report.html (the
+ * same for a browser, with the pictures side by side).
  *
  *   overshade replay TRACE --out DIR [--frames LIST] [--modes LIST]
  *                    [--msaa N] [--threads N] [--repeat N] [--retessellate AREA]
@@ -87,7 +88,8 @@ cli_replay_usage(FILE *out)
             "                        [--msaa N] [--threads N] [--repeat N]\n"
             "                        [--retessellate AREA]\n\n"
             "Replays the captured frames of TRACE through the simulated pipeline and\n"
-            "writes images, heatmaps and DIR/report.json and report.csv.\n\n"
+            "writes images, heatmaps, DIR/report.json, report.csv and report.html\n"
+            "(the report for a browser; it opens from disk).\n\n"
             "  --out DIR       output directory (created if missing)\n"
             "  --frames LIST   frame numbers to replay, e.g. 3,4 or 3-4 (default: all)\n"
             "  --modes LIST    shading units, comma-separated: baseline (default), qfm,\n"
@@ -1217,6 +1219,10 @@ out:
     if (json && frames) {
         snprintf(path, sizeof(path), "%s/report.json", a.out);
         int err = rep_json_write_file(json, path);
+        if (!err) {
+            err = rep_html_write(json, a.out);
+            snprintf(path, sizeof(path), "%s/report.html", a.out);
+        }
         if (err && status == CLI_EXIT_OK) {
             fprintf(stderr, "overshade replay: cannot write %s: %s\n", path, strerror(err));
             status = CLI_EXIT_FAILURE;

@@ -1,0 +1,137 @@
+"""report.html of a real replay in headless Chromium: vkcube is captured
+under the build-tree layer (lavapipe) and replayed with every unit; the
+page, opened from disk, must load every picture it shows and hold a row
+for every unit of every frame of report.json.  The screenshot is kept in
+the test's build folder (report-html.png) for a person to look at.
+
+    report_html.py --manifest M --overshade O --screenshot PNG
+"""
+import argparse
+import html.parser
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import capture_vkcube, lavapipe_icd  # noqa: E402
+
+FAILURES = []
+
+
+def check(cond, msg):
+    if not cond:
+        FAILURES.append(msg)
+        print("FAIL: " + msg)
+    return cond
+
+
+class Page(html.parser.HTMLParser):
+    """What the DOM holds: body's data attributes, images, unit rows per
+    frame section."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = {}
+        self.images = []
+        self.frame = None
+        self.rows = {}  # frame id -> [unit]
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "body":
+            self.body = a
+        elif tag == "img":
+            self.images.append(a.get("src"))
+        elif tag == "section" and "frame" in (a.get("class") or ""):
+            self.frame = a.get("id")
+            self.rows[self.frame] = []
+        elif tag == "tr" and "data-unit" in a and self.frame:
+            self.rows[self.frame].append(a["data-unit"])
+
+
+def chromium(args, tmp, *extra):
+    cmd = [args.chromium, "--headless", "--disable-gpu", "--hide-scrollbars",
+           "--user-data-dir=" + os.path.join(tmp, "profile"), "--no-first-run"]
+    if os.geteuid() == 0:
+        cmd.append("--no-sandbox")  # Chromium refuses root otherwise
+    return subprocess.run(cmd + list(extra), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, timeout=180)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--manifest", required=True)
+    ap.add_argument("--overshade", required=True)
+    ap.add_argument("--screenshot", required=True)
+    ap.add_argument("--chromium", default=shutil.which("chromium"))
+    args = ap.parse_args()
+    if not args.chromium:
+        print("skip: no chromium (Debian: chromium)")
+        return 77
+    if not lavapipe_icd() or not shutil.which("vkcube") or not shutil.which("xvfb-run"):
+        print("skip: needs lavapipe, vkcube and xvfb-run")
+        return 77
+    with tempfile.TemporaryDirectory() as tmp:
+        rc, traces = capture_vkcube(tmp, args.manifest, os.path.join(tmp, "trace"))
+        if not check(rc == 0 and len(traces) == 1, "vkcube capture: %d, %r" % (rc, traces)):
+            return 1
+        out = os.path.join(tmp, "replay")
+        p = subprocess.run([args.overshade, "replay", traces[0], "--out", out,
+                            "--modes", "all"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        if not check(p.returncode == 0, "replay failed: %s" % p.stderr.decode()):
+            return 1
+        page_path = os.path.join(out, "report.html")
+        if not check(os.path.exists(page_path), "no report.html beside report.json"):
+            return 1
+        with open(os.path.join(out, "report.json")) as f:
+            report = json.load(f)
+        with open(page_path) as f:
+            source = Page()
+            source.feed(f.read())
+        # Self-contained: nothing but files beside it.
+        for src in source.images:
+            check(src and "/" not in src and ":" not in src and
+                  os.path.exists(os.path.join(out, src)),
+                  "image %r is not a file beside report.html" % src)
+
+        url = "file://" + page_path
+        p = chromium(args, tmp, "--dump-dom", url)
+        if not check(p.returncode == 0, "chromium --dump-dom failed: %s" %
+                     p.stderr.decode()[-2000:]):
+            return 1
+        dom = Page()
+        dom.feed(p.stdout.decode("utf-8", "replace"))
+        loaded = int(dom.body.get("data-images-loaded", "-1"))
+        broken = int(dom.body.get("data-images-broken", "-1"))
+        check(broken == 0, "images that did not load: %s" % dom.body.get("data-broken-images"))
+        check(loaded == len(dom.images) and loaded > 0,
+              "%d of %d images loaded" % (loaded, len(dom.images)))
+        for fr in report["frames"]:
+            section = "frame-%d" % fr["index"]
+            check(section in dom.rows, "no section for frame %d" % fr["index"])
+            check(dom.rows.get(section) == list(fr["units"]),
+                  "frame %d: unit rows %r, report.json %r" %
+                  (fr["index"], dom.rows.get(section), list(fr["units"])))
+            for unit, u in fr["units"].items():
+                for key in ("present", "heatmap"):
+                    if os.path.exists(os.path.join(out, u["files"][key])):
+                        check(u["files"][key] in dom.images,
+                              "frame %d %s: %s not shown" % (fr["index"], unit, u["files"][key]))
+            if fr["reference"]:
+                check(fr["reference"]["file"] in dom.images,
+                      "frame %d: the driver's picture not shown" % fr["index"])
+        print("%d frames, %d images loaded, unit rows %r" %
+              (len(report["frames"]), loaded, dom.rows))
+
+        p = chromium(args, tmp, "--window-size=1500,2400", "--screenshot=" + args.screenshot, url)
+        check(p.returncode == 0 and os.path.getsize(args.screenshot) > 10000,
+              "no screenshot: %s" % p.stderr.decode()[-2000:])
+        print("screenshot: " + args.screenshot)
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
