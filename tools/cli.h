@@ -15,7 +15,7 @@
 #define CLI_EXIT_FAILURE 1
 #define CLI_EXIT_USAGE 2
 
-/* `overshade info [--json] TRACE` */
+/* `overshade info [--json] [--objects] TRACE` (cmd_info.c) */
 int
 cli_info(int argc, char **argv);
 void

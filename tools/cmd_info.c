@@ -1,9 +1,11 @@
 /*
- * tools/cmd_info.c — `overshade info [--json] TRACE`: what a trace holds.
+ * tools/cmd_info.c — `overshade info [--json] [--objects] TRACE`: what a
+ * trace holds.
  *
  * The readable form is for people; --json (with --objects: every object too)
  * is for scripts and is documented in docs/trace-format.md ("overshade info
- * --json").  A trace the reader
+ * --json").  --objects adds each shader module's interface from SPIRV-Cross
+ * (tools/shader.c).  A trace the reader
  * rejects prints one line on stderr,
  *
  *   overshade: TRACE: CAP_ERROR_X: message (detail)
@@ -868,11 +870,13 @@ print_text(const struct cap_trace *t, const char *path)
 void
 cli_info_usage(FILE *out)
 {
-    fprintf(out, "usage: overshade info [--json [--objects]] TRACE\n\n"
+    fprintf(out, "usage: overshade info [--json] [--objects] TRACE\n\n"
                  "Summarizes a trace: format version, device, objects by kind, and per frame\n"
                  "the draws (tessellated ones too), pipelines, commands, snapshots and the\n"
                  "reference image.  --json prints the same as one JSON object\n"
-                 "(docs/trace-format.md describes its keys); --objects adds every object.\n");
+                 "(docs/trace-format.md describes its keys).  --objects adds each shader\n"
+                 "module's interface as SPIRV-Cross reflects it (bindings, inputs, outputs),\n"
+                 "and with --json every object of the trace.\n");
 }
 
 int

@@ -180,10 +180,11 @@ parse_draw(const char *s, uint64_t *frame, uint32_t *draw)
     return 1;
 }
 
-/* Prints one pick; 0, or -1 with the reason on stderr. */
+/* Prints one pick, adding the shaders printed to *printed; 0, or -1 with
+ * the reason on stderr. */
 static int
 print_pick(const struct cap_trace *t, const char *path, const struct shader_pick *pk,
-           uint32_t model_filter, enum cli_shader_language language, int spirv)
+           uint32_t model_filter, enum cli_shader_language language, int spirv, uint32_t *printed)
 {
     struct cli_shader_reflection *r = NULL;
     uint32_t *words;
@@ -200,6 +201,7 @@ print_pick(const struct cap_trace *t, const char *path, const struct shader_pick
             fprintf(stderr, "overshade: cannot write the output\n");
             goto free_words;
         }
+        (*printed)++;
         rc = 0;
         goto free_words;
     }
@@ -238,6 +240,7 @@ print_pick(const struct cap_trace *t, const char *path, const struct shader_pick
         }
         printf("\n%s\n", source);
         free(source);
+        (*printed)++;
     }
     rc = 0;
 free_reflection:
@@ -385,10 +388,16 @@ cli_shader(int argc, char **argv)
                 pick_count);
         goto out;
     }
+    uint32_t printed = 0;
     for (uint32_t k = 0; k < pick_count; k++) {
-        if (print_pick(t, path, &picks[k], model, language, spirv) != 0) {
+        if (print_pick(t, path, &picks[k], model, language, spirv, &printed) != 0) {
             goto out;
         }
+    }
+    if (printed == 0) {
+        fprintf(stderr, "overshade shader: no %s shader in %s\n",
+                cli_shader_stage_name(model) ? cli_shader_stage_name(model) : "", path);
+        goto out;
     }
     if (fflush(stdout) != 0 || ferror(stdout)) {
         fprintf(stderr, "overshade: cannot write the output\n");

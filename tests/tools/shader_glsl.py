@@ -151,6 +151,11 @@ def main():
                     ["--pipeline", "0", "--draw", "3:0"]):
             p = overshade(args, "shader", traces[0][1] if traces else "x", *bad)
             check(p.returncode == 2, "shader %s: exit %d, not 2" % (" ".join(bad), p.returncode))
+        if traces and traces[0][0] == "vkcube":
+            # vkcube has no geometry shader: a refusal, not empty output.
+            p = overshade(args, "shader", traces[0][1], "--stage", "geom")
+            check(p.returncode == 1 and not p.stdout and b"no geometry shader" in p.stderr,
+                  "shader --stage geom on vkcube: exit %d, %r" % (p.returncode, p.stderr))
         print("%d traces, %d shaders compiled by glslangValidator" % (len(traces), total))
     return 1 if FAILURES else 0
 
