@@ -105,7 +105,7 @@ static const char html_head[] =
     "th,td{border:1px solid #ddd;padding:3px 7px;text-align:right}\n"
     "th{background:#eee}td.name,th.name{text-align:left}\n"
     ".viewer{position:relative;display:inline-block;border:1px solid #999;line-height:0}\n"
-    ".viewer img{display:block;max-width:640px;image-rendering:pixelated}\n"
+    ".viewer img{display:block;width:640px;image-rendering:pixelated}\n"
     ".viewer img.top{position:absolute;left:0;top:0;width:100%%}\n"
     ".controls{margin:.4em 0}.controls>*{margin-right:.6em}\n"
     ".legend{display:flex;align-items:center;gap:8px;font-size:12px}\n"
@@ -436,6 +436,12 @@ frame_section(FILE *f, const char *dir, struct json_object *frame)
     /* Heatmaps on one scale. */
     fputs("<h3>Shading per pixel</h3>\n", f);
     heatmap_legend(f);
+    if (member(units, "cps") || member(units, "amfs")) {
+        fputs("<p class=\"note\">Each map counts a shaded lane at the one pixel the unit "
+              "placed it on; a cps or amfs lane serves several pixels, so their maps look "
+              "sparser than the shading per covered pixel in their captions.</p>\n",
+              f);
+    }
     fputs("<div class=\"row\">\n", f);
     json_object_object_foreach(units, hname, hunit)
     {
