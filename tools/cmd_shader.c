@@ -9,8 +9,10 @@
  * bound at draw D of frame F (D as report.json numbers draws: executed
  * draws in command order from 0), or without either every entry point of
  * every shader module.  --stage keeps one stage.  Each shader is preceded
- * by a comment saying where it comes from; specialization constants keep
- * the module's defaults (the comment counts the pipeline's values).
+ * by a comment saying where it comes from; a pipeline's specialization
+ * values replace the constants' defaults (cli_shader_specialize), so the
+ * source is what the pipeline runs; modules printed without a pipeline
+ * keep their defaults.
  *
  * --spirv writes the one selected module's words unchanged (binary, for
  * spirv-dis or spirv-cross) and refuses a terminal.
@@ -79,8 +81,9 @@ struct shader_pick {
     uint64_t module;
     const char *entry; /* NULL: every entry point of the module */
     uint32_t model;    /* CLI_SHADER_ANY_STAGE with entry NULL */
-    uint32_t spec_values;
-    int64_t pipeline; /* index, -1 without */
+    int64_t pipeline;  /* index, -1 without */
+    const struct cap_pipeline *p;      /* with a pipeline: its record */
+    const struct cap_shader_stage *st; /* and the stage's, for the specialization */
 };
 
 /* The pipeline bound for graphics at draw `draw` of `f`; 0 when none. */
@@ -154,8 +157,9 @@ pick_pipeline(const struct cap_trace *t, uint32_t index, uint32_t model, struct 
         picks[n].module = st[k].module;
         picks[n].entry = st[k].entry; /* the reader checked it is NUL-terminated */
         picks[n].model = m;
-        picks[n].spec_values = st[k].spec_entries.count;
         picks[n].pipeline = index;
+        picks[n].p = p;
+        picks[n].st = &st[k];
         n++;
     }
     return n;
@@ -196,6 +200,38 @@ print_pick(const struct cap_trace *t, const char *path, const struct shader_pick
         fprintf(stderr, "overshade: %s: %s\n", path, why);
         return -1;
     }
+    /* The pipeline's specialization values, as it runs the shader. */
+    uint32_t spec_count = pk->st ? pk->st->spec_entries.count : 0;
+    if (spec_count && !spirv) {
+        const struct cap_spec_entry *e =
+            CAP_SPAN_PTR(pk->p, pk->st->spec_entries, struct cap_spec_entry);
+        const uint8_t *data = CAP_SPAN_PTR(pk->p, pk->st->spec_data, uint8_t);
+        struct cli_shader_spec *spec = calloc(spec_count, sizeof(*spec));
+        uint32_t *specialized = NULL;
+        int ok = spec != NULL;
+        for (uint32_t i = 0; ok && i < spec_count; i++) {
+            if (e[i].offset > pk->st->spec_data.count ||
+                e[i].size > pk->st->spec_data.count - e[i].offset) {
+                snprintf(why, sizeof(why), "specialization constant %u outside its data",
+                         e[i].constant_id);
+                ok = 0;
+                break;
+            }
+            spec[i] = (struct cli_shader_spec){e[i].constant_id, e[i].size, data + e[i].offset};
+        }
+        if (!spec) {
+            snprintf(why, sizeof(why), "out of memory");
+        }
+        ok = ok && cli_shader_specialize(words, count, spec, spec_count, &specialized, why,
+                                         sizeof(why)) == 0;
+        free(spec);
+        if (!ok) {
+            fprintf(stderr, "overshade: %s: module 0x%" PRIx64 ": %s\n", path, pk->module, why);
+            goto free_words;
+        }
+        free(words);
+        words = specialized;
+    }
     if (spirv) {
         if (fwrite(words, 4, count, stdout) != count) {
             fprintf(stderr, "overshade: cannot write the output\n");
@@ -234,9 +270,9 @@ print_pick(const struct cap_trace *t, const char *path, const struct shader_pick
             putchar((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c);
         }
         printf("'");
-        if (pk->spec_values) {
-            printf(", %u specialization value%s not applied", pk->spec_values,
-                   pk->spec_values == 1 ? "" : "s");
+        if (spec_count) {
+            printf(", the pipeline's %u specialization value%s applied", spec_count,
+                   spec_count == 1 ? "" : "s");
         }
         printf("\n%s\n", source);
         free(source);

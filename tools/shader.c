@@ -441,3 +441,117 @@ error:
     spvc_context_destroy(ctx);
     return -1;
 }
+
+/* SPIR-V opcodes and the decoration specialization needs (SPIR-V 3.32). */
+enum {
+    SPV_OP_TYPE_INT = 21,
+    SPV_OP_SPEC_CONSTANT_TRUE = 48,
+    SPV_OP_SPEC_CONSTANT_FALSE = 49,
+    SPV_OP_SPEC_CONSTANT = 50,
+    SPV_OP_DECORATE = 71,
+    SPV_DECORATION_SPEC_ID = 1,
+};
+
+/* An id and what the module says of it. */
+struct spec_id {
+    uint32_t id;
+    uint32_t value; /* SpecId's constant id; OpTypeInt: width | signed << 31 */
+};
+
+static const struct spec_id *
+find_id(const struct spec_id *list, size_t n, uint32_t id)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (list[i].id == id) {
+            return &list[i];
+        }
+    }
+    return NULL;
+}
+
+static const struct cli_shader_spec *
+find_spec(const struct cli_shader_spec *spec, uint32_t n, uint32_t constant_id)
+{
+    /* The last value given for a constant wins, as in the pipeline's
+     * VkSpecializationInfo read in order. */
+    const struct cli_shader_spec *found = NULL;
+    for (uint32_t i = 0; i < n; i++) {
+        if (spec[i].constant_id == constant_id) {
+            found = &spec[i];
+        }
+    }
+    return found;
+}
+
+int
+cli_shader_specialize(const uint32_t *words, size_t word_count, const struct cli_shader_spec *spec,
+                      uint32_t spec_count, uint32_t **out, char *why, size_t why_size)
+{
+    struct spec_id *ids = NULL, *ints = NULL;
+    size_t nids = 0, nints = 0, pos;
+    uint32_t *w;
+
+    *out = NULL;
+    if (word_count < 5 || word_count > SIZE_MAX / sizeof(*w)) {
+        snprintf(why, why_size, "not a SPIR-V module (%zu words)", word_count);
+        return -1;
+    }
+    w = malloc(word_count * sizeof(*w));
+    /* At most one entry per instruction, an instruction being 1 word or more. */
+    ids = calloc(word_count, sizeof(*ids));
+    ints = calloc(word_count, sizeof(*ints));
+    if (!w || !ids || !ints) {
+        snprintf(why, why_size, "out of memory");
+        goto error;
+    }
+    memcpy(w, words, word_count * sizeof(*w));
+    for (int pass = 0; pass < 2; pass++) {
+        for (pos = 5; pos < word_count;) {
+            uint32_t op = w[pos] & 0xffffu, n = w[pos] >> 16;
+            if (n == 0 || n > word_count - pos) {
+                snprintf(why, why_size, "the instruction at word %zu runs past the module", pos);
+                goto error;
+            }
+            if (pass == 0 && op == SPV_OP_DECORATE && n >= 4 &&
+                w[pos + 2] == SPV_DECORATION_SPEC_ID) {
+                ids[nids++] = (struct spec_id){w[pos + 1], w[pos + 3]};
+            } else if (pass == 0 && op == SPV_OP_TYPE_INT && n >= 4) {
+                ints[nints++] =
+                    (struct spec_id){w[pos + 1], w[pos + 2] | (w[pos + 3] ? 1u << 31 : 0)};
+            } else if (pass == 1 && n >= 3 &&
+                       (op == SPV_OP_SPEC_CONSTANT_TRUE || op == SPV_OP_SPEC_CONSTANT_FALSE ||
+                        op == SPV_OP_SPEC_CONSTANT)) {
+                const struct spec_id *d = find_id(ids, nids, w[pos + 2]);
+                const struct cli_shader_spec *v = d ? find_spec(spec, spec_count, d->value) : NULL;
+                if (v && v->data && op != SPV_OP_SPEC_CONSTANT) {
+                    uint32_t b = 0;
+                    memcpy(&b, v->data, v->size < 4 ? v->size : 4);
+                    w[pos] =
+                        (n << 16) | (b ? SPV_OP_SPEC_CONSTANT_TRUE : SPV_OP_SPEC_CONSTANT_FALSE);
+                } else if (v && v->data && n > 3) {
+                    /* One literal word, two for 64-bit types. */
+                    size_t bytes = n - 3 >= 2 ? 8 : 4, copy = v->size < bytes ? v->size : bytes;
+                    uint8_t value[8] = {0};
+                    memcpy(value, v->data, copy);
+                    const struct spec_id *type = find_id(ints, nints, w[pos + 1]);
+                    uint32_t width = type ? type->value & 0xffu : 32;
+                    if (type && (type->value >> 31) && width < 32 && width > 0 &&
+                        (value[width / 8 - 1] & 0x80)) {
+                        memset(value + width / 8, 0xff, 4 - width / 8);
+                    }
+                    memcpy(&w[pos + 3], value, bytes);
+                }
+            }
+            pos += n;
+        }
+    }
+    free(ids);
+    free(ints);
+    *out = w;
+    return 0;
+error:
+    free(w);
+    free(ids);
+    free(ints);
+    return -1;
+}

@@ -124,6 +124,25 @@ enum cli_shader_language {
     CLI_SHADER_HLSL, /* HLSL shader model 5.0 */
 };
 
+/* One specialization value as the pipeline gave it: `size` bytes at `data`
+ * for the constant decorated SpecId `constant_id`. */
+struct cli_shader_spec {
+    uint32_t constant_id;
+    uint32_t size;
+    const void *data;
+};
+
+/* Copies `words` into *out (the caller frees it) with the defaults of the
+ * specialization constants replaced by `spec`'s values (SPIR-V 2.12,
+ * "Specialization": OpSpecConstant's literal, OpSpecConstantTrue/False for
+ * booleans; values narrower than 32 bits zero- or sign-extended by their
+ * OpTypeInt).  Constants without a value keep their default.  Returns 0, or
+ * -1 with `why` when the module's instructions do not fit its words. */
+int
+cli_shader_specialize(const uint32_t *words, size_t word_count,
+                      const struct cli_shader_spec *spec, uint32_t spec_count, uint32_t **out,
+                      char *why, size_t why_size);
+
 /* The source of one entry point: `entry` (NULL: the first of `model`) of
  * `model` (CLI_SHADER_ANY_STAGE: the module's first entry point).  Returns
  * 0 and *out, a NUL-terminated string the caller frees, or -1 with `why`. */
