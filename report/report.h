@@ -166,12 +166,19 @@ rep_summary_add(struct rep_summary *s, const struct rep_frame *fr, uint32_t unit
  * of report.json that `overshade replay` wrote into DIR (report_html.c, in
  * report_dep): per frame the driver's picture and every unit's side by
  * side, a wipe-and-flip viewer, the differences, the heatmaps with their
- * colour legend, the per-unit table and the unsupported draws with their
- * reasons.  Pictures are linked by their names in DIR, and only those
- * that exist, so the page opens from disk with no network.  Returns 0 or
- * an errno value. */
+ * colour legend, the per-unit table, the unsupported draws with their
+ * reasons and, from `shaders` (may be NULL), the frame's pipelines with
+ * their shaders as source:
+ *
+ *   {"FRAME INDEX": [{"pipeline": N, "draws": D, "topology": "triangle list" | N,
+ *                     "stages": [{"stage": "fragment", "source": "..."} |
+ *                                {"stage", "error": "..."}]}]}
+ *
+ * in the order given (the caller's ranking).  Pictures are linked by
+ * their names in DIR, and only those that exist, so the page opens from
+ * disk with no network.  Returns 0 or an errno value. */
 int
-rep_html_write(struct json_object *report, const char *dir);
+rep_html_write(struct json_object *report, struct json_object *shaders, const char *dir);
 
 /* Adds to `obj` one member per unit of `units`: NAME: {frames,
  * mean_savings, min_savings, max_savings, quads_shaded, lanes_shaded,

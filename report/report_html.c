@@ -112,6 +112,9 @@ static const char html_head[] =
     ".legend .bar{width:360px;height:14px;border:1px solid #999}\n"
     ".legend .ticks{display:flex;justify-content:space-between;width:362px}\n"
     ".note{color:#555;font-size:12px}\n"
+    "pre.source{font:12px/1.3 monospace;background:#fff;border:1px solid #ddd;"
+    "padding:6px;max-height:30em;overflow:auto;text-align:left}\n"
+    "summary{cursor:pointer;text-align:left}\n"
     "</style>\n</head>\n<body>\n";
 
 /* Wipes and flips in every viewer; after load, counts the pictures that
@@ -312,8 +315,63 @@ unsupported_table(FILE *f, struct json_object *frame)
     }
 }
 
+/* The frame's pipelines, most draws first, with their shaders' source. */
 static void
-frame_section(FILE *f, const char *dir, struct json_object *frame)
+pipelines_section(FILE *f, struct json_object *list)
+{
+    size_t n =
+        list && json_object_is_type(list, json_type_array) ? json_object_array_length(list) : 0;
+
+    if (n == 0) {
+        return;
+    }
+    fprintf(f,
+            "<h3>Pipelines and shaders (%zu)</h3>\n<p class=\"note\">The graphics "
+            "pipelines the frame's draws use, most draws first; each shader as "
+            "SPIRV-Cross writes its SPIR-V back as source, with the pipeline's "
+            "specialization values.</p>\n",
+            n);
+    fputs("<table class=\"pipelines\">\n<tr><th>pipeline</th><th>draws</th>"
+          "<th>topology</th><th class=\"name\">shaders</th></tr>\n",
+          f);
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *p = json_object_array_get_idx(list, i);
+        struct json_object *stages = member(p, "stages");
+        size_t ns = stages && json_object_is_type(stages, json_type_array)
+                        ? json_object_array_length(stages)
+                        : 0;
+
+        fputs("<tr data-pipeline=\"", f);
+        html_number(f, number(p, "pipeline"), 0, "");
+        fputs("\"><td>", f);
+        html_number(f, number(p, "pipeline"), 0, "");
+        fputs("</td><td>", f);
+        html_number(f, number(p, "draws"), 0, "");
+        fputs("</td><td>", f);
+        if (rep_json_get_string(p, "topology")) {
+            html_text(f, rep_json_get_string(p, "topology"));
+        } else {
+            html_number(f, number(p, "topology"), 0, "");
+        }
+        fputs("</td><td class=\"name\">", f);
+        for (size_t k = 0; k < ns; k++) {
+            struct json_object *st = json_object_array_get_idx(stages, k);
+            const char *source = rep_json_get_string(st, "source");
+            fputs("<details><summary>", f);
+            html_text(f, rep_json_get_string(st, "stage"));
+            fputs(source ? " shader</summary><pre class=\"source\">"
+                         : " shader: no source</summary><pre class=\"note\">",
+                  f);
+            html_text(f, source ? source : rep_json_get_string(st, "error"));
+            fputs("</pre></details>", f);
+        }
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+static void
+frame_section(FILE *f, const char *dir, struct json_object *frame, struct json_object *shaders)
 {
     struct json_object *units = member(frame, "units");
     struct json_object *ref = member(frame, "reference");
@@ -457,11 +515,14 @@ frame_section(FILE *f, const char *dir, struct json_object *frame)
     fputs("<h3>Units</h3>\n", f);
     unit_table(f, units);
     unsupported_table(f, frame);
+    char key[32];
+    snprintf(key, sizeof(key), "%.0f", index);
+    pipelines_section(f, member(shaders, key));
     fputs("</section>\n", f);
 }
 
 int
-rep_html_write(struct json_object *report, const char *dir)
+rep_html_write(struct json_object *report, struct json_object *shaders, const char *dir)
 {
     struct json_object *frames = member(report, "frames");
     const char *trace = rep_json_get_string(report, "trace");
@@ -517,7 +578,7 @@ rep_html_write(struct json_object *report, const char *dir)
         fputs("</p>\n", f);
     }
     for (size_t i = 0; i < n; i++) {
-        frame_section(f, dir, json_object_array_get_idx(frames, i));
+        frame_section(f, dir, json_object_array_get_idx(frames, i), shaders);
     }
     fputs(html_script, f);
     fputs("</body>\n</html>\n", f);

@@ -63,6 +63,7 @@
 #include "report/report.h"
 #include "tools/cli.h"
 #include "tools/replay.h"
+#include "tools/shader.h"
 #include "tools/sweep.h"
 
 #define MAX_FRAME_SELECTORS 64
@@ -701,10 +702,92 @@ json_options(struct json_object *options, const struct sim_replay_options *opt)
     return bad;
 }
 
+/* The frame's graphics pipelines, most draws first, with their shaders as
+ * GLSL, under the frame's number in `shaders` (report.html's, not
+ * report.json's).  A shader SPIRV-Cross cannot print gets its reason
+ * instead.  0, or -1 out of memory. */
+static int
+frame_shaders(const struct cap_trace *t, const struct cap_frame *cf, struct json_object *shaders)
+{
+    uint32_t n = t->object_count[CAP_OBJ_PIPELINE], used = 0;
+    uint32_t *draws = calloc(n + 1, sizeof(*draws)), *order = calloc(n + 1, sizeof(*order));
+    char key[32], why[256];
+    int bad = !draws || !order;
+
+    if (bad) {
+        goto out;
+    }
+    cli_shader_frame_draws(t, cf, draws);
+    for (uint32_t i = 0; i < n; i++) {
+        if (draws[i]) {
+            order[used++] = i;
+        }
+    }
+    /* Most draws first; ties stay in pipeline order. */
+    for (uint32_t i = 1; i < used; i++) {
+        uint32_t v = order[i], k = i;
+        for (; k > 0 && draws[order[k - 1]] < draws[v]; k--) {
+            order[k] = order[k - 1];
+        }
+        order[k] = v;
+    }
+    snprintf(key, sizeof(key), "%" PRIu64, cf->index);
+    struct json_object *list = rep_json_set_array(shaders, key);
+    bad |= !list;
+    for (uint32_t i = 0; i < used; i++) {
+        const struct cap_pipeline *p = t->objects[CAP_OBJ_PIPELINE][order[i]];
+        const struct cap_shader_stage *st = CAP_SPAN_PTR(p, p->stages, struct cap_shader_stage);
+        struct json_object *o = rep_json_push_object(list);
+        bad |= !o;
+        bad |= rep_json_set_uint(o, "pipeline", order[i]);
+        bad |= rep_json_set_uint(o, "draws", draws[order[i]]);
+        /* VkPrimitiveTopology */
+        static const char *const topologies[] = {
+            "point list",
+            "line list",
+            "line strip",
+            "triangle list",
+            "triangle strip",
+            "triangle fan",
+            "line list adjacency",
+            "line strip adjacency",
+            "triangle list adjacency",
+            "triangle strip adjacency",
+            "patch list",
+        };
+        if (p->topology < sizeof(topologies) / sizeof(topologies[0])) {
+            bad |= rep_json_set_string(o, "topology", topologies[p->topology], SIZE_MAX);
+        } else {
+            bad |= rep_json_set_uint(o, "topology", p->topology);
+        }
+        struct json_object *stages = rep_json_set_array(o, "stages");
+        bad |= !stages;
+        for (uint32_t k = 0; k < p->stages.count; k++) {
+            const char *stage = cli_shader_stage_name(cli_shader_stage_model(&st[k]));
+            struct json_object *so = rep_json_push_object(stages);
+            char *source = NULL;
+            bad |= !so;
+            bad |= rep_json_set_string(so, "stage", stage ? stage : "unknown", SIZE_MAX);
+            if (cli_shader_stage_source(t, p, &st[k], CLI_SHADER_GLSL, &source, why, sizeof(why)) ==
+                0) {
+                bad |= rep_json_set_string(so, "source", source, SIZE_MAX);
+            } else {
+                bad |= rep_json_set_string(so, "error", why, sizeof(why));
+            }
+            free(source);
+        }
+    }
+out:
+    free(draws);
+    free(order);
+    return bad ? -1 : 0;
+}
+
 /* Replays one frame and writes its files and its JSON object. */
 static int
 replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_trace *trace,
-           const struct cap_frame *cf, struct json_object *frames, FILE *csv)
+           const struct cap_frame *cf, struct json_object *frames, struct json_object *shaders,
+           FILE *csv)
 {
     struct rpl_frame *conv = NULL;
     struct sim_replay_result *res = NULL;
@@ -1060,7 +1143,7 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         bad |= rep_json_set_uint(ij, "height", img->height);
         bad |= rep_json_set_bool(ij, "presented", targets[t] == conv->frame.present_image);
     }
-    if (bad) {
+    if (bad || frame_shaders(trace, cf, shaders) != 0) {
         fprintf(stderr, "overshade replay: frame %" PRIu64 ": out of memory\n", cf->index);
         goto out;
     }
@@ -1093,7 +1176,7 @@ cli_replay(int argc, char **argv)
     struct cap_error_info info;
     struct rpl_trace *rt = NULL;
     enum cap_error cerr;
-    struct json_object *json = NULL, *frames = NULL;
+    struct json_object *json = NULL, *frames = NULL, *shaders = NULL;
     FILE *csv = NULL;
     char path[4096];
     int status = CLI_EXIT_FAILURE, bad = 0;
@@ -1144,9 +1227,10 @@ cli_replay(int argc, char **argv)
     }
     rt = rpl_trace_create(trace);
     json = rep_json_object_create();
+    shaders = rep_json_object_create();
     snprintf(path, sizeof(path), "%s/report.csv", a.out);
     csv = fopen(path, "w");
-    if (!rt || !json || !csv) {
+    if (!rt || !json || !shaders || !csv) {
         fprintf(stderr, "overshade replay: cannot write the reports in %s\n", a.out);
         goto out;
     }
@@ -1205,7 +1289,7 @@ cli_replay(int argc, char **argv)
                     done + 1, selected);
             fflush(stderr);
         }
-        if (!replay_one(&a, rt, trace, cf, frames, csv)) {
+        if (!replay_one(&a, rt, trace, cf, frames, shaders, csv)) {
             goto out;
         }
         done++;
@@ -1220,7 +1304,7 @@ out:
         snprintf(path, sizeof(path), "%s/report.json", a.out);
         int err = rep_json_write_file(json, path);
         if (!err) {
-            err = rep_html_write(json, a.out);
+            err = rep_html_write(json, shaders, a.out);
             snprintf(path, sizeof(path), "%s/report.html", a.out);
         }
         if (err && status == CLI_EXIT_OK) {
@@ -1229,6 +1313,7 @@ out:
         }
     }
     rep_json_destroy(json);
+    rep_json_destroy(shaders);
     if (csv && fclose(csv) != 0 && status == CLI_EXIT_OK) {
         fprintf(stderr, "overshade replay: cannot write report.csv\n");
         status = CLI_EXIT_FAILURE;

@@ -76,25 +76,93 @@ cli_shader_module_words(const struct cap_trace *t, uint64_t module, uint32_t **w
     return 0;
 }
 
-/* One shader to print. */
-struct shader_pick {
-    uint64_t module;
-    const char *entry; /* NULL: every entry point of the module */
-    uint32_t model;    /* CLI_SHADER_ANY_STAGE with entry NULL */
-    int64_t pipeline;  /* index, -1 without */
-    const struct cap_pipeline *p;      /* with a pipeline: its record */
-    const struct cap_shader_stage *st; /* and the stage's, for the specialization */
-};
+int
+cli_shader_stage_words(const struct cap_trace *t, const struct cap_pipeline *p,
+                       const struct cap_shader_stage *st, uint32_t **words, size_t *count,
+                       char *why, size_t why_size)
+{
+    const struct cap_spec_entry *e = CAP_SPAN_PTR(p, st->spec_entries, struct cap_spec_entry);
+    const uint8_t *data = CAP_SPAN_PTR(p, st->spec_data, uint8_t);
+    uint32_t n = st->spec_entries.count, *specialized = NULL;
+    struct cli_shader_spec *spec;
+    int rc = -1;
 
-/* The pipeline bound for graphics at draw `draw` of `f`; 0 when none. */
-static uint64_t
-pipeline_at_draw(const struct cap_frame *f, uint32_t draw, int *found)
+    if (cli_shader_module_words(t, st->module, words, count, why, why_size) != 0) {
+        return -1;
+    }
+    if (n == 0) {
+        return 0;
+    }
+    spec = calloc(n, sizeof(*spec));
+    if (!spec) {
+        snprintf(why, why_size, "out of memory");
+        goto error;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (e[i].offset > st->spec_data.count || e[i].size > st->spec_data.count - e[i].offset) {
+            snprintf(why, why_size, "specialization constant %u outside its data",
+                     e[i].constant_id);
+            goto free_spec;
+        }
+        spec[i] = (struct cli_shader_spec){e[i].constant_id, e[i].size, data + e[i].offset};
+    }
+    if (cli_shader_specialize(*words, *count, spec, n, &specialized, why, why_size) == 0) {
+        free(*words);
+        *words = specialized;
+        rc = 0;
+    }
+free_spec:
+    free(spec);
+    if (rc == 0) {
+        return 0;
+    }
+error:
+    free(*words);
+    *words = NULL;
+    return -1;
+}
+
+uint32_t
+cli_shader_stage_model(const struct cap_shader_stage *st)
+{
+    /* VkShaderStageFlagBits: bit m is execution model m for the six stages
+     * overshade knows. */
+    return st->stage ? (uint32_t)__builtin_ctz(st->stage) : CLI_SHADER_ANY_STAGE;
+}
+
+int
+cli_shader_stage_source(const struct cap_trace *t, const struct cap_pipeline *p,
+                        const struct cap_shader_stage *st, enum cli_shader_language language,
+                        char **out, char *why, size_t why_size)
+{
+    uint32_t *words;
+    size_t count;
+    int rc;
+
+    *out = NULL;
+    if (cli_shader_stage_words(t, p, st, &words, &count, why, why_size) != 0) {
+        return -1;
+    }
+    rc = cli_shader_source(words, count, st->entry, cli_shader_stage_model(st), language, out, why,
+                           why_size);
+    free(words);
+    return rc;
+}
+
+static int64_t pipeline_index(const struct cap_trace *t, uint64_t handle);
+
+/* Walks the frame's commands keeping the graphics pipeline bound: calls
+ * fn(draw number, pipeline handle or 0, count of draws in the record, ctx)
+ * for each draw record; stops when fn returns non-zero. */
+typedef int (*draw_walk_fn)(uint32_t first, uint64_t pipeline, uint32_t count, void *ctx);
+
+static void
+walk_draws(const struct cap_frame *f, draw_walk_fn fn, void *ctx)
 {
     const struct cap_cmd_head *h;
     uint64_t bound = 0, saved[16];
     uint32_t cursor = 0, depth = 0, number = 0;
 
-    *found = 0;
     while ((h = cap_frame_next_cmd(f, &cursor)) != NULL) {
         if (h->op == CAP_CMD_EXECUTE_BEGIN) {
             /* A secondary binds its own state; the primary's is back
@@ -115,14 +183,80 @@ pipeline_at_draw(const struct cap_frame *f, uint32_t draw, int *found)
             }
         } else if (h->op == CAP_CMD_DRAW) {
             const struct cap_cmd_draw *d = (const void *)h;
-            if (draw - number < d->draws.count) {
-                *found = 1;
-                return bound;
+            if (fn(number, bound, d->draws.count, ctx)) {
+                return;
             }
             number += d->draws.count;
         }
     }
+}
+
+struct count_ctx {
+    const struct cap_trace *t;
+    uint32_t *draws;
+};
+
+static int
+count_draw(uint32_t first, uint64_t pipeline, uint32_t count, void *ctx)
+{
+    struct count_ctx *c = ctx;
+    int64_t index = pipeline_index(c->t, pipeline);
+
+    (void)first;
+    if (index >= 0) {
+        c->draws[index] += count;
+    }
     return 0;
+}
+
+int
+cli_shader_frame_draws(const struct cap_trace *t, const struct cap_frame *f, uint32_t *draws)
+{
+    struct count_ctx c = {t, draws};
+
+    memset(draws, 0, t->object_count[CAP_OBJ_PIPELINE] * sizeof(*draws));
+    walk_draws(f, count_draw, &c);
+    return 0;
+}
+
+struct find_ctx {
+    uint32_t draw;
+    uint64_t pipeline;
+    int found;
+};
+
+static int
+find_draw(uint32_t first, uint64_t pipeline, uint32_t count, void *ctx)
+{
+    struct find_ctx *c = ctx;
+
+    if (c->draw - first < count) {
+        c->pipeline = pipeline;
+        c->found = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* One shader to print. */
+struct shader_pick {
+    uint64_t module;
+    const char *entry;                 /* NULL: every entry point of the module */
+    uint32_t model;                    /* CLI_SHADER_ANY_STAGE with entry NULL */
+    int64_t pipeline;                  /* index, -1 without */
+    const struct cap_pipeline *p;      /* with a pipeline: its record */
+    const struct cap_shader_stage *st; /* and the stage's, for the specialization */
+};
+
+/* The pipeline bound for graphics at draw `draw` of `f`; 0 when none. */
+static uint64_t
+pipeline_at_draw(const struct cap_frame *f, uint32_t draw, int *found)
+{
+    struct find_ctx c = {draw, 0, 0};
+
+    walk_draws(f, find_draw, &c);
+    *found = c.found;
+    return c.pipeline;
 }
 
 static int64_t
@@ -148,9 +282,7 @@ pick_pipeline(const struct cap_trace *t, uint32_t index, uint32_t model, struct 
     uint32_t n = 0;
 
     for (uint32_t k = 0; k < p->stages.count && n < max; k++) {
-        /* VkShaderStageFlagBits: bit m is execution model m for the six
-         * stages overshade knows. */
-        uint32_t m = (uint32_t)__builtin_ctz(st[k].stage ? st[k].stage : 1);
+        uint32_t m = cli_shader_stage_model(&st[k]);
         if (model != CLI_SHADER_ANY_STAGE && m != model) {
             continue;
         }
@@ -202,35 +334,12 @@ print_pick(const struct cap_trace *t, const char *path, const struct shader_pick
     }
     /* The pipeline's specialization values, as it runs the shader. */
     uint32_t spec_count = pk->st ? pk->st->spec_entries.count : 0;
-    if (spec_count && !spirv) {
-        const struct cap_spec_entry *e =
-            CAP_SPAN_PTR(pk->p, pk->st->spec_entries, struct cap_spec_entry);
-        const uint8_t *data = CAP_SPAN_PTR(pk->p, pk->st->spec_data, uint8_t);
-        struct cli_shader_spec *spec = calloc(spec_count, sizeof(*spec));
-        uint32_t *specialized = NULL;
-        int ok = spec != NULL;
-        for (uint32_t i = 0; ok && i < spec_count; i++) {
-            if (e[i].offset > pk->st->spec_data.count ||
-                e[i].size > pk->st->spec_data.count - e[i].offset) {
-                snprintf(why, sizeof(why), "specialization constant %u outside its data",
-                         e[i].constant_id);
-                ok = 0;
-                break;
-            }
-            spec[i] = (struct cli_shader_spec){e[i].constant_id, e[i].size, data + e[i].offset};
-        }
-        if (!spec) {
-            snprintf(why, sizeof(why), "out of memory");
-        }
-        ok = ok && cli_shader_specialize(words, count, spec, spec_count, &specialized, why,
-                                         sizeof(why)) == 0;
-        free(spec);
-        if (!ok) {
-            fprintf(stderr, "overshade: %s: module 0x%" PRIx64 ": %s\n", path, pk->module, why);
-            goto free_words;
-        }
+    if (pk->st && !spirv) {
         free(words);
-        words = specialized;
+        if (cli_shader_stage_words(t, pk->p, pk->st, &words, &count, why, sizeof(why)) != 0) {
+            fprintf(stderr, "overshade: %s: module 0x%" PRIx64 ": %s\n", path, pk->module, why);
+            return -1;
+        }
     }
     if (spirv) {
         if (fwrite(words, 4, count, stdout) != count) {

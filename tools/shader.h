@@ -157,4 +157,32 @@ int
 cli_shader_module_words(const struct cap_trace *t, uint64_t module, uint32_t **words,
                         size_t *count, char *why, size_t why_size);
 
+/* The words of stage `st` of pipeline `p` with the pipeline's
+ * specialization values applied (cmd_shader.c); as above. */
+struct cap_pipeline;
+struct cap_shader_stage;
+struct cap_frame;
+int
+cli_shader_stage_words(const struct cap_trace *t, const struct cap_pipeline *p,
+                       const struct cap_shader_stage *st, uint32_t **words, size_t *count,
+                       char *why, size_t why_size);
+
+/* The SPIR-V execution model of a pipeline stage (its VkShaderStageFlagBits
+ * bit number), CLI_SHADER_ANY_STAGE when it names none. */
+uint32_t
+cli_shader_stage_model(const struct cap_shader_stage *st);
+
+/* The source of a pipeline's stage as that pipeline runs it: 0 and *out
+ * (the caller frees it), or -1 with `why`. */
+int
+cli_shader_stage_source(const struct cap_trace *t, const struct cap_pipeline *p,
+                        const struct cap_shader_stage *st, enum cli_shader_language language,
+                        char **out, char *why, size_t why_size);
+
+/* Counts the draws of frame `f` per graphics pipeline bound at them into
+ * draws[] (one per t->objects[CAP_OBJ_PIPELINE], zeroed first); draws
+ * with no captured pipeline are not counted.  Returns 0. */
+int
+cli_shader_frame_draws(const struct cap_trace *t, const struct cap_frame *f, uint32_t *draws);
+
 #endif /* OVERSHADE_TOOLS_SHADER_H */

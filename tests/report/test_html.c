@@ -107,7 +107,22 @@ main(int argc, char **argv)
     }
     CHECK_EQ_INT(0, bad);
 
-    CHECK_EQ_INT(0, rep_html_write(root, dir));
+    struct json_object *shaders = rep_json_object_create();
+    struct json_object *plist = rep_json_set_array(shaders, "7");
+    struct json_object *pipe = rep_json_push_object(plist);
+    bad |= rep_json_set_uint(pipe, "pipeline", 4);
+    bad |= rep_json_set_uint(pipe, "draws", 3);
+    bad |= rep_json_set_uint(pipe, "topology", 3);
+    struct json_object *stages = rep_json_set_array(pipe, "stages");
+    struct json_object *st = rep_json_push_object(stages);
+    bad |= rep_json_set_string(st, "stage", "fragment", SIZE_MAX);
+    bad |= rep_json_set_string(st, "source", "if (a < b && c > d) {}", SIZE_MAX);
+    st = rep_json_push_object(stages);
+    bad |= rep_json_set_string(st, "stage", "vertex", SIZE_MAX);
+    bad |= rep_json_set_string(st, "error", "SPIRV-Cross: <no>", SIZE_MAX);
+    CHECK_EQ_INT(0, bad);
+
+    CHECK_EQ_INT(0, rep_html_write(root, shaders, dir));
     snprintf(path, sizeof(path), "%s/report.html", dir);
     char *page = read_all(path);
     CHECK(page != NULL);
@@ -132,9 +147,13 @@ main(int argc, char **argv)
         CHECK_EQ_INT(4, count(page, "\"frame-7-qfm-present.png\""));
         CHECK_EQ_INT(3, count(page, "\"frame-7-cps-present.png\""));
         CHECK(strstr(page, "http") == NULL);
+        CHECK(strstr(page, "<tr data-pipeline=\"4\">") != NULL);
+        CHECK(strstr(page, "if (a &lt; b &amp;&amp; c &gt; d) {}") != NULL);
+        CHECK(strstr(page, "SPIRV-Cross: &lt;no&gt;") != NULL);
         free(page);
     }
     remove(path);
+    rep_json_destroy(shaders);
     rep_json_destroy(root);
     return TEST_RESULT();
 }

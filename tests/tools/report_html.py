@@ -1,7 +1,8 @@
 """report.html of a real replay in headless Chromium: vkcube is captured
 under the build-tree layer (lavapipe) and replayed with every unit; the
-page, opened from disk, must load every picture it shows and hold a row
-for every unit of every frame of report.json.  The screenshot is kept in
+page, opened from disk, must load every picture it shows, hold a row
+for every unit of every frame of report.json and each frame's pipelines
+with their shaders' source.  The screenshot is kept in
 the test's build folder (report-html.png) for a person to look at.
 
     report_html.py --manifest M --overshade O --screenshot PNG
@@ -38,6 +39,8 @@ class Page(html.parser.HTMLParser):
         self.images = []
         self.frame = None
         self.rows = {}  # frame id -> [unit]
+        self.pipelines = {}  # frame id -> [pipeline]
+        self.pre = 0
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -50,6 +53,10 @@ class Page(html.parser.HTMLParser):
             self.rows[self.frame] = []
         elif tag == "tr" and "data-unit" in a and self.frame:
             self.rows[self.frame].append(a["data-unit"])
+        elif tag == "tr" and "data-pipeline" in a and self.frame:
+            self.pipelines.setdefault(self.frame, []).append(a["data-pipeline"])
+        elif tag == "pre" and "source" in (a.get("class") or ""):
+            self.pre += 1
 
 
 def chromium(args, tmp, *extra):
@@ -123,6 +130,11 @@ def main():
             if fr["reference"]:
                 check(fr["reference"]["file"] in dom.images,
                       "frame %d: the driver's picture not shown" % fr["index"])
+        # The frames' pipelines with their shaders: vkcube draws with one.
+        check(len(source.pipelines) == len(report["frames"]),
+              "frames without their pipelines: %r" % source.pipelines)
+        check(source.pre >= 2 * len(report["frames"]),
+              "%d shader sources for %d frames" % (source.pre, len(report["frames"])))
         print("%d frames, %d images loaded, unit rows %r" %
               (len(report["frames"]), loaded, dom.rows))
 
