@@ -11,22 +11,12 @@ import argparse
 import html.parser
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import capture_vkcube, lavapipe_icd  # noqa: E402
-
-FAILURES = []
-
-
-def check(cond, msg):
-    if not cond:
-        FAILURES.append(msg)
-        print("FAIL: " + msg)
-    return cond
+from common import capture_vkcube, check, exit_status, missing_programs, unavailable  # noqa: E402
 
 
 class Page(html.parser.HTMLParser):
@@ -73,14 +63,11 @@ def main():
     ap.add_argument("--manifest", required=True)
     ap.add_argument("--overshade", required=True)
     ap.add_argument("--screenshot", required=True)
-    ap.add_argument("--chromium", default=shutil.which("chromium"))
+    ap.add_argument("--chromium", default="chromium")
     args = ap.parse_args()
-    if not args.chromium:
-        print("skip: no chromium (Debian: chromium)")
-        return 77
-    if not lavapipe_icd() or not shutil.which("vkcube") or not shutil.which("xvfb-run"):
-        print("skip: needs lavapipe, vkcube and xvfb-run")
-        return 77
+    skip = missing_programs([args.chromium]) or unavailable(["vkcube", "xvfb-run"])
+    if skip:
+        return skip
     with tempfile.TemporaryDirectory() as tmp:
         rc, traces = capture_vkcube(tmp, args.manifest, os.path.join(tmp, "trace"))
         if not check(rc == 0 and len(traces) == 1, "vkcube capture: %d, %r" % (rc, traces)):
@@ -142,7 +129,7 @@ def main():
         check(p.returncode == 0 and os.path.getsize(args.screenshot) > 10000,
               "no screenshot: %s" % p.stderr.decode()[-2000:])
         print("screenshot: " + args.screenshot)
-    return 1 if FAILURES else 0
+    return exit_status()
 
 
 if __name__ == "__main__":

@@ -12,43 +12,25 @@ import argparse
 import glob
 import json
 import os
-import shutil
 import struct
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import capture_vkcube, lavapipe_icd  # noqa: E402
-
-FAILURES = []
+from common import (capture_vkcube, check, exit_status, layer_env, unavailable,  # noqa: E402
+                    LOADER_VARS)
 STAGE_EXT = {"vertex": "vert", "tessellation_control": "tesc",
              "tessellation_evaluation": "tese", "geometry": "geom", "fragment": "frag",
              "compute": "comp"}
 
 
-def check(cond, msg):
-    if not cond:
-        FAILURES.append(msg)
-        print("FAIL: " + msg)
-    return cond
-
-
 def capture_demo(args, tmp, scene):
     """One offscreen frame of `scene` (320x200) captured; returns the trace."""
     d = os.path.join(tmp, "demo-" + scene)
-    implicit = os.path.join(d, "share", "vulkan", "implicit_layer.d")
-    os.makedirs(implicit)
-    shutil.copy(args.manifest, os.path.join(implicit, "VkLayer_overshade.json"))
-    env = dict(os.environ)
-    for k in list(env):
-        if k.startswith("OVERSHADE") or k in ("DISABLE_OVERSHADE", "VK_INSTANCE_LAYERS"):
-            del env[k]
+    env = layer_env(d, args.manifest, drop=LOADER_VARS)
     out = os.path.join(d, "out")
-    env.update({"XDG_DATA_HOME": os.path.join(d, "share"),
-                "XDG_CONFIG_HOME": os.path.join(d, "config"),
-                "VK_ICD_FILENAMES": lavapipe_icd(), "OVERSHADE": "1",
-                "OVERSHADE_CAPTURE": "3", "OVERSHADE_OUTPUT": out,
+    env.update({"OVERSHADE": "1", "OVERSHADE_CAPTURE": "3", "OVERSHADE_OUTPUT": out,
                 "OVERSHADE_FRAME_DELIMITER": "submits:1"})
     p = subprocess.run([args.demo, "--offscreen", "--scene", scene, "--frames", "4",
                         "--resolution", "320x200"], env=env, cwd=d,
@@ -127,9 +109,9 @@ def main():
     ap.add_argument("--overshade", required=True)
     ap.add_argument("--demo")
     args = ap.parse_args()
-    if not lavapipe_icd() or not shutil.which("vkcube") or not shutil.which("xvfb-run"):
-        print("skip: needs lavapipe, vkcube and xvfb-run")
-        return 77
+    skip = unavailable(["vkcube", "xvfb-run", "glslangValidator"])
+    if skip:
+        return skip
     with tempfile.TemporaryDirectory() as tmp:
         traces = []
         rc, found = capture_vkcube(tmp, args.manifest, os.path.join(tmp, "vkcube"))
@@ -157,7 +139,7 @@ def main():
             check(p.returncode == 1 and not p.stdout and b"no geometry shader" in p.stderr,
                   "shader --stage geom on vkcube: exit %d, %r" % (p.returncode, p.stderr))
         print("%d traces, %d shaders compiled by glslangValidator" % (len(traces), total))
-    return 1 if FAILURES else 0
+    return exit_status()
 
 
 if __name__ == "__main__":
