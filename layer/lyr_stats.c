@@ -607,49 +607,49 @@ summarize_locked(void)
         }
     }
 
-    char tmp[4300];
-    snprintf(tmp, sizeof(tmp), "%s.tmp", stats.json_path);
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        LYR_ERROR("cannot write %s: %s", tmp, strerror(errno));
-        return;
-    }
     const char *csv_name = strrchr(stats.csv_path, '/');
     csv_name = csv_name ? csv_name + 1 : stats.csv_path;
-    fprintf(f, "{\n  \"program\": ");
-    rep_json_string(f, program_invocation_short_name);
-    fprintf(f, ",\n  \"pid\": %ld,\n  \"csv\": ", (long)getpid());
-    rep_json_string(f, csv_name);
-    fprintf(f, ",\n  \"options\": {\"modes\": [");
-    for (uint32_t u = 0, n = 0; u < SIM_UNIT_COUNT; u++) {
+    struct json_object *root = rep_json_object_create();
+    int bad = !root;
+    bad |= rep_json_set_string(root, "program", program_invocation_short_name, SIZE_MAX);
+    bad |= rep_json_set_int(root, "pid", (int64_t)getpid());
+    bad |= rep_json_set_string(root, "csv", csv_name, SIZE_MAX);
+    struct json_object *options = rep_json_set_object(root, "options");
+    struct json_object *modes = rep_json_set_array(options, "modes");
+    bad |= !modes;
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         if (run_units() & (1u << u)) {
-            fprintf(f, "%s\"%s\"", n++ ? ", " : "", rep_unit_name(u));
+            bad |= rep_json_push_string(modes, rep_unit_name(u), SIZE_MAX);
         }
     }
-    fprintf(f, "], \"msaa\": ");
     if (lyr_config.stats_msaa) {
-        fprintf(f, "%u", lyr_config.stats_msaa);
+        bad |= rep_json_set_uint(options, "msaa", lyr_config.stats_msaa);
     } else {
-        fputs("\"app\"", f);
+        bad |= rep_json_set_string(options, "msaa", "app", SIZE_MAX);
     }
-    fprintf(f, ", \"interval\": %u, \"threads\": %u, \"max_mb\": %" PRIu64 "},\n",
-            lyr_config.stats_interval, stats.worker_count, lyr_config.stats_max_bytes >> 20);
-    fprintf(f,
-            "  \"frames_simulated\": %" PRIu64 ",\n  \"frames_skipped\": %" PRIu64
-            ",\n  \"frames_failed\": %" PRIu64 ",\n  \"stopped\": ",
-            stats.simulated, stats.skipped, stats.failed);
+    bad |= rep_json_set_uint(options, "interval", lyr_config.stats_interval);
+    bad |= rep_json_set_uint(options, "threads", stats.worker_count);
+    bad |= rep_json_set_uint(options, "max_mb", lyr_config.stats_max_bytes >> 20);
+    bad |= rep_json_set_uint(root, "frames_simulated", stats.simulated);
+    bad |= rep_json_set_uint(root, "frames_skipped", stats.skipped);
+    bad |= rep_json_set_uint(root, "frames_failed", stats.failed);
     if (stats.stopped) {
-        rep_json_string(f, stats.stop_reason);
+        bad |= rep_json_set_string(root, "stopped", stats.stop_reason, sizeof(stats.stop_reason));
     } else {
-        fputs("null", f);
+        bad |= rep_json_set_null(root, "stopped");
     }
-    fprintf(f, ",\n  \"units\": {");
-    rep_summary_json_units(f, &stats.summary, run_units(), "    ");
-    fprintf(f, "\n  }\n}\n");
-    if (fclose(f) != 0 || rename(tmp, stats.json_path) != 0) {
-        LYR_ERROR("cannot write %s: %s", stats.json_path, strerror(errno));
-        remove(tmp);
+    struct json_object *units = rep_json_set_object(root, "units");
+    bad |= !units;
+    bad |= rep_summary_json_units(units, &stats.summary, run_units());
+    if (bad) {
+        LYR_ERROR("cannot write %s: out of memory", stats.json_path);
+    } else {
+        int err = rep_json_write_file(root, stats.json_path);
+        if (err) {
+            LYR_ERROR("cannot write %s: %s", stats.json_path, strerror(err));
+        }
     }
+    rep_json_destroy(root);
 }
 
 void

@@ -49,34 +49,6 @@ rep_pmu_efficiency(const struct sim_unit_counters *c)
     return c->pmu_partial_quads ? (double)c->pmu_saved_quads / (double)c->pmu_partial_quads : 0;
 }
 
-
-void
-rep_json_string(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            fprintf(f, "\\%c", c);
-        } else if (c < 0x20 || c >= 0x7f) {
-            fprintf(f, "\\u%04x", c < 0x20 ? c : 0xfffd);
-        } else {
-            fputc(c, f);
-        }
-    }
-    fputc('"', f);
-}
-
-void
-rep_json_number(FILE *f, double v)
-{
-    if (isfinite(v)) {
-        fprintf(f, "%.6g", v);
-    } else {
-        fputs("null", f);
-    }
-}
-
 void
 rep_csv_number(FILE *f, double v)
 {
@@ -135,26 +107,29 @@ rep_summary_add(struct rep_summary *s, const struct rep_frame *fr, uint32_t unit
     }
 }
 
-void
-rep_summary_json_units(FILE *f, const struct rep_summary *s, uint32_t units, const char *indent)
+int
+rep_summary_json_units(struct json_object *obj, const struct rep_summary *s, uint32_t units)
 {
-    for (uint32_t u = 0, n = 0; u < SIM_UNIT_COUNT; u++) {
+    int bad = 0;
+
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         const struct rep_unit_summary *us = &s->units[u];
         if (!(units & (1u << u))) {
             continue;
         }
-        fprintf(f, "%s\n%s\"%s\": {\"frames\": %" PRIu64 ", \"mean_savings\": ", n++ ? "," : "",
-                indent, rep_unit_name(u), us->frames);
-        rep_json_number(f, us->frames ? us->sum / (double)us->frames : NAN);
-        fprintf(f, ", \"min_savings\": ");
-        rep_json_number(f, us->frames ? us->min : NAN);
-        fprintf(f, ", \"max_savings\": ");
-        rep_json_number(f, us->frames ? us->max : NAN);
-        fprintf(f, ", \"quads_shaded\": %" PRIu64 ", \"lanes_shaded\": %" PRIu64
-                   ", \"covered_pixels\": %" PRIu64 ", \"shaded_per_covered_pixel\": ",
-                us->quads, us->lanes, us->covered_pixels);
-        rep_json_number(f, us->covered_pixels ? (double)us->lanes / (double)us->covered_pixels
-                                              : NAN);
-        fputc('}', f);
+        struct json_object *o = rep_json_set_object(obj, rep_unit_name(u));
+        bad |= !o;
+        bad |= rep_json_set_uint(o, "frames", us->frames);
+        bad |=
+            rep_json_set_number(o, "mean_savings", us->frames ? us->sum / (double)us->frames : NAN);
+        bad |= rep_json_set_number(o, "min_savings", us->frames ? us->min : NAN);
+        bad |= rep_json_set_number(o, "max_savings", us->frames ? us->max : NAN);
+        bad |= rep_json_set_uint(o, "quads_shaded", us->quads);
+        bad |= rep_json_set_uint(o, "lanes_shaded", us->lanes);
+        bad |= rep_json_set_uint(o, "covered_pixels", us->covered_pixels);
+        bad |= rep_json_set_number(
+            o, "shaded_per_covered_pixel",
+            us->covered_pixels ? (double)us->lanes / (double)us->covered_pixels : NAN);
     }
+    return bad ? -1 : 0;
 }

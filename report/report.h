@@ -61,12 +61,80 @@ void
 rep_frame_init(struct rep_frame *out, const struct rpl_frame *conv,
                const struct sim_replay_result *res);
 
-/* JSON values: a string with escapes (bytes outside printable ASCII as
- * \u escapes), a number with 6 significant digits or null. */
+/* ------------------------------------------------------------------------ */
+/* JSON (report_json.c): every JSON overshade writes or reads goes through
+ * json-c, with these helpers for what the project's files share: numbers
+ * with 6 significant digits and null where not finite, 64-bit counters as
+ * exact integers, strings made valid UTF-8 (each invalid byte becomes
+ * U+FFFD), pretty-printed files written whole (as PATH.tmp, then renamed).
+ *
+ * Setters add `key` to an object (the last value of a key wins) and return 0,
+ * or -1 when out of memory or when `obj` is NULL, so a failed container
+ * makes every later setter into it fail too: a writer ORs the results and
+ * checks once.  Strings are at most `max` bytes (SIZE_MAX: up to the NUL). */
+struct json_object;
+
+/* A new empty object the caller owns (rep_json_destroy), NULL without
+ * memory. */
+struct json_object *
+rep_json_object_create(void);
+/* Drops the caller's reference (json_object_put); NULL does nothing. */
 void
-rep_json_string(FILE *f, const char *s);
-void
-rep_json_number(FILE *f, double v);
+rep_json_destroy(struct json_object *obj);
+
+int
+rep_json_set_uint(struct json_object *obj, const char *key, uint64_t v);
+int
+rep_json_set_int(struct json_object *obj, const char *key, int64_t v);
+int
+rep_json_set_number(struct json_object *obj, const char *key, double v);
+int
+rep_json_set_string(struct json_object *obj, const char *key, const char *s, size_t max);
+int
+rep_json_set_bool(struct json_object *obj, const char *key, int v);
+int
+rep_json_set_null(struct json_object *obj, const char *key);
+/* A new object or array under `key`, owned by `obj`; NULL on failure. */
+struct json_object *
+rep_json_set_object(struct json_object *obj, const char *key);
+struct json_object *
+rep_json_set_array(struct json_object *obj, const char *key);
+
+/* The same for appending to an array. */
+int
+rep_json_push_uint(struct json_object *array, uint64_t v);
+int
+rep_json_push_number(struct json_object *array, double v);
+int
+rep_json_push_string(struct json_object *array, const char *s, size_t max);
+struct json_object *
+rep_json_push_object(struct json_object *array);
+
+/* Writes `root` pretty-printed and a newline to f; 0, or -1 on a write
+ * error. */
+int
+rep_json_print(struct json_object *root, FILE *f);
+
+/* Writes `root` to PATH.tmp and renames it to `path`, so readers never see
+ * half a file; 0, or an errno value (PATH.tmp removed). */
+int
+rep_json_write_file(struct json_object *root, const char *path);
+
+/* Reads and parses the JSON file `path` (at most max_bytes).  Returns the
+ * root the caller owns (rep_json_destroy), or NULL with `why` saying why
+ * (the system's error, the size, or json-c's parse error and where). */
+struct json_object *
+rep_json_read_file(const char *path, size_t max_bytes, char *why, size_t why_size);
+
+/* Readers for files of our own: the member `key` of `obj` when it is a
+ * number (NAN otherwise, also when `obj` is NULL or not an object), a
+ * string (NULL otherwise; owned by `obj`) or an object (NULL otherwise). */
+double
+rep_json_get_number(struct json_object *obj, const char *key);
+const char *
+rep_json_get_string(struct json_object *obj, const char *key);
+struct json_object *
+rep_json_get_object(struct json_object *obj, const char *key);
 
 /* ",v" with 6 significant digits, or "," when v is not finite. */
 void
@@ -94,11 +162,29 @@ struct rep_summary {
 void
 rep_summary_add(struct rep_summary *s, const struct rep_frame *fr, uint32_t units);
 
-/* "\"NAME\": {frames, mean_savings, min_savings, max_savings, quads_shaded,
- * lanes_shaded, covered_pixels, shaded_per_covered_pixel}" for each unit of
- * `units`, comma-separated, each on its own line after `indent`. */
-void
-rep_summary_json_units(FILE *f, const struct rep_summary *s, uint32_t units, const char *indent);
+/* Writes DIR/report.html (as .tmp, then renamed) from `report`, the tree
+ * of report.json that `overshade replay` wrote into DIR (report_html.c, in
+ * report_dep): per frame the driver's picture and every unit's side by
+ * side, a wipe-and-flip viewer, the differences, the heatmaps with their
+ * colour legend, the per-unit table, the unsupported draws with their
+ * reasons and, from `shaders` (may be NULL), the frame's pipelines with
+ * their shaders as source:
+ *
+ *   {"FRAME INDEX": [{"pipeline": N, "draws": D, "topology": "triangle list" | N,
+ *                     "stages": [{"stage": "fragment", "source": "..."} |
+ *                                {"stage", "error": "..."}]}]}
+ *
+ * in the order given (the caller's ranking).  Pictures are linked by
+ * their names in DIR, and only those that exist, so the page opens from
+ * disk with no network.  Returns 0 or an errno value. */
+int
+rep_html_write(struct json_object *report, struct json_object *shaders, const char *dir);
+
+/* Adds to `obj` one member per unit of `units`: NAME: {frames,
+ * mean_savings, min_savings, max_savings, quads_shaded, lanes_shaded,
+ * covered_pixels, shaded_per_covered_pixel}.  0, or -1 out of memory. */
+int
+rep_summary_json_units(struct json_object *obj, const struct rep_summary *s, uint32_t units);
 
 /* Online mode's simulator process.  The layer never simulates inside the
  * application: it starts `overshade stats-worker FD` (tools/) and talks to

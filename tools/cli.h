@@ -15,7 +15,7 @@
 #define CLI_EXIT_FAILURE 1
 #define CLI_EXIT_USAGE 2
 
-/* `overshade info [--json] TRACE` */
+/* `overshade info [--json] [--objects] TRACE` (cmd_info.c) */
 int
 cli_info(int argc, char **argv);
 void
@@ -26,6 +26,13 @@ int
 cli_spirv(int argc, char **argv);
 void
 cli_spirv_usage(FILE *out);
+
+/* `overshade shader TRACE [--pipeline N | --draw F:D] [--stage S]
+ * [--glsl|--hlsl|--spirv]` (cmd_shader.c) */
+int
+cli_shader(int argc, char **argv);
+void
+cli_shader_usage(FILE *out);
 
 /* `overshade replay TRACE --out DIR [--frames LIST] [--modes LIST] [--msaa N]
  * [--threads N]` (cmd_replay.c) */

@@ -1,9 +1,11 @@
 /*
- * tools/cmd_info.c — `overshade info [--json] TRACE`: what a trace holds.
+ * tools/cmd_info.c — `overshade info [--json] [--objects] TRACE`: what a
+ * trace holds.
  *
  * The readable form is for people; --json (with --objects: every object too)
  * is for scripts and is documented in docs/trace-format.md ("overshade info
- * --json").  A trace the reader
+ * --json").  --objects adds each shader module's interface from SPIRV-Cross
+ * (tools/shader.c).  A trace the reader
  * rejects prints one line on stderr,
  *
  *   overshade: TRACE: CAP_ERROR_X: message (detail)
@@ -12,223 +14,27 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "capture/capture.h"
+#include "report/report.h"
 #include "tools/cli.h"
+#include "tools/shader.h"
+
+/* Prints a string from the trace for a terminal: control bytes become '?'. */
+static void
+print_text_string(const char *s, size_t max)
+{
+    size_t i, n = strnlen(s, max);
+
+    for (i = 0; i < n; i++) {
+        putchar((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i]);
+    }
+}
 
 /* Distinct unsupported command names listed per frame. */
 #define INFO_MAX_UNSUPPORTED 32
-
-/* ------------------------------------------------------------------------ */
-/* A small JSON printer: pretty-printed, strings escaped, output always valid
- * UTF-8 (invalid bytes in trace strings become U+FFFD). */
-
-struct json {
-    FILE *out;
-    int depth;
-    int need_comma;
-    int after_key;
-};
-
-static void
-json_newline(struct json *j)
-{
-    int i;
-
-    fputc('\n', j->out);
-    for (i = 0; i < j->depth; i++) {
-        fputs("  ", j->out);
-    }
-}
-
-/* Before any value or key: the comma and line break that precede it. */
-static void
-json_prefix(struct json *j)
-{
-    if (j->after_key) {
-        j->after_key = 0;
-        return;
-    }
-    if (j->need_comma) {
-        fputc(',', j->out);
-    }
-    if (j->depth > 0) {
-        json_newline(j);
-    }
-}
-
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if invalid. */
-static size_t
-utf8_sequence(const unsigned char *s, size_t n)
-{
-    size_t len, i;
-    uint32_t cp;
-
-    if (s[0] < 0x80) {
-        return 1;
-    } else if ((s[0] & 0xe0) == 0xc0) {
-        len = 2;
-        cp = s[0] & 0x1f;
-    } else if ((s[0] & 0xf0) == 0xe0) {
-        len = 3;
-        cp = s[0] & 0x0f;
-    } else if ((s[0] & 0xf8) == 0xf0) {
-        len = 4;
-        cp = s[0] & 0x07;
-    } else {
-        return 0;
-    }
-    if (len > n) {
-        return 0;
-    }
-    for (i = 1; i < len; i++) {
-        if ((s[i] & 0xc0) != 0x80) {
-            return 0;
-        }
-        cp = (cp << 6) | (s[i] & 0x3f);
-    }
-    /* Overlong forms, surrogates and values past U+10FFFF are invalid. */
-    if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000) ||
-        (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) {
-        return 0;
-    }
-    return len;
-}
-
-static void
-json_write_string(FILE *out, const char *str, size_t max)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    size_t n = strnlen(str, max), i = 0, len;
-
-    fputc('"', out);
-    while (i < n) {
-        switch (s[i]) {
-        case '"':
-            fputs("\\\"", out);
-            break;
-        case '\\':
-            fputs("\\\\", out);
-            break;
-        case '\n':
-            fputs("\\n", out);
-            break;
-        case '\r':
-            fputs("\\r", out);
-            break;
-        case '\t':
-            fputs("\\t", out);
-            break;
-        default:
-            if (s[i] < 0x20) {
-                fprintf(out, "\\u%04x", s[i]);
-                break;
-            }
-            len = utf8_sequence(s + i, n - i);
-            if (len == 0) {
-                fputs("\\ufffd", out);
-                break;
-            }
-            fwrite(s + i, 1, len, out);
-            i += len;
-            continue;
-        }
-        i++;
-    }
-    fputc('"', out);
-}
-
-static void
-json_key(struct json *j, const char *key)
-{
-    json_prefix(j);
-    json_write_string(j->out, key, SIZE_MAX);
-    fputs(": ", j->out);
-    j->after_key = 1;
-    j->need_comma = 1;
-}
-
-static void
-json_open(struct json *j, const char *key, char bracket)
-{
-    if (key) {
-        json_key(j, key);
-    }
-    json_prefix(j);
-    fputc(bracket, j->out);
-    j->depth++;
-    j->need_comma = 0;
-}
-
-static void
-json_close(struct json *j, char bracket)
-{
-    j->depth--;
-    if (j->need_comma) {
-        json_newline(j);
-    }
-    fputc(bracket, j->out);
-    j->need_comma = 1;
-    if (j->depth == 0) {
-        fputc('\n', j->out);
-    }
-}
-
-static void
-json_uint(struct json *j, const char *key, uint64_t v)
-{
-    if (key) {
-        json_key(j, key);
-    }
-    json_prefix(j);
-    fprintf(j->out, "%llu", (unsigned long long)v);
-    j->need_comma = 1;
-}
-
-/* A string from a fixed-size field: at most max bytes, NUL or not. */
-static void
-json_string(struct json *j, const char *key, const char *s, size_t max)
-{
-    if (key) {
-        json_key(j, key);
-    }
-    json_prefix(j);
-    json_write_string(j->out, s, max);
-    j->need_comma = 1;
-}
-
-static void
-json_null(struct json *j, const char *key)
-{
-    if (key) {
-        json_key(j, key);
-    }
-    json_prefix(j);
-    fputs("null", j->out);
-    j->need_comma = 1;
-}
-
-static void
-json_bool(struct json *j, const char *key, int v)
-{
-    if (key) {
-        json_key(j, key);
-    }
-    json_prefix(j);
-    fputs(v ? "true" : "false", j->out);
-    j->need_comma = 1;
-}
-
-/* Handles are strings: 64-bit values do not survive JSON numbers (doubles). */
-static void
-json_handle(struct json *j, const char *key, uint64_t handle)
-{
-    char text[24];
-
-    snprintf(text, sizeof(text), "0x%llx", (unsigned long long)handle);
-    json_string(j, key, text, sizeof(text));
-}
 
 /* ------------------------------------------------------------------------ */
 /* What info reports                                                          */
@@ -418,24 +224,36 @@ static const struct info_bit_name shader_stages[] = {
 
 #define BIT_NAMES(a) a, sizeof(a) / sizeof((a)[0])
 
-static void
-json_bit_names(struct json *j, const char *key, uint32_t bits, const struct info_bit_name *names,
-               size_t count)
+static int
+json_bit_names(struct json_object *obj, const char *key, uint32_t bits,
+               const struct info_bit_name *names, size_t count)
 {
+    struct json_object *list = rep_json_set_array(obj, key);
+    int bad = !list;
     size_t i;
 
-    json_open(j, key, '[');
     for (i = 0; i < count; i++) {
         if (bits & names[i].bit) {
-            json_string(j, NULL, names[i].name, SIZE_MAX);
+            bad |= rep_json_push_string(list, names[i].name, SIZE_MAX);
         }
     }
-    json_close(j, ']');
+    return bad;
+}
+
+/* Handles are strings: 64-bit values do not survive JSON numbers in most
+ * readers (doubles). */
+static int
+set_handle(struct json_object *obj, const char *key, uint64_t handle)
+{
+    char text[24];
+
+    snprintf(text, sizeof(text), "0x%llx", (unsigned long long)handle);
+    return rep_json_set_string(obj, key, text, sizeof(text));
 }
 
 /* Snapshots of one resource over all frames. */
-static void
-json_snapshots(struct json *j, const struct cap_trace *t, uint32_t kind, uint64_t handle)
+static int
+json_snapshots(struct json_object *obj, const struct cap_trace *t, uint32_t kind, uint64_t handle)
 {
     const struct cap_snapshot *s;
     const struct cap_blob *blob;
@@ -453,8 +271,8 @@ json_snapshots(struct json *j, const struct cap_trace *t, uint32_t kind, uint64_
             bytes += blob ? blob->size : 0;
         }
     }
-    json_uint(j, "snapshots", count);
-    json_uint(j, "snapshot_bytes", bytes);
+    return rep_json_set_uint(obj, "snapshots", count) |
+           rep_json_set_uint(obj, "snapshot_bytes", bytes);
 }
 
 /* The stages a shader module serves in the trace's pipelines. */
@@ -477,105 +295,252 @@ module_stages(const struct cap_trace *t, uint64_t module)
     return stages;
 }
 
-static void
-print_json_objects(struct json *j, const struct cap_trace *t)
+/* A module's reflection by SPIRV-Cross: 0 and *out, or -1 with `why`. */
+static int
+reflect_module(const struct cap_trace *t, uint64_t module, struct cli_shader_reflection **out,
+               char *why, size_t why_size)
 {
+    uint32_t *words;
+    size_t count;
+    int rc;
+
+    *out = NULL;
+    if (cli_shader_module_words(t, module, &words, &count, why, why_size) != 0) {
+        return -1;
+    }
+    rc = cli_shader_reflect(words, count, out, why, why_size);
+    free(words);
+    return rc;
+}
+
+static int
+json_variables(struct json_object *entry, const char *key, const struct cli_shader_variable *v,
+               uint32_t count)
+{
+    struct json_object *list = rep_json_set_array(entry, key);
+    int bad = !list;
+
+    for (uint32_t i = 0; i < count; i++) {
+        struct json_object *o = rep_json_push_object(list);
+        bad |= !o;
+        if (v[i].builtin == UINT32_MAX) {
+            bad |= rep_json_set_uint(o, "location", v[i].location);
+            bad |= rep_json_set_uint(o, "component", v[i].component);
+        } else {
+            char name[32];
+            bad |= rep_json_set_string(o, "builtin",
+                                       cli_shader_builtin_name(v[i].builtin, name, sizeof(name)),
+                                       sizeof(name));
+        }
+        bad |= rep_json_set_bool(o, "patch", v[i].patch);
+        bad |= rep_json_set_bool(o, "used", v[i].used);
+        bad |= rep_json_set_string(o, "name", v[i].name, sizeof(v[i].name));
+    }
+    return bad;
+}
+
+/* "entry_points": [{"name", "stage", "bindings": [{"set", "binding",
+ * "type", "count", "name"}], "inputs", "outputs": [{"location",
+ * "component" | "builtin", "patch", "used", "name"}]}] from SPIRV-Cross,
+ * or "entry_points": null and "reflection_error". */
+static int
+json_interface(struct json_object *module_obj, const struct cap_trace *t, uint64_t module)
+{
+    struct cli_shader_reflection *r;
+    char why[256];
+    int bad = 0;
+
+    if (reflect_module(t, module, &r, why, sizeof(why)) != 0) {
+        bad |= rep_json_set_null(module_obj, "entry_points");
+        return bad | rep_json_set_string(module_obj, "reflection_error", why, sizeof(why));
+    }
+    struct json_object *entries = rep_json_set_array(module_obj, "entry_points");
+    bad |= !entries;
+    for (uint32_t e = 0; e < r->count; e++) {
+        const struct cli_shader_interface *in = &r->entries[e];
+        struct json_object *entry = rep_json_push_object(entries);
+        bad |= !entry;
+        bad |= rep_json_set_string(entry, "name", in->entry, sizeof(in->entry));
+        if (cli_shader_stage_name(in->model)) {
+            bad |= rep_json_set_string(entry, "stage", cli_shader_stage_name(in->model), SIZE_MAX);
+        } else {
+            bad |= rep_json_set_uint(entry, "stage", in->model);
+        }
+        struct json_object *bindings = rep_json_set_array(entry, "bindings");
+        bad |= !bindings;
+        for (uint32_t i = 0; i < in->resource_count; i++) {
+            const struct cli_shader_resource *res = &in->resources[i];
+            struct json_object *b = rep_json_push_object(bindings);
+            bad |= !b;
+            if (res->kind == CLI_SHADER_RES_PUSH_CONSTANT) {
+                bad |= rep_json_set_null(b, "set");
+                bad |= rep_json_set_null(b, "binding");
+            } else {
+                bad |= rep_json_set_uint(b, "set", res->set);
+                bad |= rep_json_set_uint(b, "binding", res->binding);
+            }
+            bad |= rep_json_set_string(b, "type", cli_shader_resource_name(res->kind), SIZE_MAX);
+            bad |= rep_json_set_uint(b, "count", res->count);
+            bad |= rep_json_set_string(b, "name", res->name, sizeof(res->name));
+        }
+        bad |= json_variables(entry, "inputs", in->inputs, in->input_count);
+        bad |= json_variables(entry, "outputs", in->outputs, in->output_count);
+    }
+    cli_shader_reflection_destroy(r);
+    return bad;
+}
+
+static void print_text_variables(const char *what, const struct cli_shader_variable *v,
+                                 uint32_t count);
+
+/* `info --objects` without --json: every shader module's interface. */
+static void
+print_text_interfaces(const struct cap_trace *t)
+{
+    char why[256];
+
+    for (uint32_t i = 0; i < t->object_count[CAP_OBJ_SHADER_MODULE]; i++) {
+        const struct cap_shader_module *m = t->objects[CAP_OBJ_SHADER_MODULE][i];
+        const struct cap_blob *blob = cap_trace_find_blob(t, m->code_blob);
+        struct cli_shader_reflection *r;
+
+        printf("\nshader module 0x%llx, %llu bytes of SPIR-V\n", (unsigned long long)m->handle,
+               (unsigned long long)(blob ? blob->size : 0));
+        if (reflect_module(t, m->handle, &r, why, sizeof(why)) != 0) {
+            printf("  (no interface: %s)\n", why);
+            continue;
+        }
+        for (uint32_t e = 0; e < r->count; e++) {
+            const struct cli_shader_interface *in = &r->entries[e];
+            printf("  entry point ");
+            print_text_string(in->entry, sizeof(in->entry));
+            printf(", %s\n",
+                   cli_shader_stage_name(in->model) ? cli_shader_stage_name(in->model) : "?");
+            for (uint32_t k = 0; k < in->resource_count; k++) {
+                const struct cli_shader_resource *res = &in->resources[k];
+                if (res->kind == CLI_SHADER_RES_PUSH_CONSTANT) {
+                    printf("    %-27s ", "push constants");
+                } else {
+                    printf("    set %u binding %-13u ", res->set, res->binding);
+                }
+                printf("%s", cli_shader_resource_name(res->kind));
+                if (res->count != 1) {
+                    printf("[%u]", res->count);
+                }
+                printf(" ");
+                print_text_string(res->name, sizeof(res->name));
+                printf("\n");
+            }
+            print_text_variables("input ", in->inputs, in->input_count);
+            print_text_variables("output", in->outputs, in->output_count);
+        }
+        cli_shader_reflection_destroy(r);
+    }
+}
+
+static int
+print_json_objects(struct json_object *parent, const struct cap_trace *t)
+{
+    int bad = 0;
     const void *const *objs;
     const struct cap_blob *blob;
     uint32_t i, k, stages;
 
-    json_open(j, "objects", '{');
+    struct json_object *objects = rep_json_set_object(parent, "objects");
+    bad |= !objects;
 
-    json_open(j, "buffers", '[');
+    struct json_object *buffers = rep_json_set_array(objects, "buffers");
+    bad |= !buffers;
     objs = t->objects[CAP_OBJ_BUFFER];
     for (i = 0; i < t->object_count[CAP_OBJ_BUFFER]; i++) {
         const struct cap_buffer *b = objs[i];
-        json_open(j, NULL, '{');
-        json_handle(j, "handle", b->handle);
-        json_uint(j, "size", b->size);
-        json_uint(j, "usage", b->usage);
-        json_bit_names(j, "usage_names", b->usage, BIT_NAMES(buffer_usages));
-        json_snapshots(j, t, CAP_SNAPSHOT_BUFFER, b->handle);
-        json_close(j, '}');
+        struct json_object *buffer = rep_json_push_object(buffers);
+        bad |= !buffer;
+        bad |= set_handle(buffer, "handle", b->handle);
+        bad |= rep_json_set_uint(buffer, "size", b->size);
+        bad |= rep_json_set_uint(buffer, "usage", b->usage);
+        bad |= json_bit_names(buffer, "usage_names", b->usage, BIT_NAMES(buffer_usages));
+        bad |= json_snapshots(buffer, t, CAP_SNAPSHOT_BUFFER, b->handle);
     }
-    json_close(j, ']');
 
-    json_open(j, "images", '[');
+    struct json_object *images = rep_json_set_array(objects, "images");
+    bad |= !images;
     objs = t->objects[CAP_OBJ_IMAGE];
     for (i = 0; i < t->object_count[CAP_OBJ_IMAGE]; i++) {
         const struct cap_image *im = objs[i];
-        json_open(j, NULL, '{');
-        json_handle(j, "handle", im->handle);
-        json_uint(j, "image_type", im->image_type);
-        json_uint(j, "format", im->format);
-        json_uint(j, "width", im->width);
-        json_uint(j, "height", im->height);
-        json_uint(j, "depth", im->depth);
-        json_uint(j, "mip_levels", im->mip_levels);
-        json_uint(j, "array_layers", im->array_layers);
-        json_uint(j, "samples", im->samples);
-        json_uint(j, "usage", im->usage);
-        json_bit_names(j, "usage_names", im->usage, BIT_NAMES(image_usages));
-        json_bool(j, "swapchain", im->is_swapchain != 0);
-        json_snapshots(j, t, CAP_SNAPSHOT_IMAGE, im->handle);
-        json_close(j, '}');
+        struct json_object *image = rep_json_push_object(images);
+        bad |= !image;
+        bad |= set_handle(image, "handle", im->handle);
+        bad |= rep_json_set_uint(image, "image_type", im->image_type);
+        bad |= rep_json_set_uint(image, "format", im->format);
+        bad |= rep_json_set_uint(image, "width", im->width);
+        bad |= rep_json_set_uint(image, "height", im->height);
+        bad |= rep_json_set_uint(image, "depth", im->depth);
+        bad |= rep_json_set_uint(image, "mip_levels", im->mip_levels);
+        bad |= rep_json_set_uint(image, "array_layers", im->array_layers);
+        bad |= rep_json_set_uint(image, "samples", im->samples);
+        bad |= rep_json_set_uint(image, "usage", im->usage);
+        bad |= json_bit_names(image, "usage_names", im->usage, BIT_NAMES(image_usages));
+        bad |= rep_json_set_bool(image, "swapchain", im->is_swapchain != 0);
+        bad |= json_snapshots(image, t, CAP_SNAPSHOT_IMAGE, im->handle);
     }
-    json_close(j, ']');
 
-    json_open(j, "image_views", '[');
+    struct json_object *image_views = rep_json_set_array(objects, "image_views");
+    bad |= !image_views;
     objs = t->objects[CAP_OBJ_IMAGE_VIEW];
     for (i = 0; i < t->object_count[CAP_OBJ_IMAGE_VIEW]; i++) {
         const struct cap_image_view *v = objs[i];
-        json_open(j, NULL, '{');
-        json_handle(j, "handle", v->handle);
-        json_handle(j, "image", v->image);
-        json_uint(j, "view_type", v->view_type);
-        json_uint(j, "format", v->format);
-        json_uint(j, "base_mip_level", v->base_mip_level);
-        json_uint(j, "level_count", v->level_count);
-        json_uint(j, "base_array_layer", v->base_array_layer);
-        json_uint(j, "layer_count", v->layer_count);
-        json_close(j, '}');
+        struct json_object *image_view = rep_json_push_object(image_views);
+        bad |= !image_view;
+        bad |= set_handle(image_view, "handle", v->handle);
+        bad |= set_handle(image_view, "image", v->image);
+        bad |= rep_json_set_uint(image_view, "view_type", v->view_type);
+        bad |= rep_json_set_uint(image_view, "format", v->format);
+        bad |= rep_json_set_uint(image_view, "base_mip_level", v->base_mip_level);
+        bad |= rep_json_set_uint(image_view, "level_count", v->level_count);
+        bad |= rep_json_set_uint(image_view, "base_array_layer", v->base_array_layer);
+        bad |= rep_json_set_uint(image_view, "layer_count", v->layer_count);
     }
-    json_close(j, ']');
 
-    json_open(j, "buffer_views", '[');
+    struct json_object *buffer_views = rep_json_set_array(objects, "buffer_views");
+    bad |= !buffer_views;
     objs = t->objects[CAP_OBJ_BUFFER_VIEW];
     for (i = 0; i < t->object_count[CAP_OBJ_BUFFER_VIEW]; i++) {
         const struct cap_buffer_view *v = objs[i];
-        json_open(j, NULL, '{');
-        json_handle(j, "handle", v->handle);
-        json_handle(j, "buffer", v->buffer);
-        json_uint(j, "offset", v->offset);
-        json_uint(j, "range", v->range);
-        json_uint(j, "format", v->format);
-        json_close(j, '}');
+        struct json_object *buffer_view = rep_json_push_object(buffer_views);
+        bad |= !buffer_view;
+        bad |= set_handle(buffer_view, "handle", v->handle);
+        bad |= set_handle(buffer_view, "buffer", v->buffer);
+        bad |= rep_json_set_uint(buffer_view, "offset", v->offset);
+        bad |= rep_json_set_uint(buffer_view, "range", v->range);
+        bad |= rep_json_set_uint(buffer_view, "format", v->format);
     }
-    json_close(j, ']');
 
-    json_open(j, "samplers", '[');
+    struct json_object *samplers = rep_json_set_array(objects, "samplers");
+    bad |= !samplers;
     objs = t->objects[CAP_OBJ_SAMPLER];
     for (i = 0; i < t->object_count[CAP_OBJ_SAMPLER]; i++) {
         const struct cap_sampler *sm = objs[i];
-        json_open(j, NULL, '{');
-        json_handle(j, "handle", sm->handle);
-        json_uint(j, "mag_filter", sm->mag_filter);
-        json_uint(j, "min_filter", sm->min_filter);
-        json_uint(j, "mipmap_mode", sm->mipmap_mode);
-        json_bool(j, "anisotropy", sm->anisotropy_enable != 0);
-        json_bool(j, "compare", sm->compare_enable != 0);
-        json_close(j, '}');
+        struct json_object *sampler = rep_json_push_object(samplers);
+        bad |= !sampler;
+        bad |= set_handle(sampler, "handle", sm->handle);
+        bad |= rep_json_set_uint(sampler, "mag_filter", sm->mag_filter);
+        bad |= rep_json_set_uint(sampler, "min_filter", sm->min_filter);
+        bad |= rep_json_set_uint(sampler, "mipmap_mode", sm->mipmap_mode);
+        bad |= rep_json_set_bool(sampler, "anisotropy", sm->anisotropy_enable != 0);
+        bad |= rep_json_set_bool(sampler, "compare", sm->compare_enable != 0);
     }
-    json_close(j, ']');
 
-    json_open(j, "shader_modules", '[');
+    struct json_object *shader_modules = rep_json_set_array(objects, "shader_modules");
+    bad |= !shader_modules;
     objs = t->objects[CAP_OBJ_SHADER_MODULE];
     for (i = 0; i < t->object_count[CAP_OBJ_SHADER_MODULE]; i++) {
         const struct cap_shader_module *m = objs[i];
-        json_open(j, NULL, '{');
-        json_handle(j, "handle", m->handle);
+        struct json_object *shader_module = rep_json_push_object(shader_modules);
+        bad |= !shader_module;
+        bad |= set_handle(shader_module, "handle", m->handle);
         blob = cap_trace_find_blob(t, m->code_blob);
-        json_uint(j, "code_bytes", blob ? blob->size : 0);
+        bad |= rep_json_set_uint(shader_module, "code_bytes", blob ? blob->size : 0);
         stages = module_stages(t, m->handle);
         /* "stage": the first stage it serves, for the common one-stage case. */
         for (k = 0; k < sizeof(shader_stages) / sizeof(shader_stages[0]); k++) {
@@ -584,229 +549,252 @@ print_json_objects(struct json *j, const struct cap_trace *t)
             }
         }
         if (k < sizeof(shader_stages) / sizeof(shader_stages[0])) {
-            json_string(j, "stage", shader_stages[k].name, SIZE_MAX);
+            bad |= rep_json_set_string(shader_module, "stage", shader_stages[k].name, SIZE_MAX);
         } else {
-            json_null(j, "stage");
+            bad |= rep_json_set_null(shader_module, "stage");
         }
-        json_bit_names(j, "stages", stages, BIT_NAMES(shader_stages));
-        json_close(j, '}');
+        bad |= json_bit_names(shader_module, "stages", stages, BIT_NAMES(shader_stages));
+        bad |= json_interface(shader_module, t, m->handle);
     }
-    json_close(j, ']');
 
-    json_open(j, "descriptor_set_layouts", '[');
+    struct json_object *descriptor_set_layouts =
+        rep_json_set_array(objects, "descriptor_set_layouts");
+    bad |= !descriptor_set_layouts;
     objs = t->objects[CAP_OBJ_DSET_LAYOUT];
     for (i = 0; i < t->object_count[CAP_OBJ_DSET_LAYOUT]; i++) {
         const struct cap_dset_layout *l = objs[i];
-        json_open(j, NULL, '{');
-        json_handle(j, "handle", l->handle);
-        json_uint(j, "bindings", l->bindings.count);
-        json_uint(j, "immutable_samplers", l->immutable_samplers.count);
-        json_close(j, '}');
+        struct json_object *descriptor_set_layout = rep_json_push_object(descriptor_set_layouts);
+        bad |= !descriptor_set_layout;
+        bad |= set_handle(descriptor_set_layout, "handle", l->handle);
+        bad |= rep_json_set_uint(descriptor_set_layout, "bindings", l->bindings.count);
+        bad |= rep_json_set_uint(descriptor_set_layout, "immutable_samplers",
+                                 l->immutable_samplers.count);
     }
-    json_close(j, ']');
 
-    json_open(j, "pipeline_layouts", '[');
+    struct json_object *pipeline_layouts = rep_json_set_array(objects, "pipeline_layouts");
+    bad |= !pipeline_layouts;
     objs = t->objects[CAP_OBJ_PIPELINE_LAYOUT];
     for (i = 0; i < t->object_count[CAP_OBJ_PIPELINE_LAYOUT]; i++) {
         const struct cap_pipeline_layout *l = objs[i];
-        json_open(j, NULL, '{');
-        json_handle(j, "handle", l->handle);
-        json_uint(j, "set_layouts", l->set_layouts.count);
-        json_uint(j, "push_ranges", l->push_ranges.count);
-        json_close(j, '}');
+        struct json_object *pipeline_layout = rep_json_push_object(pipeline_layouts);
+        bad |= !pipeline_layout;
+        bad |= set_handle(pipeline_layout, "handle", l->handle);
+        bad |= rep_json_set_uint(pipeline_layout, "set_layouts", l->set_layouts.count);
+        bad |= rep_json_set_uint(pipeline_layout, "push_ranges", l->push_ranges.count);
     }
-    json_close(j, ']');
 
-    json_open(j, "render_passes", '[');
+    struct json_object *render_passes = rep_json_set_array(objects, "render_passes");
+    bad |= !render_passes;
     objs = t->objects[CAP_OBJ_RENDER_PASS];
     for (i = 0; i < t->object_count[CAP_OBJ_RENDER_PASS]; i++) {
         const struct cap_render_pass *rp = objs[i];
-        json_open(j, NULL, '{');
-        json_handle(j, "handle", rp->handle);
-        json_uint(j, "attachments", rp->attachments.count);
-        json_uint(j, "subpasses", rp->subpasses.count);
-        json_uint(j, "dependencies", rp->dependencies.count);
-        json_close(j, '}');
+        struct json_object *render_pass_item = rep_json_push_object(render_passes);
+        bad |= !render_pass_item;
+        bad |= set_handle(render_pass_item, "handle", rp->handle);
+        bad |= rep_json_set_uint(render_pass_item, "attachments", rp->attachments.count);
+        bad |= rep_json_set_uint(render_pass_item, "subpasses", rp->subpasses.count);
+        bad |= rep_json_set_uint(render_pass_item, "dependencies", rp->dependencies.count);
     }
-    json_close(j, ']');
 
-    json_open(j, "framebuffers", '[');
+    struct json_object *framebuffers = rep_json_set_array(objects, "framebuffers");
+    bad |= !framebuffers;
     objs = t->objects[CAP_OBJ_FRAMEBUFFER];
     for (i = 0; i < t->object_count[CAP_OBJ_FRAMEBUFFER]; i++) {
         const struct cap_framebuffer *fb = objs[i];
-        json_open(j, NULL, '{');
-        json_handle(j, "handle", fb->handle);
-        json_handle(j, "render_pass", fb->render_pass);
-        json_uint(j, "width", fb->width);
-        json_uint(j, "height", fb->height);
-        json_uint(j, "layers", fb->layers);
-        json_uint(j, "attachments", fb->attachments.count);
-        json_close(j, '}');
+        struct json_object *framebuffer = rep_json_push_object(framebuffers);
+        bad |= !framebuffer;
+        bad |= set_handle(framebuffer, "handle", fb->handle);
+        bad |= set_handle(framebuffer, "render_pass", fb->render_pass);
+        bad |= rep_json_set_uint(framebuffer, "width", fb->width);
+        bad |= rep_json_set_uint(framebuffer, "height", fb->height);
+        bad |= rep_json_set_uint(framebuffer, "layers", fb->layers);
+        bad |= rep_json_set_uint(framebuffer, "attachments", fb->attachments.count);
     }
-    json_close(j, ']');
 
-    json_open(j, "pipelines", '[');
+    struct json_object *pipelines = rep_json_set_array(objects, "pipelines");
+    bad |= !pipelines;
     objs = t->objects[CAP_OBJ_PIPELINE];
     for (i = 0; i < t->object_count[CAP_OBJ_PIPELINE]; i++) {
         const struct cap_pipeline *p = objs[i];
         const struct cap_shader_stage *st = CAP_SPAN_PTR(p, p->stages, struct cap_shader_stage);
-        json_open(j, NULL, '{');
-        json_handle(j, "handle", p->handle);
-        json_handle(j, "layout", p->layout);
-        json_handle(j, "render_pass", p->render_pass);
-        json_uint(j, "subpass", p->subpass);
+        struct json_object *pipeline = rep_json_push_object(pipelines);
+        bad |= !pipeline;
+        bad |= set_handle(pipeline, "handle", p->handle);
+        bad |= set_handle(pipeline, "layout", p->layout);
+        bad |= set_handle(pipeline, "render_pass", p->render_pass);
+        bad |= rep_json_set_uint(pipeline, "subpass", p->subpass);
         for (stages = 0, k = 0; k < p->stages.count; k++) {
             stages |= st[k].stage;
         }
-        json_bit_names(j, "stages", stages, BIT_NAMES(shader_stages));
-        json_uint(j, "topology", p->topology);
-        json_uint(j, "patch_control_points", p->patch_control_points);
-        json_uint(j, "samples", p->samples);
-        json_uint(j, "dynamic_states", p->dynamic_states.count);
-        json_close(j, '}');
+        bad |= json_bit_names(pipeline, "stages", stages, BIT_NAMES(shader_stages));
+        bad |= rep_json_set_uint(pipeline, "topology", p->topology);
+        bad |= rep_json_set_uint(pipeline, "patch_control_points", p->patch_control_points);
+        bad |= rep_json_set_uint(pipeline, "samples", p->samples);
+        bad |= rep_json_set_uint(pipeline, "dynamic_states", p->dynamic_states.count);
     }
-    json_close(j, ']');
 
-    json_open(j, "descriptor_sets", '[');
+    struct json_object *descriptor_sets = rep_json_set_array(objects, "descriptor_sets");
+    bad |= !descriptor_sets;
     for (i = 0; i < t->descriptor_set_count; i++) {
         const struct cap_descriptor_set *ds = t->descriptor_sets[i];
-        json_open(j, NULL, '{');
-        json_handle(j, "handle", ds->handle);
-        json_uint(j, "frame", ds->frame);
-        json_handle(j, "layout", ds->layout);
-        json_uint(j, "descriptors", ds->descriptors.count);
-        json_close(j, '}');
+        struct json_object *descriptor_set = rep_json_push_object(descriptor_sets);
+        bad |= !descriptor_set;
+        bad |= set_handle(descriptor_set, "handle", ds->handle);
+        bad |= rep_json_set_uint(descriptor_set, "frame", ds->frame);
+        bad |= set_handle(descriptor_set, "layout", ds->layout);
+        bad |= rep_json_set_uint(descriptor_set, "descriptors", ds->descriptors.count);
     }
-    json_close(j, ']');
-
-    json_close(j, '}');
+    return bad;
 }
 
-static void
+/* Prints the trace's JSON on stdout; 0, or -1 out of memory (nothing
+ * printed then). */
+static int
 print_json(const struct cap_trace *t, const char *path, int objects)
 {
-    struct json j = {stdout, 0, 0, 0};
     struct info_frame fi;
     const struct cap_frame *f;
     char api[32];
     uint64_t total = 0;
     uint32_t i, k;
 
-    json_open(&j, NULL, '{');
-    json_string(&j, "path", path, SIZE_MAX);
-    json_uint(&j, "version", t->version);
-    json_uint(&j, "bytes", t->bytes);
+    struct json_object *root = rep_json_object_create();
+    int bad = !root;
+    bad |= rep_json_set_string(root, "path", path, SIZE_MAX);
+    bad |= rep_json_set_uint(root, "version", t->version);
+    bad |= rep_json_set_uint(root, "bytes", t->bytes);
     if (t->has_device) {
-        json_open(&j, "device", '{');
-        json_string(&j, "name", t->device.device_name, sizeof(t->device.device_name));
-        json_string(&j, "driver", t->device.driver_name, sizeof(t->device.driver_name));
+        struct json_object *device = rep_json_set_object(root, "device");
+        bad |= !device;
+        bad |= rep_json_set_string(device, "name", t->device.device_name,
+                                   sizeof(t->device.device_name));
+        bad |= rep_json_set_string(device, "driver", t->device.driver_name,
+                                   sizeof(t->device.driver_name));
         snprintf(api, sizeof(api), "%u.%u.%u", (t->device.api_version >> 22) & 0x7f,
                  (t->device.api_version >> 12) & 0x3ff, t->device.api_version & 0xfff);
-        json_string(&j, "api_version", api, sizeof(api));
-        json_uint(&j, "driver_version", t->device.driver_version);
-        json_uint(&j, "vendor_id", t->device.vendor_id);
-        json_uint(&j, "device_id", t->device.device_id);
-        json_uint(&j, "device_type", t->device.device_type);
-        json_close(&j, '}');
+        bad |= rep_json_set_string(device, "api_version", api, sizeof(api));
+        bad |= rep_json_set_uint(device, "driver_version", t->device.driver_version);
+        bad |= rep_json_set_uint(device, "vendor_id", t->device.vendor_id);
+        bad |= rep_json_set_uint(device, "device_id", t->device.device_id);
+        bad |= rep_json_set_uint(device, "device_type", t->device.device_type);
     } else {
-        json_null(&j, "device");
+        bad |= rep_json_set_null(root, "device");
     }
 
-    json_open(&j, "object_counts", '{');
+    struct json_object *object_counts = rep_json_set_object(root, "object_counts");
+    bad |= !object_counts;
     for (k = 0; k < CAP_OBJ_KIND_COUNT; k++) {
-        json_uint(&j, kind_names[k], t->object_count[k]);
+        bad |= rep_json_set_uint(object_counts, kind_names[k], t->object_count[k]);
     }
-    json_uint(&j, "descriptor_sets", t->descriptor_set_count);
-    json_close(&j, '}');
-    json_uint(&j, "shader_modules", t->object_count[CAP_OBJ_SHADER_MODULE]);
-    json_open(&j, "resources", '{');
+    bad |= rep_json_set_uint(object_counts, "descriptor_sets", t->descriptor_set_count);
+    bad |= rep_json_set_uint(root, "shader_modules", t->object_count[CAP_OBJ_SHADER_MODULE]);
+    struct json_object *resources = rep_json_set_object(root, "resources");
+    bad |= !resources;
     for (i = 0; i < RESOURCE_KIND_COUNT; i++) {
         total += t->object_count[resource_kinds[i]];
     }
-    json_uint(&j, "total", total);
+    bad |= rep_json_set_uint(resources, "total", total);
     for (i = 0; i < RESOURCE_KIND_COUNT; i++) {
-        json_uint(&j, kind_names[resource_kinds[i]], t->object_count[resource_kinds[i]]);
+        bad |= rep_json_set_uint(resources, kind_names[resource_kinds[i]],
+                                 t->object_count[resource_kinds[i]]);
     }
-    json_close(&j, '}');
-    json_open(&j, "blobs", '{');
-    json_uint(&j, "count", t->blob_count);
-    json_uint(&j, "bytes", blob_bytes(t));
-    json_close(&j, '}');
+    struct json_object *blobs = rep_json_set_object(root, "blobs");
+    bad |= !blobs;
+    bad |= rep_json_set_uint(blobs, "count", t->blob_count);
+    bad |= rep_json_set_uint(blobs, "bytes", blob_bytes(t));
     if (objects) {
-        print_json_objects(&j, t);
+        bad |= print_json_objects(root, t);
     }
 
-    json_open(&j, "frames", '[');
+    struct json_object *frames = rep_json_set_array(root, "frames");
+    bad |= !frames;
     for (i = 0; i < t->frame_count; i++) {
         f = t->frames[i];
         collect_frame(t, f, &fi);
-        json_open(&j, NULL, '{');
-        json_uint(&j, "index", f->index);
-        json_uint(&j, "frame_time_ns", f->frame_time_ns);
-        json_uint(&j, "capture_time_ns", f->capture_time_ns);
-        json_uint(&j, "gpu_time_ns", f->gpu_time_ns);
+        struct json_object *frame = rep_json_push_object(frames);
+        bad |= !frame;
+        bad |= rep_json_set_uint(frame, "index", f->index);
+        bad |= rep_json_set_uint(frame, "frame_time_ns", f->frame_time_ns);
+        bad |= rep_json_set_uint(frame, "capture_time_ns", f->capture_time_ns);
+        bad |= rep_json_set_uint(frame, "gpu_time_ns", f->gpu_time_ns);
         /* The driver's own counts, when the layer could query them. */
         if (f->stats_valid) {
-            json_open(&j, "pipeline_statistics", '{');
+            struct json_object *pipeline_statistics =
+                rep_json_set_object(frame, "pipeline_statistics");
+            bad |= !pipeline_statistics;
             for (k = 0; k < CAP_PIPELINE_STATS_COUNT; k++) {
                 if (f->stats_valid & (1u << k)) {
-                    json_uint(&j, cap_pipeline_stat_name(k), f->stats[k]);
+                    bad |= rep_json_set_uint(pipeline_statistics, cap_pipeline_stat_name(k),
+                                             f->stats[k]);
                 }
             }
-            json_close(&j, '}');
         } else {
-            json_null(&j, "pipeline_statistics");
+            bad |= rep_json_set_null(frame, "pipeline_statistics");
         }
-        json_uint(&j, "draws", fi.s.draws);
-        json_open(&j, "draw_kinds", '{');
+        bad |= rep_json_set_uint(frame, "draws", fi.s.draws);
+        struct json_object *draw_kinds = rep_json_set_object(frame, "draw_kinds");
+        bad |= !draw_kinds;
         for (k = 0; k < CAP_DRAW_KIND_COUNT; k++) {
-            json_uint(&j, draw_kind_names[k], fi.draw_kinds[k]);
+            bad |= rep_json_set_uint(draw_kinds, draw_kind_names[k], fi.draw_kinds[k]);
         }
-        json_close(&j, '}');
-        json_uint(&j, "unresolved_draws", fi.unresolved_draws);
-        json_open(&j, "secondaries", '{');
-        json_uint(&j, "executed", fi.secondaries);
-        json_uint(&j, "commands", fi.secondary_commands);
-        json_uint(&j, "draws", fi.secondary_draws);
-        json_close(&j, '}');
-        json_uint(&j, "tessellated_draws", fi.s.tessellated_draws);
-        json_uint(&j, "pipelines", fi.s.pipelines);
-        json_uint(&j, "render_passes", fi.s.render_passes);
-        json_uint(&j, "commands", fi.s.commands);
-        json_uint(&j, "unsupported_commands", fi.s.unsupported_commands);
-        json_open(&j, "unsupported", '[');
+        bad |= rep_json_set_uint(frame, "unresolved_draws", fi.unresolved_draws);
+        struct json_object *secondaries = rep_json_set_object(frame, "secondaries");
+        bad |= !secondaries;
+        bad |= rep_json_set_uint(secondaries, "executed", fi.secondaries);
+        bad |= rep_json_set_uint(secondaries, "commands", fi.secondary_commands);
+        bad |= rep_json_set_uint(secondaries, "draws", fi.secondary_draws);
+        bad |= rep_json_set_uint(frame, "tessellated_draws", fi.s.tessellated_draws);
+        bad |= rep_json_set_uint(frame, "pipelines", fi.s.pipelines);
+        bad |= rep_json_set_uint(frame, "render_passes", fi.s.render_passes);
+        bad |= rep_json_set_uint(frame, "commands", fi.s.commands);
+        bad |= rep_json_set_uint(frame, "unsupported_commands", fi.s.unsupported_commands);
+        struct json_object *unsupported = rep_json_set_array(frame, "unsupported");
+        bad |= !unsupported;
         for (k = 0; k < fi.unsupported_names; k++) {
-            json_open(&j, NULL, '{');
-            json_string(&j, "name", fi.unsupported[k].name, sizeof(fi.unsupported[k].name));
-            json_uint(&j, "count", fi.unsupported[k].count);
-            json_close(&j, '}');
+            struct json_object *unsupported_item = rep_json_push_object(unsupported);
+            bad |= !unsupported_item;
+            bad |= rep_json_set_string(unsupported_item, "name", fi.unsupported[k].name,
+                                       sizeof(fi.unsupported[k].name));
+            bad |= rep_json_set_uint(unsupported_item, "count", fi.unsupported[k].count);
         }
-        json_close(&j, ']');
-        json_uint(&j, "snapshots", fi.s.snapshots);
-        json_uint(&j, "snapshot_bytes", fi.s.snapshot_bytes);
+        bad |= rep_json_set_uint(frame, "snapshots", fi.s.snapshots);
+        bad |= rep_json_set_uint(frame, "snapshot_bytes", fi.s.snapshot_bytes);
         if (f->ref_blob) {
-            json_open(&j, "reference_image", '{');
-            json_uint(&j, "width", f->ref_width);
-            json_uint(&j, "height", f->ref_height);
-            json_uint(&j, "format", f->ref_format);
-            json_close(&j, '}');
+            struct json_object *reference_image = rep_json_set_object(frame, "reference_image");
+            bad |= !reference_image;
+            bad |= rep_json_set_uint(reference_image, "width", f->ref_width);
+            bad |= rep_json_set_uint(reference_image, "height", f->ref_height);
+            bad |= rep_json_set_uint(reference_image, "format", f->ref_format);
         } else {
-            json_null(&j, "reference_image");
+            bad |= rep_json_set_null(frame, "reference_image");
         }
-        json_close(&j, '}');
     }
-    json_close(&j, ']');
-    json_close(&j, '}');
+    /* A write error shows in cli_info's check of stdout. */
+    if (!bad) {
+        rep_json_print(root, stdout);
+    }
+    rep_json_destroy(root);
+    return bad ? -1 : 0;
 }
 
-/* Prints a string from the trace for a terminal: control bytes become '?'. */
 static void
-print_text_string(const char *s, size_t max)
+print_text_variables(const char *what, const struct cli_shader_variable *v, uint32_t count)
 {
-    size_t i, n = strnlen(s, max);
-
-    for (i = 0; i < n; i++) {
-        putchar((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i]);
+    for (uint32_t i = 0; i < count; i++) {
+        if (v[i].builtin == UINT32_MAX) {
+            printf("    %s location %-11u ", what, v[i].location);
+            if (v[i].component) {
+                printf("component %u ", v[i].component);
+            }
+        } else {
+            char name[32];
+            printf("    %s %-20s ", what,
+                   cli_shader_builtin_name(v[i].builtin, name, sizeof(name)));
+        }
+        printf("%s", v[i].patch ? "patch " : "");
+        print_text_string(v[i].name, sizeof(v[i].name));
+        printf("%s", v[i].used ? "" : " (unused)");
+        printf("\n");
     }
 }
 
@@ -882,11 +870,13 @@ print_text(const struct cap_trace *t, const char *path)
 void
 cli_info_usage(FILE *out)
 {
-    fprintf(out, "usage: overshade info [--json [--objects]] TRACE\n\n"
+    fprintf(out, "usage: overshade info [--json] [--objects] TRACE\n\n"
                  "Summarizes a trace: format version, device, objects by kind, and per frame\n"
                  "the draws (tessellated ones too), pipelines, commands, snapshots and the\n"
                  "reference image.  --json prints the same as one JSON object\n"
-                 "(docs/trace-format.md describes its keys); --objects adds every object.\n");
+                 "(docs/trace-format.md describes its keys).  --objects adds each shader\n"
+                 "module's interface as SPIRV-Cross reflects it (bindings, inputs, outputs),\n"
+                 "and with --json every object of the trace.\n");
 }
 
 int
@@ -920,7 +910,7 @@ cli_info(int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
     }
-    if (!path || (objects && !json)) {
+    if (!path) {
         cli_info_usage(stderr);
         return CLI_EXIT_USAGE;
     }
@@ -935,9 +925,16 @@ cli_info(int argc, char **argv)
         return CLI_EXIT_FAILURE;
     }
     if (json) {
-        print_json(trace, path, objects);
+        if (print_json(trace, path, objects) != 0) {
+            fprintf(stderr, "overshade: %s: out of memory\n", path);
+            cap_trace_destroy(trace);
+            return CLI_EXIT_FAILURE;
+        }
     } else {
         print_text(trace, path);
+        if (objects) {
+            print_text_interfaces(trace);
+        }
     }
     cap_trace_destroy(trace);
     if (fflush(stdout) != 0 || ferror(stdout)) {

@@ -2,7 +2,8 @@
  * tools/cmd_replay.c — `overshade replay`: replays captured frames through
  * the simulated pipeline and writes, per frame and shading unit, PNGs of
  * the presented image, of every render target and of shaded fragments per
- * pixel, plus DIR/report.json and DIR/report.csv.
+ * pixel, plus DIR/report.json, DIR/report.csv and DIR/report.html (the
+ * same for a browser, with the pictures side by side).
  *
  *   overshade replay TRACE --out DIR [--frames LIST] [--modes LIST]
  *                    [--msaa N] [--threads N] [--repeat N] [--retessellate AREA]
@@ -62,6 +63,7 @@
 #include "report/report.h"
 #include "tools/cli.h"
 #include "tools/replay.h"
+#include "tools/shader.h"
 #include "tools/sweep.h"
 
 #define MAX_FRAME_SELECTORS 64
@@ -87,7 +89,8 @@ cli_replay_usage(FILE *out)
             "                        [--msaa N] [--threads N] [--repeat N]\n"
             "                        [--retessellate AREA]\n\n"
             "Replays the captured frames of TRACE through the simulated pipeline and\n"
-            "writes images, heatmaps and DIR/report.json and report.csv.\n\n"
+            "writes images, heatmaps, DIR/report.json, report.csv and report.html\n"
+            "(the report for a browser; it opens from disk).\n\n"
             "  --out DIR       output directory (created if missing)\n"
             "  --frames LIST   frame numbers to replay, e.g. 3,4 or 3-4 (default: all)\n"
             "  --modes LIST    shading units, comma-separated: baseline (default), qfm,\n"
@@ -541,61 +544,61 @@ unit_quality(const struct sim_unit_counters *c, const struct sim_unit_counters *
 }
 
 /* The unit's own counters (../shared/spec/modes.md) as "internals". */
-static void
-json_internals(FILE *f, uint32_t u, const struct sim_unit_counters *c)
+static int
+json_internals(struct json_object *unit, uint32_t u, const struct sim_unit_counters *c)
 {
-    fprintf(f, ", \"internals\": {");
+    struct json_object *o = rep_json_set_object(unit, "internals");
+    int bad = !o;
+    char key[16];
+
     switch (u) {
     case SIM_UNIT_QFM:
-        fprintf(f,
-                "\"merges\": %" PRIu64 ", \"evictions\": %" PRIu64
-                ", \"merges_on_evict\": %" PRIu64 ", \"empty_quads\": %" PRIu64
-                ", \"full_coverage_evictions\": %" PRIu64,
-                c->qfm_merges, c->qfm_evictions, c->qfm_evict_merges, c->qfm_empty_quads,
-                c->qfm_full_evictions);
+        bad |= rep_json_set_uint(o, "merges", c->qfm_merges);
+        bad |= rep_json_set_uint(o, "evictions", c->qfm_evictions);
+        bad |= rep_json_set_uint(o, "merges_on_evict", c->qfm_evict_merges);
+        bad |= rep_json_set_uint(o, "empty_quads", c->qfm_empty_quads);
+        bad |= rep_json_set_uint(o, "full_coverage_evictions", c->qfm_full_evictions);
         break;
     case SIM_UNIT_PMU:
-        fprintf(f,
-                "\"partially_covered_quads\": %" PRIu64 ", \"saved_quads\": %" PRIu64
-                ", \"efficiency\": ",
-                c->pmu_partial_quads, c->pmu_saved_quads);
-        rep_json_number(f, rep_pmu_efficiency(c));
-        fprintf(f, ", \"merged_pixels\": %" PRIu64, c->pmu_merged_pixels);
+        bad |= rep_json_set_uint(o, "partially_covered_quads", c->pmu_partial_quads);
+        bad |= rep_json_set_uint(o, "saved_quads", c->pmu_saved_quads);
+        bad |= rep_json_set_number(o, "efficiency", rep_pmu_efficiency(c));
+        bad |= rep_json_set_uint(o, "merged_pixels", c->pmu_merged_pixels);
         break;
     case SIM_UNIT_CPS: {
-        int comma = 0;
-        fprintf(f, "\"coarse_quads\": {");
+        struct json_object *q = rep_json_set_object(o, "coarse_quads");
+        bad |= !q;
         for (int x = 0; x < 3; x++) {
             for (int y = 0; y < 3; y++) {
-                fprintf(f, "%s\"%dx%d\": %" PRIu64, comma ? ", " : "", 1 << x, 1 << y,
-                        c->cps_quads[x][y]);
-                comma = 1;
+                snprintf(key, sizeof(key), "%dx%d", 1 << x, 1 << y);
+                bad |= rep_json_set_uint(q, key, c->cps_quads[x][y]);
             }
         }
-        fprintf(f, "}, \"constant_rate_draws\": %" PRIu64, c->cps_constant_draws);
+        bad |= rep_json_set_uint(o, "constant_rate_draws", c->cps_constant_draws);
         break;
     }
     case SIM_UNIT_AMFS: {
-        int comma = 0;
-        fprintf(f, "\"cache_hits\": %" PRIu64 ", \"cache_misses\": %" PRIu64
-                   ", \"grid_resolutions\": [",
-                c->amfs_hits, c->amfs_misses);
+        bad |= rep_json_set_uint(o, "cache_hits", c->amfs_hits);
+        bad |= rep_json_set_uint(o, "cache_misses", c->amfs_misses);
+        struct json_object *res = rep_json_set_array(o, "grid_resolutions");
+        bad |= !res;
         for (int x = 0; x < SIM_AMFS_RES_BINS; x++) {
             for (int y = 0; y < SIM_AMFS_RES_BINS; y++) {
                 if (c->amfs_resolution[x][y]) {
-                    fprintf(f, "%s{\"u\": %u, \"v\": %u, \"requests\": %" PRIu64 "}",
-                            comma ? ", " : "", 1u << x, 1u << y, c->amfs_resolution[x][y]);
-                    comma = 1;
+                    struct json_object *r = rep_json_push_object(res);
+                    bad |= !r;
+                    bad |= rep_json_set_uint(r, "u", 1u << x);
+                    bad |= rep_json_set_uint(r, "v", 1u << y);
+                    bad |= rep_json_set_uint(r, "requests", c->amfs_resolution[x][y]);
                 }
             }
         }
-        fputc(']', f);
         break;
     }
     default:
         break;
     }
-    fputc('}', f);
+    return bad;
 }
 
 /* The columns after driver_gpu_ms (see the header in cli_replay). */
@@ -639,47 +642,152 @@ csv_unit_columns(FILE *f, const struct sim_unit_counters *c, const struct unit_q
 }
 
 /* The unit options as resolved, in report.json's "options". */
-static void
-json_options(FILE *f, const struct sim_replay_options *opt)
+static int
+json_options(struct json_object *options, const struct sim_replay_options *opt)
 {
     struct sim_replay_options o = *opt;
+    char text[64];
+    int bad = 0;
+
     sim_replay_options_resolve(&o);
-    fprintf(f, ", \"qfm\": {\"entries\": ");
-    o.qfm.entries == SIM_UNBOUNDED ? fputs("\"unbounded\"", f)
-                                   : fprintf(f, "%u", o.qfm.entries);
-    fprintf(f, ", \"window\": ");
-    o.qfm.window == SIM_UNBOUNDED ? fputs("\"all\"", f) : fprintf(f, "%u", o.qfm.window);
-    fprintf(f, ", \"empty\": %s, \"evict_merge\": %s, \"centroid\": %s}",
-            o.qfm.empty == SIM_SWITCH_ON ? "true" : "false",
-            o.qfm.evict_merge == SIM_SWITCH_ON ? "true" : "false",
-            o.qfm.centroid == SIM_SWITCH_ON ? "true" : "false");
-    fprintf(f, ", \"pmu\": {\"entries\": %u, \"edges\": %u}", o.pmu.entries, o.pmu.edges);
-    fprintf(f, ", \"cps\": {\"rate\": \"%ux%u\", \"foveated\": ", o.cps.rate_x, o.cps.rate_y);
+    struct json_object *qfm = rep_json_set_object(options, "qfm");
+    bad |= !qfm;
+    if (o.qfm.entries == SIM_UNBOUNDED) {
+        bad |= rep_json_set_string(qfm, "entries", "unbounded", SIZE_MAX);
+    } else {
+        bad |= rep_json_set_uint(qfm, "entries", o.qfm.entries);
+    }
+    if (o.qfm.window == SIM_UNBOUNDED) {
+        bad |= rep_json_set_string(qfm, "window", "all", SIZE_MAX);
+    } else {
+        bad |= rep_json_set_uint(qfm, "window", o.qfm.window);
+    }
+    bad |= rep_json_set_bool(qfm, "empty", o.qfm.empty == SIM_SWITCH_ON);
+    bad |= rep_json_set_bool(qfm, "evict_merge", o.qfm.evict_merge == SIM_SWITCH_ON);
+    bad |= rep_json_set_bool(qfm, "centroid", o.qfm.centroid == SIM_SWITCH_ON);
+    struct json_object *pmu = rep_json_set_object(options, "pmu");
+    bad |= !pmu;
+    bad |= rep_json_set_uint(pmu, "entries", o.pmu.entries);
+    bad |= rep_json_set_uint(pmu, "edges", o.pmu.edges);
+    struct json_object *cps = rep_json_set_object(options, "cps");
+    bad |= !cps;
+    snprintf(text, sizeof(text), "%ux%u", o.cps.rate_x, o.cps.rate_y);
+    bad |= rep_json_set_string(cps, "rate", text, sizeof(text));
     if (o.cps.foveated) {
-        fprintf(f, "[%g, %g, %g, %g, %g, %g, %g]", o.cps.cx, o.cps.cy, o.cps.aspect, o.cps.r_in,
-                o.cps.r_out, o.cps.s_in, o.cps.s_out);
+        const double fov[7] = {o.cps.cx,    o.cps.cy,   o.cps.aspect, o.cps.r_in,
+                               o.cps.r_out, o.cps.s_in, o.cps.s_out};
+        struct json_object *f = rep_json_set_array(cps, "foveated");
+        bad |= !f;
+        for (int i = 0; i < 7; i++) {
+            bad |= rep_json_push_number(f, fov[i]);
+        }
     } else {
-        fputs("null", f);
+        bad |= rep_json_set_null(cps, "foveated");
     }
-    fprintf(f, ", \"lod_compensation\": %s",
-            o.cps.lod_compensation == SIM_SWITCH_ON ? "true" : "false");
-    fprintf(f, ", \"rate_from\": ");
+    bad |= rep_json_set_bool(cps, "lod_compensation", o.cps.lod_compensation == SIM_SWITCH_ON);
     if (o.cps.rate_from == SIM_CPS_RATE_PRIMITIVE) {
-        fputs("\"primitive\"", f);
+        bad |= rep_json_set_string(cps, "rate_from", "primitive", SIZE_MAX);
     } else if (o.cps.rate_from == SIM_CPS_RATE_OUTPUT) {
-        fprintf(f, "\"%u.%u:%s\"", o.cps.rate_location, o.cps.rate_component,
-                o.cps.rate_encoding == SIM_CPS_ENCODING_SIZE ? "size" : "rate");
+        snprintf(text, sizeof(text), "%u.%u:%s", o.cps.rate_location, o.cps.rate_component,
+                 o.cps.rate_encoding == SIM_CPS_ENCODING_SIZE ? "size" : "rate");
+        bad |= rep_json_set_string(cps, "rate_from", text, sizeof(text));
     } else {
-        fputs("null", f);
+        bad |= rep_json_set_null(cps, "rate_from");
     }
-    fprintf(f, "}, \"amfs\": {\"eta\": %g, \"filter\": \"%s\"}", o.amfs.eta,
-            o.amfs.filter == SIM_AMFS_BILINEAR ? "bilinear" : "nearest");
+    struct json_object *amfs = rep_json_set_object(options, "amfs");
+    bad |= !amfs;
+    bad |= rep_json_set_number(amfs, "eta", o.amfs.eta);
+    bad |= rep_json_set_string(
+        amfs, "filter", o.amfs.filter == SIM_AMFS_BILINEAR ? "bilinear" : "nearest", SIZE_MAX);
+    return bad;
+}
+
+/* The frame's graphics pipelines, most draws first, with their shaders as
+ * GLSL, under the frame's number in `shaders` (report.html's, not
+ * report.json's).  A shader SPIRV-Cross cannot print gets its reason
+ * instead.  0, or -1 out of memory. */
+static int
+frame_shaders(const struct cap_trace *t, const struct cap_frame *cf, struct json_object *shaders)
+{
+    uint32_t n = t->object_count[CAP_OBJ_PIPELINE], used = 0;
+    uint32_t *draws = calloc(n + 1, sizeof(*draws)), *order = calloc(n + 1, sizeof(*order));
+    char key[32], why[256];
+    int bad = !draws || !order;
+
+    if (bad) {
+        goto out;
+    }
+    cli_shader_frame_draws(t, cf, draws);
+    for (uint32_t i = 0; i < n; i++) {
+        if (draws[i]) {
+            order[used++] = i;
+        }
+    }
+    /* Most draws first; ties stay in pipeline order. */
+    for (uint32_t i = 1; i < used; i++) {
+        uint32_t v = order[i], k = i;
+        for (; k > 0 && draws[order[k - 1]] < draws[v]; k--) {
+            order[k] = order[k - 1];
+        }
+        order[k] = v;
+    }
+    snprintf(key, sizeof(key), "%" PRIu64, cf->index);
+    struct json_object *list = rep_json_set_array(shaders, key);
+    bad |= !list;
+    for (uint32_t i = 0; i < used; i++) {
+        const struct cap_pipeline *p = t->objects[CAP_OBJ_PIPELINE][order[i]];
+        const struct cap_shader_stage *st = CAP_SPAN_PTR(p, p->stages, struct cap_shader_stage);
+        struct json_object *o = rep_json_push_object(list);
+        bad |= !o;
+        bad |= rep_json_set_uint(o, "pipeline", order[i]);
+        bad |= rep_json_set_uint(o, "draws", draws[order[i]]);
+        /* VkPrimitiveTopology */
+        static const char *const topologies[] = {
+            "point list",
+            "line list",
+            "line strip",
+            "triangle list",
+            "triangle strip",
+            "triangle fan",
+            "line list adjacency",
+            "line strip adjacency",
+            "triangle list adjacency",
+            "triangle strip adjacency",
+            "patch list",
+        };
+        if (p->topology < sizeof(topologies) / sizeof(topologies[0])) {
+            bad |= rep_json_set_string(o, "topology", topologies[p->topology], SIZE_MAX);
+        } else {
+            bad |= rep_json_set_uint(o, "topology", p->topology);
+        }
+        struct json_object *stages = rep_json_set_array(o, "stages");
+        bad |= !stages;
+        for (uint32_t k = 0; k < p->stages.count; k++) {
+            const char *stage = cli_shader_stage_name(cli_shader_stage_model(&st[k]));
+            struct json_object *so = rep_json_push_object(stages);
+            char *source = NULL;
+            bad |= !so;
+            bad |= rep_json_set_string(so, "stage", stage ? stage : "unknown", SIZE_MAX);
+            if (cli_shader_stage_source(t, p, &st[k], CLI_SHADER_GLSL, &source, why, sizeof(why)) ==
+                0) {
+                bad |= rep_json_set_string(so, "source", source, SIZE_MAX);
+            } else {
+                bad |= rep_json_set_string(so, "error", why, sizeof(why));
+            }
+            free(source);
+        }
+    }
+out:
+    free(draws);
+    free(order);
+    return bad ? -1 : 0;
 }
 
 /* Replays one frame and writes its files and its JSON object. */
 static int
 replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_trace *trace,
-           const struct cap_frame *cf, FILE *json, int first_frame, FILE *csv)
+           const struct cap_frame *cf, struct json_object *frames, struct json_object *shaders,
+           FILE *csv)
 {
     struct rpl_frame *conv = NULL;
     struct sim_replay_result *res = NULL;
@@ -691,7 +799,8 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
     const struct sim_draw_result *draws;
     const uint32_t *targets;
     enum sim_replay_error err;
-    int ok = 0;
+    struct json_object *fj = NULL, *units = NULL;
+    int ok = 0, bad = 0;
 
     memset(&fr, 0, sizeof(fr));
     fr.index = cf->index;
@@ -749,10 +858,9 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
     fr.width = cf->ref_width;
     fr.height = cf->ref_height;
 
-    if (!first_frame) {
-        fputs(",\n", json);
-    }
-    fprintf(json, "    {\n      \"index\": %" PRIu64 ",\n", cf->index);
+    fj = rep_json_push_object(frames);
+    bad |= !fj;
+    bad |= rep_json_set_uint(fj, "index", cf->index);
     targets = sim_replay_result_targets(res, &target_count);
 
     /* Every unit's presented image first: units are compared with
@@ -769,7 +877,6 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         }
     }
     const struct sim_unit_counters *base_c = sim_replay_result_unit(res, SIM_UNIT_BASELINE);
-    int units_open = 0;
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         const struct sim_unit_counters *c = sim_replay_result_unit(res, u);
         const char *un = sim_unit_name(u);
@@ -788,7 +895,7 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
                 if (!write_png(a->out, name, present, pw, ph, 0)) {
                     goto out;
                 }
-                if (!units_open && ref && pw == cf->ref_width && ph == cf->ref_height) {
+                if (!units && ref && pw == cf->ref_width && ph == cf->ref_height) {
                     uint8_t *diff = malloc((size_t)pw * ph * 4);
                     if (!diff) {
                         goto out;
@@ -841,92 +948,85 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
                 goto out;
             }
         }
-        if (!units_open) {
+        if (!units) {
             if (!fr.width && conv->frame.pass_count) {
                 fr.width = conv->frame.passes[0].width;
                 fr.height = conv->frame.passes[0].height;
             }
-            fprintf(json,
-                    "      \"width\": %u,\n      \"height\": %u,\n      \"samples\": %u,\n"
-                    "      \"draws\": %u,\n      \"tessellated_draws\": %u,\n"
-                    "      \"unsupported_draws\": %u,\n",
-                    fr.width, fr.height, fr.samples, fr.draws, fr.tessellated, fr.unsupported);
-            fprintf(json, "      \"replay_ms\": ");
-            rep_json_number(json, fr.replay_ms);
-            fprintf(json, ",\n      \"driver_frame_ms\": ");
-            rep_json_number(json, fr.driver_ms);
-            fprintf(json, ",\n      \"driver_gpu_ms\": ");
-            rep_json_number(json, fr.driver_gpu_ms > 0 ? fr.driver_gpu_ms : NAN);
+            bad |= rep_json_set_uint(fj, "width", fr.width);
+            bad |= rep_json_set_uint(fj, "height", fr.height);
+            bad |= rep_json_set_uint(fj, "samples", fr.samples);
+            bad |= rep_json_set_uint(fj, "draws", fr.draws);
+            bad |= rep_json_set_uint(fj, "tessellated_draws", fr.tessellated);
+            bad |= rep_json_set_uint(fj, "unsupported_draws", fr.unsupported);
+            bad |= rep_json_set_number(fj, "replay_ms", fr.replay_ms);
+            bad |= rep_json_set_number(fj, "driver_frame_ms", fr.driver_ms);
+            bad |= rep_json_set_number(fj, "driver_gpu_ms",
+                                       fr.driver_gpu_ms > 0 ? fr.driver_gpu_ms : NAN);
             /* Against the driver's own time for the frame's work when the
              * layer measured it, else the application's frame time. */
             double base = fr.driver_gpu_ms > 0 ? fr.driver_gpu_ms : fr.driver_ms;
-            fprintf(json, ",\n      \"replay_to_driver\": ");
-            rep_json_number(json, base > 0 ? fr.replay_ms / base : NAN);
-            fprintf(json, ",\n      \"reference\": ");
+            bad |=
+                rep_json_set_number(fj, "replay_to_driver", base > 0 ? fr.replay_ms / base : NAN);
             if (fr.has_reference) {
-                fprintf(json, "{\"psnr\": ");
-                rep_json_number(json, fr.psnr);
-                fprintf(json, ", \"ssim\": ");
-                rep_json_number(json, fr.ssim);
-                fprintf(json,
-                        ", \"differing_pixels\": %" PRIu64 ", \"max_difference\": %u"
-                        ", \"file\": \"frame-%" PRIu64 "-reference.png\"}",
-                        fr.differing_pixels, fr.max_difference, cf->index);
+                struct json_object *r = rep_json_set_object(fj, "reference");
+                bad |= !r;
+                bad |= rep_json_set_number(r, "psnr", fr.psnr);
+                bad |= rep_json_set_number(r, "ssim", fr.ssim);
+                bad |= rep_json_set_uint(r, "differing_pixels", fr.differing_pixels);
+                bad |= rep_json_set_uint(r, "max_difference", fr.max_difference);
+                snprintf(name, sizeof(name), "frame-%" PRIu64 "-reference.png", cf->index);
+                bad |= rep_json_set_string(r, "file", name, sizeof(name));
             } else {
-                fputs("null", json);
+                bad |= rep_json_set_null(fj, "reference");
             }
-            fprintf(json, ",\n      \"units\": {");
-            units_open = 1;
-        } else {
-            fputc(',', json);
+            units = rep_json_set_object(fj, "units");
+            bad |= !units;
         }
         double spc = c->covered_pixels ? (double)c->lanes_shaded / (double)c->covered_pixels : 0;
-        fprintf(json, "\n        ");
-        rep_json_string(json, un);
-        fprintf(json,
-                ": {\"quads_shaded\": %" PRIu64 ", \"lanes_shaded\": %" PRIu64
-                ", \"covered_lanes\": %" PRIu64 ", \"covered_pixels\": %" PRIu64
-                ", \"shaded_per_covered_pixel\": ",
-                c->quads_shaded, c->lanes_shaded, c->covered_lanes, c->covered_pixels);
-        rep_json_number(json, spc);
-        fprintf(json,
-                ", \"samples_written\": %" PRIu64 ", \"shader_instructions\": %" PRIu64
-                ", \"texture_lookups\": %" PRIu64 ", \"draws_not_applicable\": %" PRIu64
-                ", \"covered_fragments\": %" PRIu64 ", \"shaded_per_fragment\": ",
-                c->samples_written, c->shader_instructions, c->texture_lookups,
-                c->draws_not_applicable, c->covered_fragments);
-        rep_json_number(json, c->covered_fragments ? (double)c->lanes_shaded /
-                                                     (double)c->covered_fragments
-                                               : 0);
+        struct json_object *uj = rep_json_set_object(units, un);
+        bad |= !uj;
+        bad |= rep_json_set_uint(uj, "quads_shaded", c->quads_shaded);
+        bad |= rep_json_set_uint(uj, "lanes_shaded", c->lanes_shaded);
+        bad |= rep_json_set_uint(uj, "covered_lanes", c->covered_lanes);
+        bad |= rep_json_set_uint(uj, "covered_pixels", c->covered_pixels);
+        bad |= rep_json_set_number(uj, "shaded_per_covered_pixel", spc);
+        bad |= rep_json_set_uint(uj, "samples_written", c->samples_written);
+        bad |= rep_json_set_uint(uj, "shader_instructions", c->shader_instructions);
+        bad |= rep_json_set_uint(uj, "texture_lookups", c->texture_lookups);
+        bad |= rep_json_set_uint(uj, "draws_not_applicable", c->draws_not_applicable);
+        bad |= rep_json_set_uint(uj, "covered_fragments", c->covered_fragments);
+        bad |= rep_json_set_number(
+            uj, "shaded_per_fragment",
+            c->covered_fragments ? (double)c->lanes_shaded / (double)c->covered_fragments : 0);
         struct unit_quality q;
         unit_quality(c, base_c, presents, present_w, present_h, u, &q);
-        fprintf(json, ", \"savings_vs_baseline\": ");
         if (base_c) {
-            fprintf(json, "{\"lanes_percent\": ");
-            rep_json_number(json, q.lanes_saved);
-            fprintf(json, ", \"instructions_percent\": ");
-            rep_json_number(json, q.instr_saved);
-            fputc('}', json);
+            struct json_object *sv = rep_json_set_object(uj, "savings_vs_baseline");
+            bad |= !sv;
+            bad |= rep_json_set_number(sv, "lanes_percent", q.lanes_saved);
+            bad |= rep_json_set_number(sv, "instructions_percent", q.instr_saved);
         } else {
-            fputs("null", json);
+            bad |= rep_json_set_null(uj, "savings_vs_baseline");
         }
         for (int k = 0; k < 2; k++) {
-            fprintf(json, ", \"%s\": ", k == 0 ? "vs_baseline" : "vs_ssaa");
+            const char *key = k == 0 ? "vs_baseline" : "vs_ssaa";
             if (q.has[k]) {
-                fprintf(json, "{\"psnr\": ");
-                rep_json_number(json, q.psnr[k]);
-                fprintf(json, ", \"ssim\": ");
-                rep_json_number(json, q.ssim[k]);
-                fputc('}', json);
+                struct json_object *vs = rep_json_set_object(uj, key);
+                bad |= !vs;
+                bad |= rep_json_set_number(vs, "psnr", q.psnr[k]);
+                bad |= rep_json_set_number(vs, "ssim", q.ssim[k]);
             } else {
-                fputs("null", json);
+                bad |= rep_json_set_null(uj, key);
             }
         }
-        json_internals(json, u, c);
-        fprintf(json,
-                ", \"files\": {\"present\": \"frame-%" PRIu64
-                "-%s-present.png\", \"heatmap\": \"frame-%" PRIu64 "-%s-heatmap.png\"}}",
-                cf->index, un, cf->index, un);
+        bad |= json_internals(uj, u, c);
+        struct json_object *files = rep_json_set_object(uj, "files");
+        bad |= !files;
+        snprintf(name, sizeof(name), "frame-%" PRIu64 "-%s-present.png", cf->index, un);
+        bad |= rep_json_set_string(files, "present", name, sizeof(name));
+        snprintf(name, sizeof(name), "frame-%" PRIu64 "-%s-heatmap.png", cf->index, un);
+        bad |= rep_json_set_string(files, "heatmap", name, sizeof(name));
         fprintf(csv, "%" PRIu64 ",%u,%u,%u,%u,%u,%u,", cf->index, fr.width, fr.height,
                 fr.samples, fr.draws, fr.tessellated, fr.unsupported);
         if (fr.has_reference) {
@@ -942,100 +1042,111 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
                 fr.driver_gpu_ms);
         csv_unit_columns(csv, c, &q);
     }
-    fprintf(json, "\n      },\n");
 
     const struct sim_raster_counters *rc = sim_replay_result_raster(res);
-    fprintf(json,
-            "      \"raster\": {\"vertices_shaded\": %" PRIu64 ", \"vs_instructions\": %" PRIu64
-            ", \"primitives\": %" PRIu64 ", \"culled\": %" PRIu64 ", \"clipped\": %" PRIu64
-            ", \"rasterized\": %" PRIu64 ", \"samples_tested\": %" PRIu64
-            ", \"samples_covered\": %" PRIu64 ", \"sample_test_efficiency\": ",
-            rc->vertices_shaded, rc->vs_instructions, rc->primitives, rc->culled, rc->clipped,
-            rc->rasterized, rc->samples_tested, rc->samples_covered);
-    rep_json_number(json, rc->samples_tested ? (double)rc->samples_covered / rc->samples_tested : 0);
-    fprintf(json, ", \"quads\": %" PRIu64 ", \"quads_after_early_tests\": %" PRIu64,
-            rc->quads, rc->quads_after_early);
-    fprintf(json, ", \"mean_triangle_area\": ");
-    rep_json_number(json, rc->rasterized ? rc->rasterized_area / (double)rc->rasterized : 0);
-    fprintf(json,
-            ", \"reyes_grids\": %" PRIu64 ", \"reyes_grids_visible\": %" PRIu64
-            ", \"reyes_vertices\": %" PRIu64,
-            rc->reyes_grids, rc->reyes_grids_visible, rc->reyes_vertices);
-    fprintf(json,
-            ", \"retessellate\": {\"area\": ");
-    rep_json_number(json, a->opt.retessellate);
-    fprintf(json,
-            ", \"subpatches\": %" PRIu64 ", \"splits\": %" PRIu64 ", \"evaluations\": %" PRIu64
-            "}",
-            rc->retess_subpatches, rc->retess_splits, rc->retess_evaluations);
-    fprintf(json,
-            ", \"patches\": %" PRIu64 ", \"tcs_invocations\": %" PRIu64
-            ", \"tcs_instructions\": %" PRIu64 ", \"tes_invocations\": %" PRIu64
-            ", \"tes_instructions\": %" PRIu64 "},\n",
-            rc->patches, rc->tcs_invocations, rc->tcs_instructions, rc->tes_invocations,
-            rc->tes_instructions);
+    struct json_object *rj = rep_json_set_object(fj, "raster");
+    bad |= !rj;
+    bad |= rep_json_set_uint(rj, "vertices_shaded", rc->vertices_shaded);
+    bad |= rep_json_set_uint(rj, "vs_instructions", rc->vs_instructions);
+    bad |= rep_json_set_uint(rj, "primitives", rc->primitives);
+    bad |= rep_json_set_uint(rj, "culled", rc->culled);
+    bad |= rep_json_set_uint(rj, "clipped", rc->clipped);
+    bad |= rep_json_set_uint(rj, "rasterized", rc->rasterized);
+    bad |= rep_json_set_uint(rj, "samples_tested", rc->samples_tested);
+    bad |= rep_json_set_uint(rj, "samples_covered", rc->samples_covered);
+    bad |= rep_json_set_number(rj, "sample_test_efficiency",
+                               rc->samples_tested ? (double)rc->samples_covered / rc->samples_tested
+                                                  : 0);
+    bad |= rep_json_set_uint(rj, "quads", rc->quads);
+    bad |= rep_json_set_uint(rj, "quads_after_early_tests", rc->quads_after_early);
+    bad |= rep_json_set_number(rj, "mean_triangle_area",
+                               rc->rasterized ? rc->rasterized_area / (double)rc->rasterized : 0);
+    bad |= rep_json_set_uint(rj, "reyes_grids", rc->reyes_grids);
+    bad |= rep_json_set_uint(rj, "reyes_grids_visible", rc->reyes_grids_visible);
+    bad |= rep_json_set_uint(rj, "reyes_vertices", rc->reyes_vertices);
+    struct json_object *rtj = rep_json_set_object(rj, "retessellate");
+    bad |= !rtj;
+    bad |= rep_json_set_number(rtj, "area", a->opt.retessellate);
+    bad |= rep_json_set_uint(rtj, "subpatches", rc->retess_subpatches);
+    bad |= rep_json_set_uint(rtj, "splits", rc->retess_splits);
+    bad |= rep_json_set_uint(rtj, "evaluations", rc->retess_evaluations);
+    bad |= rep_json_set_uint(rj, "patches", rc->patches);
+    bad |= rep_json_set_uint(rj, "tcs_invocations", rc->tcs_invocations);
+    bad |= rep_json_set_uint(rj, "tcs_instructions", rc->tcs_instructions);
+    bad |= rep_json_set_uint(rj, "tes_invocations", rc->tes_invocations);
+    bad |= rep_json_set_uint(rj, "tes_instructions", rc->tes_instructions);
 
     /* The driver's counts where the layer recorded them, beside ours. */
-    fprintf(json, "      \"pipeline_statistics\": {\"driver\": ");
+    struct json_object *ps = rep_json_set_object(fj, "pipeline_statistics");
+    bad |= !ps;
     if (cf->stats_valid) {
-        int comma = 0;
-        fputc('{', json);
+        struct json_object *d = rep_json_set_object(ps, "driver");
+        bad |= !d;
         for (uint32_t i = 0; i < CAP_PIPELINE_STATS_COUNT; i++) {
             if (cf->stats_valid & (1u << i)) {
-                fprintf(json, "%s\"%s\": %" PRIu64, comma ? ", " : "", cap_pipeline_stat_name(i),
-                        cf->stats[i]);
-                comma = 1;
+                bad |= rep_json_set_uint(d, cap_pipeline_stat_name(i), cf->stats[i]);
             }
         }
-        fputc('}', json);
     } else {
-        fputs("null", json);
+        bad |= rep_json_set_null(ps, "driver");
     }
     {
         const struct sim_unit_counters *b = sim_replay_result_unit(res, SIM_UNIT_BASELINE);
-        fprintf(json,
-                ", \"replay\": {\"vertex_shader_invocations\": %" PRIu64
-                ", \"clipping_invocations\": %" PRIu64 ", \"clipping_primitives\": %" PRIu64
-                ", \"fragment_shader_invocations\": %" PRIu64
-                ", \"tessellation_control_shader_patches\": %" PRIu64
-                ", \"tessellation_evaluation_shader_invocations\": %" PRIu64 "}},\n",
-                rc->vertices_shaded, rc->primitives, rc->rasterized, b ? b->lanes_shaded : 0,
-                rc->patches, rc->tes_invocations);
+        struct json_object *r = rep_json_set_object(ps, "replay");
+        bad |= !r;
+        bad |= rep_json_set_uint(r, "vertex_shader_invocations", rc->vertices_shaded);
+        bad |= rep_json_set_uint(r, "clipping_invocations", rc->primitives);
+        bad |= rep_json_set_uint(r, "clipping_primitives", rc->rasterized);
+        bad |= rep_json_set_uint(r, "fragment_shader_invocations", b ? b->lanes_shaded : 0);
+        bad |= rep_json_set_uint(r, "tessellation_control_shader_patches", rc->patches);
+        bad |=
+            rep_json_set_uint(r, "tessellation_evaluation_shader_invocations", rc->tes_invocations);
     }
 
-    fprintf(json, "      \"unsupported\": [");
-    int comma = 0;
+    struct json_object *unsup = rep_json_set_array(fj, "unsupported");
+    bad |= !unsup;
     for (uint32_t i = 0; i < draw_count; i++) {
         if (draws[i].status == SIM_REPLAY_ERROR_OK) {
             continue;
         }
-        fprintf(json, "%s\n        {\"pass\": %u, \"draw\": %u, \"id\": %u, \"status\": ",
-                comma ? "," : "", draws[i].pass, draws[i].draw, draws[i].id);
-        rep_json_string(json, sim_replay_error_name(draws[i].status));
-        fprintf(json, ", \"detail\": ");
-        rep_json_string(json, draws[i].detail);
-        fputc('}', json);
-        comma = 1;
+        struct json_object *d = rep_json_push_object(unsup);
+        bad |= !d;
+        bad |= rep_json_set_uint(d, "pass", draws[i].pass);
+        bad |= rep_json_set_uint(d, "draw", draws[i].draw);
+        bad |= rep_json_set_uint(d, "id", draws[i].id);
+        bad |= rep_json_set_string(d, "status", sim_replay_error_name(draws[i].status), SIZE_MAX);
+        bad |= rep_json_set_string(d, "detail", draws[i].detail, sizeof(draws[i].detail));
     }
     uint32_t transfers_done, transfers_skipped;
     sim_replay_result_transfers(res, &transfers_done, &transfers_skipped);
-    fprintf(json, "%s],\n      \"transfers\": {\"replayed\": %u, \"skipped\": %u},\n",
-            comma ? "\n      " : "", transfers_done, transfers_skipped);
-    fprintf(json, "      \"not_replayed\": [");
+    struct json_object *tr = rep_json_set_object(fj, "transfers");
+    bad |= !tr;
+    bad |= rep_json_set_uint(tr, "replayed", transfers_done);
+    bad |= rep_json_set_uint(tr, "skipped", transfers_skipped);
+    struct json_object *nr = rep_json_set_array(fj, "not_replayed");
+    bad |= !nr;
     for (uint32_t i = 0; i < conv->skip_count; i++) {
-        fprintf(json, "%s{\"command\": ", i ? ", " : "");
-        rep_json_string(json, conv->skips[i].name);
-        fprintf(json, ", \"count\": %u}", conv->skips[i].count);
+        struct json_object *sk = rep_json_push_object(nr);
+        bad |= !sk;
+        bad |= rep_json_set_string(sk, "command", conv->skips[i].name, sizeof(conv->skips[i].name));
+        bad |= rep_json_set_uint(sk, "count", conv->skips[i].count);
     }
-    fprintf(json, "],\n      \"images\": [");
+    struct json_object *imgs = rep_json_set_array(fj, "images");
+    bad |= !imgs;
     for (uint32_t t = 0; t < target_count; t++) {
         const struct sim_image *img = &conv->frame.images[targets[t]];
-        fprintf(json, "%s{\"image\": %u, \"format\": %u, \"width\": %u, \"height\": %u, "
-                      "\"presented\": %s}",
-                t ? ", " : "", targets[t], img->format, img->width, img->height,
-                targets[t] == conv->frame.present_image ? "true" : "false");
+        struct json_object *ij = rep_json_push_object(imgs);
+        bad |= !ij;
+        bad |= rep_json_set_uint(ij, "image", targets[t]);
+        bad |= rep_json_set_uint(ij, "format", img->format);
+        bad |= rep_json_set_uint(ij, "width", img->width);
+        bad |= rep_json_set_uint(ij, "height", img->height);
+        bad |= rep_json_set_bool(ij, "presented", targets[t] == conv->frame.present_image);
     }
-    fprintf(json, "]\n    }");
+    if (bad || frame_shaders(trace, cf, shaders) != 0) {
+        fprintf(stderr, "overshade replay: frame %" PRIu64 ": out of memory\n", cf->index);
+        goto out;
+    }
 
     {
         printf("frame %" PRIu64 ": %u draws (%u unsupported), replay %.1f ms "
@@ -1065,9 +1176,10 @@ cli_replay(int argc, char **argv)
     struct cap_error_info info;
     struct rpl_trace *rt = NULL;
     enum cap_error cerr;
-    FILE *json = NULL, *csv = NULL;
+    struct json_object *json = NULL, *frames = NULL, *shaders = NULL;
+    FILE *csv = NULL;
     char path[4096];
-    int status = CLI_EXIT_FAILURE, first = 1;
+    int status = CLI_EXIT_FAILURE, bad = 0;
     uint32_t selected = 0, done = 0;
 
     for (int i = 1; i < argc; i++) {
@@ -1114,11 +1226,11 @@ cli_replay(int argc, char **argv)
         goto out;
     }
     rt = rpl_trace_create(trace);
-    snprintf(path, sizeof(path), "%s/report.json", a.out);
-    json = fopen(path, "w");
+    json = rep_json_object_create();
+    shaders = rep_json_object_create();
     snprintf(path, sizeof(path), "%s/report.csv", a.out);
     csv = fopen(path, "w");
-    if (!rt || !json || !csv) {
+    if (!rt || !json || !shaders || !csv) {
         fprintf(stderr, "overshade replay: cannot write the reports in %s\n", a.out);
         goto out;
     }
@@ -1132,23 +1244,41 @@ cli_replay(int argc, char **argv)
                  "pmu_partial_quads,pmu_saved_quads,pmu_efficiency,pmu_merged_pixels,"
                  "cps_coarse_quads,amfs_cache_hits,amfs_cache_misses,amfs_resolutions,"
                  "cps_constant_rate_draws\n");
-    fprintf(json, "{\n  \"trace\": ");
-    rep_json_string(json, a.trace);
-    fprintf(json, ",\n  \"options\": {\"msaa\": %u, \"threads\": %u, \"modes\": [",
-            a.opt.samples, a.opt.threads);
-    for (uint32_t u = 0, c = 0; u < SIM_UNIT_COUNT; u++) {
+    bad |= rep_json_set_string(json, "trace", a.trace, SIZE_MAX);
+    struct json_object *options = rep_json_set_object(json, "options");
+    bad |= !options;
+    bad |= rep_json_set_uint(options, "msaa", a.opt.samples);
+    bad |= rep_json_set_uint(options, "threads", a.opt.threads);
+    struct json_object *modes = rep_json_set_array(options, "modes");
+    bad |= !modes;
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         if (a.opt.units & (1u << u)) {
-            fprintf(json, "%s\"%s\"", c++ ? ", " : "", sim_unit_name(u));
+            bad |= rep_json_push_string(modes, sim_unit_name(u), SIZE_MAX);
         }
     }
-    fprintf(json, "]");
-    json_options(json, &a.opt);
-    fprintf(json, "},\n  \"metrics\": {\"psnr\": \"PSNR over R, G, B of 8-bit images against the "
-                  "presented image (units: vs_baseline and vs_ssaa against those units' presented "
-                  "image, or first render target when the frame presents none)\", \"ssim\": \"SSIM (Wang et al. 2004) on BT.601 luma, 11x11 "
-                  "Gaussian window sigma 1.5, K1 0.01, K2 0.03, mean over windows inside the "
-                  "image\", \"savings\": \"100 * (1 - unit / baseline) of lanes shaded and of "
-                  "fragment shader instructions\"},\n  \"frames\": [\n");
+    bad |= json_options(options, &a.opt);
+    struct json_object *metrics = rep_json_set_object(json, "metrics");
+    bad |= !metrics;
+    bad |= rep_json_set_string(
+        metrics, "psnr",
+        "PSNR over R, G, B of 8-bit images against the presented image (units: vs_baseline "
+        "and vs_ssaa against those units' presented image, or first render target when the "
+        "frame presents none)",
+        SIZE_MAX);
+    bad |= rep_json_set_string(metrics, "ssim",
+                               "SSIM (Wang et al. 2004) on BT.601 luma, 11x11 Gaussian window "
+                               "sigma 1.5, K1 0.01, K2 0.03, mean over windows inside the image",
+                               SIZE_MAX);
+    bad |= rep_json_set_string(metrics, "savings",
+                               "100 * (1 - unit / baseline) of lanes shaded and of fragment "
+                               "shader instructions",
+                               SIZE_MAX);
+    frames = rep_json_set_array(json, "frames");
+    bad |= !frames;
+    if (bad) {
+        fprintf(stderr, "overshade replay: out of memory\n");
+        goto out;
+    }
     for (uint32_t k = 0; k < trace->frame_count; k++) {
         const struct cap_frame *cf = trace->frames[k];
         if (!frame_selected(&a, cf->index)) {
@@ -1159,22 +1289,31 @@ cli_replay(int argc, char **argv)
                     done + 1, selected);
             fflush(stderr);
         }
-        if (!replay_one(&a, rt, trace, cf, json, first, csv)) {
+        if (!replay_one(&a, rt, trace, cf, frames, shaders, csv)) {
             goto out;
         }
-        first = 0;
         done++;
     }
     if (isatty(STDERR_FILENO)) {
         fprintf(stderr, "\r\033[K");
     }
-    fprintf(json, "\n  ]\n}\n");
     status = CLI_EXIT_OK;
 out:
-    if (json && fclose(json) != 0 && status == CLI_EXIT_OK) {
-        fprintf(stderr, "overshade replay: cannot write report.json\n");
-        status = CLI_EXIT_FAILURE;
+    /* Written after a failure too: the frames replayed before it. */
+    if (json && frames) {
+        snprintf(path, sizeof(path), "%s/report.json", a.out);
+        int err = rep_json_write_file(json, path);
+        if (!err) {
+            err = rep_html_write(json, shaders, a.out);
+            snprintf(path, sizeof(path), "%s/report.html", a.out);
+        }
+        if (err && status == CLI_EXIT_OK) {
+            fprintf(stderr, "overshade replay: cannot write %s: %s\n", path, strerror(err));
+            status = CLI_EXIT_FAILURE;
+        }
     }
+    rep_json_destroy(json);
+    rep_json_destroy(shaders);
     if (csv && fclose(csv) != 0 && status == CLI_EXIT_OK) {
         fprintf(stderr, "overshade replay: cannot write report.csv\n");
         status = CLI_EXIT_FAILURE;

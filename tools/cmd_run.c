@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "pipeline/pipeline.h"
+#include "report/report.h"
 #include "tools/cli.h"
 
 extern char **environ;
@@ -470,44 +471,8 @@ show_status(const struct csv_state *files, uint32_t count)
     fflush(stderr);
 }
 
-/* A number after "key": in `json` (our own summary), NAN when absent or
- * null. */
-static double
-json_number(const char *json, const char *key)
-{
-    char pat[96];
-    snprintf(pat, sizeof(pat), "\"%s\": ", key);
-    const char *p = json ? strstr(json, pat) : NULL;
-    if (!p) {
-        return NAN;
-    }
-    p += strlen(pat);
-    char *end;
-    double v = strtod(p, &end);
-    return end == p ? NAN : v;
-}
-
-static char *
-read_file(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char *buf = NULL;
-    if (!f) {
-        return NULL;
-    }
-    if (fseek(f, 0, SEEK_END) == 0) {
-        long n = ftell(f);
-        if (n >= 0 && n < (1l << 24) && fseek(f, 0, SEEK_SET) == 0) {
-            buf = calloc((size_t)n + 1, 1);
-            if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-                free(buf);
-                buf = NULL;
-            }
-        }
-    }
-    fclose(f);
-    return buf;
-}
+/* The layer's summary is small; a larger file is not ours. */
+#define RUN_SUMMARY_MAX_BYTES (1u << 24)
 
 static void
 print_summary(struct csv_state *cs)
@@ -515,9 +480,11 @@ print_summary(struct csv_state *cs)
     char json_path[PATH_MAX + 8];
     size_t len = strlen(cs->path);
     snprintf(json_path, sizeof(json_path), "%.*s.json", (int)(len - 4), cs->path);
-    char *json = read_file(json_path);
-    double skipped = json_number(json, "frames_skipped");
-    double failed = json_number(json, "frames_failed");
+    char why[160];
+    struct json_object *json =
+        rep_json_read_file(json_path, RUN_SUMMARY_MAX_BYTES, why, sizeof(why));
+    double skipped = rep_json_get_number(json, "frames_skipped");
+    double failed = rep_json_get_number(json, "frames_failed");
 
     fprintf(stderr, "overshade: %s: %" PRIu64 " frame%s simulated", cs->path, cs->rows,
             cs->rows == 1 ? "" : "s");
@@ -525,23 +492,23 @@ print_summary(struct csv_state *cs)
         fprintf(stderr, ", %.0f skipped, %.0f failed\n", skipped, isnan(failed) ? 0 : failed);
     } else {
         fprintf(stderr, " (no summary from the layer: the program did not exit normally)\n");
+        if (access(json_path, F_OK) == 0) {
+            fprintf(stderr, "overshade: %s: %s\n", json_path, why);
+        }
     }
-    if (json && strstr(json, "\"stopped\": \"")) {
-        const char *p = strstr(json, "\"stopped\": \"") + 12;
-        const char *q = strchr(p, '"');
-        fprintf(stderr, "overshade: online stats stopped early: %.*s\n",
-                q ? (int)(q - p) : 0, p);
+    const char *stopped = rep_json_get_string(json, "stopped");
+    if (stopped) {
+        fprintf(stderr, "overshade: online stats stopped early: %s\n", stopped);
     }
+    struct json_object *units = rep_json_get_object(json, "units");
     fprintf(stderr, "  %-10s %12s %9s %9s %16s\n", "unit", "mean saving", "min", "max",
             "shaded/covered");
     for (uint32_t i = 0; i < cs->unit_count; i++) {
         const struct unit_tally *u = &cs->units[i];
         /* Over the whole run (the layer's summary), else the mean over
          * frames. */
-        char key[64];
-        snprintf(key, sizeof(key), "\"%s\": {", u->name);
-        const char *unit_json = json ? strstr(json, key) : NULL;
-        double spc = json_number(unit_json, "shaded_per_covered_pixel");
+        double spc =
+            rep_json_get_number(rep_json_get_object(units, u->name), "shaded_per_covered_pixel");
         if (isnan(spc) && u->spc_frames) {
             spc = u->spc_sum / (double)u->spc_frames;
         }
@@ -552,7 +519,7 @@ print_summary(struct csv_state *cs)
             fprintf(stderr, "  %-10s %12s %9s %9s %16s\n", u->name, "-", "-", "-", "-");
         }
     }
-    free(json);
+    rep_json_destroy(json);
 }
 
 int

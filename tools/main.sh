@@ -73,4 +73,4 @@ for fr in report["frames"]:
 EOF
 echo
 echo "overshade: trace in $trace"
-echo "overshade: report in $out/replay/report.json (and report.csv), images and heatmaps in $out/replay/"
+echo "overshade: report in $out/replay/report.html (open it in a browser), numbers in report.json and report.csv, images and heatmaps in $out/replay/"

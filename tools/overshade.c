@@ -1,8 +1,9 @@
 /*
  * tools/overshade.c — the overshade command line: subcommand dispatch.
  *
- *   overshade info [--json] TRACE
+ *   overshade info [--json] [--objects] TRACE
  *   overshade spirv [--stage S] [--entry NAME] [--ir] FILE.spv
+ *   overshade shader TRACE [--pipeline N | --draw F:D] [--stage S] [--glsl|--hlsl|--spirv]
  *   overshade replay TRACE --out DIR [--frames LIST] [--msaa N] [--threads N]
  *   overshade sweep --out DIR [--jobs N] [--axis NAME=V,...]... TRACE[@X]...
  *   overshade run [--modes LIST] [--msaa N] [--out DIR] -- PROGRAM ARGS...
@@ -31,6 +32,8 @@ struct cli_command {
 static const struct cli_command cli_commands[] = {
     {"info", "summarize a trace: device, objects, frames", cli_info, cli_info_usage},
     {"spirv", "translate a SPIR-V module: can overshade run it?", cli_spirv, cli_spirv_usage},
+    {"shader", "print a captured shader as GLSL or HLSL (SPIRV-Cross)", cli_shader,
+     cli_shader_usage},
     {"replay", "replay captured frames through the simulated pipeline", cli_replay,
      cli_replay_usage},
     {"sweep", "replay traces over a grid of options, in parallel; one CSV, figures", cli_sweep,
