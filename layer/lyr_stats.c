@@ -323,7 +323,7 @@ csv_header(FILE *f)
           "triangles,covered_pixels",
           f);
     rep_csv_unit_header(f, run_units());
-    fputc('\n', f);
+    fputs(",unsupported_reasons\n", f);
 }
 
 /* Writes the row and adds it to the summary.  Called with the lock held. */
@@ -336,6 +336,8 @@ record_locked(const struct frame_row *row)
             row->time_s, row->app_frame_ms, row->sim_ms, fr->draws, fr->tessellated,
             fr->unsupported, fr->triangles, fr->covered_pixels);
     rep_csv_unit_row(f, fr, run_units());
+    fputc(',', f);
+    rep_csv_reasons(f, fr);
     rep_summary_add(&stats.summary, fr, run_units());
     fputc('\n', f);
     fflush(f);
@@ -607,6 +609,11 @@ summarize_locked(void)
         }
     }
 
+    for (uint32_t i = 0; i < stats.summary.reason_count; i++) {
+        LYR_INFO("  unsupported: %" PRIu64 " draw%s: %s", stats.summary.reasons[i].draws,
+                 stats.summary.reasons[i].draws == 1 ? "" : "s", stats.summary.reasons[i].text);
+    }
+
     const char *csv_name = strrchr(stats.csv_path, '/');
     csv_name = csv_name ? csv_name + 1 : stats.csv_path;
     struct json_object *root = rep_json_object_create();
@@ -641,6 +648,13 @@ summarize_locked(void)
     struct json_object *units = rep_json_set_object(root, "units");
     bad |= !units;
     bad |= rep_summary_json_units(units, &stats.summary, run_units());
+    struct json_object *reasons = rep_json_set_array(root, "unsupported");
+    bad |= !reasons;
+    for (uint32_t i = 0; i < stats.summary.reason_count; i++) {
+        struct json_object *r = rep_json_push_object(reasons);
+        bad |= rep_json_set_uint(r, "draws", stats.summary.reasons[i].draws);
+        bad |= rep_json_set_string(r, "reason", stats.summary.reasons[i].text, SIZE_MAX);
+    }
     if (bad) {
         LYR_ERROR("cannot write %s: out of memory", stats.json_path);
     } else {

@@ -31,7 +31,7 @@ rpl_trace_destroy(struct rpl_trace *rt);
 /* A command the conversion could not turn into pipeline work, with how
  * often the frame had it. */
 struct rpl_skip {
-    char name[64];
+    char name[160];
     uint32_t count;
 };
 

@@ -2302,7 +2302,7 @@ walk_command(struct walk *w, const struct cap_cmd_head *h)
         break;
     case CAP_CMD_UNSUPPORTED: {
         const struct cap_cmd_unsupported *c = (const struct cap_cmd_unsupported *)h;
-        char name[64];
+        char name[sizeof(c->name) + 1];
         snprintf(name, sizeof(name), "%s", c->name);
         unresolved_push(w, name);
         skip(w, name);

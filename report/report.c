@@ -105,6 +105,56 @@ rep_summary_add(struct rep_summary *s, const struct rep_frame *fr, uint32_t unit
             us->frames++;
         }
     }
+    for (uint32_t i = 0; i < fr->reason_count; i++) {
+        rep_reason_add(s->reasons, &s->reason_count, REP_SUMMARY_REASONS, fr->reasons[i].text,
+                       fr->reasons[i].draws);
+    }
+}
+
+void
+rep_reason_add(struct rep_reason *reasons, uint32_t *count, uint32_t max, const char *text,
+               uint64_t draws)
+{
+    uint32_t i;
+    for (i = 0; i < *count; i++) {
+        if (strcmp(reasons[i].text, text) == 0) {
+            break;
+        }
+    }
+    if (i == *count) {
+        if (*count < max) {
+            (*count)++;
+            snprintf(reasons[i].text, sizeof(reasons[i].text), "%s", text);
+            reasons[i].draws = 0;
+        } else {
+            i = max - 1;
+            snprintf(reasons[i].text, sizeof(reasons[i].text), "other reasons");
+        }
+    }
+    reasons[i].draws += draws;
+    /* Most frequent first (stable for equal counts). */
+    while (i > 0 && reasons[i].draws > reasons[i - 1].draws && i != max - 1) {
+        struct rep_reason t = reasons[i];
+        reasons[i] = reasons[i - 1];
+        reasons[i - 1] = t;
+        i--;
+    }
+}
+
+void
+rep_csv_reasons(FILE *f, const struct rep_frame *fr)
+{
+    fputc('"', f);
+    for (uint32_t i = 0; i < fr->reason_count; i++) {
+        fprintf(f, "%s%" PRIu64 " x ", i ? "; " : "", fr->reasons[i].draws);
+        for (const char *c = fr->reasons[i].text; *c; c++) {
+            if (*c == '"') {
+                fputc('"', f);
+            }
+            fputc(*c == '\n' ? ' ' : *c, f);
+        }
+    }
+    fputc('"', f);
 }
 
 int

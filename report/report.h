@@ -45,10 +45,24 @@ double
 rep_pmu_efficiency(const struct sim_unit_counters *c);
 
 /* What one replayed frame did, as both reports count it. */
+/* Why draws were not replayed: the status name and its detail, with how
+ * many draws gave it. */
+#define REP_REASON_BYTES 224
+struct rep_reason {
+    uint64_t draws;
+    char text[REP_REASON_BYTES]; /* "SIM_REPLAY_ERROR_...: detail", NUL-terminated */
+};
+
+/* Distinct reasons kept per frame; draws with further ones count under the
+ * last, "other reasons". */
+#define REP_FRAME_REASONS 4
+
 struct rep_frame {
     uint32_t draws;        /* the frame's draws, as captured */
     uint32_t tessellated;  /* of which with tessellation */
     uint32_t unsupported;  /* not replayed: refused by the pipeline or not placed by replay/ */
+    uint32_t reason_count;
+    struct rep_reason reasons[REP_FRAME_REASONS]; /* why, most frequent first */
     uint64_t triangles;    /* primitives the front end produced */
     uint64_t covered_pixels; /* the baseline's (the same visibility for every unit) */
     uint32_t ran;          /* bit mask of the units that ran */
@@ -154,9 +168,24 @@ struct rep_unit_summary {
     uint64_t lanes, covered_pixels, quads;
 };
 
+#define REP_SUMMARY_REASONS 8
+
 struct rep_summary {
     struct rep_unit_summary units[SIM_UNIT_COUNT];
+    uint32_t reason_count; /* the frames' reasons, merged by text */
+    struct rep_reason reasons[REP_SUMMARY_REASONS];
 };
+
+/* Adds `draws` draws for `text` to the first `max` of reasons[] (*count in
+ * use); when they are full, to the last, renamed "other reasons". */
+void
+rep_reason_add(struct rep_reason *reasons, uint32_t *count, uint32_t max, const char *text,
+               uint64_t draws);
+
+/* The CSV field of the frame's reasons: "N x TEXT; ..." quoted, with
+ * quotes doubled. */
+void
+rep_csv_reasons(FILE *f, const struct rep_frame *fr);
 
 /* Adds the frame's units of `units` to *s. */
 void

@@ -18,10 +18,21 @@ rep_frame_init(struct rep_frame *out, const struct rpl_frame *conv,
     uint32_t count;
     const struct sim_draw_result *draws = sim_replay_result_draws(res, &count);
     for (uint32_t i = 0; i < count; i++) {
-        out->unsupported += draws[i].status != SIM_REPLAY_ERROR_OK;
+        char text[REP_REASON_BYTES];
+        if (draws[i].status == SIM_REPLAY_ERROR_OK) {
+            continue;
+        }
+        out->unsupported++;
+        snprintf(text, sizeof(text), "%s%s%s", sim_replay_error_name(draws[i].status),
+                 draws[i].detail[0] ? ": " : "", draws[i].detail);
+        rep_reason_add(out->reasons, &out->reason_count, REP_FRAME_REASONS, text, 1);
     }
     /* Draws the conversion could not place in a pass count as unsupported. */
     out->unsupported += conv->lost_draws;
+    if (conv->lost_draws) {
+        rep_reason_add(out->reasons, &out->reason_count, REP_FRAME_REASONS,
+                       "outside any render pass", conv->lost_draws);
+    }
     out->triangles = sim_replay_result_raster(res)->primitives;
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         const struct sim_unit_counters *c = sim_replay_result_unit(res, u);
