@@ -64,12 +64,8 @@ run_case(const char *name, struct sim_ir_shader *const stages[SIM_STAGE_COUNT],
     f.draw.state.front_face = VK_FRONT_FACE_CLOCKWISE; /* geom.vert's triangles */
     for (int t = 0; t < 2; t++) {
         struct sim_replay_options opt = {.threads = (uint32_t)t + 1};
-        char detail[160];
-        enum sim_replay_error err = sim_replay_frame(&f.frame, &opt, &r[t], detail);
-        if (err) {
-            fprintf(stderr, "%s: replay failed: %s (%s)\n", name, sim_replay_error_name(err),
-                    detail);
-            test_failures++;
+        r[t] = test_sim_replay(name, &f.frame, &opt);
+        if (!r[t]) {
             goto out;
         }
     }

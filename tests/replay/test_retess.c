@@ -56,12 +56,8 @@ replay(const struct tess_fixture *f, double area, uint32_t samples, uint32_t thr
 {
     struct sim_replay_options opt = {.threads = threads, .samples = samples,
                                      .retessellate = area};
-    struct sim_replay_result *r = NULL;
-    char detail[160];
-    enum sim_replay_error err = sim_replay_frame(&f->frame, &opt, &r, detail);
-    if (err) {
-        fprintf(stderr, "replay failed: %s (%s)\n", sim_replay_error_name(err), detail);
-        test_failures++;
+    struct sim_replay_result *r = test_sim_replay("retessellation", &f->frame, &opt);
+    if (!r) {
         return NULL;
     }
     uint32_t n = 0;

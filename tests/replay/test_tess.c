@@ -52,14 +52,7 @@ static struct sim_replay_result *
 replay(const struct tess_fixture *f, uint32_t threads)
 {
     struct sim_replay_options opt = {.threads = threads};
-    struct sim_replay_result *r = NULL;
-    char detail[160];
-    enum sim_replay_error err = sim_replay_frame(&f->frame, &opt, &r, detail);
-    if (err) {
-        fprintf(stderr, "replay failed: %s (%s)\n", sim_replay_error_name(err), detail);
-        test_failures++;
-    }
-    return r;
+    return test_sim_replay("tessellation", &f->frame, &opt);
 }
 
 static void
