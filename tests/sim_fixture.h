@@ -3,7 +3,9 @@
  * unit tests build their frames from, so each test states only what it
  * varies:
  *
- *   - test_sim_pass_init: a render pass with one RGBA8 colour target;
+ *   - test_sim_load: a shader translated from SPIR-V words;
+ *   - test_sim_pass_init: a render pass with one RGBA8 colour target, and
+ *     test_sim_pass_depth: its depth attachment;
  *   - test_sim_state_init: a draw state covering the target with the
  *     pipeline defaults (filled, no culling, counter-clockwise front, depth
  *     clip, every sample and channel written);
@@ -22,6 +24,20 @@
 #include "pipeline/pipeline.h"
 #include "test.h"
 
+/* The shader `bytes` of SPIR-V `words` translate to (the caller destroys
+ * it), or NULL with the failure printed and counted. */
+static inline struct sim_ir_shader *
+test_sim_load(const uint32_t *words, size_t bytes)
+{
+    struct sim_ir_shader *sh = NULL;
+    struct sim_spv_error_info info;
+    if (sim_ir_shader_create(words, bytes / 4, NULL, &sh, &info)) {
+        fprintf(stderr, "translation failed: %s\n", info.detail);
+        test_failures++;
+    }
+    return sh;
+}
+
 /* A render pass of width x height, `samples` per pixel, whose one colour
  * target is RGBA8 image `image`, cleared (to zero unless the caller sets
  * pass->color[0].clear). */
@@ -38,6 +54,19 @@ test_sim_pass_init(struct sim_pass *pass, uint32_t image, uint32_t width, uint32
     pass->color[0] = (struct sim_attachment){.image = image, .format = VK_FORMAT_R8G8B8A8_UNORM,
                                              .load_op = VK_ATTACHMENT_LOAD_OP_CLEAR,
                                              .resolve_image = SIM_NONE};
+}
+
+/* Gives `pass` a depth attachment: image `image` of `format`, cleared to
+ * 1.0. */
+static inline void
+test_sim_pass_depth(struct sim_pass *pass, uint32_t image, VkFormat format)
+{
+    float one = 1.0f;
+    pass->has_depth = 1;
+    pass->depth = (struct sim_attachment){.image = image, .format = format,
+                                          .load_op = VK_ATTACHMENT_LOAD_OP_CLEAR,
+                                          .resolve_image = SIM_NONE};
+    memcpy(&pass->depth.clear[0], &one, sizeof(one));
 }
 
 /* Resets *s to a draw of `topology` over the whole width x height target. */

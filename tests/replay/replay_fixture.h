@@ -1,13 +1,10 @@
 /*
- * tests/replay/replay_fixture.h — what the replay tests share:
- *
- *   - replay_load: a shader translated from SPIR-V words, or NULL with the
- *     failure counted;
- *   - a tessellation fixture: one RGBA8 colour target of width x height,
- *     one patch-list draw of four control points a patch with the given
- *     stages, full viewport and scissor, no culling, no depth (test_tess.c
- *     and test_retess.c); the caller sets the draw's first and count, and
- *     a clear colour when it wants one.
+ * tests/replay/replay_fixture.h — what the replay tests share beyond
+ * tests/sim_fixture.h: a tessellation fixture of one RGBA8 colour target of
+ * width x height and one patch-list draw of four control points a patch
+ * with the given stages, full viewport and scissor, no culling, no depth
+ * (test_tess.c and test_retess.c); the caller sets the draw's first and
+ * count, and a clear colour when it wants one.
  */
 #ifndef OVERSHADE_TESTS_REPLAY_REPLAY_FIXTURE_H
 #define OVERSHADE_TESTS_REPLAY_REPLAY_FIXTURE_H
@@ -21,18 +18,6 @@
 #include "pipeline/pipeline.h"
 #include "sim_fixture.h"
 #include "test.h"
-
-static inline struct sim_ir_shader *
-replay_load(const uint32_t *words, size_t bytes)
-{
-    struct sim_ir_shader *sh = NULL;
-    struct sim_spv_error_info info;
-    if (sim_ir_shader_create(words, bytes / 4, NULL, &sh, &info)) {
-        fprintf(stderr, "translation failed: %s\n", info.detail);
-        test_failures++;
-    }
-    return sh;
-}
 
 struct tess_fixture {
     struct sim_image image;

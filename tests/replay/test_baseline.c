@@ -63,12 +63,7 @@ fixture_init(struct fixture *f, uint32_t draw_count)
     test_sim_pass_init(&f->pass, 0, W, H, 1);
     float black[4] = {0, 0, 0, 1};
     memcpy(f->pass.color[0].clear, black, sizeof(black));
-    f->pass.has_depth = 1;
-    f->pass.depth = (struct sim_attachment){.image = 1, .format = VK_FORMAT_D16_UNORM,
-                                            .load_op = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                            .resolve_image = SIM_NONE};
-    float one = 1.0f;
-    memcpy(&f->pass.depth.clear[0], &one, 4);
+    test_sim_pass_depth(&f->pass, 1, VK_FORMAT_D16_UNORM);
     f->pass.draws = f->draws;
     f->pass.draw_count = draw_count;
     f->frame.index = 7;
@@ -1042,12 +1037,12 @@ test_points_lines(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
 int
 main(void)
 {
-    struct sim_ir_shader *cube_vs = replay_load(shader_vkcube_vert, sizeof(shader_vkcube_vert));
-    struct sim_ir_shader *cube_fs = replay_load(shader_vkcube_frag, sizeof(shader_vkcube_frag));
+    struct sim_ir_shader *cube_vs = test_sim_load(shader_vkcube_vert, sizeof(shader_vkcube_vert));
+    struct sim_ir_shader *cube_fs = test_sim_load(shader_vkcube_frag, sizeof(shader_vkcube_frag));
     struct sim_ir_shader *client_vs =
-        replay_load(layer_client_vert_spv, sizeof(layer_client_vert_spv));
+        test_sim_load(layer_client_vert_spv, sizeof(layer_client_vert_spv));
     struct sim_ir_shader *client_fs =
-        replay_load(layer_client_frag_spv, sizeof(layer_client_frag_spv));
+        test_sim_load(layer_client_frag_spv, sizeof(layer_client_frag_spv));
 
     if (!cube_vs || !cube_fs || !client_vs || !client_fs) {
         return TEST_SETUP_ERROR;
@@ -1060,7 +1055,7 @@ main(void)
     test_transfers(cube_vs, cube_fs);
     test_points_lines(client_vs, client_fs);
     struct sim_ir_shader *sample_fs =
-        replay_load(replay_sample_id_frag, sizeof(replay_sample_id_frag));
+        test_sim_load(replay_sample_id_frag, sizeof(replay_sample_id_frag));
     if (sample_fs) {
         test_per_sample(cube_vs, sample_fs);
     }

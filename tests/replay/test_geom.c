@@ -116,14 +116,14 @@ int
 main(void)
 {
     struct sim_ir_shader *stages[SIM_STAGE_COUNT] = {0};
-    struct sim_ir_shader *pass = replay_load(replay_geom_pass_geom, sizeof(replay_geom_pass_geom));
-    struct sim_ir_shader *two = replay_load(replay_geom_two_geom, sizeof(replay_geom_two_geom));
+    struct sim_ir_shader *pass = test_sim_load(replay_geom_pass_geom, sizeof(replay_geom_pass_geom));
+    struct sim_ir_shader *two = test_sim_load(replay_geom_two_geom, sizeof(replay_geom_two_geom));
     struct sim_ir_shader *normal =
-        replay_load(replay_geom_normal_geom, sizeof(replay_geom_normal_geom));
-    struct sim_ir_shader *strip = replay_load(replay_geom_strip_geom, sizeof(replay_geom_strip_geom));
+        test_sim_load(replay_geom_normal_geom, sizeof(replay_geom_normal_geom));
+    struct sim_ir_shader *strip = test_sim_load(replay_geom_strip_geom, sizeof(replay_geom_strip_geom));
 
-    stages[SIM_STAGE_VERTEX] = replay_load(replay_geom_vert, sizeof(replay_geom_vert));
-    stages[SIM_STAGE_FRAGMENT] = replay_load(replay_geom_frag, sizeof(replay_geom_frag));
+    stages[SIM_STAGE_VERTEX] = test_sim_load(replay_geom_vert, sizeof(replay_geom_vert));
+    stages[SIM_STAGE_FRAGMENT] = test_sim_load(replay_geom_frag, sizeof(replay_geom_frag));
     if (test_failures) {
         goto out;
     }

@@ -153,9 +153,9 @@ test_triangle(struct sim_ir_shader *const quad_stages[SIM_STAGE_COUNT])
 
     memcpy(stages, quad_stages, sizeof(stages));
     stages[SIM_STAGE_TESS_CONTROL] =
-        replay_load(replay_retess_tri_tesc, sizeof(replay_retess_tri_tesc));
+        test_sim_load(replay_retess_tri_tesc, sizeof(replay_retess_tri_tesc));
     stages[SIM_STAGE_TESS_EVAL] =
-        replay_load(replay_retess_tri_tese, sizeof(replay_retess_tri_tese));
+        test_sim_load(replay_retess_tri_tese, sizeof(replay_retess_tri_tese));
     fixture_init(&f, stages, 0);
     f.draw.state.patch_control_points = 3;
     f.draw.count = 3;
@@ -210,11 +210,11 @@ main(void)
 {
     struct sim_ir_shader *stages[SIM_STAGE_COUNT] = {0};
 
-    stages[SIM_STAGE_VERTEX] = replay_load(replay_retess_vert, sizeof(replay_retess_vert));
-    stages[SIM_STAGE_TESS_CONTROL] = replay_load(replay_retess_tesc, sizeof(replay_retess_tesc));
-    stages[SIM_STAGE_TESS_EVAL] = replay_load(replay_retess_tese, sizeof(replay_retess_tese));
+    stages[SIM_STAGE_VERTEX] = test_sim_load(replay_retess_vert, sizeof(replay_retess_vert));
+    stages[SIM_STAGE_TESS_CONTROL] = test_sim_load(replay_retess_tesc, sizeof(replay_retess_tesc));
+    stages[SIM_STAGE_TESS_EVAL] = test_sim_load(replay_retess_tese, sizeof(replay_retess_tese));
     stages[SIM_STAGE_FRAGMENT] =
-        replay_load(replay_tess_barrier_frag, sizeof(replay_tess_barrier_frag));
+        test_sim_load(replay_tess_barrier_frag, sizeof(replay_tess_barrier_frag));
     if (test_failures) {
         return TEST_FAIL;
     }

@@ -323,21 +323,21 @@ test_subresource_targets(struct sim_ir_shader *vs, struct sim_ir_shader *gradien
 int
 main(void)
 {
-    struct sim_ir_shader *vs = replay_load(replay_fullscreen_vert, sizeof(replay_fullscreen_vert));
+    struct sim_ir_shader *vs = test_sim_load(replay_fullscreen_vert, sizeof(replay_fullscreen_vert));
     struct sim_ir_shader *gradient =
-        replay_load(replay_gradient_frag, sizeof(replay_gradient_frag));
-    struct sim_ir_shader *subpass = replay_load(replay_subpass_frag, sizeof(replay_subpass_frag));
-    struct sim_ir_shader *coord = replay_load(replay_subpass_coord_frag,
+        test_sim_load(replay_gradient_frag, sizeof(replay_gradient_frag));
+    struct sim_ir_shader *subpass = test_sim_load(replay_subpass_frag, sizeof(replay_subpass_frag));
+    struct sim_ir_shader *coord = test_sim_load(replay_subpass_coord_frag,
                                        sizeof(replay_subpass_coord_frag));
 
     if (vs && gradient && subpass && coord) {
         test_input_attachments(vs, gradient, subpass, coord);
     }
     test_input_attachment_ms();
-    struct sim_ir_shader *array_fs = replay_load(replay_array_sample_frag,
+    struct sim_ir_shader *array_fs = test_sim_load(replay_array_sample_frag,
                                           sizeof(replay_array_sample_frag));
     struct sim_ir_shader *lod_fs =
-        replay_load(replay_lod_sample_frag, sizeof(replay_lod_sample_frag));
+        test_sim_load(replay_lod_sample_frag, sizeof(replay_lod_sample_frag));
     if (vs && gradient && array_fs && lod_fs) {
         test_subresource_targets(vs, gradient, array_fs, lod_fs);
     }

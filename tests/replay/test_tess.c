@@ -173,13 +173,13 @@ main(void)
     struct sim_ir_shader *stages[SIM_STAGE_COUNT] = {0};
 
     stages[SIM_STAGE_VERTEX] =
-        replay_load(replay_tess_barrier_vert, sizeof(replay_tess_barrier_vert));
+        test_sim_load(replay_tess_barrier_vert, sizeof(replay_tess_barrier_vert));
     stages[SIM_STAGE_TESS_CONTROL] =
-        replay_load(replay_tess_barrier_tesc, sizeof(replay_tess_barrier_tesc));
+        test_sim_load(replay_tess_barrier_tesc, sizeof(replay_tess_barrier_tesc));
     stages[SIM_STAGE_TESS_EVAL] =
-        replay_load(replay_tess_barrier_tese, sizeof(replay_tess_barrier_tese));
+        test_sim_load(replay_tess_barrier_tese, sizeof(replay_tess_barrier_tese));
     stages[SIM_STAGE_FRAGMENT] =
-        replay_load(replay_tess_barrier_frag, sizeof(replay_tess_barrier_frag));
+        test_sim_load(replay_tess_barrier_frag, sizeof(replay_tess_barrier_frag));
     if (test_failures) {
         return TEST_FAIL;
     }

@@ -33,10 +33,8 @@
 static inline struct sim_ir_shader *
 fix_load(const uint32_t *words, size_t bytes)
 {
-    struct sim_ir_shader *sh = NULL;
-    struct sim_spv_error_info info;
-    if (sim_ir_shader_create(words, bytes / 4, NULL, &sh, &info)) {
-        fprintf(stderr, "translation failed: %s\n", info.detail);
+    struct sim_ir_shader *sh = test_sim_load(words, bytes);
+    if (!sh) {
         exit(TEST_SETUP_ERROR);
     }
     return sh;
@@ -332,12 +330,7 @@ frame_init(struct frame_fixture *f, uint32_t width, uint32_t height, struct sim_
     f->images[0] = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, width, height, 1, 1, 1, NULL, 0};
     f->images[1] = (struct sim_image){VK_FORMAT_D32_SFLOAT, width, height, 1, 1, 1, NULL, 0};
     test_sim_pass_init(&f->pass, 0, width, height, 1);
-    f->pass.has_depth = 1;
-    f->pass.depth = (struct sim_attachment){.image = 1, .format = VK_FORMAT_D32_SFLOAT,
-                                            .load_op = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                            .resolve_image = SIM_NONE};
-    float one = 1.0f;
-    memcpy(&f->pass.depth.clear[0], &one, 4);
+    test_sim_pass_depth(&f->pass, 1, VK_FORMAT_D32_SFLOAT);
     f->pass.draws = f->draws;
     f->pass.draw_count = 1;
     f->frame.index = 1;
