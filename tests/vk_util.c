@@ -219,3 +219,77 @@ vku_submit_and_wait(VkDevice device, VkQueue queue, VkFence fence, VkCommandBuff
     VK_TRY(vkWaitForFences(device, 1, &fence, VK_TRUE, timeout_ns));
     return 0;
 }
+
+void
+vku_pipeline_init(struct vku_pipeline *p, VkShaderModule vs, VkShaderModule fs,
+                  VkPipelineLayout layout)
+{
+    memset(p, 0, sizeof(*p));
+    for (uint32_t i = 0; i < 2; i++) {
+        p->stages[i] = (VkPipelineShaderStageCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+            .stage = i ? VK_SHADER_STAGE_FRAGMENT_BIT : VK_SHADER_STAGE_VERTEX_BIT,
+            .module = i ? fs : vs,
+            .pName = "main",
+        };
+    }
+    p->vertex_input.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO;
+    p->input_assembly = (VkPipelineInputAssemblyStateCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+        .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+    };
+    p->viewport_state = (VkPipelineViewportStateCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+        .viewportCount = 1,
+        .scissorCount = 1,
+    };
+    p->rasterization = (VkPipelineRasterizationStateCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+        .polygonMode = VK_POLYGON_MODE_FILL,
+        .cullMode = VK_CULL_MODE_NONE,
+        .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+        .lineWidth = 1.0f,
+    };
+    p->multisample = (VkPipelineMultisampleStateCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+        .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
+    };
+    p->depth_stencil.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO;
+    for (uint32_t i = 0; i < VKU_MAX_TARGETS; i++) {
+        p->blend[i].colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
+                                     VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+    }
+    p->color_blend = (VkPipelineColorBlendStateCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+        .attachmentCount = 1,
+    };
+    p->dynamic_state.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO;
+    p->info = (VkGraphicsPipelineCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+        .stageCount = 2,
+        .layout = layout,
+    };
+}
+
+int
+vku_pipeline_create(VkDevice device, struct vku_pipeline *p, VkPipeline *out)
+{
+    if (p->viewport.width != 0) {
+        p->viewport_state.pViewports = &p->viewport;
+        p->viewport_state.pScissors = &p->scissor;
+    }
+    p->color_blend.pAttachments = p->blend;
+    p->dynamic_state.pDynamicStates = p->dynamic;
+    p->info.pNext = p->rendering.sType ? &p->rendering : NULL;
+    p->info.pStages = p->stages;
+    p->info.pVertexInputState = &p->vertex_input;
+    p->info.pInputAssemblyState = &p->input_assembly;
+    p->info.pViewportState = &p->viewport_state;
+    p->info.pRasterizationState = &p->rasterization;
+    p->info.pMultisampleState = &p->multisample;
+    p->info.pDepthStencilState = p->has_depth_stencil ? &p->depth_stencil : NULL;
+    p->info.pColorBlendState = p->no_color_blend ? NULL : &p->color_blend;
+    p->info.pDynamicState = p->dynamic_state.dynamicStateCount ? &p->dynamic_state : NULL;
+    VK_TRY(vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &p->info, NULL, out));
+    return 0;
+}

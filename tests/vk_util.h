@@ -111,6 +111,45 @@ vku_image_finish(VkDevice device, struct vku_image *im);
 int
 vku_create_module(VkDevice device, const uint32_t *words, size_t size, VkShaderModule *out);
 
+/* A graphics pipeline's state as the tests build it.  vku_pipeline_init
+ * fills it with: a vertex and a fragment stage (entry "main"), no vertex
+ * input, triangle lists, one viewport and one scissor, filled polygons, no
+ * culling, counter-clockwise front faces, line width 1, one sample, one
+ * colour attachment with every channel written and no blending, no depth
+ * or stencil state, no dynamic state, no VkPipelineRenderingCreateInfo.
+ * The caller changes what its pipeline differs in, then vku_pipeline_create
+ * points the create info at the parts (pointers the caller set in the parts
+ * themselves stay its own). */
+#define VKU_MAX_TARGETS 8
+struct vku_pipeline {
+    VkPipelineShaderStageCreateInfo stages[2];
+    VkPipelineVertexInputStateCreateInfo vertex_input;
+    VkPipelineInputAssemblyStateCreateInfo input_assembly;
+    VkViewport viewport; /* static, and scissor too, when its width is not 0 */
+    VkRect2D scissor;
+    VkPipelineViewportStateCreateInfo viewport_state;
+    VkPipelineRasterizationStateCreateInfo rasterization;
+    VkPipelineMultisampleStateCreateInfo multisample;
+    VkPipelineDepthStencilStateCreateInfo depth_stencil; /* used when has_depth_stencil */
+    int has_depth_stencil;
+    VkPipelineColorBlendAttachmentState blend[VKU_MAX_TARGETS];
+    VkPipelineColorBlendStateCreateInfo color_blend; /* left out when no_color_blend */
+    int no_color_blend;
+    VkDynamicState dynamic[4]; /* dynamic_state.dynamicStateCount of them */
+    VkPipelineDynamicStateCreateInfo dynamic_state;
+    VkPipelineRenderingCreateInfo rendering; /* chained when its sType is set */
+    VkGraphicsPipelineCreateInfo info;
+};
+
+void
+vku_pipeline_init(struct vku_pipeline *p, VkShaderModule vs, VkShaderModule fs,
+                  VkPipelineLayout layout);
+
+/* Creates the pipeline *p describes.  The caller owns *out.  Returns 0 or
+ * -1 (said on stderr). */
+int
+vku_pipeline_create(VkDevice device, struct vku_pipeline *p, VkPipeline *out);
+
 /* Ends `cmd`, submits it alone with `fence` (reset first) and waits for the
  * fence up to `timeout_ns`.  Returns 0 or -1. */
 int

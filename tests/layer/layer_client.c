@@ -702,96 +702,37 @@ static int
 create_pipeline(struct client *c, VkShaderModule vs, VkShaderModule fs, VkRenderPass render_pass,
                 uint32_t subpass, int post, VkPipeline *out)
 {
-    VkPipelineShaderStageCreateInfo stages[2] = {
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_VERTEX_BIT,
-         .module = vs,
-         .pName = "main"},
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
-         .module = fs,
-         .pName = "main"},
-    };
+    struct vku_pipeline p;
+    vku_pipeline_init(&p, vs, fs, post ? c->post_layout : c->pipeline_layout);
     VkVertexInputBindingDescription binding = {0, sizeof(struct vertex),
                                                VK_VERTEX_INPUT_RATE_VERTEX};
     VkVertexInputAttributeDescription attrs[2] = {
         {0, 0, VK_FORMAT_R32G32_SFLOAT, 0},
         {1, 0, VK_FORMAT_R8G8B8A8_UNORM, 8},
     };
-    VkPipelineVertexInputStateCreateInfo vi = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-        .vertexBindingDescriptionCount = post ? 0 : 1,
-        .pVertexBindingDescriptions = &binding,
-        .vertexAttributeDescriptionCount = post ? 0 : 2,
-        .pVertexAttributeDescriptions = attrs,
-    };
-    VkPipelineInputAssemblyStateCreateInfo ia = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-        .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-    };
-    VkPipelineViewportStateCreateInfo vp = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-        .viewportCount = 1,
-        .scissorCount = 1,
-    };
-    VkPipelineRasterizationStateCreateInfo rs = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-        .polygonMode = VK_POLYGON_MODE_FILL,
-        .cullMode = VK_CULL_MODE_NONE,
-        .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
-        .lineWidth = 1.0f,
-    };
-    VkPipelineMultisampleStateCreateInfo ms = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-        .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
-    };
-    VkPipelineDepthStencilStateCreateInfo ds = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
-        .depthTestEnable = post ? VK_FALSE : VK_TRUE,
-        .depthWriteEnable = post ? VK_FALSE : VK_TRUE,
-        .depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL,
-    };
-    VkPipelineColorBlendAttachmentState blend = {
-        .colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
-                          VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT,
-    };
-    VkPipelineColorBlendStateCreateInfo cb = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-        .attachmentCount = 1,
-        .pAttachments = &blend,
-    };
-    VkDynamicState dynamic[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
-    VkPipelineDynamicStateCreateInfo dy = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-        .dynamicStateCount = 2,
-        .pDynamicStates = dynamic,
-    };
+    p.vertex_input.vertexBindingDescriptionCount = post ? 0 : 1;
+    p.vertex_input.pVertexBindingDescriptions = &binding;
+    p.vertex_input.vertexAttributeDescriptionCount = post ? 0 : 2;
+    p.vertex_input.pVertexAttributeDescriptions = attrs;
+    p.has_depth_stencil = 1;
+    p.depth_stencil.depthTestEnable = post ? VK_FALSE : VK_TRUE;
+    p.depth_stencil.depthWriteEnable = post ? VK_FALSE : VK_TRUE;
+    p.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL;
+    p.dynamic[0] = VK_DYNAMIC_STATE_VIEWPORT;
+    p.dynamic[1] = VK_DYNAMIC_STATE_SCISSOR;
+    p.dynamic_state.dynamicStateCount = 2;
     VkFormat color_format = COLOR_FORMAT;
-    VkPipelineRenderingCreateInfo rendering = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
-        .colorAttachmentCount = 1,
-        .pColorAttachmentFormats = &color_format,
-        .depthAttachmentFormat = DEPTH_FORMAT,
-    };
-    VkGraphicsPipelineCreateInfo pi = {
-        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-        .pNext = render_pass ? NULL : &rendering,
-        .stageCount = 2,
-        .pStages = stages,
-        .pVertexInputState = &vi,
-        .pInputAssemblyState = &ia,
-        .pViewportState = &vp,
-        .pRasterizationState = &rs,
-        .pMultisampleState = &ms,
-        .pDepthStencilState = &ds,
-        .pColorBlendState = &cb,
-        .pDynamicState = &dy,
-        .layout = post ? c->post_layout : c->pipeline_layout,
-        .renderPass = render_pass,
-        .subpass = subpass,
-    };
-    VK_TRY(vkCreateGraphicsPipelines(c->device, VK_NULL_HANDLE, 1, &pi, NULL, out));
-    return 0;
+    if (!render_pass) {
+        p.rendering = (VkPipelineRenderingCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+            .colorAttachmentCount = 1,
+            .pColorAttachmentFormats = &color_format,
+            .depthAttachmentFormat = DEPTH_FORMAT,
+        };
+    }
+    p.info.renderPass = render_pass;
+    p.info.subpass = subpass;
+    return vku_pipeline_create(c->device, &p, out);
 }
 
 /* The shader modules die right after the pipelines are built (legal, and
