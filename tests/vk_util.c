@@ -220,6 +220,32 @@ vku_submit_and_wait(VkDevice device, VkQueue queue, VkFence fence, VkCommandBuff
     return 0;
 }
 
+int
+vku_create_commands(VkDevice device, uint32_t family, VkCommandPool *pool, VkCommandBuffer *cmds,
+                    uint32_t count, VkFence *fence)
+{
+    VkCommandPoolCreateInfo pi = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+        .queueFamilyIndex = family,
+    };
+    VK_TRY(vkCreateCommandPool(device, &pi, NULL, pool));
+    if (count > 0) {
+        VkCommandBufferAllocateInfo ai = {
+            .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+            .commandPool = *pool,
+            .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+            .commandBufferCount = count,
+        };
+        VK_TRY(vkAllocateCommandBuffers(device, &ai, cmds));
+    }
+    if (fence) {
+        VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        VK_TRY(vkCreateFence(device, &fi, NULL, fence));
+    }
+    return 0;
+}
+
 void
 vku_pipeline_init(struct vku_pipeline *p, VkShaderModule vs, VkShaderModule fs,
                   VkPipelineLayout layout)

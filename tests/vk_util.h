@@ -111,6 +111,14 @@ vku_image_finish(VkDevice device, struct vku_image *im);
 int
 vku_create_module(VkDevice device, const uint32_t *words, size_t size, VkShaderModule *out);
 
+/* Creates a command pool for `family` whose buffers can be reset one by
+ * one, `count` primary command buffers from it into cmds (none when count
+ * is 0) and, when `fence` is not NULL, an unsignalled fence.  The caller
+ * owns them.  Returns 0 or -1 (said on stderr). */
+int
+vku_create_commands(VkDevice device, uint32_t family, VkCommandPool *pool, VkCommandBuffer *cmds,
+                    uint32_t count, VkFence *fence);
+
 /* A graphics pipeline's state as the tests build it.  vku_pipeline_init
  * fills it with: a vertex and a fragment stage (entry "main"), no vertex
  * input, triangle lists, one viewport and one scissor, filled polygons, no

@@ -69,16 +69,7 @@ bench_init(struct bench *b)
                         NULL) != 0) {
         return -1;
     }
-    VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-                                  .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-                                  .queueFamilyIndex = 0};
-    TRY(vkCreateCommandPool(b->device, &pi, NULL, &b->pool));
-    VkCommandBufferAllocateInfo cai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-                                       .commandPool = b->pool,
-                                       .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-                                       .commandBufferCount = 1};
-    TRY(vkAllocateCommandBuffers(b->device, &cai, &b->cb));
-    return 0;
+    return vku_create_commands(b->device, 0, &b->pool, &b->cb, 1, NULL);
 }
 
 static void

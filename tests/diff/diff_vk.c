@@ -165,15 +165,7 @@ vk_init(struct vk *vk)
         return -1;
     }
 
-    VkCommandPoolCreateInfo pi = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-        .queueFamilyIndex = vk->family,
-    };
-    VK_TRY(vkCreateCommandPool(vk->device, &pi, NULL, &vk->pool));
-    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VK_TRY(vkCreateFence(vk->device, &fi, NULL, &vk->fence));
-    return 0;
+    return vku_create_commands(vk->device, vk->family, &vk->pool, NULL, 0, &vk->fence);
 }
 
 static void

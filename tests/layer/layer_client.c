@@ -1233,29 +1233,21 @@ checksum(const void *data, size_t size)
 static int
 run(struct client *c, uint32_t frames)
 {
-    VkCommandPoolCreateInfo pi = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-        .queueFamilyIndex = c->family,
-    };
-    VK_TRY(vkCreateCommandPool(c->device, &pi, NULL, &c->pool));
     VkCommandBuffer primaries[2];
+    if (vku_create_commands(c->device, c->family, &c->pool, primaries, 2, &c->fence) != 0) {
+        return -1;
+    }
+    c->primary_a = primaries[0];
+    c->primary_b = primaries[1];
     VkCommandBufferAllocateInfo ai = {
         .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
         .commandPool = c->pool,
-        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-        .commandBufferCount = 2,
+        .level = VK_COMMAND_BUFFER_LEVEL_SECONDARY,
+        .commandBufferCount = 1,
     };
-    VK_TRY(vkAllocateCommandBuffers(c->device, &ai, primaries));
-    c->primary_a = primaries[0];
-    c->primary_b = primaries[1];
-    ai.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
-    ai.commandBufferCount = 1;
     if (!c->only_dynamic && !c->input_attachment) {
         VK_TRY(vkAllocateCommandBuffers(c->device, &ai, &c->secondary));
     }
-    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VK_TRY(vkCreateFence(c->device, &fi, NULL, &c->fence));
 
     uint32_t secondary_calls[CALL_COUNT] = {0};
     if (c->secondary && record_secondary(c, secondary_calls) != 0) {

@@ -271,22 +271,7 @@ create_pipeline(struct client *c)
         return -1;
     }
 
-    VkCommandPoolCreateInfo cpi = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-        .queueFamilyIndex = c->family,
-    };
-    TRY(vkCreateCommandPool(c->device, &cpi, NULL, &c->pool));
-    VkCommandBufferAllocateInfo ai = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-        .commandPool = c->pool,
-        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-        .commandBufferCount = 1,
-    };
-    TRY(vkAllocateCommandBuffers(c->device, &ai, &c->cmd));
-    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    TRY(vkCreateFence(c->device, &fi, NULL, &c->fence));
-    return 0;
+    return vku_create_commands(c->device, c->family, &c->pool, &c->cmd, 1, &c->fence);
 }
 
 static void

@@ -301,22 +301,7 @@ create_objects(struct harness *h, uint32_t max_patches)
     };
     VK_TRY(vkCreateFramebuffer(h->device, &fbi, NULL, &h->framebuffer));
 
-    VkCommandPoolCreateInfo cpi = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-        .queueFamilyIndex = h->family,
-    };
-    VK_TRY(vkCreateCommandPool(h->device, &cpi, NULL, &h->command_pool));
-    VkCommandBufferAllocateInfo cai = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-        .commandPool = h->command_pool,
-        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-        .commandBufferCount = 1,
-    };
-    VK_TRY(vkAllocateCommandBuffers(h->device, &cai, &h->cmd));
-    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VK_TRY(vkCreateFence(h->device, &fi, NULL, &h->fence));
-    return 0;
+    return vku_create_commands(h->device, h->family, &h->command_pool, &h->cmd, 1, &h->fence);
 }
 
 static void
