@@ -247,6 +247,26 @@ vku_create_commands(VkDevice device, uint32_t family, VkCommandPool *pool, VkCom
 }
 
 void
+vku_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageSubresourceRange range,
+                  VkImageLayout from, VkImageLayout to, VkPipelineStageFlags src_stage,
+                  VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
+                  VkAccessFlags dst_access)
+{
+    VkImageMemoryBarrier b = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+        .srcAccessMask = src_access,
+        .dstAccessMask = dst_access,
+        .oldLayout = from,
+        .newLayout = to,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = image,
+        .subresourceRange = range,
+    };
+    vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &b);
+}
+
+void
 vku_pipeline_init(struct vku_pipeline *p, VkShaderModule vs, VkShaderModule fs,
                   VkPipelineLayout layout)
 {

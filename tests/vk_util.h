@@ -119,6 +119,14 @@ int
 vku_create_commands(VkDevice device, uint32_t family, VkCommandPool *pool, VkCommandBuffer *cmds,
                     uint32_t count, VkFence *fence);
 
+/* Records one image memory barrier on `cmd`: `range` of `image` from
+ * layout `from` to `to`, no queue family transfer. */
+void
+vku_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageSubresourceRange range,
+                  VkImageLayout from, VkImageLayout to, VkPipelineStageFlags src_stage,
+                  VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
+                  VkAccessFlags dst_access);
+
 /* A graphics pipeline's state as the tests build it.  vku_pipeline_init
  * fills it with: a vertex and a fragment stage (entry "main"), no vertex
  * input, triangle lists, one viewport and one scissor, filled polygons, no

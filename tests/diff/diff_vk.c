@@ -325,18 +325,9 @@ image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkI
               VkImageLayout to, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
               VkPipelineStageFlags dst_stage, VkAccessFlags dst_access)
 {
-    VkImageMemoryBarrier b = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-        .srcAccessMask = src_access,
-        .dstAccessMask = dst_access,
-        .oldLayout = from,
-        .newLayout = to,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = image,
-        .subresourceRange = {aspect, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS},
-    };
-    vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &b);
+    VkImageSubresourceRange all = {aspect, 0, VK_REMAINING_MIP_LEVELS, 0,
+                                   VK_REMAINING_ARRAY_LAYERS};
+    vku_image_barrier(cmd, image, all, from, to, src_stage, src_access, dst_stage, dst_access);
 }
 
 /* ------------------------------------------------------------------------ */
