@@ -246,6 +246,45 @@ vku_create_commands(VkDevice device, uint32_t family, VkCommandPool *pool, VkCom
     return 0;
 }
 
+int
+vku_create_pipeline_layout(VkDevice device, const VkDescriptorSetLayout *set_layout,
+                           VkShaderStageFlags push_stages, uint32_t push_size,
+                           VkPipelineLayout *out)
+{
+    VkPushConstantRange push = {push_stages, 0, push_size};
+    VkPipelineLayoutCreateInfo pli = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = 1,
+        .pSetLayouts = set_layout,
+        .pushConstantRangeCount = push_size ? 1 : 0,
+        .pPushConstantRanges = push_size ? &push : NULL,
+    };
+    VK_TRY(vkCreatePipelineLayout(device, &pli, NULL, out));
+    return 0;
+}
+
+int
+vku_create_set(VkDevice device, const VkDescriptorPoolSize *sizes, uint32_t count,
+               const VkDescriptorSetLayout *set_layout, VkDescriptorPool *pool,
+               VkDescriptorSet *set)
+{
+    VkDescriptorPoolCreateInfo dpi = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+        .maxSets = 1,
+        .poolSizeCount = count,
+        .pPoolSizes = sizes,
+    };
+    VK_TRY(vkCreateDescriptorPool(device, &dpi, NULL, pool));
+    VkDescriptorSetAllocateInfo ai = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+        .descriptorPool = *pool,
+        .descriptorSetCount = 1,
+        .pSetLayouts = set_layout,
+    };
+    VK_TRY(vkAllocateDescriptorSets(device, &ai, set));
+    return 0;
+}
+
 void
 vku_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageSubresourceRange range,
                   VkImageLayout from, VkImageLayout to, VkPipelineStageFlags src_stage,

@@ -119,6 +119,22 @@ int
 vku_create_commands(VkDevice device, uint32_t family, VkCommandPool *pool, VkCommandBuffer *cmds,
                     uint32_t count, VkFence *fence);
 
+/* A pipeline layout of the one set layout `set_layout` and, when
+ * push_size is not 0, one push constant range of push_size bytes at offset
+ * 0 for `push_stages`.  The caller owns *out.  Returns 0 or -1. */
+int
+vku_create_pipeline_layout(VkDevice device, const VkDescriptorSetLayout *set_layout,
+                           VkShaderStageFlags push_stages, uint32_t push_size,
+                           VkPipelineLayout *out);
+
+/* A descriptor pool of the `count` sizes for one set, and that set of
+ * `set_layout` allocated from it.  The caller owns *pool.  Returns 0 or
+ * -1. */
+int
+vku_create_set(VkDevice device, const VkDescriptorPoolSize *sizes, uint32_t count,
+               const VkDescriptorSetLayout *set_layout, VkDescriptorPool *pool,
+               VkDescriptorSet *set);
+
 /* Records one image memory barrier on `cmd`: `range` of `image` from
  * layout `from` to `to`, no queue family transfer. */
 void

@@ -466,15 +466,10 @@ create_resources(struct vk *vk, const struct diff_case *c, const struct diff_inp
         .pBindings = bindings,
     };
     VK_TRY(vkCreateDescriptorSetLayout(vk->device, &li, NULL, &vk->set_layout));
-    VkPushConstantRange push = {stages, 0, DIFF_PUSH_BYTES};
-    VkPipelineLayoutCreateInfo pli = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = 1,
-        .pSetLayouts = &vk->set_layout,
-        .pushConstantRangeCount = 1,
-        .pPushConstantRanges = &push,
-    };
-    VK_TRY(vkCreatePipelineLayout(vk->device, &pli, NULL, &vk->pipeline_layout));
+    if (vku_create_pipeline_layout(vk->device, &vk->set_layout, stages, DIFF_PUSH_BYTES,
+                                   &vk->pipeline_layout) != 0) {
+        return -1;
+    }
     VkDescriptorPoolSize sizes[] = {
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
@@ -483,20 +478,10 @@ create_resources(struct vk *vk, const struct diff_case *c, const struct diff_inp
         {VK_DESCRIPTOR_TYPE_SAMPLER, 1},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
     };
-    VkDescriptorPoolCreateInfo dpi = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-        .maxSets = 1,
-        .poolSizeCount = 6,
-        .pPoolSizes = sizes,
-    };
-    VK_TRY(vkCreateDescriptorPool(vk->device, &dpi, NULL, &vk->descriptor_pool));
-    VkDescriptorSetAllocateInfo dai = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-        .descriptorPool = vk->descriptor_pool,
-        .descriptorSetCount = 1,
-        .pSetLayouts = &vk->set_layout,
-    };
-    VK_TRY(vkAllocateDescriptorSets(vk->device, &dai, &vk->set));
+    if (vku_create_set(vk->device, sizes, 6, &vk->set_layout, &vk->descriptor_pool,
+                       &vk->set) != 0) {
+        return -1;
+    }
 
     VkDescriptorBufferInfo ubo = {res->ubo->buffer, 0, VK_WHOLE_SIZE};
     VkDescriptorBufferInfo ssbo = {res->ssbo->buffer, 0, VK_WHOLE_SIZE};

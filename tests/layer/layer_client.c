@@ -510,27 +510,11 @@ create_post_descriptors(struct client *c)
         .pBindings = &binding,
     };
     VK_TRY(vkCreateDescriptorSetLayout(c->device, &li, NULL, &c->post_set_layout));
-    VkPipelineLayoutCreateInfo pli = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = 1,
-        .pSetLayouts = &c->post_set_layout,
-    };
-    VK_TRY(vkCreatePipelineLayout(c->device, &pli, NULL, &c->post_layout));
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1};
-    VkDescriptorPoolCreateInfo dpi = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-        .maxSets = 1,
-        .poolSizeCount = 1,
-        .pPoolSizes = &size,
-    };
-    VK_TRY(vkCreateDescriptorPool(c->device, &dpi, NULL, &c->post_pool));
-    VkDescriptorSetAllocateInfo ai = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-        .descriptorPool = c->post_pool,
-        .descriptorSetCount = 1,
-        .pSetLayouts = &c->post_set_layout,
-    };
-    VK_TRY(vkAllocateDescriptorSets(c->device, &ai, &c->post_set));
+    if (vku_create_pipeline_layout(c->device, &c->post_set_layout, 0, 0, &c->post_layout) ||
+        vku_create_set(c->device, &size, 1, &c->post_set_layout, &c->post_pool, &c->post_set)) {
+        return -1;
+    }
     VkDescriptorImageInfo image = {VK_NULL_HANDLE, c->scene.view,
                                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
     VkWriteDescriptorSet write = {
@@ -561,30 +545,12 @@ create_descriptors(struct client *c)
         .pBindings = &binding,
     };
     VK_TRY(vkCreateDescriptorSetLayout(c->device, &li, NULL, &c->set_layout));
-    VkPushConstantRange push = {VK_SHADER_STAGE_VERTEX_BIT, 0, 4 * sizeof(float)};
-    VkPipelineLayoutCreateInfo pli = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = 1,
-        .pSetLayouts = &c->set_layout,
-        .pushConstantRangeCount = 1,
-        .pPushConstantRanges = &push,
-    };
-    VK_TRY(vkCreatePipelineLayout(c->device, &pli, NULL, &c->pipeline_layout));
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1};
-    VkDescriptorPoolCreateInfo dpi = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-        .maxSets = 1,
-        .poolSizeCount = 1,
-        .pPoolSizes = &size,
-    };
-    VK_TRY(vkCreateDescriptorPool(c->device, &dpi, NULL, &c->descriptor_pool));
-    VkDescriptorSetAllocateInfo ai = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-        .descriptorPool = c->descriptor_pool,
-        .descriptorSetCount = 1,
-        .pSetLayouts = &c->set_layout,
-    };
-    VK_TRY(vkAllocateDescriptorSets(c->device, &ai, &c->set));
+    if (vku_create_pipeline_layout(c->device, &c->set_layout, VK_SHADER_STAGE_VERTEX_BIT,
+                                   4 * sizeof(float), &c->pipeline_layout) ||
+        vku_create_set(c->device, &size, 1, &c->set_layout, &c->descriptor_pool, &c->set)) {
+        return -1;
+    }
 
     VkDescriptorUpdateTemplateEntry entry = {
         .dstBinding = 0,
@@ -1068,19 +1034,9 @@ image_barrier(struct client *c, VkCommandBuffer cb, VkImage image, VkImageAspect
         return;
     }
     /* The flags used here have the same values in both versions. */
-    VkImageMemoryBarrier b = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-        .srcAccessMask = (VkAccessFlags)src_access,
-        .dstAccessMask = (VkAccessFlags)dst_access,
-        .oldLayout = from,
-        .newLayout = to,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = image,
-        .subresourceRange = {aspect, 0, 1, 0, 1},
-    };
-    vkCmdPipelineBarrier(cb, (VkPipelineStageFlags)src_stage, (VkPipelineStageFlags)dst_stage, 0, 0,
-                         NULL, 0, NULL, 1, &b);
+    vku_image_barrier(cb, image, (VkImageSubresourceRange){aspect, 0, 1, 0, 1}, from, to,
+                      (VkPipelineStageFlags)src_stage, (VkAccessFlags)src_access,
+                      (VkPipelineStageFlags)dst_stage, (VkAccessFlags)dst_access);
 }
 
 static int

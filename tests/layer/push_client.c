@@ -185,15 +185,10 @@ create_pipeline(struct client *c)
         .pBindings = bindings,
     };
     TRY(vkCreateDescriptorSetLayout(c->device, &dli, NULL, &c->set_layout));
-    VkPushConstantRange range = {VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(uint32_t)};
-    VkPipelineLayoutCreateInfo pli = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = 1,
-        .pSetLayouts = &c->set_layout,
-        .pushConstantRangeCount = 1,
-        .pPushConstantRanges = &range,
-    };
-    TRY(vkCreatePipelineLayout(c->device, &pli, NULL, &c->layout));
+    if (vku_create_pipeline_layout(c->device, &c->set_layout, VK_SHADER_STAGE_VERTEX_BIT,
+                                   sizeof(uint32_t), &c->layout) != 0) {
+        return -1;
+    }
     VkDescriptorUpdateTemplateEntry entries[] = {
         {0, 0, 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, offsetof(struct push_data, tint),
          sizeof(struct push_data)},
