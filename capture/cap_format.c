@@ -230,6 +230,22 @@ cap_block_type_name(uint32_t type)
 }
 
 const char *
+cap_draw_kind_name(uint32_t kind)
+{
+    static const char *const names[CAP_DRAW_KIND_COUNT] = {
+        [CAP_DRAW_DIRECT] = "direct",
+        [CAP_DRAW_INDEXED] = "indexed",
+        [CAP_DRAW_INDIRECT] = "indirect",
+        [CAP_DRAW_INDEXED_INDIRECT] = "indexed_indirect",
+        [CAP_DRAW_INDIRECT_COUNT] = "indirect_count",
+        [CAP_DRAW_INDEXED_INDIRECT_COUNT] = "indexed_indirect_count",
+        [CAP_DRAW_MULTI] = "multi",
+        [CAP_DRAW_MULTI_INDEXED] = "multi_indexed",
+    };
+    return kind < CAP_DRAW_KIND_COUNT ? names[kind] : "unknown";
+}
+
+const char *
 cap_pipeline_stat_name(uint32_t i)
 {
     static const char *const names[CAP_PIPELINE_STATS_COUNT] = {

@@ -1101,5 +1101,8 @@ const char *
 cap_cmd_op_name(uint32_t op);
 const char *
 cap_block_type_name(uint32_t type);
+/* CAP_DRAW_INDEXED_INDIRECT -> "indexed_indirect"; "unknown" past the enum. */
+const char *
+cap_draw_kind_name(uint32_t kind);
 
 #endif /* OVERSHADE_CAPTURE_H */

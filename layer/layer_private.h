@@ -340,6 +340,19 @@ lyr_dispatch_key(const void *dispatchable)
     return *(void *const *)dispatchable;
 }
 
+/* A hook table entry: the Vulkan command's name and the layer's function
+ * for it, lyr_<Command>. */
+struct lyr_hook {
+    const char *name;
+    PFN_vkVoidFunction fn;
+};
+#define LYR_HOOK(cmd) {"vk" #cmd, (PFN_vkVoidFunction)lyr_##cmd}
+
+/* The function of the `n` hooks of `table` named `name`, or NULL
+ * (layer/lyr_util.c). */
+PFN_vkVoidFunction
+lyr_hook_find(const struct lyr_hook *table, size_t n, const char *name);
+
 /* Objects (layer/lyr_objects.c). */
 struct lyr_object *
 lyr_object_get(struct lyr_device *dev, enum cap_object_kind kind, uint64_t handle);

@@ -1934,21 +1934,11 @@ lyr_capture_device_destroy(struct lyr_device *dev)
 PFN_vkVoidFunction
 lyr_capture_hook(const char *name)
 {
-#define HOOK(fn) {"vk" #fn, (PFN_vkVoidFunction)lyr_##fn}
-    static const struct {
-        const char *name;
-        PFN_vkVoidFunction fn;
-    } hooks[] = {
-        HOOK(QueueSubmit),
-        HOOK(QueueSubmit2),
-        HOOK(QueueSubmit2KHR),
-        HOOK(QueuePresentKHR),
+    static const struct lyr_hook hooks[] = {
+        LYR_HOOK(QueueSubmit),
+        LYR_HOOK(QueueSubmit2),
+        LYR_HOOK(QueueSubmit2KHR),
+        LYR_HOOK(QueuePresentKHR),
     };
-#undef HOOK
-    for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
-        if (strcmp(name, hooks[i].name) == 0) {
-            return hooks[i].fn;
-        }
-    }
-    return NULL;
+    return lyr_hook_find(hooks, sizeof(hooks) / sizeof(hooks[0]), name);
 }

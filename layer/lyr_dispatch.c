@@ -456,21 +456,16 @@ lyr_GetDeviceQueue2(VkDevice device, const VkDeviceQueueInfo2 *info, VkQueue *qu
 static PFN_vkVoidFunction
 device_hook(const char *name)
 {
-    static const struct {
-        const char *name;
-        PFN_vkVoidFunction fn;
-    } hooks[] = {
-        {"vkGetDeviceProcAddr", (PFN_vkVoidFunction)lyr_GetDeviceProcAddr},
-        {"vkDestroyDevice", (PFN_vkVoidFunction)lyr_DestroyDevice},
-        {"vkGetDeviceQueue", (PFN_vkVoidFunction)lyr_GetDeviceQueue},
-        {"vkGetDeviceQueue2", (PFN_vkVoidFunction)lyr_GetDeviceQueue2},
+    static const struct lyr_hook hooks[] = {
+        LYR_HOOK(GetDeviceProcAddr),
+        LYR_HOOK(DestroyDevice),
+        LYR_HOOK(GetDeviceQueue),
+        LYR_HOOK(GetDeviceQueue2),
     };
-    for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
-        if (strcmp(name, hooks[i].name) == 0) {
-            return hooks[i].fn;
-        }
+    PFN_vkVoidFunction fn = lyr_hook_find(hooks, sizeof(hooks) / sizeof(hooks[0]), name);
+    if (!fn) {
+        fn = lyr_objects_hook(name);
     }
-    PFN_vkVoidFunction fn = lyr_objects_hook(name);
     if (!fn) {
         fn = lyr_commands_hook(name);
     }

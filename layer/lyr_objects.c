@@ -1826,55 +1826,45 @@ lyr_objects_destroy_all(struct lyr_device *dev)
 PFN_vkVoidFunction
 lyr_objects_hook(const char *name)
 {
-#define HOOK(fn) {"vk" #fn, (PFN_vkVoidFunction)lyr_##fn}
-    static const struct {
-        const char *name;
-        PFN_vkVoidFunction fn;
-    } hooks[] = {
-        HOOK(CreateBuffer),
-        HOOK(DestroyBuffer),
-        HOOK(CreateImage),
-        HOOK(DestroyImage),
-        HOOK(CreateImageView),
-        HOOK(DestroyImageView),
-        HOOK(CreateBufferView),
-        HOOK(DestroyBufferView),
-        HOOK(CreateSampler),
-        HOOK(DestroySampler),
-        HOOK(CreateShaderModule),
-        HOOK(DestroyShaderModule),
-        HOOK(CreateDescriptorSetLayout),
-        HOOK(DestroyDescriptorSetLayout),
-        HOOK(CreatePipelineLayout),
-        HOOK(DestroyPipelineLayout),
-        HOOK(DestroyDescriptorPool),
-        HOOK(ResetDescriptorPool),
-        HOOK(AllocateDescriptorSets),
-        HOOK(FreeDescriptorSets),
-        HOOK(UpdateDescriptorSets),
-        HOOK(CreateDescriptorUpdateTemplate),
-        HOOK(CreateDescriptorUpdateTemplateKHR),
-        HOOK(DestroyDescriptorUpdateTemplate),
-        HOOK(DestroyDescriptorUpdateTemplateKHR),
-        HOOK(UpdateDescriptorSetWithTemplate),
-        HOOK(UpdateDescriptorSetWithTemplateKHR),
-        HOOK(CreateRenderPass),
-        HOOK(CreateRenderPass2),
-        HOOK(CreateRenderPass2KHR),
-        HOOK(DestroyRenderPass),
-        HOOK(CreateFramebuffer),
-        HOOK(DestroyFramebuffer),
-        HOOK(CreateGraphicsPipelines),
-        HOOK(DestroyPipeline),
-        HOOK(CreateSwapchainKHR),
-        HOOK(DestroySwapchainKHR),
-        HOOK(GetSwapchainImagesKHR),
+    static const struct lyr_hook hooks[] = {
+        LYR_HOOK(CreateBuffer),
+        LYR_HOOK(DestroyBuffer),
+        LYR_HOOK(CreateImage),
+        LYR_HOOK(DestroyImage),
+        LYR_HOOK(CreateImageView),
+        LYR_HOOK(DestroyImageView),
+        LYR_HOOK(CreateBufferView),
+        LYR_HOOK(DestroyBufferView),
+        LYR_HOOK(CreateSampler),
+        LYR_HOOK(DestroySampler),
+        LYR_HOOK(CreateShaderModule),
+        LYR_HOOK(DestroyShaderModule),
+        LYR_HOOK(CreateDescriptorSetLayout),
+        LYR_HOOK(DestroyDescriptorSetLayout),
+        LYR_HOOK(CreatePipelineLayout),
+        LYR_HOOK(DestroyPipelineLayout),
+        LYR_HOOK(DestroyDescriptorPool),
+        LYR_HOOK(ResetDescriptorPool),
+        LYR_HOOK(AllocateDescriptorSets),
+        LYR_HOOK(FreeDescriptorSets),
+        LYR_HOOK(UpdateDescriptorSets),
+        LYR_HOOK(CreateDescriptorUpdateTemplate),
+        LYR_HOOK(CreateDescriptorUpdateTemplateKHR),
+        LYR_HOOK(DestroyDescriptorUpdateTemplate),
+        LYR_HOOK(DestroyDescriptorUpdateTemplateKHR),
+        LYR_HOOK(UpdateDescriptorSetWithTemplate),
+        LYR_HOOK(UpdateDescriptorSetWithTemplateKHR),
+        LYR_HOOK(CreateRenderPass),
+        LYR_HOOK(CreateRenderPass2),
+        LYR_HOOK(CreateRenderPass2KHR),
+        LYR_HOOK(DestroyRenderPass),
+        LYR_HOOK(CreateFramebuffer),
+        LYR_HOOK(DestroyFramebuffer),
+        LYR_HOOK(CreateGraphicsPipelines),
+        LYR_HOOK(DestroyPipeline),
+        LYR_HOOK(CreateSwapchainKHR),
+        LYR_HOOK(DestroySwapchainKHR),
+        LYR_HOOK(GetSwapchainImagesKHR),
     };
-#undef HOOK
-    for (size_t i = 0; i < sizeof(hooks) / sizeof(hooks[0]); i++) {
-        if (strcmp(name, hooks[i].name) == 0) {
-            return hooks[i].fn;
-        }
-    }
-    return NULL;
+    return lyr_hook_find(hooks, sizeof(hooks) / sizeof(hooks[0]), name);
 }

@@ -2,7 +2,7 @@
  * Logging, handle maps and time for the layer.
  *
  * Owns: the logging level and writer, struct lyr_map, lyr_now_ns,
- * lyr_make_dirs.  Must
+ * lyr_make_dirs, lyr_hook_find.  Must
  * not: call any other layer file; every file may call it.
  */
 #include <errno.h>
@@ -191,4 +191,15 @@ lyr_make_dirs(const char *path)
         }
     }
     return mkdir(tmp, 0755) != 0 && errno != EEXIST ? -1 : 0;
+}
+
+PFN_vkVoidFunction
+lyr_hook_find(const struct lyr_hook *table, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(name, table[i].name) == 0) {
+            return table[i].fn;
+        }
+    }
+    return NULL;
 }

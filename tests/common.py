@@ -8,6 +8,7 @@ build-tree layer.  A test imports it with its parent folder on sys.path:
 """
 import argparse
 import glob
+import json
 import os
 import shutil
 import subprocess
@@ -125,3 +126,19 @@ def exit_status():
         print("%d failure(s)" % len(FAIL), file=sys.stderr)
         return 1
     return 0
+
+
+def replay_baseline(overshade, trace, out):
+    """`overshade replay` of `trace` into `out`, baseline only, its output
+    printed and its exit status checked; returns the report's frames, or
+    None (checked) when there is no readable report.json."""
+    p = subprocess.run([overshade, "replay", trace, "--out", out, "--modes", "baseline"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
+    print(p.stdout.decode("utf-8", "replace"))
+    check(p.returncode == 0, "overshade replay exited with %d" % p.returncode)
+    try:
+        with open(os.path.join(out, "report.json")) as f:
+            return json.load(f).get("frames", [])
+    except (OSError, ValueError):
+        check(False, "no readable report.json")
+        return None

@@ -20,6 +20,23 @@
 
 static int test_failures;
 
+/* The float whose IEEE 754 bits are u, and the bits of f. */
+static inline float
+test_as_float(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, sizeof(f));
+    return f;
+}
+
+static inline uint32_t
+test_as_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof(u));
+    return u;
+}
+
 #define CHECK(cond)                                                                        \
     do {                                                                                   \
         if (!(cond)) {                                                                     \

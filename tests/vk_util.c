@@ -219,3 +219,162 @@ vku_submit_and_wait(VkDevice device, VkQueue queue, VkFence fence, VkCommandBuff
     VK_TRY(vkWaitForFences(device, 1, &fence, VK_TRUE, timeout_ns));
     return 0;
 }
+
+int
+vku_create_commands(VkDevice device, uint32_t family, VkCommandPool *pool, VkCommandBuffer *cmds,
+                    uint32_t count, VkFence *fence)
+{
+    VkCommandPoolCreateInfo pi = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
+        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
+        .queueFamilyIndex = family,
+    };
+    VK_TRY(vkCreateCommandPool(device, &pi, NULL, pool));
+    if (count > 0) {
+        VkCommandBufferAllocateInfo ai = {
+            .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+            .commandPool = *pool,
+            .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+            .commandBufferCount = count,
+        };
+        VK_TRY(vkAllocateCommandBuffers(device, &ai, cmds));
+    }
+    if (fence) {
+        VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        VK_TRY(vkCreateFence(device, &fi, NULL, fence));
+    }
+    return 0;
+}
+
+int
+vku_create_pipeline_layout(VkDevice device, const VkDescriptorSetLayout *set_layout,
+                           VkShaderStageFlags push_stages, uint32_t push_size,
+                           VkPipelineLayout *out)
+{
+    VkPushConstantRange push = {push_stages, 0, push_size};
+    VkPipelineLayoutCreateInfo pli = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
+        .setLayoutCount = 1,
+        .pSetLayouts = set_layout,
+        .pushConstantRangeCount = push_size ? 1 : 0,
+        .pPushConstantRanges = push_size ? &push : NULL,
+    };
+    VK_TRY(vkCreatePipelineLayout(device, &pli, NULL, out));
+    return 0;
+}
+
+int
+vku_create_set(VkDevice device, const VkDescriptorPoolSize *sizes, uint32_t count,
+               const VkDescriptorSetLayout *set_layout, VkDescriptorPool *pool,
+               VkDescriptorSet *set)
+{
+    VkDescriptorPoolCreateInfo dpi = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+        .maxSets = 1,
+        .poolSizeCount = count,
+        .pPoolSizes = sizes,
+    };
+    VK_TRY(vkCreateDescriptorPool(device, &dpi, NULL, pool));
+    VkDescriptorSetAllocateInfo ai = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+        .descriptorPool = *pool,
+        .descriptorSetCount = 1,
+        .pSetLayouts = set_layout,
+    };
+    VK_TRY(vkAllocateDescriptorSets(device, &ai, set));
+    return 0;
+}
+
+void
+vku_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageSubresourceRange range,
+                  VkImageLayout from, VkImageLayout to, VkPipelineStageFlags src_stage,
+                  VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
+                  VkAccessFlags dst_access)
+{
+    VkImageMemoryBarrier b = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+        .srcAccessMask = src_access,
+        .dstAccessMask = dst_access,
+        .oldLayout = from,
+        .newLayout = to,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = image,
+        .subresourceRange = range,
+    };
+    vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &b);
+}
+
+void
+vku_pipeline_init(struct vku_pipeline *p, VkShaderModule vs, VkShaderModule fs,
+                  VkPipelineLayout layout)
+{
+    memset(p, 0, sizeof(*p));
+    for (uint32_t i = 0; i < 2; i++) {
+        p->stages[i] = (VkPipelineShaderStageCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+            .stage = i ? VK_SHADER_STAGE_FRAGMENT_BIT : VK_SHADER_STAGE_VERTEX_BIT,
+            .module = i ? fs : vs,
+            .pName = "main",
+        };
+    }
+    p->vertex_input.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO;
+    p->input_assembly = (VkPipelineInputAssemblyStateCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+        .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+    };
+    p->viewport_state = (VkPipelineViewportStateCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
+        .viewportCount = 1,
+        .scissorCount = 1,
+    };
+    p->rasterization = (VkPipelineRasterizationStateCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+        .polygonMode = VK_POLYGON_MODE_FILL,
+        .cullMode = VK_CULL_MODE_NONE,
+        .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+        .lineWidth = 1.0f,
+    };
+    p->multisample = (VkPipelineMultisampleStateCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+        .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
+    };
+    p->depth_stencil.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO;
+    for (uint32_t i = 0; i < VKU_MAX_TARGETS; i++) {
+        p->blend[i].colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
+                                     VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT;
+    }
+    p->color_blend = (VkPipelineColorBlendStateCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+        .attachmentCount = 1,
+    };
+    p->dynamic_state.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO;
+    p->info = (VkGraphicsPipelineCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+        .stageCount = 2,
+        .layout = layout,
+    };
+}
+
+int
+vku_pipeline_create(VkDevice device, struct vku_pipeline *p, VkPipeline *out)
+{
+    if (p->viewport.width != 0) {
+        p->viewport_state.pViewports = &p->viewport;
+        p->viewport_state.pScissors = &p->scissor;
+    }
+    p->color_blend.pAttachments = p->blend;
+    p->dynamic_state.pDynamicStates = p->dynamic;
+    p->info.pNext = p->rendering.sType ? &p->rendering : NULL;
+    p->info.pStages = p->stages;
+    p->info.pVertexInputState = &p->vertex_input;
+    p->info.pInputAssemblyState = &p->input_assembly;
+    p->info.pViewportState = &p->viewport_state;
+    p->info.pRasterizationState = &p->rasterization;
+    p->info.pMultisampleState = &p->multisample;
+    p->info.pDepthStencilState = p->has_depth_stencil ? &p->depth_stencil : NULL;
+    p->info.pColorBlendState = p->no_color_blend ? NULL : &p->color_blend;
+    p->info.pDynamicState = p->dynamic_state.dynamicStateCount ? &p->dynamic_state : NULL;
+    VK_TRY(vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &p->info, NULL, out));
+    return 0;
+}

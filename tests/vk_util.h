@@ -111,6 +111,77 @@ vku_image_finish(VkDevice device, struct vku_image *im);
 int
 vku_create_module(VkDevice device, const uint32_t *words, size_t size, VkShaderModule *out);
 
+/* Creates a command pool for `family` whose buffers can be reset one by
+ * one, `count` primary command buffers from it into cmds (none when count
+ * is 0) and, when `fence` is not NULL, an unsignalled fence.  The caller
+ * owns them.  Returns 0 or -1 (said on stderr). */
+int
+vku_create_commands(VkDevice device, uint32_t family, VkCommandPool *pool, VkCommandBuffer *cmds,
+                    uint32_t count, VkFence *fence);
+
+/* A pipeline layout of the one set layout `set_layout` and, when
+ * push_size is not 0, one push constant range of push_size bytes at offset
+ * 0 for `push_stages`.  The caller owns *out.  Returns 0 or -1. */
+int
+vku_create_pipeline_layout(VkDevice device, const VkDescriptorSetLayout *set_layout,
+                           VkShaderStageFlags push_stages, uint32_t push_size,
+                           VkPipelineLayout *out);
+
+/* A descriptor pool of the `count` sizes for one set, and that set of
+ * `set_layout` allocated from it.  The caller owns *pool.  Returns 0 or
+ * -1. */
+int
+vku_create_set(VkDevice device, const VkDescriptorPoolSize *sizes, uint32_t count,
+               const VkDescriptorSetLayout *set_layout, VkDescriptorPool *pool,
+               VkDescriptorSet *set);
+
+/* Records one image memory barrier on `cmd`: `range` of `image` from
+ * layout `from` to `to`, no queue family transfer. */
+void
+vku_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageSubresourceRange range,
+                  VkImageLayout from, VkImageLayout to, VkPipelineStageFlags src_stage,
+                  VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
+                  VkAccessFlags dst_access);
+
+/* A graphics pipeline's state as the tests build it.  vku_pipeline_init
+ * fills it with: a vertex and a fragment stage (entry "main"), no vertex
+ * input, triangle lists, one viewport and one scissor, filled polygons, no
+ * culling, counter-clockwise front faces, line width 1, one sample, one
+ * colour attachment with every channel written and no blending, no depth
+ * or stencil state, no dynamic state, no VkPipelineRenderingCreateInfo.
+ * The caller changes what its pipeline differs in, then vku_pipeline_create
+ * points the create info at the parts (pointers the caller set in the parts
+ * themselves stay its own). */
+#define VKU_MAX_TARGETS 8
+struct vku_pipeline {
+    VkPipelineShaderStageCreateInfo stages[2];
+    VkPipelineVertexInputStateCreateInfo vertex_input;
+    VkPipelineInputAssemblyStateCreateInfo input_assembly;
+    VkViewport viewport; /* static, and scissor too, when its width is not 0 */
+    VkRect2D scissor;
+    VkPipelineViewportStateCreateInfo viewport_state;
+    VkPipelineRasterizationStateCreateInfo rasterization;
+    VkPipelineMultisampleStateCreateInfo multisample;
+    VkPipelineDepthStencilStateCreateInfo depth_stencil; /* used when has_depth_stencil */
+    int has_depth_stencil;
+    VkPipelineColorBlendAttachmentState blend[VKU_MAX_TARGETS];
+    VkPipelineColorBlendStateCreateInfo color_blend; /* left out when no_color_blend */
+    int no_color_blend;
+    VkDynamicState dynamic[4]; /* dynamic_state.dynamicStateCount of them */
+    VkPipelineDynamicStateCreateInfo dynamic_state;
+    VkPipelineRenderingCreateInfo rendering; /* chained when its sType is set */
+    VkGraphicsPipelineCreateInfo info;
+};
+
+void
+vku_pipeline_init(struct vku_pipeline *p, VkShaderModule vs, VkShaderModule fs,
+                  VkPipelineLayout layout);
+
+/* Creates the pipeline *p describes.  The caller owns *out.  Returns 0 or
+ * -1 (said on stderr). */
+int
+vku_pipeline_create(VkDevice device, struct vku_pipeline *p, VkPipeline *out);
+
 /* Ends `cmd`, submits it alone with `fence` (reset first) and waits for the
  * fence up to `timeout_ns`.  Returns 0 or -1. */
 int

@@ -154,8 +154,8 @@ def main(argv):
     found = loops(edges)
     for comp in found:
         cyc = cycle_in(edges, comp)
-        print(f'loop: {" -> ".join(cyc)}' +
-              (f' (with {", ".join(sorted(set(comp) - set(cyc)))})' if set(comp) - set(cyc) else ''))
+        rest = sorted(set(comp) - set(cyc))
+        print(f'loop: {" -> ".join(cyc)}' + (f' (with {", ".join(rest)})' if rest else ''))
         for a, b in zip(cyc, cyc[1:]):
             print(f'    {a} -> {b}: {" ".join(sorted(edges[a][b]))}')
     return 1 if found else 0

@@ -11,28 +11,13 @@
 #include <stdlib.h>
 #include <time.h>
 
-/* volk's implementation is third-party code; our warning set is not its. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-prototypes"
-#pragma GCC diagnostic ignored "-Wstrict-prototypes"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wpedantic"
-#define VOLK_IMPLEMENTATION
-#include <volk.h>
-#pragma GCC diagnostic pop
+#include "vk_util.h"
 
 #define ITER 20000
 #define ROUNDS 30
 #define CMDS_PER_ITER 4
 
-#define TRY(x)                                                                             \
-    do {                                                                                   \
-        VkResult r_ = (x);                                                                 \
-        if (r_ != VK_SUCCESS) {                                                            \
-            fprintf(stderr, "bench_record: %s failed (%d)\n", #x, (int)r_);                 \
-            exit(99);                                                                      \
-        }                                                                                  \
-    } while (0)
+#define TRY(x) VKU_TRY("bench_record", x)
 
 static double
 now_s(void)
@@ -49,76 +34,65 @@ cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int
-main(void)
-{
-    if (volkInitialize() != VK_SUCCESS) {
-        fprintf(stderr, "bench_record: no Vulkan loader\n");
-        return 77;
-    }
-    VkApplicationInfo app = {.sType = VK_STRUCTURE_TYPE_APPLICATION_INFO,
-                             .apiVersion = VK_API_VERSION_1_1};
-    VkInstanceCreateInfo ii = {.sType = VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO,
-                               .pApplicationInfo = &app};
+/* The Vulkan objects the benchmark records with. */
+struct bench {
     VkInstance instance;
-    TRY(vkCreateInstance(&ii, NULL, &instance));
-    volkLoadInstanceOnly(instance);
+    VkDevice device;
+    VkQueue queue;
+    struct vku_buffer buffer;
+    VkCommandPool pool;
+    VkCommandBuffer cb;
+};
+
+/* Creates everything on the first device's family 0; 77 without a device,
+ * -1 when a call fails (said on stderr), else 0. */
+static int
+bench_init(struct bench *b)
+{
+    if (vku_create_instance(NULL, 0, VK_API_VERSION_1_1, &b->instance) != 0) {
+        return -1;
+    }
     uint32_t n = 1;
     VkPhysicalDevice phys;
-    VkResult r = vkEnumeratePhysicalDevices(instance, &n, &phys);
+    VkResult r = vkEnumeratePhysicalDevices(b->instance, &n, &phys);
     if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
         fprintf(stderr, "bench_record: no Vulkan device\n");
         return 77;
     }
-    float prio = 1.0f;
-    VkDeviceQueueCreateInfo qi = {.sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
-                                  .queueFamilyIndex = 0,
-                                  .queueCount = 1,
-                                  .pQueuePriorities = &prio};
-    VkDeviceCreateInfo di = {.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO,
-                             .queueCreateInfoCount = 1,
-                             .pQueueCreateInfos = &qi};
-    VkDevice device;
-    TRY(vkCreateDevice(phys, &di, NULL, &device));
-    volkLoadDevice(device);
-
-    VkBufferCreateInfo bi = {.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
-                             .size = 4096,
-                             .usage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
-                                      VK_BUFFER_USAGE_TRANSFER_DST_BIT};
-    VkBuffer buffer;
-    TRY(vkCreateBuffer(device, &bi, NULL, &buffer));
-    VkMemoryRequirements req;
-    vkGetBufferMemoryRequirements(device, buffer, &req);
+    if (vku_create_device(phys, 0, NULL, NULL, 0, &b->device, &b->queue) != 0) {
+        return -1;
+    }
     VkPhysicalDeviceMemoryProperties mp;
     vkGetPhysicalDeviceMemoryProperties(phys, &mp);
-    uint32_t type = 0;
-    while (type < mp.memoryTypeCount && !(req.memoryTypeBits & (1u << type))) {
-        type++;
+    if (vku_buffer_init(b->device, &mp, &b->buffer, 4096,
+                        VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, 0,
+                        NULL) != 0) {
+        return -1;
     }
-    VkMemoryAllocateInfo ai = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO,
-                               .allocationSize = req.size,
-                               .memoryTypeIndex = type};
-    VkDeviceMemory mem;
-    TRY(vkAllocateMemory(device, &ai, NULL, &mem));
-    TRY(vkBindBufferMemory(device, buffer, mem, 0));
+    return vku_create_commands(b->device, 0, &b->pool, &b->cb, 1, NULL);
+}
 
-    VkCommandPoolCreateInfo pi = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-                                  .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-                                  .queueFamilyIndex = 0};
-    VkCommandPool pool;
-    TRY(vkCreateCommandPool(device, &pi, NULL, &pool));
-    VkCommandBufferAllocateInfo cai = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-                                       .commandPool = pool,
-                                       .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-                                       .commandBufferCount = 1};
-    VkCommandBuffer cb;
-    TRY(vkAllocateCommandBuffers(device, &cai, &cb));
+static void
+bench_finish(struct bench *b)
+{
+    if (b->device) {
+        vkDestroyCommandPool(b->device, b->pool, NULL);
+        vku_buffer_finish(b->device, &b->buffer);
+        vkDestroyDevice(b->device, NULL);
+    }
+    if (b->instance) {
+        vkDestroyInstance(b->instance, NULL);
+    }
+}
 
+/* Records ROUNDS command buffers into `cb`; ns[i] is the time per command
+ * of round i.  Returns 0, or -1 when a call fails (said on stderr). */
+static int
+measure(VkCommandBuffer cb, VkBuffer buffer, double ns[ROUNDS])
+{
     VkViewport vp = {0, 0, 64, 64, 0, 1};
     VkRect2D sc = {{0, 0}, {64, 64}};
     VkDeviceSize off = 0;
-    double ns[ROUNDS];
     for (int round = 0; round < ROUNDS; round++) {
         VkCommandBufferBeginInfo beg = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                         .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
@@ -135,13 +109,30 @@ main(void)
         ns[round] = (t1 - t0) * 1e9 / (ITER * CMDS_PER_ITER);
         TRY(vkResetCommandBuffer(cb, 0));
     }
+    return 0;
+}
+
+int
+main(void)
+{
+    if (volkInitialize() != VK_SUCCESS) {
+        fprintf(stderr, "bench_record: no Vulkan loader\n");
+        return 77;
+    }
+    struct bench b = {0};
+    int ret = bench_init(&b);
+    if (ret != 0) {
+        bench_finish(&b);
+        return ret == 77 ? 77 : 99;
+    }
+    double ns[ROUNDS];
+    if (measure(b.cb, b.buffer.buffer, ns) != 0) {
+        bench_finish(&b);
+        return 99;
+    }
     qsort(ns, ROUNDS, sizeof(ns[0]), cmp_double);
     printf("ns_per_command %.2f min %.2f\n", ns[ROUNDS / 2], ns[0]);
 
-    vkDestroyCommandPool(device, pool, NULL);
-    vkDestroyBuffer(device, buffer, NULL);
-    vkFreeMemory(device, mem, NULL);
-    vkDestroyDevice(device, NULL);
-    vkDestroyInstance(instance, NULL);
+    bench_finish(&b);
     return 0;
 }

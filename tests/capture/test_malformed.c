@@ -344,36 +344,6 @@ m_snapshot_kind(struct image *im)
     put32(im, p + get32(im, p + P(cap_frame, snapshots)) + P(cap_snapshot, kind), 3);
 }
 static void
-m_cmd_size_odd(struct image *im)
-{
-    put32(im, command_at(im, CAP_CMD_SUBMIT, 0) + 4, 20);
-}
-static void
-m_cmd_size_small(struct image *im)
-{
-    put32(im, command_at(im, CAP_CMD_SUBMIT, 0) + 4, 16);
-}
-static void
-m_cmd_size_zero(struct image *im)
-{
-    put32(im, command_at(im, CAP_CMD_PRESENT, 0) + 4, 0);
-}
-static void
-m_cmd_past_stream(struct image *im)
-{
-    put32(im, command_at(im, CAP_CMD_PRESENT, 0) + 4, 40);
-}
-static void
-m_cmd_unknown_op(struct image *im)
-{
-    put32(im, command_at(im, CAP_CMD_FILL_BUFFER, 0), 999);
-}
-static void
-m_cmd_op_zero(struct image *im)
-{
-    put32(im, command_at(im, CAP_CMD_FILL_BUFFER, 0), 0);
-}
-static void
 m_cmd_stream_tail(struct image *im)
 {
     /* The stream stops 4 bytes into its last record's head. */
@@ -391,11 +361,6 @@ m_cmd_span(struct image *im)
     put32(im, c + P(cap_cmd_begin_render_pass, clear_values) + 4, 3);
 }
 static void
-m_cmd_draw_kind(struct image *im)
-{
-    put32(im, command_at(im, CAP_CMD_DRAW, 1) + P(cap_cmd_draw, kind), CAP_DRAW_KIND_COUNT);
-}
-static void
 m_cmd_state_count(struct image *im)
 {
     size_t c = command_at(im, CAP_CMD_SET_STATE, 0); /* a viewport: 6 words */
@@ -407,19 +372,6 @@ m_cmd_unsupported_name(struct image *im)
 {
     memset(im->data + command_at(im, CAP_CMD_UNSUPPORTED, 0) + P(cap_cmd_unsupported, name), 'v',
            56);
-}
-static void
-m_push_set_out_of_range(struct image *im)
-{
-    put32(im, command_at(im, CAP_CMD_PUSH_DESCRIPTOR_SET, 0) + P(cap_cmd_push_descriptor_set, set),
-          2);
-}
-static void
-m_push_set_no_layout(struct image *im)
-{
-    /* Set 1 of the fixture's pipeline layout has no set layout. */
-    put32(im, command_at(im, CAP_CMD_PUSH_DESCRIPTOR_SET, 0) + P(cap_cmd_push_descriptor_set, set),
-          1);
 }
 static void
 m_push_in_version_2(struct image *im)
@@ -664,10 +616,28 @@ m_unchanged(struct image *im)
     (void)im;
 }
 
+/* A command field rewritten: `value` at byte `offset` of the nth command
+ * with `op` in the frame. */
+struct cmd_poke {
+    uint32_t op;
+    uint32_t nth;
+    size_t offset;
+    uint32_t value;
+};
+
+static void
+apply_poke(struct image *im, const struct cmd_poke *k)
+{
+    put32(im, command_at(im, k->op, k->nth) + k->offset, k->value);
+}
+
+/* A case mutates the valid trace with `mutate`, or, where that is NULL,
+ * rewrites one command field as `poke` says. */
 struct mcase {
     const char *name;
     enum cap_error expect;
     void (*mutate)(struct image *im);
+    struct cmd_poke poke;
 };
 
 static const struct mcase cases[] = {
@@ -704,20 +674,24 @@ static const struct mcase cases[] = {
     {"attachment reference out of range", CAP_ERROR_BAD_VALUE, m_attachment_ref_range},
     {"immutable samplers out of range", CAP_ERROR_BAD_VALUE, m_immutable_range},
     {"snapshot kind out of range", CAP_ERROR_BAD_VALUE, m_snapshot_kind},
-    {"command size not a multiple of 8", CAP_ERROR_BAD_COMMAND, m_cmd_size_odd},
-    {"command smaller than its head", CAP_ERROR_BAD_COMMAND, m_cmd_size_small},
-    {"command size 0", CAP_ERROR_BAD_COMMAND, m_cmd_size_zero},
-    {"command past the stream", CAP_ERROR_BAD_COMMAND, m_cmd_past_stream},
-    {"unknown command op", CAP_ERROR_BAD_COMMAND, m_cmd_unknown_op},
-    {"command op 0", CAP_ERROR_BAD_COMMAND, m_cmd_op_zero},
+    {"command size not a multiple of 8", CAP_ERROR_BAD_COMMAND, NULL, {CAP_CMD_SUBMIT, 0, 4, 20}},
+    {"command smaller than its head", CAP_ERROR_BAD_COMMAND, NULL, {CAP_CMD_SUBMIT, 0, 4, 16}},
+    {"command size 0", CAP_ERROR_BAD_COMMAND, NULL, {CAP_CMD_PRESENT, 0, 4, 0}},
+    {"command past the stream", CAP_ERROR_BAD_COMMAND, NULL, {CAP_CMD_PRESENT, 0, 4, 40}},
+    {"unknown command op", CAP_ERROR_BAD_COMMAND, NULL, {CAP_CMD_FILL_BUFFER, 0, 0, 999}},
+    {"command op 0", CAP_ERROR_BAD_COMMAND, NULL, {CAP_CMD_FILL_BUFFER, 0, 0, 0}},
     {"stream ends inside a command head", CAP_ERROR_BAD_COMMAND, m_cmd_stream_tail},
     {"command span past the command", CAP_ERROR_BAD_SPAN, m_cmd_span},
-    {"draw kind out of range", CAP_ERROR_BAD_VALUE, m_cmd_draw_kind},
+    {"draw kind out of range", CAP_ERROR_BAD_VALUE, NULL,
+     {CAP_CMD_DRAW, 1, P(cap_cmd_draw, kind), CAP_DRAW_KIND_COUNT}},
     {"viewport state with 4 words", CAP_ERROR_BAD_COMMAND, m_cmd_state_count},
     {"unsupported command name without NUL", CAP_ERROR_BAD_VALUE, m_cmd_unsupported_name},
     {"vertex buffer arrays of different lengths", CAP_ERROR_BAD_VALUE, m_cmd_vertex_arrays},
-    {"push descriptor set past the layout's sets", CAP_ERROR_BAD_VALUE, m_push_set_out_of_range},
-    {"push descriptor set without a set layout", CAP_ERROR_BAD_VALUE, m_push_set_no_layout},
+    {"push descriptor set past the layout's sets", CAP_ERROR_BAD_VALUE, NULL,
+     {CAP_CMD_PUSH_DESCRIPTOR_SET, 0, P(cap_cmd_push_descriptor_set, set), 2}},
+    /* Set 1 of the fixture's pipeline layout has no set layout. */
+    {"push descriptor set without a set layout", CAP_ERROR_BAD_VALUE, NULL,
+     {CAP_CMD_PUSH_DESCRIPTOR_SET, 0, P(cap_cmd_push_descriptor_set, set), 1}},
     {"push descriptor command in a version 2 trace", CAP_ERROR_BAD_COMMAND, m_push_in_version_2},
     {"push descriptor of an unknown buffer", CAP_ERROR_UNKNOWN_HANDLE, m_push_unknown_buffer},
     {"image view of an unknown image", CAP_ERROR_UNKNOWN_HANDLE, m_unknown_view_image},
@@ -788,7 +762,11 @@ test_cases(void)
         }
         memcpy(im.data, valid.data, valid.size);
         im.size = valid.size;
-        cases[i].mutate(&im);
+        if (cases[i].mutate) {
+            cases[i].mutate(&im);
+        } else {
+            apply_poke(&im, &cases[i].poke);
+        }
         e = read_image(&im, &info);
         if (e != cases[i].expect) {
             fprintf(stderr, "case \"%s\": expected %s, got %s (%s)\n", cases[i].name,
@@ -865,7 +843,7 @@ test_detail(void)
     CHECK_EQ_U64(p + offsetof(struct cap_pipeline, stages), info.offset);
 
     memcpy(im.data, valid.data, valid.size);
-    m_cmd_unknown_op(&im);
+    apply_poke(&im, &(struct cmd_poke){CAP_CMD_FILL_BUFFER, 0, 0, 999});
     CHECK_EQ_INT(CAP_ERROR_BAD_COMMAND, read_image(&im, &info));
     CHECK(strstr(info.detail, "(frame)") != NULL);
     CHECK(strstr(info.detail, "unknown command op 999") != NULL);

@@ -165,15 +165,7 @@ vk_init(struct vk *vk)
         return -1;
     }
 
-    VkCommandPoolCreateInfo pi = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-        .queueFamilyIndex = vk->family,
-    };
-    VK_TRY(vkCreateCommandPool(vk->device, &pi, NULL, &vk->pool));
-    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VK_TRY(vkCreateFence(vk->device, &fi, NULL, &vk->fence));
-    return 0;
+    return vku_create_commands(vk->device, vk->family, &vk->pool, NULL, 0, &vk->fence);
 }
 
 static void
@@ -333,18 +325,9 @@ image_barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkI
               VkImageLayout to, VkPipelineStageFlags src_stage, VkAccessFlags src_access,
               VkPipelineStageFlags dst_stage, VkAccessFlags dst_access)
 {
-    VkImageMemoryBarrier b = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-        .srcAccessMask = src_access,
-        .dstAccessMask = dst_access,
-        .oldLayout = from,
-        .newLayout = to,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = image,
-        .subresourceRange = {aspect, 0, VK_REMAINING_MIP_LEVELS, 0, VK_REMAINING_ARRAY_LAYERS},
-    };
-    vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &b);
+    VkImageSubresourceRange all = {aspect, 0, VK_REMAINING_MIP_LEVELS, 0,
+                                   VK_REMAINING_ARRAY_LAYERS};
+    vku_image_barrier(cmd, image, all, from, to, src_stage, src_access, dst_stage, dst_access);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -483,15 +466,10 @@ create_resources(struct vk *vk, const struct diff_case *c, const struct diff_inp
         .pBindings = bindings,
     };
     VK_TRY(vkCreateDescriptorSetLayout(vk->device, &li, NULL, &vk->set_layout));
-    VkPushConstantRange push = {stages, 0, DIFF_PUSH_BYTES};
-    VkPipelineLayoutCreateInfo pli = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = 1,
-        .pSetLayouts = &vk->set_layout,
-        .pushConstantRangeCount = 1,
-        .pPushConstantRanges = &push,
-    };
-    VK_TRY(vkCreatePipelineLayout(vk->device, &pli, NULL, &vk->pipeline_layout));
+    if (vku_create_pipeline_layout(vk->device, &vk->set_layout, stages, DIFF_PUSH_BYTES,
+                                   &vk->pipeline_layout) != 0) {
+        return -1;
+    }
     VkDescriptorPoolSize sizes[] = {
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
@@ -500,20 +478,10 @@ create_resources(struct vk *vk, const struct diff_case *c, const struct diff_inp
         {VK_DESCRIPTOR_TYPE_SAMPLER, 1},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
     };
-    VkDescriptorPoolCreateInfo dpi = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-        .maxSets = 1,
-        .poolSizeCount = 6,
-        .pPoolSizes = sizes,
-    };
-    VK_TRY(vkCreateDescriptorPool(vk->device, &dpi, NULL, &vk->descriptor_pool));
-    VkDescriptorSetAllocateInfo dai = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-        .descriptorPool = vk->descriptor_pool,
-        .descriptorSetCount = 1,
-        .pSetLayouts = &vk->set_layout,
-    };
-    VK_TRY(vkAllocateDescriptorSets(vk->device, &dai, &vk->set));
+    if (vku_create_set(vk->device, sizes, 6, &vk->set_layout, &vk->descriptor_pool,
+                       &vk->set) != 0) {
+        return -1;
+    }
 
     VkDescriptorBufferInfo ubo = {res->ubo->buffer, 0, VK_WHOLE_SIZE};
     VkDescriptorBufferInfo ssbo = {res->ssbo->buffer, 0, VK_WHOLE_SIZE};
@@ -577,16 +545,9 @@ create_pipeline(struct vk *vk, VkShaderModule vert, VkShaderModule frag, uint32_
 {
     int depth = (flags & DIFF_DEPTH) != 0;
     int points = frag == VK_NULL_HANDLE;
-    VkPipelineShaderStageCreateInfo stages[2] = {
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_VERTEX_BIT,
-         .module = vert,
-         .pName = "main"},
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
-         .module = frag,
-         .pName = "main"},
-    };
+    _Static_assert(DIFF_MAX_OUTPUTS <= VKU_MAX_TARGETS, "a blend state per output");
+    struct vku_pipeline p;
+    vku_pipeline_init(&p, vert, frag, vk->pipeline_layout);
     /* Fragment cases: position and locations 0-3 of fullscreen.vert;
      * vertex cases: locations 0-3 of the case's shader. */
     static const VkFormat frag_attribs[5] = {
@@ -603,88 +564,40 @@ create_pipeline(struct vk *vk, VkShaderModule vert, VkShaderModule frag, uint32_
                                                          16 * i};
     }
     VkVertexInputBindingDescription vb = {0, 16 * nattribs, VK_VERTEX_INPUT_RATE_VERTEX};
-    VkPipelineVertexInputStateCreateInfo vi = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-        .vertexBindingDescriptionCount = 1,
-        .pVertexBindingDescriptions = &vb,
-        .vertexAttributeDescriptionCount = nattribs,
-        .pVertexAttributeDescriptions = attribs,
-    };
-    VkPipelineInputAssemblyStateCreateInfo ia = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-        .topology = points ? VK_PRIMITIVE_TOPOLOGY_POINT_LIST : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-    };
-    VkViewport viewport = {0, 0, DIFF_WIDTH, DIFF_HEIGHT, 0, 1};
-    VkRect2D scissor = {{0, 0}, {DIFF_WIDTH, DIFF_HEIGHT}};
-    VkPipelineViewportStateCreateInfo vp = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-        .viewportCount = 1,
-        .pViewports = &viewport,
-        .scissorCount = 1,
-        .pScissors = &scissor,
-    };
-    VkPipelineRasterizationStateCreateInfo rs = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-        .rasterizerDiscardEnable = points ? VK_TRUE : VK_FALSE,
-        .polygonMode = VK_POLYGON_MODE_FILL,
-        .cullMode = VK_CULL_MODE_NONE,
-        .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
-        .lineWidth = 1.0f,
-    };
-    VkPipelineMultisampleStateCreateInfo ms = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-        .rasterizationSamples =
-            (flags & DIFF_SAMPLES4) ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT,
-        .sampleShadingEnable = (flags & DIFF_SAMPLES4) ? VK_TRUE : VK_FALSE,
-        .minSampleShading = 1.0f,
-    };
-    VkPipelineColorBlendAttachmentState blend[DIFF_MAX_OUTPUTS];
-    for (uint32_t i = 0; i < DIFF_MAX_OUTPUTS; i++) {
-        blend[i] = (VkPipelineColorBlendAttachmentState){.colorWriteMask = 0xf};
-    }
-    VkPipelineColorBlendStateCreateInfo cb = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-        .attachmentCount = targets,
-        .pAttachments = blend,
-    };
-    VkDynamicState dyn_states[] = {VK_DYNAMIC_STATE_SCISSOR};
-    VkPipelineDynamicStateCreateInfo dyn = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-        .dynamicStateCount = 1,
-        .pDynamicStates = dyn_states,
-    };
-    VkPipelineDepthStencilStateCreateInfo ds = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
-        .depthTestEnable = VK_TRUE,
-        .depthWriteEnable = VK_TRUE,
-        .depthCompareOp = VK_COMPARE_OP_ALWAYS,
-    };
-    VkPipelineRenderingCreateInfo ri = {
+    p.vertex_input.vertexBindingDescriptionCount = 1;
+    p.vertex_input.pVertexBindingDescriptions = &vb;
+    p.vertex_input.vertexAttributeDescriptionCount = nattribs;
+    p.vertex_input.pVertexAttributeDescriptions = attribs;
+    p.info.stageCount = points ? 1 : 2;
+    p.input_assembly.topology =
+        points ? VK_PRIMITIVE_TOPOLOGY_POINT_LIST : VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+    p.viewport = (VkViewport){0, 0, DIFF_WIDTH, DIFF_HEIGHT, 0, 1};
+    p.scissor = (VkRect2D){{0, 0}, {DIFF_WIDTH, DIFF_HEIGHT}};
+    p.rasterization.rasterizerDiscardEnable = points ? VK_TRUE : VK_FALSE;
+    p.multisample.rasterizationSamples =
+        (flags & DIFF_SAMPLES4) ? VK_SAMPLE_COUNT_4_BIT : VK_SAMPLE_COUNT_1_BIT;
+    p.multisample.sampleShadingEnable = (flags & DIFF_SAMPLES4) ? VK_TRUE : VK_FALSE;
+    p.multisample.minSampleShading = 1.0f;
+    p.color_blend.attachmentCount = targets;
+    p.no_color_blend = points;
+    p.dynamic[0] = VK_DYNAMIC_STATE_SCISSOR;
+    p.dynamic_state.dynamicStateCount = 1;
+    p.has_depth_stencil = depth;
+    p.depth_stencil.depthTestEnable = VK_TRUE;
+    p.depth_stencil.depthWriteEnable = VK_TRUE;
+    p.depth_stencil.depthCompareOp = VK_COMPARE_OP_ALWAYS;
+    p.rendering = (VkPipelineRenderingCreateInfo){
         .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
         .colorAttachmentCount = targets,
         .pColorAttachmentFormats = formats,
         .depthAttachmentFormat = depth ? VK_FORMAT_D32_SFLOAT : VK_FORMAT_UNDEFINED,
     };
-    VkGraphicsPipelineCreateInfo gi = {
-        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-        .pNext = &ri,
-        .stageCount = points ? 1 : 2,
-        .pStages = stages,
-        .pVertexInputState = &vi,
-        .pInputAssemblyState = &ia,
-        .pViewportState = &vp,
-        .pRasterizationState = &rs,
-        .pMultisampleState = &ms,
-        .pColorBlendState = points ? NULL : &cb,
-        .pDepthStencilState = depth ? &ds : NULL,
-        .pDynamicState = &dyn,
-        .layout = vk->pipeline_layout,
-    };
     if (vk->pipeline_count == MAX_OBJECTS) {
         return -1;
     }
-    VK_TRY(vkCreateGraphicsPipelines(vk->device, VK_NULL_HANDLE, 1, &gi, NULL,
-                                     &vk->pipelines[vk->pipeline_count]));
+    if (vku_pipeline_create(vk->device, &p, &vk->pipelines[vk->pipeline_count]) != 0) {
+        return -1;
+    }
     *out = vk->pipelines[vk->pipeline_count++];
     return 0;
 }

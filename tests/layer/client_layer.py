@@ -43,7 +43,7 @@ import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from common import (FAIL, LOADER_VARS, check, layer_env, missing_paths,  # noqa: E402
-                    unavailable, validation_layer_installed)
+                    replay_baseline, unavailable, validation_layer_installed)
 
 FRAMES = 6         # submissions the client makes: frames 0..5
 CAPTURE = "1-4"    # two of each kind, after frame 0 uploaded the vertices
@@ -535,16 +535,8 @@ def case_input_attachment(args, tmp):
     with open(dump, "rb") as f:
         raw = f.read()
     replay_dir = os.path.join(tmp, "replay")
-    p = subprocess.run([args.overshade, "replay", trace, "--out", replay_dir, "--modes",
-                        "baseline"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                       timeout=300)
-    print(p.stdout.decode("utf-8", "replace"))
-    check(p.returncode == 0, "overshade replay exited with %d" % p.returncode)
-    try:
-        with open(os.path.join(replay_dir, "report.json")) as f:
-            frames = json.load(f).get("frames", [])
-    except (OSError, ValueError):
-        check(False, "no readable report.json")
+    frames = replay_baseline(args.overshade, trace, replay_dir)
+    if frames is None:
         return 1
     check(len(frames) == 1, "%d frames replayed, expected 1" % len(frames))
     for f in frames:

@@ -510,27 +510,11 @@ create_post_descriptors(struct client *c)
         .pBindings = &binding,
     };
     VK_TRY(vkCreateDescriptorSetLayout(c->device, &li, NULL, &c->post_set_layout));
-    VkPipelineLayoutCreateInfo pli = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = 1,
-        .pSetLayouts = &c->post_set_layout,
-    };
-    VK_TRY(vkCreatePipelineLayout(c->device, &pli, NULL, &c->post_layout));
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1};
-    VkDescriptorPoolCreateInfo dpi = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-        .maxSets = 1,
-        .poolSizeCount = 1,
-        .pPoolSizes = &size,
-    };
-    VK_TRY(vkCreateDescriptorPool(c->device, &dpi, NULL, &c->post_pool));
-    VkDescriptorSetAllocateInfo ai = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-        .descriptorPool = c->post_pool,
-        .descriptorSetCount = 1,
-        .pSetLayouts = &c->post_set_layout,
-    };
-    VK_TRY(vkAllocateDescriptorSets(c->device, &ai, &c->post_set));
+    if (vku_create_pipeline_layout(c->device, &c->post_set_layout, 0, 0, &c->post_layout) ||
+        vku_create_set(c->device, &size, 1, &c->post_set_layout, &c->post_pool, &c->post_set)) {
+        return -1;
+    }
     VkDescriptorImageInfo image = {VK_NULL_HANDLE, c->scene.view,
                                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
     VkWriteDescriptorSet write = {
@@ -561,30 +545,12 @@ create_descriptors(struct client *c)
         .pBindings = &binding,
     };
     VK_TRY(vkCreateDescriptorSetLayout(c->device, &li, NULL, &c->set_layout));
-    VkPushConstantRange push = {VK_SHADER_STAGE_VERTEX_BIT, 0, 4 * sizeof(float)};
-    VkPipelineLayoutCreateInfo pli = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = 1,
-        .pSetLayouts = &c->set_layout,
-        .pushConstantRangeCount = 1,
-        .pPushConstantRanges = &push,
-    };
-    VK_TRY(vkCreatePipelineLayout(c->device, &pli, NULL, &c->pipeline_layout));
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1};
-    VkDescriptorPoolCreateInfo dpi = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-        .maxSets = 1,
-        .poolSizeCount = 1,
-        .pPoolSizes = &size,
-    };
-    VK_TRY(vkCreateDescriptorPool(c->device, &dpi, NULL, &c->descriptor_pool));
-    VkDescriptorSetAllocateInfo ai = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-        .descriptorPool = c->descriptor_pool,
-        .descriptorSetCount = 1,
-        .pSetLayouts = &c->set_layout,
-    };
-    VK_TRY(vkAllocateDescriptorSets(c->device, &ai, &c->set));
+    if (vku_create_pipeline_layout(c->device, &c->set_layout, VK_SHADER_STAGE_VERTEX_BIT,
+                                   4 * sizeof(float), &c->pipeline_layout) ||
+        vku_create_set(c->device, &size, 1, &c->set_layout, &c->descriptor_pool, &c->set)) {
+        return -1;
+    }
 
     VkDescriptorUpdateTemplateEntry entry = {
         .dstBinding = 0,
@@ -702,96 +668,37 @@ static int
 create_pipeline(struct client *c, VkShaderModule vs, VkShaderModule fs, VkRenderPass render_pass,
                 uint32_t subpass, int post, VkPipeline *out)
 {
-    VkPipelineShaderStageCreateInfo stages[2] = {
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_VERTEX_BIT,
-         .module = vs,
-         .pName = "main"},
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
-         .module = fs,
-         .pName = "main"},
-    };
+    struct vku_pipeline p;
+    vku_pipeline_init(&p, vs, fs, post ? c->post_layout : c->pipeline_layout);
     VkVertexInputBindingDescription binding = {0, sizeof(struct vertex),
                                                VK_VERTEX_INPUT_RATE_VERTEX};
     VkVertexInputAttributeDescription attrs[2] = {
         {0, 0, VK_FORMAT_R32G32_SFLOAT, 0},
         {1, 0, VK_FORMAT_R8G8B8A8_UNORM, 8},
     };
-    VkPipelineVertexInputStateCreateInfo vi = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-        .vertexBindingDescriptionCount = post ? 0 : 1,
-        .pVertexBindingDescriptions = &binding,
-        .vertexAttributeDescriptionCount = post ? 0 : 2,
-        .pVertexAttributeDescriptions = attrs,
-    };
-    VkPipelineInputAssemblyStateCreateInfo ia = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-        .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
-    };
-    VkPipelineViewportStateCreateInfo vp = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-        .viewportCount = 1,
-        .scissorCount = 1,
-    };
-    VkPipelineRasterizationStateCreateInfo rs = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-        .polygonMode = VK_POLYGON_MODE_FILL,
-        .cullMode = VK_CULL_MODE_NONE,
-        .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
-        .lineWidth = 1.0f,
-    };
-    VkPipelineMultisampleStateCreateInfo ms = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-        .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT,
-    };
-    VkPipelineDepthStencilStateCreateInfo ds = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
-        .depthTestEnable = post ? VK_FALSE : VK_TRUE,
-        .depthWriteEnable = post ? VK_FALSE : VK_TRUE,
-        .depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL,
-    };
-    VkPipelineColorBlendAttachmentState blend = {
-        .colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
-                          VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT,
-    };
-    VkPipelineColorBlendStateCreateInfo cb = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-        .attachmentCount = 1,
-        .pAttachments = &blend,
-    };
-    VkDynamicState dynamic[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
-    VkPipelineDynamicStateCreateInfo dy = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-        .dynamicStateCount = 2,
-        .pDynamicStates = dynamic,
-    };
+    p.vertex_input.vertexBindingDescriptionCount = post ? 0 : 1;
+    p.vertex_input.pVertexBindingDescriptions = &binding;
+    p.vertex_input.vertexAttributeDescriptionCount = post ? 0 : 2;
+    p.vertex_input.pVertexAttributeDescriptions = attrs;
+    p.has_depth_stencil = 1;
+    p.depth_stencil.depthTestEnable = post ? VK_FALSE : VK_TRUE;
+    p.depth_stencil.depthWriteEnable = post ? VK_FALSE : VK_TRUE;
+    p.depth_stencil.depthCompareOp = VK_COMPARE_OP_LESS_OR_EQUAL;
+    p.dynamic[0] = VK_DYNAMIC_STATE_VIEWPORT;
+    p.dynamic[1] = VK_DYNAMIC_STATE_SCISSOR;
+    p.dynamic_state.dynamicStateCount = 2;
     VkFormat color_format = COLOR_FORMAT;
-    VkPipelineRenderingCreateInfo rendering = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
-        .colorAttachmentCount = 1,
-        .pColorAttachmentFormats = &color_format,
-        .depthAttachmentFormat = DEPTH_FORMAT,
-    };
-    VkGraphicsPipelineCreateInfo pi = {
-        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-        .pNext = render_pass ? NULL : &rendering,
-        .stageCount = 2,
-        .pStages = stages,
-        .pVertexInputState = &vi,
-        .pInputAssemblyState = &ia,
-        .pViewportState = &vp,
-        .pRasterizationState = &rs,
-        .pMultisampleState = &ms,
-        .pDepthStencilState = &ds,
-        .pColorBlendState = &cb,
-        .pDynamicState = &dy,
-        .layout = post ? c->post_layout : c->pipeline_layout,
-        .renderPass = render_pass,
-        .subpass = subpass,
-    };
-    VK_TRY(vkCreateGraphicsPipelines(c->device, VK_NULL_HANDLE, 1, &pi, NULL, out));
-    return 0;
+    if (!render_pass) {
+        p.rendering = (VkPipelineRenderingCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+            .colorAttachmentCount = 1,
+            .pColorAttachmentFormats = &color_format,
+            .depthAttachmentFormat = DEPTH_FORMAT,
+        };
+    }
+    p.info.renderPass = render_pass;
+    p.info.subpass = subpass;
+    return vku_pipeline_create(c->device, &p, out);
 }
 
 /* The shader modules die right after the pipelines are built (legal, and
@@ -1127,19 +1034,9 @@ image_barrier(struct client *c, VkCommandBuffer cb, VkImage image, VkImageAspect
         return;
     }
     /* The flags used here have the same values in both versions. */
-    VkImageMemoryBarrier b = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-        .srcAccessMask = (VkAccessFlags)src_access,
-        .dstAccessMask = (VkAccessFlags)dst_access,
-        .oldLayout = from,
-        .newLayout = to,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = image,
-        .subresourceRange = {aspect, 0, 1, 0, 1},
-    };
-    vkCmdPipelineBarrier(cb, (VkPipelineStageFlags)src_stage, (VkPipelineStageFlags)dst_stage, 0, 0,
-                         NULL, 0, NULL, 1, &b);
+    vku_image_barrier(cb, image, (VkImageSubresourceRange){aspect, 0, 1, 0, 1}, from, to,
+                      (VkPipelineStageFlags)src_stage, (VkAccessFlags)src_access,
+                      (VkPipelineStageFlags)dst_stage, (VkAccessFlags)dst_access);
 }
 
 static int
@@ -1292,29 +1189,21 @@ checksum(const void *data, size_t size)
 static int
 run(struct client *c, uint32_t frames)
 {
-    VkCommandPoolCreateInfo pi = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-        .queueFamilyIndex = c->family,
-    };
-    VK_TRY(vkCreateCommandPool(c->device, &pi, NULL, &c->pool));
     VkCommandBuffer primaries[2];
+    if (vku_create_commands(c->device, c->family, &c->pool, primaries, 2, &c->fence) != 0) {
+        return -1;
+    }
+    c->primary_a = primaries[0];
+    c->primary_b = primaries[1];
     VkCommandBufferAllocateInfo ai = {
         .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
         .commandPool = c->pool,
-        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-        .commandBufferCount = 2,
+        .level = VK_COMMAND_BUFFER_LEVEL_SECONDARY,
+        .commandBufferCount = 1,
     };
-    VK_TRY(vkAllocateCommandBuffers(c->device, &ai, primaries));
-    c->primary_a = primaries[0];
-    c->primary_b = primaries[1];
-    ai.level = VK_COMMAND_BUFFER_LEVEL_SECONDARY;
-    ai.commandBufferCount = 1;
     if (!c->only_dynamic && !c->input_attachment) {
         VK_TRY(vkAllocateCommandBuffers(c->device, &ai, &c->secondary));
     }
-    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VK_TRY(vkCreateFence(c->device, &fi, NULL, &c->fence));
 
     uint32_t secondary_calls[CALL_COUNT] = {0};
     if (c->secondary && record_secondary(c, secondary_calls) != 0) {

@@ -27,7 +27,8 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 import client_layer  # noqa: E402  (read_png, psnr_rgb)
-from common import FAIL, check, layer_env, missing_paths, parse_args, unavailable  # noqa: E402
+from common import (FAIL, check, layer_env, missing_paths, parse_args,  # noqa: E402
+                    replay_baseline, unavailable)
 
 SIZE = 64
 
@@ -70,13 +71,9 @@ def main():
                   "frame 1: unsupported %r, expected vkCmdSetEvent once" % f.get("unsupported"))
 
         replay_dir = os.path.join(tmp, "replay")
-        p = subprocess.run([args.overshade, "replay", trace, "--out", replay_dir, "--modes",
-                            "baseline"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=300)
-        print(p.stdout.decode("utf-8", "replace"))
-        check(p.returncode == 0, "overshade replay exited with %d" % p.returncode)
-        with open(os.path.join(replay_dir, "report.json")) as fh:
-            report = json.load(fh).get("frames", [])
+        report = replay_baseline(args.overshade, trace, replay_dir)
+        if report is None:
+            return 1
         check(len(report) == 1, "%d frames replayed, expected 1" % len(report))
         with open(dump, "rb") as fh:
             raw = fh.read()

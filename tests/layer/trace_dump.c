@@ -50,17 +50,6 @@ dump_snapshots(const struct cap_trace *trace, uint64_t handle)
 static void
 dump_draws(const struct cap_trace *trace)
 {
-    static const char *const kinds[CAP_DRAW_KIND_COUNT] = {
-        [CAP_DRAW_DIRECT] = "direct",
-        [CAP_DRAW_INDEXED] = "indexed",
-        [CAP_DRAW_INDIRECT] = "indirect",
-        [CAP_DRAW_INDEXED_INDIRECT] = "indexed_indirect",
-        [CAP_DRAW_INDIRECT_COUNT] = "indirect_count",
-        [CAP_DRAW_INDEXED_INDIRECT_COUNT] = "indexed_indirect_count",
-        [CAP_DRAW_MULTI] = "multi",
-        [CAP_DRAW_MULTI_INDEXED] = "multi_indexed",
-    };
-
     for (uint32_t i = 0; i < trace->frame_count; i++) {
         const struct cap_frame *f = trace->frames[i];
         const struct cap_cmd_head *h;
@@ -75,7 +64,7 @@ dump_draws(const struct cap_trace *trace)
             printf("frame %" PRIu64 " draw %s flags %" PRIu32 " buffer 0x%" PRIx64
                    " offset %" PRIu64 " stride %" PRIu32 " count_buffer 0x%" PRIx64
                    " count_offset %" PRIu64 " max %" PRIu32 " params",
-                   f->index, kinds[d->kind], d->flags, d->buffer, d->offset, d->stride,
+                   f->index, cap_draw_kind_name(d->kind), d->flags, d->buffer, d->offset, d->stride,
                    d->count_buffer, d->count_offset, d->max_draw_count);
             for (uint32_t k = 0; k < d->draws.count; k++) {
                 printf(" %" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRId32 ",%" PRIu32, p[k].count,

@@ -192,14 +192,6 @@ next(void)
     return test_xorshift32(&rng);
 }
 
-static uint32_t
-fbits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 /* Everything both interpreters read, one copy per interpreter where they
  * write. */
 struct world {
@@ -217,14 +209,15 @@ static void
 world_init(struct world *w)
 {
     for (uint32_t i = 0; i < UBO_WORDS; i++) {
-        w->ubo[i] = i % 4 == 3 ? next() % 64 : fbits((float)((int32_t)(next() % 512) - 256) / 64);
+        w->ubo[i] =
+            i % 4 == 3 ? next() % 64 : test_as_bits((float)((int32_t)(next() % 512) - 256) / 64);
     }
     for (uint32_t i = 0; i < SSBO_WORDS; i++) {
         w->ssbo[0][i] = w->ssbo[1][i] =
-            i % 4 == 3 ? next() % 64 : fbits((float)((int32_t)(next() % 512) - 256) / 64);
+            i % 4 == 3 ? next() % 64 : test_as_bits((float)((int32_t)(next() % 512) - 256) / 64);
     }
     for (uint32_t i = 0; i < 32; i++) {
-        w->push[i] = i < 16 ? fbits((float)i * 0.25f) : i;
+        w->push[i] = i < 16 ? test_as_bits((float)i * 0.25f) : i;
     }
     for (size_t i = 0; i < sizeof(w->texels); i++) {
         w->texels[i] = (uint8_t)next();
@@ -335,15 +328,15 @@ fill_inputs(const struct sim_ir_shader *sh, uint32_t b, struct sim_interp **ins,
                 uint32_t quad = b * 4 + l / 4, x = 2 * (quad % 32) + (l & 1),
                          y = 2 * (quad / 32) + ((l >> 1) & 1);
                 if (io[e].builtin == 15 /* FragCoord */) {
-                    v = k == 0 ? fbits((float)x + 0.5f)
-                        : k == 1 ? fbits((float)y + 0.5f)
-                                 : fbits(k == 2 ? 0.5f : 1.0f);
+                    v = k == 0 ? test_as_bits((float)x + 0.5f)
+                        : k == 1 ? test_as_bits((float)y + 0.5f)
+                                 : test_as_bits(k == 2 ? 0.5f : 1.0f);
                 } else if (io[e].builtin == 42 /* VertexIndex */) {
                     v = b * SIM_LANES + l;
                 } else if (io[e].builtin != SIM_IR_NO_BUILTIN) {
                     v = io[e].scalar == SIM_IR_BOOL ? (next() & 1 ? ~0u : 0) : next() % 4;
                 } else if (io[e].scalar == SIM_IR_FLOAT) {
-                    v = fbits((float)((int32_t)(next() % 512) - 256) / 64);
+                    v = test_as_bits((float)((int32_t)(next() % 512) - 256) / 64);
                 } else if (io[e].flags & SIM_IR_IO_FLAT && (l & 3)) {
                     /* Flat values are per primitive: one per quad here. */
                     v = sim_interp_register(ins[0], io[e].reg + k)[l & ~3u];

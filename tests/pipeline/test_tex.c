@@ -13,22 +13,6 @@
 
 #define DIM_2D 1u
 
-static float
-bf(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint32_t
-fb(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 #define CHECK_NEAR(expected, actual, tol)                                                    \
     do {                                                                                     \
         double e_ = (expected), a_ = (actual);                                               \
@@ -86,7 +70,7 @@ test_formats(void)
         CHECK(sim_tex_format_is_supported(cases[c].format));
         CHECK_EQ_INT(1, sim_tex_fetch_texel(&img, 0, 0, 0, 0, 0, t));
         for (int k = 0; k < 4; k++) {
-            CHECK_NEAR(cases[c].expected[k], bf(t[k]), 1e-6);
+            CHECK_NEAR(cases[c].expected[k], test_as_float(t[k]), 1e-6);
         }
         /* Outside the level, or past the readable size: zero. */
         sim_tex_fetch_texel(&img, 0, 1, 0, 0, 0, t);
@@ -136,11 +120,11 @@ sample(const struct sim_tex_image *img, const struct sim_tex_sampler *smp, uint3
     req.dim = DIM_2D;
     req.lanes = 0xffffu;
     for (int l = 0; l < SIM_LANES; l++) {
-        req.coord[0][l] = fb(u[l]);
-        req.coord[1][l] = fb(v);
+        req.coord[0][l] = test_as_bits(u[l]);
+        req.coord[1][l] = test_as_bits(v);
         req.ddx[0][l] = dudx;
         req.ddy[1][l] = dudx;
-        req.lod[l] = fb(lod);
+        req.lod[l] = test_as_bits(lod);
         req.bias[l] = bias;
     }
     req.has_lod = kind == SIM_IR_TEX_SAMPLE_LOD;
@@ -180,10 +164,10 @@ test_wrap_and_filter(void)
             u[l] = cases[c].u;
         }
         sample(&img, &smp, SIM_IR_TEX_SAMPLE_LOD, u, 0.5f, 0, 0.0f, 0, out);
-        if (fabsf(bf(out[0][0]) - cases[c].expected) > 1e-6f) {
+        if (fabsf(test_as_float(out[0][0]) - cases[c].expected) > 1e-6f) {
             fprintf(stderr, "wrap case %zu\n", c);
         }
-        CHECK_NEAR(cases[c].expected, bf(out[0][0]), 1e-6);
+        CHECK_NEAR(cases[c].expected, test_as_float(out[0][0]), 1e-6);
     }
     /* Linear: halfway between texels 1 and 2, and a quarter of the way. */
     smp.address_mode[0] = smp.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
@@ -194,9 +178,9 @@ test_wrap_and_filter(void)
         u[l] = 0.5f;
     }
     sample(&img, &smp, SIM_IR_TEX_SAMPLE_LOD, u, 0.5f, 0, 0.0f, 0, out);
-    CHECK_NEAR(1.5f, bf(out[0][0]), 1e-6);
-    CHECK_NEAR(1.25f, bf(out[0][1]), 1e-6);
-    CHECK_NEAR(1.0f, bf(out[3][0]), 1e-6); /* missing alpha reads 1 */
+    CHECK_NEAR(1.5f, test_as_float(out[0][0]), 1e-6);
+    CHECK_NEAR(1.25f, test_as_float(out[0][1]), 1e-6);
+    CHECK_NEAR(1.0f, test_as_float(out[3][0]), 1e-6); /* missing alpha reads 1 */
 }
 
 /* An 8x8 R32_SFLOAT image with 4 levels, level k filled with k. */
@@ -236,37 +220,37 @@ test_mip_selection(void)
     }
     /* Two texels per pixel at level 0: lambda 1. */
     sample(&img, &smp, SIM_IR_TEX_SAMPLE, u, 0.5f, 2.0f / 8.0f, 0, 0, out);
-    CHECK_NEAR(1.0f, bf(out[0][0]), 1e-6);
+    CHECK_NEAR(1.0f, test_as_float(out[0][0]), 1e-6);
     /* Mipmap nearest rounds: lambda 1.4 -> level 1, 1.6 -> level 2. */
     sample(&img, &smp, SIM_IR_TEX_SAMPLE, u, 0.5f, powf(2.0f, 1.4f) / 8.0f, 0, 0, out);
-    CHECK_NEAR(1.0f, bf(out[0][0]), 1e-6);
+    CHECK_NEAR(1.0f, test_as_float(out[0][0]), 1e-6);
     sample(&img, &smp, SIM_IR_TEX_SAMPLE, u, 0.5f, powf(2.0f, 1.6f) / 8.0f, 0, 0, out);
-    CHECK_NEAR(2.0f, bf(out[0][0]), 1e-6);
+    CHECK_NEAR(2.0f, test_as_float(out[0][0]), 1e-6);
     /* Mipmap linear blends levels: lambda 1.25. */
     smp.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
     sample(&img, &smp, SIM_IR_TEX_SAMPLE, u, 0.5f, powf(2.0f, 1.25f) / 8.0f, 0, 0, out);
-    CHECK_NEAR(1.25f, bf(out[0][0]), 1e-5);
+    CHECK_NEAR(1.25f, test_as_float(out[0][0]), 1e-5);
     /* Shader bias and sampler bias add. */
     sample(&img, &smp, SIM_IR_TEX_SAMPLE, u, 0.5f, 2.0f / 8.0f, 0, 1.0f, out);
-    CHECK_NEAR(2.0f, bf(out[0][0]), 1e-6);
+    CHECK_NEAR(2.0f, test_as_float(out[0][0]), 1e-6);
     smp.mip_lod_bias = 0.5f;
     sample(&img, &smp, SIM_IR_TEX_SAMPLE, u, 0.5f, 2.0f / 8.0f, 0, 1.0f, out);
-    CHECK_NEAR(2.5f, bf(out[0][0]), 1e-6);
+    CHECK_NEAR(2.5f, test_as_float(out[0][0]), 1e-6);
     smp.mip_lod_bias = 0.0f;
     /* Magnification stays at level 0; explicit LOD; clamps. */
     sample(&img, &smp, SIM_IR_TEX_SAMPLE, u, 0.5f, 0.25f / 8.0f, 0, 0, out);
-    CHECK_NEAR(0.0f, bf(out[0][0]), 1e-6);
+    CHECK_NEAR(0.0f, test_as_float(out[0][0]), 1e-6);
     sample(&img, &smp, SIM_IR_TEX_SAMPLE_LOD, u, 0.5f, 0, 2.5f, 0, out);
-    CHECK_NEAR(2.5f, bf(out[0][0]), 1e-6);
+    CHECK_NEAR(2.5f, test_as_float(out[0][0]), 1e-6);
     sample(&img, &smp, SIM_IR_TEX_SAMPLE_LOD, u, 0.5f, 0, 9.0f, 0, out);
-    CHECK_NEAR(3.0f, bf(out[0][0]), 1e-6);
+    CHECK_NEAR(3.0f, test_as_float(out[0][0]), 1e-6);
     smp.max_lod = 1.0f;
     sample(&img, &smp, SIM_IR_TEX_SAMPLE_LOD, u, 0.5f, 0, 2.5f, 0, out);
-    CHECK_NEAR(1.0f, bf(out[0][0]), 1e-6);
+    CHECK_NEAR(1.0f, test_as_float(out[0][0]), 1e-6);
     smp.max_lod = 100.0f;
     smp.min_lod = 2.0f;
     sample(&img, &smp, SIM_IR_TEX_SAMPLE_LOD, u, 0.5f, 0, 0.0f, 0, out);
-    CHECK_NEAR(2.0f, bf(out[0][0]), 1e-6);
+    CHECK_NEAR(2.0f, test_as_float(out[0][0]), 1e-6);
 }
 
 static void
@@ -290,8 +274,8 @@ test_fetch_and_queries(void)
     req.lod[1] = 1;
     req.coord[0][2] = (uint32_t)-1; /* out of range: zero */
     CHECK(sim_tex_run(&img, NULL, &req, out) > 0);
-    CHECK_NEAR(42.0f, bf(out[0][0]), 0);
-    CHECK_NEAR(0.0f, bf(out[0][1]), 0); /* level 1 texel (5, 3) is outside 4x4 */
+    CHECK_NEAR(42.0f, test_as_float(out[0][0]), 0);
+    CHECK_NEAR(0.0f, test_as_float(out[0][1]), 0); /* level 1 texel (5, 3) is outside 4x4 */
     CHECK_EQ_INT(0, out[0][2]);
     CHECK_EQ_INT(0, out[0][3]); /* lane 3 not requested */
 
@@ -330,16 +314,16 @@ test_cube_lod(void)
     req.lanes = 3u;
     /* Lane 0: +Z face at its centre, ddx across it: ds/dx = 0.5 * 0.25, so
      * rho = 16 * 0.125 = 2, LOD 1. */
-    req.coord[2][0] = fb(1.0f);
+    req.coord[2][0] = test_as_bits(1.0f);
     req.ddx[0][0] = 0.25f;
     /* Lane 1: direction (0.5, 0, 1), ddx along the major axis only:
      * ds/dx = 0.5 * (0 * 1 - 0.5 * 0.2) / 1 = -0.05, rho = 0.8. */
-    req.coord[0][1] = fb(0.5f);
-    req.coord[2][1] = fb(1.0f);
+    req.coord[0][1] = test_as_bits(0.5f);
+    req.coord[2][1] = test_as_bits(1.0f);
     req.ddx[2][1] = 0.2f;
     sim_tex_run(&img, &smp, &req, out);
-    CHECK_NEAR(1.0f, bf(out[1][0]), 1e-6);
-    CHECK_NEAR(log2f(0.8f), bf(out[1][1]), 1e-5);
+    CHECK_NEAR(1.0f, test_as_float(out[1][0]), 1e-6);
+    CHECK_NEAR(log2f(0.8f), test_as_float(out[1][1]), 1e-5);
 }
 
 /* Block-compressed formats (Khronos Data Format 19, 20): palettes worked out
@@ -415,7 +399,7 @@ test_block_formats(void)
         CHECK(!sim_tex_format_is_integer(cases[c].format));
         CHECK_EQ_INT(1, sim_tex_fetch_texel(&img, 0, (int32_t)cases[c].texel, 0, 0, 0, t));
         for (int k = 0; k < 4; k++) {
-            CHECK_NEAR(cases[c].expected[k], bf(t[k]), 1e-6);
+            CHECK_NEAR(cases[c].expected[k], test_as_float(t[k]), 1e-6);
         }
         /* Outside the level, or a block cut short: zero. */
         sim_tex_fetch_texel(&img, 0, 4, 0, 0, 0, t);
@@ -441,13 +425,13 @@ test_block_formats(void)
         img.levels[0] = (struct sim_tex_level){.data = blocks, .size = sizeof(blocks), .width = 8,
                                                .height = 8, .depth = 1, .row_pitch = 16};
         sim_tex_fetch_texel(&img, 0, 5, 6, 0, 0, t);
-        CHECK_NEAR(200.0f / 255, bf(t[0]), 1e-6);
+        CHECK_NEAR(200.0f / 255, test_as_float(t[0]), 1e-6);
         sim_tex_fetch_texel(&img, 0, 4, 4, 0, 0, t);
-        CHECK_NEAR(30.0f / 255, bf(t[0]), 1e-6);
+        CHECK_NEAR(30.0f / 255, test_as_float(t[0]), 1e-6);
         sim_tex_fetch_texel(&img, 0, 7, 3, 0, 0, t);
-        CHECK_NEAR(10.0f / 255, bf(t[0]), 1e-6);
+        CHECK_NEAR(10.0f / 255, test_as_float(t[0]), 1e-6);
         sim_tex_fetch_texel(&img, 0, 0, 7, 0, 0, t);
-        CHECK_NEAR(20.0f / 255, bf(t[0]), 1e-6);
+        CHECK_NEAR(20.0f / 255, test_as_float(t[0]), 1e-6);
     }
 }
 
@@ -493,21 +477,21 @@ test_bc7(void)
     CHECK(sim_tex_format_is_supported(VK_FORMAT_BC7_UNORM_BLOCK));
     /* Endpoint 0 (255, 1, 129, 255), endpoint 1 (0, 254, 128, 254). */
     sim_tex_fetch_texel(&img, 0, 0, 0, 0, 0, t);
-    CHECK_NEAR(1.0f, bf(t[0]), 1e-7);
-    CHECK_NEAR(1.0f / 255, bf(t[1]), 1e-7);
-    CHECK_NEAR(129.0f / 255, bf(t[2]), 1e-7);
-    CHECK_NEAR(1.0f, bf(t[3]), 1e-7);
+    CHECK_NEAR(1.0f, test_as_float(t[0]), 1e-7);
+    CHECK_NEAR(1.0f / 255, test_as_float(t[1]), 1e-7);
+    CHECK_NEAR(129.0f / 255, test_as_float(t[2]), 1e-7);
+    CHECK_NEAR(1.0f, test_as_float(t[3]), 1e-7);
     sim_tex_fetch_texel(&img, 0, 1, 0, 0, 0, t);
-    CHECK_NEAR(0.0f, bf(t[0]), 1e-7);
-    CHECK_NEAR(254.0f / 255, bf(t[1]), 1e-7);
-    CHECK_NEAR(128.0f / 255, bf(t[2]), 1e-7);
-    CHECK_NEAR(254.0f / 255, bf(t[3]), 1e-7);
+    CHECK_NEAR(0.0f, test_as_float(t[0]), 1e-7);
+    CHECK_NEAR(254.0f / 255, test_as_float(t[1]), 1e-7);
+    CHECK_NEAR(128.0f / 255, test_as_float(t[2]), 1e-7);
+    CHECK_NEAR(254.0f / 255, test_as_float(t[3]), 1e-7);
     /* Weight 34 of 64: (30 e0 + 34 e1 + 32) >> 6. */
     sim_tex_fetch_texel(&img, 0, 2, 0, 0, 0, t);
-    CHECK_NEAR(120.0f / 255, bf(t[0]), 1e-7);
-    CHECK_NEAR(135.0f / 255, bf(t[1]), 1e-7);
-    CHECK_NEAR(128.0f / 255, bf(t[2]), 1e-7);
-    CHECK_NEAR(254.0f / 255, bf(t[3]), 1e-7);
+    CHECK_NEAR(120.0f / 255, test_as_float(t[0]), 1e-7);
+    CHECK_NEAR(135.0f / 255, test_as_float(t[1]), 1e-7);
+    CHECK_NEAR(128.0f / 255, test_as_float(t[2]), 1e-7);
+    CHECK_NEAR(254.0f / 255, test_as_float(t[3]), 1e-7);
 
     img.levels[0].data = zero;
     sim_tex_fetch_texel(&img, 0, 3, 3, 0, 0, t);
@@ -541,25 +525,25 @@ test_bc6h(void)
     CHECK(sim_tex_format_is_supported(VK_FORMAT_BC6H_UFLOAT_BLOCK));
     /* 1023 -> 0xffff -> half 0x7bff (65504); 512 -> 32800 -> 0x3e0f. */
     sim_tex_fetch_texel(&img, 0, 0, 0, 0, 0, t);
-    CHECK_NEAR(65504.0f, bf(t[0]), 0);
-    CHECK_NEAR(0.0f, bf(t[1]), 0);
-    CHECK_NEAR(1.0f + 527.0f / 1024, bf(t[2]), 0);
-    CHECK_NEAR(1.0f, bf(t[3]), 0);
+    CHECK_NEAR(65504.0f, test_as_float(t[0]), 0);
+    CHECK_NEAR(0.0f, test_as_float(t[1]), 0);
+    CHECK_NEAR(1.0f + 527.0f / 1024, test_as_float(t[2]), 0);
+    CHECK_NEAR(1.0f, test_as_float(t[3]), 0);
     sim_tex_fetch_texel(&img, 0, 1, 0, 0, 0, t);
-    CHECK_NEAR(0.0f, bf(t[0]), 0);
-    CHECK_NEAR(65504.0f, bf(t[1]), 0);
+    CHECK_NEAR(0.0f, test_as_float(t[0]), 0);
+    CHECK_NEAR(65504.0f, test_as_float(t[1]), 0);
 
     /* Signed: the 10-bit 1023 is -1 -> -96 -> half -(96 * 31 >> 5) = -93
      * (a denormal, 93 * 2^-24); 512 is -512 -> -0x7fff -> half -0x7bff. */
     img.format = VK_FORMAT_BC6H_SFLOAT_BLOCK;
     sim_tex_fetch_texel(&img, 0, 0, 0, 0, 0, t);
-    CHECK_NEAR(-93.0f / 16777216.0f, bf(t[0]), 0);
-    CHECK_NEAR(-65504.0f, bf(t[2]), 0);
+    CHECK_NEAR(-93.0f / 16777216.0f, test_as_float(t[0]), 0);
+    CHECK_NEAR(-65504.0f, test_as_float(t[2]), 0);
 
     img.levels[0].data = reserved;
     sim_tex_fetch_texel(&img, 0, 2, 2, 0, 0, t);
     CHECK_EQ_INT(0, t[0] | t[1] | t[2]);
-    CHECK_NEAR(1.0f, bf(t[3]), 0);
+    CHECK_NEAR(1.0f, test_as_float(t[3]), 0);
 }
 
 /* imageStore's conversions (Vulkan 3.9: round to nearest; halves to
@@ -570,7 +554,8 @@ test_store(void)
     uint8_t rgba8[2][4] = {{0}}, snorm[4] = {0};
     uint16_t half[4] = {0};
     uint32_t r32[2] = {0};
-    const uint32_t v[4] = {fb(0.5f), fb(-1.0f), fb(2.0f), fb(1.0f / 255)};
+    const uint32_t v[4] = {test_as_bits(0.5f), test_as_bits(-1.0f), test_as_bits(2.0f),
+                           test_as_bits(1.0f / 255)};
     struct sim_tex_image img = {.format = VK_FORMAT_R8G8B8A8_UNORM, .layers = 1,
                                 .level_count = 1};
     uint32_t t[4];
@@ -588,7 +573,7 @@ test_store(void)
     CHECK_EQ_INT(0, sim_tex_store_texel(&img, 2, 0, 0, 0, v)); /* outside */
     CHECK_EQ_INT(0, sim_tex_store_texel(&img, 0, -1, 0, 0, v));
     sim_tex_fetch_texel(&img, 0, 1, 0, 0, 0, t);
-    CHECK_NEAR(128.0f / 255, bf(t[0]), 1e-7);
+    CHECK_NEAR(128.0f / 255, test_as_float(t[0]), 1e-7);
 
     img.format = VK_FORMAT_B8G8R8A8_UNORM; /* stored B, G, R, A */
     sim_tex_store_texel(&img, 0, 0, 0, 0, v);
@@ -616,7 +601,7 @@ test_store(void)
     img.levels[0] = (struct sim_tex_level){.data = r32, .wdata = r32, .size = 8, .width = 2,
                                            .height = 1, .depth = 1, .row_pitch = 8};
     sim_tex_store_texel(&img, 1, 0, 0, 0, v);
-    CHECK_EQ_U64(fb(0.5f), r32[1]);
+    CHECK_EQ_U64(test_as_bits(0.5f), r32[1]);
     CHECK_EQ_INT(0, r32[0]);
 
     img.format = VK_FORMAT_BC1_RGB_UNORM_BLOCK; /* not writable */
@@ -668,8 +653,8 @@ test_swizzle(void)
     memset(&smp, 0, sizeof(smp));
     smp.address_mode[0] = smp.address_mode[1] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
     req.kind = SIM_IR_TEX_GATHER;
-    req.coord[0][0] = fb(0.5f);
-    req.coord[1][0] = fb(0.5f);
+    req.coord[0][0] = test_as_bits(0.5f);
+    req.coord[1][0] = test_as_bits(0.5f);
     req.component = 0;
     sim_tex_run(&img, &smp, &req, out);
     CHECK_EQ_INT(120, out[0][0]); /* (i0, j1) */
@@ -694,17 +679,17 @@ test_swizzle(void)
     req.kind = SIM_IR_TEX_SAMPLE_LOD;
     req.has_lod = 1;
     req.lanes = 0x3u;
-    req.coord[0][0] = fb(0.25f); /* texel (0, 0) */
-    req.coord[1][0] = fb(0.25f);
-    req.coord[0][1] = fb(-4.0f); /* border */
-    req.coord[1][1] = fb(0.25f);
+    req.coord[0][0] = test_as_bits(0.25f); /* texel (0, 0) */
+    req.coord[1][0] = test_as_bits(0.25f);
+    req.coord[0][1] = test_as_bits(-4.0f); /* border */
+    req.coord[1][1] = test_as_bits(0.25f);
     sim_tex_run(&img, &smp, &req, out);
-    CHECK_NEAR(20.0 / 255.0, bf(out[0][0]), 1e-6);
-    CHECK_NEAR(10.0 / 255.0, bf(out[1][0]), 1e-6);
-    CHECK_NEAR(1.0, bf(out[2][0]), 0);
-    CHECK_NEAR(0.0, bf(out[3][0]), 0);
-    CHECK_NEAR(1.0, bf(out[0][1]), 0);
-    CHECK_NEAR(0.0, bf(out[3][1]), 0); /* border alpha 1, swizzled to ZERO */
+    CHECK_NEAR(20.0 / 255.0, test_as_float(out[0][0]), 1e-6);
+    CHECK_NEAR(10.0 / 255.0, test_as_float(out[1][0]), 1e-6);
+    CHECK_NEAR(1.0, test_as_float(out[2][0]), 0);
+    CHECK_NEAR(0.0, test_as_float(out[3][0]), 0);
+    CHECK_NEAR(1.0, test_as_float(out[0][1]), 0);
+    CHECK_NEAR(0.0, test_as_float(out[3][1]), 0); /* border alpha 1, swizzled to ZERO */
 
     /* A depth-comparison gather returns one result per texel, not
      * components: the swizzle leaves it alone. */
@@ -719,16 +704,16 @@ test_swizzle(void)
     req.kind = SIM_IR_TEX_GATHER;
     req.has_dref = 1;
     req.lanes = 0x1u;
-    req.coord[0][0] = fb(0.5f);
-    req.coord[1][0] = fb(0.5f);
+    req.coord[0][0] = test_as_bits(0.5f);
+    req.coord[1][0] = test_as_bits(0.5f);
     req.dref[0] = 0.5f;
     sim_tex_run(&img, &smp, &req, out);
     /* Texels (0, 1), (1, 1), (1, 0), (0, 0): 0.25, 0.75, 0.75, 0.25 against
      * 0.5 with LESS (dref < texel). */
-    CHECK_NEAR(0.0, bf(out[0][0]), 0);
-    CHECK_NEAR(1.0, bf(out[1][0]), 0);
-    CHECK_NEAR(1.0, bf(out[2][0]), 0);
-    CHECK_NEAR(0.0, bf(out[3][0]), 0);
+    CHECK_NEAR(0.0, test_as_float(out[0][0]), 0);
+    CHECK_NEAR(1.0, test_as_float(out[1][0]), 0);
+    CHECK_NEAR(1.0, test_as_float(out[2][0]), 0);
+    CHECK_NEAR(0.0, test_as_float(out[3][0]), 0);
 }
 
 int

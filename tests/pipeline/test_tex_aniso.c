@@ -19,22 +19,6 @@
 #define SIZE 64u
 #define LEVELS 7u /* 64 .. 1 */
 
-static float
-bf(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint32_t
-fb(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 /* Every level of a 64x64 R32_SFLOAT chain, level k at offset
  * sum_{j<k} (64 >> j)^2. */
 static float chain[SIZE * SIZE * 4 / 3 + 1];
@@ -111,8 +95,8 @@ lookup(const struct sim_tex_image *img, const struct sim_tex_sampler *smp,
     req.dim = DIM_2D;
     req.lanes = (1u << SIM_LANES) - 1;
     for (int l = 0; l < SIM_LANES; l++) {
-        req.coord[0][l] = fb(x[l] / (float)SIZE);
-        req.coord[1][l] = fb(y[l] / (float)SIZE);
+        req.coord[0][l] = test_as_bits(x[l] / (float)SIZE);
+        req.coord[1][l] = test_as_bits(y[l] / (float)SIZE);
         req.ddx[0][l] = dx[0] / (float)SIZE;
         req.ddx[1][l] = dx[1] / (float)SIZE;
         req.ddy[0][l] = dy[0] / (float)SIZE;
@@ -184,17 +168,17 @@ test_level_and_taps(void)
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
         aniso.max_anisotropy = cases[c].max_anisotropy;
         lookup(&img, &smp, &aniso, x, y, cases[c].dx, cases[c].dy, out);
-        if (bf(out[0][0]) != cases[c].level) {
+        if (test_as_float(out[0][0]) != cases[c].level) {
             fprintf(stderr, "level case %zu\n", c);
         }
-        CHECK(bf(out[0][0]) == cases[c].level);
+        CHECK(test_as_float(out[0][0]) == cases[c].level);
     }
 
     /* A NEAREST minification filter: isotropic. */
     aniso.max_anisotropy = 16.0f;
     smp.min_filter = VK_FILTER_NEAREST;
     lookup(&img, &smp, &aniso, x, y, cases[0].dx, cases[0].dy, out);
-    CHECK(bf(out[0][0]) == 4.0f);
+    CHECK(test_as_float(out[0][0]) == 4.0f);
 }
 
 /* Every lane's result of `aniso` and of the isotropic path, bit for bit. */
@@ -233,8 +217,8 @@ test_checkerboard(void)
     lookup(&img, &smp, &aniso, x, y, dx, dy, an);
     for (int l = 0; l < SIM_LANES; l++) {
         float ref = footprint_average(x[l], y[l], dx, dy);
-        err_iso += fabs(bf(iso[0][l]) - ref);
-        err_an += fabs(bf(an[0][l]) - ref);
+        err_iso += fabs(test_as_float(iso[0][l]) - ref);
+        err_an += fabs(test_as_float(an[0][l]) - ref);
     }
     err_iso /= SIM_LANES;
     err_an /= SIM_LANES;

@@ -32,14 +32,6 @@ rndf(float lo, float hi)
     return lo + (hi - lo) * (float)(rnd() & 0xffffffu) / 16777216.0f;
 }
 
-static uint32_t
-fb(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 #define MAX_TEXELS (33 * 33)
 
 static uint8_t pixels[SIM_TEX_MAX_LEVELS][4 * MAX_TEXELS];
@@ -121,11 +113,11 @@ random_request(struct sim_tex_request *req)
             if (rnd() % 8 == 0) {
                 c = (float)(rnd() % 34) / 32.0f; /* on texel edges */
             }
-            req->coord[a][l] = fb(c);
+            req->coord[a][l] = test_as_bits(c);
             req->ddx[a][l] = rndf(-scale, scale);
             req->ddy[a][l] = rnd() % 8 == 0 ? 0.0f : rndf(-scale, scale);
         }
-        req->lod[l] = fb(rndf(-1.0f, 5.0f));
+        req->lod[l] = test_as_bits(rndf(-1.0f, 5.0f));
         req->bias[l] = rndf(-2.0f, 2.0f);
         req->min_lod[l] = rndf(0.0f, 2.5f);
     }

@@ -30,6 +30,7 @@
 
 #include "pipeline/pipeline.h"
 #include "replay_fixture.h"
+#include "sim_fixture.h"
 #include "pipeline/pipeline.h"
 #include "test.h"
 
@@ -59,51 +60,24 @@ fixture_init(struct fixture *f, uint32_t draw_count)
     memset(f, 0, sizeof(*f));
     f->images[0] = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1, 1, NULL, 0};
     f->images[1] = (struct sim_image){VK_FORMAT_D16_UNORM, W, H, 1, 1, 1, NULL, 0};
-    f->pass.kind = SIM_PASS_RENDER;
-    f->pass.width = W;
-    f->pass.height = H;
-    f->pass.area = (struct sim_rect){0, 0, W, H};
-    f->pass.samples = 1;
-    f->pass.color_count = 1;
-    f->pass.color[0] = (struct sim_attachment){.image = 0, .format = VK_FORMAT_R8G8B8A8_UNORM,
-                                               .load_op = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                               .resolve_image = SIM_NONE};
+    test_sim_pass_init(&f->pass, 0, W, H, 1);
     float black[4] = {0, 0, 0, 1};
     memcpy(f->pass.color[0].clear, black, sizeof(black));
-    f->pass.has_depth = 1;
-    f->pass.depth = (struct sim_attachment){.image = 1, .format = VK_FORMAT_D16_UNORM,
-                                            .load_op = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                            .resolve_image = SIM_NONE};
-    float one = 1.0f;
-    memcpy(&f->pass.depth.clear[0], &one, 4);
+    test_sim_pass_depth(&f->pass, 1, VK_FORMAT_D16_UNORM);
     f->pass.draws = f->draws;
     f->pass.draw_count = draw_count;
     f->frame.index = 7;
-    f->frame.sub_pixel_bits = 8;
-    f->frame.images = f->images;
-    f->frame.image_count = 2;
-    f->frame.passes = &f->pass;
-    f->frame.pass_count = 1;
-    f->frame.present_image = 0;
+    test_sim_frame_init(&f->frame, f->images, 2, &f->pass, 1, 0);
 }
 
 static struct sim_draw_state
 default_state(void)
 {
     struct sim_draw_state s;
-    memset(&s, 0, sizeof(s));
-    s.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-    s.viewport = (struct sim_viewport){0, 0, W, H, 0, 1};
-    s.scissor = (struct sim_rect){0, 0, W, H};
-    s.polygon_mode = VK_POLYGON_MODE_FILL;
-    s.cull_mode = VK_CULL_MODE_NONE;
-    s.front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
-    s.depth_clip = 1;
-    s.sample_mask = ~0u;
+    test_sim_state_init(&s, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, W, H);
     s.depth_test = 1;
     s.depth_write = 1;
     s.depth_compare = VK_COMPARE_OP_LESS_OR_EQUAL;
-    s.blend[0].write_mask = 0xf;
     return s;
 }
 
@@ -111,14 +85,7 @@ static struct sim_replay_result *
 replay(const struct fixture *f, uint32_t threads, uint32_t samples)
 {
     struct sim_replay_options opt = {.samples = samples, .threads = threads};
-    struct sim_replay_result *r = NULL;
-    char detail[160];
-    enum sim_replay_error err = sim_replay_frame(&f->frame, &opt, &r, detail);
-    if (err) {
-        fprintf(stderr, "replay failed: %s (%s)\n", sim_replay_error_name(err), detail);
-        test_failures++;
-    }
-    return r;
+    return test_sim_replay("baseline", &f->frame, &opt);
 }
 
 static void
@@ -1070,12 +1037,12 @@ test_points_lines(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
 int
 main(void)
 {
-    struct sim_ir_shader *cube_vs = replay_load(shader_vkcube_vert, sizeof(shader_vkcube_vert));
-    struct sim_ir_shader *cube_fs = replay_load(shader_vkcube_frag, sizeof(shader_vkcube_frag));
+    struct sim_ir_shader *cube_vs = test_sim_load(shader_vkcube_vert, sizeof(shader_vkcube_vert));
+    struct sim_ir_shader *cube_fs = test_sim_load(shader_vkcube_frag, sizeof(shader_vkcube_frag));
     struct sim_ir_shader *client_vs =
-        replay_load(layer_client_vert_spv, sizeof(layer_client_vert_spv));
+        test_sim_load(layer_client_vert_spv, sizeof(layer_client_vert_spv));
     struct sim_ir_shader *client_fs =
-        replay_load(layer_client_frag_spv, sizeof(layer_client_frag_spv));
+        test_sim_load(layer_client_frag_spv, sizeof(layer_client_frag_spv));
 
     if (!cube_vs || !cube_fs || !client_vs || !client_fs) {
         return TEST_SETUP_ERROR;
@@ -1088,7 +1055,7 @@ main(void)
     test_transfers(cube_vs, cube_fs);
     test_points_lines(client_vs, client_fs);
     struct sim_ir_shader *sample_fs =
-        replay_load(replay_sample_id_frag, sizeof(replay_sample_id_frag));
+        test_sim_load(replay_sample_id_frag, sizeof(replay_sample_id_frag));
     if (sample_fs) {
         test_per_sample(cube_vs, sample_fs);
     }

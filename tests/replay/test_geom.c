@@ -64,12 +64,8 @@ run_case(const char *name, struct sim_ir_shader *const stages[SIM_STAGE_COUNT],
     f.draw.state.front_face = VK_FRONT_FACE_CLOCKWISE; /* geom.vert's triangles */
     for (int t = 0; t < 2; t++) {
         struct sim_replay_options opt = {.threads = (uint32_t)t + 1};
-        char detail[160];
-        enum sim_replay_error err = sim_replay_frame(&f.frame, &opt, &r[t], detail);
-        if (err) {
-            fprintf(stderr, "%s: replay failed: %s (%s)\n", name, sim_replay_error_name(err),
-                    detail);
-            test_failures++;
+        r[t] = test_sim_replay(name, &f.frame, &opt);
+        if (!r[t]) {
             goto out;
         }
     }
@@ -120,14 +116,14 @@ int
 main(void)
 {
     struct sim_ir_shader *stages[SIM_STAGE_COUNT] = {0};
-    struct sim_ir_shader *pass = replay_load(replay_geom_pass_geom, sizeof(replay_geom_pass_geom));
-    struct sim_ir_shader *two = replay_load(replay_geom_two_geom, sizeof(replay_geom_two_geom));
+    struct sim_ir_shader *pass = test_sim_load(replay_geom_pass_geom, sizeof(replay_geom_pass_geom));
+    struct sim_ir_shader *two = test_sim_load(replay_geom_two_geom, sizeof(replay_geom_two_geom));
     struct sim_ir_shader *normal =
-        replay_load(replay_geom_normal_geom, sizeof(replay_geom_normal_geom));
-    struct sim_ir_shader *strip = replay_load(replay_geom_strip_geom, sizeof(replay_geom_strip_geom));
+        test_sim_load(replay_geom_normal_geom, sizeof(replay_geom_normal_geom));
+    struct sim_ir_shader *strip = test_sim_load(replay_geom_strip_geom, sizeof(replay_geom_strip_geom));
 
-    stages[SIM_STAGE_VERTEX] = replay_load(replay_geom_vert, sizeof(replay_geom_vert));
-    stages[SIM_STAGE_FRAGMENT] = replay_load(replay_geom_frag, sizeof(replay_geom_frag));
+    stages[SIM_STAGE_VERTEX] = test_sim_load(replay_geom_vert, sizeof(replay_geom_vert));
+    stages[SIM_STAGE_FRAGMENT] = test_sim_load(replay_geom_frag, sizeof(replay_geom_frag));
     if (test_failures) {
         goto out;
     }

@@ -89,22 +89,6 @@ test_heatmap(void)
     }
 }
 
-static float
-u2f(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint32_t
-f2u(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 static void
 test_formats(void)
 {
@@ -151,27 +135,27 @@ test_formats(void)
             continue;
         }
         for (int c = 0; c < 4; c++) {
-            in[c] = f2u(rt[i].in[c]);
+            in[c] = test_as_bits(rt[i].in[c]);
         }
         sim_fmt_encode(f, in, texel);
         sim_fmt_decode(f, texel, got);
         for (uint32_t c = 0; c < f->channels; c++) {
             int comp = f->swizzle[c];
             float want = rt[i].in[comp];
-            if (fabsf(u2f(got[comp]) - want) > rt[i].tol * (1.0f + fabsf(want))) {
+            if (fabsf(test_as_float(got[comp]) - want) > rt[i].tol * (1.0f + fabsf(want))) {
                 fprintf(stderr, "format %u component %d: %g -> %g\n", rt[i].format, comp,
-                        (double)rt[i].in[comp], (double)u2f(got[comp]));
+                        (double)rt[i].in[comp], (double)test_as_float(got[comp]));
                 test_failures++;
             }
         }
     }
     /* UNORM8 rounds to nearest: 0.5 -> 128 (127.5, a tie, rounds up). */
     const struct sim_fmt *f = sim_fmt_get(VK_FORMAT_R8_UNORM);
-    uint32_t v[4] = {f2u(0.5f), 0, 0, 0};
+    uint32_t v[4] = {test_as_bits(0.5f), 0, 0, 0};
     uint8_t t = 0;
     sim_fmt_encode(f, v, &t);
     CHECK_EQ_INT(128, t);
-    v[0] = f2u(-3.0f);
+    v[0] = test_as_bits(-3.0f);
     sim_fmt_encode(f, v, &t);
     CHECK_EQ_INT(0, t);
     /* D16 quantization lands on the grid. */

@@ -56,12 +56,8 @@ replay(const struct tess_fixture *f, double area, uint32_t samples, uint32_t thr
 {
     struct sim_replay_options opt = {.threads = threads, .samples = samples,
                                      .retessellate = area};
-    struct sim_replay_result *r = NULL;
-    char detail[160];
-    enum sim_replay_error err = sim_replay_frame(&f->frame, &opt, &r, detail);
-    if (err) {
-        fprintf(stderr, "replay failed: %s (%s)\n", sim_replay_error_name(err), detail);
-        test_failures++;
+    struct sim_replay_result *r = test_sim_replay("retessellation", &f->frame, &opt);
+    if (!r) {
         return NULL;
     }
     uint32_t n = 0;
@@ -157,9 +153,9 @@ test_triangle(struct sim_ir_shader *const quad_stages[SIM_STAGE_COUNT])
 
     memcpy(stages, quad_stages, sizeof(stages));
     stages[SIM_STAGE_TESS_CONTROL] =
-        replay_load(replay_retess_tri_tesc, sizeof(replay_retess_tri_tesc));
+        test_sim_load(replay_retess_tri_tesc, sizeof(replay_retess_tri_tesc));
     stages[SIM_STAGE_TESS_EVAL] =
-        replay_load(replay_retess_tri_tese, sizeof(replay_retess_tri_tese));
+        test_sim_load(replay_retess_tri_tese, sizeof(replay_retess_tri_tese));
     fixture_init(&f, stages, 0);
     f.draw.state.patch_control_points = 3;
     f.draw.count = 3;
@@ -214,11 +210,11 @@ main(void)
 {
     struct sim_ir_shader *stages[SIM_STAGE_COUNT] = {0};
 
-    stages[SIM_STAGE_VERTEX] = replay_load(replay_retess_vert, sizeof(replay_retess_vert));
-    stages[SIM_STAGE_TESS_CONTROL] = replay_load(replay_retess_tesc, sizeof(replay_retess_tesc));
-    stages[SIM_STAGE_TESS_EVAL] = replay_load(replay_retess_tese, sizeof(replay_retess_tese));
+    stages[SIM_STAGE_VERTEX] = test_sim_load(replay_retess_vert, sizeof(replay_retess_vert));
+    stages[SIM_STAGE_TESS_CONTROL] = test_sim_load(replay_retess_tesc, sizeof(replay_retess_tesc));
+    stages[SIM_STAGE_TESS_EVAL] = test_sim_load(replay_retess_tese, sizeof(replay_retess_tese));
     stages[SIM_STAGE_FRAGMENT] =
-        replay_load(replay_tess_barrier_frag, sizeof(replay_tess_barrier_frag));
+        test_sim_load(replay_tess_barrier_frag, sizeof(replay_tess_barrier_frag));
     if (test_failures) {
         return TEST_FAIL;
     }

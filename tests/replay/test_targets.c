@@ -21,6 +21,7 @@
 
 #include "pipeline/pipeline.h"
 #include "replay_fixture.h"
+#include "sim_fixture.h"
 #include "test.h"
 
 #include "array_sample_frag.h"
@@ -38,16 +39,7 @@ static struct sim_draw_state
 fullscreen_state(uint32_t width, uint32_t height)
 {
     struct sim_draw_state s;
-    memset(&s, 0, sizeof(s));
-    s.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-    s.viewport = (struct sim_viewport){0, 0, (float)width, (float)height, 0, 1};
-    s.scissor = (struct sim_rect){0, 0, width, height};
-    s.polygon_mode = VK_POLYGON_MODE_FILL;
-    s.cull_mode = VK_CULL_MODE_NONE;
-    s.front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
-    s.depth_clip = 1;
-    s.sample_mask = ~0u;
-    s.blend[0].write_mask = 0xf;
+    test_sim_state_init(&s, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, width, height);
     return s;
 }
 
@@ -57,16 +49,8 @@ colour_pass(uint32_t image, uint32_t width, uint32_t height)
 {
     struct sim_pass p;
     memset(&p, 0, sizeof(p));
-    p.kind = SIM_PASS_RENDER;
-    p.width = width;
-    p.height = height;
-    p.area = (struct sim_rect){0, 0, width, height};
-    p.samples = 1;
-    p.color_count = 1;
-    p.color[0] = (struct sim_attachment){.image = image, .format = VK_FORMAT_R8G8B8A8_UNORM,
-                                         .load_op = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                         .store_op = VK_ATTACHMENT_STORE_OP_STORE,
-                                         .resolve_image = SIM_NONE};
+    test_sim_pass_init(&p, image, width, height, 1);
+    p.color[0].store_op = VK_ATTACHMENT_STORE_OP_STORE;
     p.depth.image = SIM_NONE;
     return p;
 }
@@ -163,7 +147,6 @@ test_input_attachments(struct sim_ir_shader *vs, struct sim_ir_shader *gradient,
     struct sim_frame frame = {0};
     struct sim_replay_options opt = {.threads = 2};
     struct sim_replay_result *r = NULL;
-    char detail[160];
 
     for (uint32_t i = 0; i < 3; i++) {
         images[i] = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1, 1, NULL, 0};
@@ -180,15 +163,9 @@ test_input_attachments(struct sim_ir_shader *vs, struct sim_ir_shader *gradient,
             draws[i].binding_images = input_image;
         }
     }
-    frame.sub_pixel_bits = 8;
-    frame.images = images;
-    frame.image_count = 3;
-    frame.passes = passes;
-    frame.pass_count = 3;
-    frame.present_image = 1;
-    if (sim_replay_frame(&frame, &opt, &r, detail) != SIM_REPLAY_ERROR_OK) {
-        fprintf(stderr, "replay failed: %s\n", detail);
-        test_failures++;
+    test_sim_frame_init(&frame, images, 3, passes, 3, 1);
+    r = test_sim_replay("input attachments", &frame, &opt);
+    if (!r) {
         return;
     }
     check_all_drawn(r, 3);
@@ -325,15 +302,9 @@ test_subresource_targets(struct sim_ir_shader *vs, struct sim_ir_shader *gradien
     float cleared[4] = {10 / 255.0f, 20 / 255.0f, 30 / 255.0f, 40 / 255.0f};
     memcpy(passes[4].color[0].clear, cleared, sizeof(cleared));
     passes[4].draw_count = 0;
-    frame.sub_pixel_bits = 8;
-    frame.images = images;
-    frame.image_count = 7;
-    frame.passes = passes;
-    frame.pass_count = 6;
-    frame.present_image = 4;
-    if (sim_replay_frame(&frame, &opt, &r, detail) != SIM_REPLAY_ERROR_OK) {
-        fprintf(stderr, "replay failed: %s\n", detail);
-        test_failures++;
+    test_sim_frame_init(&frame, images, 7, passes, 6, 4);
+    r = test_sim_replay("subresource targets", &frame, &opt);
+    if (!r) {
         return;
     }
     check_all_drawn(r, 5);
@@ -352,21 +323,21 @@ test_subresource_targets(struct sim_ir_shader *vs, struct sim_ir_shader *gradien
 int
 main(void)
 {
-    struct sim_ir_shader *vs = replay_load(replay_fullscreen_vert, sizeof(replay_fullscreen_vert));
+    struct sim_ir_shader *vs = test_sim_load(replay_fullscreen_vert, sizeof(replay_fullscreen_vert));
     struct sim_ir_shader *gradient =
-        replay_load(replay_gradient_frag, sizeof(replay_gradient_frag));
-    struct sim_ir_shader *subpass = replay_load(replay_subpass_frag, sizeof(replay_subpass_frag));
-    struct sim_ir_shader *coord = replay_load(replay_subpass_coord_frag,
+        test_sim_load(replay_gradient_frag, sizeof(replay_gradient_frag));
+    struct sim_ir_shader *subpass = test_sim_load(replay_subpass_frag, sizeof(replay_subpass_frag));
+    struct sim_ir_shader *coord = test_sim_load(replay_subpass_coord_frag,
                                        sizeof(replay_subpass_coord_frag));
 
     if (vs && gradient && subpass && coord) {
         test_input_attachments(vs, gradient, subpass, coord);
     }
     test_input_attachment_ms();
-    struct sim_ir_shader *array_fs = replay_load(replay_array_sample_frag,
+    struct sim_ir_shader *array_fs = test_sim_load(replay_array_sample_frag,
                                           sizeof(replay_array_sample_frag));
     struct sim_ir_shader *lod_fs =
-        replay_load(replay_lod_sample_frag, sizeof(replay_lod_sample_frag));
+        test_sim_load(replay_lod_sample_frag, sizeof(replay_lod_sample_frag));
     if (vs && gradient && array_fs && lod_fs) {
         test_subresource_targets(vs, gradient, array_fs, lod_fs);
     }

@@ -52,14 +52,7 @@ static struct sim_replay_result *
 replay(const struct tess_fixture *f, uint32_t threads)
 {
     struct sim_replay_options opt = {.threads = threads};
-    struct sim_replay_result *r = NULL;
-    char detail[160];
-    enum sim_replay_error err = sim_replay_frame(&f->frame, &opt, &r, detail);
-    if (err) {
-        fprintf(stderr, "replay failed: %s (%s)\n", sim_replay_error_name(err), detail);
-        test_failures++;
-    }
-    return r;
+    return test_sim_replay("tessellation", &f->frame, &opt);
 }
 
 static void
@@ -180,13 +173,13 @@ main(void)
     struct sim_ir_shader *stages[SIM_STAGE_COUNT] = {0};
 
     stages[SIM_STAGE_VERTEX] =
-        replay_load(replay_tess_barrier_vert, sizeof(replay_tess_barrier_vert));
+        test_sim_load(replay_tess_barrier_vert, sizeof(replay_tess_barrier_vert));
     stages[SIM_STAGE_TESS_CONTROL] =
-        replay_load(replay_tess_barrier_tesc, sizeof(replay_tess_barrier_tesc));
+        test_sim_load(replay_tess_barrier_tesc, sizeof(replay_tess_barrier_tesc));
     stages[SIM_STAGE_TESS_EVAL] =
-        replay_load(replay_tess_barrier_tese, sizeof(replay_tess_barrier_tese));
+        test_sim_load(replay_tess_barrier_tese, sizeof(replay_tess_barrier_tese));
     stages[SIM_STAGE_FRAGMENT] =
-        replay_load(replay_tess_barrier_frag, sizeof(replay_tess_barrier_frag));
+        test_sim_load(replay_tess_barrier_frag, sizeof(replay_tess_barrier_frag));
     if (test_failures) {
         return TEST_FAIL;
     }

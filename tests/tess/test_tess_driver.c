@@ -234,12 +234,9 @@ create_objects(struct harness *h, uint32_t max_patches)
         .pBindings = bindings,
     };
     VK_TRY(vkCreateDescriptorSetLayout(h->device, &sli, NULL, &h->set_layout));
-    VkPipelineLayoutCreateInfo pli = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = 1,
-        .pSetLayouts = &h->set_layout,
-    };
-    VK_TRY(vkCreatePipelineLayout(h->device, &pli, NULL, &h->layout));
+    if (vku_create_pipeline_layout(h->device, &h->set_layout, 0, 0, &h->layout) != 0) {
+        return -1;
+    }
 
     h->level_capacity = max_patches;
     size_t max_vertices = (size_t)PATCHES_PER_DRAW * SIM_TESS_MAX_INDICES;
@@ -254,20 +251,9 @@ create_objects(struct harness *h, uint32_t max_patches)
     }
 
     VkDescriptorPoolSize ps = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 2};
-    VkDescriptorPoolCreateInfo dpi = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-        .maxSets = 1,
-        .poolSizeCount = 1,
-        .pPoolSizes = &ps,
-    };
-    VK_TRY(vkCreateDescriptorPool(h->device, &dpi, NULL, &h->pool));
-    VkDescriptorSetAllocateInfo dai = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-        .descriptorPool = h->pool,
-        .descriptorSetCount = 1,
-        .pSetLayouts = &h->set_layout,
-    };
-    VK_TRY(vkAllocateDescriptorSets(h->device, &dai, &h->set));
+    if (vku_create_set(h->device, &ps, 1, &h->set_layout, &h->pool, &h->set) != 0) {
+        return -1;
+    }
     VkDescriptorBufferInfo infos[2] = {
         {.buffer = h->levels.buffer, .range = VK_WHOLE_SIZE},
         {.buffer = h->counter.buffer, .range = VK_WHOLE_SIZE},
@@ -301,22 +287,7 @@ create_objects(struct harness *h, uint32_t max_patches)
     };
     VK_TRY(vkCreateFramebuffer(h->device, &fbi, NULL, &h->framebuffer));
 
-    VkCommandPoolCreateInfo cpi = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-        .queueFamilyIndex = h->family,
-    };
-    VK_TRY(vkCreateCommandPool(h->device, &cpi, NULL, &h->command_pool));
-    VkCommandBufferAllocateInfo cai = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-        .commandPool = h->command_pool,
-        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-        .commandBufferCount = 1,
-    };
-    VK_TRY(vkAllocateCommandBuffers(h->device, &cai, &h->cmd));
-    VkFenceCreateInfo fi = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    VK_TRY(vkCreateFence(h->device, &fi, NULL, &h->fence));
-    return 0;
+    return vku_create_commands(h->device, h->family, &h->command_pool, &h->cmd, 1, &h->fence);
 }
 
 static void

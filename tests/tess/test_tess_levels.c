@@ -14,14 +14,6 @@
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-static float
-bf(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
 static void
 test_fixed(void)
 {
@@ -50,8 +42,8 @@ test_fixed(void)
     for (size_t i = 0; i < COUNT(cases); i++) {
         CHECK_EQ_U64(cases[i].out, sim_tess_fixed_from_float(cases[i].in));
     }
-    CHECK_EQ_U64(0, sim_tess_fixed_from_float(bf(0x7fc00000u))); /* NaN */
-    CHECK_EQ_U64(0, sim_tess_fixed_from_float(bf(0x00000001u))); /* denormal */
+    CHECK_EQ_U64(0, sim_tess_fixed_from_float(test_as_float(0x7fc00000u))); /* NaN */
+    CHECK_EQ_U64(0, sim_tess_fixed_from_float(test_as_float(0x00000001u))); /* denormal */
 
     static const struct {
         uint32_t in;
@@ -304,10 +296,16 @@ static void
 test_discard(void)
 {
     const float bad[] = {
-        0.0f,           -0.0f, -1.0f, -INFINITY, bf(0x7fc00000u), bf(0xffc00001u), bf(0x00000001u),
-        bf(0x007fffffu)};
+        0.0f,
+        -0.0f,
+        -1.0f,
+        -INFINITY,
+        test_as_float(0x7fc00000u),
+        test_as_float(0xffc00001u),
+        test_as_float(0x00000001u),
+        test_as_float(0x007fffffu)};
     const float good[] = {
-        bf(0x00800000u) /* smallest normal */, 1e-30f, 0.5f, 1.0f, 1e30f, INFINITY};
+        test_as_float(0x00800000u) /* smallest normal */, 1e-30f, 0.5f, 1.0f, 1e30f, INFINITY};
     static const uint32_t edges[] = {3, 4, 2};
 
     for (uint32_t domain = 0; domain < 3; domain++) {
@@ -340,7 +338,8 @@ test_discard(void)
     struct sim_tess *tess = NULL;
     CHECK_EQ_INT(SIM_TESS_ERROR_OK, sim_tess_create(&cfg, &tess));
     if (tess) {
-        struct sim_tess_levels l = {.outer = {2, 3, bf(0x7fc00000u), 5}, .inner = {2, 2}};
+        struct sim_tess_levels l = {.outer = {2, 3, test_as_float(0x7fc00000u), 5},
+                                    .inner = {2, 2}};
         const struct sim_tess_mesh *m = sim_tess_run(tess, &l);
         CHECK_EQ_INT(0, m->point_count);
         CHECK_EQ_INT(0, m->index_count);

@@ -21,7 +21,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/pipeline.h"
-#include "pipeline/pipeline.h"
+#include "sim_fixture.h"
 #include "test.h"
 
 #include "layer_client_frag.h"
@@ -33,10 +33,8 @@
 static inline struct sim_ir_shader *
 fix_load(const uint32_t *words, size_t bytes)
 {
-    struct sim_ir_shader *sh = NULL;
-    struct sim_spv_error_info info;
-    if (sim_ir_shader_create(words, bytes / 4, NULL, &sh, &info)) {
-        fprintf(stderr, "translation failed: %s\n", info.detail);
+    struct sim_ir_shader *sh = test_sim_load(words, bytes);
+    if (!sh) {
         exit(TEST_SETUP_ERROR);
     }
     return sh;
@@ -71,14 +69,8 @@ fix_init(struct unit_fixture *f, enum sim_unit_kind kind, uint32_t samples,
 {
     memset(f, 0, sizeof(*f));
     f->image = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, FIX_W, FIX_H, 1, 1, samples, NULL, 0};
-    f->pass.kind = SIM_PASS_RENDER;
-    f->pass.width = FIX_W;
-    f->pass.height = FIX_H;
-    f->pass.area = (struct sim_rect){0, 0, FIX_W, FIX_H};
-    f->pass.samples = samples;
-    f->pass.color_count = 1;
-    f->pass.color[0] = (struct sim_attachment){.image = 0, .format = VK_FORMAT_R8G8B8A8_UNORM,
-                                               .resolve_image = SIM_NONE};
+    test_sim_pass_init(&f->pass, 0, FIX_W, FIX_H, samples);
+    f->pass.color[0].load_op = VK_ATTACHMENT_LOAD_OP_LOAD;
     f->draw.state.blend[0].write_mask = 0xf;
     f->draw.state.sample_mask = ~0u;
     f->draw.indexed = 1;
@@ -337,30 +329,12 @@ frame_init(struct frame_fixture *f, uint32_t width, uint32_t height, struct sim_
     f->height = height;
     f->images[0] = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, width, height, 1, 1, 1, NULL, 0};
     f->images[1] = (struct sim_image){VK_FORMAT_D32_SFLOAT, width, height, 1, 1, 1, NULL, 0};
-    f->pass.kind = SIM_PASS_RENDER;
-    f->pass.width = width;
-    f->pass.height = height;
-    f->pass.area = (struct sim_rect){0, 0, width, height};
-    f->pass.samples = 1;
-    f->pass.color_count = 1;
-    f->pass.color[0] = (struct sim_attachment){.image = 0, .format = VK_FORMAT_R8G8B8A8_UNORM,
-                                               .load_op = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                               .resolve_image = SIM_NONE};
-    f->pass.has_depth = 1;
-    f->pass.depth = (struct sim_attachment){.image = 1, .format = VK_FORMAT_D32_SFLOAT,
-                                            .load_op = VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                            .resolve_image = SIM_NONE};
-    float one = 1.0f;
-    memcpy(&f->pass.depth.clear[0], &one, 4);
+    test_sim_pass_init(&f->pass, 0, width, height, 1);
+    test_sim_pass_depth(&f->pass, 1, VK_FORMAT_D32_SFLOAT);
     f->pass.draws = f->draws;
     f->pass.draw_count = 1;
     f->frame.index = 1;
-    f->frame.sub_pixel_bits = 8;
-    f->frame.images = f->images;
-    f->frame.image_count = 2;
-    f->frame.passes = &f->pass;
-    f->frame.pass_count = 1;
-    f->frame.present_image = 0;
+    test_sim_frame_init(&f->frame, f->images, 2, &f->pass, 1, 0);
     f->prog.stages[SIM_STAGE_VERTEX] = vs;
     f->prog.stages[SIM_STAGE_FRAGMENT] = fs;
     f->prog.binding_count = 1;
@@ -377,18 +351,10 @@ frame_init(struct frame_fixture *f, uint32_t width, uint32_t height, struct sim_
                                           .size = sizeof(f->push)};
     struct sim_draw *d = &f->draws[0];
     d->program = &f->prog;
-    d->state.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-    d->state.viewport = (struct sim_viewport){0, 0, (float)width, (float)height, 0, 1};
-    d->state.scissor = (struct sim_rect){0, 0, width, height};
-    d->state.polygon_mode = VK_POLYGON_MODE_FILL;
-    d->state.cull_mode = VK_CULL_MODE_NONE;
-    d->state.front_face = VK_FRONT_FACE_COUNTER_CLOCKWISE;
-    d->state.depth_clip = 1;
-    d->state.sample_mask = ~0u;
+    test_sim_state_init(&d->state, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, width, height);
     d->state.depth_test = 1;
     d->state.depth_write = 1;
     d->state.depth_compare = VK_COMPARE_OP_LESS_OR_EQUAL;
-    d->state.blend[0].write_mask = 0xf;
     d->bindings = f->bindings;
     d->binding_count = 2;
     d->indexed = 1;
@@ -457,7 +423,6 @@ frame_replay(struct frame_fixture *f, uint32_t units, uint32_t samples, uint32_t
 {
     struct sim_replay_options opt;
     struct sim_replay_result *r = NULL;
-    char detail[160];
     memset(&opt, 0, sizeof(opt));
     if (base) {
         opt = *base;
@@ -471,10 +436,8 @@ frame_replay(struct frame_fixture *f, uint32_t units, uint32_t samples, uint32_t
     d->index_data = f->indices;
     d->index_size = sizeof(uint16_t) * f->index_count;
     d->count = f->index_count;
-    enum sim_replay_error err = sim_replay_frame(&f->frame, &opt, &r, detail);
-    if (err) {
-        fprintf(stderr, "replay failed: %s (%s)\n", sim_replay_error_name(err), detail);
-        test_failures++;
+    r = test_sim_replay("frame", &f->frame, &opt);
+    if (!r) {
         return NULL;
     }
     uint32_t n;
