@@ -254,7 +254,7 @@ vku_create_pipeline_layout(VkDevice device, const VkDescriptorSetLayout *set_lay
     VkPushConstantRange push = {push_stages, 0, push_size};
     VkPipelineLayoutCreateInfo pli = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = 1,
+        .setLayoutCount = set_layout ? 1 : 0,
         .pSetLayouts = set_layout,
         .pushConstantRangeCount = push_size ? 1 : 0,
         .pPushConstantRanges = push_size ? &push : NULL,

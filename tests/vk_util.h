@@ -119,7 +119,8 @@ int
 vku_create_commands(VkDevice device, uint32_t family, VkCommandPool *pool, VkCommandBuffer *cmds,
                     uint32_t count, VkFence *fence);
 
-/* A pipeline layout of the one set layout `set_layout` and, when
+/* A pipeline layout of the one set layout `set_layout` (none when NULL)
+ * and, when
  * push_size is not 0, one push constant range of push_size bytes at offset
  * 0 for `push_stages`.  The caller owns *out.  Returns 0 or -1. */
 int

@@ -195,49 +195,19 @@ create_objects(struct client *c, VkPhysicalDevice physical, struct vku_image *ta
                           &fs) != 0) {
         return -1;
     }
-    VkPipelineLayoutCreateInfo li = {.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    VKU_TRY("mt_client", vkCreatePipelineLayout(c->device, &li, NULL, &c->layout));
-    VkPipelineShaderStageCreateInfo stages[2] = {
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main"},
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main"},
-    };
-    VkPipelineVertexInputStateCreateInfo vin = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-    VkPipelineInputAssemblyStateCreateInfo ia = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-        .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST};
-    VkPipelineViewportStateCreateInfo vps = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-        .viewportCount = 1, .scissorCount = 1};
-    VkPipelineRasterizationStateCreateInfo rs = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-        .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_NONE,
-        .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE, .lineWidth = 1.0f};
-    VkPipelineMultisampleStateCreateInfo ms = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-        .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
-    VkPipelineColorBlendAttachmentState blend = {.colorWriteMask = 0xf};
-    VkPipelineColorBlendStateCreateInfo cb = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-        .attachmentCount = 1, .pAttachments = &blend};
-    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
-    VkPipelineDynamicStateCreateInfo ds = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-        .dynamicStateCount = 2, .pDynamicStates = dyn};
-    VkGraphicsPipelineCreateInfo pi = {
-        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-        .stageCount = 2, .pStages = stages,
-        .pVertexInputState = &vin, .pInputAssemblyState = &ia, .pViewportState = &vps,
-        .pRasterizationState = &rs, .pMultisampleState = &ms, .pColorBlendState = &cb,
-        .pDynamicState = &ds, .layout = c->layout, .renderPass = c->pass,
-    };
-    VkResult r = vkCreateGraphicsPipelines(c->device, VK_NULL_HANDLE, 1, &pi, NULL, &c->pipeline);
+    if (vku_create_pipeline_layout(c->device, NULL, 0, 0, &c->layout) != 0) {
+        return -1;
+    }
+    struct vku_pipeline p;
+    vku_pipeline_init(&p, vs, fs, c->layout);
+    p.dynamic[0] = VK_DYNAMIC_STATE_VIEWPORT;
+    p.dynamic[1] = VK_DYNAMIC_STATE_SCISSOR;
+    p.dynamic_state.dynamicStateCount = 2;
+    p.info.renderPass = c->pass;
+    int fail = vku_pipeline_create(c->device, &p, &c->pipeline);
     vkDestroyShaderModule(c->device, vs, NULL);
     vkDestroyShaderModule(c->device, fs, NULL);
-    VKU_TRY("mt_client", r);
-    return 0;
+    return fail;
 }
 
 /* Moves the target into COLOR_ATTACHMENT_OPTIMAL, cleared to black. */

@@ -76,45 +76,15 @@ create_pipeline(struct client *c)
                           sizeof(replay_array_sample_frag), &fs) != 0) {
         return -1;
     }
-    VkPipelineShaderStageCreateInfo stages[2] = {
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main"},
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main"},
-    };
-    VkPipelineVertexInputStateCreateInfo vin = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-    VkPipelineInputAssemblyStateCreateInfo ia = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-        .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST};
-    VkViewport vp = {0.0f, 0.0f, (float)SIZE, (float)SIZE, 0.0f, 1.0f};
-    VkRect2D sc = {{0, 0}, {SIZE, SIZE}};
-    VkPipelineViewportStateCreateInfo vps = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-        .viewportCount = 1, .pViewports = &vp, .scissorCount = 1, .pScissors = &sc};
-    VkPipelineRasterizationStateCreateInfo rs = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-        .polygonMode = VK_POLYGON_MODE_FILL, .cullMode = VK_CULL_MODE_NONE,
-        .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE, .lineWidth = 1.0f};
-    VkPipelineMultisampleStateCreateInfo ms = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-        .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
-    VkPipelineColorBlendAttachmentState blend = {.colorWriteMask = 0xf};
-    VkPipelineColorBlendStateCreateInfo cb = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-        .attachmentCount = 1, .pAttachments = &blend};
-    VkGraphicsPipelineCreateInfo pi = {
-        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-        .stageCount = 2, .pStages = stages,
-        .pVertexInputState = &vin, .pInputAssemblyState = &ia, .pViewportState = &vps,
-        .pRasterizationState = &rs, .pMultisampleState = &ms, .pColorBlendState = &cb,
-        .layout = c->layout, .renderPass = c->pass,
-    };
-    VkResult r = vkCreateGraphicsPipelines(c->device, VK_NULL_HANDLE, 1, &pi, NULL, &c->pipeline);
+    struct vku_pipeline p;
+    vku_pipeline_init(&p, vs, fs, c->layout);
+    p.viewport = (VkViewport){0.0f, 0.0f, (float)SIZE, (float)SIZE, 0.0f, 1.0f};
+    p.scissor = (VkRect2D){{0, 0}, {SIZE, SIZE}};
+    p.info.renderPass = c->pass;
+    int fail = vku_pipeline_create(c->device, &p, &c->pipeline);
     vkDestroyShaderModule(c->device, vs, NULL);
     vkDestroyShaderModule(c->device, fs, NULL);
-    VKU_TRY("upload_client", r);
-    return 0;
+    return fail;
 }
 
 static int
@@ -178,24 +148,18 @@ create_objects(struct client *c)
         .bindingCount = 1, .pBindings = &b};
     VKU_TRY("upload_client", vkCreateDescriptorSetLayout(c->device, &dli, NULL, &c->set_layout));
     VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
-    VkDescriptorPoolCreateInfo dpi = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
-        .maxSets = 1, .poolSizeCount = 1, .pPoolSizes = &ps};
-    VKU_TRY("upload_client", vkCreateDescriptorPool(c->device, &dpi, NULL, &c->pool));
-    VkDescriptorSetAllocateInfo dai = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
-        .descriptorPool = c->pool, .descriptorSetCount = 1, .pSetLayouts = &c->set_layout};
-    VKU_TRY("upload_client", vkAllocateDescriptorSets(c->device, &dai, &c->set));
+    if (vku_create_set(c->device, &ps, 1, &c->set_layout, &c->pool, &c->set) != 0) {
+        return -1;
+    }
     VkDescriptorImageInfo img = {c->sampler, c->texture.view,
                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
     VkWriteDescriptorSet wr = {
         .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .descriptorCount = 1,
         .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, .pImageInfo = &img};
     vkUpdateDescriptorSets(c->device, 1, &wr, 0, NULL);
-    VkPipelineLayoutCreateInfo li = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
-        .setLayoutCount = 1, .pSetLayouts = &c->set_layout};
-    VKU_TRY("upload_client", vkCreatePipelineLayout(c->device, &li, NULL, &c->layout));
+    if (vku_create_pipeline_layout(c->device, &c->set_layout, 0, 0, &c->layout) != 0) {
+        return -1;
+    }
 
     VkAttachmentDescription att = {
         .format = VK_FORMAT_R8G8B8A8_UNORM,
@@ -223,25 +187,6 @@ create_objects(struct client *c)
     return create_pipeline(c);
 }
 
-static void
-texture_barrier(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageLayout to,
-                VkAccessFlags src, VkAccessFlags dst, VkPipelineStageFlags src_stage,
-                VkPipelineStageFlags dst_stage)
-{
-    VkImageMemoryBarrier b = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-        .srcAccessMask = src,
-        .dstAccessMask = dst,
-        .oldLayout = from,
-        .newLayout = to,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = image,
-        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, LAYERS},
-    };
-    vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &b);
-}
-
 static int
 record_frame(const struct client *c, VkCommandBuffer cmd)
 {
@@ -256,6 +201,7 @@ record_frame(const struct client *c, VkCommandBuffer cmd)
         .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, LAYERS},
         .imageExtent = {SIZE, SIZE, 1},
     };
+    VkImageSubresourceRange layers = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, LAYERS};
     VkClearValue clear = {.color = {{0.0f, 0.0f, 1.0f, 1.0f}}};
     VkRenderPassBeginInfo rp = {
         .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
@@ -267,15 +213,15 @@ record_frame(const struct client *c, VkCommandBuffer cmd)
     };
 
     VKU_TRY("upload_client", vkBeginCommandBuffer(cmd, &begin));
-    texture_barrier(cmd, c->texture.image, VK_IMAGE_LAYOUT_UNDEFINED,
-                    VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 0, VK_ACCESS_TRANSFER_WRITE_BIT,
-                    VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT);
+    vku_image_barrier(cmd, c->texture.image, layers, VK_IMAGE_LAYOUT_UNDEFINED,
+                      VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
+                      VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     vkCmdCopyBufferToImage(cmd, c->staging.buffer, c->texture.image,
                            VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-    texture_barrier(cmd, c->texture.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
-                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_ACCESS_TRANSFER_WRITE_BIT,
-                    VK_ACCESS_SHADER_READ_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                    VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT);
+    vku_image_barrier(cmd, c->texture.image, layers, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                      VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                      VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
+                      VK_ACCESS_SHADER_READ_BIT);
     vkCmdBeginRenderPass(cmd, &rp, VK_SUBPASS_CONTENTS_INLINE);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set, 0,
@@ -317,20 +263,7 @@ main(int argc, char **argv)
         create_objects(&c) != 0) {
         return 1;
     }
-    VkCommandPoolCreateInfo pci = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
-        .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
-        .queueFamilyIndex = family,
-    };
-    VkCommandBufferAllocateInfo ai = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-        .commandBufferCount = 1,
-    };
-    VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-    if (vkCreateCommandPool(c.device, &pci, NULL, &pool) != VK_SUCCESS ||
-        (ai.commandPool = pool, vkAllocateCommandBuffers(c.device, &ai, &cmd)) != VK_SUCCESS ||
-        vkCreateFence(c.device, &fci, NULL, &fence) != VK_SUCCESS) {
+    if (vku_create_commands(c.device, family, &pool, &cmd, 1, &fence) != 0) {
         return 1;
     }
     for (uint32_t f = 0; f < frames; f++) {
