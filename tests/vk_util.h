@@ -120,9 +120,8 @@ vku_create_commands(VkDevice device, uint32_t family, VkCommandPool *pool, VkCom
                     uint32_t count, VkFence *fence);
 
 /* A pipeline layout of the one set layout `set_layout` (none when NULL)
- * and, when
- * push_size is not 0, one push constant range of push_size bytes at offset
- * 0 for `push_stages`.  The caller owns *out.  Returns 0 or -1. */
+ * and, when push_size is not 0, one push constant range of push_size bytes
+ * at offset 0 for `push_stages`.  The caller owns *out.  Returns 0 or -1. */
 int
 vku_create_pipeline_layout(VkDevice device, const VkDescriptorSetLayout *set_layout,
                            VkShaderStageFlags push_stages, uint32_t push_size,
