@@ -142,6 +142,10 @@ def main():
             cmds = [("spirv", [a.overshade, "spirv", "--ir", path])]
             if a.runner:
                 cmds.append(("translate+run", [a.runner, path]))
+        if n and n % 500 == 0:
+            print("after %d copies: %s" % (n, "; ".join(
+                "%s: %s" % (k, ", ".join("%s %d" % (o, c[o]) for o in ("ok", "refused") + FINDINGS))
+                for k, c in counts.items())), flush=True)
         found = []
         for name, cmd in cmds:
             what, err = outcome(cmd, a.timeout, env)
