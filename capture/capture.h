@@ -470,7 +470,9 @@ struct cap_pipeline {
     uint32_t view_mask;
     uint32_t depth_format;
     uint32_t stencil_format;
-    uint32_t reserved1;
+    /* VkPipelineViewportDepthClipControlCreateInfoEXT::negativeOneToOne
+     * (0 in traces written before it was captured: the default). */
+    uint32_t negative_one_to_one;
 };
 
 /* One written descriptor of a set, as it was when the frame ran. */

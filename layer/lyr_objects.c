@@ -1482,6 +1482,11 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
             p.has |= CAP_PIPELINE_HAS_VIEWPORT;
             p.viewport_count = v->viewportCount;
             p.scissor_count = v->scissorCount;
+            const VkPipelineViewportDepthClipControlCreateInfoEXT *cc = find_next(
+                v->pNext, VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_DEPTH_CLIP_CONTROL_CREATE_INFO_EXT);
+            if (cc) {
+                p.negative_one_to_one = cc->negativeOneToOne;
+            }
             if (v->pViewports && !has_dynamic(dyn, VK_DYNAMIC_STATE_VIEWPORT) &&
                 !has_dynamic(dyn, VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT)) {
                 nvp = v->viewportCount;

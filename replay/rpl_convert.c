@@ -947,10 +947,8 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
     s->front_face = dyn_word(w, VK_DYNAMIC_STATE_FRONT_FACE, p->front_face);
     s->provoking_vertex =
         dyn_word(w, VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT, p->provoking_vertex);
-    /* Dynamic only: the pipeline's VkPipelineViewportDepthClipControlCreateInfoEXT
-     * is not captured. */
-    s->depth_negative_one_to_one =
-        dyn_word(w, VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT, 0);
+    s->depth_negative_one_to_one = dyn_word(w, VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT,
+                                            p->negative_one_to_one != 0);
     s->depth_clamp = dyn_word(w, VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT, p->depth_clamp_enable);
     /* Without a depth clip state of its own, clipping follows the clamp
      * (VK_EXT_depth_clip_enable). */
