@@ -114,6 +114,7 @@ struct replay {
     /* Subresource images of each image: the first, and the next of each. */
     uint32_t *first_child, *next_child;
     uint32_t pass_serial; /* 1 + the index of the pass being replayed */
+    uint32_t draws_done, draws_total; /* for opt.progress */
     /* The current draw's binding table per unit (NULL: the draw's own). */
     struct sim_binding *bindings[SIM_UNIT_COUNT];
     struct sim_binding *bindings_store[SIM_UNIT_COUNT];
@@ -1027,6 +1028,16 @@ end_pass(struct replay *r, const struct sim_pass *pass)
     }
 }
 
+/* One more draw done, for opt.progress. */
+static void
+report_progress(struct replay *r)
+{
+    r->draws_done++;
+    if (r->opt.progress) {
+        r->opt.progress(r->opt.progress_data, r->draws_done, r->draws_total);
+    }
+}
+
 static enum sim_replay_error
 replay_pass(struct replay *r, uint32_t p)
 {
@@ -1044,7 +1055,7 @@ replay_pass(struct replay *r, uint32_t p)
     } else {
         ok = begin_pass(r, pass, samples, detail);
     }
-    for (uint32_t d = 0; d < pass->draw_count; d++) {
+    for (uint32_t d = 0; d < pass->draw_count; d++, report_progress(r)) {
         const struct sim_draw *draw = &pass->draws[d];
         struct sim_draw_result *out = new_draw_result(r, p, d);
         if (!out) {
@@ -1310,6 +1321,7 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
         goto error;
     }
     for (uint32_t p = 0; p < frame->pass_count; p++) {
+        r.draws_total += frame->passes[p].draw_count;
         res->heat_width = frame->passes[p].width > res->heat_width ? frame->passes[p].width
                                                                    : res->heat_width;
         res->heat_height = frame->passes[p].height > res->heat_height ? frame->passes[p].height
