@@ -13,14 +13,13 @@
  * It computes exactly what the general path computes, operation for
  * operation in the same float order (Vulkan 16.5.7, 16.5.8, 16.8, 16.9 as
  * tex_sample.c implements them), without the per-texel format search and
- * bounds bookkeeping: texels are decoded through 256-entry tables built with
- * tex_format.c's expressions.  tests/pipeline/test_tex_fast.c compares the
+ * bounds bookkeeping: texels are decoded through tex_format.c's 256-entry
+ * tables.  tests/pipeline/test_tex_fast.c compares the
  * two bit for bit over random coordinates, derivatives and sampler states.
  * A change to the general path's arithmetic must be mirrored here (the test
  * then says so).
  */
 #include <math.h>
-#include <pthread.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
@@ -45,20 +44,9 @@ fb(float f)
     return u;
 }
 
-/* Decoded 8-bit channels: UNORM (c / 255) and SRGB (tex_format.c's
- * srgb_to_linear), as float bits. */
-static uint32_t unorm8_table[256], srgb8_table[256];
-static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
-
-static void
-tables_init(void)
-{
-    for (uint32_t c = 0; c < 256; c++) {
-        float f = (float)c / 255.0f;
-        unorm8_table[c] = fb(f);
-        srgb8_table[c] = fb(f <= 0.04045f ? f / 12.92f : powf((f + 0.055f) / 1.055f, 2.4f));
-    }
-}
+/* Decoded 8-bit channels (tex_format.c's tables, the general path's). */
+#define unorm8_table (sim_tex_decode8_tables()->unorm)
+#define srgb8_table (sim_tex_decode8_tables()->srgb)
 
 struct fast {
     const struct sim_tex_image *image;
@@ -256,7 +244,6 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
             return 0;
         }
     }
-    pthread_once(&tables_once, tables_init);
     f.image = image;
     f.sampler = sampler;
     switch (sampler->border_color) {
