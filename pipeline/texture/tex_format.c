@@ -271,6 +271,15 @@ sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x
         return 1;
     }
     p = (const uint8_t *)lv->data + off;
+    if (d->bytes == 4 && d->channels == 4 && (d->chan == CH_UNORM8 || d->chan == CH_SRGB8)) {
+        /* The common case, as the loop below decodes it. */
+        const uint32_t *rgb = d->chan == CH_SRGB8 ? decode8.srgb : decode8.unorm;
+        texel[d->bgra ? 2 : 0] = rgb[p[0]];
+        texel[1] = rgb[p[1]];
+        texel[d->bgra ? 0 : 2] = rgb[p[2]];
+        texel[3] = decode8.unorm[p[3]];
+        return 1;
+    }
     if (d->chan == CH_B10G11R11 || d->chan == CH_A2B10G10R10 || d->chan == CH_A2B10G10R10UI ||
         d->chan == CH_UNORM24) {
         uint32_t w;

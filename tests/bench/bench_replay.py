@@ -4,7 +4,8 @@ under the capture layer on lavapipe, replays each with the baseline alone
 and with all six units, on 1 and on 2 threads, and prints per workload the
 driver's time for the captured frame's work (the trace's gpu_time_ns, what
 the layer measured around the frame's submits), each replay's time and
-their ratio.
+their ratio, and the CPU time the replay command took (all its threads,
+pictures and metrics included), which a busy machine disturbs less.
 
 Workloads: vkcube (Xvfb, 640x480, frame 3) and overshade-demo's plane,
 bumpy and terrain offscreen at --resolution (default 1728x1080, the
@@ -26,6 +27,7 @@ import glob
 import io
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -68,13 +70,19 @@ def capture_demo(args, scene, tmp):
 def replay(args, trace, modes, threads, out):
     cmd = [args.overshade, "replay", trace, "--out", out, "--modes", modes,
            "--threads", str(threads), "--repeat", str(args.repeat)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if p.returncode != 0:
         print(p.stdout.decode("utf-8", "replace"))
         return None
     with open(os.path.join(out, "report.json")) as f:
         frames = json.load(f)["frames"]
-    return frames[-1]
+    frame = frames[-1]
+    # CPU time of the whole command (every frame, pictures and metrics
+    # included): steadier than the wall time on a shared machine.
+    frame["cpu_s"] = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return frame
 
 
 def main():
@@ -98,11 +106,11 @@ def main():
     tmp = args.keep or tempfile.mkdtemp(prefix="overshade-bench-")
     os.makedirs(tmp, exist_ok=True)
     print("replay speed: demo at %s, %s px^2, msaa %s; vkcube 640x480; %d CPUs; "
-          "ratio = replay / driver's GPU time" % (args.resolution, args.triangle_area,
+          "cell: replay ms (replay / driver's GPU time) CPU s" % (args.resolution, args.triangle_area,
                                                  args.msaa, os.cpu_count()))
     cols = ["%s %dt" % (m, t) for m in ("baseline", "all") for t in threads]
     print("%-8s %10s " % ("workload", "driver ms") +
-          " ".join("%18s" % c for c in cols) + " %9s" % "all 1->%d" % threads[-1])
+          " ".join("%24s" % c for c in cols) + " %9s" % "all 1->%d" % threads[-1])
     sys.stdout.flush()
     failed = 0
     for w in args.workloads.split(","):
@@ -131,13 +139,14 @@ def main():
             for t in threads:
                 fr = replay(args, trace, modes, t, os.path.join(tmp, "%s-%s-%d" % (w, m, t)))
                 if fr is None:
-                    cells.append("%18s" % "failed")
+                    cells.append("%24s" % "failed")
                     failed = 1
                     continue
                 driver = fr.get("driver_gpu_ms") or None
                 times[(m, t)] = fr["replay_ms"]
                 ratio = fr["replay_ms"] / driver if driver else float("nan")
-                cells.append("%18s" % ("%.0f (%.1fx)" % (fr["replay_ms"], ratio)))
+                cells.append("%24s" % ("%.0f (%.1fx) %.1fs" % (fr["replay_ms"], ratio,
+                                                             fr["cpu_s"])))
         speed = ("%.2fx" % (times[("all", threads[0])] / times[("all", threads[-1])])
                  if ("all", threads[0]) in times and ("all", threads[-1]) in times else "-")
         print("%-8s %10s " % (w, "%.1f" % driver if driver else "-") + " ".join(cells) +
