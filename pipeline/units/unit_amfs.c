@@ -543,6 +543,9 @@ tri_index_build(struct tri_index *x, const struct sim_draw_ctx *dc, size_t at)
             x->always[x->always_count++] = (uint32_t)i;
         }
     }
+    if (entries > UINT32_MAX) {
+        return 0;
+    }
     uint32_t widest = 0;
     for (uint32_t c = 0; c < cells_total; c++) {
         widest = x->start[c + 1] > widest ? x->start[c + 1] : widest;
