@@ -775,7 +775,8 @@ shade_missing(struct amfs *a, struct sim_shade_ctx *ctx, const struct sim_tri *t
                 {
                     double rx = px + 0.5, ry = py + 0.5;
                     const struct sim_tri *ref = find_point_linear(ctx->dc, t, uv, &rx, &ry);
-                    if (ref != at || (at && (memcmp(&rx, &x, sizeof(x)) || memcmp(&ry, &y, sizeof(y))))) {
+                    if (ref != at ||
+                        (at && (memcmp(&rx, &x, sizeof(x)) || memcmp(&ry, &y, sizeof(y))))) {
                         abort();
                     }
                 }
