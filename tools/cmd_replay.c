@@ -97,7 +97,8 @@ cli_replay_usage(FILE *out)
             "                  pmu, cps, amfs, ssaa, or all\n"
             "  --msaa N        rasterize every pass with N samples: 1, 2, 4, 8 or 16\n"
             "                  (default: as captured)\n"
-            "  --threads N     worker threads (default 1); results do not depend on N\n"
+            "  --threads N     worker threads (default: the number of CPUs); results do not\n"
+            "                  depend on N\n"
             "  --repeat N      replay each frame N times and report the fastest (timing)\n"
             "  --retessellate AREA  re-tessellate quad patches with DiagSplit into\n"
             "                  triangles of about AREA px^2 (0.01 to 10000; the papers: 0.5)\n\n"
@@ -328,12 +329,20 @@ parse_frames(const char *list, struct replay_args *a)
     return a->range_count > 0;
 }
 
+/* --threads' default: the CPUs online, 1 to 64. */
+static uint32_t
+cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 64 ? 64 : (uint32_t)n;
+}
+
 static int
 parse_args(int argc, char **argv, struct replay_args *a)
 {
     memset(a, 0, sizeof(*a));
     a->opt.units = 1u << SIM_UNIT_BASELINE;
-    a->opt.threads = 1;
+    a->opt.threads = cpu_count();
     a->repeat = 1;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -463,6 +472,33 @@ now_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* A frame replaying longer than this shows a progress line on a terminal. */
+#define PROGRESS_AFTER_MS 2000.0
+#define PROGRESS_EVERY_MS 200.0
+
+/* The progress line of one frame's replay: stderr, only when it is a
+ * terminal (sim_replay_options.progress is left NULL otherwise). */
+struct progress {
+    uint64_t frame;
+    double start, last; /* now_ms() */
+    int shown;
+};
+
+static void
+progress_draw(void *data, uint32_t done, uint32_t total)
+{
+    struct progress *p = data;
+    double t = now_ms();
+    if (t - p->start < PROGRESS_AFTER_MS || (t - p->last < PROGRESS_EVERY_MS && done != total)) {
+        return;
+    }
+    p->last = t;
+    p->shown = 1;
+    fprintf(stderr, "\r\033[Kovershade replay: frame %" PRIu64 ": draw %u of %u, %.1f s", p->frame,
+            done, total, (t - p->start) / 1e3);
+    fflush(stderr);
 }
 
 /* What one frame's replay produced, for both reports. */
@@ -808,16 +844,26 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         fprintf(stderr, "overshade replay: frame %" PRIu64 ": out of memory\n", cf->index);
         return 0;
     }
+    struct sim_replay_options opt = a->opt;
+    struct progress progress = {.frame = cf->index};
+    if (isatty(STDERR_FILENO)) {
+        opt.progress = progress_draw;
+        opt.progress_data = &progress;
+    }
     for (uint32_t r = 0; r < a->repeat; r++) {
         double t0 = now_ms(), t;
         sim_replay_result_destroy(res);
         res = NULL;
-        err = sim_replay_frame(&conv->frame, &a->opt, &res, detail);
+        progress.start = t0;
+        err = sim_replay_frame(&conv->frame, &opt, &res, detail);
         t = now_ms() - t0;
         fr.replay_ms = r == 0 || t < fr.replay_ms ? t : fr.replay_ms;
         if (err) {
             break;
         }
+    }
+    if (progress.shown) {
+        fprintf(stderr, "\r\033[K");
     }
     if (err) {
         fprintf(stderr, "overshade replay: frame %" PRIu64 ": %s: %s (%s)\n", cf->index,

@@ -11,8 +11,8 @@
  * The jobs are the cartesian product of the axes, the first axis varying
  * slowest; job n (from 1) runs
  *
- *   overshade replay TRACE --out DIR/jobs/n --modes M [--frames LIST]
- *                    [--NAME V]...
+ *   overshade replay TRACE --out DIR/jobs/n --modes M --threads 1
+ *                    [--frames LIST] [--NAME V]...
  *
  * as a child process of this executable, its standard output and error in
  * DIR/jobs/n/replay.log.  When every job has ended, each successful job's
@@ -45,7 +45,7 @@
 #define MAX_AXIS_VALUES 256
 #define MAX_JOBS 100000
 #define MAX_PARALLEL_JOBS 256
-#define MAX_ARGS (8 + 2 * MAX_AXES)
+#define MAX_ARGS (10 + 2 * MAX_AXES)
 #define MAX_MODES 256 /* the --modes list, terminator included */
 
 enum axis_value_kind {
@@ -558,6 +558,10 @@ job_argv(const struct sweep_args *a, const struct job *j, char *dir, const char 
     argv[argc++] = dir;
     argv[argc++] = "--modes";
     argv[argc++] = (char *)modes;
+    /* The jobs run side by side, one CPU each (replay's default is every
+     * CPU). */
+    argv[argc++] = "--threads";
+    argv[argc++] = "1";
     if (a->frames) {
         argv[argc++] = "--frames";
         argv[argc++] = (char *)a->frames;

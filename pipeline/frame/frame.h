@@ -405,6 +405,11 @@ struct sim_replay_options {
      * quad-domain patches with DiagSplit into triangles of about AREA px^2
      * (pipeline/front_tess.c). */
     double retessellate;
+    /* Called on the calling thread after each draw of the frame (NULL:
+     * never), with the draws done and the frame's total; for a tool's
+     * progress display, never for results. */
+    void (*progress)(void *data, uint32_t draws_done, uint32_t draws_total);
+    void *progress_data;
 };
 
 

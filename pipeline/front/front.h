@@ -162,6 +162,9 @@ struct sim_bin {
     struct sim_array tris; /* uint32_t triangle indices in primitive order */
 };
 
+/* One job of sim_draw_ctx.parallel: item `index` on worker `worker`. */
+typedef void (*sim_job_fn)(void *data, uint32_t worker, uint32_t index);
+
 /* Everything about the draw being replayed; built by the front end, read by
  * the workers. */
 struct sim_draw_ctx {
@@ -192,6 +195,17 @@ struct sim_draw_ctx {
 
     struct sim_raster_counters *counters; /* the frame's */
     char *detail;                         /* 160 bytes: why a stage refused the draw */
+
+    /* The replay's worker threads, for front-end stages (set by run/):
+     * parallel(pool, count, fn, data) calls fn(data, worker, i) once for
+     * every i below count, spread over `workers` threads (worker 0 is the
+     * calling thread), and returns when all are done.  Items run in any
+     * order and at once: a stage using it keeps one state per worker and
+     * writes each item's results where only that item writes.  NULL or
+     * workers 1: the calling thread only. */
+    void (*parallel)(void *pool, uint32_t count, sim_job_fn fn, void *data);
+    void *pool;
+    uint32_t workers;
 };
 
 /* A front-end stage.  begin may refuse the draw with an UNSUPPORTED_* status

@@ -128,6 +128,27 @@ grid_connect(const struct sim_draw_ctx *dc, struct sim_tri *t, uint32_t n, int b
     }
 }
 
+/* The grids of a draw, connected on the replay's workers: grid k is
+ * tris[start[k]] .. tris[start[k + 1]]; each worker sorts in its own
+ * refs and edges, and each grid writes only its own triangles. */
+struct grids_job {
+    const struct sim_draw_ctx *dc;
+    struct sim_tri *tris;
+    const size_t *start;
+    const uint8_t *by_position; /* per grid */
+    struct vref *refs;          /* 3 * SIM_GRID_MAX per worker */
+    struct edge *edges;         /* 3 * SIM_GRID_MAX per worker */
+};
+
+static void
+grids_job_run(void *data, uint32_t worker, uint32_t k)
+{
+    struct grids_job *j = data;
+    grid_connect(j->dc, j->tris + j->start[k], (uint32_t)(j->start[k + 1] - j->start[k]),
+                 j->by_position[k], j->refs + (size_t)worker * 3 * SIM_GRID_MAX,
+                 j->edges + (size_t)worker * 3 * SIM_GRID_MAX);
+}
+
 enum sim_replay_error
 sim_front_grids(struct sim_draw_ctx *dc)
 {
@@ -139,22 +160,27 @@ sim_front_grids(struct sim_draw_ctx *dc)
      * the primitive order across the patches they came from. */
     int gs = dc->draw->program && dc->draw->program->stages[SIM_STAGE_GEOMETRY];
     int by_position = !dc->draw->indexed || gs;
-    uint32_t grid = 0;
-    struct vref *refs;
-    struct edge *edges;
+    uint32_t grid = 0, workers = dc->parallel && dc->workers > 1 ? dc->workers : 1;
+    struct grids_job j = {.dc = dc, .tris = tris};
+    size_t *start;
+    uint8_t *by_pos;
 
     if (count == 0) {
         return SIM_REPLAY_ERROR_OK;
     }
-    refs = calloc(3 * SIM_GRID_MAX, sizeof(*refs));
-    edges = calloc(3 * SIM_GRID_MAX, sizeof(*edges));
-    if (!refs || !edges) {
-        free(refs);
-        free(edges);
+    start = calloc(count + 1, sizeof(*start));
+    by_pos = calloc(count, 1);
+    j.refs = calloc((size_t)workers * 3 * SIM_GRID_MAX, sizeof(*j.refs));
+    j.edges = calloc((size_t)workers * 3 * SIM_GRID_MAX, sizeof(*j.edges));
+    if (!start || !by_pos || !j.refs || !j.edges) {
+        free(start);
+        free(by_pos);
+        free(j.refs);
+        free(j.edges);
         return SIM_REPLAY_ERROR_NOMEM;
     }
     for (size_t i = 0; i < count;) {
-        size_t j = i;
+        size_t k = i;
         if (tris[i].grid == SIM_NONE) {
             /* Parts of points and lines: no connectivity. */
             tris[i].grid_index = 0;
@@ -163,18 +189,30 @@ sim_front_grids(struct sim_draw_ctx *dc)
             i++;
             continue;
         }
-        while (j < count && j - i < SIM_GRID_MAX && tris[j].grid != SIM_NONE &&
-               (gs || (tris[j].patch == tris[i].patch && tris[j].subpatch == tris[i].subpatch))) {
-            tris[j].grid = grid;
-            tris[j].grid_index = (uint32_t)(j - i);
-            j++;
+        while (k < count && k - i < SIM_GRID_MAX && tris[k].grid != SIM_NONE &&
+               (gs || (tris[k].patch == tris[i].patch && tris[k].subpatch == tris[i].subpatch))) {
+            tris[k].grid = grid;
+            tris[k].grid_index = (uint32_t)(k - i);
+            k++;
         }
-        grid_connect(dc, tris + i, (uint32_t)(j - i),
-                     by_position && (tris[i].patch == SIM_NONE || gs), refs, edges);
+        start[grid] = i;
+        start[grid + 1] = k;
+        by_pos[grid] = (uint8_t)(by_position && (tris[i].patch == SIM_NONE || gs));
         grid++;
-        i = j;
+        i = k;
     }
-    free(refs);
-    free(edges);
+    j.start = start;
+    j.by_position = by_pos;
+    if (workers > 1 && grid > 1) {
+        dc->parallel(dc->pool, grid, grids_job_run, &j);
+    } else {
+        for (uint32_t k = 0; k < grid; k++) {
+            grids_job_run(&j, 0, k);
+        }
+    }
+    free(start);
+    free(by_pos);
+    free(j.refs);
+    free(j.edges);
     return SIM_REPLAY_ERROR_OK;
 }

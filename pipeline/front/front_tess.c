@@ -104,12 +104,26 @@ struct sim_tess_stage {
     uint32_t *tess_coord[3], *tes_primitive_id, *tes_patch_vertices;
     struct sim_geom_outputs tes_outs;
 
+    /* The evaluation shader on the replay's workers (dc->parallel):
+     * worker 0's interpreter is tes_interp, the others' their own, made
+     * the first time a draw shades its domain points in parallel. */
+    struct tes_worker *tes_workers;
+    uint32_t tes_worker_count;
+
     /* Re-tessellation: triangles run clockwise in (u, v) where the
      * tessellator's do (its winding and domain origin), the domain, and
      * the draw's subpatches so far. */
     uint32_t retess_flip;
     uint32_t retess_triangle;
     uint32_t subpatches;
+};
+
+/* One worker's evaluation-shader interpreter and where its inputs and
+ * outputs live. */
+struct tes_worker {
+    struct sim_interp *interp;
+    uint32_t *tess_coord[3], *primitive_id, *patch_vertices;
+    struct sim_geom_outputs outs;
 };
 
 /* The control-shader output scalar that evaluation input scalar `c` of `e`
@@ -287,6 +301,10 @@ tess_finish(struct sim_draw_ctx *dc)
     }
     sim_interp_destroy(ts->tcs_interp);
     sim_interp_destroy(ts->tes_interp);
+    for (uint32_t k = 1; k < ts->tes_worker_count; k++) {
+        sim_interp_destroy(ts->tes_workers[k].interp);
+    }
+    free(ts->tes_workers);
     sim_tess_destroy(ts->tess);
     free(ts->tcs_in);
     free(ts->outs);
@@ -518,6 +536,184 @@ run_tes(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, struct tes_batch *b,
     return SIM_REPLAY_ERROR_OK;
 }
 
+/* Runs the evaluation shader for batch `b` on worker `tw` and writes its
+ * b->count vertices at `dst`; 0 when the shader ran past the step limit.
+ * run_tes's work, without the counters and the vertex array. */
+static int
+tes_shade(const struct sim_draw_ctx *dc, const struct sim_tess_stage *ts,
+          const struct tes_worker *tw, const struct tes_batch *b, const uint32_t *records,
+          uint32_t record_first, uint32_t *dst)
+{
+    struct sim_interp *in = tw->interp;
+    uint32_t stride = dc->geom.stride;
+    uint32_t active = b->count >= 32 ? 0xffffffffu : (1u << b->count) - 1u;
+
+    for (uint32_t l = 0; l < b->count; l++) {
+        const uint32_t *rec = records + (size_t)(b->patch[l] - record_first) * ts->record_words;
+        for (uint32_t i = 0; i < ts->tes_in_count; i++) {
+            sim_interp_register(in, ts->tes_in[i].reg)[l] = rec[ts->tes_in[i].word];
+        }
+        for (int c = 0; c < 3; c++) {
+            if (tw->tess_coord[c]) {
+                memcpy(&tw->tess_coord[c][l], &b->coord[l][c], sizeof(float));
+            }
+        }
+        if (tw->primitive_id) {
+            tw->primitive_id[l] = patch_primitive_id(dc, b->patch[l]);
+        }
+        if (tw->patch_vertices) {
+            tw->patch_vertices[l] = ts->output_vertices;
+        }
+    }
+    if (sim_interp_run(in, active, 0) != SIM_INTERP_ERROR_OK) {
+        return 0;
+    }
+    for (uint32_t l = 0; l < b->count; l++, dst += stride) {
+        sim_geom_outputs_store(&dc->geom, &tw->outs, l, dst);
+        memcpy(&dst[dc->geom.domain_word], &b->coord[l][0], sizeof(float));
+        memcpy(&dst[dc->geom.domain_word + 1], &b->coord[l][1], sizeof(float));
+    }
+    return 1;
+}
+
+/* The evaluation shader's interpreters for `workers` workers (after
+ * sim_geom_layout and the outputs' binding); 0 when out of memory. */
+static int
+tes_workers_make(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, uint32_t workers)
+{
+    if (ts->tes_worker_count >= workers) {
+        return 1;
+    }
+    struct tes_worker *tw = calloc(workers, sizeof(*tw));
+    if (!tw) {
+        return 0;
+    }
+    free(ts->tes_workers);
+    ts->tes_workers = tw;
+    ts->tes_worker_count = 1;
+    tw[0].interp = ts->tes_interp;
+    memcpy(tw[0].tess_coord, ts->tess_coord, sizeof(tw[0].tess_coord));
+    tw[0].primitive_id = ts->tes_primitive_id;
+    tw[0].patch_vertices = ts->tes_patch_vertices;
+    tw[0].outs = ts->tes_outs;
+    for (uint32_t k = 1; k < workers; k++) {
+        tw[k].interp = sim_interp_create(ts->tes);
+        if (!tw[k].interp) {
+            return 0;
+        }
+        ts->tes_worker_count = k + 1;
+        sim_interp_bind(tw[k].interp, dc->draw->bindings, dc->draw->binding_count);
+        for (uint32_t c = 0; c < 3; c++) {
+            tw[k].tess_coord[c] = sim_interp_builtin(tw[k].interp, 0, SpvBuiltInTessCoord, c);
+        }
+        tw[k].primitive_id = sim_interp_builtin(tw[k].interp, 0, SpvBuiltInPrimitiveId, 0);
+        tw[k].patch_vertices =
+            sim_interp_builtin(tw[k].interp, 0, SpvBuiltInPatchVertices, 0);
+        sim_geom_outputs_bind(&dc->geom, tw[k].interp, &tw[k].outs);
+    }
+    ts->tes_worker_count = workers;
+    return 1;
+}
+
+/* The batches of one record chunk, shaded by the workers.  Every batch but
+ * the last is full, so batch i's vertices start SIM_LANES * i vertices
+ * after `dst`; each batch writes only there and into its own counts. */
+struct tes_job {
+    const struct sim_draw_ctx *dc;
+    const struct sim_tess_stage *ts;
+    const struct tes_batch *batches;
+    const uint32_t *records;
+    uint32_t record_first;
+    uint32_t *dst;
+    uint64_t *instructions; /* per batch: lane instructions */
+    uint8_t *failed;        /* per batch: past the step limit */
+    uint8_t *worker;        /* per batch: the worker that shaded it */
+};
+
+static void
+tes_job_run(void *data, uint32_t worker, uint32_t i)
+{
+    struct tes_job *j = data;
+    const struct tes_worker *tw = &j->ts->tes_workers[worker];
+    uint64_t before = sim_interp_counters(tw->interp)->lane_instructions;
+    j->failed[i] = !tes_shade(j->dc, j->ts, tw, &j->batches[i], j->records, j->record_first,
+                              j->dst + (size_t)i * SIM_LANES * j->dc->geom.stride);
+    j->instructions[i] = sim_interp_counters(tw->interp)->lane_instructions - before;
+    j->worker[i] = (uint8_t)worker;
+}
+
+/* Shades the `count` batches of one chunk, on the workers when the draw
+ * allows it, appending their vertices to `vertices` in batch order and
+ * counting as run_tes would have, batch after batch: the counts stop
+ * after a batch that ran past the step limit, which refuses the draw.
+ * The vertices do not depend on the number of workers: a batch is the
+ * same SIM_LANES points whichever worker shades it.  *counted: the lane
+ * instructions run_tes would have counted; *on_tes_interp: those that
+ * ran on tes_interp (worker 0), which its own counter holds too. */
+static enum sim_replay_error
+tes_run_batches(struct sim_draw_ctx *dc, struct sim_tess_stage *ts,
+                const struct tes_batch *batches, uint32_t count, const uint32_t *records,
+                uint32_t record_first, struct sim_array *vertices, struct sim_array *scratch,
+                uint64_t *counted, uint64_t *on_tes_interp)
+{
+    uint32_t points = 0, workers = 1;
+    struct tes_job j;
+
+    if (count == 0) {
+        return SIM_REPLAY_ERROR_OK;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        points += batches[i].count;
+    }
+    /* Storage writes would land in another order: those shaders stay on
+     * the calling thread. */
+    if (dc->parallel && dc->workers > 1 && count > 1 &&
+        !(sim_ir_shader_info(ts->tes)->flags & SIM_IR_WRITES_STORAGE)) {
+        workers = dc->workers;
+    }
+    if (!tes_workers_make(dc, ts, workers)) {
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    scratch->count = 0;
+    j.instructions = sim_array_grow(scratch, sizeof(uint64_t) + 2, count);
+    if (!j.instructions) {
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    j.failed = (uint8_t *)(j.instructions + count);
+    j.worker = j.failed + count;
+    j.dst = sim_array_grow(vertices, sizeof(uint32_t), (size_t)points * dc->geom.stride);
+    if (!j.dst) {
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    j.dc = dc;
+    j.ts = ts;
+    j.batches = batches;
+    j.records = records;
+    j.record_first = record_first;
+    if (workers > 1) {
+        dc->parallel(dc->pool, count, tes_job_run, &j);
+    } else {
+        for (uint32_t i = 0; i < count; i++) {
+            tes_job_run(&j, 0, i);
+            if (j.failed[i]) {
+                count = i + 1;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        *on_tes_interp += j.worker[i] == 0 ? j.instructions[i] : 0;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        *counted += j.instructions[i];
+        if (j.failed[i]) {
+            return sim_draw_refuse(dc, SIM_REPLAY_ERROR_SHADER_FAULT,
+                                   "the tessellation evaluation shader ran past the step limit");
+        }
+        dc->counters->tes_invocations += batches[i].count;
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
 /* Patches whose records are kept at once: the evaluation shader reads the
  * records of the patches in its batch. */
 #define TESS_RECORD_PATCHES 64
@@ -687,11 +883,11 @@ static enum sim_replay_error
 tess_run(struct sim_draw_ctx *dc)
 {
     struct sim_tess_stage *ts = dc->tess;
-    struct sim_array vertices = {0}, prims = {0};
+    struct sim_array vertices = {0}, prims = {0}, batches = {0}, scratch = {0};
     struct tes_batch batch;
     uint32_t *records = NULL;
     uint32_t patch_count, ov, per_batch, vertex_count = 0;
-    uint64_t tcs_before, tes_before;
+    uint64_t tcs_before, tes_before, tes_batch_instructions = 0, tes_w0_instructions = 0;
     enum sim_replay_error err = SIM_REPLAY_ERROR_OK;
 
     if (!ts) {
@@ -722,6 +918,8 @@ tess_run(struct sim_draw_ctx *dc)
     for (uint32_t first = 0; first < patch_count && !err; first += TESS_RECORD_PATCHES) {
         uint32_t n =
             patch_count - first < TESS_RECORD_PATCHES ? patch_count - first : TESS_RECORD_PATCHES;
+        struct tes_batch *b = NULL;
+        batches.count = 0;
         for (uint32_t q = 0; q < n && !err; q += per_batch) {
             uint32_t count = n - q < per_batch ? n - q : per_batch;
             err = run_tcs(dc, ts, first + q, count, records + (size_t)q * ts->record_words);
@@ -763,12 +961,20 @@ tess_run(struct sim_draw_ctx *dc)
                 pr->provoking = pr->v[0];
                 pr->patch = first + q;
             }
+            /* Domain points in batches of SIM_LANES, consecutive patches
+             * sharing one; shaded once the chunk's are all known. */
             for (uint32_t i = 0; i < mesh->point_count && !err; i++) {
-                batch.patch[batch.count] = first + q;
-                memcpy(batch.coord[batch.count], &mesh->coords[3 * i], 3 * sizeof(float));
-                if (++batch.count == SIM_LANES) {
-                    err = run_tes(dc, ts, &batch, records, first, &vertices);
+                if (!b || b->count == SIM_LANES) {
+                    b = sim_array_grow(&batches, sizeof(*b), 1);
+                    if (!b) {
+                        err = SIM_REPLAY_ERROR_NOMEM;
+                        break;
+                    }
+                    b->count = 0;
                 }
+                b->patch[b->count] = first + q;
+                memcpy(b->coord[b->count], &mesh->coords[3 * i], 3 * sizeof(float));
+                b->count++;
             }
             vertex_count += mesh->point_count;
         }
@@ -776,14 +982,25 @@ tess_run(struct sim_draw_ctx *dc)
         if (!err && batch.count) {
             err = run_tes(dc, ts, &batch, records, first, &vertices);
         }
+        if (!err) {
+            err = tes_run_batches(dc, ts, batches.data, (uint32_t)batches.count, records, first,
+                                  &vertices, &scratch, &tes_batch_instructions,
+                                  &tes_w0_instructions);
+        }
         dc->counters->patches += n;
         dc->counters->tcs_invocations += (uint64_t)n * ov;
     }
+    sim_array_finish(&batches);
+    sim_array_finish(&scratch);
     free(records);
     dc->counters->tcs_instructions +=
         sim_interp_counters(ts->tcs_interp)->lane_instructions - tcs_before;
+    /* tes_run_batches counts its batches itself (some ran on other
+     * workers' interpreters); tes_interp's own count holds re-tessellation
+     * and, when on worker 0, those batches too: leave them out once. */
     dc->counters->tes_instructions +=
-        sim_interp_counters(ts->tes_interp)->lane_instructions - tes_before;
+        sim_interp_counters(ts->tes_interp)->lane_instructions - tes_before - tes_w0_instructions +
+        tes_batch_instructions;
     if (err) {
         sim_array_finish(&vertices);
         sim_array_finish(&prims);

@@ -114,6 +114,7 @@ struct replay {
     /* Subresource images of each image: the first, and the next of each. */
     uint32_t *first_child, *next_child;
     uint32_t pass_serial; /* 1 + the index of the pass being replayed */
+    uint32_t draws_done, draws_total; /* for opt.progress */
     /* The current draw's binding table per unit (NULL: the draw's own). */
     struct sim_binding *bindings[SIM_UNIT_COUNT];
     struct sim_binding *bindings_store[SIM_UNIT_COUNT];
@@ -128,6 +129,12 @@ struct replay {
     int quit;
     atomic_uint next_bin;
     uint32_t bin_count;
+    /* A front-end stage's job (sim_draw_ctx.parallel), or none (NULL):
+     * the workers then run bins. */
+    sim_job_fn job_fn;
+    void *job_data;
+    uint32_t job_count;
+    atomic_uint next_job;
     /* The current draw's grids: set when a triangle of the grid has a
      * sample that survived early tests in the first unit (the Reyes
      * count).  Workers only ever store 1, so the order of their stores
@@ -300,6 +307,17 @@ worker_run_bins(struct worker *w)
     }
 }
 
+static void
+worker_run_jobs(struct worker *w)
+{
+    struct replay *r = w->r;
+    uint32_t i, self = (uint32_t)(w - r->workers);
+
+    while ((i = atomic_fetch_add(&r->next_job, 1u)) < r->job_count) {
+        r->job_fn(r->job_data, self, i);
+    }
+}
+
 static void *
 worker_main(void *arg)
 {
@@ -318,10 +336,36 @@ worker_main(void *arg)
         }
         seen = r->generation;
         pthread_mutex_unlock(&r->lock);
-        worker_run_bins(w);
+        if (r->job_fn) {
+            worker_run_jobs(w);
+        } else {
+            worker_run_bins(w);
+        }
         pthread_mutex_lock(&r->lock);
         if (--r->pending == 0) {
             pthread_cond_signal(&r->done);
+        }
+        pthread_mutex_unlock(&r->lock);
+    }
+}
+
+/* Runs `run` on every worker, the calling thread being worker 0, and
+ * waits for all: what the workers do is set in `r` before. */
+static void
+run_workers(struct replay *r, void (*run)(struct worker *w))
+{
+    if (r->worker_count > 1) {
+        pthread_mutex_lock(&r->lock);
+        r->generation++;
+        r->pending = r->worker_count - 1;
+        pthread_cond_broadcast(&r->wake);
+        pthread_mutex_unlock(&r->lock);
+    }
+    run(&r->workers[0]);
+    if (r->worker_count > 1) {
+        pthread_mutex_lock(&r->lock);
+        while (r->pending) {
+            pthread_cond_wait(&r->done, &r->lock);
         }
         pthread_mutex_unlock(&r->lock);
     }
@@ -333,21 +377,20 @@ run_bins(struct replay *r)
 {
     r->bin_count = r->dc.bins_x * r->dc.bins_y;
     atomic_store(&r->next_bin, 0u);
-    if (r->worker_count > 1) {
-        pthread_mutex_lock(&r->lock);
-        r->generation++;
-        r->pending = r->worker_count - 1;
-        pthread_cond_broadcast(&r->wake);
-        pthread_mutex_unlock(&r->lock);
-    }
-    worker_run_bins(&r->workers[0]);
-    if (r->worker_count > 1) {
-        pthread_mutex_lock(&r->lock);
-        while (r->pending) {
-            pthread_cond_wait(&r->done, &r->lock);
-        }
-        pthread_mutex_unlock(&r->lock);
-    }
+    run_workers(r, worker_run_bins);
+}
+
+/* sim_draw_ctx.parallel: a front-end stage's items on every worker. */
+static void
+replay_parallel(void *pool, uint32_t count, sim_job_fn fn, void *data)
+{
+    struct replay *r = pool;
+    r->job_fn = fn;
+    r->job_data = data;
+    r->job_count = count;
+    atomic_store(&r->next_job, 0u);
+    run_workers(r, worker_run_jobs);
+    r->job_fn = NULL;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1044,6 +1087,16 @@ end_pass(struct replay *r, const struct sim_pass *pass)
     }
 }
 
+/* One more draw done, for opt.progress. */
+static void
+report_progress(struct replay *r)
+{
+    r->draws_done++;
+    if (r->opt.progress) {
+        r->opt.progress(r->opt.progress_data, r->draws_done, r->draws_total);
+    }
+}
+
 static enum sim_replay_error
 replay_pass(struct replay *r, uint32_t p)
 {
@@ -1061,7 +1114,7 @@ replay_pass(struct replay *r, uint32_t p)
     } else {
         ok = begin_pass(r, pass, samples, detail);
     }
-    for (uint32_t d = 0; d < pass->draw_count; d++) {
+    for (uint32_t d = 0; d < pass->draw_count; d++, report_progress(r)) {
         const struct sim_draw *draw = &pass->draws[d];
         struct sim_draw_result *out = new_draw_result(r, p, d);
         if (!out) {
@@ -1327,6 +1380,7 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
         goto error;
     }
     for (uint32_t p = 0; p < frame->pass_count; p++) {
+        r.draws_total += frame->passes[p].draw_count;
         res->heat_width = frame->passes[p].width > res->heat_width ? frame->passes[p].width
                                                                    : res->heat_width;
         res->heat_height = frame->passes[p].height > res->heat_height ? frame->passes[p].height
@@ -1425,6 +1479,9 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
             w->started = 1;
         }
     }
+    r.dc.parallel = replay_parallel;
+    r.dc.pool = &r;
+    r.dc.workers = r.worker_count;
 
     for (uint32_t p = 0; p < frame->pass_count; p++) {
         r.pass_serial = p + 1;

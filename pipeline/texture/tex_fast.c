@@ -13,14 +13,13 @@
  * It computes exactly what the general path computes, operation for
  * operation in the same float order (Vulkan 16.5.7, 16.5.8, 16.8, 16.9 as
  * tex_sample.c implements them), without the per-texel format search and
- * bounds bookkeeping: texels are decoded through 256-entry tables built with
- * tex_format.c's expressions.  tests/pipeline/test_tex_fast.c compares the
+ * bounds bookkeeping: texels are decoded through tex_format.c's 256-entry
+ * tables.  tests/pipeline/test_tex_fast.c compares the
  * two bit for bit over random coordinates, derivatives and sampler states.
  * A change to the general path's arithmetic must be mirrored here (the test
  * then says so).
  */
 #include <math.h>
-#include <pthread.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
@@ -45,25 +44,13 @@ fb(float f)
     return u;
 }
 
-/* Decoded 8-bit channels: UNORM (c / 255) and SRGB (tex_format.c's
- * srgb_to_linear), as float bits. */
-static uint32_t unorm8_table[256], srgb8_table[256];
-static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
-
-static void
-tables_init(void)
-{
-    for (uint32_t c = 0; c < 256; c++) {
-        float f = (float)c / 255.0f;
-        unorm8_table[c] = fb(f);
-        srgb8_table[c] = fb(f <= 0.04045f ? f / 12.92f : powf((f + 0.055f) / 1.055f, 2.4f));
-    }
-}
+/* Decoded 8-bit channels: tex_format.c's tables (the general path's). */
 
 struct fast {
     const struct sim_tex_image *image;
     const struct sim_tex_sampler *sampler;
     const uint32_t *rgb;   /* table of the colour channels */
+    const uint32_t *alpha; /* table of alpha (UNORM) */
     uint32_t swap;         /* stored B, G, R, A */
     uint32_t border[4];    /* CLAMP_TO_BORDER colour (float bits) */
     uint64_t texels;
@@ -99,7 +86,7 @@ texel(struct fast *f, uint32_t level, int32_t x, int32_t y, uint32_t out[4])
     out[0] = f->rgb[p[f->swap ? 2 : 0]];
     out[1] = f->rgb[p[1]];
     out[2] = f->rgb[p[f->swap ? 0 : 2]];
-    out[3] = unorm8_table[p[3]];
+    out[3] = f->alpha[p[3]];
 }
 
 static int32_t
@@ -170,7 +157,7 @@ nearest_one_level(struct fast *f, const struct sim_tex_request *req, const int32
     int32_t w = (int32_t)lv->width, h = (int32_t)lv->height;
     float fw = (float)lv->width, fh = (float)lv->height;
     uint32_t mode_x = f->sampler->address_mode[0], mode_y = f->sampler->address_mode[1];
-    const uint32_t *rgb = f->rgb;
+    const uint32_t *rgb = f->rgb, *alpha = f->alpha;
     uint32_t ri = f->swap ? 2 : 0, bi = f->swap ? 0 : 2, border[4];
     uint32_t lanes = req->lanes & (SIM_LANES >= 32 ? ~0u : (1u << SIM_LANES) - 1u);
 
@@ -197,7 +184,7 @@ nearest_one_level(struct fast *f, const struct sim_tex_request *req, const int32
         out[0][l] = rgb[p[ri]];
         out[1][l] = rgb[p[1]];
         out[2][l] = rgb[p[bi]];
-        out[3][l] = unorm8_table[p[3]];
+        out[3][l] = alpha[p[3]];
     }
     f->texels += texels;
 }
@@ -205,6 +192,8 @@ nearest_one_level(struct fast *f, const struct sim_tex_request *req, const int32
 static int
 format_fits(uint32_t format, const uint32_t **rgb, uint32_t *swap)
 {
+    const uint32_t *unorm8_table = sim_tex_decode8_tables()->unorm;
+    const uint32_t *srgb8_table = sim_tex_decode8_tables()->srgb;
     switch (format) {
     case VK_FORMAT_R8G8B8A8_UNORM:
         *rgb = unorm8_table;
@@ -247,6 +236,7 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
     if (!format_fits(image->format, &f.rgb, &f.swap)) {
         return 0;
     }
+    f.alpha = sim_tex_decode8_tables()->unorm;
     /* Levels the general path would read as zeros or that sim_tex_wrap() cannot
      * take stay with it. */
     for (uint32_t lvl = 0; lvl < levels; lvl++) {
@@ -256,7 +246,6 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
             return 0;
         }
     }
-    pthread_once(&tables_once, tables_init);
     f.image = image;
     f.sampler = sampler;
     switch (sampler->border_color) {

@@ -10,12 +10,14 @@
  * we round to nearest even (lavapipe rounds toward zero).
  */
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/texture/texture.h"
+#include "pipeline/texture/tex_private.h"
 
 enum chan {
     CH_UNORM8,
@@ -94,9 +96,45 @@ static const struct format_desc formats[] = {
     {VK_FORMAT_D32_SFLOAT_S8_UINT, 4, 1, CH_SFLOAT32, 0},
 };
 
+/* formats[] indexed by VkFormat (core formats are below 256; 0: none),
+ * and the 8-bit decode tables: built once, read per texel. */
+#define FORMAT_INDEX_SIZE 256
+static uint8_t format_index[FORMAT_INDEX_SIZE]; /* 1 + index into formats, 0: none */
+static struct sim_tex_decode8 decode8;
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+static float srgb_to_linear(uint32_t c);
+static uint32_t fbits(float f);
+
+static void
+tables_init(void)
+{
+    _Static_assert(sizeof(formats) / sizeof(formats[0]) < 255, "format_index is 8-bit");
+    for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+        if (formats[i].format < FORMAT_INDEX_SIZE && !format_index[formats[i].format]) {
+            format_index[formats[i].format] = (uint8_t)(i + 1);
+        }
+    }
+    for (uint32_t c = 0; c < 256; c++) {
+        decode8.unorm[c] = fbits((float)c / 255.0f);
+        decode8.srgb[c] = fbits(srgb_to_linear(c));
+    }
+}
+
+const struct sim_tex_decode8 *
+sim_tex_decode8_tables(void)
+{
+    pthread_once(&tables_once, tables_init);
+    return &decode8;
+}
+
 static const struct format_desc *
 find_format(uint32_t format)
 {
+    pthread_once(&tables_once, tables_init);
+    if (format < FORMAT_INDEX_SIZE) {
+        return format_index[format] ? &formats[format_index[format] - 1] : NULL;
+    }
     for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
         if (formats[i].format == format) {
             return &formats[i];
@@ -233,6 +271,15 @@ sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x
         return 1;
     }
     p = (const uint8_t *)lv->data + off;
+    if (d->bytes == 4 && d->channels == 4 && (d->chan == CH_UNORM8 || d->chan == CH_SRGB8)) {
+        /* The common case, as the loop below decodes it. */
+        const uint32_t *rgb = d->chan == CH_SRGB8 ? decode8.srgb : decode8.unorm;
+        texel[d->bgra ? 2 : 0] = rgb[p[0]];
+        texel[1] = rgb[p[1]];
+        texel[d->bgra ? 0 : 2] = rgb[p[2]];
+        texel[3] = decode8.unorm[p[3]];
+        return 1;
+    }
     if (d->chan == CH_B10G11R11 || d->chan == CH_A2B10G10R10 || d->chan == CH_A2B10G10R10UI ||
         d->chan == CH_UNORM24) {
         uint32_t w;
@@ -257,7 +304,7 @@ sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x
         uint32_t v;
         switch (d->chan) {
         case CH_UNORM8:
-            raw[c] = fbits((float)p[c] / 255.0f);
+            raw[c] = decode8.unorm[p[c]]; /* (float)p[c] / 255 */
             break;
         case CH_SNORM8: {
             float f = (float)(int8_t)p[c] / 127.0f;
@@ -266,7 +313,7 @@ sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x
         }
         case CH_SRGB8:
             /* Alpha is stored linearly. */
-            raw[c] = fbits(c == 3 ? (float)p[c] / 255.0f : srgb_to_linear(p[c]));
+            raw[c] = c == 3 ? decode8.unorm[p[c]] : decode8.srgb[p[c]];
             break;
         case CH_UINT8:
             raw[c] = p[c];

@@ -40,6 +40,18 @@ sim_tex_wrap(int32_t i, int32_t size, uint32_t mode)
     }
 }
 
+/* 8-bit channels decoded to float bits, per stored value: UNORM c / 255
+ * (Vulkan 3.9) and the SRGB colour channels' EOTF (tex_format.c's
+ * srgb_to_linear).  Built on first use, safe from any thread; both paths
+ * decode through them, so they cannot drift apart. */
+struct sim_tex_decode8 {
+    uint32_t unorm[256];
+    uint32_t srgb[256];
+};
+
+const struct sim_tex_decode8 *
+sim_tex_decode8_tables(void);
+
 /* Anisotropic filtering state, as VkSamplerCreateInfo gives it
  * (anisotropyEnable, maxAnisotropy).  sim_tex_run passes a sampler's
  * anisotropy_enable/max_anisotropy here; the fast path (tex_fast.c) never
