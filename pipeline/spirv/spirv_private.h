@@ -210,8 +210,24 @@ struct sim_vec {
 void *
 sim_vec_push(struct sim_vec *v, size_t elem_size, uint32_t n, uint32_t limit);
 
+/* Element i of a struct sim_vec holding `type`. */
+#define SIM_SPV_VEC_AT(vec, type, i) (&((type *)(vec).data)[i])
+
+/* Limits that keep a hostile module's memory use bounded. */
+#define SIM_SPV_MAX_REGS (1u << 16) /* per shader, constants included */
+#define SIM_SPV_MAX_TYPE_SCALARS (1u << 14)
+#define SIM_SPV_MAX_INSTS (1u << 22)
+#define SIM_SPV_MAX_DEPTH 64 /* inlining depth */
+
+struct sim_spv_ctx;
+struct sim_spv_ptr;
+typedef enum sim_spv_error (*sim_spv_store_regs_fn)(struct sim_spv_ctx *ctx,
+                                                     const struct sim_spv_ptr *p,
+                                                     const uint32_t *regs, uint32_t n);
+
 struct sim_spv_ctx {
     const struct sim_spv_module *m;
+    sim_spv_store_regs_fn store_regs; /* spv_translate.c's stores, for spv_ops.c */
     const struct sim_spv_options *opt;
     struct sim_spv_error_info *info;
     const struct sim_spv_inst *cur; /* instruction being translated, for errors */
@@ -291,10 +307,20 @@ struct sim_spv_val *
 sim_spv_set_regs(struct sim_spv_ctx *ctx, uint32_t id, uint32_t type, uint32_t n);
 uint32_t
 sim_spv_resource(struct sim_spv_ctx *ctx, uint32_t var, uint32_t element);
-/* Stores n registers through a pointer (OpStore's checks and layout). */
-enum sim_spv_error
+/* Stores n registers through a pointer (OpStore's checks and layout):
+ * spv_translate.c's memory model, lent to spv_ops.c through the context so
+ * the instruction file never calls up into the structure file. */
+static inline enum sim_spv_error
 sim_spv_store_regs(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, const uint32_t *regs,
-                   uint32_t n);
+                   uint32_t n)
+{
+    return ctx->store_regs(ctx, p, regs, n);
+}
+
+/* spv_ctx.c: `s` (at most 255 bytes) kept with the shader; returns its
+ * offset + 1 as a pointer until the shader is built, or NULL. */
+char *
+sim_spv_intern(struct sim_spv_ctx *ctx, const char *s);
 
 /* spv_ops.c: translates one instruction of a function body that is not
  * control flow, a call, memory or a variable.  Returns UNSUPPORTED_OPCODE

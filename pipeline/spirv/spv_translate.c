@@ -23,283 +23,6 @@
 #include "pipeline/util/util.h"
 #include "spv_grammar.h"
 
-/* Limits that keep a hostile module's memory use bounded. */
-#define MAX_REGS (1u << 16)       /* per shader, constants included */
-#define MAX_TYPE_SCALARS (1u << 14)
-#define MAX_INSTS (1u << 22)
-#define MAX_DEPTH 64 /* inlining depth */
-
-/* ------------------------------------------------------------------------ */
-/* Small helpers                                                              */
-
-void *
-sim_vec_push(struct sim_vec *v, size_t elem_size, uint32_t n, uint32_t limit)
-{
-    if (n > limit || v->count > limit - n) {
-        return NULL;
-    }
-    /* Also when n is 0 and nothing is allocated yet: the result is a
-     * valid pointer whenever it is not an error (an OpSwitch without
-     * cases pushes no cases). */
-    if (v->count + n > v->capacity || !v->data) {
-        uint32_t cap = v->capacity ? v->capacity : 16;
-        void *p;
-        while (cap < v->count + n) {
-            cap = cap > UINT32_MAX / 2 ? UINT32_MAX : cap * 2;
-        }
-        if ((size_t)cap > SIZE_MAX / elem_size) {
-            return NULL;
-        }
-        p = realloc(v->data, (size_t)cap * elem_size);
-        if (!p) {
-            return NULL;
-        }
-        v->data = p;
-        v->capacity = cap;
-    }
-    void *first = (char *)v->data + (size_t)v->count * elem_size;
-    memset(first, 0, (size_t)n * elem_size);
-    v->count += n;
-    return first;
-}
-
-#define VEC_AT(vec, type, i) (&((type *)(vec).data)[i])
-
-enum sim_spv_error
-sim_spv_err(struct sim_spv_ctx *ctx, enum sim_spv_error code, const char *fmt, ...)
-{
-    struct sim_spv_error_info *info = ctx->info;
-    if (info && info->code == SIM_SPV_ERROR_OK) {
-        va_list ap;
-        const char *name = ctx->cur ? sim_spv_op_name(ctx->cur->opcode) : NULL;
-        int len = 0;
-
-        info->code = code;
-        info->word = ctx->cur ? ctx->cur->offset : 0;
-        info->opcode = ctx->cur ? ctx->cur->opcode : 0;
-        if (name) {
-            len = snprintf(info->detail, sizeof(info->detail), "%s: ", name);
-            if (len < 0 || (size_t)len >= sizeof(info->detail)) {
-                len = 0;
-            }
-        }
-        va_start(ap, fmt);
-        vsnprintf(info->detail + len, sizeof(info->detail) - (size_t)len, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
-
-void *
-sim_spv_alloc(struct sim_spv_ctx *ctx, size_t size)
-{
-    void **slot = sim_vec_push(&ctx->arena_chunks, sizeof(void *), 1, UINT32_MAX / 2);
-    void *p;
-
-    if (!slot) {
-        return NULL;
-    }
-    p = calloc(1, size ? size : 1);
-    if (!p) {
-        ctx->arena_chunks.count--;
-        return NULL;
-    }
-    *slot = p;
-    return p;
-}
-
-uint32_t
-sim_spv_new_regs(struct sim_spv_ctx *ctx, uint32_t n, enum sim_ir_scalar scalar)
-{
-    uint32_t *kinds;
-    uint32_t base = ctx->reg_count;
-
-    if (n > MAX_REGS || ctx->reg_count + ctx->consts.count + n > MAX_REGS) {
-        return SIM_IR_NONE;
-    }
-    kinds = sim_vec_push(&ctx->reg_scalar, sizeof(uint32_t), n, MAX_REGS);
-    if (!kinds) {
-        return SIM_IR_NONE;
-    }
-    for (uint32_t i = 0; i < n; i++) {
-        kinds[i] = scalar;
-    }
-    ctx->reg_count += n;
-    return base;
-}
-
-static uint32_t
-hash_u32(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
-/* A constant bank register holding `bits`; SIM_IR_NONE when full. */
-uint32_t
-sim_spv_const(struct sim_spv_ctx *ctx, uint32_t bits, enum sim_ir_scalar scalar)
-{
-    uint32_t *value, *kind;
-
-    if (ctx->const_hash_size == 0 || ctx->consts.count * 2 >= ctx->const_hash_size) {
-        uint32_t size = ctx->const_hash_size ? ctx->const_hash_size * 2 : 256;
-        uint32_t *table = calloc(size, sizeof(*table));
-        if (!table) {
-            return SIM_IR_NONE;
-        }
-        for (uint32_t i = 0; i < ctx->consts.count; i++) {
-            uint32_t h = hash_u32(*VEC_AT(ctx->consts, uint32_t, i)) & (size - 1);
-            while (table[h]) {
-                h = (h + 1) & (size - 1);
-            }
-            table[h] = i + 1;
-        }
-        free(ctx->const_hash);
-        ctx->const_hash = table;
-        ctx->const_hash_size = size;
-    }
-    /* Equal bits share a register whatever their type; the scalar kind only
-     * serves listings. */
-    uint32_t h = hash_u32(bits) & (ctx->const_hash_size - 1);
-    while (ctx->const_hash[h]) {
-        uint32_t i = ctx->const_hash[h] - 1;
-        if (*VEC_AT(ctx->consts, uint32_t, i) == bits) {
-            return i | SIM_SPV_CONST_TAG;
-        }
-        h = (h + 1) & (ctx->const_hash_size - 1);
-    }
-    if (ctx->reg_count + ctx->consts.count + 1 > MAX_REGS) {
-        return SIM_IR_NONE;
-    }
-    value = sim_vec_push(&ctx->consts, sizeof(uint32_t), 1, MAX_REGS);
-    kind = sim_vec_push(&ctx->const_scalar, sizeof(uint32_t), 1, MAX_REGS);
-    if (!value || !kind) {
-        return SIM_IR_NONE;
-    }
-    *value = bits;
-    *kind = scalar;
-    ctx->const_hash[h] = ctx->consts.count;
-    return (ctx->consts.count - 1) | SIM_SPV_CONST_TAG;
-}
-
-uint32_t
-sim_spv_const_bits(const struct sim_spv_ctx *ctx, uint32_t reg)
-{
-    if (reg == SIM_IR_NONE || !(reg & SIM_SPV_CONST_TAG) ||
-        (reg & ~SIM_SPV_CONST_TAG) >= ctx->consts.count) {
-        return 0;
-    }
-    return *VEC_AT(ctx->consts, uint32_t, reg & ~SIM_SPV_CONST_TAG);
-}
-
-struct sim_ir_inst *
-sim_spv_emit(struct sim_spv_ctx *ctx, enum sim_ir_op op, uint32_t dst, uint32_t a, uint32_t b,
-             uint32_t c)
-{
-    struct sim_ir_inst *i = sim_vec_push(&ctx->insts, sizeof(*i), 1, MAX_INSTS);
-    if (!i) {
-        return NULL;
-    }
-    i->op = (uint16_t)op;
-    i->dst = dst;
-    i->a = a;
-    i->b = b;
-    i->c = c;
-    return i;
-}
-
-/* Emits op into a new register; SIM_IR_NONE when out of memory. */
-uint32_t
-sim_spv_emit1(struct sim_spv_ctx *ctx, enum sim_ir_op op, enum sim_ir_scalar scalar, uint32_t a,
-              uint32_t b, uint32_t c)
-{
-    uint32_t d = sim_spv_new_regs(ctx, 1, scalar);
-    if (d == SIM_IR_NONE || !sim_spv_emit(ctx, op, d, a, b, c)) {
-        return SIM_IR_NONE;
-    }
-    return d;
-}
-
-const struct sim_spv_type *
-sim_spv_type(struct sim_spv_ctx *ctx, uint32_t id)
-{
-    if (id == 0 || id >= ctx->m->bound || ctx->types[id].kind == SIM_SPV_T_NONE) {
-        sim_spv_err(ctx, SIM_SPV_ERROR_ID_UNDEFINED, "id %%%u is not a type", id);
-        return NULL;
-    }
-    return &ctx->types[id];
-}
-
-static const char *const val_kind_names[] = {"nothing", "value", "pointer", "image or sampler",
-                                             "label", "function", "instruction set"};
-
-struct sim_spv_val *
-sim_spv_value(struct sim_spv_ctx *ctx, uint32_t id, enum sim_spv_val_kind kind)
-{
-    if (id == 0 || id >= ctx->m->bound || ctx->vals[id].kind != kind) {
-        sim_spv_err(ctx, id && id < ctx->m->bound && ctx->vals[id].kind != SIM_SPV_V_NONE
-                             ? SIM_SPV_ERROR_BAD_TYPE
-                             : SIM_SPV_ERROR_ID_UNDEFINED,
-                    "id %%%u is not a %s", id, val_kind_names[kind]);
-        return NULL;
-    }
-    return &ctx->vals[id];
-}
-
-struct sim_spv_val *
-sim_spv_set_regs(struct sim_spv_ctx *ctx, uint32_t id, uint32_t type, uint32_t n)
-{
-    struct sim_spv_val *v = &ctx->vals[id];
-    const struct sim_spv_type *t = sim_spv_type(ctx, type);
-    uint32_t *regs;
-
-    /* Every value has exactly the scalars of its type: the operations
-     * index a value's registers by its type's shape (matrix columns and
-     * rows, vector components), so a mismatch here would let a module
-     * steer them past the end of the list. */
-    if (!t) {
-        return NULL;
-    }
-    if (t->regs != n) {
-        sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "%%%u: %u scalars for a type of %u", id, n,
-                    t->regs);
-        return NULL;
-    }
-    regs = sim_spv_alloc(ctx, (size_t)n * sizeof(uint32_t));
-    if (!regs) {
-        sim_spv_err(ctx, SIM_SPV_ERROR_NOMEM, "value registers");
-        return NULL;
-    }
-    memset(v, 0, sizeof(*v));
-    v->kind = SIM_SPV_V_REGS;
-    v->type = type;
-    v->n = n;
-    v->regs = regs;
-    return v;
-}
-
-static char *
-intern_string(struct sim_spv_ctx *ctx, const char *s)
-{
-    /* Stored as offsets until the shader is built (the vector may move). */
-    size_t len = strlen(s);
-    uint32_t off = ctx->strings.count;
-    char *dst;
-
-    if (len > 255) {
-        len = 255;
-    }
-    dst = sim_vec_push(&ctx->strings, 1, (uint32_t)len + 1, 1u << 24);
-    if (!dst) {
-        return NULL;
-    }
-    memcpy(dst, s, len);
-    return (char *)(uintptr_t)(off + 1); /* offset + 1; 0 is "no string" */
-}
 
 /* ------------------------------------------------------------------------ */
 /* Capabilities, decorations, names                                           */
@@ -459,7 +182,7 @@ static enum sim_spv_error
 scalars_mul(struct sim_spv_ctx *ctx, uint32_t a, uint32_t b, uint32_t *out)
 {
     uint64_t r = (uint64_t)a * b;
-    if (r > MAX_TYPE_SCALARS) {
+    if (r > SIM_SPV_MAX_TYPE_SCALARS) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_TOO_LARGE, "type of %llu scalars",
                            (unsigned long long)r);
     }
@@ -616,7 +339,7 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
             t->minfo[i].reg_offset = regs;
             t->minfo[i].builtin = SIM_IR_NO_BUILTIN;
             t->has_16bit |= e->has_16bit;
-            if (regs + (uint64_t)e->regs > MAX_TYPE_SCALARS) {
+            if (regs + (uint64_t)e->regs > SIM_SPV_MAX_TYPE_SCALARS) {
                 return sim_spv_err(ctx, SIM_SPV_ERROR_TOO_LARGE, "struct too large");
             }
             regs += e->regs;
@@ -928,7 +651,7 @@ add_interface_arrayed(struct sim_spv_ctx *ctx, int output, uint32_t var, uint32_
     e->vec_size = slot_size(ctx, type);
     e->scalar = scalar_of(ctx, type);
     e->flags = io_flags;
-    e->name = intern_string(ctx, name ? name : "");
+    e->name = sim_spv_intern(ctx, name ? name : "");
     e->vertices = vertices;
     e->vertex_stride = vertex_stride;
     if (builtin == SpvBuiltInFragDepth && output) {
@@ -945,31 +668,6 @@ add_interface(struct sim_spv_ctx *ctx, int output, uint32_t var, uint32_t type, 
                                  io_flags, 0, 0);
 }
 
-uint32_t
-sim_spv_frag_coord(struct sim_spv_ctx *ctx)
-{
-    struct sim_ir_interface *e;
-    uint32_t reg;
-
-    for (uint32_t i = 0; i < ctx->inputs.count; i++) {
-        e = VEC_AT(ctx->inputs, struct sim_ir_interface, i);
-        if (e->builtin == SpvBuiltInFragCoord && e->components == 4) {
-            return e->reg;
-        }
-    }
-    reg = sim_spv_new_regs(ctx, 4, SIM_IR_FLOAT);
-    e = reg == SIM_IR_NONE ? NULL : sim_vec_push(&ctx->inputs, sizeof(*e), 1, 4096);
-    if (!e) {
-        return SIM_IR_NONE;
-    }
-    e->builtin = SpvBuiltInFragCoord;
-    e->reg = reg;
-    e->components = 4;
-    e->vec_size = 4;
-    e->scalar = SIM_IR_FLOAT;
-    e->name = intern_string(ctx, "gl_FragCoord (implicit)");
-    return reg;
-}
 
 /* Is a variable of `type` per-vertex arrayed I/O of this stage: an array
  * indexed by the vertex (tessellation control inputs and outputs,
@@ -1087,8 +785,8 @@ sim_spv_resource(struct sim_spv_ctx *ctx, uint32_t var, uint32_t element)
     const char *name = ctx->names[var];
 
     for (uint32_t i = 0; i < ctx->resources.count; i++) {
-        if (*VEC_AT(ctx->resource_vars, uint32_t, i) == var &&
-            VEC_AT(ctx->resources, struct sim_ir_resource, i)->array_element == element) {
+        if (*SIM_SPV_VEC_AT(ctx->resource_vars, uint32_t, i) == var &&
+            SIM_SPV_VEC_AT(ctx->resources, struct sim_ir_resource, i)->array_element == element) {
             return i;
         }
     }
@@ -1108,7 +806,7 @@ sim_spv_resource(struct sim_spv_ctx *ctx, uint32_t var, uint32_t element)
     r->set = d->set;
     r->binding = d->binding;
     r->array_element = element;
-    r->name = intern_string(ctx, name ? name : "");
+    r->name = sim_spv_intern(ctx, name ? name : "");
     switch (pt->storage) {
     case SpvStorageClassPushConstant:
         r->kind = SIM_IR_RES_PUSH_CONSTANT;
@@ -1255,7 +953,7 @@ declare_variable(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, int i
             return declare_io_variable(ctx, id, pt->elem, 0, p->base);
         }
         if (storage == SpvStorageClassOutput) {
-            uint32_t *regs = sim_vec_push(&ctx->output_regs, sizeof(uint32_t), t->regs, MAX_REGS);
+            uint32_t *regs = sim_vec_push(&ctx->output_regs, sizeof(uint32_t), t->regs, SIM_SPV_MAX_REGS);
             if (!regs) {
                 return sim_spv_err(ctx, SIM_SPV_ERROR_NOMEM, "outputs");
             }
@@ -1966,9 +1664,9 @@ store(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, const struct sim_spv
     return SIM_SPV_ERROR_OK;
 }
 
-enum sim_spv_error
-sim_spv_store_regs(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, const uint32_t *regs,
-                   uint32_t n)
+static enum sim_spv_error
+store_regs(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, const uint32_t *regs,
+           uint32_t n)
 {
     struct sim_spv_val v = {.kind = SIM_SPV_V_REGS, .type = p->type, .n = n,
                             .regs = (uint32_t *)regs};
@@ -1983,10 +1681,10 @@ start_block(struct sim_spv_ctx *ctx, uint32_t *index)
 {
     struct sim_ir_block *b;
     if (ctx->blocks.count > 0) {
-        b = VEC_AT(ctx->blocks, struct sim_ir_block, ctx->blocks.count - 1);
+        b = SIM_SPV_VEC_AT(ctx->blocks, struct sim_ir_block, ctx->blocks.count - 1);
         b->count = ctx->insts.count - b->first;
     }
-    b = sim_vec_push(&ctx->blocks, sizeof(*b), 1, MAX_INSTS);
+    b = sim_vec_push(&ctx->blocks, sizeof(*b), 1, SIM_SPV_MAX_INSTS);
     if (!b) {
         return nomem(ctx);
     }
@@ -2005,7 +1703,7 @@ add_fixup(struct sim_spv_ctx *ctx, uint32_t inst, uint32_t field, uint32_t label
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_CFG, "branch target %%%u is not a block",
                            label);
     }
-    f = sim_vec_push(&ctx->fixups, sizeof(*f), 1, MAX_INSTS);
+    f = sim_vec_push(&ctx->fixups, sizeof(*f), 1, SIM_SPV_MAX_INSTS);
     if (!f) {
         return nomem(ctx);
     }
@@ -2019,11 +1717,11 @@ static void
 patch(struct sim_spv_ctx *ctx, const struct sim_spv_fixup *f, uint32_t block)
 {
     if (f->field == 3) {
-        VEC_AT(ctx->cases, struct sim_ir_switch_case, f->inst)->block = block;
+        SIM_SPV_VEC_AT(ctx->cases, struct sim_ir_switch_case, f->inst)->block = block;
     } else if (f->field == 4) {
-        VEC_AT(ctx->switches, struct sim_ir_switch, f->inst)->default_block = block;
+        SIM_SPV_VEC_AT(ctx->switches, struct sim_ir_switch, f->inst)->default_block = block;
     } else {
-        struct sim_ir_inst *i = VEC_AT(ctx->insts, struct sim_ir_inst, f->inst);
+        struct sim_ir_inst *i = SIM_SPV_VEC_AT(ctx->insts, struct sim_ir_inst, f->inst);
         if (f->field == 0) {
             i->imm = block;
         } else if (f->field == 1) {
@@ -2078,8 +1776,8 @@ phi_moves(struct sim_spv_ctx *ctx, uint32_t target)
                 ctx->cur = saved;
                 goto out;
             }
-            uint32_t *d = sim_vec_push(&dsts, sizeof(uint32_t), pv->n, MAX_REGS);
-            uint32_t *s = sim_vec_push(&srcs, sizeof(uint32_t), pv->n, MAX_REGS);
+            uint32_t *d = sim_vec_push(&dsts, sizeof(uint32_t), pv->n, SIM_SPV_MAX_REGS);
+            uint32_t *s = sim_vec_push(&srcs, sizeof(uint32_t), pv->n, SIM_SPV_MAX_REGS);
             if (!d || !s) {
                 err = nomem(ctx);
                 goto out;
@@ -2153,7 +1851,7 @@ branch_to(struct sim_spv_ctx *ctx, uint32_t target, uint32_t inst, uint32_t fiel
     if (!lv->has_phi) {
         return add_fixup(ctx, inst, field, target);
     }
-    struct edge *e = sim_vec_push(edges, sizeof(*e), 1, MAX_INSTS);
+    struct edge *e = sim_vec_push(edges, sizeof(*e), 1, SIM_SPV_MAX_INSTS);
     if (!e) {
         return nomem(ctx);
     }
@@ -2168,7 +1866,7 @@ emit_edges(struct sim_spv_ctx *ctx, struct sim_vec *edges)
 {
     enum sim_spv_error err = SIM_SPV_ERROR_OK;
     for (uint32_t i = 0; i < edges->count && !err; i++) {
-        struct edge *e = VEC_AT(*edges, struct edge, i);
+        struct edge *e = SIM_SPV_VEC_AT(*edges, struct edge, i);
         uint32_t block = 0;
         struct sim_spv_fixup f = {e->inst, e->field, 0};
         err = start_block(ctx, &block);
@@ -2261,9 +1959,9 @@ terminator(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, struct call
         if (sel->n != 1 || ctx->types[sel->type].kind != SIM_SPV_T_INT) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "selector is not an integer scalar");
         }
-        sw = sim_vec_push(&ctx->switches, sizeof(*sw), 1, MAX_INSTS);
+        sw = sim_vec_push(&ctx->switches, sizeof(*sw), 1, SIM_SPV_MAX_INSTS);
         if (!sw || !sim_vec_push(&ctx->cases, sizeof(struct sim_ir_switch_case), ncases,
-                                 MAX_INSTS)) {
+                                 SIM_SPV_MAX_INSTS)) {
             return nomem(ctx);
         }
         sw_index = ctx->switches.count - 1;
@@ -2283,7 +1981,7 @@ terminator(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, struct call
                  * literal is not (SPIR-V 2.2.1). */
                 value = (uint32_t)(int32_t)(int16_t)(uint16_t)(value & 0xffffu);
             }
-            VEC_AT(ctx->cases, struct sim_ir_switch_case, ci)->value = value;
+            SIM_SPV_VEC_AT(ctx->cases, struct sim_ir_switch_case, ci)->value = value;
             err = branch_to(ctx, sim_spv_word(m, inst, 4 + 2 * k), ci, 3, &edges);
         }
         if (!err) {
@@ -2383,11 +2081,11 @@ function_call(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
      * callee have been resolved already. */
     nfix = call.ret_fixup_base;
     for (uint32_t k = call.ret_fixup_base; k < ctx->fixups.count; k++) {
-        struct sim_spv_fixup *f = VEC_AT(ctx->fixups, struct sim_spv_fixup, k);
+        struct sim_spv_fixup *f = SIM_SPV_VEC_AT(ctx->fixups, struct sim_spv_fixup, k);
         if (f->label == 0) {
             patch(ctx, f, cont);
         } else {
-            *VEC_AT(ctx->fixups, struct sim_spv_fixup, nfix) = *f;
+            *SIM_SPV_VEC_AT(ctx->fixups, struct sim_spv_fixup, nfix) = *f;
             nfix++;
         }
     }
@@ -2649,7 +2347,7 @@ translate_function(struct sim_spv_ctx *ctx, uint32_t func_id, const uint32_t *ar
     if (fv->block) { /* used as the "active" mark for functions */
         return sim_spv_err(ctx, SIM_SPV_ERROR_RECURSION, "function %%%u calls itself", func_id);
     }
-    if (ctx->depth >= MAX_DEPTH) {
+    if (ctx->depth >= SIM_SPV_MAX_DEPTH) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_TOO_LARGE, "calls nest too deeply");
     }
     first_inst = fv->inst;
@@ -2773,9 +2471,9 @@ translate_function(struct sim_spv_ctx *ctx, uint32_t func_id, const uint32_t *ar
     {
         uint32_t keep = fixup_base;
         for (uint32_t f = fixup_base; f < ctx->fixups.count; f++) {
-            struct sim_spv_fixup *fx = VEC_AT(ctx->fixups, struct sim_spv_fixup, f);
+            struct sim_spv_fixup *fx = SIM_SPV_VEC_AT(ctx->fixups, struct sim_spv_fixup, f);
             if (fx->label == 0) {
-                *VEC_AT(ctx->fixups, struct sim_spv_fixup, keep) = *fx;
+                *SIM_SPV_VEC_AT(ctx->fixups, struct sim_spv_fixup, keep) = *fx;
                 keep++;
                 continue;
             }
@@ -2974,7 +2672,7 @@ module_globals(struct sim_spv_ctx *ctx)
                      &m->words[inst->offset + 3], inst->words - 3);
             break;
         case SpvOpMemberDecorate: {
-            struct member_deco *d = sim_vec_push(&md, sizeof(*d), 1, MAX_INSTS);
+            struct member_deco *d = sim_vec_push(&md, sizeof(*d), 1, SIM_SPV_MAX_INSTS);
             if (!d) {
                 err = nomem(ctx);
                 break;
@@ -3095,7 +2793,7 @@ static void
 free_ctx(struct sim_spv_ctx *ctx)
 {
     for (uint32_t i = 0; i < ctx->arena_chunks.count; i++) {
-        free(*VEC_AT(ctx->arena_chunks, void *, i));
+        free(*SIM_SPV_VEC_AT(ctx->arena_chunks, void *, i));
     }
     free(ctx->arena_chunks.data);
     free(ctx->types);
@@ -3180,11 +2878,11 @@ build_shader(struct sim_spv_ctx *ctx, struct sim_ir_shader **out)
     }
     /* Close the last block. */
     if (ctx->blocks.count > 0) {
-        struct sim_ir_block *b = VEC_AT(ctx->blocks, struct sim_ir_block, ctx->blocks.count - 1);
+        struct sim_ir_block *b = SIM_SPV_VEC_AT(ctx->blocks, struct sim_ir_block, ctx->blocks.count - 1);
         b->count = ctx->insts.count - b->first;
     }
     for (uint32_t i = 0; i < ctx->insts.count; i++) {
-        struct sim_ir_inst *in = VEC_AT(ctx->insts, struct sim_ir_inst, i);
+        struct sim_ir_inst *in = SIM_SPV_VEC_AT(ctx->insts, struct sim_ir_inst, i);
         uint32_t srcs = op_sources[in->op];
         if (op_writes_dst(in->op)) {
             in->dst = remap(ctx, in->dst);
@@ -3200,7 +2898,7 @@ build_shader(struct sim_spv_ctx *ctx, struct sim_ir_shader **out)
         }
     }
     for (uint32_t i = 0; i < ctx->texs.count; i++) {
-        struct sim_ir_tex *t = VEC_AT(ctx->texs, struct sim_ir_tex, i);
+        struct sim_ir_tex *t = SIM_SPV_VEC_AT(ctx->texs, struct sim_ir_tex, i);
         for (int c = 0; c < 4; c++) {
             t->coord[c] = remap(ctx, t->coord[c]);
         }
@@ -3219,15 +2917,15 @@ build_shader(struct sim_spv_ctx *ctx, struct sim_ir_shader **out)
         }
     }
     for (uint32_t i = 0; i < ctx->inputs.count; i++) {
-        struct sim_ir_interface *e = VEC_AT(ctx->inputs, struct sim_ir_interface, i);
+        struct sim_ir_interface *e = SIM_SPV_VEC_AT(ctx->inputs, struct sim_ir_interface, i);
         e->reg = remap(ctx, e->reg);
     }
     for (uint32_t i = 0; i < ctx->outputs.count; i++) {
-        struct sim_ir_interface *e = VEC_AT(ctx->outputs, struct sim_ir_interface, i);
+        struct sim_ir_interface *e = SIM_SPV_VEC_AT(ctx->outputs, struct sim_ir_interface, i);
         e->reg = remap(ctx, e->reg);
     }
     for (uint32_t i = 0; i < ctx->output_regs.count; i++) {
-        uint32_t *r = VEC_AT(ctx->output_regs, uint32_t, i);
+        uint32_t *r = SIM_SPV_VEC_AT(ctx->output_regs, uint32_t, i);
         *r = remap(ctx, *r);
     }
 
@@ -3382,6 +3080,7 @@ sim_ir_shader_create(const uint32_t *words, size_t word_count,
         return err;
     }
     ctx.m = m;
+    ctx.store_regs = store_regs;
     ctx.opt = options;
     ctx.info = info;
     ctx.types = calloc(m->bound, sizeof(*ctx.types));
@@ -3416,7 +3115,7 @@ sim_ir_shader_create(const uint32_t *words, size_t word_count,
         err = nomem(&ctx);
         goto out;
     }
-    VEC_AT(ctx.insts, struct sim_ir_inst, ctx.insts.count - 1)->imm = 1;
+    SIM_SPV_VEC_AT(ctx.insts, struct sim_ir_inst, ctx.insts.count - 1)->imm = 1;
     if (ctx.vals[ctx.entry_func].kind != SIM_SPV_V_FUNCTION) {
         ctx.cur = NULL;
         err = sim_spv_err(&ctx, SIM_SPV_ERROR_ID_UNDEFINED, "entry point %%%u is not a function",
