@@ -56,17 +56,6 @@ struct info_frame {
 };
 
 
-static const char *const draw_kind_names[CAP_DRAW_KIND_COUNT] = {
-    [CAP_DRAW_DIRECT] = "direct",
-    [CAP_DRAW_INDEXED] = "indexed",
-    [CAP_DRAW_INDIRECT] = "indirect",
-    [CAP_DRAW_INDEXED_INDIRECT] = "indexed_indirect",
-    [CAP_DRAW_INDIRECT_COUNT] = "indirect_count",
-    [CAP_DRAW_INDEXED_INDIRECT_COUNT] = "indexed_indirect_count",
-    [CAP_DRAW_MULTI] = "multi",
-    [CAP_DRAW_MULTI_INDEXED] = "multi_indexed",
-};
-
 /* Draws by kind and what secondary command buffers contributed. */
 static void
 collect_draws(const struct cap_frame *f, struct info_frame *fi)
@@ -735,7 +724,7 @@ print_json(const struct cap_trace *t, const char *path, int objects)
         struct json_object *draw_kinds = rep_json_set_object(frame, "draw_kinds");
         bad |= !draw_kinds;
         for (k = 0; k < CAP_DRAW_KIND_COUNT; k++) {
-            bad |= rep_json_set_uint(draw_kinds, draw_kind_names[k], fi.draw_kinds[k]);
+            bad |= rep_json_set_uint(draw_kinds, cap_draw_kind_name(k), fi.draw_kinds[k]);
         }
         bad |= rep_json_set_uint(frame, "unresolved_draws", fi.unresolved_draws);
         struct json_object *secondaries = rep_json_set_object(frame, "secondaries");
