@@ -220,12 +220,14 @@ rep_summary_json_units(struct json_object *obj, const struct rep_summary *s, uin
  * it over a stream socket, one frame at a time.  A request is a struct
  * rep_wire_request followed by `trace_size` bytes of an in-memory trace of
  * one frame; the answer is a struct rep_wire_reply.  Both ends are the same
- * build: `version` carries REP_WIRE_VERSION and the sizes of both structs,
- * and a mismatch is an error, not a guess. */
+ * build: `version` carries REP_WIRE_VERSION, the protocol's number mixed
+ * with the sizes of both structs (the reply is over 4 KiB, so they are
+ * hashed rather than packed into bit fields), and a mismatch is an error,
+ * not a guess. */
 #define REP_WIRE_MAGIC 0x4f565357u /* "OVSW" */
 #define REP_WIRE_VERSION                                                                   \
-    (1u << 24 | (uint32_t)sizeof(struct rep_wire_request) << 12 |                           \
-     (uint32_t)sizeof(struct rep_wire_reply))
+    (2u * 2654435761u ^ (uint32_t)sizeof(struct rep_wire_request) * 40503u ^                \
+     (uint32_t)sizeof(struct rep_wire_reply) * 2246822519u)
 
 struct rep_wire_request {
     uint32_t magic, version;
