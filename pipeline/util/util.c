@@ -74,7 +74,8 @@ sim_half_to_float(uint32_t h)
 void *
 sim_array_grow(struct sim_array *a, size_t elem, size_t n)
 {
-    if (n > SIZE_MAX / elem - a->count) {
+    size_t max = SIM_ARRAY_MAX_BYTES / elem;
+    if (n > max || a->count > max - n) {
         return NULL;
     }
     /* An empty array gets storage even for n == 0: the result is never a
@@ -82,10 +83,10 @@ sim_array_grow(struct sim_array *a, size_t elem, size_t n)
     if (a->count + n > a->capacity || !a->data) {
         size_t cap = a->capacity ? a->capacity : 64;
         while (cap < a->count + n) {
-            if (cap > SIZE_MAX / 2 / elem) {
-                return NULL;
-            }
             cap *= 2;
+        }
+        if (cap > max) {
+            cap = max > a->count + n ? max : a->count + n;
         }
         void *d = realloc(a->data, cap * elem);
         if (!d) {

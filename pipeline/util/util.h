@@ -37,8 +37,14 @@ struct sim_array {
     size_t capacity;
 };
 
+/* No growable array of the pipeline holds more than this: a damaged trace
+ * (a draw of billions of triangles) fails its draw as out of memory
+ * instead of exhausting the machine.  The largest real arrays, a draw's
+ * triangle setup planes, stay far below it. */
+#define SIM_ARRAY_MAX_BYTES ((size_t)512 << 20)
+
 /* Room for `n` more elements; returns a pointer to the first (count grows
- * by n) or NULL when out of memory or the size would overflow. */
+ * by n) or NULL when out of memory or past SIM_ARRAY_MAX_BYTES. */
 void *
 sim_array_grow(struct sim_array *a, size_t elem, size_t n);
 void
