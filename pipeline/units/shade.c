@@ -53,6 +53,10 @@ sim_shade_begin(struct sim_shade_ctx *ctx, const struct sim_draw_ctx *dc,
     ctx->sample_mask_in = sim_interp_builtin(interp, 0, SpvBuiltInSampleMask, 0);
     ctx->sample_mask_out = sim_interp_builtin(interp, 1, SpvBuiltInSampleMask, 0);
     ctx->primitive_id = sim_interp_builtin(interp, 0, SpvBuiltInPrimitiveId, 0);
+    if (dc->point_coord_plane != SIM_NONE) {
+        ctx->point_coord[0] = sim_interp_builtin(interp, 0, SpvBuiltInPointCoord, 0);
+        ctx->point_coord[1] = sim_interp_builtin(interp, 0, SpvBuiltInPointCoord, 1);
+    }
     for (uint32_t a = 0; a < SIM_MAX_COLOR_ATTACHMENTS; a++) {
         for (uint32_t c = 0; c < 4; c++) {
             ctx->out_regs[a][c] = sim_interp_output(interp, a, c);
@@ -162,6 +166,14 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
     if ((reg = ctx->primitive_id) != NULL) {
         for (uint32_t l = 0; l < n; l++) {
             reg[l] = lanes[l].tri->prim_id;
+        }
+    }
+    for (uint32_t c = 0; c < 2; c++) {
+        if ((reg = ctx->point_coord[c]) != NULL) {
+            for (uint32_t l = 0; l < n; l++) {
+                const double *p = pl[l] + 3 * (dc->point_coord_plane + c);
+                reg[l] = f2u((float)(p[0] + p[1] * dx[0][l] + p[2] * dy[0][l]));
+            }
         }
     }
     if (ctx->target->heat) {

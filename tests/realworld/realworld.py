@@ -88,6 +88,16 @@ CASES = {
                                         expect="replay", tessellated=True,
                                         asan_skip="zink passes freed memory to "
                                                   "vkCmdSetVertexInputEXT"),
+    # OpenGL games through zink, at their first screen: frames delimited by
+    # the submits that draw (zink submits uploads on their own while a
+    # game loads).
+    "zink-etr": dict(cmd=["/usr/games/etr"], env=dict(ZINK, ALSOFT_DRIVERS="null"),
+                     frames="60", delimiter="draws:1", expect="replay"),
+    "zink-chromium-bsu": dict(cmd=["/usr/games/chromium-bsu"], env=ZINK, frames="60",
+                              delimiter="draws:1", expect="replay"),
+    "zink-teeworlds": dict(cmd=["/usr/games/teeworlds"], env=ZINK, frames="60",
+                           delimiter="draws:1", expect="replay"),
+
 }
 
 def capture(case, tmp, manifest):
@@ -119,6 +129,9 @@ def capture(case, tmp, manifest):
     os.makedirs(runtime, mode=0o700, exist_ok=True)
     env.update({"XDG_DATA_HOME": data_home, "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
                 "XDG_RUNTIME_DIR": runtime, "VK_ICD_FILENAMES": lavapipe_icd(),
+                # Games keep settings under HOME: each run starts from the
+                # program's defaults.
+                "HOME": tmp,
                 "OVERSHADE": "1", "OVERSHADE_CAPTURE": case["frames"],
                 "OVERSHADE_OUTPUT": out})
     if "delimiter" in case:
