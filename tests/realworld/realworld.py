@@ -88,6 +88,19 @@ CASES = {
                                         expect="replay", tessellated=True,
                                         asan_skip="zink passes freed memory to "
                                                   "vkCmdSetVertexInputEXT"),
+    # OpenSceneGraph's examples that need no data files: a geometry shader,
+    # a procedural terrain, multiple render targets, a compute shader
+    # writing a texture, shader storage buffers.
+    "zink-osggeometryshaders": dict(cmd=["osggeometryshaders"], env=ZINK, frames="30",
+                                    delimiter="draws:1", expect="replay"),
+    "zink-osghangglide": dict(cmd=["osghangglide"], env=ZINK, frames="30",
+                              delimiter="draws:1", expect="replay"),
+    "zink-osgmultiplerendertargets": dict(cmd=["osgmultiplerendertargets"], env=ZINK,
+                                          frames="30", delimiter="draws:1", expect="replay"),
+    "zink-osgcomputeshaders": dict(cmd=["osgcomputeshaders"], env=ZINK, frames="30",
+                                   delimiter="draws:1", expect="replay"),
+    "zink-osgSSBO": dict(cmd=["osgSSBO"], env=ZINK, frames="30", delimiter="draws:1",
+                         expect="replay"),
     # OpenGL games through zink, at their first screen: frames delimited by
     # the submits that draw (zink submits uploads on their own while a
     # game loads).
