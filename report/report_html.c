@@ -315,9 +315,80 @@ unsupported_table(FILE *f, struct json_object *frame)
     }
 }
 
+/* The baseline's most expensive draws ("costly_draws"), with what each
+ * unit shaded for them and a link to their pipeline's shaders. */
+static void
+costly_table(FILE *f, struct json_object *frame, double index)
+{
+    struct json_object *list = member(frame, "costly_draws");
+    size_t n =
+        list && json_object_is_type(list, json_type_array) ? json_object_array_length(list) : 0;
+
+    if (n == 0) {
+        return;
+    }
+    fprintf(f,
+            "<h3>Draws by shading cost (%zu)</h3>\n<p class=\"note\">The draws the baseline "
+            "shaded most lanes for, most first; per unit the lanes it shaded for the draw "
+            "and its saving against the baseline.</p>\n",
+            n);
+    struct json_object *first = member(json_object_array_get_idx(list, 0), "lanes_shaded");
+    fputs("<table class=\"costly\">\n<tr><th>draw</th><th>pass</th><th>pipeline</th>"
+          "<th>share of the frame</th>",
+          f);
+    if (first) {
+        json_object_object_foreach(first, hname, hval)
+        {
+            (void)hval;
+            fputs("<th>", f);
+            html_text(f, hname);
+            fputs("</th>", f);
+        }
+    }
+    fputs("</tr>\n", f);
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *d = json_object_array_get_idx(list, i);
+        struct json_object *lanes = member(d, "lanes_shaded");
+        double base = number(lanes, "baseline");
+        double pipeline = number(d, "pipeline");
+        fputs("<tr data-draw=\"", f);
+        html_number(f, number(d, "id"), 0, "");
+        fputs("\"><td>", f);
+        html_number(f, number(d, "id"), 0, "");
+        fputs("</td><td>", f);
+        html_number(f, number(d, "pass"), 0, "");
+        fputs("</td><td>", f);
+        if (isfinite(pipeline)) {
+            fprintf(f, "<a href=\"#frame-%.0f-pipeline-%.0f\">%.0f</a>", index, pipeline,
+                    pipeline);
+        } else {
+            fputs("&ndash;", f);
+        }
+        fputs("</td><td>", f);
+        html_number(f, 100.0 * number(d, "share"), 1, "&thinsp;%");
+        fputs("</td>", f);
+        if (lanes && json_object_is_type(lanes, json_type_object)) {
+            json_object_object_foreach(lanes, uname, uval)
+            {
+                double v = json_object_get_double(uval);
+                fputs("<td>", f);
+                html_number(f, v, 0, "");
+                if (strcmp(uname, "baseline") != 0 && base > 0) {
+                    fputs(" (", f);
+                    html_number(f, 100.0 * (1.0 - v / base), 1, "&thinsp;%");
+                    fputs(")", f);
+                }
+                fputs("</td>", f);
+            }
+        }
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
 /* The frame's pipelines, most draws first, with their shaders' source. */
 static void
-pipelines_section(FILE *f, struct json_object *list)
+pipelines_section(FILE *f, struct json_object *list, double index)
 {
     size_t n =
         list && json_object_is_type(list, json_type_array) ? json_object_array_length(list) : 0;
@@ -341,7 +412,8 @@ pipelines_section(FILE *f, struct json_object *list)
                         ? json_object_array_length(stages)
                         : 0;
 
-        fputs("<tr data-pipeline=\"", f);
+        fprintf(f, "<tr id=\"frame-%.0f-pipeline-%.0f\" data-pipeline=\"", index,
+                number(p, "pipeline"));
         html_number(f, number(p, "pipeline"), 0, "");
         fputs("\"><td>", f);
         html_number(f, number(p, "pipeline"), 0, "");
@@ -514,10 +586,11 @@ frame_section(FILE *f, const char *dir, struct json_object *frame, struct json_o
 
     fputs("<h3>Units</h3>\n", f);
     unit_table(f, units);
+    costly_table(f, frame, index);
     unsupported_table(f, frame);
     char key[32];
     snprintf(key, sizeof(key), "%.0f", index);
-    pipelines_section(f, member(shaders, key));
+    pipelines_section(f, member(shaders, key), index);
     fputs("</section>\n", f);
 }
 

@@ -499,6 +499,10 @@ struct sim_draw_result {
     uint32_t id;   /* sim_draw.id */
     uint32_t status;  /* enum sim_replay_error; OK when it was replayed */
     char detail[160]; /* what was not supported, or "" */
+    /* What the draw cost each unit that ran: sim_unit_counters'
+     * lanes_shaded and shader_instructions of this draw alone. */
+    uint64_t lanes_shaded[SIM_UNIT_COUNT];
+    uint64_t shader_instructions[SIM_UNIT_COUNT];
 };
 
 #endif /* OVERSHADE_PIPELINE_FRAME_FRAME_H */

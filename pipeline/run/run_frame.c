@@ -818,7 +818,20 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
         err = grids_reset(r) ? SIM_REPLAY_ERROR_OK : SIM_REPLAY_ERROR_NOMEM;
     }
     if (!err) {
+        /* The draw's cost per unit: the workers' counters before and after. */
+        for (uint32_t k = 0; k < r->worker_count; k++) {
+            for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+                out->lanes_shaded[u] -= r->workers[k].counters[u].lanes_shaded;
+                out->shader_instructions[u] -= r->workers[k].counters[u].shader_instructions;
+            }
+        }
         run_bins(r);
+        for (uint32_t k = 0; k < r->worker_count; k++) {
+            for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+                out->lanes_shaded[u] += r->workers[k].counters[u].lanes_shaded;
+                out->shader_instructions[u] += r->workers[k].counters[u].shader_instructions;
+            }
+        }
         grids_count(r);
         for (uint32_t k = 0; k < r->worker_count; k++) {
             if (r->workers[k].nomem) {
