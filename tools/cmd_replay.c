@@ -7,6 +7,7 @@
  *
  *   overshade replay TRACE --out DIR [--frames LIST] [--modes LIST]
  *                    [--msaa N] [--threads N] [--repeat N] [--retessellate AREA]
+ *                    [--frame-budget SECONDS]
  *                    [unit options]
  *
  * Unit options (../shared/spec/modes.md; docs/modes.md): --qfm-entries
@@ -90,7 +91,7 @@ cli_replay_usage(FILE *out)
     fprintf(out,
             "usage: overshade replay TRACE --out DIR [--frames LIST] [--modes LIST]\n"
             "                        [--msaa N] [--threads N] [--repeat N]\n"
-            "                        [--retessellate AREA]\n\n"
+            "                        [--retessellate AREA] [--frame-budget SECONDS]\n\n"
             "Replays the captured frames of TRACE through the simulated pipeline and\n"
             "writes images, heatmaps, DIR/report.json, report.csv and report.html\n"
             "(the report for a browser; it opens from disk).\n\n"
@@ -104,7 +105,10 @@ cli_replay_usage(FILE *out)
             "                  depend on N\n"
             "  --repeat N      replay each frame N times and report the fastest (timing)\n"
             "  --retessellate AREA  re-tessellate quad patches with DiagSplit into\n"
-            "                  triangles of about AREA px^2 (0.01 to 10000; the papers: 0.5)\n\n"
+            "                  triangles of about AREA px^2 (0.01 to 10000; the papers: 0.5)\n"
+            "  --frame-budget SECONDS  stop a frame after SECONDS of wall time (default: no\n"
+            "                  limit); its unfinished draws are reported as\n"
+            "                  SIM_REPLAY_ERROR_BUDGET\n\n"
             "Unit options (defaults in parentheses; docs/modes.md):\n"
             "  --qfm-entries N|unbounded   merge buffer entries per bin (32)\n"
             "  --qfm-window N|all          most recent matching entries tried (2)\n"
@@ -390,6 +394,14 @@ parse_args(int argc, char **argv, struct replay_args *a)
                 return 0;
             }
             a->opt.retessellate = area;
+            i++;
+        } else if (strcmp(arg, "--frame-budget") == 0 && val) {
+            float seconds;
+            if (!parse_float(val, &seconds) || !(seconds > 0.0f && seconds <= 1e6f)) {
+                fprintf(stderr, "overshade replay: --frame-budget takes seconds, more than 0\n");
+                return 0;
+            }
+            a->opt.time_budget = seconds;
             i++;
         } else if (strcmp(arg, "--repeat") == 0 && val) {
             if (!parse_u64(val, &n) || n < 1 || n > 1000) {

@@ -1079,6 +1079,22 @@ test_point_coord(void)
     d->vertex_buffers[0] = (struct sim_vertex_buffer){&vert, sizeof(vert), 0};
     d->count = 1;
     d->instance_count = 1;
+    /* A time budget that has run out before the frame began (1 ns): the
+     * draw is reported, not replayed; a negative one is refused. */
+    struct sim_replay_options opt = {.threads = 2, .time_budget = 1e-9};
+    r = test_sim_replay("baseline", &f.frame, &opt);
+    if (r) {
+        uint32_t n = 0;
+        const struct sim_draw_result *dr = sim_replay_result_draws(r, &n);
+        CHECK(n == 1 && dr[0].status == SIM_REPLAY_ERROR_BUDGET);
+        CHECK(n == 1 && strstr(dr[0].detail, "time budget") != NULL);
+        CHECK_EQ_U64(0, sim_replay_result_unit(r, SIM_UNIT_BASELINE)->lanes_shaded);
+        sim_replay_result_destroy(r);
+    }
+    opt.time_budget = -1.0;
+    char detail[160];
+    CHECK(sim_replay_frame(&f.frame, &opt, &r, detail) == SIM_REPLAY_ERROR_BAD_OPTIONS);
+
     r = replay(&f, 1, 0);
     if (r) {
         uint32_t n = 0;
