@@ -21,6 +21,7 @@
 
 #include "pipeline/front/front.h"
 #include "pipeline/format/format.h"
+#include "pipeline/util/util.h"
 
 static enum sim_replay_error
 check_state(struct sim_draw_ctx *dc)
@@ -219,14 +220,6 @@ make_plane(const double px[3], const double py[3], double det, double q0, double
     out[2] = ((q2 - q0) * d1x - (q1 - q0) * d2x) / det;
 }
 
-static float
-word_float(uint32_t w)
-{
-    float f;
-    memcpy(&f, &w, 4);
-    return f;
-}
-
 /* Vulkan specification, "Depth Bias": o = m * slopeFactor + r * constantFactor,
  * m the largest depth slope of the triangle per pixel, r the minimum
  * resolvable difference of the depth format (2^-n for n-bit unorm; for
@@ -274,7 +267,7 @@ static float
 vertex_word(const struct sim_draw_ctx *dc, uint32_t v, uint32_t word)
 {
     const uint32_t *words = dc->geom.vertices.data;
-    return word_float(words[(size_t)v * dc->geom.stride + word]);
+    return sim_u2f(words[(size_t)v * dc->geom.stride + word]);
 }
 
 /* The viewport transform of vertex v (Vulkan "Controlling the Viewport"). */

@@ -45,27 +45,12 @@
 
 #include "pipeline/texture/texture.h"
 #include "pipeline/texture/tex_private.h"
-
-static float
-bf(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint32_t
-fb(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
+#include "pipeline/util/util.h"
 
 static void
 border(const struct sim_tex_sampler *s, int is_int, uint32_t out[4])
 {
-    uint32_t one = is_int ? 1u : fb(1.0f);
+    uint32_t one = is_int ? 1u : sim_f2u(1.0f);
     switch (s->border_color) {
     case VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK:
     case VK_BORDER_COLOR_INT_OPAQUE_BLACK:
@@ -211,7 +196,7 @@ texel_at(struct lookup *lk, uint32_t level, const int32_t *x, uint32_t out[4])
         texel_at(lk, level, c, out);
         if (!lk->is_int) {
             for (int k = 0; k < 4; k++) {
-                out[k] = fb((bf(ta[k]) + bf(tb[k]) + bf(out[k])) / 3.0f);
+                out[k] = sim_f2u((sim_u2f(ta[k]) + sim_u2f(tb[k]) + sim_u2f(out[k])) / 3.0f);
             }
         }
         return;
@@ -246,7 +231,7 @@ texel_at(struct lookup *lk, uint32_t level, const int32_t *x, uint32_t out[4])
     lk->texels++;
     sim_tex_fetch_texel(lk->image, level, w[0], w[1], w[2], layer, out);
     if (lk->has_dref) {
-        out[0] = fb(compare(lk->sampler->compare_op, lk->dref, bf(out[0])));
+        out[0] = sim_f2u(compare(lk->sampler->compare_op, lk->dref, sim_u2f(out[0])));
     }
 }
 
@@ -271,7 +256,7 @@ sample_level(struct lookup *lk, uint32_t level, const float *u, const int32_t *o
         }
         texel_at(lk, level, i0, t);
         for (int c = 0; c < 4; c++) {
-            out[c] = bf(t[c]);
+            out[c] = sim_u2f(t[c]);
         }
         return;
     }
@@ -291,7 +276,7 @@ sample_level(struct lookup *lk, uint32_t level, const float *u, const int32_t *o
         }
         texel_at(lk, level, x, t);
         for (int c = 0; c < 4; c++) {
-            out[c] += weight * bf(t[c]);
+            out[c] += weight * sim_u2f(t[c]);
         }
     }
 }
@@ -451,26 +436,26 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
             continue;
         }
         if (cube) {
-            dir[0] = bf(req->coord[0][l]);
-            dir[1] = bf(req->coord[1][l]);
-            dir[2] = bf(req->coord[2][l]);
+            dir[0] = sim_u2f(req->coord[0][l]);
+            dir[1] = sim_u2f(req->coord[1][l]);
+            dir[2] = sim_u2f(req->coord[2][l]);
             face = cube_face(dir, u, &major);
             layer = face;
             lk.cube = 1;
             axes = 2;
             lk.axes = 2;
             if (req->arrayed) {
-                float a = floorf(bf(req->coord[3][l]) + 0.5f);
+                float a = floorf(sim_u2f(req->coord[3][l]) + 0.5f);
                 uint32_t arrays = image->layers / 6 ? image->layers / 6 : 1;
                 layer += 6 * (a < 0 ? 0 : a >= (float)arrays ? arrays - 1 : (uint32_t)a);
             }
         } else {
             for (uint32_t a = 0; a < axes; a++) {
-                u[a] = bf(req->coord[a][l]);
+                u[a] = sim_u2f(req->coord[a][l]);
             }
             if (req->arrayed) {
                 /* Vulkan 16.6.1: layer = clamp(RNE(a), 0, layers - 1) */
-                float a = nearbyintf(bf(req->coord[axes][l]));
+                float a = nearbyintf(sim_u2f(req->coord[axes][l]));
                 uint32_t n = image->layers ? image->layers : 1;
                 layer = a < 0 ? 0 : a >= (float)n ? n - 1 : (uint32_t)a;
             }
@@ -488,7 +473,7 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
         }
 
         if (req->kind == SIM_IR_TEX_SAMPLE_LOD) {
-            lambda = bf(req->lod[l]);
+            lambda = sim_u2f(req->lod[l]);
         } else if (cube) {
             float dx[3] = {req->ddx[0][l], req->ddx[1][l], req->ddx[2][l]};
             float dy[3] = {req->ddy[0][l], req->ddy[1][l], req->ddy[2][l]};
@@ -543,8 +528,8 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
         }
         if (req->kind == SIM_IR_TEX_QUERY_LOD) {
             float d = lambda < 0 ? 0 : lambda > (float)q ? (float)q : lambda;
-            out[0][l] = fb(d);
-            out[1][l] = fb(unclamped);
+            out[0][l] = sim_f2u(d);
+            out[1][l] = sim_f2u(unclamped);
             continue;
         }
 
@@ -576,7 +561,7 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
             }
         }
         for (int c = 0; c < 4; c++) {
-            out[c][l] = fb(rgba[c]);
+            out[c][l] = sim_f2u(rgba[c]);
         }
         if (cube) {
             axes = 3;
