@@ -59,6 +59,10 @@ CASES = {
     "qt-hellovulkantexture": dict(cmd=[qt_example("hellovulkantexture")],
                                   env={"QT_QPA_PLATFORM": "xcb"}, frames="5",
                                   expect="replay"),
+    "qt-hellovulkanwidget": dict(cmd=[qt_example("hellovulkanwidget")],
+                                 env={"QT_QPA_PLATFORM": "xcb"}, frames="5",
+                                 expect="replay"),
+    # (hellovulkanwindow only clears: no draw to replay.)
     # vkd3d-triangle draws when the window is exposed, so frame 0 is the one.
     "vkd3d-triangle": dict(cmd=["vkd3d-triangle"], frames="0", expect="replay"),
     "vkd3d-gears": dict(cmd=["vkd3d-gears"], frames="5", expect="replay"),
