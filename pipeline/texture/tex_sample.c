@@ -33,7 +33,9 @@
  * here.  In texels of the view's level 0 (size W x H):
  *     Px^2 = (ds/dx W)^2 + (dt/dx H)^2,  Py^2 likewise along y,
  *     Pmax^2, Pmin^2 their larger and smaller,
- *     Pmin^2 = Pmax^2 / M^2  where Pmax^2 > Pmin^2 M^2.
+ *     Pmin^2 = Pmax^2 / M^2  where Pmax^2 > Pmin^2 M^2
+ * (Mesa 22.3 divides by M^2, as tests/diff's tex_aniso confirms at 32:1;
+ * later gallivm sources divide by M).
  * LOD.  lambda = 0.5 fast_log2(Pmin^2) (textureQueryLod: the exact log2),
  * fast_log2(m 2^e) = (e - 1) + m for m in [1, 2), exact at powers of two;
  * or the explicit LOD; then the shader bias, the sampler bias and the
@@ -50,7 +52,7 @@
  * by row, has q = (A du^2 + B du dv + C dv^2) 1023 / F (du = i - tu,
  * dv = j - tv), stepped incrementally along the row as lavapipe steps it,
  * and weight exp(-2 r2), r2 = trunc(q) / 1023, from a 1024-entry table;
- * q past 1023 weighs 0.  The texel read for the corner is the one a
+ * trunc(q) past 1023 weighs 0.  The texel read for the corner is the one a
  * nearest lookup at (i / width_L, j / height_L) reads, with the address
  * modes and texel offsets (lavapipe's float arithmetic: repeat on
  * non-power-of-two sizes and mirrored repeat can land one texel off the
