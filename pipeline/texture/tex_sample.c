@@ -20,8 +20,9 @@
  * elliptical weighted average after Heckbert's thesis ("Fundamentals of
  * Texture Mapping and Image Warping", 1989) and softpipe's
  * img_filter_2d_ewa.  It runs through sim_tex_run_general_aniso with
- * `aniso->enable` and M = floor(aniso->max_anisotropy) >= 2 (lavapipe
- * keeps maxAnisotropy as an integer; 64 at most here) for every sample
+ * `aniso->enable` and floor(aniso->max_anisotropy) >= 2 (lavapipe keeps
+ * maxAnisotropy as an integer and filters anisotropically above 1) for
+ * every sample
  * (implicit LOD, explicit LOD, gradients; any min/mag filter and mipmap
  * mode) of an image with two coordinate axes (2D and 2D arrays), with
  * normalized coordinates and a non-integer format.  Cube maps, 3D and 1D
@@ -33,9 +34,12 @@
  * here.  In texels of the view's level 0 (size W x H):
  *     Px^2 = (ds/dx W)^2 + (dt/dx H)^2,  Py^2 likewise along y,
  *     Pmax^2, Pmin^2 their larger and smaller,
- *     Pmin^2 = Pmax^2 / M^2  where Pmax^2 > Pmin^2 M^2
- * (Mesa 22.3 divides by M^2, as tests/diff's tex_aniso confirms at 32:1;
- * later gallivm sources divide by M).
+ *     Pmin^2 = Pmax^2 / 16^2  where Pmax^2 > Pmin^2 16^2:
+ * 16, lavapipe's maxSamplerAnisotropy, whatever the sampler's
+ * maxAnisotropy.  Measured, not read: tests/diff's tex_aniso_ewa fails
+ * with the sampler's 8 or 4.5 in its place, tex_aniso (32:1) with a
+ * division by 16 rather than 16^2; later gallivm sources read the
+ * sampler's value M and divide by M.
  * LOD.  lambda = 0.5 fast_log2(Pmin^2) (textureQueryLod: the exact log2),
  * fast_log2(m 2^e) = (e - 1) + m for m in [1, 2), exact at powers of two;
  * or the explicit LOD; then the shader bias, the sampler bias and the
@@ -547,7 +551,8 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
     lk.is_int = sim_tex_format_is_integer(image->format);
     lk.has_dref = req->has_dref && sampler && sampler->compare_enable;
     /* The sampler's maxAnisotropy as lavapipe keeps it (an integer), or 0
-     * for an isotropic lookup: the header comment's conditions. */
+     * for an isotropic lookup: the header comment's conditions.  Past the
+     * enable, only whether it is 0 matters (the clamp is 16). */
     uint32_t max_aniso = 0;
     if (aniso && aniso->enable && aniso->max_anisotropy >= 2.0f && sampler &&
         !sampler->unnormalized_coordinates && !lk.is_int && axes == 2 && !cube &&
@@ -680,8 +685,8 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
             /* log2(max(sqrt(x), sqrt(y))) = 0.5 log2(max(x, y)) */
             lambda = 0.5f * log2f(rho_x > rho_y ? rho_x : rho_y);
             if (max_aniso) {
-                /* The minor axis, lengthened where the ratio passes the
-                 * maximum (lavapipe's rule, the header comment). */
+                /* The minor axis, lengthened where the ratio passes 16
+                 * (lavapipe's rule, the header comment). */
                 float px2 = 0.0f, py2 = 0.0f;
                 for (uint32_t a = 0; a < 2; a++) {
                     float sx = quad_d[2 * a] * size[a], sy = quad_d[2 * a + 1] * size[a];
@@ -689,8 +694,8 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
                     py2 += sy * sy;
                 }
                 float pmax2 = px2 > py2 ? px2 : py2, pmin2 = px2 > py2 ? py2 : px2;
-                if (pmax2 > pmin2 * (float)(max_aniso * max_aniso)) {
-                    pmin2 = pmax2 / (float)(max_aniso * max_aniso);
+                if (pmax2 > pmin2 * 256.0f) {
+                    pmin2 = pmax2 / 256.0f;
                 }
                 lambda = 0.5f * (req->kind == SIM_IR_TEX_QUERY_LOD ? log2f(pmin2)
                                                                      : fast_log2(pmin2));

@@ -330,11 +330,12 @@ const struct diff_case diff_cases[] = {
      "32:1, diagonal textureGrad 4:1, smooth and per-level noise textures", F,
      SPV(diff_tex_aniso_frag_spv), BOUND_ANISO, 0,
      {{DIFF_TEX_GRADIENT, DIFF_SMP_ANISO}, {DIFF_TEX_NOISE, DIFF_SMP_ANISO}}},
-    {"tex_aniso_ewa", "anisotropic filtering, maxAnisotropy 16 and 8: a floor plane at a "
-     "grazing angle (up to 17:1), turned 30 degrees, one-to-one mapping with and without "
-     "offsets, textureLod", F, SPV(diff_tex_aniso_ewa_frag_spv), BOUND_ANISO, 0,
+    {"tex_aniso_ewa", "anisotropic filtering, maxAnisotropy 16, 8 and 4.5: a floor plane at "
+     "a grazing angle (up to 17:1), turned 30 degrees, mirrored with a sampler LOD bias, "
+     "one-to-one mapping with and without offsets, textureLod", F,
+     SPV(diff_tex_aniso_ewa_frag_spv), BOUND_ANISO, 0,
      {{DIFF_TEX_GRADIENT, DIFF_SMP_ANISO}, {DIFF_TEX_NOISE, DIFF_SMP_ANISO8},
-      {DIFF_TEX_NOISE, DIFF_SMP_ANISO}}},
+      {DIFF_TEX_NOISE, DIFF_SMP_ANISO}, {DIFF_TEX_NOISE, DIFF_SMP_ANISO_MIRROR}}},
 
     /* Vertex stage. */
     {"vert_transform", "vertex stage: MVP and normal matrices from a uniform block, attributes, "

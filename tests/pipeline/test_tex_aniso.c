@@ -139,7 +139,7 @@ test_level(void)
     const struct {
         float dx[2], dy[2];
         float max_anisotropy;
-        float level; /* trunc(0.5 fast_log2(Pmin^2)) */
+        float level; /* trunc(0.5 fast_log2(Pmin^2)), clamped to 6 */
     } cases[] = {
         /* Px^2 1, Py^2 256, not past 16^2: Pmin^2 1, level 0. */
         {{1, 0}, {0, 16}, 16.0f, 0.0f},
@@ -147,12 +147,13 @@ test_level(void)
         {{16, 0}, {0, 1}, 16.0f, 0.0f},
         /* Pmax^2 144, Pmin^2 16: level log2(4) = 2 (the minor axis). */
         {{0, 12}, {4, 0}, 16.0f, 2.0f},
-        /* 256 > 1 * 4^2: Pmin^2 = 256 / 16, level 2. */
-        {{1, 0}, {0, 16}, 4.0f, 2.0f},
-        /* max_anisotropy 4.9 counts as 4. */
-        {{1, 0}, {0, 16}, 4.9f, 2.0f},
-        /* Pmin 0: Pmin^2 = 256 / 64, level 1. */
-        {{0, 0}, {0, 16}, 8.0f, 1.0f},
+        /* The clamp is 16 whatever the sampler says: 4 and 4.9 alike. */
+        {{1, 0}, {0, 16}, 4.0f, 0.0f},
+        {{1, 0}, {0, 16}, 4.9f, 0.0f},
+        /* Pmin 0: Pmin^2 = 1024^2 / 16^2 = 64^2, level 6. */
+        {{0, 0}, {0, 1024}, 8.0f, 6.0f},
+        /* 64:1: Pmin^2 = 64^2 / 16^2, level 2. */
+        {{0, 64}, {1, 0}, 2.0f, 2.0f},
         /* Rotated, Pmax^2 400, Pmin^2 25: 0.5 fast_log2(25) = 2.28, level 2. */
         {{12, 16}, {-4, 3}, 16.0f, 2.0f},
         /* Round: level log2(8) = 3. */
@@ -178,7 +179,7 @@ test_level(void)
     /* Mipmap LINEAR still reads one level, the LOD truncated (2.28: 2). */
     aniso.max_anisotropy = 16.0f;
     smp.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR;
-    lookup(&img, &smp, &aniso, x, y, cases[6].dx, cases[6].dy, out);
+    lookup(&img, &smp, &aniso, x, y, cases[7].dx, cases[7].dy, out);
     CHECK(fabsf(test_as_float(out[0][0]) - 2.0f) <= 1e-5f);
     /* NEAREST filters are filtered the same way. */
     smp.min_filter = smp.mag_filter = VK_FILTER_NEAREST;
