@@ -550,15 +550,14 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
     lk.axes = axes;
     lk.is_int = sim_tex_format_is_integer(image->format);
     lk.has_dref = req->has_dref && sampler && sampler->compare_enable;
-    /* The sampler's maxAnisotropy as lavapipe keeps it (an integer), or 0
-     * for an isotropic lookup: the header comment's conditions.  Past the
-     * enable, only whether it is 0 matters (the clamp is 16). */
-    uint32_t max_aniso = 0;
+    /* Lavapipe's elliptical filter (the header comment's conditions), or
+     * the isotropic lookup. */
+    int ewa = 0;
     if (aniso && aniso->enable && aniso->max_anisotropy >= 2.0f && sampler &&
         !sampler->unnormalized_coordinates && !lk.is_int && axes == 2 && !cube &&
         (req->kind == SIM_IR_TEX_SAMPLE || req->kind == SIM_IR_TEX_SAMPLE_GRAD ||
          req->kind == SIM_IR_TEX_SAMPLE_LOD || req->kind == SIM_IR_TEX_QUERY_LOD)) {
-        max_aniso = aniso->max_anisotropy >= 64.0f ? 64u : (uint32_t)aniso->max_anisotropy;
+        ewa = 1;
     }
 
     for (int l = 0; l < SIM_LANES; l++) {
@@ -684,7 +683,7 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
             }
             /* log2(max(sqrt(x), sqrt(y))) = 0.5 log2(max(x, y)) */
             lambda = 0.5f * log2f(rho_x > rho_y ? rho_x : rho_y);
-            if (max_aniso) {
+            if (ewa) {
                 /* The minor axis, lengthened where the ratio passes 16
                  * (lavapipe's rule, the header comment). */
                 float px2 = 0.0f, py2 = 0.0f;
@@ -731,7 +730,7 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
         if (lambda != lambda) {
             d = 0.0f;
         }
-        if (max_aniso) {
+        if (ewa) {
             /* One level, the LOD truncated, whatever the mipmap mode. */
             int32_t ipart = lp_itrunc(lambda);
             uint32_t level = ipart < 0 ? 0u : (uint32_t)ipart > q ? q : (uint32_t)ipart;
