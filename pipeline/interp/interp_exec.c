@@ -445,8 +445,10 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
         req.has_min_lod = 1;
         memcpy(req.min_lod, &R[t->min_lod], sizeof(req.min_lod));
     }
-    if (t->kind == SIM_IR_TEX_SAMPLE || t->kind == SIM_IR_TEX_QUERY_LOD) {
-        for (uint32_t c = 0; c < gn && c < t->coords; c++) {
+    if (t->kind == SIM_IR_TEX_SAMPLE || t->kind == SIM_IR_TEX_QUERY_LOD ||
+        t->kind == SIM_IR_TEX_SAMPLE_LOD || t->kind == SIM_IR_TEX_SAMPLE_GRAD) {
+        int implicit = t->kind == SIM_IR_TEX_SAMPLE || t->kind == SIM_IR_TEX_QUERY_LOD;
+        for (uint32_t c = 0; c < gn && c < t->coords && (implicit || c < 2); c++) {
             sim_lanes_f v, dx, dy;
             memcpy(&v, req.coord[c], sizeof(v));
             dx = DDX_COARSE(v);
@@ -458,10 +460,16 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
                 dx *= sx;
                 dy *= sy;
             }
-            memcpy(req.ddx[c], &dx, sizeof(dx));
-            memcpy(req.ddy[c], &dy, sizeof(dy));
+            if (implicit) {
+                memcpy(req.ddx[c], &dx, sizeof(dx));
+                memcpy(req.ddy[c], &dy, sizeof(dy));
+            } else {
+                memcpy(req.quad_ddx[c], &dx, sizeof(dx));
+                memcpy(req.quad_ddy[c], &dy, sizeof(dy));
+            }
         }
-    } else if (t->kind == SIM_IR_TEX_SAMPLE_GRAD) {
+    }
+    if (t->kind == SIM_IR_TEX_SAMPLE_GRAD) {
         for (uint32_t c = 0; c < gn; c++) {
             memcpy(req.ddx[c], &R[t->ddx[c]], sizeof(req.ddx[c]));
             memcpy(req.ddy[c], &R[t->ddy[c]], sizeof(req.ddy[c]));

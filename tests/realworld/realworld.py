@@ -114,6 +114,10 @@ CASES = {
                               delimiter="draws:1", expect="replay"),
     "zink-teeworlds": dict(cmd=["/usr/games/teeworlds"], env=ZINK, frames="60",
                            delimiter="draws:1", expect="replay"),
+    # Anisotropic filtering on by default (maxAnisotropy 8, text glyphs
+    # too): lavapipe's EWA filter (pipeline/texture/tex_sample.c).
+    "zink-neverball": dict(cmd=["/usr/games/neverball"], env=ZINK, frames="60",
+                           delimiter="draws:1", expect="replay"),
 
 }
 
