@@ -347,9 +347,9 @@ ewa_lut_init(void)
 static float
 fast_log2(float x)
 {
-    uint32_t u = fb(x);
+    uint32_t u = sim_f2u(x);
     int32_t e = (int32_t)((u >> 23) & 0xff) - 127;
-    float m = bf((u & 0x007fffffu) | 0x3f800000u);
+    float m = sim_u2f((u & 0x007fffffu) | 0x3f800000u);
     return (float)(e - 1) + m;
 }
 
@@ -454,7 +454,7 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
                     0};
                 texel_at(lk, level, p, t);
                 for (int k = 0; k < 4; k++) {
-                    sum[k] += bf(t[k]) * weight;
+                    sum[k] += sim_u2f(t[k]) * weight;
                 }
                 den += weight;
             }
