@@ -81,7 +81,7 @@ grow(void **data, uint32_t *cap, uint32_t need, size_t elem)
 /* Programs: per trace                                                       */
 
 struct rt_program {
-    uint64_t handle;
+    const struct cap_pipeline *rec; /* the generation of the pipeline it translates */
     struct sim_program program;
     struct sim_ir_shader *shaders[SIM_STAGE_COUNT];
     int tessellated;
@@ -152,7 +152,7 @@ stage_of(uint32_t vk_stage)
 }
 
 static void
-translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p,
+translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p, uint64_t first_frame,
                 const struct cap_shader_stage *st, struct rt_program *prog)
 {
     enum sim_stage stage = stage_of(st->stage);
@@ -178,7 +178,8 @@ translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p,
     if (stage == SIM_STAGE_TESS_CONTROL || stage == SIM_STAGE_TESS_EVAL) {
         prog->tessellated = 1;
     }
-    mod = cap_trace_find(rt->trace, CAP_OBJ_SHADER_MODULE, st->module);
+    /* The module as it was when this generation of the pipeline was taken. */
+    mod = cap_trace_find_at(rt->trace, CAP_OBJ_SHADER_MODULE, st->module, first_frame);
     blob = mod ? cap_trace_find_blob(rt->trace, mod->code_blob) : NULL;
     if (!blob || blob->size % 4 != 0) {
         snprintf(prog->error, sizeof(prog->error), "%s shader: no SPIR-V in the trace",
@@ -226,16 +227,18 @@ out:
     free(spec);
 }
 
-/* The program of pipeline `handle`, translated on first use; NULL only
- * when out of memory. */
+/* The program of pipeline `handle` as frame `frame` has it (the
+ * generation serving that frame), translated on first use; NULL only when
+ * out of memory. */
 static struct rt_program *
-get_program(struct rpl_trace *rt, uint64_t handle)
+get_program(struct rpl_trace *rt, uint64_t handle, uint64_t frame)
 {
-    const struct cap_pipeline *p;
+    const struct cap_pipeline *p = cap_trace_find_at(rt->trace, CAP_OBJ_PIPELINE, handle, frame);
+    uint64_t first = cap_trace_first_frame(rt->trace, CAP_OBJ_PIPELINE, handle, frame);
     struct rt_program *prog;
 
     for (uint32_t i = 0; i < rt->program_count; i++) {
-        if (rt->programs[i]->handle == handle) {
+        if (rt->programs[i]->rec == p) {
             return rt->programs[i];
         }
     }
@@ -248,15 +251,14 @@ get_program(struct rpl_trace *rt, uint64_t handle)
         return NULL;
     }
     rt->programs[rt->program_count++] = prog;
-    prog->handle = handle;
-    p = cap_trace_find(rt->trace, CAP_OBJ_PIPELINE, handle);
+    prog->rec = p;
     if (!p) {
         snprintf(prog->error, sizeof(prog->error), "pipeline not in the trace");
         return prog;
     }
     const struct cap_shader_stage *st = CAP_SPAN_PTR(p, p->stages, struct cap_shader_stage);
     for (uint32_t i = 0; i < p->stages.count; i++) {
-        translate_stage(rt, p, &st[i], prog);
+        translate_stage(rt, p, first, &st[i], prog);
     }
     const struct cap_vertex_binding *vb =
         CAP_SPAN_PTR(p, p->vertex_bindings, struct cap_vertex_binding);
@@ -442,6 +444,14 @@ struct walk {
     uint32_t draw_number;
 };
 
+/* The object `handle` of `kind` names in the frame being walked: the
+ * generation of the handle serving it (capture.h, CAP_BLOCK_GENERATION). */
+static const void *
+find(const struct walk *w, enum cap_object_kind kind, uint64_t handle)
+{
+    return cap_trace_find_at(w->trace, kind, handle, w->frame->index);
+}
+
 static void
 skip(struct walk *w, const char *name)
 {
@@ -494,7 +504,7 @@ get_buffer(struct walk *w, uint64_t handle)
             return fp->buffers[i];
         }
     }
-    b = cap_trace_find(w->trace, CAP_OBJ_BUFFER, handle);
+    b = find(w, CAP_OBJ_BUFFER, handle);
     if (!b) {
         return NULL;
     }
@@ -546,7 +556,7 @@ get_image(struct walk *w, uint64_t handle)
             return i;
         }
     }
-    img = cap_trace_find(w->trace, CAP_OBJ_IMAGE, handle);
+    img = find(w, CAP_OBJ_IMAGE, handle);
     if (!img) {
         return SIM_NONE;
     }
@@ -580,7 +590,7 @@ get_image(struct walk *w, uint64_t handle)
 static uint32_t
 view_image(struct walk *w, uint64_t view_handle, uint32_t *format)
 {
-    const struct cap_image_view *v = cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, view_handle);
+    const struct cap_image_view *v = find(w, CAP_OBJ_IMAGE_VIEW, view_handle);
     if (!v) {
         return SIM_NONE;
     }
@@ -677,8 +687,8 @@ get_texture(struct walk *w, uint64_t view_handle)
     }
     fp->views[fp->view_count].handle = view_handle;
     fp->views[fp->view_count++].tex = NULL;
-    v = cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, view_handle);
-    img = v ? cap_trace_find(w->trace, CAP_OBJ_IMAGE, v->image) : NULL;
+    v = find(w, CAP_OBJ_IMAGE_VIEW, view_handle);
+    img = v ? find(w, CAP_OBJ_IMAGE, v->image) : NULL;
     blob = img ? snapshot_blob(w, img->handle, CAP_SNAPSHOT_IMAGE) : NULL;
     if (!blob || format_unit_bytes(img->format, &block) == 0 || img->samples > 1) {
         return NULL;
@@ -751,7 +761,7 @@ get_sampler(struct walk *w, uint64_t handle)
             return fp->samplers[i].sampler;
         }
     }
-    s = cap_trace_find(w->trace, CAP_OBJ_SAMPLER, handle);
+    s = find(w, CAP_OBJ_SAMPLER, handle);
     if (!s) {
         return NULL;
     }
@@ -1051,8 +1061,8 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
 static struct sim_view_range
 view_range(struct walk *w, uint64_t view_handle)
 {
-    const struct cap_image_view *v = cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, view_handle);
-    const struct cap_image *img = v ? cap_trace_find(w->trace, CAP_OBJ_IMAGE, v->image) : NULL;
+    const struct cap_image_view *v = find(w, CAP_OBJ_IMAGE_VIEW, view_handle);
+    const struct cap_image *img = v ? find(w, CAP_OBJ_IMAGE, v->image) : NULL;
     struct sim_view_range r = {VK_IMAGE_VIEW_TYPE_2D, 0, 1, 0, 1};
 
     if (!v || !img || v->base_mip_level >= img->mip_levels ||
@@ -1096,7 +1106,7 @@ push_descriptor_set(struct walk *w, const struct cap_cmd_push_descriptor_set *c)
         return;
     }
     /* The reader checked the set number against the layout. */
-    pl = cap_trace_find(w->trace, CAP_OBJ_PIPELINE_LAYOUT, c->layout);
+    pl = find(w, CAP_OBJ_PIPELINE_LAYOUT, c->layout);
     set_layout = CAP_SPAN_PTR(pl, pl->set_layouts, uint64_t)[c->set];
     ps = &w->push_sets[c->set];
     if (ps->set_layout != set_layout) {
@@ -1158,7 +1168,7 @@ bound_descriptors(struct walk *w, uint32_t s, const struct cap_descriptor **desc
     if (w->push_sets[s].set_layout) {
         *desc = w->push_sets[s].descriptors;
         *count = w->push_sets[s].count;
-        *dl = cap_trace_find(w->trace, CAP_OBJ_DSET_LAYOUT, w->push_sets[s].set_layout);
+        *dl = find(w, CAP_OBJ_DSET_LAYOUT, w->push_sets[s].set_layout);
         return 1;
     }
     if (!w->sets[s]) {
@@ -1171,7 +1181,7 @@ bound_descriptors(struct walk *w, uint32_t s, const struct cap_descriptor **desc
     }
     *desc = CAP_SPAN_PTR(ds, ds->descriptors, struct cap_descriptor);
     *count = ds->descriptors.count;
-    *dl = cap_trace_find(w->trace, CAP_OBJ_DSET_LAYOUT, ds->layout);
+    *dl = find(w, CAP_OBJ_DSET_LAYOUT, ds->layout);
     return 1;
 }
 
@@ -1181,7 +1191,7 @@ build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out,
 {
     const struct cap_pipeline *p = w->pipeline;
     const struct cap_pipeline_layout *layout =
-        cap_trace_find(w->trace, CAP_OBJ_PIPELINE_LAYOUT, p->layout);
+        find(w, CAP_OBJ_PIPELINE_LAYOUT, p->layout);
     uint32_t total = 1, n = 0;
     struct sim_binding *table;
 
@@ -1551,8 +1561,8 @@ subresource_image(struct walk *w, uint32_t image, uint32_t level, uint32_t layer
 static uint32_t
 attachment_image(struct walk *w, uint64_t view_handle, uint32_t *format)
 {
-    const struct cap_image_view *v = cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, view_handle);
-    const struct cap_image *img = v ? cap_trace_find(w->trace, CAP_OBJ_IMAGE, v->image) : NULL;
+    const struct cap_image_view *v = find(w, CAP_OBJ_IMAGE_VIEW, view_handle);
+    const struct cap_image *img = v ? find(w, CAP_OBJ_IMAGE, v->image) : NULL;
     uint32_t image = view_image(w, view_handle, format);
     uint32_t layers;
 
@@ -1693,9 +1703,8 @@ begin_subpass(struct walk *w)
 static void
 begin_render_pass(struct walk *w, const struct cap_cmd_begin_render_pass *cmd)
 {
-    const struct cap_framebuffer *fb = cap_trace_find(w->trace, CAP_OBJ_FRAMEBUFFER,
-                                                      cmd->framebuffer);
-    w->rp = cap_trace_find(w->trace, CAP_OBJ_RENDER_PASS, cmd->render_pass);
+    const struct cap_framebuffer *fb = find(w, CAP_OBJ_FRAMEBUFFER, cmd->framebuffer);
+    w->rp = find(w, CAP_OBJ_RENDER_PASS, cmd->render_pass);
     w->in_render_pass = 1;
     w->pass = SIM_NONE;
     if (!w->rp || !fb) {
@@ -2187,8 +2196,8 @@ walk_command(struct walk *w, const struct cap_cmd_head *h)
     case CAP_CMD_BIND_PIPELINE: {
         const struct cap_cmd_bind_pipeline *c = (const struct cap_cmd_bind_pipeline *)h;
         if (c->bind_point == VK_PIPELINE_BIND_POINT_GRAPHICS) {
-            w->pipeline = cap_trace_find(w->trace, CAP_OBJ_PIPELINE, c->pipeline);
-            w->program = get_program(w->rt, c->pipeline);
+            w->pipeline = find(w, CAP_OBJ_PIPELINE, c->pipeline);
+            w->program = get_program(w->rt, c->pipeline, w->frame->index);
             if (!w->program) {
                 w->nomem = 1;
             }
@@ -2209,7 +2218,7 @@ walk_command(struct walk *w, const struct cap_cmd_head *h)
             const struct cap_descriptor_set *ds =
                 cap_trace_find_descriptor_set(w->trace, w->frame->index, sets[i]);
             const struct cap_dset_layout *dl =
-                ds ? cap_trace_find(w->trace, CAP_OBJ_DSET_LAYOUT, ds->layout) : NULL;
+                ds ? find(w, CAP_OBJ_DSET_LAYOUT, ds->layout) : NULL;
             if (dl) {
                 const struct cap_dset_layout_binding *lb =
                     CAP_SPAN_PTR(dl, dl->bindings, struct cap_dset_layout_binding);
