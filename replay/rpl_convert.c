@@ -1502,7 +1502,8 @@ subresource_image(struct walk *w, uint32_t image, uint32_t level, uint32_t layer
 {
     struct frame_priv *fp = w->fp;
     struct sim_image parent = fp->images[image], *si;
-    uint32_t bytes = sim_format_texel_bytes(parent.format);
+    int block;
+    uint32_t bytes = format_unit_bytes(parent.format, &block);
     uint64_t offset = 0;
 
     for (uint32_t i = 0; i < fp->image_count; i++) {
@@ -2024,7 +2025,8 @@ record_upload(struct walk *w, const struct cap_cmd_transfer *c)
     }
     for (uint32_t i = 0; i < c->regions.count; i++) {
         const struct cap_buffer_image_copy *k = &regions[i];
-        uint32_t bytes = sim_format_texel_bytes(w->fp->images[dst].format);
+        int block;
+        uint32_t bytes = format_unit_bytes(w->fp->images[dst].format, &block);
         uint64_t row = k->buffer_row_length ? k->buffer_row_length : k->image_extent.width;
         uint64_t rows = k->buffer_image_height ? k->buffer_image_height : k->image_extent.height;
         uint32_t layers = k->image.layer_count;
@@ -2034,16 +2036,20 @@ record_upload(struct walk *w, const struct cap_cmd_transfer *c)
             layers = k->image.base_array_layer < have ? have - k->image.base_array_layer : 1;
         }
         if (bytes == 0) {
-            skip(w, "buffer-to-image copy into a block-compressed or unknown format");
+            skip(w, "buffer-to-image copy into a format the replay does not know");
             continue;
         }
         if (k->image_extent.depth > 1 || k->image_offset.z != 0 ||
             row < k->image_extent.width || rows < k->image_extent.height ||
-            row > UINT32_MAX || rows > UINT32_MAX) {
-            skip(w, "buffer-to-image copy the replay cannot take (3D or inconsistent layout)");
+            row > UINT32_MAX || rows > UINT32_MAX ||
+            (block && (k->image_offset.x % 4 != 0 || k->image_offset.y % 4 != 0))) {
+            skip(w, "buffer-to-image copy the replay cannot take (3D, inconsistent layout or "
+                    "a region off the block grid)");
             continue;
         }
-        layer_bytes = row * rows; /* each below 2^32: fits */
+        /* Block-compressed: the buffer holds rows of 4x4 blocks (Vulkan
+         * "Copying Data Between Buffers and Images", texel block extent). */
+        layer_bytes = block ? ((row + 3) / 4) * ((rows + 3) / 4) : row * rows; /* < 2^64 */
         if (layer_bytes > UINT64_MAX / bytes) {
             layer_bytes = UINT64_MAX; /* no second layer fits any buffer */
         } else {
