@@ -904,6 +904,59 @@ vertex_input(const struct walk *w, struct sim_program *p)
     return 1;
 }
 
+/* Viewports and scissors 1 and up, for geometry shaders that pick one per
+ * primitive (gl_ViewportIndex): the pipeline's, then the dynamic state's
+ * (its words: 6 per viewport, 4 per scissor, from its first). */
+static void
+build_viewports(const struct walk *w, struct sim_draw_state *s)
+{
+    const struct cap_pipeline *p = w->pipeline;
+    const struct cap_viewport *vps = CAP_SPAN_PTR(p, p->viewports, struct cap_viewport);
+    const struct cap_rect *scs = CAP_SPAN_PTR(p, p->scissors, struct cap_rect);
+    const struct dyn_value *d;
+    uint32_t n = p->viewport_count;
+
+    for (uint32_t i = 1; i < SIM_MAX_VIEWPORTS; i++) {
+        s->viewports[i] = (struct sim_viewport){0, 0, 1, 1, 0, 1};
+        s->scissors[i] = (struct sim_rect){0, 0, UINT32_MAX / 2, UINT32_MAX / 2};
+        if (i < p->viewports.count) {
+            s->viewports[i] = (struct sim_viewport){vps[i].x, vps[i].y, vps[i].width,
+                                                    vps[i].height, vps[i].min_depth,
+                                                    vps[i].max_depth};
+        }
+        if (i < p->scissors.count) {
+            s->scissors[i] = (struct sim_rect){scs[i].x, scs[i].y, scs[i].width, scs[i].height};
+        }
+    }
+    d = dyn_get(w, VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT);
+    if (d) {
+        n = d->count / 6;
+    } else {
+        d = dyn_get(w, VK_DYNAMIC_STATE_VIEWPORT);
+    }
+    for (uint32_t k = 0; d && k < d->count / 6; k++) {
+        uint32_t i = d->first + k;
+        if (i >= 1 && i < SIM_MAX_VIEWPORTS) {
+            const uint32_t *v = &d->words[6 * k];
+            s->viewports[i] = (struct sim_viewport){word_float(v[0]), word_float(v[1]),
+                                                    word_float(v[2]), word_float(v[3]),
+                                                    word_float(v[4]), word_float(v[5])};
+        }
+    }
+    d = dyn_get(w, VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT);
+    if (!d) {
+        d = dyn_get(w, VK_DYNAMIC_STATE_SCISSOR);
+    }
+    for (uint32_t k = 0; d && k < d->count / 4; k++) {
+        uint32_t i = d->first + k;
+        if (i >= 1 && i < SIM_MAX_VIEWPORTS) {
+            const uint32_t *v = &d->words[4 * k];
+            s->scissors[i] = (struct sim_rect){(int32_t)v[0], (int32_t)v[1], v[2], v[3]};
+        }
+    }
+    s->viewport_count = n < 1 ? 1 : n > SIM_MAX_VIEWPORTS ? SIM_MAX_VIEWPORTS : n;
+}
+
 static void
 build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count)
 {
@@ -945,6 +998,7 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
         s->scissor = (struct sim_rect){(int32_t)d->words[0], (int32_t)d->words[1], d->words[2],
                                        d->words[3]};
     }
+    build_viewports(w, s);
     s->rasterizer_discard = dyn_word(w, VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE,
                                      p->rasterizer_discard);
     s->polygon_mode = dyn_word(w, VK_DYNAMIC_STATE_POLYGON_MODE_EXT, p->polygon_mode);

@@ -64,6 +64,9 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
     case SpvCapabilityGeometry:
     case SpvCapabilityGeometryPointSize:
     case SpvCapabilityGeometryStreams:
+    /* gl_ViewportIndex from a geometry shader: each primitive picks its
+     * viewport and scissor (front_setup.c). */
+    case SpvCapabilityMultiViewport:
     /* Dynamic indexing of fixed-size image and sampler arrays; the
      * interpreter resolves the element per lane. */
     case SpvCapabilitySampledImageArrayDynamicIndexing:

@@ -25,6 +25,9 @@
  *   f16       half and 16-bit integer arithmetic in both stages, vertices
  *             read from a storage buffer of 16-bit members and a uniform
  *             block of 16-bit members (shaders/f16.vert, f16.frag).
+ *   viewports a geometry shader sends every triangle into both of two
+ *             viewports, the left and right halves of the target
+ *             (gl_ViewportIndex; shaders/viewports.geom).
  *   recreate  before every frame the texture, its view, the uniform
  *             buffer and the pipeline are destroyed and created again,
  *             differing in size, format and a specialization constant;
@@ -46,11 +49,13 @@
 #include "array_const_frag.h"
 #include "array_nonuniform_frag.h"
 #include "bc_sample_frag.h"
+#include "color_frag.h"
 #include "f16_frag.h"
 #include "f16_vert.h"
 #include "fullscreen_vert.h"
 #include "quads_vert.h"
 #include "recreate_frag.h"
+#include "viewports_geom.h"
 
 #define WHO "feature_client"
 #define MAX_TEX 4
@@ -668,10 +673,70 @@ recreate_before_frame(struct client *c, uint32_t f)
     return 0;
 }
 
+static int
+viewports_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
+{
+    VkPhysicalDeviceFeatures have;
+    vkGetPhysicalDeviceFeatures(c->physical, &have);
+    if (!have.geometryShader || !have.multiViewport) {
+        printf(WHO ": skip: the driver lacks geometryShader (%u) or multiViewport (%u)\n",
+               have.geometryShader, have.multiViewport);
+        return 77;
+    }
+    f2->features.geometryShader = VK_TRUE;
+    f2->features.multiViewport = VK_TRUE;
+    return 0;
+}
+
+static int
+viewports_setup(struct client *c)
+{
+    VkShaderModule vs, gs, fs;
+    float half = (float)c->width / 2.0f;
+    VkViewport vp[2] = {{0.0f, 0.0f, half, (float)c->height, 0.0f, 1.0f},
+                        {half, 0.0f, half, (float)c->height, 0.0f, 1.0f}};
+    VkRect2D sc[2] = {{{0, 0}, {c->width / 2, c->height}},
+                      {{(int32_t)(c->width / 2), 0}, {c->width / 2, c->height}}};
+    struct vku_pipeline p;
+    int fail = -1;
+
+    c->vertices = 3;
+    if (vku_create_pipeline_layout(c->device, NULL, 0, 0, &c->layout) != 0 ||
+        vku_create_module(c->device, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
+                          &vs) != 0) {
+        return -1;
+    }
+    if (vku_create_module(c->device, feature_viewports_geom, sizeof(feature_viewports_geom),
+                          &gs) != 0) {
+        goto vs;
+    }
+    if (vku_create_module(c->device, feature_color_frag, sizeof(feature_color_frag), &fs) != 0) {
+        goto gs;
+    }
+    vku_pipeline_init(&p, vs, fs, c->layout);
+    p.stages[2] = (VkPipelineShaderStageCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+        .stage = VK_SHADER_STAGE_GEOMETRY_BIT, .module = gs, .pName = "main"};
+    p.info.stageCount = 3;
+    p.viewport_state.viewportCount = 2;
+    p.viewport_state.scissorCount = 2;
+    p.viewport_state.pViewports = vp;
+    p.viewport_state.pScissors = sc;
+    p.info.renderPass = c->pass;
+    fail = vku_pipeline_create(c->device, &p, &c->pipeline);
+    vkDestroyShaderModule(c->device, fs, NULL);
+gs:
+    vkDestroyShaderModule(c->device, gs, NULL);
+vs:
+    vkDestroyShaderModule(c->device, vs, NULL);
+    return fail;
+}
+
 static const struct mode modes[] = {
     {"bc", 128, 32, bc_features, bc_setup, NULL},
     {"arrays", 64, 64, arrays_features, arrays_setup, NULL},
     {"f16", 64, 64, f16_features, f16_setup, NULL},
+    {"viewports", 64, 64, viewports_features, viewports_setup, NULL},
     {"recreate", 32, 32, no_features, recreate_setup, recreate_before_frame},
 };
 
@@ -731,8 +796,10 @@ record_frame(struct client *c, VkCommandBuffer cmd, uint32_t f)
     upload_textures(c, cmd, f);
     vkCmdBeginRenderPass(cmd, &rp, VK_SUBPASS_CONTENTS_INLINE);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set, 0,
-                            NULL);
+    if (c->set) {
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set,
+                                0, NULL);
+    }
     if (c->indexing) {
         /* Update after bind: the elements the draw reads, written now. */
         write_textures(c, 1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 4, 0, 2);
@@ -822,7 +889,7 @@ main(int argc, char **argv)
     if (!c.mode || argc > 3 ||
         (argc == 3 && ((frames = (uint32_t)strtoul(argv[2], NULL, 10)) == 0 ||
                        frames > MAX_FRAMES))) {
-        fprintf(stderr, "usage: " WHO " bc|arrays|f16|recreate [FRAMES (1-%u)]\n", MAX_FRAMES);
+        fprintf(stderr, "usage: " WHO " bc|arrays|f16|viewports|recreate [FRAMES (1-%u)]\n", MAX_FRAMES);
         return 2;
     }
     c.width = c.mode->width;
