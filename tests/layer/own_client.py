@@ -8,7 +8,9 @@ replayed against the driver's picture.
 
 The clients (tests/layer/mt_client.c: eight threads recording secondaries
 at once; tests/layer/upload_client.c: a layered texture uploaded from a
-padded buffer inside every frame) print `NAME: frame F draws N` per frame.
+padded buffer inside every frame; tests/layer/feature_client.c: one mode
+per feature the real programs leave out) print `NAME: frame F draws N`
+per frame.
 Under the layer (build-tree manifest through a temporary XDG_DATA_HOME,
 every submission a frame) the frames of LIST are captured, then:
 
