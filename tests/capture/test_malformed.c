@@ -911,6 +911,14 @@ test_generations(void)
     }
     free(im.data);
 
+    /* A handle whose only record serves from after the fixture's frame,
+     * which names it (its descriptor set): nothing serves that frame. */
+    with_generation(&im, CAP_BLOCK_SAMPLER, FIXTURE_FRAME_INDEX + 1, 0);
+    put64(&im, at, handle + 8);
+    CHECK_EQ_INT(CAP_ERROR_UNKNOWN_HANDLE, read_image(&im, &info));
+    CHECK(strstr(info.detail, "serves frame") != NULL);
+    free(im.data);
+
     /* From the frame itself on: the frame resolves to it. */
     with_generation(&im, CAP_BLOCK_SAMPLER, FIXTURE_FRAME_INDEX, 0);
     t = NULL;
