@@ -172,6 +172,7 @@ struct vku_pipeline {
     VkPipelineDynamicStateCreateInfo dynamic_state;
     VkPipelineRenderingCreateInfo rendering; /* chained when its sType is set */
     VkGraphicsPipelineCreateInfo info;
+    const VkAllocationCallbacks *allocator; /* for vkCreateGraphicsPipelines; NULL */
 };
 
 void

@@ -30,11 +30,15 @@
  *             (gl_ViewportIndex; shaders/viewports.geom).
  *   recreate  before every frame the texture, its view, the uniform
  *             buffer and the pipeline are destroyed and created again,
- *             differing in size, format and a specialization constant;
- *             the driver often hands out the same handles again.  At the
- *             end prints `feature_client: handles repeated N` (frames
- *             whose buffer, image or pipeline handle an earlier frame's
- *             object had).
+ *             differing in size, format and a specialization constant.
+ *             Drivers hand a freed handle to the next object as a rule;
+ *             so that they do here whatever the C library's allocator
+ *             does (AddressSanitizer's never reuses at once), the image,
+ *             buffer and pipeline are created with host allocation
+ *             callbacks that give the block freed last back for the next
+ *             allocation of its size.  At the end prints
+ *             `feature_client: handles repeated N` (frames whose buffer,
+ *             image or pipeline handle an earlier frame's object had).
  *
  * Prints `feature_client: frame F draws N` per frame and exits 0; 77 when
  * the driver lacks a feature the mode cannot do without; 1 on a Vulkan
@@ -107,6 +111,7 @@ struct mode {
     int (*features)(struct client *c, VkPhysicalDeviceFeatures2 *f2); /* 0, 77 or -1 */
     int (*setup)(struct client *c);
     int (*before_frame)(struct client *c, uint32_t frame); /* NULL: nothing */
+    void (*finish)(struct client *c); /* NULL: nothing; before the common objects go */
 };
 
 /* ---------------------------------------------------------------------- */
@@ -311,7 +316,8 @@ create_sampler(struct client *c, VkFilter filter)
 
 static int
 create_pipeline(struct client *c, const uint32_t *vs_words, size_t vs_size,
-                const uint32_t *fs_words, size_t fs_size, const VkSpecializationInfo *spec)
+                const uint32_t *fs_words, size_t fs_size, const VkSpecializationInfo *spec,
+                const VkAllocationCallbacks *allocator)
 {
     VkShaderModule vs, fs;
     if (vku_create_module(c->device, vs_words, vs_size, &vs) != 0) {
@@ -324,6 +330,7 @@ create_pipeline(struct client *c, const uint32_t *vs_words, size_t vs_size,
     struct vku_pipeline p;
     vku_pipeline_init(&p, vs, fs, c->layout);
     p.stages[1].pSpecializationInfo = spec;
+    p.allocator = allocator;
     p.viewport = (VkViewport){0.0f, 0.0f, (float)c->width, (float)c->height, 0.0f, 1.0f};
     p.scissor = (VkRect2D){{0, 0}, {c->width, c->height}};
     p.info.renderPass = c->pass;
@@ -455,7 +462,8 @@ bc_setup(struct client *c)
     write_textures(c, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4, 0, 1);
     c->vertices = 3;
     return create_pipeline(c, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
-                           feature_bc_sample_frag, sizeof(feature_bc_sample_frag), NULL);
+                           feature_bc_sample_frag, sizeof(feature_bc_sample_frag), NULL,
+                           NULL);
 }
 
 static VkPhysicalDeviceVulkan12Features arrays_v12;
@@ -518,7 +526,7 @@ arrays_setup(struct client *c)
         write_textures(c, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4, 0, 1);
         return create_pipeline(c, feature_quads_vert, sizeof(feature_quads_vert),
                                feature_array_const_frag, sizeof(feature_array_const_frag),
-                               NULL);
+                               NULL, NULL);
     }
     /* Up to 16 elements, 8 allocated, elements 0, 2, 4 and 6 written after
      * the set is bound (before_frame), the others never. */
@@ -545,7 +553,7 @@ arrays_setup(struct client *c)
     vkUpdateDescriptorSets(c->device, 1, &wr, 0, NULL);
     return create_pipeline(c, feature_quads_vert, sizeof(feature_quads_vert),
                            feature_array_nonuniform_frag, sizeof(feature_array_nonuniform_frag),
-                           NULL);
+                           NULL, NULL);
 }
 
 static VkPhysicalDeviceVulkan11Features f16_v11;
@@ -606,7 +614,112 @@ f16_setup(struct client *c)
     write_buffer(c, 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, c->uniforms.buffer);
     c->vertices = 6;
     return create_pipeline(c, feature_f16_vert, sizeof(feature_f16_vert), feature_f16_frag,
-                           sizeof(feature_f16_frag), NULL);
+                           sizeof(feature_f16_frag), NULL, NULL);
+}
+
+/* Host allocation callbacks that keep the blocks freed last, one per
+ * size, and hand them out again for the next allocation of that size.
+ * Each block has a header of RECYCLE_HEAD bytes holding its size. */
+#define RECYCLE_SLOTS 16
+#define RECYCLE_HEAD 64
+
+struct recycler {
+    void *free_block[RECYCLE_SLOTS]; /* headers */
+    size_t free_size[RECYCLE_SLOTS];
+};
+
+static struct recycler recycler;
+
+static void *VKAPI_PTR
+recycle_alloc(void *user, size_t size, size_t align, VkSystemAllocationScope scope)
+{
+    struct recycler *r = user;
+    uint8_t *head;
+    (void)scope;
+    if (align > RECYCLE_HEAD || size > SIZE_MAX - 2 * RECYCLE_HEAD) {
+        return NULL;
+    }
+    for (uint32_t i = 0; i < RECYCLE_SLOTS; i++) {
+        if (r->free_block[i] && r->free_size[i] == size) {
+            head = r->free_block[i];
+            r->free_block[i] = NULL;
+            return head + RECYCLE_HEAD;
+        }
+    }
+    head = aligned_alloc(RECYCLE_HEAD,
+                         (size + 2 * RECYCLE_HEAD - 1) / RECYCLE_HEAD * RECYCLE_HEAD);
+    if (!head) {
+        return NULL;
+    }
+    memcpy(head, &size, sizeof(size));
+    return head + RECYCLE_HEAD;
+}
+
+static void VKAPI_PTR
+recycle_free(void *user, void *p)
+{
+    struct recycler *r = user;
+    uint8_t *head = p ? (uint8_t *)p - RECYCLE_HEAD : NULL;
+    if (!head) {
+        return;
+    }
+    for (uint32_t i = 0; i < RECYCLE_SLOTS; i++) {
+        if (!r->free_block[i]) {
+            r->free_block[i] = head;
+            memcpy(&r->free_size[i], head, sizeof(size_t));
+            return;
+        }
+    }
+    free(head);
+}
+
+static void *VKAPI_PTR
+recycle_realloc(void *user, void *p, size_t size, size_t align, VkSystemAllocationScope scope)
+{
+    void *q = recycle_alloc(user, size, align, scope);
+    if (q && p) {
+        size_t old;
+        memcpy(&old, (uint8_t *)p - RECYCLE_HEAD, sizeof(old));
+        memcpy(q, p, old < size ? old : size);
+        recycle_free(user, p);
+    }
+    return q;
+}
+
+static const VkAllocationCallbacks recycling = {
+    .pUserData = &recycler,
+    .pfnAllocation = recycle_alloc,
+    .pfnReallocation = recycle_realloc,
+    .pfnFree = recycle_free,
+};
+
+static void
+recycle_finish(void)
+{
+    for (uint32_t i = 0; i < RECYCLE_SLOTS; i++) {
+        free(recycler.free_block[i]);
+        recycler.free_block[i] = NULL;
+    }
+}
+
+/* Destroys what recreate_before_frame made, with the callbacks it was made
+ * with. */
+static void
+recreate_release(struct client *c)
+{
+    struct vku_image *im = &c->tex[0].im;
+    vkDestroyPipeline(c->device, c->pipeline, &recycling);
+    vkDestroyImageView(c->device, im->view, NULL);
+    vkDestroyImage(c->device, im->image, &recycling);
+    vkFreeMemory(c->device, im->memory, NULL);
+    if (c->uniforms.map) {
+        vkUnmapMemory(c->device, c->uniforms.memory);
+    }
+    vkDestroyBuffer(c->device, c->uniforms.buffer, &recycling);
+    vkFreeMemory(c->device, c->uniforms.memory, NULL);
+    c->pipeline = VK_NULL_HANDLE;
+    memset(im, 0, sizeof(*im));
+    memset(&c->uniforms, 0, sizeof(c->uniforms));
 }
 
 static int
@@ -628,28 +741,66 @@ static int
 recreate_before_frame(struct client *c, uint32_t f)
 {
     if (f > 0) {
-        vkDestroyPipeline(c->device, c->pipeline, NULL);
-        vku_buffer_finish(c->device, &c->uniforms);
-        vku_image_finish(c->device, &c->tex[0].im);
+        recreate_release(c);
     }
     int odd = (int)(f & 1);
-    if (create_texture(c, 0, odd ? VK_FORMAT_B8G8R8A8_UNORM : VK_FORMAT_R8G8B8A8_UNORM,
-                       odd ? 16 : 32, 1, identity) != 0) {
+    uint32_t size = odd ? 16 : 32;
+    struct texture *t = &c->tex[0];
+    VkImageCreateInfo ii = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = odd ? VK_FORMAT_B8G8R8A8_UNORM : VK_FORMAT_R8G8B8A8_UNORM,
+        .extent = {size, size, 1},
+        .mipLevels = 1,
+        .arrayLayers = 1,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+    };
+    VkMemoryRequirements req;
+    *t = (struct texture){.format = ii.format, .size = size, .levels = 1,
+                          .bytes = {(VkDeviceSize)size * size * 4}};
+    VKU_TRY(WHO, vkCreateImage(c->device, &ii, &recycling, &t->im.image));
+    vkGetImageMemoryRequirements(c->device, t->im.image, &req);
+    if (vku_allocate(c->device, &c->mem, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                     &t->im.memory) != 0) {
         return -1;
     }
-    float tint[64] = {1.0f - 0.2f * (float)(f % 4), 0.5f + 0.1f * (float)f, 1.0f, 1.0f};
-    if (vku_buffer_init(c->device, &c->mem, &c->uniforms, odd ? 256 : 16,
-                        VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
-                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                            VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                        tint) != 0) {
+    VKU_TRY(WHO, vkBindImageMemory(c->device, t->im.image, t->im.memory, 0));
+    VkImageViewCreateInfo vi = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+        .image = t->im.image,
+        .viewType = VK_IMAGE_VIEW_TYPE_2D,
+        .format = ii.format,
+        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
+    };
+    VKU_TRY(WHO, vkCreateImageView(c->device, &vi, NULL, &t->im.view));
+
+    float tint[4] = {1.0f - 0.2f * (float)(f % 4), 0.5f + 0.1f * (float)f, 1.0f, 1.0f};
+    VkBufferCreateInfo bi = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+        .size = odd ? 256 : 16,
+        .usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+    };
+    c->uniforms.size = bi.size;
+    VKU_TRY(WHO, vkCreateBuffer(c->device, &bi, &recycling, &c->uniforms.buffer));
+    vkGetBufferMemoryRequirements(c->device, c->uniforms.buffer, &req);
+    if (vku_allocate(c->device, &c->mem, req,
+                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                     &c->uniforms.memory) != 0) {
         return -1;
     }
+    VKU_TRY(WHO, vkBindBufferMemory(c->device, c->uniforms.buffer, c->uniforms.memory, 0));
+    VKU_TRY(WHO, vkMapMemory(c->device, c->uniforms.memory, 0, VK_WHOLE_SIZE, 0,
+                             &c->uniforms.map));
+    memset(c->uniforms.map, 0, (size_t)bi.size);
+    memcpy(c->uniforms.map, tint, sizeof(tint));
     int32_t order = odd;
     VkSpecializationMapEntry entry = {0, 0, sizeof(order)};
     VkSpecializationInfo spec = {1, &entry, sizeof(order), &order};
     if (create_pipeline(c, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
-                        feature_recreate_frag, sizeof(feature_recreate_frag), &spec) != 0) {
+                        feature_recreate_frag, sizeof(feature_recreate_frag), &spec,
+                        &recycling) != 0) {
         return -1;
     }
     write_textures(c, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, 0, 1);
@@ -737,7 +888,7 @@ static const struct mode modes[] = {
     {"arrays", 64, 64, arrays_features, arrays_setup, NULL},
     {"f16", 64, 64, f16_features, f16_setup, NULL},
     {"viewports", 64, 64, viewports_features, viewports_setup, NULL},
-    {"recreate", 32, 32, no_features, recreate_setup, recreate_before_frame},
+    {"recreate", 32, 32, no_features, recreate_setup, recreate_before_frame, recreate_release},
 };
 
 /* ---------------------------------------------------------------------- */
@@ -817,6 +968,9 @@ destroy_client(struct client *c)
         return;
     }
     vkDeviceWaitIdle(c->device);
+    if (c->mode->finish) {
+        c->mode->finish(c);
+    }
     vkDestroyPipeline(c->device, c->pipeline, NULL);
     vkDestroyPipelineLayout(c->device, c->layout, NULL);
     vkDestroyDescriptorPool(c->device, c->pool, NULL);
@@ -889,7 +1043,8 @@ main(int argc, char **argv)
     if (!c.mode || argc > 3 ||
         (argc == 3 && ((frames = (uint32_t)strtoul(argv[2], NULL, 10)) == 0 ||
                        frames > MAX_FRAMES))) {
-        fprintf(stderr, "usage: " WHO " bc|arrays|f16|viewports|recreate [FRAMES (1-%u)]\n", MAX_FRAMES);
+        fprintf(stderr, "usage: " WHO " bc|arrays|f16|viewports|recreate [FRAMES (1-%u)]\n",
+                MAX_FRAMES);
         return 2;
     }
     c.width = c.mode->width;
@@ -907,5 +1062,6 @@ main(int argc, char **argv)
     int status = run(&c, frames);
     destroy_client(&c);
     vkDestroyInstance(instance, NULL);
+    recycle_finish();
     return status;
 }

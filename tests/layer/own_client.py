@@ -3,8 +3,8 @@
 replayed against the driver's picture.
 
     own_client.py --client BIN [--client-args "ARGS"] --capture LIST
-                  --expect-draws N [--expect-log TEXT ...] --manifest M
-                  --overshade BIN
+                  --expect-draws N [--expect-log TEXT ...] [--reuse-addresses]
+                  --manifest M --overshade BIN
 
 The clients (tests/layer/mt_client.c: eight threads recording secondaries
 at once; tests/layer/upload_client.c: a layered texture uploaded from a
@@ -57,6 +57,7 @@ def main():
     ap.add_argument("--capture", required=True)
     ap.add_argument("--expect-draws", type=int, required=True)
     ap.add_argument("--expect-log", action="append", default=[])
+    ap.add_argument("--reuse-addresses", action="store_true")
     ap.add_argument("--manifest", required=True)
     ap.add_argument("--overshade", required=True)
     args = ap.parse_args()
@@ -86,6 +87,12 @@ def main():
                     "VK_ICD_FILENAMES": icd, "OVERSHADE": "1",
                     "OVERSHADE_FRAME_DELIMITER": "submits:1", "OVERSHADE_CAPTURE": args.capture,
                     "OVERSHADE_OUTPUT": out})
+        if args.reuse_addresses:
+            # The driver's handles are its allocations' addresses; an
+            # AddressSanitizer build keeps freed memory in quarantine, so
+            # it would never hand a handle out again.
+            env["ASAN_OPTIONS"] = ":".join(
+                x for x in (env.get("ASAN_OPTIONS"), "quarantine_size_mb=0") if x)
         if os.environ.get("OVERSHADE_TEST_TSAN"):
             supp = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tsan.supp")
             env["TSAN_OPTIONS"] = "halt_on_error=1:second_deadlock_stack=1:suppressions=" + supp
