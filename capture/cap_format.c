@@ -218,6 +218,7 @@ static const char *const cap_block_names[CAP_BLOCK_TYPE_COUNT] = {
     [CAP_BLOCK_PIPELINE] = "pipeline",
     [CAP_BLOCK_DESCRIPTOR_SET] = "descriptor_set",
     [CAP_BLOCK_FRAME] = "frame",
+    [CAP_BLOCK_GENERATION] = "generation",
 };
 
 const char *

@@ -12,7 +12,9 @@
  *      object, descriptor set and frame records are copied into 8-aligned
  *      storage the trace owns, and their spans (nested ones too), fixed-size
  *      strings, enumerated fields and command streams are checked;
- *   3. identity: duplicate handles per kind;
+ *   3. identity: duplicate handles per kind (per generation: a handle's
+ *      plain object block and its CAP_BLOCK_GENERATION records each name a
+ *      different first frame);
  *   4. references, in file order: every non-zero handle and blob hash a
  *      record names must exist in the trace.
  *
@@ -384,11 +386,13 @@ struct cap_rec_info {
     uint64_t size;      /* payload bytes */
     uint64_t offset;    /* file offset of the block header */
     uint32_t block;     /* block number, from 0 */
-    uint32_t type;      /* block type */
+    uint32_t type;      /* block type; the object's for a generation block */
+    uint32_t head;      /* bytes of payload before the record (a generation's head) */
+    uint32_t reserved;
 };
 
-/* One row of a sorted lookup table: objects by (handle), descriptor sets by
- * (frame, handle), frames by (index). */
+/* One row of a sorted lookup table: objects by (handle, first frame of the
+ * generation), descriptor sets by (frame, handle), frames by (index). */
 struct cap_index_entry {
     uint64_t key;
     uint64_t key2;
@@ -457,7 +461,7 @@ cap_fail_at(struct cap_reader *rd, const struct cap_where *w, enum cap_error cod
 {
     char what[112];
     va_list ap;
-    uint64_t payload = w->ri->offset + sizeof(struct cap_block_header);
+    uint64_t payload = w->ri->offset + sizeof(struct cap_block_header) + w->ri->head;
 
     va_start(ap, fmt);
     vsnprintf(what, sizeof(what), fmt, ap);
@@ -1013,31 +1017,87 @@ cap_index_find(const struct cap_index_entry *index, uint32_t count, uint64_t key
     return NULL;
 }
 
-const void *
-cap_trace_find(const struct cap_trace *trace, enum cap_object_kind kind, uint64_t handle)
+/* The generation of `key` in a sorted object table serving frame `frame`:
+ * the entry with the greatest first frame (key2) not after it. */
+static const struct cap_index_entry *
+cap_index_find_at(const struct cap_index_entry *index, uint32_t count, uint64_t key,
+                  uint64_t frame)
+{
+    uint32_t lo = 0, hi = count, mid;
+
+    while (lo < hi) {
+        mid = lo + (hi - lo) / 2;
+        if (index[mid].key < key || (index[mid].key == key && index[mid].key2 <= frame)) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    if (lo > 0 && index[lo - 1].key == key) {
+        return &index[lo - 1];
+    }
+    return NULL;
+}
+
+static const struct cap_index_entry *
+cap_object_entry(const struct cap_trace *trace, enum cap_object_kind kind, uint64_t handle,
+                 uint64_t frame)
 {
     const struct cap_trace_storage *st;
-    const struct cap_index_entry *e;
 
     if (!trace || !trace->priv || (unsigned)kind >= CAP_OBJ_KIND_COUNT || handle == 0) {
         return NULL;
     }
     st = trace->priv;
-    e = cap_index_find(st->index[kind], trace->object_count[kind], handle, 0);
-    return e ? e->rec : NULL;
+    return cap_index_find_at(st->index[kind], trace->object_count[kind], handle, frame);
 }
 
-uint32_t
-cap_trace_find_index(const struct cap_trace *trace, enum cap_object_kind kind, uint64_t handle)
+const void *
+cap_trace_find(const struct cap_trace *trace, enum cap_object_kind kind, uint64_t handle)
 {
     const struct cap_trace_storage *st;
     const struct cap_index_entry *e;
+    uint32_t lo = 0, hi, mid;
 
     if (!trace || !trace->priv || (unsigned)kind >= CAP_OBJ_KIND_COUNT || handle == 0) {
-        return UINT32_MAX;
+        return NULL;
     }
     st = trace->priv;
-    e = cap_index_find(st->index[kind], trace->object_count[kind], handle, 0);
+    e = st->index[kind];
+    hi = trace->object_count[kind];
+    while (lo < hi) {
+        mid = lo + (hi - lo) / 2;
+        if (e[mid].key < handle) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo < trace->object_count[kind] && e[lo].key == handle ? e[lo].rec : NULL;
+}
+
+const void *
+cap_trace_find_at(const struct cap_trace *trace, enum cap_object_kind kind, uint64_t handle,
+                  uint64_t frame)
+{
+    const struct cap_index_entry *e = cap_object_entry(trace, kind, handle, frame);
+    return e ? e->rec : NULL;
+}
+
+uint64_t
+cap_trace_first_frame(const struct cap_trace *trace, enum cap_object_kind kind, uint64_t handle,
+                      uint64_t frame)
+{
+    const struct cap_index_entry *e = cap_object_entry(trace, kind, handle, frame);
+    return e ? e->key2 : UINT64_MAX;
+}
+
+uint32_t
+cap_trace_find_index(const struct cap_trace *trace, enum cap_object_kind kind, uint64_t handle,
+                     uint64_t frame)
+{
+    const struct cap_index_entry *e = cap_object_entry(trace, kind, handle, frame);
+    const struct cap_trace_storage *st = trace ? trace->priv : NULL;
     return e ? (uint32_t)(e - st->index[kind]) : UINT32_MAX;
 }
 
@@ -1105,7 +1165,13 @@ cap_check_ref(struct cap_reader *rd, const struct cap_where *w, uint64_t at, uin
         }
         return CAP_ERROR_OK;
     }
-    if (!cap_trace_find(t, (enum cap_object_kind)kind, value)) {
+    if (!cap_trace_find_at(t, (enum cap_object_kind)kind, value, frame_index)) {
+        if (frame_index != UINT64_MAX && cap_trace_find(t, (enum cap_object_kind)kind, value)) {
+            return cap_fail_at(rd, w, CAP_ERROR_UNKNOWN_HANDLE, at,
+                               "'%s': no generation of %s 0x%llx serves frame %llu", name,
+                               cap_block_type_name(CAP_BLOCK_BUFFER + kind),
+                               (unsigned long long)value, (unsigned long long)frame_index);
+        }
         return cap_fail_at(rd, w, CAP_ERROR_UNKNOWN_HANDLE, at, "'%s': no %s 0x%llx", name,
                            cap_block_type_name(CAP_BLOCK_BUFFER + kind),
                            (unsigned long long)value);
@@ -1149,10 +1215,10 @@ cap_check_refs(struct cap_reader *rd, const struct cap_where *w, const struct ca
  * layout exists (the references are resolved already). */
 static enum cap_error
 cap_check_push_set(struct cap_reader *rd, const struct cap_where *w,
-                   const struct cap_cmd_push_descriptor_set *p)
+                   const struct cap_cmd_push_descriptor_set *p, uint64_t frame)
 {
     const struct cap_pipeline_layout *pl =
-        cap_trace_find(rd->trace, CAP_OBJ_PIPELINE_LAYOUT, p->layout);
+        cap_trace_find_at(rd->trace, CAP_OBJ_PIPELINE_LAYOUT, p->layout, frame);
     const uint64_t *sets;
 
     if (!pl || p->set >= pl->set_layouts.count) {
@@ -1177,7 +1243,15 @@ cap_resolve_record(struct cap_reader *rd, const struct cap_rec_info *ri)
     struct cap_where w = {ri, 0, 0, 0, 0, 0};
     enum cap_error e;
 
-    e = cap_check_refs(rd, &w, &cap_block_descs[ri->type], ri->rec, 0);
+    /* Objects name objects of any generation; a descriptor set state and
+     * a frame name those serving their frame. */
+    uint64_t frame = UINT64_MAX;
+    if (ri->type == CAP_BLOCK_DESCRIPTOR_SET) {
+        frame = ((const struct cap_descriptor_set *)(const void *)ri->rec)->frame;
+    } else if (ri->type == CAP_BLOCK_FRAME) {
+        frame = ((const struct cap_frame *)(const void *)ri->rec)->index;
+    }
+    e = cap_check_refs(rd, &w, &cap_block_descs[ri->type], ri->rec, frame);
     if (e != CAP_ERROR_OK) {
         return e;
     }
@@ -1215,7 +1289,7 @@ cap_resolve_record(struct cap_reader *rd, const struct cap_rec_info *ri)
                               f->snapshots.offset + (uint64_t)i * sizeof(*s) +
                                   offsetof(struct cap_snapshot, handle),
                               s[i].kind == CAP_SNAPSHOT_BUFFER ? CAP_OBJ_BUFFER : CAP_OBJ_IMAGE,
-                              s[i].handle, 0, "snapshots.handle");
+                              s[i].handle, f->index, "snapshots.handle");
             if (e != CAP_ERROR_OK) {
                 return e;
             }
@@ -1229,7 +1303,7 @@ cap_resolve_record(struct cap_reader *rd, const struct cap_rec_info *ri)
             w.cmd_rec = (uint64_t)f->commands.offset + pos;
             e = cap_check_refs(rd, &w, &cap_cmd_descs[h->op], stream + pos, f->index);
             if (e == CAP_ERROR_OK && h->op == CAP_CMD_PUSH_DESCRIPTOR_SET) {
-                e = cap_check_push_set(rd, &w, (const void *)(stream + pos));
+                e = cap_check_push_set(rd, &w, (const void *)(stream + pos), f->index);
             }
             if (e != CAP_ERROR_OK) {
                 return e;
@@ -1337,6 +1411,47 @@ cap_read_framing(struct cap_reader *rd, uint64_t *first_block, uint64_t *arena_s
                                 (unsigned long long)(size - pos));
             }
             return CAP_ERROR_OK;
+        }
+        if (bh.type == CAP_BLOCK_GENERATION && fh.version >= 4) {
+            /* Counted as a block of its object's type. */
+            struct cap_generation_head gh;
+            if (bh.size < sizeof(gh)) {
+                return cap_fail(rd, CAP_ERROR_BAD_RECORD, pos,
+                                "block %u (generation) at offset %llu: %llu bytes, shorter "
+                                "than the generation head",
+                                block, (unsigned long long)pos, (unsigned long long)bh.size);
+            }
+            memcpy(&gh, data + pos + sizeof(bh), sizeof(gh));
+            if (gh.type < CAP_BLOCK_BUFFER || gh.type > CAP_BLOCK_PIPELINE) {
+                return cap_fail(rd, CAP_ERROR_BAD_BLOCK,
+                                pos + sizeof(bh) + offsetof(struct cap_generation_head, type),
+                                "block %u (generation) at offset %llu: type %u is not an "
+                                "object's",
+                                block, (unsigned long long)pos, gh.type);
+            }
+            if (gh.first_frame == 0) {
+                return cap_fail(rd, CAP_ERROR_BAD_VALUE,
+                                pos + sizeof(bh) +
+                                    offsetof(struct cap_generation_head, first_frame),
+                                "block %u (generation) at offset %llu: first frame 0 (the "
+                                "plain object block's)",
+                                block, (unsigned long long)pos);
+            }
+            if (bh.size - sizeof(gh) > CAP_MAX_RECORD_SIZE) {
+                return cap_fail(rd, CAP_ERROR_TOO_LARGE, pos,
+                                "block %u (generation) at offset %llu: record of %llu bytes",
+                                block, (unsigned long long)pos,
+                                (unsigned long long)(bh.size - sizeof(gh)));
+            }
+            if (counts[gh.type] == UINT32_MAX) {
+                return cap_fail(rd, CAP_ERROR_TOO_LARGE, pos, "too many %s blocks",
+                                cap_block_type_name(gh.type));
+            }
+            counts[gh.type]++;
+            *arena_size += cap_align8(bh.size - sizeof(gh));
+            (*record_count)++;
+            pos += sizeof(bh) + padded;
+            continue;
         }
         if (bh.type < CAP_BLOCK_TYPE_COUNT) {
             if (counts[bh.type] == UINT32_MAX) {
@@ -1548,29 +1663,39 @@ cap_read_blocks(struct cap_reader *rd, uint64_t pos)
             if (e != CAP_ERROR_OK) {
                 goto out;
             }
-        } else if (bh.type < CAP_BLOCK_TYPE_COUNT && cap_block_descs[bh.type].head_size) {
+        } else if ((bh.type < CAP_BLOCK_TYPE_COUNT && cap_block_descs[bh.type].head_size) ||
+                   (bh.type == CAP_BLOCK_GENERATION && t->version >= 4)) {
+            /* A generation block is its object's record after the head
+             * (checked in step 1), indexed under its first frame. */
+            struct cap_generation_head gh = {bh.type, 0, 0};
+            uint32_t head = 0;
+            if (bh.type == CAP_BLOCK_GENERATION) {
+                memcpy(&gh, payload, sizeof(gh));
+                head = sizeof(gh);
+            }
             ri = &st->infos[st->info_count++];
-            memcpy(arena + arena_pos, payload, (size_t)bh.size);
-            *ri = (struct cap_rec_info){arena + arena_pos, bh.size, pos, block, bh.type};
-            arena_pos += cap_align8(bh.size);
+            memcpy(arena + arena_pos, payload + head, (size_t)(bh.size - head));
+            *ri = (struct cap_rec_info){arena + arena_pos, bh.size - head, pos, block, gh.type,
+                                        head, 0};
+            arena_pos += cap_align8(bh.size - head);
             e = cap_check_record(rd, ri);
             if (e != CAP_ERROR_OK) {
                 goto out;
             }
-            if (bh.type == CAP_BLOCK_DESCRIPTOR_SET) {
+            if (ri->type == CAP_BLOCK_DESCRIPTOR_SET) {
                 const struct cap_descriptor_set *ds = (const void *)ri->rec;
                 st->dset_index[t->descriptor_set_count] = (struct cap_index_entry){
                     ds->frame, ds->handle, ds, st->info_count - 1, 0};
                 t->descriptor_sets[t->descriptor_set_count++] = ds;
-            } else if (bh.type == CAP_BLOCK_FRAME) {
+            } else if (ri->type == CAP_BLOCK_FRAME) {
                 const struct cap_frame *f = (const void *)ri->rec;
                 st->frame_index[t->frame_count] =
                     (struct cap_index_entry){f->index, 0, f, st->info_count - 1, 0};
                 t->frames[t->frame_count++] = f;
             } else {
-                kind = bh.type - CAP_BLOCK_BUFFER;
+                kind = ri->type - CAP_BLOCK_BUFFER;
                 st->index[kind][t->object_count[kind]] = (struct cap_index_entry){
-                    cap_rd64(ri->rec), 0, ri->rec, st->info_count - 1, 0};
+                    cap_rd64(ri->rec), gh.first_frame, ri->rec, st->info_count - 1, 0};
                 t->objects[kind][t->object_count[kind]++] = ri->rec;
             }
         }
@@ -1586,7 +1711,7 @@ out:
 /* Step 3 for one sorted table: the later of two equal keys is reported. */
 static enum cap_error
 cap_check_duplicates(struct cap_reader *rd, struct cap_index_entry *index, uint32_t count,
-                     const char *what)
+                     const char *what, int objects)
 {
     const struct cap_rec_info *ri;
     struct cap_where w = {NULL, 0, 0, 0, 0, 0};
@@ -1599,8 +1724,11 @@ cap_check_duplicates(struct cap_reader *rd, struct cap_index_entry *index, uint3
             w.ri = ri;
             return cap_fail_at(rd, &w, CAP_ERROR_DUPLICATE_HANDLE, 0,
                                "%s 0x%llx%s also in block %u", what,
-                               (unsigned long long)(index[i].key2 ? index[i].key2 : index[i].key),
-                               index[i].key2 ? " (in its frame)" : "",
+                               (unsigned long long)(index[i].key2 && !objects ? index[i].key2
+                                                                              : index[i].key),
+                               !index[i].key2 ? ""
+                               : objects      ? " (a generation from the same frame)"
+                                              : " (in its frame)",
                                rd->st->infos[index[i - 1].info].block);
         }
     }
@@ -1632,14 +1760,14 @@ cap_index_trace(struct cap_reader *rd)
     }
     for (k = 0; k < CAP_OBJ_KIND_COUNT; k++) {
         e = cap_check_duplicates(rd, st->index[k], t->object_count[k],
-                                 cap_block_type_name(CAP_BLOCK_BUFFER + k));
+                                 cap_block_type_name(CAP_BLOCK_BUFFER + k), 1);
         if (e != CAP_ERROR_OK) {
             return e;
         }
     }
-    e = cap_check_duplicates(rd, st->dset_index, t->descriptor_set_count, "descriptor set");
+    e = cap_check_duplicates(rd, st->dset_index, t->descriptor_set_count, "descriptor set", 0);
     if (e == CAP_ERROR_OK) {
-        e = cap_check_duplicates(rd, st->frame_index, t->frame_count, "frame");
+        e = cap_check_duplicates(rd, st->frame_index, t->frame_count, "frame", 0);
     }
     return e;
 }

@@ -108,7 +108,7 @@ cap_frame_summarize(const struct cap_trace *trace, const struct cap_frame *frame
         case CAP_CMD_BIND_PIPELINE: {
             const struct cap_cmd_bind_pipeline *b = (const void *)h;
             if (b->bind_point == CAP_VK_PIPELINE_BIND_POINT_GRAPHICS) {
-                bound = cap_trace_find(trace, CAP_OBJ_PIPELINE, b->pipeline);
+                bound = cap_trace_find_at(trace, CAP_OBJ_PIPELINE, b->pipeline, frame->index);
             }
             break;
         }
@@ -121,7 +121,7 @@ cap_frame_summarize(const struct cap_trace *trace, const struct cap_frame *frame
             if (cap_pipeline_is_tessellated(bound)) {
                 summary->tessellated_draws += d->draws.count;
             }
-            index = cap_trace_find_index(trace, CAP_OBJ_PIPELINE, bound->handle);
+            index = cap_trace_find_index(trace, CAP_OBJ_PIPELINE, bound->handle, frame->index);
             if (seen && index < npipelines) {
                 if (!(seen[index / 8] & (1u << (index % 8)))) {
                     seen[index / 8] |= (uint8_t)(1u << (index % 8));

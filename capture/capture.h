@@ -17,7 +17,12 @@
  *
  * Object identity: objects are named by the 64-bit handle value the
  * application saw (non-dispatchable Vulkan handles are 64-bit everywhere).  The
- * value 0 is VK_NULL_HANDLE.  Handles are unique per object kind in a trace.
+ * value 0 is VK_NULL_HANDLE.  A handle the application destroyed and got back
+ * from the driver for a new object between two captured frames has one
+ * record per object, its generations: the first a plain object block, each
+ * later one a CAP_BLOCK_GENERATION block naming the first frame it serves.
+ * A frame's handles resolve to the generation serving that frame
+ * (cap_trace_find_at).
  *
  * Enumerated fields hold Vulkan's own enum and flag values (VkFormat,
  * VkImageLayout, ...), so the structures mirror the Vulkan API one to one.
@@ -31,9 +36,10 @@
 #include <stdint.h>
 
 #define CAP_MAGIC "OVSTRACE" /* 8 bytes, no terminator on disk */
-#define CAP_VERSION 3u
+#define CAP_VERSION 4u
 /* The oldest version this reader reads: version 2 is version 3 without
- * CAP_CMD_PUSH_DESCRIPTOR_SET. */
+ * CAP_CMD_PUSH_DESCRIPTOR_SET, version 3 is version 4 without
+ * CAP_BLOCK_GENERATION. */
 #define CAP_VERSION_MIN 2u
 
 /* ------------------------------------------------------------------------ */
@@ -112,6 +118,7 @@ enum cap_block_type {
     CAP_BLOCK_PIPELINE = 13,
     CAP_BLOCK_DESCRIPTOR_SET = 14,
     CAP_BLOCK_FRAME = 15,
+    CAP_BLOCK_GENERATION = 16, /* version 4: cap_generation_head + an object record */
     CAP_BLOCK_TYPE_COUNT
 };
 
@@ -495,6 +502,18 @@ struct cap_descriptor_set {
     uint64_t layout;
     uint64_t frame;              /* cap_frame.index of the frame this state belongs to */
     struct cap_span descriptors; /* struct cap_descriptor */
+};
+
+/* CAP_BLOCK_GENERATION (version 4): a later object of a handle that an
+ * earlier record of the trace already names, serving the frames whose index
+ * is first_frame or more (up to the next generation of the handle).  The
+ * object record (of block type `type`) follows this head.  A handle's
+ * plain object block serves from frame 0, so first_frame is at least 1 and
+ * no two generations of one handle and kind share it. */
+struct cap_generation_head {
+    uint32_t type; /* the object's block type: CAP_BLOCK_BUFFER .. CAP_BLOCK_PIPELINE */
+    uint32_t reserved;
+    uint64_t first_frame; /* cap_frame.index */
 };
 
 /* ------------------------------------------------------------------------ */
@@ -1037,7 +1056,7 @@ struct cap_trace {
     uint32_t blob_count;
     struct cap_blob *blobs;
 
-    /* Per kind: records in file order. */
+    /* Per kind: records in file order, every generation of a handle. */
     uint32_t object_count[CAP_OBJ_KIND_COUNT];
     const void **objects[CAP_OBJ_KIND_COUNT];
 
@@ -1064,9 +1083,24 @@ cap_trace_load(const char *path, struct cap_trace **out, struct cap_error_info *
 void
 cap_trace_destroy(struct cap_trace *trace);
 
-/* Looks up an object record by kind and handle; NULL if absent or handle 0. */
+/* Looks up an object record by kind and handle: its first generation; NULL
+ * if absent or handle 0. */
 const void *
 cap_trace_find(const struct cap_trace *trace, enum cap_object_kind kind, uint64_t handle);
+
+/* The generation of object `handle` that serves the frame whose
+ * cap_frame.index is `frame` (the one with the greatest first frame not
+ * after it); NULL if there is none or handle is 0.  What a frame's
+ * commands, snapshots and descriptors name resolves this way. */
+const void *
+cap_trace_find_at(const struct cap_trace *trace, enum cap_object_kind kind, uint64_t handle,
+                  uint64_t frame);
+
+/* The first frame the generation cap_trace_find_at gives serves (0 for a
+ * plain object block); UINT64_MAX when there is none. */
+uint64_t
+cap_trace_first_frame(const struct cap_trace *trace, enum cap_object_kind kind, uint64_t handle,
+                      uint64_t frame);
 
 /* The state of descriptor set `handle` for the frame whose cap_frame.index
  * is `frame`; NULL if absent. */

@@ -45,9 +45,11 @@ cap_align8(uint64_t v)
     return (v + 7u) & ~UINT64_C(7);
 }
 
-/* Index of the object `handle` of `kind` in the reader's sorted table, or
- * UINT32_MAX when absent.  Used by cap_summary.c for per-object bitmaps. */
+/* Index in the reader's sorted table of the generation of object `handle`
+ * of `kind` serving frame `frame`, or UINT32_MAX when absent.  Used by
+ * cap_summary.c for per-object bitmaps. */
 uint32_t
-cap_trace_find_index(const struct cap_trace *trace, enum cap_object_kind kind, uint64_t handle);
+cap_trace_find_index(const struct cap_trace *trace, enum cap_object_kind kind, uint64_t handle,
+                     uint64_t frame);
 
 #endif /* OVERSHADE_CAPTURE_PRIVATE_H */

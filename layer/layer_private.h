@@ -189,6 +189,8 @@ struct lyr_queue {
 struct lyr_object {
     enum cap_block_type block;
     uint64_t handle;
+    uint64_t serial;     /* unique per object the process created, from 1: tells an
+                          * object from a later one the driver gave the same handle */
     struct cap_buf rec;  /* the trace record */
     struct cap_buf data; /* shader modules: the SPIR-V words */
     /* kind-specific extras */

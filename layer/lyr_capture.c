@@ -64,7 +64,10 @@ struct lyr_capture {
     char path[4200];
     uint32_t frames_written;
 
-    /* Objects already in the trace, per kind. */
+    /* Objects already in the trace, per kind: handle -> serial of the
+     * object last written under it (struct lyr_object.serial).  A handle
+     * whose object has another serial now was destroyed and given to a
+     * new object: that one is written as a generation of the handle. */
     struct lyr_map written[CAP_OBJ_KIND_COUNT];
 
     /* The frame being captured. */
@@ -78,7 +81,7 @@ struct lyr_capture {
     struct cap_buf commands;  /* command records */
     struct cap_buf snapshots; /* struct cap_snapshot */
     struct cap_buf objects;   /* {type, size} + record, per object block */
-    struct lyr_map seen[CAP_OBJ_KIND_COUNT];
+    struct lyr_map seen[CAP_OBJ_KIND_COUNT]; /* this frame's objects: handle -> serial */
     struct lyr_map seen_dsets;
     struct lyr_map snapped; /* buffers and images with a decided snapshot */
     struct job *jobs;
@@ -138,12 +141,23 @@ map_mark(struct lyr_capture *cap, struct lyr_map *m, uint64_t key)
     return 1;
 }
 
+/* Queues an object's block for the frame; `first_frame` not 0 makes it a
+ * later generation of its handle (CAP_BLOCK_GENERATION) serving from that
+ * frame on. */
 static void
 add_object_block(struct lyr_capture *cap, enum cap_block_type type, const void *rec,
-                 size_t size)
+                 size_t size, uint64_t first_frame)
 {
     struct cap_block_header h = {.type = type, .size = size};
+    struct cap_generation_head g = {.type = type, .first_frame = first_frame};
+    if (first_frame) {
+        h.type = CAP_BLOCK_GENERATION;
+        h.size += sizeof(g);
+    }
     cap_buf_append(&cap->objects, &h, sizeof(h));
+    if (first_frame) {
+        cap_buf_append(&cap->objects, &g, sizeof(g));
+    }
     cap_buf_append(&cap->objects, rec, size);
     if (cap->objects.failed) {
         frame_fail(cap, "out of memory", 0);
@@ -321,10 +335,14 @@ need_image_contents(struct lyr_device *dev, struct lyr_capture *cap, uint64_t ha
 
 static void need_object(struct lyr_device *dev, struct lyr_capture *cap,
                         enum cap_object_kind kind, uint64_t handle);
+static void need_shadow(struct lyr_device *dev, struct lyr_capture *cap,
+                        enum cap_object_kind kind, uint64_t handle, struct lyr_object *o);
 
+/* Queues object `o` and what it names; `first_frame` not 0: a later
+ * generation of its handle (add_object_block). */
 static void
 emit_object(struct lyr_device *dev, struct lyr_capture *cap, enum cap_object_kind kind,
-            struct lyr_object *o)
+            struct lyr_object *o, uint64_t first_frame)
 {
     if (kind == CAP_OBJ_SHADER_MODULE) {
         struct cap_shader_module m = *(const struct cap_shader_module *)(const void *)o->rec.data;
@@ -334,10 +352,10 @@ emit_object(struct lyr_device *dev, struct lyr_capture *cap, enum cap_object_kin
             frame_fail(cap, cap_error_message(err), 0);
             return;
         }
-        add_object_block(cap, o->block, &m, sizeof(m));
+        add_object_block(cap, o->block, &m, sizeof(m), first_frame);
         return;
     }
-    add_object_block(cap, o->block, o->rec.data, o->rec.size);
+    add_object_block(cap, o->block, o->rec.data, o->rec.size, first_frame);
 
     /* What this object names in turn. */
     switch (kind) {
@@ -380,10 +398,7 @@ emit_object(struct lyr_device *dev, struct lyr_capture *cap, enum cap_object_kin
         for (uint32_t i = 0; i < o->module_count; i++) {
             struct lyr_object *m = o->modules[i];
             uint64_t id = ((const struct cap_shader_module *)(const void *)m->rec.data)->handle;
-            if (!lyr_map_get(&cap->written[CAP_OBJ_SHADER_MODULE], id) &&
-                map_mark(cap, &cap->seen[CAP_OBJ_SHADER_MODULE], id)) {
-                emit_object(dev, cap, CAP_OBJ_SHADER_MODULE, m);
-            }
+            need_shadow(dev, cap, CAP_OBJ_SHADER_MODULE, id, m);
         }
         break;
     }
@@ -398,6 +413,27 @@ static const char *const kind_names[CAP_OBJ_KIND_COUNT] = {
     "render pass", "framebuffer", "pipeline",
 };
 
+/* Queues shadow `o`, the object `handle` of `kind` names now, unless the
+ * trace or this frame has it already.  A handle the trace holds for an
+ * earlier object (destroyed since; the driver gave the handle out again)
+ * gets a generation serving from this frame on. */
+static void
+need_shadow(struct lyr_device *dev, struct lyr_capture *cap, enum cap_object_kind kind,
+            uint64_t handle, struct lyr_object *o)
+{
+    void *written = lyr_map_get(&cap->written[kind], handle);
+    void *serial = (void *)(uintptr_t)o->serial;
+
+    if (cap->frame_failed || written == serial || lyr_map_get(&cap->seen[kind], handle)) {
+        return;
+    }
+    if (lyr_map_put(&cap->seen[kind], handle, serial) != 0) {
+        frame_fail(cap, "out of memory", 0);
+        return;
+    }
+    emit_object(dev, cap, kind, o, written ? cap->frame_index : 0);
+}
+
 static void
 need_object(struct lyr_device *dev, struct lyr_capture *cap, enum cap_object_kind kind,
             uint64_t handle)
@@ -405,17 +441,19 @@ need_object(struct lyr_device *dev, struct lyr_capture *cap, enum cap_object_kin
     if (!handle || cap->frame_failed) {
         return;
     }
-    if (lyr_map_get(&cap->written[kind], handle) || !map_mark(cap, &cap->seen[kind], handle)) {
-        return;
-    }
     struct lyr_object *o = lyr_object_get(dev, kind, handle);
     if (!o) {
+        /* Destroyed since the trace or this frame took it (a pipeline's
+         * layout may be): what was taken stands. */
+        if (lyr_map_get(&cap->written[kind], handle) || lyr_map_get(&cap->seen[kind], handle)) {
+            return;
+        }
         char why[96];
         snprintf(why, sizeof(why), "the layer does not know %s", kind_names[kind]);
         frame_fail(cap, why, handle);
         return;
     }
-    emit_object(dev, cap, kind, o);
+    need_shadow(dev, cap, kind, handle, o);
 }
 
 static void
@@ -454,10 +492,7 @@ need_dset(struct lyr_device *dev, struct lyr_capture *cap, uint64_t handle)
     }
     /* The set's layout may have been destroyed since (legal): emit the
      * shadow the set holds. */
-    if (!lyr_map_get(&cap->written[CAP_OBJ_DSET_LAYOUT], layout->handle) &&
-        map_mark(cap, &cap->seen[CAP_OBJ_DSET_LAYOUT], layout->handle)) {
-        emit_object(dev, cap, CAP_OBJ_DSET_LAYOUT, layout);
-    }
+    need_shadow(dev, cap, CAP_OBJ_DSET_LAYOUT, layout->handle, layout);
     struct cap_descriptor_set head = {
         .handle = handle, .layout = layout->handle, .frame = cap->frame_index};
     struct cap_buf rec;
@@ -469,7 +504,7 @@ need_dset(struct lyr_device *dev, struct lyr_capture *cap, uint64_t handle)
     if (rec.failed) {
         frame_fail(cap, "out of memory", 0);
     } else {
-        add_object_block(cap, CAP_BLOCK_DESCRIPTOR_SET, rec.data, rec.size);
+        add_object_block(cap, CAP_BLOCK_DESCRIPTOR_SET, rec.data, rec.size, 0);
     }
     cap_buf_finish(&rec);
     need_descriptors(dev, cap, copy, n);
@@ -1364,7 +1399,7 @@ write_frame(struct lyr_device *dev, struct lyr_capture *cap, struct cap_frame *f
         for (uint32_t i = 0; i < cap->seen[k].capacity; i++) {
             uint64_t key = cap->seen[k].slots[i].key;
             if (key && key != UINT64_MAX && cap->seen[k].slots[i].value) {
-                if (lyr_map_put(&cap->written[k], key, (void *)1) != 0) {
+                if (lyr_map_put(&cap->written[k], key, cap->seen[k].slots[i].value) != 0) {
                     /* Writing it twice would make the trace unreadable. */
                     LYR_ERROR("out of memory; capture stopped");
                     close_trace(dev, cap, "out of memory");

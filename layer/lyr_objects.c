@@ -26,8 +26,10 @@ object_new(enum cap_block_type block, uint64_t handle)
     if (!o) {
         return NULL;
     }
+    static uint64_t serials;
     o->block = block;
     o->handle = handle;
+    o->serial = __atomic_add_fetch(&serials, 1, __ATOMIC_RELAXED);
     o->refs = 1;
     cap_buf_init(&o->rec);
     cap_buf_init(&o->data);

@@ -82,7 +82,7 @@ grow(void **data, uint32_t *cap, uint32_t need, size_t elem)
 /* Programs: per trace                                                       */
 
 struct rt_program {
-    uint64_t handle;
+    const struct cap_pipeline *rec; /* the generation of the pipeline it translates */
     struct sim_program program;
     struct sim_ir_shader *shaders[SIM_STAGE_COUNT];
     int tessellated;
@@ -153,7 +153,7 @@ stage_of(uint32_t vk_stage)
 }
 
 static void
-translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p,
+translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p, uint64_t first_frame,
                 const struct cap_shader_stage *st, struct rt_program *prog)
 {
     enum sim_stage stage = stage_of(st->stage);
@@ -179,7 +179,8 @@ translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p,
     if (stage == SIM_STAGE_TESS_CONTROL || stage == SIM_STAGE_TESS_EVAL) {
         prog->tessellated = 1;
     }
-    mod = cap_trace_find(rt->trace, CAP_OBJ_SHADER_MODULE, st->module);
+    /* The module as it was when this generation of the pipeline was taken. */
+    mod = cap_trace_find_at(rt->trace, CAP_OBJ_SHADER_MODULE, st->module, first_frame);
     blob = mod ? cap_trace_find_blob(rt->trace, mod->code_blob) : NULL;
     if (!blob || blob->size % 4 != 0) {
         snprintf(prog->error, sizeof(prog->error), "%s shader: no SPIR-V in the trace",
@@ -227,16 +228,18 @@ out:
     free(spec);
 }
 
-/* The program of pipeline `handle`, translated on first use; NULL only
- * when out of memory. */
+/* The program of pipeline `handle` as frame `frame` has it (the
+ * generation serving that frame), translated on first use; NULL only when
+ * out of memory. */
 static struct rt_program *
-get_program(struct rpl_trace *rt, uint64_t handle)
+get_program(struct rpl_trace *rt, uint64_t handle, uint64_t frame)
 {
-    const struct cap_pipeline *p;
+    const struct cap_pipeline *p = cap_trace_find_at(rt->trace, CAP_OBJ_PIPELINE, handle, frame);
+    uint64_t first = cap_trace_first_frame(rt->trace, CAP_OBJ_PIPELINE, handle, frame);
     struct rt_program *prog;
 
     for (uint32_t i = 0; i < rt->program_count; i++) {
-        if (rt->programs[i]->handle == handle) {
+        if (rt->programs[i]->rec == p) {
             return rt->programs[i];
         }
     }
@@ -249,15 +252,14 @@ get_program(struct rpl_trace *rt, uint64_t handle)
         return NULL;
     }
     rt->programs[rt->program_count++] = prog;
-    prog->handle = handle;
-    p = cap_trace_find(rt->trace, CAP_OBJ_PIPELINE, handle);
+    prog->rec = p;
     if (!p) {
         snprintf(prog->error, sizeof(prog->error), "pipeline not in the trace");
         return prog;
     }
     const struct cap_shader_stage *st = CAP_SPAN_PTR(p, p->stages, struct cap_shader_stage);
     for (uint32_t i = 0; i < p->stages.count; i++) {
-        translate_stage(rt, p, &st[i], prog);
+        translate_stage(rt, p, first, &st[i], prog);
     }
     const struct cap_vertex_binding *vb =
         CAP_SPAN_PTR(p, p->vertex_bindings, struct cap_vertex_binding);
@@ -443,6 +445,14 @@ struct walk {
     uint32_t draw_number;
 };
 
+/* The object `handle` of `kind` names in the frame being walked: the
+ * generation of the handle serving it (capture.h, CAP_BLOCK_GENERATION). */
+static const void *
+find(const struct walk *w, enum cap_object_kind kind, uint64_t handle)
+{
+    return cap_trace_find_at(w->trace, kind, handle, w->frame->index);
+}
+
 static void
 skip(struct walk *w, const char *name)
 {
@@ -495,7 +505,7 @@ get_buffer(struct walk *w, uint64_t handle)
             return fp->buffers[i];
         }
     }
-    b = cap_trace_find(w->trace, CAP_OBJ_BUFFER, handle);
+    b = find(w, CAP_OBJ_BUFFER, handle);
     if (!b) {
         return NULL;
     }
@@ -547,7 +557,7 @@ get_image(struct walk *w, uint64_t handle)
             return i;
         }
     }
-    img = cap_trace_find(w->trace, CAP_OBJ_IMAGE, handle);
+    img = find(w, CAP_OBJ_IMAGE, handle);
     if (!img) {
         return SIM_NONE;
     }
@@ -581,7 +591,7 @@ get_image(struct walk *w, uint64_t handle)
 static uint32_t
 view_image(struct walk *w, uint64_t view_handle, uint32_t *format)
 {
-    const struct cap_image_view *v = cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, view_handle);
+    const struct cap_image_view *v = find(w, CAP_OBJ_IMAGE_VIEW, view_handle);
     if (!v) {
         return SIM_NONE;
     }
@@ -678,8 +688,8 @@ get_texture(struct walk *w, uint64_t view_handle)
     }
     fp->views[fp->view_count].handle = view_handle;
     fp->views[fp->view_count++].tex = NULL;
-    v = cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, view_handle);
-    img = v ? cap_trace_find(w->trace, CAP_OBJ_IMAGE, v->image) : NULL;
+    v = find(w, CAP_OBJ_IMAGE_VIEW, view_handle);
+    img = v ? find(w, CAP_OBJ_IMAGE, v->image) : NULL;
     blob = img ? snapshot_blob(w, img->handle, CAP_SNAPSHOT_IMAGE) : NULL;
     if (!blob || format_unit_bytes(img->format, &block) == 0 || img->samples > 1) {
         return NULL;
@@ -752,7 +762,7 @@ get_sampler(struct walk *w, uint64_t handle)
             return fp->samplers[i].sampler;
         }
     }
-    s = cap_trace_find(w->trace, CAP_OBJ_SAMPLER, handle);
+    s = find(w, CAP_OBJ_SAMPLER, handle);
     if (!s) {
         return NULL;
     }
@@ -887,6 +897,59 @@ vertex_input(const struct walk *w, struct sim_program *p)
     return 1;
 }
 
+/* Viewports and scissors 1 and up, for geometry shaders that pick one per
+ * primitive (gl_ViewportIndex): the pipeline's, then the dynamic state's
+ * (its words: 6 per viewport, 4 per scissor, from its first). */
+static void
+build_viewports(const struct walk *w, struct sim_draw_state *s)
+{
+    const struct cap_pipeline *p = w->pipeline;
+    const struct cap_viewport *vps = CAP_SPAN_PTR(p, p->viewports, struct cap_viewport);
+    const struct cap_rect *scs = CAP_SPAN_PTR(p, p->scissors, struct cap_rect);
+    const struct dyn_value *d;
+    uint32_t n = p->viewport_count;
+
+    for (uint32_t i = 1; i < SIM_MAX_VIEWPORTS; i++) {
+        s->viewports[i] = (struct sim_viewport){0, 0, 1, 1, 0, 1};
+        s->scissors[i] = (struct sim_rect){0, 0, UINT32_MAX / 2, UINT32_MAX / 2};
+        if (i < p->viewports.count) {
+            s->viewports[i] = (struct sim_viewport){vps[i].x, vps[i].y, vps[i].width,
+                                                    vps[i].height, vps[i].min_depth,
+                                                    vps[i].max_depth};
+        }
+        if (i < p->scissors.count) {
+            s->scissors[i] = (struct sim_rect){scs[i].x, scs[i].y, scs[i].width, scs[i].height};
+        }
+    }
+    d = dyn_get(w, VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT);
+    if (d) {
+        n = d->count / 6;
+    } else {
+        d = dyn_get(w, VK_DYNAMIC_STATE_VIEWPORT);
+    }
+    for (uint32_t k = 0; d && k < d->count / 6; k++) {
+        uint32_t i = d->first + k;
+        if (i >= 1 && i < SIM_MAX_VIEWPORTS) {
+            const uint32_t *v = &d->words[6 * k];
+            s->viewports[i] = (struct sim_viewport){sim_u2f(v[0]), sim_u2f(v[1]),
+                                                    sim_u2f(v[2]), sim_u2f(v[3]),
+                                                    sim_u2f(v[4]), sim_u2f(v[5])};
+        }
+    }
+    d = dyn_get(w, VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT);
+    if (!d) {
+        d = dyn_get(w, VK_DYNAMIC_STATE_SCISSOR);
+    }
+    for (uint32_t k = 0; d && k < d->count / 4; k++) {
+        uint32_t i = d->first + k;
+        if (i >= 1 && i < SIM_MAX_VIEWPORTS) {
+            const uint32_t *v = &d->words[4 * k];
+            s->scissors[i] = (struct sim_rect){(int32_t)v[0], (int32_t)v[1], v[2], v[3]};
+        }
+    }
+    s->viewport_count = n < 1 ? 1 : n > SIM_MAX_VIEWPORTS ? SIM_MAX_VIEWPORTS : n;
+}
+
 static void
 build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count)
 {
@@ -928,6 +991,7 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
         s->scissor = (struct sim_rect){(int32_t)d->words[0], (int32_t)d->words[1], d->words[2],
                                        d->words[3]};
     }
+    build_viewports(w, s);
     s->rasterizer_discard = dyn_word(w, VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE,
                                      p->rasterizer_discard);
     s->polygon_mode = dyn_word(w, VK_DYNAMIC_STATE_POLYGON_MODE_EXT, p->polygon_mode);
@@ -1044,8 +1108,8 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
 static struct sim_view_range
 view_range(struct walk *w, uint64_t view_handle)
 {
-    const struct cap_image_view *v = cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, view_handle);
-    const struct cap_image *img = v ? cap_trace_find(w->trace, CAP_OBJ_IMAGE, v->image) : NULL;
+    const struct cap_image_view *v = find(w, CAP_OBJ_IMAGE_VIEW, view_handle);
+    const struct cap_image *img = v ? find(w, CAP_OBJ_IMAGE, v->image) : NULL;
     struct sim_view_range r = {VK_IMAGE_VIEW_TYPE_2D, 0, 1, 0, 1};
 
     if (!v || !img || v->base_mip_level >= img->mip_levels ||
@@ -1089,7 +1153,7 @@ push_descriptor_set(struct walk *w, const struct cap_cmd_push_descriptor_set *c)
         return;
     }
     /* The reader checked the set number against the layout. */
-    pl = cap_trace_find(w->trace, CAP_OBJ_PIPELINE_LAYOUT, c->layout);
+    pl = find(w, CAP_OBJ_PIPELINE_LAYOUT, c->layout);
     set_layout = CAP_SPAN_PTR(pl, pl->set_layouts, uint64_t)[c->set];
     ps = &w->push_sets[c->set];
     if (ps->set_layout != set_layout) {
@@ -1151,7 +1215,7 @@ bound_descriptors(struct walk *w, uint32_t s, const struct cap_descriptor **desc
     if (w->push_sets[s].set_layout) {
         *desc = w->push_sets[s].descriptors;
         *count = w->push_sets[s].count;
-        *dl = cap_trace_find(w->trace, CAP_OBJ_DSET_LAYOUT, w->push_sets[s].set_layout);
+        *dl = find(w, CAP_OBJ_DSET_LAYOUT, w->push_sets[s].set_layout);
         return 1;
     }
     if (!w->sets[s]) {
@@ -1164,7 +1228,7 @@ bound_descriptors(struct walk *w, uint32_t s, const struct cap_descriptor **desc
     }
     *desc = CAP_SPAN_PTR(ds, ds->descriptors, struct cap_descriptor);
     *count = ds->descriptors.count;
-    *dl = cap_trace_find(w->trace, CAP_OBJ_DSET_LAYOUT, ds->layout);
+    *dl = find(w, CAP_OBJ_DSET_LAYOUT, ds->layout);
     return 1;
 }
 
@@ -1174,7 +1238,7 @@ build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out,
 {
     const struct cap_pipeline *p = w->pipeline;
     const struct cap_pipeline_layout *layout =
-        cap_trace_find(w->trace, CAP_OBJ_PIPELINE_LAYOUT, p->layout);
+        find(w, CAP_OBJ_PIPELINE_LAYOUT, p->layout);
     uint32_t total = 1, n = 0;
     struct sim_binding *table;
 
@@ -1485,7 +1549,8 @@ subresource_image(struct walk *w, uint32_t image, uint32_t level, uint32_t layer
 {
     struct frame_priv *fp = w->fp;
     struct sim_image parent = fp->images[image], *si;
-    uint32_t bytes = sim_format_texel_bytes(parent.format);
+    int block;
+    uint32_t bytes = format_unit_bytes(parent.format, &block);
     uint64_t offset = 0;
 
     for (uint32_t i = 0; i < fp->image_count; i++) {
@@ -1544,8 +1609,8 @@ subresource_image(struct walk *w, uint32_t image, uint32_t level, uint32_t layer
 static uint32_t
 attachment_image(struct walk *w, uint64_t view_handle, uint32_t *format)
 {
-    const struct cap_image_view *v = cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, view_handle);
-    const struct cap_image *img = v ? cap_trace_find(w->trace, CAP_OBJ_IMAGE, v->image) : NULL;
+    const struct cap_image_view *v = find(w, CAP_OBJ_IMAGE_VIEW, view_handle);
+    const struct cap_image *img = v ? find(w, CAP_OBJ_IMAGE, v->image) : NULL;
     uint32_t image = view_image(w, view_handle, format);
     uint32_t layers;
 
@@ -1686,9 +1751,8 @@ begin_subpass(struct walk *w)
 static void
 begin_render_pass(struct walk *w, const struct cap_cmd_begin_render_pass *cmd)
 {
-    const struct cap_framebuffer *fb = cap_trace_find(w->trace, CAP_OBJ_FRAMEBUFFER,
-                                                      cmd->framebuffer);
-    w->rp = cap_trace_find(w->trace, CAP_OBJ_RENDER_PASS, cmd->render_pass);
+    const struct cap_framebuffer *fb = find(w, CAP_OBJ_FRAMEBUFFER, cmd->framebuffer);
+    w->rp = find(w, CAP_OBJ_RENDER_PASS, cmd->render_pass);
     w->in_render_pass = 1;
     w->pass = SIM_NONE;
     if (!w->rp || !fb) {
@@ -2008,7 +2072,8 @@ record_upload(struct walk *w, const struct cap_cmd_transfer *c)
     }
     for (uint32_t i = 0; i < c->regions.count; i++) {
         const struct cap_buffer_image_copy *k = &regions[i];
-        uint32_t bytes = sim_format_texel_bytes(w->fp->images[dst].format);
+        int block;
+        uint32_t bytes = format_unit_bytes(w->fp->images[dst].format, &block);
         uint64_t row = k->buffer_row_length ? k->buffer_row_length : k->image_extent.width;
         uint64_t rows = k->buffer_image_height ? k->buffer_image_height : k->image_extent.height;
         uint32_t layers = k->image.layer_count;
@@ -2018,16 +2083,20 @@ record_upload(struct walk *w, const struct cap_cmd_transfer *c)
             layers = k->image.base_array_layer < have ? have - k->image.base_array_layer : 1;
         }
         if (bytes == 0) {
-            skip(w, "buffer-to-image copy into a block-compressed or unknown format");
+            skip(w, "buffer-to-image copy into a format the replay does not know");
             continue;
         }
         if (k->image_extent.depth > 1 || k->image_offset.z != 0 ||
             row < k->image_extent.width || rows < k->image_extent.height ||
-            row > UINT32_MAX || rows > UINT32_MAX) {
-            skip(w, "buffer-to-image copy the replay cannot take (3D or inconsistent layout)");
+            row > UINT32_MAX || rows > UINT32_MAX ||
+            (block && (k->image_offset.x % 4 != 0 || k->image_offset.y % 4 != 0))) {
+            skip(w, "buffer-to-image copy the replay cannot take (3D, inconsistent layout or "
+                    "a region off the block grid)");
             continue;
         }
-        layer_bytes = row * rows; /* each below 2^32: fits */
+        /* Block-compressed: the buffer holds rows of 4x4 blocks (Vulkan
+         * "Copying Data Between Buffers and Images", texel block extent). */
+        layer_bytes = block ? ((row + 3) / 4) * ((rows + 3) / 4) : row * rows; /* < 2^64 */
         if (layer_bytes > UINT64_MAX / bytes) {
             layer_bytes = UINT64_MAX; /* no second layer fits any buffer */
         } else {
@@ -2180,8 +2249,8 @@ walk_command(struct walk *w, const struct cap_cmd_head *h)
     case CAP_CMD_BIND_PIPELINE: {
         const struct cap_cmd_bind_pipeline *c = (const struct cap_cmd_bind_pipeline *)h;
         if (c->bind_point == VK_PIPELINE_BIND_POINT_GRAPHICS) {
-            w->pipeline = cap_trace_find(w->trace, CAP_OBJ_PIPELINE, c->pipeline);
-            w->program = get_program(w->rt, c->pipeline);
+            w->pipeline = find(w, CAP_OBJ_PIPELINE, c->pipeline);
+            w->program = get_program(w->rt, c->pipeline, w->frame->index);
             if (!w->program) {
                 w->nomem = 1;
             }
@@ -2202,7 +2271,7 @@ walk_command(struct walk *w, const struct cap_cmd_head *h)
             const struct cap_descriptor_set *ds =
                 cap_trace_find_descriptor_set(w->trace, w->frame->index, sets[i]);
             const struct cap_dset_layout *dl =
-                ds ? cap_trace_find(w->trace, CAP_OBJ_DSET_LAYOUT, ds->layout) : NULL;
+                ds ? find(w, CAP_OBJ_DSET_LAYOUT, ds->layout) : NULL;
             if (dl) {
                 const struct cap_dset_layout_binding *lb =
                     CAP_SPAN_PTR(dl, dl->bindings, struct cap_dset_layout_binding);

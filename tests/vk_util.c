@@ -375,6 +375,6 @@ vku_pipeline_create(VkDevice device, struct vku_pipeline *p, VkPipeline *out)
     p->info.pDepthStencilState = p->has_depth_stencil ? &p->depth_stencil : NULL;
     p->info.pColorBlendState = p->no_color_blend ? NULL : &p->color_blend;
     p->info.pDynamicState = p->dynamic_state.dynamicStateCount ? &p->dynamic_state : NULL;
-    VK_TRY(vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &p->info, NULL, out));
+    VK_TRY(vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &p->info, p->allocator, out));
     return 0;
 }

@@ -154,7 +154,8 @@ vku_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageSubresourceRange ra
  * themselves stay its own). */
 #define VKU_MAX_TARGETS 8
 struct vku_pipeline {
-    VkPipelineShaderStageCreateInfo stages[2];
+    /* info.stageCount of them: vertex and fragment; a third is the caller's. */
+    VkPipelineShaderStageCreateInfo stages[3];
     VkPipelineVertexInputStateCreateInfo vertex_input;
     VkPipelineInputAssemblyStateCreateInfo input_assembly;
     VkViewport viewport; /* static, and scissor too, when its width is not 0 */
@@ -171,6 +172,7 @@ struct vku_pipeline {
     VkPipelineDynamicStateCreateInfo dynamic_state;
     VkPipelineRenderingCreateInfo rendering; /* chained when its sType is set */
     VkGraphicsPipelineCreateInfo info;
+    const VkAllocationCallbacks *allocator; /* for vkCreateGraphicsPipelines; NULL */
 };
 
 void

@@ -59,8 +59,10 @@ struct sim_surface {
 };
 
 /* Creates storage for `image` with `samples` per pixel, filled with the
- * image's initial contents (replicated to every sample) or zeros.  NULL when
- * out of memory or the format is unknown.  Caller owns it. */
+ * image's initial contents (replicated to every sample) or zeros.  A block-
+ * compressed image is stored decoded, in sim_tex_bc_decoded_format(): its
+ * surface's format is that one.  NULL when out of memory or the format is
+ * unknown.  Caller owns it. */
 struct sim_surface *
 sim_surface_create(const struct sim_image *image, uint32_t samples);
 
@@ -89,7 +91,10 @@ sim_surface_blit(const struct sim_surface *src, struct sim_surface *dst,
                  const struct sim_blit_region *region, uint32_t filter, int resolve);
 
 /* Writes `rect` of `dst` from texels of `format` whose rows start
- * `row_texels` texels apart (0: rect->width, tightly packed). */
+ * `row_texels` texels apart (0: rect->width, tightly packed).  A block-
+ * compressed format's data is rows of 4x4 blocks (of row_texels / 4
+ * blocks, rounded up) from a block-aligned rect, decoded into the
+ * surface. */
 void
 sim_surface_upload(struct sim_surface *dst, uint32_t format, const void *data, uint64_t size,
                    const struct sim_rect *rect, uint32_t row_texels);

@@ -9,6 +9,7 @@
 
 #include "pipeline/back/back.h"
 #include "pipeline/util/util.h"
+#include "pipeline/texture/texture.h"
 
 /* Bytes of the depth aspect of every level and layer: where the stencil
  * aspect starts in a snapshot. */
@@ -30,7 +31,10 @@ depth_aspect_bytes(const struct sim_image *image, const struct sim_fmt *f)
 struct sim_surface *
 sim_surface_create(const struct sim_image *image, uint32_t samples)
 {
-    const struct sim_fmt *f = sim_fmt_get(image->format);
+    /* A block-compressed image is kept decoded (sim_surface_upload). */
+    uint32_t block = sim_tex_bc_block_bytes(image->format);
+    uint32_t format = block ? sim_tex_bc_decoded_format(image->format) : image->format;
+    const struct sim_fmt *f = sim_fmt_get(format);
     struct sim_surface *s;
     size_t n;
 
@@ -42,7 +46,7 @@ sim_surface_create(const struct sim_image *image, uint32_t samples)
     if (!s) {
         return NULL;
     }
-    s->format = image->format;
+    s->format = format;
     s->fmt = f;
     s->width = image->width;
     s->height = image->height;
@@ -82,7 +86,10 @@ sim_surface_create(const struct sim_image *image, uint32_t samples)
     if (!s->color) {
         goto error;
     }
-    if (image->data) {
+    if (image->data && block) {
+        const struct sim_rect all = {0, 0, image->width, image->height};
+        sim_surface_upload(s, image->format, image->data, image->size, &all, image->width);
+    } else if (image->data) {
         const uint8_t *data = image->data;
         uint64_t pixels = (uint64_t)image->width * image->height;
         for (uint64_t i = 0; i < pixels && (i + 1) * f->bytes <= image->size; i++) {

@@ -11,6 +11,7 @@
 
 #include "pipeline/back/back.h"
 #include "pipeline/util/util.h"
+#include "pipeline/texture/texture.h"
 
 /* Pixel (x, y) of `s` decoded, its samples averaged (integer formats:
  * sample 0; depth: the depth in component 0). */
@@ -135,8 +136,9 @@ sim_surface_upload(struct sim_surface *dst, uint32_t format, const void *data, u
     const struct sim_fmt *f = sim_fmt_get(format);
     const uint8_t *p = data;
     uint64_t pitch = row_texels ? row_texels : rect->width;
+    uint32_t block = sim_tex_bc_block_bytes(format);
 
-    if (!f || !p) {
+    if ((!f && !block) || !p) {
         return;
     }
     /* Only the rows and columns inside the surface: a region from a
@@ -149,8 +151,20 @@ sim_surface_upload(struct sim_surface *dst, uint32_t format, const void *data, u
     for (uint32_t y = y0; y < y1; y++) {
         for (uint32_t x = x0; x < x1; x++) {
             int64_t px = (int64_t)rect->x + x, py = (int64_t)rect->y + y;
-            uint64_t at = ((uint64_t)y * pitch + x) * f->bytes;
             uint32_t v[4];
+            if (block) {
+                /* Rows of 4x4 blocks (Vulkan "Block-Compressed Image
+                 * Formats"); the region starts on a block. */
+                uint64_t at = ((uint64_t)(y / 4) * ((pitch + 3) / 4) + x / 4) * block;
+                if (px < 0 || py < 0 || px >= dst->width || py >= dst->height ||
+                    at > size || size - at < block) {
+                    continue;
+                }
+                sim_tex_bc_decode(format, p + at, x % 4, y % 4, v);
+                write_pixel(dst, (int32_t)px, (int32_t)py, v);
+                continue;
+            }
+            uint64_t at = ((uint64_t)y * pitch + x) * f->bytes;
             if (px < 0 || py < 0 || px >= dst->width || py >= dst->height || at + f->bytes > size) {
                 continue;
             }

@@ -35,6 +35,7 @@
 #define SIM_MAX_VERTEX_BINDINGS 16
 #define SIM_MAX_VERTEX_ATTRIBUTES 16
 #define SIM_MAX_SAMPLES 16
+#define SIM_MAX_VIEWPORTS 16
 
 /* An image of the frame: a render target or a texture.  `data` holds its
  * contents when the frame starts, laid out as a capture snapshot: every
@@ -132,6 +133,12 @@ struct sim_draw_state {
     uint32_t patch_control_points;
     struct sim_viewport viewport; /* viewport 0 */
     struct sim_rect scissor;      /* scissor 0 */
+    /* Viewports and scissors 1 and up, for geometry shaders that pick
+     * one per primitive (gl_ViewportIndex); index 0 is the two above
+     * (sim_draw_viewport, sim_draw_scissor). */
+    uint32_t viewport_count; /* 0 reads as 1 */
+    struct sim_viewport viewports[SIM_MAX_VIEWPORTS];
+    struct sim_rect scissors[SIM_MAX_VIEWPORTS];
     uint32_t rasterizer_discard;
     uint32_t polygon_mode; /* VkPolygonMode */
     float line_width;      /* pixels; 0 reads as 1 */
@@ -156,6 +163,19 @@ struct sim_draw_state {
     float blend_constants[4];
     struct sim_blend_attachment blend[SIM_MAX_COLOR_ATTACHMENTS];
 };
+
+/* Viewport and scissor `i` (< SIM_MAX_VIEWPORTS) of a draw's state. */
+static inline const struct sim_viewport *
+sim_draw_viewport(const struct sim_draw_state *s, uint32_t i)
+{
+    return i == 0 ? &s->viewport : &s->viewports[i];
+}
+
+static inline const struct sim_rect *
+sim_draw_scissor(const struct sim_draw_state *s, uint32_t i)
+{
+    return i == 0 ? &s->scissor : &s->scissors[i];
+}
 
 /* A bound vertex buffer: `size` bytes from the bound offset. */
 struct sim_vertex_buffer {

@@ -58,6 +58,8 @@ struct sim_geom {
     uint32_t point_size_word;        /* the word holding gl_PointSize, or SIM_NONE */
     uint32_t shading_rate_word; /* the word holding gl_PrimitiveShadingRateEXT (an integer,
                                  * VkFragmentShadingRate bits), or SIM_NONE */
+    uint32_t viewport_word; /* the word holding gl_ViewportIndex (an integer) a geometry
+                             * shader wrote, or SIM_NONE */
     uint32_t domain_word; /* tessellated draws: the words holding the vertex's gl_TessCoord
                            * (u, v), which clipping interpolates like any output; else SIM_NONE */
     struct sim_array invocations; /* struct sim_geom_invocation; vertex i comes from invocation i */
@@ -89,6 +91,7 @@ struct sim_geom_outputs {
     uint32_t *dist[2 * SIM_GEOM_MAX_DISTANCES];
     uint32_t *point_size;
     uint32_t *shading_rate;
+    uint32_t *viewport_index;
 };
 
 void
@@ -174,7 +177,12 @@ struct sim_draw_ctx {
     const struct sim_draw *draw;
     uint32_t samples;
     uint32_t sub_pixel_bits;
-    struct sim_rast_rect scissor; /* scissor ∩ viewport ∩ render area ∩ framebuffer */
+    struct sim_rast_rect scissor; /* scissor ∩ viewport ∩ render area ∩ framebuffer; with
+                                   * several viewports, the union of viewport_scissor */
+    struct sim_rast_rect viewport_scissor[SIM_MAX_VIEWPORTS]; /* the same per viewport */
+    uint32_t viewport_count;      /* viewports the primitives may pick (1 unless
+                                   * geom.viewport_word is set) */
+    uint32_t prim_viewport;       /* the primitive being set up picked this one */
     const struct sim_ir_shader *vs, *fs;
     struct sim_interp *vs_interp; /* vertex stage's (calling thread) */
     struct sim_tess_stage *tess;  /* tessellation stages' (front_tess.c), or NULL */

@@ -40,24 +40,32 @@ struct plane {
 static uint32_t
 make_planes(const struct sim_draw_ctx *dc, struct plane *planes)
 {
-    const struct sim_viewport *vp = &dc->draw->state.viewport;
     uint32_t n = 0;
-    /* Framebuffer x = ox + px/2 * x/w must stay within +-guard band. */
-    float ox = vp->x + vp->width * 0.5f, hx = vp->width * 0.5f;
-    float oy = vp->y + vp->height * 0.5f, hy = vp->height * 0.5f;
     float g = SIM_RAST_GUARD_BAND * 0.999f;
-    float xmin = (-g - ox) / hx, xmax = (g - ox) / hx;
-    float ymin = (-g - oy) / hy, ymax = (g - oy) / hy;
+    float xmin = -INFINITY, xmax = INFINITY, ymin = -INFINITY, ymax = INFINITY;
 
-    if (xmin > xmax) {
-        float t = xmin;
-        xmin = xmax;
-        xmax = t;
-    }
-    if (ymin > ymax) { /* negative viewport height */
-        float t = ymin;
-        ymin = ymax;
-        ymax = t;
+    /* Framebuffer x = ox + px/2 * x/w must stay within +-guard band, in
+     * every viewport a primitive may pick: the planes of all of them. */
+    for (uint32_t i = 0; i < dc->viewport_count; i++) {
+        const struct sim_viewport *vp = sim_draw_viewport(&dc->draw->state, i);
+        float ox = vp->x + vp->width * 0.5f, hx = vp->width * 0.5f;
+        float oy = vp->y + vp->height * 0.5f, hy = vp->height * 0.5f;
+        float x0 = (-g - ox) / hx, x1 = (g - ox) / hx;
+        float y0 = (-g - oy) / hy, y1 = (g - oy) / hy;
+        if (x0 > x1) {
+            float t = x0;
+            x0 = x1;
+            x1 = t;
+        }
+        if (y0 > y1) { /* negative viewport height */
+            float t = y0;
+            y0 = y1;
+            y1 = t;
+        }
+        xmin = x0 > xmin ? x0 : xmin;
+        xmax = x1 < xmax ? x1 : xmax;
+        ymin = y0 > ymin ? y0 : ymin;
+        ymax = y1 < ymax ? y1 : ymax;
     }
     planes[n++] = (struct plane){{0, 0, 0, 1}, -1};           /* w >= W_MIN (offset below) */
     if (dc->draw->state.depth_clip) {
@@ -116,7 +124,7 @@ new_vertex(struct sim_draw_ctx *dc, uint32_t a, uint32_t b, float t)
         r = fa + t * (fb - fa);
         if ((i >= 4 && i - 4 < dc->geom.slot_count &&
              (dc->geom.slots[i - 4].flags & SIM_IR_IO_FLAT)) ||
-            i == dc->geom.shading_rate_word) {
+            i == dc->geom.shading_rate_word || i == dc->geom.viewport_word) {
             memcpy(&r, &va[i], 4); /* flat or an integer: never used, keep the bits */
         }
         memcpy(&w[i], &r, 4);

@@ -83,6 +83,7 @@ geom_begin(struct sim_draw_ctx *dc)
     const struct sim_ir_interface *outs;
     uint32_t out_count;
 
+    dc->viewport_count = 1;
     if (!gs) {
         return SIM_REPLAY_ERROR_OK;
     }
@@ -109,13 +110,16 @@ geom_begin(struct sim_draw_ctx *dc)
     }
     outs = sim_ir_shader_outputs(gs, &out_count);
     for (uint32_t i = 0; i < out_count; i++) {
-        if (outs[i].builtin == SpvBuiltInLayer || outs[i].builtin == SpvBuiltInViewportIndex) {
-            /* Layered and multi-viewport rendering need per-primitive
-             * targets and viewports the back end does not have. */
+        if (outs[i].builtin == SpvBuiltInViewportIndex) {
+            /* Each primitive picks its viewport and scissor (setup). */
+            uint32_t n = dc->draw->state.viewport_count;
+            dc->viewport_count = n < 1 ? 1 : n > SIM_MAX_VIEWPORTS ? SIM_MAX_VIEWPORTS : n;
+        }
+        if (outs[i].builtin == SpvBuiltInLayer) {
+            /* Layered rendering needs per-primitive targets the back end
+             * does not have. */
             return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STAGE,
-                                   "geometry shader writes %s",
-                                   outs[i].builtin == SpvBuiltInLayer ? "gl_Layer"
-                                                                      : "gl_ViewportIndex");
+                                   "geometry shader writes gl_Layer (layered rendering)");
         }
     }
     return SIM_REPLAY_ERROR_OK;

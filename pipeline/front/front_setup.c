@@ -46,18 +46,25 @@ check_state(struct sim_draw_ctx *dc)
                                    "attachment %u: advanced blend op", i);
         }
     }
-    if (!(s->viewport.width > 0.0f) || s->viewport.height == 0.0f ||
-        !isfinite(s->viewport.x) || !isfinite(s->viewport.y) ||
-        !isfinite(s->viewport.width) || !isfinite(s->viewport.height) ||
-        !isfinite(s->viewport.min_depth) || !isfinite(s->viewport.max_depth)) {
-        return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE, "degenerate viewport");
+    for (uint32_t i = 0; i < dc->viewport_count; i++) {
+        const struct sim_viewport *vp = sim_draw_viewport(s, i);
+        if (!(vp->width > 0.0f) || vp->height == 0.0f || !isfinite(vp->x) ||
+            !isfinite(vp->y) || !isfinite(vp->width) || !isfinite(vp->height) ||
+            !isfinite(vp->min_depth) || !isfinite(vp->max_depth)) {
+            return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
+                                   "degenerate viewport %u", i);
+        }
     }
     /* Vulkan "Controlling the Viewport": the viewport lies within
      * viewportBoundsRange; the rasterizer's range is the guard band
      * (raster.h), which every device's bounds fit. */
-    if (fabsf(s->viewport.x) > SIM_RAST_GUARD_BAND || fabsf(s->viewport.y) > SIM_RAST_GUARD_BAND ||
-        fabsf(s->viewport.x + s->viewport.width) > SIM_RAST_GUARD_BAND ||
-        fabsf(s->viewport.y + s->viewport.height) > SIM_RAST_GUARD_BAND) {
+    for (uint32_t i = 0; i < dc->viewport_count; i++) {
+        const struct sim_viewport *vp = sim_draw_viewport(s, i);
+        if (!(fabsf(vp->x) > SIM_RAST_GUARD_BAND || fabsf(vp->y) > SIM_RAST_GUARD_BAND ||
+              fabsf(vp->x + vp->width) > SIM_RAST_GUARD_BAND ||
+              fabsf(vp->y + vp->height) > SIM_RAST_GUARD_BAND)) {
+            continue;
+        }
         return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
                                "viewport outside the rasterizer's range (+-%.0f pixels)",
                                (double)SIM_RAST_GUARD_BAND);
@@ -126,6 +133,50 @@ map_fs_inputs(struct sim_draw_ctx *dc)
     return SIM_REPLAY_ERROR_OK;
 }
 
+/* Pixels viewport `v` lets a primitive touch: framebuffer, render area,
+ * scissor v and viewport v's rectangle (x and y are not clipped, see
+ * front_clip.c). */
+static struct sim_rast_rect
+viewport_rect(const struct sim_draw_ctx *dc, uint32_t v)
+{
+    const struct sim_draw_state *s = &dc->draw->state;
+    const struct sim_pass *pass = dc->pass;
+    const struct sim_viewport *vp = sim_draw_viewport(s, v);
+    struct sim_rast_rect r = {0, 0, (int32_t)pass->width, (int32_t)pass->height};
+    struct sim_rect rects[2] = {pass->area, *sim_draw_scissor(s, v)};
+    float vx0 = vp->x, vx1 = vp->x + vp->width;
+    float vy0 = vp->y, vy1 = vp->y + vp->height;
+
+    for (int i = 0; i < 2; i++) {
+        int64_t x1 = (int64_t)rects[i].x + rects[i].width;
+        int64_t y1 = (int64_t)rects[i].y + rects[i].height;
+        r.x0 = rects[i].x > r.x0 ? rects[i].x : r.x0;
+        r.y0 = rects[i].y > r.y0 ? rects[i].y : r.y0;
+        r.x1 = x1 < r.x1 ? (int32_t)x1 : r.x1;
+        r.y1 = y1 < r.y1 ? (int32_t)y1 : r.y1;
+    }
+    if (vy0 > vy1) {
+        float t = vy0;
+        vy0 = vy1;
+        vy1 = t;
+    }
+    vx0 = floorf(vx0);
+    vy0 = floorf(vy0);
+    vx1 = ceilf(vx1);
+    vy1 = ceilf(vy1);
+    r.x0 = vx0 > (float)r.x0 ? (int32_t)vx0 : r.x0;
+    r.y0 = vy0 > (float)r.y0 ? (int32_t)vy0 : r.y0;
+    r.x1 = vx1 < (float)r.x1 ? (int32_t)vx1 : r.x1;
+    r.y1 = vy1 < (float)r.y1 ? (int32_t)vy1 : r.y1;
+    if (r.x1 < r.x0) {
+        r.x1 = r.x0;
+    }
+    if (r.y1 < r.y0) {
+        r.y1 = r.y0;
+    }
+    return r;
+}
+
 static enum sim_replay_error
 setup_begin(struct sim_draw_ctx *dc)
 {
@@ -151,45 +202,21 @@ setup_begin(struct sim_draw_ctx *dc)
     dc->early_tests = !(flags & (SIM_IR_DISCARDS | SIM_IR_WRITES_DEPTH | SIM_IR_WRITES_STORAGE)) ||
                       (flags & SIM_IR_EARLY_FRAGMENT_TESTS);
 
-    /* Pixels the draw may touch: framebuffer, render area, scissor and the
-     * viewport rectangle (x and y are not clipped, see front_clip.c). */
-    r.x0 = 0;
-    r.y0 = 0;
-    r.x1 = (int32_t)pass->width;
-    r.y1 = (int32_t)pass->height;
-    struct sim_rect rects[2] = {pass->area, s->scissor};
-    for (int i = 0; i < 2; i++) {
-        int64_t x1 = (int64_t)rects[i].x + rects[i].width;
-        int64_t y1 = (int64_t)rects[i].y + rects[i].height;
-        r.x0 = rects[i].x > r.x0 ? rects[i].x : r.x0;
-        r.y0 = rects[i].y > r.y0 ? rects[i].y : r.y0;
-        r.x1 = x1 < r.x1 ? (int32_t)x1 : r.x1;
-        r.y1 = y1 < r.y1 ? (int32_t)y1 : r.y1;
-    }
-    {
-        float vx0 = s->viewport.x, vx1 = s->viewport.x + s->viewport.width;
-        float vy0 = s->viewport.y, vy1 = s->viewport.y + s->viewport.height;
-        if (vy0 > vy1) {
-            float t = vy0;
-            vy0 = vy1;
-            vy1 = t;
+    /* Pixels the draw may touch, per viewport a primitive may pick, and
+     * their union for the draw. */
+    for (uint32_t v = 0; v < dc->viewport_count; v++) {
+        r = viewport_rect(dc, v);
+        dc->viewport_scissor[v] = r;
+        if (v == 0 || dc->scissor.x0 >= dc->scissor.x1 || dc->scissor.y0 >= dc->scissor.y1) {
+            dc->scissor = r;
+        } else if (r.x0 < r.x1 && r.y0 < r.y1) {
+            dc->scissor.x0 = r.x0 < dc->scissor.x0 ? r.x0 : dc->scissor.x0;
+            dc->scissor.y0 = r.y0 < dc->scissor.y0 ? r.y0 : dc->scissor.y0;
+            dc->scissor.x1 = r.x1 > dc->scissor.x1 ? r.x1 : dc->scissor.x1;
+            dc->scissor.y1 = r.y1 > dc->scissor.y1 ? r.y1 : dc->scissor.y1;
         }
-        vx0 = floorf(vx0);
-        vy0 = floorf(vy0);
-        vx1 = ceilf(vx1);
-        vy1 = ceilf(vy1);
-        r.x0 = vx0 > (float)r.x0 ? (int32_t)vx0 : r.x0;
-        r.y0 = vy0 > (float)r.y0 ? (int32_t)vy0 : r.y0;
-        r.x1 = vx1 < (float)r.x1 ? (int32_t)vx1 : r.x1;
-        r.y1 = vy1 < (float)r.y1 ? (int32_t)vy1 : r.y1;
     }
-    if (r.x1 < r.x0) {
-        r.x1 = r.x0;
-    }
-    if (r.y1 < r.y0) {
-        r.y1 = r.y0;
-    }
-    dc->scissor = r;
+    dc->prim_viewport = 0;
 
     dc->bins_x = (pass->width + SIM_BIN_SIZE - 1) / SIM_BIN_SIZE;
     dc->bins_y = (pass->height + SIM_BIN_SIZE - 1) / SIM_BIN_SIZE;
@@ -274,7 +301,7 @@ vertex_word(const struct sim_draw_ctx *dc, uint32_t v, uint32_t word)
 static struct corner
 project(const struct sim_draw_ctx *dc, uint32_t v)
 {
-    const struct sim_viewport *vp = &dc->draw->state.viewport;
+    const struct sim_viewport *vp = sim_draw_viewport(&dc->draw->state, dc->prim_viewport);
     float ox = vp->x + vp->width * 0.5f, oy = vp->y + vp->height * 0.5f;
     float hx = vp->width * 0.5f, hy = vp->height * 0.5f;
     float pz = vp->max_depth - vp->min_depth, oz = vp->min_depth;
@@ -330,7 +357,7 @@ setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct s
         fz[k] = c[k].z;
         inv_w[k] = c[k].inv_w;
     }
-    if (!sim_rast_tri_setup(&tri.rast, x, y, &dc->scissor)) {
+    if (!sim_rast_tri_setup(&tri.rast, x, y, &dc->viewport_scissor[dc->prim_viewport])) {
         if (tri.rast.area2 == 0 && polygon) {
             dc->counters->culled++;
         }
@@ -531,6 +558,13 @@ setup_run(struct sim_draw_ctx *dc)
     for (size_t t = 0; t < count; t++) {
         const struct sim_geom_prim *prim = (const struct sim_geom_prim *)dc->geom.clipped.data + t;
         enum sim_replay_error err;
+        if (dc->viewport_count > 1 && dc->geom.viewport_word != SIM_NONE) {
+            /* gl_ViewportIndex of the provoking vertex; out of range is
+             * undefined in Vulkan ("Controlling the Viewport"): viewport 0. */
+            uint32_t vi = ((const uint32_t *)dc->geom.vertices.data)
+                [(size_t)prim->provoking * dc->geom.stride + dc->geom.viewport_word];
+            dc->prim_viewport = vi < dc->viewport_count ? vi : 0;
+        }
         if (prim->count == 1) {
             err = setup_point(dc, prim);
         } else if (prim->count == 2) {

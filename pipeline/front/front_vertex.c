@@ -348,6 +348,7 @@ sim_geom_layout(struct sim_draw_ctx *dc, const struct sim_ir_shader *sh)
     dc->geom.cull_count = 0;
     dc->geom.point_size_word = SIM_NONE;
     dc->geom.shading_rate_word = SIM_NONE;
+    dc->geom.viewport_word = SIM_NONE;
     dc->geom.domain_word = SIM_NONE;
     for (uint32_t i = 0; i < out_count; i++) {
         const struct sim_ir_interface *e = &outs[i];
@@ -386,6 +387,8 @@ sim_geom_layout(struct sim_draw_ctx *dc, const struct sim_ir_shader *sh)
             dc->geom.point_size_word = dc->geom.stride++;
         } else if (outs[i].builtin == SpvBuiltInPrimitiveShadingRateKHR) {
             dc->geom.shading_rate_word = dc->geom.stride++;
+        } else if (outs[i].builtin == SpvBuiltInViewportIndex) {
+            dc->geom.viewport_word = dc->geom.stride++;
         }
     }
     return SIM_REPLAY_ERROR_OK;
@@ -399,6 +402,8 @@ sim_geom_word_of(const struct sim_geom *g, const struct sim_ir_interface *e, uin
         return c < 4 ? c : SIM_NONE;
     case SpvBuiltInPointSize:
         return g->point_size_word;
+    case SpvBuiltInViewportIndex:
+        return g->viewport_word;
     case SpvBuiltInClipDistance:
         return c < g->clip_count ? 4 + g->slot_count + c : SIM_NONE;
     case SpvBuiltInCullDistance:
@@ -437,6 +442,7 @@ sim_geom_outputs_bind(const struct sim_geom *g, struct sim_interp *in,
     }
     o->point_size = sim_interp_builtin(in, 1, SpvBuiltInPointSize, 0);
     o->shading_rate = sim_interp_builtin(in, 1, SpvBuiltInPrimitiveShadingRateKHR, 0);
+    o->viewport_index = sim_interp_builtin(in, 1, SpvBuiltInViewportIndex, 0);
 }
 
 void
@@ -457,6 +463,9 @@ sim_geom_outputs_store(const struct sim_geom *g, const struct sim_geom_outputs *
     }
     if (g->shading_rate_word != SIM_NONE) {
         w[g->shading_rate_word] = o->shading_rate ? o->shading_rate[lane] : 0;
+    }
+    if (g->viewport_word != SIM_NONE) {
+        w[g->viewport_word] = o->viewport_index ? o->viewport_index[lane] : 0;
     }
 }
 

@@ -991,6 +991,35 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 }
                 break;
             }
+            case SIM_IR_OP_LDBUF16: {
+                /* 16-bit storage (StorageBuffer16BitAccess and friends). */
+                const struct sim_interp_slot *s = &in->slots[i->aux];
+                for (int l = 0; l < SIM_LANES; l++) {
+                    uint64_t addr = (uint64_t)PA[l] + i->imm;
+                    uint16_t v = 0;
+                    if (s->size >= 2 && addr <= s->size - 2) {
+                        memcpy(&v, s->data + addr, 2);
+                    }
+                    t[l] = v;
+                }
+                memcpy(&r, t, sizeof(r));
+                break;
+            }
+            case SIM_IR_OP_STBUF16: {
+                const struct sim_interp_slot *s = &in->slots[i->aux];
+                uint32_t lanes = exec & ~in->helpers;
+                if (!s->wdata) {
+                    continue;
+                }
+                for (int l = 0; l < SIM_LANES; l++) {
+                    uint64_t addr = (uint64_t)PA[l] + i->imm;
+                    if ((lanes & (1u << l)) && s->size >= 2 && addr <= s->size - 2) {
+                        uint16_t v = (uint16_t)PB[l];
+                        memcpy(s->wdata + addr, &v, 2);
+                    }
+                }
+                continue;
+            }
             case SIM_IR_OP_STBUF: {
                 const struct sim_interp_slot *s = &in->slots[i->aux];
                 uint32_t lanes = exec & ~in->helpers;

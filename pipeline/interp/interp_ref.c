@@ -711,6 +711,26 @@ step(struct ref *ref, uint32_t l)
     case SIM_IR_OP_LDBUF:
         r = load(&ref->in->slots[i->aux], (uint64_t)a + i->imm);
         break;
+    case SIM_IR_OP_LDBUF16: {
+        const struct sim_interp_slot *s = &ref->in->slots[i->aux];
+        uint64_t addr = (uint64_t)a + i->imm;
+        uint16_t v = 0;
+        if (s->size >= 2 && addr <= s->size - 2) {
+            memcpy(&v, s->data + addr, 2);
+        }
+        r = v;
+        break;
+    }
+    case SIM_IR_OP_STBUF16: {
+        const struct sim_interp_slot *s = &ref->in->slots[i->aux];
+        uint64_t addr = (uint64_t)a + i->imm;
+        if (s->wdata && !(ref->in->helpers & (1u << l)) && s->size >= 2 && addr <= s->size - 2) {
+            uint16_t v = (uint16_t)b;
+            memcpy(s->wdata + addr, &v, 2);
+        }
+        write = 0;
+        break;
+    }
     case SIM_IR_OP_STBUF: {
         const struct sim_interp_slot *s = &ref->in->slots[i->aux];
         uint64_t addr = (uint64_t)a + i->imm;

@@ -292,6 +292,8 @@ typedef float sim_lanes_f __attribute__((vector_size(SIM_LANES * 4), aligned(64)
     X(STIDX, 3) /* R[a + clamp(b, imm)] = c per lane */                                    \
     X(LDBUF, 1) /* dst = 32 bits at byte a + imm of resource slot aux */                   \
     X(STBUF, 2) /* 32 bits at byte a + imm of resource slot aux = b */                     \
+    X(LDBUF16, 1) /* dst = 16 bits at byte a + imm of slot aux, zero-extended */           \
+    X(STBUF16, 2) /* 16 bits at byte a + imm of slot aux = low 16 bits of b */             \
     /* Atomics on the 32 bits at byte a + imm of slot aux, lane by lane in    \
      * lane order: dst = the old value, memory = op(old, b) (sim_ir_atomic). */ \
     X(ATOMADD, 2)                                                                          \

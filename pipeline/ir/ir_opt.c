@@ -68,6 +68,7 @@ has_side_effects(uint32_t op)
     switch (op) {
     case SIM_IR_OP_STIDX:
     case SIM_IR_OP_STBUF:
+    case SIM_IR_OP_STBUF16:
     case SIM_IR_OP_DEMOTE:
     case SIM_IR_OP_BR:
     case SIM_IR_OP_BRC:

@@ -535,6 +535,7 @@ struct layered_scratch {
     void *data;
     uint64_t size;
     uint32_t *stamp; /* per absolute layer: the pass_serial it was copied in, 0: never */
+    int decoded;     /* a block-compressed level the frame never wrote, decoded once */
 };
 
 /* The surface of unit `u` holding `level`, `layer` of frame image `image`,
@@ -674,6 +675,57 @@ written_level(struct replay *r, uint32_t u, uint32_t image, const struct sim_vie
     return 1;
 }
 
+/* Level `i` of block-compressed view `orig` (level `level` of frame image
+ * `image`), which the frame has not written, decoded into t's format
+ * (sim_tex_bc_decoded_format) in scratch kept for the frame.  Returns 0
+ * when out of memory. */
+static int
+decoded_level(struct replay *r, uint32_t u, uint32_t image, uint32_t level,
+              const struct sim_tex_image *orig, struct sim_tex_image *t, uint32_t i)
+{
+    const struct sim_tex_level *ol = &orig->levels[i];
+    const struct sim_fmt *f = sim_fmt_get(t->format);
+    uint32_t block = sim_tex_bc_block_bytes(orig->format);
+    uint64_t layer_bytes, need;
+
+    if (!f || level >= SIM_TEX_MAX_LEVELS || ol->width == 0 || ol->height == 0) {
+        return 1;
+    }
+    struct layered_scratch *sc = &r->layered[u][(size_t)image * SIM_TEX_MAX_LEVELS + level];
+    layer_bytes = (uint64_t)ol->width * ol->height * f->bytes;
+    need = layer_bytes * t->layers;
+    if (!sc->decoded) {
+        if (sc->size < need) {
+            void *p = need <= SIZE_MAX ? realloc(sc->data, (size_t)need) : NULL;
+            if (!p) {
+                return 0;
+            }
+            sc->data = p;
+            sc->size = need;
+        }
+        uint8_t *dst = sc->data;
+        for (uint32_t j = 0; j < t->layers; j++) {
+            for (uint32_t y = 0; y < ol->height; y++) {
+                for (uint32_t x = 0; x < ol->width; x++) {
+                    uint64_t at = j * ol->layer_pitch + (uint64_t)(y / 4) * ol->row_pitch +
+                                  (uint64_t)(x / 4) * block;
+                    uint32_t v[4] = {0, 0, 0, 0};
+                    if (at <= ol->size && ol->size - at >= block) {
+                        sim_tex_bc_decode(orig->format, (const uint8_t *)ol->data + at, x % 4,
+                                          y % 4, v);
+                    }
+                    sim_fmt_encode(f, v, dst + j * layer_bytes +
+                                             ((uint64_t)y * ol->width + x) * f->bytes);
+                }
+            }
+        }
+        sc->decoded = 1;
+    }
+    t->levels[i] = (struct sim_tex_level){sc->data, need, ol->width, ol->height, 1,
+                                          ol->width * f->bytes, layer_bytes, layer_bytes, NULL};
+    return 1;
+}
+
 /* The view binding `b` of the current draw sees of frame image `image` as
  * unit `u` has it now (see above): `orig` when the frame rendered none of
  * the subresources it shows, else a view in r->textures[u][b].  Sets
@@ -729,6 +781,16 @@ written_texture(struct replay *r, uint32_t u, uint32_t b, uint32_t image,
     }
     for (uint32_t i = 0; i < t->level_count; i++) {
         if (!written_level(r, u, image, &v, orig, t, i)) {
+            *nomem = 1;
+            return NULL;
+        }
+    }
+    /* Block-compressed: the written levels came decoded from surfaces
+     * (sim_surface_create), so the others are decoded too. */
+    for (uint32_t i = 0; orig && t->format != orig->format && i < t->level_count; i++) {
+        if (t->levels[i].data && t->levels[i].data == orig->levels[i].data &&
+            sim_tex_bc_block_bytes(orig->format) &&
+            !decoded_level(r, u, image, v.base_level + i, orig, t, i)) {
             *nomem = 1;
             return NULL;
         }
@@ -920,7 +982,8 @@ get_surface(struct replay *r, uint32_t unit, uint32_t image, uint32_t samples, c
         }
         return *slot;
     }
-    if (!sim_fmt_get(img->format)) {
+    /* Block-compressed images the frame writes are stored decoded. */
+    if (!sim_fmt_get(img->format) && !sim_tex_bc_block_bytes(img->format)) {
         snprintf(detail, 160, "image %u: format %u is not supported", image, img->format);
         return NULL;
     }

@@ -65,6 +65,7 @@ sim_ir_shader_print(const struct sim_ir_shader *sh, void *out)
             }
             case SIM_IR_OP_STIDX:
             case SIM_IR_OP_STBUF:
+            case SIM_IR_OP_STBUF16:
             case SIM_IR_OP_DEMOTE:
             case SIM_IR_OP_RET:
             case SIM_IR_OP_TERMINATE:
@@ -74,10 +75,11 @@ sim_ir_shader_print(const struct sim_ir_shader *sh, void *out)
                 for (uint32_t s = 0; s < srcs; s++) {
                     print_reg(sh, f, s == 0 ? i->a : s == 1 ? i->b : i->c);
                 }
-                if (i->op == SIM_IR_OP_STIDX || i->op == SIM_IR_OP_STBUF) {
+                if (i->op == SIM_IR_OP_STIDX || i->op == SIM_IR_OP_STBUF ||
+                    i->op == SIM_IR_OP_STBUF16) {
                     fprintf(f, " imm=%" PRIu32, i->imm);
                 }
-                if (i->op == SIM_IR_OP_STBUF) {
+                if (i->op == SIM_IR_OP_STBUF || i->op == SIM_IR_OP_STBUF16) {
                     fprintf(f, " slot=%u", i->aux);
                 }
                 break;
@@ -89,7 +91,8 @@ sim_ir_shader_print(const struct sim_ir_shader *sh, void *out)
                 }
                 if (i->op == SIM_IR_OP_LDIDX) {
                     fprintf(f, " max=%" PRIu32, i->imm);
-                } else if (i->op == SIM_IR_OP_LDBUF || sim_ir_is_atomic(i->op)) {
+                } else if (i->op == SIM_IR_OP_LDBUF || i->op == SIM_IR_OP_LDBUF16 ||
+                           sim_ir_is_atomic(i->op)) {
                     fprintf(f, " +%" PRIu32 " slot=%u", i->imm, i->aux);
                 } else if (i->op == SIM_IR_OP_BUFSIZE) {
                     fprintf(f, " slot=%u", i->aux);

@@ -64,6 +64,9 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
     case SpvCapabilityGeometry:
     case SpvCapabilityGeometryPointSize:
     case SpvCapabilityGeometryStreams:
+    /* gl_ViewportIndex from a geometry shader: each primitive picks its
+     * viewport and scissor (front_setup.c). */
+    case SpvCapabilityMultiViewport:
     /* Dynamic indexing of fixed-size image and sampler arrays; the
      * interpreter resolves the element per lane. */
     case SpvCapabilitySampledImageArrayDynamicIndexing:
@@ -79,9 +82,14 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
      * so the error names the instruction. */
     case SpvCapabilityInterpolationFunction:
     /* Half floats and 16-bit integers in registers (function and private
-     * variables, values); 16-bit storage capabilities stay refused. */
+     * variables, values). */
     case SpvCapabilityFloat16:
     case SpvCapabilityInt16:
+    /* 16-bit scalars in buffers and push constants (buffer_access16); a
+     * 16-bit input or output is refused where it is declared. */
+    case SpvCapabilityStorageBuffer16BitAccess:
+    case SpvCapabilityUniformAndStorageBuffer16BitAccess:
+    case SpvCapabilityStoragePushConstant16:
         return SIM_SPV_ERROR_OK;
     default: {
         const char *name = sim_spv_enum_name(SIM_SPV_OPERAND_Capability, cap);
@@ -914,11 +922,14 @@ declare_variable(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, int i
                            storage, in_function ? "inside" : "outside");
     }
     if (t->has_16bit && storage != SpvStorageClassFunction &&
-        storage != SpvStorageClassPrivate) {
-        /* StorageBuffer16BitAccess and friends: memory holds 16-bit
-         * scalars, registers hold 32. */
+        storage != SpvStorageClassPrivate && storage != SpvStorageClassUniform &&
+        storage != SpvStorageClassStorageBuffer && storage != SpvStorageClassPushConstant) {
+        /* Buffers and push constants hold 16-bit scalars (buffer_access16);
+         * 16-bit shader inputs and outputs (StorageInputOutput16) do not
+         * reach the interfaces yet. */
         return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
-                           "16-bit scalars in storage class %u (16-bit storage)", storage);
+                           "16-bit scalars in storage class %u (16-bit inputs and outputs)",
+                           storage);
     }
     p = new_ptr(ctx, id, ptr_type);
     if (!p) {
@@ -1005,6 +1016,18 @@ nomem(struct sim_spv_ctx *ctx)
 }
 
 /* Adds idx * stride to the pointer's dynamic offset. */
+/* Bytes between the components of a vector of `type` in a buffer (its
+ * scalar's size), or 4 for what is not a scalar or vector. */
+static uint32_t
+component_bytes(const struct sim_spv_ctx *ctx, uint32_t type)
+{
+    const struct sim_spv_type *t = &ctx->types[type];
+    if (t->kind == SIM_SPV_T_VECTOR) {
+        t = &ctx->types[t->elem];
+    }
+    return (t->kind == SIM_SPV_T_INT || t->kind == SIM_SPV_T_FLOAT) && t->width == 16 ? 2 : 4;
+}
+
 static enum sim_spv_error
 add_dynamic(struct sim_spv_ctx *ctx, struct sim_spv_ptr *p, uint32_t idx, uint32_t stride,
             uint32_t clamp_len)
@@ -1136,7 +1159,7 @@ access_chain(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
                 p->off += t->minfo[idx].offset;
                 p->matrix_stride = t->minfo[idx].matrix_stride;
                 p->row_major = t->minfo[idx].row_major;
-                p->comp_stride = 4;
+                p->comp_stride = component_bytes(ctx, t->members[idx]);
             }
             p->type = t->members[idx];
             break;
@@ -1164,9 +1187,11 @@ access_chain(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
                     stride = p->comp_stride;
                 } else if (t->kind == SIM_SPV_T_MATRIX) {
                     stride = p->row_major ? 4 : p->matrix_stride;
-                    p->comp_stride = p->row_major ? p->matrix_stride : 4;
+                    p->comp_stride =
+                        p->row_major ? p->matrix_stride : component_bytes(ctx, t->elem);
                 } else {
                     stride = t->array_stride;
+                    p->comp_stride = component_bytes(ctx, t->elem);
                 }
                 if (is_const) {
                     p->off += idx * stride;
@@ -1196,6 +1221,49 @@ access_chain(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     return SIM_SPV_ERROR_OK;
 }
 
+/* A 16-bit scalar in a buffer (StorageBuffer16BitAccess,
+ * UniformAndStorageBuffer16BitAccess, StoragePushConstant16): memory holds
+ * the 16 bits, the register a half in single precision or an integer sign
+ * extended (as OpTypeFloat and OpTypeInt of width 16 keep them). */
+static enum sim_spv_error
+buffer_access16(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p,
+                const struct sim_spv_type *t, uint32_t dyn, uint32_t off, uint32_t *regs,
+                int store)
+{
+    struct sim_ir_inst *i;
+    if (store) {
+        uint32_t v = regs[0];
+        if (t->kind == SIM_SPV_T_FLOAT) {
+            v = sim_spv_emit1(ctx, SIM_IR_OP_F2H, SIM_IR_UINT, v, 0, 0);
+            if (v == SIM_IR_NONE) {
+                return nomem(ctx);
+            }
+        }
+        i = sim_spv_emit(ctx, SIM_IR_OP_STBUF16, 0, dyn, v, 0);
+        if (!i) {
+            return nomem(ctx);
+        }
+        i->imm = off;
+        i->aux = (uint16_t)p->base;
+        return SIM_SPV_ERROR_OK;
+    }
+    uint32_t d = sim_spv_new_regs(ctx, 1, SIM_IR_UINT);
+    i = d == SIM_IR_NONE ? NULL : sim_spv_emit(ctx, SIM_IR_OP_LDBUF16, d, dyn, 0, 0);
+    if (!i) {
+        return nomem(ctx);
+    }
+    i->imm = off;
+    i->aux = (uint16_t)p->base;
+    if (t->kind == SIM_SPV_T_FLOAT) {
+        regs[0] = sim_spv_emit1(ctx, SIM_IR_OP_H2F, SIM_IR_FLOAT, d, 0, 0);
+    } else {
+        regs[0] = sim_spv_emit1(ctx, SIM_IR_OP_BFE_S, t->scalar, d,
+                                sim_spv_const(ctx, 0, SIM_IR_UINT),
+                                sim_spv_const(ctx, 16, SIM_IR_UINT));
+    }
+    return regs[0] == SIM_IR_NONE ? nomem(ctx) : SIM_SPV_ERROR_OK;
+}
+
 /* Buffer loads and stores walk the type with the layout decorations. */
 static enum sim_spv_error
 buffer_access(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, uint32_t type, uint32_t off,
@@ -1211,6 +1279,9 @@ buffer_access(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, uint32_t typ
     case SIM_SPV_T_INT:
     case SIM_SPV_T_FLOAT: {
         struct sim_ir_inst *i;
+        if (t->width == 16) {
+            return buffer_access16(ctx, p, t, dyn, off, regs, store);
+        }
         if (store) {
             uint32_t v = regs[0];
             if (t->kind == SIM_SPV_T_BOOL) {
@@ -1243,7 +1314,7 @@ buffer_access(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, uint32_t typ
     }
     case SIM_SPV_T_VECTOR:
         for (uint32_t c = 0; c < t->count; c++) {
-            err = buffer_access(ctx, p, t->elem, off + c * comp_stride, 0, 0, 4, regs + c, store);
+            err = buffer_access(ctx, p, t->elem, off + c * comp_stride, 0, 0, 0, regs + c, store);
             if (err) {
                 return err;
             }
@@ -1253,7 +1324,7 @@ buffer_access(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, uint32_t typ
         uint32_t rows = ctx->types[t->elem].count;
         for (uint32_t c = 0; c < t->count; c++) {
             uint32_t col_off = row_major ? off + c * 4 : off + c * matrix_stride;
-            uint32_t stride = row_major ? matrix_stride : 4;
+            uint32_t stride = row_major ? matrix_stride : component_bytes(ctx, t->elem);
             err = buffer_access(ctx, p, t->elem, col_off, 0, 0, stride, regs + c * rows, store);
             if (err) {
                 return err;
@@ -1265,7 +1336,7 @@ buffer_access(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, uint32_t typ
         uint32_t er = ctx->types[t->elem].regs;
         for (uint32_t k = 0; k < t->count; k++) {
             err = buffer_access(ctx, p, t->elem, off + k * t->array_stride, matrix_stride,
-                                row_major, 4, regs + k * er, store);
+                                row_major, component_bytes(ctx, t->elem), regs + k * er, store);
             if (err) {
                 return err;
             }
@@ -1276,7 +1347,8 @@ buffer_access(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, uint32_t typ
         for (uint32_t k = 0; k < t->count; k++) {
             const struct sim_spv_member *mi = &t->minfo[k];
             err = buffer_access(ctx, p, t->members[k], off + mi->offset, mi->matrix_stride,
-                                mi->row_major, 4, regs + mi->reg_offset, store);
+                                mi->row_major, component_bytes(ctx, t->members[k]),
+                                regs + mi->reg_offset, store);
             if (err) {
                 return err;
             }
@@ -2837,6 +2909,7 @@ op_writes_dst(uint32_t op)
     switch (op) {
     case SIM_IR_OP_STIDX:
     case SIM_IR_OP_STBUF:
+    case SIM_IR_OP_STBUF16:
     case SIM_IR_OP_DEMOTE:
     case SIM_IR_OP_BR:
     case SIM_IR_OP_BRC:

@@ -70,6 +70,38 @@ sim_tex_bc_block_bytes(uint32_t format)
     }
 }
 
+uint32_t
+sim_tex_bc_decoded_format(uint32_t format)
+{
+    switch (format) {
+    case VK_FORMAT_BC1_RGB_UNORM_BLOCK:
+    case VK_FORMAT_BC1_RGBA_UNORM_BLOCK:
+    case VK_FORMAT_BC2_UNORM_BLOCK:
+    case VK_FORMAT_BC3_UNORM_BLOCK:
+    case VK_FORMAT_BC7_UNORM_BLOCK:
+        return VK_FORMAT_R8G8B8A8_UNORM;
+    case VK_FORMAT_BC1_RGB_SRGB_BLOCK:
+    case VK_FORMAT_BC1_RGBA_SRGB_BLOCK:
+    case VK_FORMAT_BC2_SRGB_BLOCK:
+    case VK_FORMAT_BC3_SRGB_BLOCK:
+    case VK_FORMAT_BC7_SRGB_BLOCK:
+        return VK_FORMAT_R8G8B8A8_SRGB;
+    case VK_FORMAT_BC4_UNORM_BLOCK:
+        return VK_FORMAT_R16_UNORM;
+    case VK_FORMAT_BC4_SNORM_BLOCK:
+        return VK_FORMAT_R16_SNORM;
+    case VK_FORMAT_BC5_UNORM_BLOCK:
+        return VK_FORMAT_R16G16_UNORM;
+    case VK_FORMAT_BC5_SNORM_BLOCK:
+        return VK_FORMAT_R16G16_SNORM;
+    case VK_FORMAT_BC6H_UFLOAT_BLOCK:
+    case VK_FORMAT_BC6H_SFLOAT_BLOCK:
+        return VK_FORMAT_R16G16B16A16_SFLOAT;
+    default:
+        return 0;
+    }
+}
+
 static uint32_t
 read16(const uint8_t *p)
 {

@@ -118,6 +118,14 @@ struct sim_tex_request {
 uint32_t
 sim_tex_bc_block_bytes(uint32_t format);
 
+/* The uncompressed VkFormat that holds what a block of `format` decodes to
+ * (images the frame writes by copies are kept decoded): RGBA8 (sRGB where
+ * the format is) for BC1-3 and BC7, 16-bit normalized R or RG for BC4 and
+ * BC5, RGBA16F for BC6H; 0 for a format sim_tex_bc_block_bytes() does not
+ * know. */
+uint32_t
+sim_tex_bc_decoded_format(uint32_t format);
+
 /* Decodes texel (x mod 4, y mod 4) of one block of `format`, which must be a
  * format sim_tex_bc_block_bytes() knows, into float bits (SRGB decoded to
  * linear); `block` holds sim_tex_bc_block_bytes(format) bytes. */

@@ -851,6 +851,117 @@ test_detail(void)
     free(im.data);
 }
 
+/* A copy of the valid trace with a CAP_BLOCK_GENERATION block before END:
+ * the fixture's sampler record (type `type` in the head, first frame
+ * `first`, the record cut to `record_size` bytes, all of it when 0) with
+ * its mag_filter changed, so lookups can tell it from the plain one. */
+static void
+with_generation(struct image *im, uint32_t type, uint64_t first, size_t record_size)
+{
+    size_t at = block_header(&valid, CAP_BLOCK_SAMPLER, 0);
+    struct cap_block_header bh;
+    struct cap_generation_head g = {type, 0, first};
+    uint8_t payload[sizeof(g) + 256];
+
+    memcpy(&bh, valid.data + at, sizeof(bh));
+    if (bh.size > 256) {
+        exit(TEST_SETUP_ERROR);
+    }
+    im->data = malloc(valid.size);
+    if (!im->data) {
+        exit(TEST_SETUP_ERROR);
+    }
+    memcpy(im->data, valid.data, valid.size);
+    im->size = valid.size;
+    memcpy(payload, &g, sizeof(g));
+    memcpy(payload + sizeof(g), valid.data + at + sizeof(bh), (size_t)bh.size);
+    put32(&(struct image){payload, sizeof(payload)},
+          sizeof(g) + offsetof(struct cap_sampler, mag_filter), 7);
+    insert_block(im, CAP_BLOCK_GENERATION, payload,
+                 sizeof(g) + (record_size ? record_size : (size_t)bh.size));
+}
+
+/* Version 4: a handle's later generations are read, found per frame, and
+ * every malformed one is a named error. */
+static void
+test_generations(void)
+{
+    struct cap_error_info info;
+    struct cap_trace *t = NULL;
+    struct image im;
+    uint64_t handle;
+    size_t at = block_payload(&valid, CAP_BLOCK_SAMPLER, 0);
+
+    memcpy(&handle, valid.data + at, sizeof(handle));
+    with_generation(&im, CAP_BLOCK_SAMPLER, FIXTURE_FRAME_INDEX + 1, 0);
+    CHECK_EQ_INT(CAP_ERROR_OK, cap_trace_read(im.data, im.size, &t, &info));
+    if (t) {
+        const struct cap_sampler *plain = cap_trace_find(t, CAP_OBJ_SAMPLER, handle);
+        const struct cap_sampler *now =
+            cap_trace_find_at(t, CAP_OBJ_SAMPLER, handle, FIXTURE_FRAME_INDEX);
+        const struct cap_sampler *later =
+            cap_trace_find_at(t, CAP_OBJ_SAMPLER, handle, FIXTURE_FRAME_INDEX + 5);
+        CHECK(plain != NULL && plain == now);
+        CHECK(later != NULL && later != plain && later->mag_filter == 7);
+        CHECK_EQ_U64(0, cap_trace_first_frame(t, CAP_OBJ_SAMPLER, handle, 3));
+        CHECK_EQ_U64(FIXTURE_FRAME_INDEX + 1,
+                     cap_trace_first_frame(t, CAP_OBJ_SAMPLER, handle, UINT64_MAX));
+        CHECK(cap_trace_find_at(t, CAP_OBJ_SAMPLER, handle + 8, FIXTURE_FRAME_INDEX) == NULL);
+        cap_trace_destroy(t);
+    }
+    free(im.data);
+
+    /* A handle whose only record serves from after the fixture's frame,
+     * which names it (its descriptor set): nothing serves that frame. */
+    with_generation(&im, CAP_BLOCK_SAMPLER, FIXTURE_FRAME_INDEX + 1, 0);
+    put64(&im, at, handle + 8);
+    CHECK_EQ_INT(CAP_ERROR_UNKNOWN_HANDLE, read_image(&im, &info));
+    CHECK(strstr(info.detail, "serves frame") != NULL);
+    free(im.data);
+
+    /* From the frame itself on: the frame resolves to it. */
+    with_generation(&im, CAP_BLOCK_SAMPLER, FIXTURE_FRAME_INDEX, 0);
+    t = NULL;
+    CHECK_EQ_INT(CAP_ERROR_OK, cap_trace_read(im.data, im.size, &t, &info));
+    if (t) {
+        const struct cap_sampler *s =
+            cap_trace_find_at(t, CAP_OBJ_SAMPLER, handle, FIXTURE_FRAME_INDEX);
+        CHECK(s != NULL && s->mag_filter == 7);
+        cap_trace_destroy(t);
+    }
+    /* Two generations from one frame. */
+    duplicate_block(&im, block_header(&im, CAP_BLOCK_GENERATION, 0));
+    CHECK_EQ_INT(CAP_ERROR_DUPLICATE_HANDLE, read_image(&im, &info));
+    free(im.data);
+
+    with_generation(&im, CAP_BLOCK_SAMPLER, 0, 0);
+    CHECK_EQ_INT(CAP_ERROR_BAD_VALUE, read_image(&im, &info));
+    free(im.data);
+    with_generation(&im, CAP_BLOCK_FRAME, 5, 0);
+    CHECK_EQ_INT(CAP_ERROR_BAD_BLOCK, read_image(&im, &info));
+    free(im.data);
+    with_generation(&im, CAP_BLOCK_GENERATION, 5, 0);
+    CHECK_EQ_INT(CAP_ERROR_BAD_BLOCK, read_image(&im, &info));
+    free(im.data);
+    with_generation(&im, CAP_BLOCK_SAMPLER, 5, 8);
+    CHECK_EQ_INT(CAP_ERROR_BAD_RECORD, read_image(&im, &info));
+    free(im.data);
+
+    /* Shorter than its head. */
+    im.data = malloc(valid.size);
+    if (!im.data) {
+        exit(TEST_SETUP_ERROR);
+    }
+    memcpy(im.data, valid.data, valid.size);
+    im.size = valid.size;
+    insert_block(&im, CAP_BLOCK_GENERATION, &(uint64_t){CAP_BLOCK_SAMPLER}, 8);
+    CHECK_EQ_INT(CAP_ERROR_BAD_RECORD, read_image(&im, &info));
+    /* Version 3 knows no generation blocks: skipped like any unknown type. */
+    put32(&im, offsetof(struct cap_file_header, version), 3);
+    CHECK_EQ_INT(CAP_ERROR_OK, read_image(&im, &info));
+    free(im.data);
+}
+
 int
 main(void)
 {
@@ -860,6 +971,7 @@ main(void)
     test_cases();
     test_truncation();
     test_detail();
+    test_generations();
     free(valid.data);
     return TEST_RESULT();
 }

@@ -110,6 +110,25 @@ expect_int16_arith(const double v[4], double out[MAX_OUTPUTS][4])
     out[1][3] = s + (float)((int32_t)a >> 2) * 4.0f;
 }
 
+/* storage16.frag: buffer_init's bytes read as 16-bit values: the high
+ * halves of 2.0f and -3.0f are arr[0].y and arr[1].y (the halfs 2.0 and
+ * -2.125), of 0.5f s.y (int16 16128), of 4.0f e (uint16 16512); every
+ * low half is 0. */
+static void
+expect_storage16(const double v[4], double out[MAX_OUTPUTS][4])
+{
+    int i = (int)((float)v[3] * 1.5f + 1.5f);
+    i = i < 0 ? 0 : i > 1 ? 1 : i;
+    out[0][0] = rh(2.0f * rh((float)v[0]));
+    out[0][1] = 16128.0 / 64.0;
+    out[0][2] = rh(-2.125f + rh((float)v[1]));
+    out[0][3] = 16512.0;
+    out[1][0] = i ? -2.125 : 2.0;
+    out[1][1] = 0.0;
+    out[1][2] = i;
+    out[1][3] = 0.0;
+}
+
 /* spec16.spvasm: (40000 + 40000) mod 65536 */
 static void
 expect_spec16(const double v[4], double out[MAX_OUTPUTS][4])
@@ -229,6 +248,9 @@ enum module_flags {
     WRITES_STORAGE = 1u << 2,
     /* Outputs must equal the expected values exactly (half rounding). */
     EXACT = 1u << 3,
+    /* Stores 7 and 0xabcd as 16-bit values at bytes 16 and 22 of the
+     * buffer, leaving the 16 bits between them alone. */
+    STORES16 = 1u << 4,
 };
 
 static const struct {
@@ -243,6 +265,7 @@ static const struct {
     {"matrix_inverse", expect_matrix_inverse, 4, 0},
     {"slang_source", expect_slang_source, 1, PATCH_SOURCE_LANGUAGE},
     {"spec16", expect_spec16, 1, EXACT},
+    {"storage16", expect_storage16, 2, EXACT | STORES16},
     {"switch16", expect_switch16, 1, EXACT},
     {"switch_no_case", expect_switch_no_case, 1, 0},
     {"zink_vulkan_memory_model", expect_vulkan_memory_model, 1, WRITES_STORAGE},
@@ -363,6 +386,14 @@ run_module(const char *name, const struct sim_ir_shader *sh, expect_fn *expect,
                     }
                 }
             }
+        }
+        if (flags & STORES16) {
+            uint16_t h[4];
+            memcpy(h, (const uint8_t *)buffer + 16, sizeof(h));
+            CHECK_EQ_INT(7, h[0]);
+            CHECK_EQ_INT(0, h[1]);
+            CHECK_EQ_INT(0, h[2]);
+            CHECK_EQ_INT(0xabcd, h[3]);
         }
         if (flags & WRITES_STORAGE) {
             /* Every lane wrote the one texel: it holds some lane's output. */

@@ -1,0 +1,1067 @@
+/*
+ * tests/layer/feature_client.c — an offscreen Vulkan client for the
+ * features the real programs of the suite do not exercise, one mode per
+ * feature, for tests/layer/own_client.py.
+ *
+ *     feature_client MODE [FRAMES]
+ *
+ * Every frame is one submission that uploads what the frame samples
+ * (vkCmdCopyBufferToImage, one call per mip level) and draws into an
+ * RGBA8 target left in TRANSFER_SRC_OPTIMAL:
+ *
+ *   bc        four 64x64 textures of four levels, sampled at every level
+ *             (shaders/bc_sample.frag): R8 through an RRRR view (a font),
+ *             BC1 through (B, R, G, ONE), BC3 through (A, G, ONE, R), BC7
+ *             with every block mode.  Frame 0 uploads every level; later
+ *             frames only level 0, with new blocks, so the other levels
+ *             come from what frame 0 left (the capture's snapshot).
+ *   arrays    four textures in one array binding, one per quad
+ *             (shaders/quads.vert).  With descriptor indexing (runtime
+ *             array, non-uniform index from a flat varying, partially
+ *             bound, update after bind, variable count:
+ *             shaders/array_nonuniform.frag) where the driver has it;
+ *             otherwise, said on stdout, a fixed array with constant
+ *             indices (shaders/array_const.frag).
+ *   f16       half and 16-bit integer arithmetic in both stages, vertices
+ *             read from a storage buffer of 16-bit members and a uniform
+ *             block of 16-bit members (shaders/f16.vert, f16.frag).
+ *   viewports a geometry shader sends every triangle into both of two
+ *             viewports, the left and right halves of the target
+ *             (gl_ViewportIndex; shaders/viewports.geom).
+ *   recreate  before every frame the texture, its view, the uniform
+ *             buffer and the pipeline are destroyed and created again,
+ *             differing in size, format and a specialization constant.
+ *             Drivers hand a freed handle to the next object as a rule;
+ *             so that they do here whatever the C library's allocator
+ *             does (AddressSanitizer's never reuses at once), the image,
+ *             buffer and pipeline are created with host allocation
+ *             callbacks that give the block freed last back for the next
+ *             allocation of its size.  At the end prints
+ *             `feature_client: handles repeated N` (frames whose buffer,
+ *             image or pipeline handle an earlier frame's object had).
+ *
+ * Prints `feature_client: frame F draws N` per frame and exits 0; 77 when
+ * the driver lacks a feature the mode cannot do without; 1 on a Vulkan
+ * error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vk_util.h"
+
+#include "array_const_frag.h"
+#include "array_nonuniform_frag.h"
+#include "bc_sample_frag.h"
+#include "color_frag.h"
+#include "f16_frag.h"
+#include "f16_vert.h"
+#include "fullscreen_vert.h"
+#include "quads_vert.h"
+#include "recreate_frag.h"
+#include "viewports_geom.h"
+
+#define WHO "feature_client"
+#define MAX_TEX 4
+#define MAX_LEVELS 4
+#define STAGING_BYTES (256u * 1024u)
+#define MAX_FRAMES 64
+
+/* A texture uploaded every frame, level by level, from the staging buffer. */
+struct texture {
+    struct vku_image im;
+    VkFormat format;
+    uint32_t size, levels;
+    VkComponentMapping swizzle;
+    VkDeviceSize offset[MAX_LEVELS]; /* in staging */
+    VkDeviceSize bytes[MAX_LEVELS];
+};
+
+struct client {
+    const struct mode *mode;
+    VkPhysicalDevice physical;
+    VkPhysicalDeviceMemoryProperties mem;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t width, height;
+    struct vku_image target;
+    VkRenderPass pass;
+    VkFramebuffer framebuffer;
+
+    struct texture tex[MAX_TEX];
+    uint32_t tex_count;
+    struct vku_buffer staging, data, uniforms;
+    VkSampler sampler;
+    VkDescriptorSetLayout set_layout;
+    VkDescriptorPool pool;
+    VkDescriptorSet set;
+    VkPipelineLayout layout;
+    VkPipeline pipeline;
+    uint32_t draws;      /* per frame */
+    uint32_t vertices;   /* per draw */
+    int indexing;        /* arrays: descriptor indexing is on */
+    int partial;         /* after frame 0, upload level 0 only and keep the rest */
+    uint64_t seen[3][MAX_FRAMES]; /* recreate: buffer, image, pipeline per frame */
+    uint32_t repeated;
+};
+
+struct mode {
+    const char *name;
+    uint32_t width, height;
+    int (*features)(struct client *c, VkPhysicalDeviceFeatures2 *f2); /* 0, 77 or -1 */
+    int (*setup)(struct client *c);
+    int (*before_frame)(struct client *c, uint32_t frame); /* NULL: nothing */
+    void (*finish)(struct client *c); /* NULL: nothing; before the common objects go */
+};
+
+/* ---------------------------------------------------------------------- */
+/* Texel data                                                              */
+
+static uint32_t
+next_random(uint32_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return *s;
+}
+
+static uint32_t
+block_bytes(VkFormat format)
+{
+    switch (format) {
+    case VK_FORMAT_BC1_RGBA_UNORM_BLOCK:
+        return 8;
+    case VK_FORMAT_BC3_UNORM_BLOCK:
+    case VK_FORMAT_BC7_UNORM_BLOCK:
+        return 16;
+    default:
+        return 0; /* not a block format */
+    }
+}
+
+static uint32_t
+texel_bytes(VkFormat format)
+{
+    return format == VK_FORMAT_R8_UNORM ? 1 : 4;
+}
+
+/* Level `l` of texture t for frame f: a glyph-like pattern for R8, random
+ * blocks for BC (BC7: every mode, in turn), a gradient otherwise. */
+static void
+fill_level(const struct texture *t, uint8_t *p, uint32_t index, uint32_t l, uint32_t f)
+{
+    uint32_t dim = t->size >> l, bb = block_bytes(t->format);
+    uint32_t seed = 0x9e3779b9u ^ (index * 7919u + l * 104729u + f * 1299709u + 1u);
+    if (bb) {
+        uint32_t blocks = (dim + 3) / 4;
+        for (uint32_t b = 0; b < blocks * blocks; b++) {
+            uint8_t *blk = p + (size_t)b * bb;
+            for (uint32_t i = 0; i < bb; i++) {
+                blk[i] = (uint8_t)next_random(&seed);
+            }
+            if (t->format == VK_FORMAT_BC7_UNORM_BLOCK) {
+                uint32_t m = (b + l + f) % 8; /* mode m: lowest set bit m of byte 0 */
+                blk[0] = (uint8_t)((blk[0] << (m + 1)) | (1u << m));
+            }
+        }
+        return;
+    }
+    for (uint32_t y = 0; y < dim; y++) {
+        for (uint32_t x = 0; x < dim; x++) {
+            if (t->format == VK_FORMAT_R8_UNORM) {
+                int ink = ((x ^ y) >> (l < 2 ? 2 - l : 0)) % 3 == 0 || x % 5 == f % 5;
+                p[y * dim + x] = ink ? (uint8_t)(200 + 10 * l) : (uint8_t)(20 * l);
+            } else {
+                uint8_t *q = p + ((size_t)y * dim + x) * 4;
+                q[0] = (uint8_t)(x * 255 / dim + index * 60 + f * 13);
+                q[1] = (uint8_t)(y * 255 / dim + index * 20);
+                q[2] = (uint8_t)((x ^ y) * 16 + f * 40);
+                q[3] = 255;
+            }
+        }
+    }
+}
+
+/* ---------------------------------------------------------------------- */
+/* Common objects                                                          */
+
+static int
+create_target(struct client *c)
+{
+    VkImageCreateInfo ii = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = VK_FORMAT_R8G8B8A8_UNORM,
+        .extent = {c->width, c->height, 1},
+        .mipLevels = 1,
+        .arrayLayers = 1,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+    };
+    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                       &c->target) != 0) {
+        return -1;
+    }
+    VkImageViewCreateInfo vi = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+        .image = c->target.image,
+        .viewType = VK_IMAGE_VIEW_TYPE_2D,
+        .format = ii.format,
+        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
+    };
+    VKU_TRY(WHO, vkCreateImageView(c->device, &vi, NULL, &c->target.view));
+    VkAttachmentDescription att = {
+        .format = ii.format,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+        .finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+    };
+    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription sub = {
+        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+        .colorAttachmentCount = 1, .pColorAttachments = &ref};
+    VkRenderPassCreateInfo rpi = {
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+        .attachmentCount = 1, .pAttachments = &att, .subpassCount = 1, .pSubpasses = &sub};
+    VKU_TRY(WHO, vkCreateRenderPass(c->device, &rpi, NULL, &c->pass));
+    VkFramebufferCreateInfo fi = {
+        .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+        .renderPass = c->pass, .attachmentCount = 1, .pAttachments = &c->target.view,
+        .width = c->width, .height = c->height, .layers = 1};
+    VKU_TRY(WHO, vkCreateFramebuffer(c->device, &fi, NULL, &c->framebuffer));
+    return vku_buffer_init(c->device, &c->mem, &c->staging, STAGING_BYTES,
+                           VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                           VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                               VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                           NULL);
+}
+
+/* Creates texture i (image and view) and places its levels in staging
+ * after those of the textures before it. */
+static int
+create_texture(struct client *c, uint32_t i, VkFormat format, uint32_t size, uint32_t levels,
+               VkComponentMapping swizzle)
+{
+    struct texture *t = &c->tex[i];
+    VkDeviceSize at = 0;
+    if (i > 0) {
+        const struct texture *prev = &c->tex[i - 1];
+        at = prev->offset[prev->levels - 1] + prev->bytes[prev->levels - 1];
+    }
+    t->format = format;
+    t->size = size;
+    t->levels = levels;
+    t->swizzle = swizzle;
+    for (uint32_t l = 0; l < levels; l++) {
+        uint32_t dim = size >> l, bb = block_bytes(format);
+        at = (at + 15) & ~(VkDeviceSize)15;
+        t->offset[l] = at;
+        t->bytes[l] = bb ? (VkDeviceSize)((dim + 3) / 4) * ((dim + 3) / 4) * bb
+                         : (VkDeviceSize)dim * dim * texel_bytes(format);
+        at += t->bytes[l];
+    }
+    if (at > STAGING_BYTES) {
+        fprintf(stderr, WHO ": the textures outgrow the staging buffer\n");
+        return -1;
+    }
+    VkImageCreateInfo ii = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = format,
+        .extent = {size, size, 1},
+        .mipLevels = levels,
+        .arrayLayers = 1,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+    };
+    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                       &t->im) != 0) {
+        return -1;
+    }
+    VkImageViewCreateInfo vi = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+        .image = t->im.image,
+        .viewType = VK_IMAGE_VIEW_TYPE_2D,
+        .format = format,
+        .components = swizzle,
+        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, 1},
+    };
+    VKU_TRY(WHO, vkCreateImageView(c->device, &vi, NULL, &t->im.view));
+    return 0;
+}
+
+static int
+create_sampler(struct client *c, VkFilter filter)
+{
+    VkSamplerCreateInfo si = {
+        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+        .magFilter = filter,
+        .minFilter = filter,
+        .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
+        .addressModeU = VK_SAMPLER_ADDRESS_MODE_REPEAT,
+        .addressModeV = VK_SAMPLER_ADDRESS_MODE_REPEAT,
+        .addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT,
+        .maxLod = 16.0f,
+    };
+    VKU_TRY(WHO, vkCreateSampler(c->device, &si, NULL, &c->sampler));
+    return 0;
+}
+
+static int
+create_pipeline(struct client *c, const uint32_t *vs_words, size_t vs_size,
+                const uint32_t *fs_words, size_t fs_size, const VkSpecializationInfo *spec,
+                const VkAllocationCallbacks *allocator)
+{
+    VkShaderModule vs, fs;
+    if (vku_create_module(c->device, vs_words, vs_size, &vs) != 0) {
+        return -1;
+    }
+    if (vku_create_module(c->device, fs_words, fs_size, &fs) != 0) {
+        vkDestroyShaderModule(c->device, vs, NULL);
+        return -1;
+    }
+    struct vku_pipeline p;
+    vku_pipeline_init(&p, vs, fs, c->layout);
+    p.stages[1].pSpecializationInfo = spec;
+    p.allocator = allocator;
+    p.viewport = (VkViewport){0.0f, 0.0f, (float)c->width, (float)c->height, 0.0f, 1.0f};
+    p.scissor = (VkRect2D){{0, 0}, {c->width, c->height}};
+    p.info.renderPass = c->pass;
+    int fail = vku_pipeline_create(c->device, &p, &c->pipeline);
+    vkDestroyShaderModule(c->device, vs, NULL);
+    vkDestroyShaderModule(c->device, fs, NULL);
+    return fail;
+}
+
+/* A set layout of `n` bindings and one set of it, from a pool sized for it. */
+static int
+create_set(struct client *c, const VkDescriptorSetLayoutBinding *b, uint32_t n,
+           const void *layout_next, VkDescriptorPoolCreateFlags pool_flags,
+           const void *alloc_next)
+{
+    VkDescriptorSetLayoutCreateInfo dli = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .pNext = layout_next,
+        .flags = pool_flags ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT : 0,
+        .bindingCount = n, .pBindings = b};
+    VKU_TRY(WHO, vkCreateDescriptorSetLayout(c->device, &dli, NULL, &c->set_layout));
+    VkDescriptorPoolSize sizes[4];
+    for (uint32_t i = 0; i < n && i < 4; i++) {
+        sizes[i] = (VkDescriptorPoolSize){b[i].descriptorType, b[i].descriptorCount};
+    }
+    VkDescriptorPoolCreateInfo dpi = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO,
+        .flags = pool_flags,
+        .maxSets = 1, .poolSizeCount = n < 4 ? n : 4, .pPoolSizes = sizes};
+    VKU_TRY(WHO, vkCreateDescriptorPool(c->device, &dpi, NULL, &c->pool));
+    VkDescriptorSetAllocateInfo ai = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO,
+        .pNext = alloc_next,
+        .descriptorPool = c->pool, .descriptorSetCount = 1, .pSetLayouts = &c->set_layout};
+    VKU_TRY(WHO, vkAllocateDescriptorSets(c->device, &ai, &c->set));
+    return vku_create_pipeline_layout(c->device, &c->set_layout, 0, 0, &c->layout);
+}
+
+/* Writes textures [0, n) into `binding` from element first, step apart. */
+static void
+write_textures(struct client *c, uint32_t binding, VkDescriptorType type, uint32_t n,
+               uint32_t first, uint32_t step)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        VkDescriptorImageInfo img = {type == VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE ? VK_NULL_HANDLE
+                                                                               : c->sampler,
+                                     c->tex[i].im.view,
+                                     VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+        VkWriteDescriptorSet wr = {
+            .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set,
+            .dstBinding = binding, .dstArrayElement = first + i * step,
+            .descriptorCount = 1, .descriptorType = type, .pImageInfo = &img};
+        vkUpdateDescriptorSets(c->device, 1, &wr, 0, NULL);
+    }
+}
+
+static void
+write_buffer(struct client *c, uint32_t binding, VkDescriptorType type, VkBuffer buffer)
+{
+    VkDescriptorBufferInfo bi = {buffer, 0, VK_WHOLE_SIZE};
+    VkWriteDescriptorSet wr = {
+        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set,
+        .dstBinding = binding, .descriptorCount = 1, .descriptorType = type,
+        .pBufferInfo = &bi};
+    vkUpdateDescriptorSets(c->device, 1, &wr, 0, NULL);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Modes                                                                    */
+
+static const VkComponentMapping identity = {0};
+
+static int
+no_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
+{
+    (void)c;
+    (void)f2;
+    return 0;
+}
+
+static int
+bc_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
+{
+    static const VkFormat formats[] = {VK_FORMAT_BC1_RGBA_UNORM_BLOCK, VK_FORMAT_BC3_UNORM_BLOCK,
+                                       VK_FORMAT_BC7_UNORM_BLOCK};
+    VkPhysicalDeviceFeatures have;
+    vkGetPhysicalDeviceFeatures(c->physical, &have);
+    if (!have.textureCompressionBC) {
+        printf(WHO ": skip: the driver has no textureCompressionBC\n");
+        return 77;
+    }
+    for (uint32_t i = 0; i < 3; i++) {
+        VkFormatProperties fp;
+        vkGetPhysicalDeviceFormatProperties(c->physical, formats[i], &fp);
+        VkFormatFeatureFlags want = VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT |
+                                    VK_FORMAT_FEATURE_TRANSFER_DST_BIT;
+        if ((fp.optimalTilingFeatures & want) != want) {
+            printf(WHO ": skip: format %d cannot be sampled or copied to\n", (int)formats[i]);
+            return 77;
+        }
+    }
+    f2->features.textureCompressionBC = VK_TRUE;
+    return 0;
+}
+
+static int
+bc_setup(struct client *c)
+{
+    const VkComponentMapping font = {VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_R,
+                                     VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_R};
+    const VkComponentMapping bc1 = {VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_R,
+                                    VK_COMPONENT_SWIZZLE_G, VK_COMPONENT_SWIZZLE_ONE};
+    const VkComponentMapping bc3 = {VK_COMPONENT_SWIZZLE_A, VK_COMPONENT_SWIZZLE_G,
+                                    VK_COMPONENT_SWIZZLE_ONE, VK_COMPONENT_SWIZZLE_R};
+    if (create_texture(c, 0, VK_FORMAT_R8_UNORM, 64, 4, font) != 0 ||
+        create_texture(c, 1, VK_FORMAT_BC1_RGBA_UNORM_BLOCK, 64, 4, bc1) != 0 ||
+        create_texture(c, 2, VK_FORMAT_BC3_UNORM_BLOCK, 64, 4, bc3) != 0 ||
+        create_texture(c, 3, VK_FORMAT_BC7_UNORM_BLOCK, 64, 4, identity) != 0 ||
+        create_sampler(c, VK_FILTER_NEAREST) != 0) {
+        return -1;
+    }
+    c->tex_count = 4;
+    c->partial = 1;
+    VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4,
+                                      VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
+    if (create_set(c, &b, 1, NULL, 0, NULL) != 0) {
+        return -1;
+    }
+    write_textures(c, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4, 0, 1);
+    c->vertices = 3;
+    return create_pipeline(c, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
+                           feature_bc_sample_frag, sizeof(feature_bc_sample_frag), NULL,
+                           NULL);
+}
+
+static VkPhysicalDeviceVulkan12Features arrays_v12;
+
+static int
+arrays_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
+{
+    VkPhysicalDeviceVulkan12Features have = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                   .pNext = &have};
+    vkGetPhysicalDeviceFeatures2(c->physical, &q);
+    c->indexing = have.runtimeDescriptorArray && have.shaderSampledImageArrayNonUniformIndexing &&
+                  have.descriptorBindingPartiallyBound &&
+                  have.descriptorBindingSampledImageUpdateAfterBind &&
+                  have.descriptorBindingVariableDescriptorCount;
+    if (!c->indexing) {
+        printf(WHO ": the driver has no descriptor indexing (runtimeDescriptorArray %u, "
+               "shaderSampledImageArrayNonUniformIndexing %u, descriptorBindingPartiallyBound "
+               "%u, descriptorBindingSampledImageUpdateAfterBind %u, "
+               "descriptorBindingVariableDescriptorCount %u): a fixed array with constant "
+               "indices instead\n",
+               have.runtimeDescriptorArray, have.shaderSampledImageArrayNonUniformIndexing,
+               have.descriptorBindingPartiallyBound,
+               have.descriptorBindingSampledImageUpdateAfterBind,
+               have.descriptorBindingVariableDescriptorCount);
+        return 0;
+    }
+    arrays_v12 = (VkPhysicalDeviceVulkan12Features){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+        .runtimeDescriptorArray = VK_TRUE,
+        .shaderSampledImageArrayNonUniformIndexing = VK_TRUE,
+        .descriptorBindingPartiallyBound = VK_TRUE,
+        .descriptorBindingSampledImageUpdateAfterBind = VK_TRUE,
+        .descriptorBindingVariableDescriptorCount = VK_TRUE,
+    };
+    f2->pNext = &arrays_v12;
+    return 0;
+}
+
+static int
+arrays_setup(struct client *c)
+{
+    for (uint32_t i = 0; i < 4; i++) {
+        if (create_texture(c, i, VK_FORMAT_R8G8B8A8_UNORM, 16, 1, identity) != 0) {
+            return -1;
+        }
+    }
+    c->tex_count = 4;
+    c->vertices = 24;
+    if (create_sampler(c, VK_FILTER_LINEAR) != 0) {
+        return -1;
+    }
+    if (!c->indexing) {
+        VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4,
+                                          VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
+        if (create_set(c, &b, 1, NULL, 0, NULL) != 0) {
+            return -1;
+        }
+        write_textures(c, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4, 0, 1);
+        return create_pipeline(c, feature_quads_vert, sizeof(feature_quads_vert),
+                               feature_array_const_frag, sizeof(feature_array_const_frag),
+                               NULL, NULL);
+    }
+    /* Up to 16 elements, 8 allocated, elements 0, 2, 4 and 6 written after
+     * the set is bound (before_frame), the others never. */
+    VkDescriptorSetLayoutBinding b[2] = {
+        {0, VK_DESCRIPTOR_TYPE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+        {1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 16, VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
+    VkDescriptorBindingFlags flags[2] = {
+        0, VK_DESCRIPTOR_BINDING_PARTIALLY_BOUND_BIT | VK_DESCRIPTOR_BINDING_UPDATE_AFTER_BIND_BIT |
+               VK_DESCRIPTOR_BINDING_VARIABLE_DESCRIPTOR_COUNT_BIT};
+    VkDescriptorSetLayoutBindingFlagsCreateInfo bf = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO,
+        .bindingCount = 2, .pBindingFlags = flags};
+    uint32_t count = 8;
+    VkDescriptorSetVariableDescriptorCountAllocateInfo vc = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_VARIABLE_DESCRIPTOR_COUNT_ALLOCATE_INFO,
+        .descriptorSetCount = 1, .pDescriptorCounts = &count};
+    if (create_set(c, b, 2, &bf, VK_DESCRIPTOR_POOL_CREATE_UPDATE_AFTER_BIND_BIT, &vc) != 0) {
+        return -1;
+    }
+    VkDescriptorImageInfo s = {c->sampler, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED};
+    VkWriteDescriptorSet wr = {
+        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 0,
+        .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_SAMPLER, .pImageInfo = &s};
+    vkUpdateDescriptorSets(c->device, 1, &wr, 0, NULL);
+    return create_pipeline(c, feature_quads_vert, sizeof(feature_quads_vert),
+                           feature_array_nonuniform_frag, sizeof(feature_array_nonuniform_frag),
+                           NULL, NULL);
+}
+
+static VkPhysicalDeviceVulkan11Features f16_v11;
+static VkPhysicalDeviceVulkan12Features f16_v12;
+
+static int
+f16_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
+{
+    VkPhysicalDeviceVulkan12Features h12 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceVulkan11Features h11 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &h12};
+    VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                   .pNext = &h11};
+    vkGetPhysicalDeviceFeatures2(c->physical, &q);
+    if (!h12.shaderFloat16 || !q.features.shaderInt16 || !h11.storageBuffer16BitAccess ||
+        !h11.uniformAndStorageBuffer16BitAccess) {
+        printf(WHO ": skip: the driver lacks shaderFloat16 (%u), shaderInt16 (%u), "
+               "storageBuffer16BitAccess (%u) or uniformAndStorageBuffer16BitAccess (%u)\n",
+               h12.shaderFloat16, q.features.shaderInt16, h11.storageBuffer16BitAccess,
+               h11.uniformAndStorageBuffer16BitAccess);
+        return 77;
+    }
+    f16_v12 = (VkPhysicalDeviceVulkan12Features){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, .shaderFloat16 = VK_TRUE};
+    f16_v11 = (VkPhysicalDeviceVulkan11Features){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES, .pNext = &f16_v12,
+        .storageBuffer16BitAccess = VK_TRUE, .uniformAndStorageBuffer16BitAccess = VK_TRUE};
+    f2->pNext = &f16_v11;
+    f2->features.shaderInt16 = VK_TRUE;
+    return 0;
+}
+
+static int
+f16_setup(struct client *c)
+{
+    /* struct vertex of f16.vert: half x, y; int16 shade; uint16 mask. */
+    static const uint16_t one = 0x3c00;
+    const uint16_t vertices[6][4] = {
+        {0, 0, 10, 0x0013}, {one, 0, 80, 0x0a25}, {0, one, 45, 0x0f07},
+        {one, 0, 80, 0x0a25}, {one, one, 63, 0x0531}, {0, one, 45, 0x0f07},
+    };
+    /* params of f16.frag: half tint (1, 0.75, 0.875, 1); int16 steps (7, 5, 4, 0). */
+    const uint16_t params[8] = {0x3c00, 0x3a00, 0x3b00, 0x3c00, 7, 5, 4, 0};
+    VkDescriptorSetLayoutBinding b[2] = {
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_VERTEX_BIT, NULL},
+        {1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
+    const VkMemoryPropertyFlags host =
+        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    if (vku_buffer_init(c->device, &c->mem, &c->data, sizeof(vertices),
+                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, host, vertices) != 0 ||
+        vku_buffer_init(c->device, &c->mem, &c->uniforms, sizeof(params),
+                        VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, host, params) != 0 ||
+        create_set(c, b, 2, NULL, 0, NULL) != 0) {
+        return -1;
+    }
+    write_buffer(c, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, c->data.buffer);
+    write_buffer(c, 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, c->uniforms.buffer);
+    c->vertices = 6;
+    return create_pipeline(c, feature_f16_vert, sizeof(feature_f16_vert), feature_f16_frag,
+                           sizeof(feature_f16_frag), NULL, NULL);
+}
+
+/* Host allocation callbacks that keep the blocks freed last, one per
+ * size, and hand them out again for the next allocation of that size.
+ * Each block has a header of RECYCLE_HEAD bytes holding its size. */
+#define RECYCLE_SLOTS 16
+#define RECYCLE_HEAD 64
+
+struct recycler {
+    void *free_block[RECYCLE_SLOTS]; /* headers */
+    size_t free_size[RECYCLE_SLOTS];
+};
+
+static struct recycler recycler;
+
+static void *VKAPI_PTR
+recycle_alloc(void *user, size_t size, size_t align, VkSystemAllocationScope scope)
+{
+    struct recycler *r = user;
+    uint8_t *head;
+    (void)scope;
+    if (align > RECYCLE_HEAD || size > SIZE_MAX - 2 * RECYCLE_HEAD) {
+        return NULL;
+    }
+    for (uint32_t i = 0; i < RECYCLE_SLOTS; i++) {
+        if (r->free_block[i] && r->free_size[i] == size) {
+            head = r->free_block[i];
+            r->free_block[i] = NULL;
+            return head + RECYCLE_HEAD;
+        }
+    }
+    head = aligned_alloc(RECYCLE_HEAD,
+                         (size + 2 * RECYCLE_HEAD - 1) / RECYCLE_HEAD * RECYCLE_HEAD);
+    if (!head) {
+        return NULL;
+    }
+    memcpy(head, &size, sizeof(size));
+    return head + RECYCLE_HEAD;
+}
+
+static void VKAPI_PTR
+recycle_free(void *user, void *p)
+{
+    struct recycler *r = user;
+    uint8_t *head = p ? (uint8_t *)p - RECYCLE_HEAD : NULL;
+    if (!head) {
+        return;
+    }
+    for (uint32_t i = 0; i < RECYCLE_SLOTS; i++) {
+        if (!r->free_block[i]) {
+            r->free_block[i] = head;
+            memcpy(&r->free_size[i], head, sizeof(size_t));
+            return;
+        }
+    }
+    free(head);
+}
+
+static void *VKAPI_PTR
+recycle_realloc(void *user, void *p, size_t size, size_t align, VkSystemAllocationScope scope)
+{
+    void *q = recycle_alloc(user, size, align, scope);
+    if (q && p) {
+        size_t old;
+        memcpy(&old, (uint8_t *)p - RECYCLE_HEAD, sizeof(old));
+        memcpy(q, p, old < size ? old : size);
+        recycle_free(user, p);
+    }
+    return q;
+}
+
+static const VkAllocationCallbacks recycling = {
+    .pUserData = &recycler,
+    .pfnAllocation = recycle_alloc,
+    .pfnReallocation = recycle_realloc,
+    .pfnFree = recycle_free,
+};
+
+static void
+recycle_finish(void)
+{
+    for (uint32_t i = 0; i < RECYCLE_SLOTS; i++) {
+        free(recycler.free_block[i]);
+        recycler.free_block[i] = NULL;
+    }
+}
+
+/* Destroys what recreate_before_frame made, with the callbacks it was made
+ * with. */
+static void
+recreate_release(struct client *c)
+{
+    struct vku_image *im = &c->tex[0].im;
+    vkDestroyPipeline(c->device, c->pipeline, &recycling);
+    vkDestroyImageView(c->device, im->view, NULL);
+    vkDestroyImage(c->device, im->image, &recycling);
+    vkFreeMemory(c->device, im->memory, NULL);
+    if (c->uniforms.map) {
+        vkUnmapMemory(c->device, c->uniforms.memory);
+    }
+    vkDestroyBuffer(c->device, c->uniforms.buffer, &recycling);
+    vkFreeMemory(c->device, c->uniforms.memory, NULL);
+    c->pipeline = VK_NULL_HANDLE;
+    memset(im, 0, sizeof(*im));
+    memset(&c->uniforms, 0, sizeof(c->uniforms));
+}
+
+static int
+recreate_setup(struct client *c)
+{
+    VkDescriptorSetLayoutBinding b[2] = {
+        {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+        {1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
+    c->vertices = 3;
+    c->tex_count = 1;
+    return create_sampler(c, VK_FILTER_NEAREST) != 0 || create_set(c, b, 2, NULL, 0, NULL);
+}
+
+/* Frame f's texture, uniform buffer and pipeline, created afresh: even
+ * frames a 32x32 RGBA texture, a 16-byte buffer and channels in order;
+ * odd frames a 16x16 BGRA texture, a 256-byte buffer and channels swapped
+ * by the specialization constant. */
+static int
+recreate_before_frame(struct client *c, uint32_t f)
+{
+    if (f > 0) {
+        recreate_release(c);
+    }
+    int odd = (int)(f & 1);
+    uint32_t size = odd ? 16 : 32;
+    struct texture *t = &c->tex[0];
+    VkImageCreateInfo ii = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = odd ? VK_FORMAT_B8G8R8A8_UNORM : VK_FORMAT_R8G8B8A8_UNORM,
+        .extent = {size, size, 1},
+        .mipLevels = 1,
+        .arrayLayers = 1,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+    };
+    VkMemoryRequirements req;
+    *t = (struct texture){.format = ii.format, .size = size, .levels = 1,
+                          .bytes = {(VkDeviceSize)size * size * 4}};
+    VKU_TRY(WHO, vkCreateImage(c->device, &ii, &recycling, &t->im.image));
+    vkGetImageMemoryRequirements(c->device, t->im.image, &req);
+    if (vku_allocate(c->device, &c->mem, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                     &t->im.memory) != 0) {
+        return -1;
+    }
+    VKU_TRY(WHO, vkBindImageMemory(c->device, t->im.image, t->im.memory, 0));
+    VkImageViewCreateInfo vi = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+        .image = t->im.image,
+        .viewType = VK_IMAGE_VIEW_TYPE_2D,
+        .format = ii.format,
+        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
+    };
+    VKU_TRY(WHO, vkCreateImageView(c->device, &vi, NULL, &t->im.view));
+
+    float tint[4] = {1.0f - 0.2f * (float)(f % 4), 0.5f + 0.1f * (float)f, 1.0f, 1.0f};
+    VkBufferCreateInfo bi = {
+        .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
+        .size = odd ? 256 : 16,
+        .usage = VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+    };
+    c->uniforms.size = bi.size;
+    VKU_TRY(WHO, vkCreateBuffer(c->device, &bi, &recycling, &c->uniforms.buffer));
+    vkGetBufferMemoryRequirements(c->device, c->uniforms.buffer, &req);
+    if (vku_allocate(c->device, &c->mem, req,
+                     VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                     &c->uniforms.memory) != 0) {
+        return -1;
+    }
+    VKU_TRY(WHO, vkBindBufferMemory(c->device, c->uniforms.buffer, c->uniforms.memory, 0));
+    VKU_TRY(WHO, vkMapMemory(c->device, c->uniforms.memory, 0, VK_WHOLE_SIZE, 0,
+                             &c->uniforms.map));
+    memset(c->uniforms.map, 0, (size_t)bi.size);
+    memcpy(c->uniforms.map, tint, sizeof(tint));
+    int32_t order = odd;
+    VkSpecializationMapEntry entry = {0, 0, sizeof(order)};
+    VkSpecializationInfo spec = {1, &entry, sizeof(order), &order};
+    if (create_pipeline(c, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
+                        feature_recreate_frag, sizeof(feature_recreate_frag), &spec,
+                        &recycling) != 0) {
+        return -1;
+    }
+    write_textures(c, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, 0, 1);
+    write_buffer(c, 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, c->uniforms.buffer);
+
+    uint64_t now[3] = {(uint64_t)c->uniforms.buffer, (uint64_t)c->tex[0].im.image,
+                       (uint64_t)c->pipeline};
+    int again = 0;
+    for (uint32_t k = 0; k < 3; k++) {
+        for (uint32_t g = 0; g < f && g < MAX_FRAMES; g++) {
+            again |= c->seen[k][g] == now[k];
+        }
+        if (f < MAX_FRAMES) {
+            c->seen[k][f] = now[k];
+        }
+    }
+    c->repeated += (uint32_t)again;
+    printf(WHO ": frame %u buffer 0x%llx image 0x%llx pipeline 0x%llx%s\n", f,
+           (unsigned long long)now[0], (unsigned long long)now[1], (unsigned long long)now[2],
+           again ? " (a handle of an earlier frame)" : "");
+    return 0;
+}
+
+static int
+viewports_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
+{
+    VkPhysicalDeviceFeatures have;
+    vkGetPhysicalDeviceFeatures(c->physical, &have);
+    if (!have.geometryShader || !have.multiViewport) {
+        printf(WHO ": skip: the driver lacks geometryShader (%u) or multiViewport (%u)\n",
+               have.geometryShader, have.multiViewport);
+        return 77;
+    }
+    f2->features.geometryShader = VK_TRUE;
+    f2->features.multiViewport = VK_TRUE;
+    return 0;
+}
+
+static int
+viewports_setup(struct client *c)
+{
+    VkShaderModule vs, gs, fs;
+    float half = (float)c->width / 2.0f;
+    VkViewport vp[2] = {{0.0f, 0.0f, half, (float)c->height, 0.0f, 1.0f},
+                        {half, 0.0f, half, (float)c->height, 0.0f, 1.0f}};
+    VkRect2D sc[2] = {{{0, 0}, {c->width / 2, c->height}},
+                      {{(int32_t)(c->width / 2), 0}, {c->width / 2, c->height}}};
+    struct vku_pipeline p;
+    int fail = -1;
+
+    c->vertices = 3;
+    if (vku_create_pipeline_layout(c->device, NULL, 0, 0, &c->layout) != 0 ||
+        vku_create_module(c->device, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
+                          &vs) != 0) {
+        return -1;
+    }
+    if (vku_create_module(c->device, feature_viewports_geom, sizeof(feature_viewports_geom),
+                          &gs) != 0) {
+        goto vs;
+    }
+    if (vku_create_module(c->device, feature_color_frag, sizeof(feature_color_frag), &fs) != 0) {
+        goto gs;
+    }
+    vku_pipeline_init(&p, vs, fs, c->layout);
+    p.stages[2] = (VkPipelineShaderStageCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+        .stage = VK_SHADER_STAGE_GEOMETRY_BIT, .module = gs, .pName = "main"};
+    p.info.stageCount = 3;
+    p.viewport_state.viewportCount = 2;
+    p.viewport_state.scissorCount = 2;
+    p.viewport_state.pViewports = vp;
+    p.viewport_state.pScissors = sc;
+    p.info.renderPass = c->pass;
+    fail = vku_pipeline_create(c->device, &p, &c->pipeline);
+    vkDestroyShaderModule(c->device, fs, NULL);
+gs:
+    vkDestroyShaderModule(c->device, gs, NULL);
+vs:
+    vkDestroyShaderModule(c->device, vs, NULL);
+    return fail;
+}
+
+static const struct mode modes[] = {
+    {"bc", 128, 32, bc_features, bc_setup, NULL},
+    {"arrays", 64, 64, arrays_features, arrays_setup, NULL},
+    {"f16", 64, 64, f16_features, f16_setup, NULL},
+    {"viewports", 64, 64, viewports_features, viewports_setup, NULL},
+    {"recreate", 32, 32, no_features, recreate_setup, recreate_before_frame, recreate_release},
+};
+
+/* ---------------------------------------------------------------------- */
+/* Frames                                                                   */
+
+static void
+upload_textures(const struct client *c, VkCommandBuffer cmd, uint32_t f)
+{
+    int keep = c->partial && f > 0;
+    for (uint32_t i = 0; i < c->tex_count; i++) {
+        const struct texture *t = &c->tex[i];
+        VkImageSubresourceRange all = {VK_IMAGE_ASPECT_COLOR_BIT, 0, t->levels, 0, 1};
+        uint32_t levels = keep ? 1 : t->levels;
+        for (uint32_t l = 0; l < levels; l++) {
+            fill_level(t, (uint8_t *)c->staging.map + t->offset[l], i, l, f);
+        }
+        vku_image_barrier(cmd, t->im.image, all,
+                          keep ? VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL
+                               : VK_IMAGE_LAYOUT_UNDEFINED,
+                          VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                          VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0,
+                          VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+        for (uint32_t l = 0; l < levels; l++) {
+            VkBufferImageCopy region = {
+                .bufferOffset = t->offset[l],
+                .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, l, 0, 1},
+                .imageExtent = {t->size >> l, t->size >> l, 1},
+            };
+            vkCmdCopyBufferToImage(cmd, c->staging.buffer, t->im.image,
+                                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+        }
+        vku_image_barrier(cmd, t->im.image, all, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                          VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                          VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                          VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    }
+}
+
+static int
+record_frame(struct client *c, VkCommandBuffer cmd, uint32_t f)
+{
+    VkCommandBufferBeginInfo begin = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+    };
+    VkClearValue clear = {.color = {{0.0f, 0.0f, 1.0f, 1.0f}}};
+    VkRenderPassBeginInfo rp = {
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+        .renderPass = c->pass,
+        .framebuffer = c->framebuffer,
+        .renderArea = {{0, 0}, {c->width, c->height}},
+        .clearValueCount = 1,
+        .pClearValues = &clear,
+    };
+    VKU_TRY(WHO, vkBeginCommandBuffer(cmd, &begin));
+    upload_textures(c, cmd, f);
+    vkCmdBeginRenderPass(cmd, &rp, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline);
+    if (c->set) {
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set,
+                                0, NULL);
+    }
+    if (c->indexing) {
+        /* Update after bind: the elements the draw reads, written now. */
+        write_textures(c, 1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 4, 0, 2);
+    }
+    vkCmdDraw(cmd, c->vertices, 1, 0, 0);
+    vkCmdEndRenderPass(cmd);
+    c->draws = 1;
+    return 0;
+}
+
+static void
+destroy_client(struct client *c)
+{
+    if (!c->device) {
+        return;
+    }
+    vkDeviceWaitIdle(c->device);
+    if (c->mode->finish) {
+        c->mode->finish(c);
+    }
+    vkDestroyPipeline(c->device, c->pipeline, NULL);
+    vkDestroyPipelineLayout(c->device, c->layout, NULL);
+    vkDestroyDescriptorPool(c->device, c->pool, NULL);
+    vkDestroyDescriptorSetLayout(c->device, c->set_layout, NULL);
+    vkDestroySampler(c->device, c->sampler, NULL);
+    for (uint32_t i = 0; i < MAX_TEX; i++) {
+        vku_image_finish(c->device, &c->tex[i].im);
+    }
+    vku_buffer_finish(c->device, &c->uniforms);
+    vku_buffer_finish(c->device, &c->data);
+    vku_buffer_finish(c->device, &c->staging);
+    vkDestroyFramebuffer(c->device, c->framebuffer, NULL);
+    vkDestroyRenderPass(c->device, c->pass, NULL);
+    vku_image_finish(c->device, &c->target);
+    vkDestroyDevice(c->device, NULL);
+}
+
+static int
+run(struct client *c, uint32_t frames)
+{
+    uint32_t family = vku_graphics_family(c->physical);
+    VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+    int want = c->mode->features(c, &f2);
+    if (want != 0) {
+        return want;
+    }
+    vkGetPhysicalDeviceMemoryProperties(c->physical, &c->mem);
+    if (family == UINT32_MAX ||
+        vku_create_device(c->physical, family, &f2, NULL, 0, &c->device, &c->queue) != 0 ||
+        create_target(c) != 0 || c->mode->setup(c) != 0) {
+        return 1;
+    }
+    VkCommandPool pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+    if (vku_create_commands(c->device, family, &pool, &cmd, 1, &fence) != 0) {
+        return 1;
+    }
+    int status = 0;
+    for (uint32_t f = 0; f < frames && status == 0; f++) {
+        if ((c->mode->before_frame && c->mode->before_frame(c, f) != 0) ||
+            record_frame(c, cmd, f) != 0 ||
+            vku_submit_and_wait(c->device, c->queue, fence, cmd, UINT64_MAX) != 0) {
+            status = 1;
+            break;
+        }
+        printf(WHO ": frame %u draws %u\n", f, c->draws);
+    }
+    if (status == 0 && c->mode->before_frame) {
+        printf(WHO ": handles repeated %u\n", c->repeated);
+    }
+    vkDestroyFence(c->device, fence, NULL);
+    vkDestroyCommandPool(c->device, pool, NULL);
+    return status;
+}
+
+int
+main(int argc, char **argv)
+{
+    struct client c;
+    uint32_t frames = 3, n = 1;
+    VkInstance instance;
+
+    memset(&c, 0, sizeof(c));
+    for (size_t i = 0; argc >= 2 && i < sizeof(modes) / sizeof(modes[0]); i++) {
+        if (strcmp(argv[1], modes[i].name) == 0) {
+            c.mode = &modes[i];
+        }
+    }
+    if (!c.mode || argc > 3 ||
+        (argc == 3 && ((frames = (uint32_t)strtoul(argv[2], NULL, 10)) == 0 ||
+                       frames > MAX_FRAMES))) {
+        fprintf(stderr, "usage: " WHO " bc|arrays|f16|viewports|recreate [FRAMES (1-%u)]\n",
+                MAX_FRAMES);
+        return 2;
+    }
+    c.width = c.mode->width;
+    c.height = c.mode->height;
+    if (volkInitialize() != VK_SUCCESS ||
+        vku_create_instance(WHO, 1, VK_API_VERSION_1_2, &instance) != 0) {
+        fprintf(stderr, WHO ": no Vulkan\n");
+        return 1;
+    }
+    if (vkEnumeratePhysicalDevices(instance, &n, &c.physical) < 0 || n == 0) {
+        fprintf(stderr, WHO ": no device\n");
+        vkDestroyInstance(instance, NULL);
+        return 1;
+    }
+    int status = run(&c, frames);
+    destroy_client(&c);
+    vkDestroyInstance(instance, NULL);
+    recycle_finish();
+    return status;
+}
