@@ -113,7 +113,7 @@ cli_replay_usage(FILE *out)
             "  --qfm-recency inserted|updated  what 'most recent' orders (inserted)\n"
             "  --qfm-grid subpatch|patch|run   what a grid is (subpatch)\n"
             "  --qfm-grid-size N           most triangles of a grid, up to 512 (512)\n"
-            "  --qfm-order tess|morton|reverse  triangle order in a grid (tess)\n"
+            "  --qfm-order tess|morton|reverse|domain  triangle order in a grid (tess)\n"
             "  --qfm-bin-size N|screen     bin side in pixels, a multiple of 64: one\n"
             "                              merge buffer (and unit state) per bin (64)\n"
             "  --qfm-evict-merge on|off    merge-on-evict (on)\n"
@@ -180,7 +180,7 @@ parse_word(const char *s, const char *const *names, uint32_t *v)
 static const char *const qfm_empty_names[] = {"on", "off", "vertex", NULL};
 static const char *const qfm_recency_names[] = {"inserted", "updated", NULL};
 static const char *const qfm_grid_names[] = {"subpatch", "patch", "run", NULL};
-static const char *const qfm_order_names[] = {"tess", "morton", "reverse", NULL};
+static const char *const qfm_order_names[] = {"tess", "morton", "reverse", "domain", NULL};
 
 /* A positive count up to `max`, or `unbounded_word` for SIM_UNBOUNDED. */
 static int
@@ -637,6 +637,7 @@ json_internals(struct json_object *unit, uint32_t u, const struct sim_unit_count
         bad |= rep_json_set_uint(o, "merges_on_evict", c->qfm_evict_merges);
         bad |= rep_json_set_uint(o, "empty_quads", c->qfm_empty_quads);
         bad |= rep_json_set_uint(o, "full_coverage_evictions", c->qfm_full_evictions);
+        bad |= rep_json_set_uint(o, "empty_merges", c->qfm_empty_merges);
         break;
     case SIM_UNIT_PMU:
         bad |= rep_json_set_uint(o, "partially_covered_quads", c->pmu_partial_quads);

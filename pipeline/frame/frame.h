@@ -358,6 +358,9 @@ enum sim_grid_order {
     SIM_GRID_ORDER_TESS,    /* as the tessellator (or the application) gave them */
     SIM_GRID_ORDER_MORTON,  /* Z order of the screen-space centroids */
     SIM_GRID_ORDER_REVERSE, /* the tessellator's order backwards */
+    /* Z order of the centroids' patch coordinates (u, v), as a dicer
+     * could emit them (not tessellated: as given) */
+    SIM_GRID_ORDER_DOMAIN,
 };
 
 struct sim_qfm_options {
@@ -486,6 +489,7 @@ struct sim_unit_counters {
     uint64_t qfm_evict_merges;    /* evicted entries merged into another instead of shaded */
     uint64_t qfm_empty_quads;     /* quad fragments without a surviving sample received */
     uint64_t qfm_full_evictions;  /* entries shaded at once because their coverage was full */
+    uint64_t qfm_empty_merges;    /* empty quad fragments merged into an entry on arrival */
     /* pmu */
     uint64_t pmu_partial_quads;   /* quad fragments with a partially covered pixel (buffered) */
     uint64_t pmu_saved_quads;     /* ... of which never shaded (every pixel merged away) */

@@ -15,7 +15,8 @@
  * triangles whatever their patch), and dc->grid_order the order of the
  * triangles inside each grid, which is the order the rasterizer and the
  * shading units see them in (SIM_GRID_ORDER_MORTON: Z order of their
- * screen centroids; SIM_GRID_ORDER_REVERSE: backwards).
+ * screen centroids; SIM_GRID_ORDER_DOMAIN: Z order of their centroids'
+ * patch coordinates; SIM_GRID_ORDER_REVERSE: backwards).
  *
  * Vertices are identified by the geometry's vertex numbers where those are
  * shared (indexed draws reuse one vertex per index, the tessellator one per
@@ -193,17 +194,41 @@ morton_key(const struct sim_tri *t)
     return spread16((uint32_t)cx) | spread16((uint32_t)cy) << 1;
 }
 
+/* Z-order key of the centroid's patch coordinates (u, v), each in 2^-16
+ * of the patch, clamped to [0, 1]; 0 for untessellated triangles. */
+static uint32_t
+domain_key(const struct sim_tri *t)
+{
+    double px = ((double)t->rast.x[0] + t->rast.x[1] + t->rast.x[2]) / (3.0 * SIM_RAST_ONE);
+    double py = ((double)t->rast.y[0] + t->rast.y[1] + t->rast.y[2]) / (3.0 * SIM_RAST_ONE);
+    double dx = px - t->fx, dy = py - t->fy;
+    double w = t->inv_w[0] + t->inv_w[1] * dx + t->inv_w[2] * dy;
+    uint32_t k[2];
+    if (t->patch == SIM_NONE || !(w != 0.0)) {
+        return 0;
+    }
+    for (int d = 0; d < 2; d++) {
+        double u = (t->domain[d][0] + t->domain[d][1] * dx + t->domain[d][2] * dy) / w;
+        u = u > 0.0 ? (u < 1.0 ? u : 1.0) : 0.0; /* NaN: 0 */
+        k[d] = (uint32_t)(u * 65535.0);
+    }
+    return spread16(k[0]) | spread16(k[1]) << 1;
+}
+
 /* Puts the `n` triangles `t` of one grid in dc->grid_order, using `keys`
  * and `tmp` (n each). */
 static void
 grid_order(const struct sim_draw_ctx *dc, struct sim_tri *t, uint32_t n, struct order_key *keys,
            struct sim_tri *tmp)
 {
-    if (dc->grid_order != SIM_GRID_ORDER_MORTON && dc->grid_order != SIM_GRID_ORDER_REVERSE) {
+    if (dc->grid_order != SIM_GRID_ORDER_MORTON && dc->grid_order != SIM_GRID_ORDER_REVERSE &&
+        dc->grid_order != SIM_GRID_ORDER_DOMAIN) {
         return;
     }
     for (uint32_t i = 0; i < n; i++) {
-        uint64_t k = dc->grid_order == SIM_GRID_ORDER_MORTON ? morton_key(&t[i]) : n - 1 - i;
+        uint64_t k = dc->grid_order == SIM_GRID_ORDER_MORTON   ? morton_key(&t[i])
+                     : dc->grid_order == SIM_GRID_ORDER_DOMAIN ? domain_key(&t[i])
+                                                               : n - 1 - i;
         keys[i].key = k << 16 | i;
     }
     qsort(keys, n, sizeof(*keys), order_key_cmp);
@@ -262,7 +287,7 @@ sim_front_grids(struct sim_draw_ctx *dc)
                  (dc->grid_kind == SIM_GRID_PATCH || tris[k].subpatch == tris[i].subpatch)))) {
             k++;
         }
-        if (dc->grid_order == SIM_GRID_ORDER_MORTON || dc->grid_order == SIM_GRID_ORDER_REVERSE) {
+        if (dc->grid_order != SIM_GRID_ORDER_DEFAULT && dc->grid_order != SIM_GRID_ORDER_TESS) {
             if (!keys) {
                 keys = calloc(SIM_GRID_MAX, sizeof(*keys));
                 tmp = calloc(SIM_GRID_MAX, sizeof(*tmp));

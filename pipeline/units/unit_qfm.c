@@ -14,10 +14,14 @@
  * entry (the same test, the same window, merge-on-evict); only if that
  * fails is it shaded.  An entry whose coverage becomes full is shaded at
  * once.  Empty quad fragments (covering no sample, from the rasterizer's
- * SIM_RAST_EMPTY_QUADS or emptied by early tests) merge and enter like
- * the others, carrying triangle and adjacency bits, and are never shaded.
- * The buffer is flushed (in insertion order, each entry still trying
- * merge-on-evict) at the end of every draw; each bin has its own buffer.
+ * SIM_RAST_EMPTY_QUADS or emptied by early tests; with the vertex rule
+ * only where the triangle has a vertex) merge and enter like the others,
+ * carrying triangle and adjacency bits, and are never shaded; with
+ * empty_insert off one that merges with nothing is dropped.  "Most
+ * recent" is by insertion, or (recency updated) by the last fragment an
+ * entry took.  The buffer is flushed (in insertion order, each entry
+ * still trying merge-on-evict) at the end of every draw; each bin has its
+ * own buffer.
  *
  * A merged quad is shaded once.  Per pixel the lane takes the source whose
  * triangle covers the pixel centre (the earliest arrival when several do);
@@ -421,6 +425,8 @@ qfm_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
                     en->cover[p] |= q->mask[p];
                 }
                 ctx->counters->qfm_merges++;
+            } else {
+                ctx->counters->qfm_empty_merges++;
             }
             if (m->opt->qfm.recency == SIM_QFM_RECENCY_UPDATED) {
                 sim_quad_buffer_touch(&m->buf, e);

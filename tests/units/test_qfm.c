@@ -17,7 +17,13 @@
  *     empty quads A and C stay two quads;
  *   - the buffer's FIFO: with one entry a fragment evicts the other;
  *   - grids and adjacency from front_grid.c for indexed and non-indexed
- *     draws.
+ *     draws;
+ *   - the replay options behind the gap to the paper: the vertex rule for
+ *     empty fragments, an empty fragment that takes an entry or is
+ *     dropped, a grid in two orders (tess, reverse), what a grid is
+ *     (subpatch, patch, run, size), the buffer's recency touch and its
+ *     location lists for large bins, and a bin boundary through a grid
+ *     (bins of 64, 128 and the whole screen).
  */
 #include "fixture.h"
 #include "pipeline/units/unit_buffer.h"
