@@ -355,7 +355,8 @@ enum sim_grid_kind {
 /* The order of the triangles inside a grid (the rasterizer's order). */
 enum sim_grid_order {
     SIM_GRID_ORDER_DEFAULT,
-    SIM_GRID_ORDER_TESS,    /* as the tessellator (or the application) gave them */
+    SIM_GRID_ORDER_TESS,    /* as the tessellator (or the application) gave them; a zeroed
+                             * sim_draw_ctx.grid_order means this too */
     SIM_GRID_ORDER_MORTON,  /* Z order of the screen-space centroids */
     SIM_GRID_ORDER_REVERSE, /* the tessellator's order backwards */
     /* Z order of the centroids' patch coordinates (u, v), as a dicer
@@ -371,11 +372,11 @@ struct sim_qfm_options {
     uint32_t centroid;    /* enum sim_switch: centroid positions in merged quads (default off) */
     uint32_t recency;     /* enum sim_qfm_recency (default inserted) */
     /* enum sim_switch: an empty fragment that merges with nothing takes an
-     * entry (default on) or is dropped */
+     * entry, or is dropped (default off: dropped) */
     uint32_t empty_insert;
     uint32_t grid;        /* enum sim_grid_kind (default subpatch) */
     uint32_t grid_size;   /* most triangles of a grid, 1 .. SIM_GRID_MAX; 0: 512 */
-    uint32_t order;       /* enum sim_grid_order (default tess) */
+    uint32_t order;       /* enum sim_grid_order (default domain) */
 };
 
 struct sim_pmu_options {

@@ -1600,10 +1600,14 @@ sim_replay_options_resolve(struct sim_replay_options *opt)
     q->evict_merge = q->evict_merge ? q->evict_merge : SIM_SWITCH_ON;
     q->centroid = q->centroid ? q->centroid : SIM_SWITCH_OFF;
     q->recency = q->recency ? q->recency : SIM_QFM_RECENCY_INSERTED;
-    q->empty_insert = q->empty_insert ? q->empty_insert : SIM_SWITCH_ON;
+    /* The sources describe empty fragments merging into entries to carry
+     * adjacency, never taking one (docs/results.md, issue 13). */
+    q->empty_insert = q->empty_insert ? q->empty_insert : SIM_SWITCH_OFF;
     q->grid = q->grid ? q->grid : SIM_GRID_SUBPATCH;
     q->grid_size = q->grid_size ? q->grid_size : SIM_GRID_MAX;
-    q->order = q->order ? q->order : SIM_GRID_ORDER_TESS;
+    /* The dicer orders a grid's micropolygons for the merge buffer
+     * (dissertation §7.1); untessellated triangles keep their order. */
+    q->order = q->order ? q->order : SIM_GRID_ORDER_DOMAIN;
     opt->bin_size = opt->bin_size ? opt->bin_size : SIM_BIN_SIZE;
     if (opt->bin_size != SIM_UNBOUNDED &&
         (opt->bin_size % SIM_BIN_SIZE != 0 || opt->bin_size > SIM_RAST_MAX_EXTENT)) {

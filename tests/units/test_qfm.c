@@ -20,7 +20,8 @@
  *     draws;
  *   - the replay options behind the gap to the paper: the vertex rule for
  *     empty fragments, an empty fragment that takes an entry or is
- *     dropped, a grid in two orders (tess, reverse), what a grid is
+ *     dropped, a grid in two orders (tess, reverse) and in its patch's
+ *     (u, v) Z order, what a grid is
  *     (subpatch, patch, run, size), the buffer's recency touch and its
  *     location lists for large bins, and a bin boundary through a grid
  *     (bins of 64, 128 and the whole screen).
@@ -443,6 +444,45 @@ test_grid_order(struct sim_ir_shader *fs, uint32_t order)
     fix_destroy(&f);
 }
 
+/* --qfm-order domain: the fan's triangles as one patch with (u, v) =
+ * (x / 8, y / 8), given blue, green, red (which all merge: one quad).
+ * Z order of their centroids' (u, v) is red (0.5, 0.25), green (0.25,
+ * 0.33), blue (0.38, 0.46) (u in the low bits), so red arrives first,
+ * green is not adjacent to it, and blue merges with green: two quads. */
+static void
+test_grid_order_domain(struct sim_ir_shader *fs)
+{
+    static const float box[3] = {0, 0, 8};
+    struct sim_replay_options opt;
+    struct unit_fixture f;
+    float t[3][2];
+    memset(&opt, 0, sizeof(opt));
+    opt.qfm.evict_merge = SIM_SWITCH_OFF;
+    opt.qfm.order = SIM_GRID_ORDER_DOMAIN;
+    fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
+    tri3(t, C, LO, R);
+    fix_tri_patch(&f, t, (const uint32_t[3]){0, 3, 1}, blue, 0, box);
+    tri3(t, C, U, LO);
+    fix_tri_patch(&f, t, (const uint32_t[3]){0, 5, 3}, green, 0, box);
+    tri3(t, C, R, U);
+    fix_tri_patch(&f, t, (const uint32_t[3]){0, 1, 2}, red, 0, box);
+    f.dc.grid_order = f.opt.qfm.order;
+    fix_ready(&f);
+    const double *pl = f.dc.planes.data;
+    CHECK(pl[fix_get(&f, 0)->planes] == 1.0);     /* red first */
+    CHECK(pl[fix_get(&f, 1)->planes + 3] == 1.0); /* then green */
+    CHECK(pl[fix_get(&f, 2)->planes + 6] == 1.0); /* then blue */
+    for (uint32_t i = 0; i < 3; i++) {
+        CHECK(fix_feed(&f, i, 2, 2, 0));
+    }
+    fix_finish(&f);
+    CHECK_EQ_U64(2, f.counters.quads_shaded);
+    check_color(&f, 3, 2, red);
+    check_color(&f, 2, 2, green);
+    check_color(&f, 2, 3, blue);
+    fix_destroy(&f);
+}
+
 /* What a grid is: a patch of 6 triangles in two subpatches of 3, then a
  * second patch of 2. */
 static void
@@ -611,6 +651,7 @@ main(void)
     test_empty_insert(fs, SIM_SWITCH_OFF);
     test_grid_order(fs, SIM_GRID_ORDER_TESS);
     test_grid_order(fs, SIM_GRID_ORDER_REVERSE);
+    test_grid_order_domain(fs);
     test_grid_kinds();
     test_buffer_touch();
     struct sim_ir_shader *vs = fix_load(layer_client_vert_spv, sizeof(layer_client_vert_spv));
