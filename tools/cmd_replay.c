@@ -108,8 +108,9 @@ cli_replay_usage(FILE *out)
             "  --qfm-empty on|off|vertex   empty-coverage quad fragments: every 2x2\n"
             "                              region the triangle overlaps (on), none, or\n"
             "                              only regions holding a vertex\n"
-            "  --qfm-empty-insert on|off   an empty fragment merging with nothing\n"
-            "                              takes an entry (off)\n"
+            "  --qfm-empty-insert on|off|free  an empty fragment merging with\n"
+            "                              nothing takes an entry, is dropped (off),\n"
+            "                              or takes only a free one\n"
             "  --qfm-recency inserted|updated  what 'most recent' orders (inserted)\n"
             "  --qfm-grid subpatch|patch|run   what a grid is (subpatch)\n"
             "  --qfm-grid-size N           most triangles of a grid, up to 512 (512)\n"
@@ -178,6 +179,7 @@ parse_word(const char *s, const char *const *names, uint32_t *v)
 
 /* Value names of the enums, in enum order from 1 (NULL-terminated). */
 static const char *const qfm_empty_names[] = {"on", "off", "vertex", NULL};
+static const char *const qfm_empty_insert_names[] = {"on", "off", "free", NULL};
 static const char *const qfm_recency_names[] = {"inserted", "updated", NULL};
 static const char *const qfm_grid_names[] = {"subpatch", "patch", "run", NULL};
 static const char *const qfm_order_names[] = {"tess", "morton", "reverse", "domain", NULL};
@@ -285,7 +287,7 @@ parse_unit_option(const char *arg, const char *val, struct sim_replay_options *o
     } else if (strcmp(arg, "--qfm-empty") == 0) {
         ok = parse_word(val, qfm_empty_names, &o->qfm.empty);
     } else if (strcmp(arg, "--qfm-empty-insert") == 0) {
-        ok = parse_switch(val, &o->qfm.empty_insert);
+        ok = parse_word(val, qfm_empty_insert_names, &o->qfm.empty_insert);
     } else if (strcmp(arg, "--qfm-recency") == 0) {
         ok = parse_word(val, qfm_recency_names, &o->qfm.recency);
     } else if (strcmp(arg, "--qfm-grid") == 0) {
@@ -744,7 +746,8 @@ json_options(struct json_object *options, const struct sim_replay_options *opt)
     }
     bad |= rep_json_set_bool(qfm, "empty", o.qfm.empty != SIM_QFM_EMPTY_OFF);
     bad |= rep_json_set_string(qfm, "empty_rule", qfm_empty_names[o.qfm.empty - 1], SIZE_MAX);
-    bad |= rep_json_set_bool(qfm, "empty_insert", o.qfm.empty_insert == SIM_SWITCH_ON);
+    bad |= rep_json_set_string(qfm, "empty_insert", qfm_empty_insert_names[o.qfm.empty_insert - 1],
+                               SIZE_MAX);
     bad |= rep_json_set_string(qfm, "recency", qfm_recency_names[o.qfm.recency - 1], SIZE_MAX);
     bad |= rep_json_set_string(qfm, "grid", qfm_grid_names[o.qfm.grid - 1], SIZE_MAX);
     bad |= rep_json_set_uint(qfm, "grid_size", o.qfm.grid_size);

@@ -364,6 +364,8 @@ enum sim_grid_order {
     SIM_GRID_ORDER_DOMAIN,
 };
 
+#define SIM_QFM_EMPTY_INSERT_FREE 3u /* sim_qfm_options.empty_insert */
+
 struct sim_qfm_options {
     uint32_t entries;     /* merge buffer entries per bin; 0: 32; SIM_UNBOUNDED */
     uint32_t window;      /* the N most recent matching entries tried; 0: 2; SIM_UNBOUNDED: all */
@@ -371,8 +373,9 @@ struct sim_qfm_options {
     uint32_t evict_merge; /* enum sim_switch: merge-on-evict (default on) */
     uint32_t centroid;    /* enum sim_switch: centroid positions in merged quads (default off) */
     uint32_t recency;     /* enum sim_qfm_recency (default inserted) */
-    /* enum sim_switch: an empty fragment that merges with nothing takes an
-     * entry, or is dropped (default off: dropped) */
+    /* enum sim_switch, or SIM_QFM_EMPTY_INSERT_FREE: an empty fragment
+     * that merges with nothing takes an entry (on), is dropped (off, the
+     * default), or takes one only when one is free, never evicting */
     uint32_t empty_insert;
     uint32_t grid;        /* enum sim_grid_kind (default subpatch) */
     uint32_t grid_size;   /* most triangles of a grid, 1 .. SIM_GRID_MAX; 0: 512 */

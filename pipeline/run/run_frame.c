@@ -1592,7 +1592,7 @@ sim_replay_options_resolve(struct sim_replay_options *opt)
         return 0;
     }
     if (q->empty > SIM_QFM_EMPTY_VERTEX || q->recency > SIM_QFM_RECENCY_UPDATED ||
-        q->empty_insert > SIM_SWITCH_OFF || q->grid > SIM_GRID_RUN ||
+        q->empty_insert > SIM_QFM_EMPTY_INSERT_FREE || q->grid > SIM_GRID_RUN ||
         q->grid_size > SIM_GRID_MAX || q->order > SIM_GRID_ORDER_DOMAIN) {
         return 0;
     }

@@ -17,7 +17,8 @@
  * SIM_RAST_EMPTY_QUADS or emptied by early tests; with the vertex rule
  * only where the triangle has a vertex) merge and enter like the others,
  * carrying triangle and adjacency bits, and are never shaded; with
- * empty_insert off one that merges with nothing is dropped.  "Most
+ * empty_insert off one that merges with nothing is dropped (with
+ * empty_insert free, only when the buffer is full).  "Most
  * recent" is by insertion, or (recency updated) by the last fragment an
  * entry took.  The buffer is flushed (in insertion order, each entry
  * still trying merge-on-evict) at the end of every draw; each bin has its
@@ -434,7 +435,10 @@ qfm_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
             check_full(m, ctx, e);
             continue;
         }
-        if (empty && m->opt->qfm.empty_insert == SIM_SWITCH_OFF) {
+        if (empty && (m->opt->qfm.empty_insert == SIM_SWITCH_OFF ||
+                      (m->opt->qfm.empty_insert == SIM_QFM_EMPTY_INSERT_FREE &&
+                       m->opt->qfm.entries != SIM_UNBOUNDED &&
+                       m->buf.count >= m->opt->qfm.entries))) {
             continue; /* merged with nothing: dropped */
         }
         if (m->opt->qfm.entries != SIM_UNBOUNDED && m->buf.count >= m->opt->qfm.entries) {

@@ -402,6 +402,33 @@ test_empty_insert(struct sim_ir_shader *fs, uint32_t insert)
     fix_destroy(&f);
 }
 
+/* --qfm-empty-insert free: with one entry held by A, the empty fragment
+ * of the sliver S (not adjacent to A) evicts A when empties take entries
+ * (on), and is dropped when they take only free ones (free). */
+static void
+test_empty_insert_free(struct sim_ir_shader *fs, uint32_t insert)
+{
+    static const float S0[2] = {0.1f, 2.9f}, S1[2] = {7.9f, 2.95f}, S2[2] = {7.9f, 2.9f};
+    struct sim_replay_options opt;
+    struct unit_fixture f;
+    float t[3][2];
+    memset(&opt, 0, sizeof(opt));
+    opt.qfm.entries = 1;
+    opt.qfm.empty_insert = insert;
+    fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
+    tri3(t, C, R, U);
+    fix_tri(&f, t, (const uint32_t[3]){0, 1, 2}, red);
+    tri3(t, S0, S1, S2);
+    fix_tri(&f, t, (const uint32_t[3]){10, 11, 12}, white);
+    fix_ready(&f);
+    CHECK(fix_feed(&f, 0, 2, 2, 0));
+    CHECK(fix_feed(&f, 1, 2, 2, SIM_RAST_EMPTY_QUADS));
+    CHECK_EQ_U64(insert == SIM_SWITCH_ON ? 1 : 0, f.counters.qfm_evictions);
+    fix_finish(&f);
+    CHECK_EQ_U64(1, f.counters.quads_shaded);
+    fix_destroy(&f);
+}
+
 /* A grid in two orders: A, Cc, B (Cc not adjacent to A) with
  * merge-on-evict off shade two quads; --qfm-order reverse feeds B, Cc, A
  * and all three merge.  The grid keeps its adjacency either way. */
@@ -649,6 +676,9 @@ main(void)
     test_empty_vertex(fs, SIM_QFM_EMPTY_VERTEX);
     test_empty_insert(fs, SIM_SWITCH_ON);
     test_empty_insert(fs, SIM_SWITCH_OFF);
+    test_empty_insert(fs, SIM_QFM_EMPTY_INSERT_FREE);
+    test_empty_insert_free(fs, SIM_SWITCH_ON);
+    test_empty_insert_free(fs, SIM_QFM_EMPTY_INSERT_FREE);
     test_grid_order(fs, SIM_GRID_ORDER_TESS);
     test_grid_order(fs, SIM_GRID_ORDER_REVERSE);
     test_grid_order_domain(fs);
