@@ -27,6 +27,7 @@
  * clipping makes are new, so pieces of one primitive are adjacent along
  * their shared cut.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -194,25 +195,59 @@ morton_key(const struct sim_tri *t)
     return spread16((uint32_t)cx) | spread16((uint32_t)cy) << 1;
 }
 
-/* Z-order key of the centroid's patch coordinates (u, v), each in 2^-16
- * of the patch, clamped to [0, 1]; 0 for untessellated triangles. */
-static uint32_t
-domain_key(const struct sim_tri *t)
+/* The patch coordinates (u, v) at the triangle's centroid and the pixels
+ * per unit of u and of v there (1 / |gradient|); 0 when untessellated. */
+static int
+domain_at(const struct sim_tri *t, double uv[2], double scale[2])
 {
     double px = ((double)t->rast.x[0] + t->rast.x[1] + t->rast.x[2]) / (3.0 * SIM_RAST_ONE);
     double py = ((double)t->rast.y[0] + t->rast.y[1] + t->rast.y[2]) / (3.0 * SIM_RAST_ONE);
     double dx = px - t->fx, dy = py - t->fy;
     double w = t->inv_w[0] + t->inv_w[1] * dx + t->inv_w[2] * dy;
-    uint32_t k[2];
     if (t->patch == SIM_NONE || !(w != 0.0)) {
         return 0;
     }
     for (int d = 0; d < 2; d++) {
-        double u = (t->domain[d][0] + t->domain[d][1] * dx + t->domain[d][2] * dy) / w;
-        u = u > 0.0 ? (u < 1.0 ? u : 1.0) : 0.0; /* NaN: 0 */
-        k[d] = (uint32_t)(u * 65535.0);
+        const double *p = t->domain[d];
+        double u = (p[0] + p[1] * dx + p[2] * dy) / w;
+        double gx = (p[1] - u * t->inv_w[1]) / w, gy = (p[2] - u * t->inv_w[2]) / w;
+        double g = sqrt(gx * gx + gy * gy);
+        uv[d] = u == u ? u : 0.0;
+        scale[d] = g > 1e-12 && g == g ? 1.0 / g : 0.0;
     }
-    return spread16(k[0]) | spread16(k[1]) << 1;
+    return 1;
+}
+
+/* Keys for SIM_GRID_ORDER_DOMAIN: Z order of the centroids' (u, v),
+ * each direction measured in quarter pixels from the grid's smallest (u,
+ * v) with the grid's mean pixels per unit, so that a long thin grid (a
+ * hair) is walked along its length, not once per half of its width. */
+static void
+domain_keys(const struct sim_tri *t, uint32_t n, struct order_key *keys)
+{
+    double lo[2] = {1e300, 1e300}, sum[2] = {0, 0};
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        double uv[2], sc[2];
+        if (domain_at(&t[i], uv, sc)) {
+            for (int d = 0; d < 2; d++) {
+                lo[d] = uv[d] < lo[d] ? uv[d] : lo[d];
+                sum[d] += sc[d];
+            }
+            count++;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        double uv[2], sc[2];
+        uint32_t q[2] = {0, 0};
+        if (count && domain_at(&t[i], uv, sc)) {
+            for (int d = 0; d < 2; d++) {
+                double v = (uv[d] - lo[d]) * (sum[d] / count) * 4.0;
+                q[d] = v > 0.0 ? (v < 65535.0 ? (uint32_t)v : 65535u) : 0u;
+            }
+        }
+        keys[i].key = (uint64_t)(spread16(q[0]) | spread16(q[1]) << 1) << 16 | i;
+    }
 }
 
 /* Puts the `n` triangles `t` of one grid in dc->grid_order, using `keys`
@@ -225,11 +260,13 @@ grid_order(const struct sim_draw_ctx *dc, struct sim_tri *t, uint32_t n, struct 
         dc->grid_order != SIM_GRID_ORDER_DOMAIN) {
         return;
     }
-    for (uint32_t i = 0; i < n; i++) {
-        uint64_t k = dc->grid_order == SIM_GRID_ORDER_MORTON   ? morton_key(&t[i])
-                     : dc->grid_order == SIM_GRID_ORDER_DOMAIN ? domain_key(&t[i])
-                                                               : n - 1 - i;
-        keys[i].key = k << 16 | i;
+    if (dc->grid_order == SIM_GRID_ORDER_DOMAIN) {
+        domain_keys(t, n, keys);
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t k = dc->grid_order == SIM_GRID_ORDER_MORTON ? morton_key(&t[i]) : n - 1 - i;
+            keys[i].key = k << 16 | i;
+        }
     }
     qsort(keys, n, sizeof(*keys), order_key_cmp);
     for (uint32_t i = 0; i < n; i++) {

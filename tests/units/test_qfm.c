@@ -471,11 +471,12 @@ test_grid_order(struct sim_ir_shader *fs, uint32_t order)
     fix_destroy(&f);
 }
 
-/* --qfm-order domain: the fan's triangles as one patch with (u, v) =
- * (x / 8, y / 8), given blue, green, red (which all merge: one quad).
- * Z order of their centroids' (u, v) is red (0.5, 0.25), green (0.25,
- * 0.33), blue (0.38, 0.46) (u in the low bits), so red arrives first,
- * green is not adjacent to it, and blue merges with green: two quads. */
+/* --qfm-order domain: the fan's triangles, given red, green, blue (two
+ * quads in that order, test_grid_order), as one patch with (u, v) = (x /
+ * 8, y / 8): in quarter pixels from the smallest (u, v) their centroids
+ * are red (8, 0), green (0, 2), blue (4, 6), whose Z order (x in the low
+ * bits) is green, blue, red; blue merges with green and red with blue:
+ * one quad. */
 static void
 test_grid_order_domain(struct sim_ir_shader *fs)
 {
@@ -487,23 +488,23 @@ test_grid_order_domain(struct sim_ir_shader *fs)
     opt.qfm.evict_merge = SIM_SWITCH_OFF;
     opt.qfm.order = SIM_GRID_ORDER_DOMAIN;
     fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
-    tri3(t, C, LO, R);
-    fix_tri_patch(&f, t, (const uint32_t[3]){0, 3, 1}, blue, 0, box);
-    tri3(t, C, U, LO);
-    fix_tri_patch(&f, t, (const uint32_t[3]){0, 5, 3}, green, 0, box);
     tri3(t, C, R, U);
     fix_tri_patch(&f, t, (const uint32_t[3]){0, 1, 2}, red, 0, box);
+    tri3(t, C, U, LO);
+    fix_tri_patch(&f, t, (const uint32_t[3]){0, 5, 3}, green, 0, box);
+    tri3(t, C, LO, R);
+    fix_tri_patch(&f, t, (const uint32_t[3]){0, 3, 1}, blue, 0, box);
     f.dc.grid_order = f.opt.qfm.order;
     fix_ready(&f);
     const double *pl = f.dc.planes.data;
-    CHECK(pl[fix_get(&f, 0)->planes] == 1.0);     /* red first */
-    CHECK(pl[fix_get(&f, 1)->planes + 3] == 1.0); /* then green */
-    CHECK(pl[fix_get(&f, 2)->planes + 6] == 1.0); /* then blue */
+    CHECK(pl[fix_get(&f, 0)->planes + 3] == 1.0); /* green first */
+    CHECK(pl[fix_get(&f, 1)->planes + 6] == 1.0); /* then blue */
+    CHECK(pl[fix_get(&f, 2)->planes] == 1.0);     /* then red */
     for (uint32_t i = 0; i < 3; i++) {
         CHECK(fix_feed(&f, i, 2, 2, 0));
     }
     fix_finish(&f);
-    CHECK_EQ_U64(2, f.counters.quads_shaded);
+    CHECK_EQ_U64(1, f.counters.quads_shaded);
     check_color(&f, 3, 2, red);
     check_color(&f, 2, 2, green);
     check_color(&f, 2, 3, blue);
