@@ -112,7 +112,18 @@ cli_replay_usage(FILE *out)
             "Unit options (defaults in parentheses; docs/modes.md):\n"
             "  --qfm-entries N|unbounded   merge buffer entries per bin (32)\n"
             "  --qfm-window N|all          most recent matching entries tried (2)\n"
-            "  --qfm-empty on|off          empty-coverage quad fragments (on)\n"
+            "  --qfm-empty on|off|vertex   empty-coverage quad fragments: every 2x2\n"
+            "                              region the triangle overlaps (on), none, or\n"
+            "                              only regions holding a vertex\n"
+            "  --qfm-empty-insert on|off|free  an empty fragment merging with\n"
+            "                              nothing takes an entry, is dropped (off),\n"
+            "                              or takes only a free one\n"
+            "  --qfm-recency inserted|updated  what 'most recent' orders (inserted)\n"
+            "  --qfm-grid subpatch|patch|run   what a grid is (subpatch)\n"
+            "  --qfm-grid-size N           most triangles of a grid, up to 512 (512)\n"
+            "  --qfm-order tess|morton|reverse|domain  triangle order in a grid (domain)\n"
+            "  --qfm-bin-size N|screen     bin side in pixels, a multiple of 64: one\n"
+            "                              merge buffer (and unit state) per bin (64)\n"
             "  --qfm-evict-merge on|off    merge-on-evict (on)\n"
             "  --qfm-centroid on|off       centroid positions in merged quads (off)\n"
             "  --pmu-entries N             PMU buffer entries per bin (512)\n"
@@ -158,6 +169,27 @@ parse_switch(const char *s, uint32_t *v)
     }
     return 1;
 }
+
+/* One of `names` (NULL-terminated): its index + 1 (the options' enums
+ * start with a DEFAULT 0). */
+static int
+parse_word(const char *s, const char *const *names, uint32_t *v)
+{
+    for (uint32_t i = 0; names[i]; i++) {
+        if (strcmp(s, names[i]) == 0) {
+            *v = i + 1;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Value names of the enums, in enum order from 1 (NULL-terminated). */
+static const char *const qfm_empty_names[] = {"on", "off", "vertex", NULL};
+static const char *const qfm_empty_insert_names[] = {"on", "off", "free", NULL};
+static const char *const qfm_recency_names[] = {"inserted", "updated", NULL};
+static const char *const qfm_grid_names[] = {"subpatch", "patch", "run", NULL};
+static const char *const qfm_order_names[] = {"tess", "morton", "reverse", "domain", NULL};
 
 /* A positive count up to `max`, or `unbounded_word` for SIM_UNBOUNDED. */
 static int
@@ -260,7 +292,20 @@ parse_unit_option(const char *arg, const char *val, struct sim_replay_options *o
     } else if (strcmp(arg, "--qfm-window") == 0) {
         ok = parse_count(val, "all", 1u << 20, &o->qfm.window);
     } else if (strcmp(arg, "--qfm-empty") == 0) {
-        ok = parse_switch(val, &o->qfm.empty);
+        ok = parse_word(val, qfm_empty_names, &o->qfm.empty);
+    } else if (strcmp(arg, "--qfm-empty-insert") == 0) {
+        ok = parse_word(val, qfm_empty_insert_names, &o->qfm.empty_insert);
+    } else if (strcmp(arg, "--qfm-recency") == 0) {
+        ok = parse_word(val, qfm_recency_names, &o->qfm.recency);
+    } else if (strcmp(arg, "--qfm-grid") == 0) {
+        ok = parse_word(val, qfm_grid_names, &o->qfm.grid);
+    } else if (strcmp(arg, "--qfm-grid-size") == 0) {
+        ok = parse_count(val, NULL, SIM_GRID_MAX, &o->qfm.grid_size);
+    } else if (strcmp(arg, "--qfm-order") == 0) {
+        ok = parse_word(val, qfm_order_names, &o->qfm.order);
+    } else if (strcmp(arg, "--qfm-bin-size") == 0) {
+        ok = parse_count(val, "screen", SIM_RAST_MAX_EXTENT, &o->bin_size) &&
+             (o->bin_size == SIM_UNBOUNDED || o->bin_size % SIM_BIN_SIZE == 0);
     } else if (strcmp(arg, "--qfm-evict-merge") == 0) {
         ok = parse_switch(val, &o->qfm.evict_merge);
     } else if (strcmp(arg, "--qfm-centroid") == 0) {
@@ -609,6 +654,7 @@ json_internals(struct json_object *unit, uint32_t u, const struct sim_unit_count
         bad |= rep_json_set_uint(o, "merges_on_evict", c->qfm_evict_merges);
         bad |= rep_json_set_uint(o, "empty_quads", c->qfm_empty_quads);
         bad |= rep_json_set_uint(o, "full_coverage_evictions", c->qfm_full_evictions);
+        bad |= rep_json_set_uint(o, "empty_merges", c->qfm_empty_merges);
         break;
     case SIM_UNIT_PMU:
         bad |= rep_json_set_uint(o, "partially_covered_quads", c->pmu_partial_quads);
@@ -713,7 +759,19 @@ json_options(struct json_object *options, const struct sim_replay_options *opt)
     } else {
         bad |= rep_json_set_uint(qfm, "window", o.qfm.window);
     }
-    bad |= rep_json_set_bool(qfm, "empty", o.qfm.empty == SIM_SWITCH_ON);
+    bad |= rep_json_set_bool(qfm, "empty", o.qfm.empty != SIM_QFM_EMPTY_OFF);
+    bad |= rep_json_set_string(qfm, "empty_rule", qfm_empty_names[o.qfm.empty - 1], SIZE_MAX);
+    bad |= rep_json_set_string(qfm, "empty_insert", qfm_empty_insert_names[o.qfm.empty_insert - 1],
+                               SIZE_MAX);
+    bad |= rep_json_set_string(qfm, "recency", qfm_recency_names[o.qfm.recency - 1], SIZE_MAX);
+    bad |= rep_json_set_string(qfm, "grid", qfm_grid_names[o.qfm.grid - 1], SIZE_MAX);
+    bad |= rep_json_set_uint(qfm, "grid_size", o.qfm.grid_size);
+    bad |= rep_json_set_string(qfm, "order", qfm_order_names[o.qfm.order - 1], SIZE_MAX);
+    if (o.bin_size == SIM_UNBOUNDED) {
+        bad |= rep_json_set_string(qfm, "bin_size", "screen", SIZE_MAX);
+    } else {
+        bad |= rep_json_set_uint(qfm, "bin_size", o.bin_size);
+    }
     bad |= rep_json_set_bool(qfm, "evict_merge", o.qfm.evict_merge == SIM_SWITCH_ON);
     bad |= rep_json_set_bool(qfm, "centroid", o.qfm.centroid == SIM_SWITCH_ON);
     struct json_object *pmu = rep_json_set_object(options, "pmu");

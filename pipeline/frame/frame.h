@@ -348,12 +348,59 @@ enum sim_switch {
     SIM_SWITCH_OFF,
 };
 
+/* Which empty-coverage quad fragments the rasterizer emits for qfm. */
+enum sim_qfm_empty {
+    SIM_QFM_EMPTY_DEFAULT,
+    SIM_QFM_EMPTY_OVERLAP, /* every 2x2 region the triangle overlaps without covering a sample */
+    SIM_QFM_EMPTY_OFF,
+    /* only the regions holding one of the triangle's vertices (the
+     * dissertation's "inexpensive and sufficient overlap check", §6.2.4) */
+    SIM_QFM_EMPTY_VERTEX,
+};
+
+/* What "the N most recent" entries of a location are ordered by. */
+enum sim_qfm_recency {
+    SIM_QFM_RECENCY_DEFAULT,
+    SIM_QFM_RECENCY_INSERTED, /* when the entry was made */
+    SIM_QFM_RECENCY_UPDATED,  /* when a fragment last entered it (made or merged) */
+};
+
+/* What a grid is (front_grid.c; ../shared/spec/modes.md, "Grid"). */
+enum sim_grid_kind {
+    SIM_GRID_DEFAULT,
+    SIM_GRID_SUBPATCH, /* one DiagSplit subpatch (--retessellate), else one patch, cut at size */
+    SIM_GRID_PATCH,    /* one patch of the application, cut at size, ignoring subpatches */
+    SIM_GRID_RUN,      /* runs of `size` consecutive triangles of the draw */
+};
+
+/* The order of the triangles inside a grid (the rasterizer's order). */
+enum sim_grid_order {
+    SIM_GRID_ORDER_DEFAULT,
+    SIM_GRID_ORDER_TESS,    /* as the tessellator (or the application) gave them; a zeroed
+                             * sim_draw_ctx.grid_order means this too */
+    SIM_GRID_ORDER_MORTON,  /* Z order of the screen-space centroids */
+    SIM_GRID_ORDER_REVERSE, /* the tessellator's order backwards */
+    /* Z order of the centroids' patch coordinates (u, v), as a dicer
+     * could emit them (not tessellated: as given) */
+    SIM_GRID_ORDER_DOMAIN,
+};
+
+#define SIM_QFM_EMPTY_INSERT_FREE 3u /* sim_qfm_options.empty_insert */
+
 struct sim_qfm_options {
     uint32_t entries;     /* merge buffer entries per bin; 0: 32; SIM_UNBOUNDED */
     uint32_t window;      /* the N most recent matching entries tried; 0: 2; SIM_UNBOUNDED: all */
-    uint32_t empty;       /* enum sim_switch: empty-coverage quad fragments (default on) */
+    uint32_t empty;       /* enum sim_qfm_empty (default overlap) */
     uint32_t evict_merge; /* enum sim_switch: merge-on-evict (default on) */
     uint32_t centroid;    /* enum sim_switch: centroid positions in merged quads (default off) */
+    uint32_t recency;     /* enum sim_qfm_recency (default inserted) */
+    /* enum sim_switch, or SIM_QFM_EMPTY_INSERT_FREE: an empty fragment
+     * that merges with nothing takes an entry (on), is dropped (off, the
+     * default), or takes one only when one is free, never evicting */
+    uint32_t empty_insert;
+    uint32_t grid;        /* enum sim_grid_kind (default subpatch) */
+    uint32_t grid_size;   /* most triangles of a grid, 1 .. SIM_GRID_MAX; 0: 512 */
+    uint32_t order;       /* enum sim_grid_order (default domain) */
 };
 
 struct sim_pmu_options {
@@ -421,6 +468,12 @@ struct sim_replay_options {
     struct sim_pmu_options pmu;
     struct sim_cps_options cps;
     struct sim_amfs_options amfs;
+    /* Bins: the square tiles of the framebuffer, each rasterized and
+     * shaded in triangle order by one worker with its own unit state (so
+     * one merge buffer per bin).  Pixels, a multiple of 64 up to 16384; 0:
+     * 64; SIM_UNBOUNDED: one bin the size of the framebuffer (one stream
+     * for the whole screen, as the papers' software pipelines). */
+    uint32_t bin_size;
     /* The dissertation's DiagSplit column (../shared/spec/modes.md): 0
      * tessellates as the application's levels say; AREA > 0 re-tessellates
      * quad-domain patches with DiagSplit into triangles of about AREA px^2
@@ -466,6 +519,7 @@ struct sim_unit_counters {
     uint64_t qfm_evict_merges;    /* evicted entries merged into another instead of shaded */
     uint64_t qfm_empty_quads;     /* quad fragments without a surviving sample received */
     uint64_t qfm_full_evictions;  /* entries shaded at once because their coverage was full */
+    uint64_t qfm_empty_merges;    /* empty quad fragments merged into an entry on arrival */
     /* pmu */
     uint64_t pmu_partial_quads;   /* quad fragments with a partially covered pixel (buffered) */
     uint64_t pmu_saved_quads;     /* ... of which never shaded (every pixel merged away) */

@@ -190,6 +190,10 @@ struct sim_draw_ctx {
     uint32_t per_sample;          /* fragment shading per sample (sample shading, SampleId,
                                    * SamplePosition or sample-qualified inputs) */
     double retessellate;          /* sim_replay_options.retessellate */
+    uint32_t bin_size;            /* sim_replay_options.bin_size (0: SIM_BIN_SIZE) */
+    uint32_t grid_kind;           /* enum sim_grid_kind (0: subpatch) */
+    uint32_t grid_size;           /* most triangles of a grid (0: SIM_GRID_MAX) */
+    uint32_t grid_order;          /* enum sim_grid_order (0: tess) */
 
     struct sim_geom geom;
     struct sim_array tris;   /* struct sim_tri */
@@ -204,6 +208,7 @@ struct sim_draw_ctx {
     uint32_t point_coord_plane;
 
     uint32_t bins_x, bins_y;
+    uint32_t bin_w, bin_h; /* pixels of a bin (SIM_BIN_SIZE, or the framebuffer's size) */
     struct sim_bin *bins;
     uint32_t bin_capacity;
 

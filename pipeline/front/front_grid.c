@@ -4,11 +4,19 @@
  * "Adjacency"):
  *
  *   - tessellated triangles: the triangles of one patch in tessellator
- *     output order, cut into grids of at most SIM_GRID_MAX; re-tessellated
- *     ones (--retessellate), one grid per DiagSplit subpatch (which it
- *     keeps to SIM_GRID_MAX triangles);
- *   - other triangles: runs of at most SIM_GRID_MAX consecutive triangles
+ *     output order, cut into grids of at most dc->grid_size (SIM_GRID_MAX);
+ *     re-tessellated ones (--retessellate), one grid per DiagSplit
+ *     subpatch (which it keeps to SIM_GRID_MAX triangles), cut likewise;
+ *   - other triangles: runs of at most dc->grid_size consecutive triangles
  *     of the draw.
+ *
+ * dc->grid_kind changes what a grid is (SIM_GRID_PATCH: the patch,
+ * ignoring DiagSplit's subpatches; SIM_GRID_RUN: runs of grid_size
+ * triangles whatever their patch), and dc->grid_order the order of the
+ * triangles inside each grid, which is the order the rasterizer and the
+ * shading units see them in (SIM_GRID_ORDER_MORTON: Z order of their
+ * screen centroids; SIM_GRID_ORDER_DOMAIN: Z order of their centroids'
+ * patch coordinates; SIM_GRID_ORDER_REVERSE: backwards).
  *
  * Vertices are identified by the geometry's vertex numbers where those are
  * shared (indexed draws reuse one vertex per index, the tessellator one per
@@ -19,6 +27,7 @@
  * clipping makes are new, so pieces of one primitive are adjacent along
  * their shared cut.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,6 +158,123 @@ grids_job_run(void *data, uint32_t worker, uint32_t k)
                  j->edges + (size_t)worker * 3 * SIM_GRID_MAX);
 }
 
+/* Spreads the low 16 bits of v to the even bits. */
+static uint32_t
+spread16(uint32_t v)
+{
+    v &= 0xffff;
+    v = (v | (v << 8)) & 0x00ff00ffu;
+    v = (v | (v << 4)) & 0x0f0f0f0fu;
+    v = (v | (v << 2)) & 0x33333333u;
+    v = (v | (v << 1)) & 0x55555555u;
+    return v;
+}
+
+struct order_key {
+    uint64_t key; /* sort key, then the triangle's place, so the sort is stable */
+};
+
+static int
+order_key_cmp(const void *pa, const void *pb)
+{
+    const struct order_key *a = pa, *b = pb;
+    return a->key < b->key ? -1 : a->key > b->key;
+}
+
+/* Z-order key of the triangle's centroid, in quarter pixels (clamped to
+ * 0 .. 2^16 - 1 in each direction). */
+static uint32_t
+morton_key(const struct sim_tri *t)
+{
+    int64_t cx = ((int64_t)t->rast.x[0] + t->rast.x[1] + t->rast.x[2]) / 3;
+    int64_t cy = ((int64_t)t->rast.y[0] + t->rast.y[1] + t->rast.y[2]) / 3;
+    cx = cx < 0 ? 0 : cx / (SIM_RAST_ONE / 4);
+    cy = cy < 0 ? 0 : cy / (SIM_RAST_ONE / 4);
+    cx = cx > 0xffff ? 0xffff : cx;
+    cy = cy > 0xffff ? 0xffff : cy;
+    return spread16((uint32_t)cx) | spread16((uint32_t)cy) << 1;
+}
+
+/* The patch coordinates (u, v) at the triangle's centroid and the pixels
+ * per unit of u and of v there (1 / |gradient|); 0 when untessellated. */
+static int
+domain_at(const struct sim_tri *t, double uv[2], double scale[2])
+{
+    double px = ((double)t->rast.x[0] + t->rast.x[1] + t->rast.x[2]) / (3.0 * SIM_RAST_ONE);
+    double py = ((double)t->rast.y[0] + t->rast.y[1] + t->rast.y[2]) / (3.0 * SIM_RAST_ONE);
+    double dx = px - t->fx, dy = py - t->fy;
+    double w = t->inv_w[0] + t->inv_w[1] * dx + t->inv_w[2] * dy;
+    if (t->patch == SIM_NONE || !(w != 0.0)) {
+        return 0;
+    }
+    for (int d = 0; d < 2; d++) {
+        const double *p = t->domain[d];
+        double u = (p[0] + p[1] * dx + p[2] * dy) / w;
+        double gx = (p[1] - u * t->inv_w[1]) / w, gy = (p[2] - u * t->inv_w[2]) / w;
+        double g = sqrt(gx * gx + gy * gy);
+        uv[d] = u == u ? u : 0.0;
+        scale[d] = g > 1e-12 && g == g ? 1.0 / g : 0.0;
+    }
+    return 1;
+}
+
+/* Keys for SIM_GRID_ORDER_DOMAIN: Z order of the centroids' (u, v),
+ * each direction measured in quarter pixels from the grid's smallest (u,
+ * v) with the grid's mean pixels per unit, so that a long thin grid (a
+ * hair) is walked along its length, not once per half of its width. */
+static void
+domain_keys(const struct sim_tri *t, uint32_t n, struct order_key *keys)
+{
+    double lo[2] = {1e300, 1e300}, sum[2] = {0, 0};
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        double uv[2], sc[2];
+        if (domain_at(&t[i], uv, sc)) {
+            for (int d = 0; d < 2; d++) {
+                lo[d] = uv[d] < lo[d] ? uv[d] : lo[d];
+                sum[d] += sc[d];
+            }
+            count++;
+        }
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        double uv[2], sc[2];
+        uint32_t q[2] = {0, 0};
+        if (count && domain_at(&t[i], uv, sc)) {
+            for (int d = 0; d < 2; d++) {
+                double v = (uv[d] - lo[d]) * (sum[d] / count) * 4.0;
+                q[d] = v > 0.0 ? (v < 65535.0 ? (uint32_t)v : 65535u) : 0u;
+            }
+        }
+        keys[i].key = (uint64_t)(spread16(q[0]) | spread16(q[1]) << 1) << 16 | i;
+    }
+}
+
+/* Puts the `n` triangles `t` of one grid in dc->grid_order, using `keys`
+ * and `tmp` (n each). */
+static void
+grid_order(const struct sim_draw_ctx *dc, struct sim_tri *t, uint32_t n, struct order_key *keys,
+           struct sim_tri *tmp)
+{
+    if (dc->grid_order != SIM_GRID_ORDER_MORTON && dc->grid_order != SIM_GRID_ORDER_REVERSE &&
+        dc->grid_order != SIM_GRID_ORDER_DOMAIN) {
+        return;
+    }
+    if (dc->grid_order == SIM_GRID_ORDER_DOMAIN) {
+        domain_keys(t, n, keys);
+    } else {
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t k = dc->grid_order == SIM_GRID_ORDER_MORTON ? morton_key(&t[i]) : n - 1 - i;
+            keys[i].key = k << 16 | i;
+        }
+    }
+    qsort(keys, n, sizeof(*keys), order_key_cmp);
+    for (uint32_t i = 0; i < n; i++) {
+        tmp[i] = t[keys[i].key & 0xffff];
+    }
+    memcpy(t, tmp, (size_t)n * sizeof(*t));
+}
+
 enum sim_replay_error
 sim_front_grids(struct sim_draw_ctx *dc)
 {
@@ -164,6 +290,9 @@ sim_front_grids(struct sim_draw_ctx *dc)
     struct grids_job j = {.dc = dc, .tris = tris};
     size_t *start;
     uint8_t *by_pos;
+    uint32_t size = dc->grid_size && dc->grid_size <= SIM_GRID_MAX ? dc->grid_size : SIM_GRID_MAX;
+    struct order_key *keys = NULL;
+    struct sim_tri *tmp = NULL;
 
     if (count == 0) {
         return SIM_REPLAY_ERROR_OK;
@@ -189,11 +318,31 @@ sim_front_grids(struct sim_draw_ctx *dc)
             i++;
             continue;
         }
-        while (k < count && k - i < SIM_GRID_MAX && tris[k].grid != SIM_NONE &&
-               (gs || (tris[k].patch == tris[i].patch && tris[k].subpatch == tris[i].subpatch))) {
-            tris[k].grid = grid;
-            tris[k].grid_index = (uint32_t)(k - i);
+        while (k < count && k - i < size && tris[k].grid != SIM_NONE &&
+               (gs || dc->grid_kind == SIM_GRID_RUN ||
+                (tris[k].patch == tris[i].patch &&
+                 (dc->grid_kind == SIM_GRID_PATCH || tris[k].subpatch == tris[i].subpatch)))) {
             k++;
+        }
+        if (dc->grid_order != SIM_GRID_ORDER_DEFAULT && dc->grid_order != SIM_GRID_ORDER_TESS) {
+            if (!keys) {
+                keys = calloc(SIM_GRID_MAX, sizeof(*keys));
+                tmp = calloc(SIM_GRID_MAX, sizeof(*tmp));
+                if (!keys || !tmp) {
+                    free(keys);
+                    free(tmp);
+                    free(start);
+                    free(by_pos);
+                    free(j.refs);
+                    free(j.edges);
+                    return SIM_REPLAY_ERROR_NOMEM;
+                }
+            }
+            grid_order(dc, tris + i, (uint32_t)(k - i), keys, tmp);
+        }
+        for (size_t m = i; m < k; m++) {
+            tris[m].grid = grid;
+            tris[m].grid_index = (uint32_t)(m - i);
         }
         start[grid] = i;
         start[grid + 1] = k;
@@ -214,5 +363,7 @@ sim_front_grids(struct sim_draw_ctx *dc)
     free(by_pos);
     free(j.refs);
     free(j.edges);
+    free(keys);
+    free(tmp);
     return SIM_REPLAY_ERROR_OK;
 }

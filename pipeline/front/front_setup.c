@@ -218,8 +218,18 @@ setup_begin(struct sim_draw_ctx *dc)
     }
     dc->prim_viewport = 0;
 
-    dc->bins_x = (pass->width + SIM_BIN_SIZE - 1) / SIM_BIN_SIZE;
-    dc->bins_y = (pass->height + SIM_BIN_SIZE - 1) / SIM_BIN_SIZE;
+    /* A bin is a multiple of SIM_BIN_SIZE on each side (the rasterizer
+     * works on SIM_BIN_SIZE tiles of it), or the whole framebuffer. */
+    if (dc->bin_size == SIM_UNBOUNDED) {
+        dc->bin_w = (pass->width + SIM_BIN_SIZE - 1) / SIM_BIN_SIZE * SIM_BIN_SIZE;
+        dc->bin_h = (pass->height + SIM_BIN_SIZE - 1) / SIM_BIN_SIZE * SIM_BIN_SIZE;
+        dc->bin_w = dc->bin_w ? dc->bin_w : SIM_BIN_SIZE;
+        dc->bin_h = dc->bin_h ? dc->bin_h : SIM_BIN_SIZE;
+    } else {
+        dc->bin_w = dc->bin_h = dc->bin_size ? dc->bin_size : SIM_BIN_SIZE;
+    }
+    dc->bins_x = (pass->width + dc->bin_w - 1) / dc->bin_w;
+    dc->bins_y = (pass->height + dc->bin_h - 1) / dc->bin_h;
     if (dc->bins_x * dc->bins_y > dc->bin_capacity) {
         struct sim_bin *b = realloc(dc->bins, sizeof(*b) * dc->bins_x * dc->bins_y);
         if (!b) {
@@ -590,10 +600,10 @@ setup_run(struct sim_draw_ctx *dc)
     /* Binning: every triangle goes to each bin its box overlaps, in order. */
     for (size_t t = 0; t < dc->tris.count; t++) {
         const struct sim_tri *tri = (const struct sim_tri *)dc->tris.data + t;
-        uint32_t bx0 = (uint32_t)tri->rast.box.x0 / SIM_BIN_SIZE;
-        uint32_t by0 = (uint32_t)tri->rast.box.y0 / SIM_BIN_SIZE;
-        uint32_t bx1 = (uint32_t)(tri->rast.box.x1 - 1) / SIM_BIN_SIZE;
-        uint32_t by1 = (uint32_t)(tri->rast.box.y1 - 1) / SIM_BIN_SIZE;
+        uint32_t bx0 = (uint32_t)tri->rast.box.x0 / dc->bin_w;
+        uint32_t by0 = (uint32_t)tri->rast.box.y0 / dc->bin_h;
+        uint32_t bx1 = (uint32_t)(tri->rast.box.x1 - 1) / dc->bin_w;
+        uint32_t by1 = (uint32_t)(tri->rast.box.y1 - 1) / dc->bin_h;
         for (uint32_t by = by0; by <= by1 && by < dc->bins_y; by++) {
             for (uint32_t bx = bx0; bx <= bx1 && bx < dc->bins_x; bx++) {
                 uint32_t *e = sim_array_grow(&dc->bins[by * dc->bins_x + bx].tris,

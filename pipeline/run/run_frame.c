@@ -223,6 +223,64 @@ worker_prepare(struct worker *w)
     return 1;
 }
 
+/* The quads of triangle `tri` inside `rect` (at most one SIM_BIN_SIZE
+ * tile) through early tests into each unit. */
+static void
+process_tile(struct worker *w, const struct sim_tri *tri, const struct sim_rast_rect *rect,
+             const struct sim_unit_ops *const *ops, void *const *self,
+             const uint32_t *keep_empty, uint32_t first_unit)
+{
+    struct replay *r = w->r;
+    const struct sim_draw_ctx *dc = &r->dc;
+    uint32_t n = sim_rast_tri_quads_ex(&tri->rast, rect, dc->samples, r->raster_flags, w->quads,
+                                       SIM_BIN_QUADS, &w->stats);
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        uint32_t m = 0, covered = 0;
+        if (!(r->res->units & (1u << u))) {
+            continue;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            const struct sim_rast_quad *q = &w->quads[i];
+            struct sim_quad *o = &w->unit_quads[m];
+            uint32_t any = 0;
+            for (uint32_t p = 0; p < 4; p++) {
+                o->mask[p] = q->mask[p];
+            }
+            if (dc->early_tests) {
+                sim_back_depth_test_quad(dc, r->targets[u].depth, tri, q->x, q->y, o->mask);
+            }
+            for (uint32_t p = 0; p < 4; p++) {
+                any |= o->mask[p];
+                w->counters[u].covered_fragments += o->mask[p] != 0;
+                if (o->mask[p]) {
+                    /* Bins never share pixels: no two workers write
+                     * the same byte. */
+                    uint32_t px = (uint32_t)q->x + (p & 1), py = (uint32_t)q->y + (p >> 1);
+                    if (px < r->res->heat_width && py < r->res->heat_height) {
+                        r->res->covered[u][(size_t)py * r->res->heat_width + px] = 1;
+                    }
+                }
+            }
+            covered += any != 0;
+            if (any || keep_empty[u]) {
+                o->x = q->x;
+                o->y = q->y;
+                o->tri = tri;
+                m++;
+            }
+        }
+        if (u == first_unit) {
+            w->quads_after_early += covered;
+            if (covered && tri->grid < r->grid_capacity) {
+                atomic_store_explicit(&r->grid_visible[tri->grid], 1, memory_order_relaxed);
+            }
+        }
+        if (dc->fs && m) {
+            ops[u]->run(self[u], &w->ctx[u], w->unit_quads, m);
+        }
+    }
+}
+
 static void
 process_bin(struct worker *w, uint32_t b)
 {
@@ -237,10 +295,10 @@ process_bin(struct worker *w, uint32_t b)
     if (bin->tris.count == 0 || !worker_prepare(w)) {
         return;
     }
-    rect.x0 = (int32_t)(bx * SIM_BIN_SIZE);
-    rect.y0 = (int32_t)(by * SIM_BIN_SIZE);
-    rect.x1 = rect.x0 + SIM_BIN_SIZE;
-    rect.y1 = rect.y0 + SIM_BIN_SIZE;
+    rect.x0 = (int32_t)(bx * dc->bin_w);
+    rect.y0 = (int32_t)(by * dc->bin_h);
+    rect.x1 = rect.x0 + (int32_t)dc->bin_w;
+    rect.y1 = rect.y0 + (int32_t)dc->bin_h;
     rect.x0 = rect.x0 > dc->scissor.x0 ? rect.x0 : dc->scissor.x0;
     rect.y0 = rect.y0 > dc->scissor.y0 ? rect.y0 : dc->scissor.y0;
     rect.x1 = rect.x1 < dc->scissor.x1 ? rect.x1 : dc->scissor.x1;
@@ -265,51 +323,27 @@ process_bin(struct worker *w, uint32_t b)
     }
     for (size_t t = 0; t < bin->tris.count; t++) {
         const struct sim_tri *tri = &tris[list[t]];
-        uint32_t n = sim_rast_tri_quads_ex(&tri->rast, &rect, dc->samples, r->raster_flags,
-                                           w->quads, SIM_BIN_QUADS, &w->stats);
-        for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-            uint32_t m = 0, covered = 0;
-            if (!(r->res->units & (1u << u))) {
-                continue;
-            }
-            for (uint32_t i = 0; i < n; i++) {
-                const struct sim_rast_quad *q = &w->quads[i];
-                struct sim_quad *o = &w->unit_quads[m];
-                uint32_t any = 0;
-                for (uint32_t p = 0; p < 4; p++) {
-                    o->mask[p] = q->mask[p];
+        struct sim_rast_rect box = rect;
+        if (dc->bin_w <= SIM_BIN_SIZE && dc->bin_h <= SIM_BIN_SIZE) {
+            process_tile(w, tri, &rect, ops, self, keep_empty, first_unit);
+            continue;
+        }
+        /* A bin larger than the rasterizer's tile: the triangle tile by
+         * tile (SIM_BIN_SIZE-aligned), all before the next triangle. */
+        box.x0 = box.x0 > tri->rast.box.x0 ? box.x0 : tri->rast.box.x0;
+        box.y0 = box.y0 > tri->rast.box.y0 ? box.y0 : tri->rast.box.y0;
+        box.x1 = box.x1 < tri->rast.box.x1 ? box.x1 : tri->rast.box.x1;
+        box.y1 = box.y1 < tri->rast.box.y1 ? box.y1 : tri->rast.box.y1;
+        for (int32_t ty = box.y0 & ~(SIM_BIN_SIZE - 1); ty < box.y1; ty += SIM_BIN_SIZE) {
+            for (int32_t tx = box.x0 & ~(SIM_BIN_SIZE - 1); tx < box.x1; tx += SIM_BIN_SIZE) {
+                struct sim_rast_rect tile = {tx, ty, tx + SIM_BIN_SIZE, ty + SIM_BIN_SIZE};
+                tile.x0 = tile.x0 > rect.x0 ? tile.x0 : rect.x0;
+                tile.y0 = tile.y0 > rect.y0 ? tile.y0 : rect.y0;
+                tile.x1 = tile.x1 < rect.x1 ? tile.x1 : rect.x1;
+                tile.y1 = tile.y1 < rect.y1 ? tile.y1 : rect.y1;
+                if (tile.x0 < tile.x1 && tile.y0 < tile.y1) {
+                    process_tile(w, tri, &tile, ops, self, keep_empty, first_unit);
                 }
-                if (dc->early_tests) {
-                    sim_back_depth_test_quad(dc, r->targets[u].depth, tri, q->x, q->y, o->mask);
-                }
-                for (uint32_t p = 0; p < 4; p++) {
-                    any |= o->mask[p];
-                    w->counters[u].covered_fragments += o->mask[p] != 0;
-                    if (o->mask[p]) {
-                        /* Bins never share pixels: no two workers write
-                         * the same byte. */
-                        uint32_t px = (uint32_t)q->x + (p & 1), py = (uint32_t)q->y + (p >> 1);
-                        if (px < r->res->heat_width && py < r->res->heat_height) {
-                            r->res->covered[u][(size_t)py * r->res->heat_width + px] = 1;
-                        }
-                    }
-                }
-                covered += any != 0;
-                if (any || keep_empty[u]) {
-                    o->x = q->x;
-                    o->y = q->y;
-                    o->tri = tri;
-                    m++;
-                }
-            }
-            if (u == first_unit) {
-                w->quads_after_early += covered;
-                if (covered && tri->grid < r->grid_capacity) {
-                    atomic_store_explicit(&r->grid_visible[tri->grid], 1, memory_order_relaxed);
-                }
-            }
-            if (dc->fs && m) {
-                ops[u]->run(self[u], &w->ctx[u], w->unit_quads, m);
             }
         }
     }
@@ -1270,6 +1304,10 @@ replay_pass(struct replay *r, uint32_t p)
         r->dc.samples = samples;
         r->dc.sub_pixel_bits = r->frame->sub_pixel_bits;
         r->dc.retessellate = r->opt.retessellate;
+        r->dc.bin_size = r->opt.bin_size;
+        r->dc.grid_kind = r->opt.qfm.grid;
+        r->dc.grid_size = r->opt.qfm.grid_size;
+        r->dc.grid_order = r->opt.qfm.order;
         out->status = sim_replay_draw(r, out);
         if (out->status == SIM_REPLAY_ERROR_NOMEM) {
             return SIM_REPLAY_ERROR_NOMEM;
@@ -1680,13 +1718,32 @@ sim_replay_options_resolve(struct sim_replay_options *opt)
     }
     q->entries = q->entries ? q->entries : 32;
     q->window = q->window ? q->window : 2;
-    if (q->empty > SIM_SWITCH_OFF || q->evict_merge > SIM_SWITCH_OFF ||
+    if (q->evict_merge > SIM_SWITCH_OFF ||
         q->centroid > SIM_SWITCH_OFF) {
         return 0;
     }
-    q->empty = q->empty ? q->empty : SIM_SWITCH_ON;
+    if (q->empty > SIM_QFM_EMPTY_VERTEX || q->recency > SIM_QFM_RECENCY_UPDATED ||
+        q->empty_insert > SIM_QFM_EMPTY_INSERT_FREE || q->grid > SIM_GRID_RUN ||
+        q->grid_size > SIM_GRID_MAX || q->order > SIM_GRID_ORDER_DOMAIN) {
+        return 0;
+    }
+    q->empty = q->empty ? q->empty : SIM_QFM_EMPTY_OVERLAP;
     q->evict_merge = q->evict_merge ? q->evict_merge : SIM_SWITCH_ON;
     q->centroid = q->centroid ? q->centroid : SIM_SWITCH_OFF;
+    q->recency = q->recency ? q->recency : SIM_QFM_RECENCY_INSERTED;
+    /* The sources describe empty fragments merging into entries to carry
+     * adjacency, never taking one (docs/results.md, issue 13). */
+    q->empty_insert = q->empty_insert ? q->empty_insert : SIM_SWITCH_OFF;
+    q->grid = q->grid ? q->grid : SIM_GRID_SUBPATCH;
+    q->grid_size = q->grid_size ? q->grid_size : SIM_GRID_MAX;
+    /* The dicer orders a grid's micropolygons for the merge buffer
+     * (dissertation §7.1); untessellated triangles keep their order. */
+    q->order = q->order ? q->order : SIM_GRID_ORDER_DOMAIN;
+    opt->bin_size = opt->bin_size ? opt->bin_size : SIM_BIN_SIZE;
+    if (opt->bin_size != SIM_UNBOUNDED &&
+        (opt->bin_size % SIM_BIN_SIZE != 0 || opt->bin_size > SIM_RAST_MAX_EXTENT)) {
+        return 0;
+    }
     opt->pmu.entries = opt->pmu.entries ? opt->pmu.entries : 512;
     opt->pmu.edges = opt->pmu.edges ? opt->pmu.edges : 8;
     if (opt->pmu.entries > (1u << 20) || opt->pmu.edges > 32) {

@@ -2,6 +2,7 @@
  * pipeline/units/unit_buffer.c — the quad buffer of the qfm and pmu units
  * (unit_buffer.h).
  */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "pipeline/units/unit_buffer.h"
@@ -17,6 +18,8 @@ sim_quad_buffer_init(struct sim_quad_buffer *b, size_t entry_size, uint32_t firs
         .first_capacity = first_capacity,
         .max_capacity = max_capacity,
     };
+    b->locs_x = b->locs_y = SIM_BIN_SIZE / 2;
+    b->loc_head = b->loc_tail = NULL;
     sim_quad_buffer_reset(b);
 }
 
@@ -25,30 +28,93 @@ sim_quad_buffer_finish(struct sim_quad_buffer *b)
 {
     free(b->entries);
     free(b->links);
+    free(b->loc_head);
+    free(b->loc_tail);
     b->entries = NULL;
     b->links = NULL;
+    b->loc_head = b->loc_tail = NULL;
     b->capacity = 0;
+    b->loc_capacity = 0;
 }
 
 void
 sim_quad_buffer_reset(struct sim_quad_buffer *b)
 {
+    /* Unlinking keeps the location lists, so with nothing linked they are
+     * all empty already (a bin the size of the screen has many). */
+    if (b->count != 0) {
+        for (uint32_t i = 0; i < b->loc_capacity; i++) {
+            b->loc_head[i] = b->loc_tail[i] = NONE;
+        }
+    }
     b->count = 0;
     b->head = b->tail = NONE;
     for (uint32_t i = 0; i < b->capacity; i++) {
         b->links[i].next = i + 1 < b->capacity ? i + 1 : NONE;
     }
     b->free_head = b->capacity ? 0 : NONE;
-    for (uint32_t i = 0; i < SIM_QUAD_BUFFER_LOCS; i++) {
-        b->loc_head[i] = b->loc_tail[i] = NONE;
+}
+
+int
+sim_quad_buffer_begin(struct sim_quad_buffer *b, uint32_t bin_w, uint32_t bin_h)
+{
+    uint32_t lx = (bin_w ? bin_w : SIM_BIN_SIZE) / 2, ly = (bin_h ? bin_h : SIM_BIN_SIZE) / 2;
+    sim_quad_buffer_reset(b);
+    lx = lx ? lx : 1;
+    ly = ly ? ly : 1;
+    if ((uint64_t)lx * ly > b->loc_capacity) {
+        uint64_t n = (uint64_t)lx * ly;
+        uint32_t *h, *t;
+        if (n > SIZE_MAX / sizeof(*h) || n > UINT32_MAX) {
+            return 0;
+        }
+        h = realloc(b->loc_head, (size_t)n * sizeof(*h));
+        if (h) {
+            b->loc_head = h;
+        }
+        t = realloc(b->loc_tail, (size_t)n * sizeof(*t));
+        if (t) {
+            b->loc_tail = t;
+        }
+        if (!h || !t) {
+            return 0;
+        }
+        for (uint64_t i = b->loc_capacity; i < n; i++) {
+            h[i] = t[i] = NONE;
+        }
+        b->loc_capacity = (uint32_t)n;
     }
+    b->locs_x = lx;
+    b->locs_y = ly;
+    return 1;
 }
 
 uint32_t
-sim_quad_buffer_loc(int32_t x, int32_t y)
+sim_quad_buffer_loc(const struct sim_quad_buffer *b, int32_t x, int32_t y)
 {
-    return ((uint32_t)(y >> 1) % (SIM_BIN_SIZE / 2)) * (SIM_BIN_SIZE / 2) +
-           (uint32_t)(x >> 1) % (SIM_BIN_SIZE / 2);
+    return ((uint32_t)(y >> 1) % b->locs_y) * b->locs_x + (uint32_t)(x >> 1) % b->locs_x;
+}
+
+void
+sim_quad_buffer_touch(struct sim_quad_buffer *b, uint32_t e)
+{
+    struct sim_quad_buffer_link *l = &b->links[e];
+    uint32_t loc = l->loc;
+    if (l->loc_next == NONE) {
+        return;
+    }
+    /* Off the location's list ... */
+    b->links[l->loc_next].loc_prev = l->loc_prev;
+    if (l->loc_prev != NONE) {
+        b->links[l->loc_prev].loc_next = l->loc_next;
+    } else {
+        b->loc_head[loc] = l->loc_next;
+    }
+    /* ... and back on at its end. */
+    l->loc_prev = b->loc_tail[loc];
+    l->loc_next = NONE;
+    b->links[b->loc_tail[loc]].loc_next = e;
+    b->loc_tail[loc] = e;
 }
 
 /* Doubles the pool (the first time: first_capacity), up to max_capacity;

@@ -5,7 +5,10 @@
  * A pool of entries, numbered 0 .. capacity - 1, on two lists at once:
  * the FIFO of every linked entry in insertion order (eviction takes the
  * oldest) and, per quad location of the bin, the entries there in
- * insertion order (merging looks for the most recent ones).  Free entries
+ * insertion order (merging looks for the most recent ones; a unit may
+ * move an entry to the end of its location's list).  The location lists
+ * cover one bin (sim_quad_buffer_begin), whatever its size: each quad of
+ * the bin has its own list.  Free entries
  * are chained on a free list and the pool grows, by doubling, only when
  * that list is empty.
  *
@@ -25,8 +28,6 @@
 
 /* No entry: the end of a list. */
 #define SIM_QUAD_BUFFER_NONE UINT32_MAX
-/* Quad locations in a bin, each with its own list. */
-#define SIM_QUAD_BUFFER_LOCS ((SIM_BIN_SIZE / 2) * (SIM_BIN_SIZE / 2))
 
 struct sim_quad_buffer_link {
     uint32_t prev, next;         /* FIFO; next also chains the free list */
@@ -42,7 +43,9 @@ struct sim_quad_buffer {
     struct sim_quad_buffer_link *links;  /* capacity, parallel to entries */
     uint32_t capacity, count, free_head; /* count: linked entries */
     uint32_t head, tail;                 /* FIFO: oldest, newest */
-    uint32_t loc_head[SIM_QUAD_BUFFER_LOCS], loc_tail[SIM_QUAD_BUFFER_LOCS];
+    uint32_t locs_x, locs_y;             /* quads per row and column of the bin */
+    uint32_t loc_capacity;               /* of loc_head and loc_tail */
+    uint32_t *loc_head, *loc_tail;       /* per location: oldest, newest */
 };
 
 /* Prepares an empty buffer in caller storage, allocating nothing yet: the
@@ -63,9 +66,21 @@ sim_quad_buffer_finish(struct sim_quad_buffer *b);
 void
 sim_quad_buffer_reset(struct sim_quad_buffer *b);
 
+/* Empties the buffer (sim_quad_buffer_reset) for a bin of `bin_w` x
+ * `bin_h` pixels (even; 0: SIM_BIN_SIZE), aligned to its size, growing
+ * the location lists when the bin has more quads than before.  Returns 0
+ * when out of memory. */
+int
+sim_quad_buffer_begin(struct sim_quad_buffer *b, uint32_t bin_w, uint32_t bin_h);
+
 /* The list of quad (x, y), x and y even, in its bin. */
 uint32_t
-sim_quad_buffer_loc(int32_t x, int32_t y);
+sim_quad_buffer_loc(const struct sim_quad_buffer *b, int32_t x, int32_t y);
+
+/* Moves linked entry `e` to the end (the most recent place) of its
+ * location's list; the FIFO is unchanged. */
+void
+sim_quad_buffer_touch(struct sim_quad_buffer *b, uint32_t e);
 
 /* A free entry, not yet on any list, growing the pool when none is free;
  * SIM_QUAD_BUFFER_NONE when the pool is at max_capacity or out of memory

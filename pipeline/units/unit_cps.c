@@ -312,6 +312,12 @@ cps_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
                         ((uint32_t)tx / TILE) % (SIM_BIN_SIZE / TILE);
         uint32_t key = tile * 64 + ((uint32_t)(cqy - ty) / 2) * 8 + (uint32_t)(cqx - tx) / 2;
         struct cq *cq;
+        if (c->slot[key] && (c->cqs[c->slot[key] - 1].x != cqx || c->cqs[c->slot[key] - 1].y != cqy)) {
+            /* A bin wider than SIM_BIN_SIZE: another tile of the same
+             * triangle has the key; shade what is gathered first. */
+            cps_flush(c, ctx);
+            c->tri = q->tri;
+        }
         if (!c->slot[key]) {
             cq = &c->cqs[c->count];
             c->keys[c->count] = key;

@@ -69,6 +69,7 @@ struct pmu {
     struct sim_quad_buffer buf; /* of struct entry */
     struct entry batch[BATCH];
     uint32_t batch_count;
+    int failed; /* the bin's location lists could not be had: NOMEM */
 };
 
 static struct entry *
@@ -306,8 +307,10 @@ static void
 pmu_begin(void *self, struct sim_shade_ctx *ctx)
 {
     struct pmu *u = self;
-    (void)ctx;
-    sim_quad_buffer_reset(&u->buf);
+    u->failed = !sim_quad_buffer_begin(&u->buf, ctx->dc->bin_w, ctx->dc->bin_h);
+    if (u->failed) {
+        ctx->fault = SIM_REPLAY_ERROR_NOMEM;
+    }
     u->batch_count = 0;
 }
 
@@ -317,10 +320,14 @@ pmu_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
     struct pmu *u = self;
     uint32_t full = full_mask(ctx), max_edges = u->opt->pmu.edges;
 
+    if (u->failed) {
+        return;
+    }
+
     for (uint32_t i = 0; i < count; i++) {
         const struct sim_quad *q = &quads[i];
         const struct sim_tri *t = q->tri;
-        uint32_t loc = sim_quad_buffer_loc(q->x, q->y), partial = 0, e;
+        uint32_t loc = sim_quad_buffer_loc(&u->buf, q->x, q->y), partial = 0, e;
         struct entry *en;
 
         for (uint32_t p = 0; p < 4; p++) {

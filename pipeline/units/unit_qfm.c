@@ -14,10 +14,15 @@
  * entry (the same test, the same window, merge-on-evict); only if that
  * fails is it shaded.  An entry whose coverage becomes full is shaded at
  * once.  Empty quad fragments (covering no sample, from the rasterizer's
- * SIM_RAST_EMPTY_QUADS or emptied by early tests) merge and enter like
- * the others, carrying triangle and adjacency bits, and are never shaded.
- * The buffer is flushed (in insertion order, each entry still trying
- * merge-on-evict) at the end of every draw; each bin has its own buffer.
+ * SIM_RAST_EMPTY_QUADS or emptied by early tests; with the vertex rule
+ * only where the triangle has a vertex) merge and enter like the others,
+ * carrying triangle and adjacency bits, and are never shaded; with
+ * empty_insert off one that merges with nothing is dropped (with
+ * empty_insert free, only when the buffer is full).  "Most
+ * recent" is by insertion, or (recency updated) by the last fragment an
+ * entry took.  The buffer is flushed (in insertion order, each entry
+ * still trying merge-on-evict) at the end of every draw; each bin has its
+ * own buffer.
  *
  * A merged quad is shaded once.  Per pixel the lane takes the source whose
  * triangle covers the pixel centre (the earliest arrival when several do);
@@ -62,6 +67,7 @@ struct qfm {
     uint64_t seq;
     struct entry batch[BATCH];
     uint32_t batch_count;
+    int failed; /* the bin's location lists could not be had: NOMEM */
 };
 
 static struct entry *
@@ -105,15 +111,9 @@ qfm_applies(const struct sim_draw_ctx *dc, const struct sim_replay_options *opt)
 static int
 qfm_wants_empty(const struct sim_replay_options *opt)
 {
-    return opt->qfm.empty == SIM_SWITCH_ON;
+    return opt->qfm.empty != SIM_QFM_EMPTY_OFF;
 }
 
-static void
-reset(struct qfm *m)
-{
-    sim_quad_buffer_reset(&m->buf);
-    m->batch_count = 0;
-}
 
 static int
 is_full(const struct sim_shade_ctx *ctx, const uint32_t cover[4])
@@ -353,6 +353,9 @@ evict(struct qfm *m, struct sim_shade_ctx *ctx, uint32_t e)
             ctx->counters->qfm_evict_merges += has_cover(en->cover);
             combine(entry_at(m, into), en);
             sim_quad_buffer_unlink(&m->buf, e);
+            if (m->opt->qfm.recency == SIM_QFM_RECENCY_UPDATED) {
+                sim_quad_buffer_touch(&m->buf, into);
+            }
             check_full(m, ctx, into);
             return;
         }
@@ -364,8 +367,26 @@ evict(struct qfm *m, struct sim_shade_ctx *ctx, uint32_t e)
 static void
 qfm_begin(void *self, struct sim_shade_ctx *ctx)
 {
-    (void)ctx;
-    reset(self);
+    struct qfm *m = self;
+    m->batch_count = 0;
+    m->failed = !sim_quad_buffer_begin(&m->buf, ctx->dc->bin_w, ctx->dc->bin_h);
+    if (m->failed) {
+        ctx->fault = SIM_REPLAY_ERROR_NOMEM;
+    }
+}
+
+/* Does a vertex of `t` lie in the 2x2 pixels at (x, y)? */
+static int
+holds_vertex(const struct sim_tri *t, int32_t x, int32_t y)
+{
+    int64_t x0 = (int64_t)x * SIM_RAST_ONE, y0 = (int64_t)y * SIM_RAST_ONE;
+    for (int k = 0; k < 3; k++) {
+        if (t->rast.x[k] >= x0 && t->rast.x[k] < x0 + 2 * SIM_RAST_ONE && t->rast.y[k] >= y0 &&
+            t->rast.y[k] < y0 + 2 * SIM_RAST_ONE) {
+            return 1;
+        }
+    }
+    return 0;
 }
 
 static void
@@ -373,13 +394,19 @@ qfm_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
 {
     struct qfm *m = self;
 
+    if (m->failed) {
+        return;
+    }
     for (uint32_t i = 0; i < count; i++) {
         const struct sim_quad *q = &quads[i];
         const struct sim_tri *t = q->tri;
-        uint32_t loc = sim_quad_buffer_loc(q->x, q->y), grid = t->grid, e;
+        uint32_t loc = sim_quad_buffer_loc(&m->buf, q->x, q->y), grid = t->grid, e;
         int empty = !has_cover(q->mask);
         struct entry *en;
 
+        if (empty && m->opt->qfm.empty == SIM_QFM_EMPTY_VERTEX && !holds_vertex(t, q->x, q->y)) {
+            continue;
+        }
         ctx->counters->qfm_empty_quads += empty;
         e = grid == SIM_NONE ? NONE
                              : find_merge(m, loc, NONE, t->front, grid, q->mask, t->adj,
@@ -399,9 +426,20 @@ qfm_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
                     en->cover[p] |= q->mask[p];
                 }
                 ctx->counters->qfm_merges++;
+            } else {
+                ctx->counters->qfm_empty_merges++;
+            }
+            if (m->opt->qfm.recency == SIM_QFM_RECENCY_UPDATED) {
+                sim_quad_buffer_touch(&m->buf, e);
             }
             check_full(m, ctx, e);
             continue;
+        }
+        if (empty && (m->opt->qfm.empty_insert == SIM_SWITCH_OFF ||
+                      (m->opt->qfm.empty_insert == SIM_QFM_EMPTY_INSERT_FREE &&
+                       m->opt->qfm.entries != SIM_UNBOUNDED &&
+                       m->buf.count >= m->opt->qfm.entries))) {
+            continue; /* merged with nothing: dropped */
         }
         if (m->opt->qfm.entries != SIM_UNBOUNDED && m->buf.count >= m->opt->qfm.entries) {
             ctx->counters->qfm_evictions++;

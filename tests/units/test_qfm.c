@@ -17,9 +17,17 @@
  *     empty quads A and C stay two quads;
  *   - the buffer's FIFO: with one entry a fragment evicts the other;
  *   - grids and adjacency from front_grid.c for indexed and non-indexed
- *     draws.
+ *     draws;
+ *   - the replay options behind the gap to the paper: the vertex rule for
+ *     empty fragments, an empty fragment that takes an entry or is
+ *     dropped, a grid in two orders (tess, reverse) and in its patch's
+ *     (u, v) Z order, what a grid is
+ *     (subpatch, patch, run, size), the buffer's recency touch and its
+ *     location lists for large bins, and a bin boundary through a grid
+ *     (bins of 64, 128 and the whole screen).
  */
 #include "fixture.h"
+#include "pipeline/units/unit_buffer.h"
 
 static const float red[4] = {1, 0, 0, 1}, green[4] = {0, 1, 0, 1}, blue[4] = {0, 0, 1, 1},
                    white[4] = {1, 1, 1, 1};
@@ -329,6 +337,327 @@ test_grid_cuts(void)
     CHECK_EQ_U64(0, tris[SIM_GRID_MAX - 1].adj[0]); /* its neighbour is in the next grid */
 }
 
+/* --qfm-empty vertex: an empty fragment only where the triangle has a
+ * vertex.  The sliver S = (0.1, 2.9) (7.9, 2.95) (7.9, 2.9) crosses the
+ * quad at (2, 2) between the pixel centres without a vertex there; the
+ * sliver B of test_empty_bridge has C = (3, 3) in it. */
+static void
+test_empty_vertex(struct sim_ir_shader *fs, uint32_t rule)
+{
+    static const float S0[2] = {0.1f, 2.9f}, S1[2] = {7.9f, 2.95f}, S2[2] = {7.9f, 2.9f};
+    static const float U2[2] = {2.9f, 0};
+    struct sim_replay_options opt;
+    struct unit_fixture f;
+    struct sim_quad q;
+    float t[3][2];
+    memset(&opt, 0, sizeof(opt));
+    opt.qfm.empty = rule;
+    fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
+    tri3(t, S0, S1, S2);
+    fix_tri(&f, t, (const uint32_t[3]){10, 11, 12}, white);
+    tri3(t, C, U, U2);
+    fix_tri(&f, t, (const uint32_t[3]){0, 2, 5}, white);
+    fix_ready(&f);
+    CHECK(fix_quad(&f, 0, 2, 2, SIM_RAST_EMPTY_QUADS, &q));
+    CHECK_EQ_U64(0, q.mask[0] | q.mask[1] | q.mask[2] | q.mask[3]);
+    CHECK(fix_feed(&f, 0, 2, 2, SIM_RAST_EMPTY_QUADS));
+    CHECK(fix_feed(&f, 1, 2, 2, SIM_RAST_EMPTY_QUADS));
+    fix_finish(&f);
+    /* The vertex rule keeps B's (C is in the quad), not S's. */
+    CHECK_EQ_U64(rule == SIM_QFM_EMPTY_VERTEX ? 1 : 2, f.counters.qfm_empty_quads);
+    CHECK_EQ_U64(0, f.counters.quads_shaded);
+    fix_destroy(&f);
+}
+
+/* --qfm-empty-insert: the sliver B arrives first, then A and Cc (no
+ * merge-on-evict).  Kept, B's entry takes A and then Cc (one quad);
+ * dropped, A and Cc stay apart (two). */
+static void
+test_empty_insert(struct sim_ir_shader *fs, uint32_t insert)
+{
+    static const float U2[2] = {2.9f, 0};
+    struct sim_replay_options opt;
+    struct unit_fixture f;
+    float t[3][2];
+    memset(&opt, 0, sizeof(opt));
+    opt.qfm.empty_insert = insert;
+    opt.qfm.evict_merge = SIM_SWITCH_OFF;
+    fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
+    tri3(t, C, U, U2);
+    fix_tri(&f, t, (const uint32_t[3]){0, 2, 5}, white);
+    tri3(t, C, R, U);
+    fix_tri(&f, t, (const uint32_t[3]){0, 1, 2}, red);
+    tri3(t, C, U2, LO);
+    fix_tri(&f, t, (const uint32_t[3]){0, 5, 6}, green);
+    fix_ready(&f);
+    CHECK(fix_feed(&f, 0, 2, 2, SIM_RAST_EMPTY_QUADS));
+    CHECK(fix_feed(&f, 1, 2, 2, 0));
+    CHECK(fix_feed(&f, 2, 2, 2, 0));
+    fix_finish(&f);
+    CHECK_EQ_U64(insert == SIM_SWITCH_OFF ? 2 : 1, f.counters.quads_shaded);
+    CHECK_EQ_U64(1, f.counters.qfm_empty_quads);
+    CHECK_EQ_U64(2, f.counters.samples_written);
+    check_color(&f, 3, 2, red);
+    check_color(&f, 2, 2, green);
+    fix_destroy(&f);
+}
+
+/* --qfm-empty-insert free: with one entry held by A, the empty fragment
+ * of the sliver S (not adjacent to A) evicts A when empties take entries
+ * (on), and is dropped when they take only free ones (free). */
+static void
+test_empty_insert_free(struct sim_ir_shader *fs, uint32_t insert)
+{
+    static const float S0[2] = {0.1f, 2.9f}, S1[2] = {7.9f, 2.95f}, S2[2] = {7.9f, 2.9f};
+    struct sim_replay_options opt;
+    struct unit_fixture f;
+    float t[3][2];
+    memset(&opt, 0, sizeof(opt));
+    opt.qfm.entries = 1;
+    opt.qfm.empty_insert = insert;
+    fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
+    tri3(t, C, R, U);
+    fix_tri(&f, t, (const uint32_t[3]){0, 1, 2}, red);
+    tri3(t, S0, S1, S2);
+    fix_tri(&f, t, (const uint32_t[3]){10, 11, 12}, white);
+    fix_ready(&f);
+    CHECK(fix_feed(&f, 0, 2, 2, 0));
+    CHECK(fix_feed(&f, 1, 2, 2, SIM_RAST_EMPTY_QUADS));
+    CHECK_EQ_U64(insert == SIM_SWITCH_ON ? 1 : 0, f.counters.qfm_evictions);
+    fix_finish(&f);
+    CHECK_EQ_U64(1, f.counters.quads_shaded);
+    fix_destroy(&f);
+}
+
+/* A grid in two orders: A, Cc, B (Cc not adjacent to A) with
+ * merge-on-evict off shade two quads; --qfm-order reverse feeds B, Cc, A
+ * and all three merge.  The grid keeps its adjacency either way. */
+static void
+test_grid_order(struct sim_ir_shader *fs, uint32_t order)
+{
+    struct sim_replay_options opt;
+    struct unit_fixture f;
+    float t[3][2];
+    memset(&opt, 0, sizeof(opt));
+    opt.qfm.evict_merge = SIM_SWITCH_OFF;
+    opt.qfm.order = order;
+    fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
+    tri3(t, C, R, U);
+    fix_tri(&f, t, (const uint32_t[3]){0, 1, 2}, red);
+    tri3(t, C, U, LO);
+    fix_tri(&f, t, (const uint32_t[3]){0, 5, 3}, green); /* shares C-Lo with B only */
+    tri3(t, C, LO, R);
+    fix_tri(&f, t, (const uint32_t[3]){0, 3, 1}, blue);
+    f.dc.grid_order = f.opt.qfm.order;
+    fix_ready(&f);
+    /* The colours tell which triangle is where. */
+    const struct sim_tri *first = fix_get(&f, 0);
+    double want = order == SIM_GRID_ORDER_REVERSE ? 0.0 : 1.0; /* blue first, else red */
+    CHECK(((const double *)f.dc.planes.data)[first->planes] == want);
+    for (uint32_t i = 0; i < 3; i++) {
+        const struct sim_tri *a = fix_get(&f, i);
+        CHECK_EQ_INT(i, a->grid_index);
+        /* Red and blue (sharing C-R) and green and blue (C-Lo) are adjacent. */
+        CHECK_EQ_INT(a->v[1] == 3 ? 2 : 1, __builtin_popcountll(a->adj[0]));
+    }
+    for (uint32_t i = 0; i < 3; i++) {
+        CHECK(fix_feed(&f, i, 2, 2, 0));
+    }
+    fix_finish(&f);
+    CHECK_EQ_U64(order == SIM_GRID_ORDER_REVERSE ? 1 : 2, f.counters.quads_shaded);
+    check_color(&f, 3, 2, red);
+    check_color(&f, 2, 2, green);
+    check_color(&f, 2, 3, blue);
+    fix_destroy(&f);
+}
+
+/* --qfm-order domain: the fan's triangles, given red, green, blue (two
+ * quads in that order, test_grid_order), as one patch with (u, v) = (x /
+ * 8, y / 8): in quarter pixels from the smallest (u, v) their centroids
+ * are red (8, 0), green (0, 2), blue (4, 6), whose Z order (x in the low
+ * bits) is green, blue, red; blue merges with green and red with blue:
+ * one quad. */
+static void
+test_grid_order_domain(struct sim_ir_shader *fs)
+{
+    static const float box[3] = {0, 0, 8};
+    struct sim_replay_options opt;
+    struct unit_fixture f;
+    float t[3][2];
+    memset(&opt, 0, sizeof(opt));
+    opt.qfm.evict_merge = SIM_SWITCH_OFF;
+    opt.qfm.order = SIM_GRID_ORDER_DOMAIN;
+    fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
+    tri3(t, C, R, U);
+    fix_tri_patch(&f, t, (const uint32_t[3]){0, 1, 2}, red, 0, box);
+    tri3(t, C, U, LO);
+    fix_tri_patch(&f, t, (const uint32_t[3]){0, 5, 3}, green, 0, box);
+    tri3(t, C, LO, R);
+    fix_tri_patch(&f, t, (const uint32_t[3]){0, 3, 1}, blue, 0, box);
+    f.dc.grid_order = f.opt.qfm.order;
+    fix_ready(&f);
+    const double *pl = f.dc.planes.data;
+    CHECK(pl[fix_get(&f, 0)->planes + 3] == 1.0); /* green first */
+    CHECK(pl[fix_get(&f, 1)->planes + 6] == 1.0); /* then blue */
+    CHECK(pl[fix_get(&f, 2)->planes] == 1.0);     /* then red */
+    for (uint32_t i = 0; i < 3; i++) {
+        CHECK(fix_feed(&f, i, 2, 2, 0));
+    }
+    fix_finish(&f);
+    CHECK_EQ_U64(1, f.counters.quads_shaded);
+    check_color(&f, 3, 2, red);
+    check_color(&f, 2, 2, green);
+    check_color(&f, 2, 3, blue);
+    fix_destroy(&f);
+}
+
+/* What a grid is: a patch of 6 triangles in two subpatches of 3, then a
+ * second patch of 2. */
+static void
+test_grid_kinds(void)
+{
+    static const uint32_t patch[8] = {0, 0, 0, 0, 0, 0, 1, 1}, sub[8] = {1, 1, 1, 2, 2, 2, 3, 3};
+    struct {
+        uint32_t kind, size;
+        uint32_t grid[8];
+    } cases[] = {
+        {SIM_GRID_SUBPATCH, 0, {0, 0, 0, 1, 1, 1, 2, 2}},
+        {SIM_GRID_PATCH, 0, {0, 0, 0, 0, 0, 0, 1, 1}},
+        {SIM_GRID_RUN, 0, {0, 0, 0, 0, 0, 0, 0, 0}},
+        {SIM_GRID_RUN, 3, {0, 0, 0, 1, 1, 1, 2, 2}},
+        {SIM_GRID_PATCH, 4, {0, 0, 0, 0, 1, 1, 2, 2}},
+        {SIM_GRID_SUBPATCH, 2, {0, 0, 1, 2, 2, 3, 4, 4}},
+    };
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        struct sim_tri tris[8];
+        struct sim_draw_ctx dc;
+        struct sim_draw draw;
+        memset(&dc, 0, sizeof(dc));
+        memset(&draw, 0, sizeof(draw));
+        memset(tris, 0, sizeof(tris));
+        draw.indexed = 1;
+        dc.draw = &draw;
+        dc.grid_kind = cases[c].kind;
+        dc.grid_size = cases[c].size;
+        for (uint32_t t = 0; t < 8; t++) {
+            tris[t].patch = patch[t];
+            tris[t].subpatch = sub[t];
+            tris[t].v[0] = t;
+            tris[t].v[1] = t + 1;
+            tris[t].v[2] = t + 2;
+        }
+        dc.tris = (struct sim_array){tris, 8, 8};
+        CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, sim_front_grids(&dc));
+        for (uint32_t t = 0; t < 8; t++) {
+            if (tris[t].grid != cases[c].grid[t]) {
+                fprintf(stderr, "grid kind %u size %u: triangle %u in grid %u, expected %u\n",
+                        cases[c].kind, cases[c].size, t, tris[t].grid, cases[c].grid[t]);
+                test_failures++;
+            }
+        }
+    }
+}
+
+/* The quad buffer's location lists: touching moves an entry to the most
+ * recent place of its location (--qfm-recency updated), not in the FIFO;
+ * a bin of any size gives each quad its own list. */
+static void
+test_buffer_touch(void)
+{
+    struct sim_quad_buffer b;
+    uint32_t e[3];
+    sim_quad_buffer_init(&b, 16, 4, 64);
+    CHECK(sim_quad_buffer_begin(&b, 0, 0));
+    for (int i = 0; i < 3; i++) {
+        e[i] = sim_quad_buffer_alloc(&b);
+        sim_quad_buffer_link(&b, e[i], sim_quad_buffer_loc(&b, 4, 6));
+    }
+    uint32_t loc = sim_quad_buffer_loc(&b, 4, 6);
+    sim_quad_buffer_touch(&b, e[0]);
+    CHECK_EQ_INT(e[0], b.loc_tail[loc]);
+    CHECK_EQ_INT(e[2], b.links[e[0]].loc_prev);
+    CHECK_EQ_INT(e[1], b.loc_head[loc]);
+    CHECK_EQ_INT(e[0], b.head); /* still the oldest */
+    sim_quad_buffer_touch(&b, e[0]); /* already last */
+    CHECK_EQ_INT(e[0], b.loc_tail[loc]);
+    for (int i = 0; i < 3; i++) {
+        sim_quad_buffer_unlink(&b, e[i]);
+    }
+    CHECK_EQ_INT(SIM_QUAD_BUFFER_NONE, b.loc_head[loc]);
+    /* A bin of 1920 x 1088: quads 64 apart (one SIM_BIN_SIZE) differ. */
+    CHECK(sim_quad_buffer_begin(&b, 1920, 1088));
+    CHECK(sim_quad_buffer_loc(&b, 0, 0) != sim_quad_buffer_loc(&b, 64, 0));
+    CHECK(sim_quad_buffer_loc(&b, 0, 0) != sim_quad_buffer_loc(&b, 0, 64));
+    CHECK(sim_quad_buffer_loc(&b, 1918, 1086) < 960u * 544u);
+    sim_quad_buffer_finish(&b);
+}
+
+/* A bin boundary through a grid: a jittered mesh over 160 x 96 pixels,
+ * grids of 512 triangles (about ten rows of cells, across the bin
+ * boundaries at x = 64 and 128 and y = 64), replayed with bins of 64,
+ * 128 and the whole screen.  Quads never straddle bins and each
+ * location sees its fragments in triangle order whatever the bin, so an
+ * unbounded buffer trying every entry merges the same: the same counters
+ * and picture at every bin size; baseline and cps do not depend on the
+ * bin either.  With the default 32 entries the scope changes what the
+ * buffer holds, but every covered sample is still written once. */
+static void
+test_bin_scope(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
+{
+    static struct frame_fixture f;
+    static const uint32_t sizes[3] = {64, 128, SIM_UNBOUNDED};
+    const uint32_t units = (1u << SIM_UNIT_BASELINE) | (1u << SIM_UNIT_QFM) | (1u << SIM_UNIT_CPS);
+    struct sim_replay_result *r[3] = {NULL, NULL, NULL}, *b[3] = {NULL, NULL, NULL};
+    frame_init(&f, 160, 96, vs, fs);
+    frame_mesh(&f, 40, 24, 1.5f);
+    for (int i = 0; i < 3; i++) {
+        struct sim_replay_options opt;
+        memset(&opt, 0, sizeof(opt));
+        opt.bin_size = sizes[i];
+        opt.qfm.entries = SIM_UNBOUNDED;
+        opt.qfm.window = SIM_UNBOUNDED;
+        r[i] = frame_replay(&f, units, 4, 2, &opt);
+        opt.qfm.entries = 0;
+        opt.qfm.window = 0;
+        b[i] = frame_replay(&f, units, 4, 2, &opt);
+        if (!r[i] || !b[i]) {
+            exit(TEST_SETUP_ERROR);
+        }
+    }
+    for (int i = 1; i < 3; i++) {
+        for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+            const struct sim_unit_counters *c0 = sim_replay_result_unit(r[0], u);
+            const struct sim_unit_counters *ci = sim_replay_result_unit(r[i], u);
+            if (!(units & (1u << u))) {
+                continue;
+            }
+            if (!c0 || !ci || memcmp(c0, ci, sizeof(*c0)) != 0) {
+                fprintf(stderr, "bin size %u: %s counters differ from bins of 64\n", sizes[i],
+                        sim_unit_name(u));
+                test_failures++;
+            }
+            uint32_t w, h, w2, h2;
+            uint8_t *i0 = sim_replay_result_image_rgba8(r[0], u, 0, &w, &h);
+            uint8_t *ii = sim_replay_result_image_rgba8(r[i], u, 0, &w2, &h2);
+            CHECK(i0 && ii && w == w2 && h == h2 && memcmp(i0, ii, (size_t)w * h * 4) == 0);
+            free(i0);
+            free(ii);
+        }
+        const struct sim_unit_counters *q0 = sim_replay_result_unit(b[0], SIM_UNIT_QFM);
+        const struct sim_unit_counters *qi = sim_replay_result_unit(b[i], SIM_UNIT_QFM);
+        const struct sim_unit_counters *base = sim_replay_result_unit(b[i], SIM_UNIT_BASELINE);
+        CHECK_EQ_U64(base->samples_written, qi->samples_written);
+        CHECK_EQ_U64(q0->covered_pixels, qi->covered_pixels);
+        CHECK(qi->lanes_shaded < base->lanes_shaded);
+    }
+    /* The unbounded buffer merges (a mesh of 8 px^2 triangles). */
+    CHECK(sim_replay_result_unit(r[0], SIM_UNIT_QFM)->qfm_merges > 0);
+    for (int i = 0; i < 3; i++) {
+        sim_replay_result_destroy(r[i]);
+        sim_replay_result_destroy(b[i]);
+    }
+}
+
 int
 main(void)
 {
@@ -344,6 +673,21 @@ main(void)
     test_fifo(fs);
     test_grid_positions();
     test_grid_cuts();
+    test_empty_vertex(fs, SIM_QFM_EMPTY_OVERLAP);
+    test_empty_vertex(fs, SIM_QFM_EMPTY_VERTEX);
+    test_empty_insert(fs, SIM_SWITCH_ON);
+    test_empty_insert(fs, SIM_SWITCH_OFF);
+    test_empty_insert(fs, SIM_QFM_EMPTY_INSERT_FREE);
+    test_empty_insert_free(fs, SIM_SWITCH_ON);
+    test_empty_insert_free(fs, SIM_QFM_EMPTY_INSERT_FREE);
+    test_grid_order(fs, SIM_GRID_ORDER_TESS);
+    test_grid_order(fs, SIM_GRID_ORDER_REVERSE);
+    test_grid_order_domain(fs);
+    test_grid_kinds();
+    test_buffer_touch();
+    struct sim_ir_shader *vs = fix_load(layer_client_vert_spv, sizeof(layer_client_vert_spv));
+    test_bin_scope(vs, fs);
+    sim_ir_shader_destroy(vs);
     sim_ir_shader_destroy(fs);
     return test_failures ? TEST_FAIL : TEST_PASS;
 }
