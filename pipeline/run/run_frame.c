@@ -19,6 +19,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/run/run.h"
+#include "pipeline/run/run_private.h"
 #include "pipeline/front/front.h"
 #include "pipeline/units/units.h"
 #include "pipeline/back/back.h"
@@ -58,6 +59,8 @@ struct sim_replay_result {
     struct sim_unit_counters counters[SIM_UNIT_COUNT];
     struct sim_raster_counters raster;
     struct sim_array draws;   /* struct sim_draw_result */
+    struct sim_array dispatches; /* struct sim_draw_result of dispatches not run */
+    struct sim_compute_counters compute;
     struct sim_array targets; /* uint32_t */
     uint8_t *is_target;       /* per image */
     struct sim_surface **surfaces[SIM_UNIT_COUNT]; /* per image */
@@ -1157,6 +1160,45 @@ replay_pass(struct replay *r, uint32_t p)
     return SIM_REPLAY_ERROR_OK;
 }
 
+/* A dispatch runs once, whatever the units: compute is not shading, and
+ * the buffers and images it writes are the caller's, which every unit's
+ * later passes read.  A dispatch that does not run is listed among the
+ * result's dispatches; only NOMEM stops the frame. */
+static enum sim_replay_error
+replay_dispatch(struct replay *r, uint32_t p)
+{
+    const struct sim_dispatch *d = r->frame->passes[p].dispatch;
+    struct sim_draw_result *out;
+    enum sim_replay_error status;
+    char detail[160] = "";
+
+    if (d->unsupported) {
+        status = d->unsupported_status ? d->unsupported_status
+                                       : SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
+        snprintf(detail, sizeof(detail), "%s", d->unsupported);
+    } else {
+        status = sim_run_dispatch(d, &r->res->compute, detail);
+    }
+    if (status == SIM_REPLAY_ERROR_NOMEM) {
+        return status;
+    }
+    if (status == SIM_REPLAY_ERROR_OK) {
+        r->res->compute.dispatches++;
+        return status;
+    }
+    r->res->compute.dispatches_unsupported++;
+    out = sim_array_grow(&r->res->dispatches, sizeof(*out), 1);
+    if (!out) {
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    memset(out, 0, sizeof(*out));
+    out->pass = p;
+    out->id = d->id;
+    out->status = status;
+    snprintf(out->detail, sizeof(out->detail), "%s", detail);
+    return SIM_REPLAY_ERROR_OK;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Frames                                                                    */
 
@@ -1203,6 +1245,13 @@ check_frame(const struct sim_frame *f, char *detail)
     for (uint32_t p = 0; p < f->pass_count; p++) {
         const struct sim_pass *pass = &f->passes[p];
         if (pass->kind == SIM_PASS_BUFFER_COPY) {
+            continue;
+        }
+        if (pass->kind == SIM_PASS_DISPATCH) {
+            if (!pass->dispatch) {
+                snprintf(detail, 160, "pass %u: a dispatch pass without its dispatch", p);
+                return 0;
+            }
             continue;
         }
         if (pass->kind != SIM_PASS_RENDER) {
@@ -1265,6 +1314,7 @@ sim_replay_result_destroy(struct sim_replay_result *result)
     }
     free(result->is_target);
     sim_array_finish(&result->draws);
+    sim_array_finish(&result->dispatches);
     sim_array_finish(&result->targets);
     free(result);
 }
@@ -1485,6 +1535,14 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
 
     for (uint32_t p = 0; p < frame->pass_count; p++) {
         r.pass_serial = p + 1;
+        if (frame->passes[p].kind == SIM_PASS_DISPATCH) {
+            err = replay_dispatch(&r, p);
+            if (err) {
+                snprintf(detail, 160, "pass %u ran out of memory", p);
+                goto error;
+            }
+            continue;
+        }
         if (frame->passes[p].kind != SIM_PASS_RENDER) {
             res->transfers++;
             res->transfers_skipped += !replay_transfer(&r, &frame->passes[p]);
@@ -1602,6 +1660,19 @@ sim_replay_result_unit(const struct sim_replay_result *result, enum sim_unit_kin
         return NULL;
     }
     return &result->counters[unit];
+}
+
+const struct sim_compute_counters *
+sim_replay_result_compute(const struct sim_replay_result *result)
+{
+    return &result->compute;
+}
+
+const struct sim_draw_result *
+sim_replay_result_dispatches(const struct sim_replay_result *result, uint32_t *count)
+{
+    *count = (uint32_t)result->dispatches.count;
+    return result->dispatches.data;
 }
 
 const struct sim_raster_counters *
