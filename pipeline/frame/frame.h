@@ -23,7 +23,8 @@
  * merged with dynamic state, descriptors turned into a binding table).  Images
  * are named by their index into sim_frame.images.  The caller owns every
  * structure and all memory they point to; it must stay valid and unchanged
- * while sim_replay_frame runs, except storage buffers, which shaders write.
+ * while sim_replay_frame runs, except storage buffers and storage images
+ * (sim_tex_level.wdata), which shaders write.
  *
  * Units and origins are Vulkan's: framebuffer coordinates in pixels with the
  * origin top left and y down, viewport transform as in the specification's
