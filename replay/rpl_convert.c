@@ -303,11 +303,13 @@ struct fp_buffer {
     const struct cap_blob *blob; /* the snapshot (rpl_frame_reset), or NULL */
 };
 
-/* The writable copy of an image's snapshot (storage images). */
+/* The writable copy of an image's snapshot (storage images); zeros when the
+ * frame did not need its contents (layout UNDEFINED). */
 struct fp_image_copy {
     uint64_t handle;
-    const struct cap_blob *blob;
-    uint8_t *data; /* blob->size bytes */
+    const struct cap_blob *blob; /* NULL: none */
+    uint8_t *data;
+    uint64_t size; /* the snapshot's bytes, or the image's laid out as one */
 };
 
 struct fp_view {
@@ -628,9 +630,12 @@ get_image(struct walk *w, uint64_t handle)
     si->layers = img->array_layers;
     si->samples = img->samples;
     blob = snapshot_blob(w, handle, CAP_SNAPSHOT_IMAGE);
-    if (blob) {
-        const struct fp_image_copy *c = find_copy(fp, handle);
-        si->data = c ? c->data : blob->data;
+    const struct fp_image_copy *c = find_copy(fp, handle);
+    if (c) {
+        si->data = c->data;
+        si->size = c->size;
+    } else if (blob) {
+        si->data = blob->data;
         si->size = blob->size;
     }
     return fp->image_count++;
@@ -722,6 +727,8 @@ get_texture(struct walk *w, uint64_t view_handle)
     const struct cap_blob *blob;
     struct sim_tex_image *tex;
     const struct fp_image_copy *copy;
+    const uint8_t *contents;
+    uint64_t contents_size;
     uint32_t base_level, levels, base_layer, layers;
     uint64_t offset = 0;
     int block;
@@ -740,10 +747,12 @@ get_texture(struct walk *w, uint64_t view_handle)
     v = cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, view_handle);
     img = v ? cap_trace_find(w->trace, CAP_OBJ_IMAGE, v->image) : NULL;
     blob = img ? snapshot_blob(w, img->handle, CAP_SNAPSHOT_IMAGE) : NULL;
-    if (!blob || format_unit_bytes(img->format, &block) == 0 || img->samples > 1) {
+    copy = img ? find_copy(fp, img->handle) : NULL;
+    if ((!blob && !copy) || format_unit_bytes(img->format, &block) == 0 || img->samples > 1) {
         return NULL;
     }
-    copy = find_copy(fp, img->handle);
+    contents = copy ? copy->data : blob->data;
+    contents_size = copy ? copy->size : blob->size;
     if (!image_shape_ok(img)) {
         skip(w, "an image with no levels, layers or texels, or over 32 levels");
         return NULL;
@@ -781,9 +790,9 @@ get_texture(struct walk *w, uint64_t view_handle)
         if (l >= base_level) {
             struct sim_tex_level *lv = &tex->levels[l - base_level];
             at += offset;
-            lv->data = at < blob->size ? (copy ? copy->data : blob->data) + at : NULL;
+            lv->data = at < contents_size ? contents + at : NULL;
             lv->wdata = copy && lv->data ? copy->data + at : NULL;
-            lv->size = at < blob->size ? blob->size - at : 0;
+            lv->size = at < contents_size ? contents_size - at : 0;
             lv->width = ll.width;
             lv->height = ll.height;
             lv->depth = ll.depth;
@@ -806,16 +815,48 @@ get_texture(struct walk *w, uint64_t view_handle)
  * and the frame image read from and stores write into.  Images without a
  * snapshot stay read-only (stores to them are dropped; they read as
  * zero). */
+/* Bytes of a snapshot of all of `img` (capture.h, struct cap_snapshot);
+ * 0 when the replay cannot lay it out or it is past MAX_BUFFER_COPY. */
+static uint64_t
+image_snapshot_bytes(const struct cap_image *img)
+{
+    uint64_t total = 0, level_bytes;
+    struct level_layout ll;
+
+    if (!image_shape_ok(img)) {
+        return 0;
+    }
+    for (uint32_t l = 0; l < img->mip_levels; l++) {
+        if (!level_layout(img, img->format, l, &ll) ||
+            !mul_u64(ll.layer_bytes, img->array_layers, &level_bytes) ||
+            level_bytes > MAX_BUFFER_COPY - total) {
+            return 0;
+        }
+        total += level_bytes;
+    }
+    return total;
+}
+
+/* Makes the image view `view_handle` shows writable (a storage image): its
+ * snapshot, or zeros where the frame needed no contents, gets one copy,
+ * which the views made so far, those made later and the frame image read
+ * from and stores write into. */
 static void
 writable_image(struct walk *w, uint64_t view_handle)
 {
     struct frame_priv *fp = w->fp;
     const struct cap_image_view *v = cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, view_handle);
+    const struct cap_image *img = v ? cap_trace_find(w->trace, CAP_OBJ_IMAGE, v->image) : NULL;
     const struct cap_blob *blob;
     struct fp_image_copy *c;
+    uint64_t size;
 
-    if (!v || find_copy(fp, v->image) ||
-        !(blob = snapshot_blob(w, v->image, CAP_SNAPSHOT_IMAGE)) || blob->size > SIZE_MAX) {
+    if (!img || img->samples > 1 || find_copy(fp, v->image)) {
+        return;
+    }
+    blob = snapshot_blob(w, v->image, CAP_SNAPSHOT_IMAGE);
+    size = blob ? blob->size : image_snapshot_bytes(img);
+    if (size == 0 || size > MAX_BUFFER_COPY) {
         return;
     }
     if (!grow((void **)&fp->copies, &fp->copy_cap, fp->copy_count + 1, sizeof(*fp->copies)) ||
@@ -823,17 +864,20 @@ writable_image(struct walk *w, uint64_t view_handle)
         w->nomem = 1;
         return;
     }
-    c->data = malloc(blob->size ? (size_t)blob->size : 1);
+    c->data = calloc(1, (size_t)size);
     if (!c->data) {
         free(c);
         w->nomem = 1;
         return;
     }
-    memcpy(c->data, blob->data, (size_t)blob->size);
+    if (blob) {
+        memcpy(c->data, blob->data, (size_t)size);
+    }
     c->handle = v->image;
     c->blob = blob;
+    c->size = size;
     fp->copies[fp->copy_count++] = c;
-    for (uint32_t i = 0; i < fp->view_count; i++) {
+    for (uint32_t i = 0; blob && i < fp->view_count; i++) {
         const struct cap_image_view *ov =
             cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, fp->views[i].handle);
         struct sim_tex_image *t = fp->views[i].tex;
@@ -848,9 +892,19 @@ writable_image(struct walk *w, uint64_t view_handle)
             }
         }
     }
+    /* Views made before without contents to show: made again from the copy. */
+    for (uint32_t i = 0; i < fp->view_count; i++) {
+        const struct cap_image_view *ov =
+            cap_trace_find(w->trace, CAP_OBJ_IMAGE_VIEW, fp->views[i].handle);
+        if (!fp->views[i].tex && ov && ov->image == v->image) {
+            fp->views[i] = fp->views[--fp->view_count];
+            i--;
+        }
+    }
     for (uint32_t i = 0; i < fp->image_count; i++) {
-        if (fp->image_handles[i] == v->image && fp->images[i].data == blob->data) {
+        if (fp->image_handles[i] == v->image && (!blob || fp->images[i].data == blob->data)) {
             fp->images[i].data = c->data;
+            fp->images[i].size = size;
         }
     }
 }
@@ -2518,7 +2572,12 @@ rpl_frame_reset(struct rpl_frame *frame)
         memset(b->data + n, 0, (size_t)(b->size - n));
     }
     for (uint32_t i = 0; i < fp->copy_count; i++) {
-        memcpy(fp->copies[i]->data, fp->copies[i]->blob->data, (size_t)fp->copies[i]->blob->size);
+        struct fp_image_copy *c = fp->copies[i];
+        if (c->blob) {
+            memcpy(c->data, c->blob->data, (size_t)c->size);
+        } else {
+            memset(c->data, 0, (size_t)c->size);
+        }
     }
 }
 

@@ -3,20 +3,23 @@
 replayed against the driver's picture.
 
     own_client.py --client BIN [--client-args "ARGS"] --capture LIST
-                  --expect-draws N --manifest M --overshade BIN
+                  --expect-draws N [--expect-dispatches D] --manifest M
+                  --overshade BIN
 
 The clients (tests/layer/mt_client.c: eight threads recording secondaries
 at once; tests/layer/upload_client.c: a layered texture uploaded from a
-padded buffer inside every frame) print `NAME: frame F draws N` per frame.
+padded buffer inside every frame; tests/layer/compute_client.c: a compute
+pass writing what the draw reads) print `NAME: frame F draws N` per frame.
 Under the layer (build-tree manifest through a temporary XDG_DATA_HOME,
 every submission a frame) the frames of LIST are captured, then:
 
   * the client exits 0 and prints every frame;
-  * `overshade info --json`: the frames of LIST, each with N draws and
-    nothing unsupported;
+  * `overshade info --json`: the frames of LIST, each with N draws, D
+    dispatches and nothing unsupported;
   * `overshade replay`: the same draws, none unsupported, no command left
-    out, every pixel of the target covered, and the picture against the
-    driver's: PSNR >= 40 dB.
+    out, every pixel of the target covered, the D dispatches replayed (none
+    refused, compute invocations counted apart from shading), and the
+    picture against the driver's: PSNR >= 40 dB.
 
 With OVERSHADE_TEST_TSAN set, the client and the layer are a ThreadSanitizer
 build (tools/test.sh): any report on the client's output fails the test
@@ -52,6 +55,7 @@ def main():
     ap.add_argument("--client-args", default="")
     ap.add_argument("--capture", required=True)
     ap.add_argument("--expect-draws", type=int, required=True)
+    ap.add_argument("--expect-dispatches", type=int, default=0)
     ap.add_argument("--manifest", required=True)
     ap.add_argument("--overshade", required=True)
     args = ap.parse_args()
@@ -109,6 +113,8 @@ def main():
                   % (f.get("index"), f.get("draws"), draws))
             check(not f.get("unsupported"), "frame %r: unsupported %r"
                   % (f.get("index"), f.get("unsupported")))
+            check(f.get("dispatches") == args.expect_dispatches, "frame %r: %r dispatches, "
+                  "expected %d" % (f.get("index"), f.get("dispatches"), args.expect_dispatches))
 
         replay_dir = os.path.join(tmp, "replay")
         p = subprocess.run([args.overshade, "replay", trace, "--out", replay_dir, "--modes",
@@ -127,6 +133,15 @@ def main():
                                                                  f.get("unsupported_draws")))
             check(not f.get("not_replayed"), "frame %r: not replayed: %r"
                   % (i, f.get("not_replayed")))
+            cs = f.get("compute") or {}
+            check(cs.get("dispatches") == args.expect_dispatches
+                  and cs.get("replayed") == args.expect_dispatches
+                  and cs.get("unsupported") == 0 and not cs.get("not_replayed"),
+                  "frame %r: compute %r" % (i, cs))
+            if args.expect_dispatches:
+                print("frame %r: compute invocations %r, workgroups %r, barriers %r"
+                      % (i, cs.get("invocations"), cs.get("workgroups"), cs.get("barriers")))
+                check((cs.get("invocations") or 0) > 0, "frame %r: no compute invocations" % i)
             covered = f.get("units", {}).get("baseline", {}).get("covered_pixels")
             area = f.get("width", 0) * f.get("height", 0)
             check(area > 0 and covered == area, "frame %r: %r pixels covered, expected %r"
