@@ -63,7 +63,7 @@ def main():
         check(p.returncode == 0, "overshade info exited %d: %s" % (p.returncode, p.stderr))
         info = json.loads(p.stdout)
         frames = info.get("frames", [])
-        check(info.get("version") == 3, "trace version %r" % info.get("version"))
+        check(info.get("version") == 4, "trace version %r" % info.get("version"))
         check([f.get("index") for f in frames] == [1], "frames %r" % frames)
         for f in frames:
             check(f.get("draws") == 4, "frame 1: %r draws, expected 4" % f.get("draws"))
