@@ -2046,6 +2046,8 @@ record_dispatch(struct walk *w, const struct cap_cmd_dispatch *cmd)
     if (!d->bindings) {
         return;
     }
+    d->binding_images = images;
+    d->binding_ranges = ranges;
     d->shader = prog->shaders[SIM_STAGE_COMPUTE];
     (void)problem; /* partial bindings read as zero, as for draws */
 }

@@ -239,6 +239,11 @@ struct sim_dispatch {
     const struct sim_ir_shader *shader; /* a compute shader */
     const struct sim_binding *bindings; /* descriptors and push constants */
     uint32_t binding_count;
+    /* NULL, or as sim_draw.binding_images and binding_ranges: images the
+     * frame rendered before are read as the first unit rendered them
+     * (stores into those go nowhere: docs/layer.md, "Known limits"). */
+    const uint32_t *binding_images;
+    const struct sim_view_range *binding_ranges;
     uint32_t base[3];   /* vkCmdDispatchBase's base group, else 0 */
     uint32_t groups[3]; /* workgroups in x, y, z */
     uint32_t id;        /* the caller's number, echoed in results */

@@ -708,6 +708,54 @@ written_texture(struct replay *r, uint32_t u, uint32_t b, uint32_t image,
     return t;
 }
 
+/* Unit u's copy of a binding table (`count` entries, per entry the frame
+ * image its view shows or SIM_NONE, and the view's range or NULL) with
+ * images the frame has written replaced by their current contents, in
+ * r->bindings[u]; r->bindings[u] stays NULL when no image needs it. */
+static enum sim_replay_error
+bind_written(struct replay *r, uint32_t u, const struct sim_binding *bindings, uint32_t count,
+             const uint32_t *images, const struct sim_view_range *ranges)
+{
+    int any = 0;
+
+    r->bindings[u] = NULL;
+    for (uint32_t i = 0; images && i < count && !any; i++) {
+        any = images[i] != SIM_NONE && image_is_written(r, u, images[i]);
+    }
+    if (!any) {
+        return SIM_REPLAY_ERROR_OK;
+    }
+    if (count > r->binding_capacity[u]) {
+        struct sim_binding *b = realloc(r->bindings_store[u], sizeof(*b) * count);
+        if (b) {
+            r->bindings_store[u] = b;
+        }
+        struct sim_tex_image *t = realloc(r->textures[u], sizeof(*t) * count);
+        if (t) {
+            r->textures[u] = t;
+        }
+        if (!b || !t) {
+            return SIM_REPLAY_ERROR_NOMEM;
+        }
+        r->binding_capacity[u] = count;
+    }
+    r->bindings[u] = r->bindings_store[u];
+    memcpy(r->bindings[u], bindings, sizeof(*bindings) * count);
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t img = images[i];
+        if (img != SIM_NONE && image_is_written(r, u, img)) {
+            int nomem = 0;
+            const struct sim_tex_image *t = written_texture(
+                r, u, i, img, bindings[i].image, ranges ? &ranges[i] : NULL, &nomem);
+            if (nomem) {
+                return SIM_REPLAY_ERROR_NOMEM;
+            }
+            r->bindings[u][i].image = t;
+        }
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
 /* Per unit, the draw's binding table with images the frame has written
  * replaced by their current contents. */
 static enum sim_replay_error
@@ -716,45 +764,15 @@ bind_written_images(struct replay *r)
     const struct sim_draw *d = r->dc.draw;
 
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-        int any = 0;
+        enum sim_replay_error err;
         r->bindings[u] = NULL;
         if (!(r->res->units & (1u << u)) || !d->binding_images || !r->dc.fs) {
             continue;
         }
-        for (uint32_t i = 0; i < d->binding_count && !any; i++) {
-            any = d->binding_images[i] != SIM_NONE && image_is_written(r, u, d->binding_images[i]);
-        }
-        if (!any) {
-            continue;
-        }
-        if (d->binding_count > r->binding_capacity[u]) {
-            struct sim_binding *b = realloc(r->bindings_store[u], sizeof(*b) * d->binding_count);
-            if (b) {
-                r->bindings_store[u] = b;
-            }
-            struct sim_tex_image *t = realloc(r->textures[u], sizeof(*t) * d->binding_count);
-            if (t) {
-                r->textures[u] = t;
-            }
-            if (!b || !t) {
-                return SIM_REPLAY_ERROR_NOMEM;
-            }
-            r->binding_capacity[u] = d->binding_count;
-        }
-        r->bindings[u] = r->bindings_store[u];
-        memcpy(r->bindings[u], d->bindings, sizeof(*d->bindings) * d->binding_count);
-        for (uint32_t i = 0; i < d->binding_count; i++) {
-            uint32_t img = d->binding_images[i];
-            if (img != SIM_NONE && image_is_written(r, u, img)) {
-                int nomem = 0;
-                const struct sim_tex_image *t = written_texture(
-                    r, u, i, img, d->bindings[i].image,
-                    d->binding_ranges ? &d->binding_ranges[i] : NULL, &nomem);
-                if (nomem) {
-                    return SIM_REPLAY_ERROR_NOMEM;
-                }
-                r->bindings[u][i].image = t;
-            }
+        err = bind_written(r, u, d->bindings, d->binding_count, d->binding_images,
+                           d->binding_ranges);
+        if (err) {
+            return err;
         }
     }
     return SIM_REPLAY_ERROR_OK;
@@ -1177,7 +1195,19 @@ replay_dispatch(struct replay *r, uint32_t p)
                                        : SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
         snprintf(detail, sizeof(detail), "%s", d->unsupported);
     } else {
-        status = sim_run_dispatch(d, &r->res->compute, detail);
+        /* Images the frame rendered are read as the first unit rendered
+         * them (the dispatch runs once). */
+        uint32_t u = (uint32_t)__builtin_ctz(r->res->units);
+        struct sim_dispatch copy = *d;
+        status = bind_written(r, u, d->bindings, d->binding_count, d->binding_images,
+                              d->binding_ranges);
+        if (status == SIM_REPLAY_ERROR_OK) {
+            if (r->bindings[u]) {
+                copy.bindings = r->bindings[u];
+            }
+            status = sim_run_dispatch(&copy, &r->res->compute, detail);
+        }
+        r->bindings[u] = NULL;
     }
     if (status == SIM_REPLAY_ERROR_NOMEM) {
         return status;
@@ -1248,9 +1278,16 @@ check_frame(const struct sim_frame *f, char *detail)
             continue;
         }
         if (pass->kind == SIM_PASS_DISPATCH) {
-            if (!pass->dispatch) {
+            const struct sim_dispatch *d = pass->dispatch;
+            if (!d) {
                 snprintf(detail, 160, "pass %u: a dispatch pass without its dispatch", p);
                 return 0;
+            }
+            for (uint32_t i = 0; d->binding_images && i < d->binding_count; i++) {
+                if (d->binding_images[i] != SIM_NONE && d->binding_images[i] >= f->image_count) {
+                    snprintf(detail, 160, "pass %u: dispatch binding image out of range", p);
+                    return 0;
+                }
             }
             continue;
         }

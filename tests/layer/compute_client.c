@@ -4,17 +4,21 @@
  *
  *     compute_client [FRAMES]
  *
- * Every frame is one submission: a compute pass (shaders/compute_client.comp)
- * writes a 32x32 storage image and, reduced per 8x8 workgroup in shared
- * memory with barriers, a storage buffer of 16 means; then one draw
- * (shaders/compute_client.frag) reads both into a 32x32 target.  The compute
+ * Every frame is one submission: a first render pass draws a 32x32 scene
+ * (tests/replay/shaders/gradient.frag); a compute pass
+ * (shaders/compute_client.comp) reads it and writes a 32x32 storage image
+ * and, reduced per 8x8 workgroup in shared memory with barriers, a storage
+ * buffer of 16 means; then one draw (shaders/compute_client.frag) reads both
+ * into a 32x32 target.  The compute
  * pass is three dispatches of the 4x4 groups: vkCmdDispatch (2x2 groups),
  * vkCmdDispatchIndirect (4x2 groups from an argument buffer, rows 2-3 by a
  * push constant) and vkCmdDispatchBase (base x 2, 2x2 groups).  The values
  * change every frame, so a replay that skipped the compute pass would draw
- * the previous frame's.  The image starts each frame in layout UNDEFINED.
+ * the previous frame's, and one that read the scene as captured (undefined)
+ * rather than as rendered would lose two of its channels.  The storage image
+ * and the scene start each frame in layout UNDEFINED.
  *
- * Prints `compute_client: frame F draws 1` per frame and exits 0, or 1 on a
+ * Prints `compute_client: frame F draws 2` per frame and exits 0, or 1 on a
  * Vulkan error.
  */
 #include <stdio.h>
@@ -26,6 +30,7 @@
 #include "compute_client_comp.h"
 #include "compute_client_frag.h"
 #include "fullscreen_vert.h"
+#include "gradient_frag.h"
 
 #define SIZE 32u
 #define NAME "compute_client"
@@ -39,23 +44,26 @@ struct client {
     VkPhysicalDeviceMemoryProperties mem;
     VkDevice device;
     VkQueue queue;
-    struct vku_image target, storage;
+    struct vku_image target, storage, scene;
+    VkSampler sampler;
     struct vku_buffer means, args;
     VkDescriptorSetLayout set_layout;
     VkDescriptorPool pool;
     VkDescriptorSet set;
     VkPipelineLayout layout;
-    VkRenderPass pass;
-    VkFramebuffer framebuffer;
-    VkPipeline graphics, compute;
+    VkRenderPass pass, scene_pass;
+    VkFramebuffer framebuffer, scene_framebuffer;
+    VkPipeline graphics, scene_pipeline, compute;
 };
 
 static int
 create_pipelines(struct client *c)
 {
-    VkShaderModule vs, fs, cs;
+    VkShaderModule vs, fs, cs, gs;
     if (vku_create_module(c->device, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
                           &vs) != 0 ||
+        vku_create_module(c->device, replay_gradient_frag, sizeof(replay_gradient_frag),
+                          &gs) != 0 ||
         vku_create_module(c->device, compute_client_frag_spv, sizeof(compute_client_frag_spv),
                           &fs) != 0 ||
         vku_create_module(c->device, compute_client_comp_spv, sizeof(compute_client_comp_spv),
@@ -68,6 +76,11 @@ create_pipelines(struct client *c)
     p.scissor = (VkRect2D){{0, 0}, {SIZE, SIZE}};
     p.info.renderPass = c->pass;
     int fail = vku_pipeline_create(c->device, &p, &c->graphics);
+    vku_pipeline_init(&p, vs, gs, c->layout);
+    p.viewport = (VkViewport){0.0f, 0.0f, (float)SIZE, (float)SIZE, 0.0f, 1.0f};
+    p.scissor = (VkRect2D){{0, 0}, {SIZE, SIZE}};
+    p.info.renderPass = c->scene_pass;
+    fail = fail ? fail : vku_pipeline_create(c->device, &p, &c->scene_pipeline);
     VkComputePipelineCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
         .flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT,
@@ -84,6 +97,7 @@ create_pipelines(struct client *c)
     vkDestroyShaderModule(c->device, vs, NULL);
     vkDestroyShaderModule(c->device, fs, NULL);
     vkDestroyShaderModule(c->device, cs, NULL);
+    vkDestroyShaderModule(c->device, gs, NULL);
     return fail;
 }
 
@@ -120,6 +134,22 @@ create_objects(struct client *c)
     }
     vi.image = c->storage.image;
     VKU_TRY(NAME, vkCreateImageView(c->device, &vi, NULL, &c->storage.view));
+    ii.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                       &c->scene) != 0) {
+        return -1;
+    }
+    vi.image = c->scene.image;
+    VKU_TRY(NAME, vkCreateImageView(c->device, &vi, NULL, &c->scene.view));
+    VkSamplerCreateInfo si = {
+        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+        .magFilter = VK_FILTER_NEAREST,
+        .minFilter = VK_FILTER_NEAREST,
+        .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+        .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+        .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+    };
+    VKU_TRY(NAME, vkCreateSampler(c->device, &si, NULL, &c->sampler));
     if (vku_buffer_init(c->device, &c->mem, &c->means, 16 * sizeof(float),
                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
                         NULL) != 0) {
@@ -134,32 +164,39 @@ create_objects(struct client *c)
     }
     memcpy((uint8_t *)c->args.map + 16, &args, sizeof(args)); /* at offset 16 */
 
-    VkDescriptorSetLayoutBinding b[2] = {
+    VkDescriptorSetLayoutBinding b[3] = {
         {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
          VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
         {1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1,
          VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+        {2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
     };
     VkDescriptorSetLayoutCreateInfo dli = {
         .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .bindingCount = 2, .pBindings = b};
+        .bindingCount = 3, .pBindings = b};
     VKU_TRY(NAME, vkCreateDescriptorSetLayout(c->device, &dli, NULL, &c->set_layout));
-    VkDescriptorPoolSize ps[2] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-                                  {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1}};
-    if (vku_create_set(c->device, ps, 2, &c->set_layout, &c->pool, &c->set) != 0) {
+    VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+                                  {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
+                                  {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}};
+    if (vku_create_set(c->device, ps, 3, &c->set_layout, &c->pool, &c->set) != 0) {
         return -1;
     }
     VkDescriptorBufferInfo buf = {c->means.buffer, 0, VK_WHOLE_SIZE};
     VkDescriptorImageInfo img = {VK_NULL_HANDLE, c->storage.view, VK_IMAGE_LAYOUT_GENERAL};
-    VkWriteDescriptorSet wr[2] = {
+    VkDescriptorImageInfo tex = {c->sampler, c->scene.view,
+                                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    VkWriteDescriptorSet wr[3] = {
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 0,
          .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
          .pBufferInfo = &buf},
         {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 1,
          .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
          .pImageInfo = &img},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 2,
+         .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+         .pImageInfo = &tex},
     };
-    vkUpdateDescriptorSets(c->device, 2, wr, 0, NULL);
+    vkUpdateDescriptorSets(c->device, 3, wr, 0, NULL);
     if (vku_create_pipeline_layout(c->device, &c->set_layout, VK_SHADER_STAGE_COMPUTE_BIT,
                                    sizeof(struct push), &c->layout) != 0) {
         return -1;
@@ -188,6 +225,11 @@ create_objects(struct client *c)
         .renderPass = c->pass, .attachmentCount = 1, .pAttachments = &c->target.view,
         .width = SIZE, .height = SIZE, .layers = 1};
     VKU_TRY(NAME, vkCreateFramebuffer(c->device, &fi, NULL, &c->framebuffer));
+    att.finalLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    VKU_TRY(NAME, vkCreateRenderPass(c->device, &rpi, NULL, &c->scene_pass));
+    fi.renderPass = c->scene_pass;
+    fi.pAttachments = &c->scene.view;
+    VKU_TRY(NAME, vkCreateFramebuffer(c->device, &fi, NULL, &c->scene_framebuffer));
     return create_pipelines(c);
 }
 
@@ -216,6 +258,16 @@ record_frame(const struct client *c, VkCommandBuffer cmd, uint32_t frame)
     };
 
     VKU_TRY(NAME, vkBeginCommandBuffer(cmd, &begin));
+    rp.renderPass = c->scene_pass;
+    rp.framebuffer = c->scene_framebuffer;
+    vkCmdBeginRenderPass(cmd, &rp, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->scene_pipeline);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+    vkCmdEndRenderPass(cmd);
+    rp.renderPass = c->pass;
+    rp.framebuffer = c->framebuffer;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 0, NULL, 0, NULL);
     vku_image_barrier(cmd, c->storage.image, range, VK_IMAGE_LAYOUT_UNDEFINED,
                       VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
@@ -283,20 +335,25 @@ main(int argc, char **argv)
             vku_submit_and_wait(c.device, c.queue, fence, cmd, UINT64_MAX) != 0) {
             return 1;
         }
-        printf(NAME ": frame %u draws 1\n", f);
+        printf(NAME ": frame %u draws 2\n", f);
     }
     vkDestroyFence(c.device, fence, NULL);
     vkDestroyCommandPool(c.device, pool, NULL);
     vkDestroyPipeline(c.device, c.graphics, NULL);
     vkDestroyPipeline(c.device, c.compute, NULL);
+    vkDestroyPipeline(c.device, c.scene_pipeline, NULL);
     vkDestroyFramebuffer(c.device, c.framebuffer, NULL);
+    vkDestroyFramebuffer(c.device, c.scene_framebuffer, NULL);
     vkDestroyRenderPass(c.device, c.pass, NULL);
+    vkDestroyRenderPass(c.device, c.scene_pass, NULL);
+    vkDestroySampler(c.device, c.sampler, NULL);
     vkDestroyPipelineLayout(c.device, c.layout, NULL);
     vkDestroyDescriptorPool(c.device, c.pool, NULL);
     vkDestroyDescriptorSetLayout(c.device, c.set_layout, NULL);
     vku_buffer_finish(c.device, &c.means);
     vku_buffer_finish(c.device, &c.args);
     vku_image_finish(c.device, &c.storage);
+    vku_image_finish(c.device, &c.scene);
     vku_image_finish(c.device, &c.target);
     vkDestroyDevice(c.device, NULL);
     vkDestroyInstance(instance, NULL);
