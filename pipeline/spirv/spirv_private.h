@@ -273,6 +273,7 @@ struct sim_spv_ctx {
     uint32_t cur_label;  /* SPIR-V label of the block being translated */
     uint32_t ir_flags;   /* enum sim_ir_info_flags */
     struct sim_ir_info ir_info;
+    uint32_t local_size_ids[3]; /* ExecutionMode LocalSizeId's constants, or 0 */
     uint32_t shared_slot;    /* resource slot of shared memory, SIM_IR_NONE until used */
     uint32_t shared_scalars; /* scalars of the Workgroup variables declared so far */
 };

@@ -2691,10 +2691,15 @@ execution_mode(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     const struct sim_spv_module *m = ctx->m;
     uint32_t mode;
 
-    if (sim_spv_word(m, inst, 1) != ctx->entry_func || inst->opcode != SpvOpExecutionMode) {
+    if (sim_spv_word(m, inst, 1) != ctx->entry_func) {
         return;
     }
     mode = sim_spv_word(m, inst, 2);
+    /* OpExecutionModeId: operands are ids; only LocalSizeId is used. */
+    if (inst->opcode != SpvOpExecutionMode &&
+        (inst->opcode != SpvOpExecutionModeId || mode != SpvExecutionModeLocalSizeId)) {
+        return;
+    }
     switch (mode) {
     case SpvExecutionModeEarlyFragmentTests:
         ctx->ir_flags |= SIM_IR_EARLY_FRAGMENT_TESTS;
@@ -2750,6 +2755,11 @@ execution_mode(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         ctx->ir_info.local_size[0] = sim_spv_word(m, inst, 3);
         ctx->ir_info.local_size[1] = sim_spv_word(m, inst, 4);
         ctx->ir_info.local_size[2] = sim_spv_word(m, inst, 5);
+        break;
+    case SpvExecutionModeLocalSizeId: /* constants declared later: workgroup_size() */
+        ctx->local_size_ids[0] = sim_spv_word(m, inst, 3);
+        ctx->local_size_ids[1] = sim_spv_word(m, inst, 4);
+        ctx->local_size_ids[2] = sim_spv_word(m, inst, 5);
         break;
     default:
         break;
@@ -2993,12 +3003,22 @@ string_at(const struct sim_ir_shader *sh, const char *tagged)
     return off ? sh->strings + off - 1 : "";
 }
 
-/* A constant decorated BuiltIn WorkgroupSize overrides the LocalSize
- * execution mode (SPIR-V 3.21 BuiltIn; it is how local_size_x_id
- * specializes the size). */
+/* The workgroup size: LocalSize, or LocalSizeId's (specialized) constants;
+ * a constant decorated BuiltIn WorkgroupSize overrides both (SPIR-V 3.21
+ * BuiltIn; it is how local_size_x_id specializes the size).  An id that is
+ * not a scalar constant leaves a size of 0, which a dispatch refuses. */
 static void
 workgroup_size(struct sim_spv_ctx *ctx)
 {
+    for (uint32_t c = 0; c < 3; c++) {
+        uint32_t id = ctx->local_size_ids[c];
+        const struct sim_spv_val *v = id && id < ctx->m->bound ? &ctx->vals[id] : NULL;
+        if (v) {
+            ctx->ir_info.local_size[c] = v->kind == SIM_SPV_V_REGS && v->is_const && v->n == 1
+                                             ? sim_spv_const_bits(ctx, v->regs[0])
+                                             : 0;
+        }
+    }
     for (uint32_t id = 1; id < ctx->m->bound; id++) {
         const struct sim_spv_val *v = &ctx->vals[id];
         if (!(ctx->decos[id].flags & SIM_SPV_DECO_BUILTIN) ||

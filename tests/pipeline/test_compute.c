@@ -20,6 +20,8 @@
 #include "test.h"
 
 #include "compute_reduce.comp.spv.h"
+#include "compute_size.comp.spv.h"
+#include "compute_size13.comp.spv.h"
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -46,6 +48,49 @@ check_group(const struct out_buffer *o, uint32_t g, uint32_t gx, uint32_t scale)
     }
     CHECK_EQ_U64(sum, o->sum[g]);
     CHECK_EQ_U64(64, o->count[g]);
+}
+
+/* shaders/compute_size.comp with local_size_x_id 3 = 8: the size comes
+ * from the WorkgroupSize built-in (SPIR-V 1.0) or LocalSizeId (1.6). */
+static void
+test_size(const uint32_t *words, size_t count, const char *what)
+{
+    uint32_t eight = 8;
+    struct sim_spec_value spec = {3, 4, &eight};
+    struct sim_spv_options opt = {.stage = SIM_STAGE_COMPUTE, .spec_values = &spec,
+                                  .spec_value_count = 1};
+    struct sim_ir_shader *sh = NULL;
+    struct sim_spv_error_info info;
+    if (sim_ir_shader_create(words, count, &opt, &sh, &info) != SIM_SPV_ERROR_OK) {
+        fprintf(stderr, "%s: translation failed: %s\n", what, info.detail);
+        test_failures++;
+        return;
+    }
+    const struct sim_ir_info *si = sim_ir_shader_info(sh);
+    CHECK_EQ_INT(8, si->local_size[0]);
+    CHECK_EQ_INT(2, si->local_size[1]);
+    CHECK_EQ_INT(1, si->local_size[2]);
+    CHECK_EQ_INT(0, si->shared_bytes);
+    uint32_t out[17];
+    memset(out, 0xff, sizeof(out));
+    struct sim_binding b = {.set = 0, .binding = 0, .data = out, .size = 16 * 4};
+    struct sim_dispatch d = {.shader = sh, .bindings = &b, .binding_count = 1,
+                             .groups = {1, 1, 1}};
+    struct sim_pass pass = {.kind = SIM_PASS_DISPATCH, .dispatch = &d};
+    struct sim_frame frame = {.sub_pixel_bits = 8, .pass_count = 1, .passes = &pass,
+                              .present_image = SIM_NONE};
+    struct sim_replay_result *res = NULL;
+    CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, sim_replay_frame(&frame, NULL, &res, NULL));
+    if (res) {
+        CHECK_EQ_U64(16, sim_replay_result_compute(res)->invocations);
+        CHECK_EQ_U64(0, sim_replay_result_compute(res)->barriers);
+    }
+    for (uint32_t i = 0; i < 16; i++) {
+        CHECK_EQ_U64(800 + i, out[i]);
+    }
+    CHECK_EQ_U64(0xffffffffu, out[16]); /* past the bound range: not written */
+    sim_replay_result_destroy(res);
+    sim_ir_shader_destroy(sh);
 }
 
 int
@@ -183,6 +228,8 @@ main(void)
     CHECK(res == NULL);
 
     sim_ir_shader_destroy(sh);
+    test_size(shader_compute_size_comp, COUNT(shader_compute_size_comp), "SPIR-V 1.0");
+    test_size(shader_compute_size13, COUNT(shader_compute_size13), "SPIR-V 1.6");
     free(texels);
     free(out);
     return TEST_RESULT();
