@@ -1153,6 +1153,8 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         bad |= rep_json_set_uint(r, "tessellation_control_shader_patches", rc->patches);
         bad |=
             rep_json_set_uint(r, "tessellation_evaluation_shader_invocations", rc->tes_invocations);
+        bad |= rep_json_set_uint(r, "compute_shader_invocations",
+                                 sim_replay_result_compute(res)->invocations);
     }
 
     struct json_object *unsup = rep_json_set_array(fj, "unsupported");

@@ -18,7 +18,8 @@ every submission a frame) the frames of LIST are captured, then:
     dispatches and nothing unsupported;
   * `overshade replay`: the same draws, none unsupported, no command left
     out, every pixel of the target covered, the D dispatches replayed (none
-    refused, compute invocations counted apart from shading), and the
+    refused, compute invocations counted apart from shading and equal to
+    the driver's pipeline statistic where the frame has one), and the
     picture against the driver's: PSNR >= 40 dB.
 
 With OVERSHADE_TEST_TSAN set, the client and the layer are a ThreadSanitizer
@@ -142,6 +143,13 @@ def main():
                 print("frame %r: compute invocations %r, workgroups %r, barriers %r"
                       % (i, cs.get("invocations"), cs.get("workgroups"), cs.get("barriers")))
                 check((cs.get("invocations") or 0) > 0, "frame %r: no compute invocations" % i)
+                # The driver's own count, where the layer's statistics query had one.
+                ps = f.get("pipeline_statistics") or {}
+                drv = (ps.get("driver") or {}).get("compute_shader_invocations")
+                ours = (ps.get("replay") or {}).get("compute_shader_invocations")
+                print("frame %r: compute invocations, driver %r, replay %r" % (i, drv, ours))
+                check(drv is None or drv == ours, "frame %r: the driver ran %r compute "
+                      "invocations, the replay %r" % (i, drv, ours))
             covered = f.get("units", {}).get("baseline", {}).get("covered_pixels")
             area = f.get("width", 0) * f.get("height", 0)
             check(area > 0 and covered == area, "frame %r: %r pixels covered, expected %r"
