@@ -30,7 +30,7 @@
 /* Batch-instructions one dispatch may execute in all, beside the
  * interpreter's per-batch step limit: a shader without endless loops but
  * with a hostile amount of work stops here. */
-#define DISPATCH_STEP_BUDGET (1ull << 34)
+#define DISPATCH_STEP_BUDGET (1ull << 32)
 
 struct batch {
     struct sim_interp *interp;
