@@ -48,7 +48,8 @@ set_builtin(struct sim_interp *in, uint32_t builtin, uint32_t component, const u
     }
 }
 
-/* Writes the compute built-ins of workgroup `wg` into every batch. */
+/* Writes the compute built-ins of workgroup `wg` into every batch
+ * (WorkgroupSize is a constant the translator folds, not an input). */
 static void
 set_builtins(struct batch *b, uint32_t nb, const uint32_t local[3], const uint32_t wg[3],
              const uint32_t groups[3])
@@ -73,11 +74,6 @@ set_builtins(struct batch *b, uint32_t nb, const uint32_t local[3], const uint32
             set_builtin(b[k].interp, SpvBuiltInWorkgroupId, d, wid[d]);
             set_builtin(b[k].interp, SpvBuiltInGlobalInvocationId, d, gid[d]);
             set_builtin(b[k].interp, SpvBuiltInNumWorkgroups, d, num[d]);
-            set_builtin(b[k].interp, SpvBuiltInWorkgroupSize, d,
-                        (const uint32_t[SIM_LANES]){local[d], local[d], local[d], local[d],
-                                                    local[d], local[d], local[d], local[d],
-                                                    local[d], local[d], local[d], local[d],
-                                                    local[d], local[d], local[d], local[d]});
         }
         set_builtin(b[k].interp, SpvBuiltInLocalInvocationIndex, 0, index);
     }
