@@ -1316,8 +1316,9 @@ unresolved_push(struct walk *w, const char *name)
  * Returns 0 when nothing usable is bound (with *problem set when a bound
  * set has no state in the trace). */
 static int
-bound_descriptors(struct walk *w, const struct bind_state *bs, uint32_t s, const struct cap_descriptor **desc,
-                  uint32_t *count, const struct cap_dset_layout **dl, const char **problem)
+bound_descriptors(struct walk *w, const struct bind_state *bs, uint32_t s,
+                  const struct cap_descriptor **desc, uint32_t *count,
+                  const struct cap_dset_layout **dl, const char **problem)
 {
     const struct cap_descriptor_set *ds;
 

@@ -1367,7 +1367,9 @@ shared_access(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, uint32_t *re
             in = sim_spv_emit(ctx, SIM_IR_OP_STBUF, 0, dyn, regs[i], 0);
         } else {
             regs[i] = sim_spv_new_regs(ctx, 1, scalar);
-            in = regs[i] == SIM_IR_NONE ? NULL : sim_spv_emit(ctx, SIM_IR_OP_LDBUF, regs[i], dyn, 0, 0);
+            in = regs[i] == SIM_IR_NONE
+                     ? NULL
+                     : sim_spv_emit(ctx, SIM_IR_OP_LDBUF, regs[i], dyn, 0, 0);
         }
         if (!in) {
             return nomem(ctx);
