@@ -97,6 +97,7 @@ PIN_8(cap_cmd_execute, 16);
 PIN_8(cap_cmd_unsupported, 64);
 PIN_8(cap_cmd_present, 32);
 PIN_8(cap_cmd_push_descriptor_set, 32);
+PIN_8(cap_cmd_dispatch, 56);
 
 /* Field places that docs/trace-format.md states. */
 _Static_assert(offsetof(struct cap_file_header, version) == 8, "header layout");
@@ -179,6 +180,7 @@ static const struct cap_op_desc cap_ops[CAP_CMD_OP_COUNT] = {
     [CAP_CMD_EXECUTE_END] = {"execute_end", sizeof(struct cap_cmd_head)},
     [CAP_CMD_UNSUPPORTED] = {"unsupported", sizeof(struct cap_cmd_unsupported)},
     [CAP_CMD_PRESENT] = {"present", sizeof(struct cap_cmd_present)},
+    [CAP_CMD_DISPATCH] = {"dispatch", sizeof(struct cap_cmd_dispatch)},
     [CAP_CMD_PUSH_DESCRIPTOR_SET] = {"push_descriptor_set",
                                      sizeof(struct cap_cmd_push_descriptor_set)},
 };

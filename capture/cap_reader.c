@@ -307,6 +307,9 @@ static const struct cap_ref_desc refs_barrier[] = {
 static const struct cap_ref_desc refs_present[] = {
     REF(cap_cmd_present, image, CAP_OBJ_IMAGE),
 };
+static const struct cap_ref_desc refs_dispatch[] = {
+    REF(cap_cmd_dispatch, buffer, CAP_OBJ_BUFFER),
+};
 static const struct cap_span_desc spans_push_descriptor_set[] = {
     SPAN(cap_cmd_push_descriptor_set, descriptors, struct cap_descriptor),
 };
@@ -375,6 +378,7 @@ static const struct cap_rec_desc cap_cmd_descs[CAP_CMD_OP_COUNT] = {
     [CAP_CMD_PUSH_DESCRIPTOR_SET] = {sizeof(struct cap_cmd_push_descriptor_set),
                                      SPANS(spans_push_descriptor_set),
                                      REFS(refs_push_descriptor_set)},
+    [CAP_CMD_DISPATCH] = {sizeof(struct cap_cmd_dispatch), NONE, REFS(refs_dispatch)},
 };
 
 /* ------------------------------------------------------------------------ */
@@ -856,6 +860,26 @@ cap_check_command(struct cap_reader *rd, const struct cap_where *w, const uint8_
         }
         break;
     }
+    case CAP_CMD_DISPATCH: {
+        const struct cap_cmd_dispatch *d = (const void *)cmd;
+        if (d->kind >= CAP_DISPATCH_KIND_COUNT) {
+            return cap_fail_at(rd, w, CAP_ERROR_BAD_VALUE,
+                               offsetof(struct cap_cmd_dispatch, kind),
+                               "dispatch kind %u out of range", d->kind);
+        }
+        if ((d->kind == CAP_DISPATCH_INDIRECT) != (d->buffer != 0)) {
+            return cap_fail_at(rd, w, CAP_ERROR_BAD_VALUE,
+                               offsetof(struct cap_cmd_dispatch, buffer),
+                               "dispatch kind %u with argument buffer 0x%llx", d->kind,
+                               (unsigned long long)d->buffer);
+        }
+        if (d->flags & ~(uint32_t)CAP_DISPATCH_ARGS_UNRESOLVED) {
+            return cap_fail_at(rd, w, CAP_ERROR_BAD_VALUE,
+                               offsetof(struct cap_cmd_dispatch, flags),
+                               "dispatch flags 0x%x", d->flags);
+        }
+        break;
+    }
     case CAP_CMD_UNSUPPORTED: {
         const struct cap_cmd_unsupported *u = (const void *)cmd;
         if (!cap_has_nul(u->name, sizeof(u->name))) {
@@ -899,7 +923,8 @@ cap_check_commands(struct cap_reader *rd, const struct cap_rec_info *ri)
         if (head_size == 0) {
             return cap_fail_at(rd, &w, CAP_ERROR_BAD_COMMAND, 0, "unknown command op %u", h->op);
         }
-        if (h->op == CAP_CMD_PUSH_DESCRIPTOR_SET && rd->trace->version < 3) {
+        if ((h->op == CAP_CMD_PUSH_DESCRIPTOR_SET && rd->trace->version < 3) ||
+            (h->op == CAP_CMD_DISPATCH && rd->trace->version < 5)) {
             return cap_fail_at(rd, &w, CAP_ERROR_BAD_COMMAND, 0,
                                "command op %u in a version %u trace", h->op,
                                rd->trace->version);
@@ -1264,6 +1289,15 @@ cap_resolve_record(struct cap_reader *rd, const struct cap_rec_info *ri)
             return cap_fail_at(rd, &w, CAP_ERROR_BAD_VALUE, offsetof(struct cap_pipeline, subpass),
                                "subpass %u of a render pass with %u", p->subpass,
                                rp->subpasses.count);
+        }
+        /* A compute pipeline is its one compute stage. */
+        if (p->bind_point == CAP_VK_PIPELINE_BIND_POINT_COMPUTE &&
+            (p->stages.count != 1 || CAP_SPAN_PTR(p, p->stages, struct cap_shader_stage)->stage !=
+                                         CAP_VK_SHADER_STAGE_COMPUTE_BIT)) {
+            return cap_fail_at(rd, &w, CAP_ERROR_BAD_VALUE,
+                               offsetof(struct cap_pipeline, bind_point),
+                               "a compute pipeline with %u stages, not one compute stage",
+                               p->stages.count);
         }
         return CAP_ERROR_OK;
     }

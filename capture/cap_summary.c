@@ -105,6 +105,9 @@ cap_frame_summarize(const struct cap_trace *trace, const struct cap_frame *frame
         case CAP_CMD_UNSUPPORTED:
             summary->unsupported_commands++;
             break;
+        case CAP_CMD_DISPATCH:
+            summary->dispatches++;
+            break;
         case CAP_CMD_BIND_PIPELINE: {
             const struct cap_cmd_bind_pipeline *b = (const void *)h;
             if (b->bind_point == CAP_VK_PIPELINE_BIND_POINT_GRAPHICS) {

@@ -36,10 +36,11 @@
 #include <stdint.h>
 
 #define CAP_MAGIC "OVSTRACE" /* 8 bytes, no terminator on disk */
-#define CAP_VERSION 4u
+#define CAP_VERSION 5u
 /* The oldest version this reader reads: version 2 is version 3 without
  * CAP_CMD_PUSH_DESCRIPTOR_SET, version 3 is version 4 without
- * CAP_BLOCK_GENERATION. */
+ * CAP_BLOCK_GENERATION, version 4 is version 5 without CAP_CMD_DISPATCH
+ * and compute pipelines. */
 #define CAP_VERSION_MIN 2u
 
 /* ------------------------------------------------------------------------ */
@@ -413,7 +414,9 @@ enum cap_pipeline_has {
     CAP_PIPELINE_HAS_RENDERING = 1u << 8, /* VkPipelineRenderingCreateInfo */
 };
 
-/* CAP_BLOCK_PIPELINE: a graphics pipeline with all of its state. */
+/* CAP_BLOCK_PIPELINE: a graphics pipeline with all of its state, or (version
+ * 5) a compute pipeline: bind_point VK_PIPELINE_BIND_POINT_COMPUTE, one
+ * compute stage, no render pass and every state field zero. */
 struct cap_pipeline {
     uint64_t handle;
     uint64_t layout;
@@ -611,6 +614,7 @@ enum cap_cmd_op {
     CAP_CMD_UNSUPPORTED,         /* struct cap_cmd_unsupported: a command not modelled */
     CAP_CMD_PRESENT,             /* struct cap_cmd_present: the frame's present */
     CAP_CMD_PUSH_DESCRIPTOR_SET, /* struct cap_cmd_push_descriptor_set (version 3) */
+    CAP_CMD_DISPATCH,            /* struct cap_cmd_dispatch (version 5) */
     CAP_CMD_OP_COUNT
 };
 
@@ -926,6 +930,32 @@ struct cap_cmd_push_descriptor_set {
     struct cap_span descriptors; /* struct cap_descriptor */
 };
 
+enum cap_dispatch_kind {
+    CAP_DISPATCH_DIRECT = 0,   /* vkCmdDispatch */
+    CAP_DISPATCH_BASE = 1,     /* vkCmdDispatchBase */
+    CAP_DISPATCH_INDIRECT = 2, /* vkCmdDispatchIndirect */
+    CAP_DISPATCH_KIND_COUNT
+};
+
+enum cap_dispatch_flags {
+    CAP_DISPATCH_ARGS_UNRESOLVED = 1u << 0, /* indirect arguments could not be read back */
+};
+
+/* A compute dispatch with the compute bind point's pipeline, descriptor
+ * sets, push descriptors (CAP_CMD_BIND_PIPELINE and friends with
+ * bind_point VK_PIPELINE_BIND_POINT_COMPUTE) and push constants.  Indirect
+ * dispatches hold the group counts the GPU read, fetched after the frame
+ * executed, as draws do. */
+struct cap_cmd_dispatch {
+    struct cap_cmd_head head;
+    uint32_t kind;  /* enum cap_dispatch_kind */
+    uint32_t flags; /* enum cap_dispatch_flags */
+    uint32_t base[3];   /* vkCmdDispatchBase's baseGroupX/Y/Z, else 0 */
+    uint32_t groups[3]; /* groupCountX/Y/Z */
+    uint64_t buffer;    /* indirect: argument buffer */
+    uint64_t offset;
+};
+
 /* ------------------------------------------------------------------------ */
 /* Record builder: a growable, 8-aligned byte buffer for one record or a
  * stream of records.  Used by the layer (command shadows, object records)
@@ -1119,6 +1149,7 @@ cap_frame_next_cmd(const struct cap_frame *frame, uint32_t *cursor);
 /* What `overshade info` shows of a frame. */
 struct cap_frame_summary {
     uint32_t draws;             /* draw records' executed draws (indirect: resolved count) */
+    uint32_t dispatches;        /* compute dispatches */
     uint32_t tessellated_draws; /* draws with a tessellation stage bound */
     uint32_t pipelines;         /* distinct graphics pipelines bound by draws */
     uint32_t render_passes;     /* render pass and dynamic rendering instances */

@@ -49,7 +49,7 @@ struct job {
 };
 
 struct pending_draw {
-    size_t rec; /* offset of the draw record in the frame's command stream */
+    size_t rec; /* offset of the draw or dispatch record in the frame's command stream */
 };
 
 struct lyr_capture {
@@ -549,6 +549,24 @@ need_view_contents(struct lyr_device *dev, struct lyr_capture *cap, uint64_t vie
     }
 }
 
+/* An indirect draw or dispatch whose arguments are read back after the
+ * submit (resolve_indirect). */
+static void
+add_pending(struct lyr_capture *cap, size_t frame_offset)
+{
+    if (cap->pending_count == cap->pending_capacity) {
+        uint32_t n = cap->pending_capacity ? cap->pending_capacity * 2 : 16;
+        struct pending_draw *p = realloc(cap->pending, n * sizeof(*p));
+        if (!p) {
+            frame_fail(cap, "out of memory", 0);
+            return;
+        }
+        cap->pending = p;
+        cap->pending_capacity = n;
+    }
+    cap->pending[cap->pending_count++].rec = frame_offset;
+}
+
 /* Notes what one command record names: objects and resource contents. */
 static void
 note_refs(struct lyr_device *dev, struct lyr_capture *cap, const struct cap_cmd_head *h,
@@ -643,17 +661,18 @@ note_refs(struct lyr_device *dev, struct lyr_capture *cap, const struct cap_cmd_
         need_buffer_contents(dev, cap, r->buffer);
         need_buffer_contents(dev, cap, r->count_buffer);
         if (r->kind >= CAP_DRAW_INDIRECT && r->kind <= CAP_DRAW_INDEXED_INDIRECT_COUNT) {
-            if (cap->pending_count == cap->pending_capacity) {
-                uint32_t n = cap->pending_capacity ? cap->pending_capacity * 2 : 16;
-                struct pending_draw *p = realloc(cap->pending, n * sizeof(*p));
-                if (!p) {
-                    frame_fail(cap, "out of memory", 0);
-                    break;
-                }
-                cap->pending = p;
-                cap->pending_capacity = n;
-            }
-            cap->pending[cap->pending_count++].rec = frame_offset;
+            add_pending(cap, frame_offset);
+        }
+        break;
+    }
+    case CAP_CMD_DISPATCH: {
+        /* What the dispatch reads and writes comes with the compute
+         * binds, as a draw's with the graphics ones. */
+        const struct cap_cmd_dispatch *r = (const void *)h;
+        need_object(dev, cap, CAP_OBJ_BUFFER, r->buffer);
+        need_buffer_contents(dev, cap, r->buffer);
+        if (r->kind == CAP_DISPATCH_INDIRECT) {
+            add_pending(cap, frame_offset);
         }
         break;
     }
@@ -1054,7 +1073,15 @@ run_snapshots(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_queue 
     cap->job_count = 0;
 }
 
-/* Reads back the arguments of the indirect draws of the last submit. */
+static int
+pending_is_dispatch(const struct lyr_capture *cap, uint32_t i)
+{
+    const struct cap_cmd_head *h = (const void *)(cap->commands.data + cap->pending[i].rec);
+    return h->op == CAP_CMD_DISPATCH;
+}
+
+/* Reads back the arguments of the indirect draws and dispatches of the
+ * last submit. */
 static void
 resolve_indirect(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_queue *q)
 {
@@ -1074,6 +1101,12 @@ resolve_indirect(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_que
     }
     for (uint32_t i = 0; i < cap->pending_count; i++) {
         const struct cap_cmd_draw *d = (const void *)(cap->commands.data + cap->pending[i].rec);
+        if (pending_is_dispatch(cap, i)) {
+            spans[i] = sizeof(VkDispatchIndirectCommand);
+            offsets[i] = total;
+            total += 16 + 16;
+            continue;
+        }
         int indexed = d->kind == CAP_DRAW_INDEXED_INDIRECT ||
                       d->kind == CAP_DRAW_INDEXED_INDIRECT_COUNT;
         VkDeviceSize arg = indexed ? sizeof(VkDrawIndexedIndirectCommand)
@@ -1097,6 +1130,17 @@ resolve_indirect(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_que
     int *usable = calloc(cap->pending_count, sizeof(*usable));
     for (uint32_t i = 0; usable && i < cap->pending_count; i++) {
         const struct cap_cmd_draw *d = (const void *)(cap->commands.data + cap->pending[i].rec);
+        if (pending_is_dispatch(cap, i)) {
+            const struct cap_cmd_dispatch *x = (const void *)d;
+            struct lyr_object *b = lyr_object_get(dev, CAP_OBJ_BUFFER, x->buffer);
+            uint64_t bsize = b ? ((const struct cap_buffer *)(const void *)b->rec.data)->size : 0;
+            usable[i] = b && x->offset <= bsize && bsize - x->offset >= spans[i];
+            if (usable[i]) {
+                VkBufferCopy r = {x->offset, offsets[i] + 16, spans[i]};
+                dev->vk.CmdCopyBuffer(cb, (VkBuffer)(uintptr_t)x->buffer, st.buffer, 1, &r);
+            }
+            continue;
+        }
         struct lyr_object *b = lyr_object_get(dev, CAP_OBJ_BUFFER, d->buffer);
         struct lyr_object *cbuf = d->count_buffer
                                       ? lyr_object_get(dev, CAP_OBJ_BUFFER, d->count_buffer)
@@ -1127,11 +1171,18 @@ resolve_indirect(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_que
         for (uint32_t i = 0; i < cap->pending_count; i++) {
             struct cap_cmd_draw *d = (void *)(cap->commands.data + cap->pending[i].rec);
             if (!usable[i]) {
-                LYR_WARN("frame %llu: indirect draw arguments out of range; left unresolved",
-                         (unsigned long long)cap->frame_index);
+                LYR_WARN("frame %llu: indirect %s arguments out of range; left unresolved",
+                         (unsigned long long)cap->frame_index,
+                         pending_is_dispatch(cap, i) ? "dispatch" : "draw");
                 continue;
             }
             const uint8_t *base = (const uint8_t *)st.map + offsets[i];
+            if (pending_is_dispatch(cap, i)) {
+                struct cap_cmd_dispatch *x = (void *)d;
+                memcpy(x->groups, base + 16, sizeof(x->groups));
+                x->flags &= ~(uint32_t)CAP_DISPATCH_ARGS_UNRESOLVED;
+                continue;
+            }
             struct cap_draw_params *p = (void *)((uint8_t *)d + d->draws.offset);
             int indexed = d->kind == CAP_DRAW_INDEXED_INDIRECT ||
                           d->kind == CAP_DRAW_INDEXED_INDIRECT_COUNT;

@@ -320,8 +320,8 @@ record_unsupported(struct lyr_cmdbuf *c, const char *name)
 }
 
 /* The generated pass-through hooks (layer/lyr_vk_gen.py) land here for
- * every vkCmd* command without a hook of its own: compute dispatches,
- * queries, events, debug labels, extension commands. */
+ * every vkCmd* command without a hook of its own: queries, events, debug
+ * labels, ray tracing, extension commands. */
 void
 lyr_cmd_unmodelled(struct lyr_device *dev, VkCommandBuffer cb, const char *name)
 {
@@ -532,13 +532,22 @@ END_RENDERING(CmdEndRenderingKHR)
 /* ---------------------------------------------------------------------- */
 /* Binds and push constants                                                 */
 
+/* The bind points the capture records: graphics for draws, compute for
+ * dispatches. */
+static int
+modelled_bind_point(VkPipelineBindPoint bp)
+{
+    return bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE;
+}
+
 static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipeline pipeline)
 {
     struct lyr_device *dev = DEV(cb);
     struct lyr_cmdbuf *c = recording(dev, cb);
-    /* Compute work is reported by its dispatches as unsupported. */
-    if (c && bp == VK_PIPELINE_BIND_POINT_GRAPHICS) {
+    /* Ray tracing and other bind points: their work is recorded as
+     * unsupported by the generated pass-throughs of its commands. */
+    if (c && modelled_bind_point(bp)) {
         struct cap_cmd_bind_pipeline r = {
             .head.op = CAP_CMD_BIND_PIPELINE, .bind_point = bp, .pipeline = LYR_H(pipeline)};
         size_t at = REC_BEGIN(c, r);
@@ -554,7 +563,7 @@ lyr_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipeline
 {
     struct lyr_device *dev = DEV(cb);
     struct lyr_cmdbuf *c = recording(dev, cb);
-    if (c && bp == VK_PIPELINE_BIND_POINT_GRAPHICS) {
+    if (c && modelled_bind_point(bp)) {
         struct cap_cmd_bind_descriptor_sets r = {
             .head.op = CAP_CMD_BIND_DESCRIPTOR_SETS,
             .bind_point = bp,
@@ -582,8 +591,7 @@ record_push_descriptors(struct lyr_device *dev, struct lyr_cmdbuf *c, const char
                         uint32_t write_count, const VkWriteDescriptorSet *writes,
                         VkDescriptorUpdateTemplate tmpl, const void *data)
 {
-    /* Compute work is reported by its dispatches as unsupported. */
-    if (bp != VK_PIPELINE_BIND_POINT_GRAPHICS) {
+    if (!modelled_bind_point(bp)) {
         return;
     }
     struct cap_descriptor *d = NULL;
@@ -630,9 +638,7 @@ lyr_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer cb, VkDescriptorUpdateTe
     struct lyr_device *dev = DEV(cb);
     struct lyr_cmdbuf *c = recording(dev, cb);
     if (c) {
-        /* A push template names its bind point at creation; graphics is
-         * what the frame replays (compute templates are reported by the
-         * dispatches). */
+        /* A push template names its bind point at creation. */
         VkPipelineBindPoint bp = lyr_template_bind_point(dev, LYR_H(tmpl));
         record_push_descriptors(dev, c, "vkCmdPushDescriptorSetWithTemplateKHR", bp, layout,
                                 set, 0, NULL, tmpl, data);
@@ -1006,6 +1012,68 @@ lyr_CmdSetVertexInputEXT(VkCommandBuffer cb, uint32_t nb,
         }
     }
     dev->vk.CmdSetVertexInputEXT(cb, nb, bindings, na, attributes);
+}
+
+/* ---------------------------------------------------------------------- */
+/* Compute dispatches                                                       */
+
+/* Indirect dispatches get zeroed group counts, filled by the capture after
+ * the GPU ran them (as indirect draws). */
+static void
+record_dispatch(struct lyr_cmdbuf *c, uint32_t kind, const uint32_t base[3],
+                const uint32_t groups[3], VkBuffer buffer, VkDeviceSize offset)
+{
+    struct cap_cmd_dispatch r = {
+        .head.op = CAP_CMD_DISPATCH,
+        .kind = kind,
+        .flags = kind == CAP_DISPATCH_INDIRECT ? CAP_DISPATCH_ARGS_UNRESOLVED : 0,
+        .buffer = LYR_H(buffer),
+        .offset = offset,
+    };
+    memcpy(r.base, base, sizeof(r.base));
+    memcpy(r.groups, groups, sizeof(r.groups));
+    size_t at = REC_BEGIN(c, r);
+    REC_END(c, at);
+}
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        record_dispatch(c, CAP_DISPATCH_DIRECT, (const uint32_t[3]){0, 0, 0},
+                        (const uint32_t[3]){x, y, z}, VK_NULL_HANDLE, 0);
+    }
+    dev->vk.CmdDispatch(cb, x, y, z);
+}
+
+#define DISPATCH_BASE(name)                                                                \
+    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb, uint32_t bx, uint32_t by, \
+                                                 uint32_t bz, uint32_t x, uint32_t y,      \
+                                                 uint32_t z)                               \
+    {                                                                                      \
+        struct lyr_device *dev = DEV(cb);                                                  \
+        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        if (c) {                                                                           \
+            record_dispatch(c, CAP_DISPATCH_BASE, (const uint32_t[3]){bx, by, bz},         \
+                            (const uint32_t[3]){x, y, z}, VK_NULL_HANDLE, 0);              \
+        }                                                                                  \
+        dev->vk.name(cb, bx, by, bz, x, y, z);                                             \
+    }
+DISPATCH_BASE(CmdDispatchBase)
+DISPATCH_BASE(CmdDispatchBaseKHR)
+
+static VKAPI_ATTR void VKAPI_CALL
+lyr_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset)
+{
+    struct lyr_device *dev = DEV(cb);
+    struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        record_dispatch(c, CAP_DISPATCH_INDIRECT, (const uint32_t[3]){0, 0, 0},
+                        (const uint32_t[3]){0, 0, 0}, buffer, offset);
+    }
+    dev->vk.CmdDispatchIndirect(cb, buffer, offset);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1708,6 +1776,10 @@ lyr_commands_hook(const char *name)
         LYR_HOOK(CmdEndRendering),
         LYR_HOOK(CmdEndRenderingKHR),
         LYR_HOOK(CmdBindPipeline),
+        LYR_HOOK(CmdDispatch),
+        LYR_HOOK(CmdDispatchBase),
+        LYR_HOOK(CmdDispatchBaseKHR),
+        LYR_HOOK(CmdDispatchIndirect),
         LYR_HOOK(CmdBindDescriptorSets),
         LYR_HOOK(CmdPushConstants),
         LYR_HOOK(CmdPushDescriptorSetKHR),

@@ -1662,6 +1662,112 @@ lyr_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t cou
 }
 
 /* ---------------------------------------------------------------------- */
+/* Compute pipelines                                                        */
+
+/* The record of a compute pipeline: the graphics record's layout with
+ * bind_point COMPUTE, its one stage (module, entry point, specialization)
+ * and no state (docs/trace-format.md).  NULL (logged) when the layer cannot
+ * describe it. */
+static struct lyr_object *
+build_compute_pipeline(struct lyr_device *dev, uint64_t handle,
+                       const VkComputePipelineCreateInfo *info)
+{
+    const VkPipelineShaderStageCreateInfo *s = &info->stage;
+    struct cap_pipeline p = {
+        .handle = handle,
+        .layout = LYR_H(info->layout),
+        .flags = info->flags,
+        .bind_point = VK_PIPELINE_BIND_POINT_COMPUTE,
+    };
+    struct cap_shader_stage st = {.stage = s->stage, .flags = s->flags};
+    struct lyr_object *o = NULL, *m;
+
+    if (!s->module || s->stage != VK_SHADER_STAGE_COMPUTE_BIT) {
+        LYR_WARN("compute pipeline 0x%llx: a stage without a shader module (or not a compute "
+                 "stage) is not captured",
+                 (unsigned long long)handle);
+        return NULL;
+    }
+    if (strlen(s->pName) >= sizeof(st.entry)) {
+        LYR_WARN("compute pipeline 0x%llx: entry point name too long",
+                 (unsigned long long)handle);
+        return NULL;
+    }
+    snprintf(st.entry, sizeof(st.entry), "%s", s->pName);
+    o = object_new(CAP_BLOCK_PIPELINE, handle);
+    if (!o || !(o->modules = calloc(1, sizeof(*o->modules)))) {
+        goto oom;
+    }
+    pthread_mutex_lock(&dev->lock);
+    m = lyr_map_get(&dev->objects[CAP_OBJ_SHADER_MODULE], LYR_H(s->module));
+    if (m) {
+        __atomic_add_fetch(&m->refs, 1, __ATOMIC_ACQ_REL);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    if (!m) {
+        LYR_WARN("compute pipeline 0x%llx: unknown shader module", (unsigned long long)handle);
+        object_free(o);
+        return NULL;
+    }
+    st.module = ((const struct cap_shader_module *)(const void *)m->rec.data)->handle;
+    o->modules[o->module_count++] = m;
+
+    size_t rec = cap_rec_begin(&o->rec, &p, sizeof(p));
+    cap_rec_array(&o->rec, rec, offsetof(struct cap_pipeline, stages), &st, 1, sizeof(st));
+    const VkSpecializationInfo *si = s->pSpecializationInfo;
+    if (si && !o->rec.failed) {
+        const struct cap_pipeline *ph = (const void *)(o->rec.data + rec);
+        size_t field = ph->stages.offset;
+        struct cap_spec_entry *e = calloc(si->mapEntryCount + 1, sizeof(*e));
+        if (!e) {
+            goto oom;
+        }
+        for (uint32_t j = 0; j < si->mapEntryCount; j++) {
+            e[j].constant_id = si->pMapEntries[j].constantID;
+            e[j].offset = si->pMapEntries[j].offset;
+            e[j].size = (uint32_t)si->pMapEntries[j].size;
+        }
+        cap_rec_array(&o->rec, rec, field + offsetof(struct cap_shader_stage, spec_entries), e,
+                      si->mapEntryCount, sizeof(*e));
+        cap_rec_array(&o->rec, rec, field + offsetof(struct cap_shader_stage, spec_data),
+                      si->pData, (uint32_t)si->dataSize, 1);
+        free(e);
+    }
+    cap_rec_end(&o->rec, rec, 0);
+    if (o->rec.failed) {
+        goto oom;
+    }
+    return o;
+
+oom:
+    LYR_ERROR("out of memory tracking compute pipeline 0x%llx", (unsigned long long)handle);
+    object_free(o);
+    return NULL;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
+                           const VkComputePipelineCreateInfo *infos,
+                           const VkAllocationCallbacks *alloc, VkPipeline *out)
+{
+    struct lyr_device *dev = DEV(device);
+    VkResult res = dev->vk.CreateComputePipelines(device, cache, count, infos, alloc, out);
+    if (res < 0 && res != VK_PIPELINE_COMPILE_REQUIRED) {
+        return res;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        if (!out[i]) {
+            continue;
+        }
+        struct lyr_object *o = build_compute_pipeline(dev, LYR_H(out[i]), &infos[i]);
+        if (o) {
+            object_put(dev, CAP_OBJ_PIPELINE, o);
+        }
+    }
+    return res;
+}
+
+/* ---------------------------------------------------------------------- */
 /* Swapchains: presentable images become image objects                     */
 
 static VKAPI_ATTR VkResult VKAPI_CALL
@@ -1868,6 +1974,7 @@ lyr_objects_hook(const char *name)
         LYR_HOOK(CreateFramebuffer),
         LYR_HOOK(DestroyFramebuffer),
         LYR_HOOK(CreateGraphicsPipelines),
+        LYR_HOOK(CreateComputePipelines),
         LYR_HOOK(DestroyPipeline),
         LYR_HOOK(CreateSwapchainKHR),
         LYR_HOOK(DestroySwapchainKHR),

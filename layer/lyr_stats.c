@@ -320,7 +320,7 @@ static void
 csv_header(FILE *f)
 {
     fputs("frame,time_s,app_frame_ms,sim_ms,draws,tessellated_draws,unsupported_draws,"
-          "triangles,covered_pixels",
+          "triangles,covered_pixels,dispatches,unsupported_dispatches,compute_invocations",
           f);
     rep_csv_unit_header(f, run_units());
     fputs(",unsupported_reasons\n", f);
@@ -335,6 +335,8 @@ record_locked(const struct frame_row *row)
     fprintf(f, "%" PRIu64 ",%.3f,%.3f,%.3f,%u,%u,%u,%" PRIu64 ",%" PRIu64, row->frame,
             row->time_s, row->app_frame_ms, row->sim_ms, fr->draws, fr->tessellated,
             fr->unsupported, fr->triangles, fr->covered_pixels);
+    fprintf(f, ",%u,%" PRIu64 ",%" PRIu64, fr->dispatches, fr->compute.dispatches_unsupported,
+            fr->compute.invocations);
     rep_csv_unit_row(f, fr, run_units());
     fputc(',', f);
     rep_csv_reasons(f, fr);

@@ -44,6 +44,7 @@ struct rpl_frame {
     uint32_t draws;             /* executed draws in the frame */
     uint32_t tessellated_draws; /* of which with tessellation stages */
     uint32_t lost_draws;        /* of which outside any pass (not in the description) */
+    uint32_t dispatches;        /* compute dispatches in the frame */
     uint32_t skip_count;
     struct rpl_skip skips[RPL_MAX_SKIPS]; /* commands not replayed */
     void *priv;
@@ -57,6 +58,12 @@ struct rpl_frame {
  * its trace live. */
 int
 rpl_frame_create(struct rpl_trace *rt, const struct cap_frame *frame, struct rpl_frame **out);
+
+/* Puts back what replaying the frame changed in the memory it owns (storage
+ * buffers and storage images, which shaders write), so the frame can be
+ * replayed again from the captured contents. */
+void
+rpl_frame_reset(struct rpl_frame *frame);
 
 /* NULL does nothing. */
 void

@@ -25,7 +25,14 @@
  *
  * What the pipeline cannot take yet is recorded rather than fatal: a draw
  * gets a reason in sim_draw.unsupported; other commands (other mip levels,
- * image-to-buffer copies, compute) are counted in the frame's skips.
+ * image-to-buffer copies) are counted in the frame's skips.
+ *
+ * Compute: each dispatch becomes a pass of its own (SIM_PASS_DISPATCH) in
+ * frame order, with what the compute bind point holds.  Storage buffers are
+ * the frame's copies, which shaders write in place; an image a storage
+ * image descriptor shows gets one writable copy of its snapshot that every
+ * view of it (and the frame image) reads from then on, so what a dispatch
+ * or draw stores there is what later ones sample.
  *
  * The trace reader checks the container; this file checks what the
  * records say before it uses it, as the reader does: indices against the
@@ -147,6 +154,8 @@ stage_of(uint32_t vk_stage)
         return SIM_STAGE_GEOMETRY;
     case VK_SHADER_STAGE_FRAGMENT_BIT:
         return SIM_STAGE_FRAGMENT;
+    case VK_SHADER_STAGE_COMPUTE_BIT:
+        return SIM_STAGE_COMPUTE;
     default:
         return SIM_STAGE_COUNT;
     }
@@ -166,8 +175,8 @@ translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p, uint64_t fir
     enum sim_spv_error err;
 
     if (stage == SIM_STAGE_COUNT) {
-        snprintf(prog->error, sizeof(prog->error), "shader stage 0x%x is not a graphics stage",
-                 st->stage);
+        snprintf(prog->error, sizeof(prog->error),
+                 "shader stage 0x%x is not a graphics or compute stage", st->stage);
         prog->error_status = 0;
         return;
     }
@@ -294,6 +303,16 @@ struct fp_buffer {
     uint64_t handle;
     uint8_t *data; /* copy of the snapshot, or NULL */
     uint64_t size;
+    const struct cap_blob *blob; /* the snapshot (rpl_frame_reset), or NULL */
+};
+
+/* The writable copy of an image's snapshot (storage images); zeros when the
+ * frame did not need its contents (layout UNDEFINED). */
+struct fp_image_copy {
+    uint64_t handle;
+    const struct cap_blob *blob; /* NULL: none */
+    uint8_t *data;
+    uint64_t size; /* the snapshot's bytes, or the image's laid out as one */
 };
 
 struct fp_view {
@@ -335,6 +354,8 @@ struct frame_priv {
     uint32_t pass_count, pass_cap;
     struct fp_pass_draws *pass_draws;
     uint32_t pass_draws_cap;
+    struct fp_image_copy **copies; /* each allocated on its own: textures point into it */
+    uint32_t copy_count, copy_cap;
 };
 
 static void *
@@ -371,6 +392,11 @@ rpl_frame_destroy(struct rpl_frame *frame)
         for (uint32_t i = 0; i < fp->pass_count; i++) {
             free(fp->pass_draws[i].draws);
         }
+        for (uint32_t i = 0; i < fp->copy_count; i++) {
+            free(fp->copies[i]->data);
+            free(fp->copies[i]);
+        }
+        free(fp->copies);
         free(fp->allocs);
         free(fp->image_handles);
         free(fp->images);
@@ -402,6 +428,18 @@ struct push_set {
     uint32_t count;
 };
 
+/* What is bound at one bind point: its pipeline, descriptor sets and push
+ * descriptors. */
+struct bind_state {
+    const struct cap_pipeline *pipeline;
+    struct rt_program *program;
+    uint64_t sets[MAX_SETS];
+    struct push_set push_sets[MAX_SETS]; /* sets bound by push descriptors */
+    const char *push_problem; /* why pushed descriptors are missing, or NULL */
+    const uint32_t *dyn_offsets[MAX_SETS];
+    uint32_t dyn_offset_count[MAX_SETS];
+};
+
 struct walk {
     struct rpl_trace *rt;
     const struct cap_trace *trace;
@@ -410,14 +448,10 @@ struct walk {
     struct frame_priv *fp;
     int nomem;
 
-    const struct cap_pipeline *pipeline;
-    struct rt_program *program;
-    uint64_t sets[MAX_SETS];
-    struct push_set push_sets[MAX_SETS]; /* sets bound by push descriptors */
-    const char *push_problem; /* why pushed descriptors are missing, or NULL */
-    const uint32_t *dyn_offsets[MAX_SETS];
-    uint32_t dyn_offset_count[MAX_SETS];
-    uint8_t push[MAX_PUSH];
+    struct bind_state gfx; /* VK_PIPELINE_BIND_POINT_GRAPHICS: draws */
+    struct bind_state cs;  /* VK_PIPELINE_BIND_POINT_COMPUTE: dispatches */
+    uint32_t dispatch_number;
+    uint8_t push[MAX_PUSH]; /* push constants: one range for both bind points */
     uint32_t push_size;
     struct {
         uint64_t buffer, offset, size, stride;
@@ -451,6 +485,20 @@ static const void *
 find(const struct walk *w, enum cap_object_kind kind, uint64_t handle)
 {
     return cap_trace_find_at(w->trace, kind, handle, w->frame->index);
+}
+
+/* The state of a bind point the replay models, or NULL. */
+static struct bind_state *
+bind_point_state(struct walk *w, uint32_t bind_point)
+{
+    switch (bind_point) {
+    case VK_PIPELINE_BIND_POINT_GRAPHICS:
+        return &w->gfx;
+    case VK_PIPELINE_BIND_POINT_COMPUTE:
+        return &w->cs;
+    default:
+        return NULL;
+    }
 }
 
 static void
@@ -519,6 +567,7 @@ get_buffer(struct walk *w, uint64_t handle)
     e->handle = handle;
     e->size = b->size;
     blob = snapshot_blob(w, handle, CAP_SNAPSHOT_BUFFER);
+    e->blob = blob;
     if (b->size <= MAX_BUFFER_COPY) {
         e->data = calloc(1, b->size ? b->size : 1);
         if (!e->data) {
@@ -530,6 +579,17 @@ get_buffer(struct walk *w, uint64_t handle)
         }
     }
     return e;
+}
+
+static struct fp_image_copy *
+find_copy(const struct frame_priv *fp, uint64_t handle)
+{
+    for (uint32_t i = 0; i < fp->copy_count; i++) {
+        if (fp->copies[i]->handle == handle) {
+            return fp->copies[i];
+        }
+    }
+    return NULL;
 }
 
 /* Whether a traced image has a shape the replay can lay out: at least one
@@ -581,7 +641,11 @@ get_image(struct walk *w, uint64_t handle)
     si->layers = img->array_layers;
     si->samples = img->samples;
     blob = snapshot_blob(w, handle, CAP_SNAPSHOT_IMAGE);
-    if (blob) {
+    const struct fp_image_copy *c = find_copy(fp, handle);
+    if (c) {
+        si->data = c->data;
+        si->size = c->size;
+    } else if (blob) {
         si->data = blob->data;
         si->size = blob->size;
     }
@@ -673,6 +737,9 @@ get_texture(struct walk *w, uint64_t view_handle)
     const struct cap_image *img;
     const struct cap_blob *blob;
     struct sim_tex_image *tex;
+    const struct fp_image_copy *copy;
+    const uint8_t *contents;
+    uint64_t contents_size;
     uint32_t base_level, levels, base_layer, layers;
     uint64_t offset = 0;
     int block;
@@ -691,9 +758,12 @@ get_texture(struct walk *w, uint64_t view_handle)
     v = find(w, CAP_OBJ_IMAGE_VIEW, view_handle);
     img = v ? find(w, CAP_OBJ_IMAGE, v->image) : NULL;
     blob = img ? snapshot_blob(w, img->handle, CAP_SNAPSHOT_IMAGE) : NULL;
-    if (!blob || format_unit_bytes(img->format, &block) == 0 || img->samples > 1) {
+    copy = img ? find_copy(fp, img->handle) : NULL;
+    if ((!blob && !copy) || format_unit_bytes(img->format, &block) == 0 || img->samples > 1) {
         return NULL;
     }
+    contents = copy ? copy->data : blob->data;
+    contents_size = copy ? copy->size : blob->size;
     if (!image_shape_ok(img)) {
         skip(w, "an image with no levels, layers or texels, or over 32 levels");
         return NULL;
@@ -731,8 +801,9 @@ get_texture(struct walk *w, uint64_t view_handle)
         if (l >= base_level) {
             struct sim_tex_level *lv = &tex->levels[l - base_level];
             at += offset;
-            lv->data = at < blob->size ? blob->data + at : NULL;
-            lv->size = at < blob->size ? blob->size - at : 0;
+            lv->data = at < contents_size ? contents + at : NULL;
+            lv->wdata = copy && lv->data ? copy->data + at : NULL;
+            lv->size = at < contents_size ? contents_size - at : 0;
             lv->width = ll.width;
             lv->height = ll.height;
             lv->depth = ll.depth;
@@ -748,6 +819,105 @@ get_texture(struct walk *w, uint64_t view_handle)
     }
     fp->views[fp->view_count - 1].tex = tex;
     return tex;
+}
+
+/* Makes the image view `view_handle` shows writable (a storage image): its
+ * snapshot gets one copy, which the views made so far, those made later
+ * and the frame image read from and stores write into.  Images without a
+ * snapshot stay read-only (stores to them are dropped; they read as
+ * zero). */
+/* Bytes of a snapshot of all of `img` (capture.h, struct cap_snapshot);
+ * 0 when the replay cannot lay it out or it is past MAX_BUFFER_COPY. */
+static uint64_t
+image_snapshot_bytes(const struct cap_image *img)
+{
+    uint64_t total = 0, level_bytes;
+    struct level_layout ll;
+
+    if (!image_shape_ok(img)) {
+        return 0;
+    }
+    for (uint32_t l = 0; l < img->mip_levels; l++) {
+        if (!level_layout(img, img->format, l, &ll) ||
+            !mul_u64(ll.layer_bytes, img->array_layers, &level_bytes) ||
+            level_bytes > MAX_BUFFER_COPY - total) {
+            return 0;
+        }
+        total += level_bytes;
+    }
+    return total;
+}
+
+/* Makes the image view `view_handle` shows writable (a storage image): its
+ * snapshot, or zeros where the frame needed no contents, gets one copy,
+ * which the views made so far, those made later and the frame image read
+ * from and stores write into. */
+static void
+writable_image(struct walk *w, uint64_t view_handle)
+{
+    struct frame_priv *fp = w->fp;
+    const struct cap_image_view *v = find(w, CAP_OBJ_IMAGE_VIEW, view_handle);
+    const struct cap_image *img = v ? find(w, CAP_OBJ_IMAGE, v->image) : NULL;
+    const struct cap_blob *blob;
+    struct fp_image_copy *c;
+    uint64_t size;
+
+    if (!img || img->samples > 1 || find_copy(fp, v->image)) {
+        return;
+    }
+    blob = snapshot_blob(w, v->image, CAP_SNAPSHOT_IMAGE);
+    size = blob ? blob->size : image_snapshot_bytes(img);
+    if (size == 0 || size > MAX_BUFFER_COPY) {
+        return;
+    }
+    if (!grow((void **)&fp->copies, &fp->copy_cap, fp->copy_count + 1, sizeof(*fp->copies)) ||
+        !(c = calloc(1, sizeof(*c)))) {
+        w->nomem = 1;
+        return;
+    }
+    c->data = calloc(1, (size_t)size);
+    if (!c->data) {
+        free(c);
+        w->nomem = 1;
+        return;
+    }
+    if (blob) {
+        memcpy(c->data, blob->data, (size_t)size);
+    }
+    c->handle = v->image;
+    c->blob = blob;
+    c->size = size;
+    fp->copies[fp->copy_count++] = c;
+    for (uint32_t i = 0; blob && i < fp->view_count; i++) {
+        const struct cap_image_view *ov =
+            find(w, CAP_OBJ_IMAGE_VIEW, fp->views[i].handle);
+        struct sim_tex_image *t = fp->views[i].tex;
+        if (!t || !ov || ov->image != v->image) {
+            continue;
+        }
+        for (uint32_t l = 0; l < t->level_count; l++) {
+            const uint8_t *d = t->levels[l].data;
+            if (d && d >= blob->data && d < blob->data + blob->size) {
+                t->levels[l].data = c->data + (d - blob->data);
+                t->levels[l].wdata = c->data + (d - blob->data);
+            }
+        }
+    }
+    /* Views made before without contents to show: made again from the copy. */
+    for (uint32_t i = 0; i < fp->view_count; i++) {
+        const struct cap_image_view *ov =
+            find(w, CAP_OBJ_IMAGE_VIEW, fp->views[i].handle);
+        if (!fp->views[i].tex && ov && ov->image == v->image) {
+            fp->views[i] = fp->views[--fp->view_count];
+            i--;
+        }
+    }
+    for (uint32_t i = 0; i < fp->image_count; i++) {
+        if (fp->image_handles[i] == v->image && (!blob || fp->images[i].data == blob->data)) {
+            fp->images[i].data = c->data;
+            fp->images[i].size = size;
+        }
+    }
 }
 
 static const struct sim_tex_sampler *
@@ -807,7 +977,7 @@ is_stencil_state(uint32_t state)
 static const struct dyn_value *
 dyn_get(const struct walk *w, uint32_t state)
 {
-    const struct cap_pipeline *p = w->pipeline;
+    const struct cap_pipeline *p = w->gfx.pipeline;
     const uint32_t *list = CAP_SPAN_PTR(p, p->dynamic_states, uint32_t);
     int dynamic = 0;
 
@@ -903,7 +1073,7 @@ vertex_input(const struct walk *w, struct sim_program *p)
 static void
 build_viewports(const struct walk *w, struct sim_draw_state *s)
 {
-    const struct cap_pipeline *p = w->pipeline;
+    const struct cap_pipeline *p = w->gfx.pipeline;
     const struct cap_viewport *vps = CAP_SPAN_PTR(p, p->viewports, struct cap_viewport);
     const struct cap_rect *scs = CAP_SPAN_PTR(p, p->scissors, struct cap_rect);
     const struct dyn_value *d;
@@ -953,7 +1123,7 @@ build_viewports(const struct walk *w, struct sim_draw_state *s)
 static void
 build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count)
 {
-    const struct cap_pipeline *p = w->pipeline;
+    const struct cap_pipeline *p = w->gfx.pipeline;
     const struct dyn_value *d;
     const struct cap_viewport *vps = CAP_SPAN_PTR(p, p->viewports, struct cap_viewport);
     const struct cap_rect *scs = CAP_SPAN_PTR(p, p->scissors, struct cap_rect);
@@ -1136,7 +1306,8 @@ view_range(struct walk *w, uint64_t view_handle)
  * the descriptors it does not write (Vulkan specification, "Push
  * Descriptor Updates").  Dynamic offsets do not apply to push sets. */
 static void
-push_descriptor_set(struct walk *w, const struct cap_cmd_push_descriptor_set *c)
+push_descriptor_set(struct walk *w, struct bind_state *bs,
+                    const struct cap_cmd_push_descriptor_set *c)
 {
     const struct cap_pipeline_layout *pl;
     const struct cap_descriptor *pushed = CAP_SPAN_PTR(c, c->descriptors, struct cap_descriptor);
@@ -1145,17 +1316,14 @@ push_descriptor_set(struct walk *w, const struct cap_cmd_push_descriptor_set *c)
     uint64_t set_layout;
     uint32_t n;
 
-    if (c->bind_point != VK_PIPELINE_BIND_POINT_GRAPHICS) {
-        return;
-    }
     if (c->set >= MAX_SETS) {
-        w->push_problem = "vkCmdPushDescriptorSetKHR: a set number beyond the replay's 32 sets";
+        bs->push_problem = "vkCmdPushDescriptorSetKHR: a set number beyond the replay's 32 sets";
         return;
     }
     /* The reader checked the set number against the layout. */
     pl = find(w, CAP_OBJ_PIPELINE_LAYOUT, c->layout);
     set_layout = CAP_SPAN_PTR(pl, pl->set_layouts, uint64_t)[c->set];
-    ps = &w->push_sets[c->set];
+    ps = &bs->push_sets[c->set];
     if (ps->set_layout != set_layout) {
         ps->count = 0;
     }
@@ -1180,8 +1348,8 @@ push_descriptor_set(struct walk *w, const struct cap_cmd_push_descriptor_set *c)
     ps->set_layout = set_layout;
     ps->descriptors = merged;
     ps->count = n;
-    w->sets[c->set] = 0;
-    w->dyn_offset_count[c->set] = 0;
+    bs->sets[c->set] = 0;
+    bs->dyn_offset_count[c->set] = 0;
 }
 
 /* A push the layer could not resolve (its layout or template unknown to
@@ -1191,11 +1359,12 @@ static void
 unresolved_push(struct walk *w, const char *name)
 {
     if (strcmp(name, "vkCmdPushDescriptorSetKHR") == 0) {
-        w->push_problem = "a push descriptor set the layer could not resolve "
-                          "(vkCmdPushDescriptorSetKHR)";
+        w->gfx.push_problem = w->cs.push_problem =
+            "a push descriptor set the layer could not resolve (vkCmdPushDescriptorSetKHR)";
     } else if (strcmp(name, "vkCmdPushDescriptorSetWithTemplateKHR") == 0) {
-        w->push_problem = "a push descriptor set the layer could not resolve "
-                          "(vkCmdPushDescriptorSetWithTemplateKHR)";
+        w->gfx.push_problem = w->cs.push_problem =
+            "a push descriptor set the layer could not resolve "
+            "(vkCmdPushDescriptorSetWithTemplateKHR)";
     }
 }
 
@@ -1204,24 +1373,25 @@ unresolved_push(struct walk *w, const char *name)
  * Returns 0 when nothing usable is bound (with *problem set when a bound
  * set has no state in the trace). */
 static int
-bound_descriptors(struct walk *w, uint32_t s, const struct cap_descriptor **desc,
-                  uint32_t *count, const struct cap_dset_layout **dl, const char **problem)
+bound_descriptors(struct walk *w, const struct bind_state *bs, uint32_t s,
+                  const struct cap_descriptor **desc, uint32_t *count,
+                  const struct cap_dset_layout **dl, const char **problem)
 {
     const struct cap_descriptor_set *ds;
 
     *desc = NULL;
     *count = 0;
     *dl = NULL;
-    if (w->push_sets[s].set_layout) {
-        *desc = w->push_sets[s].descriptors;
-        *count = w->push_sets[s].count;
-        *dl = find(w, CAP_OBJ_DSET_LAYOUT, w->push_sets[s].set_layout);
+    if (bs->push_sets[s].set_layout) {
+        *desc = bs->push_sets[s].descriptors;
+        *count = bs->push_sets[s].count;
+        *dl = find(w, CAP_OBJ_DSET_LAYOUT, bs->push_sets[s].set_layout);
         return 1;
     }
-    if (!w->sets[s]) {
+    if (!bs->sets[s]) {
         return 0;
     }
-    ds = cap_trace_find_descriptor_set(w->trace, w->frame->index, w->sets[s]);
+    ds = cap_trace_find_descriptor_set(w->trace, w->frame->index, bs->sets[s]);
     if (!ds) {
         *problem = "a bound descriptor set has no state in the trace";
         return 0;
@@ -1233,10 +1403,10 @@ bound_descriptors(struct walk *w, uint32_t s, const struct cap_descriptor **desc
 }
 
 static struct sim_binding *
-build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out,
+build_bindings(struct walk *w, const struct bind_state *bs, uint32_t *count, uint32_t **images_out,
                struct sim_view_range **ranges_out, const char **problem)
 {
-    const struct cap_pipeline *p = w->pipeline;
+    const struct cap_pipeline *p = bs->pipeline;
     const struct cap_pipeline_layout *layout =
         find(w, CAP_OBJ_PIPELINE_LAYOUT, p->layout);
     uint32_t total = 1, n = 0;
@@ -1248,7 +1418,7 @@ build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out,
         const struct cap_dset_layout *dl;
         const char *ignored = NULL;
         uint32_t desc_count = 0;
-        bound_descriptors(w, s, &desc, &desc_count, &dl, &ignored);
+        bound_descriptors(w, bs, s, &desc, &desc_count, &dl, &ignored);
         total += desc_count;
     }
     table = falloc(w->fp, sizeof(*table) * total);
@@ -1267,7 +1437,7 @@ build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out,
         const struct cap_dset_layout_binding *lb = NULL;
         uint32_t lb_count = 0, desc_count;
 
-        if (!bound_descriptors(w, s, &desc, &desc_count, &dl, problem)) {
+        if (!bound_descriptors(w, bs, s, &desc, &desc_count, &dl, problem)) {
             continue;
         }
         if (dl) {
@@ -1301,8 +1471,8 @@ build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out,
                             k += lb[j].descriptor_count;
                         }
                     }
-                    if (k < w->dyn_offset_count[s]) {
-                        offset += w->dyn_offsets[s][k];
+                    if (k < bs->dyn_offset_count[s]) {
+                        offset += bs->dyn_offsets[s][k];
                     }
                 }
                 if (!buf || !buf->data || offset > buf->size) {
@@ -1328,6 +1498,9 @@ build_bindings(struct walk *w, uint32_t *count, uint32_t **images_out,
                         const uint64_t *imm = CAP_SPAN_PTR(dl, dl->immutable_samplers, uint64_t);
                         sampler = imm[lb[j].immutable_first + d->array_element];
                     }
+                }
+                if (d->type == VK_DESCRIPTOR_TYPE_STORAGE_IMAGE) {
+                    writable_image(w, d->image_view);
                 }
                 if (d->type != VK_DESCRIPTOR_TYPE_SAMPLER) {
                     b->image = get_texture(w, d->image_view);
@@ -1409,7 +1582,7 @@ record_draw(struct walk *w, const struct cap_cmd_draw *cmd)
         const char *problem = NULL;
 
         w->out->draws++;
-        if (w->program && w->program->tessellated) {
+        if (w->gfx.program && w->gfx.program->tessellated) {
             w->out->tessellated_draws++;
         }
         if (w->pass == SIM_NONE) {
@@ -1422,28 +1595,28 @@ record_draw(struct walk *w, const struct cap_cmd_draw *cmd)
             return;
         }
         d->id = id;
-        if (!w->pipeline || !w->program) {
+        if (!w->gfx.pipeline || !w->gfx.program) {
             d->unsupported = "no graphics pipeline bound";
             continue;
         }
-        if (w->program->error[0]) {
-            d->unsupported = w->program->error;
-            d->unsupported_status = w->program->error_status;
+        if (w->gfx.program->error[0]) {
+            d->unsupported = w->gfx.program->error;
+            d->unsupported_status = w->gfx.program->error_status;
             continue;
         }
         if (w->pass_problem) {
             d->unsupported = w->pass_problem;
             continue;
         }
-        if (w->push_problem) {
-            d->unsupported = w->push_problem;
+        if (w->gfx.push_problem) {
+            d->unsupported = w->gfx.push_problem;
             continue;
         }
         if (cmd->flags & CAP_DRAW_ARGS_UNRESOLVED) {
             d->unsupported = "the indirect arguments were not read back";
             continue;
         }
-        d->program = &w->program->program;
+        d->program = &w->gfx.program->program;
         if (dyn_get(w, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT)) {
             /* The vertex input state set by command: the draw gets a copy
              * of the program with it (the shaders stay shared). */
@@ -1452,7 +1625,7 @@ record_draw(struct walk *w, const struct cap_cmd_draw *cmd)
                 w->nomem = 1;
                 return;
             }
-            *copy = w->program->program;
+            *copy = w->gfx.program->program;
             if (!vertex_input(w, copy)) {
                 d->unsupported = "the vertex input state set by vkCmdSetVertexInputEXT has more "
                                  "bindings or attributes than the simulator holds";
@@ -1463,8 +1636,8 @@ record_draw(struct walk *w, const struct cap_cmd_draw *cmd)
         build_state(w, &d->state, w->fp->passes[w->pass].color_count);
         uint32_t *binding_images = NULL;
         struct sim_view_range *binding_ranges = NULL;
-        d->bindings = build_bindings(w, &d->binding_count, &binding_images, &binding_ranges,
-                                     &problem);
+        d->bindings = build_bindings(w, &w->gfx, &d->binding_count, &binding_images,
+                                     &binding_ranges, &problem);
         if (!d->bindings) {
             return;
         }
@@ -1876,6 +2049,67 @@ set_state(struct walk *w, const struct cap_cmd_set_state *cmd)
 /* ------------------------------------------------------------------------ */
 /* Transfers                                                                 */
 
+/* A dispatch: a pass of its own with what the compute bind point holds. */
+static void
+record_dispatch(struct walk *w, const struct cap_cmd_dispatch *cmd)
+{
+    const struct cap_pipeline *p = w->cs.pipeline;
+    struct rt_program *prog = w->cs.program;
+    struct sim_dispatch *d;
+    uint32_t pi;
+
+    w->out->dispatches++;
+    if (w->in_render_pass) {
+        skip(w, "dispatch inside a render pass");
+        return;
+    }
+    pi = new_pass(w);
+    d = falloc(w->fp, sizeof(*d));
+    if (pi == SIM_NONE || !d) {
+        w->nomem = 1;
+        return;
+    }
+    w->fp->passes[pi].kind = SIM_PASS_DISPATCH;
+    w->fp->passes[pi].image = SIM_NONE;
+    w->fp->passes[pi].dispatch = d;
+    d->id = w->dispatch_number++;
+    memcpy(d->base, cmd->base, sizeof(d->base));
+    memcpy(d->groups, cmd->groups, sizeof(d->groups));
+    if (!p || !prog) {
+        d->unsupported = "no compute pipeline bound";
+        return;
+    }
+    if (prog->error[0]) {
+        d->unsupported = prog->error;
+        d->unsupported_status = prog->error_status;
+        return;
+    }
+    if (!prog->shaders[SIM_STAGE_COMPUTE]) {
+        d->unsupported = "the bound compute pipeline has no compute shader";
+        d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_STAGE;
+        return;
+    }
+    if (w->cs.push_problem) {
+        d->unsupported = w->cs.push_problem;
+        return;
+    }
+    if (cmd->flags & CAP_DISPATCH_ARGS_UNRESOLVED) {
+        d->unsupported = "the indirect dispatch arguments were not read back";
+        return;
+    }
+    uint32_t *images = NULL;
+    struct sim_view_range *ranges = NULL;
+    const char *problem = NULL;
+    d->bindings = build_bindings(w, &w->cs, &d->binding_count, &images, &ranges, &problem);
+    if (!d->bindings) {
+        return;
+    }
+    d->binding_images = images;
+    d->binding_ranges = ranges;
+    d->shader = prog->shaders[SIM_STAGE_COMPUTE];
+    (void)problem; /* partial bindings read as zero, as for draws */
+}
+
 static struct sim_pass *
 transfer_pass(struct walk *w, enum sim_pass_kind kind, uint32_t image)
 {
@@ -2248,10 +2482,11 @@ walk_command(struct walk *w, const struct cap_cmd_head *h)
         break;
     case CAP_CMD_BIND_PIPELINE: {
         const struct cap_cmd_bind_pipeline *c = (const struct cap_cmd_bind_pipeline *)h;
-        if (c->bind_point == VK_PIPELINE_BIND_POINT_GRAPHICS) {
-            w->pipeline = find(w, CAP_OBJ_PIPELINE, c->pipeline);
-            w->program = get_program(w->rt, c->pipeline, w->frame->index);
-            if (!w->program) {
+        struct bind_state *bs = bind_point_state(w, c->bind_point);
+        if (bs) {
+            bs->pipeline = find(w, CAP_OBJ_PIPELINE, c->pipeline);
+            bs->program = get_program(w->rt, c->pipeline, w->frame->index);
+            if (!bs->program) {
                 w->nomem = 1;
             }
         }
@@ -2263,7 +2498,8 @@ walk_command(struct walk *w, const struct cap_cmd_head *h)
         const uint64_t *sets = CAP_SPAN_PTR(c, c->sets, uint64_t);
         const uint32_t *offs = CAP_SPAN_PTR(c, c->dynamic_offsets, uint32_t);
         uint32_t used = 0;
-        if (c->bind_point != VK_PIPELINE_BIND_POINT_GRAPHICS) {
+        struct bind_state *bs = bind_point_state(w, c->bind_point);
+        if (!bs) {
             break;
         }
         for (uint32_t i = 0; i < c->sets.count && c->first_set + i < MAX_SETS; i++) {
@@ -2282,17 +2518,22 @@ walk_command(struct walk *w, const struct cap_cmd_head *h)
                     }
                 }
             }
-            w->sets[s] = sets[i];
-            w->push_sets[s].set_layout = 0;
-            w->dyn_offsets[s] = offs + used;
-            w->dyn_offset_count[s] = used + dynamic <= c->dynamic_offsets.count ? dynamic : 0;
-            used += w->dyn_offset_count[s];
+            bs->sets[s] = sets[i];
+            bs->push_sets[s].set_layout = 0;
+            bs->dyn_offsets[s] = offs + used;
+            bs->dyn_offset_count[s] = used + dynamic <= c->dynamic_offsets.count ? dynamic : 0;
+            used += bs->dyn_offset_count[s];
         }
         break;
     }
-    case CAP_CMD_PUSH_DESCRIPTOR_SET:
-        push_descriptor_set(w, (const struct cap_cmd_push_descriptor_set *)h);
+    case CAP_CMD_PUSH_DESCRIPTOR_SET: {
+        const struct cap_cmd_push_descriptor_set *c = (const void *)h;
+        struct bind_state *bs = bind_point_state(w, c->bind_point);
+        if (bs) {
+            push_descriptor_set(w, bs, c);
+        }
         break;
+    }
     case CAP_CMD_PUSH_CONSTANTS: {
         const struct cap_cmd_push_constants *c = (const struct cap_cmd_push_constants *)h;
         const uint8_t *data = CAP_SPAN_PTR(c, c->data, uint8_t);
@@ -2335,6 +2576,9 @@ walk_command(struct walk *w, const struct cap_cmd_head *h)
     case CAP_CMD_DRAW:
         record_draw(w, (const struct cap_cmd_draw *)h);
         break;
+    case CAP_CMD_DISPATCH:
+        record_dispatch(w, (const struct cap_cmd_dispatch *)h);
+        break;
     case CAP_CMD_PRESENT: {
         const struct cap_cmd_present *c = (const struct cap_cmd_present *)h;
         w->out->frame.present_image = get_image(w, c->image);
@@ -2371,6 +2615,34 @@ walk_command(struct walk *w, const struct cap_cmd_head *h)
     default:
         skip(w, cap_cmd_op_name(h->op));
         break;
+    }
+}
+
+void
+rpl_frame_reset(struct rpl_frame *frame)
+{
+    struct frame_priv *fp = frame->priv;
+
+    for (uint32_t i = 0; i < fp->buffer_count; i++) {
+        struct fp_buffer *b = fp->buffers[i];
+        uint64_t n = b->blob && b->blob->size < b->size ? b->blob->size : b->size;
+        if (!b->data) {
+            continue;
+        }
+        if (b->blob) {
+            memcpy(b->data, b->blob->data, (size_t)n);
+        } else {
+            n = 0;
+        }
+        memset(b->data + n, 0, (size_t)(b->size - n));
+    }
+    for (uint32_t i = 0; i < fp->copy_count; i++) {
+        struct fp_image_copy *c = fp->copies[i];
+        if (c->blob) {
+            memcpy(c->data, c->blob->data, (size_t)c->size);
+        } else {
+            memset(c->data, 0, (size_t)c->size);
+        }
     }
 }
 

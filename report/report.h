@@ -67,6 +67,12 @@ struct rep_frame {
     uint64_t covered_pixels; /* the baseline's (the same visibility for every unit) */
     uint32_t ran;          /* bit mask of the units that ran */
     struct sim_unit_counters units[SIM_UNIT_COUNT];
+    uint32_t dispatches;   /* compute dispatches, as captured */
+    uint32_t reserved;
+    /* Compute work, apart from the units' shading; dispatches the pipeline
+     * did not run are in compute.dispatches_unsupported, their reasons
+     * among `reasons` prefixed "dispatch: ". */
+    struct sim_compute_counters compute;
 };
 
 /* Fills *out from the converted frame and the pipeline's result

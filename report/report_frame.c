@@ -33,6 +33,16 @@ rep_frame_init(struct rep_frame *out, const struct rpl_frame *conv,
         rep_reason_add(out->reasons, &out->reason_count, REP_FRAME_REASONS,
                        "outside any render pass", conv->lost_draws);
     }
+    const struct sim_draw_result *dispatches = sim_replay_result_dispatches(res, &count);
+    for (uint32_t i = 0; i < count; i++) {
+        char text[REP_REASON_BYTES];
+        snprintf(text, sizeof(text), "dispatch: %s%s%s",
+                 sim_replay_error_name(dispatches[i].status), dispatches[i].detail[0] ? ": " : "",
+                 dispatches[i].detail);
+        rep_reason_add(out->reasons, &out->reason_count, REP_FRAME_REASONS, text, 1);
+    }
+    out->dispatches = conv->dispatches;
+    out->compute = *sim_replay_result_compute(res);
     out->triangles = sim_replay_result_raster(res)->primitives;
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         const struct sim_unit_counters *c = sim_replay_result_unit(res, u);

@@ -439,6 +439,11 @@ frame_section(FILE *f, const char *dir, struct json_object *frame, struct json_o
             number(frame, "width"), number(frame, "height"), number(frame, "samples"),
             number(frame, "samples") == 1 ? "" : "s", number(frame, "draws"),
             number(frame, "tessellated_draws"), number(frame, "unsupported_draws"));
+    struct json_object *cs = member(frame, "compute");
+    if (number(cs, "dispatches") > 0) {
+        fprintf(f, "; %.0f dispatches (%.0f not replayed, %.0f compute invocations)",
+                number(cs, "dispatches"), number(cs, "unsupported"), number(cs, "invocations"));
+    }
     fputs("; replay ", f);
     html_number(f, number(frame, "replay_ms"), 1, "&thinsp;ms");
     fputs(", the driver's frame ", f);

@@ -735,6 +735,7 @@ print_json(const struct cap_trace *t, const char *path, int objects)
         bad |= rep_json_set_uint(frame, "tessellated_draws", fi.s.tessellated_draws);
         bad |= rep_json_set_uint(frame, "pipelines", fi.s.pipelines);
         bad |= rep_json_set_uint(frame, "render_passes", fi.s.render_passes);
+        bad |= rep_json_set_uint(frame, "dispatches", fi.s.dispatches);
         bad |= rep_json_set_uint(frame, "commands", fi.s.commands);
         bad |= rep_json_set_uint(frame, "unsupported_commands", fi.s.unsupported_commands);
         struct json_object *unsupported = rep_json_set_array(frame, "unsupported");
@@ -832,8 +833,9 @@ print_text(const struct cap_trace *t, const char *path)
         f = t->frames[i];
         collect_frame(t, f, &fi);
         printf("\nframe %llu\n", (unsigned long long)f->index);
-        printf("  draws %u, tessellated %u, pipelines %u, render passes %u\n", fi.s.draws,
-               fi.s.tessellated_draws, fi.s.pipelines, fi.s.render_passes);
+        printf("  draws %u, tessellated %u, pipelines %u, render passes %u, dispatches %u\n",
+               fi.s.draws, fi.s.tessellated_draws, fi.s.pipelines, fi.s.render_passes,
+               fi.s.dispatches);
         printf("  commands %u, unsupported %u", fi.s.commands, fi.s.unsupported_commands);
         for (k = 0; k < fi.unsupported_names; k++) {
             printf("%s", k ? ", " : " (");

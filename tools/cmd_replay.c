@@ -43,6 +43,9 @@
  * "costly_draws": [{"id", "pass", "draw", "pipeline", "share", "lanes_shaded": {UNIT: n},
  * "shader_instructions": {UNIT: n}}] (the baseline's 20 most expensive, "share" of its
  * lanes),
+ * "compute": {"dispatches", "replayed", "unsupported", "workgroups",
+ * "invocations", "instructions", "barriers", "not_replayed": [{"pass",
+ * "id", "status", "detail"}]} (compute work, never counted as shading),
  * "transfers": {"replayed", "skipped"}, "not_replayed": [{"command", "count"}], "images": [...]}]}.
  * report.csv: one row per frame and unit with the same numbers.
  *
@@ -988,6 +991,9 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         double t0 = now_ms(), t;
         sim_replay_result_destroy(res);
         res = NULL;
+        if (r > 0) {
+            rpl_frame_reset(conv); /* shaders wrote storage buffers and images */
+        }
         progress.start = t0;
         err = sim_replay_frame(&conv->frame, &opt, &res, detail);
         t = now_ms() - t0;
@@ -1281,6 +1287,8 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         bad |= rep_json_set_uint(r, "tessellation_control_shader_patches", rc->patches);
         bad |=
             rep_json_set_uint(r, "tessellation_evaluation_shader_invocations", rc->tes_invocations);
+        bad |= rep_json_set_uint(r, "compute_shader_invocations",
+                                 sim_replay_result_compute(res)->invocations);
     }
 
     struct json_object *unsup = rep_json_set_array(fj, "unsupported");
@@ -1298,6 +1306,31 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         bad |= rep_json_set_string(d, "detail", draws[i].detail, sizeof(draws[i].detail));
     }
     bad |= costly_draws(fj, trace, cf, draws, draw_count, a->opt.units | 1u << SIM_UNIT_BASELINE);
+    {
+        const struct sim_compute_counters *cc = sim_replay_result_compute(res);
+        uint32_t nd = 0;
+        const struct sim_draw_result *dr = sim_replay_result_dispatches(res, &nd);
+        struct json_object *cj = rep_json_set_object(fj, "compute");
+        bad |= !cj;
+        bad |= rep_json_set_uint(cj, "dispatches", conv->dispatches);
+        bad |= rep_json_set_uint(cj, "replayed", cc->dispatches);
+        bad |= rep_json_set_uint(cj, "unsupported", cc->dispatches_unsupported);
+        bad |= rep_json_set_uint(cj, "workgroups", cc->workgroups);
+        bad |= rep_json_set_uint(cj, "invocations", cc->invocations);
+        bad |= rep_json_set_uint(cj, "instructions", cc->instructions);
+        bad |= rep_json_set_uint(cj, "barriers", cc->barriers);
+        struct json_object *nrd = rep_json_set_array(cj, "not_replayed");
+        bad |= !nrd;
+        for (uint32_t i = 0; i < nd; i++) {
+            struct json_object *d = rep_json_push_object(nrd);
+            bad |= !d;
+            bad |= rep_json_set_uint(d, "pass", dr[i].pass);
+            bad |= rep_json_set_uint(d, "id", dr[i].id);
+            bad |= rep_json_set_string(d, "status", sim_replay_error_name(dr[i].status),
+                                       SIZE_MAX);
+            bad |= rep_json_set_string(d, "detail", dr[i].detail, sizeof(dr[i].detail));
+        }
+    }
     uint32_t transfers_done, transfers_skipped;
     sim_replay_result_transfers(res, &transfers_done, &transfers_skipped);
     struct json_object *tr = rep_json_set_object(fj, "transfers");
@@ -1333,6 +1366,10 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         printf("frame %" PRIu64 ": %u draws (%u unsupported), replay %.1f ms "
                "(driver: frame %.1f ms, GPU work %.1f ms)",
                cf->index, fr.draws, fr.unsupported, fr.replay_ms, fr.driver_ms, fr.driver_gpu_ms);
+        if (conv->dispatches) {
+            printf(", %u dispatches (%" PRIu64 " not replayed)", conv->dispatches,
+                   sim_replay_result_compute(res)->dispatches_unsupported);
+        }
         if (fr.has_reference) {
             printf(", PSNR %.2f dB, SSIM %.4f", fr.psnr, fr.ssim);
         }

@@ -23,7 +23,8 @@
  * merged with dynamic state, descriptors turned into a binding table).  Images
  * are named by their index into sim_frame.images.  The caller owns every
  * structure and all memory they point to; it must stay valid and unchanged
- * while sim_replay_frame runs, except storage buffers, which shaders write.
+ * while sim_replay_frame runs, except storage buffers and storage images
+ * (sim_tex_level.wdata), which shaders write.
  *
  * Units and origins are Vulkan's: framebuffer coordinates in pixels with the
  * origin top left and y down, viewport transform as in the specification's
@@ -239,6 +240,38 @@ enum sim_pass_kind {
     SIM_PASS_BLIT,        /* `regions` of `src_image` into `image`: copy, blit, resolve */
     SIM_PASS_UPLOAD,      /* texels at `data` (rows `row_texels` apart) into `image` over `area` */
     SIM_PASS_BUFFER_COPY, /* `bytes` bytes from `src` to `dst`, or `fill` words when src is NULL */
+    SIM_PASS_DISPATCH,    /* a compute dispatch: `dispatch` */
+};
+
+/* Limits that bound a dispatch's work (a hostile trace's group counts fail
+ * with UNSUPPORTED_STATE instead of running for days). */
+#define SIM_MAX_WORKGROUP_INVOCATIONS 1024u /* Vulkan's maxComputeWorkGroupInvocations
+                                             * on every desktop driver */
+#define SIM_MAX_DISPATCH_INVOCATIONS (1ull << 26)
+
+/* One compute dispatch (vkCmdDispatch, vkCmdDispatchBase, resolved
+ * vkCmdDispatchIndirect), run once for every unit: it is not pixel
+ * shading.  Invocations see the workgroup of WorkgroupId base + (x, y, z)
+ * for each x < groups[0], y < groups[1], z < groups[2].  Storage buffers
+ * and storage images it writes (sim_binding.data, sim_tex_level.wdata) are
+ * the caller's memory that later passes read. */
+struct sim_dispatch {
+    const struct sim_ir_shader *shader; /* a compute shader */
+    const struct sim_binding *bindings; /* descriptors and push constants */
+    uint32_t binding_count;
+    /* NULL, or as sim_draw.binding_images and binding_ranges: images the
+     * frame rendered before are read as the first unit rendered them
+     * (stores into those go nowhere: docs/layer.md, "Known limits"). */
+    const uint32_t *binding_images;
+    const struct sim_view_range *binding_ranges;
+    uint32_t base[3];   /* vkCmdDispatchBase's base group, else 0 */
+    uint32_t groups[3]; /* workgroups in x, y, z */
+    uint32_t id;        /* the caller's number, echoed in results */
+    /* Non-NULL: the caller could not describe the dispatch (the reason);
+     * it is skipped and reported with unsupported_status (0: the
+     * UNSUPPORTED_BY_CAPTURE). */
+    const char *unsupported;
+    uint32_t unsupported_status;
 };
 
 /* A blit region: [x0, x1) x [y0, y1) of the source onto the same of the
@@ -277,6 +310,7 @@ struct sim_pass {
     const void *src;
     uint64_t bytes;
     uint32_t fill;
+    const struct sim_dispatch *dispatch; /* DISPATCH */
 };
 
 struct sim_frame {
@@ -570,6 +604,17 @@ struct sim_raster_counters {
     uint64_t retess_subpatches;
     uint64_t retess_splits;
     uint64_t retess_evaluations;
+};
+
+/* Compute work over a frame, apart from the graphics counters: never
+ * counted as pixel shading or as any unit's work. */
+struct sim_compute_counters {
+    uint64_t dispatches;             /* dispatches run */
+    uint64_t dispatches_unsupported; /* dispatches skipped (sim_replay_result_dispatches) */
+    uint64_t workgroups;
+    uint64_t invocations;            /* compute shader invocations */
+    uint64_t instructions;           /* lane-weighted */
+    uint64_t barriers;               /* workgroup barriers passed (per workgroup) */
 };
 
 /* Outcome of one draw of the frame. */

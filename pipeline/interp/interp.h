@@ -17,7 +17,8 @@
 #define SIM_INTERP_ERROR_LIST(X)                                                           \
     X(OK, "no error")                                                                      \
     X(STEP_LIMIT, "the shader ran past the step limit (an endless loop?)")                 \
-    X(UNBOUND_TEXTURE, "an image or sampler the shader uses is not bound")
+    X(UNBOUND_TEXTURE, "an image or sampler the shader uses is not bound")                \
+    X(BARRIER, "the batch stopped at a workgroup barrier (sim_interp_resume goes on)")
 
 enum sim_interp_error {
 #define SIM_INTERP_ERROR_ENUM(name, msg) SIM_INTERP_ERROR_##name,
@@ -91,6 +92,15 @@ sim_interp_register(struct sim_interp *interp, uint32_t reg);
  * `step_limit` batch-instructions (default 1 << 26). */
 enum sim_interp_error
 sim_interp_run(struct sim_interp *interp, uint32_t active, uint32_t helpers);
+
+/* Continues a batch that sim_interp_run or an earlier resume left at a
+ * compute shader's barrier (SIM_INTERP_ERROR_BARRIER), with its registers
+ * as they are: the caller runs every batch of a workgroup up to the
+ * barrier, then resumes each, so reads after the barrier see the writes to
+ * shared memory before it (SPIR-V OpControlBarrier).  Returns as
+ * sim_interp_run; the step limit counts from the batch's start. */
+enum sim_interp_error
+sim_interp_resume(struct sim_interp *interp);
 
 /* After a run: lanes that were not terminated (OpKill, OpTerminateInvocation),
  * and lanes that are helpers (given, or demoted).  A fragment's outputs count

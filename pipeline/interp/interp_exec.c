@@ -536,30 +536,19 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
 #define SIM_INTERP_CLONES
 #endif
 
-SIM_INTERP_CLONES enum sim_interp_error
-sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
+/* Runs the blocks that have lanes waiting, earliest first, until none has
+ * or a barrier stops the batch.  Steps count from the batch's start, so a
+ * batch resumed at barriers stays under one step limit. */
+SIM_INTERP_CLONES static enum sim_interp_error
+run_blocks(struct sim_interp *in)
 {
     const struct sim_ir_shader *sh = in->sh;
     const struct sim_ir_inst *insts = sh->insts;
     sim_lanes_u *R = in->regs;
     uint32_t *masks = in->block_masks;
-    uint64_t steps = 0;
-    uint32_t dead, b = 0;
+    uint64_t steps = in->steps;
+    uint32_t dead = ~in->alive & SIM_ALL_LANES, b = 0;
     enum sim_interp_error err = SIM_INTERP_ERROR_OK;
-
-    active &= SIM_ALL_LANES;
-    in->alive = active;
-    in->helpers = helpers & active;
-    dead = ~active & SIM_ALL_LANES;
-    in->counters.batches++;
-    for (uint32_t i = 0; !in->keep_outputs && i < sh->output_reg_count; i++) {
-        R[sh->output_regs[i]] = SPLAT_U(0);
-    }
-    memset(masks, 0, sh->block_count * sizeof(*masks));
-    if (sh->block_count == 0 || active == 0) {
-        return SIM_INTERP_ERROR_OK;
-    }
-    masks[0] = active;
 
     while (b < sh->block_count) {
         const struct sim_ir_block *blk = &sh->blocks[b];
@@ -1128,6 +1117,12 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
             }
             case SIM_IR_OP_RET:
                 continue;
+            case SIM_IR_OP_BARRIER:
+                /* The lanes go on at imm when the caller resumes the
+                 * batch, after the workgroup's other batches got here. */
+                masks[i->imm] |= exec;
+                err = SIM_INTERP_ERROR_BARRIER;
+                goto done;
             case SIM_IR_OP_EMIT:
             case SIM_IR_OP_CUT:
                 if (in->emit) {
@@ -1165,5 +1160,33 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
         b = next;
     }
 done:
+    in->steps = steps;
     return err;
+}
+
+enum sim_interp_error
+sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
+{
+    const struct sim_ir_shader *sh = in->sh;
+
+    active &= SIM_ALL_LANES;
+    in->alive = active;
+    in->helpers = helpers & active;
+    in->steps = 0;
+    in->counters.batches++;
+    for (uint32_t i = 0; !in->keep_outputs && i < sh->output_reg_count; i++) {
+        in->regs[sh->output_regs[i]] = SPLAT_U(0);
+    }
+    memset(in->block_masks, 0, sh->block_count * sizeof(*in->block_masks));
+    if (sh->block_count == 0 || active == 0) {
+        return SIM_INTERP_ERROR_OK;
+    }
+    in->block_masks[0] = active;
+    return run_blocks(in);
+}
+
+enum sim_interp_error
+sim_interp_resume(struct sim_interp *in)
+{
+    return run_blocks(in);
 }

@@ -34,6 +34,7 @@ struct sim_interp {
     void *emit_user;
     const float *lod_scale[2]; /* sim_interp_set_lod_scale: per lane, x and y, or NULL */
     uint64_t step_limit;
+    uint64_t steps; /* batch-instructions of the run so far (resumed at barriers) */
     struct sim_interp_counters counters;
 };
 

@@ -775,6 +775,7 @@ step(struct ref *ref, uint32_t l)
     case SIM_IR_OP_TEX:
         return tex(ref, i, l);
     case SIM_IR_OP_BR:
+    case SIM_IR_OP_BARRIER: /* a branch for one lane alone (interp.h) */
     case SIM_IR_OP_BRC:
     case SIM_IR_OP_SWITCH: {
         uint32_t target = i->imm;

@@ -101,10 +101,17 @@ enum sim_ir_resource_kind {
     SIM_IR_RES_IMAGE,          /* separate sampled image (texture) */
     SIM_IR_RES_SAMPLER,
     SIM_IR_RES_STORAGE_IMAGE,
+    /* compute: the workgroup's shared memory (storage class Workgroup),
+     * sim_ir_info.shared_bytes bytes bound at set SIM_WORKGROUP_SET,
+     * binding 0; every Workgroup variable lives in it, its scalars packed 4
+     * bytes apart in the order of its flattened registers. */
+    SIM_IR_RES_WORKGROUP,
 };
 
 /* Set of push constants in a binding table entry. */
 #define SIM_PUSH_CONSTANT_SET UINT32_MAX
+/* Set of a compute shader's shared memory in a binding table entry. */
+#define SIM_WORKGROUP_SET (UINT32_MAX - 1u)
 
 /* A descriptor the shader uses (one per (set, binding, array element) that
  * the code can reach). */
@@ -128,7 +135,7 @@ enum sim_ir_info_flags {
     SIM_IR_USES_DERIVATIVES = 1u << 5, /* explicit or implicit (implicit-LOD sampling) */
     SIM_IR_DEPTH_REPLACING = 1u << 6,
     SIM_IR_POINT_MODE = 1u << 7,
-    SIM_IR_BARRIER = 1u << 8, /* tessellation control: OpControlBarrier reachable */
+    SIM_IR_BARRIER = 1u << 8, /* tessellation control or compute: OpControlBarrier reachable */
 };
 
 /* What a draw needs to know about a shader. */
@@ -140,7 +147,8 @@ struct sim_ir_info {
     uint32_t registers;       /* scalar registers per lane, constants included */
     uint32_t constants;       /* of which constants */
     uint32_t blocks;
-    uint32_t local_size[3];   /* compute */
+    uint32_t local_size[3];   /* compute: LocalSize, or the WorkgroupSize built-in */
+    uint32_t shared_bytes;    /* compute: bytes of Workgroup variables (SIM_IR_RES_WORKGROUP) */
     uint32_t output_vertices; /* tessellation control; geometry: the most vertices emitted */
     uint32_t gs_input;        /* geometry: SPIR-V ExecutionMode InputPoints/.../0 */
     uint32_t gs_output;       /* geometry: SPIR-V ExecutionMode OutputPoints/LineStrip/TriangleStrip */
@@ -317,6 +325,9 @@ typedef float sim_lanes_f __attribute__((vector_size(SIM_LANES * 4), aligned(64)
     X(TERMINATE, 0)                                                                        \
     X(EMIT, 0) /* geometry: the outputs become a vertex of the lane's strip; imm: stream */ \
     X(CUT, 0)  /* geometry: the lane's current strip ends; imm: stream */                   \
+    /* compute: OpControlBarrier; ends its block.  The batch stops (sim_interp_run    \
+     * returns BARRIER) until the caller resumes it at block imm. */                    \
+    X(BARRIER, 0)                                                                          \
     X(UNREACHABLE, 0)
 
 enum sim_ir_op {

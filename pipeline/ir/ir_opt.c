@@ -78,6 +78,7 @@ has_side_effects(uint32_t op)
     case SIM_IR_OP_UNREACHABLE:
     case SIM_IR_OP_EMIT:
     case SIM_IR_OP_CUT:
+    case SIM_IR_OP_BARRIER:
         return 1;
     default:
         return 0;

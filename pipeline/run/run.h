@@ -78,6 +78,16 @@ sim_replay_result_raster(const struct sim_replay_result *result);
 uint32_t
 sim_replay_result_samples(const struct sim_replay_result *result);
 
+/* Compute work of the frame (dispatches run once, for every unit). */
+const struct sim_compute_counters *
+sim_replay_result_compute(const struct sim_replay_result *result);
+
+/* The dispatches that did not run, in frame order (pass: the dispatch's
+ * pass, draw 0, id: sim_dispatch.id, status and detail: why); *count
+ * receives their number. */
+const struct sim_draw_result *
+sim_replay_result_dispatches(const struct sim_replay_result *result, uint32_t *count);
+
 /* Per-draw outcomes, in frame order; *count receives their number. */
 const struct sim_draw_result *
 sim_replay_result_draws(const struct sim_replay_result *result, uint32_t *count);

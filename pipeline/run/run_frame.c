@@ -21,6 +21,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/run/run.h"
+#include "pipeline/run/run_private.h"
 #include "pipeline/front/front.h"
 #include "pipeline/units/units.h"
 #include "pipeline/back/back.h"
@@ -60,6 +61,8 @@ struct sim_replay_result {
     struct sim_unit_counters counters[SIM_UNIT_COUNT];
     struct sim_raster_counters raster;
     struct sim_array draws;   /* struct sim_draw_result */
+    struct sim_array dispatches; /* struct sim_draw_result of dispatches not run */
+    struct sim_compute_counters compute;
     struct sim_array targets; /* uint32_t */
     uint8_t *is_target;       /* per image */
     struct sim_surface **surfaces[SIM_UNIT_COUNT]; /* per image */
@@ -832,6 +835,54 @@ written_texture(struct replay *r, uint32_t u, uint32_t b, uint32_t image,
     return t;
 }
 
+/* Unit u's copy of a binding table (`count` entries, per entry the frame
+ * image its view shows or SIM_NONE, and the view's range or NULL) with
+ * images the frame has written replaced by their current contents, in
+ * r->bindings[u]; r->bindings[u] stays NULL when no image needs it. */
+static enum sim_replay_error
+bind_written(struct replay *r, uint32_t u, const struct sim_binding *bindings, uint32_t count,
+             const uint32_t *images, const struct sim_view_range *ranges)
+{
+    int any = 0;
+
+    r->bindings[u] = NULL;
+    for (uint32_t i = 0; images && i < count && !any; i++) {
+        any = images[i] != SIM_NONE && image_is_written(r, u, images[i]);
+    }
+    if (!any) {
+        return SIM_REPLAY_ERROR_OK;
+    }
+    if (count > r->binding_capacity[u]) {
+        struct sim_binding *b = realloc(r->bindings_store[u], sizeof(*b) * count);
+        if (b) {
+            r->bindings_store[u] = b;
+        }
+        struct sim_tex_image *t = realloc(r->textures[u], sizeof(*t) * count);
+        if (t) {
+            r->textures[u] = t;
+        }
+        if (!b || !t) {
+            return SIM_REPLAY_ERROR_NOMEM;
+        }
+        r->binding_capacity[u] = count;
+    }
+    r->bindings[u] = r->bindings_store[u];
+    memcpy(r->bindings[u], bindings, sizeof(*bindings) * count);
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t img = images[i];
+        if (img != SIM_NONE && image_is_written(r, u, img)) {
+            int nomem = 0;
+            const struct sim_tex_image *t = written_texture(
+                r, u, i, img, bindings[i].image, ranges ? &ranges[i] : NULL, &nomem);
+            if (nomem) {
+                return SIM_REPLAY_ERROR_NOMEM;
+            }
+            r->bindings[u][i].image = t;
+        }
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
 /* Per unit, the draw's binding table with images the frame has written
  * replaced by their current contents. */
 static enum sim_replay_error
@@ -840,45 +891,15 @@ bind_written_images(struct replay *r)
     const struct sim_draw *d = r->dc.draw;
 
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-        int any = 0;
+        enum sim_replay_error err;
         r->bindings[u] = NULL;
         if (!(r->res->units & (1u << u)) || !d->binding_images || !r->dc.fs) {
             continue;
         }
-        for (uint32_t i = 0; i < d->binding_count && !any; i++) {
-            any = d->binding_images[i] != SIM_NONE && image_is_written(r, u, d->binding_images[i]);
-        }
-        if (!any) {
-            continue;
-        }
-        if (d->binding_count > r->binding_capacity[u]) {
-            struct sim_binding *b = realloc(r->bindings_store[u], sizeof(*b) * d->binding_count);
-            if (b) {
-                r->bindings_store[u] = b;
-            }
-            struct sim_tex_image *t = realloc(r->textures[u], sizeof(*t) * d->binding_count);
-            if (t) {
-                r->textures[u] = t;
-            }
-            if (!b || !t) {
-                return SIM_REPLAY_ERROR_NOMEM;
-            }
-            r->binding_capacity[u] = d->binding_count;
-        }
-        r->bindings[u] = r->bindings_store[u];
-        memcpy(r->bindings[u], d->bindings, sizeof(*d->bindings) * d->binding_count);
-        for (uint32_t i = 0; i < d->binding_count; i++) {
-            uint32_t img = d->binding_images[i];
-            if (img != SIM_NONE && image_is_written(r, u, img)) {
-                int nomem = 0;
-                const struct sim_tex_image *t = written_texture(
-                    r, u, i, img, d->bindings[i].image,
-                    d->binding_ranges ? &d->binding_ranges[i] : NULL, &nomem);
-                if (nomem) {
-                    return SIM_REPLAY_ERROR_NOMEM;
-                }
-                r->bindings[u][i].image = t;
-            }
+        err = bind_written(r, u, d->bindings, d->binding_count, d->binding_images,
+                           d->binding_ranges);
+        if (err) {
+            return err;
         }
     }
     return SIM_REPLAY_ERROR_OK;
@@ -1319,6 +1340,57 @@ replay_pass(struct replay *r, uint32_t p)
     return SIM_REPLAY_ERROR_OK;
 }
 
+/* A dispatch runs once, whatever the units: compute is not shading, and
+ * the buffers and images it writes are the caller's, which every unit's
+ * later passes read.  A dispatch that does not run is listed among the
+ * result's dispatches; only NOMEM stops the frame. */
+static enum sim_replay_error
+replay_dispatch(struct replay *r, uint32_t p)
+{
+    const struct sim_dispatch *d = r->frame->passes[p].dispatch;
+    struct sim_draw_result *out;
+    enum sim_replay_error status;
+    char detail[160] = "";
+
+    if (d->unsupported) {
+        status = d->unsupported_status ? d->unsupported_status
+                                       : SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
+        snprintf(detail, sizeof(detail), "%s", d->unsupported);
+    } else {
+        /* Images the frame rendered are read as the first unit rendered
+         * them (the dispatch runs once). */
+        uint32_t u = (uint32_t)__builtin_ctz(r->res->units);
+        struct sim_dispatch copy = *d;
+        status = bind_written(r, u, d->bindings, d->binding_count, d->binding_images,
+                              d->binding_ranges);
+        if (status == SIM_REPLAY_ERROR_OK) {
+            if (r->bindings[u]) {
+                copy.bindings = r->bindings[u];
+            }
+            status = sim_run_dispatch(&copy, &r->res->compute, detail);
+        }
+        r->bindings[u] = NULL;
+    }
+    if (status == SIM_REPLAY_ERROR_NOMEM) {
+        return status;
+    }
+    if (status == SIM_REPLAY_ERROR_OK) {
+        r->res->compute.dispatches++;
+        return status;
+    }
+    r->res->compute.dispatches_unsupported++;
+    out = sim_array_grow(&r->res->dispatches, sizeof(*out), 1);
+    if (!out) {
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    memset(out, 0, sizeof(*out));
+    out->pass = p;
+    out->id = d->id;
+    out->status = status;
+    snprintf(out->detail, sizeof(out->detail), "%s", detail);
+    return SIM_REPLAY_ERROR_OK;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Frames                                                                    */
 
@@ -1365,6 +1437,20 @@ check_frame(const struct sim_frame *f, char *detail)
     for (uint32_t p = 0; p < f->pass_count; p++) {
         const struct sim_pass *pass = &f->passes[p];
         if (pass->kind == SIM_PASS_BUFFER_COPY) {
+            continue;
+        }
+        if (pass->kind == SIM_PASS_DISPATCH) {
+            const struct sim_dispatch *d = pass->dispatch;
+            if (!d) {
+                snprintf(detail, 160, "pass %u: a dispatch pass without its dispatch", p);
+                return 0;
+            }
+            for (uint32_t i = 0; d->binding_images && i < d->binding_count; i++) {
+                if (d->binding_images[i] != SIM_NONE && d->binding_images[i] >= f->image_count) {
+                    snprintf(detail, 160, "pass %u: dispatch binding image out of range", p);
+                    return 0;
+                }
+            }
             continue;
         }
         if (pass->kind != SIM_PASS_RENDER) {
@@ -1427,6 +1513,7 @@ sim_replay_result_destroy(struct sim_replay_result *result)
     }
     free(result->is_target);
     sim_array_finish(&result->draws);
+    sim_array_finish(&result->dispatches);
     sim_array_finish(&result->targets);
     free(result);
 }
@@ -1651,6 +1738,14 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
 
     for (uint32_t p = 0; p < frame->pass_count; p++) {
         r.pass_serial = p + 1;
+        if (frame->passes[p].kind == SIM_PASS_DISPATCH) {
+            err = replay_dispatch(&r, p);
+            if (err) {
+                snprintf(detail, 160, "pass %u ran out of memory", p);
+                goto error;
+            }
+            continue;
+        }
         if (frame->passes[p].kind != SIM_PASS_RENDER) {
             res->transfers++;
             res->transfers_skipped += !replay_transfer(&r, &frame->passes[p]);
@@ -1790,6 +1885,19 @@ sim_replay_result_unit(const struct sim_replay_result *result, enum sim_unit_kin
         return NULL;
     }
     return &result->counters[unit];
+}
+
+const struct sim_compute_counters *
+sim_replay_result_compute(const struct sim_replay_result *result)
+{
+    return &result->compute;
+}
+
+const struct sim_draw_result *
+sim_replay_result_dispatches(const struct sim_replay_result *result, uint32_t *count)
+{
+    *count = (uint32_t)result->dispatches.count;
+    return result->dispatches.data;
 }
 
 const struct sim_raster_counters *

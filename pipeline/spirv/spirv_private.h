@@ -143,6 +143,9 @@ enum sim_spv_space {
     SIM_SPV_SPACE_BUFFER, /* uniform, storage and push-constant blocks */
     SIM_SPV_SPACE_HANDLE, /* images and samplers */
     SIM_SPV_SPACE_TEXEL,  /* OpImageTexelPointer: one texel of a storage image, atomics only */
+    /* Workgroup variables: offsets count scalars as in REGS, the scalars
+     * live 4 bytes apart in the shared-memory slot (SIM_IR_RES_WORKGROUP) */
+    SIM_SPV_SPACE_SHARED,
 };
 
 /* A pointer: where a value lives, known at translation time up to one
@@ -154,9 +157,10 @@ struct sim_spv_ptr {
     uint8_t is_input;
     uint32_t type;     /* pointee type id */
     uint32_t var;      /* root variable id */
-    uint32_t base;     /* REGS: the variable's first register; BUFFER: resource slot */
-    uint32_t len;      /* REGS: the variable's scalars */
-    uint32_t off;      /* REGS: scalar offset; BUFFER: byte offset; HANDLE: array element */
+    uint32_t base;     /* REGS: the variable's first register; BUFFER, SHARED: resource slot */
+    uint32_t len;      /* REGS, SHARED: the variable's scalars */
+    uint32_t off;      /* REGS, SHARED: scalar offset (SHARED: from the start of shared
+                        * memory); BUFFER: byte offset; HANDLE: array element */
     uint32_t dyn;      /* register of the per-lane offset (scalars or bytes), or SIM_IR_NONE */
     uint32_t matrix_stride; /* buffer */
     uint32_t comp_stride;   /* buffer: bytes between vector components */
@@ -269,6 +273,9 @@ struct sim_spv_ctx {
     uint32_t cur_label;  /* SPIR-V label of the block being translated */
     uint32_t ir_flags;   /* enum sim_ir_info_flags */
     struct sim_ir_info ir_info;
+    uint32_t local_size_ids[3]; /* ExecutionMode LocalSizeId's constants, or 0 */
+    uint32_t shared_slot;    /* resource slot of shared memory, SIM_IR_NONE until used */
+    uint32_t shared_scalars; /* scalars of the Workgroup variables declared so far */
 };
 
 /* Registers during translation: constants carry this tag until the bank is

@@ -47,6 +47,7 @@ sim_ir_shader_print(const struct sim_ir_shader *sh, void *out)
             fprintf(f, "  %-10s", sim_ir_op_name(i->op));
             switch (i->op) {
             case SIM_IR_OP_BR:
+            case SIM_IR_OP_BARRIER:
                 fprintf(f, " -> %" PRIu32, i->imm);
                 break;
             case SIM_IR_OP_BRC:
@@ -183,10 +184,16 @@ sim_spv_describe_options(const uint32_t *words, size_t word_count,
         const struct sim_ir_resource *r = &sh->resources[i];
         if (r->set == SIM_PUSH_CONSTANT_SET) {
             fprintf(f, "  push constants          %s\n", r->name);
+        } else if (r->kind == SIM_IR_RES_WORKGROUP) {
+            fprintf(f, "  workgroup memory        %" PRIu32 " bytes\n", in->shared_bytes);
         } else {
             fprintf(f, "  set %" PRIu32 " binding %" PRIu32 "[%" PRIu32 "] %-15s %s\n", r->set,
                     r->binding, r->array_element, resource_kind_name(r->kind), r->name);
         }
+    }
+    if (in->stage == SIM_STAGE_COMPUTE) {
+        fprintf(f, "workgroup: %" PRIu32 " x %" PRIu32 " x %" PRIu32 "\n", in->local_size[0],
+                in->local_size[1], in->local_size[2]);
     }
     fprintf(f, "instructions: %" PRIu32 " in %" PRIu32 " blocks\n", in->instructions, in->blocks);
     fprintf(f, "registers: %" PRIu32 " (%" PRIu32 " constants)\n", in->registers, in->constants);

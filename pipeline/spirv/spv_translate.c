@@ -892,6 +892,49 @@ new_ptr(struct sim_spv_ctx *ctx, uint32_t id, uint32_t ptr_type)
     return p;
 }
 
+/* A Workgroup variable: its scalars after those of the variables before it
+ * in the shader's shared memory, one resource slot for all of them.  The
+ * runner zeroes shared memory for each workgroup, which is also what an
+ * initializer may say (VK_KHR_zero_initialize_workgroup_memory).  Other
+ * stages of a module with a compute entry point declare them too but may
+ * not use them (base stays SIM_IR_NONE). */
+static enum sim_spv_error
+declare_shared(struct sim_spv_ctx *ctx, struct sim_spv_ptr *p, const struct sim_spv_type *t)
+{
+    p->space = SIM_SPV_SPACE_SHARED;
+    p->base = SIM_IR_NONE;
+    p->len = t->regs;
+    if (t->regs == 0) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "Workgroup variable of this type");
+    }
+    if (ctx->exec_model != SpvExecutionModelGLCompute) {
+        return SIM_SPV_ERROR_OK;
+    }
+    /* Vulkan's maxComputeSharedMemorySize is at most this on real devices. */
+    if (t->regs > SIM_SPV_MAX_TYPE_SCALARS - ctx->shared_scalars) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_TOO_LARGE, "Workgroup variables beyond %u bytes",
+                           SIM_SPV_MAX_TYPE_SCALARS * 4u);
+    }
+    if (ctx->shared_slot == SIM_IR_NONE) {
+        struct sim_ir_resource *r = sim_vec_push(&ctx->resources, sizeof(*r), 1, 4096);
+        uint32_t *rv = sim_vec_push(&ctx->resource_vars, sizeof(*rv), 1, 4096);
+        if (!r || !rv) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_TOO_LARGE, "too many resources");
+        }
+        *rv = 0; /* no variable: id 0 names none */
+        r->kind = SIM_IR_RES_WORKGROUP;
+        r->set = SIM_WORKGROUP_SET;
+        r->writable = 1;
+        r->name = sim_spv_intern(ctx, "shared");
+        ctx->shared_slot = ctx->resources.count - 1;
+    }
+    p->base = ctx->shared_slot;
+    p->off = ctx->shared_scalars;
+    ctx->shared_scalars += t->regs;
+    ctx->ir_info.shared_bytes = ctx->shared_scalars * 4u;
+    return SIM_SPV_ERROR_OK;
+}
+
 /* Declares an OpVariable; function variables are initialised where they
  * are declared, private ones in the prologue. */
 static enum sim_spv_error
@@ -998,6 +1041,8 @@ declare_variable(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, int i
     case SpvStorageClassUniformConstant:
         p->space = SIM_SPV_SPACE_HANDLE;
         return SIM_SPV_ERROR_OK;
+    case SpvStorageClassWorkgroup:
+        return declare_shared(ctx, p, t);
     default: {
         const char *name = sim_spv_enum_name(SIM_SPV_OPERAND_StorageClass, storage);
         return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "variables in storage class %s",
@@ -1150,7 +1195,7 @@ access_chain(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
                 return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND,
                                    "struct index is not a constant below %u", t->count);
             }
-            if (p->space == SIM_SPV_SPACE_REGS) {
+            if (p->space == SIM_SPV_SPACE_REGS || p->space == SIM_SPV_SPACE_SHARED) {
                 p->off += t->minfo[idx].reg_offset;
                 if (t->minfo[idx].builtin != SIM_IR_NO_BUILTIN && p->is_input) {
                     p->builtin = t->minfo[idx].builtin;
@@ -1169,7 +1214,7 @@ access_chain(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         case SIM_SPV_T_VECTOR: {
             const struct sim_spv_type *et = &ctx->types[t->elem];
             uint32_t stride;
-            if (p->space == SIM_SPV_SPACE_REGS) {
+            if (p->space == SIM_SPV_SPACE_REGS || p->space == SIM_SPV_SPACE_SHARED) {
                 if (t->kind == SIM_SPV_T_RUNTIME_ARRAY) {
                     return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "runtime array in registers");
                 }
@@ -1359,6 +1404,54 @@ buffer_access(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, uint32_t typ
     }
 }
 
+/* The byte offset register of a shared-memory pointer's dynamic part (its
+ * scalar offset times 4), or the constant 0. */
+static uint32_t
+shared_dyn_bytes(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p)
+{
+    if (p->dyn == SIM_IR_NONE) {
+        return sim_spv_const(ctx, 0, SIM_IR_UINT);
+    }
+    return sim_spv_emit1(ctx, SIM_IR_OP_SHL, SIM_IR_UINT, p->dyn,
+                         sim_spv_const(ctx, 2, SIM_IR_UINT), 0);
+}
+
+/* Loads or stores the `n` scalars of a Workgroup variable's part at `p`:
+ * LDBUF/STBUF on the shared-memory slot, scalar i at byte 4 * (off + i)
+ * (the dynamic offset is clamped inside the variable like a register
+ * array's, so an access never leaves the variable). */
+static enum sim_spv_error
+shared_access(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, uint32_t *regs, uint32_t n,
+              enum sim_ir_scalar scalar, int store)
+{
+    uint32_t dyn;
+    if (p->base == SIM_IR_NONE) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_LAYOUT,
+                           "Workgroup variable used outside a compute shader");
+    }
+    dyn = shared_dyn_bytes(ctx, p);
+    if (dyn == SIM_IR_NONE) {
+        return nomem(ctx);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        struct sim_ir_inst *in;
+        if (store) {
+            in = sim_spv_emit(ctx, SIM_IR_OP_STBUF, 0, dyn, regs[i], 0);
+        } else {
+            regs[i] = sim_spv_new_regs(ctx, 1, scalar);
+            in = regs[i] == SIM_IR_NONE
+                     ? NULL
+                     : sim_spv_emit(ctx, SIM_IR_OP_LDBUF, regs[i], dyn, 0, 0);
+        }
+        if (!in) {
+            return nomem(ctx);
+        }
+        in->imm = (p->off + i) * 4u;
+        in->aux = (uint16_t)p->base;
+    }
+    return SIM_SPV_ERROR_OK;
+}
+
 static enum sim_spv_error
 load(struct sim_spv_ctx *ctx, uint32_t type, uint32_t id, const struct sim_spv_ptr *p)
 {
@@ -1427,6 +1520,9 @@ load(struct sim_spv_ctx *ctx, uint32_t type, uint32_t id, const struct sim_spv_p
     if (p->space == SIM_SPV_SPACE_BUFFER) {
         return buffer_access(ctx, p, p->type, p->off, p->matrix_stride, p->row_major,
                              p->comp_stride, v->regs, 0);
+    }
+    if (p->space == SIM_SPV_SPACE_SHARED) {
+        return shared_access(ctx, p, v->regs, t->regs, scalar_of(ctx, p->type), 0);
     }
     if (p->builtin == SpvBuiltInHelperInvocation) {
         /* Demotion changes it while the shader runs (SPIR-V 1.6 makes the
@@ -1588,7 +1684,7 @@ buffer_atomic(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, uint32_t 
               enum sim_ir_op op, uint32_t value, uint32_t cmp)
 {
     struct sim_spv_val *pv = sim_spv_value(ctx, ptr_id, SIM_SPV_V_PTR);
-    struct sim_spv_ptr *p;
+    struct sim_spv_ptr *p, sp;
     struct sim_ir_inst *i;
     uint32_t dyn, d = SIM_IR_NONE;
 
@@ -1602,9 +1698,24 @@ buffer_atomic(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, uint32_t 
     if (p->space == SIM_SPV_SPACE_TEXEL) {
         return image_atomic(ctx, result, type, p, op, value, cmp);
     }
+    if (p->space == SIM_SPV_SPACE_SHARED) {
+        /* The same instruction on the shared-memory slot, bytes for scalars. */
+        if (p->base == SIM_IR_NONE) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_LAYOUT,
+                               "Workgroup variable used outside a compute shader");
+        }
+        sp = *p;
+        sp.space = SIM_SPV_SPACE_BUFFER;
+        sp.off = p->off * 4u;
+        sp.dyn = p->dyn == SIM_IR_NONE ? SIM_IR_NONE : shared_dyn_bytes(ctx, p);
+        if (p->dyn != SIM_IR_NONE && sp.dyn == SIM_IR_NONE) {
+            return nomem(ctx);
+        }
+        p = &sp;
+    }
     if (p->space != SIM_SPV_SPACE_BUFFER || p->readonly) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
-                           "atomics outside a storage buffer");
+                           "atomics outside a storage buffer or shared memory");
     }
     if (ctx->types[p->type].kind != SIM_SPV_T_INT || ctx->types[p->type].width != 32) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "atomics on other than 32-bit integers");
@@ -1615,7 +1726,9 @@ buffer_atomic(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, uint32_t 
             return ctx->info->code;
         }
     }
-    ctx->ir_flags |= SIM_IR_WRITES_STORAGE;
+    if (p != &sp) {
+        ctx->ir_flags |= SIM_IR_WRITES_STORAGE;
+    }
     dyn = p->dyn != SIM_IR_NONE ? p->dyn : sim_spv_const(ctx, 0, SIM_IR_UINT);
     if (result) {
         struct sim_spv_val *v = sim_spv_set_regs(ctx, result, type, 1);
@@ -1718,6 +1831,9 @@ store(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, const struct sim_spv
         ctx->ir_flags |= SIM_IR_WRITES_STORAGE;
         return buffer_access(ctx, p, p->type, p->off, p->matrix_stride, p->row_major,
                              p->comp_stride, v->regs, 1);
+    }
+    if (p->space == SIM_SPV_SPACE_SHARED) {
+        return shared_access(ctx, p, v->regs, v->n, SIM_IR_UINT, 1);
     }
     for (uint32_t i = 0; i < v->n; i++) {
         struct sim_ir_inst *in;
@@ -2229,12 +2345,25 @@ body_instruction(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     case SpvOpPhi: /* registers given before the function, moves on edges */
         return SIM_SPV_ERROR_OK;
     case SpvOpControlBarrier:
-        /* Only tessellation control shaders synchronize their invocations
-         * here; the front end runs such a shader twice so that reads after
-         * the barrier see every invocation's writes (front_tess.c). */
+        /* Tessellation control shaders: the front end runs such a shader
+         * twice so that reads after the barrier see every invocation's
+         * writes (front_tess.c).  Compute shaders: the batch stops at a
+         * BARRIER that ends the block and goes on in the next one once the
+         * runner has brought the workgroup's other batches there
+         * (run/run_dispatch.c). */
+        if (ctx->exec_model == SpvExecutionModelGLCompute) {
+            struct sim_ir_inst *bi = sim_spv_emit(ctx, SIM_IR_OP_BARRIER, 0, 0, 0, 0);
+            if (!bi) {
+                return nomem(ctx);
+            }
+            bi->imm = ctx->blocks.count;
+            ctx->ir_flags |= SIM_IR_BARRIER;
+            return start_block(ctx, NULL);
+        }
         if (ctx->exec_model != SpvExecutionModelTessellationControl) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_OPCODE,
-                               "OpControlBarrier outside a tessellation control shader");
+                               "OpControlBarrier outside a tessellation control or compute "
+                               "shader");
         }
         ctx->ir_flags |= SIM_IR_BARRIER;
         return SIM_SPV_ERROR_OK;
@@ -2636,10 +2765,15 @@ execution_mode(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     const struct sim_spv_module *m = ctx->m;
     uint32_t mode;
 
-    if (sim_spv_word(m, inst, 1) != ctx->entry_func || inst->opcode != SpvOpExecutionMode) {
+    if (sim_spv_word(m, inst, 1) != ctx->entry_func) {
         return;
     }
     mode = sim_spv_word(m, inst, 2);
+    /* OpExecutionModeId: operands are ids; only LocalSizeId is used. */
+    if (inst->opcode != SpvOpExecutionMode &&
+        (inst->opcode != SpvOpExecutionModeId || mode != SpvExecutionModeLocalSizeId)) {
+        return;
+    }
     switch (mode) {
     case SpvExecutionModeEarlyFragmentTests:
         ctx->ir_flags |= SIM_IR_EARLY_FRAGMENT_TESTS;
@@ -2695,6 +2829,11 @@ execution_mode(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         ctx->ir_info.local_size[0] = sim_spv_word(m, inst, 3);
         ctx->ir_info.local_size[1] = sim_spv_word(m, inst, 4);
         ctx->ir_info.local_size[2] = sim_spv_word(m, inst, 5);
+        break;
+    case SpvExecutionModeLocalSizeId: /* constants declared later: workgroup_size() */
+        ctx->local_size_ids[0] = sim_spv_word(m, inst, 3);
+        ctx->local_size_ids[1] = sim_spv_word(m, inst, 4);
+        ctx->local_size_ids[2] = sim_spv_word(m, inst, 5);
         break;
     default:
         break;
@@ -2919,6 +3058,7 @@ op_writes_dst(uint32_t op)
     case SIM_IR_OP_UNREACHABLE:
     case SIM_IR_OP_EMIT:
     case SIM_IR_OP_CUT:
+    case SIM_IR_OP_BARRIER:
         return 0;
     default:
         return 1;
@@ -2936,6 +3076,35 @@ string_at(const struct sim_ir_shader *sh, const char *tagged)
 {
     uintptr_t off = (uintptr_t)tagged;
     return off ? sh->strings + off - 1 : "";
+}
+
+/* The workgroup size: LocalSize, or LocalSizeId's (specialized) constants;
+ * a constant decorated BuiltIn WorkgroupSize overrides both (SPIR-V 3.21
+ * BuiltIn; it is how local_size_x_id specializes the size).  An id that is
+ * not a scalar constant leaves a size of 0, which a dispatch refuses. */
+static void
+workgroup_size(struct sim_spv_ctx *ctx)
+{
+    for (uint32_t c = 0; c < 3; c++) {
+        uint32_t id = ctx->local_size_ids[c];
+        const struct sim_spv_val *v = id && id < ctx->m->bound ? &ctx->vals[id] : NULL;
+        if (v) {
+            ctx->ir_info.local_size[c] = v->kind == SIM_SPV_V_REGS && v->is_const && v->n == 1
+                                             ? sim_spv_const_bits(ctx, v->regs[0])
+                                             : 0;
+        }
+    }
+    for (uint32_t id = 1; id < ctx->m->bound; id++) {
+        const struct sim_spv_val *v = &ctx->vals[id];
+        if (!(ctx->decos[id].flags & SIM_SPV_DECO_BUILTIN) ||
+            ctx->decos[id].builtin != SpvBuiltInWorkgroupSize || v->kind != SIM_SPV_V_REGS ||
+            !v->is_const || v->n != 3) {
+            continue;
+        }
+        for (uint32_t c = 0; c < 3; c++) {
+            ctx->ir_info.local_size[c] = sim_spv_const_bits(ctx, v->regs[c]);
+        }
+    }
 }
 
 /* Lays out the register file (constants first) and moves the result into a
@@ -3101,6 +3270,7 @@ check_control_flow(struct sim_spv_ctx *ctx, const struct sim_ir_shader *sh)
         int bad = 0;
         switch (in->op) {
         case SIM_IR_OP_BR:
+        case SIM_IR_OP_BARRIER:
             bad = in->imm >= n;
             break;
         case SIM_IR_OP_BRC:
@@ -3144,6 +3314,7 @@ sim_ir_shader_create(const uint32_t *words, size_t word_count,
     uint32_t prologue;
 
     memset(&ctx, 0, sizeof(ctx));
+    ctx.shared_slot = SIM_IR_NONE;
     if (!info) {
         info = &local_info;
     }
@@ -3200,6 +3371,7 @@ sim_ir_shader_create(const uint32_t *words, size_t word_count,
         goto out;
     }
     ctx.cur = NULL;
+    workgroup_size(&ctx);
     err = build_shader(&ctx, out);
     if (!err && !(options && (options->flags & SIM_SPV_NO_OPTIMIZE)) && sim_ir_optimize(*out)) {
         sim_ir_shader_destroy(*out);

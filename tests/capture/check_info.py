@@ -31,7 +31,7 @@ def check_json(exe, trace):
                 "object_counts", "blobs"):
         if key not in doc:
             fail("missing key %r" % key)
-    if doc["version"] != 4:
+    if doc["version"] != 5:
         fail("version %r" % doc["version"])
     if doc["bytes"] != os.path.getsize(trace):
         fail("bytes %r, file has %d" % (doc["bytes"], os.path.getsize(trace)))
@@ -50,6 +50,7 @@ def check_json(exe, trace):
         fail("%d frames" % len(doc["frames"]))
     f = doc["frames"][0]
     want = {"index": 120, "draws": 8, "tessellated_draws": 3, "pipelines": 3, "render_passes": 2,
+            "dispatches": 1,
             "unsupported_commands": 1, "snapshots": 3, "snapshot_bytes": 4096 + 512,
             "frame_time_ns": 16666667}
     for k, v in want.items():
@@ -90,7 +91,7 @@ def check_text(exe, trace):
     r = run([exe, "info", trace])
     if r.returncode != 0:
         fail("info exited %d: %s" % (r.returncode, r.stderr))
-    for needle in ("version 4", "llvmpipe", "frame 120", "draws 8", "tessellated 3",
+    for needle in ("version 5", "dispatches 1", "llvmpipe", "frame 120", "draws 8", "tessellated 3",
                    "pipelines 3", "64x32"):
         if needle not in r.stdout:
             fail("%r not in output:\n%s" % (needle, r.stdout))

@@ -716,6 +716,10 @@ fixture_frame(struct cap_writer *w, struct fixture *fx, struct cap_buf *b)
         memset(&u, 0, sizeof(u));
         strcpy(u.name, "vkCmdDispatch");
         cmd_simple(&cmds, CAP_CMD_UNSUPPORTED, &u, sizeof(u));
+        /* An indirect dispatch with its resolved group counts. */
+        struct cap_cmd_dispatch dd = {{0, 0}, CAP_DISPATCH_INDIRECT, 0, {0, 0, 0}, {2, 1, 1},
+                                      H_ARGBUF, 16};
+        cmd_simple(&cmds, CAP_CMD_DISPATCH, &dd, sizeof(dd));
         cmd_simple(&cmds, CAP_CMD_PRESENT, &p, sizeof(p));
     }
     if (cmds.failed) {

@@ -379,6 +379,28 @@ m_push_in_version_2(struct image *im)
     put32(im, P(cap_file_header, version), 2);
 }
 static void
+m_dispatch_in_version_3(struct image *im)
+{
+    put32(im, P(cap_file_header, version), 3);
+}
+static void
+m_dispatch_unknown_buffer(struct image *im)
+{
+    put64(im, command_at(im, CAP_CMD_DISPATCH, 0) + P(cap_cmd_dispatch, buffer), 0xdead0002u);
+}
+static void
+m_dispatch_direct_with_buffer(struct image *im)
+{
+    put32(im, command_at(im, CAP_CMD_DISPATCH, 0) + P(cap_cmd_dispatch, kind),
+          CAP_DISPATCH_DIRECT);
+}
+static void
+m_compute_pipeline_stages(struct image *im)
+{
+    /* The fixture's first pipeline has graphics stages. */
+    put32(im, block_payload(im, CAP_BLOCK_PIPELINE, 0) + P(cap_pipeline, bind_point), 1);
+}
+static void
 m_push_unknown_buffer(struct image *im)
 {
     size_t c = command_at(im, CAP_CMD_PUSH_DESCRIPTOR_SET, 0);
@@ -694,6 +716,16 @@ static const struct mcase cases[] = {
      {CAP_CMD_PUSH_DESCRIPTOR_SET, 0, P(cap_cmd_push_descriptor_set, set), 1}},
     {"push descriptor command in a version 2 trace", CAP_ERROR_BAD_COMMAND, m_push_in_version_2},
     {"push descriptor of an unknown buffer", CAP_ERROR_UNKNOWN_HANDLE, m_push_unknown_buffer},
+    {"dispatch command in a version 3 trace", CAP_ERROR_BAD_COMMAND, m_dispatch_in_version_3},
+    {"dispatch kind out of range", CAP_ERROR_BAD_VALUE, NULL,
+     {CAP_CMD_DISPATCH, 0, P(cap_cmd_dispatch, kind), CAP_DISPATCH_KIND_COUNT}},
+    {"dispatch with unknown flags", CAP_ERROR_BAD_VALUE, NULL,
+     {CAP_CMD_DISPATCH, 0, P(cap_cmd_dispatch, flags), 6}},
+    {"direct dispatch with an argument buffer", CAP_ERROR_BAD_VALUE,
+     m_dispatch_direct_with_buffer},
+    {"indirect dispatch of an unknown buffer", CAP_ERROR_UNKNOWN_HANDLE,
+     m_dispatch_unknown_buffer},
+    {"compute pipeline with graphics stages", CAP_ERROR_BAD_VALUE, m_compute_pipeline_stages},
     {"image view of an unknown image", CAP_ERROR_UNKNOWN_HANDLE, m_unknown_view_image},
     {"framebuffer with an image for a view", CAP_ERROR_UNKNOWN_HANDLE,
      m_unknown_framebuffer_view},
@@ -956,9 +988,11 @@ test_generations(void)
     im.size = valid.size;
     insert_block(&im, CAP_BLOCK_GENERATION, &(uint64_t){CAP_BLOCK_SAMPLER}, 8);
     CHECK_EQ_INT(CAP_ERROR_BAD_RECORD, read_image(&im, &info));
-    /* Version 3 knows no generation blocks: skipped like any unknown type. */
+    /* Version 3 knows no generation blocks: skipped like any unknown type,
+     * so what it refuses is the fixture's dispatch (a version 5 command),
+     * not the damaged generation. */
     put32(&im, offsetof(struct cap_file_header, version), 3);
-    CHECK_EQ_INT(CAP_ERROR_OK, read_image(&im, &info));
+    CHECK_EQ_INT(CAP_ERROR_BAD_COMMAND, read_image(&im, &info));
     free(im.data);
 }
 

@@ -140,6 +140,7 @@ check_fields(const struct cap_trace *t)
     CHECK_EQ_INT(FIXTURE_PIPELINES, s.pipelines);
     CHECK_EQ_INT(FIXTURE_RENDER_PASSES, s.render_passes);
     CHECK_EQ_INT(FIXTURE_UNSUPPORTED, s.unsupported_commands);
+    CHECK_EQ_INT(1, s.dispatches);
     CHECK_EQ_INT(3, s.snapshots);
     CHECK_EQ_U64(4096 + 8 * 8 * 4 * 2, s.snapshot_bytes);
 }

@@ -3,12 +3,13 @@
 replayed against the driver's picture.
 
     own_client.py --client BIN [--client-args "ARGS"] --capture LIST
-                  --expect-draws N [--expect-log TEXT ...] [--reuse-addresses]
-                  --manifest M --overshade BIN
+                  --expect-draws N [--expect-dispatches D] [--expect-log TEXT ...]
+                  [--reuse-addresses] --manifest M --overshade BIN
 
 The clients (tests/layer/mt_client.c: eight threads recording secondaries
 at once; tests/layer/upload_client.c: a layered texture uploaded from a
-padded buffer inside every frame; tests/layer/feature_client.c: one mode
+padded buffer inside every frame; tests/layer/compute_client.c: a compute
+pass writing what the draw reads; tests/layer/feature_client.c: one mode
 per feature the real programs leave out) print `NAME: frame F draws N`
 per frame.
 Under the layer (build-tree manifest through a temporary XDG_DATA_HOME,
@@ -16,11 +17,13 @@ every submission a frame) the frames of LIST are captured, then:
 
   * the client exits 0 (77: it lacks a driver feature, the test is
     skipped) and prints every frame and every --expect-log TEXT;
-  * `overshade info --json`: the frames of LIST, each with N draws and
-    nothing unsupported;
+  * `overshade info --json`: the frames of LIST, each with N draws, D
+    dispatches and nothing unsupported;
   * `overshade replay`: the same draws, none unsupported, no command left
-    out, every pixel of the target covered, and the picture against the
-    driver's: PSNR >= 40 dB.
+    out, every pixel of the target covered, the D dispatches replayed (none
+    refused, compute invocations counted apart from shading and equal to
+    the driver's pipeline statistic where the frame has one), and the
+    picture against the driver's: PSNR >= 40 dB.
 
 With OVERSHADE_TEST_TSAN set, the client and the layer are a ThreadSanitizer
 build (tools/test.sh): any report on the client's output fails the test
@@ -56,6 +59,7 @@ def main():
     ap.add_argument("--client-args", default="")
     ap.add_argument("--capture", required=True)
     ap.add_argument("--expect-draws", type=int, required=True)
+    ap.add_argument("--expect-dispatches", type=int, default=0)
     ap.add_argument("--expect-log", action="append", default=[])
     ap.add_argument("--reuse-addresses", action="store_true")
     ap.add_argument("--manifest", required=True)
@@ -126,6 +130,8 @@ def main():
                   % (f.get("index"), f.get("draws"), draws))
             check(not f.get("unsupported"), "frame %r: unsupported %r"
                   % (f.get("index"), f.get("unsupported")))
+            check(f.get("dispatches") == args.expect_dispatches, "frame %r: %r dispatches, "
+                  "expected %d" % (f.get("index"), f.get("dispatches"), args.expect_dispatches))
 
         replay_dir = os.path.join(tmp, "replay")
         p = subprocess.run([args.overshade, "replay", trace, "--out", replay_dir, "--modes",
@@ -144,6 +150,22 @@ def main():
                                                                  f.get("unsupported_draws")))
             check(not f.get("not_replayed"), "frame %r: not replayed: %r"
                   % (i, f.get("not_replayed")))
+            cs = f.get("compute") or {}
+            check(cs.get("dispatches") == args.expect_dispatches
+                  and cs.get("replayed") == args.expect_dispatches
+                  and cs.get("unsupported") == 0 and not cs.get("not_replayed"),
+                  "frame %r: compute %r" % (i, cs))
+            if args.expect_dispatches:
+                print("frame %r: compute invocations %r, workgroups %r, barriers %r"
+                      % (i, cs.get("invocations"), cs.get("workgroups"), cs.get("barriers")))
+                check((cs.get("invocations") or 0) > 0, "frame %r: no compute invocations" % i)
+                # The driver's own count, where the layer's statistics query had one.
+                ps = f.get("pipeline_statistics") or {}
+                drv = (ps.get("driver") or {}).get("compute_shader_invocations")
+                ours = (ps.get("replay") or {}).get("compute_shader_invocations")
+                print("frame %r: compute invocations, driver %r, replay %r" % (i, drv, ours))
+                check(drv is None or drv == ours, "frame %r: the driver ran %r compute "
+                      "invocations, the replay %r" % (i, drv, ours))
             covered = f.get("units", {}).get("baseline", {}).get("covered_pixels")
             area = f.get("width", 0) * f.get("height", 0)
             check(area > 0 and covered == area, "frame %r: %r pixels covered, expected %r"

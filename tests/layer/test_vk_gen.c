@@ -41,6 +41,8 @@ main(void)
     CHECK(lyr_commands_hook("vkCmdPushDescriptorSetKHR") != NULL);
     CHECK(lyr_commands_hook("vkCmdPushDescriptorSetWithTemplateKHR") != NULL);
     CHECK(lyr_commands_hook("vkCmdSetEvent") == NULL);
-    CHECK(lyr_commands_hook("vkCmdDispatch") == NULL);
+    CHECK(lyr_commands_hook("vkCmdDispatch") != NULL);
+    CHECK(lyr_commands_hook("vkCmdDispatchIndirect") != NULL);
+    CHECK(lyr_commands_hook("vkCmdTraceRaysKHR") == NULL);
     return TEST_RESULT();
 }

@@ -36,7 +36,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         struct sim_interp *in = sim_interp_create(sh);
         if (in) {
             sim_interp_set_step_limit(in, 1u << 16);
-            sim_interp_run(in, 0xffffu, 0);
+            /* A compute shader's batch stops at each barrier; the step
+             * limit bounds the resumes. */
+            enum sim_interp_error e = sim_interp_run(in, 0xffffu, 0);
+            while (e == SIM_INTERP_ERROR_BARRIER) {
+                e = sim_interp_resume(in);
+            }
         }
         sim_interp_destroy(in);
     }

@@ -170,6 +170,9 @@ check_entry(const char *path, const uint32_t *words, size_t count,
     const struct sim_ir_resource *res = sim_ir_shader_resources(sh, &n);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t kind = translator_kind(&res[i]);
+        if (res[i].kind == SIM_IR_RES_WORKGROUP) {
+            continue; /* shared memory: no descriptor, not in SPIRV-Cross's resources */
+        }
         if (kind == CLI_SHADER_RES_PUSH_CONSTANT) {
             add(&ours[0], kind, 0, 0, 0);
         } else {

@@ -1,0 +1,361 @@
+/*
+ * tests/layer/compute_client.c — an offscreen Vulkan client whose frames
+ * compute what they draw, for tests/layer/own_client.py.
+ *
+ *     compute_client [FRAMES]
+ *
+ * Every frame is one submission: a first render pass draws a 32x32 scene
+ * (tests/replay/shaders/gradient.frag); a compute pass
+ * (shaders/compute_client.comp) reads it and writes a 32x32 storage image
+ * and, reduced per 8x8 workgroup in shared memory with barriers, a storage
+ * buffer of 16 means; then one draw (shaders/compute_client.frag) reads both
+ * into a 32x32 target.  The compute
+ * pass is three dispatches of the 4x4 groups: vkCmdDispatch (2x2 groups),
+ * vkCmdDispatchIndirect (4x2 groups from an argument buffer, rows 2-3 by a
+ * push constant) and vkCmdDispatchBase (base x 2, 2x2 groups).  The values
+ * change every frame, so a replay that skipped the compute pass would draw
+ * the previous frame's, and one that read the scene as captured (undefined)
+ * rather than as rendered would lose two of its channels.  The storage image
+ * and the scene start each frame in layout UNDEFINED.
+ *
+ * Prints `compute_client: frame F draws 2` per frame and exits 0, or 1 on a
+ * Vulkan error.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vk_util.h"
+
+#include "compute_client_comp.h"
+#include "compute_client_frag.h"
+#include "fullscreen_vert.h"
+#include "gradient_frag.h"
+
+#define SIZE 32u
+#define NAME "compute_client"
+
+struct push {
+    uint32_t group_offset[2];
+    uint32_t frame;
+};
+
+struct client {
+    VkPhysicalDeviceMemoryProperties mem;
+    VkDevice device;
+    VkQueue queue;
+    struct vku_image target, storage, scene;
+    VkSampler sampler;
+    struct vku_buffer means, args;
+    VkDescriptorSetLayout set_layout;
+    VkDescriptorPool pool;
+    VkDescriptorSet set;
+    VkPipelineLayout layout;
+    VkRenderPass pass, scene_pass;
+    VkFramebuffer framebuffer, scene_framebuffer;
+    VkPipeline graphics, scene_pipeline, compute;
+};
+
+static int
+create_pipelines(struct client *c)
+{
+    VkShaderModule vs, fs, cs, gs;
+    if (vku_create_module(c->device, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
+                          &vs) != 0 ||
+        vku_create_module(c->device, replay_gradient_frag, sizeof(replay_gradient_frag),
+                          &gs) != 0 ||
+        vku_create_module(c->device, compute_client_frag_spv, sizeof(compute_client_frag_spv),
+                          &fs) != 0 ||
+        vku_create_module(c->device, compute_client_comp_spv, sizeof(compute_client_comp_spv),
+                          &cs) != 0) {
+        return -1;
+    }
+    struct vku_pipeline p;
+    vku_pipeline_init(&p, vs, fs, c->layout);
+    p.viewport = (VkViewport){0.0f, 0.0f, (float)SIZE, (float)SIZE, 0.0f, 1.0f};
+    p.scissor = (VkRect2D){{0, 0}, {SIZE, SIZE}};
+    p.info.renderPass = c->pass;
+    int fail = vku_pipeline_create(c->device, &p, &c->graphics);
+    vku_pipeline_init(&p, vs, gs, c->layout);
+    p.viewport = (VkViewport){0.0f, 0.0f, (float)SIZE, (float)SIZE, 0.0f, 1.0f};
+    p.scissor = (VkRect2D){{0, 0}, {SIZE, SIZE}};
+    p.info.renderPass = c->scene_pass;
+    fail = fail ? fail : vku_pipeline_create(c->device, &p, &c->scene_pipeline);
+    VkComputePipelineCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT,
+        .stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, NULL, 0,
+                  VK_SHADER_STAGE_COMPUTE_BIT, cs, "main", NULL},
+        .layout = c->layout,
+    };
+    if (!fail && vkCreateComputePipelines(c->device, VK_NULL_HANDLE, 1, &ci, NULL,
+                                          &c->compute) != VK_SUCCESS) {
+        fprintf(stderr, NAME ": vkCreateComputePipelines failed\n");
+        fail = -1;
+    }
+    /* The layer keeps what it needs of destroyed modules. */
+    vkDestroyShaderModule(c->device, vs, NULL);
+    vkDestroyShaderModule(c->device, fs, NULL);
+    vkDestroyShaderModule(c->device, cs, NULL);
+    vkDestroyShaderModule(c->device, gs, NULL);
+    return fail;
+}
+
+static int
+create_objects(struct client *c)
+{
+    VkImageCreateInfo ii = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = VK_FORMAT_R8G8B8A8_UNORM,
+        .extent = {SIZE, SIZE, 1},
+        .mipLevels = 1,
+        .arrayLayers = 1,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+    };
+    VkImageViewCreateInfo vi = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+        .viewType = VK_IMAGE_VIEW_TYPE_2D,
+        .format = ii.format,
+        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
+    };
+    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                       &c->target) != 0) {
+        return -1;
+    }
+    vi.image = c->target.image;
+    VKU_TRY(NAME, vkCreateImageView(c->device, &vi, NULL, &c->target.view));
+    ii.usage = VK_IMAGE_USAGE_STORAGE_BIT;
+    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                       &c->storage) != 0) {
+        return -1;
+    }
+    vi.image = c->storage.image;
+    VKU_TRY(NAME, vkCreateImageView(c->device, &vi, NULL, &c->storage.view));
+    ii.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                       &c->scene) != 0) {
+        return -1;
+    }
+    vi.image = c->scene.image;
+    VKU_TRY(NAME, vkCreateImageView(c->device, &vi, NULL, &c->scene.view));
+    VkSamplerCreateInfo si = {
+        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+        .magFilter = VK_FILTER_NEAREST,
+        .minFilter = VK_FILTER_NEAREST,
+        .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+        .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+        .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+    };
+    VKU_TRY(NAME, vkCreateSampler(c->device, &si, NULL, &c->sampler));
+    if (vku_buffer_init(c->device, &c->mem, &c->means, 16 * sizeof(float),
+                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+                        NULL) != 0) {
+        return -1;
+    }
+    const VkDispatchIndirectCommand args = {4, 2, 1};
+    if (vku_buffer_init(c->device, &c->mem, &c->args, sizeof(args) + 16,
+                        VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                        NULL) != 0) {
+        return -1;
+    }
+    memcpy((uint8_t *)c->args.map + 16, &args, sizeof(args)); /* at offset 16 */
+
+    VkDescriptorSetLayoutBinding b[3] = {
+        {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1,
+         VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1,
+         VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+        {2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
+    };
+    VkDescriptorSetLayoutCreateInfo dli = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .bindingCount = 3, .pBindings = b};
+    VKU_TRY(NAME, vkCreateDescriptorSetLayout(c->device, &dli, NULL, &c->set_layout));
+    VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
+                                  {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
+                                  {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}};
+    if (vku_create_set(c->device, ps, 3, &c->set_layout, &c->pool, &c->set) != 0) {
+        return -1;
+    }
+    VkDescriptorBufferInfo buf = {c->means.buffer, 0, VK_WHOLE_SIZE};
+    VkDescriptorImageInfo img = {VK_NULL_HANDLE, c->storage.view, VK_IMAGE_LAYOUT_GENERAL};
+    VkDescriptorImageInfo tex = {c->sampler, c->scene.view,
+                                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+    VkWriteDescriptorSet wr[3] = {
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 0,
+         .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+         .pBufferInfo = &buf},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 1,
+         .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+         .pImageInfo = &img},
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 2,
+         .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+         .pImageInfo = &tex},
+    };
+    vkUpdateDescriptorSets(c->device, 3, wr, 0, NULL);
+    if (vku_create_pipeline_layout(c->device, &c->set_layout, VK_SHADER_STAGE_COMPUTE_BIT,
+                                   sizeof(struct push), &c->layout) != 0) {
+        return -1;
+    }
+
+    VkAttachmentDescription att = {
+        .format = VK_FORMAT_R8G8B8A8_UNORM,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+        .finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+    };
+    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription sub = {
+        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+        .colorAttachmentCount = 1, .pColorAttachments = &ref};
+    VkRenderPassCreateInfo rpi = {
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+        .attachmentCount = 1, .pAttachments = &att, .subpassCount = 1, .pSubpasses = &sub};
+    VKU_TRY(NAME, vkCreateRenderPass(c->device, &rpi, NULL, &c->pass));
+    VkFramebufferCreateInfo fi = {
+        .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+        .renderPass = c->pass, .attachmentCount = 1, .pAttachments = &c->target.view,
+        .width = SIZE, .height = SIZE, .layers = 1};
+    VKU_TRY(NAME, vkCreateFramebuffer(c->device, &fi, NULL, &c->framebuffer));
+    att.finalLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    VKU_TRY(NAME, vkCreateRenderPass(c->device, &rpi, NULL, &c->scene_pass));
+    fi.renderPass = c->scene_pass;
+    fi.pAttachments = &c->scene.view;
+    VKU_TRY(NAME, vkCreateFramebuffer(c->device, &fi, NULL, &c->scene_framebuffer));
+    return create_pipelines(c);
+}
+
+static int
+record_frame(const struct client *c, VkCommandBuffer cmd, uint32_t frame)
+{
+    VkCommandBufferBeginInfo begin = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+    };
+    VkImageSubresourceRange range = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    VkClearValue clear = {.color = {{0.0f, 0.0f, 1.0f, 1.0f}}};
+    VkRenderPassBeginInfo rp = {
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+        .renderPass = c->pass,
+        .framebuffer = c->framebuffer,
+        .renderArea = {{0, 0}, {SIZE, SIZE}},
+        .clearValueCount = 1,
+        .pClearValues = &clear,
+    };
+    struct push push = {{0, 0}, frame};
+    VkMemoryBarrier mb = {
+        .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+        .srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT,
+        .dstAccessMask = VK_ACCESS_SHADER_READ_BIT,
+    };
+
+    VKU_TRY(NAME, vkBeginCommandBuffer(cmd, &begin));
+    rp.renderPass = c->scene_pass;
+    rp.framebuffer = c->scene_framebuffer;
+    vkCmdBeginRenderPass(cmd, &rp, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->scene_pipeline);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+    vkCmdEndRenderPass(cmd);
+    rp.renderPass = c->pass;
+    rp.framebuffer = c->framebuffer;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 0, NULL, 0, NULL);
+    vku_image_barrier(cmd, c->storage.image, range, VK_IMAGE_LAYOUT_UNDEFINED,
+                      VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
+                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->compute);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0,
+                            NULL);
+    vkCmdPushConstants(cmd, c->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+    vkCmdDispatch(cmd, 2, 2, 1);
+    push.group_offset[1] = 2;
+    vkCmdPushConstants(cmd, c->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+    vkCmdDispatchIndirect(cmd, c->args.buffer, 16);
+    /* Last: lavapipe (Mesa 22.3) keeps a dispatch base for the dispatches
+     * after it in the command buffer, where Vulkan says they start at 0. */
+    push.group_offset[1] = 0;
+    vkCmdPushConstants(cmd, c->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+    vkCmdDispatchBase(cmd, 2, 0, 0, 2, 2, 1);
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                         VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
+    vkCmdBeginRenderPass(cmd, &rp, VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->graphics);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set, 0,
+                            NULL);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+    vkCmdEndRenderPass(cmd);
+    return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+    struct client c;
+    uint32_t frames = 3, n = 1, family;
+    VkInstance instance;
+    VkPhysicalDevice physical;
+    VkCommandPool pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+
+    memset(&c, 0, sizeof(c));
+    if (argc > 2 || (argc == 2 && (frames = (uint32_t)strtoul(argv[1], NULL, 10)) == 0)) {
+        fprintf(stderr, "usage: " NAME " [FRAMES]\n");
+        return 2;
+    }
+    if (volkInitialize() != VK_SUCCESS ||
+        vku_create_instance(NAME, 1, VK_API_VERSION_1_1, &instance) != 0) {
+        fprintf(stderr, NAME ": no Vulkan\n");
+        return 1;
+    }
+    if (vkEnumeratePhysicalDevices(instance, &n, &physical) < 0 || n == 0) {
+        fprintf(stderr, NAME ": no device\n");
+        return 1;
+    }
+    vkGetPhysicalDeviceMemoryProperties(physical, &c.mem);
+    family = vku_graphics_family(physical);
+    if (family == UINT32_MAX ||
+        vku_create_device(physical, family, NULL, NULL, 0, &c.device, &c.queue) != 0 ||
+        create_objects(&c) != 0) {
+        return 1;
+    }
+    if (vku_create_commands(c.device, family, &pool, &cmd, 1, &fence) != 0) {
+        return 1;
+    }
+    for (uint32_t f = 0; f < frames; f++) {
+        if (record_frame(&c, cmd, f) != 0 ||
+            vku_submit_and_wait(c.device, c.queue, fence, cmd, UINT64_MAX) != 0) {
+            return 1;
+        }
+        printf(NAME ": frame %u draws 2\n", f);
+    }
+    vkDestroyFence(c.device, fence, NULL);
+    vkDestroyCommandPool(c.device, pool, NULL);
+    vkDestroyPipeline(c.device, c.graphics, NULL);
+    vkDestroyPipeline(c.device, c.compute, NULL);
+    vkDestroyPipeline(c.device, c.scene_pipeline, NULL);
+    vkDestroyFramebuffer(c.device, c.framebuffer, NULL);
+    vkDestroyFramebuffer(c.device, c.scene_framebuffer, NULL);
+    vkDestroyRenderPass(c.device, c.pass, NULL);
+    vkDestroyRenderPass(c.device, c.scene_pass, NULL);
+    vkDestroySampler(c.device, c.sampler, NULL);
+    vkDestroyPipelineLayout(c.device, c.layout, NULL);
+    vkDestroyDescriptorPool(c.device, c.pool, NULL);
+    vkDestroyDescriptorSetLayout(c.device, c.set_layout, NULL);
+    vku_buffer_finish(c.device, &c.means);
+    vku_buffer_finish(c.device, &c.args);
+    vku_image_finish(c.device, &c.storage);
+    vku_image_finish(c.device, &c.scene);
+    vku_image_finish(c.device, &c.target);
+    vkDestroyDevice(c.device, NULL);
+    vkDestroyInstance(instance, NULL);
+    return 0;
+}
