@@ -7,6 +7,8 @@
  *
  *   overshade replay TRACE --out DIR [--frames LIST] [--modes LIST]
  *                    [--msaa N] [--threads N] [--repeat N] [--retessellate AREA]
+ *                    [--blur off|interleave|interval] [--blur-motion LOC|off]
+ *                    [--blur-shutter F] [--blur-lens R] [--blur-focus W]
  *                    [unit options]
  *
  * Unit options (../shared/spec/modes.md; docs/modes.md): --qfm-entries
@@ -87,7 +89,7 @@ cli_replay_usage(FILE *out)
     fprintf(out,
             "usage: overshade replay TRACE --out DIR [--frames LIST] [--modes LIST]\n"
             "                        [--msaa N] [--threads N] [--repeat N]\n"
-            "                        [--retessellate AREA]\n\n"
+            "                        [--retessellate AREA] [--blur METHOD] [--blur-...]\n\n"
             "Replays the captured frames of TRACE through the simulated pipeline and\n"
             "writes images, heatmaps, DIR/report.json, report.csv and report.html\n"
             "(the report for a browser; it opens from disk).\n\n"
@@ -101,7 +103,16 @@ cli_replay_usage(FILE *out)
             "                  depend on N\n"
             "  --repeat N      replay each frame N times and report the fastest (timing)\n"
             "  --retessellate AREA  re-tessellate quad patches with DiagSplit into\n"
-            "                  triangles of about AREA px^2 (0.01 to 10000; the papers: 0.5)\n\n"
+            "                  triangles of about AREA px^2 (0.01 to 10000; the papers: 0.5)\n"
+            "  --blur off|interleave|interval  blur rasterization, the dissertation's\n"
+            "                  chapter 5 (off)\n"
+            "  --blur-motion LOC|off  motion blur: the last pre-rasterization stage's vec4\n"
+            "                  output at location LOC holds the previous frame's clip\n"
+            "                  position (the demo's --motion writes it at 15) (off)\n"
+            "  --blur-shutter F  the shutter is open F of the frame interval (0.5: 1/48 s\n"
+            "                  at 24 frames a second, the source's exposure)\n"
+            "  --blur-lens R   defocus: circle of confusion at infinity, pixels (off)\n"
+            "  --blur-focus W  clip w of the plane in focus (1)\n\n"
             "Unit options (defaults in parentheses; docs/modes.md):\n"
             "  --qfm-entries N|unbounded   merge buffer entries per bin (32)\n"
             "  --qfm-window N|all          most recent matching entries tried (2)\n"
@@ -387,6 +398,44 @@ parse_args(int argc, char **argv, struct replay_args *a)
                 return 0;
             }
             a->opt.retessellate = area;
+            i++;
+        } else if (strcmp(arg, "--blur") == 0 && val) {
+            if (strcmp(val, "off") == 0) {
+                a->opt.blur.method = SIM_BLUR_OFF;
+            } else if (strcmp(val, "interleave") == 0) {
+                a->opt.blur.method = SIM_BLUR_INTERLEAVE;
+            } else if (strcmp(val, "interval") == 0) {
+                a->opt.blur.method = SIM_BLUR_INTERVAL;
+            } else {
+                fprintf(stderr, "overshade replay: --blur takes off, interleave or interval\n");
+                return 0;
+            }
+            i++;
+        } else if (strcmp(arg, "--blur-motion") == 0 && val) {
+            if (strcmp(val, "off") == 0) {
+                a->opt.blur.motion = 0;
+            } else if (parse_u64(val, &n) && n < 32) {
+                a->opt.blur.motion = 1;
+                a->opt.blur.motion_location = (uint32_t)n;
+            } else {
+                fprintf(stderr, "overshade replay: --blur-motion takes an output location "
+                                "below 32, or off\n");
+                return 0;
+            }
+            i++;
+        } else if ((strcmp(arg, "--blur-shutter") == 0 || strcmp(arg, "--blur-lens") == 0 ||
+                    strcmp(arg, "--blur-focus") == 0) &&
+                   val) {
+            float x;
+            int shutter = strcmp(arg, "--blur-shutter") == 0, lens = strcmp(arg, "--blur-lens") == 0;
+            float hi = shutter ? 1.0f : lens ? SIM_BLUR_MAX_COC : 1e30f;
+            if (!parse_float(val, &x) || !(x > 0.0f && x <= hi) || (lens && x == 0.0f)) {
+                fprintf(stderr, "overshade replay: %s takes a number above 0, at most %g\n", arg,
+                        (double)hi);
+                return 0;
+            }
+            *(shutter ? &a->opt.blur.shutter : lens ? &a->opt.blur.lens_radius
+                                                    : &a->opt.blur.focus_w) = x;
             i++;
         } else if (strcmp(arg, "--repeat") == 0 && val) {
             if (!parse_u64(val, &n) || n < 1 || n > 1000) {
@@ -686,6 +735,16 @@ json_options(struct json_object *options, const struct sim_replay_options *opt)
     int bad = 0;
 
     sim_replay_options_resolve(&o);
+    static const char *const blur_methods[] = {"off", "interleave", "interval"};
+    struct json_object *blur = rep_json_set_object(options, "blur");
+    bad |= !blur;
+    bad |= rep_json_set_string(blur, "method", blur_methods[o.blur.method % 3], SIZE_MAX);
+    if (o.blur.motion) {
+        bad |= rep_json_set_uint(blur, "motion_location", o.blur.motion_location);
+    }
+    bad |= rep_json_set_number(blur, "shutter", o.blur.shutter);
+    bad |= rep_json_set_number(blur, "lens_radius", o.blur.lens_radius);
+    bad |= rep_json_set_number(blur, "focus_w", o.blur.focus_w);
     struct json_object *qfm = rep_json_set_object(options, "qfm");
     bad |= !qfm;
     if (o.qfm.entries == SIM_UNBOUNDED) {
@@ -1201,6 +1260,14 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         if (fr.has_reference) {
             printf(", PSNR %.2f dB, SSIM %.4f", fr.psnr, fr.ssim);
         }
+        const struct sim_raster_counters *src = sim_replay_result_raster(res);
+        printf(", sample-test efficiency %.2f %% (%" PRIu64 " of %" PRIu64 " samples tested%s)",
+               src->samples_tested ? 100.0 * (double)src->samples_covered / src->samples_tested
+                                   : 0.0,
+               src->samples_covered, src->samples_tested,
+               a->opt.blur.method == SIM_BLUR_INTERLEAVE ? ", interleave blur"
+               : a->opt.blur.method == SIM_BLUR_INTERVAL ? ", interval blur"
+                                                         : "");
         printf("\n");
     }
     ok = 1;

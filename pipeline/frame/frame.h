@@ -392,6 +392,37 @@ struct sim_amfs_options {
     uint32_t filter; /* enum sim_amfs_filter */
 };
 
+/* Blur rasterization (pipeline/raster/raster.h, "Blur rasterization"; the
+ * dissertation's chapter 5). */
+enum sim_blur_method {
+    SIM_BLUR_OFF,        /* the non-blur rasterizer */
+    SIM_BLUR_INTERLEAVE, /* interleaved sampling, 2x2-pixel tiles of 4 S (u, v, t) tuples */
+    SIM_BLUR_INTERVAL,   /* S time and lens strata, a bound per stratum */
+};
+
+struct sim_blur_options {
+    uint32_t method; /* enum sim_blur_method */
+    /* Motion: when `motion` is set, the last pre-rasterization stage's
+     * output at location `motion_location` (components 0-3, a vec4) holds
+     * the vertex's clip position one frame earlier.  The shutter is open
+     * for `shutter` of the frame interval, centred on the frame's own
+     * positions: a vertex moves linearly in framebuffer space from
+     * cur - shutter/2 (cur - prev) to cur + shutter/2 (cur - prev).  Draws
+     * without that output do not move. */
+    uint32_t motion;
+    uint32_t motion_location; /* < 32 */
+    float shutter;            /* 0: 0.5, the source's 1/48 s exposure at 24 frames a second */
+    /* Defocus, a thin lens: a vertex at clip w has the signed circle of
+     * confusion lens_radius * (1 - focus_w / w) pixels (0 in the plane of
+     * focus, lens_radius at infinity, beyond -SIM_BLUR_MAX_COC clamped);
+     * lens_radius 0: a pinhole. */
+    float lens_radius;
+    float focus_w; /* 0: 1 */
+};
+
+/* The largest circle of confusion, pixels (bounds a near vertex's box). */
+#define SIM_BLUR_MAX_COC 256.0f
+
 struct sim_replay_options {
     uint32_t samples; /* 0: as the frame says; 1, 2, 4, 8 or 16: every pass at that count */
     uint32_t threads; /* 0 or 1: the calling thread only */
@@ -405,6 +436,7 @@ struct sim_replay_options {
      * quad-domain patches with DiagSplit into triangles of about AREA px^2
      * (pipeline/front_tess.c). */
     double retessellate;
+    struct sim_blur_options blur;
     /* Called on the calling thread after each draw of the frame (NULL:
      * never), with the draws done and the frame's total; for a tool's
      * progress display, never for results. */

@@ -172,10 +172,14 @@ floor_div(int32_t v, int32_t d)
     return (v % d != 0 && (v < 0) != (d < 0)) ? q - 1 : q;
 }
 
-/* Pixels whose samples can lie in the fixed-point box [x0, x1] x [y0, y1]
- * (raster_tri.c's rule). */
+/* The pixels the fixed-point box [x0, x1] x [y0, y1] overlaps: the
+ * source's bound "clamped to pixel boundaries" (a sample lies in
+ * [p, p + 15/16] of its pixel p, so no sample inside the box is missed).
+ * `loose` gives raster_tri.c's wider rule instead (it also takes pixel
+ * floor(x0 - 15/16)), which the union box keeps so that a still
+ * triangle's box and bins are the non-blur rasterizer's. */
 static struct sim_rast_rect
-pixel_box(int64_t x0, int64_t y0, int64_t x1, int64_t y1)
+pixel_box(int64_t x0, int64_t y0, int64_t x1, int64_t y1, int loose)
 {
     const int64_t lim = (int64_t)SIM_RAST_SNAP_LIMIT * SIM_RAST_ONE;
     struct sim_rast_rect r;
@@ -183,8 +187,8 @@ pixel_box(int64_t x0, int64_t y0, int64_t x1, int64_t y1)
     y0 = y0 < -lim ? -lim : y0 > lim ? lim : y0;
     x1 = x1 < -lim ? -lim : x1 > lim ? lim : x1;
     y1 = y1 < -lim ? -lim : y1 > lim ? lim : y1;
-    r.x0 = floor_div((int32_t)x0 - 15 * (SIM_RAST_ONE / 16), SIM_RAST_ONE);
-    r.y0 = floor_div((int32_t)y0 - 15 * (SIM_RAST_ONE / 16), SIM_RAST_ONE);
+    r.x0 = floor_div((int32_t)x0 - (loose ? 15 * (SIM_RAST_ONE / 16) : 0), SIM_RAST_ONE);
+    r.y0 = floor_div((int32_t)y0 - (loose ? 15 * (SIM_RAST_ONE / 16) : 0), SIM_RAST_ONE);
     r.x1 = floor_div((int32_t)x1, SIM_RAST_ONE) + 1;
     r.y1 = floor_div((int32_t)y1, SIM_RAST_ONE) + 1;
     return r;
@@ -215,7 +219,7 @@ vertex_at(const struct sim_rast_blur_tri *tri, int k, double u, double v, double
  * snapping. */
 static struct sim_rast_rect
 moving_box(const struct sim_rast_blur_tri *tri, double t0, double t1, const double lens[4],
-           uint32_t bits)
+           uint32_t bits, int loose)
 {
     double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
     double ts[2] = {t0, t1};
@@ -236,7 +240,8 @@ moving_box(const struct sim_rast_blur_tri *tri, double t0, double t1, const doub
     }
     int64_t pad = tri->still ? 0 : 1 << (SIM_RAST_FRAC_BITS - bits);
     return pixel_box(sim_rast_snap((float)x0, bits) - pad, sim_rast_snap((float)y0, bits) - pad,
-                     sim_rast_snap((float)x1, bits) + pad, sim_rast_snap((float)y1, bits) + pad);
+                     sim_rast_snap((float)x1, bits) + pad, sim_rast_snap((float)y1, bits) + pad,
+                     loose);
 }
 
 int
@@ -251,7 +256,7 @@ sim_rast_blur_tri_setup(struct sim_rast_blur_tri *tri, const struct sim_rast_rec
         }
     }
     /* The box at the finest sub-pixel grid contains every snapped box. */
-    tri->box = moving_box(tri, 0.0, 1.0, disk, SIM_RAST_FRAC_BITS);
+    tri->box = moving_box(tri, 0.0, 1.0, disk, SIM_RAST_FRAC_BITS, 1);
     if (!tri->still) {
         tri->box.x0--;
         tri->box.y0--;
@@ -310,7 +315,7 @@ sim_rast_blur_quads(const struct sim_rast_blur_tri *tri, uint32_t method,
             double ts = time_stratum(s, samples), lens[4];
             lens_cell_box(lens_stratum(s, samples), samples, lens);
             struct sim_rast_rect b =
-                moving_box(tri, ts / samples, (ts + 1) / samples, lens, sub_pixel_bits);
+                moving_box(tri, ts / samples, (ts + 1) / samples, lens, sub_pixel_bits, 0);
             rect_clip(&b, &r);
             for (int32_t py = b.y0; py < b.y1; py++) {
                 for (int32_t px = b.x0; px < b.x1; px++) {
@@ -359,7 +364,7 @@ sim_rast_blur_quads(const struct sim_rast_blur_tri *tri, uint32_t method,
                 min_y = at->y[k] < min_y ? at->y[k] : min_y;
                 max_y = at->y[k] > max_y ? at->y[k] : max_y;
             }
-            struct sim_rast_rect b = pixel_box(min_x, min_y, max_x, max_y);
+            struct sim_rast_rect b = pixel_box(min_x, min_y, max_x, max_y, 0);
             rect_clip(&b, rect);
             if (b.x0 >= b.x1 || b.y0 >= b.y1) {
                 continue;

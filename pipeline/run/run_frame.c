@@ -235,10 +235,16 @@ process_bin(struct worker *w, uint32_t b)
             }
         }
     }
+    const uint32_t blur_method = dc->blur.method == SIM_BLUR_INTERVAL ? SIM_RAST_BLUR_INTERVAL
+                                                                       : SIM_RAST_BLUR_INTERLEAVE;
     for (size_t t = 0; t < bin->tris.count; t++) {
         const struct sim_tri *tri = &tris[list[t]];
-        uint32_t n = sim_rast_tri_quads_ex(&tri->rast, &rect, dc->samples, r->raster_flags,
-                                           w->quads, SIM_BIN_QUADS, &w->stats);
+        uint32_t n = dc->blur.method == SIM_BLUR_OFF
+                         ? sim_rast_tri_quads_ex(&tri->rast, &rect, dc->samples, r->raster_flags,
+                                                 w->quads, SIM_BIN_QUADS, &w->stats)
+                         : sim_rast_blur_quads(&tri->blur, blur_method,
+                                               &rect, dc->samples, dc->sub_pixel_bits, w->quads,
+                                               SIM_BIN_QUADS, &w->stats);
         for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
             uint32_t m = 0, covered = 0;
             if (!(r->res->units & (1u << u))) {
@@ -1146,6 +1152,7 @@ replay_pass(struct replay *r, uint32_t p)
         r->dc.samples = samples;
         r->dc.sub_pixel_bits = r->frame->sub_pixel_bits;
         r->dc.retessellate = r->opt.retessellate;
+        r->dc.blur = r->opt.blur;
         out->status = sim_replay_draw(r, out);
         if (out->status == SIM_REPLAY_ERROR_NOMEM) {
             return SIM_REPLAY_ERROR_NOMEM;
@@ -1547,6 +1554,14 @@ sim_replay_options_resolve(struct sim_replay_options *opt)
     if (!(opt->retessellate == 0.0 || (opt->retessellate >= 0.01 && opt->retessellate <= 1e4))) {
         return 0;
     }
+    if (opt->blur.method > SIM_BLUR_INTERVAL || opt->blur.motion_location >= 32 ||
+        !(opt->blur.shutter >= 0.0f && opt->blur.shutter <= 1.0f) ||
+        !(opt->blur.lens_radius >= 0.0f && opt->blur.lens_radius <= SIM_BLUR_MAX_COC) ||
+        !(opt->blur.focus_w >= 0.0f && opt->blur.focus_w <= 1e30f)) {
+        return 0;
+    }
+    opt->blur.shutter = opt->blur.shutter > 0.0f ? opt->blur.shutter : 0.5f;
+    opt->blur.focus_w = opt->blur.focus_w > 0.0f ? opt->blur.focus_w : 1.0f;
     q->entries = q->entries ? q->entries : 32;
     q->window = q->window ? q->window : 2;
     if (q->empty > SIM_SWITCH_OFF || q->evict_merge > SIM_SWITCH_OFF ||

@@ -4,7 +4,7 @@
  *   - with no motion and no circle of confusion, interleave and interval
  *     give exactly the quads of the non-blur rasterizer, sample for sample,
  *     for random triangles, every standard sample count and random bin
- *     rectangles; interval then tests as many samples as the non-blur one;
+ *     rectangles; interval then tests no more samples than the non-blur one;
  *   - a half-plane edge moving D pixels over the shutter covers a sample
  *     exactly when the sample's time lies in the interval the motion gives
  *     (after the edge, or before it, for both directions of motion);
@@ -115,10 +115,11 @@ test_still_equals_non_blur(void)
             }
             CHECK_EQ_U64(sa.samples_covered, sb.samples_covered);
             CHECK_EQ_U64(sa.quads, sb.quads);
+            /* Both bound by the pixels the box overlaps, tighter than the
+             * non-blur rasterizer's box by up to a pixel column and row. */
+            CHECK(sb.samples_tested >= sb.samples_covered);
             if (methods[m] == SIM_RAST_BLUR_INTERVAL) {
-                CHECK_EQ_U64(sa.samples_tested, sb.samples_tested);
-            } else {
-                CHECK(sb.samples_tested >= sb.samples_covered);
+                CHECK(sb.samples_tested <= sa.samples_tested);
             }
             if (test_failures) {
                 fprintf(stderr, "iteration %d, method %u, samples %u, bits %u\n", iter,
@@ -283,7 +284,8 @@ ste(uint32_t method, float motion)
 
     for (int i = 0; i < 2000; i++) {
         struct sim_rast_blur_tri bt;
-        float cx = 32.0f, cy = 32.0f, a = (float)(test_xorshift64(&state) % 6283) / 1000.0f;
+        float cx = 31.0f + (float)(test_xorshift64(&state) % 2000) / 1000.0f;
+        float cy = 31.0f + (float)(test_xorshift64(&state) % 2000) / 1000.0f, a = (float)(test_xorshift64(&state) % 6283) / 1000.0f;
         float dx = motion * cosf(a), dy = motion * sinf(a);
         memset(&bt, 0, sizeof(bt));
         for (int k = 0; k < 3; k++) {
