@@ -13,7 +13,7 @@
  *
  * Unit options (../shared/spec/modes.md; docs/modes.md): --qfm-entries
  * N|unbounded, --qfm-window N|all, --qfm-empty on|off, --qfm-evict-merge
- * on|off, --qfm-centroid on|off, --pmu-entries N, --pmu-edges N,
+ * on|off, --qfm-centroid on|off, --qfm-overlap on|off, --pmu-entries N, --pmu-edges N,
  * --cps-rate WxH, --cps-foveated cx,cy,aspect,r_in,r_out,s_in,s_out,
  * --cps-lod-compensation on|off, --cps-rate-from primitive|LOC.COMP[:rate|:size],
  * --amfs-eta X, --amfs-filter nearest|bilinear.
@@ -119,6 +119,8 @@ cli_replay_usage(FILE *out)
             "  --qfm-empty on|off          empty-coverage quad fragments (on)\n"
             "  --qfm-evict-merge on|off    merge-on-evict (on)\n"
             "  --qfm-centroid on|off       centroid positions in merged quads (off)\n"
+            "  --qfm-overlap on|off        merge overlapping coverage: rule 4 off, as\n"
+            "                              Hegarty's motion-blur QFM (off)\n"
             "  --pmu-entries N             PMU buffer entries per bin (512)\n"
             "  --pmu-edges N               outer edges per pixel, 1 to 32 (8)\n"
             "  --cps-rate WxH              coarse pixel size, 1, 2 or 4 each (2x2)\n"
@@ -269,6 +271,8 @@ parse_unit_option(const char *arg, const char *val, struct sim_replay_options *o
         ok = parse_switch(val, &o->qfm.evict_merge);
     } else if (strcmp(arg, "--qfm-centroid") == 0) {
         ok = parse_switch(val, &o->qfm.centroid);
+    } else if (strcmp(arg, "--qfm-overlap") == 0) {
+        ok = parse_switch(val, &o->qfm.overlap);
     } else if (strcmp(arg, "--pmu-entries") == 0) {
         ok = parse_count(val, NULL, 1u << 20, &o->pmu.entries);
     } else if (strcmp(arg, "--pmu-edges") == 0) {
@@ -760,6 +764,7 @@ json_options(struct json_object *options, const struct sim_replay_options *opt)
     bad |= rep_json_set_bool(qfm, "empty", o.qfm.empty == SIM_SWITCH_ON);
     bad |= rep_json_set_bool(qfm, "evict_merge", o.qfm.evict_merge == SIM_SWITCH_ON);
     bad |= rep_json_set_bool(qfm, "centroid", o.qfm.centroid == SIM_SWITCH_ON);
+    bad |= rep_json_set_bool(qfm, "overlap", o.qfm.overlap == SIM_SWITCH_ON);
     struct json_object *pmu = rep_json_set_object(options, "pmu");
     bad |= !pmu;
     bad |= rep_json_set_uint(pmu, "entries", o.pmu.entries);
@@ -1162,6 +1167,14 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
     bad |= rep_json_set_number(rj, "sample_test_efficiency",
                                rc->samples_tested ? (double)rc->samples_covered / rc->samples_tested
                                                   : 0);
+    bad |= rep_json_set_uint(rj, "samples_in_box", rc->samples_in_box);
+    bad |= rep_json_set_number(rj, "box_sample_test_efficiency",
+                               rc->samples_in_box ? (double)rc->samples_covered / rc->samples_in_box
+                                                  : 0);
+    bad |= rep_json_set_number(rj, "blur_mean_motion",
+                               rc->rasterized ? rc->blur_motion / (double)rc->rasterized : 0);
+    bad |= rep_json_set_number(rj, "blur_mean_coc",
+                               rc->rasterized ? rc->blur_coc / (double)rc->rasterized : 0);
     bad |= rep_json_set_uint(rj, "quads", rc->quads);
     bad |= rep_json_set_uint(rj, "quads_after_early_tests", rc->quads_after_early);
     bad |= rep_json_set_number(rj, "mean_triangle_area",
@@ -1268,6 +1281,15 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
                a->opt.blur.method == SIM_BLUR_INTERLEAVE ? ", interleave blur"
                : a->opt.blur.method == SIM_BLUR_INTERVAL ? ", interval blur"
                                                          : "");
+        if (src->samples_in_box) {
+            printf(", %.2f %% over the triangles' boxes",
+                   100.0 * (double)src->samples_covered / src->samples_in_box);
+        }
+        if (a->opt.blur.method != SIM_BLUR_OFF && src->rasterized) {
+            printf(", mean motion %.2f px, circle of confusion %.2f px",
+                   src->blur_motion / (double)src->rasterized,
+                   src->blur_coc / (double)src->rasterized);
+        }
         printf("\n");
     }
     ok = 1;

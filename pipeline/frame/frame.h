@@ -333,6 +333,10 @@ struct sim_qfm_options {
     uint32_t empty;       /* enum sim_switch: empty-coverage quad fragments (default on) */
     uint32_t evict_merge; /* enum sim_switch: merge-on-evict (default on) */
     uint32_t centroid;    /* enum sim_switch: centroid positions in merged quads (default off) */
+    /* enum sim_switch: merge fragments whose coverage overlaps, the
+     * dissertation's rule 4 off as in Hegarty's motion-blur pipeline
+     * (default off) */
+    uint32_t overlap;
 };
 
 struct sim_pmu_options {
@@ -503,10 +507,19 @@ struct sim_raster_counters {
     uint64_t rasterized;           /* triangles set up for the rasterizer */
     uint64_t samples_tested;       /* sample positions tested against edges */
     uint64_t samples_covered;      /* of which inside the triangle */
+    /* Non-blur draws: the samples inside each triangle's bounding box (the
+     * dissertation's mprast, a one-sample stamp over the box snapped to
+     * sample positions); samples_covered / this is its STE. */
+    uint64_t samples_in_box;
     uint64_t quads;                /* quad fragments with a covered sample */
     uint64_t quads_after_early;    /* ... that survived early depth tests */
     double rasterized_area;        /* px^2, summed over the rasterized triangles (as snapped,
                                     * before the scissor): mean triangle area = this / rasterized */
+    /* Blur rasterization: over the rasterized triangles, the distance the
+     * centroid moves while the shutter is open and the mean absolute
+     * circle of confusion of the corners, px, summed (means: / rasterized). */
+    double blur_motion;
+    double blur_coc;
     /* The dissertation's Reyes column (../shared/spec/modes.md, "Comparison
      * columns"): counted, not rendered.  A grid (front_grid.c) is visible
      * when one of its triangles has a sample that survived early tests in

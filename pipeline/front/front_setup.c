@@ -326,7 +326,7 @@ blur_coc(const struct sim_blur_options *o, double w)
  * shutter and centred on the frame; a corner without a usable previous
  * position (behind the eye, not finite) stays still. */
 static int
-blur_corners(const struct sim_draw_ctx *dc, const struct corner c[3], struct sim_rast_blur_tri *b)
+blur_corners(struct sim_draw_ctx *dc, const struct corner c[3], struct sim_rast_blur_tri *b)
 {
     const struct sim_blur_options *o = &dc->blur;
     float h = o->shutter * 0.5f;
@@ -354,6 +354,14 @@ blur_corners(const struct sim_draw_ctx *dc, const struct corner c[3], struct sim
         b->coc[0][k] = blur_coc(o, w - h * dw);
         b->coc[1][k] = blur_coc(o, w + h * dw);
     }
+    double mx = 0.0, my = 0.0, coc = 0.0;
+    for (int k = 0; k < 3; k++) {
+        mx += ((double)b->x[1][k] - b->x[0][k]) / 3.0;
+        my += ((double)b->y[1][k] - b->y[0][k]) / 3.0;
+        coc += (fabs(b->coc[0][k]) + fabs(b->coc[1][k])) / 6.0;
+    }
+    dc->counters->blur_motion += sqrt(mx * mx + my * my);
+    dc->counters->blur_coc += coc;
     return sim_rast_blur_tri_setup(b, &dc->scissor);
 }
 

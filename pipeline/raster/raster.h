@@ -102,6 +102,10 @@ struct sim_rast_stats {
     uint64_t samples_tested;
     uint64_t samples_covered;
     uint64_t quads;
+    /* sim_rast_tri_quads: samples inside the triangle's bounding box (and
+     * the rectangle), the tests of a one-sample stamp over the box snapped
+     * to sample positions (the dissertation's mprast); blur: 0. */
+    uint64_t samples_in_box;
 };
 
 /* Rasterizes `tri` inside `rect` (x0, y0 even) with `samples` standard
@@ -199,11 +203,15 @@ sim_rast_blur_sample(uint32_t method, uint32_t samples, int32_t px, int32_t py, 
 
 /* Rasterizes the blurred `tri` inside `rect` (x0, y0 even, at most
  * SIM_BIN_SIZE pixels wide and high) with `samples` standard sample
- * locations: the same contract as sim_rast_tri_quads (quads with a covered
- * sample, in rasterization order); stats count the tests the method made. */
+ * locations: the same contract as sim_rast_tri_quads_ex (quads with a
+ * covered sample, in rasterization order; with SIM_RAST_EMPTY_QUADS also
+ * the empty quads that the still triangle, or the moving one at any of the
+ * interleave tuples, overlaps by sim_rast_tri_quads_ex's corner test);
+ * stats count the tests the method made. */
 uint32_t
 sim_rast_blur_quads(const struct sim_rast_blur_tri *tri, uint32_t method,
                     const struct sim_rast_rect *rect, uint32_t samples, uint32_t sub_pixel_bits,
-                    struct sim_rast_quad *out, uint32_t max, struct sim_rast_stats *stats);
+                    uint32_t flags, struct sim_rast_quad *out, uint32_t max,
+                    struct sim_rast_stats *stats);
 
 #endif /* OVERSHADE_PIPELINE_RASTER_RASTER_H */

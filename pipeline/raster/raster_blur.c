@@ -284,10 +284,37 @@ position(const struct sim_rast_blur_tri *tri, double u, double v, double t, uint
     return sim_rast_tri_setup(out, x, y, NULL);
 }
 
+/* Empty quads: marks the quads of `r` (x0, y0 even) that no edge of `at`
+ * rules out at the quad's corners (raster_tri.c's test). */
+static void
+touch_quads(const struct sim_rast_tri *at, const struct sim_rast_rect *r,
+            const struct sim_rast_rect *rect, uint8_t *touched)
+{
+    int64_t corner_max[3];
+    for (int e = 0; e < 3; e++) {
+        int64_t ax = at->a[e] * 2 * SIM_RAST_ONE, by = at->b[e] * 2 * SIM_RAST_ONE;
+        corner_max[e] = (ax > 0 ? ax : 0) + (by > 0 ? by : 0);
+    }
+    for (int32_t y = r->y0; y < r->y1; y += 2) {
+        for (int32_t x = r->x0; x < r->x1; x += 2) {
+            int in = 1;
+            for (int e = 0; e < 3 && in; e++) {
+                int64_t v = at->a[e] * ((int64_t)x * SIM_RAST_ONE) +
+                            at->b[e] * ((int64_t)y * SIM_RAST_ONE) + at->c[e];
+                in = v + corner_max[e] > 0;
+            }
+            if (in) {
+                touched[((y - rect->y0) / 2) * (SIM_BIN_SIZE / 2) + (x - rect->x0) / 2] = 1;
+            }
+        }
+    }
+}
+
 uint32_t
 sim_rast_blur_quads(const struct sim_rast_blur_tri *tri, uint32_t method,
                     const struct sim_rast_rect *rect, uint32_t samples, uint32_t sub_pixel_bits,
-                    struct sim_rast_quad *out, uint32_t max, struct sim_rast_stats *stats)
+                    uint32_t flags, struct sim_rast_quad *out, uint32_t max,
+                    struct sim_rast_stats *stats)
 {
     const struct sim_sample_pos *loc = sim_rast_sample_locations(samples);
     uint32_t cov[SIM_BIN_SIZE * SIM_BIN_SIZE];
@@ -309,6 +336,27 @@ sim_rast_blur_quads(const struct sim_rast_blur_tri *tri, uint32_t method,
 #define COV(px, py) cov[((py) - rect->y0) * SIM_BIN_SIZE + ((px) - rect->x0)]
     if (tri->still) {
         still_ok = position(tri, 0, 0, 0, sub_pixel_bits, &still);
+    }
+    /* Empty quads: those the triangle overlaps still, or at any of the
+     * interleave tuples' instants and lens points when it moves. */
+    uint8_t touched[(SIM_BIN_SIZE / 2) * (SIM_BIN_SIZE / 2)];
+    struct sim_rast_rect qr = {r.x0 & ~1, r.y0 & ~1, r.x1, r.y1};
+    if (flags & SIM_RAST_EMPTY_QUADS) {
+        memset(touched, 0, sizeof(touched));
+        for (uint32_t i = 0; i < (tri->still ? 1 : samples * TILE_PIXELS); i++) {
+            struct sim_rast_tri moved;
+            float u, v, t;
+            if (tri->still) {
+                if (still_ok) {
+                    touch_quads(&still, &qr, rect, touched);
+                }
+                continue;
+            }
+            interleave_tuple(i, samples, &u, &v, &t);
+            if (position(tri, u, v, t, sub_pixel_bits, &moved)) {
+                touch_quads(&moved, &qr, rect, touched);
+            }
+        }
     }
     if (method == SIM_RAST_BLUR_INTERVAL) {
         for (uint32_t s = 0; s < samples; s++) {
@@ -399,9 +447,11 @@ sim_rast_blur_quads(const struct sim_rast_blur_tri *tri, uint32_t method,
                     any |= qd.mask[p];
                 }
             }
-            if (any && n < max) {
+            if ((any || ((flags & SIM_RAST_EMPTY_QUADS) &&
+                         touched[((y - rect->y0) / 2) * (SIM_BIN_SIZE / 2) + (x - rect->x0) / 2])) &&
+                n < max) {
                 out[n++] = qd;
-                quads++;
+                quads += any != 0;
             }
         }
     }

@@ -243,8 +243,9 @@ process_bin(struct worker *w, uint32_t b)
                          ? sim_rast_tri_quads_ex(&tri->rast, &rect, dc->samples, r->raster_flags,
                                                  w->quads, SIM_BIN_QUADS, &w->stats)
                          : sim_rast_blur_quads(&tri->blur, blur_method,
-                                               &rect, dc->samples, dc->sub_pixel_bits, w->quads,
-                                               SIM_BIN_QUADS, &w->stats);
+                                               &rect, dc->samples, dc->sub_pixel_bits,
+                                               r->raster_flags, w->quads, SIM_BIN_QUADS,
+                                               &w->stats);
         for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
             uint32_t m = 0, covered = 0;
             if (!(r->res->units & (1u << u))) {
@@ -1519,6 +1520,7 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
         }
         res->raster.samples_tested += w->stats.samples_tested;
         res->raster.samples_covered += w->stats.samples_covered;
+        res->raster.samples_in_box += w->stats.samples_in_box;
         res->raster.quads += w->stats.quads;
         res->raster.quads_after_early += w->quads_after_early;
     }
@@ -1571,6 +1573,10 @@ sim_replay_options_resolve(struct sim_replay_options *opt)
     q->empty = q->empty ? q->empty : SIM_SWITCH_ON;
     q->evict_merge = q->evict_merge ? q->evict_merge : SIM_SWITCH_ON;
     q->centroid = q->centroid ? q->centroid : SIM_SWITCH_OFF;
+    if (q->overlap > SIM_SWITCH_OFF) {
+        return 0;
+    }
+    q->overlap = q->overlap ? q->overlap : SIM_SWITCH_OFF;
     opt->pmu.entries = opt->pmu.entries ? opt->pmu.entries : 512;
     opt->pmu.edges = opt->pmu.edges ? opt->pmu.edges : 8;
     if (opt->pmu.entries > (1u << 20) || opt->pmu.edges > 32) {

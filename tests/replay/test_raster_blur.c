@@ -103,8 +103,13 @@ test_still_equals_non_blur(void)
         uint32_t na = sim_rast_tri_quads(&tri, &rect, samples, quads_a, SIM_BIN_QUADS, &sa);
         for (size_t m = 0; m < 2; m++) {
             struct sim_rast_stats sb = {0};
-            uint32_t nb = sim_rast_blur_quads(&bt, methods[m], &rect, samples, bits, quads_b,
-                                              SIM_BIN_QUADS, &sb);
+            uint32_t flags = (iter & 1) ? SIM_RAST_EMPTY_QUADS : 0;
+            if (flags) {
+                na = sim_rast_tri_quads_ex(&tri, &rect, samples, flags, quads_a, SIM_BIN_QUADS,
+                                           NULL);
+            }
+            uint32_t nb = sim_rast_blur_quads(&bt, methods[m], &rect, samples, bits, flags,
+                                              quads_b, SIM_BIN_QUADS, &sb);
             CHECK_EQ_INT(na, nb);
             for (uint32_t i = 0; i < na && i < nb; i++) {
                 CHECK_EQ_INT(quads_a[i].x, quads_b[i].x);
@@ -138,7 +143,8 @@ blur_coverage(const struct sim_rast_blur_tri *bt, uint32_t method, uint32_t samp
               const struct sim_rast_rect *rect, uint32_t *cov, struct sim_rast_stats *st)
 {
     int32_t w = rect->x1 - rect->x0;
-    uint32_t n = sim_rast_blur_quads(bt, method, rect, samples, 8, quads_b, SIM_BIN_QUADS, st);
+    uint32_t n =
+        sim_rast_blur_quads(bt, method, rect, samples, 8, 0, quads_b, SIM_BIN_QUADS, st);
     memset(cov, 0, sizeof(uint32_t) * (size_t)w * (size_t)(rect->y1 - rect->y0));
     for (uint32_t i = 0; i < n; i++) {
         for (int p = 0; p < 4; p++) {
@@ -297,7 +303,7 @@ ste(uint32_t method, float motion)
             bt.y[1][k] = bt.y[0][k] + dy;
         }
         if (sim_rast_blur_tri_setup(&bt, &rect)) {
-            sim_rast_blur_quads(&bt, method, &rect, 16, 8, quads_b, SIM_BIN_QUADS, &st);
+            sim_rast_blur_quads(&bt, method, &rect, 16, 8, 0, quads_b, SIM_BIN_QUADS, &st);
         }
     }
     return st.samples_tested ? (double)st.samples_covered / (double)st.samples_tested : 0;
