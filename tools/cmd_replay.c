@@ -1171,6 +1171,10 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
     bad |= rep_json_set_number(rj, "box_sample_test_efficiency",
                                rc->samples_in_box ? (double)rc->samples_covered / rc->samples_in_box
                                                   : 0);
+    bad |= rep_json_set_uint(rj, "strata_in_box", rc->strata_in_box);
+    bad |= rep_json_set_number(rj, "strata_sample_test_efficiency",
+                               rc->strata_in_box ? (double)rc->samples_covered / rc->strata_in_box
+                                                 : 0);
     bad |= rep_json_set_number(rj, "blur_mean_motion",
                                rc->rasterized ? rc->blur_motion / (double)rc->rasterized : 0);
     bad |= rep_json_set_number(rj, "blur_mean_coc",
@@ -1284,6 +1288,10 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         if (src->samples_in_box) {
             printf(", %.2f %% over the triangles' boxes",
                    100.0 * (double)src->samples_covered / src->samples_in_box);
+        }
+        if (src->strata_in_box) {
+            printf(", %.2f %% over their strata",
+                   100.0 * (double)src->samples_covered / src->strata_in_box);
         }
         if (a->opt.blur.method != SIM_BLUR_OFF && src->rasterized) {
             printf(", mean motion %.2f px, circle of confusion %.2f px",

@@ -511,6 +511,10 @@ struct sim_raster_counters {
      * dissertation's mprast, a one-sample stamp over the box snapped to
      * sample positions); samples_covered / this is its STE. */
     uint64_t samples_in_box;
+    /* ... and at 1, 4 and 16 samples the sub-pixel strata (1, 2 or 4 a
+     * side) the box overlaps: mprast's tests with the box snapped to
+     * strata, one jittered sample each (dissertation §4.2). */
+    uint64_t strata_in_box;
     uint64_t quads;                /* quad fragments with a covered sample */
     uint64_t quads_after_early;    /* ... that survived early depth tests */
     double rasterized_area;        /* px^2, summed over the rasterized triangles (as snapped,

@@ -106,6 +106,9 @@ struct sim_rast_stats {
      * the rectangle), the tests of a one-sample stamp over the box snapped
      * to sample positions (the dissertation's mprast); blur: 0. */
     uint64_t samples_in_box;
+    /* ... and, at 1, 4 and 16 samples, the 1x1, 2x2 or 4x4 sub-pixel
+     * strata that box overlaps (mprast's bound snapped to strata). */
+    uint64_t strata_in_box;
 };
 
 /* Rasterizes `tri` inside `rect` (x0, y0 even) with `samples` standard

@@ -1521,6 +1521,7 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
         res->raster.samples_tested += w->stats.samples_tested;
         res->raster.samples_covered += w->stats.samples_covered;
         res->raster.samples_in_box += w->stats.samples_in_box;
+        res->raster.strata_in_box += w->stats.strata_in_box;
         res->raster.quads += w->stats.quads;
         res->raster.quads_after_early += w->quads_after_early;
     }
