@@ -56,6 +56,7 @@ interval-still|--blur interval
 interleave-motion|--blur interleave --blur-motion 15
 interval-motion|--blur interval --blur-motion 15
 interleave-motion-overlap|--blur interleave --blur-motion 15 --qfm-overlap on
+interleave-motion-noempty|--blur interleave --blur-motion 15 --qfm-empty off
 interleave-lens|--blur interleave --blur-lens $LENS --blur-focus $1
 interval-lens|--blur interval --blur-lens $LENS --blur-focus $1
 EOF
