@@ -75,6 +75,7 @@ struct lyr_config {
     char output[4096];        /* directory */
     int log_level;
     uint32_t submits_per_frame; /* 0: a frame ends at vkQueuePresentKHR */
+    int drawing_submits_only;   /* `draws:N`: only submits that draw are counted */
     uint64_t max_snapshot_bytes; /* per resource; larger ones are not captured */
     /* Online mode (layer/lyr_stats.c). */
     int stats;                /* simulate frames while the application runs */
@@ -237,6 +238,7 @@ struct lyr_cmdbuf {
     enum lyr_cmdbuf_state state;
     struct cap_buf stream; /* trace command records, handles as the app saw them */
     uint32_t draws;
+    uint32_t executes;      /* vkCmdExecuteCommands calls (their secondaries may draw) */
     int recorded_while_armed;
     VkQueryPool stats_pool; /* the layer's pipeline-statistics query, created on use */
     int stats_active;       /* this recording is wrapped in that query */

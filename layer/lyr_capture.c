@@ -1641,11 +1641,36 @@ capture_attachment_reference(struct lyr_device *dev, struct lyr_capture *cap,
     frame->ref_format = img->format;
 }
 
-/* Counts a submit for the `submits:N` frame delimiter. */
-static void
-count_submit(struct lyr_device *dev, struct lyr_queue *q)
+/* Whether a submit records a draw, in its command buffers or in the
+ * secondaries they execute (counted as drawing: not followed further). */
+static int
+submit_draws(struct lyr_device *dev, uint32_t count, const void *submits, int version2)
 {
-    if (!lyr_config.submits_per_frame) {
+    for (uint32_t i = 0; i < count; i++) {
+        uint32_t n;
+        if (version2) {
+            n = ((const VkSubmitInfo2 *)submits)[i].commandBufferInfoCount;
+        } else {
+            n = ((const VkSubmitInfo *)submits)[i].commandBufferCount;
+        }
+        for (uint32_t j = 0; j < n; j++) {
+            VkCommandBuffer cb =
+                version2 ? ((const VkSubmitInfo2 *)submits)[i].pCommandBufferInfos[j].commandBuffer
+                         : ((const VkSubmitInfo *)submits)[i].pCommandBuffers[j];
+            struct lyr_cmdbuf *c = lyr_cmdbuf_get(dev, cb);
+            if (!c || c->draws || c->executes) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* Counts a submit for the `submits:N` and `draws:N` frame delimiters. */
+static void
+count_submit(struct lyr_device *dev, struct lyr_queue *q, int draws)
+{
+    if (!lyr_config.submits_per_frame || (lyr_config.drawing_submits_only && !draws)) {
         return;
     }
     if (++dev->submits_in_frame >= lyr_config.submits_per_frame) {
@@ -1695,6 +1720,7 @@ submit_common(VkQueue queue, uint32_t count, const void *submits, int version2, 
             }
         }
     }
+    int draws = lyr_config.drawing_submits_only && submit_draws(dev, count, submits, version2);
     uint64_t t0 = lyr_now_ns();
     if (version2) {
         res = ((PFN_vkQueueSubmit2)next_fn)(queue, count, submits, fence);
@@ -1706,7 +1732,7 @@ submit_common(VkQueue queue, uint32_t count, const void *submits, int version2, 
             after_submit(dev, caps[c], q, t0);
         }
     }
-    count_submit(dev, q);
+    count_submit(dev, q, draws);
     pthread_mutex_unlock(&dev->frame_lock);
     return res;
 }

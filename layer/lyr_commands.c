@@ -61,6 +61,7 @@ cmdbuf_reset(struct lyr_cmdbuf *c)
 {
     cap_buf_reset(&c->stream);
     c->draws = 0;
+    c->executes = 0;
     c->state = LYR_CMDBUF_INITIAL;
     c->stats_active = 0;
 }
@@ -1653,6 +1654,9 @@ lyr_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n, const VkCommandBuffer *cb
 {
     struct lyr_device *dev = DEV(cb);
     struct lyr_cmdbuf *c = recording(dev, cb);
+    if (c) {
+        c->executes += n;
+    }
     for (uint32_t i = 0; c && i < n; i++) {
         struct cap_cmd_execute r = {.head.op = CAP_CMD_EXECUTE_BEGIN,
                                     .command_buffer = LYR_H(cbs[i])};

@@ -222,19 +222,26 @@ apply(struct lyr_config *cfg, const char *key, const char *value, const char *or
     } else if (strcmp(key, "frame_delimiter") == 0) {
         if (strcmp(value, "present") == 0) {
             cfg->submits_per_frame = 0;
+            cfg->drawing_submits_only = 0;
             return;
         }
-        /* "submits:N" or "N": a frame is every N queue submissions. */
-        const char *num = strncmp(value, "submits:", 8) == 0 ? value + 8 : value;
+        /* "submits:N" or "N": a frame is every N queue submissions;
+         * "draws:N": every N submissions that draw (uploads and copies
+         * submitted on their own join the next frame that draws). */
+        int draws = strncmp(value, "draws:", 6) == 0;
+        const char *num = draws                                ? value + 6
+                          : strncmp(value, "submits:", 8) == 0 ? value + 8
+                                                               : value;
         char *end;
         errno = 0;
         unsigned long v = strtoul(num, &end, 10);
         if (errno || *end || end == num || v == 0 || v > 1000000) {
-            note(n, "%s: bad frame_delimiter \"%s\" (present or submits:N); ignored", where,
-                 value);
+            note(n, "%s: bad frame_delimiter \"%s\" (present, submits:N or draws:N); ignored",
+                 where, value);
             return;
         }
         cfg->submits_per_frame = (uint32_t)v;
+        cfg->drawing_submits_only = draws;
     } else if (strcmp(key, "max_snapshot_mb") == 0) {
         char *end;
         errno = 0;

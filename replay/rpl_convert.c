@@ -42,6 +42,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "replay/replay.h"
+#include "pipeline/util/util.h"
 
 #define MAX_SETS 32
 #define MAX_PUSH 4096
@@ -814,14 +815,6 @@ dyn_get(const struct walk *w, uint32_t state)
     return NULL;
 }
 
-static float
-word_float(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
 /* A boolean or enum state: the dynamic value when the pipeline makes it
  * dynamic and a command set it, else the pipeline's. */
 static uint32_t
@@ -919,9 +912,9 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
         d = dyn_get(w, VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT);
     }
     if (d && d->first == 0 && d->count >= 6) {
-        s->viewport = (struct sim_viewport){word_float(d->words[0]), word_float(d->words[1]),
-                                            word_float(d->words[2]), word_float(d->words[3]),
-                                            word_float(d->words[4]), word_float(d->words[5])};
+        s->viewport = (struct sim_viewport){sim_u2f(d->words[0]), sim_u2f(d->words[1]),
+                                            sim_u2f(d->words[2]), sim_u2f(d->words[3]),
+                                            sim_u2f(d->words[4]), sim_u2f(d->words[5])};
     }
     s->scissor = (struct sim_rect){0, 0, UINT32_MAX / 2, UINT32_MAX / 2};
     if (p->scissors.count) {
@@ -941,7 +934,7 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
     s->line_width = p->line_width;
     d = dyn_get(w, VK_DYNAMIC_STATE_LINE_WIDTH);
     if (d && d->count >= 1) {
-        s->line_width = word_float(d->words[0]);
+        s->line_width = sim_u2f(d->words[0]);
     }
     s->cull_mode = dyn_word(w, VK_DYNAMIC_STATE_CULL_MODE, p->cull_mode);
     s->front_face = dyn_word(w, VK_DYNAMIC_STATE_FRONT_FACE, p->front_face);
@@ -962,9 +955,9 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
     s->depth_bias_slope = p->depth_bias_slope;
     d = dyn_get(w, VK_DYNAMIC_STATE_DEPTH_BIAS);
     if (d && d->count >= 3) {
-        s->depth_bias_constant = word_float(d->words[0]);
-        s->depth_bias_clamp = word_float(d->words[1]);
-        s->depth_bias_slope = word_float(d->words[2]);
+        s->depth_bias_constant = sim_u2f(d->words[0]);
+        s->depth_bias_clamp = sim_u2f(d->words[1]);
+        s->depth_bias_slope = sim_u2f(d->words[2]);
     }
     s->sample_shading = p->sample_shading_enable;
     s->min_sample_shading = p->min_sample_shading;
@@ -991,8 +984,8 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
                                         p->back.write_mask, p->back.reference};
     d = dyn_get(w, VK_DYNAMIC_STATE_DEPTH_BOUNDS);
     if (d && d->count >= 2) {
-        s->min_depth_bounds = word_float(d->words[0]);
-        s->max_depth_bounds = word_float(d->words[1]);
+        s->min_depth_bounds = sim_u2f(d->words[0]);
+        s->max_depth_bounds = sim_u2f(d->words[1]);
     }
     /* Stencil state per face (the command's face mask is in `first`). */
     for (uint32_t i = 0; i < w->dyn_count; i++) {
@@ -1026,7 +1019,7 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
     d = dyn_get(w, VK_DYNAMIC_STATE_BLEND_CONSTANTS);
     if (d && d->count >= 4) {
         for (int c = 0; c < 4; c++) {
-            s->blend_constants[c] = word_float(d->words[c]);
+            s->blend_constants[c] = sim_u2f(d->words[c]);
         }
     }
     d = dyn_get(w, VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT);

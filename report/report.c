@@ -50,6 +50,30 @@ rep_pmu_efficiency(const struct sim_unit_counters *c)
 }
 
 void
+rep_xml_text(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        switch (*s) {
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
+            break;
+        }
+    }
+}
+
+void
 rep_csv_number(FILE *f, double v)
 {
     if (isfinite(v)) {

@@ -154,6 +154,11 @@ rep_json_get_object(struct json_object *obj, const char *key);
 void
 rep_csv_number(FILE *f, double v);
 
+/* `s` as XML or HTML text or attribute value: &, <, >, " escaped, control
+ * characters (which XML 1.0 forbids) as spaces; NULL writes nothing. */
+void
+rep_xml_text(FILE *f, const char *s);
+
 /* The per-unit columns of online mode's CSV (units in `units`, a bit mask):
  * NAME_quads_shaded, NAME_shaded_per_covered_pixel, NAME_savings. */
 void

@@ -23,30 +23,6 @@
 
 #include "report/report.h"
 
-/* Text for HTML: &, <, >, " escaped. */
-static void
-html_text(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        default:
-            fputc(*s, f);
-        }
-    }
-}
-
 static struct json_object *
 member(struct json_object *obj, const char *key)
 {
@@ -160,11 +136,11 @@ static void
 figure(FILE *f, const char *src, const char *caption)
 {
     fputs("<figure><img src=\"", f);
-    html_text(f, src);
+    rep_xml_text(f, src);
     fputs("\" alt=\"", f);
-    html_text(f, caption);
+    rep_xml_text(f, caption);
     fputs("\"><figcaption>", f);
-    html_text(f, caption);
+    rep_xml_text(f, caption);
     fputs("</figcaption></figure>\n", f);
 }
 
@@ -202,9 +178,9 @@ internals(FILE *f, struct json_object *unit)
     {
         if (json_object_is_type(val, json_type_int) || json_object_is_type(val, json_type_double)) {
             fprintf(f, "%s", first ? "" : "<br>");
-            html_text(f, key);
+            rep_xml_text(f, key);
             fputs(" ", f);
-            html_text(f, json_object_get_string(val));
+            rep_xml_text(f, json_object_get_string(val));
             first = 0;
         } else if (json_object_is_type(val, json_type_object)) {
             /* CPS's coarse quads by size: the sizes used. */
@@ -212,11 +188,11 @@ internals(FILE *f, struct json_object *unit)
             {
                 if (json_object_get_int64(v2) != 0) {
                     fprintf(f, "%s", first ? "" : "<br>");
-                    html_text(f, key);
+                    rep_xml_text(f, key);
                     fputs(" ", f);
-                    html_text(f, k2);
+                    rep_xml_text(f, k2);
                     fputs(" ", f);
-                    html_text(f, json_object_get_string(v2));
+                    rep_xml_text(f, json_object_get_string(v2));
                     first = 0;
                 }
             }
@@ -240,9 +216,9 @@ unit_table(FILE *f, struct json_object *units)
         struct json_object *vs = member(unit, "vs_ssaa");
 
         fputs("<tr data-unit=\"", f);
-        html_text(f, name);
+        rep_xml_text(f, name);
         fputs("\"><td class=\"name\">", f);
-        html_text(f, name);
+        rep_xml_text(f, name);
         fputs("</td><td>", f);
         html_number(f, number(unit, "quads_shaded"), 0, "");
         fputs("</td><td>", f);
@@ -296,9 +272,9 @@ unsupported_table(FILE *f, struct json_object *frame)
             fputs("</td><td>", f);
             html_number(f, number(d, "draw"), 0, "");
             fputs("</td><td class=\"name\">", f);
-            html_text(f, rep_json_get_string(d, "status"));
+            rep_xml_text(f, rep_json_get_string(d, "status"));
             fputs("</td><td class=\"name\">", f);
-            html_text(f, rep_json_get_string(d, "detail"));
+            rep_xml_text(f, rep_json_get_string(d, "detail"));
             fputs("</td></tr>\n", f);
         }
         fputs("</table>\n", f);
@@ -308,16 +284,87 @@ unsupported_table(FILE *f, struct json_object *frame)
         for (size_t i = 0; i < ns; i++) {
             struct json_object *s = json_object_array_get_idx(skipped, i);
             fputs(i ? ", " : "", f);
-            html_text(f, rep_json_get_string(s, "command"));
+            rep_xml_text(f, rep_json_get_string(s, "command"));
             fprintf(f, " &times;%.0f", number(s, "count"));
         }
         fputs("</p>\n", f);
     }
 }
 
+/* The baseline's most expensive draws ("costly_draws"), with what each
+ * unit shaded for them and a link to their pipeline's shaders. */
+static void
+costly_table(FILE *f, struct json_object *frame, double index)
+{
+    struct json_object *list = member(frame, "costly_draws");
+    size_t n =
+        list && json_object_is_type(list, json_type_array) ? json_object_array_length(list) : 0;
+
+    if (n == 0) {
+        return;
+    }
+    fprintf(f,
+            "<h3>Draws by shading cost (%zu)</h3>\n<p class=\"note\">The draws the baseline "
+            "shaded most lanes for, most first; per unit the lanes it shaded for the draw "
+            "and its saving against the baseline.</p>\n",
+            n);
+    struct json_object *first = member(json_object_array_get_idx(list, 0), "lanes_shaded");
+    fputs("<table class=\"costly\">\n<tr><th>draw</th><th>pass</th><th>pipeline</th>"
+          "<th>share of the frame</th>",
+          f);
+    if (first) {
+        json_object_object_foreach(first, hname, hval)
+        {
+            (void)hval;
+            fputs("<th>", f);
+            rep_xml_text(f, hname);
+            fputs("</th>", f);
+        }
+    }
+    fputs("</tr>\n", f);
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *d = json_object_array_get_idx(list, i);
+        struct json_object *lanes = member(d, "lanes_shaded");
+        double base = number(lanes, "baseline");
+        double pipeline = number(d, "pipeline");
+        fputs("<tr data-draw=\"", f);
+        html_number(f, number(d, "id"), 0, "");
+        fputs("\"><td>", f);
+        html_number(f, number(d, "id"), 0, "");
+        fputs("</td><td>", f);
+        html_number(f, number(d, "pass"), 0, "");
+        fputs("</td><td>", f);
+        if (isfinite(pipeline)) {
+            fprintf(f, "<a href=\"#frame-%.0f-pipeline-%.0f\">%.0f</a>", index, pipeline,
+                    pipeline);
+        } else {
+            fputs("&ndash;", f);
+        }
+        fputs("</td><td>", f);
+        html_number(f, 100.0 * number(d, "share"), 1, "&thinsp;%");
+        fputs("</td>", f);
+        if (lanes && json_object_is_type(lanes, json_type_object)) {
+            json_object_object_foreach(lanes, uname, uval)
+            {
+                double v = json_object_get_double(uval);
+                fputs("<td>", f);
+                html_number(f, v, 0, "");
+                if (strcmp(uname, "baseline") != 0 && base > 0) {
+                    fputs(" (", f);
+                    html_number(f, 100.0 * (1.0 - v / base), 1, "&thinsp;%");
+                    fputs(")", f);
+                }
+                fputs("</td>", f);
+            }
+        }
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
 /* The frame's pipelines, most draws first, with their shaders' source. */
 static void
-pipelines_section(FILE *f, struct json_object *list)
+pipelines_section(FILE *f, struct json_object *list, double index)
 {
     size_t n =
         list && json_object_is_type(list, json_type_array) ? json_object_array_length(list) : 0;
@@ -341,7 +388,8 @@ pipelines_section(FILE *f, struct json_object *list)
                         ? json_object_array_length(stages)
                         : 0;
 
-        fputs("<tr data-pipeline=\"", f);
+        fprintf(f, "<tr id=\"frame-%.0f-pipeline-%.0f\" data-pipeline=\"", index,
+                number(p, "pipeline"));
         html_number(f, number(p, "pipeline"), 0, "");
         fputs("\"><td>", f);
         html_number(f, number(p, "pipeline"), 0, "");
@@ -349,7 +397,7 @@ pipelines_section(FILE *f, struct json_object *list)
         html_number(f, number(p, "draws"), 0, "");
         fputs("</td><td>", f);
         if (rep_json_get_string(p, "topology")) {
-            html_text(f, rep_json_get_string(p, "topology"));
+            rep_xml_text(f, rep_json_get_string(p, "topology"));
         } else {
             html_number(f, number(p, "topology"), 0, "");
         }
@@ -358,11 +406,11 @@ pipelines_section(FILE *f, struct json_object *list)
             struct json_object *st = json_object_array_get_idx(stages, k);
             const char *source = rep_json_get_string(st, "source");
             fputs("<details><summary>", f);
-            html_text(f, rep_json_get_string(st, "stage"));
+            rep_xml_text(f, rep_json_get_string(st, "stage"));
             fputs(source ? " shader</summary><pre class=\"source\">"
                          : " shader: no source</summary><pre class=\"note\">",
                   f);
-            html_text(f, source ? source : rep_json_get_string(st, "error"));
+            rep_xml_text(f, source ? source : rep_json_get_string(st, "error"));
             fputs("</pre></details>", f);
         }
         fputs("</td></tr>\n", f);
@@ -445,9 +493,9 @@ frame_section(FILE *f, const char *dir, struct json_object *frame, struct json_o
                     side ? "right" : "left");
             for (int k = 0; k < choices; k++) {
                 fputs("<option value=\"", f);
-                html_text(f, choice_src[k]);
+                rep_xml_text(f, choice_src[k]);
                 fprintf(f, "\"%s>", k == side ? " selected" : "");
-                html_text(f, choice_name[k]);
+                rep_xml_text(f, choice_name[k]);
                 fputs("</option>", f);
             }
             fputs("</select>", f);
@@ -458,9 +506,9 @@ frame_section(FILE *f, const char *dir, struct json_object *frame, struct json_o
               f);
         for (int side = 0; side < 2; side++) {
             fprintf(f, "<img class=\"%s\" src=\"", side ? "top" : "bottom");
-            html_text(f, choice_src[side]);
+            rep_xml_text(f, choice_src[side]);
             fputs("\" alt=\"", f);
-            html_text(f, choice_name[side]);
+            rep_xml_text(f, choice_name[side]);
             fputs("\">", f);
         }
         fputs("</div>\n<p class=\"note\">Left of the line: the first choice; right: the "
@@ -514,10 +562,11 @@ frame_section(FILE *f, const char *dir, struct json_object *frame, struct json_o
 
     fputs("<h3>Units</h3>\n", f);
     unit_table(f, units);
+    costly_table(f, frame, index);
     unsupported_table(f, frame);
     char key[32];
     snprintf(key, sizeof(key), "%.0f", index);
-    pipelines_section(f, member(shaders, key));
+    pipelines_section(f, member(shaders, key), index);
     fputs("</section>\n", f);
 }
 
@@ -543,7 +592,7 @@ rep_html_write(struct json_object *report, struct json_object *shaders, const ch
     /* The title goes through html_text: print the head around it. */
     const char *mark = strstr(html_head, "%s");
     fwrite(html_head, 1, (size_t)(mark - html_head), f);
-    html_text(f, title);
+    rep_xml_text(f, title);
     for (const char *p = mark + 2; *p; p++) {
         /* "%%" in the styles is a literal percent sign. */
         if (p[0] == '%' && p[1] == '%') {
@@ -552,19 +601,19 @@ rep_html_write(struct json_object *report, struct json_object *shaders, const ch
         fputc(*p, f);
     }
     fputs("<h1>overshade replay of ", f);
-    html_text(f, title);
+    rep_xml_text(f, title);
     fputs("</h1>\n<p class=\"note\">Trace ", f);
-    html_text(f, trace);
+    rep_xml_text(f, trace);
     fputs(". The numbers are those of <a href=\"report.json\">report.json</a> "
           "(<a href=\"report.csv\">report.csv</a>). ",
           f);
     struct json_object *metrics = member(report, "metrics");
     fputs("PSNR: ", f);
-    html_text(f, rep_json_get_string(metrics, "psnr"));
+    rep_xml_text(f, rep_json_get_string(metrics, "psnr"));
     fputs(". SSIM: ", f);
-    html_text(f, rep_json_get_string(metrics, "ssim"));
+    rep_xml_text(f, rep_json_get_string(metrics, "ssim"));
     fputs(". Savings: ", f);
-    html_text(f, rep_json_get_string(metrics, "savings"));
+    rep_xml_text(f, rep_json_get_string(metrics, "savings"));
     fputs(".</p>\n", f);
     size_t n = frames && json_object_is_type(frames, json_type_array)
                    ? json_object_array_length(frames)

@@ -9,6 +9,7 @@
  *                    [--msaa N] [--threads N] [--repeat N] [--retessellate AREA]
  *                    [--blur off|interleave|interval] [--blur-motion LOC|off]
  *                    [--blur-shutter F] [--blur-lens R] [--blur-focus W]
+ *                    [--frame-budget SECONDS]
  *                    [unit options]
  *
  * Unit options (../shared/spec/modes.md; docs/modes.md): --qfm-entries
@@ -41,6 +42,9 @@
  * "vs_ssaa": {"psnr", "ssim"} | null, "internals": {...}, "files"}},
  * "raster": {...}, "pipeline_statistics": {"driver", "replay"},
  * "unsupported": [{"pass", "draw", "id", "status", "detail"}],
+ * "costly_draws": [{"id", "pass", "draw", "pipeline", "share", "lanes_shaded": {UNIT: n},
+ * "shader_instructions": {UNIT: n}}] (the baseline's 20 most expensive, "share" of its
+ * lanes),
  * "transfers": {"replayed", "skipped"}, "not_replayed": [{"command", "count"}], "images": [...]}]}.
  * report.csv: one row per frame and unit with the same numbers.
  *
@@ -89,7 +93,8 @@ cli_replay_usage(FILE *out)
     fprintf(out,
             "usage: overshade replay TRACE --out DIR [--frames LIST] [--modes LIST]\n"
             "                        [--msaa N] [--threads N] [--repeat N]\n"
-            "                        [--retessellate AREA] [--blur METHOD] [--blur-...]\n\n"
+            "                        [--retessellate AREA] [--frame-budget SECONDS]\n"
+            "                        [--blur METHOD] [--blur-...]\n\n"
             "Replays the captured frames of TRACE through the simulated pipeline and\n"
             "writes images, heatmaps, DIR/report.json, report.csv and report.html\n"
             "(the report for a browser; it opens from disk).\n\n"
@@ -112,7 +117,10 @@ cli_replay_usage(FILE *out)
             "  --blur-shutter F  the shutter is open F of the frame interval (0.5: 1/48 s\n"
             "                  at 24 frames a second, the source's exposure)\n"
             "  --blur-lens R   defocus: circle of confusion at infinity, pixels (off)\n"
-            "  --blur-focus W  clip w of the plane in focus (1)\n\n"
+            "  --blur-focus W  clip w of the plane in focus (1)\n"
+            "  --frame-budget SECONDS  stop a frame after SECONDS of wall time (default: no\n"
+            "                  limit); its unfinished draws are reported as\n"
+            "                  SIM_REPLAY_ERROR_BUDGET\n\n"
             "Unit options (defaults in parentheses; docs/modes.md):\n"
             "  --qfm-entries N|unbounded   merge buffer entries per bin (32)\n"
             "  --qfm-window N|all          most recent matching entries tried (2)\n"
@@ -440,6 +448,13 @@ parse_args(int argc, char **argv, struct replay_args *a)
             }
             *(shutter ? &a->opt.blur.shutter : lens ? &a->opt.blur.lens_radius
                                                     : &a->opt.blur.focus_w) = x;
+        } else if (strcmp(arg, "--frame-budget") == 0 && val) {
+            float seconds;
+            if (!parse_float(val, &seconds) || !(seconds > 0.0f && seconds <= 1e6f)) {
+                fprintf(stderr, "overshade replay: --frame-budget takes seconds, more than 0\n");
+                return 0;
+            }
+            a->opt.time_budget = seconds;
             i++;
         } else if (strcmp(arg, "--repeat") == 0 && val) {
             if (!parse_u64(val, &n) || n < 1 || n > 1000) {
@@ -884,6 +899,67 @@ out:
 }
 
 /* Replays one frame and writes its files and its JSON object. */
+/* The frame's most expensive draws for the baseline (lanes shaded), with
+ * what each unit that ran shaded for them and the pipeline bound, into
+ * `fj`'s "costly_draws" (at most COSTLY_DRAWS, most lanes first).  0, or
+ * -1 out of memory. */
+#define COSTLY_DRAWS 20
+
+static int
+costly_draws(struct json_object *fj, const struct cap_trace *t, const struct cap_frame *cf,
+             const struct sim_draw_result *draws, uint32_t n, uint32_t units)
+{
+    uint32_t top[COSTLY_DRAWS], used = 0;
+    uint64_t total = 0;
+    int bad = 0;
+
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t lanes = draws[i].lanes_shaded[SIM_UNIT_BASELINE];
+        total += lanes;
+        if (draws[i].status != SIM_REPLAY_ERROR_OK || lanes == 0) {
+            continue;
+        }
+        /* Insertion into the sorted top list; ties keep frame order. */
+        uint32_t k;
+        if (used < COSTLY_DRAWS) {
+            k = used++;
+        } else if (draws[top[COSTLY_DRAWS - 1]].lanes_shaded[SIM_UNIT_BASELINE] >= lanes) {
+            continue;
+        } else {
+            k = COSTLY_DRAWS - 1;
+        }
+        for (; k > 0 && draws[top[k - 1]].lanes_shaded[SIM_UNIT_BASELINE] < lanes; k--) {
+            top[k] = top[k - 1];
+        }
+        top[k] = i;
+    }
+    struct json_object *list = rep_json_set_array(fj, "costly_draws");
+    bad |= !list;
+    for (uint32_t i = 0; i < used && list; i++) {
+        const struct sim_draw_result *d = &draws[top[i]];
+        struct json_object *o = rep_json_push_object(list);
+        bad |= !o;
+        bad |= rep_json_set_uint(o, "id", d->id);
+        bad |= rep_json_set_uint(o, "pass", d->pass);
+        bad |= rep_json_set_uint(o, "draw", d->draw);
+        int64_t p = cli_shader_draw_pipeline(t, cf, d->id);
+        bad |= p >= 0 ? rep_json_set_uint(o, "pipeline", (uint64_t)p)
+                      : rep_json_set_null(o, "pipeline");
+        bad |= rep_json_set_number(o, "share",
+                                   total ? (double)d->lanes_shaded[SIM_UNIT_BASELINE] / total : 0);
+        struct json_object *lanes = rep_json_set_object(o, "lanes_shaded");
+        struct json_object *instr = rep_json_set_object(o, "shader_instructions");
+        bad |= !lanes || !instr;
+        for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+            if (units & (1u << u)) {
+                bad |= rep_json_set_uint(lanes, rep_unit_name(u), d->lanes_shaded[u]);
+                bad |= rep_json_set_uint(instr, rep_unit_name(u), d->shader_instructions[u]);
+            }
+        }
+    }
+    return bad ? -1 : 0;
+}
+
 static int
 replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_trace *trace,
            const struct cap_frame *cf, struct json_object *frames, struct json_object *shaders,
@@ -1239,6 +1315,7 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         bad |= rep_json_set_string(d, "status", sim_replay_error_name(draws[i].status), SIZE_MAX);
         bad |= rep_json_set_string(d, "detail", draws[i].detail, sizeof(draws[i].detail));
     }
+    bad |= costly_draws(fj, trace, cf, draws, draw_count, a->opt.units | 1u << SIM_UNIT_BASELINE);
     uint32_t transfers_done, transfers_skipped;
     sim_replay_result_transfers(res, &transfers_done, &transfers_skipped);
     struct json_object *tr = rep_json_set_object(fj, "transfers");

@@ -271,6 +271,14 @@ pipeline_index(const struct cap_trace *t, uint64_t handle)
     return -1;
 }
 
+int64_t
+cli_shader_draw_pipeline(const struct cap_trace *t, const struct cap_frame *f, uint32_t draw)
+{
+    int found = 0;
+    uint64_t handle = pipeline_at_draw(f, draw, &found);
+    return found && handle ? pipeline_index(t, handle) : -1;
+}
+
 /* The picks of pipeline `index`'s stages of `model` (ANY: all); returns how
  * many were added to picks[] (at most max). */
 static uint32_t

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "report/report.h"
 #include "tools/plot.h"
 
 #define PAGE_W 840.0
@@ -51,31 +52,6 @@ put_coord(FILE *f, double v)
         r = 0.0;
     }
     fprintf(f, "%.2f", r);
-}
-
-static void
-put_text(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        default:
-            /* XML 1.0 forbids most control characters. */
-            fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
-            break;
-        }
-    }
 }
 
 /* A tick value as text: up to 4 significant digits, no exponent for the
@@ -176,12 +152,12 @@ draw_y_axis(struct svg *s, const struct cli_plot *p)
         put_coord(s->f, y + 4.0);
         fputs("\">", s->f);
         format_number(v, buf, sizeof(buf));
-        put_text(s->f, buf);
+        rep_xml_text(s->f, buf);
         fputs("</text>\n", s->f);
     }
     fprintf(s->f, "<text class=\"label\" transform=\"translate(20,%.2f) rotate(-90)\">",
             (AREA_Y0 + AREA_Y1) / 2.0);
-    put_text(s->f, p->y_label);
+    rep_xml_text(s->f, p->y_label);
     fputs("</text>\n", s->f);
 }
 
@@ -206,7 +182,7 @@ draw_x_tick(struct svg *s, double x, const char *label)
     fputs("\" y=\"", s->f);
     put_coord(s->f, AREA_Y1 + 18.0);
     fputs("\">", s->f);
-    put_text(s->f, label);
+    rep_xml_text(s->f, label);
     fputs("</text>\n", s->f);
 }
 
@@ -241,7 +217,7 @@ draw_x_axis(struct svg *s, const struct cli_plot *p)
     }
     fprintf(s->f, "<text class=\"label\" x=\"%.2f\" y=\"%.2f\">", (AREA_X0 + AREA_X1) / 2.0,
             AREA_Y1 + 44.0);
-    put_text(s->f, p->x_label);
+    rep_xml_text(s->f, p->x_label);
     fputs("</text>\n", s->f);
 }
 
@@ -292,7 +268,7 @@ draw_series(struct svg *s, const struct cli_plot *p, uint32_t i)
     fprintf(s->f, "/>\n<circle r=\"3\" cx=\"%.2f\" cy=\"%.2f\"/>\n", LEGEND_X + 12.0, ly);
     fprintf(s->f, "<text class=\"legend\" stroke=\"none\" fill=\"#000\" x=\"%.2f\" y=\"%.2f\">",
             LEGEND_X + 30.0, ly + 4.0);
-    put_text(s->f, ser->label);
+    rep_xml_text(s->f, ser->label);
     fputs("</text>\n</g>\n", s->f);
 }
 
@@ -351,7 +327,7 @@ cli_plot_write_svg(const char *path, const struct cli_plot *p, char *detail)
             "<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
             "<text class=\"title\" x=\"%.2f\" y=\"28\">",
             PAGE_W, PAGE_H, PAGE_W, PAGE_H, (AREA_X0 + AREA_X1) / 2.0);
-    put_text(s.f, p->title);
+    rep_xml_text(s.f, p->title);
     fputs("</text>\n", s.f);
     draw_y_axis(&s, p);
     draw_x_axis(&s, p);

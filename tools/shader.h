@@ -185,4 +185,10 @@ cli_shader_stage_source(const struct cap_trace *t, const struct cap_pipeline *p,
 int
 cli_shader_frame_draws(const struct cap_trace *t, const struct cap_frame *f, uint32_t *draws);
 
+/* The index in t->objects[CAP_OBJ_PIPELINE] of the graphics pipeline bound
+ * at draw `draw` (numbered as --draw F:D numbers them) of `f`; -1 when the
+ * draw has none captured or does not exist. */
+int64_t
+cli_shader_draw_pipeline(const struct cap_trace *t, const struct cap_frame *f, uint32_t draw);
+
 #endif /* OVERSHADE_TOOLS_SHADER_H */

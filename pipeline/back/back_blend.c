@@ -9,22 +9,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/back/back.h"
-
-static uint32_t
-f2u(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static float
-u2f(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
+#include "pipeline/util/util.h"
 
 float
 sim_tri_depth_at(const struct sim_draw_ctx *dc, const struct sim_tri *tri, int32_t x, int32_t y,
@@ -376,8 +361,8 @@ write_color(const struct sim_draw_ctx *dc, struct sim_surface *s, const struct s
             int norm = vf->type == SIM_FMT_UNORM || vf->type == SIM_FMT_SRGB;
             int snorm = vf->type == SIM_FMT_SNORM;
             for (int c = 0; c < 4; c++) {
-                src[c] = u2f(src_bits[c]);
-                dst[c] = u2f(dst_bits[c]);
+                src[c] = sim_u2f(src_bits[c]);
+                dst[c] = sim_u2f(dst_bits[c]);
                 k[c] = dc->draw->state.blend_constants[c];
                 if (norm) {
                     src[c] = clampf(src[c], 0.0f, 1.0f);
@@ -391,7 +376,7 @@ write_color(const struct sim_draw_ctx *dc, struct sim_surface *s, const struct s
                 uint32_t sf = c < 3 ? b->src_color : b->src_alpha;
                 uint32_t df = c < 3 ? b->dst_color : b->dst_alpha;
                 uint32_t op = c < 3 ? b->color_op : b->alpha_op;
-                out[c] = f2u(blend_op(op, src[c], factor(sf, c, src, dst, k), dst[c],
+                out[c] = sim_f2u(blend_op(op, src[c], factor(sf, c, src, dst, k), dst[c],
                                       factor(df, c, src, dst, k)));
             }
         } else {

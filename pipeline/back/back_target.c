@@ -8,22 +8,7 @@
 #include <string.h>
 
 #include "pipeline/back/back.h"
-
-static uint32_t
-f2u(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static float
-u2f(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
+#include "pipeline/util/util.h"
 
 /* Bytes of the depth aspect of every level and layer: where the stencil
  * aspect starts in a snapshot. */
@@ -80,7 +65,7 @@ sim_surface_create(const struct sim_image *image, uint32_t samples)
                 if (f->depth_bits && (i + 1) * f->bytes <= image->size) {
                     uint32_t v[4];
                     sim_fmt_decode(f, data + i * f->bytes, v);
-                    z = u2f(v[0]);
+                    z = sim_u2f(v[0]);
                 }
                 if (f->stencil_bits && stencil_at + i < image->size) {
                     st = data[stencil_at + i];
@@ -155,7 +140,7 @@ sim_surface_clear(struct sim_surface *surface, uint32_t view_format, const uint3
         return;
     }
     if (surface->fmt->type == SIM_FMT_DEPTH) {
-        float z = sim_fmt_quantize_depth(surface->fmt, u2f(clear[0]));
+        float z = sim_fmt_quantize_depth(surface->fmt, sim_u2f(clear[0]));
         for (uint32_t y = r[1]; y < r[3]; y++) {
             size_t row = ((size_t)y * surface->width) * surface->samples;
             for (size_t i = row + (size_t)r[0] * surface->samples;
@@ -212,11 +197,11 @@ average_texel(const struct sim_surface *s, uint32_t x, uint32_t y, uint8_t *texe
     for (uint32_t k = 0; k < s->samples; k++) {
         sim_fmt_decode(s->fmt, p + (size_t)k * s->texel_bytes, v);
         for (int c = 0; c < 4; c++) {
-            sum[c] += u2f(v[c]);
+            sum[c] += sim_u2f(v[c]);
         }
     }
     for (int c = 0; c < 4; c++) {
-        out[c] = f2u((float)(sum[c] / s->samples));
+        out[c] = sim_f2u((float)(sum[c] / s->samples));
     }
     sim_fmt_encode(s->fmt, out, texel);
 }

@@ -10,22 +10,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/back/back.h"
-
-static float
-u2f(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint32_t
-f2u(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
+#include "pipeline/util/util.h"
 
 /* Pixel (x, y) of `s` decoded, its samples averaged (integer formats:
  * sample 0; depth: the depth in component 0). */
@@ -41,10 +26,10 @@ read_pixel(const struct sim_surface *s, int32_t x, int32_t y, int average, uint3
         for (uint32_t k = 0; k < n; k++) {
             z += s->depth[base + k];
         }
-        out[0] = f2u((float)(z / n));
+        out[0] = sim_f2u((float)(z / n));
         out[1] = s->stencil ? s->stencil[base] : 0;
         out[2] = 0;
-        out[3] = f2u(1.0f);
+        out[3] = sim_f2u(1.0f);
         return;
     }
     if (n == 1) {
@@ -55,11 +40,11 @@ read_pixel(const struct sim_surface *s, int32_t x, int32_t y, int average, uint3
         uint32_t v[4];
         sim_fmt_decode(s->fmt, s->color + (base + k) * s->texel_bytes, v);
         for (int c = 0; c < 4; c++) {
-            sum[c] += u2f(v[c]);
+            sum[c] += sim_u2f(v[c]);
         }
     }
     for (int c = 0; c < 4; c++) {
-        out[c] = f2u((float)(sum[c] / n));
+        out[c] = sim_f2u((float)(sum[c] / n));
     }
 }
 
@@ -70,7 +55,7 @@ write_pixel(struct sim_surface *s, int32_t x, int32_t y, const uint32_t v[4])
     uint8_t texel[16];
 
     if (s->depth) {
-        float z = sim_fmt_quantize_depth(s->fmt, u2f(v[0]));
+        float z = sim_fmt_quantize_depth(s->fmt, sim_u2f(v[0]));
         for (uint32_t k = 0; k < s->samples; k++) {
             s->depth[base + k] = z;
             if (s->stencil) {
@@ -131,11 +116,11 @@ sim_surface_blit(const struct sim_surface *src, struct sim_surface *dst,
                     iy = iy < 0 ? 0 : (iy >= (int32_t)src->height ? (int32_t)src->height - 1 : iy);
                     read_pixel(src, ix, iy, 1, t);
                     for (int c = 0; c < 4; c++) {
-                        acc[c] += wgt * u2f(t[c]);
+                        acc[c] += wgt * sim_u2f(t[c]);
                     }
                 }
                 for (int c = 0; c < 4; c++) {
-                    out[c] = f2u((float)acc[c]);
+                    out[c] = sim_f2u((float)acc[c]);
                 }
             }
             write_pixel(dst, x, y, out);

@@ -14,6 +14,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/format/format.h"
+#include "pipeline/util/util.h"
 
 /* Channel bits and swizzles, named so the table macros can paste them. */
 #define BITS_8 {8, 8, 8, 8}
@@ -134,22 +135,6 @@ sim_format_target_kind(uint32_t format)
 /* ------------------------------------------------------------------------ */
 /* Scalar conversions                                                        */
 
-static uint32_t
-f2u(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-static float
-u2f(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
 static float
 half_to_float(uint32_t h)
 {
@@ -170,7 +155,7 @@ half_to_float(uint32_t h)
 static uint32_t
 float_to_half(float f)
 {
-    uint32_t u = f2u(f), sign = (u >> 16) & 0x8000;
+    uint32_t u = sim_f2u(f), sign = (u >> 16) & 0x8000;
     int32_t exp = (int32_t)((u >> 23) & 0xff) - 127 + 15;
     uint32_t mant = u & 0x7fffff;
 
@@ -280,25 +265,25 @@ decode_channel(const struct sim_fmt *f, uint32_t raw, uint32_t bits, uint32_t c)
 
     switch (f->type) {
     case SIM_FMT_UNORM:
-        return f2u((float)raw / (float)max);
+        return sim_f2u((float)raw / (float)max);
     case SIM_FMT_SRGB:
-        return f2u(c < 3 ? srgb_to_linear((float)raw / (float)max) : (float)raw / (float)max);
+        return sim_f2u(c < 3 ? srgb_to_linear((float)raw / (float)max) : (float)raw / (float)max);
     case SIM_FMT_SNORM: {
         float v = (float)sraw / (float)(max >> 1);
-        return f2u(v < -1.0f ? -1.0f : v);
+        return sim_f2u(v < -1.0f ? -1.0f : v);
     }
     case SIM_FMT_USCALED:
-        return f2u((float)raw);
+        return sim_f2u((float)raw);
     case SIM_FMT_SSCALED:
-        return f2u((float)sraw);
+        return sim_f2u((float)sraw);
     case SIM_FMT_UINT:
         return raw;
     case SIM_FMT_SINT:
         return (uint32_t)sraw;
     case SIM_FMT_SFLOAT:
-        return bits == 16 ? f2u(half_to_float(raw)) : raw;
+        return bits == 16 ? sim_f2u(half_to_float(raw)) : raw;
     case SIM_FMT_UFLOAT_B10G11R11:
-        return f2u(ufloat_to_float(raw, bits - 5));
+        return sim_f2u(ufloat_to_float(raw, bits - 5));
     default:
         return 0;
     }
@@ -308,7 +293,7 @@ static uint32_t
 encode_channel(const struct sim_fmt *f, uint32_t value, uint32_t bits, uint32_t c)
 {
     uint32_t max = bits >= 32 ? 0xffffffffu : (1u << bits) - 1u;
-    float v = u2f(value);
+    float v = sim_u2f(value);
 
     switch (f->type) {
     case SIM_FMT_SRGB:
@@ -348,7 +333,7 @@ void
 sim_fmt_decode(const struct sim_fmt *f, const void *texel, uint32_t out[4])
 {
     const uint8_t *p = texel;
-    uint32_t one = sim_fmt_is_integer(f) ? 1u : f2u(1.0f);
+    uint32_t one = sim_fmt_is_integer(f) ? 1u : sim_f2u(1.0f);
 
     out[0] = out[1] = out[2] = 0;
     out[3] = one;
@@ -359,9 +344,9 @@ sim_fmt_decode(const struct sim_fmt *f, const void *texel, uint32_t out[4])
         } else if (f->depth_bits == 24) {
             z = (float)((double)(read_bits(p, 4) & 0xffffff) / 16777215.0);
         } else if (f->depth_bits == 32) {
-            z = u2f(read_bits(p, 4));
+            z = sim_u2f(read_bits(p, 4));
         }
-        out[0] = f2u(z);
+        out[0] = sim_f2u(z);
         return;
     }
     if (f->packed) {
@@ -390,7 +375,7 @@ sim_fmt_encode(const struct sim_fmt *f, const uint32_t in[4], void *texel)
         /* The common case, without the general path's calls.  The
          * comparisons are written so NaN gives 0. */
         for (uint32_t c = 0; c < f->channels; c++) {
-            float v = u2f(in[f->swizzle[c]]) * 255.0f + 0.5f;
+            float v = sim_u2f(in[f->swizzle[c]]) * 255.0f + 0.5f;
             v = v >= 0.5f ? v : 0.0f;
             v = v <= 255.0f ? v : 255.0f;
             p[c] = (uint8_t)(uint32_t)v;
@@ -398,7 +383,7 @@ sim_fmt_encode(const struct sim_fmt *f, const uint32_t in[4], void *texel)
         return;
     }
     if (f->type == SIM_FMT_DEPTH) {
-        float z = u2f(in[0]);
+        float z = sim_u2f(in[0]);
         z = z > 0.0f ? (z < 1.0f ? z : 1.0f) : 0.0f;
         if (f->depth_bits == 16) {
             write_bits(p, 2, (uint32_t)nearbyintf(z * 65535.0f));
@@ -455,7 +440,7 @@ texel_to_rgba8(const struct sim_fmt *f, const uint8_t *texel, uint8_t out[4])
     }
     sim_fmt_decode(f, texel, v);
     if (f->type == SIM_FMT_DEPTH) {
-        float z = u2f(v[0]);
+        float z = sim_u2f(v[0]);
         uint8_t g = (uint8_t)nearbyintf((z > 0.0f ? (z < 1.0f ? z : 1.0f) : 0.0f) * 255.0f);
         out[0] = out[1] = out[2] = g;
         out[3] = 255;
@@ -468,7 +453,7 @@ texel_to_rgba8(const struct sim_fmt *f, const uint8_t *texel, uint8_t out[4])
             int32_t s = (int32_t)v[c];
             out[c] = (uint8_t)(s < 0 ? 0 : (s > 255 ? 255 : s));
         } else {
-            float x = u2f(v[c]);
+            float x = sim_u2f(v[c]);
             if (f->type == SIM_FMT_SRGB && c < 3) {
                 x = linear_to_srgb(x);
             }

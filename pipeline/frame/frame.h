@@ -307,7 +307,8 @@ enum sim_unit_kind {
     X(UNSUPPORTED_SHADER, "the SPIR-V translator refused a shader of the pipeline")        \
     X(UNSUPPORTED_FORMAT, "an attachment or vertex format is not supported")               \
     X(UNSUPPORTED_STATE, "fixed-function state not supported")                             \
-    X(SHADER_FAULT, "a shader ran past the interpreter's step limit")
+    X(SHADER_FAULT, "a shader ran past the interpreter's step limit")                     \
+    X(BUDGET, "the frame's time budget ran out before the draw was done")
 
 enum sim_replay_error {
 #define SIM_REPLAY_ERROR_ENUM(name, msg) SIM_REPLAY_ERROR_##name,
@@ -441,6 +442,11 @@ struct sim_replay_options {
      * (pipeline/front_tess.c). */
     double retessellate;
     struct sim_blur_options blur;
+    /* Seconds of wall time the frame may take (0: no limit).  Draws not
+     * finished when it runs out are reported as SIM_REPLAY_ERROR_BUDGET
+     * (a draw cut short keeps the shading it did; the counters include
+     * it), so no frame, however damaged or enormous, runs unbounded. */
+    double time_budget;
     /* Called on the calling thread after each draw of the frame (NULL:
      * never), with the draws done and the frame's total; for a tool's
      * progress display, never for results. */
@@ -548,6 +554,10 @@ struct sim_draw_result {
     uint32_t id;   /* sim_draw.id */
     uint32_t status;  /* enum sim_replay_error; OK when it was replayed */
     char detail[160]; /* what was not supported, or "" */
+    /* What the draw cost each unit that ran: sim_unit_counters'
+     * lanes_shaded and shader_instructions of this draw alone. */
+    uint64_t lanes_shaded[SIM_UNIT_COUNT];
+    uint64_t shader_instructions[SIM_UNIT_COUNT];
 };
 
 #endif /* OVERSHADE_PIPELINE_FRAME_FRAME_H */

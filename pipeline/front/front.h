@@ -151,7 +151,8 @@ struct sim_tri {
     double z[3];      /* framebuffer depth (before clamping and quantization) */
     double inv_w[3];  /* 1 / w_clip */
     size_t planes;    /* index into sim_draw_ctx.planes of slot 0's plane (3 doubles per slot):
-                       * perspective slots hold attr / w, noperspective ones attr */
+                       * perspective slots hold attr / w, noperspective ones attr;
+                       * then gl_PointCoord's (sim_draw_ctx.point_coord_plane) */
 };
 
 /* How one fragment-shader input is fed. */
@@ -196,6 +197,11 @@ struct sim_draw_ctx {
 
     uint32_t fs_input_count;
     struct sim_fs_input fs_inputs[SIM_FS_MAX_INPUTS];
+    /* When the fragment shader reads gl_PointCoord: the slot number of its
+     * two planes (s, then t; screen-space, not perspective), stored after
+     * the attributes' planes of every triangle (0 for triangles that are
+     * not parts of points); SIM_NONE otherwise. */
+    uint32_t point_coord_plane;
 
     uint32_t bins_x, bins_y;
     struct sim_bin *bins;

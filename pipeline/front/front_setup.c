@@ -21,6 +21,7 @@
 
 #include "pipeline/front/front.h"
 #include "pipeline/format/format.h"
+#include "pipeline/util/util.h"
 
 static enum sim_replay_error
 check_state(struct sim_draw_ctx *dc)
@@ -73,6 +74,7 @@ map_fs_inputs(struct sim_draw_ctx *dc)
     uint32_t count;
 
     dc->fs_input_count = 0;
+    dc->point_coord_plane = SIM_NONE;
     if (!dc->fs) {
         return SIM_REPLAY_ERROR_OK;
     }
@@ -88,8 +90,8 @@ map_fs_inputs(struct sim_draw_ctx *dc)
             case SpvBuiltInSampleMask:
                 continue;
             case SpvBuiltInPointCoord:
-                return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STATE,
-                                       "gl_PointCoord is not replayed yet");
+                dc->point_coord_plane = dc->geom.slot_count;
+                continue;
             case SpvBuiltInSampleId:
             case SpvBuiltInSamplePosition:
                 dc->per_sample = 1;
@@ -218,14 +220,6 @@ make_plane(const double px[3], const double py[3], double det, double q0, double
     out[2] = ((q2 - q0) * d1x - (q1 - q0) * d2x) / det;
 }
 
-static float
-word_float(uint32_t w)
-{
-    float f;
-    memcpy(&f, &w, 4);
-    return f;
-}
-
 /* Vulkan specification, "Depth Bias": o = m * slopeFactor + r * constantFactor,
  * m the largest depth slope of the triangle per pixel, r the minimum
  * resolvable difference of the depth format (2^-n for n-bit unorm; for
@@ -273,7 +267,7 @@ static float
 vertex_word(const struct sim_draw_ctx *dc, uint32_t v, uint32_t word)
 {
     const uint32_t *words = dc->geom.vertices.data;
-    return word_float(words[(size_t)v * dc->geom.stride + word]);
+    return sim_u2f(words[(size_t)v * dc->geom.stride + word]);
 }
 
 /* The viewport transform of clip (x, y) with 1 / w = rw, in x and y. */
@@ -368,9 +362,14 @@ blur_corners(struct sim_draw_ctx *dc, const struct corner c[3], struct sim_rast_
 /* Sets up one triangle from three corners; `polygon` says whether it is a
  * polygon (facing and culling apply) or part of a point or line (always
  * front-facing). */
+/* A point's square: its centre and side in framebuffer pixels. */
+struct point_square {
+    float x, y, size;
+};
+
 static enum sim_replay_error
 setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct sim_geom_prim *prim,
-               int polygon)
+               int polygon, const struct point_square *point)
 {
     const struct sim_draw_state *s = &dc->draw->state;
     uint32_t slots = dc->geom.slot_count;
@@ -444,9 +443,22 @@ setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct s
         }
     }
     tri.planes = dc->planes.count;
-    double *pl = sim_array_grow(&dc->planes, sizeof(double), (size_t)slots * 3);
-    if (!pl && slots) {
+    uint32_t extra = dc->point_coord_plane != SIM_NONE ? 2 : 0;
+    double *pl = sim_array_grow(&dc->planes, sizeof(double), (size_t)(slots + extra) * 3);
+    if (!pl && slots + extra) {
         return SIM_REPLAY_ERROR_NOMEM;
+    }
+    if (extra) {
+        /* Vulkan "Basic Point Rasterization": s = 1/2 + (xf - xc) / size,
+         * t = 1/2 + (yf - yc) / size at the fragment's framebuffer position. */
+        double *pc = pl + 3 * (size_t)dc->point_coord_plane;
+        memset(pc, 0, 6 * sizeof(double));
+        if (point) {
+            pc[0] = 0.5 + (fx[0] - point->x) / point->size;
+            pc[1] = 1.0 / point->size;
+            pc[3] = 0.5 + (fy[0] - point->y) / point->size;
+            pc[5] = 1.0 / point->size;
+        }
     }
     for (uint32_t sl = 0; sl < slots; sl++) {
         double q[3];
@@ -493,8 +505,9 @@ setup_point(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
         c[k].y += (k & 2 ? 0.5f : -0.5f) * size;
     }
     struct corner t0[3] = {c[0], c[1], c[2]}, t1[3] = {c[1], c[3], c[2]};
-    err = setup_triangle(dc, t0, prim, 0);
-    return err ? err : setup_triangle(dc, t1, prim, 0);
+    struct point_square sq = {p.x, p.y, size};
+    err = setup_triangle(dc, t0, prim, 0, &sq);
+    return err ? err : setup_triangle(dc, t1, prim, 0, &sq);
 }
 
 /* Vulkan "Basic Line Segment Rasterization" with strict lines: the
@@ -529,8 +542,8 @@ setup_line(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
     c[3].x -= nx;
     c[3].y -= ny;
     struct corner t0[3] = {c[0], c[1], c[2]}, t1[3] = {c[1], c[3], c[2]};
-    err = setup_triangle(dc, t0, prim, 0);
-    return err ? err : setup_triangle(dc, t1, prim, 0);
+    err = setup_triangle(dc, t0, prim, 0, NULL);
+    return err ? err : setup_triangle(dc, t1, prim, 0, NULL);
 }
 
 /* Vulkan "Polygon Mode": a triangle that survives culling is drawn as its
@@ -610,7 +623,7 @@ setup_run(struct sim_draw_ctx *dc)
         } else {
             struct corner c[3] = {project(dc, prim->v[0]), project(dc, prim->v[1]),
                                   project(dc, prim->v[2])};
-            err = setup_triangle(dc, c, prim, 1);
+            err = setup_triangle(dc, c, prim, 1, NULL);
         }
         if (err) {
             return err;

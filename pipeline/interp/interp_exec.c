@@ -24,6 +24,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "pipeline/interp/interp_private.h"
+#include "pipeline/util/util.h"
 
 _Static_assert(SIM_LANES == 16, "the shuffles below are written for 16 lanes");
 
@@ -256,22 +257,6 @@ lanes_to_bits(const sim_lanes_u *v)
 #define DDX_FINE(v) QUAD_DIFF(v, 1, 1, 3, 3, 0, 0, 2, 2)
 #define DDY_FINE(v) QUAD_DIFF(v, 2, 3, 2, 3, 0, 1, 0, 1)
 
-static inline float
-u2f(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static inline uint32_t
-f2u(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 static inline uint32_t
 f_to_i(float f)
 {
@@ -460,8 +445,10 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
         req.has_min_lod = 1;
         memcpy(req.min_lod, &R[t->min_lod], sizeof(req.min_lod));
     }
-    if (t->kind == SIM_IR_TEX_SAMPLE || t->kind == SIM_IR_TEX_QUERY_LOD) {
-        for (uint32_t c = 0; c < gn && c < t->coords; c++) {
+    if (t->kind == SIM_IR_TEX_SAMPLE || t->kind == SIM_IR_TEX_QUERY_LOD ||
+        t->kind == SIM_IR_TEX_SAMPLE_LOD || t->kind == SIM_IR_TEX_SAMPLE_GRAD) {
+        int implicit = t->kind == SIM_IR_TEX_SAMPLE || t->kind == SIM_IR_TEX_QUERY_LOD;
+        for (uint32_t c = 0; c < gn && c < t->coords && (implicit || c < 2); c++) {
             sim_lanes_f v, dx, dy;
             memcpy(&v, req.coord[c], sizeof(v));
             dx = DDX_COARSE(v);
@@ -473,10 +460,16 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
                 dx *= sx;
                 dy *= sy;
             }
-            memcpy(req.ddx[c], &dx, sizeof(dx));
-            memcpy(req.ddy[c], &dy, sizeof(dy));
+            if (implicit) {
+                memcpy(req.ddx[c], &dx, sizeof(dx));
+                memcpy(req.ddy[c], &dy, sizeof(dy));
+            } else {
+                memcpy(req.quad_ddx[c], &dx, sizeof(dx));
+                memcpy(req.quad_ddy[c], &dy, sizeof(dy));
+            }
         }
-    } else if (t->kind == SIM_IR_TEX_SAMPLE_GRAD) {
+    }
+    if (t->kind == SIM_IR_TEX_SAMPLE_GRAD) {
         for (uint32_t c = 0; c < gn; c++) {
             memcpy(req.ddx[c], &R[t->ddx[c]], sizeof(req.ddx[c]));
             memcpy(req.ddy[c], &R[t->ddy[c]], sizeof(req.ddy[c]));
@@ -613,7 +606,7 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
     memcpy(&r, t, sizeof(r))
 #define PER_LANE_F(fn)                                                                     \
     for (int l = 0; l < SIM_LANES; l++) {                                                  \
-        t[l] = f2u(fn(u2f(PA[l])));                                                         \
+        t[l] = sim_f2u(fn(sim_u2f(PA[l])));                                                         \
     }                                                                                      \
     memcpy(&r, t, sizeof(r))
             switch ((enum sim_ir_op)i->op) {
@@ -642,10 +635,10 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 break;
             case SIM_IR_OP_FMOD:
                 /* x - y * floor(x / y) (SPIR-V OpFMod, GLSL mod) */
-                PER_LANE(f2u(u2f(PA[l]) - u2f(PB[l]) * floorf(u2f(PA[l]) / u2f(PB[l]))));
+                PER_LANE(sim_f2u(sim_u2f(PA[l]) - sim_u2f(PB[l]) * floorf(sim_u2f(PA[l]) / sim_u2f(PB[l]))));
                 break;
             case SIM_IR_OP_FREM:
-                PER_LANE(f2u(fmodf(u2f(PA[l]), u2f(PB[l]))));
+                PER_LANE(sim_f2u(fmodf(sim_u2f(PA[l]), sim_u2f(PB[l]))));
                 break;
             case SIM_IR_OP_FMA:
                 /* GLSL fma outside `precise` may round twice. */
@@ -775,10 +768,10 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 r = (sim_lanes_u)(A <= UB);
                 break;
             case SIM_IR_OP_F2I:
-                PER_LANE(f_to_i(u2f(PA[l])));
+                PER_LANE(f_to_i(sim_u2f(PA[l])));
                 break;
             case SIM_IR_OP_F2U:
-                PER_LANE(f_to_u(u2f(PA[l])));
+                PER_LANE(f_to_u(sim_u2f(PA[l])));
                 break;
             case SIM_IR_OP_I2F:
                 r = (sim_lanes_u)__builtin_convertvector(IA, sim_lanes_f);
@@ -794,7 +787,7 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 break;
             case SIM_IR_OP_FSIGN: {
                 sim_lanes_u pos = (sim_lanes_u)(FA > 0.0f), neg = (sim_lanes_u)(FA < 0.0f);
-                r = (pos & f2u(1.0f)) | (neg & f2u(-1.0f));
+                r = (pos & sim_f2u(1.0f)) | (neg & sim_f2u(-1.0f));
                 break;
             }
             case SIM_IR_OP_SSIGN:
@@ -815,7 +808,7 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 PER_LANE_F(nearbyintf);
                 break;
             case SIM_IR_OP_FRACT:
-                PER_LANE(f2u(u2f(PA[l]) - floorf(u2f(PA[l]))));
+                PER_LANE(sim_f2u(sim_u2f(PA[l]) - floorf(sim_u2f(PA[l]))));
                 break;
             case SIM_IR_OP_SIN:
                 PER_LANE_F(sinf);
@@ -836,7 +829,7 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 PER_LANE_F(atanf);
                 break;
             case SIM_IR_OP_ATAN2:
-                PER_LANE(f2u(atan2f(u2f(PA[l]), u2f(PB[l]))));
+                PER_LANE(sim_f2u(atan2f(sim_u2f(PA[l]), sim_u2f(PB[l]))));
                 break;
             case SIM_IR_OP_SINH:
                 PER_LANE_F(sinhf);
@@ -857,7 +850,7 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 PER_LANE_F(atanhf);
                 break;
             case SIM_IR_OP_POW:
-                PER_LANE(f2u(powf(u2f(PA[l]), u2f(PB[l]))));
+                PER_LANE(sim_f2u(powf(sim_u2f(PA[l]), sim_u2f(PB[l]))));
                 break;
             case SIM_IR_OP_EXP:
                 PER_LANE_F(expf);
@@ -875,7 +868,7 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 PER_LANE_F(sqrtf);
                 break;
             case SIM_IR_OP_RSQ:
-                PER_LANE(f2u(1.0f / sqrtf(u2f(PA[l]))));
+                PER_LANE(sim_f2u(1.0f / sqrtf(sim_u2f(PA[l]))));
                 break;
             case SIM_IR_OP_FMIN:
             case SIM_IR_OP_NMIN: {
@@ -917,7 +910,7 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
                 break;
             }
             case SIM_IR_OP_LDEXP:
-                PER_LANE(f2u(ldexpf(u2f(PA[l]),
+                PER_LANE(sim_f2u(ldexpf(sim_u2f(PA[l]),
                                     (int32_t)PB[l] > 256    ? 256
                                     : (int32_t)PB[l] < -256 ? -256
                                                             : (int32_t)PB[l])));
@@ -925,26 +918,26 @@ sim_interp_run(struct sim_interp *in, uint32_t active, uint32_t helpers)
             case SIM_IR_OP_FREXP_M:
                 for (int l = 0; l < SIM_LANES; l++) {
                     int e;
-                    t[l] = f2u(frexpf(u2f(PA[l]), &e));
+                    t[l] = sim_f2u(frexpf(sim_u2f(PA[l]), &e));
                 }
                 memcpy(&r, t, sizeof(r));
                 break;
             case SIM_IR_OP_FREXP_E:
                 for (int l = 0; l < SIM_LANES; l++) {
                     int e = 0;
-                    (void)frexpf(u2f(PA[l]), &e);
+                    (void)frexpf(sim_u2f(PA[l]), &e);
                     t[l] = (uint32_t)e;
                 }
                 memcpy(&r, t, sizeof(r));
                 break;
             case SIM_IR_OP_QUANTF16:
-                PER_LANE(f2u(sim_half_to_float(sim_float_to_half(u2f(PA[l])))));
+                PER_LANE(sim_f2u(sim_half_to_float(sim_float_to_half(sim_u2f(PA[l])))));
                 break;
             case SIM_IR_OP_F2H:
-                PER_LANE(sim_float_to_half(u2f(PA[l])));
+                PER_LANE(sim_float_to_half(sim_u2f(PA[l])));
                 break;
             case SIM_IR_OP_H2F:
-                PER_LANE(f2u(sim_half_to_float(PA[l] & 0xffffu)));
+                PER_LANE(sim_f2u(sim_half_to_float(PA[l] & 0xffffu)));
                 break;
             case SIM_IR_OP_DDX:
                 r = (sim_lanes_u)DDX_COARSE(FA);

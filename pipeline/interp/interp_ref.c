@@ -286,10 +286,13 @@ tex(struct ref *ref, const struct sim_ir_inst *i, uint32_t l)
         req.has_min_lod = 1;
         req.min_lod[l] = f(REG(t->min_lod, l));
     }
-    if (t->kind == SIM_IR_TEX_SAMPLE || t->kind == SIM_IR_TEX_QUERY_LOD) {
-        /* Coarse derivatives of the (projected) coordinates. */
+    if (t->kind == SIM_IR_TEX_SAMPLE || t->kind == SIM_IR_TEX_QUERY_LOD ||
+        t->kind == SIM_IR_TEX_SAMPLE_LOD || t->kind == SIM_IR_TEX_SAMPLE_GRAD) {
+        /* Coarse derivatives of the (projected) coordinates: the LOD's
+         * for implicit LOD, the anisotropic filter's for all. */
         uint32_t q = l & ~3u;
-        for (uint32_t c = 0; c < gn && c < t->coords; c++) {
+        int implicit = t->kind == SIM_IR_TEX_SAMPLE || t->kind == SIM_IR_TEX_QUERY_LOD;
+        for (uint32_t c = 0; c < gn && c < t->coords && (implicit || c < 2); c++) {
             float v[4];
             for (uint32_t k = 0; k < 4; k++) {
                 v[k] = f(REG(t->coord[c], q + k));
@@ -297,14 +300,21 @@ tex(struct ref *ref, const struct sim_ir_inst *i, uint32_t l)
                     v[k] /= f(REG(t->coord[t->coords], q + k));
                 }
             }
-            req.ddx[c][l] = v[1] - v[0];
-            req.ddy[c][l] = v[2] - v[0];
+            float dx = v[1] - v[0], dy = v[2] - v[0];
             if (ref->in->lod_scale[0]) {
-                req.ddx[c][l] *= ref->in->lod_scale[0][l];
-                req.ddy[c][l] *= ref->in->lod_scale[1][l];
+                dx *= ref->in->lod_scale[0][l];
+                dy *= ref->in->lod_scale[1][l];
+            }
+            if (implicit) {
+                req.ddx[c][l] = dx;
+                req.ddy[c][l] = dy;
+            } else {
+                req.quad_ddx[c][l] = dx;
+                req.quad_ddy[c][l] = dy;
             }
         }
-    } else if (t->kind == SIM_IR_TEX_SAMPLE_GRAD) {
+    }
+    if (t->kind == SIM_IR_TEX_SAMPLE_GRAD) {
         for (uint32_t c = 0; c < gn; c++) {
             req.ddx[c][l] = f(REG(t->ddx[c], l));
             req.ddy[c][l] = f(REG(t->ddy[c], l));

@@ -9,12 +9,14 @@
  * the workers' integer counters are summed at the end, so the thread count
  * cannot change an image or a number.
  */
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <vulkan/vulkan_core.h>
 
@@ -141,7 +143,33 @@ struct replay {
      * cannot matter; the count is made after the draw. */
     atomic_uchar *grid_visible;
     uint32_t grid_capacity;
+    /* opt.time_budget: when it runs out (CLOCK_MONOTONIC, ns; 0: never),
+     * and whether a worker saw it run out during the current draw. */
+    uint64_t deadline_ns;
+    atomic_int over_budget;
 };
+
+static uint64_t
+monotonic_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Whether the frame's time budget has run out (and remembers it). */
+static int
+out_of_budget(struct replay *r)
+{
+    if (atomic_load_explicit(&r->over_budget, memory_order_relaxed)) {
+        return 1;
+    }
+    if (r->deadline_ns && monotonic_ns() >= r->deadline_ns) {
+        atomic_store(&r->over_budget, 1);
+        return 1;
+    }
+    return 0;
+}
 
 /* ------------------------------------------------------------------------ */
 /* Bins                                                                      */
@@ -310,6 +338,9 @@ worker_run_bins(struct worker *w)
     uint32_t b;
 
     while ((b = atomic_fetch_add(&r->next_bin, 1u)) < r->bin_count) {
+        if (out_of_budget(r)) {
+            break;
+        }
         process_bin(w, b);
     }
 }
@@ -824,9 +855,28 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
         }
         err = grids_reset(r) ? SIM_REPLAY_ERROR_OK : SIM_REPLAY_ERROR_NOMEM;
     }
+    if (!err && out_of_budget(r)) {
+        err = SIM_REPLAY_ERROR_BUDGET;
+    }
     if (!err) {
+        /* The draw's cost per unit: the workers' counters before and after. */
+        for (uint32_t k = 0; k < r->worker_count; k++) {
+            for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+                out->lanes_shaded[u] -= r->workers[k].counters[u].lanes_shaded;
+                out->shader_instructions[u] -= r->workers[k].counters[u].shader_instructions;
+            }
+        }
         run_bins(r);
+        for (uint32_t k = 0; k < r->worker_count; k++) {
+            for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+                out->lanes_shaded[u] += r->workers[k].counters[u].lanes_shaded;
+                out->shader_instructions[u] += r->workers[k].counters[u].shader_instructions;
+            }
+        }
         grids_count(r);
+        if (out_of_budget(r)) {
+            err = SIM_REPLAY_ERROR_BUDGET;
+        }
         for (uint32_t k = 0; k < r->worker_count; k++) {
             if (r->workers[k].nomem) {
                 err = SIM_REPLAY_ERROR_NOMEM;
@@ -846,6 +896,10 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
                 }
             }
         }
+    }
+    if (err == SIM_REPLAY_ERROR_BUDGET) {
+        snprintf(out->detail, sizeof(out->detail),
+                 "the frame's time budget of %.3g s ran out during the draw", r->opt.time_budget);
     }
     while (begun > 0) {
         front_end[--begun]->finish(dc);
@@ -1138,6 +1192,13 @@ replay_pass(struct replay *r, uint32_t p)
             snprintf(out->detail, sizeof(out->detail), "%s", detail);
             continue;
         }
+        if (out_of_budget(r)) {
+            out->status = SIM_REPLAY_ERROR_BUDGET;
+            snprintf(out->detail, sizeof(out->detail),
+                     "the frame's time budget of %.3g s ran out before the draw",
+                     r->opt.time_budget);
+            continue;
+        }
         if (draw->clear_count) {
             clear_attachments(r, pass, draw);
             continue;
@@ -1362,6 +1423,10 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
     if (r.opt.threads == 0) {
         r.opt.threads = 1;
     }
+    if (r.opt.time_budget > 0 && isfinite(r.opt.time_budget)) {
+        double ns = r.opt.time_budget * 1e9;
+        r.deadline_ns = monotonic_ns() + (ns < 1e18 ? (uint64_t)ns : (uint64_t)1e18);
+    }
     if (!sim_replay_options_resolve(&r.opt)) {
         snprintf(detail, 160, "a unit option is out of range");
         return SIM_REPLAY_ERROR_BAD_OPTIONS;
@@ -1565,6 +1630,9 @@ sim_replay_options_resolve(struct sim_replay_options *opt)
     }
     opt->blur.shutter = opt->blur.shutter > 0.0f ? opt->blur.shutter : 0.5f;
     opt->blur.focus_w = opt->blur.focus_w > 0.0f ? opt->blur.focus_w : 1.0f;
+    if (!(opt->time_budget >= 0.0)) {
+        return 0;
+    }
     q->entries = q->entries ? q->entries : 32;
     q->window = q->window ? q->window : 2;
     if (q->empty > SIM_SWITCH_OFF || q->evict_merge > SIM_SWITCH_OFF ||

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "pipeline/tess/tess_private.h"
+#include "pipeline/util/util.h"
 
 /* SPIR-V ExecutionMode values the configuration is read from. */
 #define SPV_MODE_SPACING_EQUAL 1u
@@ -104,28 +105,12 @@ sim_tess_config_from_spirv(struct sim_tess_config *config, uint32_t primitive, u
 /* ------------------------------------------------------------------------ */
 /* Numbers                                                                   */
 
-static uint32_t
-float_bits(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, sizeof(u));
-    return u;
-}
-
-static float
-bits_float(uint32_t u)
-{
-    float x;
-    memcpy(&x, &u, sizeof(x));
-    return x;
-}
-
 float
 sim_tess_flush_denormal(float x)
 {
-    uint32_t u = float_bits(x);
+    uint32_t u = sim_f2u(x);
     if ((u & 0x7f800000u) == 0) {
-        return bits_float(u & 0x80000000u);
+        return sim_u2f(u & 0x80000000u);
     }
     return x;
 }
@@ -133,7 +118,7 @@ sim_tess_flush_denormal(float x)
 uint32_t
 sim_tess_fixed_from_float(float x)
 {
-    uint32_t u = float_bits(x);
+    uint32_t u = sim_f2u(x);
     uint32_t exponent = (u >> 23) & 0xffu;
     uint32_t mantissa = u & 0x7fffffu;
 

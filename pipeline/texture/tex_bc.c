@@ -35,14 +35,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/texture/texture.h"
-
-static uint32_t
-fbits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
+#include "pipeline/util/util.h"
 
 static float
 srgb_to_linear(float f)
@@ -630,6 +623,6 @@ sim_tex_bc_decode(uint32_t format, const uint8_t *block, uint32_t x, uint32_t y,
         break;
     }
     for (int c = 0; c < 4; c++) {
-        texel[c] = fbits(srgb && c < 3 ? srgb_to_linear(rgba[c]) : rgba[c]);
+        texel[c] = sim_f2u(srgb && c < 3 ? srgb_to_linear(rgba[c]) : rgba[c]);
     }
 }

@@ -27,22 +27,7 @@
 
 #include "pipeline/texture/texture.h"
 #include "pipeline/texture/tex_private.h"
-
-static float
-bf(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint32_t
-fb(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
+#include "pipeline/util/util.h"
 
 /* Decoded 8-bit channels: tex_format.c's tables (the general path's). */
 
@@ -109,7 +94,7 @@ sample_level(struct fast *f, uint32_t level, const float u[2], const int32_t off
         int32_t y = to_index(floorf(u[1] * size[1])) + off[1];
         texel(f, level, x, y, t);
         for (int c = 0; c < 4; c++) {
-            out[c] = bf(t[c]);
+            out[c] = sim_u2f(t[c]);
         }
         return;
     }
@@ -128,7 +113,7 @@ sample_level(struct fast *f, uint32_t level, const float u[2], const int32_t off
         weight *= hy ? frac[1] : 1.0f - frac[1];
         texel(f, level, i0[0] + hx, i0[1] + hy, t);
         for (int c = 0; c < 4; c++) {
-            out[c] += weight * bf(t[c]);
+            out[c] += weight * sim_u2f(t[c]);
         }
     }
 }
@@ -164,8 +149,8 @@ nearest_one_level(struct fast *f, const struct sim_tex_request *req, const int32
     memcpy(border, f->border, sizeof(border));
     for (; lanes; lanes &= lanes - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(lanes);
-        int32_t x = to_index(floorf(bf(req->coord[0][l]) * fw)) + off[0];
-        int32_t y = to_index(floorf(bf(req->coord[1][l]) * fh)) + off[1];
+        int32_t x = to_index(floorf(sim_u2f(req->coord[0][l]) * fw)) + off[0];
+        int32_t y = to_index(floorf(sim_u2f(req->coord[1][l]) * fh)) + off[1];
         int32_t wx = sim_tex_wrap(x, w, mode_x);
         int32_t wy = wx < 0 ? -1 : sim_tex_wrap(y, h, mode_y);
         uint64_t o;
@@ -251,11 +236,11 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
     switch (sampler->border_color) {
     case VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK:
     case VK_BORDER_COLOR_INT_OPAQUE_BLACK:
-        f.border[3] = fb(1.0f);
+        f.border[3] = sim_f2u(1.0f);
         break;
     case VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE:
     case VK_BORDER_COLOR_INT_OPAQUE_WHITE:
-        f.border[0] = f.border[1] = f.border[2] = f.border[3] = fb(1.0f);
+        f.border[0] = f.border[1] = f.border[2] = f.border[3] = sim_f2u(1.0f);
         break;
     default:
         break;
@@ -277,7 +262,7 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
         if (!(req->lanes & (1u << l))) {
             continue;
         }
-        float u[2] = {bf(req->coord[0][l]), bf(req->coord[1][l])};
+        float u[2] = {sim_u2f(req->coord[0][l]), sim_u2f(req->coord[1][l])};
         float lambda = 0.0f, rgba[4], rgba2[4];
         int linear;
         uint32_t level;
@@ -285,12 +270,12 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
         if (!need_lod) {
             sample_level(&f, 0, u, off, sampler->mag_filter == VK_FILTER_LINEAR, rgba);
             for (int c = 0; c < 4; c++) {
-                out[c][l] = fb(rgba[c]);
+                out[c][l] = sim_f2u(rgba[c]);
             }
             continue;
         }
         if (req->kind == SIM_IR_TEX_SAMPLE_LOD) {
-            lambda = bf(req->lod[l]);
+            lambda = sim_u2f(req->lod[l]);
         } else {
             float rho_x = 0, rho_y = 0;
             for (uint32_t a = 0; a < 2; a++) {
@@ -339,7 +324,7 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
             }
         }
         for (int c = 0; c < 4; c++) {
-            out[c][l] = fb(rgba[c]);
+            out[c][l] = sim_f2u(rgba[c]);
         }
     }
     *texels = f.texels;

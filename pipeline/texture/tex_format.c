@@ -18,6 +18,7 @@
 
 #include "pipeline/texture/texture.h"
 #include "pipeline/texture/tex_private.h"
+#include "pipeline/util/util.h"
 
 enum chan {
     CH_UNORM8,
@@ -104,7 +105,7 @@ static struct sim_tex_decode8 decode8;
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
 static float srgb_to_linear(uint32_t c);
-static uint32_t fbits(float f);
+static uint32_t sim_f2u(float f);
 
 static void
 tables_init(void)
@@ -116,8 +117,8 @@ tables_init(void)
         }
     }
     for (uint32_t c = 0; c < 256; c++) {
-        decode8.unorm[c] = fbits((float)c / 255.0f);
-        decode8.srgb[c] = fbits(srgb_to_linear(c));
+        decode8.unorm[c] = sim_f2u((float)c / 255.0f);
+        decode8.srgb[c] = sim_f2u(srgb_to_linear(c));
     }
 }
 
@@ -196,14 +197,6 @@ srgb_to_linear(uint32_t c)
     return f <= 0.04045f ? f / 12.92f : powf((f + 0.055f) / 1.055f, 2.4f);
 }
 
-static uint32_t
-fbits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 /* A texel of a block-compressed format: rows of the level are rows of 4x4
  * blocks (pipeline.h, sim_tex_level). */
 static int
@@ -252,7 +245,7 @@ sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x
                    : 0;
     }
     is_int = is_integer_chan(d->chan);
-    texel[3] = is_int ? 1u : fbits(1.0f);
+    texel[3] = is_int ? 1u : sim_f2u(1.0f);
     if (level >= image->level_count || level >= SIM_TEX_MAX_LEVELS) {
         texel[3] = 0;
         return 1;
@@ -285,17 +278,17 @@ sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x
         uint32_t w;
         memcpy(&w, p, 4);
         if (d->chan == CH_UNORM24) {
-            texel[0] = fbits((float)(w & 0xffffffu) / 16777215.0f);
+            texel[0] = sim_f2u((float)(w & 0xffffffu) / 16777215.0f);
         } else if (d->chan == CH_B10G11R11) {
-            texel[0] = fbits(small_float(w & 0x7ffu, 6));
-            texel[1] = fbits(small_float((w >> 11) & 0x7ffu, 6));
-            texel[2] = fbits(small_float(w >> 22, 5));
+            texel[0] = sim_f2u(small_float(w & 0x7ffu, 6));
+            texel[1] = sim_f2u(small_float((w >> 11) & 0x7ffu, 6));
+            texel[2] = sim_f2u(small_float(w >> 22, 5));
         } else {
             for (uint32_t c = 0; c < 4; c++) {
                 uint32_t bits = c == 3 ? w >> 30 : (w >> (10 * c)) & 0x3ffu;
                 texel[c] = d->chan == CH_A2B10G10R10UI
                                ? bits
-                               : fbits((float)bits / (c == 3 ? 3.0f : 1023.0f));
+                               : sim_f2u((float)bits / (c == 3 ? 3.0f : 1023.0f));
             }
         }
         return 1;
@@ -308,7 +301,7 @@ sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x
             break;
         case CH_SNORM8: {
             float f = (float)(int8_t)p[c] / 127.0f;
-            raw[c] = fbits(f < -1.0f ? -1.0f : f);
+            raw[c] = sim_f2u(f < -1.0f ? -1.0f : f);
             break;
         }
         case CH_SRGB8:
@@ -324,14 +317,14 @@ sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x
         case CH_UNORM16: {
             uint16_t h;
             memcpy(&h, p + 2 * c, 2);
-            raw[c] = fbits((float)h / 65535.0f);
+            raw[c] = sim_f2u((float)h / 65535.0f);
             break;
         }
         case CH_SNORM16: {
             int16_t h;
             memcpy(&h, p + 2 * c, 2);
             float f = (float)h / 32767.0f;
-            raw[c] = fbits(f < -1.0f ? -1.0f : f);
+            raw[c] = sim_f2u(f < -1.0f ? -1.0f : f);
             break;
         }
         case CH_UINT16: {
@@ -349,7 +342,7 @@ sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x
         case CH_SFLOAT16: {
             uint16_t h;
             memcpy(&h, p + 2 * c, 2);
-            raw[c] = fbits(sim_half_to_float(h));
+            raw[c] = sim_f2u(sim_half_to_float(h));
             break;
         }
         default:
@@ -367,14 +360,6 @@ sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x
         texel[c] = raw[c];
     }
     return 1;
-}
-
-static float
-ffrom(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
 }
 
 /* Float to an n-bit normalized integer: clamp, scale, round to nearest. */
@@ -422,7 +407,7 @@ sim_tex_store_texel(const struct sim_tex_image *image, int32_t x, int32_t y, int
         switch (d->chan) {
         case CH_UNORM8:
         case CH_SNORM8:
-            p[c] = (uint8_t)to_norm(ffrom(v[c]), d->chan == CH_SNORM8, 8);
+            p[c] = (uint8_t)to_norm(sim_u2f(v[c]), d->chan == CH_SNORM8, 8);
             break;
         case CH_SRGB8:
             return 0; /* sRGB formats are not storage formats */
@@ -432,11 +417,11 @@ sim_tex_store_texel(const struct sim_tex_image *image, int32_t x, int32_t y, int
             break;
         case CH_UNORM16:
         case CH_SNORM16:
-            h = (uint16_t)to_norm(ffrom(v[c]), d->chan == CH_SNORM16, 16);
+            h = (uint16_t)to_norm(sim_u2f(v[c]), d->chan == CH_SNORM16, 16);
             memcpy(p + 2 * c, &h, 2);
             break;
         case CH_SFLOAT16:
-            h = (uint16_t)sim_float_to_half(ffrom(v[c]));
+            h = (uint16_t)sim_float_to_half(sim_u2f(v[c]));
             memcpy(p + 2 * c, &h, 2);
             break;
         case CH_UINT16:

@@ -58,7 +58,7 @@ sim_tex_decode8_tables(void);
  * sees an anisotropic lookup. */
 struct sim_tex_aniso {
     uint32_t enable;
-    float max_anisotropy; /* taps: floor(max_anisotropy), at most 64 */
+    float max_anisotropy; /* anisotropic when floor(max_anisotropy) >= 2 */
 };
 
 /* sim_tex_run_general with anisotropic filtering by the rule in

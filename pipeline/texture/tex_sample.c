@@ -13,31 +13,63 @@
  * texels the average of the three that meet).  Gathers read the bilinear
  * footprint at the base level (16.9.2).
  *
- * Anisotropic filtering (16.5.7 leaves the method to the implementation;
- * this is the EXT_texture_filter_anisotropic approximation), through
- * sim_tex_run_general_aniso with `aniso->enable` and `aniso->max_anisotropy`
- * > 1.  It applies to implicit-LOD and gradient samples (not explicit LOD,
- * LOD queries or gathers) of images with two coordinate axes (2D and 2D
- * arrays; not 1D, cube maps or 3D), with normalized coordinates, a
- * non-integer format and both min_filter and mag_filter LINEAR; every other
- * lookup is isotropic.  With the texel-space derivative lengths
- *     Px = |(du/dx, dv/dx) * size|,  Py = |(du/dy, dv/dy) * size|,
- *     Pmax = max(Px, Py),  Pmin = min(Px, Py),
- *     M = min(floor(max_anisotropy), 64)  (64 bounds the cost; devices
- *         report maxSamplerAnisotropy 16),
- *     N = min(ceil(Pmax / Pmin), M)  (N = 1 when Pmax = 0 or is NaN;
- *         N = M when Pmin = 0),
- *     lambda_base = log2(Pmax / N)
- * (which is log2(Pmin), the minor axis, unless N was clamped by
- * max_anisotropy, when it is larger so the N taps still cover the major
- * axis), then bias, clamps and level selection exactly as the isotropic
- * path.  The result is the plain mean of N lookups, each filtered as the
- * isotropic path filters one (bilinear, and between two levels for mipmap
- * LINEAR), at u + (i / (N + 1) - 1/2) * d, i = 1..N, where d is the
- * normalized-coordinate derivative (ddx or ddy) with the larger Px / Py.
- * N = 1 is exactly the isotropic result.
+ * Anisotropic filtering (16.5.7 leaves the method to the implementation)
+ * is lavapipe's, the reference driver's: Mesa 22.3's gallivm
+ * (src/gallium/auxiliary/gallivm/lp_bld_sample.c, lp_build_pmin and
+ * lp_build_lod_selector; lp_bld_sample_soa.c, lp_build_sample_aniso), an
+ * elliptical weighted average after Heckbert's thesis ("Fundamentals of
+ * Texture Mapping and Image Warping", 1989) and softpipe's
+ * img_filter_2d_ewa.  It runs through sim_tex_run_general_aniso with
+ * `aniso->enable` and floor(aniso->max_anisotropy) >= 2 (lavapipe keeps
+ * maxAnisotropy as an integer and filters anisotropically above 1) for
+ * every sample
+ * (implicit LOD, explicit LOD, gradients; any min/mag filter and mipmap
+ * mode) of an image with two coordinate axes (2D and 2D arrays), with
+ * normalized coordinates and a non-integer format.  Cube maps, 3D and 1D
+ * images, gathers and integer formats are filtered isotropically.
+ *
+ * Footprint.  Always the coarse quad derivatives of (s, t) (lane 0's
+ * right and lower neighbours), for textureLod and textureGrad as well:
+ * lavapipe ignores the given LOD's footprint and the given gradients
+ * here.  In texels of the view's level 0 (size W x H):
+ *     Px^2 = (ds/dx W)^2 + (dt/dx H)^2,  Py^2 likewise along y,
+ *     Pmax^2, Pmin^2 their larger and smaller,
+ *     Pmin^2 = Pmax^2 / 16^2  where Pmax^2 > Pmin^2 16^2:
+ * 16, lavapipe's maxSamplerAnisotropy, whatever the sampler's
+ * maxAnisotropy.  Measured, not read: tests/diff's tex_aniso_ewa fails
+ * with the sampler's 8 or 4.5 in its place, tex_aniso (32:1) with a
+ * division by 16 rather than 16^2; later gallivm sources read the
+ * sampler's value M and divide by M.
+ * LOD.  lambda = 0.5 fast_log2(Pmin^2) (textureQueryLod: the exact log2),
+ * fast_log2(m 2^e) = (e - 1) + m for m in [1, 2), exact at powers of two;
+ * or the explicit LOD; then the shader bias, the sampler bias and the
+ * clamps as in the isotropic path.  One level, whatever the mipmap mode:
+ * trunc(lambda) clamped to the view's levels (no blend between levels).
+ * Filter at level L (scale = 2^-L), in level-L texels, with
+ *     (ux, uy) = (ds/dx, ds/dy) W scale,  (vx, vy) = (dt/dx, dt/dy) H scale,
+ *     A = vx^2 + vy^2 + 1,  B = -2 (ux vx + uy vy),  C = ux^2 + uy^2 + 1,
+ *     F = A C - B^2 / 4,  d = 4 A C - B^2,
+ * the ellipse A du^2 + B du dv + C dv^2 = F around the sample
+ * (tu, tv) = (s W scale - 1/2, t H scale - 1/2), its bounding box
+ * +-2/d sqrt(d C F) along u and +-2/d sqrt(A d F) along v, widened to
+ * whole texels (floor / ceil).  Every texel corner (i, j) in the box, row
+ * by row, has q = (A du^2 + B du dv + C dv^2) 1023 / F (du = i - tu,
+ * dv = j - tv), stepped incrementally along the row as lavapipe steps it,
+ * and weight exp(-2 r2), r2 = trunc(q) / 1023, from a 1024-entry table;
+ * trunc(q) past 1023 weighs 0.  The texel read for the corner is the one a
+ * nearest lookup at (i / width_L, j / height_L) reads, with the address
+ * modes and texel offsets (lavapipe's float arithmetic: repeat on
+ * non-power-of-two sizes and mirrored repeat can land one texel off the
+ * integer corner).  The result is sum(w texel) / sum(w); with no weight,
+ * the bilinear lookup at level L.  The filter is a Gaussian even at 1:1
+ * mapping (texels within sqrt(2) of the sample: the centre 1, the four
+ * neighbours 0.37, the four diagonals 0.14), hence lavapipe's softer
+ * picture.  Floats are rounded in lavapipe's order, without fused
+ * multiply-adds; a box beyond SIM_TEX_EWA_MAX_BOX texels (a texture
+ * without mipmaps minified a thousand times) falls back to bilinear.
  */
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #include <spirv/unified1/spirv.h>
@@ -45,27 +77,12 @@
 
 #include "pipeline/texture/texture.h"
 #include "pipeline/texture/tex_private.h"
-
-static float
-bf(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint32_t
-fb(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
+#include "pipeline/util/util.h"
 
 static void
 border(const struct sim_tex_sampler *s, int is_int, uint32_t out[4])
 {
-    uint32_t one = is_int ? 1u : fb(1.0f);
+    uint32_t one = is_int ? 1u : sim_f2u(1.0f);
     switch (s->border_color) {
     case VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK:
     case VK_BORDER_COLOR_INT_OPAQUE_BLACK:
@@ -211,7 +228,7 @@ texel_at(struct lookup *lk, uint32_t level, const int32_t *x, uint32_t out[4])
         texel_at(lk, level, c, out);
         if (!lk->is_int) {
             for (int k = 0; k < 4; k++) {
-                out[k] = fb((bf(ta[k]) + bf(tb[k]) + bf(out[k])) / 3.0f);
+                out[k] = sim_f2u((sim_u2f(ta[k]) + sim_u2f(tb[k]) + sim_u2f(out[k])) / 3.0f);
             }
         }
         return;
@@ -246,7 +263,7 @@ texel_at(struct lookup *lk, uint32_t level, const int32_t *x, uint32_t out[4])
     lk->texels++;
     sim_tex_fetch_texel(lk->image, level, w[0], w[1], w[2], layer, out);
     if (lk->has_dref) {
-        out[0] = fb(compare(lk->sampler->compare_op, lk->dref, bf(out[0])));
+        out[0] = sim_f2u(compare(lk->sampler->compare_op, lk->dref, sim_u2f(out[0])));
     }
 }
 
@@ -271,7 +288,7 @@ sample_level(struct lookup *lk, uint32_t level, const float *u, const int32_t *o
         }
         texel_at(lk, level, i0, t);
         for (int c = 0; c < 4; c++) {
-            out[c] = bf(t[c]);
+            out[c] = sim_u2f(t[c]);
         }
         return;
     }
@@ -291,34 +308,165 @@ sample_level(struct lookup *lk, uint32_t level, const float *u, const int32_t *o
         }
         texel_at(lk, level, x, t);
         for (int c = 0; c < 4; c++) {
-            out[c] += weight * bf(t[c]);
+            out[c] += weight * sim_u2f(t[c]);
         }
     }
 }
 
-/* sample_level, as the mean of `n` lookups along `axis` (normalized
- * coordinates) centred on u: the anisotropic taps of the header comment. */
-static void
-sample_taps(struct lookup *lk, uint32_t level, const float *u, const int32_t *offset, int linear,
-            uint32_t n, const float *axis, float out[4])
-{
-    float t[4];
+/* Half the ellipse's bounding box, in texels, beyond which the EWA filter
+ * gives up for the bilinear lookup (the header comment). */
+#define SIM_TEX_EWA_MAX_BOX 2048
 
-    if (n <= 1) {
-        sample_level(lk, level, u, offset, linear, out);
-        return;
+/* lavapipe's float-to-int conversion (cvttps2dq): truncation, and
+ * INT32_MIN for NaN and values out of range. */
+static int32_t
+lp_itrunc(float x)
+{
+    if (!(x >= -2147483648.0f && x < 2147483648.0f)) {
+        return INT32_MIN;
     }
+    return (int32_t)x;
+}
+
+/* The EWA weight table of the header comment: exp(-2 r2), r2 = i / 1023. */
+#define EWA_LUT_SIZE 1024
+static float ewa_lut[EWA_LUT_SIZE];
+static pthread_once_t ewa_once = PTHREAD_ONCE_INIT;
+
+static void
+ewa_lut_init(void)
+{
+    for (uint32_t i = 0; i < EWA_LUT_SIZE; i++) {
+        float r2 = (float)i / (float)(EWA_LUT_SIZE - 1);
+        ewa_lut[i] = (float)exp((double)(-2.0f * r2));
+    }
+}
+
+/* The piecewise-linear log2 of the header comment: the unbiased exponent
+ * plus the mantissa in [1, 2) minus 1, exact at powers of two. */
+static float
+fast_log2(float x)
+{
+    uint32_t u = sim_f2u(x);
+    int32_t e = (int32_t)((u >> 23) & 0xff) - 127;
+    float m = sim_u2f((u & 0x007fffffu) | 0x3f800000u);
+    return (float)(e - 1) + m;
+}
+
+/* The texel index the nearest filter picks along one axis at the texel
+ * corner i of a level `size` texels long (the coordinate i / size), with
+ * `offset`, as the header comment's EWA loop reads it: wrapped, or outside
+ * [0, size) for the border colour. */
+static int32_t
+ewa_index(int32_t i, int32_t size, int32_t offset, uint32_t mode, int base_pot)
+{
+    float fs = (float)size, c = (float)i / fs;
+
+    switch (mode) {
+    case VK_SAMPLER_ADDRESS_MODE_REPEAT:
+        if (base_pot) {
+            return (lp_itrunc(floorf(c * fs)) + offset) & (size - 1);
+        } else {
+            float f;
+            int32_t x;
+            c += (float)offset / fs;
+            f = c - floorf(c);
+            f = f < 0x1.fffffep-1f ? f : 0x1.fffffep-1f;
+            x = lp_itrunc(f * fs);
+            return x < 0 ? 0 : x >= size ? size - 1 : x;
+        }
+    case VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT: {
+        float h, f;
+        int32_t x;
+        c += (float)offset / fs;
+        h = c * 0.5f;
+        f = h - nearbyintf(h);
+        f = fabsf(f + f);
+        x = lp_itrunc(f * fs);
+        return x < 0 ? 0 : x >= size ? size - 1 : x;
+    }
+    case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER:
+        return lp_itrunc(floorf(c * fs)) + offset;
+    default:
+        return sim_tex_wrap(lp_itrunc(floorf(c * fs)) + offset, size, mode);
+    }
+}
+
+/* The elliptical weighted average of the header comment at one level: u
+ * the normalized coordinates, d[0..3] = ds/dx, ds/dy, dt/dx, dt/dy, base
+ * the view's level 0 size. */
+static void
+sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *offset,
+           const float *d, const float *base, float out[4])
+{
+    const struct sim_tex_level *lv = &lk->image->levels[level];
+    int32_t w = (int32_t)(lv->width ? lv->width : 1), h = (int32_t)(lv->height ? lv->height : 1);
+    int base_pot = ((uint32_t)base[0] & ((uint32_t)base[0] - 1)) == 0;
+    float scale = 1.0f / (float)(1u << level);
+    float ux = d[0] * base[0] * scale, uy = d[1] * base[0] * scale;
+    float vx = d[2] * base[1] * scale, vy = d[3] * base[1] * scale;
+    float a = vx * vx + vy * vy + 1.0f;
+    float b = (ux * vx + uy * vy) * -2.0f;
+    float c = ux * ux + uy * uy + 1.0f;
+    float f = a * c - b * b / 4.0f;
+    float det = (0.0f - b * b) + a * c * 4.0f;
+    float box_u = 2.0f / det * sqrtf(det * c * f);
+    float box_v = 2.0f / det * sqrtf(a * det * f);
+    float tex_u = u[0] * (base[0] * scale) + -0.5f;
+    float tex_v = u[1] * (base[1] * scale) - 0.5f;
+    float sum[4] = {0, 0, 0, 0}, den = 0.0f;
+    uint32_t t[4];
+
+    pthread_once(&ewa_once, ewa_lut_init);
     out[0] = out[1] = out[2] = out[3] = 0.0f;
-    for (uint32_t i = 1; i <= n; i++) {
-        float w = (float)i / (float)(n + 1) - 0.5f;
-        float p[3] = {u[0] + w * axis[0], u[1] + w * axis[1], u[2]};
-        sample_level(lk, level, p, offset, linear, t);
-        for (int c = 0; c < 4; c++) {
-            out[c] += t[c];
+    if (box_u == box_u && box_v == box_v && box_u <= (float)SIM_TEX_EWA_MAX_BOX &&
+        box_v <= (float)SIM_TEX_EWA_MAX_BOX && tex_u == tex_u && tex_v == tex_v &&
+        fabsf(tex_u) < 1e9f && fabsf(tex_v) < 1e9f) {
+        float form = (float)(EWA_LUT_SIZE - 1) / f;
+        a *= form;
+        b *= form;
+        c *= form;
+        float ddq = a * 2.0f;
+        int32_t u0 = lp_itrunc(floorf(tex_u - box_u)), u1 = lp_itrunc(ceilf(tex_u + box_u));
+        int32_t v0 = lp_itrunc(floorf(tex_v - box_v)), v1 = lp_itrunc(ceilf(tex_v + box_v));
+        float uu = (float)u0 - tex_u;
+        float dq_base = (uu * 2.0f + 1.0f) * a;
+        float q_base = uu * uu * a;
+
+        for (int32_t v = v0; v <= v1; v++) {
+            float vv = (float)v - tex_v;
+            float dq = vv * b + dq_base;
+            float q = (c * vv + b * uu) * vv + q_base;
+            for (int32_t x = u0; x <= u1; x++, q += dq, dq += ddq) {
+                int32_t qi = lp_itrunc(q);
+                float weight;
+                if (qi > EWA_LUT_SIZE - 1) {
+                    continue;
+                }
+                weight = ewa_lut[qi < 0 ? 0 : qi];
+                if (weight == 0.0f) {
+                    continue;
+                }
+                int32_t p[3] = {
+                    ewa_index(x, w, offset[0], lk->sampler->address_mode[0], base_pot),
+                    ewa_index(v, h, offset[1], lk->sampler->address_mode[1],
+                              ((uint32_t)base[1] & ((uint32_t)base[1] - 1)) == 0),
+                    0};
+                texel_at(lk, level, p, t);
+                for (int k = 0; k < 4; k++) {
+                    sum[k] += sim_u2f(t[k]) * weight;
+                }
+                den += weight;
+            }
         }
     }
-    for (int c = 0; c < 4; c++) {
-        out[c] /= (float)n;
+    if (den == 0.0f) {
+        /* No texel inside the ellipse: the bilinear lookup at this level. */
+        sample_level(lk, level, u, offset, 1, out);
+        return;
+    }
+    for (int k = 0; k < 4; k++) {
+        out[k] = sum[k] / den;
     }
 }
 
@@ -387,13 +535,14 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
     lk.axes = axes;
     lk.is_int = sim_tex_format_is_integer(image->format);
     lk.has_dref = req->has_dref && sampler && sampler->compare_enable;
-    /* M of the header comment, or 1 for an isotropic lookup. */
-    uint32_t max_taps = 1;
+    /* Lavapipe's elliptical filter (the header comment's conditions), or
+     * the isotropic lookup. */
+    int ewa = 0;
     if (aniso && aniso->enable && aniso->max_anisotropy >= 2.0f && sampler &&
-        sampler->min_filter == VK_FILTER_LINEAR && sampler->mag_filter == VK_FILTER_LINEAR &&
         !sampler->unnormalized_coordinates && !lk.is_int && axes == 2 && !cube &&
-        (req->kind == SIM_IR_TEX_SAMPLE || req->kind == SIM_IR_TEX_SAMPLE_GRAD)) {
-        max_taps = aniso->max_anisotropy >= 64.0f ? 64u : (uint32_t)aniso->max_anisotropy;
+        (req->kind == SIM_IR_TEX_SAMPLE || req->kind == SIM_IR_TEX_SAMPLE_GRAD ||
+         req->kind == SIM_IR_TEX_SAMPLE_LOD || req->kind == SIM_IR_TEX_QUERY_LOD)) {
+        ewa = 1;
     }
 
     for (int l = 0; l < SIM_LANES; l++) {
@@ -440,8 +589,7 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
 
         /* Sampling. */
         float u[3] = {0, 0, 0}, major = 1.0f, lambda, rho_x = 0, rho_y = 0, dir[3];
-        float tap_axis[3] = {0, 0, 0};
-        uint32_t face = 0, taps = 1;
+        uint32_t face = 0;
         const struct sim_tex_level *base = &image->levels[0];
         float size[3] = {(float)base->width, (float)base->height,
                          (float)(base->depth ? base->depth : 1)};
@@ -451,32 +599,41 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
             continue;
         }
         if (cube) {
-            dir[0] = bf(req->coord[0][l]);
-            dir[1] = bf(req->coord[1][l]);
-            dir[2] = bf(req->coord[2][l]);
+            dir[0] = sim_u2f(req->coord[0][l]);
+            dir[1] = sim_u2f(req->coord[1][l]);
+            dir[2] = sim_u2f(req->coord[2][l]);
             face = cube_face(dir, u, &major);
             layer = face;
             lk.cube = 1;
             axes = 2;
             lk.axes = 2;
             if (req->arrayed) {
-                float a = floorf(bf(req->coord[3][l]) + 0.5f);
+                float a = floorf(sim_u2f(req->coord[3][l]) + 0.5f);
                 uint32_t arrays = image->layers / 6 ? image->layers / 6 : 1;
                 layer += 6 * (a < 0 ? 0 : a >= (float)arrays ? arrays - 1 : (uint32_t)a);
             }
         } else {
             for (uint32_t a = 0; a < axes; a++) {
-                u[a] = bf(req->coord[a][l]);
+                u[a] = sim_u2f(req->coord[a][l]);
             }
             if (req->arrayed) {
                 /* Vulkan 16.6.1: layer = clamp(RNE(a), 0, layers - 1) */
-                float a = nearbyintf(bf(req->coord[axes][l]));
+                float a = nearbyintf(sim_u2f(req->coord[axes][l]));
                 uint32_t n = image->layers ? image->layers : 1;
                 layer = a < 0 ? 0 : a >= (float)n ? n - 1 : (uint32_t)a;
             }
         }
         lk.layer = layer;
         lk.dref = req->dref[l];
+        /* The coarse quad derivatives ds/dx, ds/dy, dt/dx, dt/dy: the
+         * anisotropic filter's footprint whatever the instruction. */
+        float quad_d[4] = {req->ddx[0][l], req->ddy[0][l], req->ddx[1][l], req->ddy[1][l]};
+        if (req->kind == SIM_IR_TEX_SAMPLE_LOD || req->kind == SIM_IR_TEX_SAMPLE_GRAD) {
+            quad_d[0] = req->quad_ddx[0][l];
+            quad_d[1] = req->quad_ddy[0][l];
+            quad_d[2] = req->quad_ddx[1][l];
+            quad_d[3] = req->quad_ddy[1][l];
+        }
         if (req->kind == SIM_IR_TEX_GATHER) {
             int32_t off[3] = {req->offset[0], req->offset[1], 0};
             gather(&lk, u, off, req->component & 3, out, l);
@@ -488,7 +645,7 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
         }
 
         if (req->kind == SIM_IR_TEX_SAMPLE_LOD) {
-            lambda = bf(req->lod[l]);
+            lambda = sim_u2f(req->lod[l]);
         } else if (cube) {
             float dx[3] = {req->ddx[0][l], req->ddx[1][l], req->ddx[2][l]};
             float dy[3] = {req->ddy[0][l], req->ddy[1][l], req->ddy[2][l]};
@@ -511,19 +668,21 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
             }
             /* log2(max(sqrt(x), sqrt(y))) = 0.5 log2(max(x, y)) */
             lambda = 0.5f * log2f(rho_x > rho_y ? rho_x : rho_y);
-            if (max_taps > 1) {
-                float pmax = sqrtf(rho_x > rho_y ? rho_x : rho_y);
-                float pmin = sqrtf(rho_x > rho_y ? rho_y : rho_x);
-                float ratio = pmin > 0.0f ? ceilf(pmax / pmin) : (float)max_taps;
-                taps = pmax > 0.0f && ratio > 1.0f
-                           ? (ratio < (float)max_taps ? (uint32_t)ratio : max_taps)
-                           : 1u;
-                if (taps > 1) {
-                    const float(*d)[SIM_LANES] = rho_x > rho_y ? req->ddx : req->ddy;
-                    tap_axis[0] = d[0][l];
-                    tap_axis[1] = d[1][l];
-                    lambda = log2f(pmax / (float)taps);
+            if (ewa) {
+                /* The minor axis, lengthened where the ratio passes 16
+                 * (lavapipe's rule, the header comment). */
+                float px2 = 0.0f, py2 = 0.0f;
+                for (uint32_t a = 0; a < 2; a++) {
+                    float sx = quad_d[2 * a] * size[a], sy = quad_d[2 * a + 1] * size[a];
+                    px2 += sx * sx;
+                    py2 += sy * sy;
                 }
+                float pmax2 = px2 > py2 ? px2 : py2, pmin2 = px2 > py2 ? py2 : px2;
+                if (pmax2 > pmin2 * 256.0f) {
+                    pmin2 = pmax2 / 256.0f;
+                }
+                lambda = 0.5f * (req->kind == SIM_IR_TEX_QUERY_LOD ? log2f(pmin2)
+                                                                     : fast_log2(pmin2));
             }
             if (req->has_bias) {
                 lambda += req->bias[l];
@@ -543,8 +702,8 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
         }
         if (req->kind == SIM_IR_TEX_QUERY_LOD) {
             float d = lambda < 0 ? 0 : lambda > (float)q ? (float)q : lambda;
-            out[0][l] = fb(d);
-            out[1][l] = fb(unclamped);
+            out[0][l] = sim_f2u(d);
+            out[1][l] = sim_f2u(unclamped);
             continue;
         }
 
@@ -556,27 +715,32 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
         if (lambda != lambda) {
             d = 0.0f;
         }
-        if (sampler->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_NEAREST || q == 0) {
+        if (ewa) {
+            /* One level, the LOD truncated, whatever the mipmap mode. */
+            int32_t ipart = lp_itrunc(lambda);
+            uint32_t level = ipart < 0 ? 0u : (uint32_t)ipart > q ? q : (uint32_t)ipart;
+            sample_ewa(&lk, level, u, off, quad_d, size, rgba);
+        } else if (sampler->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_NEAREST || q == 0) {
             /* ceil(d + 0.5) - 1 */
             uint32_t level = d <= 0.5f ? 0u : (uint32_t)ceilf(d + 0.5f) - 1u;
             if (level > q) {
                 level = q;
             }
-            sample_taps(&lk, level, u, off, linear, taps, tap_axis, rgba);
+            sample_level(&lk, level, u, off, linear, rgba);
         } else {
             uint32_t lo_level = (uint32_t)floorf(d);
             uint32_t hi_level = lo_level + 1 > q ? q : lo_level + 1;
             float delta = d - (float)lo_level;
-            sample_taps(&lk, lo_level, u, off, linear, taps, tap_axis, rgba);
+            sample_level(&lk, lo_level, u, off, linear, rgba);
             if (delta > 0.0f && hi_level != lo_level) {
-                sample_taps(&lk, hi_level, u, off, linear, taps, tap_axis, rgba2);
+                sample_level(&lk, hi_level, u, off, linear, rgba2);
                 for (int c = 0; c < 4; c++) {
                     rgba[c] = rgba[c] * (1.0f - delta) + rgba2[c] * delta;
                 }
             }
         }
         for (int c = 0; c < 4; c++) {
-            out[c][l] = fb(rgba[c]);
+            out[c][l] = sim_f2u(rgba[c]);
         }
         if (cube) {
             axes = 3;

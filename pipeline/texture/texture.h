@@ -57,7 +57,7 @@ struct sim_tex_sampler {
     uint32_t unnormalized_coordinates;
     uint32_t compare_enable;
     uint32_t compare_op; /* VkCompareOp */
-    uint32_t anisotropy_enable; /* anisotropic filtering: tex_sample.c's rule */
+    uint32_t anisotropy_enable; /* anisotropic filtering: tex_sample.c's EWA filter */
     float max_anisotropy;
 };
 
@@ -103,6 +103,12 @@ struct sim_tex_request {
     float min_lod[SIM_LANES];
     float ddx[3][SIM_LANES]; /* SAMPLE, QUERY_LOD: quad derivatives; GRAD: given */
     float ddy[3][SIM_LANES];
+    /* SAMPLE_LOD, SAMPLE_GRAD: the coarse quad derivatives of coordinates
+     * s and t, as an implicit-LOD sample takes them (ddx, ddy above for
+     * SAMPLE); the anisotropic filter reads these whatever LOD or
+     * gradients the instruction gives, as lavapipe does (tex_sample.c). */
+    float quad_ddx[2][SIM_LANES];
+    float quad_ddy[2][SIM_LANES];
     int32_t offset[3];
     uint32_t component; /* GATHER */
 };

@@ -11,6 +11,7 @@
 #include "pipeline/units/units.h"
 #include "pipeline/back/back.h"
 #include "pipeline/format/format.h"
+#include "pipeline/util/util.h"
 
 void
 sim_shade_begin(struct sim_shade_ctx *ctx, const struct sim_draw_ctx *dc,
@@ -53,6 +54,10 @@ sim_shade_begin(struct sim_shade_ctx *ctx, const struct sim_draw_ctx *dc,
     ctx->sample_mask_in = sim_interp_builtin(interp, 0, SpvBuiltInSampleMask, 0);
     ctx->sample_mask_out = sim_interp_builtin(interp, 1, SpvBuiltInSampleMask, 0);
     ctx->primitive_id = sim_interp_builtin(interp, 0, SpvBuiltInPrimitiveId, 0);
+    if (dc->point_coord_plane != SIM_NONE) {
+        ctx->point_coord[0] = sim_interp_builtin(interp, 0, SpvBuiltInPointCoord, 0);
+        ctx->point_coord[1] = sim_interp_builtin(interp, 0, SpvBuiltInPointCoord, 1);
+    }
     for (uint32_t a = 0; a < SIM_MAX_COLOR_ATTACHMENTS; a++) {
         for (uint32_t c = 0; c < 4; c++) {
             ctx->out_regs[a][c] = sim_interp_output(interp, a, c);
@@ -64,14 +69,6 @@ sim_shade_begin(struct sim_shade_ctx *ctx, const struct sim_draw_ctx *dc,
                         !st->blend[0].enable && (st->blend[0].write_mask & 0xf) == 0xf &&
                         !st->logic_op_enable && !st->alpha_to_one &&
                         target->color_format[0] == target->color[0]->format;
-}
-
-static uint32_t
-f2u(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
 }
 
 uint32_t
@@ -124,8 +121,8 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
     if (ctx->sample_position[0] && loc) {
         uint32_t *sx = ctx->sample_position[0], *sy = ctx->sample_position[1];
         for (uint32_t l = 0; l < n; l++) {
-            sx[l] = f2u(loc[lanes[l].sample % dc->samples].x / 16.0f);
-            sy[l] = f2u(loc[lanes[l].sample % dc->samples].y / 16.0f);
+            sx[l] = sim_f2u(loc[lanes[l].sample % dc->samples].x / 16.0f);
+            sy[l] = sim_f2u(loc[lanes[l].sample % dc->samples].y / 16.0f);
         }
     }
     if ((reg = ctx->sample_mask_in) != NULL) {
@@ -135,23 +132,23 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
     }
     if ((reg = ctx->frag_coord[0]) != NULL) {
         for (uint32_t l = 0; l < n; l++) {
-            reg[l] = f2u(lanes[l].x);
+            reg[l] = sim_f2u(lanes[l].x);
         }
     }
     if ((reg = ctx->frag_coord[1]) != NULL) {
         for (uint32_t l = 0; l < n; l++) {
-            reg[l] = f2u(lanes[l].y);
+            reg[l] = sim_f2u(lanes[l].y);
         }
     }
     if ((reg = ctx->frag_coord[2]) != NULL) {
         for (uint32_t l = 0; l < n; l++) {
             const struct sim_tri *t = lanes[l].tri;
-            reg[l] = f2u((float)(t->z[0] + t->z[1] * dx[0][l] + t->z[2] * dy[0][l]));
+            reg[l] = sim_f2u((float)(t->z[0] + t->z[1] * dx[0][l] + t->z[2] * dy[0][l]));
         }
     }
     if ((reg = ctx->frag_coord[3]) != NULL) {
         for (uint32_t l = 0; l < n; l++) {
-            reg[l] = f2u((float)inv_w[l]);
+            reg[l] = sim_f2u((float)inv_w[l]);
         }
     }
     if ((reg = ctx->front_facing) != NULL) {
@@ -162,6 +159,14 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
     if ((reg = ctx->primitive_id) != NULL) {
         for (uint32_t l = 0; l < n; l++) {
             reg[l] = lanes[l].tri->prim_id;
+        }
+    }
+    for (uint32_t c = 0; c < 2; c++) {
+        if ((reg = ctx->point_coord[c]) != NULL) {
+            for (uint32_t l = 0; l < n; l++) {
+                const double *p = pl[l] + 3 * (dc->point_coord_plane + c);
+                reg[l] = sim_f2u((float)(p[0] + p[1] * dx[0][l] + p[2] * dy[0][l]));
+            }
         }
     }
     if (ctx->target->heat) {
@@ -196,13 +201,13 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
                 const double *p = pl[0] + 3 * slot;
                 double p0 = p[0], p1 = p[1], p2 = p[2];
                 for (uint32_t l = 0; l < n; l++) {
-                    reg[l] = f2u((float)((p0 + p1 * px[l] + p2 * py[l]) * pw[l]));
+                    reg[l] = sim_f2u((float)((p0 + p1 * px[l] + p2 * py[l]) * pw[l]));
                 }
                 break;
             }
             for (uint32_t l = 0; l < n; l++) {
                 const double *p = pl[l] + 3 * slot;
-                reg[l] = f2u((float)((p[0] + p[1] * px[l] + p[2] * py[l]) * pw[l]));
+                reg[l] = sim_f2u((float)((p[0] + p[1] * px[l] + p[2] * py[l]) * pw[l]));
             }
             break;
         default:
@@ -210,13 +215,13 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
                 const double *p = pl[0] + 3 * slot;
                 double p0 = p[0], p1 = p[1], p2 = p[2];
                 for (uint32_t l = 0; l < n; l++) {
-                    reg[l] = f2u((float)(p0 + p1 * px[l] + p2 * py[l]));
+                    reg[l] = sim_f2u((float)(p0 + p1 * px[l] + p2 * py[l]));
                 }
                 break;
             }
             for (uint32_t l = 0; l < n; l++) {
                 const double *p = pl[l] + 3 * slot;
-                reg[l] = f2u((float)(p[0] + p[1] * px[l] + p[2] * py[l]));
+                reg[l] = sim_f2u((float)(p[0] + p[1] * px[l] + p[2] * py[l]));
             }
             break;
         }

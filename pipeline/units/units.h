@@ -77,6 +77,7 @@ struct sim_shade_ctx {
     uint32_t *frag_coord[4];
     uint32_t *front_facing;
     uint32_t *primitive_id;
+    uint32_t *point_coord[2];
     uint32_t *out_regs[SIM_MAX_COLOR_ATTACHMENTS][4];
     uint32_t simple_color; /* one single-sampled 32-bit target written whole, no blending,
                             * no logic op, no alpha to one: sim_shade_write's fast path */

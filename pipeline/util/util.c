@@ -8,28 +8,12 @@
 
 #include "pipeline/util/util.h"
 
-static inline float
-u2f(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static inline uint32_t
-f2u(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 /* IEEE half from float, round to nearest even (packHalf2x16, half-float
  * storage image writes). */
 uint32_t
 sim_float_to_half(float f)
 {
-    uint32_t x = f2u(f), sign = (x >> 16) & 0x8000u, exp = (x >> 23) & 0xffu,
+    uint32_t x = sim_f2u(f), sign = (x >> 16) & 0x8000u, exp = (x >> 23) & 0xffu,
              man = x & 0x7fffffu;
     if (exp == 0xff) {
         return sign | 0x7c00u | (man ? 0x200u : 0);
@@ -66,9 +50,9 @@ sim_half_to_float(uint32_t h)
         return sign ? -f : f;
     }
     if (exp == 31) {
-        return u2f(sign | 0x7f800000u | (man << 13));
+        return sim_u2f(sign | 0x7f800000u | (man << 13));
     }
-    return u2f(sign | ((exp - 15 + 127) << 23) | (man << 13));
+    return sim_u2f(sign | ((exp - 15 + 127) << 23) | (man << 13));
 }
 
 void *

@@ -1,12 +1,13 @@
 /*
- * pipeline/util/util.h — what every stage may use: the version string, half floats, bit counts and
- * growable arrays.  Calls nothing of the pipeline.
+ * pipeline/util/util.h — what every stage may use: the version string, float bits, half
+ * floats, bit counts and growable arrays.  Calls nothing of the pipeline.
  */
 #ifndef OVERSHADE_PIPELINE_UTIL_UTIL_H
 #define OVERSHADE_PIPELINE_UTIL_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Version string of the simulator ("0.1.0"); static storage. */
 const char *
@@ -19,6 +20,24 @@ sim_half_to_float(uint32_t h);
 /* IEEE half bits of `f`, rounded to nearest even. */
 uint32_t
 sim_float_to_half(float f);
+
+/* The float whose IEEE bits are u, and the bits of f (registers, texels
+ * and vertex words hold floats as their bits). */
+static inline float
+sim_u2f(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline uint32_t
+sim_f2u(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
 
 /* Set bits of v.  (__builtin_popcount becomes a library call unless the
  * target has POPCNT, which the build does not assume.) */

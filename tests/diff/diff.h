@@ -124,6 +124,9 @@ enum diff_sampler {
     DIFF_SMP_LOD_CLAMP,   /* linear, mip linear, bias 0.5, LOD in [1, 3] */
     DIFF_SMP_COMPARE,     /* nearest, compare LESS_OR_EQUAL, clamp */
     DIFF_SMP_ANISO,       /* linear, mip linear, repeat, maxAnisotropy 16 */
+    DIFF_SMP_ANISO8,      /* linear, mip nearest, clamp to edge, maxAnisotropy 8 */
+    DIFF_SMP_ANISO_MIRROR, /* linear, mip linear, mirrored repeat, bias 0.3,
+                            * maxAnisotropy 4.5 */
     DIFF_SMP_COUNT,
 };
 

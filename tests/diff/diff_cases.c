@@ -77,6 +77,7 @@
 #include "diff_image_store.frag.spv.h"
 #include "diff_image_store_f16.frag.spv.h"
 #include "diff_tex_aniso.frag.spv.h"
+#include "diff_tex_aniso_ewa.frag.spv.h"
 #include "diff_image_atomics.frag.spv.h"
 #include "diff_image_atomics_int.frag.spv.h"
 #include "diff_image_atomics_ls.frag.spv.h"
@@ -157,16 +158,20 @@
     "endpoint byte -128 as is where the specification reads it as -1 (-127): 6/7 of "    \
     "1/127, plus truncation 1/127, < 2/127 per texel; then the bilinear bound 2.5/255"
 /* Anisotropic filtering: Vulkan 16.5.7 leaves the method to the
- * implementation; ours is the approximation of pipeline/texture/tex_sample.c (the
- * mean of N trilinear taps along the major axis), lavapipe's another
- * footprint with other weights.  Measured with lavapipe (Mesa 22.3): the
- * largest difference is 0.26 on the per-level noise texture, 0.2 on the
- * gradient where taps straddle its repeat seam, 0.09 for the diagonal
- * gradients; filtering isotropically instead differs by up to 0.53 (noise)
- * and 0.45 (32:1 gradient), so the bound separates the two. */
+ * implementation; ours is lavapipe's elliptical weighted average
+ * (pipeline/texture/tex_sample.c): the same footprint, weights, level and
+ * order of float operations.  What remains is the texels' UNORM8 decoding
+ * (c / 255 here, c * (1 / 255) in lavapipe: 1 ULP each), which can turn
+ * the rounding of each addition in the weighted sum (tens of texels)
+ * the other way.  Measured with lavapipe (Mesa 22.3): <= 3.6e-7
+ * (tex_aniso), <= 6.6e-7 (tex_aniso_ewa).  The approximation this replaced
+ * (the mean of N trilinear taps along the major axis) differed by up to
+ * 0.26 and 0.65 (the one-to-one mapping: lavapipe's filter is a Gaussian
+ * there, ours was bilinear), isotropic filtering by over 0.45. */
 #define BOUND_ANISO                                                                        \
-    {1, 0.3f}, "anisotropic footprints differ between implementations (16.5.7): measured "\
-               "<= 0.26, isotropic filtering > 0.45"
+    {1, 1.0f / 262144.0f}, "lavapipe's EWA filter, same weights and rounding; UNORM8 "    \
+                           "decoding 1 ULP apart per texel, carried through the weighted " \
+                           "sum: < 2^-18 (measured 6.6e-7)"
 
 const struct diff_case diff_cases[] = {
     /* Interface and arithmetic. */
@@ -325,6 +330,12 @@ const struct diff_case diff_cases[] = {
      "32:1, diagonal textureGrad 4:1, smooth and per-level noise textures", F,
      SPV(diff_tex_aniso_frag_spv), BOUND_ANISO, 0,
      {{DIFF_TEX_GRADIENT, DIFF_SMP_ANISO}, {DIFF_TEX_NOISE, DIFF_SMP_ANISO}}},
+    {"tex_aniso_ewa", "anisotropic filtering, maxAnisotropy 16, 8 and 4.5: a floor plane at "
+     "a grazing angle (up to 17:1), turned 30 degrees, mirrored with a sampler LOD bias, "
+     "one-to-one mapping with and without offsets, textureLod", F,
+     SPV(diff_tex_aniso_ewa_frag_spv), BOUND_ANISO, 0,
+     {{DIFF_TEX_GRADIENT, DIFF_SMP_ANISO}, {DIFF_TEX_NOISE, DIFF_SMP_ANISO8},
+      {DIFF_TEX_NOISE, DIFF_SMP_ANISO}, {DIFF_TEX_NOISE, DIFF_SMP_ANISO_MIRROR}}},
 
     /* Vertex stage. */
     {"vert_transform", "vertex stage: MVP and normal matrices from a uniform block, attributes, "

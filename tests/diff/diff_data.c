@@ -417,6 +417,13 @@ static const struct diff_sampler_desc sampler_descs[DIFF_SMP_COUNT] = {
     [DIFF_SMP_ANISO] = {VK_FILTER_LINEAR, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_LINEAR,
                         VK_SAMPLER_ADDRESS_MODE_REPEAT, 0.0f, 0.0f, 1000.0f,
                         VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK, 0, 16.0f},
+    [DIFF_SMP_ANISO8] = {VK_FILTER_LINEAR, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                         VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, 0.0f, 0.0f, 1000.0f,
+                         VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK, 0, 8.0f},
+    [DIFF_SMP_ANISO_MIRROR] = {VK_FILTER_LINEAR, VK_FILTER_LINEAR,
+                               VK_SAMPLER_MIPMAP_MODE_LINEAR,
+                               VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT, 0.3f, 0.0f, 1000.0f,
+                               VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK, 0, 4.5f},
 };
 
 int

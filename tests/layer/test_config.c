@@ -104,7 +104,19 @@ test_load(void)
     CHECK_EQ_U64(5, cfg.capture[0].first);
     CHECK_EQ_INT(LYR_LOG_DEBUG, cfg.log_level);
     CHECK_EQ_INT(0, cfg.submits_per_frame);
+    CHECK_EQ_INT(0, cfg.drawing_submits_only);
     CHECK_EQ_INT(1, cfg.disabled);
+
+    /* draws:N counts only the submits that draw. */
+    setenv("OVERSHADE_FRAME_DELIMITER", "draws:2", 1);
+    lyr_config_load(&cfg);
+    CHECK_EQ_INT(2, cfg.submits_per_frame);
+    CHECK_EQ_INT(1, cfg.drawing_submits_only);
+    setenv("OVERSHADE_FRAME_DELIMITER", "draws:0", 1);
+    lyr_config_load(&cfg);
+    CHECK_EQ_INT(3, cfg.submits_per_frame); /* the file's, kept */
+    CHECK_EQ_INT(0, cfg.drawing_submits_only);
+    setenv("OVERSHADE_FRAME_DELIMITER", "present", 1);
 
     /* A missing file is reported, defaults stay. */
     setenv("OVERSHADE_CONFIG_FILE", "/nonexistent/overshade.conf", 1);

@@ -59,6 +59,10 @@ CASES = {
     "qt-hellovulkantexture": dict(cmd=[qt_example("hellovulkantexture")],
                                   env={"QT_QPA_PLATFORM": "xcb"}, frames="5",
                                   expect="replay"),
+    "qt-hellovulkanwidget": dict(cmd=[qt_example("hellovulkanwidget")],
+                                 env={"QT_QPA_PLATFORM": "xcb"}, frames="5",
+                                 expect="replay"),
+    # (hellovulkanwindow only clears: no draw to replay.)
     # vkd3d-triangle draws when the window is exposed, so frame 0 is the one.
     "vkd3d-triangle": dict(cmd=["vkd3d-triangle"], frames="0", expect="replay"),
     "vkd3d-gears": dict(cmd=["vkd3d-gears"], frames="5", expect="replay"),
@@ -88,6 +92,33 @@ CASES = {
                                         expect="replay", tessellated=True,
                                         asan_skip="zink passes freed memory to "
                                                   "vkCmdSetVertexInputEXT"),
+    # OpenSceneGraph's examples that need no data files: a geometry shader,
+    # a procedural terrain, multiple render targets, a compute shader
+    # writing a texture, shader storage buffers.
+    "zink-osggeometryshaders": dict(cmd=["osggeometryshaders"], env=ZINK, frames="30",
+                                    delimiter="draws:1", expect="replay"),
+    "zink-osghangglide": dict(cmd=["osghangglide"], env=ZINK, frames="30",
+                              delimiter="draws:1", expect="replay"),
+    "zink-osgmultiplerendertargets": dict(cmd=["osgmultiplerendertargets"], env=ZINK,
+                                          frames="30", delimiter="draws:1", expect="replay"),
+    "zink-osgcomputeshaders": dict(cmd=["osgcomputeshaders"], env=ZINK, frames="30",
+                                   delimiter="draws:1", expect="replay"),
+    "zink-osgSSBO": dict(cmd=["osgSSBO"], env=ZINK, frames="30", delimiter="draws:1",
+                         expect="replay"),
+    # OpenGL games through zink, at their first screen: frames delimited by
+    # the submits that draw (zink submits uploads on their own while a
+    # game loads).
+    "zink-etr": dict(cmd=["/usr/games/etr"], env=dict(ZINK, ALSOFT_DRIVERS="null"),
+                     frames="60", delimiter="draws:1", expect="replay"),
+    "zink-chromium-bsu": dict(cmd=["/usr/games/chromium-bsu"], env=ZINK, frames="60",
+                              delimiter="draws:1", expect="replay"),
+    "zink-teeworlds": dict(cmd=["/usr/games/teeworlds"], env=ZINK, frames="60",
+                           delimiter="draws:1", expect="replay"),
+    # Anisotropic filtering on by default (maxAnisotropy 8, text glyphs
+    # too): lavapipe's EWA filter (pipeline/texture/tex_sample.c).
+    "zink-neverball": dict(cmd=["/usr/games/neverball"], env=ZINK, frames="60",
+                           delimiter="draws:1", expect="replay"),
+
 }
 
 def capture(case, tmp, manifest):
@@ -119,6 +150,9 @@ def capture(case, tmp, manifest):
     os.makedirs(runtime, mode=0o700, exist_ok=True)
     env.update({"XDG_DATA_HOME": data_home, "XDG_CONFIG_HOME": os.path.join(tmp, "config"),
                 "XDG_RUNTIME_DIR": runtime, "VK_ICD_FILENAMES": lavapipe_icd(),
+                # Games keep settings under HOME: each run starts from the
+                # program's defaults.
+                "HOME": tmp,
                 "OVERSHADE": "1", "OVERSHADE_CAPTURE": case["frames"],
                 "OVERSHADE_OUTPUT": out})
     if "delimiter" in case:

@@ -71,6 +71,9 @@ replay_frame(struct rpl_trace *rt, const struct cap_frame *cf)
         opt.units |= 1u << u;
     }
     opt.threads = 1;
+    /* A frame stops after 20 s (SIM_REPLAY_ERROR_BUDGET for the rest):
+     * enormous but valid inputs are bounded, not reported as hangs. */
+    opt.time_budget = 20.0;
     err = sim_replay_frame(&conv->frame, &opt, &res, detail);
     if (fuzz_verbose) {
         printf("  frame %" PRIu64 ": %u draws, %s%s%s\n", cf->index, conv->draws,

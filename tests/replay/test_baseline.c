@@ -37,6 +37,8 @@
 #include "layer_client_frag.h"
 #include "layer_client_vert.h"
 #include "sample_id_frag.h"
+#include "point_sprite_vert.h"
+#include "point_coord_frag.h"
 #include "vkcube.frag.spv.h"
 #include "vkcube.vert.spv.h"
 
@@ -1034,6 +1036,91 @@ test_points_lines(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
 #undef NDC_Y
 }
 
+/* gl_PointCoord (Vulkan "Basic Point Rasterization"): an 8-pixel point
+ * centred on the pixel corner (20, 20) covers pixels 16-23 in x and y, and
+ * pixel (x, y) reads s = 1/2 + (x + 1/2 - 20) / 8, t likewise in y
+ * (downwards): 0.0625 at the top left, 0.9375 at the bottom right. */
+static void
+test_point_coord(void)
+{
+    static struct fixture f;
+    static struct sim_program prog;
+    static struct client_vertex vert;
+    struct sim_ir_shader *vs =
+        test_sim_load(replay_point_sprite_vert, sizeof(replay_point_sprite_vert));
+    struct sim_ir_shader *fs =
+        test_sim_load(replay_point_coord_frag, sizeof(replay_point_coord_frag));
+    struct sim_replay_result *r;
+    uint8_t p[4];
+
+    if (!vs || !fs) {
+        CHECK(!"the point sprite shaders load");
+        sim_ir_shader_destroy(vs);
+        sim_ir_shader_destroy(fs);
+        return;
+    }
+    vert = (struct client_vertex){{20.0f / (W / 2.0f) - 1.0f, 20.0f / (H / 2.0f) - 1.0f},
+                                  {0, 0, 0, 255}};
+    memset(&prog, 0, sizeof(prog));
+    prog.stages[SIM_STAGE_VERTEX] = vs;
+    prog.stages[SIM_STAGE_FRAGMENT] = fs;
+    prog.binding_count = 1;
+    prog.bindings[0] = (struct sim_vertex_binding){0, sizeof(struct client_vertex),
+                                                   VK_VERTEX_INPUT_RATE_VERTEX, 1};
+    prog.attribute_count = 2;
+    prog.attributes[0] = (struct sim_vertex_attribute){0, 0, VK_FORMAT_R32G32_SFLOAT, 0};
+    prog.attributes[1] = (struct sim_vertex_attribute){1, 0, VK_FORMAT_R8G8B8A8_UNORM, 8};
+    fixture_init(&f, 1);
+    struct sim_draw *d = &f.draws[0];
+    d->program = &prog;
+    d->state = default_state();
+    d->state.depth_test = 0;
+    d->state.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+    d->vertex_buffers[0] = (struct sim_vertex_buffer){&vert, sizeof(vert), 0};
+    d->count = 1;
+    d->instance_count = 1;
+    /* A time budget that has run out before the frame began (1 ns): the
+     * draw is reported, not replayed; a negative one is refused. */
+    struct sim_replay_options opt = {.threads = 2, .time_budget = 1e-9};
+    r = test_sim_replay("baseline", &f.frame, &opt);
+    if (r) {
+        uint32_t n = 0;
+        const struct sim_draw_result *dr = sim_replay_result_draws(r, &n);
+        CHECK(n == 1 && dr[0].status == SIM_REPLAY_ERROR_BUDGET);
+        CHECK(n == 1 && strstr(dr[0].detail, "time budget") != NULL);
+        CHECK_EQ_U64(0, sim_replay_result_unit(r, SIM_UNIT_BASELINE)->lanes_shaded);
+        sim_replay_result_destroy(r);
+    }
+    opt.time_budget = -1.0;
+    char detail[160];
+    CHECK(sim_replay_frame(&f.frame, &opt, &r, detail) == SIM_REPLAY_ERROR_BAD_OPTIONS);
+
+    r = replay(&f, 1, 0);
+    if (r) {
+        uint32_t n = 0;
+        const struct sim_draw_result *dr = sim_replay_result_draws(r, &n);
+        CHECK(n == 1 && dr[0].status == SIM_REPLAY_ERROR_OK);
+        static const struct {
+            int x, y, s, t;
+        } at[] = {{16, 16, 16, 16}, {23, 16, 239, 16}, {16, 23, 16, 239},
+                  {23, 23, 239, 239}, {20, 17, 143, 48}};
+        for (size_t i = 0; i < sizeof(at) / sizeof(at[0]); i++) {
+            pixel(r, at[i].x, at[i].y, p);
+            CHECK_EQ_INT(at[i].s, p[0]);
+            CHECK_EQ_INT(at[i].t, p[1]);
+            CHECK_EQ_INT(255, p[3]);
+        }
+        /* Outside the square: the clear colour (black). */
+        pixel(r, 15, 20, p);
+        CHECK_EQ_INT(0, p[0] + p[1]);
+        pixel(r, 24, 20, p);
+        CHECK_EQ_INT(0, p[0] + p[1]);
+        sim_replay_result_destroy(r);
+    }
+    sim_ir_shader_destroy(vs);
+    sim_ir_shader_destroy(fs);
+}
+
 int
 main(void)
 {
@@ -1054,6 +1141,7 @@ main(void)
     test_stencil_and_bias(cube_vs, cube_fs, client_vs, client_fs);
     test_transfers(cube_vs, cube_fs);
     test_points_lines(client_vs, client_fs);
+    test_point_coord();
     struct sim_ir_shader *sample_fs =
         test_sim_load(replay_sample_id_frag, sizeof(replay_sample_id_frag));
     if (sample_fs) {

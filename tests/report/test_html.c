@@ -95,6 +95,17 @@ main(int argc, char **argv)
     struct json_object *evil = rep_json_set_object(u, "evil");
     struct json_object *evil_files = rep_json_set_object(evil, "files");
     bad |= rep_json_set_string(evil_files, "present", "../outside.png", SIZE_MAX);
+    /* One costly draw: 40 baseline lanes, 10 for qfm (a 75 % saving), its
+     * pipeline 4 linked to that pipeline's row. */
+    struct json_object *costly = rep_json_push_object(rep_json_set_array(fr, "costly_draws"));
+    bad |= !costly;
+    bad |= rep_json_set_uint(costly, "id", 0);
+    bad |= rep_json_set_uint(costly, "pass", 0);
+    bad |= rep_json_set_uint(costly, "pipeline", 4);
+    bad |= rep_json_set_number(costly, "share", 1.0);
+    struct json_object *costly_lanes = rep_json_set_object(costly, "lanes_shaded");
+    bad |= rep_json_set_uint(costly_lanes, "baseline", 40);
+    bad |= rep_json_set_uint(costly_lanes, "qfm", 10);
     struct json_object *list = rep_json_set_array(fr, "unsupported");
     for (int i = 0; i < 2; i++) {
         struct json_object *d = rep_json_push_object(list);
@@ -147,7 +158,10 @@ main(int argc, char **argv)
         CHECK_EQ_INT(4, count(page, "\"frame-7-qfm-present.png\""));
         CHECK_EQ_INT(3, count(page, "\"frame-7-cps-present.png\""));
         CHECK(strstr(page, "http") == NULL);
-        CHECK(strstr(page, "<tr data-pipeline=\"4\">") != NULL);
+        CHECK(strstr(page, "<tr id=\"frame-7-pipeline-4\" data-pipeline=\"4\">") != NULL);
+        CHECK(strstr(page, "<tr data-draw=\"0\">") != NULL);
+        CHECK(strstr(page, "<a href=\"#frame-7-pipeline-4\">4</a>") != NULL);
+        CHECK(strstr(page, "10 (75.0&thinsp;%)") != NULL);
         CHECK(strstr(page, "if (a &lt; b &amp;&amp; c &gt; d) {}") != NULL);
         CHECK(strstr(page, "SPIRV-Cross: &lt;no&gt;") != NULL);
         free(page);

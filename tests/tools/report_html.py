@@ -30,10 +30,17 @@ class Page(html.parser.HTMLParser):
         self.frame = None
         self.rows = {}  # frame id -> [unit]
         self.pipelines = {}  # frame id -> [pipeline]
+        self.costly = {}  # frame id -> [draw id]
+        self.ids = set()  # element ids
+        self.links = []  # in-page link targets
         self.pre = 0
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
+        if a.get("id"):
+            self.ids.add(a["id"])
+        if tag == "a" and (a.get("href") or "").startswith("#"):
+            self.links.append(a["href"][1:])
         if tag == "body":
             self.body = a
         elif tag == "img":
@@ -43,6 +50,8 @@ class Page(html.parser.HTMLParser):
             self.rows[self.frame] = []
         elif tag == "tr" and "data-unit" in a and self.frame:
             self.rows[self.frame].append(a["data-unit"])
+        elif tag == "tr" and "data-draw" in a and self.frame:
+            self.costly.setdefault(self.frame, []).append(int(a["data-draw"]))
         elif tag == "tr" and "data-pipeline" in a and self.frame:
             self.pipelines.setdefault(self.frame, []).append(a["data-pipeline"])
         elif tag == "pre" and "source" in (a.get("class") or ""):
@@ -117,6 +126,23 @@ def main():
             if fr["reference"]:
                 check(fr["reference"]["file"] in dom.images,
                       "frame %d: the driver's picture not shown" % fr["index"])
+            # Draws by shading cost: most baseline lanes first, a row each;
+            # with every replayed draw listed, their lanes add up to each
+            # unit's frame total.
+            costly = fr.get("costly_draws", [])
+            base = [d["lanes_shaded"]["baseline"] for d in costly]
+            check(0 < len(costly) <= 20 and base == sorted(base, reverse=True),
+                  "frame %d: costly draws %r" % (fr["index"], base))
+            check(source.costly.get(section) == [d["id"] for d in costly],
+                  "frame %d: cost rows %r" % (fr["index"], source.costly.get(section)))
+            if fr["draws"] - fr["unsupported_draws"] <= len(costly):
+                for unit, u in fr["units"].items():
+                    total = sum(d["lanes_shaded"][unit] for d in costly)
+                    check(total == u["lanes_shaded"], "frame %d %s: draws' lanes %d, frame %d"
+                          % (fr["index"], unit, total, u["lanes_shaded"]))
+        check(all(link in source.ids for link in source.links),
+              "in-page links without a target: %r" %
+              [link for link in source.links if link not in source.ids])
         # The frames' pipelines with their shaders: vkcube draws with one.
         check(len(source.pipelines) == len(report["frames"]),
               "frames without their pipelines: %r" % source.pipelines)

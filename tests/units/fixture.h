@@ -98,6 +98,7 @@ fix_init(struct unit_fixture *f, enum sim_unit_kind kind, uint32_t samples,
     dc->geom.point_size_word = SIM_NONE;
     dc->geom.shading_rate_word = SIM_NONE;
     dc->geom.domain_word = SIM_NONE;
+    dc->point_coord_plane = SIM_NONE;
     for (uint32_t i = 0; i < 4; i++) {
         dc->geom.slots[i] = (struct sim_geom_slot){0, i, 0};
         dc->fs_inputs[i] = (struct sim_fs_input){i, 0, 0, i};
