@@ -448,6 +448,7 @@ parse_args(int argc, char **argv, struct replay_args *a)
             }
             *(shutter ? &a->opt.blur.shutter : lens ? &a->opt.blur.lens_radius
                                                     : &a->opt.blur.focus_w) = x;
+            i++;
         } else if (strcmp(arg, "--frame-budget") == 0 && val) {
             float seconds;
             if (!parse_float(val, &seconds) || !(seconds > 0.0f && seconds <= 1e6f)) {
