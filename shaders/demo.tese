@@ -64,6 +64,7 @@ main()
     out_normal = tangent;
     out_uv = vec2(in_uv[0].x + 0.01 * s, t);
     gl_Position = u.view_proj * vec4(world, 1.0);
+    DEMO_PREV_CLIP(vec4(world, 1.0));
 }
 #elif defined(DEMO_TRIANGLES)
 void
@@ -87,6 +88,7 @@ main()
     out_normal = mat3(draw.model) * normal;
     out_uv = vec2(0.0);
     gl_Position = u.view_proj * world;
+    DEMO_PREV_CLIP(world);
 }
 #else
 void
@@ -127,5 +129,6 @@ main()
     out_normal = mat3(draw.model) * normal;
     out_uv = uv;
     gl_Position = u.view_proj * world;
+    DEMO_PREV_CLIP(world);
 }
 #endif

@@ -24,6 +24,7 @@ main()
     out_normal = mat3(draw.model) * in_normal;
     out_uv = in_uv;
     gl_Position = u.view_proj * world;
+    DEMO_PREV_CLIP(world);
 }
 #else
 layout(location = 1) in vec2 in_uv;

@@ -23,7 +23,20 @@ layout(set = 0, binding = 0, std140) uniform demo_frame_uniforms {
     vec4 cull;     /* x: the displaced surface's steepest slope (rise per world
                       unit), which bounds how far it strays between corners */
     vec4 frustum[6]; /* world-space planes; inside where dot(plane, vec4(p, 1)) >= 0 */
+    mat4 prev_view_proj; /* --motion: view_proj of the frame `motion` frames earlier */
 } u;
+
+#if defined(DEMO_MOTION)
+/* --motion (the variants built with DEMO_MOTION): the last pre-rasterization
+ * stage also writes the vertex's clip position under the earlier camera at
+ * location 15, which `overshade replay --blur-motion 15` moves it from.
+ * Only the camera moves: surfaces animated in time (sinewave, hair) keep
+ * the frame's own shape. */
+layout(location = 15) out vec4 demo_prev_clip;
+#define DEMO_PREV_CLIP(world) demo_prev_clip = u.prev_view_proj * (world)
+#else
+#define DEMO_PREV_CLIP(world)
+#endif
 
 /* Mirrors struct demo_push in tools/demo/demo.h. */
 layout(push_constant, std430) uniform demo_draw_constants {

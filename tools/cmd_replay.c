@@ -7,12 +7,14 @@
  *
  *   overshade replay TRACE --out DIR [--frames LIST] [--modes LIST]
  *                    [--msaa N] [--threads N] [--repeat N] [--retessellate AREA]
+ *                    [--blur off|interleave|interval] [--blur-motion LOC|off]
+ *                    [--blur-shutter F] [--blur-lens R] [--blur-focus W]
  *                    [--frame-budget SECONDS]
  *                    [unit options]
  *
  * Unit options (../shared/spec/modes.md; docs/modes.md): --qfm-entries
  * N|unbounded, --qfm-window N|all, --qfm-empty on|off, --qfm-evict-merge
- * on|off, --qfm-centroid on|off, --pmu-entries N, --pmu-edges N,
+ * on|off, --qfm-centroid on|off, --qfm-overlap on|off, --pmu-entries N, --pmu-edges N,
  * --cps-rate WxH, --cps-foveated cx,cy,aspect,r_in,r_out,s_in,s_out,
  * --cps-lod-compensation on|off, --cps-rate-from primitive|LOC.COMP[:rate|:size],
  * --amfs-eta X, --amfs-filter nearest|bilinear.
@@ -94,7 +96,8 @@ cli_replay_usage(FILE *out)
     fprintf(out,
             "usage: overshade replay TRACE --out DIR [--frames LIST] [--modes LIST]\n"
             "                        [--msaa N] [--threads N] [--repeat N]\n"
-            "                        [--retessellate AREA] [--frame-budget SECONDS]\n\n"
+            "                        [--retessellate AREA] [--frame-budget SECONDS]\n"
+            "                        [--blur METHOD] [--blur-...]\n\n"
             "Replays the captured frames of TRACE through the simulated pipeline and\n"
             "writes images, heatmaps, DIR/report.json, report.csv and report.html\n"
             "(the report for a browser; it opens from disk).\n\n"
@@ -109,6 +112,15 @@ cli_replay_usage(FILE *out)
             "  --repeat N      replay each frame N times and report the fastest (timing)\n"
             "  --retessellate AREA  re-tessellate quad patches with DiagSplit into\n"
             "                  triangles of about AREA px^2 (0.01 to 10000; the papers: 0.5)\n"
+            "  --blur off|interleave|interval  blur rasterization, the dissertation's\n"
+            "                  chapter 5 (off)\n"
+            "  --blur-motion LOC|off  motion blur: the last pre-rasterization stage's vec4\n"
+            "                  output at location LOC holds the previous frame's clip\n"
+            "                  position (the demo's --motion writes it at 15) (off)\n"
+            "  --blur-shutter F  the shutter is open F of the frame interval (0.5: 1/48 s\n"
+            "                  at 24 frames a second, the source's exposure)\n"
+            "  --blur-lens R   defocus: circle of confusion at infinity, pixels (off)\n"
+            "  --blur-focus W  clip w of the plane in focus (1)\n"
             "  --frame-budget SECONDS  stop a frame after SECONDS of wall time (default: no\n"
             "                  limit); its unfinished draws are reported as\n"
             "                  SIM_REPLAY_ERROR_BUDGET\n\n"
@@ -129,6 +141,8 @@ cli_replay_usage(FILE *out)
             "                              merge buffer (and unit state) per bin (64)\n"
             "  --qfm-evict-merge on|off    merge-on-evict (on)\n"
             "  --qfm-centroid on|off       centroid positions in merged quads (off)\n"
+            "  --qfm-overlap on|off        merge overlapping coverage: rule 4 off, as\n"
+            "                              Hegarty's motion-blur QFM (off)\n"
             "  --pmu-entries N             PMU buffer entries per bin (512)\n"
             "  --pmu-edges N               outer edges per pixel, 1 to 32 (8)\n"
             "  --cps-rate WxH              coarse pixel size, 1, 2 or 4 each (2x2)\n"
@@ -313,6 +327,8 @@ parse_unit_option(const char *arg, const char *val, struct sim_replay_options *o
         ok = parse_switch(val, &o->qfm.evict_merge);
     } else if (strcmp(arg, "--qfm-centroid") == 0) {
         ok = parse_switch(val, &o->qfm.centroid);
+    } else if (strcmp(arg, "--qfm-overlap") == 0) {
+        ok = parse_switch(val, &o->qfm.overlap);
     } else if (strcmp(arg, "--pmu-entries") == 0) {
         ok = parse_count(val, NULL, 1u << 20, &o->pmu.entries);
     } else if (strcmp(arg, "--pmu-edges") == 0) {
@@ -442,6 +458,44 @@ parse_args(int argc, char **argv, struct replay_args *a)
                 return 0;
             }
             a->opt.retessellate = area;
+            i++;
+        } else if (strcmp(arg, "--blur") == 0 && val) {
+            if (strcmp(val, "off") == 0) {
+                a->opt.blur.method = SIM_BLUR_OFF;
+            } else if (strcmp(val, "interleave") == 0) {
+                a->opt.blur.method = SIM_BLUR_INTERLEAVE;
+            } else if (strcmp(val, "interval") == 0) {
+                a->opt.blur.method = SIM_BLUR_INTERVAL;
+            } else {
+                fprintf(stderr, "overshade replay: --blur takes off, interleave or interval\n");
+                return 0;
+            }
+            i++;
+        } else if (strcmp(arg, "--blur-motion") == 0 && val) {
+            if (strcmp(val, "off") == 0) {
+                a->opt.blur.motion = 0;
+            } else if (parse_u64(val, &n) && n < 32) {
+                a->opt.blur.motion = 1;
+                a->opt.blur.motion_location = (uint32_t)n;
+            } else {
+                fprintf(stderr, "overshade replay: --blur-motion takes an output location "
+                                "below 32, or off\n");
+                return 0;
+            }
+            i++;
+        } else if ((strcmp(arg, "--blur-shutter") == 0 || strcmp(arg, "--blur-lens") == 0 ||
+                    strcmp(arg, "--blur-focus") == 0) &&
+                   val) {
+            float x;
+            int shutter = strcmp(arg, "--blur-shutter") == 0, lens = strcmp(arg, "--blur-lens") == 0;
+            float hi = shutter ? 1.0f : lens ? SIM_BLUR_MAX_COC : 1e30f;
+            if (!parse_float(val, &x) || !(x > 0.0f && x <= hi) || (lens && x == 0.0f)) {
+                fprintf(stderr, "overshade replay: %s takes a number above 0, at most %g\n", arg,
+                        (double)hi);
+                return 0;
+            }
+            *(shutter ? &a->opt.blur.shutter : lens ? &a->opt.blur.lens_radius
+                                                    : &a->opt.blur.focus_w) = x;
             i++;
         } else if (strcmp(arg, "--frame-budget") == 0 && val) {
             float seconds;
@@ -750,6 +804,16 @@ json_options(struct json_object *options, const struct sim_replay_options *opt)
     int bad = 0;
 
     sim_replay_options_resolve(&o);
+    static const char *const blur_methods[] = {"off", "interleave", "interval"};
+    struct json_object *blur = rep_json_set_object(options, "blur");
+    bad |= !blur;
+    bad |= rep_json_set_string(blur, "method", blur_methods[o.blur.method % 3], SIZE_MAX);
+    if (o.blur.motion) {
+        bad |= rep_json_set_uint(blur, "motion_location", o.blur.motion_location);
+    }
+    bad |= rep_json_set_number(blur, "shutter", o.blur.shutter);
+    bad |= rep_json_set_number(blur, "lens_radius", o.blur.lens_radius);
+    bad |= rep_json_set_number(blur, "focus_w", o.blur.focus_w);
     struct json_object *qfm = rep_json_set_object(options, "qfm");
     bad |= !qfm;
     if (o.qfm.entries == SIM_UNBOUNDED) {
@@ -777,6 +841,7 @@ json_options(struct json_object *options, const struct sim_replay_options *opt)
     }
     bad |= rep_json_set_bool(qfm, "evict_merge", o.qfm.evict_merge == SIM_SWITCH_ON);
     bad |= rep_json_set_bool(qfm, "centroid", o.qfm.centroid == SIM_SWITCH_ON);
+    bad |= rep_json_set_bool(qfm, "overlap", o.qfm.overlap == SIM_SWITCH_ON);
     struct json_object *pmu = rep_json_set_object(options, "pmu");
     bad |= !pmu;
     bad |= rep_json_set_uint(pmu, "entries", o.pmu.entries);
@@ -1243,6 +1308,18 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
     bad |= rep_json_set_number(rj, "sample_test_efficiency",
                                rc->samples_tested ? (double)rc->samples_covered / rc->samples_tested
                                                   : 0);
+    bad |= rep_json_set_uint(rj, "samples_in_box", rc->samples_in_box);
+    bad |= rep_json_set_number(rj, "box_sample_test_efficiency",
+                               rc->samples_in_box ? (double)rc->samples_covered / rc->samples_in_box
+                                                  : 0);
+    bad |= rep_json_set_uint(rj, "strata_in_box", rc->strata_in_box);
+    bad |= rep_json_set_number(rj, "strata_sample_test_efficiency",
+                               rc->strata_in_box ? (double)rc->samples_covered / rc->strata_in_box
+                                                 : 0);
+    bad |= rep_json_set_number(rj, "blur_mean_motion",
+                               rc->rasterized ? rc->blur_motion / (double)rc->rasterized : 0);
+    bad |= rep_json_set_number(rj, "blur_mean_coc",
+                               rc->rasterized ? rc->blur_coc / (double)rc->rasterized : 0);
     bad |= rep_json_set_uint(rj, "quads", rc->quads);
     bad |= rep_json_set_uint(rj, "quads_after_early_tests", rc->quads_after_early);
     bad |= rep_json_set_number(rj, "mean_triangle_area",
@@ -1372,6 +1449,27 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         }
         if (fr.has_reference) {
             printf(", PSNR %.2f dB, SSIM %.4f", fr.psnr, fr.ssim);
+        }
+        const struct sim_raster_counters *src = sim_replay_result_raster(res);
+        printf(", sample-test efficiency %.2f %% (%" PRIu64 " of %" PRIu64 " samples tested%s)",
+               src->samples_tested ? 100.0 * (double)src->samples_covered / src->samples_tested
+                                   : 0.0,
+               src->samples_covered, src->samples_tested,
+               a->opt.blur.method == SIM_BLUR_INTERLEAVE ? ", interleave blur"
+               : a->opt.blur.method == SIM_BLUR_INTERVAL ? ", interval blur"
+                                                         : "");
+        if (src->samples_in_box) {
+            printf(", %.2f %% over the triangles' boxes",
+                   100.0 * (double)src->samples_covered / src->samples_in_box);
+        }
+        if (src->strata_in_box) {
+            printf(", %.2f %% over their strata",
+                   100.0 * (double)src->samples_covered / src->strata_in_box);
+        }
+        if (a->opt.blur.method != SIM_BLUR_OFF && src->rasterized) {
+            printf(", mean motion %.2f px, circle of confusion %.2f px",
+                   src->blur_motion / (double)src->rasterized,
+                   src->blur_coc / (double)src->rasterized);
         }
         printf("\n");
     }

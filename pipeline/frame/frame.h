@@ -435,6 +435,10 @@ struct sim_qfm_options {
     uint32_t grid;        /* enum sim_grid_kind (default subpatch) */
     uint32_t grid_size;   /* most triangles of a grid, 1 .. SIM_GRID_MAX; 0: 512 */
     uint32_t order;       /* enum sim_grid_order (default domain) */
+    /* enum sim_switch: merge fragments whose coverage overlaps, the
+     * dissertation's rule 4 off as in Hegarty's motion-blur pipeline
+     * (default off) */
+    uint32_t overlap;
 };
 
 struct sim_pmu_options {
@@ -494,6 +498,37 @@ struct sim_amfs_options {
     uint32_t filter; /* enum sim_amfs_filter */
 };
 
+/* Blur rasterization (pipeline/raster/raster.h, "Blur rasterization"; the
+ * dissertation's chapter 5). */
+enum sim_blur_method {
+    SIM_BLUR_OFF,        /* the non-blur rasterizer */
+    SIM_BLUR_INTERLEAVE, /* interleaved sampling, 2x2-pixel tiles of 4 S (u, v, t) tuples */
+    SIM_BLUR_INTERVAL,   /* S time and lens strata, a bound per stratum */
+};
+
+struct sim_blur_options {
+    uint32_t method; /* enum sim_blur_method */
+    /* Motion: when `motion` is set, the last pre-rasterization stage's
+     * output at location `motion_location` (components 0-3, a vec4) holds
+     * the vertex's clip position one frame earlier.  The shutter is open
+     * for `shutter` of the frame interval, centred on the frame's own
+     * positions: a vertex moves linearly in framebuffer space from
+     * cur - shutter/2 (cur - prev) to cur + shutter/2 (cur - prev).  Draws
+     * without that output do not move. */
+    uint32_t motion;
+    uint32_t motion_location; /* < 32 */
+    float shutter;            /* 0: 0.5, the source's 1/48 s exposure at 24 frames a second */
+    /* Defocus, a thin lens: a vertex at clip w has the signed circle of
+     * confusion lens_radius * (1 - focus_w / w) pixels (0 in the plane of
+     * focus, lens_radius at infinity, beyond -SIM_BLUR_MAX_COC clamped);
+     * lens_radius 0: a pinhole. */
+    float lens_radius;
+    float focus_w; /* 0: 1 */
+};
+
+/* The largest circle of confusion, pixels (bounds a near vertex's box). */
+#define SIM_BLUR_MAX_COC 256.0f
+
 struct sim_replay_options {
     uint32_t samples; /* 0: as the frame says; 1, 2, 4, 8 or 16: every pass at that count */
     uint32_t threads; /* 0 or 1: the calling thread only */
@@ -513,6 +548,7 @@ struct sim_replay_options {
      * quad-domain patches with DiagSplit into triangles of about AREA px^2
      * (pipeline/front_tess.c). */
     double retessellate;
+    struct sim_blur_options blur;
     /* Seconds of wall time the frame may take (0: no limit).  Draws not
      * finished when it runs out are reported as SIM_REPLAY_ERROR_BUDGET
      * (a draw cut short keeps the shading it did; the counters include
@@ -585,10 +621,23 @@ struct sim_raster_counters {
     uint64_t rasterized;           /* triangles set up for the rasterizer */
     uint64_t samples_tested;       /* sample positions tested against edges */
     uint64_t samples_covered;      /* of which inside the triangle */
+    /* Non-blur draws: the samples inside each triangle's bounding box (the
+     * dissertation's mprast, a one-sample stamp over the box snapped to
+     * sample positions); samples_covered / this is its STE. */
+    uint64_t samples_in_box;
+    /* ... and at 1, 4 and 16 samples the sub-pixel strata (1, 2 or 4 a
+     * side) the box overlaps: mprast's tests with the box snapped to
+     * strata, one jittered sample each (dissertation §4.2). */
+    uint64_t strata_in_box;
     uint64_t quads;                /* quad fragments with a covered sample */
     uint64_t quads_after_early;    /* ... that survived early depth tests */
     double rasterized_area;        /* px^2, summed over the rasterized triangles (as snapped,
                                     * before the scissor): mean triangle area = this / rasterized */
+    /* Blur rasterization: over the rasterized triangles, the distance the
+     * centroid moves while the shutter is open and the mean absolute
+     * circle of confusion of the corners, px, summed (means: / rasterized). */
+    double blur_motion;
+    double blur_coc;
     /* The dissertation's Reyes column (../shared/spec/modes.md, "Comparison
      * columns"): counted, not rendered.  A grid (front_grid.c) is visible
      * when one of its triangles has a sample that survived early tests in

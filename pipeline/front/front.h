@@ -115,6 +115,11 @@ sim_geom_outputs_store(const struct sim_geom *g, const struct sim_geom_outputs *
 /* A triangle after setup. */
 struct sim_tri {
     struct sim_rast_tri rast;
+    /* With blur rasterization (sim_draw_ctx.blur): the corners over the
+     * shutter and their circles of confusion; rast holds the frame's own
+     * position (the middle of the shutter), which culling, binning's
+     * neighbours and shading use. */
+    struct sim_rast_blur_tri blur;
     uint32_t front;    /* 1: front-facing */
     uint32_t prim_id;
     uint32_t provoking; /* vertex index of the provoking vertex (flat inputs) */
@@ -194,6 +199,9 @@ struct sim_draw_ctx {
     uint32_t grid_kind;           /* enum sim_grid_kind (0: subpatch) */
     uint32_t grid_size;           /* most triangles of a grid (0: SIM_GRID_MAX) */
     uint32_t grid_order;          /* enum sim_grid_order (0: tess) */
+    struct sim_blur_options blur; /* sim_replay_options.blur (resolved) */
+    uint32_t motion_word;         /* blur.motion: the word of the previous clip position's x,
+                                   * or SIM_NONE (front_setup.c) */
 
     struct sim_geom geom;
     struct sim_array tris;   /* struct sim_tri */

@@ -307,13 +307,22 @@ vertex_word(const struct sim_draw_ctx *dc, uint32_t v, uint32_t word)
     return sim_u2f(words[(size_t)v * dc->geom.stride + word]);
 }
 
+/* The viewport transform of clip (x, y) with 1 / w = rw, in x and y. */
+static void
+screen_xy(const struct sim_draw_ctx *dc, float x, float y, float rw, float *sx, float *sy)
+{
+    const struct sim_viewport *vp = sim_draw_viewport(&dc->draw->state, dc->prim_viewport);
+    float ox = vp->x + vp->width * 0.5f, oy = vp->y + vp->height * 0.5f;
+    float hx = vp->width * 0.5f, hy = vp->height * 0.5f;
+    *sx = ox + hx * (x * rw);
+    *sy = oy + hy * (y * rw);
+}
+
 /* The viewport transform of vertex v (Vulkan "Controlling the Viewport"). */
 static struct corner
 project(const struct sim_draw_ctx *dc, uint32_t v)
 {
     const struct sim_viewport *vp = sim_draw_viewport(&dc->draw->state, dc->prim_viewport);
-    float ox = vp->x + vp->width * 0.5f, oy = vp->y + vp->height * 0.5f;
-    float hx = vp->width * 0.5f, hy = vp->height * 0.5f;
     float pz = vp->max_depth - vp->min_depth, oz = vp->min_depth;
     if (dc->draw->state.depth_negative_one_to_one) {
         /* VK_EXT_depth_clip_control: z in [-1, 1] maps onto the range. */
@@ -323,12 +332,68 @@ project(const struct sim_draw_ctx *dc, uint32_t v)
     float rw = 1.0f / vertex_word(dc, v, 3);
     struct corner c;
 
-    c.x = ox + hx * (vertex_word(dc, v, 0) * rw);
-    c.y = oy + hy * (vertex_word(dc, v, 1) * rw);
+    screen_xy(dc, vertex_word(dc, v, 0), vertex_word(dc, v, 1), rw, &c.x, &c.y);
     c.z = oz + pz * (vertex_word(dc, v, 2) * rw);
     c.inv_w = rw;
     c.vertex = v;
     return c;
+}
+
+/* Blur rasterization (sim_blur_options): the thin lens's signed circle of
+ * confusion, in pixels, of a vertex at clip w. */
+static float
+blur_coc(const struct sim_blur_options *o, double w)
+{
+    double coc;
+    if (o->lens_radius == 0.0f) {
+        return 0.0f;
+    }
+    coc = w > 0.0 ? o->lens_radius * (1.0 - o->focus_w / w) : -SIM_BLUR_MAX_COC;
+    return coc < -SIM_BLUR_MAX_COC ? -SIM_BLUR_MAX_COC : (float)coc;
+}
+
+/* The corners over the shutter: the frame's position moves by the
+ * difference from the previous frame's (blur.motion), scaled by the
+ * shutter and centred on the frame; a corner without a usable previous
+ * position (behind the eye, not finite) stays still. */
+static int
+blur_corners(struct sim_draw_ctx *dc, const struct corner c[3], struct sim_rast_blur_tri *b)
+{
+    const struct sim_blur_options *o = &dc->blur;
+    float h = o->shutter * 0.5f;
+
+    for (int k = 0; k < 3; k++) {
+        float dx = 0.0f, dy = 0.0f;
+        double w = 1.0 / c[k].inv_w, dw = 0.0;
+        if (dc->motion_word != SIM_NONE) {
+            uint32_t v = c[k].vertex, mw = dc->motion_word;
+            float pw = vertex_word(dc, v, mw + 3), px, py;
+            struct corner now = project(dc, v);
+            screen_xy(dc, vertex_word(dc, v, mw), vertex_word(dc, v, mw + 1), 1.0f / pw, &px,
+                      &py);
+            if (pw > 0.0f && isfinite(px) && isfinite(py) && isfinite(now.x) &&
+                isfinite(now.y)) {
+                dx = now.x - px;
+                dy = now.y - py;
+                dw = 1.0 / now.inv_w - pw;
+            }
+        }
+        b->x[0][k] = c[k].x - h * dx;
+        b->x[1][k] = c[k].x + h * dx;
+        b->y[0][k] = c[k].y - h * dy;
+        b->y[1][k] = c[k].y + h * dy;
+        b->coc[0][k] = blur_coc(o, w - h * dw);
+        b->coc[1][k] = blur_coc(o, w + h * dw);
+    }
+    double mx = 0.0, my = 0.0, coc = 0.0;
+    for (int k = 0; k < 3; k++) {
+        mx += ((double)b->x[1][k] - b->x[0][k]) / 3.0;
+        my += ((double)b->y[1][k] - b->y[0][k]) / 3.0;
+        coc += (fabs(b->coc[0][k]) + fabs(b->coc[1][k])) / 6.0;
+    }
+    dc->counters->blur_motion += sqrt(mx * mx + my * my);
+    dc->counters->blur_coc += coc;
+    return sim_rast_blur_tri_setup(b, &dc->scissor);
 }
 
 /* Sets up one triangle from three corners; `polygon` says whether it is a
@@ -382,6 +447,9 @@ setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct s
     if (polygon && ((tri.front && (s->cull_mode & VK_CULL_MODE_FRONT_BIT)) ||
                     (!tri.front && (s->cull_mode & VK_CULL_MODE_BACK_BIT)))) {
         dc->counters->culled++;
+        return SIM_REPLAY_ERROR_OK;
+    }
+    if (dc->blur.method != SIM_BLUR_OFF && !blur_corners(dc, c, &tri.blur)) {
         return SIM_REPLAY_ERROR_OK;
     }
     tri.prim_id = prim->prim_id;
@@ -561,6 +629,20 @@ setup_run(struct sim_draw_ctx *dc)
 
     dc->tris.count = 0;
     dc->planes.count = 0;
+    /* blur.motion: the previous clip position, four consecutive words. */
+    dc->motion_word = SIM_NONE;
+    for (uint32_t sl = 0; dc->blur.method != SIM_BLUR_OFF && dc->blur.motion &&
+                          sl + 3 < dc->geom.slot_count;
+         sl++) {
+        const struct sim_geom_slot *g = &dc->geom.slots[sl];
+        if (g->location == dc->blur.motion_location && g->component == 0 &&
+            g[1].location == g->location && g[1].component == 1 &&
+            g[2].location == g->location && g[2].component == 2 &&
+            g[3].location == g->location && g[3].component == 3) {
+            dc->motion_word = 4 + sl;
+            break;
+        }
+    }
     if (s->rasterizer_discard || dc->scissor.x0 >= dc->scissor.x1 ||
         dc->scissor.y0 >= dc->scissor.y1) {
         return SIM_REPLAY_ERROR_OK;
@@ -600,10 +682,12 @@ setup_run(struct sim_draw_ctx *dc)
     /* Binning: every triangle goes to each bin its box overlaps, in order. */
     for (size_t t = 0; t < dc->tris.count; t++) {
         const struct sim_tri *tri = (const struct sim_tri *)dc->tris.data + t;
-        uint32_t bx0 = (uint32_t)tri->rast.box.x0 / dc->bin_w;
-        uint32_t by0 = (uint32_t)tri->rast.box.y0 / dc->bin_h;
-        uint32_t bx1 = (uint32_t)(tri->rast.box.x1 - 1) / dc->bin_w;
-        uint32_t by1 = (uint32_t)(tri->rast.box.y1 - 1) / dc->bin_h;
+        const struct sim_rast_rect *box =
+            dc->blur.method != SIM_BLUR_OFF ? &tri->blur.box : &tri->rast.box;
+        uint32_t bx0 = (uint32_t)box->x0 / dc->bin_w;
+        uint32_t by0 = (uint32_t)box->y0 / dc->bin_h;
+        uint32_t bx1 = (uint32_t)(box->x1 - 1) / dc->bin_w;
+        uint32_t by1 = (uint32_t)(box->y1 - 1) / dc->bin_h;
         for (uint32_t by = by0; by <= by1 && by < dc->bins_y; by++) {
             for (uint32_t bx = bx0; bx <= bx1 && bx < dc->bins_x; bx++) {
                 uint32_t *e = sim_array_grow(&dc->bins[by * dc->bins_x + bx].tris,

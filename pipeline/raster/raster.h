@@ -102,6 +102,13 @@ struct sim_rast_stats {
     uint64_t samples_tested;
     uint64_t samples_covered;
     uint64_t quads;
+    /* sim_rast_tri_quads: samples inside the triangle's bounding box (and
+     * the rectangle), the tests of a one-sample stamp over the box snapped
+     * to sample positions (the dissertation's mprast); blur: 0. */
+    uint64_t samples_in_box;
+    /* ... and, at 1, 4 and 16 samples, the 1x1, 2x2 or 4x4 sub-pixel
+     * strata that box overlaps (mprast's bound snapped to strata). */
+    uint64_t strata_in_box;
 };
 
 /* Rasterizes `tri` inside `rect` (x0, y0 even) with `samples` standard
@@ -135,5 +142,79 @@ sim_rast_ref_tri_quads(const struct sim_rast_tri *tri, const struct sim_rast_rec
 /* Is framebuffer point (x, y) (1/256 pixel) inside `tri` by its fill rule? */
 int
 sim_rast_tri_contains(const struct sim_rast_tri *tri, int64_t x, int64_t y);
+
+/* ------------------------------------------------------------------------ */
+/* Blur rasterization (raster_blur.c): motion and defocus blur               */
+
+/*
+ * The dissertation's chapter 5 (../shared/spec/dissertation-digest.md §4):
+ * every sample has, beside its position (x, y) in the pixel (Vulkan's
+ * standard location, as in the non-blur rasterizer), a time t in [0, 1)
+ * over the shutter and a lens position (u, v) on the unit disk.  A sample
+ * is covered when the triangle at time t, seen from lens point (u, v),
+ * covers (x, y) by the same fixed-point edge functions and fill rule as
+ * sim_rast_tri_contains: each vertex moves linearly in framebuffer space
+ * from its shutter-open to its shutter-close position (not perspective
+ * correct, as the source's appendix B), is shifted by its signed
+ * circle-of-confusion radius times (u, v), and is snapped to the sub-pixel
+ * grid before setup.  With no motion and no circle of confusion the blur
+ * rasterizers therefore cover exactly the samples sim_rast_tri_quads covers.
+ *
+ * Two ways of finding the samples to test:
+ *
+ *  - INTERLEAVE (§4.3): the screen is cut into 2x2-pixel tiles (the quads)
+ *    of N = 4 S samples carrying N distinct (u, v, t) tuples, each tuple
+ *    once per tile; tuple i belongs to sample stratum i / 4 (the sample
+ *    index) and to the tile's pixel PERM[perm][i % 4], where perm picks one
+ *    of 64 permutations from the tile position and the stratum (appendix A).
+ *    Per tuple the triangle is positioned at that instant and lens point,
+ *    and the one sample of each tile its bounding box overlaps is tested.
+ *  - INTERVAL (§4.2, Cook et al. 1990): sample s of every pixel lies in
+ *    time stratum tau(s) and lens stratum pair(s), the same for every pixel,
+ *    jittered per pixel inside them.  Per stratum the triangle's bounding
+ *    box over the stratum's time and lens ranges is snapped to pixels, and
+ *    sample s of every pixel in it is tested.
+ *
+ * STE (samples covered / samples tested) is what sim_rast_stats counts.
+ */
+enum sim_rast_blur_method {
+    SIM_RAST_BLUR_INTERLEAVE,
+    SIM_RAST_BLUR_INTERVAL,
+};
+
+/* A triangle moving over the shutter, seen through a thin lens.  Positions
+ * in framebuffer pixels (unsnapped); coc: signed circle-of-confusion radius
+ * in pixels (the vertex moves by coc * (u, v)). */
+struct sim_rast_blur_tri {
+    float x[2][3], y[2][3]; /* [0]: shutter open (t = 0), [1]: shutter close (t = 1) */
+    float coc[2][3];
+    uint32_t still;         /* no motion and no circle of confusion */
+    struct sim_rast_rect box; /* pixels any sample inside it may lie in, clipped to the scissor */
+};
+
+/* Fills tri->box and tri->still from the positions and radii; returns 0
+ * when the box misses `scissor` (nothing to rasterize). */
+int
+sim_rast_blur_tri_setup(struct sim_rast_blur_tri *tri, const struct sim_rast_rect *scissor);
+
+/* The time and lens position of sample s of pixel (px, py) under `method`
+ * with `samples` (1, 2, 4, 8 or 16) per pixel: t in [0, 1), u^2 + v^2 <= 1.
+ * Returns 0 for a sample count without standard locations. */
+int
+sim_rast_blur_sample(uint32_t method, uint32_t samples, int32_t px, int32_t py, uint32_t s,
+                     float *u, float *v, float *t);
+
+/* Rasterizes the blurred `tri` inside `rect` (x0, y0 even, at most
+ * SIM_BIN_SIZE pixels wide and high) with `samples` standard sample
+ * locations: the same contract as sim_rast_tri_quads_ex (quads with a
+ * covered sample, in rasterization order; with SIM_RAST_EMPTY_QUADS also
+ * the empty quads that the still triangle, or the moving one at any of the
+ * interleave tuples, overlaps by sim_rast_tri_quads_ex's corner test);
+ * stats count the tests the method made. */
+uint32_t
+sim_rast_blur_quads(const struct sim_rast_blur_tri *tri, uint32_t method,
+                    const struct sim_rast_rect *rect, uint32_t samples, uint32_t sub_pixel_bits,
+                    uint32_t flags, struct sim_rast_quad *out, uint32_t max,
+                    struct sim_rast_stats *stats);
 
 #endif /* OVERSHADE_PIPELINE_RASTER_RASTER_H */

@@ -169,6 +169,61 @@ sim_rast_tri_contains(const struct sim_rast_tri *tri, int64_t x, int64_t y)
     return 1;
 }
 
+/* How many p in [lo, hi) put p * 256 + off inside [min, max]. */
+static int64_t
+positions_in(int64_t min, int64_t max, int64_t off, int32_t lo, int32_t hi)
+{
+    /* ceil((min - off) / 256) .. floor((max - off) / 256) */
+    int64_t a = -((off - min) >> SIM_RAST_FRAC_BITS), b = (max - off) >> SIM_RAST_FRAC_BITS;
+    a = a > lo ? a : lo;
+    b = b < hi - 1 ? b : hi - 1;
+    return b >= a ? b - a + 1 : 0;
+}
+
+/* The strata of k x k per pixel in [x0 * k, x1 * k) that the fixed-point
+ * interval [min, max] overlaps. */
+static int64_t
+strata_in(int64_t min, int64_t max, int64_t k, int32_t x0, int32_t x1)
+{
+    int64_t w = SIM_RAST_ONE / k;
+    int64_t a = min >= 0 ? min / w : -((-min + w - 1) / w); /* floor */
+    int64_t b = max >= 0 ? max / w : -((-max + w - 1) / w);
+    a = a > x0 * k ? a : x0 * k;
+    b = b < x1 * k - 1 ? b : x1 * k - 1;
+    return b >= a ? b - a + 1 : 0;
+}
+
+/* The samples of `rect` (and the triangle's box) inside the triangle's
+ * vertex bounding box; and in `strata`, for 1, 4 and 16 samples, the
+ * sub-pixel strata (1, 2 or 4 a side) that box overlaps, the dissertation's
+ * mprast bound (one sample per stratum, the box snapped to strata). */
+static uint64_t
+samples_in_box(const struct sim_rast_tri *tri, const struct sim_rast_rect *rect,
+               const struct sim_sample_pos *loc, uint32_t samples, uint64_t *strata)
+{
+    int32_t min_x = tri->x[0], max_x = tri->x[0], min_y = tri->y[0], max_y = tri->y[0];
+    int32_t x0 = rect->x0 > tri->box.x0 ? rect->x0 : tri->box.x0;
+    int32_t y0 = rect->y0 > tri->box.y0 ? rect->y0 : tri->box.y0;
+    int32_t x1 = rect->x1 < tri->box.x1 ? rect->x1 : tri->box.x1;
+    int32_t y1 = rect->y1 < tri->box.y1 ? rect->y1 : tri->box.y1;
+    uint64_t n = 0;
+    for (int k = 1; k < 3; k++) {
+        min_x = tri->x[k] < min_x ? tri->x[k] : min_x;
+        max_x = tri->x[k] > max_x ? tri->x[k] : max_x;
+        min_y = tri->y[k] < min_y ? tri->y[k] : min_y;
+        max_y = tri->y[k] > max_y ? tri->y[k] : max_y;
+    }
+    for (uint32_t s = 0; s < samples; s++) {
+        n += (uint64_t)(positions_in(min_x, max_x, loc[s].x * (SIM_RAST_ONE / 16), x0, x1) *
+                        positions_in(min_y, max_y, loc[s].y * (SIM_RAST_ONE / 16), y0, y1));
+    }
+    int64_t k = samples == 1 ? 1 : samples == 4 ? 2 : samples == 16 ? 4 : 0;
+    *strata = k && x0 < x1 && y0 < y1 ? (uint64_t)(strata_in(min_x, max_x, k, x0, x1) *
+                                                  strata_in(min_y, max_y, k, y0, y1))
+                                      : 0;
+    return n;
+}
+
 uint32_t
 sim_rast_tri_quads(const struct sim_rast_tri *tri, const struct sim_rast_rect *rect,
                    uint32_t samples, struct sim_rast_quad *out, uint32_t max,
@@ -276,6 +331,9 @@ sim_rast_tri_quads_ex(const struct sim_rast_tri *tri, const struct sim_rast_rect
         }
     }
     if (stats) {
+        uint64_t strata = 0;
+        stats->samples_in_box += samples_in_box(tri, rect, loc, samples, &strata);
+        stats->strata_in_box += strata;
         stats->samples_tested += tested;
         stats->samples_covered += covered;
         stats->quads += covered_quads;

@@ -235,8 +235,15 @@ process_tile(struct worker *w, const struct sim_tri *tri, const struct sim_rast_
 {
     struct replay *r = w->r;
     const struct sim_draw_ctx *dc = &r->dc;
-    uint32_t n = sim_rast_tri_quads_ex(&tri->rast, rect, dc->samples, r->raster_flags, w->quads,
-                                       SIM_BIN_QUADS, &w->stats);
+    uint32_t n = dc->blur.method == SIM_BLUR_OFF
+                     ? sim_rast_tri_quads_ex(&tri->rast, rect, dc->samples, r->raster_flags,
+                                             w->quads, SIM_BIN_QUADS, &w->stats)
+                     : sim_rast_blur_quads(&tri->blur,
+                                           dc->blur.method == SIM_BLUR_INTERVAL
+                                               ? SIM_RAST_BLUR_INTERVAL
+                                               : SIM_RAST_BLUR_INTERLEAVE,
+                                           rect, dc->samples, dc->sub_pixel_bits,
+                                           r->raster_flags, w->quads, SIM_BIN_QUADS, &w->stats);
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         uint32_t m = 0, covered = 0;
         if (!(r->res->units & (1u << u))) {
@@ -327,16 +334,18 @@ process_bin(struct worker *w, uint32_t b)
     for (size_t t = 0; t < bin->tris.count; t++) {
         const struct sim_tri *tri = &tris[list[t]];
         struct sim_rast_rect box = rect;
+        const struct sim_rast_rect *extent =
+            dc->blur.method != SIM_BLUR_OFF ? &tri->blur.box : &tri->rast.box;
         if (dc->bin_w <= SIM_BIN_SIZE && dc->bin_h <= SIM_BIN_SIZE) {
             process_tile(w, tri, &rect, ops, self, keep_empty, first_unit);
             continue;
         }
         /* A bin larger than the rasterizer's tile: the triangle tile by
          * tile (SIM_BIN_SIZE-aligned), all before the next triangle. */
-        box.x0 = box.x0 > tri->rast.box.x0 ? box.x0 : tri->rast.box.x0;
-        box.y0 = box.y0 > tri->rast.box.y0 ? box.y0 : tri->rast.box.y0;
-        box.x1 = box.x1 < tri->rast.box.x1 ? box.x1 : tri->rast.box.x1;
-        box.y1 = box.y1 < tri->rast.box.y1 ? box.y1 : tri->rast.box.y1;
+        box.x0 = box.x0 > extent->x0 ? box.x0 : extent->x0;
+        box.y0 = box.y0 > extent->y0 ? box.y0 : extent->y0;
+        box.x1 = box.x1 < extent->x1 ? box.x1 : extent->x1;
+        box.y1 = box.y1 < extent->y1 ? box.y1 : extent->y1;
         for (int32_t ty = box.y0 & ~(SIM_BIN_SIZE - 1); ty < box.y1; ty += SIM_BIN_SIZE) {
             for (int32_t tx = box.x0 & ~(SIM_BIN_SIZE - 1); tx < box.x1; tx += SIM_BIN_SIZE) {
                 struct sim_rast_rect tile = {tx, ty, tx + SIM_BIN_SIZE, ty + SIM_BIN_SIZE};
@@ -1329,6 +1338,7 @@ replay_pass(struct replay *r, uint32_t p)
         r->dc.grid_kind = r->opt.qfm.grid;
         r->dc.grid_size = r->opt.qfm.grid_size;
         r->dc.grid_order = r->opt.qfm.order;
+        r->dc.blur = r->opt.blur;
         out->status = sim_replay_draw(r, out);
         if (out->status == SIM_REPLAY_ERROR_NOMEM) {
             return SIM_REPLAY_ERROR_NOMEM;
@@ -1773,6 +1783,8 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
         }
         res->raster.samples_tested += w->stats.samples_tested;
         res->raster.samples_covered += w->stats.samples_covered;
+        res->raster.samples_in_box += w->stats.samples_in_box;
+        res->raster.strata_in_box += w->stats.strata_in_box;
         res->raster.quads += w->stats.quads;
         res->raster.quads_after_early += w->quads_after_early;
     }
@@ -1808,6 +1820,14 @@ sim_replay_options_resolve(struct sim_replay_options *opt)
     if (!(opt->retessellate == 0.0 || (opt->retessellate >= 0.01 && opt->retessellate <= 1e4))) {
         return 0;
     }
+    if (opt->blur.method > SIM_BLUR_INTERVAL || opt->blur.motion_location >= 32 ||
+        !(opt->blur.shutter >= 0.0f && opt->blur.shutter <= 1.0f) ||
+        !(opt->blur.lens_radius >= 0.0f && opt->blur.lens_radius <= SIM_BLUR_MAX_COC) ||
+        !(opt->blur.focus_w >= 0.0f && opt->blur.focus_w <= 1e30f)) {
+        return 0;
+    }
+    opt->blur.shutter = opt->blur.shutter > 0.0f ? opt->blur.shutter : 0.5f;
+    opt->blur.focus_w = opt->blur.focus_w > 0.0f ? opt->blur.focus_w : 1.0f;
     if (!(opt->time_budget >= 0.0)) {
         return 0;
     }
@@ -1839,6 +1859,10 @@ sim_replay_options_resolve(struct sim_replay_options *opt)
         (opt->bin_size % SIM_BIN_SIZE != 0 || opt->bin_size > SIM_RAST_MAX_EXTENT)) {
         return 0;
     }
+    if (q->overlap > SIM_SWITCH_OFF) {
+        return 0;
+    }
+    q->overlap = q->overlap ? q->overlap : SIM_SWITCH_OFF;
     opt->pmu.entries = opt->pmu.entries ? opt->pmu.entries : 512;
     opt->pmu.edges = opt->pmu.edges ? opt->pmu.edges : 8;
     if (opt->pmu.entries > (1u << 20) || opt->pmu.edges > 32) {

@@ -23,6 +23,8 @@
  * entry took.  The buffer is flushed (in insertion order, each entry
  * still trying merge-on-evict) at the end of every draw; each bin has its
  * own buffer.
+ * With the overlap option (the dissertation's rule 4 off, as Hegarty's
+ * motion-blur pipeline), coverage need not be disjoint.
  *
  * A merged quad is shaded once.  Per pixel the lane takes the source whose
  * triangle covers the pixel centre (the earliest arrival when several do);
@@ -43,7 +45,8 @@
 
 #define NONE SIM_QUAD_BUFFER_NONE
 #define WORDS (SIM_GRID_MAX / 64)
-#define MAX_SOURCES (4 * SIM_MAX_SAMPLES) /* sources have disjoint, non-empty coverage */
+#define MAX_SOURCES (4 * SIM_MAX_SAMPLES) /* sources have disjoint, non-empty coverage
+                                           * (find_merge keeps overlapping ones to it) */
 #define BATCH (SIM_LANES / 4)
 
 struct source {
@@ -129,7 +132,8 @@ has_cover(const uint32_t cover[4])
 }
 
 /* ../shared/spec/modes.md's can_merge: disjoint coverage and a triangle
- * of one adjacent to a triangle of the other. */
+ * of one adjacent to a triangle of the other.  `cover` NULL: coverage may
+ * overlap (the dissertation's rule 4 off, --qfm-overlap). */
 static int
 can_merge(const struct entry *a, uint32_t front, uint32_t grid, const uint32_t cover[4],
           const uint64_t *adj)
@@ -138,7 +142,7 @@ can_merge(const struct entry *a, uint32_t front, uint32_t grid, const uint32_t c
     if (a->front != front || a->grid != grid || grid == SIM_NONE) {
         return 0;
     }
-    for (int p = 0; p < 4; p++) {
+    for (int p = 0; p < 4 && cover; p++) {
         if (a->cover[p] & cover[p]) {
             return 0;
         }
@@ -150,11 +154,16 @@ can_merge(const struct entry *a, uint32_t front, uint32_t grid, const uint32_t c
 }
 
 /* The most recent entry of `loc` (among `window`, skipping `except`) that
- * the fragment can merge into, or NONE. */
+ * the fragment, of `nsrc` sources, can merge into, or NONE.  Disjoint
+ * coverage bounds the sources of an entry by MAX_SOURCES; with overlaps
+ * allowed an entry that would pass it takes no more. */
 static uint32_t
 find_merge(const struct qfm *m, uint32_t loc, uint32_t except, uint32_t front, uint32_t grid,
-           const uint32_t cover[4], const uint64_t *adj, uint32_t window)
+           const uint32_t cover[4], const uint64_t *adj, uint32_t window, uint32_t nsrc)
 {
+    if (m->opt->qfm.overlap == SIM_SWITCH_ON) {
+        cover = NULL;
+    }
     uint32_t tried = 0;
     for (uint32_t e = m->buf.loc_tail[loc]; e != NONE; e = m->buf.links[e].loc_prev) {
         const struct entry *en = entry_at(m, e);
@@ -164,7 +173,7 @@ find_merge(const struct qfm *m, uint32_t loc, uint32_t except, uint32_t front, u
         if (window != SIM_UNBOUNDED && tried++ == window) {
             break;
         }
-        if (can_merge(en, front, grid, cover, adj)) {
+        if (can_merge(en, front, grid, cover, adj) && en->nsrc + nsrc <= MAX_SOURCES) {
             return e;
         }
     }
@@ -348,7 +357,7 @@ evict(struct qfm *m, struct sim_shade_ctx *ctx, uint32_t e)
     struct entry *en = entry_at(m, e);
     if (m->opt->qfm.evict_merge == SIM_SWITCH_ON) {
         uint32_t into = find_merge(m, m->buf.links[e].loc, e, en->front, en->grid, en->cover,
-                                   en->adj_mask, m->opt->qfm.window);
+                                   en->adj_mask, m->opt->qfm.window, en->nsrc);
         if (into != NONE) {
             ctx->counters->qfm_evict_merges += has_cover(en->cover);
             combine(entry_at(m, into), en);
@@ -410,7 +419,7 @@ qfm_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
         ctx->counters->qfm_empty_quads += empty;
         e = grid == SIM_NONE ? NONE
                              : find_merge(m, loc, NONE, t->front, grid, q->mask, t->adj,
-                                          m->opt->qfm.window);
+                                          m->opt->qfm.window, empty ? 0 : 1);
         if (e != NONE) {
             en = entry_at(m, e);
             en->tri_mask[t->grid_index / 64] |= 1ull << (t->grid_index % 64);

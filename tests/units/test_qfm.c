@@ -658,6 +658,34 @@ test_bin_scope(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     }
 }
 
+/* --qfm-overlap (the dissertation's rule 4 off): the "overlapping" pair of
+ * test_never_merge, adjacent and facing alike but both covering pixel 1,
+ * merges into one shaded quad, and both fragments' samples are written
+ * (through their own late tests). */
+static void
+test_overlap(struct sim_ir_shader *fs)
+{
+    static const float R2[2] = {6, 1};
+    struct sim_replay_options opt = {0};
+    struct unit_fixture f;
+    float t[3][2];
+
+    opt.qfm.overlap = SIM_SWITCH_ON;
+    fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
+    tri3(t, C, R, U);
+    fix_tri(&f, t, (const uint32_t[3]){0, 1, 2}, red);
+    tri3(t, C, R2, U);
+    fix_tri(&f, t, (const uint32_t[3]){0, 7, 2}, green);
+    fix_ready(&f);
+    CHECK(fix_feed(&f, 0, 2, 2, 0));
+    CHECK(fix_feed(&f, 1, 2, 2, 0));
+    fix_finish(&f);
+    CHECK_EQ_U64(1, f.counters.quads_shaded);
+    CHECK_EQ_U64(1, f.counters.qfm_merges);
+    CHECK_EQ_U64(2, f.counters.samples_written);
+    fix_destroy(&f);
+}
+
 int
 main(void)
 {
@@ -688,6 +716,7 @@ main(void)
     struct sim_ir_shader *vs = fix_load(layer_client_vert_spv, sizeof(layer_client_vert_spv));
     test_bin_scope(vs, fs);
     sim_ir_shader_destroy(vs);
+    test_overlap(fs);
     sim_ir_shader_destroy(fs);
     return test_failures ? TEST_FAIL : TEST_PASS;
 }

@@ -80,6 +80,7 @@ struct demo_options {
     float triangle_area; /* px^2 */
     const char *screenshot;
     int stats;
+    uint32_t motion; /* --motion: 0 off, else the earlier camera's distance in frames */
 };
 
 /* ---- math ---------------------------------------------------------------- */
@@ -121,8 +122,9 @@ struct demo_uniforms {
     float scene[4];
     float cull[4];
     float frustum[6][4];
+    float prev_view_proj[16]; /* --motion: view_proj of frame - motion */
 };
-_Static_assert(sizeof(struct demo_uniforms) == 256, "std140 layout of demo_frame_uniforms");
+_Static_assert(sizeof(struct demo_uniforms) == 320, "std140 layout of demo_frame_uniforms");
 
 /* Mirrors demo_draw_constants in shaders/demo_common.glsl. */
 struct demo_push {

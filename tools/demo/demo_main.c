@@ -49,6 +49,9 @@ usage(FILE *f)
             "                        (default 0.5)\n"
             "  --screenshot FILE     with --offscreen: write the last frame as PPM\n"
             "  --stats               print the driver's pipeline statistics per frame\n"
+            "  --motion N            also write each vertex's clip position under the\n"
+            "                        camera of N frames earlier (vec4 output at location\n"
+            "                        15), for `overshade replay --blur-motion 15`\n"
             "  -h, --help            this text\n"
             "\n"
             "Exit status: 0 done, 1 Vulkan or system error, 2 bad arguments, 3 the device\n"
@@ -92,7 +95,8 @@ parse_options(int argc, char **argv, struct demo_options *o)
         OPT_MSAA,
         OPT_AREA,
         OPT_SHOT,
-        OPT_STATS
+        OPT_STATS,
+        OPT_MOTION
     };
     static const struct option longopts[] = {
         {"scene", required_argument, NULL, OPT_SCENE},
@@ -104,6 +108,7 @@ parse_options(int argc, char **argv, struct demo_options *o)
         {"triangle-area", required_argument, NULL, OPT_AREA},
         {"screenshot", required_argument, NULL, OPT_SHOT},
         {"stats", no_argument, NULL, OPT_STATS},
+        {"motion", required_argument, NULL, OPT_MOTION},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -181,6 +186,11 @@ parse_options(int argc, char **argv, struct demo_options *o)
             break;
         case OPT_STATS:
             o->stats = 1;
+            break;
+        case OPT_MOTION:
+            if (parse_u32(optarg, 1, 600, &o->motion)) {
+                return bad("motion (1 to 600 frames)", optarg);
+            }
             break;
         case 'h':
             usage(stdout);

@@ -44,6 +44,14 @@
 #include "demo_terrain_frag.h"
 #include "demo_terrain_tesc.h"
 #include "demo_terrain_tese.h"
+/* --motion's variants */
+#include "demo_ball_motion_tese.h"
+#include "demo_bumpy_motion_tese.h"
+#include "demo_hair_motion_tese.h"
+#include "demo_mesh_motion_vert.h"
+#include "demo_plane_motion_tese.h"
+#include "demo_sinewave_motion_tese.h"
+#include "demo_terrain_motion_tese.h"
 
 struct spirv {
     const uint32_t *code;
@@ -78,6 +86,18 @@ static const struct {
 
 static const struct spirv patch_vert = SPV(demo_patch_vert_spv);
 static const struct spirv mesh_vert = SPV(demo_mesh_vert_spv);
+
+/* --motion: the last pre-rasterization stages that also write the earlier
+ * camera's clip position (shaders/demo_common.glsl, DEMO_MOTION). */
+static const struct spirv motion_last[DEMO_VARIANT_COUNT] = {
+    [DEMO_VARIANT_PLANE] = SPV(demo_plane_motion_tese_spv),
+    [DEMO_VARIANT_SINEWAVE] = SPV(demo_sinewave_motion_tese_spv),
+    [DEMO_VARIANT_BUMPY] = SPV(demo_bumpy_motion_tese_spv),
+    [DEMO_VARIANT_TERRAIN] = SPV(demo_terrain_motion_tese_spv),
+    [DEMO_VARIANT_HAIR] = SPV(demo_hair_motion_tese_spv),
+    [DEMO_VARIANT_BALL] = SPV(demo_ball_motion_tese_spv),
+    [DEMO_VARIANT_MESH] = SPV(demo_mesh_motion_vert_spv),
+};
 
 /* ---- uploads ------------------------------------------------------------ */
 
@@ -252,6 +272,9 @@ create_pipeline(struct demo *d, enum demo_variant v)
     int mesh = v == DEMO_VARIANT_MESH;
     const struct spirv *specs[4] = {mesh ? &mesh_vert : &patch_vert, &variants[v].tesc,
                                     &variants[v].tese, &variants[v].frag};
+    if (d->opt.motion) {
+        specs[mesh ? 0 : 2] = &motion_last[v];
+    }
     static const VkShaderStageFlagBits stage_bits[4] = {
         VK_SHADER_STAGE_VERTEX_BIT, VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT,
         VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT, VK_SHADER_STAGE_FRAGMENT_BIT};
@@ -573,6 +596,14 @@ write_uniforms(struct demo *d, struct demo_uniforms *un, uint64_t frame)
     memset(un->cull, 0, sizeof(un->cull));
     un->cull[0] = s->slope;
     frustum_planes(un->frustum, un->view_proj);
+    memcpy(un->prev_view_proj, un->view_proj, sizeof(un->prev_view_proj));
+    if (d->opt.motion) {
+        float prev_eye[3], prev_target[3];
+        demo_scene_camera(s, frame >= d->opt.motion ? frame - d->opt.motion : 0, prev_eye,
+                          prev_target);
+        demo_mat4_look_at(view, prev_eye, prev_target, up);
+        demo_mat4_mul(un->prev_view_proj, proj, view);
+    }
 }
 
 int
