@@ -16,7 +16,7 @@ set -u
 out=${1:?usage: tools/driver_check.sh OUT [BUILD]}
 build=${2:-build}
 frames=${DRIVER_CHECK_FRAMES:-60}
-sizes=${DRIVER_CHECK_SIZES:-"bumpy:864x540:4:0.5 plane:1728x1080:16:0.5"}
+sizes=${DRIVER_CHECK_SIZES:-"bumpy:864x540:4:0.5 plane:1728x1080:8:0.5"}
 mkdir -p "$out/share/vulkan/implicit_layer.d" "$out/traces" || exit 1
 out=$(cd "$out" && pwd)
 build=$(cd "$build" && pwd)
@@ -55,13 +55,17 @@ for s in $sizes; do
         --screenshot "$out/$tag.ppm"
 done
 for c in "upload_client 4" "push_client" "layer_client" \
-    "mt_client --threads 8 --secondaries 4 --draws 3 5"; do
+    "mt_client --threads 8 --secondaries 4 --draws 3 5" "compute_client 4" \
+    "feature_client bc 3" "feature_client arrays 3" "feature_client f16 3" \
+    "feature_client viewports 3" "feature_client recreate 5"; do
     bin=${c%% *}
     [ -x "$build/tests/layer/$bin" ] || continue
     # shellcheck disable=SC2086
-    run "$bin-plain" "$build/tests/layer/$bin" ${c#"$bin"}
+    tag=$(echo "$c" | cut -d' ' -f1-2 | tr ' ' '-')
+    run "$tag-plain" "$build/tests/layer/$bin" ${c#"$bin"}
     # shellcheck disable=SC2086
-    run "$bin-capture" $capture OVERSHADE_CAPTURE=2 "$build/tests/layer/$bin" ${c#"$bin"}
+    run "$tag-capture" $capture OVERSHADE_CAPTURE=2 OVERSHADE_OUTPUT="$out/traces/$tag" \
+        "$build/tests/layer/$bin" ${c#"$bin"}
 done
 if [ -x "$build/tools/overshade" ]; then
     s=${sizes%% *}
