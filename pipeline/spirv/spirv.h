@@ -11,6 +11,15 @@
 
 #include "pipeline/ir/ir.h"
 
+/* Resource slots given to a runtime descriptor array (OpTypeRuntimeArray
+ * of images or samplers, descriptor indexing): elements 0 to this - 1.
+ * The replay binds whichever of them the bound set has written (a
+ * variable-count binding's actual count, a partially bound binding's
+ * written elements); the rest read as not bound.  A dynamic index at or
+ * past it reads the slot of SIM_SPV_PAST_END, which is never bound. */
+#define SIM_SPV_RUNTIME_DESCRIPTORS 256u
+#define SIM_SPV_PAST_END UINT32_MAX
+
 /* ------------------------------------------------------------------------ */
 /* Translation errors                                                        */
 
