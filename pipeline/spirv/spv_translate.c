@@ -1457,6 +1457,25 @@ shared_access(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, uint32_t *re
     return SIM_SPV_ERROR_OK;
 }
 
+/* The elements a runtime descriptor array variable is given slots for
+ * (SIM_SPV_RUNTIME_DESCRIPTORS): its binding's size from the options,
+ * capped, or the default. */
+static uint32_t
+runtime_array_size(const struct sim_spv_ctx *ctx, uint32_t var)
+{
+    const struct sim_spv_deco *d = &ctx->decos[var];
+    if (ctx->opt && ctx->opt->binding_sizes) {
+        for (uint32_t i = 0; i < ctx->opt->binding_size_count; i++) {
+            const struct sim_spv_binding_size *b = &ctx->opt->binding_sizes[i];
+            if (b->set == d->set && b->binding == d->binding && b->count > 0) {
+                return b->count < SIM_SPV_RUNTIME_DESCRIPTORS_MAX ? b->count
+                                                                  : SIM_SPV_RUNTIME_DESCRIPTORS_MAX;
+            }
+        }
+    }
+    return SIM_SPV_RUNTIME_DESCRIPTORS;
+}
+
 static enum sim_spv_error
 load(struct sim_spv_ctx *ctx, uint32_t type, uint32_t id, const struct sim_spv_ptr *p)
 {
@@ -1492,7 +1511,7 @@ load(struct sim_spv_ctx *ctx, uint32_t type, uint32_t id, const struct sim_spv_p
             const struct sim_spv_type *at = &ctx->types[ctx->types[ctx->vals[p->var].type].elem];
             int runtime = at->kind == SIM_SPV_T_RUNTIME_ARRAY;
             uint32_t *slots;
-            count = runtime ? SIM_SPV_RUNTIME_DESCRIPTORS + 1 : at->count;
+            count = runtime ? runtime_array_size(ctx, p->var) + 1 : at->count;
             if (ctx->decos[p->var].slot_list) {
                 list = ctx->decos[p->var].slot_list - 1;
             } else {

@@ -693,6 +693,38 @@ test_runtime_arrays(void)
         err = pass ? sim_interp_run_reference(in, ALL, 0) : sim_interp_run(in, ALL, 0);
         CHECK_EQ_STR("SIM_INTERP_ERROR_UNBOUND_TEXTURE", sim_interp_error_name(err));
     }
+    sim_interp_destroy(in);
+    sim_ir_shader_destroy(sh);
+
+    /* Sized from the layout (the replay passes each binding's
+     * descriptorCount): 8 images, so element 8 has no slot and reads as
+     * not bound; the samplers keep the default. */
+    {
+        static const struct sim_spv_binding_size sizes[] = {{0, 1, 8}, {1, 1, 100}};
+        struct sim_spv_options opt = {.stage = SIM_STAGE_ANY, .binding_sizes = sizes,
+                                      .binding_size_count = 2};
+        sh = load(shader_runtime_array_frag, COUNT(shader_runtime_array_frag), &opt);
+        in = sh ? sim_interp_create(sh) : NULL;
+        CHECK(in != NULL);
+        if (!in) {
+            goto out;
+        }
+        sim_ir_shader_resources(sh, &nres);
+        CHECK_EQ_INT((8 + 1) + (SIM_SPV_RUNTIME_DESCRIPTORS + 1) + 1, nres);
+        sim_interp_bind(in, table, n);
+        k = sim_interp_input(in, 0, 0);
+        CHECK(k != NULL);
+        if (!k) {
+            goto out;
+        }
+        for (int l = 0; l < 16; l++) {
+            k[l] = (uint32_t)((l % 4) * 2);
+        }
+        CHECK_EQ_STR("SIM_INTERP_ERROR_OK", sim_interp_error_name(sim_interp_run(in, ALL, 0)));
+        k[3] = 8;
+        CHECK_EQ_STR("SIM_INTERP_ERROR_UNBOUND_TEXTURE",
+                     sim_interp_error_name(sim_interp_run(in, ALL, 0)));
+    }
 out:
     sim_interp_destroy(in);
     sim_ir_shader_destroy(sh);
