@@ -161,6 +161,55 @@ stage_of(uint32_t vk_stage)
     }
 }
 
+/* The size of every binding of the pipeline's layout, for the runtime
+ * descriptor arrays its shaders declare (sim_spv_options.binding_sizes:
+ * a variable-count binding's upper bound; the set bound at a draw decides
+ * which elements are written).  Sets the count; NULL with 0 when the
+ * layout is unknown (the translator's default size) or memory ran out.
+ * The caller frees the result. */
+static struct sim_spv_binding_size *
+layout_binding_sizes(struct rpl_trace *rt, const struct cap_pipeline *p, uint64_t first_frame,
+                     uint32_t *count)
+{
+    const struct cap_pipeline_layout *pl =
+        cap_trace_find_at(rt->trace, CAP_OBJ_PIPELINE_LAYOUT, p->layout, first_frame);
+    struct sim_spv_binding_size *sizes;
+    uint32_t total = 0, n = 0;
+
+    *count = 0;
+    if (!pl) {
+        return NULL;
+    }
+    const uint64_t *sets = CAP_SPAN_PTR(pl, pl->set_layouts, uint64_t);
+    for (uint32_t s = 0; s < pl->set_layouts.count; s++) {
+        const struct cap_dset_layout *dl =
+            sets[s] ? cap_trace_find_at(rt->trace, CAP_OBJ_DSET_LAYOUT, sets[s], first_frame)
+                    : NULL;
+        if (dl && dl->bindings.count <= UINT32_MAX - total) {
+            total += dl->bindings.count;
+        }
+    }
+    sizes = total ? calloc(total, sizeof(*sizes)) : NULL;
+    if (!sizes) {
+        return NULL;
+    }
+    for (uint32_t s = 0; s < pl->set_layouts.count; s++) {
+        const struct cap_dset_layout *dl =
+            sets[s] ? cap_trace_find_at(rt->trace, CAP_OBJ_DSET_LAYOUT, sets[s], first_frame)
+                    : NULL;
+        if (!dl) {
+            continue;
+        }
+        const struct cap_dset_layout_binding *lb =
+            CAP_SPAN_PTR(dl, dl->bindings, struct cap_dset_layout_binding);
+        for (uint32_t b = 0; b < dl->bindings.count && n < total; b++) {
+            sizes[n++] = (struct sim_spv_binding_size){s, lb[b].binding, lb[b].descriptor_count};
+        }
+    }
+    *count = n;
+    return sizes;
+}
+
 static void
 translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p, uint64_t first_frame,
                 const struct cap_shader_stage *st, struct rt_program *prog)
@@ -169,6 +218,7 @@ translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p, uint64_t fir
     const struct cap_shader_module *mod;
     const struct cap_blob *blob;
     struct sim_spec_value *spec = NULL;
+    struct sim_spv_binding_size *sizes = NULL;
     struct sim_spv_options opt = {0};
     struct sim_spv_error_info info;
     uint32_t *words = NULL;
@@ -224,6 +274,8 @@ translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p, uint64_t fir
     opt.stage = stage;
     opt.spec_values = spec;
     opt.spec_value_count = st->spec_entries.count;
+    sizes = layout_binding_sizes(rt, p, first_frame, &opt.binding_size_count);
+    opt.binding_sizes = sizes;
     err = sim_ir_shader_create(words, blob->size / 4, &opt, &prog->shaders[stage], &info);
     if (err) {
         snprintf(prog->error, sizeof(prog->error), "%s shader: %s: %s", sim_stage_name(stage),
@@ -235,6 +287,7 @@ translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p, uint64_t fir
 out:
     free(words);
     free(spec);
+    free(sizes);
 }
 
 /* The program of pipeline `handle` as frame `frame` has it (the

@@ -340,7 +340,8 @@ dim_coords(uint32_t dim)
 
 /* The resource slot lane `l` names: `slot`, or the element of a
  * dynamically indexed descriptor array (an index past the end, undefined
- * in SPIR-V, reads the last element). */
+ * in SPIR-V, reads the last entry: a fixed array's last element, a
+ * runtime array's never-bound slot, so it reads as not bound). */
 static uint32_t
 element_slot(const struct sim_ir_shader *sh, const sim_lanes_u *R, uint32_t slot, uint32_t index,
              uint32_t list, uint32_t count, uint32_t l)

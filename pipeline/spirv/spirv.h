@@ -11,6 +11,26 @@
 
 #include "pipeline/ir/ir.h"
 
+/* Resource slots given to a runtime descriptor array (OpTypeRuntimeArray
+ * of images or samplers, descriptor indexing): elements 0 to N - 1, N the
+ * binding's size in sim_spv_options.binding_sizes (the replay gives the
+ * pipeline layout's descriptorCount, a variable-count binding's upper
+ * bound) up to SIM_SPV_RUNTIME_DESCRIPTORS_MAX, else
+ * SIM_SPV_RUNTIME_DESCRIPTORS.  The replay binds whichever of them the
+ * bound set has written (a variable-count binding's actual count, a
+ * partially bound binding's written elements); the rest read as not
+ * bound.  A dynamic index at or past N reads the slot of
+ * SIM_SPV_PAST_END, which is never bound. */
+#define SIM_SPV_RUNTIME_DESCRIPTORS 256u
+#define SIM_SPV_RUNTIME_DESCRIPTORS_MAX 1024u
+#define SIM_SPV_PAST_END UINT32_MAX
+
+/* The size of one descriptor binding (VkDescriptorSetLayoutBinding's
+ * descriptorCount), for runtime descriptor arrays. */
+struct sim_spv_binding_size {
+    uint32_t set, binding, count;
+};
+
 /* ------------------------------------------------------------------------ */
 /* Translation errors                                                        */
 
@@ -88,6 +108,10 @@ struct sim_spv_options {
     const struct sim_spec_value *spec_values;
     uint32_t spec_value_count;
     uint32_t flags; /* enum sim_spv_option_flags */
+    /* Runtime descriptor arrays' sizes (SIM_SPV_RUNTIME_DESCRIPTORS);
+     * NULL: none named.  Read during sim_ir_shader_create only. */
+    const struct sim_spv_binding_size *binding_sizes;
+    uint32_t binding_size_count;
 };
 
 

@@ -136,6 +136,9 @@ struct sim_spv_deco {
     uint32_t flags; /* enum sim_spv_deco_flags */
     uint32_t io_flags; /* enum sim_ir_interface_flags */
     uint32_t location, component, binding, set, builtin, spec_id;
+    /* Descriptor array variables: 1 + the first entry of the variable's
+     * slot list in slot_lists, 0 until a dynamic index first needs it. */
+    uint32_t slot_list;
 };
 
 enum sim_spv_space {

@@ -67,11 +67,16 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
     /* gl_ViewportIndex from a geometry shader: each primitive picks its
      * viewport and scissor (front_setup.c). */
     case SpvCapabilityMultiViewport:
-    /* Dynamic indexing of fixed-size image and sampler arrays; the
-     * interpreter resolves the element per lane. */
+    /* Descriptor indexing: dynamic and non-uniform indices into arrays of
+     * images and samplers, fixed-size or runtime-sized
+     * (SIM_SPV_RUNTIME_DESCRIPTORS); the interpreter resolves the element
+     * per lane, so NonUniform (a decoration, accepted) needs nothing more.
+     * Dynamic indices into arrays of buffers and storage images are
+     * refused where they are used. */
     case SpvCapabilitySampledImageArrayDynamicIndexing:
     case SpvCapabilityShaderNonUniform:
     case SpvCapabilitySampledImageArrayNonUniformIndexing:
+    case SpvCapabilityRuntimeDescriptorArray:
     /* The Vulkan memory model (every module Mesa's zink writes): one
      * invocation's accesses already happen in program order and storage
      * writes land before the draw ends, which is all its availability and
@@ -1148,12 +1153,12 @@ access_chain(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         if ((p->space == SIM_SPV_SPACE_BUFFER && p->base == SIM_IR_NONE) ||
             p->space == SIM_SPV_SPACE_HANDLE) {
             if (t->kind == SIM_SPV_T_ARRAY || t->kind == SIM_SPV_T_RUNTIME_ARRAY) {
-                if (!is_const && (p->space != SIM_SPV_SPACE_HANDLE ||
-                                  t->kind != SIM_SPV_T_ARRAY || p->dyn != SIM_IR_NONE)) {
+                if (!is_const &&
+                    (p->space != SIM_SPV_SPACE_HANDLE || p->dyn != SIM_IR_NONE)) {
                     return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
                                        "dynamic indexing of %s",
                                        p->space == SIM_SPV_SPACE_HANDLE
-                                           ? "runtime-sized or nested descriptor arrays"
+                                           ? "nested descriptor arrays"
                                            : "arrays of buffer descriptors");
                 }
                 if (p->space == SIM_SPV_SPACE_HANDLE &&
@@ -1452,6 +1457,25 @@ shared_access(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, uint32_t *re
     return SIM_SPV_ERROR_OK;
 }
 
+/* The elements a runtime descriptor array variable is given slots for
+ * (SIM_SPV_RUNTIME_DESCRIPTORS): its binding's size from the options,
+ * capped, or the default. */
+static uint32_t
+runtime_array_size(const struct sim_spv_ctx *ctx, uint32_t var)
+{
+    const struct sim_spv_deco *d = &ctx->decos[var];
+    if (ctx->opt && ctx->opt->binding_sizes) {
+        for (uint32_t i = 0; i < ctx->opt->binding_size_count; i++) {
+            const struct sim_spv_binding_size *b = &ctx->opt->binding_sizes[i];
+            if (b->set == d->set && b->binding == d->binding && b->count > 0) {
+                return b->count < SIM_SPV_RUNTIME_DESCRIPTORS_MAX ? b->count
+                                                                  : SIM_SPV_RUNTIME_DESCRIPTORS_MAX;
+            }
+        }
+    }
+    return SIM_SPV_RUNTIME_DESCRIPTORS;
+}
+
 static enum sim_spv_error
 load(struct sim_spv_ctx *ctx, uint32_t type, uint32_t id, const struct sim_spv_ptr *p)
 {
@@ -1480,20 +1504,33 @@ load(struct sim_spv_ctx *ctx, uint32_t type, uint32_t id, const struct sim_spv_p
             return ctx->info->code;
         }
         if (p->dyn != SIM_IR_NONE) {
-            /* Every element gets a slot; the lookup picks one per lane. */
+            /* Every element gets a slot, one list per variable; the lookup
+             * picks one per lane.  A runtime array's list ends in a slot
+             * that is never bound, which an index past it reads (the
+             * lookup clamps to the last entry). */
             const struct sim_spv_type *at = &ctx->types[ctx->types[ctx->vals[p->var].type].elem];
+            int runtime = at->kind == SIM_SPV_T_RUNTIME_ARRAY;
             uint32_t *slots;
-            count = at->count;
-            list = ctx->slot_lists.count;
-            slots = sim_vec_push(&ctx->slot_lists, sizeof(uint32_t), count, 1u << 16);
-            if (!slots) {
-                return sim_spv_err(ctx, SIM_SPV_ERROR_TOO_LARGE, "descriptor array elements");
-            }
-            for (uint32_t e = 0; e < count; e++) {
-                slots[e] = sim_spv_resource(ctx, p->var, e);
-                if (slots[e] == SIM_IR_NONE) {
-                    return ctx->info->code;
+            count = runtime ? runtime_array_size(ctx, p->var) + 1 : at->count;
+            if (ctx->decos[p->var].slot_list) {
+                list = ctx->decos[p->var].slot_list - 1;
+            } else {
+                list = ctx->slot_lists.count;
+                if (!sim_vec_push(&ctx->slot_lists, sizeof(uint32_t), count, 1u << 16)) {
+                    return sim_spv_err(ctx, SIM_SPV_ERROR_TOO_LARGE, "descriptor array elements");
                 }
+                for (uint32_t e = 0; e < count; e++) {
+                    uint32_t element = runtime && e == count - 1 ? SIM_SPV_PAST_END : e;
+                    uint32_t slot = sim_spv_resource(ctx, p->var, element);
+                    if (slot == SIM_IR_NONE) {
+                        return ctx->info->code;
+                    }
+                    /* Re-read: sim_spv_resource may have grown other
+                     * vectors, never this one. */
+                    slots = SIM_SPV_VEC_AT(ctx->slot_lists, uint32_t, list);
+                    slots[e] = slot;
+                }
+                ctx->decos[p->var].slot_list = list + 1;
             }
             index = p->dyn;
         }

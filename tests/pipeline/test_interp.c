@@ -21,6 +21,7 @@
 #include "dynarray.frag.spv.h"
 #include "dynidx.frag.spv.h"
 #include "loop.frag.spv.h"
+#include "runtime_array.frag.spv.h"
 #include "spec.frag.spv.h"
 #include "terminate.frag.spv.h"
 #include "vkcube.frag.spv.h"
@@ -606,6 +607,129 @@ out:
     sim_ir_shader_destroy(sh);
 }
 
+/* Descriptor indexing (shaders/runtime_array.frag): a runtime array of
+ * sampled images indexed non-uniformly, partially bound (only the even
+ * elements written), and a runtime array of samplers.  Each lane must
+ * sample its own element; an unwritten element or one past the runtime
+ * array's slots reads as not bound, a named error only when a running
+ * lane uses it.  The reference interpreter must agree. */
+static void
+test_runtime_arrays(void)
+{
+    struct sim_ir_shader *sh = LOAD(shader_runtime_array_frag);
+    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
+    static const uint8_t colours[8][4] = {
+        {255, 0, 0, 255},   {0, 0, 0, 0},     {0, 255, 0, 255},   {0, 0, 0, 0},
+        {0, 0, 255, 255},   {0, 0, 0, 0},     {255, 255, 255, 0}, {0, 0, 0, 0}};
+    static const uint8_t grey[4] = {128, 128, 128, 255};
+    struct sim_tex_image imgs[8], combined = {.format = 37, .view_type = 1, .layers = 1,
+                                              .level_count = 1};
+    struct sim_tex_sampler nearest[2] = {{.max_lod = 10.0f}, {.max_lod = 10.0f}};
+    struct sim_binding table[8];
+    uint32_t n = 0, nres, *k, *o0[4], *o1;
+
+    if (!in) {
+        CHECK(in != NULL);
+        sim_ir_shader_destroy(sh);
+        return;
+    }
+    for (uint32_t e = 0; e < 8; e += 2) {
+        imgs[e] = (struct sim_tex_image){.format = 37, .view_type = 1, .layers = 1,
+                                         .level_count = 1};
+        imgs[e].levels[0] = (struct sim_tex_level){.data = colours[e], .size = 4, .width = 1,
+                                                   .height = 1, .depth = 1, .row_pitch = 4};
+        table[n++] = (struct sim_binding){.set = 0, .binding = 1, .array_element = e,
+                                          .image = &imgs[e]};
+    }
+    combined.levels[0] = (struct sim_tex_level){.data = grey, .size = 4, .width = 1,
+                                                .height = 1, .depth = 1, .row_pitch = 4};
+    table[n++] = (struct sim_binding){.set = 0, .binding = 0, .sampler = &nearest[0]};
+    table[n++] = (struct sim_binding){.set = 0, .binding = 0, .array_element = 1,
+                                      .sampler = &nearest[1]};
+    table[n++] = (struct sim_binding){.set = 0, .binding = 2, .array_element = 5,
+                                      .image = &combined, .sampler = &nearest[0]};
+    sim_interp_bind(in, table, n);
+    k = sim_interp_input(in, 0, 0);
+    for (int c = 0; c < 4; c++) {
+        o0[c] = sim_interp_output(in, 0, (uint32_t)c);
+    }
+    o1 = sim_interp_output(in, 1, 0);
+    CHECK(k && o0[3] && o1);
+    if (!k || !o0[3] || !o1) {
+        goto out;
+    }
+    /* A runtime array is given SIM_SPV_RUNTIME_DESCRIPTORS slots and one
+     * past them; the samplers the same; the constant index one. */
+    sim_ir_shader_resources(sh, &nres);
+    CHECK_EQ_INT(2 * (SIM_SPV_RUNTIME_DESCRIPTORS + 1) + 1, nres);
+
+    for (int pass = 0; pass < 2; pass++) {
+        enum sim_interp_error err;
+        for (int l = 0; l < 16; l++) {
+            k[l] = (uint32_t)(((l * 3) % 4) * 2); /* 0, 6, 4, 2, ...: divergent per lane */
+        }
+        err = pass ? sim_interp_run_reference(in, ALL, 0) : sim_interp_run(in, ALL, 0);
+        CHECK_EQ_STR("SIM_INTERP_ERROR_OK", sim_interp_error_name(err));
+        for (int l = 0; l < 16; l++) {
+            for (int c = 0; c < 4; c++) {
+                CHECK_FLOAT((float)colours[k[l]][c] / 255.0f, fl(o0[c], l));
+            }
+            CHECK_FLOAT(128.0f / 255.0f, fl(o1, l));
+        }
+        /* Lane 5 names element 3, never written: not bound. */
+        k[5] = 3;
+        err = pass ? sim_interp_run_reference(in, ALL, 0) : sim_interp_run(in, ALL, 0);
+        CHECK_EQ_STR("SIM_INTERP_ERROR_UNBOUND_TEXTURE", sim_interp_error_name(err));
+        /* ... unless lane 5 does not run. */
+        err = pass ? sim_interp_run_reference(in, ALL & ~(1u << 5), 0)
+                   : sim_interp_run(in, ALL & ~(1u << 5), 0);
+        CHECK_EQ_STR("SIM_INTERP_ERROR_OK", sim_interp_error_name(err));
+        /* Past every slot of the runtime array: not bound either. */
+        k[5] = 0;
+        k[9] = 1000000;
+        err = pass ? sim_interp_run_reference(in, ALL, 0) : sim_interp_run(in, ALL, 0);
+        CHECK_EQ_STR("SIM_INTERP_ERROR_UNBOUND_TEXTURE", sim_interp_error_name(err));
+        k[9] = SIM_SPV_RUNTIME_DESCRIPTORS; /* the first element with no slot */
+        err = pass ? sim_interp_run_reference(in, ALL, 0) : sim_interp_run(in, ALL, 0);
+        CHECK_EQ_STR("SIM_INTERP_ERROR_UNBOUND_TEXTURE", sim_interp_error_name(err));
+    }
+    sim_interp_destroy(in);
+    sim_ir_shader_destroy(sh);
+
+    /* Sized from the layout (the replay passes each binding's
+     * descriptorCount): 8 images, so element 8 has no slot and reads as
+     * not bound; the samplers keep the default. */
+    {
+        static const struct sim_spv_binding_size sizes[] = {{0, 1, 8}, {1, 1, 100}};
+        struct sim_spv_options opt = {.stage = SIM_STAGE_ANY, .binding_sizes = sizes,
+                                      .binding_size_count = 2};
+        sh = load(shader_runtime_array_frag, COUNT(shader_runtime_array_frag), &opt);
+        in = sh ? sim_interp_create(sh) : NULL;
+        CHECK(in != NULL);
+        if (!in) {
+            goto out;
+        }
+        sim_ir_shader_resources(sh, &nres);
+        CHECK_EQ_INT((8 + 1) + (SIM_SPV_RUNTIME_DESCRIPTORS + 1) + 1, nres);
+        sim_interp_bind(in, table, n);
+        k = sim_interp_input(in, 0, 0);
+        CHECK(k != NULL);
+        if (!k) {
+            goto out;
+        }
+        for (int l = 0; l < 16; l++) {
+            k[l] = (uint32_t)((l % 4) * 2);
+        }
+        CHECK_EQ_STR("SIM_INTERP_ERROR_OK", sim_interp_error_name(sim_interp_run(in, ALL, 0)));
+        k[3] = 8;
+        CHECK_EQ_STR("SIM_INTERP_ERROR_UNBOUND_TEXTURE",
+                     sim_interp_error_name(sim_interp_run(in, ALL, 0)));
+    }
+out:
+    sim_interp_destroy(in);
+    sim_ir_shader_destroy(sh);
+}
+
 static void
 test_discard_flavours(void)
 {
@@ -813,6 +937,7 @@ main(int argc, char **argv)
     test_derivatives();
     test_dynamic_indexing();
     test_descriptor_arrays();
+    test_runtime_arrays();
     test_atomics();
     test_discard_flavours();
     test_specialization();
