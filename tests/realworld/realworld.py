@@ -121,9 +121,26 @@ CASES = {
 
 }
 
+X_MISSING = ("Unable to open display", "cannot open display")
+
+
 def capture(case, tmp, manifest):
+    """capture_once, run again once when the X server xvfb-run started was
+    not there for the program (a start-up race of xvfb-run -a, seen when
+    other X servers start beside it): that is the machine, not the case."""
+    for attempt in range(2):
+        trace, log = capture_once(case, tmp, manifest, final=attempt == 1)
+        if trace or not any(s in log for s in X_MISSING):
+            return trace
+        print("the X server was not there for the program; running it again")
+        shutil.rmtree(os.path.join(tmp, "trace"), ignore_errors=True)
+    return None
+
+
+def capture_once(case, tmp, manifest, final):
     """Runs the case's program under the layer until its trace is complete
-    (or 120 s pass), then stops it.  Returns the trace's path or None."""
+    (or 120 s pass), then stops it.  Returns the trace's path or None, and
+    the program's log; checks only when `final` or the trace is there."""
     env = dict(os.environ)
     for k in list(env):
         if k.startswith("OVERSHADE") or k == "DISABLE_OVERSHADE":
@@ -183,6 +200,9 @@ def capture(case, tmp, manifest):
     with open(log_path, "rb") as f:
         text = f.read().decode("utf-8", "replace")
     print("\n".join(line for line in text.splitlines() if "overshade" in line))
+    if (not final and not glob.glob(os.path.join(out, "*.ovs")) and
+            any(s in text for s in X_MISSING)):
+        return None, text
     check(died is None, "%s exited (status %r) before its trace was written" %
           (case["cmd"][0], died))
     layer_errors = [line for line in text.splitlines()
@@ -191,8 +211,8 @@ def capture(case, tmp, manifest):
     traces = glob.glob(os.path.join(out, "*.ovs"))
     if not check(len(traces) == 1, "expected one trace, found %r" % traces):
         print(text[-3000:])
-        return None
-    return traces[0]
+        return None, text
+    return traces[0], text
 
 
 def replay(overshade, trace, out, *extra):
