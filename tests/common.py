@@ -15,6 +15,16 @@ import subprocess
 import sys
 
 
+# tests/xvfb.py: a program against an X server of its own (a display
+# number no other test holds, a server without the program's environment).
+XVFB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "xvfb.py")
+
+
+def xvfb(screen="640x480x24"):
+    """The command prefix that runs a program under its own Xvfb."""
+    return [sys.executable, XVFB, screen]
+
+
 def lavapipe_icd():
     """The first Mesa lavapipe ICD manifest installed, or None."""
     icds = sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd.*.json"))
@@ -28,7 +38,7 @@ def capture_vkcube(tmp, manifest, out):
     output; returns (vkcube's exit status, the traces in `out`)."""
     env = layer_env(tmp, manifest)
     env.update({"OVERSHADE": "1", "OVERSHADE_CAPTURE": "3-4", "OVERSHADE_OUTPUT": out})
-    cmd = ["xvfb-run", "-a", "-s", "-screen 0 640x480x24", "vkcube", "--c", "6"]
+    cmd = xvfb() + ["vkcube", "--c", "6"]
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        timeout=300)
     print(p.stdout.decode("utf-8", "replace"))

@@ -35,7 +35,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import (FAIL, LOADER_VARS, check, layer_env, missing_paths,  # noqa: E402
+from common import (FAIL, LOADER_VARS, check, layer_env, missing_paths, xvfb,  # noqa: E402
                     unavailable, validation_layer_installed)
 
 SCENES = ["plane", "sinewave", "bumpy", "terrain", "hair", "mesh"]
@@ -63,7 +63,7 @@ def run_demo(args, tmp, demo_args, env_extra=None, layer=False, window=False, di
     env.update(env_extra or {})
     cmd = [args.demo] + list(demo_args)
     if window:
-        cmd = ["xvfb-run", "-a", "-s", "-screen 0 640x480x24"] + cmd
+        cmd = xvfb() + cmd
     p = subprocess.run(cmd, env=env, cwd=tmp, stdout=subprocess.PIPE,
                        stderr=subprocess.STDOUT, timeout=280)
     return p.returncode, p.stdout.decode("utf-8", "replace")
@@ -148,8 +148,8 @@ def case_offscreen(args, tmp):
 
 
 def case_window(args, tmp):
-    if shutil.which("xvfb-run") is None:
-        print("skip: xvfb-run is not installed (Debian: xvfb)")
+    if shutil.which("Xvfb") is None:
+        print("skip: Xvfb is not installed (Debian: xvfb)")
         return 77
     if not validation_layer_installed():
         print("skip: the Khronos validation layer is not installed "
@@ -390,8 +390,8 @@ def case_retessellate(args, tmp):
 
 
 def case_capture(args, tmp):
-    if shutil.which("xvfb-run") is None:
-        print("skip: xvfb-run is not installed (Debian: xvfb)")
+    if shutil.which("Xvfb") is None:
+        print("skip: Xvfb is not installed (Debian: xvfb)")
         return 77
     return check_capture(args, tmp, args.scene, offscreen=False)
 

@@ -39,7 +39,7 @@ def main():
         print("setup error: usage: install_test.py BUILD_DIR")
         return 99
     build = sys.argv[1]
-    skip = common.unavailable(["vkcube", "xvfb-run"])
+    skip = common.unavailable(["vkcube", "Xvfb"])
     if skip:
         return skip
     with tempfile.TemporaryDirectory(prefix="overshade-install-") as tmp:

@@ -18,7 +18,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import FAIL, check, layer_env, parse_args, unavailable  # noqa: E402
+from common import FAIL, check, layer_env, parse_args, unavailable, xvfb  # noqa: E402
 
 
 def run_vkcube(tmp, manifest, env_extra, frames=6, layer=True):
@@ -26,7 +26,7 @@ def run_vkcube(tmp, manifest, env_extra, frames=6, layer=True):
     if layer:
         env["OVERSHADE"] = "1"
     env.update(env_extra)
-    cmd = ["xvfb-run", "-a", "-s", "-screen 0 640x480x24", "vkcube", "--c", str(frames)]
+    cmd = xvfb() + ["vkcube", "--c", str(frames)]
     p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                        timeout=300)
     return p.returncode, p.stdout.decode("utf-8", "replace")
@@ -161,7 +161,7 @@ def case_unwritable(args, tmp):
 
 def main():
     args = parse_args(positional=("case",))
-    status = unavailable(("vkcube", "xvfb-run"))
+    status = unavailable(("vkcube", "Xvfb"))
     if status:
         return status
     cases = {"capture": case_capture, "validation": case_validation,

@@ -45,7 +45,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import FAIL, check, lavapipe_icd, missing_programs  # noqa: E402
+from common import FAIL, check, lavapipe_icd, missing_programs, xvfb  # noqa: E402
 
 VKCUBE_FRAMES = 40
 
@@ -200,13 +200,12 @@ def compare_with_replay(what, overshade, out, rows, tmp):
 
 
 def case_vkcube(args, tmp):
-    if missing_programs(("vkcube", "xvfb-run")):
+    if missing_programs(("vkcube", "Xvfb")):
         return 77
     out = os.path.join(tmp, "out")
     env = clean_env(tmp, {"OVERSHADE_CAPTURE": "0-3"})
     rc, _, err = run([args.overshade, "run", "--out", out, "--",
-                      "xvfb-run", "-a", "-s", "-screen 0 640x480x24",
-                      "vkcube", "--c", str(VKCUBE_FRAMES)], env)
+                      *xvfb(), "vkcube", "--c", str(VKCUBE_FRAMES)], env)
     check(rc == 0, "vkcube under overshade run exited with %d" % rc)
     check("online stats on" in err, "the layer did not announce online mode")
     path, rows, summary = read_csv(out)
@@ -275,12 +274,11 @@ def case_demo(args, tmp):
 
 
 def case_interval(args, tmp):
-    if missing_programs(("vkcube", "xvfb-run")):
+    if missing_programs(("vkcube", "Xvfb")):
         return 77
     out = os.path.join(tmp, "out")
     rc, _, err = run([args.overshade, "run", "--interval", "3", "--out", out, "--",
-                      "xvfb-run", "-a", "-s", "-screen 0 640x480x24",
-                      "vkcube", "--c", str(VKCUBE_FRAMES)], clean_env(tmp))
+                      *xvfb(), "vkcube", "--c", str(VKCUBE_FRAMES)], clean_env(tmp))
     check(rc == 0, "vkcube exited with %d" % rc)
     path, rows, summary = read_csv(out)
     if rows is None or summary is None:
@@ -323,13 +321,13 @@ VUID = re.compile(r"Validation (?:Error|Warning): \[ ([^\]]+) \]")
 
 
 def case_validation(args, tmp):
-    if missing_programs(("vkcube", "xvfb-run")):
+    if missing_programs(("vkcube", "Xvfb")):
         return 77
     if not glob.glob("/usr/share/vulkan/explicit_layer.d/VkLayer_khronos_validation.json"):
         print("skip: the Khronos validation layer is not installed")
         return 77
     env = clean_env(tmp, {"VK_INSTANCE_LAYERS": "VK_LAYER_KHRONOS_validation"})
-    vkcube = ["xvfb-run", "-a", "-s", "-screen 0 640x480x24", "vkcube", "--c", "20"]
+    vkcube = xvfb() + ["vkcube", "--c", "20"]
     base_rc, base_out, base_err = run(vkcube, env)
     out = os.path.join(tmp, "out")
     rc, log_out, log_err = run([args.overshade, "run", "--out", out, "--"] + vkcube, env)
@@ -370,11 +368,11 @@ def case_usage(args, tmp):
 
 
 def case_tty(args, tmp):
-    if missing_programs(("vkcube", "xvfb-run", "script")):
+    if missing_programs(("vkcube", "Xvfb", "script")):
         return 77
     out = os.path.join(tmp, "out")
-    inner = "%s run --out %s -- xvfb-run -a -s '-screen 0 640x480x24' vkcube --c 200" % (
-        args.overshade, out)
+    inner = "%s run --out %s -- %s vkcube --c 200" % (
+        args.overshade, out, " ".join(xvfb()))
     rc, text, _ = run(["script", "-qec", inner, "/dev/null"], clean_env(tmp))
     check(rc == 0, "overshade run under script exited with %d" % rc)
     path, rows, summary = read_csv(out)
@@ -395,8 +393,8 @@ def case_tty(args, tmp):
 
 
 def case_unwritable(args, tmp):
-    if shutil.which("vkcube") is None or shutil.which("xvfb-run") is None:
-        print("skip: vkcube or xvfb-run is not installed")
+    if shutil.which("vkcube") is None or shutil.which("Xvfb") is None:
+        print("skip: vkcube or Xvfb is not installed")
         return 77
     blocker = os.path.join(tmp, "file")
     with open(blocker, "w") as f:
@@ -406,7 +404,7 @@ def case_unwritable(args, tmp):
                           "OVERSHADE_OUTPUT": os.path.join(blocker, "sub")})
     data = os.path.join(os.path.dirname(args.overshade), "..", "manifests", "share")
     env["XDG_DATA_DIRS"] = os.path.abspath(data) + ":/usr/local/share:/usr/share"
-    rc, _, err = run(["xvfb-run", "-a", "-s", "-screen 0 640x480x24", "vkcube", "--c", "5"], env)
+    rc, _, err = run(xvfb() + ["vkcube", "--c", "5"], env)
     check(rc == 0, "vkcube exited with %d" % rc)
     check("online stats stopped: cannot create output directory" in err,
           "no log line saying why online stats stopped")
@@ -418,7 +416,7 @@ def case_fault(args, tmp, kind):
     vkcube presents all its frames and exits 0 in its usual time; the layer
     logs each failure once, restarts the process with a pause, and stops
     online mode after the allowed failures, saying why."""
-    if missing_programs(("vkcube", "xvfb-run")):
+    if missing_programs(("vkcube", "Xvfb")):
         return 77
     fake = os.path.join(tmp, "fake-simulator")
     with open(fake, "w") as f:
@@ -429,8 +427,7 @@ def case_fault(args, tmp, kind):
     env = clean_env(tmp, {"OVERSHADE_STATS_SIMULATOR": fake, "OVERSHADE_STATS_TIMEOUT_S": "2"})
     t0 = time.monotonic()
     rc, _, err = run([args.overshade, "run", "--out", out, "--",
-                      "xvfb-run", "-a", "-s", "-screen 0 640x480x24",
-                      "vkcube", "--c", str(frames)], env)
+                      *xvfb(), "vkcube", "--c", str(frames)], env)
     elapsed = time.monotonic() - t0
     check(rc == 0, "vkcube with a %s simulator exited with %d" % (kind, rc))
     # 4 failures, each at most a 2 s timeout plus a pause of at most 2 s,

@@ -101,7 +101,7 @@ def numbers(report):
 
 def main():
     args = parse_args()
-    status = unavailable(("vkcube", "xvfb-run"))
+    status = unavailable(("vkcube", "Xvfb"))
     if status:
         return status
     with tempfile.TemporaryDirectory(prefix="overshade-replay-") as tmp:

@@ -107,7 +107,7 @@ def timing(name):
 
 
 def case_vkcube(args):
-    status = unavailable(("vkcube", "xvfb-run"))
+    status = unavailable(("vkcube", "Xvfb"))
     if status:
         return status
     with tempfile.TemporaryDirectory(prefix="overshade-sweep-") as tmp:

@@ -74,7 +74,7 @@ def main():
     ap.add_argument("--screenshot", required=True)
     ap.add_argument("--chromium", default="chromium")
     args = ap.parse_args()
-    skip = missing_programs([args.chromium]) or unavailable(["vkcube", "xvfb-run"])
+    skip = missing_programs([args.chromium]) or unavailable(["vkcube", "Xvfb"])
     if skip:
         return skip
     with tempfile.TemporaryDirectory() as tmp:

@@ -109,7 +109,7 @@ def main():
     ap.add_argument("--overshade", required=True)
     ap.add_argument("--demo")
     args = ap.parse_args()
-    skip = unavailable(["vkcube", "xvfb-run", "glslangValidator"])
+    skip = unavailable(["vkcube", "Xvfb", "glslangValidator"])
     if skip:
         return skip
     with tempfile.TemporaryDirectory() as tmp:

@@ -31,7 +31,7 @@ def run(overshade, args):
 
 def main():
     args = parse_args()
-    status = unavailable(("vkcube", "xvfb-run"))
+    status = unavailable(("vkcube", "Xvfb"))
     if status:
         return status
     with tempfile.TemporaryDirectory() as tmp:
