@@ -193,6 +193,179 @@ vku_image_finish(VkDevice device, struct vku_image *im)
 }
 
 int
+vku_image_2d_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
+                  const struct vku_image_desc *d, struct vku_image *im)
+{
+    uint32_t levels = d->levels ? d->levels : 1, layers = d->layers ? d->layers : 1;
+    VkImageCreateInfo ii = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = d->format,
+        .extent = {d->width, d->height, 1},
+        .mipLevels = levels,
+        .arrayLayers = layers,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = d->usage,
+        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+    };
+    if (vku_image_init(device, mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, im) != 0) {
+        return -1;
+    }
+    if (d->aspect) {
+        VkImageViewCreateInfo vi = {
+            .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+            .image = im->image,
+            .viewType = layers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D,
+            .format = d->format,
+            .components = d->swizzle,
+            .subresourceRange = {d->aspect, 0, levels, 0, layers},
+        };
+        VK_TRY(vkCreateImageView(device, &vi, NULL, &im->view));
+    }
+    return 0;
+}
+
+int
+vku_create_color_pass(VkDevice device, VkFormat format, VkAttachmentLoadOp load_op,
+                      VkImageLayout initial, VkImageLayout final, const VkSubpassDependency *dep,
+                      VkRenderPass *out)
+{
+    VkAttachmentDescription att = {
+        .format = format,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .loadOp = load_op,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        .initialLayout = initial,
+        .finalLayout = final,
+    };
+    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription sub = {
+        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+        .colorAttachmentCount = 1,
+        .pColorAttachments = &ref,
+    };
+    VkRenderPassCreateInfo rpi = {
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+        .attachmentCount = 1,
+        .pAttachments = &att,
+        .subpassCount = 1,
+        .pSubpasses = &sub,
+        .dependencyCount = dep ? 1 : 0,
+        .pDependencies = dep,
+    };
+    VK_TRY(vkCreateRenderPass(device, &rpi, NULL, out));
+    return 0;
+}
+
+int
+vku_create_framebuffer(VkDevice device, VkRenderPass pass, VkImageView view, uint32_t width,
+                       uint32_t height, VkFramebuffer *out)
+{
+    VkFramebufferCreateInfo fi = {
+        .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+        .renderPass = pass,
+        .attachmentCount = 1,
+        .pAttachments = &view,
+        .width = width,
+        .height = height,
+        .layers = 1,
+    };
+    VK_TRY(vkCreateFramebuffer(device, &fi, NULL, out));
+    return 0;
+}
+
+int
+vku_create_sampler(VkDevice device, VkFilter filter, VkSamplerAddressMode address, float max_lod,
+                   VkSampler *out)
+{
+    VkSamplerCreateInfo si = {
+        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+        .magFilter = filter,
+        .minFilter = filter,
+        .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
+        .addressModeU = address,
+        .addressModeV = address,
+        .addressModeW = address,
+        .maxLod = max_lod,
+    };
+    VK_TRY(vkCreateSampler(device, &si, NULL, out));
+    return 0;
+}
+
+int
+vku_create_set_layout(VkDevice device, VkDescriptorSetLayoutCreateFlags flags, const void *next,
+                      const VkDescriptorSetLayoutBinding *bindings, uint32_t count,
+                      VkDescriptorSetLayout *out)
+{
+    VkDescriptorSetLayoutCreateInfo li = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .pNext = next,
+        .flags = flags,
+        .bindingCount = count,
+        .pBindings = bindings,
+    };
+    VK_TRY(vkCreateDescriptorSetLayout(device, &li, NULL, out));
+    return 0;
+}
+
+int
+vku_open(const char *who, uint32_t api, VkInstance *instance, VkPhysicalDevice *physical,
+         uint32_t *family)
+{
+    uint32_t n = 1;
+    *instance = VK_NULL_HANDLE;
+    if (volkInitialize() != VK_SUCCESS || vku_create_instance(who, 1, api, instance) != 0) {
+        fprintf(stderr, "%s: no Vulkan\n", who);
+        return -1;
+    }
+    if (vkEnumeratePhysicalDevices(*instance, &n, physical) < 0 || n == 0) {
+        fprintf(stderr, "%s: no device\n", who);
+        goto error;
+    }
+    *family = vku_graphics_family(*physical);
+    if (*family == UINT32_MAX) {
+        fprintf(stderr, "%s: no graphics queue\n", who);
+        goto error;
+    }
+    return 0;
+
+error:
+    vkDestroyInstance(*instance, NULL);
+    *instance = VK_NULL_HANDLE;
+    return -1;
+}
+
+int
+vku_begin_commands(VkCommandBuffer cmd, VkCommandBufferUsageFlags flags)
+{
+    VkCommandBufferBeginInfo begin = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        .flags = flags,
+    };
+    VK_TRY(vkBeginCommandBuffer(cmd, &begin));
+    return 0;
+}
+
+void
+vku_begin_render_pass(VkCommandBuffer cmd, VkRenderPass pass, VkFramebuffer fb, uint32_t width,
+                      uint32_t height, const VkClearValue *clear, VkSubpassContents contents)
+{
+    VkRenderPassBeginInfo rp = {
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+        .renderPass = pass,
+        .framebuffer = fb,
+        .renderArea = {{0, 0}, {width, height}},
+        .clearValueCount = clear ? 1 : 0,
+        .pClearValues = clear,
+    };
+    vkCmdBeginRenderPass(cmd, &rp, contents);
+}
+
+int
 vku_create_module(VkDevice device, const uint32_t *words, size_t size, VkShaderModule *out)
 {
     VkShaderModuleCreateInfo mi = {

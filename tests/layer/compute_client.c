@@ -104,52 +104,26 @@ create_pipelines(struct client *c)
 static int
 create_objects(struct client *c)
 {
-    VkImageCreateInfo ii = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .imageType = VK_IMAGE_TYPE_2D,
+    struct vku_image_desc d = {
         .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .extent = {SIZE, SIZE, 1},
-        .mipLevels = 1,
-        .arrayLayers = 1,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .width = SIZE,
+        .height = SIZE,
         .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+        .aspect = VK_IMAGE_ASPECT_COLOR_BIT,
     };
-    VkImageViewCreateInfo vi = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-        .viewType = VK_IMAGE_VIEW_TYPE_2D,
-        .format = ii.format,
-        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
-    };
-    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                       &c->target) != 0) {
+    if (vku_image_2d_init(c->device, &c->mem, &d, &c->target) != 0) {
         return -1;
     }
-    vi.image = c->target.image;
-    VKU_TRY(NAME, vkCreateImageView(c->device, &vi, NULL, &c->target.view));
-    ii.usage = VK_IMAGE_USAGE_STORAGE_BIT;
-    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                       &c->storage) != 0) {
+    d.usage = VK_IMAGE_USAGE_STORAGE_BIT;
+    if (vku_image_2d_init(c->device, &c->mem, &d, &c->storage) != 0) {
         return -1;
     }
-    vi.image = c->storage.image;
-    VKU_TRY(NAME, vkCreateImageView(c->device, &vi, NULL, &c->storage.view));
-    ii.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
-    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                       &c->scene) != 0) {
+    d.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+    if (vku_image_2d_init(c->device, &c->mem, &d, &c->scene) != 0 ||
+        vku_create_sampler(c->device, VK_FILTER_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                           0.0f, &c->sampler) != 0) {
         return -1;
     }
-    vi.image = c->scene.image;
-    VKU_TRY(NAME, vkCreateImageView(c->device, &vi, NULL, &c->scene.view));
-    VkSamplerCreateInfo si = {
-        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
-        .magFilter = VK_FILTER_NEAREST,
-        .minFilter = VK_FILTER_NEAREST,
-        .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-        .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-        .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-    };
-    VKU_TRY(NAME, vkCreateSampler(c->device, &si, NULL, &c->sampler));
     if (vku_buffer_init(c->device, &c->mem, &c->means, 16 * sizeof(float),
                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
                         NULL) != 0) {
@@ -171,10 +145,9 @@ create_objects(struct client *c)
          VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
         {2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
     };
-    VkDescriptorSetLayoutCreateInfo dli = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .bindingCount = 3, .pBindings = b};
-    VKU_TRY(NAME, vkCreateDescriptorSetLayout(c->device, &dli, NULL, &c->set_layout));
+    if (vku_create_set_layout(c->device, 0, NULL, b, 3, &c->set_layout) != 0) {
+        return -1;
+    }
     VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
                                   {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
                                   {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}};
@@ -202,54 +175,26 @@ create_objects(struct client *c)
         return -1;
     }
 
-    VkAttachmentDescription att = {
-        .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-    };
-    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-    VkSubpassDescription sub = {
-        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
-        .colorAttachmentCount = 1, .pColorAttachments = &ref};
-    VkRenderPassCreateInfo rpi = {
-        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
-        .attachmentCount = 1, .pAttachments = &att, .subpassCount = 1, .pSubpasses = &sub};
-    VKU_TRY(NAME, vkCreateRenderPass(c->device, &rpi, NULL, &c->pass));
-    VkFramebufferCreateInfo fi = {
-        .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-        .renderPass = c->pass, .attachmentCount = 1, .pAttachments = &c->target.view,
-        .width = SIZE, .height = SIZE, .layers = 1};
-    VKU_TRY(NAME, vkCreateFramebuffer(c->device, &fi, NULL, &c->framebuffer));
-    att.finalLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-    VKU_TRY(NAME, vkCreateRenderPass(c->device, &rpi, NULL, &c->scene_pass));
-    fi.renderPass = c->scene_pass;
-    fi.pAttachments = &c->scene.view;
-    VKU_TRY(NAME, vkCreateFramebuffer(c->device, &fi, NULL, &c->scene_framebuffer));
+    if (vku_create_color_pass(c->device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                              VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                              NULL, &c->pass) != 0 ||
+        vku_create_framebuffer(c->device, c->pass, c->target.view, SIZE, SIZE,
+                               &c->framebuffer) != 0 ||
+        vku_create_color_pass(c->device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                              VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                              NULL, &c->scene_pass) != 0 ||
+        vku_create_framebuffer(c->device, c->scene_pass, c->scene.view, SIZE, SIZE,
+                               &c->scene_framebuffer) != 0) {
+        return -1;
+    }
     return create_pipelines(c);
 }
 
 static int
 record_frame(const struct client *c, VkCommandBuffer cmd, uint32_t frame)
 {
-    VkCommandBufferBeginInfo begin = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-    };
     VkImageSubresourceRange range = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     VkClearValue clear = {.color = {{0.0f, 0.0f, 1.0f, 1.0f}}};
-    VkRenderPassBeginInfo rp = {
-        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
-        .renderPass = c->pass,
-        .framebuffer = c->framebuffer,
-        .renderArea = {{0, 0}, {SIZE, SIZE}},
-        .clearValueCount = 1,
-        .pClearValues = &clear,
-    };
     struct push push = {{0, 0}, frame};
     VkMemoryBarrier mb = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
@@ -257,15 +202,14 @@ record_frame(const struct client *c, VkCommandBuffer cmd, uint32_t frame)
         .dstAccessMask = VK_ACCESS_SHADER_READ_BIT,
     };
 
-    VKU_TRY(NAME, vkBeginCommandBuffer(cmd, &begin));
-    rp.renderPass = c->scene_pass;
-    rp.framebuffer = c->scene_framebuffer;
-    vkCmdBeginRenderPass(cmd, &rp, VK_SUBPASS_CONTENTS_INLINE);
+    if (vku_begin_commands(cmd, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0) {
+        return -1;
+    }
+    vku_begin_render_pass(cmd, c->scene_pass, c->scene_framebuffer, SIZE, SIZE, &clear,
+                          VK_SUBPASS_CONTENTS_INLINE);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->scene_pipeline);
     vkCmdDraw(cmd, 3, 1, 0, 0);
     vkCmdEndRenderPass(cmd);
-    rp.renderPass = c->pass;
-    rp.framebuffer = c->framebuffer;
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 0, NULL, 0, NULL);
     vku_image_barrier(cmd, c->storage.image, range, VK_IMAGE_LAYOUT_UNDEFINED,
@@ -286,7 +230,8 @@ record_frame(const struct client *c, VkCommandBuffer cmd, uint32_t frame)
     vkCmdDispatchBase(cmd, 2, 0, 0, 2, 2, 1);
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                          VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
-    vkCmdBeginRenderPass(cmd, &rp, VK_SUBPASS_CONTENTS_INLINE);
+    vku_begin_render_pass(cmd, c->pass, c->framebuffer, SIZE, SIZE, &clear,
+                          VK_SUBPASS_CONTENTS_INLINE);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->graphics);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set, 0,
                             NULL);
@@ -299,7 +244,7 @@ int
 main(int argc, char **argv)
 {
     struct client c;
-    uint32_t frames = 3, n = 1, family;
+    uint32_t frames = 3, family;
     VkInstance instance;
     VkPhysicalDevice physical;
     VkCommandPool pool;
@@ -311,19 +256,11 @@ main(int argc, char **argv)
         fprintf(stderr, "usage: " NAME " [FRAMES]\n");
         return 2;
     }
-    if (volkInitialize() != VK_SUCCESS ||
-        vku_create_instance(NAME, 1, VK_API_VERSION_1_1, &instance) != 0) {
-        fprintf(stderr, NAME ": no Vulkan\n");
-        return 1;
-    }
-    if (vkEnumeratePhysicalDevices(instance, &n, &physical) < 0 || n == 0) {
-        fprintf(stderr, NAME ": no device\n");
+    if (vku_open(NAME, VK_API_VERSION_1_1, &instance, &physical, &family) != 0) {
         return 1;
     }
     vkGetPhysicalDeviceMemoryProperties(physical, &c.mem);
-    family = vku_graphics_family(physical);
-    if (family == UINT32_MAX ||
-        vku_create_device(physical, family, NULL, NULL, 0, &c.device, &c.queue) != 0 ||
+    if (vku_create_device(physical, family, NULL, NULL, 0, &c.device, &c.queue) != 0 ||
         create_objects(&c) != 0) {
         return 1;
     }
