@@ -2,6 +2,7 @@
  * tests/vk_util.c — the shared Vulkan set-up of vk_util.h, and volk's
  * implementation for the programs that link it.
  */
+#include <stdlib.h>
 #include <string.h>
 
 /* volk's implementation is third-party code; our warning set is not its. */
@@ -225,6 +226,20 @@ vku_image_2d_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
         VK_TRY(vkCreateImageView(device, &vi, NULL, &im->view));
     }
     return 0;
+}
+
+int
+vku_color_target_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
+                      uint32_t width, uint32_t height, struct vku_image *im)
+{
+    struct vku_image_desc d = {
+        .format = VK_FORMAT_R8G8B8A8_UNORM,
+        .width = width,
+        .height = height,
+        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+        .aspect = VK_IMAGE_ASPECT_COLOR_BIT,
+    };
+    return vku_image_2d_init(device, mem, &d, im);
 }
 
 int
@@ -529,6 +544,17 @@ vku_pipeline_init(struct vku_pipeline *p, VkShaderModule vs, VkShaderModule fs,
     };
 }
 
+void
+vku_pipeline_init_for_pass(struct vku_pipeline *p, VkShaderModule vs, VkShaderModule fs,
+                           VkPipelineLayout layout, VkRenderPass pass, uint32_t width,
+                           uint32_t height)
+{
+    vku_pipeline_init(p, vs, fs, layout);
+    p->viewport = (VkViewport){0.0f, 0.0f, (float)width, (float)height, 0.0f, 1.0f};
+    p->scissor = (VkRect2D){{0, 0}, {width, height}};
+    p->info.renderPass = pass;
+}
+
 int
 vku_pipeline_create(VkDevice device, struct vku_pipeline *p, VkPipeline *out)
 {
@@ -550,4 +576,62 @@ vku_pipeline_create(VkDevice device, struct vku_pipeline *p, VkPipeline *out)
     p->info.pDynamicState = p->dynamic_state.dynamicStateCount ? &p->dynamic_state : NULL;
     VK_TRY(vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &p->info, p->allocator, out));
     return 0;
+}
+
+int
+vku_parse_frames(int argc, char **argv, const char *who, uint32_t *frames)
+{
+    if (argc > 2 || (argc == 2 && (*frames = (uint32_t)strtoul(argv[1], NULL, 10)) == 0)) {
+        fprintf(stderr, "usage: %s [FRAMES]\n", who);
+        return -1;
+    }
+    return 0;
+}
+
+int
+vku_client_init(struct vku_client *vk, const char *who, uint32_t api)
+{
+    memset(vk, 0, sizeof(*vk));
+    if (vku_open(who, api, &vk->instance, &vk->physical, &vk->family) != 0) {
+        return -1;
+    }
+    vkGetPhysicalDeviceMemoryProperties(vk->physical, &vk->mem);
+    if (vku_create_device(vk->physical, vk->family, NULL, NULL, 0, &vk->device, &vk->queue) !=
+        0) {
+        return -1;
+    }
+    return vku_create_commands(vk->device, vk->family, &vk->pool, &vk->cmd, 1, &vk->fence);
+}
+
+int
+vku_client_run(struct vku_client *vk, const char *who, uint32_t frames, uint32_t draws,
+               int (*record)(void *ctx, VkCommandBuffer cmd, uint32_t frame), void *ctx)
+{
+    for (uint32_t f = 0; f < frames; f++) {
+        if (record(ctx, vk->cmd, f) != 0 ||
+            vku_submit_and_wait(vk->device, vk->queue, vk->fence, vk->cmd, UINT64_MAX) != 0) {
+            return -1;
+        }
+        printf("%s: frame %u draws %u\n", who, f, draws);
+    }
+    return 0;
+}
+
+void
+vku_client_finish(struct vku_client *vk)
+{
+    if (vk->device) {
+        vkDeviceWaitIdle(vk->device);
+        if (vk->fence) {
+            vkDestroyFence(vk->device, vk->fence, NULL);
+        }
+        if (vk->pool) {
+            vkDestroyCommandPool(vk->device, vk->pool, NULL);
+        }
+        vkDestroyDevice(vk->device, NULL);
+    }
+    if (vk->instance) {
+        vkDestroyInstance(vk->instance, NULL);
+    }
+    memset(vk, 0, sizeof(*vk));
 }

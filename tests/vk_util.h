@@ -246,6 +246,19 @@ void
 vku_pipeline_init(struct vku_pipeline *p, VkShaderModule vs, VkShaderModule fs,
                   VkPipelineLayout layout);
 
+/* vku_pipeline_init, then a static viewport and scissor of width x height
+ * from the origin and subpass 0 of `pass`. */
+void
+vku_pipeline_init_for_pass(struct vku_pipeline *p, VkShaderModule vs, VkShaderModule fs,
+                           VkPipelineLayout layout, VkRenderPass pass, uint32_t width,
+                           uint32_t height);
+
+/* An RGBA8 2D image of width x height to draw into and copy from (colour
+ * attachment, transfer source), with its view.  As vku_image_2d_init. */
+int
+vku_color_target_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
+                      uint32_t width, uint32_t height, struct vku_image *im);
+
 /* Creates the pipeline *p describes.  The caller owns *out.  Returns 0 or
  * -1 (said on stderr). */
 int
@@ -256,5 +269,42 @@ vku_pipeline_create(VkDevice device, struct vku_pipeline *p, VkPipeline *out);
 int
 vku_submit_and_wait(VkDevice device, VkQueue queue, VkFence fence, VkCommandBuffer cmd,
                     uint64_t timeout_ns);
+
+/* A simple client's Vulkan: the first device of an instance, one queue of
+ * its first graphics family, and one command buffer with a fence. */
+struct vku_client {
+    VkInstance instance;
+    VkPhysicalDevice physical;
+    VkPhysicalDeviceMemoryProperties mem;
+    uint32_t family;
+    VkDevice device;
+    VkQueue queue;
+    VkCommandPool pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+};
+
+/* Reads a client's one optional argument, FRAMES (a count above 0), into
+ * *frames.  Returns 0, or -1 after printing `usage: who [FRAMES]`. */
+int
+vku_parse_frames(int argc, char **argv, const char *who, uint32_t *frames);
+
+/* Fills *vk (zeroed first) as vku_open, vku_create_device (no features
+ * or extensions) and vku_create_commands make it.  Returns 0 or -1 (said
+ * on stderr); vku_client_finish frees what was made either way. */
+int
+vku_client_init(struct vku_client *vk, const char *who, uint32_t api);
+
+/* Records frame f with record(ctx, cmd, f) for f in [0, frames), submits
+ * it and waits, and prints `who: frame F draws DRAWS` after each.  Returns
+ * 0, or -1 at the first frame that fails. */
+int
+vku_client_run(struct vku_client *vk, const char *who, uint32_t frames, uint32_t draws,
+               int (*record)(void *ctx, VkCommandBuffer cmd, uint32_t frame), void *ctx);
+
+/* Waits for the device and frees the fence, pool, device and instance of
+ * *vk; a zeroed *vk is left alone. */
+void
+vku_client_finish(struct vku_client *vk);
 
 #endif /* OVERSHADE_TESTS_VK_UTIL_H */

@@ -190,15 +190,8 @@ fill_level(const struct texture *t, uint8_t *p, uint32_t index, uint32_t l, uint
 static int
 create_target(struct client *c)
 {
-    struct vku_image_desc d = {
-        .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .width = c->width,
-        .height = c->height,
-        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-        .aspect = VK_IMAGE_ASPECT_COLOR_BIT,
-    };
-    if (vku_image_2d_init(c->device, &c->mem, &d, &c->target) != 0 ||
-        vku_create_color_pass(c->device, d.format, VK_ATTACHMENT_LOAD_OP_CLEAR,
+    if (vku_color_target_init(c->device, &c->mem, c->width, c->height, &c->target) != 0 ||
+        vku_create_color_pass(c->device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_CLEAR,
                               VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                               NULL, &c->pass) != 0 ||
         vku_create_framebuffer(c->device, c->pass, c->target.view, c->width, c->height,
@@ -273,12 +266,9 @@ create_pipeline(struct client *c, const uint32_t *vs_words, size_t vs_size,
         return -1;
     }
     struct vku_pipeline p;
-    vku_pipeline_init(&p, vs, fs, c->layout);
+    vku_pipeline_init_for_pass(&p, vs, fs, c->layout, c->pass, c->width, c->height);
     p.stages[1].pSpecializationInfo = spec;
     p.allocator = allocator;
-    p.viewport = (VkViewport){0.0f, 0.0f, (float)c->width, (float)c->height, 0.0f, 1.0f};
-    p.scissor = (VkRect2D){{0, 0}, {c->width, c->height}};
-    p.info.renderPass = c->pass;
     int fail = vku_pipeline_create(c->device, &p, &c->pipeline);
     vkDestroyShaderModule(c->device, vs, NULL);
     vkDestroyShaderModule(c->device, fs, NULL);
@@ -291,10 +281,9 @@ create_set(struct client *c, const VkDescriptorSetLayoutBinding *b, uint32_t n,
            const void *layout_next, VkDescriptorPoolCreateFlags pool_flags,
            const void *alloc_next)
 {
-    if (vku_create_set_layout(c->device,
-                              pool_flags ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT
-                                         : 0,
-                              layout_next, b, n, &c->set_layout) != 0) {
+    const VkDescriptorSetLayoutCreateFlags flags =
+        pool_flags ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT : 0;
+    if (vku_create_set_layout(c->device, flags, layout_next, b, n, &c->set_layout) != 0) {
         return -1;
     }
     VkDescriptorPoolSize sizes[4];

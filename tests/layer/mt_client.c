@@ -120,18 +120,11 @@ create_objects(struct client *c, VkPhysicalDevice physical, struct vku_image *ta
     VkPhysicalDeviceMemoryProperties mem;
     vkGetPhysicalDeviceMemoryProperties(physical, &mem);
 
-    struct vku_image_desc d = {
-        .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .width = SIZE,
-        .height = SIZE,
-        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-        .aspect = VK_IMAGE_ASPECT_COLOR_BIT,
-    };
     /* Each primary draws only its own bands, so the pass loads: the
      * target is cleared once before the first frame (prepare_target), and
      * every frame covers every pixel again. */
-    if (vku_image_2d_init(c->device, &mem, &d, target) != 0 ||
-        vku_create_color_pass(c->device, d.format, VK_ATTACHMENT_LOAD_OP_LOAD,
+    if (vku_color_target_init(c->device, &mem, SIZE, SIZE, target) != 0 ||
+        vku_create_color_pass(c->device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_LOAD,
                               VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
                               VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, NULL, &c->pass) != 0 ||
         vku_create_framebuffer(c->device, c->pass, target->view, SIZE, SIZE,

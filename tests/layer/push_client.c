@@ -135,9 +135,7 @@ create_resources(struct client *c)
     if (vku_image_2d_init(c->device, &c->mem, &d, &c->tex) != 0) {
         return -1;
     }
-    d.width = d.height = SIZE;
-    d.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-    if (vku_image_2d_init(c->device, &c->mem, &d, &c->target) != 0 ||
+    if (vku_color_target_init(c->device, &c->mem, SIZE, SIZE, &c->target) != 0 ||
         vku_create_sampler(c->device, VK_FILTER_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
                            0.0f, &c->sampler) != 0) {
         return -1;
@@ -200,10 +198,7 @@ create_pipeline(struct client *c)
         return -1;
     }
     struct vku_pipeline p;
-    vku_pipeline_init(&p, c->vs, c->fs, c->layout);
-    p.viewport = (VkViewport){0, 0, SIZE, SIZE, 0, 1};
-    p.scissor = (VkRect2D){{0, 0}, {SIZE, SIZE}};
-    p.info.renderPass = c->render_pass;
+    vku_pipeline_init_for_pass(&p, c->vs, c->fs, c->layout, c->render_pass, SIZE, SIZE);
     if (vku_pipeline_create(c->device, &p, &c->pipeline) != 0) {
         return -1;
     }
