@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "capture/capture.h"
 
@@ -19,6 +20,29 @@ struct builder {
     struct cap_buf b;
     enum cap_error err;
 };
+
+/* A builder writing to memory.  Returns 0, or -1 with bd->err set. */
+static inline int
+builder_init(struct builder *bd)
+{
+    bd->w = cap_writer_create_memory(&bd->err);
+    if (!bd->w) {
+        return -1;
+    }
+    cap_buf_init(&bd->b);
+    return 0;
+}
+
+/* The device record of the tests' traces: Vulkan 1.3, 8 sub-pixel bits,
+ * named "test"; the caller sets what else it needs. */
+static inline void
+test_device(struct cap_device *dev)
+{
+    memset(dev, 0, sizeof(*dev));
+    dev->api_version = (1u << 22) | (3u << 12);
+    dev->sub_pixel_precision_bits = 8;
+    strcpy(dev->device_name, "test");
+}
 
 /* Writes the record built in bd->b as one block of `type` unless an error
  * came first (a failed buffer is CAP_ERROR_NOMEM), and empties bd->b. */

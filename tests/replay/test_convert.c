@@ -349,19 +349,14 @@ write_trace(size_t *size)
     uint8_t *data = NULL;
     size_t r;
 
-    bd.w = cap_writer_create_memory(&bd.err);
-    if (!bd.w) {
+    if (builder_init(&bd) != 0) {
         return NULL;
     }
-    cap_buf_init(&bd.b);
     cap_buf_init(&cmds);
     {
         struct cap_device dev;
-        memset(&dev, 0, sizeof(dev));
-        dev.api_version = (1u << 22) | (3u << 12);
-        dev.sub_pixel_precision_bits = 8;
+        test_device(&dev);
         dev.standard_sample_locations = 1;
-        strcpy(dev.device_name, "test");
         simple(&bd, CAP_BLOCK_DEVICE, &dev, sizeof(dev));
     }
     {

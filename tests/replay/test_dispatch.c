@@ -62,17 +62,12 @@ write_trace(size_t *size)
     uint64_t hash = 0;
     size_t r;
 
-    bd.w = cap_writer_create_memory(&bd.err);
-    if (!bd.w) {
+    if (builder_init(&bd) != 0) {
         return NULL;
     }
-    cap_buf_init(&bd.b);
     cap_buf_init(&cmds);
     struct cap_device dev;
-    memset(&dev, 0, sizeof(dev));
-    dev.api_version = (1u << 22) | (3u << 12);
-    dev.sub_pixel_precision_bits = 8;
-    strcpy(dev.device_name, "test");
+    test_device(&dev);
     simple(&bd, CAP_BLOCK_DEVICE, &dev, sizeof(dev));
 
     struct cap_shader_module m = {H_CS, 0};
