@@ -152,3 +152,20 @@ def replay_baseline(overshade, trace, out):
     except (OSError, ValueError):
         check(False, "no readable report.json")
         return None
+
+
+def capture_demo(tmp, args, demo_args):
+    """overshade-demo (args.demo) run offscreen for 4 frames with
+    `demo_args`, frame 3 captured under the layer (args.manifest) into
+    tmp/trace, its output printed; returns the one trace, or None (checked)."""
+    env = layer_env(tmp, args.manifest, drop=("DISPLAY",))
+    out = os.path.join(tmp, "trace")
+    env.update({"OVERSHADE": "1",
+                "OVERSHADE_CAPTURE": "3-3", "OVERSHADE_OUTPUT": out,
+                "OVERSHADE_FRAME_DELIMITER": "submits:1"})
+    p = subprocess.run([args.demo, "--offscreen", "--frames", "4"] + demo_args, env=env,
+                       cwd=tmp, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=280)
+    print(p.stdout.decode("utf-8", "replace"))
+    traces = glob.glob(os.path.join(out, "*.ovs"))
+    check(p.returncode == 0 and len(traces) == 1, "the demo did not leave one trace")
+    return traces[0] if traces else None

@@ -2,6 +2,7 @@
  * tests/vk_util.c — the shared Vulkan set-up of vk_util.h, and volk's
  * implementation for the programs that link it.
  */
+#include <stdlib.h>
 #include <string.h>
 
 /* volk's implementation is third-party code; our warning set is not its. */
@@ -193,6 +194,193 @@ vku_image_finish(VkDevice device, struct vku_image *im)
 }
 
 int
+vku_image_2d_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
+                  const struct vku_image_desc *d, struct vku_image *im)
+{
+    uint32_t levels = d->levels ? d->levels : 1, layers = d->layers ? d->layers : 1;
+    VkImageCreateInfo ii = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
+        .imageType = VK_IMAGE_TYPE_2D,
+        .format = d->format,
+        .extent = {d->width, d->height, 1},
+        .mipLevels = levels,
+        .arrayLayers = layers,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .usage = d->usage,
+        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
+        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+    };
+    if (vku_image_init(device, mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, im) != 0) {
+        return -1;
+    }
+    if (d->aspect) {
+        VkImageViewCreateInfo vi = {
+            .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
+            .image = im->image,
+            .viewType = layers > 1 ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D,
+            .format = d->format,
+            .components = d->swizzle,
+            .subresourceRange = {d->aspect, 0, levels, 0, layers},
+        };
+        VK_TRY(vkCreateImageView(device, &vi, NULL, &im->view));
+    }
+    return 0;
+}
+
+int
+vku_color_target_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
+                      uint32_t width, uint32_t height, struct vku_image *im)
+{
+    struct vku_image_desc d = {
+        .format = VK_FORMAT_R8G8B8A8_UNORM,
+        .width = width,
+        .height = height,
+        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+        .aspect = VK_IMAGE_ASPECT_COLOR_BIT,
+    };
+    return vku_image_2d_init(device, mem, &d, im);
+}
+
+int
+vku_create_color_pass(VkDevice device, VkFormat format, VkAttachmentLoadOp load_op,
+                      VkImageLayout initial, VkImageLayout final, const VkSubpassDependency *dep,
+                      VkRenderPass *out)
+{
+    VkAttachmentDescription att = {
+        .format = format,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .loadOp = load_op,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        .initialLayout = initial,
+        .finalLayout = final,
+    };
+    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription sub = {
+        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+        .colorAttachmentCount = 1,
+        .pColorAttachments = &ref,
+    };
+    VkRenderPassCreateInfo rpi = {
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+        .attachmentCount = 1,
+        .pAttachments = &att,
+        .subpassCount = 1,
+        .pSubpasses = &sub,
+        .dependencyCount = dep ? 1 : 0,
+        .pDependencies = dep,
+    };
+    VK_TRY(vkCreateRenderPass(device, &rpi, NULL, out));
+    return 0;
+}
+
+int
+vku_create_framebuffer(VkDevice device, VkRenderPass pass, VkImageView view, uint32_t width,
+                       uint32_t height, VkFramebuffer *out)
+{
+    VkFramebufferCreateInfo fi = {
+        .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+        .renderPass = pass,
+        .attachmentCount = 1,
+        .pAttachments = &view,
+        .width = width,
+        .height = height,
+        .layers = 1,
+    };
+    VK_TRY(vkCreateFramebuffer(device, &fi, NULL, out));
+    return 0;
+}
+
+int
+vku_create_sampler(VkDevice device, VkFilter filter, VkSamplerAddressMode address, float max_lod,
+                   VkSampler *out)
+{
+    VkSamplerCreateInfo si = {
+        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
+        .magFilter = filter,
+        .minFilter = filter,
+        .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
+        .addressModeU = address,
+        .addressModeV = address,
+        .addressModeW = address,
+        .maxLod = max_lod,
+    };
+    VK_TRY(vkCreateSampler(device, &si, NULL, out));
+    return 0;
+}
+
+int
+vku_create_set_layout(VkDevice device, VkDescriptorSetLayoutCreateFlags flags, const void *next,
+                      const VkDescriptorSetLayoutBinding *bindings, uint32_t count,
+                      VkDescriptorSetLayout *out)
+{
+    VkDescriptorSetLayoutCreateInfo li = {
+        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+        .pNext = next,
+        .flags = flags,
+        .bindingCount = count,
+        .pBindings = bindings,
+    };
+    VK_TRY(vkCreateDescriptorSetLayout(device, &li, NULL, out));
+    return 0;
+}
+
+int
+vku_open(const char *who, uint32_t api, VkInstance *instance, VkPhysicalDevice *physical,
+         uint32_t *family)
+{
+    uint32_t n = 1;
+    *instance = VK_NULL_HANDLE;
+    if (volkInitialize() != VK_SUCCESS || vku_create_instance(who, 1, api, instance) != 0) {
+        fprintf(stderr, "%s: no Vulkan\n", who);
+        return -1;
+    }
+    if (vkEnumeratePhysicalDevices(*instance, &n, physical) < 0 || n == 0) {
+        fprintf(stderr, "%s: no device\n", who);
+        goto error;
+    }
+    *family = vku_graphics_family(*physical);
+    if (*family == UINT32_MAX) {
+        fprintf(stderr, "%s: no graphics queue\n", who);
+        goto error;
+    }
+    return 0;
+
+error:
+    vkDestroyInstance(*instance, NULL);
+    *instance = VK_NULL_HANDLE;
+    return -1;
+}
+
+int
+vku_begin_commands(VkCommandBuffer cmd, VkCommandBufferUsageFlags flags)
+{
+    VkCommandBufferBeginInfo begin = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        .flags = flags,
+    };
+    VK_TRY(vkBeginCommandBuffer(cmd, &begin));
+    return 0;
+}
+
+void
+vku_begin_render_pass(VkCommandBuffer cmd, VkRenderPass pass, VkFramebuffer fb, uint32_t width,
+                      uint32_t height, const VkClearValue *clear, VkSubpassContents contents)
+{
+    VkRenderPassBeginInfo rp = {
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
+        .renderPass = pass,
+        .framebuffer = fb,
+        .renderArea = {{0, 0}, {width, height}},
+        .clearValueCount = clear ? 1 : 0,
+        .pClearValues = clear,
+    };
+    vkCmdBeginRenderPass(cmd, &rp, contents);
+}
+
+int
 vku_create_module(VkDevice device, const uint32_t *words, size_t size, VkShaderModule *out)
 {
     VkShaderModuleCreateInfo mi = {
@@ -356,6 +544,17 @@ vku_pipeline_init(struct vku_pipeline *p, VkShaderModule vs, VkShaderModule fs,
     };
 }
 
+void
+vku_pipeline_init_for_pass(struct vku_pipeline *p, VkShaderModule vs, VkShaderModule fs,
+                           VkPipelineLayout layout, VkRenderPass pass, uint32_t width,
+                           uint32_t height)
+{
+    vku_pipeline_init(p, vs, fs, layout);
+    p->viewport = (VkViewport){0.0f, 0.0f, (float)width, (float)height, 0.0f, 1.0f};
+    p->scissor = (VkRect2D){{0, 0}, {width, height}};
+    p->info.renderPass = pass;
+}
+
 int
 vku_pipeline_create(VkDevice device, struct vku_pipeline *p, VkPipeline *out)
 {
@@ -377,4 +576,62 @@ vku_pipeline_create(VkDevice device, struct vku_pipeline *p, VkPipeline *out)
     p->info.pDynamicState = p->dynamic_state.dynamicStateCount ? &p->dynamic_state : NULL;
     VK_TRY(vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &p->info, p->allocator, out));
     return 0;
+}
+
+int
+vku_parse_frames(int argc, char **argv, const char *who, uint32_t *frames)
+{
+    if (argc > 2 || (argc == 2 && (*frames = (uint32_t)strtoul(argv[1], NULL, 10)) == 0)) {
+        fprintf(stderr, "usage: %s [FRAMES]\n", who);
+        return -1;
+    }
+    return 0;
+}
+
+int
+vku_client_init(struct vku_client *vk, const char *who, uint32_t api)
+{
+    memset(vk, 0, sizeof(*vk));
+    if (vku_open(who, api, &vk->instance, &vk->physical, &vk->family) != 0) {
+        return -1;
+    }
+    vkGetPhysicalDeviceMemoryProperties(vk->physical, &vk->mem);
+    if (vku_create_device(vk->physical, vk->family, NULL, NULL, 0, &vk->device, &vk->queue) !=
+        0) {
+        return -1;
+    }
+    return vku_create_commands(vk->device, vk->family, &vk->pool, &vk->cmd, 1, &vk->fence);
+}
+
+int
+vku_client_run(struct vku_client *vk, const char *who, uint32_t frames, uint32_t draws,
+               int (*record)(void *ctx, VkCommandBuffer cmd, uint32_t frame), void *ctx)
+{
+    for (uint32_t f = 0; f < frames; f++) {
+        if (record(ctx, vk->cmd, f) != 0 ||
+            vku_submit_and_wait(vk->device, vk->queue, vk->fence, vk->cmd, UINT64_MAX) != 0) {
+            return -1;
+        }
+        printf("%s: frame %u draws %u\n", who, f, draws);
+    }
+    return 0;
+}
+
+void
+vku_client_finish(struct vku_client *vk)
+{
+    if (vk->device) {
+        vkDeviceWaitIdle(vk->device);
+        if (vk->fence) {
+            vkDestroyFence(vk->device, vk->fence, NULL);
+        }
+        if (vk->pool) {
+            vkDestroyCommandPool(vk->device, vk->pool, NULL);
+        }
+        vkDestroyDevice(vk->device, NULL);
+    }
+    if (vk->instance) {
+        vkDestroyInstance(vk->instance, NULL);
+    }
+    memset(vk, 0, sizeof(*vk));
 }

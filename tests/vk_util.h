@@ -106,6 +106,73 @@ vku_image_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
 void
 vku_image_finish(VkDevice device, struct vku_image *im);
 
+/* A 2D image as the clients make them: device-local, optimal tiling, one
+ * sample.  `levels` and `layers` of 0 mean 1.  When `aspect` is not 0 it
+ * gets a view of all its levels and layers (2D, or 2D array when it has
+ * more than one layer) through `swizzle`. */
+struct vku_image_desc {
+    VkFormat format;
+    uint32_t width, height;
+    uint32_t levels, layers;
+    VkImageUsageFlags usage;
+    VkImageAspectFlags aspect; /* of the view; 0: no view */
+    VkComponentMapping swizzle;
+};
+
+/* Creates the image and view `d` describes into *im (what was created is
+ * there even on failure: vku_image_finish frees it).  Returns 0 or -1. */
+int
+vku_image_2d_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
+                  const struct vku_image_desc *d, struct vku_image *im);
+
+/* A render pass of one subpass writing one colour attachment of `format`:
+ * loaded with `load_op`, stored, taken from layout `initial` to `final`,
+ * with the one dependency *dep when dep is not NULL.  The caller owns
+ * *out.  Returns 0 or -1. */
+int
+vku_create_color_pass(VkDevice device, VkFormat format, VkAttachmentLoadOp load_op,
+                      VkImageLayout initial, VkImageLayout final, const VkSubpassDependency *dep,
+                      VkRenderPass *out);
+
+/* A framebuffer of `pass` with the one attachment `view`, one layer.  The
+ * caller owns *out.  Returns 0 or -1. */
+int
+vku_create_framebuffer(VkDevice device, VkRenderPass pass, VkImageView view, uint32_t width,
+                       uint32_t height, VkFramebuffer *out);
+
+/* A sampler filtering with `filter` (mipmaps: nearest) and addressing all
+ * three coordinates with `address`, levels up to `max_lod`.  The caller
+ * owns *out.  Returns 0 or -1. */
+int
+vku_create_sampler(VkDevice device, VkFilter filter, VkSamplerAddressMode address, float max_lod,
+                   VkSampler *out);
+
+/* A descriptor set layout of the `count` bindings, with `flags` and the
+ * chain `next` (or NULL).  The caller owns *out.  Returns 0 or -1. */
+int
+vku_create_set_layout(VkDevice device, VkDescriptorSetLayoutCreateFlags flags, const void *next,
+                      const VkDescriptorSetLayoutBinding *bindings, uint32_t count,
+                      VkDescriptorSetLayout *out);
+
+/* Loads Vulkan with volk, creates an instance for `api` named `who` and
+ * takes its first physical device and that device's first graphics queue
+ * family.  The caller owns *instance.  Returns 0, or -1 after saying on
+ * stderr `who: no Vulkan`, `who: no device` or `who: no graphics queue`
+ * (the instance, if made, destroyed again and *instance VK_NULL_HANDLE). */
+int
+vku_open(const char *who, uint32_t api, VkInstance *instance, VkPhysicalDevice *physical,
+         uint32_t *family);
+
+/* Begins recording `cmd` with `flags`.  Returns 0 or -1. */
+int
+vku_begin_commands(VkCommandBuffer cmd, VkCommandBufferUsageFlags flags);
+
+/* Records the start of `pass` on `fb` over width x height from the
+ * origin, clearing the one attachment to *clear when clear is not NULL. */
+void
+vku_begin_render_pass(VkCommandBuffer cmd, VkRenderPass pass, VkFramebuffer fb, uint32_t width,
+                      uint32_t height, const VkClearValue *clear, VkSubpassContents contents);
+
 /* A shader module of `size` bytes of SPIR-V.  The caller owns *out.
  * Returns 0 or -1. */
 int
@@ -179,6 +246,19 @@ void
 vku_pipeline_init(struct vku_pipeline *p, VkShaderModule vs, VkShaderModule fs,
                   VkPipelineLayout layout);
 
+/* vku_pipeline_init, then a static viewport and scissor of width x height
+ * from the origin and subpass 0 of `pass`. */
+void
+vku_pipeline_init_for_pass(struct vku_pipeline *p, VkShaderModule vs, VkShaderModule fs,
+                           VkPipelineLayout layout, VkRenderPass pass, uint32_t width,
+                           uint32_t height);
+
+/* An RGBA8 2D image of width x height to draw into and copy from (colour
+ * attachment, transfer source), with its view.  As vku_image_2d_init. */
+int
+vku_color_target_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
+                      uint32_t width, uint32_t height, struct vku_image *im);
+
 /* Creates the pipeline *p describes.  The caller owns *out.  Returns 0 or
  * -1 (said on stderr). */
 int
@@ -189,5 +269,42 @@ vku_pipeline_create(VkDevice device, struct vku_pipeline *p, VkPipeline *out);
 int
 vku_submit_and_wait(VkDevice device, VkQueue queue, VkFence fence, VkCommandBuffer cmd,
                     uint64_t timeout_ns);
+
+/* A simple client's Vulkan: the first device of an instance, one queue of
+ * its first graphics family, and one command buffer with a fence. */
+struct vku_client {
+    VkInstance instance;
+    VkPhysicalDevice physical;
+    VkPhysicalDeviceMemoryProperties mem;
+    uint32_t family;
+    VkDevice device;
+    VkQueue queue;
+    VkCommandPool pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+};
+
+/* Reads a client's one optional argument, FRAMES (a count above 0), into
+ * *frames.  Returns 0, or -1 after printing `usage: who [FRAMES]`. */
+int
+vku_parse_frames(int argc, char **argv, const char *who, uint32_t *frames);
+
+/* Fills *vk (zeroed first) as vku_open, vku_create_device (no features
+ * or extensions) and vku_create_commands make it.  Returns 0 or -1 (said
+ * on stderr); vku_client_finish frees what was made either way. */
+int
+vku_client_init(struct vku_client *vk, const char *who, uint32_t api);
+
+/* Records frame f with record(ctx, cmd, f) for f in [0, frames), submits
+ * it and waits, and prints `who: frame F draws DRAWS` after each.  Returns
+ * 0, or -1 at the first frame that fails. */
+int
+vku_client_run(struct vku_client *vk, const char *who, uint32_t frames, uint32_t draws,
+               int (*record)(void *ctx, VkCommandBuffer cmd, uint32_t frame), void *ctx);
+
+/* Waits for the device and frees the fence, pool, device and instance of
+ * *vk; a zeroed *vk is left alone. */
+void
+vku_client_finish(struct vku_client *vk);
 
 #endif /* OVERSHADE_TESTS_VK_UTIL_H */

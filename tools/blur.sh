@@ -26,25 +26,12 @@ JOBS=${JOBS:-2}
 OUT=${OUT:-$PWD/out-blur}
 OVS=build/tools/overshade
 mkdir -p "$OUT"
+. tools/demo_capture.sh
 
-capture() { # scene -> $OUT/traces/SCENE.ovs
-    scene=$1
-    name=$scene-$AREA-$RES-m$MOTION
-    [ -f "$OUT/traces/$name.ovs" ] && return 0
-    data_home=$(mktemp -d)
-    mkdir -p "$data_home/vulkan/implicit_layer.d" "$OUT/traces/tmp-$name"
-    cp build/manifests/share/vulkan/implicit_layer.d/VkLayer_overshade.json \
-        "$data_home/vulkan/implicit_layer.d/"
-    icd=$(ls /usr/share/vulkan/icd.d/lvp_icd.*.json | head -n 1)
+capture() { # scene -> $OUT/traces/SCENE-AREA-RES-mMOTION.ovs
     # --first-frame: the earlier camera must exist (frame - MOTION >= 0).
-    env XDG_DATA_HOME="$data_home" VK_ICD_FILENAMES="$icd" \
-        OVERSHADE=1 OVERSHADE_CAPTURE=3 OVERSHADE_FRAME_DELIMITER=submits:1 \
-        OVERSHADE_OUTPUT="$OUT/traces/tmp-$name" \
-        build/tools/demo/overshade-demo --offscreen --scene "$scene" \
-        --triangle-area "$AREA" --resolution "$RES" --msaa 1 --frames 4 \
-        --first-frame 600 --motion "$MOTION" >"$OUT/traces/$name.log" 2>&1
-    mv "$(ls "$OUT/traces/tmp-$name"/*.ovs | head -n 1)" "$OUT/traces/$name.ovs"
-    rm -rf "$OUT/traces/tmp-$name" "$data_home"
+    demo_capture "$1-$AREA-$RES-m$MOTION" --scene "$1" --triangle-area "$AREA" \
+        --resolution "$RES" --msaa 1 --frames 4 --first-frame 600 --motion "$MOTION"
 }
 
 # The settings replayed: name and replay options.

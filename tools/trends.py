@@ -56,26 +56,38 @@ def label(trace, x):
     return "mesh (untessellated)" if s == "mesh" else "%s %s px²" % (s, x)
 
 
+def sweep_key(r):
+    """A sweep job's row: its trace's scene and size, and its MSAA."""
+    return (scene_of(r["trace"]), r["trace_x"], r["msaa"])
+
+
+def sweep_axes(js, option):
+    """The values of `option` and the rows of the jobs `js`, in first-seen order."""
+    sizes, keys = [], []
+    for r, fr in js:
+        if r[option] not in sizes:
+            sizes.append(r[option])
+        if sweep_key(r) not in keys:
+            keys.append(sweep_key(r))
+    return sizes, keys
+
+
+def sweep_runs(js, key, option, value):
+    """The frames of the jobs of row `key` run with `option` at `value`."""
+    return [fr for r, fr in js if sweep_key(r) == key and r[option] == value]
+
+
 def pmu_table(js):
     if not js:
         return
     print("### PMU savings (quads, % of baseline) and efficiency against buffer entries\n")
-    sizes = []
-    for r, fr in js:
-        if r["pmu-entries"] not in sizes:
-            sizes.append(r["pmu-entries"])
+    sizes, keys = sweep_axes(js, "pmu-entries")
     print("| trace | MSAA | " + " | ".join(sizes) + " | efficiency at 512 |")
     print("|---|---|" + "---|" * (len(sizes) + 1))
-    keys = []
-    for r, fr in js:
-        k = (scene_of(r["trace"]), r["trace_x"], r["msaa"])
-        if k not in keys:
-            keys.append(k)
     for k in keys:
         cells, eff = [], None
         for s in sizes:
-            m = [fr for r, fr in js if (scene_of(r["trace"]), r["trace_x"], r["msaa"]) == k
-                 and r["pmu-entries"] == s]
+            m = sweep_runs(js, k, "pmu-entries", s)
             if not m:
                 cells.append("—")
                 continue
@@ -187,22 +199,13 @@ def main():
     js = jobs(os.path.join(OUT, "sweep-qfm"))
     if js:
         print("### QFM reduction (baseline / QFM lanes) against buffer entries\n")
-        sizes = []
-        for r, fr in js:
-            if r["qfm-entries"] not in sizes:
-                sizes.append(r["qfm-entries"])
+        sizes, keys = sweep_axes(js, "qfm-entries")
         print("| trace | MSAA | " + " | ".join(sizes) + " | merges 32 / unbounded (all merges) | STE |")
         print("|---|---|" + "---|" * (len(sizes) + 2))
-        keys = []
-        for r, fr in js:
-            k = (scene_of(r["trace"]), r["trace_x"], r["msaa"])
-            if k not in keys:
-                keys.append(k)
         for k in keys:
             cells, merges, ste = [], {}, None
             for s in sizes:
-                m = [fr for r, fr in js if (scene_of(r["trace"]), r["trace_x"], r["msaa"]) == k
-                     and r["qfm-entries"] == s]
+                m = sweep_runs(js, k, "qfm-entries", s)
                 if not m:
                     cells.append("—")
                     continue

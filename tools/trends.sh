@@ -23,24 +23,11 @@ JOBS=${JOBS:-2}
 OUT=${OUT:-$PWD/out-trends}
 OVS=build/tools/overshade
 mkdir -p "$OUT"
+. tools/demo_capture.sh
 
-capture() { # scene area -> $OUT/traces/SCENE-AREA.ovs
-    scene=$1 area=$2
-    name=$scene-$area-$RES
-    [ -f "$OUT/traces/$name.ovs" ] && return 0
-    data_home=$(mktemp -d)
-    mkdir -p "$data_home/vulkan/implicit_layer.d" "$OUT/traces/tmp-$name"
-    cp build/manifests/share/vulkan/implicit_layer.d/VkLayer_overshade.json \
-        "$data_home/vulkan/implicit_layer.d/"
-    icd=$(ls /usr/share/vulkan/icd.d/lvp_icd.*.json | head -n 1)
-    env XDG_DATA_HOME="$data_home" VK_ICD_FILENAMES="$icd" \
-        OVERSHADE=1 OVERSHADE_CAPTURE=3 OVERSHADE_FRAME_DELIMITER=submits:1 \
-        OVERSHADE_OUTPUT="$OUT/traces/tmp-$name" \
-        build/tools/demo/overshade-demo --offscreen --scene "$scene" \
-        --triangle-area "$area" --resolution "$RES" --msaa 1 --frames 4 \
-        >"$OUT/traces/$name.log" 2>&1
-    mv "$(ls "$OUT/traces/tmp-$name"/*.ovs | head -n 1)" "$OUT/traces/$name.ovs"
-    rm -rf "$OUT/traces/tmp-$name" "$data_home"
+capture() { # scene area -> $OUT/traces/SCENE-AREA-RES.ovs
+    demo_capture "$1-$2-$RES" --scene "$1" --triangle-area "$2" --resolution "$RES" \
+        --msaa 1 --frames 4
 }
 
 case ${1:-all} in

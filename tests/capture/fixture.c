@@ -6,6 +6,7 @@
 
 #include "capture/capture.h"
 #include "fixture.h"
+#include "trace_build.h"
 
 /* Handles: the high nibble of the second byte names the kind. */
 #define H_VBUF 0x1001u
@@ -109,24 +110,6 @@ fixture_block(struct cap_writer *w, struct fixture *fx, uint32_t type, struct ca
     fx->block_count++;
     cap_buf_reset(b);
     return CAP_ERROR_OK;
-}
-
-/* Appends a command record whose head (with op set) is `head`. */
-static size_t
-cmd_begin(struct cap_buf *b, uint32_t op, void *head, size_t head_size)
-{
-    struct cap_cmd_head *h = head;
-
-    h->op = op;
-    h->size = 0;
-    return cap_rec_begin(b, head, head_size);
-}
-
-static void
-cmd_simple(struct cap_buf *b, uint32_t op, void *head, size_t head_size)
-{
-    size_t r = cmd_begin(b, op, head, head_size);
-    cap_rec_end(b, r, 1);
 }
 
 static void

@@ -143,53 +143,6 @@ m_bad_magic(struct image *im)
     im->data[3] ^= 0x20;
 }
 static void
-m_future_version(struct image *im)
-{
-    put32(im, P(cap_file_header, version), CAP_VERSION + 1);
-}
-static void
-m_old_version(struct image *im)
-{
-    put32(im, P(cap_file_header, version), CAP_VERSION_MIN - 1);
-}
-static void
-m_version_zero(struct image *im)
-{
-    put32(im, P(cap_file_header, version), 0);
-}
-static void
-m_header_size_small(struct image *im)
-{
-    put32(im, P(cap_file_header, header_size), 16);
-}
-static void
-m_header_size_odd(struct image *im)
-{
-    put32(im, P(cap_file_header, header_size), 28);
-}
-static void
-m_header_size_huge(struct image *im)
-{
-    put32(im, P(cap_file_header, header_size), 1u << 30);
-}
-static void
-m_block_size_max(struct image *im)
-{
-    put64(im, block_header(im, CAP_BLOCK_BUFFER, 0) + P(cap_block_header, size), UINT64_MAX);
-}
-static void
-m_block_size_max_aligned(struct image *im)
-{
-    put64(im, block_header(im, CAP_BLOCK_BUFFER, 0) + P(cap_block_header, size),
-          UINT64_MAX - 7);
-}
-static void
-m_block_size_past_end(struct image *im)
-{
-    put64(im, block_header(im, CAP_BLOCK_PIPELINE, 1) + P(cap_block_header, size),
-          (uint64_t)1 << 40);
-}
-static void
 m_end_with_payload(struct image *im)
 {
     uint64_t zero = 0;
@@ -224,11 +177,6 @@ m_frame_short(struct image *im)
     insert_block(im, CAP_BLOCK_FRAME, zeros, sizeof(zeros));
 }
 static void
-m_handle_zero(struct image *im)
-{
-    put64(im, block_payload(im, CAP_BLOCK_SAMPLER, 0), 0);
-}
-static void
 m_span_past_record(struct image *im)
 {
     size_t p = block_payload(im, CAP_BLOCK_PIPELINE, 0);
@@ -241,42 +189,6 @@ m_span_misaligned(struct image *im)
     size_t p = block_payload(im, CAP_BLOCK_PIPELINE, 0);
 
     put32(im, p + P(cap_pipeline, viewports), get32(im, p + P(cap_pipeline, viewports)) + 4);
-}
-static void
-m_span_in_head(struct image *im)
-{
-    size_t p = block_payload(im, CAP_BLOCK_FRAMEBUFFER, 0);
-
-    put32(im, p + P(cap_framebuffer, attachments), 8);
-}
-static void
-m_span_offset_huge(struct image *im)
-{
-    size_t p = block_payload(im, CAP_BLOCK_DSET_LAYOUT, 0);
-
-    put32(im, p + P(cap_dset_layout, bindings), 0xFFFFFFF8u);
-}
-static void
-m_span_empty_outside(struct image *im)
-{
-    size_t p = block_payload(im, CAP_BLOCK_PIPELINE, 0);
-
-    /* color_formats is empty in pipeline 0: its offset must still be in range. */
-    put32(im, p + P(cap_pipeline, color_formats), 0x10000000u);
-}
-static void
-m_count_overflow(struct image *im)
-{
-    size_t p = block_payload(im, CAP_BLOCK_PIPELINE, 0);
-
-    put32(im, p + P(cap_pipeline, stages) + 4, 0x7FFFFFFFu); /* x 96 bytes */
-}
-static void
-m_count_overflow_cmd(struct image *im)
-{
-    size_t c = command_at(im, CAP_CMD_DRAW, 0);
-
-    put32(im, c + P(cap_cmd_draw, draws) + 4, 0xFFFFFFFFu); /* x 24 bytes */
 }
 static void
 m_nested_span_subpass(struct image *im)
@@ -354,51 +266,10 @@ m_cmd_stream_tail(struct image *im)
           (uint32_t)(last - p - get32(im, p + P(cap_frame, commands)) + 4));
 }
 static void
-m_cmd_span(struct image *im)
-{
-    size_t c = command_at(im, CAP_CMD_BEGIN_RENDER_PASS, 0);
-
-    put32(im, c + P(cap_cmd_begin_render_pass, clear_values) + 4, 3);
-}
-static void
-m_cmd_state_count(struct image *im)
-{
-    size_t c = command_at(im, CAP_CMD_SET_STATE, 0); /* a viewport: 6 words */
-
-    put32(im, c + P(cap_cmd_set_state, values) + 4, 4);
-}
-static void
 m_cmd_unsupported_name(struct image *im)
 {
     memset(im->data + command_at(im, CAP_CMD_UNSUPPORTED, 0) + P(cap_cmd_unsupported, name), 'v',
            56);
-}
-static void
-m_push_in_version_2(struct image *im)
-{
-    put32(im, P(cap_file_header, version), 2);
-}
-static void
-m_dispatch_in_version_3(struct image *im)
-{
-    put32(im, P(cap_file_header, version), 3);
-}
-static void
-m_dispatch_unknown_buffer(struct image *im)
-{
-    put64(im, command_at(im, CAP_CMD_DISPATCH, 0) + P(cap_cmd_dispatch, buffer), 0xdead0002u);
-}
-static void
-m_dispatch_direct_with_buffer(struct image *im)
-{
-    put32(im, command_at(im, CAP_CMD_DISPATCH, 0) + P(cap_cmd_dispatch, kind),
-          CAP_DISPATCH_DIRECT);
-}
-static void
-m_compute_pipeline_stages(struct image *im)
-{
-    /* The fixture's first pipeline has graphics stages. */
-    put32(im, block_payload(im, CAP_BLOCK_PIPELINE, 0) + P(cap_pipeline, bind_point), 1);
 }
 static void
 m_push_unknown_buffer(struct image *im)
@@ -408,18 +279,6 @@ m_push_unknown_buffer(struct image *im)
 
     memcpy(&off, im->data + c + P(cap_cmd_push_descriptor_set, descriptors), sizeof(off));
     put64(im, c + off + P(cap_descriptor, buffer), 0xdead0001u);
-}
-static void
-m_cmd_vertex_arrays(struct image *im)
-{
-    size_t c = command_at(im, CAP_CMD_BIND_VERTEX_BUFFERS, 0);
-
-    put32(im, c + P(cap_cmd_bind_vertex_buffers, offsets) + 4, 1);
-}
-static void
-m_unknown_view_image(struct image *im)
-{
-    put64(im, block_payload(im, CAP_BLOCK_IMAGE_VIEW, 1) + P(cap_image_view, image), 0xdead);
 }
 static void
 m_unknown_framebuffer_view(struct image *im)
@@ -446,28 +305,11 @@ m_unknown_descriptor_view(struct image *im)
           0x3009);
 }
 static void
-m_unknown_dset_frame(struct image *im)
-{
-    put64(im, block_payload(im, CAP_BLOCK_DESCRIPTOR_SET, 0) + P(cap_descriptor_set, frame), 7);
-}
-static void
-m_unknown_cmd_pipeline(struct image *im)
-{
-    put64(im, command_at(im, CAP_CMD_BIND_PIPELINE, 2) + P(cap_cmd_bind_pipeline, pipeline),
-          0xB00F);
-}
-static void
 m_unknown_cmd_set_frame(struct image *im)
 {
     /* A second frame, 121, binds set 0xC001, which only frame 120 has. */
     duplicate_block(im, block_header(im, CAP_BLOCK_FRAME, 0));
     put64(im, block_payload(im, CAP_BLOCK_FRAME, 1) + P(cap_frame, index), 121);
-}
-static void
-m_unknown_transfer_kind(struct image *im)
-{
-    /* A buffer handle where copy_image wants an image. */
-    put64(im, command_at(im, CAP_CMD_COPY_IMAGE, 0) + P(cap_cmd_transfer, src), 0x1001);
 }
 static void
 m_unknown_snapshot_handle(struct image *im)
@@ -485,27 +327,11 @@ m_unknown_barrier_image(struct image *im)
           0x3003);
 }
 static void
-m_pipeline_subpass(struct image *im)
-{
-    put32(im, block_payload(im, CAP_BLOCK_PIPELINE, 0) + P(cap_pipeline, subpass), 2);
-}
-static void
-m_missing_module_blob(struct image *im)
-{
-    put64(im, block_payload(im, CAP_BLOCK_SHADER_MODULE, 2) + P(cap_shader_module, code_blob),
-          0x12345);
-}
-static void
 m_missing_snapshot_blob(struct image *im)
 {
     size_t p = block_payload(im, CAP_BLOCK_FRAME, 0);
 
     put64(im, p + get32(im, p + P(cap_frame, snapshots)) + P(cap_snapshot, blob), 0x12345);
-}
-static void
-m_missing_ref_blob(struct image *im)
-{
-    put64(im, block_payload(im, CAP_BLOCK_FRAME, 0) + P(cap_frame, ref_blob), 1);
 }
 
 /* Payload offset of the first blob stored with `compression`. */
@@ -547,82 +373,11 @@ m_blob_zstd_corrupt(struct image *im)
     im->data[p + sizeof(struct cap_blob_head)] ^= 0xff; /* the frame magic */
 }
 static void
-m_blob_zstd_size(struct image *im)
-{
-    size_t p = blob_with(im, CAP_COMPRESSION_ZSTD);
-
-    put64(im, p + P(cap_blob_head, size), 97);
-}
-static void
-m_blob_stored_size(struct image *im)
-{
-    size_t p = blob_with(im, CAP_COMPRESSION_NONE);
-
-    put64(im, p + P(cap_blob_head, size), 100);
-}
-static void
-m_blob_compression(struct image *im)
-{
-    put32(im, block_payload(im, CAP_BLOCK_BLOB, 0) + P(cap_blob_head, compression), 7);
-}
-static void
-m_blob_hash_zero(struct image *im)
-{
-    put64(im, block_payload(im, CAP_BLOCK_BLOB, 0) + P(cap_blob_head, hash), 0);
-}
-static void
-m_blob_empty(struct image *im)
-{
-    put64(im, block_payload(im, CAP_BLOCK_BLOB, 0) + P(cap_blob_head, size), 0);
-}
-static void
-m_blob_too_large(struct image *im)
-{
-    put64(im, block_payload(im, CAP_BLOCK_BLOB, 0) + P(cap_blob_head, size),
-          ((uint64_t)4 << 30) + 1);
-}
-static void
-m_blob_over_budget(struct image *im)
-{
-    /* 1 GiB from a file of a few kilobytes exceeds 4096 x size + 64 MiB. */
-    put64(im, block_payload(im, CAP_BLOCK_BLOB, 0) + P(cap_blob_head, size), (uint64_t)1 << 30);
-}
-static void
 m_blob_short(struct image *im)
 {
     uint8_t head[16] = {1};
 
     insert_block(im, CAP_BLOCK_BLOB, head, sizeof(head));
-}
-static void
-m_dup_buffer(struct image *im)
-{
-    duplicate_block(im, block_header(im, CAP_BLOCK_BUFFER, 2));
-}
-static void
-m_dup_pipeline(struct image *im)
-{
-    put64(im, block_payload(im, CAP_BLOCK_PIPELINE, 2), 0xB001);
-}
-static void
-m_dup_blob(struct image *im)
-{
-    duplicate_block(im, block_header(im, CAP_BLOCK_BLOB, 1));
-}
-static void
-m_dup_device(struct image *im)
-{
-    duplicate_block(im, block_header(im, CAP_BLOCK_DEVICE, 0));
-}
-static void
-m_dup_frame(struct image *im)
-{
-    duplicate_block(im, block_header(im, CAP_BLOCK_FRAME, 0));
-}
-static void
-m_dup_descriptor_set(struct image *im)
-{
-    duplicate_block(im, block_header(im, CAP_BLOCK_DESCRIPTOR_SET, 0));
 }
 static void
 m_unknown_block(struct image *im)
@@ -638,56 +393,118 @@ m_unchanged(struct image *im)
     (void)im;
 }
 
-/* A command field rewritten: `value` at byte `offset` of the nth command
- * with `op` in the frame. */
-struct cmd_poke {
-    uint32_t op;
-    uint32_t nth;
-    size_t offset;
-    uint32_t value;
+/* One field rewritten: `value`, `width` (4 or 8) bytes of it, at byte
+ * `offset` of what `at` names (the nth block or command of `type`), or the
+ * nth block of `type` copied before END. */
+enum poke_at {
+    POKE_FILE,         /* the file, from its first byte (the header) */
+    POKE_BLOCK_HEADER, /* the block header of the nth block of `type` */
+    POKE_RECORD,       /* the payload of the nth block of `type` */
+    POKE_COMMAND,      /* the nth command with op `type` in the frame */
+    POKE_BLOB,         /* the first blob stored with compression `type` */
+    POKE_DUPLICATE,    /* no field: a copy of the nth block of `type` */
 };
 
+struct poke {
+    enum poke_at at;
+    uint32_t type;
+    uint32_t nth;
+    size_t offset;
+    uint32_t width;
+    uint64_t value;
+};
+
+#define HEAD32(offset, value) {POKE_FILE, 0, 0, (offset), 4, (value)}
+#define BLOCK64(type, nth, offset, value) {POKE_BLOCK_HEADER, (type), (nth), (offset), 8, (value)}
+#define REC32(type, nth, offset, value) {POKE_RECORD, (type), (nth), (offset), 4, (value)}
+#define REC64(type, nth, offset, value) {POKE_RECORD, (type), (nth), (offset), 8, (value)}
+#define CMD32(op, nth, offset, value) {POKE_COMMAND, (op), (nth), (offset), 4, (value)}
+#define CMD64(op, nth, offset, value) {POKE_COMMAND, (op), (nth), (offset), 8, (value)}
+#define BLOB64(compression, offset, value) {POKE_BLOB, (compression), 0, (offset), 8, (value)}
+#define DUP(type, nth) {POKE_DUPLICATE, (type), (nth), 0, 0, 0}
+
 static void
-apply_poke(struct image *im, const struct cmd_poke *k)
+apply_poke(struct image *im, const struct poke *k)
 {
-    put32(im, command_at(im, k->op, k->nth) + k->offset, k->value);
+    size_t base = 0;
+
+    switch (k->at) {
+    case POKE_FILE:
+        break;
+    case POKE_BLOCK_HEADER:
+        base = block_header(im, k->type, k->nth);
+        break;
+    case POKE_RECORD:
+        base = block_payload(im, k->type, k->nth);
+        break;
+    case POKE_COMMAND:
+        base = command_at(im, k->type, k->nth);
+        break;
+    case POKE_BLOB:
+        base = blob_with(im, k->type);
+        break;
+    case POKE_DUPLICATE:
+        duplicate_block(im, block_header(im, k->type, k->nth));
+        return;
+    }
+    if (k->width == 8) {
+        put64(im, base + k->offset, k->value);
+    } else {
+        put32(im, base + k->offset, (uint32_t)k->value);
+    }
 }
 
 /* A case mutates the valid trace with `mutate`, or, where that is NULL,
- * rewrites one command field as `poke` says. */
+ * rewrites one field as `poke` says. */
 struct mcase {
     const char *name;
     enum cap_error expect;
     void (*mutate)(struct image *im);
-    struct cmd_poke poke;
+    struct poke poke;
 };
 
 static const struct mcase cases[] = {
     {"unchanged", CAP_ERROR_OK, m_unchanged},
     {"unknown block types are skipped", CAP_ERROR_OK, m_unknown_block},
     {"bad magic", CAP_ERROR_BAD_MAGIC, m_bad_magic},
-    {"future version", CAP_ERROR_BAD_VERSION, m_future_version},
-    {"older version", CAP_ERROR_BAD_VERSION, m_old_version},
-    {"version 0", CAP_ERROR_BAD_HEADER, m_version_zero},
-    {"header size too small", CAP_ERROR_BAD_HEADER, m_header_size_small},
-    {"header size not a multiple of 8", CAP_ERROR_BAD_HEADER, m_header_size_odd},
-    {"header size past the end", CAP_ERROR_TRUNCATED, m_header_size_huge},
-    {"block size UINT64_MAX", CAP_ERROR_OVERFLOW, m_block_size_max},
-    {"block size UINT64_MAX - 7", CAP_ERROR_TRUNCATED, m_block_size_max_aligned},
-    {"block size past the end", CAP_ERROR_TRUNCATED, m_block_size_past_end},
+    {"future version", CAP_ERROR_BAD_VERSION, NULL,
+     HEAD32(P(cap_file_header, version), CAP_VERSION + 1)},
+    {"older version", CAP_ERROR_BAD_VERSION, NULL,
+     HEAD32(P(cap_file_header, version), CAP_VERSION_MIN - 1)},
+    {"version 0", CAP_ERROR_BAD_HEADER, NULL, HEAD32(P(cap_file_header, version), 0)},
+    {"header size too small", CAP_ERROR_BAD_HEADER, NULL,
+     HEAD32(P(cap_file_header, header_size), 16)},
+    {"header size not a multiple of 8", CAP_ERROR_BAD_HEADER, NULL,
+     HEAD32(P(cap_file_header, header_size), 28)},
+    {"header size past the end", CAP_ERROR_TRUNCATED, NULL,
+     HEAD32(P(cap_file_header, header_size), 1u << 30)},
+    {"block size UINT64_MAX", CAP_ERROR_OVERFLOW, NULL,
+     BLOCK64(CAP_BLOCK_BUFFER, 0, P(cap_block_header, size), UINT64_MAX)},
+    {"block size UINT64_MAX - 7", CAP_ERROR_TRUNCATED, NULL,
+     BLOCK64(CAP_BLOCK_BUFFER, 0, P(cap_block_header, size), UINT64_MAX - 7)},
+    {"block size past the end", CAP_ERROR_TRUNCATED, NULL,
+     BLOCK64(CAP_BLOCK_PIPELINE, 1, P(cap_block_header, size), (uint64_t)1 << 40)},
     {"END block with a payload", CAP_ERROR_BAD_BLOCK, m_end_with_payload},
     {"8 bytes after END", CAP_ERROR_TRAILING_DATA, m_trailing_data},
     {"1 byte after END", CAP_ERROR_TRAILING_DATA, m_trailing_byte},
     {"record shorter than its head", CAP_ERROR_BAD_RECORD, m_record_short},
     {"frame shorter than its head", CAP_ERROR_BAD_RECORD, m_frame_short},
-    {"object handle 0", CAP_ERROR_BAD_VALUE, m_handle_zero},
+    {"object handle 0", CAP_ERROR_BAD_VALUE, NULL, REC64(CAP_BLOCK_SAMPLER, 0, 0, 0)},
     {"span past the record", CAP_ERROR_BAD_SPAN, m_span_past_record},
     {"span offset misaligned", CAP_ERROR_BAD_SPAN, m_span_misaligned},
-    {"span inside the fixed head", CAP_ERROR_BAD_SPAN, m_span_in_head},
-    {"span offset near UINT32_MAX", CAP_ERROR_BAD_SPAN, m_span_offset_huge},
-    {"empty span with offset outside", CAP_ERROR_BAD_SPAN, m_span_empty_outside},
-    {"count x element size > UINT32_MAX", CAP_ERROR_OVERFLOW, m_count_overflow},
-    {"command count x element size > UINT32_MAX", CAP_ERROR_OVERFLOW, m_count_overflow_cmd},
+    {"span inside the fixed head", CAP_ERROR_BAD_SPAN, NULL,
+     REC32(CAP_BLOCK_FRAMEBUFFER, 0, P(cap_framebuffer, attachments), 8)},
+    {"span offset near UINT32_MAX", CAP_ERROR_BAD_SPAN, NULL,
+     REC32(CAP_BLOCK_DSET_LAYOUT, 0, P(cap_dset_layout, bindings), 0xFFFFFFF8u)},
+    /* color_formats is empty in pipeline 0: its offset must still be in range. */
+    {"empty span with offset outside", CAP_ERROR_BAD_SPAN, NULL,
+     REC32(CAP_BLOCK_PIPELINE, 0, P(cap_pipeline, color_formats), 0x10000000u)},
+    /* The stages count: x 96 bytes. */
+    {"count x element size > UINT32_MAX", CAP_ERROR_OVERFLOW, NULL,
+     REC32(CAP_BLOCK_PIPELINE, 0, P(cap_pipeline, stages) + 4, 0x7FFFFFFFu)},
+    /* The draws count: x 24 bytes. */
+    {"command count x element size > UINT32_MAX", CAP_ERROR_OVERFLOW, NULL,
+     CMD32(CAP_CMD_DRAW, 0, P(cap_cmd_draw, draws) + 4, 0xFFFFFFFFu)},
     {"nested subpass span outside", CAP_ERROR_BAD_SPAN, m_nested_span_subpass},
     {"nested stage span outside", CAP_ERROR_BAD_SPAN, m_nested_span_stage},
     {"spec entry outside spec data", CAP_ERROR_BAD_VALUE, m_spec_entry_outside},
@@ -696,69 +513,92 @@ static const struct mcase cases[] = {
     {"attachment reference out of range", CAP_ERROR_BAD_VALUE, m_attachment_ref_range},
     {"immutable samplers out of range", CAP_ERROR_BAD_VALUE, m_immutable_range},
     {"snapshot kind out of range", CAP_ERROR_BAD_VALUE, m_snapshot_kind},
-    {"command size not a multiple of 8", CAP_ERROR_BAD_COMMAND, NULL, {CAP_CMD_SUBMIT, 0, 4, 20}},
-    {"command smaller than its head", CAP_ERROR_BAD_COMMAND, NULL, {CAP_CMD_SUBMIT, 0, 4, 16}},
-    {"command size 0", CAP_ERROR_BAD_COMMAND, NULL, {CAP_CMD_PRESENT, 0, 4, 0}},
-    {"command past the stream", CAP_ERROR_BAD_COMMAND, NULL, {CAP_CMD_PRESENT, 0, 4, 40}},
-    {"unknown command op", CAP_ERROR_BAD_COMMAND, NULL, {CAP_CMD_FILL_BUFFER, 0, 0, 999}},
-    {"command op 0", CAP_ERROR_BAD_COMMAND, NULL, {CAP_CMD_FILL_BUFFER, 0, 0, 0}},
+    {"command size not a multiple of 8", CAP_ERROR_BAD_COMMAND, NULL,
+     CMD32(CAP_CMD_SUBMIT, 0, 4, 20)},
+    {"command smaller than its head", CAP_ERROR_BAD_COMMAND, NULL, CMD32(CAP_CMD_SUBMIT, 0, 4, 16)},
+    {"command size 0", CAP_ERROR_BAD_COMMAND, NULL, CMD32(CAP_CMD_PRESENT, 0, 4, 0)},
+    {"command past the stream", CAP_ERROR_BAD_COMMAND, NULL, CMD32(CAP_CMD_PRESENT, 0, 4, 40)},
+    {"unknown command op", CAP_ERROR_BAD_COMMAND, NULL, CMD32(CAP_CMD_FILL_BUFFER, 0, 0, 999)},
+    {"command op 0", CAP_ERROR_BAD_COMMAND, NULL, CMD32(CAP_CMD_FILL_BUFFER, 0, 0, 0)},
     {"stream ends inside a command head", CAP_ERROR_BAD_COMMAND, m_cmd_stream_tail},
-    {"command span past the command", CAP_ERROR_BAD_SPAN, m_cmd_span},
+    {"command span past the command", CAP_ERROR_BAD_SPAN, NULL,
+     CMD32(CAP_CMD_BEGIN_RENDER_PASS, 0, P(cap_cmd_begin_render_pass, clear_values) + 4, 3)},
     {"draw kind out of range", CAP_ERROR_BAD_VALUE, NULL,
-     {CAP_CMD_DRAW, 1, P(cap_cmd_draw, kind), CAP_DRAW_KIND_COUNT}},
-    {"viewport state with 4 words", CAP_ERROR_BAD_COMMAND, m_cmd_state_count},
+     CMD32(CAP_CMD_DRAW, 1, P(cap_cmd_draw, kind), CAP_DRAW_KIND_COUNT)},
+    /* The fixture's first state command is a viewport: 6 words. */
+    {"viewport state with 4 words", CAP_ERROR_BAD_COMMAND, NULL,
+     CMD32(CAP_CMD_SET_STATE, 0, P(cap_cmd_set_state, values) + 4, 4)},
     {"unsupported command name without NUL", CAP_ERROR_BAD_VALUE, m_cmd_unsupported_name},
-    {"vertex buffer arrays of different lengths", CAP_ERROR_BAD_VALUE, m_cmd_vertex_arrays},
+    {"vertex buffer arrays of different lengths", CAP_ERROR_BAD_VALUE, NULL,
+     CMD32(CAP_CMD_BIND_VERTEX_BUFFERS, 0, P(cap_cmd_bind_vertex_buffers, offsets) + 4, 1)},
     {"push descriptor set past the layout's sets", CAP_ERROR_BAD_VALUE, NULL,
-     {CAP_CMD_PUSH_DESCRIPTOR_SET, 0, P(cap_cmd_push_descriptor_set, set), 2}},
+     CMD32(CAP_CMD_PUSH_DESCRIPTOR_SET, 0, P(cap_cmd_push_descriptor_set, set), 2)},
     /* Set 1 of the fixture's pipeline layout has no set layout. */
     {"push descriptor set without a set layout", CAP_ERROR_BAD_VALUE, NULL,
-     {CAP_CMD_PUSH_DESCRIPTOR_SET, 0, P(cap_cmd_push_descriptor_set, set), 1}},
-    {"push descriptor command in a version 2 trace", CAP_ERROR_BAD_COMMAND, m_push_in_version_2},
+     CMD32(CAP_CMD_PUSH_DESCRIPTOR_SET, 0, P(cap_cmd_push_descriptor_set, set), 1)},
+    {"push descriptor command in a version 2 trace", CAP_ERROR_BAD_COMMAND, NULL,
+     HEAD32(P(cap_file_header, version), 2)},
     {"push descriptor of an unknown buffer", CAP_ERROR_UNKNOWN_HANDLE, m_push_unknown_buffer},
-    {"dispatch command in a version 3 trace", CAP_ERROR_BAD_COMMAND, m_dispatch_in_version_3},
+    {"dispatch command in a version 3 trace", CAP_ERROR_BAD_COMMAND, NULL,
+     HEAD32(P(cap_file_header, version), 3)},
     {"dispatch kind out of range", CAP_ERROR_BAD_VALUE, NULL,
-     {CAP_CMD_DISPATCH, 0, P(cap_cmd_dispatch, kind), CAP_DISPATCH_KIND_COUNT}},
+     CMD32(CAP_CMD_DISPATCH, 0, P(cap_cmd_dispatch, kind), CAP_DISPATCH_KIND_COUNT)},
     {"dispatch with unknown flags", CAP_ERROR_BAD_VALUE, NULL,
-     {CAP_CMD_DISPATCH, 0, P(cap_cmd_dispatch, flags), 6}},
-    {"direct dispatch with an argument buffer", CAP_ERROR_BAD_VALUE,
-     m_dispatch_direct_with_buffer},
-    {"indirect dispatch of an unknown buffer", CAP_ERROR_UNKNOWN_HANDLE,
-     m_dispatch_unknown_buffer},
-    {"compute pipeline with graphics stages", CAP_ERROR_BAD_VALUE, m_compute_pipeline_stages},
-    {"image view of an unknown image", CAP_ERROR_UNKNOWN_HANDLE, m_unknown_view_image},
-    {"framebuffer with an image for a view", CAP_ERROR_UNKNOWN_HANDLE,
-     m_unknown_framebuffer_view},
-    {"pipeline stage with an unknown module", CAP_ERROR_UNKNOWN_HANDLE,
-     m_unknown_pipeline_module},
+     CMD32(CAP_CMD_DISPATCH, 0, P(cap_cmd_dispatch, flags), 6)},
+    {"direct dispatch with an argument buffer", CAP_ERROR_BAD_VALUE, NULL,
+     CMD32(CAP_CMD_DISPATCH, 0, P(cap_cmd_dispatch, kind), CAP_DISPATCH_DIRECT)},
+    {"indirect dispatch of an unknown buffer", CAP_ERROR_UNKNOWN_HANDLE, NULL,
+     CMD64(CAP_CMD_DISPATCH, 0, P(cap_cmd_dispatch, buffer), 0xdead0002u)},
+    /* The fixture's first pipeline has graphics stages. */
+    {"compute pipeline with graphics stages", CAP_ERROR_BAD_VALUE, NULL,
+     REC32(CAP_BLOCK_PIPELINE, 0, P(cap_pipeline, bind_point), 1)},
+    {"image view of an unknown image", CAP_ERROR_UNKNOWN_HANDLE, NULL,
+     REC64(CAP_BLOCK_IMAGE_VIEW, 1, P(cap_image_view, image), 0xdead)},
+    {"framebuffer with an image for a view", CAP_ERROR_UNKNOWN_HANDLE, m_unknown_framebuffer_view},
+    {"pipeline stage with an unknown module", CAP_ERROR_UNKNOWN_HANDLE, m_unknown_pipeline_module},
     {"descriptor with an unknown view", CAP_ERROR_UNKNOWN_HANDLE, m_unknown_descriptor_view},
-    {"descriptor set of an unknown frame", CAP_ERROR_UNKNOWN_HANDLE, m_unknown_dset_frame},
-    {"bind of an unknown pipeline", CAP_ERROR_UNKNOWN_HANDLE, m_unknown_cmd_pipeline},
+    {"descriptor set of an unknown frame", CAP_ERROR_UNKNOWN_HANDLE, NULL,
+     REC64(CAP_BLOCK_DESCRIPTOR_SET, 0, P(cap_descriptor_set, frame), 7)},
+    {"bind of an unknown pipeline", CAP_ERROR_UNKNOWN_HANDLE, NULL,
+     CMD64(CAP_CMD_BIND_PIPELINE, 2, P(cap_cmd_bind_pipeline, pipeline), 0xB00F)},
     {"descriptor set of another frame", CAP_ERROR_UNKNOWN_HANDLE, m_unknown_cmd_set_frame},
-    {"copy_image from a buffer", CAP_ERROR_UNKNOWN_HANDLE, m_unknown_transfer_kind},
+    /* A buffer handle where copy_image wants an image. */
+    {"copy_image from a buffer", CAP_ERROR_UNKNOWN_HANDLE, NULL,
+     CMD64(CAP_CMD_COPY_IMAGE, 0, P(cap_cmd_transfer, src), 0x1001)},
     {"buffer snapshot of an image", CAP_ERROR_UNKNOWN_HANDLE, m_unknown_snapshot_handle},
     {"barrier of an image view", CAP_ERROR_UNKNOWN_HANDLE, m_unknown_barrier_image},
-    {"pipeline subpass out of range", CAP_ERROR_BAD_VALUE, m_pipeline_subpass},
-    {"module code blob missing", CAP_ERROR_MISSING_BLOB, m_missing_module_blob},
+    {"pipeline subpass out of range", CAP_ERROR_BAD_VALUE, NULL,
+     REC32(CAP_BLOCK_PIPELINE, 0, P(cap_pipeline, subpass), 2)},
+    {"module code blob missing", CAP_ERROR_MISSING_BLOB, NULL,
+     REC64(CAP_BLOCK_SHADER_MODULE, 2, P(cap_shader_module, code_blob), 0x12345)},
     {"snapshot blob missing", CAP_ERROR_MISSING_BLOB, m_missing_snapshot_blob},
-    {"reference image blob missing", CAP_ERROR_MISSING_BLOB, m_missing_ref_blob},
+    {"reference image blob missing", CAP_ERROR_MISSING_BLOB, NULL,
+     REC64(CAP_BLOCK_FRAME, 0, P(cap_frame, ref_blob), 1)},
     {"stored blob bytes changed", CAP_ERROR_BLOB_HASH, m_blob_hash_mismatch},
     {"blob hash changed", CAP_ERROR_BLOB_HASH, m_blob_hash_changed},
     {"zstd frame corrupted", CAP_ERROR_DECOMPRESS, m_blob_zstd_corrupt},
-    {"zstd frame of another size", CAP_ERROR_DECOMPRESS, m_blob_zstd_size},
-    {"stored blob of another size", CAP_ERROR_DECOMPRESS, m_blob_stored_size},
-    {"unknown compression", CAP_ERROR_BAD_COMPRESSION, m_blob_compression},
-    {"blob hash 0", CAP_ERROR_BAD_VALUE, m_blob_hash_zero},
-    {"empty blob", CAP_ERROR_BAD_VALUE, m_blob_empty},
-    {"blob over 4 GiB", CAP_ERROR_TOO_LARGE, m_blob_too_large},
-    {"blobs over the expansion budget", CAP_ERROR_TOO_LARGE, m_blob_over_budget},
+    {"zstd frame of another size", CAP_ERROR_DECOMPRESS, NULL,
+     BLOB64(CAP_COMPRESSION_ZSTD, P(cap_blob_head, size), 97)},
+    {"stored blob of another size", CAP_ERROR_DECOMPRESS, NULL,
+     BLOB64(CAP_COMPRESSION_NONE, P(cap_blob_head, size), 100)},
+    {"unknown compression", CAP_ERROR_BAD_COMPRESSION, NULL,
+     REC32(CAP_BLOCK_BLOB, 0, P(cap_blob_head, compression), 7)},
+    {"blob hash 0", CAP_ERROR_BAD_VALUE, NULL, REC64(CAP_BLOCK_BLOB, 0, P(cap_blob_head, hash), 0)},
+    {"empty blob", CAP_ERROR_BAD_VALUE, NULL, REC64(CAP_BLOCK_BLOB, 0, P(cap_blob_head, size), 0)},
+    {"blob over 4 GiB", CAP_ERROR_TOO_LARGE, NULL,
+     REC64(CAP_BLOCK_BLOB, 0, P(cap_blob_head, size), ((uint64_t)4 << 30) + 1)},
+    /* 1 GiB from a file of a few kilobytes exceeds 4096 x size + 64 MiB. */
+    {"blobs over the expansion budget", CAP_ERROR_TOO_LARGE, NULL,
+     REC64(CAP_BLOCK_BLOB, 0, P(cap_blob_head, size), (uint64_t)1 << 30)},
     {"blob block shorter than its head", CAP_ERROR_BAD_RECORD, m_blob_short},
-    {"duplicate buffer", CAP_ERROR_DUPLICATE_HANDLE, m_dup_buffer},
-    {"duplicate pipeline", CAP_ERROR_DUPLICATE_HANDLE, m_dup_pipeline},
-    {"duplicate blob", CAP_ERROR_DUPLICATE_HANDLE, m_dup_blob},
-    {"second device block", CAP_ERROR_DUPLICATE_HANDLE, m_dup_device},
-    {"duplicate frame index", CAP_ERROR_DUPLICATE_HANDLE, m_dup_frame},
-    {"duplicate descriptor set in a frame", CAP_ERROR_DUPLICATE_HANDLE, m_dup_descriptor_set},
+    {"duplicate buffer", CAP_ERROR_DUPLICATE_HANDLE, NULL, DUP(CAP_BLOCK_BUFFER, 2)},
+    {"duplicate pipeline", CAP_ERROR_DUPLICATE_HANDLE, NULL,
+     REC64(CAP_BLOCK_PIPELINE, 2, 0, 0xB001)},
+    {"duplicate blob", CAP_ERROR_DUPLICATE_HANDLE, NULL, DUP(CAP_BLOCK_BLOB, 1)},
+    {"second device block", CAP_ERROR_DUPLICATE_HANDLE, NULL, DUP(CAP_BLOCK_DEVICE, 0)},
+    {"duplicate frame index", CAP_ERROR_DUPLICATE_HANDLE, NULL, DUP(CAP_BLOCK_FRAME, 0)},
+    {"duplicate descriptor set in a frame", CAP_ERROR_DUPLICATE_HANDLE, NULL,
+     DUP(CAP_BLOCK_DESCRIPTOR_SET, 0)},
 };
 
 static enum cap_error
@@ -875,7 +715,7 @@ test_detail(void)
     CHECK_EQ_U64(p + offsetof(struct cap_pipeline, stages), info.offset);
 
     memcpy(im.data, valid.data, valid.size);
-    apply_poke(&im, &(struct cmd_poke){CAP_CMD_FILL_BUFFER, 0, 0, 999});
+    apply_poke(&im, &(struct poke)CMD32(CAP_CMD_FILL_BUFFER, 0, 0, 999));
     CHECK_EQ_INT(CAP_ERROR_BAD_COMMAND, read_image(&im, &info));
     CHECK(strstr(info.detail, "(frame)") != NULL);
     CHECK(strstr(info.detail, "unknown command op 999") != NULL);

@@ -41,9 +41,7 @@ struct push {
 };
 
 struct client {
-    VkPhysicalDeviceMemoryProperties mem;
-    VkDevice device;
-    VkQueue queue;
+    struct vku_client vk;
     struct vku_image target, storage, scene;
     VkSampler sampler;
     struct vku_buffer means, args;
@@ -60,27 +58,21 @@ static int
 create_pipelines(struct client *c)
 {
     VkShaderModule vs, fs, cs, gs;
-    if (vku_create_module(c->device, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
+    if (vku_create_module(c->vk.device, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
                           &vs) != 0 ||
-        vku_create_module(c->device, replay_gradient_frag, sizeof(replay_gradient_frag),
+        vku_create_module(c->vk.device, replay_gradient_frag, sizeof(replay_gradient_frag),
                           &gs) != 0 ||
-        vku_create_module(c->device, compute_client_frag_spv, sizeof(compute_client_frag_spv),
+        vku_create_module(c->vk.device, compute_client_frag_spv, sizeof(compute_client_frag_spv),
                           &fs) != 0 ||
-        vku_create_module(c->device, compute_client_comp_spv, sizeof(compute_client_comp_spv),
+        vku_create_module(c->vk.device, compute_client_comp_spv, sizeof(compute_client_comp_spv),
                           &cs) != 0) {
         return -1;
     }
     struct vku_pipeline p;
-    vku_pipeline_init(&p, vs, fs, c->layout);
-    p.viewport = (VkViewport){0.0f, 0.0f, (float)SIZE, (float)SIZE, 0.0f, 1.0f};
-    p.scissor = (VkRect2D){{0, 0}, {SIZE, SIZE}};
-    p.info.renderPass = c->pass;
-    int fail = vku_pipeline_create(c->device, &p, &c->graphics);
-    vku_pipeline_init(&p, vs, gs, c->layout);
-    p.viewport = (VkViewport){0.0f, 0.0f, (float)SIZE, (float)SIZE, 0.0f, 1.0f};
-    p.scissor = (VkRect2D){{0, 0}, {SIZE, SIZE}};
-    p.info.renderPass = c->scene_pass;
-    fail = fail ? fail : vku_pipeline_create(c->device, &p, &c->scene_pipeline);
+    vku_pipeline_init_for_pass(&p, vs, fs, c->layout, c->pass, SIZE, SIZE);
+    int fail = vku_pipeline_create(c->vk.device, &p, &c->graphics);
+    vku_pipeline_init_for_pass(&p, vs, gs, c->layout, c->scene_pass, SIZE, SIZE);
+    fail = fail ? fail : vku_pipeline_create(c->vk.device, &p, &c->scene_pipeline);
     VkComputePipelineCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
         .flags = VK_PIPELINE_CREATE_DISPATCH_BASE_BIT,
@@ -88,75 +80,48 @@ create_pipelines(struct client *c)
                   VK_SHADER_STAGE_COMPUTE_BIT, cs, "main", NULL},
         .layout = c->layout,
     };
-    if (!fail && vkCreateComputePipelines(c->device, VK_NULL_HANDLE, 1, &ci, NULL,
+    if (!fail && vkCreateComputePipelines(c->vk.device, VK_NULL_HANDLE, 1, &ci, NULL,
                                           &c->compute) != VK_SUCCESS) {
         fprintf(stderr, NAME ": vkCreateComputePipelines failed\n");
         fail = -1;
     }
     /* The layer keeps what it needs of destroyed modules. */
-    vkDestroyShaderModule(c->device, vs, NULL);
-    vkDestroyShaderModule(c->device, fs, NULL);
-    vkDestroyShaderModule(c->device, cs, NULL);
-    vkDestroyShaderModule(c->device, gs, NULL);
+    vkDestroyShaderModule(c->vk.device, vs, NULL);
+    vkDestroyShaderModule(c->vk.device, fs, NULL);
+    vkDestroyShaderModule(c->vk.device, cs, NULL);
+    vkDestroyShaderModule(c->vk.device, gs, NULL);
     return fail;
 }
 
 static int
 create_objects(struct client *c)
 {
-    VkImageCreateInfo ii = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .imageType = VK_IMAGE_TYPE_2D,
+    struct vku_image_desc d = {
         .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .extent = {SIZE, SIZE, 1},
-        .mipLevels = 1,
-        .arrayLayers = 1,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
-        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+        .width = SIZE,
+        .height = SIZE,
+        .usage = VK_IMAGE_USAGE_STORAGE_BIT,
+        .aspect = VK_IMAGE_ASPECT_COLOR_BIT,
     };
-    VkImageViewCreateInfo vi = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-        .viewType = VK_IMAGE_VIEW_TYPE_2D,
-        .format = ii.format,
-        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
-    };
-    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                       &c->target) != 0) {
+    if (vku_color_target_init(c->vk.device, &c->vk.mem, SIZE, SIZE, &c->target) != 0) {
         return -1;
     }
-    vi.image = c->target.image;
-    VKU_TRY(NAME, vkCreateImageView(c->device, &vi, NULL, &c->target.view));
-    ii.usage = VK_IMAGE_USAGE_STORAGE_BIT;
-    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                       &c->storage) != 0) {
+    if (vku_image_2d_init(c->vk.device, &c->vk.mem, &d, &c->storage) != 0) {
         return -1;
     }
-    vi.image = c->storage.image;
-    VKU_TRY(NAME, vkCreateImageView(c->device, &vi, NULL, &c->storage.view));
-    ii.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
-    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                       &c->scene) != 0) {
+    d.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
+    if (vku_image_2d_init(c->vk.device, &c->vk.mem, &d, &c->scene) != 0 ||
+        vku_create_sampler(c->vk.device, VK_FILTER_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                           0.0f, &c->sampler) != 0) {
         return -1;
     }
-    vi.image = c->scene.image;
-    VKU_TRY(NAME, vkCreateImageView(c->device, &vi, NULL, &c->scene.view));
-    VkSamplerCreateInfo si = {
-        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
-        .magFilter = VK_FILTER_NEAREST,
-        .minFilter = VK_FILTER_NEAREST,
-        .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-        .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-        .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-    };
-    VKU_TRY(NAME, vkCreateSampler(c->device, &si, NULL, &c->sampler));
-    if (vku_buffer_init(c->device, &c->mem, &c->means, 16 * sizeof(float),
+    if (vku_buffer_init(c->vk.device, &c->vk.mem, &c->means, 16 * sizeof(float),
                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
                         NULL) != 0) {
         return -1;
     }
     const VkDispatchIndirectCommand args = {4, 2, 1};
-    if (vku_buffer_init(c->device, &c->mem, &c->args, sizeof(args) + 16,
+    if (vku_buffer_init(c->vk.device, &c->vk.mem, &c->args, sizeof(args) + 16,
                         VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
                         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
                         NULL) != 0) {
@@ -171,14 +136,13 @@ create_objects(struct client *c)
          VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
         {2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
     };
-    VkDescriptorSetLayoutCreateInfo dli = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .bindingCount = 3, .pBindings = b};
-    VKU_TRY(NAME, vkCreateDescriptorSetLayout(c->device, &dli, NULL, &c->set_layout));
+    if (vku_create_set_layout(c->vk.device, 0, NULL, b, 3, &c->set_layout) != 0) {
+        return -1;
+    }
     VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
                                   {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
                                   {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}};
-    if (vku_create_set(c->device, ps, 3, &c->set_layout, &c->pool, &c->set) != 0) {
+    if (vku_create_set(c->vk.device, ps, 3, &c->set_layout, &c->pool, &c->set) != 0) {
         return -1;
     }
     VkDescriptorBufferInfo buf = {c->means.buffer, 0, VK_WHOLE_SIZE};
@@ -196,60 +160,33 @@ create_objects(struct client *c)
          .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
          .pImageInfo = &tex},
     };
-    vkUpdateDescriptorSets(c->device, 3, wr, 0, NULL);
-    if (vku_create_pipeline_layout(c->device, &c->set_layout, VK_SHADER_STAGE_COMPUTE_BIT,
+    vkUpdateDescriptorSets(c->vk.device, 3, wr, 0, NULL);
+    if (vku_create_pipeline_layout(c->vk.device, &c->set_layout, VK_SHADER_STAGE_COMPUTE_BIT,
                                    sizeof(struct push), &c->layout) != 0) {
         return -1;
     }
 
-    VkAttachmentDescription att = {
-        .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-    };
-    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-    VkSubpassDescription sub = {
-        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
-        .colorAttachmentCount = 1, .pColorAttachments = &ref};
-    VkRenderPassCreateInfo rpi = {
-        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
-        .attachmentCount = 1, .pAttachments = &att, .subpassCount = 1, .pSubpasses = &sub};
-    VKU_TRY(NAME, vkCreateRenderPass(c->device, &rpi, NULL, &c->pass));
-    VkFramebufferCreateInfo fi = {
-        .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-        .renderPass = c->pass, .attachmentCount = 1, .pAttachments = &c->target.view,
-        .width = SIZE, .height = SIZE, .layers = 1};
-    VKU_TRY(NAME, vkCreateFramebuffer(c->device, &fi, NULL, &c->framebuffer));
-    att.finalLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-    VKU_TRY(NAME, vkCreateRenderPass(c->device, &rpi, NULL, &c->scene_pass));
-    fi.renderPass = c->scene_pass;
-    fi.pAttachments = &c->scene.view;
-    VKU_TRY(NAME, vkCreateFramebuffer(c->device, &fi, NULL, &c->scene_framebuffer));
+    if (vku_create_color_pass(c->vk.device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                              VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                              NULL, &c->pass) != 0 ||
+        vku_create_framebuffer(c->vk.device, c->pass, c->target.view, SIZE, SIZE,
+                               &c->framebuffer) != 0 ||
+        vku_create_color_pass(c->vk.device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                              VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                              NULL, &c->scene_pass) != 0 ||
+        vku_create_framebuffer(c->vk.device, c->scene_pass, c->scene.view, SIZE, SIZE,
+                               &c->scene_framebuffer) != 0) {
+        return -1;
+    }
     return create_pipelines(c);
 }
 
 static int
-record_frame(const struct client *c, VkCommandBuffer cmd, uint32_t frame)
+record_frame(void *ctx, VkCommandBuffer cmd, uint32_t frame)
 {
-    VkCommandBufferBeginInfo begin = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-    };
+    const struct client *c = ctx;
     VkImageSubresourceRange range = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     VkClearValue clear = {.color = {{0.0f, 0.0f, 1.0f, 1.0f}}};
-    VkRenderPassBeginInfo rp = {
-        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
-        .renderPass = c->pass,
-        .framebuffer = c->framebuffer,
-        .renderArea = {{0, 0}, {SIZE, SIZE}},
-        .clearValueCount = 1,
-        .pClearValues = &clear,
-    };
     struct push push = {{0, 0}, frame};
     VkMemoryBarrier mb = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
@@ -257,15 +194,14 @@ record_frame(const struct client *c, VkCommandBuffer cmd, uint32_t frame)
         .dstAccessMask = VK_ACCESS_SHADER_READ_BIT,
     };
 
-    VKU_TRY(NAME, vkBeginCommandBuffer(cmd, &begin));
-    rp.renderPass = c->scene_pass;
-    rp.framebuffer = c->scene_framebuffer;
-    vkCmdBeginRenderPass(cmd, &rp, VK_SUBPASS_CONTENTS_INLINE);
+    if (vku_begin_commands(cmd, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0) {
+        return -1;
+    }
+    vku_begin_render_pass(cmd, c->scene_pass, c->scene_framebuffer, SIZE, SIZE, &clear,
+                          VK_SUBPASS_CONTENTS_INLINE);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->scene_pipeline);
     vkCmdDraw(cmd, 3, 1, 0, 0);
     vkCmdEndRenderPass(cmd);
-    rp.renderPass = c->pass;
-    rp.framebuffer = c->framebuffer;
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 0, NULL, 0, NULL, 0, NULL);
     vku_image_barrier(cmd, c->storage.image, range, VK_IMAGE_LAYOUT_UNDEFINED,
@@ -286,7 +222,8 @@ record_frame(const struct client *c, VkCommandBuffer cmd, uint32_t frame)
     vkCmdDispatchBase(cmd, 2, 0, 0, 2, 2, 1);
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                          VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 1, &mb, 0, NULL, 0, NULL);
-    vkCmdBeginRenderPass(cmd, &rp, VK_SUBPASS_CONTENTS_INLINE);
+    vku_begin_render_pass(cmd, c->pass, c->framebuffer, SIZE, SIZE, &clear,
+                          VK_SUBPASS_CONTENTS_INLINE);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->graphics);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set, 0,
                             NULL);
@@ -299,63 +236,36 @@ int
 main(int argc, char **argv)
 {
     struct client c;
-    uint32_t frames = 3, n = 1, family;
-    VkInstance instance;
-    VkPhysicalDevice physical;
-    VkCommandPool pool;
-    VkCommandBuffer cmd;
-    VkFence fence;
+    uint32_t frames = 3;
+    int status = 1;
 
     memset(&c, 0, sizeof(c));
-    if (argc > 2 || (argc == 2 && (frames = (uint32_t)strtoul(argv[1], NULL, 10)) == 0)) {
-        fprintf(stderr, "usage: " NAME " [FRAMES]\n");
+    if (vku_parse_frames(argc, argv, NAME, &frames) != 0) {
         return 2;
     }
-    if (volkInitialize() != VK_SUCCESS ||
-        vku_create_instance(NAME, 1, VK_API_VERSION_1_1, &instance) != 0) {
-        fprintf(stderr, NAME ": no Vulkan\n");
-        return 1;
+    if (vku_client_init(&c.vk, NAME, VK_API_VERSION_1_1) == 0 && create_objects(&c) == 0 &&
+        vku_client_run(&c.vk, NAME, frames, 2, record_frame, &c) == 0) {
+        status = 0;
     }
-    if (vkEnumeratePhysicalDevices(instance, &n, &physical) < 0 || n == 0) {
-        fprintf(stderr, NAME ": no device\n");
-        return 1;
+    if (c.vk.device) {
+        vkDeviceWaitIdle(c.vk.device);
+        vkDestroyPipeline(c.vk.device, c.graphics, NULL);
+        vkDestroyPipeline(c.vk.device, c.compute, NULL);
+        vkDestroyPipeline(c.vk.device, c.scene_pipeline, NULL);
+        vkDestroyFramebuffer(c.vk.device, c.framebuffer, NULL);
+        vkDestroyFramebuffer(c.vk.device, c.scene_framebuffer, NULL);
+        vkDestroyRenderPass(c.vk.device, c.pass, NULL);
+        vkDestroyRenderPass(c.vk.device, c.scene_pass, NULL);
+        vkDestroySampler(c.vk.device, c.sampler, NULL);
+        vkDestroyPipelineLayout(c.vk.device, c.layout, NULL);
+        vkDestroyDescriptorPool(c.vk.device, c.pool, NULL);
+        vkDestroyDescriptorSetLayout(c.vk.device, c.set_layout, NULL);
+        vku_buffer_finish(c.vk.device, &c.means);
+        vku_buffer_finish(c.vk.device, &c.args);
+        vku_image_finish(c.vk.device, &c.storage);
+        vku_image_finish(c.vk.device, &c.scene);
+        vku_image_finish(c.vk.device, &c.target);
     }
-    vkGetPhysicalDeviceMemoryProperties(physical, &c.mem);
-    family = vku_graphics_family(physical);
-    if (family == UINT32_MAX ||
-        vku_create_device(physical, family, NULL, NULL, 0, &c.device, &c.queue) != 0 ||
-        create_objects(&c) != 0) {
-        return 1;
-    }
-    if (vku_create_commands(c.device, family, &pool, &cmd, 1, &fence) != 0) {
-        return 1;
-    }
-    for (uint32_t f = 0; f < frames; f++) {
-        if (record_frame(&c, cmd, f) != 0 ||
-            vku_submit_and_wait(c.device, c.queue, fence, cmd, UINT64_MAX) != 0) {
-            return 1;
-        }
-        printf(NAME ": frame %u draws 2\n", f);
-    }
-    vkDestroyFence(c.device, fence, NULL);
-    vkDestroyCommandPool(c.device, pool, NULL);
-    vkDestroyPipeline(c.device, c.graphics, NULL);
-    vkDestroyPipeline(c.device, c.compute, NULL);
-    vkDestroyPipeline(c.device, c.scene_pipeline, NULL);
-    vkDestroyFramebuffer(c.device, c.framebuffer, NULL);
-    vkDestroyFramebuffer(c.device, c.scene_framebuffer, NULL);
-    vkDestroyRenderPass(c.device, c.pass, NULL);
-    vkDestroyRenderPass(c.device, c.scene_pass, NULL);
-    vkDestroySampler(c.device, c.sampler, NULL);
-    vkDestroyPipelineLayout(c.device, c.layout, NULL);
-    vkDestroyDescriptorPool(c.device, c.pool, NULL);
-    vkDestroyDescriptorSetLayout(c.device, c.set_layout, NULL);
-    vku_buffer_finish(c.device, &c.means);
-    vku_buffer_finish(c.device, &c.args);
-    vku_image_finish(c.device, &c.storage);
-    vku_image_finish(c.device, &c.scene);
-    vku_image_finish(c.device, &c.target);
-    vkDestroyDevice(c.device, NULL);
-    vkDestroyInstance(instance, NULL);
-    return 0;
+    vku_client_finish(&c.vk);
+    return status;
 }

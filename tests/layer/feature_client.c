@@ -80,6 +80,7 @@ struct texture {
 struct client {
     const struct mode *mode;
     VkPhysicalDevice physical;
+    uint32_t family; /* the first with graphics */
     VkPhysicalDeviceMemoryProperties mem;
     VkDevice device;
     VkQueue queue;
@@ -189,52 +190,14 @@ fill_level(const struct texture *t, uint8_t *p, uint32_t index, uint32_t l, uint
 static int
 create_target(struct client *c)
 {
-    VkImageCreateInfo ii = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .imageType = VK_IMAGE_TYPE_2D,
-        .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .extent = {c->width, c->height, 1},
-        .mipLevels = 1,
-        .arrayLayers = 1,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
-        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-    };
-    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                       &c->target) != 0) {
+    if (vku_color_target_init(c->device, &c->mem, c->width, c->height, &c->target) != 0 ||
+        vku_create_color_pass(c->device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                              VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                              NULL, &c->pass) != 0 ||
+        vku_create_framebuffer(c->device, c->pass, c->target.view, c->width, c->height,
+                               &c->framebuffer) != 0) {
         return -1;
     }
-    VkImageViewCreateInfo vi = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-        .image = c->target.image,
-        .viewType = VK_IMAGE_VIEW_TYPE_2D,
-        .format = ii.format,
-        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
-    };
-    VKU_TRY(WHO, vkCreateImageView(c->device, &vi, NULL, &c->target.view));
-    VkAttachmentDescription att = {
-        .format = ii.format,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-    };
-    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-    VkSubpassDescription sub = {
-        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
-        .colorAttachmentCount = 1, .pColorAttachments = &ref};
-    VkRenderPassCreateInfo rpi = {
-        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
-        .attachmentCount = 1, .pAttachments = &att, .subpassCount = 1, .pSubpasses = &sub};
-    VKU_TRY(WHO, vkCreateRenderPass(c->device, &rpi, NULL, &c->pass));
-    VkFramebufferCreateInfo fi = {
-        .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-        .renderPass = c->pass, .attachmentCount = 1, .pAttachments = &c->target.view,
-        .width = c->width, .height = c->height, .layers = 1};
-    VKU_TRY(WHO, vkCreateFramebuffer(c->device, &fi, NULL, &c->framebuffer));
     return vku_buffer_init(c->device, &c->mem, &c->staging, STAGING_BYTES,
                            VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                            VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
@@ -270,48 +233,23 @@ create_texture(struct client *c, uint32_t i, VkFormat format, uint32_t size, uin
         fprintf(stderr, WHO ": the textures outgrow the staging buffer\n");
         return -1;
     }
-    VkImageCreateInfo ii = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .imageType = VK_IMAGE_TYPE_2D,
+    struct vku_image_desc d = {
         .format = format,
-        .extent = {size, size, 1},
-        .mipLevels = levels,
-        .arrayLayers = 1,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .width = size,
+        .height = size,
+        .levels = levels,
         .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+        .aspect = VK_IMAGE_ASPECT_COLOR_BIT,
+        .swizzle = swizzle,
     };
-    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                       &t->im) != 0) {
-        return -1;
-    }
-    VkImageViewCreateInfo vi = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-        .image = t->im.image,
-        .viewType = VK_IMAGE_VIEW_TYPE_2D,
-        .format = format,
-        .components = swizzle,
-        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, 1},
-    };
-    VKU_TRY(WHO, vkCreateImageView(c->device, &vi, NULL, &t->im.view));
-    return 0;
+    return vku_image_2d_init(c->device, &c->mem, &d, &t->im);
 }
 
 static int
 create_sampler(struct client *c, VkFilter filter)
 {
-    VkSamplerCreateInfo si = {
-        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
-        .magFilter = filter,
-        .minFilter = filter,
-        .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
-        .addressModeU = VK_SAMPLER_ADDRESS_MODE_REPEAT,
-        .addressModeV = VK_SAMPLER_ADDRESS_MODE_REPEAT,
-        .addressModeW = VK_SAMPLER_ADDRESS_MODE_REPEAT,
-        .maxLod = 16.0f,
-    };
-    VKU_TRY(WHO, vkCreateSampler(c->device, &si, NULL, &c->sampler));
-    return 0;
+    return vku_create_sampler(c->device, filter, VK_SAMPLER_ADDRESS_MODE_REPEAT, 16.0f,
+                              &c->sampler);
 }
 
 static int
@@ -328,12 +266,9 @@ create_pipeline(struct client *c, const uint32_t *vs_words, size_t vs_size,
         return -1;
     }
     struct vku_pipeline p;
-    vku_pipeline_init(&p, vs, fs, c->layout);
+    vku_pipeline_init_for_pass(&p, vs, fs, c->layout, c->pass, c->width, c->height);
     p.stages[1].pSpecializationInfo = spec;
     p.allocator = allocator;
-    p.viewport = (VkViewport){0.0f, 0.0f, (float)c->width, (float)c->height, 0.0f, 1.0f};
-    p.scissor = (VkRect2D){{0, 0}, {c->width, c->height}};
-    p.info.renderPass = c->pass;
     int fail = vku_pipeline_create(c->device, &p, &c->pipeline);
     vkDestroyShaderModule(c->device, vs, NULL);
     vkDestroyShaderModule(c->device, fs, NULL);
@@ -346,12 +281,11 @@ create_set(struct client *c, const VkDescriptorSetLayoutBinding *b, uint32_t n,
            const void *layout_next, VkDescriptorPoolCreateFlags pool_flags,
            const void *alloc_next)
 {
-    VkDescriptorSetLayoutCreateInfo dli = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .pNext = layout_next,
-        .flags = pool_flags ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT : 0,
-        .bindingCount = n, .pBindings = b};
-    VKU_TRY(WHO, vkCreateDescriptorSetLayout(c->device, &dli, NULL, &c->set_layout));
+    const VkDescriptorSetLayoutCreateFlags flags =
+        pool_flags ? VK_DESCRIPTOR_SET_LAYOUT_CREATE_UPDATE_AFTER_BIND_POOL_BIT : 0;
+    if (vku_create_set_layout(c->device, flags, layout_next, b, n, &c->set_layout) != 0) {
+        return -1;
+    }
     VkDescriptorPoolSize sizes[4];
     for (uint32_t i = 0; i < n && i < 4; i++) {
         sizes[i] = (VkDescriptorPoolSize){b[i].descriptorType, b[i].descriptorCount};
@@ -930,22 +864,13 @@ upload_textures(const struct client *c, VkCommandBuffer cmd, uint32_t f)
 static int
 record_frame(struct client *c, VkCommandBuffer cmd, uint32_t f)
 {
-    VkCommandBufferBeginInfo begin = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-    };
     VkClearValue clear = {.color = {{0.0f, 0.0f, 1.0f, 1.0f}}};
-    VkRenderPassBeginInfo rp = {
-        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
-        .renderPass = c->pass,
-        .framebuffer = c->framebuffer,
-        .renderArea = {{0, 0}, {c->width, c->height}},
-        .clearValueCount = 1,
-        .pClearValues = &clear,
-    };
-    VKU_TRY(WHO, vkBeginCommandBuffer(cmd, &begin));
+    if (vku_begin_commands(cmd, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0) {
+        return -1;
+    }
     upload_textures(c, cmd, f);
-    vkCmdBeginRenderPass(cmd, &rp, VK_SUBPASS_CONTENTS_INLINE);
+    vku_begin_render_pass(cmd, c->pass, c->framebuffer, c->width, c->height, &clear,
+                          VK_SUBPASS_CONTENTS_INLINE);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline);
     if (c->set) {
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set,
@@ -991,22 +916,20 @@ destroy_client(struct client *c)
 static int
 run(struct client *c, uint32_t frames)
 {
-    uint32_t family = vku_graphics_family(c->physical);
     VkPhysicalDeviceFeatures2 f2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
     int want = c->mode->features(c, &f2);
     if (want != 0) {
         return want;
     }
     vkGetPhysicalDeviceMemoryProperties(c->physical, &c->mem);
-    if (family == UINT32_MAX ||
-        vku_create_device(c->physical, family, &f2, NULL, 0, &c->device, &c->queue) != 0 ||
+    if (vku_create_device(c->physical, c->family, &f2, NULL, 0, &c->device, &c->queue) != 0 ||
         create_target(c) != 0 || c->mode->setup(c) != 0) {
         return 1;
     }
     VkCommandPool pool;
     VkCommandBuffer cmd;
     VkFence fence;
-    if (vku_create_commands(c->device, family, &pool, &cmd, 1, &fence) != 0) {
+    if (vku_create_commands(c->device, c->family, &pool, &cmd, 1, &fence) != 0) {
         return 1;
     }
     int status = 0;
@@ -1031,7 +954,7 @@ int
 main(int argc, char **argv)
 {
     struct client c;
-    uint32_t frames = 3, n = 1;
+    uint32_t frames = 3;
     VkInstance instance;
 
     memset(&c, 0, sizeof(c));
@@ -1049,14 +972,7 @@ main(int argc, char **argv)
     }
     c.width = c.mode->width;
     c.height = c.mode->height;
-    if (volkInitialize() != VK_SUCCESS ||
-        vku_create_instance(WHO, 1, VK_API_VERSION_1_2, &instance) != 0) {
-        fprintf(stderr, WHO ": no Vulkan\n");
-        return 1;
-    }
-    if (vkEnumeratePhysicalDevices(instance, &n, &c.physical) < 0 || n == 0) {
-        fprintf(stderr, WHO ": no device\n");
-        vkDestroyInstance(instance, NULL);
+    if (vku_open(WHO, VK_API_VERSION_1_2, &instance, &c.physical, &c.family) != 0) {
         return 1;
     }
     int status = run(&c, frames);

@@ -389,33 +389,14 @@ static int
 image_create(struct client *c, struct vku_image *im, VkFormat format, uint32_t width,
              uint32_t height, VkImageUsageFlags usage, VkImageAspectFlags aspect)
 {
-    VkImageCreateInfo ii = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .imageType = VK_IMAGE_TYPE_2D,
+    struct vku_image_desc d = {
         .format = format,
-        .extent = {width, height, 1},
-        .mipLevels = 1,
-        .arrayLayers = 1,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .width = width,
+        .height = height,
         .usage = usage,
-        .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+        .aspect = aspect,
     };
-    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, im) != 0) {
-        return -1;
-    }
-    if (aspect) {
-        VkImageViewCreateInfo vi = {
-            .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-            .image = im->image,
-            .viewType = VK_IMAGE_VIEW_TYPE_2D,
-            .format = format,
-            .subresourceRange = {aspect, 0, 1, 0, 1},
-        };
-        VK_TRY(vkCreateImageView(c->device, &vi, NULL, &im->view));
-    }
-    return 0;
+    return vku_image_2d_init(c->device, &c->mem, &d, im);
 }
 
 static int
@@ -464,21 +445,15 @@ create_resources(struct client *c)
     if (c->input_attachment) {
         /* A subresource other than level 0, layer 0: the replay must render
          * into it and read it back from there. */
-        VkImageCreateInfo ii = {
-            .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-            .imageType = VK_IMAGE_TYPE_2D,
+        struct vku_image_desc d = {
             .format = COLOR_FORMAT,
-            .extent = {2 * WIDTH, 2 * HEIGHT, 1},
-            .mipLevels = 2,
-            .arrayLayers = 2,
-            .samples = VK_SAMPLE_COUNT_1_BIT,
-            .tiling = VK_IMAGE_TILING_OPTIMAL,
+            .width = 2 * WIDTH,
+            .height = 2 * HEIGHT,
+            .levels = 2,
+            .layers = 2,
             .usage = color | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT | src,
-            .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-            .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
         };
-        if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                           &c->scene) != 0) {
+        if (vku_image_2d_init(c->device, &c->mem, &d, &c->scene) != 0) {
             return -1;
         }
         VkImageViewCreateInfo vi = {
@@ -504,12 +479,9 @@ create_post_descriptors(struct client *c)
         .descriptorCount = 1,
         .stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT,
     };
-    VkDescriptorSetLayoutCreateInfo li = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .bindingCount = 1,
-        .pBindings = &binding,
-    };
-    VK_TRY(vkCreateDescriptorSetLayout(c->device, &li, NULL, &c->post_set_layout));
+    if (vku_create_set_layout(c->device, 0, NULL, &binding, 1, &c->post_set_layout) != 0) {
+        return -1;
+    }
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1};
     if (vku_create_pipeline_layout(c->device, &c->post_set_layout, 0, 0, &c->post_layout) ||
         vku_create_set(c->device, &size, 1, &c->post_set_layout, &c->post_pool, &c->post_set)) {
@@ -539,12 +511,9 @@ create_descriptors(struct client *c)
         .descriptorCount = 1,
         .stageFlags = VK_SHADER_STAGE_VERTEX_BIT,
     };
-    VkDescriptorSetLayoutCreateInfo li = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .bindingCount = 1,
-        .pBindings = &binding,
-    };
-    VK_TRY(vkCreateDescriptorSetLayout(c->device, &li, NULL, &c->set_layout));
+    if (vku_create_set_layout(c->device, 0, NULL, &binding, 1, &c->set_layout) != 0) {
+        return -1;
+    }
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1};
     if (vku_create_pipeline_layout(c->device, &c->set_layout, VK_SHADER_STAGE_VERTEX_BIT,
                                    4 * sizeof(float), &c->pipeline_layout) ||
@@ -859,11 +828,9 @@ record_frame_a(struct client *c, const uint32_t secondary_calls[CALL_COUNT],
                struct frame_report *rep)
 {
     VkCommandBuffer cb = c->primary_a;
-    VkCommandBufferBeginInfo bi = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-    };
-    VK_TRY(vkBeginCommandBuffer(cb, &bi));
+    if (vku_begin_commands(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0) {
+        return -1;
+    }
 
     /* Uploads and indirect arguments, before the pass. */
     VkBufferCopy copy = {0, 0, sizeof(vertices)};
@@ -1043,16 +1010,14 @@ static int
 record_frame_b(struct client *c, struct frame_report *rep)
 {
     VkCommandBuffer cb = c->primary_b;
-    VkCommandBufferBeginInfo bi = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-    };
     const VkPipelineStageFlags2 top = VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT;
     const VkPipelineStageFlags2 xfer = VK_PIPELINE_STAGE_2_TRANSFER_BIT;
     const VkPipelineStageFlags2 color_out = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
     const VkPipelineStageFlags2 tests =
         VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT;
-    VK_TRY(vkBeginCommandBuffer(cb, &bi));
+    if (vku_begin_commands(cb, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0) {
+        return -1;
+    }
 
     /* A cleared 32x32 image, blitted (scaled) into the render target. */
     image_barrier(c, cb, c->blit_src.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED,

@@ -88,16 +88,6 @@ static int
 record(struct worker *w)
 {
     const struct client *c = w->c;
-    VkCommandBufferBeginInfo begin = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-    };
-    VkRenderPassBeginInfo rp = {
-        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
-        .renderPass = c->pass,
-        .framebuffer = c->framebuffer,
-        .renderArea = {{0, 0}, {SIZE, SIZE}},
-    };
 
     VKU_TRY("mt_client", vkResetCommandPool(c->device, w->pool, 0));
     for (uint32_t s = 0; s < c->secondaries; s++) {
@@ -105,8 +95,11 @@ record(struct worker *w)
             return -1;
         }
     }
-    VKU_TRY("mt_client", vkBeginCommandBuffer(w->primary, &begin));
-    vkCmdBeginRenderPass(w->primary, &rp, VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS);
+    if (vku_begin_commands(w->primary, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0) {
+        return -1;
+    }
+    vku_begin_render_pass(w->primary, c->pass, c->framebuffer, SIZE, SIZE, NULL,
+                          VK_SUBPASS_CONTENTS_SECONDARY_COMMAND_BUFFERS);
     vkCmdExecuteCommands(w->primary, c->secondaries, w->secondary);
     vkCmdEndRenderPass(w->primary);
     VKU_TRY("mt_client", vkEndCommandBuffer(w->primary));
@@ -127,66 +120,17 @@ create_objects(struct client *c, VkPhysicalDevice physical, struct vku_image *ta
     VkPhysicalDeviceMemoryProperties mem;
     vkGetPhysicalDeviceMemoryProperties(physical, &mem);
 
-    VkImageCreateInfo ii = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .imageType = VK_IMAGE_TYPE_2D,
-        .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .extent = {SIZE, SIZE, 1},
-        .mipLevels = 1,
-        .arrayLayers = 1,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
-        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-    };
-    if (vku_image_init(c->device, &mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, target) != 0) {
-        return -1;
-    }
-    VkImageViewCreateInfo vi = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-        .image = target->image,
-        .viewType = VK_IMAGE_VIEW_TYPE_2D,
-        .format = ii.format,
-        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
-    };
-    VKU_TRY("mt_client", vkCreateImageView(c->device, &vi, NULL, &target->view));
-
     /* Each primary draws only its own bands, so the pass loads: the
      * target is cleared once before the first frame (prepare_target), and
      * every frame covers every pixel again. */
-    VkAttachmentDescription att = {
-        .format = ii.format,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_LOAD,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-        .initialLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .finalLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-    };
-    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-    VkSubpassDescription sub = {
-        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
-        .colorAttachmentCount = 1,
-        .pColorAttachments = &ref,
-    };
-    VkRenderPassCreateInfo rpi = {
-        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
-        .attachmentCount = 1,
-        .pAttachments = &att,
-        .subpassCount = 1,
-        .pSubpasses = &sub,
-    };
-    VKU_TRY("mt_client", vkCreateRenderPass(c->device, &rpi, NULL, &c->pass));
-    VkFramebufferCreateInfo fi = {
-        .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-        .renderPass = c->pass,
-        .attachmentCount = 1,
-        .pAttachments = &target->view,
-        .width = SIZE,
-        .height = SIZE,
-        .layers = 1,
-    };
-    VKU_TRY("mt_client", vkCreateFramebuffer(c->device, &fi, NULL, &c->framebuffer));
+    if (vku_color_target_init(c->device, &mem, SIZE, SIZE, target) != 0 ||
+        vku_create_color_pass(c->device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_LOAD,
+                              VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                              VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, NULL, &c->pass) != 0 ||
+        vku_create_framebuffer(c->device, c->pass, target->view, SIZE, SIZE,
+                               &c->framebuffer) != 0) {
+        return -1;
+    }
 
     VkShaderModule vs, fs;
     if (vku_create_module(c->device, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
@@ -214,10 +158,6 @@ create_objects(struct client *c, VkPhysicalDevice physical, struct vku_image *ta
 static int
 prepare_target(struct client *c, VkCommandBuffer cmd, VkFence fence, VkImage image)
 {
-    VkCommandBufferBeginInfo begin = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-    };
     VkImageSubresourceRange range = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     VkImageMemoryBarrier b = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
@@ -232,7 +172,9 @@ prepare_target(struct client *c, VkCommandBuffer cmd, VkFence fence, VkImage ima
     };
     VkClearColorValue black = {{0.0f, 0.0f, 0.0f, 1.0f}};
 
-    VKU_TRY("mt_client", vkBeginCommandBuffer(cmd, &begin));
+    if (vku_begin_commands(cmd, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0) {
+        return -1;
+    }
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
                          0, 0, NULL, 0, NULL, 1, &b);
     vkCmdClearColorImage(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &black, 1, &range);
@@ -267,7 +209,6 @@ main(int argc, char **argv)
     uint32_t frames = 4;
     VkInstance instance;
     VkPhysicalDevice physical;
-    uint32_t n = 1;
     int status = 1;
 
     for (int i = 1; i < argc; i++) {
@@ -287,18 +228,10 @@ main(int argc, char **argv)
             return 2;
         }
     }
-    if (volkInitialize() != VK_SUCCESS ||
-        vku_create_instance("mt_client", 1, VK_API_VERSION_1_1, &instance) != 0) {
-        fprintf(stderr, "mt_client: no Vulkan\n");
+    if (vku_open("mt_client", VK_API_VERSION_1_1, &instance, &physical, &c.family) != 0) {
         return 1;
     }
-    if (vkEnumeratePhysicalDevices(instance, &n, &physical) < 0 || n == 0) {
-        fprintf(stderr, "mt_client: no device\n");
-        return 1;
-    }
-    c.family = vku_graphics_family(physical);
-    if (c.family == UINT32_MAX ||
-        vku_create_device(physical, c.family, NULL, NULL, 0, &c.device, &c.queue) != 0 ||
+    if (vku_create_device(physical, c.family, NULL, NULL, 0, &c.device, &c.queue) != 0 ||
         create_objects(&c, physical, &target) != 0) {
         return 1;
     }

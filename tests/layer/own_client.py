@@ -42,15 +42,7 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import common  # noqa: E402  (lavapipe_icd)
-
-FAIL = []
-
-
-def check(cond, msg):
-    if not cond:
-        FAIL.append(msg)
-        print("FAIL: " + msg, file=sys.stderr)
-    return cond
+from common import FAIL, check  # noqa: E402
 
 
 def main():

@@ -125,47 +125,21 @@ create_resources(struct client *c)
                         VK_BUFFER_USAGE_TRANSFER_DST_BIT, host, NULL) != 0) {
         return -1;
     }
-    VkImageCreateInfo ii = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .imageType = VK_IMAGE_TYPE_2D,
+    struct vku_image_desc d = {
         .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .extent = {TEX, TEX, 1},
-        .mipLevels = 1,
-        .arrayLayers = 1,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
+        .width = TEX,
+        .height = TEX,
         .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+        .aspect = VK_IMAGE_ASPECT_COLOR_BIT,
     };
-    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, &c->tex)) {
+    if (vku_image_2d_init(c->device, &c->mem, &d, &c->tex) != 0) {
         return -1;
     }
-    ii.extent = (VkExtent3D){SIZE, SIZE, 1};
-    ii.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                       &c->target)) {
+    if (vku_color_target_init(c->device, &c->mem, SIZE, SIZE, &c->target) != 0 ||
+        vku_create_sampler(c->device, VK_FILTER_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                           0.0f, &c->sampler) != 0) {
         return -1;
     }
-    VkImageViewCreateInfo vi = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-        .image = c->tex.image,
-        .viewType = VK_IMAGE_VIEW_TYPE_2D,
-        .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
-    };
-    TRY(vkCreateImageView(c->device, &vi, NULL, &c->tex.view));
-    vi.image = c->target.image;
-    TRY(vkCreateImageView(c->device, &vi, NULL, &c->target.view));
-    VkSamplerCreateInfo si = {
-        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
-        .magFilter = VK_FILTER_NEAREST,
-        .minFilter = VK_FILTER_NEAREST,
-        .mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
-        .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-        .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-        .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-        .maxLod = 0.0f,
-    };
-    TRY(vkCreateSampler(c->device, &si, NULL, &c->sampler));
     VkEventCreateInfo ei = {.sType = VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
     TRY(vkCreateEvent(c->device, &ei, NULL, &c->event));
     return 0;
@@ -178,14 +152,9 @@ create_pipeline(struct client *c)
         {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
         {1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
     };
-    VkDescriptorSetLayoutCreateInfo dli = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .flags = VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
-        .bindingCount = 2,
-        .pBindings = bindings,
-    };
-    TRY(vkCreateDescriptorSetLayout(c->device, &dli, NULL, &c->set_layout));
-    if (vku_create_pipeline_layout(c->device, &c->set_layout, VK_SHADER_STAGE_VERTEX_BIT,
+    if (vku_create_set_layout(c->device, VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
+                              NULL, bindings, 2, &c->set_layout) != 0 ||
+        vku_create_pipeline_layout(c->device, &c->set_layout, VK_SHADER_STAGE_VERTEX_BIT,
                                    sizeof(uint32_t), &c->layout) != 0) {
         return -1;
     }
@@ -206,22 +175,6 @@ create_pipeline(struct client *c)
     };
     TRY(vkCreateDescriptorUpdateTemplate(c->device, &ti, NULL, &c->tmpl));
 
-    VkAttachmentDescription att = {
-        .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-    };
-    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-    VkSubpassDescription sub = {
-        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
-        .colorAttachmentCount = 1,
-        .pColorAttachments = &ref,
-    };
     VkSubpassDependency dep = {
         .srcSubpass = 0,
         .dstSubpass = VK_SUBPASS_EXTERNAL,
@@ -230,26 +183,13 @@ create_pipeline(struct client *c)
         .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
         .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
     };
-    VkRenderPassCreateInfo rpi = {
-        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
-        .attachmentCount = 1,
-        .pAttachments = &att,
-        .subpassCount = 1,
-        .pSubpasses = &sub,
-        .dependencyCount = 1,
-        .pDependencies = &dep,
-    };
-    TRY(vkCreateRenderPass(c->device, &rpi, NULL, &c->render_pass));
-    VkFramebufferCreateInfo fbi = {
-        .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-        .renderPass = c->render_pass,
-        .attachmentCount = 1,
-        .pAttachments = &c->target.view,
-        .width = SIZE,
-        .height = SIZE,
-        .layers = 1,
-    };
-    TRY(vkCreateFramebuffer(c->device, &fbi, NULL, &c->framebuffer));
+    if (vku_create_color_pass(c->device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                              VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, &dep,
+                              &c->render_pass) != 0 ||
+        vku_create_framebuffer(c->device, c->render_pass, c->target.view, SIZE, SIZE,
+                               &c->framebuffer) != 0) {
+        return -1;
+    }
 
     if (vku_create_module(c->device, push_client_vert_spv, sizeof(push_client_vert_spv),
                           &c->vs) != 0 ||
@@ -258,10 +198,7 @@ create_pipeline(struct client *c)
         return -1;
     }
     struct vku_pipeline p;
-    vku_pipeline_init(&p, c->vs, c->fs, c->layout);
-    p.viewport = (VkViewport){0, 0, SIZE, SIZE, 0, 1};
-    p.scissor = (VkRect2D){{0, 0}, {SIZE, SIZE}};
-    p.info.renderPass = c->render_pass;
+    vku_pipeline_init_for_pass(&p, c->vs, c->fs, c->layout, c->render_pass, SIZE, SIZE);
     if (vku_pipeline_create(c->device, &p, &c->pipeline) != 0) {
         return -1;
     }
@@ -272,8 +209,9 @@ create_pipeline(struct client *c)
 static int
 upload(struct client *c)
 {
-    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    TRY(vkBeginCommandBuffer(c->cmd, &bi));
+    if (vku_begin_commands(c->cmd, 0) != 0) {
+        return -1;
+    }
     VkImageSubresourceRange level0 = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     vku_image_barrier(c->cmd, c->tex.image, level0, VK_IMAGE_LAYOUT_UNDEFINED,
                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
@@ -294,19 +232,13 @@ upload(struct client *c)
 static int
 frame(struct client *c)
 {
-    VkCommandBufferBeginInfo bi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-    TRY(vkBeginCommandBuffer(c->cmd, &bi));
+    if (vku_begin_commands(c->cmd, 0) != 0) {
+        return -1;
+    }
     vkCmdSetEvent(c->cmd, c->event, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
     VkClearValue clear = {.color = {{0.1f, 0.1f, 0.1f, 1.0f}}};
-    VkRenderPassBeginInfo rpb = {
-        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
-        .renderPass = c->render_pass,
-        .framebuffer = c->framebuffer,
-        .renderArea = {{0, 0}, {SIZE, SIZE}},
-        .clearValueCount = 1,
-        .pClearValues = &clear,
-    };
-    vkCmdBeginRenderPass(c->cmd, &rpb, VK_SUBPASS_CONTENTS_INLINE);
+    vku_begin_render_pass(c->cmd, c->render_pass, c->framebuffer, SIZE, SIZE, &clear,
+                          VK_SUBPASS_CONTENTS_INLINE);
     vkCmdBindPipeline(c->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline);
     for (uint32_t q = 0; q < 4; q++) {
         struct push_data d = {

@@ -32,9 +32,7 @@
 #define IMAGE_ROWS 36u
 
 struct client {
-    VkPhysicalDeviceMemoryProperties mem;
-    VkDevice device;
-    VkQueue queue;
+    struct vku_client vk;
     struct vku_image target, texture;
     struct vku_buffer staging;
     VkSampler sampler;
@@ -70,85 +68,49 @@ static int
 create_pipeline(struct client *c)
 {
     VkShaderModule vs, fs;
-    if (vku_create_module(c->device, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
+    if (vku_create_module(c->vk.device, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
                           &vs) != 0 ||
-        vku_create_module(c->device, replay_array_sample_frag,
+        vku_create_module(c->vk.device, replay_array_sample_frag,
                           sizeof(replay_array_sample_frag), &fs) != 0) {
         return -1;
     }
     struct vku_pipeline p;
-    vku_pipeline_init(&p, vs, fs, c->layout);
-    p.viewport = (VkViewport){0.0f, 0.0f, (float)SIZE, (float)SIZE, 0.0f, 1.0f};
-    p.scissor = (VkRect2D){{0, 0}, {SIZE, SIZE}};
-    p.info.renderPass = c->pass;
-    int fail = vku_pipeline_create(c->device, &p, &c->pipeline);
-    vkDestroyShaderModule(c->device, vs, NULL);
-    vkDestroyShaderModule(c->device, fs, NULL);
+    vku_pipeline_init_for_pass(&p, vs, fs, c->layout, c->pass, SIZE, SIZE);
+    int fail = vku_pipeline_create(c->vk.device, &p, &c->pipeline);
+    vkDestroyShaderModule(c->vk.device, vs, NULL);
+    vkDestroyShaderModule(c->vk.device, fs, NULL);
     return fail;
 }
 
 static int
 create_objects(struct client *c)
 {
-    VkImageCreateInfo ii = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
-        .imageType = VK_IMAGE_TYPE_2D,
+    struct vku_image_desc d = {
         .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .extent = {SIZE, SIZE, 1},
-        .mipLevels = 1,
-        .arrayLayers = 1,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .tiling = VK_IMAGE_TILING_OPTIMAL,
-        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+        .width = SIZE,
+        .height = SIZE,
+        .layers = LAYERS,
+        .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+        .aspect = VK_IMAGE_ASPECT_COLOR_BIT,
     };
-    VkImageViewCreateInfo vi = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
-        .viewType = VK_IMAGE_VIEW_TYPE_2D,
-        .format = ii.format,
-        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
-    };
-    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                       &c->target) != 0) {
+    if (vku_color_target_init(c->vk.device, &c->vk.mem, SIZE, SIZE, &c->target) != 0) {
         return -1;
     }
-    vi.image = c->target.image;
-    VKU_TRY("upload_client", vkCreateImageView(c->device, &vi, NULL, &c->target.view));
-    ii.arrayLayers = LAYERS;
-    ii.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    if (vku_image_init(c->device, &c->mem, &ii, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-                       &c->texture) != 0) {
-        return -1;
-    }
-    vi.image = c->texture.image;
-    vi.viewType = VK_IMAGE_VIEW_TYPE_2D_ARRAY;
-    vi.subresourceRange.layerCount = LAYERS;
-    VKU_TRY("upload_client", vkCreateImageView(c->device, &vi, NULL, &c->texture.view));
-    if (vku_buffer_init(c->device, &c->mem, &c->staging,
+    if (vku_image_2d_init(c->vk.device, &c->vk.mem, &d, &c->texture) != 0 ||
+        vku_buffer_init(c->vk.device, &c->vk.mem, &c->staging,
                         (VkDeviceSize)ROW_TEXELS * IMAGE_ROWS * LAYERS * 4,
                         VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                         VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-                        NULL) != 0) {
+                        NULL) != 0 ||
+        vku_create_sampler(c->vk.device, VK_FILTER_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                           0.0f, &c->sampler) != 0) {
         return -1;
     }
-
-    VkSamplerCreateInfo si = {
-        .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,
-        .magFilter = VK_FILTER_NEAREST,
-        .minFilter = VK_FILTER_NEAREST,
-        .addressModeU = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-        .addressModeV = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-        .addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
-        .maxLod = 0.0f,
-    };
-    VKU_TRY("upload_client", vkCreateSampler(c->device, &si, NULL, &c->sampler));
     VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
                                       VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
-    VkDescriptorSetLayoutCreateInfo dli = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .bindingCount = 1, .pBindings = &b};
-    VKU_TRY("upload_client", vkCreateDescriptorSetLayout(c->device, &dli, NULL, &c->set_layout));
     VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
-    if (vku_create_set(c->device, &ps, 1, &c->set_layout, &c->pool, &c->set) != 0) {
+    if (vku_create_set_layout(c->vk.device, 0, NULL, &b, 1, &c->set_layout) != 0 ||
+        vku_create_set(c->vk.device, &ps, 1, &c->set_layout, &c->pool, &c->set) != 0) {
         return -1;
     }
     VkDescriptorImageInfo img = {c->sampler, c->texture.view,
@@ -156,44 +118,24 @@ create_objects(struct client *c)
     VkWriteDescriptorSet wr = {
         .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .descriptorCount = 1,
         .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, .pImageInfo = &img};
-    vkUpdateDescriptorSets(c->device, 1, &wr, 0, NULL);
-    if (vku_create_pipeline_layout(c->device, &c->set_layout, 0, 0, &c->layout) != 0) {
+    vkUpdateDescriptorSets(c->vk.device, 1, &wr, 0, NULL);
+    if (vku_create_pipeline_layout(c->vk.device, &c->set_layout, 0, 0, &c->layout) != 0) {
         return -1;
     }
 
-    VkAttachmentDescription att = {
-        .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .finalLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-    };
-    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-    VkSubpassDescription sub = {
-        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
-        .colorAttachmentCount = 1, .pColorAttachments = &ref};
-    VkRenderPassCreateInfo rpi = {
-        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
-        .attachmentCount = 1, .pAttachments = &att, .subpassCount = 1, .pSubpasses = &sub};
-    VKU_TRY("upload_client", vkCreateRenderPass(c->device, &rpi, NULL, &c->pass));
-    VkFramebufferCreateInfo fi = {
-        .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
-        .renderPass = c->pass, .attachmentCount = 1, .pAttachments = &c->target.view,
-        .width = SIZE, .height = SIZE, .layers = 1};
-    VKU_TRY("upload_client", vkCreateFramebuffer(c->device, &fi, NULL, &c->framebuffer));
+    if (vku_create_color_pass(c->vk.device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                              VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                              NULL, &c->pass) != 0 ||
+        vku_create_framebuffer(c->vk.device, c->pass, c->target.view, SIZE, SIZE,
+                               &c->framebuffer) != 0) {
+        return -1;
+    }
     return create_pipeline(c);
 }
 
 static int
 record_frame(const struct client *c, VkCommandBuffer cmd)
 {
-    VkCommandBufferBeginInfo begin = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-    };
     VkBufferImageCopy region = {
         .bufferOffset = 0,
         .bufferRowLength = ROW_TEXELS,
@@ -203,16 +145,10 @@ record_frame(const struct client *c, VkCommandBuffer cmd)
     };
     VkImageSubresourceRange layers = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, LAYERS};
     VkClearValue clear = {.color = {{0.0f, 0.0f, 1.0f, 1.0f}}};
-    VkRenderPassBeginInfo rp = {
-        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
-        .renderPass = c->pass,
-        .framebuffer = c->framebuffer,
-        .renderArea = {{0, 0}, {SIZE, SIZE}},
-        .clearValueCount = 1,
-        .pClearValues = &clear,
-    };
 
-    VKU_TRY("upload_client", vkBeginCommandBuffer(cmd, &begin));
+    if (vku_begin_commands(cmd, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0) {
+        return -1;
+    }
     vku_image_barrier(cmd, c->texture.image, layers, VK_IMAGE_LAYOUT_UNDEFINED,
                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
                       VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
@@ -222,7 +158,8 @@ record_frame(const struct client *c, VkCommandBuffer cmd)
                       VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT,
                       VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
                       VK_ACCESS_SHADER_READ_BIT);
-    vkCmdBeginRenderPass(cmd, &rp, VK_SUBPASS_CONTENTS_INLINE);
+    vku_begin_render_pass(cmd, c->pass, c->framebuffer, SIZE, SIZE, &clear,
+                          VK_SUBPASS_CONTENTS_INLINE);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set, 0,
                             NULL);
@@ -231,62 +168,43 @@ record_frame(const struct client *c, VkCommandBuffer cmd)
     return 0;
 }
 
+/* vku_client_run's frame: new texels, then the commands. */
+static int
+frame(void *ctx, VkCommandBuffer cmd, uint32_t f)
+{
+    fill_staging(ctx, f);
+    return record_frame(ctx, cmd);
+}
+
 int
 main(int argc, char **argv)
 {
     struct client c;
-    uint32_t frames = 3, n = 1, family;
-    VkInstance instance;
-    VkPhysicalDevice physical;
-    VkCommandPool pool;
-    VkCommandBuffer cmd;
-    VkFence fence;
+    uint32_t frames = 3;
+    int status = 1;
 
     memset(&c, 0, sizeof(c));
-    if (argc > 2 || (argc == 2 && (frames = (uint32_t)strtoul(argv[1], NULL, 10)) == 0)) {
-        fprintf(stderr, "usage: upload_client [FRAMES]\n");
+    if (vku_parse_frames(argc, argv, "upload_client", &frames) != 0) {
         return 2;
     }
-    if (volkInitialize() != VK_SUCCESS ||
-        vku_create_instance("upload_client", 1, VK_API_VERSION_1_1, &instance) != 0) {
-        fprintf(stderr, "upload_client: no Vulkan\n");
-        return 1;
+    if (vku_client_init(&c.vk, "upload_client", VK_API_VERSION_1_1) == 0 &&
+        create_objects(&c) == 0 &&
+        vku_client_run(&c.vk, "upload_client", frames, 1, frame, &c) == 0) {
+        status = 0;
     }
-    if (vkEnumeratePhysicalDevices(instance, &n, &physical) < 0 || n == 0) {
-        fprintf(stderr, "upload_client: no device\n");
-        return 1;
+    if (c.vk.device) {
+        vkDeviceWaitIdle(c.vk.device);
+        vkDestroyPipeline(c.vk.device, c.pipeline, NULL);
+        vkDestroyFramebuffer(c.vk.device, c.framebuffer, NULL);
+        vkDestroyRenderPass(c.vk.device, c.pass, NULL);
+        vkDestroyPipelineLayout(c.vk.device, c.layout, NULL);
+        vkDestroyDescriptorPool(c.vk.device, c.pool, NULL);
+        vkDestroyDescriptorSetLayout(c.vk.device, c.set_layout, NULL);
+        vkDestroySampler(c.vk.device, c.sampler, NULL);
+        vku_buffer_finish(c.vk.device, &c.staging);
+        vku_image_finish(c.vk.device, &c.texture);
+        vku_image_finish(c.vk.device, &c.target);
     }
-    vkGetPhysicalDeviceMemoryProperties(physical, &c.mem);
-    family = vku_graphics_family(physical);
-    if (family == UINT32_MAX ||
-        vku_create_device(physical, family, NULL, NULL, 0, &c.device, &c.queue) != 0 ||
-        create_objects(&c) != 0) {
-        return 1;
-    }
-    if (vku_create_commands(c.device, family, &pool, &cmd, 1, &fence) != 0) {
-        return 1;
-    }
-    for (uint32_t f = 0; f < frames; f++) {
-        fill_staging(&c, f);
-        if (record_frame(&c, cmd) != 0 ||
-            vku_submit_and_wait(c.device, c.queue, fence, cmd, UINT64_MAX) != 0) {
-            return 1;
-        }
-        printf("upload_client: frame %u draws 1\n", f);
-    }
-    vkDestroyFence(c.device, fence, NULL);
-    vkDestroyCommandPool(c.device, pool, NULL);
-    vkDestroyPipeline(c.device, c.pipeline, NULL);
-    vkDestroyFramebuffer(c.device, c.framebuffer, NULL);
-    vkDestroyRenderPass(c.device, c.pass, NULL);
-    vkDestroyPipelineLayout(c.device, c.layout, NULL);
-    vkDestroyDescriptorPool(c.device, c.pool, NULL);
-    vkDestroyDescriptorSetLayout(c.device, c.set_layout, NULL);
-    vkDestroySampler(c.device, c.sampler, NULL);
-    vku_buffer_finish(c.device, &c.staging);
-    vku_image_finish(c.device, &c.texture);
-    vku_image_finish(c.device, &c.target);
-    vkDestroyDevice(c.device, NULL);
-    vkDestroyInstance(instance, NULL);
-    return 0;
+    vku_client_finish(&c.vk);
+    return status;
 }

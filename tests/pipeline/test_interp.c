@@ -80,6 +80,27 @@ load(const uint32_t *words, size_t count, const struct sim_spv_options *opt)
 
 #define LOAD(name) load(name, COUNT(name), NULL)
 
+/* An interpreter of `sh`, which goes with it (destroy both), with *input
+ * the first input's component 0 and o[] the first output's four
+ * components; a missing one is a failed check (the caller stops there).
+ * NULL, with sh destroyed, when sh did not load or no interpreter came. */
+static struct sim_interp *
+interp_open(struct sim_ir_shader *sh, uint32_t **input, uint32_t *o[4])
+{
+    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
+
+    if (!in) {
+        sim_ir_shader_destroy(sh);
+        return NULL;
+    }
+    *input = sim_interp_input(in, 0, 0);
+    for (int c = 0; c < 4; c++) {
+        o[c] = sim_interp_output(in, 0, (uint32_t)c);
+    }
+    CHECK(*input && o[3]);
+    return in;
+}
+
 /* vkcube: MVP times a position picked by gl_VertexIndex from the UBO. */
 static void
 test_vkcube_vertex(void)
@@ -303,18 +324,13 @@ static void
 test_control_flow(void)
 {
     struct sim_ir_shader *sh = LOAD(shader_control_frag);
-    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
+    struct sim_interp *in;
     uint32_t *n, *o[4];
 
+    in = interp_open(sh, &n, o);
     if (!in) {
-        sim_ir_shader_destroy(sh);
         return;
     }
-    n = sim_interp_input(in, 0, 0);
-    for (int c = 0; c < 4; c++) {
-        o[c] = sim_interp_output(in, 0, (uint32_t)c);
-    }
-    CHECK(n && o[3]);
     if (!n || !o[3]) {
         goto out;
     }
@@ -420,19 +436,14 @@ static void
 test_dynamic_indexing(void)
 {
     struct sim_ir_shader *sh = LOAD(shader_dynidx_frag);
-    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
+    struct sim_interp *in;
     const float table[5] = {1, 2, 4, 8, 16};
     uint32_t *iv, *o[4];
 
+    in = interp_open(sh, &iv, o);
     if (!in) {
-        sim_ir_shader_destroy(sh);
         return;
     }
-    iv = sim_interp_input(in, 0, 0);
-    for (int c = 0; c < 4; c++) {
-        o[c] = sim_interp_output(in, 0, (uint32_t)c);
-    }
-    CHECK(iv && o[3]);
     if (!iv || !o[3]) {
         goto out;
     }

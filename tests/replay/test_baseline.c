@@ -416,6 +416,33 @@ struct client_ubo {
     float tint[4];
 };
 
+/* A program of `vs` and `fs` reading struct client_vertex from binding 0:
+ * position (location 0) and colour (location 1). */
+static void
+client_program_init(struct sim_program *prog, struct sim_ir_shader *vs, struct sim_ir_shader *fs)
+{
+    memset(prog, 0, sizeof(*prog));
+    prog->stages[SIM_STAGE_VERTEX] = vs;
+    prog->stages[SIM_STAGE_FRAGMENT] = fs;
+    prog->binding_count = 1;
+    prog->bindings[0] = (struct sim_vertex_binding){0, sizeof(struct client_vertex),
+                                                    VK_VERTEX_INPUT_RATE_VERTEX, 1};
+    prog->attribute_count = 2;
+    prog->attributes[0] = (struct sim_vertex_attribute){0, 0, VK_FORMAT_R32G32_SFLOAT, 0};
+    prog->attributes[1] = (struct sim_vertex_attribute){1, 0, VK_FORMAT_R8G8B8A8_UNORM, 8};
+}
+
+/* The client shaders' resources: `ubo` at set 0, binding 0 and the four
+ * floats of `push` as push constants. */
+static void
+client_bindings(struct sim_binding bind[2], const struct client_ubo *ubo, float push[4])
+{
+    bind[0] = (struct sim_binding){.set = 0, .binding = 0, .data = (void *)ubo,
+                                   .size = sizeof(*ubo)};
+    bind[1] = (struct sim_binding){.set = SIM_PUSH_CONSTANT_SET, .data = push,
+                                   .size = 4 * sizeof(float)};
+}
+
 static void
 test_vertex_input(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
 {
@@ -439,22 +466,9 @@ test_vertex_input(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     struct sim_replay_result *r;
     uint8_t p[4];
 
-    memset(&prog, 0, sizeof(prog));
-    prog.stages[SIM_STAGE_VERTEX] = vs;
-    prog.stages[SIM_STAGE_FRAGMENT] = fs;
-    prog.binding_count = 1;
-    prog.bindings[0] = (struct sim_vertex_binding){0, sizeof(struct client_vertex),
-                                                   VK_VERTEX_INPUT_RATE_VERTEX, 1};
-    prog.attribute_count = 2;
-    prog.attributes[0] = (struct sim_vertex_attribute){0, 0, VK_FORMAT_R32G32_SFLOAT, 0};
-    prog.attributes[1] = (struct sim_vertex_attribute){1, 0, VK_FORMAT_R8G8B8A8_UNORM, 8};
-    bind_list[0] = (struct sim_binding){.set = 0, .binding = 0, .data = (void *)&ubo,
-                                        .size = sizeof(ubo)};
-    bind_list[1] = (struct sim_binding){.set = SIM_PUSH_CONSTANT_SET, .data = push_list,
-                                        .size = sizeof(push_list)};
-    bind_strip[0] = bind_list[0];
-    bind_strip[1] = (struct sim_binding){.set = SIM_PUSH_CONSTANT_SET, .data = push_strip,
-                                         .size = sizeof(push_strip)};
+    client_program_init(&prog, vs, fs);
+    client_bindings(bind_list, &ubo, push_list);
+    client_bindings(bind_strip, &ubo, push_strip);
 
     fixture_init(&f, 2);
     for (int i = 0; i < 2; i++) {
@@ -676,19 +690,8 @@ test_stencil_and_bias(struct sim_ir_shader *cube_vs, struct sim_ir_shader *cube_
 
     vkcube_setup_init(&s, cube_vs, cube_fs);
     vkcube_rect(&s.ubo[0], 0.5f);
-    memset(&prog, 0, sizeof(prog));
-    prog.stages[SIM_STAGE_VERTEX] = client_vs;
-    prog.stages[SIM_STAGE_FRAGMENT] = client_fs;
-    prog.binding_count = 1;
-    prog.bindings[0] = (struct sim_vertex_binding){0, sizeof(struct client_vertex),
-                                                   VK_VERTEX_INPUT_RATE_VERTEX, 1};
-    prog.attribute_count = 2;
-    prog.attributes[0] = (struct sim_vertex_attribute){0, 0, VK_FORMAT_R32G32_SFLOAT, 0};
-    prog.attributes[1] = (struct sim_vertex_attribute){1, 0, VK_FORMAT_R8G8B8A8_UNORM, 8};
-    bind[0] = (struct sim_binding){.set = 0, .binding = 0, .data = (void *)&ubo,
-                                   .size = sizeof(ubo)};
-    bind[1] = (struct sim_binding){.set = SIM_PUSH_CONSTANT_SET, .data = push,
-                                   .size = sizeof(push)};
+    client_program_init(&prog, client_vs, client_fs);
+    client_bindings(bind, &ubo, push);
 
     fixture_init(&f, 2);
     f.images[1].format = VK_FORMAT_D24_UNORM_S8_UINT;
@@ -967,19 +970,8 @@ test_points_lines(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     }
     verts[7].pos[0] = NDC_X(40); /* the strip's vertical segment on x = 40.5 */
     verts[6].pos[0] = NDC_X(40);
-    memset(&prog, 0, sizeof(prog));
-    prog.stages[SIM_STAGE_VERTEX] = vs;
-    prog.stages[SIM_STAGE_FRAGMENT] = fs;
-    prog.binding_count = 1;
-    prog.bindings[0] = (struct sim_vertex_binding){0, sizeof(struct client_vertex),
-                                                   VK_VERTEX_INPUT_RATE_VERTEX, 1};
-    prog.attribute_count = 2;
-    prog.attributes[0] = (struct sim_vertex_attribute){0, 0, VK_FORMAT_R32G32_SFLOAT, 0};
-    prog.attributes[1] = (struct sim_vertex_attribute){1, 0, VK_FORMAT_R8G8B8A8_UNORM, 8};
-    bind[0] = (struct sim_binding){.set = 0, .binding = 0, .data = (void *)&ubo,
-                                   .size = sizeof(ubo)};
-    bind[1] = (struct sim_binding){.set = SIM_PUSH_CONSTANT_SET, .data = push,
-                                   .size = sizeof(push)};
+    client_program_init(&prog, vs, fs);
+    client_bindings(bind, &ubo, push);
     fixture_init(&f, 3);
     for (int i = 0; i < 3; i++) {
         struct sim_draw *d = &f.draws[i];
@@ -1006,26 +998,18 @@ test_points_lines(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     r = replay(&f, 1, 0);
     if (r) {
         const struct sim_unit_counters *c = sim_replay_result_unit(r, SIM_UNIT_BASELINE);
-        pixel(r, 3, 3, p);
-        CHECK_EQ_INT(255, p[1]);
-        pixel(r, 60, 40, p);
-        CHECK_EQ_INT(255, p[1]);
-        pixel(r, 4, 3, p);
-        CHECK_EQ_INT(0, p[1]);
-        pixel(r, 8, 20, p);
-        CHECK_EQ_INT(255, p[1]);
-        pixel(r, 23, 20, p);
-        CHECK_EQ_INT(255, p[1]);
-        pixel(r, 24, 20, p);
-        CHECK_EQ_INT(0, p[1]);
-        pixel(r, 8, 21, p);
-        CHECK_EQ_INT(0, p[1]);
-        pixel(r, 35, 10, p);
-        CHECK_EQ_INT(255, p[1]);
-        pixel(r, 40, 20, p);
-        CHECK_EQ_INT(255, p[1]);
-        pixel(r, 41, 20, p);
-        CHECK_EQ_INT(0, p[1]);
+        /* Green (255) or not (0) at these pixels. */
+        static const struct {
+            int x, y, green;
+        } at[] = {{3, 3, 255},  {60, 40, 255}, {4, 3, 0},    {8, 20, 255},  {23, 20, 255},
+                  {24, 20, 0},  {8, 21, 0},    {35, 10, 255}, {40, 20, 255}, {41, 20, 0}};
+        for (size_t i = 0; i < COUNT(at); i++) {
+            pixel(r, at[i].x, at[i].y, p);
+            if (p[1] != at[i].green) {
+                fprintf(stderr, "pixel (%d, %d):\n", at[i].x, at[i].y);
+            }
+            CHECK_EQ_INT(at[i].green, p[1]);
+        }
         /* 3 points + 16 line pixels + the strip's pixels (each once). */
         CHECK(c->covered_pixels >= 3 + 16 + 11 + 19);
         CHECK(c->covered_pixels <= 3 + 16 + 11 + 21);
@@ -1061,15 +1045,7 @@ test_point_coord(void)
     }
     vert = (struct client_vertex){{20.0f / (W / 2.0f) - 1.0f, 20.0f / (H / 2.0f) - 1.0f},
                                   {0, 0, 0, 255}};
-    memset(&prog, 0, sizeof(prog));
-    prog.stages[SIM_STAGE_VERTEX] = vs;
-    prog.stages[SIM_STAGE_FRAGMENT] = fs;
-    prog.binding_count = 1;
-    prog.bindings[0] = (struct sim_vertex_binding){0, sizeof(struct client_vertex),
-                                                   VK_VERTEX_INPUT_RATE_VERTEX, 1};
-    prog.attribute_count = 2;
-    prog.attributes[0] = (struct sim_vertex_attribute){0, 0, VK_FORMAT_R32G32_SFLOAT, 0};
-    prog.attributes[1] = (struct sim_vertex_attribute){1, 0, VK_FORMAT_R8G8B8A8_UNORM, 8};
+    client_program_init(&prog, vs, fs);
     fixture_init(&f, 1);
     struct sim_draw *d = &f.draws[0];
     d->program = &prog;

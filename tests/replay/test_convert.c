@@ -43,6 +43,7 @@
 #include "capture/capture.h"
 #include "replay/replay.h"
 #include "test.h"
+#include "trace_build.h"
 #include "test_random.h"
 
 #include "fullscreen_vert.h"
@@ -197,31 +198,6 @@ want_texel(uint32_t t, uint32_t x, uint32_t y, uint8_t out[4])
 /* ------------------------------------------------------------------------ */
 /* Writing the trace                                                          */
 
-struct builder {
-    struct cap_writer *w;
-    struct cap_buf b;
-    enum cap_error err;
-};
-
-static void
-emit(struct builder *bd, enum cap_block_type type)
-{
-    if (bd->b.failed && !bd->err) {
-        bd->err = CAP_ERROR_NOMEM;
-    }
-    if (!bd->err) {
-        bd->err = cap_writer_add_block(bd->w, type, bd->b.data, bd->b.size);
-    }
-    cap_buf_reset(&bd->b);
-}
-
-static void
-simple(struct builder *bd, enum cap_block_type type, const void *rec, size_t size)
-{
-    cap_rec_begin(&bd->b, rec, size);
-    emit(bd, type);
-}
-
 static uint64_t
 blob(struct builder *bd, const void *data, uint64_t size)
 {
@@ -230,21 +206,6 @@ blob(struct builder *bd, const void *data, uint64_t size)
         bd->err = cap_writer_add_blob(bd->w, data, size, &hash);
     }
     return hash;
-}
-
-static size_t
-cmd_begin(struct cap_buf *b, uint32_t op, void *head, size_t head_size)
-{
-    struct cap_cmd_head *h = head;
-    h->op = op;
-    h->size = 0;
-    return cap_rec_begin(b, head, head_size);
-}
-
-static void
-cmd_simple(struct cap_buf *b, uint32_t op, void *head, size_t head_size)
-{
-    cap_rec_end(b, cmd_begin(b, op, head, head_size), 1);
 }
 
 /* A pipeline of fullscreen.vert and fragment module `fs`, viewport and
@@ -388,19 +349,14 @@ write_trace(size_t *size)
     uint8_t *data = NULL;
     size_t r;
 
-    bd.w = cap_writer_create_memory(&bd.err);
-    if (!bd.w) {
+    if (builder_init(&bd) != 0) {
         return NULL;
     }
-    cap_buf_init(&bd.b);
     cap_buf_init(&cmds);
     {
         struct cap_device dev;
-        memset(&dev, 0, sizeof(dev));
-        dev.api_version = (1u << 22) | (3u << 12);
-        dev.sub_pixel_precision_bits = 8;
+        test_device(&dev);
         dev.standard_sample_locations = 1;
-        strcpy(dev.device_name, "test");
         simple(&bd, CAP_BLOCK_DEVICE, &dev, sizeof(dev));
     }
     {

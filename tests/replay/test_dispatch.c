@@ -27,6 +27,7 @@
 
 #include "replay/replay.h"
 #include "test.h"
+#include "trace_build.h"
 
 #include "compute_reduce.comp.spv.h"
 
@@ -42,40 +43,6 @@
 #define IW 48u
 #define IH 16u
 #define BUF_SIZE ((16u + 16u + 16u * 64u) * 4u)
-
-struct builder {
-    struct cap_writer *w;
-    struct cap_buf b;
-    enum cap_error err;
-};
-
-static void
-emit(struct builder *bd, enum cap_block_type type)
-{
-    if (bd->b.failed && !bd->err) {
-        bd->err = CAP_ERROR_NOMEM;
-    }
-    if (!bd->err) {
-        bd->err = cap_writer_add_block(bd->w, type, bd->b.data, bd->b.size);
-    }
-    cap_buf_reset(&bd->b);
-}
-
-static void
-simple(struct builder *bd, enum cap_block_type type, const void *rec, size_t size)
-{
-    cap_rec_begin(&bd->b, rec, size);
-    emit(bd, type);
-}
-
-static size_t
-cmd_begin(struct cap_buf *b, uint32_t op, void *head, size_t head_size)
-{
-    struct cap_cmd_head *h = head;
-    h->op = op;
-    h->size = 0;
-    return cap_rec_begin(b, head, head_size);
-}
 
 static void
 dispatch(struct cap_buf *cmds, uint32_t kind, uint32_t flags, uint32_t bx, uint32_t gx,
@@ -95,17 +62,12 @@ write_trace(size_t *size)
     uint64_t hash = 0;
     size_t r;
 
-    bd.w = cap_writer_create_memory(&bd.err);
-    if (!bd.w) {
+    if (builder_init(&bd) != 0) {
         return NULL;
     }
-    cap_buf_init(&bd.b);
     cap_buf_init(&cmds);
     struct cap_device dev;
-    memset(&dev, 0, sizeof(dev));
-    dev.api_version = (1u << 22) | (3u << 12);
-    dev.sub_pixel_precision_bits = 8;
-    strcpy(dev.device_name, "test");
+    test_device(&dev);
     simple(&bd, CAP_BLOCK_DEVICE, &dev, sizeof(dev));
 
     struct cap_shader_module m = {H_CS, 0};

@@ -12,7 +12,6 @@ with `overshade replay --msaa 4 --modes baseline,qfm`:
     still merges; --qfm-overlap on never shades more;
   - a lens out of focus gives a circle of confusion;
   - bad blur options are refused with status 2."""
-import glob
 import json
 import os
 import subprocess
@@ -20,23 +19,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import check, exit_status, layer_env, parse_args, unavailable  # noqa: E402
-
-
-def capture(tmp, args):
-    env = layer_env(tmp, args.manifest, drop=("DISPLAY",))
-    out = os.path.join(tmp, "trace")
-    env.update({"OVERSHADE": "1",
-                "OVERSHADE_CAPTURE": "3-3", "OVERSHADE_OUTPUT": out,
-                "OVERSHADE_FRAME_DELIMITER": "submits:1"})
-    p = subprocess.run([args.demo, "--offscreen", "--scene", "plane", "--frames", "4",
-                        "--resolution", "320x200", "--triangle-area", "2",
-                        "--first-frame", "600", "--motion", "60"], env=env, cwd=tmp,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=280)
-    print(p.stdout.decode("utf-8", "replace"))
-    traces = glob.glob(os.path.join(out, "*.ovs"))
-    check(p.returncode == 0 and len(traces) == 1, "the demo did not leave one trace")
-    return traces[0] if traces else None
+from common import capture_demo, check, exit_status, parse_args, unavailable  # noqa: E402
 
 
 def replay(args, tmp, trace, name, opts):
@@ -58,7 +41,9 @@ def main():
     if status:
         return status
     with tempfile.TemporaryDirectory() as tmp:
-        trace = capture(tmp, args)
+        trace = capture_demo(tmp, args, ["--scene", "plane", "--resolution", "320x200",
+                                         "--triangle-area", "2", "--first-frame", "600",
+                                         "--motion", "60"])
         if trace is None:
             return 1
         off = replay(args, tmp, trace, "off", [])

@@ -6,7 +6,6 @@ threads.  AMFS applies to every (tessellated) draw and shades less than
 baseline with cache hits and a grid-resolution histogram; QFM merges and
 PMU saves quads; images stay close to baseline's; the numbers do not
 depend on the thread count."""
-import glob
 import json
 import os
 import subprocess
@@ -14,21 +13,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import check, exit_status, layer_env, parse_args, unavailable  # noqa: E402
-
-def capture(tmp, args):
-    env = layer_env(tmp, args.manifest, drop=("DISPLAY",))
-    out = os.path.join(tmp, "trace")
-    env.update({"OVERSHADE": "1",
-                "OVERSHADE_CAPTURE": "3-3", "OVERSHADE_OUTPUT": out,
-                "OVERSHADE_FRAME_DELIMITER": "submits:1"})
-    p = subprocess.run([args.demo, "--offscreen", "--scene", "bumpy", "--frames", "4",
-                        "--resolution", "320x200", "--triangle-area", "4"], env=env, cwd=tmp,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=280)
-    print(p.stdout.decode("utf-8", "replace"))
-    traces = glob.glob(os.path.join(out, "*.ovs"))
-    check(p.returncode == 0 and len(traces) == 1, "the demo did not leave one trace")
-    return traces[0] if traces else None
+from common import capture_demo, check, exit_status, parse_args, unavailable  # noqa: E402
 
 
 def main():
@@ -37,7 +22,8 @@ def main():
     if status:
         return status
     with tempfile.TemporaryDirectory() as tmp:
-        trace = capture(tmp, args)
+        trace = capture_demo(tmp, args, ["--scene", "bumpy", "--resolution", "320x200",
+                                         "--triangle-area", "4"])
         if trace is None:
             return 1
         frames = []

@@ -36,12 +36,27 @@ static const float red[4] = {1, 0, 0, 1}, green[4] = {0, 1, 0, 1}, blue[4] = {0,
  * pixel 1 of the quad, T1 = C U Lo pixel 0, T2 = C Lo R pixels 2 and 3. */
 static const float C[2] = {3, 3}, R[2] = {6, 3}, U[2] = {3, 0}, LO[2] = {0, 5};
 
+/* The slivers: B = C U U2 covers no sample of the quad but holds C; S = S0
+ * S1 S2 crosses the quad between the pixel centres without a vertex in it. */
+static const float U2[2] = {2.9f, 0};
+static const float S0[2] = {0.1f, 2.9f}, S1[2] = {7.9f, 2.95f}, S2[2] = {7.9f, 2.9f};
+
 static void
 tri3(float out[3][2], const float a[2], const float b[2], const float c[2])
 {
     memcpy(out[0], a, 8);
     memcpy(out[1], b, 8);
     memcpy(out[2], c, 8);
+}
+
+/* Adds the triangle a b c, its vertices numbered i0 i1 i2, in one colour. */
+static void
+add_tri(struct unit_fixture *f, const float a[2], const float b[2], const float c[2], uint32_t i0,
+        uint32_t i1, uint32_t i2, const float color[4])
+{
+    float t[3][2];
+    tri3(t, a, b, c);
+    fix_tri(f, t, (const uint32_t[3]){i0, i1, i2}, color);
 }
 
 static void
@@ -62,14 +77,10 @@ static void
 test_three_merge(struct sim_ir_shader *fs, enum sim_unit_kind kind)
 {
     struct unit_fixture f;
-    float t[3][2];
     fix_init(&f, kind, 1, NULL, fs);
-    tri3(t, C, R, U);
-    fix_tri(&f, t, (const uint32_t[3]){0, 1, 2}, red);
-    tri3(t, C, U, LO);
-    fix_tri(&f, t, (const uint32_t[3]){0, 2, 3}, green);
-    tri3(t, C, LO, R);
-    fix_tri(&f, t, (const uint32_t[3]){0, 3, 1}, blue);
+    add_tri(&f, C, R, U, 0, 1, 2, red);
+    add_tri(&f, C, U, LO, 0, 2, 3, green);
+    add_tri(&f, C, LO, R, 0, 3, 1, blue);
     fix_ready(&f);
     /* Adjacency from the shared indices: a closed fan, each pair adjacent. */
     CHECK_EQ_U64(0x6, fix_get(&f, 0)->adj[0]);
@@ -103,10 +114,8 @@ check_no_merge(struct sim_ir_shader *fs, const float second[3][2], const uint32_
                const char *what)
 {
     struct unit_fixture f;
-    float t[3][2];
     fix_init(&f, SIM_UNIT_QFM, 1, NULL, fs);
-    tri3(t, C, R, U);
-    fix_tri(&f, t, (const uint32_t[3]){0, 1, 2}, red);
+    add_tri(&f, C, R, U, 0, 1, 2, red);
     fix_tri(&f, second, ids, green);
     fix_ready(&f);
     CHECK(fix_feed(&f, 0, 2, 2, 0));
@@ -144,18 +153,13 @@ static void
 test_merge_on_evict(struct sim_ir_shader *fs, uint32_t evict_merge)
 {
     static const float L[2] = {0, 3}, D[2] = {3, 6};
-    struct sim_replay_options opt;
+    struct sim_replay_options opt = {0};
     struct unit_fixture f;
-    float t[3][2];
-    memset(&opt, 0, sizeof(opt));
     opt.qfm.evict_merge = evict_merge;
     fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
-    tri3(t, C, R, U);
-    fix_tri(&f, t, (const uint32_t[3]){0, 1, 2}, red);
-    tri3(t, C, U, L);
-    fix_tri(&f, t, (const uint32_t[3]){0, 2, 3}, green);
-    tri3(t, C, L, D);
-    fix_tri(&f, t, (const uint32_t[3]){0, 3, 4}, blue);
+    add_tri(&f, C, R, U, 0, 1, 2, red);
+    add_tri(&f, C, U, L, 0, 2, 3, green);
+    add_tri(&f, C, L, D, 0, 3, 4, blue);
     fix_ready(&f);
     CHECK_EQ_U64(0, fix_get(&f, 0)->adj[0] & 0x4); /* A and Cc: not adjacent */
     /* Out of order: A, Cc, then B, which merges into Cc (the most recent). */
@@ -184,22 +188,16 @@ test_merge_on_evict(struct sim_ir_shader *fs, uint32_t evict_merge)
 static void
 test_empty_bridge(struct sim_ir_shader *fs, uint32_t empty, int only_b)
 {
-    static const float U2[2] = {2.9f, 0};
-    struct sim_replay_options opt;
+    struct sim_replay_options opt = {0};
     struct unit_fixture f;
     struct sim_quad q;
-    float t[3][2];
-    memset(&opt, 0, sizeof(opt));
     opt.qfm.empty = empty;
     /* No merge-on-evict: only the bridge can join A and Cc. */
     opt.qfm.evict_merge = SIM_SWITCH_OFF;
     fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
-    tri3(t, C, R, U);
-    fix_tri(&f, t, (const uint32_t[3]){0, 1, 2}, red);
-    tri3(t, C, U, U2);
-    fix_tri(&f, t, (const uint32_t[3]){0, 2, 5}, white);
-    tri3(t, C, U2, LO);
-    fix_tri(&f, t, (const uint32_t[3]){0, 5, 6}, green);
+    add_tri(&f, C, R, U, 0, 1, 2, red);
+    add_tri(&f, C, U, U2, 0, 2, 5, white);
+    add_tri(&f, C, U2, LO, 0, 5, 6, green);
     fix_ready(&f);
     /* The rasterizer: B's quad at (2, 2) is empty, emitted only on request. */
     CHECK(!fix_quad(&f, 1, 2, 2, 0, &q));
@@ -241,18 +239,13 @@ test_empty_bridge(struct sim_ir_shader *fs, uint32_t empty, int only_b)
 static void
 test_fifo(struct sim_ir_shader *fs)
 {
-    struct sim_replay_options opt;
+    struct sim_replay_options opt = {0};
     struct unit_fixture f;
-    float t[3][2];
-    memset(&opt, 0, sizeof(opt));
     opt.qfm.entries = 1;
     fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
-    tri3(t, C, R, U);
-    fix_tri(&f, t, (const uint32_t[3]){0, 1, 2}, red);
-    tri3(t, C, U, LO);
-    fix_tri(&f, t, (const uint32_t[3]){0, 5, 6}, green);
-    tri3(t, C, U, LO);
-    fix_tri(&f, t, (const uint32_t[3]){0, 2, 3}, blue); /* adjacent to A */
+    add_tri(&f, C, R, U, 0, 1, 2, red);
+    add_tri(&f, C, U, LO, 0, 5, 6, green);
+    add_tri(&f, C, U, LO, 0, 2, 3, blue); /* adjacent to A */
     fix_ready(&f);
     CHECK(fix_feed(&f, 0, 2, 2, 0));
     CHECK(fix_feed(&f, 1, 2, 2, 0));
@@ -344,19 +337,13 @@ test_grid_cuts(void)
 static void
 test_empty_vertex(struct sim_ir_shader *fs, uint32_t rule)
 {
-    static const float S0[2] = {0.1f, 2.9f}, S1[2] = {7.9f, 2.95f}, S2[2] = {7.9f, 2.9f};
-    static const float U2[2] = {2.9f, 0};
-    struct sim_replay_options opt;
+    struct sim_replay_options opt = {0};
     struct unit_fixture f;
     struct sim_quad q;
-    float t[3][2];
-    memset(&opt, 0, sizeof(opt));
     opt.qfm.empty = rule;
     fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
-    tri3(t, S0, S1, S2);
-    fix_tri(&f, t, (const uint32_t[3]){10, 11, 12}, white);
-    tri3(t, C, U, U2);
-    fix_tri(&f, t, (const uint32_t[3]){0, 2, 5}, white);
+    add_tri(&f, S0, S1, S2, 10, 11, 12, white);
+    add_tri(&f, C, U, U2, 0, 2, 5, white);
     fix_ready(&f);
     CHECK(fix_quad(&f, 0, 2, 2, SIM_RAST_EMPTY_QUADS, &q));
     CHECK_EQ_U64(0, q.mask[0] | q.mask[1] | q.mask[2] | q.mask[3]);
@@ -375,20 +362,14 @@ test_empty_vertex(struct sim_ir_shader *fs, uint32_t rule)
 static void
 test_empty_insert(struct sim_ir_shader *fs, uint32_t insert)
 {
-    static const float U2[2] = {2.9f, 0};
-    struct sim_replay_options opt;
+    struct sim_replay_options opt = {0};
     struct unit_fixture f;
-    float t[3][2];
-    memset(&opt, 0, sizeof(opt));
     opt.qfm.empty_insert = insert;
     opt.qfm.evict_merge = SIM_SWITCH_OFF;
     fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
-    tri3(t, C, U, U2);
-    fix_tri(&f, t, (const uint32_t[3]){0, 2, 5}, white);
-    tri3(t, C, R, U);
-    fix_tri(&f, t, (const uint32_t[3]){0, 1, 2}, red);
-    tri3(t, C, U2, LO);
-    fix_tri(&f, t, (const uint32_t[3]){0, 5, 6}, green);
+    add_tri(&f, C, U, U2, 0, 2, 5, white);
+    add_tri(&f, C, R, U, 0, 1, 2, red);
+    add_tri(&f, C, U2, LO, 0, 5, 6, green);
     fix_ready(&f);
     CHECK(fix_feed(&f, 0, 2, 2, SIM_RAST_EMPTY_QUADS));
     CHECK(fix_feed(&f, 1, 2, 2, 0));
@@ -408,18 +389,13 @@ test_empty_insert(struct sim_ir_shader *fs, uint32_t insert)
 static void
 test_empty_insert_free(struct sim_ir_shader *fs, uint32_t insert)
 {
-    static const float S0[2] = {0.1f, 2.9f}, S1[2] = {7.9f, 2.95f}, S2[2] = {7.9f, 2.9f};
-    struct sim_replay_options opt;
+    struct sim_replay_options opt = {0};
     struct unit_fixture f;
-    float t[3][2];
-    memset(&opt, 0, sizeof(opt));
     opt.qfm.entries = 1;
     opt.qfm.empty_insert = insert;
     fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
-    tri3(t, C, R, U);
-    fix_tri(&f, t, (const uint32_t[3]){0, 1, 2}, red);
-    tri3(t, S0, S1, S2);
-    fix_tri(&f, t, (const uint32_t[3]){10, 11, 12}, white);
+    add_tri(&f, C, R, U, 0, 1, 2, red);
+    add_tri(&f, S0, S1, S2, 10, 11, 12, white);
     fix_ready(&f);
     CHECK(fix_feed(&f, 0, 2, 2, 0));
     CHECK(fix_feed(&f, 1, 2, 2, SIM_RAST_EMPTY_QUADS));
@@ -435,19 +411,14 @@ test_empty_insert_free(struct sim_ir_shader *fs, uint32_t insert)
 static void
 test_grid_order(struct sim_ir_shader *fs, uint32_t order)
 {
-    struct sim_replay_options opt;
+    struct sim_replay_options opt = {0};
     struct unit_fixture f;
-    float t[3][2];
-    memset(&opt, 0, sizeof(opt));
     opt.qfm.evict_merge = SIM_SWITCH_OFF;
     opt.qfm.order = order;
     fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
-    tri3(t, C, R, U);
-    fix_tri(&f, t, (const uint32_t[3]){0, 1, 2}, red);
-    tri3(t, C, U, LO);
-    fix_tri(&f, t, (const uint32_t[3]){0, 5, 3}, green); /* shares C-Lo with B only */
-    tri3(t, C, LO, R);
-    fix_tri(&f, t, (const uint32_t[3]){0, 3, 1}, blue);
+    add_tri(&f, C, R, U, 0, 1, 2, red);
+    add_tri(&f, C, U, LO, 0, 5, 3, green); /* shares C-Lo with B only */
+    add_tri(&f, C, LO, R, 0, 3, 1, blue);
     f.dc.grid_order = f.opt.qfm.order;
     fix_ready(&f);
     /* The colours tell which triangle is where. */
@@ -481,10 +452,9 @@ static void
 test_grid_order_domain(struct sim_ir_shader *fs)
 {
     static const float box[3] = {0, 0, 8};
-    struct sim_replay_options opt;
+    struct sim_replay_options opt = {0};
     struct unit_fixture f;
     float t[3][2];
-    memset(&opt, 0, sizeof(opt));
     opt.qfm.evict_merge = SIM_SWITCH_OFF;
     opt.qfm.order = SIM_GRID_ORDER_DOMAIN;
     fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
@@ -668,14 +638,11 @@ test_overlap(struct sim_ir_shader *fs)
     static const float R2[2] = {6, 1};
     struct sim_replay_options opt = {0};
     struct unit_fixture f;
-    float t[3][2];
 
     opt.qfm.overlap = SIM_SWITCH_ON;
     fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
-    tri3(t, C, R, U);
-    fix_tri(&f, t, (const uint32_t[3]){0, 1, 2}, red);
-    tri3(t, C, R2, U);
-    fix_tri(&f, t, (const uint32_t[3]){0, 7, 2}, green);
+    add_tri(&f, C, R, U, 0, 1, 2, red);
+    add_tri(&f, C, R2, U, 0, 7, 2, green);
     fix_ready(&f);
     CHECK(fix_feed(&f, 0, 2, 2, 0));
     CHECK(fix_feed(&f, 1, 2, 2, 0));
