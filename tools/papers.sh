@@ -19,7 +19,8 @@
 # Output in DIR (default ./out-papers): papers.md (the table), papers.json
 # (every measured value), papers-*.svg (the figures), the traces, sweeps and
 # replays under it.  Everything already in DIR is reused: delete DIR to run
-# again.  Needs the build (ninja -C build) and gnuplot (gnuplot-nox).
+# again.  Needs the build (ninja -C build; BUILD names another build
+# directory) and gnuplot (gnuplot-nox).
 set -eu
 cd "$(dirname "$0")/.."
 SIZE=reduced
@@ -54,9 +55,10 @@ full)
     RES=1728x1080 SCENES="plane sinewave terrain bumpy hair" AREAS=0.5,1,2,5,10,20
     ENTRIES=1,2,4,8,16,32,64,unbounded PMU=8,16,32,64,128,256,512,1024 BLUR=20000 ;;
 esac
-OVS=build/tools/overshade
-for f in $OVS build/tools/demo/overshade-demo build/tests/bench/bench_blur \
-    build/manifests/share/vulkan/implicit_layer.d/VkLayer_overshade.json; do
+BUILD=${BUILD:-build}
+OVS=$BUILD/tools/overshade
+for f in $OVS $BUILD/tools/demo/overshade-demo $BUILD/tests/bench/bench_blur \
+    $BUILD/manifests/share/vulkan/implicit_layer.d/VkLayer_overshade.json; do
     [ -e "$f" ] || { echo "papers.sh: $f is missing: build first (ninja -C build)" >&2; exit 1; }
 done
 command -v gnuplot >/dev/null ||
@@ -66,7 +68,7 @@ log() { echo "papers.sh: $*" >&2; }
 
 log "$SIZE size ($RES) into $OUT"
 log "capturing $SCENES"
-OUT=$OUT RES=$RES SCENES=$SCENES AREAS=10 tools/trends.sh capture
+BUILD=$BUILD OUT=$OUT RES=$RES SCENES=$SCENES AREAS=10 tools/trends.sh capture
 T=$OUT/traces
 PLANE=$T/plane-10-$RES.ovs
 traces=
@@ -106,7 +108,7 @@ replay cps-foveated "$PLANE" --modes baseline,cps --msaa 16 \
     --cps-foveated 0.5,0.5,1.78,0.116,0.162,1,2
 # Dissertation figure 5.12: sample test efficiency of the blur rasterizers
 # against motion and defocus (bench_blur, BLUR triangles a point).
-[ -s "$OUT/blur-ste.md" ] || { log "bench_blur $BLUR"; build/tests/bench/bench_blur "$BLUR" >"$OUT/blur-ste.md"; }
+[ -s "$OUT/blur-ste.md" ] || { log "bench_blur $BLUR"; "$BUILD"/tests/bench/bench_blur "$BLUR" >"$OUT/blur-ste.md"; }
 
 log "table and figures"
 python3 tools/papers.py "$OUT" "$SIZE" "$RES"

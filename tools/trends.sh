@@ -13,7 +13,7 @@
 #   tools/trends.sh all       # everything, in that order
 #
 # RES (default 864x540, half the papers' 1728x1080), SCENES, AREAS and JOBS
-# change the workload.
+# change the workload; BUILD is the build directory (default build).
 set -eu
 cd "$(dirname "$0")/.."
 RES=${RES:-864x540}
@@ -21,7 +21,8 @@ SCENES=${SCENES:-"plane bumpy"}
 AREAS=${AREAS:-"0.5 2 10"}
 JOBS=${JOBS:-2}
 OUT=${OUT:-$PWD/out-trends}
-OVS=build/tools/overshade
+BUILD=${BUILD:-build}
+OVS=$BUILD/tools/overshade
 mkdir -p "$OUT"
 
 capture() { # scene area -> $OUT/traces/SCENE-AREA.ovs
@@ -30,13 +31,13 @@ capture() { # scene area -> $OUT/traces/SCENE-AREA.ovs
     [ -f "$OUT/traces/$name.ovs" ] && return 0
     data_home=$(mktemp -d)
     mkdir -p "$data_home/vulkan/implicit_layer.d" "$OUT/traces/tmp-$name"
-    cp build/manifests/share/vulkan/implicit_layer.d/VkLayer_overshade.json \
+    cp "$BUILD"/manifests/share/vulkan/implicit_layer.d/VkLayer_overshade.json \
         "$data_home/vulkan/implicit_layer.d/"
     icd=$(ls /usr/share/vulkan/icd.d/lvp_icd.*.json | head -n 1)
     env XDG_DATA_HOME="$data_home" VK_ICD_FILENAMES="$icd" \
         OVERSHADE=1 OVERSHADE_CAPTURE=3 OVERSHADE_FRAME_DELIMITER=submits:1 \
         OVERSHADE_OUTPUT="$OUT/traces/tmp-$name" \
-        build/tools/demo/overshade-demo --offscreen --scene "$scene" \
+        "$BUILD"/tools/demo/overshade-demo --offscreen --scene "$scene" \
         --triangle-area "$area" --resolution "$RES" --msaa 1 --frames 4 \
         >"$OUT/traces/$name.log" 2>&1
     mv "$(ls "$OUT/traces/tmp-$name"/*.ovs | head -n 1)" "$OUT/traces/$name.ovs"
