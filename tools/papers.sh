@@ -94,13 +94,13 @@ replay() { # name, then overshade replay's options
 # QFM figure 9 and AMFS figure 4: shading per covered pixel against the
 # micropolygon area, 16x; the Reyes count and DiagSplit's mean area come along.
 # shellcheck disable=SC2086
-sweep sweep-area --axis retessellate=$AREAS --axis msaa=16 --modes baseline,qfm,amfs $traces
+sweep sweep-area --axis retessellate="$AREAS" --axis msaa=16 --modes baseline,qfm,amfs $traces
 # QFM figure 12: reduction against merge-buffer entries at 1x, 4x, 16x;
 # the dissertation's sample test efficiency at 4x and 16x.
-sweep sweep-qfm --axis retessellate=0.5 --axis msaa=1,4,16 --axis qfm-entries=$ENTRIES "$PLANE@0.5"
+sweep sweep-qfm --axis retessellate=0.5 --axis msaa=1,4,16 --axis qfm-entries="$ENTRIES" "$PLANE@0.5"
 # PMU figure 5: savings against buffer entries, on the application's own
 # 10 px² tessellation (game-like triangles).
-sweep sweep-pmu --axis msaa=4,16 --axis pmu-entries=$PMU "$PLANE@10"
+sweep sweep-pmu --axis msaa=4,16 --axis pmu-entries="$PMU" "$PLANE@10"
 # CPS tables 1 and 2: constant 2x2, and foveated as CITADEL 2 (1920x1080:
 # inner ellipse 445x250 px at 1x1, outer 623x350 px, 2x2 beyond), 16x.
 replay cps-constant "$PLANE" --modes baseline,cps --msaa 16
