@@ -202,8 +202,9 @@ class Table:
 
 def gnuplot(path, script):
     """Draws one SVG with gnuplot; the script gets the terminal and output."""
-    head = ('set terminal svg size 720,480 dynamic enhanced font "sans,12" background "white"\n'
-            'set output "%s"\nset grid\nset key outside right top\n' % path)
+    head = ('set terminal svg size 900,520 dynamic enhanced font "sans,12" background "white"\n'
+            'set output "%s"\nset grid\nset key outside right top font "sans,10"\n'
+            'set offsets graph 0.03, graph 0.03, graph 0.03, 0\n' % path)
     subprocess.run(["gnuplot"], input=head + script, text=True, check=True)
 
 
@@ -377,7 +378,7 @@ def main():
         gnuplot(f, block("s", sorted((m, a, b) for m, (a, b) in ste.items()))
                 + block("pub", [(4, 19.0), (16, 27.0)])
                 + "set logscale x 2\nset xtics (1, 4, 16)\nset xrange [0.8:20]\nset yrange [0:*]\n"
-                "set xlabel 'MSAA samples per pixel'\nset ylabel 'sample test efficiency, %%'\n"
+                "set xlabel 'MSAA samples per pixel'\nset ylabel 'sample test efficiency, %'\n"
                 "set title 'Dissertation ch. 4: STE, 0.5 px² micropolygons'\n"
                 "plot $s using 1:2 with linespoints lw 2 lc 1 title 'measured, strata in the box (mprast)', "
                 "$s using 1:3 with linespoints lw 2 lc 2 title 'measured, one-pixel stamp', "
@@ -405,7 +406,7 @@ def main():
             lines.append("$m%d using 1:2 with linespoints lw 2 lc %d title '%d× MSAA'" % (m, i + 1, m))
         data += block("pub", [(512, 8.0, 8.0, 15.0)])
         lines.append("$pub using 1:2:3:4 with yerrorbars pt 7 ps 1.5 lw 2 lc 7 "
-                     "title 'published (Fig. 5): 8 %% mean, up to 15 %%'")
+                     "title 'published (Fig. 5): 8 % mean, up to 15 %'")
         f = os.path.join(out, "papers-pmu-savings.svg")
         gnuplot(f, data + "set logscale x 2\nset yrange [0:*]\nset xlabel 'merge-buffer entries'\n"
                 "set ylabel 'quads saved, %% of baseline'\n"
@@ -427,11 +428,12 @@ def main():
         t.add("cps-%s-ssim" % label.lower(), st, ssim)
         pi = PUBLISHED["cps-%s-instr" % label.lower()]["value"]
         ps = PUBLISHED["cps-%s-ssim" % label.lower()]["value"]
-        bars += [('"%s instructions %%"' % label, ins, pi), ('"%s SSIM x 100"' % label, 100 * ssim, 100 * ps)]
+        bars += [('"%s instr. %%"' % label, ins, pi), ('"%s SSIM×100"' % label, 100 * ssim, 100 * ps)]
     if bars:
         f = os.path.join(out, "papers-cps.svg")
         gnuplot(f, block("c", bars) + "set style data histograms\nset style histogram clustered gap 1\n"
                 "set style fill solid 0.6\nset yrange [0:110]\nset xtics nomirror\n"
+                "set offsets 0, 0, 0, 0\nset key inside top left font 'sans,10'\n"
                 "set title 'CPS Tables 1 and 2: instructions and SSIM against per-pixel shading'\n"
                 "plot $c using 2:xtic(1) lc 1 title 'measured (plane, %s, 16×)', "
                 "$c using 3 lc 7 title 'published (CITADEL 1 and 2)'\n" % res)
@@ -461,11 +463,11 @@ def main():
         gnuplot(f, block("b", rows) + block("pub", [(0, 5.0), (0, 10.0)])
                 + "set object 1 rect from 21,graph 0 to 40,graph 1 fc rgb '#dddddd' fs solid 0.5 behind\n"
                 "set yrange [0:*]\nset xlabel 'motion during the shutter, px'\n"
-                "set ylabel 'sample test efficiency, %%'\n"
+                "set ylabel 'sample test efficiency, %'\n"
                 "set title 'Dissertation Fig. 5.12: blur STE, 16×, 0.5 px² (grey: published crossover 21–40 px)'\n"
                 "plot $b using 1:2 with linespoints lw 2 lc 1 title 'interleave (measured)', "
                 "$b using 1:3 with linespoints lw 2 lc 2 title 'interval (measured)', "
-                "$pub using 1:2 with points pt 7 ps 1.5 lc 7 title 'published still: 5 %%, 10 %%'\n")
+                "$pub using 1:2 with points pt 7 ps 1.5 lc 7 title 'published still: 5 %, 10 %'\n")
         figs.append(f)
 
     # --- the table ------------------------------------------------------------------
