@@ -286,7 +286,7 @@ def main():
         lines.append("$pubbase using 1:2 with points pt 7 ps 1.5 lc 1 title 'published baseline (Fig. 9)'")
         lines.append("$pubqfm using 1:2 with points pt 7 ps 1.5 lc 2 title 'published QFM (Fig. 9)'")
         f = os.path.join(out, "papers-qfm-area.svg")
-        gnuplot(f, data + "set logscale xy\nset xlabel 'micropolygon area (DiagSplit target), px²'\n"
+        gnuplot(f, data + "set logscale xy\nset autoscale fix\nset offsets graph 0.05, graph 0.05, graph 0.08, graph 0.08\nset ytics (1, 1.5, 2, 3, 5, 7, 10, 14, 20, 30, 50)\nset xlabel 'micropolygon area (DiagSplit target), px²'\n"
                 "set ylabel 'shaded fragments per covered pixel'\n"
                 "set title 'QFM Fig. 9: 16× MSAA, %s'\nplot %s\n" % (res, ", \\\n  ".join(lines)))
         figs.append(f)
@@ -307,7 +307,7 @@ def main():
                       "title 'published: about 12× very fine (area not stated)'")
         f = os.path.join(out, "papers-amfs.svg")
         gnuplot(f, data + data2 + "set terminal svg size 1200,480 dynamic enhanced font 'sans,12' "
-                "background 'white'\nset output '%s'\nset multiplot layout 1,2\nset logscale xy\n"
+                "background 'white'\nset output '%s'\nset multiplot layout 1,2\nset logscale xy\nset autoscale fix\nset offsets graph 0.05, graph 0.05, graph 0.08, graph 0.08\nset ytics (1, 1.5, 2, 3, 5, 7, 10, 14, 20, 30, 50)\n"
                 "set key inside top right font 'sans,9'\n"
                 "set xlabel 'micropolygon area, px²'\nset ylabel 'shaded per covered pixel'\n"
                 "set title 'AMFS Fig. 4: shading against tessellation, 16×'\nplot %s\n"

@@ -9,8 +9,8 @@
 #   tools/papers.sh [--full | --smoke] [--out DIR] [--jobs N]
 #
 # Sizes:
-#   (default)  864x540, plane and sinewave, DiagSplit areas 0.5, 2, 10 px²,
-#              shorter buffer sweeps: about 15-25 minutes on 2 cores
+#   (default)  864x540, five scenes, DiagSplit areas 0.5, 2, 10 px², shorter
+#              buffer sweeps on the plane: about 20 minutes on 2 cores
 #   --full     the papers' 1728x1080, five scenes, areas 0.5 to 20 px²,
 #              the full buffer sweeps (hours)
 #   --smoke    320x200, the plane only, a few points per sweep (a minute or
@@ -49,7 +49,7 @@ smoke)
     RES=320x200 SCENES=plane AREAS=0.5,10 ENTRIES=1,4,32,unbounded
     PMU=8,64,512 BLUR=400 ;;
 reduced)
-    RES=864x540 SCENES="plane sinewave" AREAS=0.5,2,10 ENTRIES=1,4,16,32,unbounded
+    RES=864x540 SCENES="plane sinewave terrain bumpy hair" AREAS=0.5,2,10 ENTRIES=1,4,16,32,unbounded
     PMU=8,32,128,512,1024 BLUR=3000 ;;
 full)
     RES=1728x1080 SCENES="plane sinewave terrain bumpy hair" AREAS=0.5,1,2,5,10,20
