@@ -306,9 +306,9 @@ def main():
         lines2.append("$pubfine using 1:2 with points pt 7 ps 1.5 lc 7 "
                       "title 'published: about 12× very fine (area not stated)'")
         f = os.path.join(out, "papers-amfs.svg")
-        gnuplot(f, data + data2 + "set terminal svg size 1200,480 dynamic enhanced font 'sans,12' "
+        gnuplot(f, data + data2 + "set terminal svg size 1200,720 dynamic enhanced font 'sans,12' "
                 "background 'white'\nset output '%s'\nset multiplot layout 1,2\nset logscale xy\nset autoscale fix\nset offsets graph 0.05, graph 0.05, graph 0.08, graph 0.08\nset ytics (1, 1.5, 2, 3, 5, 7, 10, 14, 20, 30, 50)\n"
-                "set key inside top right font 'sans,9'\n"
+                "set key outside below font 'sans,9'\n"
                 "set xlabel 'micropolygon area, px²'\nset ylabel 'shaded per covered pixel'\n"
                 "set title 'AMFS Fig. 4: shading against tessellation, 16×'\nplot %s\n"
                 "set ylabel 'reduction against baseline'\nset title 'published reductions'\n"
