@@ -13,7 +13,7 @@
 #   tools/trends.sh all       # everything, in that order
 #
 # RES (default 864x540, half the papers' 1728x1080), SCENES, AREAS and JOBS
-# change the workload.
+# change the workload; BUILD is the build directory (default build).
 set -eu
 cd "$(dirname "$0")/.."
 RES=${RES:-864x540}
@@ -21,7 +21,8 @@ SCENES=${SCENES:-"plane bumpy"}
 AREAS=${AREAS:-"0.5 2 10"}
 JOBS=${JOBS:-2}
 OUT=${OUT:-$PWD/out-trends}
-OVS=build/tools/overshade
+BUILD=${BUILD:-build}
+OVS=$BUILD/tools/overshade
 mkdir -p "$OUT"
 . tools/demo_capture.sh
 
