@@ -47,6 +47,12 @@ GAME = dict(ZINK, SDL_AUDIODRIVER="dummy", ALSOFT_DRIVERS="null")
 # main, before any graphics), with or without the layer: those run in the
 # plain leg only, skipped by this reason in the sanitizer leg.
 GETTEXT_HANG = "the program hangs in bindtextdomain with the sanitizer runtime preloaded"
+# vkBasalt reads its effects from a file (VKBASALT_CONFIG_FILE; "{tmp}" is
+# the case's temporary directory); without one it does nothing.
+VKBASALT = {"VKBASALT_CONFIG_FILE": "{tmp}/vkBasalt.conf"}
+VKBASALT_FILES = {"vkBasalt.conf": "effects = cas:fxaa:smaa\ncasSharpness = 0.4\n"}
+VKBASALT_MANIFEST = "/usr/share/vulkan/implicit_layer.d/vkBasalt.json"
+MANGOHUD_MANIFEST = "/usr/share/vulkan/implicit_layer.d/MangoHud.json"
 
 
 def qt_example(name):
@@ -124,8 +130,61 @@ CASES = {
     # too): lavapipe's EWA filter (pipeline/texture/tex_sample.c).
     "zink-neverball": dict(cmd=["/usr/games/neverball"], env=GAME, frames="60",
                            delimiter="draws:1", expect="replay", asan_skip=GETTEXT_HANG),
+    # Other layers beside ours, as users run games.  The loader puts the
+    # implicit layer it finds first nearest the application (docs/layer.md,
+    # "Beside other layers"): with our manifest under XDG_DATA_HOME (found
+    # before /usr/share) overshade sees the application's calls only and the
+    # other layer's work happens below it, after the reference picture is
+    # copied; with `below` our manifest is found last, overshade sees the
+    # other layer's own command buffers, and the frame and its reference
+    # include what that layer drew.
+    # MangoHud's overlay: Dear ImGui draws (a font atlas uploaded by a
+    # buffer-to-image copy, scissored indexed draws, vertex colours)
+    # recorded and submitted inside vkQueuePresentKHR.
+    "mangohud-vkcube": dict(cmd=["vkcube"], env={"MANGOHUD": "1"}, frames="5",
+                            expect="replay", needs=[MANGOHUD_MANIFEST]),
+    "mangohud-below-vkcube": dict(cmd=["vkcube"], env={"MANGOHUD": "1"}, frames="5",
+                                  expect="replay", below=True, needs=[MANGOHUD_MANIFEST]),
+    # vkBasalt's post-processing: the application renders into images the
+    # layer made, and at present CAS, FXAA and SMAA (full-screen passes,
+    # SMAA with its area and search textures and a stencil pass) write the
+    # swapchain image.
+    "vkbasalt-vkcube": dict(cmd=["vkcube"], env=dict(VKBASALT, ENABLE_VKBASALT="1"),
+                            files=VKBASALT_FILES, frames="5", expect="replay",
+                            needs=[VKBASALT_MANIFEST]),
+    "vkbasalt-below-vkcube": dict(cmd=["vkcube"], env=dict(VKBASALT, ENABLE_VKBASALT="1"),
+                                  files=VKBASALT_FILES, frames="5", expect="replay",
+                                  below=True, needs=[VKBASALT_MANIFEST]),
+    # mpv's Vulkan renderer (libplacebo): a video test pattern uploaded
+    # every frame, scaled and dithered by generated GLSL.  libplacebo skips
+    # software devices unless one is named.
+    "mpv-vulkan": dict(cmd=["mpv", "--no-config", "--vo=gpu", "--gpu-api=vulkan",
+                            "--gpu-context=x11vk", "--vulkan-device={lavapipe}",
+                            "--ao=null", "--length=60",
+                            "av://lavfi:testsrc=size=320x240:rate=30"],
+                       frames="10", expect="replay"),
+    # GStreamer's Vulkan elements: frames uploaded by vulkanupload,
+    # converted from NV12 (two planes sampled in a fragment shader) by
+    # vulkancolorconvert, drawn by vulkansink.
+    "gst-vulkansink": dict(cmd=["gst-launch-1.0", "videotestsrc", "pattern=smpte", "!",
+                                "video/x-raw,format=NV12", "!", "vulkanupload", "!",
+                                "vulkancolorconvert", "!", "vulkansink"],
+                           frames="10", expect="replay"),
 
 }
+
+def lavapipe_name():
+    """lavapipe's deviceName (it names the LLVM version), for programs that
+    take a device by name."""
+    env = dict(os.environ, VK_ICD_FILENAMES=lavapipe_icd())
+    p = subprocess.run(["vulkaninfo", "--summary"], env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, timeout=60)
+    for line in p.stdout.decode("utf-8", "replace").splitlines():
+        key, _, value = line.partition("=")
+        if key.strip() == "deviceName" and "llvmpipe" in value:
+            return value.strip()
+    return "llvmpipe"
+
 
 X_MISSING = ("Unable to open display", "cannot open display")
 
@@ -174,7 +233,16 @@ def capture_once(case, tmp, manifest, final):
                                "suppressions=" + supp)
     data_home = os.path.join(tmp, "share")
     layer_dir = os.path.join(data_home, "vulkan", "implicit_layer.d")
+    if case.get("below"):
+        # Found after the system's layers: the loader puts it below them.
+        after = os.path.join(tmp, "share-after")
+        layer_dir = os.path.join(after, "vulkan", "implicit_layer.d")
+        env["XDG_DATA_DIRS"] = "%s:%s" % (env.get("XDG_DATA_DIRS") or
+                                          "/usr/local/share:/usr/share", after)
     os.makedirs(layer_dir, exist_ok=True)
+    for name, text in case.get("files", {}).items():
+        with open(os.path.join(tmp, name), "w") as f:
+            f.write(text)
     shutil.copy(manifest, os.path.join(layer_dir, "VkLayer_overshade.json"))
     out = os.path.join(tmp, "trace")
     runtime = os.path.join(tmp, "runtime")
@@ -188,8 +256,10 @@ def capture_once(case, tmp, manifest, final):
                 "OVERSHADE_OUTPUT": out})
     if "delimiter" in case:
         env["OVERSHADE_FRAME_DELIMITER"] = case["delimiter"]
-    env.update(case.get("env", {}))
-    cmd = ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24"] + case["cmd"]
+    env.update({k: v.replace("{tmp}", tmp) for k, v in case.get("env", {}).items()})
+    args = [a.replace("{lavapipe}", lavapipe_name()) if "{lavapipe}" in a else a
+            for a in case["cmd"]]
+    cmd = ["xvfb-run", "-a", "-s", "-screen 0 1024x768x24"] + args
     log_path = os.path.join(tmp, "program.log")
     with open(log_path, "wb") as log:
         p = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -315,6 +385,10 @@ def main():
     status = unavailable((case["cmd"][0], "xvfb-run"))
     if status:
         return status
+    for path in case.get("needs", []):
+        if not os.path.exists(path):
+            print("skip: %s is not installed (tools/test.sh installs it)" % path)
+            return 77
     if os.environ.get("OVERSHADE_TEST_ASAN_PRELOAD") and case.get("asan_skip"):
         print("skip under the sanitizer runtime: " + case["asan_skip"])
         return 77
