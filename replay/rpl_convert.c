@@ -1340,6 +1340,7 @@ view_range(struct walk *w, uint64_t view_handle)
         return r;
     }
     r.view_type = v->view_type;
+    r.format = v->format;
     memcpy(r.swizzle, v->components, sizeof(r.swizzle));
     r.base_level = v->base_mip_level;
     r.level_count = v->level_count == VK_REMAINING_MIP_LEVELS ||

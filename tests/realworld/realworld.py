@@ -137,7 +137,8 @@ CASES = {
     # other layer's work happens below it, after the reference picture is
     # copied; with `below` our manifest is found last, overshade sees the
     # other layer's own command buffers, and the frame and its reference
-    # include what that layer drew.
+    # include what that layer drew (check_below: more draws than the same
+    # program captured with overshade above).
     # MangoHud's overlay: Dear ImGui draws (a font atlas uploaded by a
     # buffer-to-image copy, scissored indexed draws, vertex colours)
     # recorded and submitted inside vkQueuePresentKHR.
@@ -367,6 +368,29 @@ def check_gap(case, report):
             check(case["reason"] in r, "frame %s: unexpected reason %r" % (f.get("index"), r))
 
 
+def check_below(case, tmp, args, report):
+    """A case with overshade below another layer also runs with overshade
+    above it (found first): the frame it captures there holds the
+    application's draws only, so below there must be more (the other
+    layer's), and both replay."""
+    above = dict(case, below=False)
+    sub = os.path.join(tmp, "above")
+    os.makedirs(sub)
+    trace = capture(above, sub, args.manifest)
+    if not trace:
+        return
+    report_above = replay(args.overshade, trace, os.path.join(sub, "baseline"))
+    if not report_above:
+        return
+    check_replays(args.case + " (overshade above)", above, report_above)
+    draws = {f.get("index"): f.get("draws", 0) for f in report_above.get("frames", [])}
+    for f in report.get("frames", []):
+        idx = f.get("index")
+        check(idx in draws and f.get("draws", 0) > draws[idx],
+              "frame %s: %s draws below the other layer, %s above it: its draws are "
+              "missing" % (idx, f.get("draws"), draws.get(idx)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("case", nargs="?")
@@ -399,6 +423,8 @@ def main():
             report = replay(args.overshade, trace, out)
             if report and case["expect"] == "replay":
                 check_replays(args.case, case, report)
+                if case.get("below"):
+                    check_below(case, tmp, args, report)
                 if case.get("tessellated"):
                     allout = os.path.join(tmp, "all")
                     report_all = replay(args.overshade, trace, allout, "--modes", "all")
