@@ -338,6 +338,12 @@ def check_replays(name, case, report):
         check(f.get("draws", 0) > 0, "frame %s: no draws" % idx)
         check(f.get("unsupported_draws") == 0,
               "frame %s: unsupported draws: %r" % (idx, reasons(f)[:4]))
+        # A dispatch not replayed leaves what it writes stale, which a
+        # frame can hide (mpv's uploads change little between frames).
+        compute = f.get("compute") or {}
+        check(compute.get("unsupported", 0) == 0,
+              "frame %s: dispatches not replayed: %r" %
+              (idx, [d.get("detail") for d in compute.get("not_replayed", [])][:4]))
         check(isinstance(psnr, (int, float)) and psnr >= PSNR_MIN,
               "frame %s: baseline PSNR %r below %.0f dB" % (idx, psnr, PSNR_MIN))
         if case.get("tessellated"):
