@@ -130,6 +130,21 @@ CASES = {
     # too): lavapipe's EWA filter (pipeline/texture/tex_sample.c).
     "zink-neverball": dict(cmd=["/usr/games/neverball"], env=GAME, frames="60",
                            delimiter="draws:1", expect="replay", asan_skip=GETTEXT_HANG),
+    # billard-gl (GLUT): a lit, textured pool table in fixed-function GL
+    # (zink's generated shaders for lighting and texture environments).
+    "zink-billard-gl": dict(cmd=["/usr/games/billard-gl"], env=GAME, frames="60",
+                            delimiter="draws:1", expect="replay"),
+    # foobillardplus (SDL 1.2): its 3D table and menus, reflections.
+    "zink-foobillardplus": dict(cmd=["/usr/games/foobillardplus"], env=GAME, frames="60",
+                                delimiter="draws:1", expect="replay"),
+    # SuperTux (SDL 2, OpenGL 3.3 core renderer): 2D sprites batched in
+    # vertex buffers, a title screen with its tile map.
+    "zink-supertux": dict(cmd=["/usr/games/supertux2"], env=GAME, frames="60",
+                          delimiter="draws:1", expect="replay"),
+    # Armagetron Advanced (SDL 1.2, legacy GL): the 3D grid arena behind
+    # its menu, display lists, line and quad primitives.
+    "zink-armagetronad": dict(cmd=["/usr/games/armagetronad"], env=GAME, frames="60",
+                              delimiter="draws:1", expect="replay"),
     # Other layers beside ours, as users run games.  The loader puts the
     # implicit layer it finds first nearest the application (docs/layer.md,
     # "Beside other layers"): with our manifest under XDG_DATA_HOME (found
@@ -164,9 +179,10 @@ CASES = {
                             "--ao=null", "--length=60",
                             "av://lavfi:testsrc=size=320x240:rate=30"],
                        frames="10", expect="replay"),
-    # GStreamer's Vulkan elements: frames uploaded by vulkanupload,
-    # converted from NV12 (two planes sampled in a fragment shader) by
-    # vulkancolorconvert, drawn by vulkansink.
+    # GStreamer's Vulkan elements: NV12 frames uploaded by vulkanupload
+    # (buffer-to-image copies, one image per plane), converted to RGBA by
+    # vulkancolorconvert (a fragment shader sampling both planes), copied
+    # to the swapchain image by vulkansink.
     "gst-vulkansink": dict(cmd=["gst-launch-1.0", "videotestsrc", "pattern=smpte", "!",
                                 "video/x-raw,format=NV12", "!", "vulkanupload", "!",
                                 "vulkancolorconvert", "!", "vulkansink"],
