@@ -134,9 +134,6 @@ CASES = {
     # (zink's generated shaders for lighting and texture environments).
     "zink-billard-gl": dict(cmd=["/usr/games/billard-gl"], env=GAME, frames="60",
                             delimiter="draws:1", expect="replay"),
-    # foobillardplus (SDL 1.2): its 3D table and menus, reflections.
-    "zink-foobillardplus": dict(cmd=["/usr/games/foobillardplus"], env=GAME, frames="60",
-                                delimiter="draws:1", expect="replay"),
     # SuperTux (SDL 2, OpenGL 3.3 core renderer): 2D sprites batched in
     # vertex buffers, a title screen with its tile map.
     "zink-supertux": dict(cmd=["/usr/games/supertux2"], env=GAME, frames="60",
