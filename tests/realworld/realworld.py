@@ -2,13 +2,18 @@
 """Real programs from Debian under the capture layer, replayed.
 
 Each case runs an unmodified program (Qt 5's Vulkan examples, vkd3d's
-D3D12-on-Vulkan demos, OpenGL programs on Vulkan through Mesa's zink) on
-lavapipe in Xvfb with the build-tree layer, waits for the trace of the
-frames it asked for, stops the program, and replays the trace.
+D3D12-on-Vulkan demos, mpv and GStreamer on Vulkan, vkcube beside the
+MangoHud and vkBasalt layers in both loader orders, OpenGL programs and
+games on Vulkan through Mesa's zink) on lavapipe in Xvfb with the
+build-tree layer, waits for the trace of the frames it asked for, stops
+the program, and replays the trace.
 
 A case that is expected to replay (`expect: "replay"`) must come back as
-the driver drew it: every frame replayed with 0 unsupported draws and the
-baseline at least PSNR_MIN dB against the driver's picture; a tessellated
+the driver drew it: every frame replayed with 0 unsupported draws, every
+dispatch replayed and the baseline at least PSNR_MIN dB against the
+driver's picture; a case with `below` (overshade below another layer) must
+also hold more draws than the same program captured with overshade above
+that layer (the other layer's own); a tessellated
 case is also replayed with `--modes all` and every unit other than the
 baseline and SSAA must save shading (PMU, which merges partially covered
 pixels, on a single-sampled frame at `--msaa 4`).
