@@ -1681,11 +1681,11 @@ unsupported:
 
 /* A pipeline holds its layout and render pass (object_hold). */
 static void
-hold_pipeline_objects(struct lyr_device *dev, struct lyr_object *o)
+hold_pipeline_objects(struct lyr_device *dev, struct lyr_object *o, VkPipelineLayout layout,
+                      VkRenderPass render_pass)
 {
     static const enum cap_object_kind kinds[2] = {CAP_OBJ_PIPELINE_LAYOUT, CAP_OBJ_RENDER_PASS};
-    const struct cap_pipeline *p = (const void *)o->rec.data;
-    uint64_t handles[2] = {p->layout, p->render_pass};
+    uint64_t handles[2] = {LYR_H(layout), LYR_H(render_pass)};
     if (object_hold(dev, o, kinds, handles, 2) != 0) {
         o->rec.failed = 1;
     }
@@ -1707,7 +1707,7 @@ lyr_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t cou
         }
         struct lyr_object *o = build_pipeline(dev, LYR_H(out[i]), &infos[i]);
         if (o) {
-            hold_pipeline_objects(dev, o);
+            hold_pipeline_objects(dev, o, infos[i].layout, infos[i].renderPass);
             object_put(dev, CAP_OBJ_PIPELINE, o);
         }
     }
@@ -1814,7 +1814,7 @@ lyr_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t coun
         }
         struct lyr_object *o = build_compute_pipeline(dev, LYR_H(out[i]), &infos[i]);
         if (o) {
-            hold_pipeline_objects(dev, o);
+            hold_pipeline_objects(dev, o, infos[i].layout, VK_NULL_HANDLE);
             object_put(dev, CAP_OBJ_PIPELINE, o);
         }
     }
