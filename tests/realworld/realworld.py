@@ -158,9 +158,9 @@ CASES = {
     # other layer's own command buffers, and the frame and its reference
     # include what that layer drew (check_below: more draws than the same
     # program captured with overshade above).
-    # MangoHud's overlay: Dear ImGui draws (a font atlas uploaded by a
-    # buffer-to-image copy, scissored indexed draws, vertex colours)
-    # recorded and submitted inside vkQueuePresentKHR.
+    # MangoHud's overlay: Dear ImGui draws (a font atlas texture, scissored
+    # indexed draws, vertex colours) recorded and submitted inside
+    # vkQueuePresentKHR.
     "mangohud-vkcube": dict(cmd=["vkcube"], env={"MANGOHUD": "1"}, frames="5",
                             expect="replay", needs=[MANGOHUD_MANIFEST]),
     "mangohud-below-vkcube": dict(cmd=["vkcube"], env={"MANGOHUD": "1"}, frames="5",
