@@ -205,6 +205,14 @@ struct lyr_object {
     struct lyr_object **modules; /* pipelines: the stages' modules, referenced; the
                                   * application may destroy modules once built */
     uint32_t module_count;
+    /* The objects this one named when it was made, referenced: Vulkan lets
+     * the application destroy them then (libplacebo makes framebuffers
+     * against a render pass it destroys at once).  Framebuffers: the
+     * render pass; pipelines: layout, render pass; pipeline layouts: the
+     * set layouts in order.  Entries are NULL where the layer did not
+     * know the object. */
+    struct lyr_object **held;
+    uint32_t held_count;
     uint32_t has_tessellation; /* pipelines */
 };
 

@@ -337,6 +337,9 @@ static void need_object(struct lyr_device *dev, struct lyr_capture *cap,
                         enum cap_object_kind kind, uint64_t handle);
 static void need_shadow(struct lyr_device *dev, struct lyr_capture *cap,
                         enum cap_object_kind kind, uint64_t handle, struct lyr_object *o);
+static void need_held(struct lyr_device *dev, struct lyr_capture *cap,
+                      enum cap_object_kind kind, uint64_t handle, const struct lyr_object *o,
+                      uint32_t i);
 
 /* Queues object `o` and what it names; `first_frame` not 0: a later
  * generation of its handle (add_object_block). */
@@ -377,14 +380,14 @@ emit_object(struct lyr_device *dev, struct lyr_capture *cap, enum cap_object_kin
         const struct cap_pipeline_layout *l = (const void *)o->rec.data;
         const uint64_t *s = CAP_SPAN_PTR(l, l->set_layouts, uint64_t);
         for (uint32_t i = 0; i < l->set_layouts.count; i++) {
-            need_object(dev, cap, CAP_OBJ_DSET_LAYOUT, s[i]);
+            need_held(dev, cap, CAP_OBJ_DSET_LAYOUT, s[i], o, i);
         }
         break;
     }
     case CAP_OBJ_FRAMEBUFFER: {
         const struct cap_framebuffer *f = (const void *)o->rec.data;
         const uint64_t *v = CAP_SPAN_PTR(f, f->attachments, uint64_t);
-        need_object(dev, cap, CAP_OBJ_RENDER_PASS, f->render_pass);
+        need_held(dev, cap, CAP_OBJ_RENDER_PASS, f->render_pass, o, 0);
         for (uint32_t i = 0; i < f->attachments.count; i++) {
             need_object(dev, cap, CAP_OBJ_IMAGE_VIEW, v[i]);
         }
@@ -392,8 +395,8 @@ emit_object(struct lyr_device *dev, struct lyr_capture *cap, enum cap_object_kin
     }
     case CAP_OBJ_PIPELINE: {
         const struct cap_pipeline *p = (const void *)o->rec.data;
-        need_object(dev, cap, CAP_OBJ_PIPELINE_LAYOUT, p->layout);
-        need_object(dev, cap, CAP_OBJ_RENDER_PASS, p->render_pass);
+        need_held(dev, cap, CAP_OBJ_PIPELINE_LAYOUT, p->layout, o, 0);
+        need_held(dev, cap, CAP_OBJ_RENDER_PASS, p->render_pass, o, 1);
         /* The modules may be destroyed already: emit the shadows we hold. */
         for (uint32_t i = 0; i < o->module_count; i++) {
             struct lyr_object *m = o->modules[i];
@@ -432,6 +435,19 @@ need_shadow(struct lyr_device *dev, struct lyr_capture *cap, enum cap_object_kin
         return;
     }
     emit_object(dev, cap, kind, o, written ? cap->frame_index : 0);
+}
+
+/* The object `handle` names in `o`'s record: the one o holds (made
+ * against it, perhaps destroyed since), else the live one. */
+static void
+need_held(struct lyr_device *dev, struct lyr_capture *cap, enum cap_object_kind kind,
+          uint64_t handle, const struct lyr_object *o, uint32_t i)
+{
+    if (handle && i < o->held_count && o->held[i]) {
+        need_shadow(dev, cap, kind, handle, o->held[i]);
+    } else {
+        need_object(dev, cap, kind, handle);
+    }
 }
 
 static void

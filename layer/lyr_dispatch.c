@@ -521,6 +521,12 @@ lyr_GetInstanceProcAddr(VkInstance instance, const char *name)
     if (strcmp(name, "vkCreateInstance") == 0) {
         return (PFN_vkVoidFunction)lyr_CreateInstance;
     }
+    /* A layer above asks for the next vkCreateDevice with no instance, as
+     * the loader's layer interface shows it (MangoHud, Mesa's overlay):
+     * lyr_CreateDevice finds the instance from the physical device. */
+    if (strcmp(name, "vkCreateDevice") == 0) {
+        return (PFN_vkVoidFunction)lyr_CreateDevice;
+    }
     if (!instance) {
         return NULL;
     }
@@ -536,9 +542,6 @@ lyr_GetInstanceProcAddr(VkInstance instance, const char *name)
         if (strcmp(name, "vkDestroyInstance") == 0) {
             return (PFN_vkVoidFunction)lyr_DestroyInstance;
         }
-        if (strcmp(name, "vkCreateDevice") == 0) {
-            return (PFN_vkVoidFunction)lyr_CreateDevice;
-        }
         if (strcmp(name, "vkGetDeviceProcAddr") == 0) {
             return (PFN_vkVoidFunction)lyr_GetDeviceProcAddr;
         }
@@ -546,9 +549,6 @@ lyr_GetInstanceProcAddr(VkInstance instance, const char *name)
     }
     if (strcmp(name, "vkDestroyInstance") == 0) {
         return (PFN_vkVoidFunction)lyr_DestroyInstance;
-    }
-    if (strcmp(name, "vkCreateDevice") == 0) {
-        return (PFN_vkVoidFunction)lyr_CreateDevice;
     }
     PFN_vkVoidFunction next = inst->vk.GetInstanceProcAddr(instance, name);
     if (!next) {

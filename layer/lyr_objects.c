@@ -46,6 +46,10 @@ object_free(struct lyr_object *o)
     for (uint32_t i = 0; i < o->module_count; i++) {
         object_free(o->modules[i]);
     }
+    for (uint32_t i = 0; i < o->held_count; i++) {
+        object_free(o->held[i]);
+    }
+    free(o->held);
     cap_buf_finish(&o->rec);
     cap_buf_finish(&o->data);
     free(o->binding_base);
@@ -77,6 +81,30 @@ object_put(struct lyr_device *dev, enum cap_object_kind kind, struct lyr_object 
         return;
     }
     object_free(old);
+}
+
+/* Makes o hold references on the live objects `handles` name (kinds[i]
+ * each); an unknown or null handle holds NULL.  Returns -1 when out of
+ * memory. */
+static int
+object_hold(struct lyr_device *dev, struct lyr_object *o, const enum cap_object_kind *kinds,
+            const uint64_t *handles, uint32_t n)
+{
+    o->held = calloc(n + 1, sizeof(*o->held));
+    if (!o->held) {
+        return -1;
+    }
+    pthread_mutex_lock(&dev->lock);
+    for (uint32_t i = 0; i < n; i++) {
+        struct lyr_object *h = handles[i] ? lyr_map_get(&dev->objects[kinds[i]], handles[i]) : NULL;
+        if (h) {
+            __atomic_add_fetch(&h->refs, 1, __ATOMIC_ACQ_REL);
+        }
+        o->held[i] = h;
+    }
+    o->held_count = n;
+    pthread_mutex_unlock(&dev->lock);
+    return 0;
 }
 
 static void
@@ -497,6 +525,14 @@ lyr_CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *info
     cap_rec_array(&o->rec, rec, offsetof(struct cap_pipeline_layout, push_ranges), ranges,
                   info->pushConstantRangeCount, sizeof(*ranges));
     cap_rec_end(&o->rec, rec, 0);
+    enum cap_object_kind *kinds = calloc(info->setLayoutCount + 1, sizeof(*kinds));
+    for (uint32_t i = 0; kinds && i < info->setLayoutCount; i++) {
+        kinds[i] = CAP_OBJ_DSET_LAYOUT;
+    }
+    if (!kinds || object_hold(dev, o, kinds, sets, info->setLayoutCount) != 0) {
+        o->rec.failed = 1; /* object_put logs and drops it */
+    }
+    free(kinds);
     free(sets);
     free(ranges);
     object_put(dev, CAP_OBJ_PIPELINE_LAYOUT, o);
@@ -1335,6 +1371,10 @@ lyr_CreateFramebuffer(VkDevice device, const VkFramebufferCreateInfo *info,
                   sizeof(*views));
     cap_rec_end(&o->rec, rec, 0);
     free(views);
+    static const enum cap_object_kind fb_kinds[1] = {CAP_OBJ_RENDER_PASS};
+    if (object_hold(dev, o, fb_kinds, &head.render_pass, 1) != 0) {
+        o->rec.failed = 1;
+    }
     object_put(dev, CAP_OBJ_FRAMEBUFFER, o);
     return res;
 }
@@ -1639,6 +1679,18 @@ unsupported:
     return NULL;
 }
 
+/* A pipeline holds its layout and render pass (object_hold). */
+static void
+hold_pipeline_objects(struct lyr_device *dev, struct lyr_object *o, VkPipelineLayout layout,
+                      VkRenderPass render_pass)
+{
+    static const enum cap_object_kind kinds[2] = {CAP_OBJ_PIPELINE_LAYOUT, CAP_OBJ_RENDER_PASS};
+    uint64_t handles[2] = {LYR_H(layout), LYR_H(render_pass)};
+    if (object_hold(dev, o, kinds, handles, 2) != 0) {
+        o->rec.failed = 1;
+    }
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL
 lyr_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
                             const VkGraphicsPipelineCreateInfo *infos,
@@ -1655,6 +1707,7 @@ lyr_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t cou
         }
         struct lyr_object *o = build_pipeline(dev, LYR_H(out[i]), &infos[i]);
         if (o) {
+            hold_pipeline_objects(dev, o, infos[i].layout, infos[i].renderPass);
             object_put(dev, CAP_OBJ_PIPELINE, o);
         }
     }
@@ -1761,6 +1814,7 @@ lyr_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t coun
         }
         struct lyr_object *o = build_compute_pipeline(dev, LYR_H(out[i]), &infos[i]);
         if (o) {
+            hold_pipeline_objects(dev, o, infos[i].layout, VK_NULL_HANDLE);
             object_put(dev, CAP_OBJ_PIPELINE, o);
         }
     }

@@ -634,6 +634,46 @@ get_buffer(struct walk *w, uint64_t handle)
     return e;
 }
 
+/* A texel buffer view as the interpreter reads it: a 1D image of the
+ * view's format over the buffer's bytes, floor(range / texel size) texels
+ * wide (Vulkan "Buffer Views"); `storage`: imageStore writes the buffer.
+ * NULL when the view, its buffer's contents or its format are unknown. */
+static const struct sim_tex_image *
+texel_buffer_texture(struct walk *w, uint64_t view_handle, int storage)
+{
+    const struct cap_buffer_view *v = find(w, CAP_OBJ_BUFFER_VIEW, view_handle);
+    struct fp_buffer *buf = v ? get_buffer(w, v->buffer) : NULL;
+    uint32_t bytes = v ? sim_format_texel_bytes(v->format) : 0;
+    struct sim_tex_image *tex;
+    uint64_t range, texels;
+
+    if (!buf || !buf->data || bytes == 0 || v->offset > buf->size) {
+        return NULL;
+    }
+    range = v->range == VK_WHOLE_SIZE || v->range > buf->size - v->offset
+                ? buf->size - v->offset
+                : v->range;
+    texels = range / bytes;
+    if (texels == 0 || texels > UINT32_MAX / bytes) {
+        return NULL;
+    }
+    tex = falloc(w->fp, sizeof(*tex));
+    if (!tex) {
+        w->nomem = 1;
+        return NULL;
+    }
+    memset(tex, 0, sizeof(*tex));
+    tex->format = v->format;
+    tex->view_type = VK_IMAGE_VIEW_TYPE_1D;
+    tex->layers = 1;
+    tex->level_count = 1;
+    tex->levels[0] = (struct sim_tex_level){buf->data + v->offset, texels * bytes,
+                                            (uint32_t)texels, 1, 1, (uint32_t)(texels * bytes),
+                                            texels * bytes, texels * bytes,
+                                            storage ? buf->data + v->offset : NULL};
+    return tex;
+}
+
 static struct fp_image_copy *
 find_copy(const struct frame_priv *fp, uint64_t handle)
 {
@@ -1340,6 +1380,7 @@ view_range(struct walk *w, uint64_t view_handle)
         return r;
     }
     r.view_type = v->view_type;
+    r.format = v->format;
     memcpy(r.swizzle, v->components, sizeof(r.swizzle));
     r.base_level = v->base_mip_level;
     r.level_count = v->level_count == VK_REMAINING_MIP_LEVELS ||
@@ -1581,8 +1622,18 @@ build_bindings(struct walk *w, const struct bind_state *bs, uint32_t *count, uin
                     *problem = "an input attachment has no image the replay can read";
                 }
                 break;
+            case VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER:
+            case VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER:
+                b->image = texel_buffer_texture(w, d->texel_view,
+                                                d->type == VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER);
+                if (!b->image) {
+                    *problem = "a texel buffer has no contents in the trace";
+                    continue;
+                }
+                break;
             default:
-                /* Texel buffers, ...: read as zero. */
+                /* Inline uniform blocks, acceleration structures, ...:
+                 * read as zero. */
                 continue;
             }
             n++;

@@ -9,7 +9,9 @@ libvulkan-dev libvulkan-volk-dev vulkan-tools mesa-vulkan-drivers vulkan-validat
 xvfb xauth glslang-tools spirv-headers spirv-tools libspirv-cross-c-shared-dev \
 libzstd-dev libxxhash-dev libpng-dev libjson-c-dev libxcb1-dev valgrind clang libclang-rt-14-dev gnuplot-nox \
 qtbase5-examples vkd3d-demos mesa-utils glmark2-x11 openscenegraph chromium \
-neverball extremetuxracer chromium-bsu teeworlds"
+neverball extremetuxracer chromium-bsu teeworlds \
+billard-gl supertux armagetronad mangohud vkbasalt mpv \
+gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-bad"
 
 overshade_install_packages() {
     missing=""

@@ -66,7 +66,17 @@
 
 #define FORMAT_TABLE_SIZE (VK_FORMAT_D32_SFLOAT_S8_UINT + 1)
 
+/* Packed 16-bit UNORM formats: bits and swizzle of the stored channels,
+ * low bits first (R4G4B4A4 holds A in its lowest 4 bits). */
+#define P16(fmt, ch, b0, b1, b2, b3, s0, s1, s2, s3)                                       \
+    [fmt] = {fmt, 2, ch, {b0, b1, b2, b3}, SIM_FMT_UNORM, 1, {s0, s1, s2, s3}, 0, 0}
+
 static const struct sim_fmt format_table[FORMAT_TABLE_SIZE] = {
+    P16(VK_FORMAT_R4G4B4A4_UNORM_PACK16, 4, 4, 4, 4, 4, 3, 2, 1, 0),
+    P16(VK_FORMAT_B4G4R4A4_UNORM_PACK16, 4, 4, 4, 4, 4, 3, 0, 1, 2),
+    P16(VK_FORMAT_R5G5B5A1_UNORM_PACK16, 4, 1, 5, 5, 5, 3, 2, 1, 0),
+    P16(VK_FORMAT_B5G5R5A1_UNORM_PACK16, 4, 1, 5, 5, 5, 3, 0, 1, 2),
+    P16(VK_FORMAT_A1R5G5B5_UNORM_PACK16, 4, 5, 5, 5, 1, 2, 1, 0, 3),
     [VK_FORMAT_R5G6B5_UNORM_PACK16] = {VK_FORMAT_R5G6B5_UNORM_PACK16, 2, 3, {5, 6, 5, 0},
                                        SIM_FMT_UNORM, 1, {2, 1, 0, 3}, 0, 0},
     [VK_FORMAT_B5G6R5_UNORM_PACK16] = {VK_FORMAT_B5G6R5_UNORM_PACK16, 2, 3, {5, 6, 5, 0},
@@ -100,9 +110,19 @@ static const struct sim_fmt format_table[FORMAT_TABLE_SIZE] = {
     D(VK_FORMAT_D32_SFLOAT_S8_UINT, 4, 32, 8),
 };
 
+/* VK_EXT_4444_formats (core in 1.3; zink's GL_RGBA4). */
+static const struct sim_fmt format_4444[2] = {
+    /* A4R4G4B4: B lowest; A4B4G4R4: R lowest. */
+    {VK_FORMAT_A4R4G4B4_UNORM_PACK16, 2, 4, {4, 4, 4, 4}, SIM_FMT_UNORM, 1, {2, 1, 0, 3}, 0, 0},
+    {VK_FORMAT_A4B4G4R4_UNORM_PACK16, 2, 4, {4, 4, 4, 4}, SIM_FMT_UNORM, 1, {0, 1, 2, 3}, 0, 0},
+};
+
 const struct sim_fmt *
 sim_fmt_get(uint32_t format)
 {
+    if (format == VK_FORMAT_A4R4G4B4_UNORM_PACK16 || format == VK_FORMAT_A4B4G4R4_UNORM_PACK16) {
+        return &format_4444[format - VK_FORMAT_A4R4G4B4_UNORM_PACK16];
+    }
     if (format == 0 || format >= FORMAT_TABLE_SIZE || format_table[format].bytes == 0) {
         return NULL;
     }

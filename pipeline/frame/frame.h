@@ -61,12 +61,15 @@ struct sim_image {
 };
 
 /* The subresources an image view shows (VkImageSubresourceRange, counts
- * resolved). */
+ * resolved) and the format it reads them in: a view of a mutable-format
+ * image may name another format of the same texel size (an SRGB view of a
+ * UNORM image decodes what it reads). */
 struct sim_view_range {
     uint32_t view_type; /* VkImageViewType */
     uint32_t base_level, level_count;
     uint32_t base_layer, layer_count;
     uint32_t swizzle[4]; /* VkComponentSwizzle r, g, b, a (sim_tex_image.swizzle) */
+    uint32_t format;     /* VkFormat; 0: the image's */
 };
 
 struct sim_rect {

@@ -660,10 +660,16 @@ written_level(struct replay *r, uint32_t u, uint32_t image, const struct sim_vie
     if (!data) {
         return 0;
     }
+    /* The view's format where it reinterprets the texels the surface
+     * holds (same size: UNORM and SRGB of one layout), else the
+     * surface's (a depth surface, a block-compressed view of decoded
+     * texels). */
     if (s->depth) {
         t->format = VK_FORMAT_D32_SFLOAT;
-    } else if (!orig || sim_format_texel_bytes(orig->format) != bytes) {
+    } else if (!v->format || sim_format_texel_bytes(v->format) != bytes) {
         t->format = s->format;
+    } else {
+        t->format = v->format;
     }
     layer_bytes = (uint64_t)lw * lh * bytes;
     if (t->layers == 1) {
@@ -791,6 +797,7 @@ written_texture(struct replay *r, uint32_t u, uint32_t b, uint32_t image,
     } else {
         v = (struct sim_view_range){orig ? orig->view_type : VK_IMAGE_VIEW_TYPE_2D, 0,
                                     orig ? orig->level_count : 1, 0, orig ? orig->layers : 1};
+        v.format = orig ? orig->format : 0;
     }
     if (v.level_count > SIM_TEX_MAX_LEVELS) {
         v.level_count = SIM_TEX_MAX_LEVELS;
@@ -813,7 +820,7 @@ written_texture(struct replay *r, uint32_t u, uint32_t b, uint32_t image,
         *t = *orig;
     } else {
         memset(t, 0, sizeof(*t));
-        t->format = img->format;
+        t->format = v.format ? v.format : img->format;
         t->view_type = v.view_type;
         memcpy(t->swizzle, v.swizzle, sizeof(t->swizzle));
         t->layers = v.layer_count ? v.layer_count : 1;

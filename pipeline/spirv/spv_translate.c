@@ -53,6 +53,10 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
     case SpvCapabilityStorageImageWriteWithoutFormat:
     case SpvCapabilityMultiView:
     case SpvCapabilityInputAttachment: /* subpassLoad: spv_ops.c image_op */
+    /* Texel buffers (samplerBuffer, imageBuffer): 1D images over the
+     * buffer's bytes (the replay's texel_buffer_texture). */
+    case SpvCapabilitySampledBuffer:
+    case SpvCapabilityImageBuffer:
     /* gl_PrimitiveShadingRateEXT (BuiltIn PrimitiveShadingRateKHR): the
      * vertex stage writes it like any output, the front end carries it to
      * the triangles (cps --cps-rate-from primitive). */

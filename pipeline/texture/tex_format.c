@@ -16,6 +16,7 @@
 #include <spirv/unified1/spirv.h>
 #include <vulkan/vulkan_core.h>
 
+#include "pipeline/format/format.h"
 #include "pipeline/texture/texture.h"
 #include "pipeline/texture/tex_private.h"
 #include "pipeline/util/util.h"
@@ -176,10 +177,20 @@ small_float(uint32_t v, uint32_t mbits)
     return ldexpf(1.0f + (float)m / (float)(1u << mbits), (int)e - 15);
 }
 
+/* A colour format this file's table lacks that the attachment formats
+ * describe (packed 16-bit formats among them): decoded by format.c. */
+static const struct sim_fmt *
+other_format(uint32_t format)
+{
+    const struct sim_fmt *f = find_format(format) ? NULL : sim_fmt_get(format);
+    return f && f->type != SIM_FMT_DEPTH ? f : NULL;
+}
+
 int
 sim_tex_format_is_supported(uint32_t format)
 {
-    return find_format(format) != NULL || sim_tex_bc_block_bytes(format) != 0;
+    return find_format(format) != NULL || other_format(format) != NULL ||
+           sim_tex_bc_block_bytes(format) != 0;
 }
 
 /* Is the format read as integers (no filtering, no conversion)? */
@@ -187,7 +198,38 @@ int
 sim_tex_format_is_integer(uint32_t format)
 {
     const struct format_desc *d = find_format(format);
-    return d && is_integer_chan(d->chan);
+    const struct sim_fmt *f = d ? NULL : other_format(format);
+    return d ? is_integer_chan(d->chan) : f && sim_fmt_is_integer(f);
+}
+
+/* A texel of a format.c format (other_format). */
+static int
+fetch_other_texel(const struct sim_tex_image *image, const struct sim_fmt *f, uint32_t level,
+                  int32_t x, int32_t y, int32_t z, uint32_t layer, uint32_t texel[4])
+{
+    const struct sim_tex_level *lv;
+    uint64_t off;
+
+    texel[3] = sim_fmt_is_integer(f) ? 1u : sim_f2u(1.0f);
+    if (level >= image->level_count || level >= SIM_TEX_MAX_LEVELS) {
+        texel[3] = 0;
+        return 1;
+    }
+    lv = &image->levels[level];
+    if (x < 0 || y < 0 || z < 0 || (uint32_t)x >= lv->width || (uint32_t)y >= lv->height ||
+        (uint32_t)z >= (lv->depth ? lv->depth : 1) || layer >= (image->layers ? image->layers : 1) ||
+        !lv->data) {
+        texel[3] = 0;
+        return 1;
+    }
+    off = (uint64_t)layer * lv->layer_pitch + (uint64_t)z * lv->slice_pitch +
+          (uint64_t)y * lv->row_pitch + (uint64_t)x * f->bytes;
+    if (off > lv->size || lv->size - off < f->bytes) {
+        texel[3] = 0;
+        return 1;
+    }
+    sim_fmt_decode(f, (const uint8_t *)lv->data + off, texel);
+    return 1;
 }
 
 static float
@@ -239,6 +281,10 @@ sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x
 
     texel[0] = texel[1] = texel[2] = 0;
     if (!d) {
+        const struct sim_fmt *f = other_format(image->format);
+        if (f) {
+            return fetch_other_texel(image, f, level, x, y, z, layer, texel);
+        }
         texel[3] = 0;
         return sim_tex_bc_block_bytes(image->format)
                    ? fetch_block_texel(image, level, x, y, z, layer, texel)

@@ -35,6 +35,10 @@ test_formats(void)
     const uint32_t packed_unorm = 1023u | (512u << 20) | (2u << 30);
     const float depth32 = 0.625f;
     const uint32_t depth24 = 0xab800000u;
+    /* Packed 16-bit: nibbles 0x1, 0x2, 0x3, 0xf from the highest; 5551
+     * R 31, G 0, B 16, A 1; 1555 A 1, R 31, G 0, B 16. */
+    const uint16_t p4444 = 0x123f, p5551 = (31u << 11) | (16u << 1) | 1u;
+    const uint16_t p1555 = (1u << 15) | (31u << 10) | 16u;
     struct {
         uint32_t format;
         const void *data;
@@ -56,6 +60,14 @@ test_formats(void)
         {VK_FORMAT_B10G11R11_UFLOAT_PACK32, &packed_float, 4,
          {1.0f, 0.5f * (1.0f + 1.0f / 64), 31.0f / 32 / 16384, 1.0f}},
         {VK_FORMAT_A2B10G10R10_UNORM_PACK32, &packed_unorm, 4, {1.0f, 0.0f, 512.0f / 1023, 2.0f / 3}},
+        {VK_FORMAT_R4G4B4A4_UNORM_PACK16, &p4444, 2, {1 / 15.0f, 2 / 15.0f, 3 / 15.0f, 1.0f}},
+        {VK_FORMAT_B4G4R4A4_UNORM_PACK16, &p4444, 2, {3 / 15.0f, 2 / 15.0f, 1 / 15.0f, 1.0f}},
+        {VK_FORMAT_A4R4G4B4_UNORM_PACK16, &p4444, 2, {2 / 15.0f, 3 / 15.0f, 1.0f, 1 / 15.0f}},
+        {VK_FORMAT_A4B4G4R4_UNORM_PACK16, &p4444, 2, {1.0f, 3 / 15.0f, 2 / 15.0f, 1 / 15.0f}},
+        {VK_FORMAT_R5G5B5A1_UNORM_PACK16, &p5551, 2, {1.0f, 0.0f, 16 / 31.0f, 1.0f}},
+        {VK_FORMAT_B5G5R5A1_UNORM_PACK16, &p5551, 2, {16 / 31.0f, 0.0f, 1.0f, 1.0f}},
+        {VK_FORMAT_A1R5G5B5_UNORM_PACK16, &p1555, 2, {1.0f, 0.0f, 16 / 31.0f, 1.0f}},
+        {VK_FORMAT_R5G6B5_UNORM_PACK16, &p5551, 2, {1.0f, 1 / 63.0f, 1 / 31.0f, 1.0f}},
         {VK_FORMAT_D32_SFLOAT, &depth32, 4, {0.625f, 0.0f, 0.0f, 1.0f}},
         {VK_FORMAT_D16_UNORM, half, 2, {15360.0f / 65535, 0.0f, 0.0f, 1.0f}},
         /* the stencil byte above the depth does not count */

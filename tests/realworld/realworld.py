@@ -2,13 +2,18 @@
 """Real programs from Debian under the capture layer, replayed.
 
 Each case runs an unmodified program (Qt 5's Vulkan examples, vkd3d's
-D3D12-on-Vulkan demos, OpenGL programs on Vulkan through Mesa's zink) on
-lavapipe in Xvfb with the build-tree layer, waits for the trace of the
-frames it asked for, stops the program, and replays the trace.
+D3D12-on-Vulkan demos, mpv and GStreamer on Vulkan, vkcube beside the
+MangoHud and vkBasalt layers in both loader orders, OpenGL programs and
+games on Vulkan through Mesa's zink) on lavapipe in Xvfb with the
+build-tree layer, waits for the trace of the frames it asked for, stops
+the program, and replays the trace.
 
 A case that is expected to replay (`expect: "replay"`) must come back as
-the driver drew it: every frame replayed with 0 unsupported draws and the
-baseline at least PSNR_MIN dB against the driver's picture; a tessellated
+the driver drew it: every frame replayed with 0 unsupported draws, every
+dispatch replayed and the baseline at least PSNR_MIN dB against the
+driver's picture; a case with `below` (overshade below another layer) must
+also hold more draws than the same program captured with overshade above
+that layer (the other layer's own); a tessellated
 case is also replayed with `--modes all` and every unit other than the
 baseline and SSAA must save shading (PMU, which merges partially covered
 pixels, on a single-sampled frame at `--msaa 4`).
@@ -47,6 +52,12 @@ GAME = dict(ZINK, SDL_AUDIODRIVER="dummy", ALSOFT_DRIVERS="null")
 # main, before any graphics), with or without the layer: those run in the
 # plain leg only, skipped by this reason in the sanitizer leg.
 GETTEXT_HANG = "the program hangs in bindtextdomain with the sanitizer runtime preloaded"
+# vkBasalt reads its effects from a file (VKBASALT_CONFIG_FILE; "{tmp}" is
+# the case's temporary directory); without one it does nothing.
+VKBASALT = {"VKBASALT_CONFIG_FILE": "{tmp}/vkBasalt.conf"}
+VKBASALT_FILES = {"vkBasalt.conf": "effects = cas:fxaa:smaa\ncasSharpness = 0.4\n"}
+VKBASALT_MANIFEST = "/usr/share/vulkan/implicit_layer.d/vkBasalt.json"
+MANGOHUD_MANIFEST = "/usr/share/vulkan/implicit_layer.d/MangoHud.json"
 
 
 def qt_example(name):
@@ -124,8 +135,77 @@ CASES = {
     # too): lavapipe's EWA filter (pipeline/texture/tex_sample.c).
     "zink-neverball": dict(cmd=["/usr/games/neverball"], env=GAME, frames="60",
                            delimiter="draws:1", expect="replay", asan_skip=GETTEXT_HANG),
+    # billard-gl (GLUT): a lit, textured pool table in fixed-function GL
+    # (zink's generated shaders for lighting and texture environments),
+    # blended text over it; its intro logo fills the first few hundred
+    # frames, so the table's frame is a later one.
+    "zink-billard-gl": dict(cmd=["/usr/games/billard-gl"], env=GAME, frames="400",
+                            delimiter="draws:1", expect="replay"),
+    # SuperTux (SDL 2, OpenGL 3.3 core renderer): 2D sprites batched in
+    # vertex buffers, a title screen with its tile map.
+    "zink-supertux": dict(cmd=["/usr/games/supertux2"], env=GAME, frames="60",
+                          delimiter="draws:1", expect="replay"),
+    # Armagetron Advanced (SDL 1.2, legacy GL): the 3D grid arena behind
+    # its menu, display lists, line and quad primitives.
+    "zink-armagetronad": dict(cmd=["/usr/games/armagetronad"], env=GAME, frames="60",
+                              delimiter="draws:1", expect="replay"),
+    # Other layers beside ours, as users run games.  The loader puts the
+    # implicit layer it finds first nearest the application (docs/layer.md,
+    # "Beside other layers"): with our manifest under XDG_DATA_HOME (found
+    # before /usr/share) overshade sees the application's calls only and the
+    # other layer's work happens below it, after the reference picture is
+    # copied; with `below` our manifest is found last, overshade sees the
+    # other layer's own command buffers, and the frame and its reference
+    # include what that layer drew (check_below: more draws than the same
+    # program captured with overshade above).
+    # MangoHud's overlay: Dear ImGui draws (a font atlas texture, scissored
+    # indexed draws, vertex colours) recorded and submitted inside
+    # vkQueuePresentKHR.
+    "mangohud-vkcube": dict(cmd=["vkcube"], env={"MANGOHUD": "1"}, frames="5",
+                            expect="replay", needs=[MANGOHUD_MANIFEST]),
+    "mangohud-below-vkcube": dict(cmd=["vkcube"], env={"MANGOHUD": "1"}, frames="5",
+                                  expect="replay", below=True, needs=[MANGOHUD_MANIFEST]),
+    # vkBasalt's post-processing: the application renders into images the
+    # layer made, and at present CAS, FXAA and SMAA (full-screen passes,
+    # SMAA with its area and search textures and a stencil pass) write the
+    # swapchain image.
+    "vkbasalt-vkcube": dict(cmd=["vkcube"], env=dict(VKBASALT, ENABLE_VKBASALT="1"),
+                            files=VKBASALT_FILES, frames="5", expect="replay",
+                            needs=[VKBASALT_MANIFEST]),
+    "vkbasalt-below-vkcube": dict(cmd=["vkcube"], env=dict(VKBASALT, ENABLE_VKBASALT="1"),
+                                  files=VKBASALT_FILES, frames="5", expect="replay",
+                                  below=True, needs=[VKBASALT_MANIFEST]),
+    # mpv's Vulkan renderer (libplacebo): a video test pattern uploaded
+    # every frame, scaled and dithered by generated GLSL.  libplacebo skips
+    # software devices unless one is named.
+    "mpv-vulkan": dict(cmd=["mpv", "--no-config", "--vo=gpu", "--gpu-api=vulkan",
+                            "--gpu-context=x11vk", "--vulkan-device={lavapipe}",
+                            "--ao=null", "--length=60",
+                            "av://lavfi:testsrc=size=320x240:rate=30"],
+                       frames="10", expect="replay"),
+    # GStreamer's Vulkan elements: NV12 frames uploaded by vulkanupload
+    # (buffer-to-image copies, one image per plane), converted to RGBA by
+    # vulkancolorconvert (a fragment shader sampling both planes), copied
+    # to the swapchain image by vulkansink.
+    "gst-vulkansink": dict(cmd=["gst-launch-1.0", "videotestsrc", "pattern=smpte", "!",
+                                "video/x-raw,format=NV12", "!", "vulkanupload", "!",
+                                "vulkancolorconvert", "!", "vulkansink"],
+                           frames="10", expect="replay"),
 
 }
+
+def lavapipe_name():
+    """lavapipe's deviceName (it names the LLVM version), for programs that
+    take a device by name."""
+    env = dict(os.environ, VK_ICD_FILENAMES=lavapipe_icd())
+    p = subprocess.run(["vulkaninfo", "--summary"], env=env, stdout=subprocess.PIPE,
+                       stderr=subprocess.DEVNULL, timeout=60)
+    for line in p.stdout.decode("utf-8", "replace").splitlines():
+        key, _, value = line.partition("=")
+        if key.strip() == "deviceName" and "llvmpipe" in value:
+            return value.strip()
+    return "llvmpipe"
+
 
 # The program's own window system failing: OpenSceneGraph's examples fail
 # XOpenDisplay now and then, or get an X error creating their window, also
@@ -180,7 +260,16 @@ def capture_once(case, tmp, manifest, final):
                                "suppressions=" + supp)
     data_home = os.path.join(tmp, "share")
     layer_dir = os.path.join(data_home, "vulkan", "implicit_layer.d")
+    if case.get("below"):
+        # Found after the system's layers: the loader puts it below them.
+        after = os.path.join(tmp, "share-after")
+        layer_dir = os.path.join(after, "vulkan", "implicit_layer.d")
+        env["XDG_DATA_DIRS"] = "%s:%s" % (env.get("XDG_DATA_DIRS") or
+                                          "/usr/local/share:/usr/share", after)
     os.makedirs(layer_dir, exist_ok=True)
+    for name, text in case.get("files", {}).items():
+        with open(os.path.join(tmp, name), "w") as f:
+            f.write(text)
     shutil.copy(manifest, os.path.join(layer_dir, "VkLayer_overshade.json"))
     out = os.path.join(tmp, "trace")
     runtime = os.path.join(tmp, "runtime")
@@ -194,8 +283,10 @@ def capture_once(case, tmp, manifest, final):
                 "OVERSHADE_OUTPUT": out})
     if "delimiter" in case:
         env["OVERSHADE_FRAME_DELIMITER"] = case["delimiter"]
-    env.update(case.get("env", {}))
-    cmd = xvfb("1024x768x24") + case["cmd"]
+    env.update({k: v.replace("{tmp}", tmp) for k, v in case.get("env", {}).items()})
+    args = [a.replace("{lavapipe}", lavapipe_name()) if "{lavapipe}" in a else a
+            for a in case["cmd"]]
+    cmd = xvfb("1024x768x24") + args
     log_path = os.path.join(tmp, "program.log")
     with open(log_path, "wb") as log:
         p = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -272,6 +363,12 @@ def check_replays(name, case, report):
         check(f.get("draws", 0) > 0, "frame %s: no draws" % idx)
         check(f.get("unsupported_draws") == 0,
               "frame %s: unsupported draws: %r" % (idx, reasons(f)[:4]))
+        # A dispatch not replayed leaves what it writes stale, which a
+        # frame can hide (mpv's uploads change little between frames).
+        compute = f.get("compute") or {}
+        check(compute.get("unsupported", 0) == 0,
+              "frame %s: dispatches not replayed: %r" %
+              (idx, [d.get("detail") for d in compute.get("not_replayed", [])][:4]))
         check(isinstance(psnr, (int, float)) and psnr >= PSNR_MIN,
               "frame %s: baseline PSNR %r below %.0f dB" % (idx, psnr, PSNR_MIN))
         if case.get("tessellated"):
@@ -302,6 +399,29 @@ def check_gap(case, report):
             check(case["reason"] in r, "frame %s: unexpected reason %r" % (f.get("index"), r))
 
 
+def check_below(case, tmp, args, report):
+    """A case with overshade below another layer also runs with overshade
+    above it (found first): the frame it captures there holds the
+    application's draws only, so below there must be more (the other
+    layer's), and both replay."""
+    above = dict(case, below=False)
+    sub = os.path.join(tmp, "above")
+    os.makedirs(sub)
+    trace = capture(above, sub, args.manifest)
+    if not trace:
+        return
+    report_above = replay(args.overshade, trace, os.path.join(sub, "baseline"))
+    if not report_above:
+        return
+    check_replays(args.case + " (overshade above)", above, report_above)
+    draws = {f.get("index"): f.get("draws", 0) for f in report_above.get("frames", [])}
+    for f in report.get("frames", []):
+        idx = f.get("index")
+        check(idx in draws and f.get("draws", 0) > draws[idx],
+              "frame %s: %s draws below the other layer, %s above it: its draws are "
+              "missing" % (idx, f.get("draws"), draws.get(idx)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("case", nargs="?")
@@ -320,6 +440,10 @@ def main():
     status = unavailable((case["cmd"][0], "Xvfb"))
     if status:
         return status
+    for path in case.get("needs", []):
+        if not os.path.exists(path):
+            print("skip: %s is not installed (tools/test.sh installs it)" % path)
+            return 77
     if os.environ.get("OVERSHADE_TEST_ASAN_PRELOAD") and case.get("asan_skip"):
         print("skip under the sanitizer runtime: " + case["asan_skip"])
         return 77
@@ -330,6 +454,8 @@ def main():
             report = replay(args.overshade, trace, out)
             if report and case["expect"] == "replay":
                 check_replays(args.case, case, report)
+                if case.get("below"):
+                    check_below(case, tmp, args, report)
                 if case.get("tessellated"):
                     allout = os.path.join(tmp, "all")
                     report_all = replay(args.overshade, trace, allout, "--modes", "all")

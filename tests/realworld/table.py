@@ -4,23 +4,30 @@ realworld.py with --keep into DIR and prints one Markdown row per captured
 frame (draws, unsupported draws and their reasons, baseline PSNR/SSIM against
 the driver's picture, replay time against the driver's GPU time).
 
-usage: table.py --manifest M --overshade BIN --keep DIR
+usage: table.py --manifest M --overshade BIN --keep DIR [--cases A,B,...]
+(--cases: only those cases, in the table's order.)
 """
+import argparse
 import json
 import os
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-from common import parse_args  # noqa: E402
 
 
 def main():
-    args = parse_args("--keep")
+    ap = argparse.ArgumentParser()
+    for name in ("--manifest", "--overshade", "--keep"):
+        ap.add_argument(name, required=True)
+    ap.add_argument("--cases", help="comma-separated cases (default: all)")
+    args = ap.parse_args()
     script = os.path.join(HERE, "realworld.py")
     cases = subprocess.run([sys.executable, script, "--list"], stdout=subprocess.PIPE,
                            check=True).stdout.decode().split()
+    if args.cases:
+        wanted = args.cases.split(",")
+        cases = [c for c in cases if c in wanted]
     print("| program | frame | draws | unsupported (reasons) | tessellated | PSNR dB | SSIM "
           "| replay ms | driver GPU ms | replay / driver | test |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")

@@ -11,8 +11,12 @@
  *     as a 2D array, sees layer 1 as rendered and layer 0 as it was, and
  *     after layer 1 is cleared by a later pass, the cleared layer;
  *     rendering into mip level 1, then sampling with explicit LOD 1, sees
- *     level 1 as rendered.
+ *     level 1 as rendered;
+ *   - the view's format: an image rendered through a UNORM view and then
+ *     sampled through an SRGB view (a mutable-format image, as vkBasalt
+ *     makes them) is decoded from sRGB.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +32,7 @@
 #include "fullscreen_vert.h"
 #include "gradient_frag.h"
 #include "lod_sample_frag.h"
+#include "texture_frag.h"
 #include "subpass_coord_frag.h"
 #include "subpass_frag.h"
 #include "subpass_ms_frag.h"
@@ -320,6 +325,84 @@ test_subresource_targets(struct sim_ir_shader *vs, struct sim_ir_shader *gradien
     images[3].level = 1;
 }
 
+/* sRGB-encoded byte v, decoded to linear, as a UNORM8 byte. */
+static int
+srgb_decoded(uint32_t v)
+{
+    double c = v / 255.0;
+    c = c <= 0.04045 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4);
+    return (int)(c * 255.0 + 0.5);
+}
+
+/* Image 0 (UNORM, no contents before the frame) gets the gradient; pass 1
+ * samples it through an SRGB view of the same image into image 1. */
+static void
+test_view_format(struct sim_ir_shader *vs, struct sim_ir_shader *gradient,
+                 struct sim_ir_shader *sample_fs)
+{
+    static struct sim_image images[2];
+    static struct sim_pass passes[2];
+    static struct sim_draw draws[2];
+    static struct sim_program progs[2];
+    static struct sim_tex_sampler nearest;
+    static struct sim_binding bind;
+    static const uint32_t bind_image[1] = {0};
+    static struct sim_view_range range[1] = {{VK_IMAGE_VIEW_TYPE_2D, 0, 1, 0, 1}};
+    struct sim_ir_shader *fs[2] = {gradient, sample_fs};
+    struct sim_frame frame = {0};
+    struct sim_replay_options opt = {.threads = 1};
+    struct sim_replay_result *r = NULL;
+    uint32_t w = 0, h = 0;
+    int bad = 0;
+
+    range[0].format = VK_FORMAT_R8G8B8A8_SRGB;
+    images[0] = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1, 1, NULL, 0};
+    images[1] = images[0];
+    memset(&nearest, 0, sizeof(nearest));
+    nearest.mag_filter = nearest.min_filter = VK_FILTER_NEAREST;
+    nearest.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+    for (int i = 0; i < 3; i++) {
+        nearest.address_mode[i] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    }
+    nearest.max_lod = 1000.0f;
+    bind = (struct sim_binding){.set = 0, .binding = 0, .image = NULL, .sampler = &nearest};
+    for (uint32_t i = 0; i < 2; i++) {
+        memset(&progs[i], 0, sizeof(progs[i]));
+        progs[i].stages[SIM_STAGE_VERTEX] = vs;
+        progs[i].stages[SIM_STAGE_FRAGMENT] = fs[i];
+        passes[i] = colour_pass(i, W, H);
+        fullscreen_draw(&draws[i], &progs[i], W, H);
+        passes[i].draws = &draws[i];
+        passes[i].draw_count = 1;
+    }
+    draws[1].bindings = &bind;
+    draws[1].binding_count = 1;
+    draws[1].binding_images = bind_image;
+    draws[1].binding_ranges = range;
+    test_sim_frame_init(&frame, images, 2, passes, 2, 1);
+    r = test_sim_replay("view format", &frame, &opt);
+    if (!r) {
+        return;
+    }
+    check_all_drawn(r, 2);
+    uint8_t *px = sim_replay_result_image_rgba8(r, SIM_UNIT_BASELINE, 1, &w, &h);
+    CHECK(px != NULL && w == W && h == H);
+    for (uint32_t y = 0; px && y < h; y++) {
+        for (uint32_t x = 0; x < w; x++) {
+            const uint8_t *a = px + 4 * ((size_t)y * w + x);
+            int e[4] = {srgb_decoded(x), srgb_decoded(y), srgb_decoded(64), 255};
+            for (int c = 0; c < 4; c++) {
+                if (abs(a[c] - e[c]) > 1 && bad++ == 0) {
+                    fprintf(stderr, "view format: pixel (%u, %u) channel %d is %d, want %d\n",
+                            x, y, c, a[c], e[c]);
+                }
+            }
+        }
+    }
+    CHECK_EQ_INT(0, bad);
+    sim_replay_result_destroy(r);
+}
+
 int
 main(void)
 {
@@ -341,6 +424,12 @@ main(void)
     if (vs && gradient && array_fs && lod_fs) {
         test_subresource_targets(vs, gradient, array_fs, lod_fs);
     }
+    struct sim_ir_shader *sample_fs =
+        test_sim_load(replay_texture_frag, sizeof(replay_texture_frag));
+    if (vs && gradient && sample_fs) {
+        test_view_format(vs, gradient, sample_fs);
+    }
+    sim_ir_shader_destroy(sample_fs);
     sim_ir_shader_destroy(array_fs);
     sim_ir_shader_destroy(lod_fs);
     sim_ir_shader_destroy(vs);
