@@ -213,8 +213,11 @@ def lavapipe_name():
 
 # The program's own window system failing (X errors creating its window,
 # no display), which zink then answers with frames of no pixels: seen with
-# OpenSceneGraph's threaded viewer (see OSG), never caused by the layer.
-X_TROUBLE = ("Unable to open display", "cannot open display", "X Error of failed request")
+# OpenSceneGraph's threaded viewer (see OSG) and, once under load, with
+# GStreamer; never caused by the layer.
+X_TROUBLE = ("Unable to open display", "cannot open display", "X Error of failed request",
+             # GStreamer's vulkansink when its XCB connection failed
+             "Cannot create an XCB window from a non-XCB display")
 
 
 def capture(case, tmp, manifest):
