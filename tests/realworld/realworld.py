@@ -46,10 +46,6 @@ PSNR_MIN = 40.0
 ZINK = {"GALLIUM_DRIVER": "zink", "LIBGL_ALWAYS_SOFTWARE": "1"}
 # Games run silent: no sound server in the test (and SDL's PulseAudio
 # start-up deadlocks in glibc's gettext lock with the sanitizer runtime).
-# OpenSceneGraph's viewer opens its X display from several threads at once
-# (without XInitThreads) and fails "Unable to open display" in 4 of 16
-# runs, with or without the layer; single-threaded it failed in 0 of 16.
-OSG = dict(ZINK, OSG_THREADING="SingleThreaded")
 GAME = dict(ZINK, SDL_AUDIODRIVER="dummy", ALSOFT_DRIVERS="null")
 # With the sanitizer runtime preloaded (tools/test.sh's sanitizer leg),
 # some games hang at start-up in glibc's gettext lock (bindtextdomain, in
@@ -109,21 +105,21 @@ CASES = {
     # (Mesa 22.3's zink passes freed memory to vkCmdSetVertexInputEXT; the
     # sanitizer leg lets it through by name, see capture() and
     # layer/lyr_commands.c, so the OpenSceneGraph cases run there too.)
-    "zink-osgtessellationshaders": dict(cmd=["osgtessellationshaders"], env=OSG,
+    "zink-osgtessellationshaders": dict(cmd=["osgtessellationshaders"], env=ZINK,
                                         frames="30", delimiter="submits:1",
                                         expect="replay", tessellated=True),
     # OpenSceneGraph's examples that need no data files: a geometry shader,
     # a procedural terrain, multiple render targets, a compute shader
     # writing a texture, shader storage buffers.
-    "zink-osggeometryshaders": dict(cmd=["osggeometryshaders"], env=OSG, frames="30",
+    "zink-osggeometryshaders": dict(cmd=["osggeometryshaders"], env=ZINK, frames="30",
                                     delimiter="draws:1", expect="replay"),
-    "zink-osghangglide": dict(cmd=["osghangglide"], env=OSG, frames="30",
+    "zink-osghangglide": dict(cmd=["osghangglide"], env=ZINK, frames="30",
                               delimiter="draws:1", expect="replay"),
-    "zink-osgmultiplerendertargets": dict(cmd=["osgmultiplerendertargets"], env=OSG,
+    "zink-osgmultiplerendertargets": dict(cmd=["osgmultiplerendertargets"], env=ZINK,
                                           frames="30", delimiter="draws:1", expect="replay"),
-    "zink-osgcomputeshaders": dict(cmd=["osgcomputeshaders"], env=OSG, frames="30",
+    "zink-osgcomputeshaders": dict(cmd=["osgcomputeshaders"], env=ZINK, frames="30",
                                    delimiter="draws:1", expect="replay"),
-    "zink-osgSSBO": dict(cmd=["osgSSBO"], env=OSG, frames="30", delimiter="draws:1",
+    "zink-osgSSBO": dict(cmd=["osgSSBO"], env=ZINK, frames="30", delimiter="draws:1",
                          expect="replay"),
     # OpenGL games through zink, at their first screen: frames delimited by
     # the submits that draw (zink submits uploads on their own while a
@@ -212,9 +208,10 @@ def lavapipe_name():
 
 
 # The program's own window system failing (X errors creating its window,
-# no display), which zink then answers with frames of no pixels: seen with
-# OpenSceneGraph's threaded viewer (see OSG) and, once under load, with
-# GStreamer; never caused by the layer.
+# no display), which zink then answers with frames of no pixels.  Seen
+# with OpenSceneGraph's examples and GStreamer while the X servers reset
+# when their last client left (tests/xvfb.py now starts them -noreset);
+# never caused by the layer.
 X_TROUBLE = ("Unable to open display", "cannot open display", "X Error of failed request",
              # GStreamer's vulkansink when its XCB connection failed
              "Cannot create an XCB window from a non-XCB display")
