@@ -400,6 +400,7 @@ test_view_format(struct sim_ir_shader *vs, struct sim_ir_shader *gradient,
         }
     }
     CHECK_EQ_INT(0, bad);
+    free(px);
     sim_replay_result_destroy(r);
 }
 
