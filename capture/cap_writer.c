@@ -10,6 +10,7 @@
  * cap_writer_finish, so a crash or an abandoned capture never leaves a
  * truncated file under the final name.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +37,7 @@ struct cap_writer {
 
     uint64_t bytes;
     enum cap_error error; /* sticky: once set, every later call returns it */
+    int os_error;         /* errno of the first failed file operation, or 0 */
     int finished;
 
     ZSTD_CCtx *cctx;
@@ -141,6 +143,16 @@ cap_fsize_guard_end(struct cap_fsize_guard *g)
     pthread_sigmask(SIG_SETMASK, &g->old, NULL);
 }
 
+/* After a file operation: keeps errno of the first that failed (taken
+ * before anything else can change it). */
+static void
+cap_writer_keep_errno(struct cap_writer *w, int ok)
+{
+    if (!ok && !w->os_error) {
+        w->os_error = errno ? errno : EIO;
+    }
+}
+
 /* Writes `size` bytes and zero padding up to a multiple of 8. */
 static enum cap_error
 cap_writer_emit(struct cap_writer *w, const void *data, uint64_t size)
@@ -155,8 +167,10 @@ cap_writer_emit(struct cap_writer *w, const void *data, uint64_t size)
         struct cap_fsize_guard g;
         int ok;
         cap_fsize_guard_begin(&g);
+        errno = 0;
         ok = (!size || fwrite(data, 1, (size_t)size, w->file) == size) &&
              (!pad || fwrite(cap_zeros, 1, (size_t)pad, w->file) == pad);
+        cap_writer_keep_errno(w, ok);
         cap_fsize_guard_end(&g);
         if (!ok) {
             return CAP_ERROR_IO;
@@ -227,6 +241,7 @@ struct cap_writer *
 cap_writer_create(const char *path, enum cap_error *err)
 {
     enum cap_error dummy, e;
+    int saved;
     struct cap_writer *w;
     size_t len;
 
@@ -266,7 +281,9 @@ cap_writer_create(const char *path, enum cap_error *err)
     return w;
 
 error:
+    saved = errno; /* the caller may say why the file could not be made */
     cap_writer_destroy(w);
+    errno = saved;
     return NULL;
 }
 
@@ -437,10 +454,17 @@ cap_writer_finish(struct cap_writer *w)
         w->file = NULL;
         /* The rename publishes the trace: its bytes must be on disk first. */
         cap_fsize_guard_begin(&g);
+        errno = 0;
         ok = fflush(file) == 0 && fsync(fileno(file)) == 0;
+        cap_writer_keep_errno(w, ok);
         ok = fclose(file) == 0 && ok;
+        cap_writer_keep_errno(w, ok);
         cap_fsize_guard_end(&g);
-        if (!ok || rename(w->tmp_path, w->path) != 0) {
+        if (ok && rename(w->tmp_path, w->path) != 0) {
+            cap_writer_keep_errno(w, 0);
+            ok = 0;
+        }
+        if (!ok) {
             remove(w->tmp_path);
             return cap_writer_fail(w, CAP_ERROR_IO);
         }
@@ -471,6 +495,12 @@ uint64_t
 cap_writer_bytes(const struct cap_writer *w)
 {
     return w ? w->bytes : 0;
+}
+
+int
+cap_writer_os_error(const struct cap_writer *w)
+{
+    return w ? w->os_error : 0;
 }
 
 void

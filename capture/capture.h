@@ -1045,6 +1045,11 @@ cap_writer_take_memory(struct cap_writer *w, size_t *size);
 uint64_t
 cap_writer_bytes(const struct cap_writer *w);
 
+/* errno of the writer's first failed file operation (ENOSPC for a full
+ * disk, EFBIG past the file-size limit), or 0: what CAP_ERROR_IO was. */
+int
+cap_writer_os_error(const struct cap_writer *w);
+
 /* Frees the writer; an unfinished file writer removes its temporary file.
  * NULL does nothing. */
 void

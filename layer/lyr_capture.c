@@ -58,7 +58,7 @@ struct lyr_capture {
     int online;
     uint64_t decided_frame; /* online: 1 + the last frame admitted or skipped */
     int over_budget;        /* online: the frame outgrew stats_max_mb */
-    char fail_why[160];     /* online: why the frame failed */
+    char fail_why[600];     /* online: why the frame failed */
 
     struct cap_writer *writer;
     char path[4200];
@@ -126,6 +126,34 @@ frame_fail(struct lyr_capture *cap, const char *why, uint64_t handle)
                   what);
     }
     cap->frame_failed = 1;
+}
+
+/* A writer's failure in words: the error, and for a file operation the
+ * system's reason ("No space left on device"). */
+static const char *
+writer_failure(const struct cap_writer *w, enum cap_error err, char *buf, size_t size)
+{
+    int os = err == CAP_ERROR_IO ? cap_writer_os_error(w) : 0;
+    if (!os) {
+        return cap_error_message(err);
+    }
+    snprintf(buf, size, "%s: %s", cap_error_message(err), strerror(os));
+    return buf;
+}
+
+/* The frame fails because its writer did.  A file that could not be
+ * written (a full disk, the file-size limit) is abandoned at the frame's
+ * end (end_frame): the message says so, once. */
+static void
+writer_fail(struct lyr_capture *cap, enum cap_error err)
+{
+    char text[256], why[512];
+    const char *what = writer_failure(cap->writer, err, text, sizeof(text));
+    if (!cap->online && cap_writer_os_error(cap->writer)) {
+        snprintf(why, sizeof(why), "%.255s; %.200s abandoned, capture stopped", what, cap->path);
+        what = why;
+    }
+    frame_fail(cap, what, 0);
 }
 
 static int
@@ -352,7 +380,7 @@ emit_object(struct lyr_device *dev, struct lyr_capture *cap, enum cap_object_kin
         enum cap_error err = cap_writer_add_blob(cap->writer, o->data.data, o->parent,
                                                  &m.code_blob);
         if (err != CAP_ERROR_OK) {
-            frame_fail(cap, cap_error_message(err), 0);
+            writer_fail(cap, err);
             return;
         }
         add_object_block(cap, o->block, &m, sizeof(m), first_frame);
@@ -1080,7 +1108,7 @@ run_snapshots(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_queue 
         enum cap_error err = cap_writer_add_blob(cap->writer, (const uint8_t *)st.map + j->offset,
                                                  j->size, &s.blob);
         if (err != CAP_ERROR_OK) {
-            frame_fail(cap, cap_error_message(err), 0);
+            writer_fail(cap, err);
             break;
         }
         cap_buf_append(&cap->snapshots, &s, sizeof(s));
@@ -1254,14 +1282,17 @@ open_trace(struct lyr_device *dev, struct lyr_capture *cap)
     snprintf(cap->path, sizeof(cap->path), "%s/%s-%ld.ovs", lyr_config.output,
              program_invocation_short_name, (long)getpid());
     enum cap_error err;
+    char why[256];
     cap->writer = cap_writer_create(cap->path, &err);
     if (!cap->writer) {
-        LYR_ERROR("cannot write %s: %s; capture disabled", cap->path, cap_error_message(err));
+        LYR_ERROR("cannot write %s: %s%s%s; capture disabled", cap->path, cap_error_message(err),
+                  err == CAP_ERROR_IO ? ": " : "", err == CAP_ERROR_IO ? strerror(errno) : "");
         return -1;
     }
     err = add_device_block(dev, cap->writer);
     if (err != CAP_ERROR_OK) {
-        LYR_ERROR("cannot write %s: %s; capture disabled", cap->path, cap_error_message(err));
+        LYR_ERROR("cannot write %s: %s; capture disabled", cap->path,
+                  writer_failure(cap->writer, err, why, sizeof(why)));
         cap_writer_destroy(cap->writer);
         cap->writer = NULL;
         return -1;
@@ -1311,7 +1342,9 @@ close_trace(struct lyr_device *dev, struct lyr_capture *cap, const char *why)
     }
     enum cap_error err = cap_writer_finish(cap->writer);
     if (err != CAP_ERROR_OK) {
-        LYR_ERROR("cannot finish %s: %s", cap->path, cap_error_message(err));
+        char text[256];
+        LYR_ERROR("cannot finish %s: %s", cap->path,
+                  writer_failure(cap->writer, err, text, sizeof(text)));
     } else {
         LYR_INFO("wrote %s: %u frame%s, %llu bytes (%s)", cap->path, cap->frames_written,
                  cap->frames_written == 1 ? "" : "s",
@@ -1412,7 +1445,7 @@ stats_capture(struct lyr_device *dev)
         err = add_device_block(dev, cap->writer);
     }
     if (err != CAP_ERROR_OK) {
-        frame_fail(cap, cap_error_message(err), 0);
+        writer_fail(cap, err);
         end_online_frame(cap, NULL);
         reset_frame(cap);
         return NULL;
@@ -1455,8 +1488,10 @@ write_frame(struct lyr_device *dev, struct lyr_capture *cap, struct cap_frame *f
     enum cap_error err = write_frame_blocks(cap, frame);
     if (err != CAP_ERROR_OK) {
         /* The file may now hold a partial block: abandon the trace. */
-        LYR_ERROR("writing frame %llu failed: %s; capture stopped",
-                  (unsigned long long)cap->frame_index, cap_error_message(err));
+        char text[256];
+        LYR_ERROR("writing frame %llu to %s failed: %s; capture stopped",
+                  (unsigned long long)cap->frame_index, cap->path,
+                  writer_failure(cap->writer, err, text, sizeof(text)));
         cap_writer_destroy(cap->writer);
         cap->writer = NULL;
         dev->capture_done = 1;
@@ -1492,7 +1527,7 @@ end_online_frame(struct lyr_capture *cap, const struct cap_frame *frame)
             err = cap_writer_finish(cap->writer);
         }
         if (err != CAP_ERROR_OK) {
-            frame_fail(cap, cap_error_message(err), 0);
+            writer_fail(cap, err);
         }
     }
     if (cap->frame_failed) {
@@ -1538,6 +1573,11 @@ end_frame(struct lyr_device *dev, struct lyr_capture *cap, struct cap_frame *fra
         frame->capture_time_ns = lyr_now_ns() - cap->frame_start_ns;
         frame->gpu_time_ns = cap->gpu_ns;
         write_frame(dev, cap, frame);
+    }
+    if (!cap->online && cap->writer && cap_writer_os_error(cap->writer)) {
+        cap_writer_destroy(cap->writer); /* removes the partial file */
+        cap->writer = NULL;
+        dev->capture_done = 1;
     }
     reset_frame(cap);
 }
@@ -1733,7 +1773,7 @@ capture_attachment_reference(struct lyr_device *dev, struct lyr_capture *cap,
     enum cap_error err = cap_writer_add_blob(cap->writer, st.map, size, &frame->ref_blob);
     staging_destroy(dev, &st);
     if (err != CAP_ERROR_OK) {
-        frame_fail(cap, cap_error_message(err), 0);
+        writer_fail(cap, err);
         return;
     }
     need_object(dev, cap, CAP_OBJ_IMAGE, o->handle);
@@ -1948,7 +1988,7 @@ capture_reference(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_qu
     enum cap_error err = cap_writer_add_blob(cap->writer, st.map, size, &frame->ref_blob);
     staging_destroy(dev, &st);
     if (err != CAP_ERROR_OK) {
-        frame_fail(cap, cap_error_message(err), 0);
+        writer_fail(cap, err);
         return;
     }
     frame->ref_width = sc->extent.width;

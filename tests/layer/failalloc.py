@@ -16,12 +16,17 @@ every allocation from the first on failing.  Each run must:
 
 The same holds for a run under a file-size limit (RLIMIT_FSIZE, 8 000
 bytes) smaller than the trace: the write fails, the client runs on
-(SIGXFSZ would end it), and no trace or partial file is left.
+(SIGXFSZ would end it), and no trace or partial file is left.  And for a
+full disk: the output folder is a tmpfs (in a mount namespace of the run's
+own, `unshare`) of one page, and one of the largest number of pages
+smaller than the trace, so the disk fills in the first frame and while the
+trace is finished; the layer must name the system's reason (ENOSPC).
 
 usage: failalloc.py --client BIN --preload LIB --manifest M --overshade BIN [--stride S]
 Exit: 0 pass, 1 fail, 77 skip, 99 setup error.
 """
 import argparse
+import errno
 import glob
 import os
 import resource
@@ -48,12 +53,26 @@ def client_lines(text):
     return [l for l in text.splitlines() if l.startswith("mt_client:")]
 
 
-def run(args, tmp, n, after=False, fsize=None):
-    """One run failing allocation n (0: none).  Returns (exit status or
-    'timeout', the client's lines, the layer's lines, traces, leftovers,
-    the count)."""
+# Runs the client with its output folder on a tmpfs of $1 bytes, mounted in
+# a mount namespace of its own; lists the folder into $3 before the mount
+# goes.  Exit 97: the tmpfs could not be mounted.
+DISK_FULL = 'mkdir -p "$2" && mount -t tmpfs -o size="$1" tmpfs "$2" || exit 97\n' \
+            'shift 3; "$@"; rc=$?; ls -a "$OUT_DIR" > "$LISTING"; exit $rc\n'
+
+
+def disk_full_wrapper(size, out, listing):
+    return ["unshare", "--mount", "--map-root-user", "sh", "-c",
+            DISK_FULL.replace("$OUT_DIR", '"%s"' % out).replace("$LISTING", '"%s"' % listing),
+            "sh", str(size), out, listing]
+
+
+def run(args, tmp, n, after=False, fsize=None, disk=None):
+    """One run failing allocation n (0: none); with disk, on a tmpfs of that
+    many bytes.  Returns (exit status or 'timeout', the client's lines, the
+    layer's lines, traces, leftovers, the count)."""
     work = tempfile.mkdtemp(dir=tmp)
     out = os.path.join(work, "out")
+    listing = os.path.join(work, "listing")
     count_file = os.path.join(work, "count")
     env = {k: v for k, v in os.environ.items()
            if not k.startswith("OVERSHADE") and k not in ("DISABLE_OVERSHADE",
@@ -71,7 +90,8 @@ def run(args, tmp, n, after=False, fsize=None):
         if fsize:
             def limit():
                 resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-        p = subprocess.run([args.client] + CLIENT_ARGS, env=env, cwd=work,
+        wrap = disk_full_wrapper(disk, out, listing) if disk else []
+        p = subprocess.run(wrap + [args.client] + CLIENT_ARGS, env=env, cwd=work,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60,
                            preexec_fn=limit)
         rc, text = p.returncode, p.stdout.decode("utf-8", "replace")
@@ -81,8 +101,16 @@ def run(args, tmp, n, after=False, fsize=None):
     if os.path.exists(count_file):
         with open(count_file) as f:
             count = int(f.read().strip() or 0)
-    traces = glob.glob(os.path.join(out, "*.ovs"))
-    leftovers = glob.glob(os.path.join(out, "*.tmp"))
+    if disk:
+        names = []
+        if os.path.exists(listing):
+            with open(listing) as f:
+                names = f.read().split()
+        traces = [n for n in names if n.endswith(".ovs")]
+        leftovers = [n for n in names if n.endswith(".tmp")]
+    else:
+        traces = glob.glob(os.path.join(out, "*.ovs"))
+        leftovers = glob.glob(os.path.join(out, "*.tmp"))
     layer = [l for l in text.splitlines() if l.startswith("overshade:")]
     return rc, client_lines(text), layer, traces, leftovers, count, work
 
@@ -113,15 +141,41 @@ def main():
                      "the run without failures: exit %r, %d frames, traces %r, %d allocations"
                      % (rc, len(expected), traces, total)):
             return 1
+        trace_size = os.path.getsize(traces[0])
         shutil.rmtree(work)
-        print("the layer allocates %d times over the run" % total)
+        print("the layer allocates %d times over the run; the trace is %d bytes"
+              % (total, trace_size))
 
         rc, lines, layer, traces, left, _count, work = run(args, tmp, 0, fsize=8000)
         print("under a 8000-byte file-size limit the layer said: %r" % layer)
         check(rc == 0, "file-size limit: the client exited %r" % rc)
         check(lines == expected, "file-size limit: the client's output changed: %r" % lines)
         check(not traces and not left, "file-size limit: files left: %r %r" % (traces, left))
+        errors = [l for l in layer if l.startswith("overshade: error:")]
+        check(len(errors) == 1 and os.strerror(errno.EFBIG) in errors[0],
+              "file-size limit: not one error line naming %r: %r" % (os.strerror(errno.EFBIG), layer))
         shutil.rmtree(work)
+
+        page = os.sysconf("SC_PAGE_SIZE")
+        check(trace_size > 2 * page, "the trace (%d bytes) must outgrow two pages" % trace_size)
+        for disk in (page, (trace_size - 1) // page * page):
+            rc, lines, layer, traces, left, _count, work = run(args, tmp, 0, disk=disk)
+            if rc == 97:
+                print("skip the full-disk cases: a tmpfs cannot be mounted here "
+                      "(unshare --mount --map-root-user)")
+                shutil.rmtree(work)
+                break
+            print("on a full disk of %d bytes the layer said: %r" % (disk, layer))
+            check(rc == 0, "full disk (%d bytes): the client exited %r" % (disk, rc))
+            check(lines == expected, "full disk (%d bytes): the client's output changed: %r"
+                  % (disk, lines))
+            check(not traces and not left, "full disk (%d bytes): files left: %r %r"
+                  % (disk, traces, left))
+            errors = [l for l in layer if l.startswith("overshade: error:")]
+            check(len(errors) == 1 and os.strerror(errno.ENOSPC) in errors[0],
+                  "full disk (%d bytes): not one error line naming %r: %r"
+                  % (disk, os.strerror(errno.ENOSPC), layer))
+            shutil.rmtree(work)
 
         tally = {"complete trace": 0, "no trace": 0}
         cases = [(n, False) for n in range(1, total + 1, max(1, args.stride))] + [(1, True)]
