@@ -273,6 +273,10 @@ simproc_run(struct simproc *sp, const struct stats_job *job, struct rep_wire_rep
         .samples = lyr_config.stats_msaa,
         .units = run_units(),
         .threads = 1,
+        /* A frame the simulator cannot finish in time ends with its
+         * unfinished draws named (SIM_REPLAY_ERROR_BUDGET) and is answered
+         * before the deadline, rather than killing the process. */
+        .budget_ms = lyr_config.stats_timeout_s * 750u,
     };
     /* One deadline for sending the frame and one for the answer. */
     int timeout_ms = (int)lyr_config.stats_timeout_s * 1000;

@@ -237,7 +237,7 @@ rep_summary_json_units(struct json_object *obj, const struct rep_summary *s, uin
  * not a guess. */
 #define REP_WIRE_MAGIC 0x4f565357u /* "OVSW" */
 #define REP_WIRE_VERSION                                                                   \
-    (2u * 2654435761u ^ (uint32_t)sizeof(struct rep_wire_request) * 40503u ^                \
+    (3u * 2654435761u ^ (uint32_t)sizeof(struct rep_wire_request) * 40503u ^                \
      (uint32_t)sizeof(struct rep_wire_reply) * 2246822519u)
 
 struct rep_wire_request {
@@ -247,7 +247,7 @@ struct rep_wire_request {
     uint32_t samples; /* 0: as captured */
     uint32_t units;   /* bit mask of enum sim_unit_kind */
     uint32_t threads;
-    uint32_t reserved;
+    uint32_t budget_ms; /* the frame's time budget (sim_replay_options.time_budget); 0: none */
 };
 
 struct rep_wire_reply {

@@ -63,6 +63,7 @@ simulate(const struct rep_wire_request *q, const uint8_t *bytes, struct rep_wire
         .samples = q->samples,
         .threads = q->threads ? q->threads : 1,
         .units = q->units | (1u << SIM_UNIT_BASELINE),
+        .time_budget = q->budget_ms / 1000.0,
     };
     double t0 = now_ms();
     enum sim_replay_error err = sim_replay_frame(&conv->frame, &opt, &res, detail);

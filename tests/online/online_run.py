@@ -25,6 +25,10 @@ Cases:
   crash, hang a simulator process (OVERSHADE_STATS_SIMULATOR) that crashes or
               never answers: vkcube presents every frame and exits 0; three
               restarts, then online mode stops, each with one log line.
+  budget      the demo's bumpy frames, far slower to simulate than a
+              stats_timeout_s of 1 s: each is answered within the deadline,
+              its unfinished draws named by the time budget (3/4 of the
+              timeout); no simulator is killed or restarted.
 
 `overshade run` is the build tree's binary, so it must find the build
 tree's layer manifest on its own (no XDG_DATA_HOME is set here).
@@ -456,11 +460,41 @@ def case_fault(args, tmp, kind):
     return 1 if FAIL else 0
 
 
+def case_budget(args, tmp):
+    if not args.demo:
+        print("skip: overshade-demo was not built")
+        return 77
+    out = os.path.join(tmp, "out")
+    frames = 3
+    env = clean_env(tmp, {"OVERSHADE_FRAME_DELIMITER": "submits:1",
+                          "OVERSHADE_STATS_TIMEOUT_S": "1"})
+    rc, _, err = run([args.overshade, "run", "--out", out, "--", args.demo, "--offscreen",
+                      "--scene", "bumpy", "--frames", str(frames), "--resolution", "864x540"],
+                     env)
+    check(rc == 0, "the demo exited with %d" % rc)
+    check("restarting it" not in err and "online stats stopped" not in err,
+          "a simulator was killed: %r" % [l for l in err.splitlines() if "simulator" in l])
+    _, rows, summary = read_csv(out)
+    if rows is None or summary is None:
+        return 1
+    check(summary.get("frames_failed") == 0, "frames_failed %r" % summary.get("frames_failed"))
+    budget = "SIM_REPLAY_ERROR_BUDGET: the frame's time budget of 0.75 s ran out"
+    cut = [r for r in rows if budget in r["unsupported_reasons"]]
+    check(len(cut) >= 1, "no frame ended by its time budget: %r" %
+          [(r["frame"], r["sim_ms"], r["unsupported_reasons"]) for r in rows])
+    for r in cut:
+        check(0 < int(r["unsupported_draws"]) <= int(r["draws"]) and float(r["sim_ms"]) < 1000,
+              "frame %s: %s of %s draws unfinished in %s ms" %
+              (r["frame"], r["unsupported_draws"], r["draws"], r["sim_ms"]))
+    return 1 if FAIL else 0
+
+
 CASES = {"crash": lambda a, t: case_fault(a, t, "crash"),
          "hang": lambda a, t: case_fault(a, t, "hang"),
          "vkcube": case_vkcube, "demo": case_demo, "interval": case_interval,
          "bound": case_bound, "validation": case_validation, "status": case_status,
-         "usage": case_usage, "tty": case_tty, "unwritable": case_unwritable}
+         "usage": case_usage, "tty": case_tty, "unwritable": case_unwritable,
+         "budget": case_budget}
 
 
 def main():
