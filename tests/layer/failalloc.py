@@ -153,7 +153,8 @@ def main():
         check(not traces and not left, "file-size limit: files left: %r %r" % (traces, left))
         errors = [l for l in layer if l.startswith("overshade: error:")]
         check(len(errors) == 1 and os.strerror(errno.EFBIG) in errors[0],
-              "file-size limit: not one error line naming %r: %r" % (os.strerror(errno.EFBIG), layer))
+              "file-size limit: not one error line naming %r: %r"
+              % (os.strerror(errno.EFBIG), layer))
         shutil.rmtree(work)
 
         page = os.sysconf("SC_PAGE_SIZE")

@@ -46,7 +46,8 @@ PSNR_MIN = 40.0
 ZINK = {"GALLIUM_DRIVER": "zink", "LIBGL_ALWAYS_SOFTWARE": "1"}
 # Games run silent: no sound server in the test (and SDL's PulseAudio
 # start-up deadlocks in glibc's gettext lock with the sanitizer runtime).
-GAME = dict(ZINK, SDL_AUDIODRIVER="dummy", ALSOFT_DRIVERS="null")
+GAME_SOUND_OFF = {"SDL_AUDIODRIVER": "dummy", "ALSOFT_DRIVERS": "null"}
+GAME = dict(ZINK, **GAME_SOUND_OFF)
 # With the sanitizer runtime preloaded (tools/test.sh's sanitizer leg),
 # some games hang at start-up in glibc's gettext lock (bindtextdomain, in
 # main, before any graphics), with or without the layer: those run in the
@@ -66,8 +67,9 @@ def qt_example(name):
 
 
 # name: program, environment, frames to capture, frame delimiter, what to
-# expect.  Zink under Xvfb has no Vulkan swapchain (it draws through the
-# X server's software path), so its frames are delimited by submissions.
+# expect, and `deadline`: seconds the capture may take (default 120).
+# Zink under Xvfb has no Vulkan swapchain (it draws through the X server's
+# software path), so its frames are delimited by submissions.
 CASES = {
     "qt-hellovulkantriangle": dict(cmd=[qt_example("hellovulkantriangle")],
                                    env={"QT_QPA_PLATFORM": "xcb"}, frames="5",
@@ -149,6 +151,20 @@ CASES = {
     # its menu, display lists, line and quad primitives.
     "zink-armagetronad": dict(cmd=["/usr/games/armagetronad"], env=GAME, frames="60",
                               delimiter="draws:1", expect="replay"),
+    # Warzone 2100, a real-time strategy game with a Vulkan renderer of its
+    # own (vulkan.hpp, dynamic dispatch, SDL 2): its main menu, a 3D scene
+    # (the orbital station) behind text rendered from glyph atlases,
+    # blended panels and the game's own shaders.
+    "warzone2100-menu": dict(cmd=["/usr/games/warzone2100", "--gfxbackend=vulkan", "--window",
+                                  "--resolution=1024x768", "--nosound"],
+                             env=GAME_SOUND_OFF, frames="40", expect="replay"),
+    # Its first campaign mission, played: the terrain (texture splatting,
+    # fog, the lighting of its shaders), units, decals and the game's
+    # interface, at 640x480 (about 4 s a frame on lavapipe while it loads).
+    "warzone2100-cam1a": dict(cmd=["/usr/games/warzone2100", "--gfxbackend=vulkan", "--window",
+                                   "--resolution=640x480", "--nosound", "--game=CAM_1A"],
+                              env=GAME_SOUND_OFF, frames="40", expect="replay",
+                              deadline=400),
     # Other layers beside ours, as users run games.  The loader puts the
     # implicit layer it finds first nearest the application (docs/layer.md,
     # "Beside other layers"): with our manifest under XDG_DATA_HOME (found
@@ -295,7 +311,7 @@ def capture_once(case, tmp, manifest, final):
         p = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT,
                              start_new_session=True)
         traces = []
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + case.get("deadline", 120)
         while time.monotonic() < deadline and p.poll() is None:
             traces = glob.glob(os.path.join(out, "*.ovs"))
             if traces:
