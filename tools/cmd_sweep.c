@@ -119,7 +119,13 @@ struct sweep_args {
     const char *frames;
     const char *modes;
     const char *plot_only;
-    uint32_t parallel;
+    uint32_t parallel; /* slurm: tasks at once, 0 for no limit */
+    const char *engine; /* "local" (also when NULL) or "slurm" */
+    const char *partition, *time_limit;
+    const char *sbatch[CLI_SLURM_MAX_EXTRA];
+    uint32_t sbatch_count;
+    int no_wait;
+    const char *collect, *resubmit, *run_task; /* a sweep's DIR */
     char self[4096]; /* this executable, for the jobs */
     uint32_t axis_count;
     struct axis axes[MAX_AXES];
@@ -132,10 +138,17 @@ cli_sweep_usage(FILE *out)
     fprintf(out, "usage: overshade sweep --out DIR [--jobs N] [--frames LIST] [--modes LIST]\n"
                  "                       [--axis NAME=V1,V2,...]... [--set NAME=VALUE]...\n"
                  "                       [TRACE[@X]...]\n"
+                 "       overshade sweep --engine slurm [--partition P] [--time T] [--no-wait]\n"
+                 "                       [--sbatch-arg ARG]... --out DIR ...\n"
+                 "       overshade sweep --collect DIR\n"
+                 "       overshade sweep --resubmit-failed DIR [--partition P] [--time T]\n"
+                 "                       [--jobs N] [--sbatch-arg ARG]... [--no-wait]\n"
                  "       overshade sweep --plot-only DIR\n\n"
                  "Replays the traces over every combination of the axes' values, N jobs at a\n"
                  "time, and writes DIR/sweep.csv (one row per job, frame and unit), DIR/jobs.csv\n"
-                 "(each job's outcome), each job's replay in DIR/jobs/N/, and SVG figures.\n\n"
+                 "(each job's outcome), each job's replay in DIR/jobs/N/, and SVG figures.\n"
+                 "With --engine slurm the jobs are one Slurm job array (task N runs job N);\n"
+                 "DIR, the traces and this program must be on storage every node sees.\n\n"
                  "  --out DIR         output directory (created if missing)\n"
                  "  --jobs N          jobs run at once (default: the number of CPUs)\n"
                  "  --frames LIST     frames each job replays, as for replay (default: all)\n"
@@ -146,7 +159,20 @@ cli_sweep_usage(FILE *out)
                  "  --set NAME=VALUE  an axis of one value, kept whole (cps-foveated)\n"
                  "  TRACE[@X]         a trace (axis `trace`); X, a positive number, is the\n"
                  "                    trace's x in the figures: its triangle area in px^2\n"
-                 "  --plot-only DIR   draw the figures again from DIR/sweep.csv\n\n"
+                 "  --plot-only DIR   draw the figures again from DIR/sweep.csv\n"
+                 "  --engine E        local (default) or slurm: submit the jobs with sbatch\n"
+                 "                    --array, wait for them, then gather them as local does\n"
+                 "  --partition P     slurm: the partition (default: the cluster's)\n"
+                 "  --time T          slurm: each task's time limit (MINUTES, HH:MM:SS,\n"
+                 "                    D-HH:MM:SS)\n"
+                 "  --sbatch-arg ARG  slurm: one more sbatch argument (--mem=4G, --account=A)\n"
+                 "  --no-wait         slurm: return once submitted; then --collect DIR\n"
+                 "                    (with slurm, --jobs N runs at most N tasks at once)\n"
+                 "  --collect DIR     gather a Slurm sweep whose tasks have ended: sweep.csv,\n"
+                 "                    jobs.csv, figures; failed tasks named with their job\n"
+                 "  --resubmit-failed DIR\n"
+                 "                    submit the failed jobs of a Slurm sweep again, alone\n"
+                 "  --run-task DIR    what each array task runs (job $SLURM_ARRAY_TASK_ID)\n\n"
                  "axes:\n");
     for (size_t i = 0; i < AXIS_KIND_COUNT; i++) {
         fprintf(out, "  %-16s %s%s\n", axis_kinds[i].name, axis_kinds[i].takes,
@@ -467,18 +493,80 @@ parse_args(int argc, char **argv, struct sweep_args *a)
                 return 0;
             }
             i++;
+        } else if (strcmp(arg, "--engine") == 0 && val) {
+            if (strcmp(val, "local") != 0 && strcmp(val, "slurm") != 0) {
+                fprintf(stderr, "overshade sweep: --engine takes local or slurm, not '%s'\n",
+                        val);
+                return 0;
+            }
+            a->engine = val;
+            i++;
+        } else if (strcmp(arg, "--partition") == 0 && val) {
+            a->partition = val;
+            i++;
+        } else if (strcmp(arg, "--time") == 0 && val) {
+            /* Slurm's forms: MINUTES, MM:SS, HH:MM:SS, D-HH[:MM[:SS]]. */
+            if (!*val || strspn(val, "0123456789:-") != strlen(val)) {
+                fprintf(stderr, "overshade sweep: bad time limit '%s' (MINUTES, HH:MM:SS or "
+                                "D-HH:MM:SS)\n", val);
+                return 0;
+            }
+            a->time_limit = val;
+            i++;
+        } else if (strcmp(arg, "--sbatch-arg") == 0 && val) {
+            if (a->sbatch_count == CLI_SLURM_MAX_EXTRA) {
+                fprintf(stderr, "overshade sweep: more than %u --sbatch-arg\n",
+                        CLI_SLURM_MAX_EXTRA);
+                return 0;
+            }
+            a->sbatch[a->sbatch_count++] = val;
+            i++;
+        } else if (strcmp(arg, "--no-wait") == 0) {
+            a->no_wait = 1;
+        } else if (strcmp(arg, "--collect") == 0 && val) {
+            a->collect = val;
+            i++;
+        } else if (strcmp(arg, "--resubmit-failed") == 0 && val) {
+            a->resubmit = val;
+            i++;
+        } else if (strcmp(arg, "--run-task") == 0 && val) {
+            a->run_task = val;
+            i++;
         } else {
             fprintf(stderr, "overshade sweep: unknown option '%s'%s\n", arg,
                     val ? "" : " or missing value");
             return 0;
         }
     }
-    if (a->plot_only) {
-        if (a->out || a->axis_count) {
-            fprintf(stderr, "overshade sweep: --plot-only takes no other argument\n");
+    int grid = a->out || a->axis_count || a->frames || a->modes || a->engine;
+    int slurm = a->partition || a->time_limit || a->sbatch_count || a->no_wait;
+    const char *alone = a->plot_only   ? "--plot-only"
+                        : a->collect   ? "--collect"
+                        : a->run_task  ? "--run-task"
+                                       : NULL;
+    if (alone) {
+        if (grid || slurm || a->parallel || !!a->plot_only + !!a->collect + !!a->run_task +
+                                                    !!a->resubmit > 1) {
+            fprintf(stderr, "overshade sweep: %s takes no other argument\n", alone);
             return 0;
         }
         return 1;
+    }
+    if (a->resubmit) {
+        if (grid) {
+            fprintf(stderr, "overshade sweep: --resubmit-failed takes only --partition, --time, "
+                            "--sbatch-arg, --jobs and --no-wait\n");
+            return 0;
+        }
+        return 1;
+    }
+    if (slurm && (!a->engine || strcmp(a->engine, "slurm") != 0)) {
+        fprintf(stderr, "overshade sweep: %s needs --engine slurm\n",
+                a->partition    ? "--partition"
+                : a->time_limit ? "--time"
+                : a->no_wait    ? "--no-wait"
+                                : "--sbatch-arg");
+        return 0;
     }
     if (!a->out) {
         fprintf(stderr, "overshade sweep: --out DIR is required\n");
@@ -622,19 +710,18 @@ job_start(const struct sweep_args *a, struct job *j, uint32_t n, const char *mod
     return 1;
 }
 
-/* What the job said last: its last line starting "overshade" (the
- * replay's errors do; its usage text after them does not), else its last
- * non-empty line. */
+/* What the file at `path` said last: its last line starting "overshade"
+ * (the replay's errors do; its usage text after them does not), else its
+ * last non-empty line; "" when it cannot be read. */
 static void
-last_log_line(const char *out, uint32_t n, char *line, size_t size)
+last_line(const char *path, char *line, size_t size)
 {
-    char path[4200], buf[16384];
+    char buf[16384];
     FILE *f;
     long len;
     size_t got;
 
     line[0] = '\0';
-    snprintf(path, sizeof(path), "%s/jobs/%u/replay.log", out, n);
     f = fopen(path, "rb");
     if (!f) {
         return;
@@ -665,6 +752,16 @@ last_log_line(const char *out, uint32_t n, char *line, size_t size)
         }
     }
     fclose(f);
+}
+
+/* What job n said last, from its replay.log. */
+static void
+last_log_line(const char *out, uint32_t n, char *line, size_t size)
+{
+    char path[4200];
+
+    snprintf(path, sizeof(path), "%s/jobs/%u/replay.log", out, n);
+    last_line(path, line, size);
 }
 
 static void
@@ -956,15 +1053,793 @@ plot_dir(const char *dir)
     return failed == 0;
 }
 
+/* Every job of the sweep `a` in *jobs (the caller's), the first axis
+ * varying slowest, their number in *count, the units they run in `modes`
+ * (MAX_MODES) and this executable in a->self; each job's replay command
+ * line is parsed as the replay will parse it, so a value the replay
+ * refuses is a usage error before any job starts.  Returns CLI_EXIT_OK,
+ * else CLI_EXIT_USAGE or CLI_EXIT_FAILURE, said on stderr. */
+static int
+plan_jobs(struct sweep_args *a, struct job **jobs, uint32_t *count, char *modes)
+{
+    uint64_t total = 1;
+    char path[4200], label[512];
+
+    *jobs = NULL;
+    for (uint32_t i = 0; i < a->axis_count; i++) {
+        total *= a->axes[i].count;
+        if (total > MAX_JOBS) {
+            fprintf(stderr, "overshade sweep: more than %u jobs\n", MAX_JOBS);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    job_modes(a, modes, MAX_MODES);
+    /* The path now, not /proc/self/exe at each start: under valgrind or
+     * another loader the link names the loader, readlink the program. */
+    ssize_t len = readlink("/proc/self/exe", a->self, sizeof(a->self) - 1);
+    if (len > 0) {
+        a->self[len] = '\0';
+    } else {
+        snprintf(a->self, sizeof(a->self), "/proc/self/exe");
+    }
+
+    *jobs = calloc(total, sizeof(**jobs));
+    if (!*jobs) {
+        fprintf(stderr, "overshade sweep: out of memory\n");
+        return CLI_EXIT_FAILURE;
+    }
+    *count = (uint32_t)total;
+    for (uint64_t n = 0; n < total; n++) {
+        uint64_t rest = n;
+        for (uint32_t i = a->axis_count; i-- > 0;) {
+            (*jobs)[n].value[i] = (uint32_t)(rest % a->axes[i].count);
+            rest /= a->axes[i].count;
+        }
+    }
+    for (uint32_t n = 0; n < total; n++) {
+        char *job[MAX_ARGS], opts[MAX_AXES][80];
+        int job_argc;
+        snprintf(path, sizeof(path), "%s/jobs/%u", a->out, n + 1);
+        job_argc = job_argv(a, &(*jobs)[n], path, modes, opts, job);
+        if (!cli_replay_args_ok(job_argc, job)) {
+            job_label(a, &(*jobs)[n], label, sizeof(label));
+            fprintf(stderr, "overshade sweep: job %u (%s): the replay refuses its arguments\n",
+                    n + 1, label);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    return CLI_EXIT_OK;
+}
+
+/* The jobs have ended: DIR/sweep.csv, DIR/jobs.csv, each failed job named
+ * on stderr (with its Slurm task when `tasks` is not NULL), the figures.
+ * Returns the sweep's exit status; *failed counts the failed jobs. */
+static int
+finish_sweep(const struct sweep_args *a, struct job *jobs, uint32_t count,
+             char (*tasks)[CLI_SLURM_ID + 16], uint32_t *failed)
+{
+    char path[4200], label[512];
+    int written;
+
+    *failed = 0;
+    written = write_sweep_csv(a, jobs, count);
+    written &= write_jobs_csv(a, jobs, count);
+    for (uint32_t n = 0; n < count; n++) {
+        if (!jobs[n].ok) {
+            job_label(a, &jobs[n], label, sizeof(label));
+            if (tasks) {
+                fprintf(stderr, "overshade sweep: job %u (%s), Slurm task %s, failed: %s\n",
+                        n + 1, label, tasks[n], jobs[n].why);
+            } else {
+                fprintf(stderr, "overshade sweep: job %u (%s) failed: %s\n", n + 1, label,
+                        jobs[n].why);
+            }
+            (*failed)++;
+        }
+    }
+    if (!written || !plot_dir(a->out)) {
+        return CLI_EXIT_FAILURE;
+    }
+    snprintf(path, sizeof(path), "%s/sweep.csv", a->out);
+    printf("overshade sweep: %u jobs, %u failed; results in %s\n", count, *failed, path);
+    return *failed ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
+}
+
+/* --- the Slurm engine -------------------------------------------------------
+ *
+ * A sweep submitted to Slurm keeps in DIR/slurm/:
+ *   sweep.args   the working directory and the sweep's arguments, one a
+ *                line ("cwd\tPATH", then "arg\tARG"): each task, --collect
+ *                and --resubmit-failed rebuild the same jobs from it;
+ *   submitted    one line per job array submitted: "JOBID TASKS", the
+ *                tasks as --array took them ("1-40", "3,7-9");
+ *   task.sh      the batch script: `overshade sweep --run-task DIR`;
+ *   JOBID_N.out  what Slurm's task N printed.
+ * Array task N runs job N as the local engine would (its replay's output
+ * in DIR/jobs/N/) and writes DIR/jobs/N/status: "ok", or "failed" and a
+ * line saying why.  A task with no status ended without running its job
+ * to the end (cancelled, out of time, the node lost, or overshade not
+ * found on the node); Slurm's state for it goes into the error. */
+
+#define MAX_STORED_ARGS 4096
+
+struct slurm_sweep {
+    const char *dir; /* as given */
+    char *dir_abs;   /* realpath */
+    char cwd[4096];  /* where the sweep was started */
+    char *text;      /* sweep.args, split in place */
+    char *argv[MAX_STORED_ARGS + 1];
+    int argc;
+    struct sweep_args a;
+    int parsed;
+    struct job *jobs;
+    uint32_t count;
+    char modes[MAX_MODES];
+    char (*ids)[CLI_SLURM_ID]; /* the job arrays submitted, in order */
+    uint32_t id_count;
+    uint32_t *array_of; /* per job: 1 + index into ids of its last array, 0 none */
+};
+
+static void
+slurm_sweep_finish(struct slurm_sweep *s)
+{
+    if (s->parsed) {
+        free_args(&s->a);
+    }
+    free(s->jobs);
+    free(s->ids);
+    free(s->array_of);
+    free(s->text);
+    free(s->dir_abs);
+}
+
+/* Reads the whole file at `path` into a string the caller frees; NULL
+ * (errno set) when it cannot. */
+static char *
+read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    char *text = NULL;
+    size_t len = 0, cap = 0, got;
+
+    if (!f) {
+        return NULL;
+    }
+    do {
+        if (cap - len < 4096) {
+            char *t = realloc(text, cap + 65536);
+            if (!t) {
+                free(text);
+                fclose(f);
+                errno = ENOMEM;
+                return NULL;
+            }
+            text = t;
+            cap += 65536;
+        }
+        got = fread(text + len, 1, cap - len - 1, f);
+        len += got;
+    } while (got > 0);
+    text[len] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* The task list "1-3,7": `jobs` ascending, runs joined. */
+static void
+task_list(const uint32_t *jobs, uint32_t count, char *buf, size_t size)
+{
+    size_t n = 0;
+
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < count && n < size; i++) {
+        uint32_t end = i;
+        while (end + 1 < count && jobs[end + 1] == jobs[end] + 1) {
+            end++;
+        }
+        if (end == i) {
+            n += (size_t)snprintf(buf + n, size - n, "%s%u", i ? "," : "", jobs[i]);
+        } else {
+            n += (size_t)snprintf(buf + n, size - n, "%s%u-%u", i ? "," : "", jobs[i], jobs[end]);
+        }
+        i = end;
+    }
+}
+
+/* Marks the jobs of `tasks` ("1-3,7") as run by array `index`. */
+static void
+mark_tasks(struct slurm_sweep *s, const char *tasks, uint32_t index)
+{
+    const char *p = tasks;
+
+    while (*p) {
+        char *end;
+        unsigned long from = strtoul(p, &end, 10), to = from;
+        if (*end == '-') {
+            to = strtoul(end + 1, &end, 10);
+        }
+        for (unsigned long n = from; n >= 1 && n <= to && n <= s->count; n++) {
+            s->array_of[n - 1] = index + 1;
+        }
+        if (*end != ',') {
+            break;
+        }
+        p = end + 1;
+    }
+}
+
+/* Reads DIR/slurm/submitted. */
+static int
+read_submitted(struct slurm_sweep *s)
+{
+    char path[4200];
+    char *text, *save = NULL;
+
+    snprintf(path, sizeof(path), "%s/slurm/submitted", s->dir);
+    text = read_text(path);
+    if (!text) {
+        if (errno == ENOENT) {
+            return 1;
+        }
+        fprintf(stderr, "overshade sweep: cannot read %s: %s\n", path, strerror(errno));
+        return 0;
+    }
+    for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *sp = strchr(line, ' ');
+        size_t n = sp ? (size_t)(sp - line) : 0;
+        if (!sp || n == 0 || n >= CLI_SLURM_ID || strspn(line, "0123456789") != n) {
+            fprintf(stderr, "overshade sweep: %s: bad line '%.80s'\n", path, line);
+            free(text);
+            return 0;
+        }
+        char(*ids)[CLI_SLURM_ID] = realloc(s->ids, (s->id_count + 1) * sizeof(*ids));
+        if (!ids) {
+            fprintf(stderr, "overshade sweep: out of memory\n");
+            free(text);
+            return 0;
+        }
+        s->ids = ids;
+        memcpy(s->ids[s->id_count], line, n);
+        s->ids[s->id_count][n] = '\0';
+        mark_tasks(s, sp + 1, s->id_count++);
+    }
+    free(text);
+    return 1;
+}
+
+/* Reads the sweep submitted to Slurm in `dir`: its arguments, jobs and
+ * arrays.  0 when it cannot (said on stderr). */
+static int
+slurm_sweep_load(struct slurm_sweep *s, const char *dir)
+{
+    char path[4200], *save = NULL;
+
+    memset(s, 0, sizeof(*s));
+    s->dir = dir;
+    s->argv[s->argc++] = "sweep";
+    snprintf(path, sizeof(path), "%s/slurm/sweep.args", dir);
+    s->text = read_text(path);
+    if (!s->text) {
+        fprintf(stderr, "overshade sweep: %s is no sweep submitted to Slurm: cannot read %s: %s\n",
+                dir, path, strerror(errno));
+        return 0;
+    }
+    for (char *line = strtok_r(s->text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (strncmp(line, "cwd\t", 4) == 0) {
+            snprintf(s->cwd, sizeof(s->cwd), "%s", line + 4);
+        } else if (strncmp(line, "arg\t", 4) == 0 && s->argc < MAX_STORED_ARGS) {
+            s->argv[s->argc++] = line + 4;
+        } else {
+            fprintf(stderr, "overshade sweep: %s: bad line '%.80s'\n", path, line);
+            return 0;
+        }
+    }
+    s->argv[s->argc] = NULL;
+    s->parsed = 1;
+    if (!s->cwd[0] || !parse_args(s->argc, s->argv, &s->a)) {
+        fprintf(stderr, "overshade sweep: %s: not a sweep's arguments\n", path);
+        return 0;
+    }
+    /* The jobs' output is wherever DIR is now. */
+    s->a.out = dir;
+    s->dir_abs = realpath(dir, NULL);
+    if (!s->dir_abs) {
+        fprintf(stderr, "overshade sweep: %s: %s\n", dir, strerror(errno));
+        return 0;
+    }
+    if (plan_jobs(&s->a, &s->jobs, &s->count, s->modes) != CLI_EXIT_OK) {
+        return 0;
+    }
+    s->array_of = calloc(s->count, sizeof(*s->array_of));
+    if (!s->array_of) {
+        fprintf(stderr, "overshade sweep: out of memory\n");
+        return 0;
+    }
+    return read_submitted(s);
+}
+
+/* Writes `s` to `f` single-quoted for sh. */
+static void
+write_quoted(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; *s; s++) {
+        if (*s == '\'') {
+            fputs("'\\''", f);
+        } else {
+            fputc(*s, f);
+        }
+    }
+    fputc('\'', f);
+}
+
+/* Submits the jobs `tasks` ("1-40", "3,7") as one job array, records it in
+ * DIR/slurm/submitted and in `s`; its id in `id`.  0 when it cannot (said
+ * on stderr). */
+static int
+slurm_submit(struct slurm_sweep *s, const char *tasks, char *id)
+{
+    char script[4200], output[4200], path[4200], detail[CLI_SLURM_DETAIL];
+    struct cli_slurm_submit sub = {0};
+    FILE *f;
+
+    snprintf(script, sizeof(script), "%s/slurm/task.sh", s->dir_abs);
+    f = fopen(script, "w");
+    if (!f) {
+        fprintf(stderr, "overshade sweep: cannot write %s: %s\n", script, strerror(errno));
+        return 0;
+    }
+    fputs("#!/bin/sh\n# One job of the overshade sweep in this folder's parent: the job\n"
+          "# numbered $SLURM_ARRAY_TASK_ID (overshade sweep --engine slurm).\nexec ",
+          f);
+    write_quoted(f, s->a.self);
+    fputs(" sweep --run-task ", f);
+    write_quoted(f, s->dir_abs);
+    fputc('\n', f);
+    if (ferror(f) | (fclose(f) != 0)) {
+        fprintf(stderr, "overshade sweep: cannot write %s\n", script);
+        return 0;
+    }
+    snprintf(output, sizeof(output), "%s/slurm/%%A_%%a.out", s->dir_abs);
+    sub.script = script;
+    sub.array = tasks;
+    sub.throttle = s->a.parallel;
+    sub.partition = s->a.partition;
+    sub.time = s->a.time_limit;
+    sub.chdir = s->cwd;
+    sub.output = output;
+    sub.extra = s->a.sbatch;
+    sub.extra_count = s->a.sbatch_count;
+    if (cli_slurm_sbatch(&sub, id, detail) != 0) {
+        fprintf(stderr, "overshade sweep: %s\n", detail);
+        return 0;
+    }
+
+    snprintf(path, sizeof(path), "%s/slurm/submitted", s->dir);
+    f = fopen(path, "a");
+    if (f) {
+        fprintf(f, "%s %s\n", id, tasks);
+    }
+    if (!f || (ferror(f) | (fclose(f) != 0))) {
+        fprintf(stderr, "overshade sweep: Slurm job %s submitted, but cannot write %s: cancel it "
+                        "(scancel %s)\n", id, path, id);
+        return 0;
+    }
+    char(*ids)[CLI_SLURM_ID] = realloc(s->ids, (s->id_count + 1) * sizeof(*ids));
+    if (!ids) {
+        fprintf(stderr, "overshade sweep: out of memory\n");
+        return 0;
+    }
+    s->ids = ids;
+    snprintf(s->ids[s->id_count], CLI_SLURM_ID, "%s", id);
+    mark_tasks(s, tasks, s->id_count++);
+    return 1;
+}
+
+/* The ids of every array submitted, comma-separated. */
+static void
+all_ids(const struct slurm_sweep *s, char *buf, size_t size)
+{
+    size_t n = 0;
+
+    buf[0] = '\0';
+    for (uint32_t i = 0; i < s->id_count && n < size; i++) {
+        n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? "," : "", s->ids[i]);
+    }
+}
+
+/* Waits until Slurm has none of the `tasks` tasks of job `ids` queued or
+ * running, saying how many have ended when that changes.  0 when Slurm
+ * cannot be asked (said on stderr). */
+static int
+slurm_wait(const struct slurm_sweep *s, const char *ids, uint32_t tasks)
+{
+    char detail[CLI_SLURM_DETAIL];
+    unsigned delay = 1, failures = 0;
+    long last = -1;
+
+    printf("overshade sweep: waiting for Slurm job %s (interrupting stops the waiting, not the "
+           "tasks)\n", ids);
+    fflush(stdout);
+    for (;;) {
+        long queued = cli_slurm_queued(ids, detail);
+        if (queued < 0) {
+            /* A controller that restarts is away for a while. */
+            if (++failures == 10) {
+                fprintf(stderr, "overshade sweep: %s; the tasks may still run: collect them "
+                                "later with overshade sweep --collect %s\n", detail, s->dir);
+                return 0;
+            }
+        } else {
+            failures = 0;
+            if (queued != last) {
+                printf("overshade sweep: Slurm job %s: %ld of %u tasks ended\n", ids,
+                       queued > (long)tasks ? 0 : (long)tasks - queued, tasks);
+                fflush(stdout);
+                last = queued;
+            }
+            if (queued == 0) {
+                return 1;
+            }
+        }
+        sleep(delay);
+        delay = delay < 10 ? delay + 1 : delay;
+    }
+}
+
+/* Job n's outcome as its task wrote it into DIR/jobs/n/status: 1 with
+ * j->ok and j->why set, 0 when there is none. */
+static int
+read_status(const char *dir, uint32_t n, struct job *j)
+{
+    char path[4200], buf[512];
+    FILE *f;
+    size_t got;
+
+    snprintf(path, sizeof(path), "%s/jobs/%u/status", dir, n);
+    f = fopen(path, "rb");
+    if (!f) {
+        return 0;
+    }
+    got = fread(buf, 1, sizeof(buf) - 1, f);
+    buf[got] = '\0';
+    fclose(f);
+    j->state = JOB_DONE;
+    j->why[0] = '\0';
+    if (strcmp(buf, "ok\n") == 0) {
+        j->ok = 1;
+    } else if (strncmp(buf, "failed\n", 7) == 0) {
+        j->ok = 0;
+        buf[7 + strcspn(buf + 7, "\n")] = '\0';
+        snprintf(j->why, sizeof(j->why), "%.250s", buf + 7);
+    } else {
+        j->ok = 0;
+        snprintf(j->why, sizeof(j->why), "%.200s: not a job status", path);
+    }
+    return 1;
+}
+
+/* Writes job n's outcome to DIR/jobs/n/status (whole or not at all). */
+static int
+write_status(const char *dir, uint32_t n, const struct job *j)
+{
+    char path[4200], tmp[4300];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/jobs/%u/status", dir, n);
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "overshade sweep: cannot write %s: %s\n", tmp, strerror(errno));
+        return 0;
+    }
+    fputs(j->ok ? "ok\n" : "failed\n", f);
+    if (!j->ok) {
+        fprintf(f, "%s\n", j->why);
+    }
+    if ((ferror(f) | (fclose(f) != 0)) || rename(tmp, path) != 0) {
+        fprintf(stderr, "overshade sweep: cannot write %s\n", path);
+        return 0;
+    }
+    return 1;
+}
+
+/* Removes job n's status, so that an old one is not taken for the new
+ * task's. */
+static int
+clear_status(const char *dir, uint32_t n)
+{
+    char path[4200];
+
+    snprintf(path, sizeof(path), "%s/jobs/%u/status", dir, n);
+    if (unlink(path) != 0 && errno != ENOENT) {
+        fprintf(stderr, "overshade sweep: cannot remove %s: %s\n", path, strerror(errno));
+        return 0;
+    }
+    return 1;
+}
+
+/* `overshade sweep --run-task DIR`: one array task, the job numbered
+ * $SLURM_ARRAY_TASK_ID. */
+static int
+slurm_run_task(const char *dir)
+{
+    const char *env = getenv("SLURM_ARRAY_TASK_ID");
+    struct slurm_sweep s;
+    struct job *j;
+    char label[512];
+    uint64_t n;
+    int status = CLI_EXIT_FAILURE;
+
+    if (!env || !parse_u64(env, &n)) {
+        fprintf(stderr, "overshade sweep: --run-task runs as a task of a Slurm job array "
+                        "(SLURM_ARRAY_TASK_ID is not set)\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (!slurm_sweep_load(&s, dir)) {
+        goto out;
+    }
+    if (n < 1 || n > s.count) {
+        fprintf(stderr, "overshade sweep: task %s: the sweep in %s has jobs 1 to %u\n", env, dir,
+                s.count);
+        goto out;
+    }
+    j = &s.jobs[n - 1];
+    if (chdir(s.cwd) != 0) {
+        snprintf(j->why, sizeof(j->why), "cannot enter %.160s on this node: %.60s", s.cwd,
+                 strerror(errno));
+    } else if (job_start(&s.a, j, (uint32_t)n, s.modes)) {
+        int wstatus;
+        pid_t pid;
+        while ((pid = waitpid(j->pid, &wstatus, 0)) < 0 && errno == EINTR) {
+        }
+        if (pid < 0) {
+            snprintf(j->why, sizeof(j->why), "lost: %s", strerror(errno));
+        } else {
+            job_finished(&s.a, j, (uint32_t)n, wstatus);
+        }
+    }
+    if (!write_status(dir, (uint32_t)n, j)) {
+        goto out;
+    }
+    job_label(&s.a, j, label, sizeof(label));
+    printf("overshade sweep: job %u (%s): %s%s\n", (uint32_t)n, label, j->ok ? "done" : "failed: ",
+           j->ok ? "" : j->why);
+    status = j->ok ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
+out:
+    slurm_sweep_finish(&s);
+    return status;
+}
+
+/* Gathers the sweep's results as the local engine does.  Unless `waited`,
+ * first asks Slurm whether tasks still run. */
+static int
+slurm_collect(struct slurm_sweep *s, int waited)
+{
+    char ids[4200], detail[CLI_SLURM_DETAIL], state[64], line[200], path[4200];
+    char(*tasks)[CLI_SLURM_ID + 16] = NULL;
+    uint32_t failed;
+    int status;
+
+    all_ids(s, ids, sizeof(ids));
+    if (!waited && s->id_count) {
+        long queued = cli_slurm_queued(ids, detail);
+        if (queued > 0) {
+            fprintf(stderr, "overshade sweep: %ld tasks of Slurm job %s still queued or running; "
+                            "collect when they have ended (squeue --jobs %s)\n", queued, ids, ids);
+            return CLI_EXIT_FAILURE;
+        }
+        if (queued < 0) {
+            fprintf(stderr, "overshade sweep: %s; collecting without knowing whether tasks still "
+                            "run\n", detail);
+        }
+    }
+    tasks = calloc(s->count, sizeof(*tasks));
+    if (!tasks) {
+        fprintf(stderr, "overshade sweep: out of memory\n");
+        return CLI_EXIT_FAILURE;
+    }
+    for (uint32_t n = 0; n < s->count; n++) {
+        struct job *j = &s->jobs[n];
+        const char *id = s->array_of[n] ? s->ids[s->array_of[n] - 1] : NULL;
+        snprintf(tasks[n], sizeof(tasks[n]), "%s_%u", id ? id : "none", n + 1);
+        if (read_status(s->dir, n + 1, j)) {
+            continue;
+        }
+        j->ok = 0;
+        if (!id) {
+            snprintf(j->why, sizeof(j->why), "never submitted");
+            continue;
+        }
+        cli_slurm_task_state(id, n + 1, state, sizeof(state));
+        snprintf(path, sizeof(path), "%s/slurm/%s.out", s->dir, tasks[n]);
+        last_line(path, line, sizeof(line));
+        snprintf(j->why, sizeof(j->why), "no result: %s%.60s%s%.80s",
+                 state[0] ? "Slurm says the task ended " : "the task ended without writing one "
+                                                           "(killed, cancelled, never started?)",
+                 state, line[0] ? "; its output: " : "", line);
+    }
+    status = finish_sweep(&s->a, s->jobs, s->count, tasks, &failed);
+    if (failed) {
+        printf("overshade sweep: to run the %u failed jobs again: overshade sweep "
+               "--resubmit-failed %s\n", failed, s->dir);
+    }
+    free(tasks);
+    return status;
+}
+
+/* After submitting `tasks` tasks as job `id`: waits and collects, or
+ * says how to. */
+static int
+slurm_wait_and_collect(struct slurm_sweep *s, const char *id, uint32_t tasks)
+{
+    if (s->a.no_wait) {
+        printf("overshade sweep: not waiting; when the tasks have ended: overshade sweep "
+               "--collect %s\n", s->dir);
+        return CLI_EXIT_OK;
+    }
+    if (!slurm_wait(s, id, tasks)) {
+        return CLI_EXIT_FAILURE;
+    }
+    return slurm_collect(s, 1);
+}
+
+/* `overshade sweep --engine slurm ...`: the jobs `plan_jobs` checked, as
+ * one job array. */
+static int
+slurm_start(const struct sweep_args *a, int argc, char **argv, uint32_t count)
+{
+    struct slurm_sweep s;
+    char path[4200], cwd[4096], tasks[64], id[CLI_SLURM_ID];
+    FILE *f;
+    int status = CLI_EXIT_FAILURE;
+
+    memset(&s, 0, sizeof(s));
+    for (int i = 1; i < argc; i++) {
+        if (strchr(argv[i], '\n')) {
+            fprintf(stderr, "overshade sweep: argument %d holds a line break: the Slurm engine "
+                            "cannot pass it to its tasks\n", i);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    if (!getcwd(cwd, sizeof(cwd))) {
+        fprintf(stderr, "overshade sweep: cannot tell the working directory: %s\n",
+                strerror(errno));
+        return CLI_EXIT_FAILURE;
+    }
+    snprintf(path, sizeof(path), "%s/jobs", a->out);
+    if (!make_dir(a->out) || !make_dir(path)) {
+        return CLI_EXIT_FAILURE;
+    }
+    snprintf(path, sizeof(path), "%s/slurm", a->out);
+    if (!make_dir(path)) {
+        return CLI_EXIT_FAILURE;
+    }
+    snprintf(path, sizeof(path), "%s/slurm/sweep.args", a->out);
+    f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "cwd\t%s\n", cwd);
+        for (int i = 1; i < argc; i++) {
+            fprintf(f, "arg\t%s\n", argv[i]);
+        }
+    }
+    if (!f || (ferror(f) | (fclose(f) != 0))) {
+        fprintf(stderr, "overshade sweep: cannot write %s\n", path);
+        return CLI_EXIT_FAILURE;
+    }
+    /* A new sweep in an old folder: the old arrays and results are not
+     * this sweep's. */
+    snprintf(path, sizeof(path), "%s/slurm/submitted", a->out);
+    if (unlink(path) != 0 && errno != ENOENT) {
+        fprintf(stderr, "overshade sweep: cannot remove %s: %s\n", path, strerror(errno));
+        return CLI_EXIT_FAILURE;
+    }
+    for (uint32_t n = 1; n <= count; n++) {
+        if (!clear_status(a->out, n)) {
+            return CLI_EXIT_FAILURE;
+        }
+    }
+    if (!slurm_sweep_load(&s, a->out)) {
+        goto out;
+    }
+    snprintf(tasks, sizeof(tasks), count > 1 ? "1-%u" : "%u", count);
+    if (!slurm_submit(&s, tasks, id)) {
+        goto out;
+    }
+    printf("overshade sweep: %u jobs submitted to Slurm as job array %s (tasks %s%s%s), modes "
+           "%s\n", count, id, tasks, s.a.partition ? ", partition " : "",
+           s.a.partition ? s.a.partition : "", s.modes);
+    fflush(stdout);
+    status = slurm_wait_and_collect(&s, id, count);
+out:
+    slurm_sweep_finish(&s);
+    return status;
+}
+
+/* `overshade sweep --resubmit-failed DIR`: the jobs of DIR without an
+ * "ok" status, as a new job array; the options given replace the
+ * sweep's. */
+static int
+slurm_resubmit(const struct sweep_args *cmd)
+{
+    struct slurm_sweep s;
+    char ids[4200], detail[CLI_SLURM_DETAIL], label[512], id[CLI_SLURM_ID];
+    char *tasks = NULL;
+    uint32_t *redo = NULL, count = 0;
+    int status = CLI_EXIT_FAILURE;
+
+    if (!slurm_sweep_load(&s, cmd->resubmit)) {
+        goto out;
+    }
+    s.a.no_wait = cmd->no_wait;
+    s.a.partition = cmd->partition ? cmd->partition : s.a.partition;
+    s.a.time_limit = cmd->time_limit ? cmd->time_limit : s.a.time_limit;
+    s.a.parallel = cmd->parallel ? cmd->parallel : s.a.parallel;
+    if (cmd->sbatch_count) {
+        memcpy(s.a.sbatch, cmd->sbatch, sizeof(s.a.sbatch));
+        s.a.sbatch_count = cmd->sbatch_count;
+    }
+    all_ids(&s, ids, sizeof(ids));
+    if (s.id_count) {
+        long queued = cli_slurm_queued(ids, detail);
+        if (queued != 0) {
+            if (queued > 0) {
+                fprintf(stderr, "overshade sweep: %ld tasks of Slurm job %s still queued or "
+                                "running: wait for them, or cancel them (scancel %s)\n",
+                        queued, ids, ids);
+            } else {
+                fprintf(stderr, "overshade sweep: %s\n", detail);
+            }
+            goto out;
+        }
+    }
+    redo = calloc(s.count, sizeof(*redo));
+    tasks = malloc((size_t)s.count * 12 + 1);
+    if (!redo || !tasks) {
+        fprintf(stderr, "overshade sweep: out of memory\n");
+        goto out;
+    }
+    for (uint32_t n = 0; n < s.count; n++) {
+        if (!read_status(s.dir, n + 1, &s.jobs[n]) || !s.jobs[n].ok) {
+            redo[count++] = n + 1;
+        }
+    }
+    if (count == 0) {
+        printf("overshade sweep: nothing to resubmit: the %u jobs in %s all succeeded\n", s.count,
+               s.dir);
+        status = CLI_EXIT_OK;
+        goto out;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        if (!clear_status(s.dir, redo[i])) {
+            goto out;
+        }
+        job_label(&s.a, &s.jobs[redo[i] - 1], label, sizeof(label));
+        printf("overshade sweep: resubmitting job %u (%s)\n", redo[i], label);
+    }
+    task_list(redo, count, tasks, (size_t)s.count * 12 + 1);
+    if (!slurm_submit(&s, tasks, id)) {
+        goto out;
+    }
+    printf("overshade sweep: %u jobs resubmitted to Slurm as job array %s (tasks %s)\n", count, id,
+           tasks);
+    fflush(stdout);
+    status = slurm_wait_and_collect(&s, id, count);
+out:
+    free(redo);
+    free(tasks);
+    slurm_sweep_finish(&s);
+    return status;
+}
+
 int
 cli_sweep(int argc, char **argv)
 {
     struct sweep_args a;
     struct job *jobs = NULL;
-    uint64_t count = 1;
-    uint32_t failed = 0;
-    char modes[MAX_MODES], path[4200], label[512];
-    int status = CLI_EXIT_FAILURE;
+    uint32_t count = 0, failed;
+    char modes[MAX_MODES], path[4200];
+    int status;
 
     for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -980,83 +1855,40 @@ cli_sweep(int argc, char **argv)
     if (a.plot_only) {
         return plot_dir(a.plot_only) ? CLI_EXIT_OK : CLI_EXIT_FAILURE;
     }
-    for (uint32_t i = 0; i < a.axis_count; i++) {
-        count *= a.axes[i].count;
-        if (count > MAX_JOBS) {
-            fprintf(stderr, "overshade sweep: more than %u jobs\n", MAX_JOBS);
-            free_args(&a);
-            return CLI_EXIT_USAGE;
-        }
+    if (a.run_task) {
+        return slurm_run_task(a.run_task);
     }
+    if (a.collect) {
+        struct slurm_sweep s;
+        status = slurm_sweep_load(&s, a.collect) ? slurm_collect(&s, 0) : CLI_EXIT_FAILURE;
+        slurm_sweep_finish(&s);
+        return status;
+    }
+    if (a.resubmit) {
+        return slurm_resubmit(&a);
+    }
+    status = plan_jobs(&a, &jobs, &count, modes);
+    if (status != CLI_EXIT_OK) {
+        goto out;
+    }
+    if (a.engine && strcmp(a.engine, "slurm") == 0) {
+        status = slurm_start(&a, argc, argv, count);
+        goto out;
+    }
+    status = CLI_EXIT_FAILURE;
     if (!a.parallel) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         a.parallel = cpus < 1 ? 1 : cpus > MAX_PARALLEL_JOBS ? MAX_PARALLEL_JOBS : (uint32_t)cpus;
-    }
-    job_modes(&a, modes, sizeof(modes));
-    /* The path now, not /proc/self/exe at each start: under valgrind or
-     * another loader the link names the loader, readlink the program. */
-    ssize_t len = readlink("/proc/self/exe", a.self, sizeof(a.self) - 1);
-    if (len > 0) {
-        a.self[len] = '\0';
-    } else {
-        snprintf(a.self, sizeof(a.self), "/proc/self/exe");
-    }
-
-    jobs = calloc(count, sizeof(*jobs));
-    if (!jobs) {
-        fprintf(stderr, "overshade sweep: out of memory\n");
-        goto out;
-    }
-    /* Job n's values: the first axis varies slowest. */
-    for (uint64_t n = 0; n < count; n++) {
-        uint64_t rest = n;
-        for (uint32_t i = a.axis_count; i-- > 0;) {
-            jobs[n].value[i] = (uint32_t)(rest % a.axes[i].count);
-            rest /= a.axes[i].count;
-        }
-    }
-    /* Every job's command line as the replay will parse it, before any
-     * starts: a value the replay refuses is a usage error. */
-    for (uint32_t n = 0; n < count; n++) {
-        char *job[MAX_ARGS], opts[MAX_AXES][80];
-        int job_argc;
-        snprintf(path, sizeof(path), "%s/jobs/%u", a.out, n + 1);
-        job_argc = job_argv(&a, &jobs[n], path, modes, opts, job);
-        if (!cli_replay_args_ok(job_argc, job)) {
-            job_label(&a, &jobs[n], label, sizeof(label));
-            fprintf(stderr, "overshade sweep: job %u (%s): the replay refuses its arguments\n",
-                    n + 1, label);
-            status = CLI_EXIT_USAGE;
-            goto out;
-        }
     }
     snprintf(path, sizeof(path), "%s/jobs", a.out);
     if (!make_dir(a.out) || !make_dir(path)) {
         goto out;
     }
-    printf("overshade sweep: %" PRIu64 " jobs, %" PRIu64 " at a time, modes %s\n", count,
+    printf("overshade sweep: %u jobs, %u at a time, modes %s\n", count,
            count < a.parallel ? count : a.parallel, modes);
     fflush(stdout);
-    run_jobs(&a, jobs, (uint32_t)count, modes);
-
-    int written = write_sweep_csv(&a, jobs, (uint32_t)count);
-    written &= write_jobs_csv(&a, jobs, (uint32_t)count);
-    for (uint32_t n = 0; n < count; n++) {
-        if (!jobs[n].ok) {
-            job_label(&a, &jobs[n], label, sizeof(label));
-            fprintf(stderr, "overshade sweep: job %u (%s) failed: %s\n", n + 1, label, jobs[n].why);
-            failed++;
-        }
-    }
-    if (!written) {
-        goto out;
-    }
-    if (!plot_dir(a.out)) {
-        goto out;
-    }
-    snprintf(path, sizeof(path), "%s/sweep.csv", a.out);
-    printf("overshade sweep: %" PRIu64 " jobs, %u failed; results in %s\n", count, failed, path);
-    status = failed ? CLI_EXIT_FAILURE : CLI_EXIT_OK;
+    run_jobs(&a, jobs, count, modes);
+    status = finish_sweep(&a, jobs, count, NULL, &failed);
 out:
     free(jobs);
     free_args(&a);
