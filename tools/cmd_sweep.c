@@ -513,14 +513,20 @@ parse_args(int argc, char **argv, struct sweep_args *a)
             }
             a->time_limit = val;
             i++;
-        } else if (strcmp(arg, "--sbatch-arg") == 0 && val) {
+        } else if ((strcmp(arg, "--sbatch-arg") == 0 && val) ||
+                   strncmp(arg, "--sbatch-arg=", 13) == 0) {
+            /* --sbatch-arg=--mem=4G reads better than --sbatch-arg --mem=4G. */
             if (a->sbatch_count == CLI_SLURM_MAX_EXTRA) {
                 fprintf(stderr, "overshade sweep: more than %u --sbatch-arg\n",
                         CLI_SLURM_MAX_EXTRA);
                 return 0;
             }
-            a->sbatch[a->sbatch_count++] = val;
-            i++;
+            if (arg[12] == '=') {
+                a->sbatch[a->sbatch_count++] = arg + 13;
+            } else {
+                a->sbatch[a->sbatch_count++] = val;
+                i++;
+            }
         } else if (strcmp(arg, "--no-wait") == 0) {
             a->no_wait = 1;
         } else if (strcmp(arg, "--collect") == 0 && val) {
@@ -1625,8 +1631,9 @@ slurm_collect(struct slurm_sweep *s, int waited)
     if (!waited && s->id_count) {
         long queued = cli_slurm_queued(ids, detail);
         if (queued > 0) {
-            fprintf(stderr, "overshade sweep: %ld tasks of Slurm job %s still queued or running; "
-                            "collect when they have ended (squeue --jobs %s)\n", queued, ids, ids);
+            fprintf(stderr, "overshade sweep: %ld task%s of Slurm job %s still queued or running; "
+                            "collect once it has ended (squeue --jobs %s)\n", queued,
+                    queued == 1 ? "" : "s", ids, ids);
             return CLI_EXIT_FAILURE;
         }
         if (queued < 0) {
@@ -1651,13 +1658,18 @@ slurm_collect(struct slurm_sweep *s, int waited)
             snprintf(j->why, sizeof(j->why), "never submitted");
             continue;
         }
+        /* Slurm's word when it has one, else what the task printed
+         * last ("overshade: not found" on a node that cannot see it). */
         cli_slurm_task_state(id, n + 1, state, sizeof(state));
         snprintf(path, sizeof(path), "%s/slurm/%s.out", s->dir, tasks[n]);
         last_line(path, line, sizeof(line));
-        snprintf(j->why, sizeof(j->why), "no result: %s%.60s%s%.80s",
-                 state[0] ? "Slurm says the task ended " : "the task ended without writing one "
-                                                           "(killed, cancelled, never started?)",
-                 state, line[0] ? "; its output: " : "", line);
+        if (state[0]) {
+            snprintf(j->why, sizeof(j->why), "no result: Slurm says the task ended %s", state);
+        } else {
+            snprintf(j->why, sizeof(j->why), "no result: the task ended without writing one "
+                     "(killed, cancelled, never started?)%s%.120s",
+                     line[0] ? "; its output: " : "", line);
+        }
     }
     status = finish_sweep(&s->a, s->jobs, s->count, tasks, &failed);
     if (failed) {
@@ -1784,9 +1796,9 @@ slurm_resubmit(const struct sweep_args *cmd)
         long queued = cli_slurm_queued(ids, detail);
         if (queued != 0) {
             if (queued > 0) {
-                fprintf(stderr, "overshade sweep: %ld tasks of Slurm job %s still queued or "
+                fprintf(stderr, "overshade sweep: %ld task%s of Slurm job %s still queued or "
                                 "running: wait for them, or cancel them (scancel %s)\n",
-                        queued, ids, ids);
+                        queued, queued == 1 ? "" : "s", ids, ids);
             } else {
                 fprintf(stderr, "overshade sweep: %s\n", detail);
             }

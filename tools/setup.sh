@@ -11,7 +11,8 @@ libzstd-dev libxxhash-dev libpng-dev libjson-c-dev libxcb1-dev valgrind clang li
 qtbase5-examples vkd3d-demos mesa-utils glmark2-x11 openscenegraph chromium \
 neverball extremetuxracer chromium-bsu teeworlds \
 billard-gl supertux armagetronad mangohud vkbasalt mpv \
-gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-bad"
+gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-bad \
+slurm-wlm munge"
 
 overshade_install_packages() {
     missing=""
