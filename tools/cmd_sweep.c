@@ -30,6 +30,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1565,11 +1566,30 @@ clear_status(const char *dir, uint32_t n)
     return 1;
 }
 
+/* The replay of --run-task, and the signal that stopped the task. */
+static pid_t task_child;
+static volatile sig_atomic_t task_signal;
+
+/* Slurm ends a task it cancels or that runs out of time with SIGTERM to
+ * the processes it tracks; with proctrack/linuxproc the replay, a child,
+ * can be missed and live on.  So it goes to the replay too. */
+static void
+task_forward_signal(int sig)
+{
+    task_signal = sig;
+    if (task_child > 0) {
+        kill(task_child, sig);
+    }
+}
+
 /* `overshade sweep --run-task DIR`: one array task, the job numbered
- * $SLURM_ARRAY_TASK_ID. */
+ * $SLURM_ARRAY_TASK_ID.  A task stopped by a signal writes no status:
+ * --collect then asks Slurm why it ended (CANCELLED, TIMEOUT, ...). */
 static int
 slurm_run_task(const char *dir)
 {
+    static const int stop[] = {SIGTERM, SIGINT, SIGHUP};
+    struct sigaction sa;
     const char *env = getenv("SLURM_ARRAY_TASK_ID");
     struct slurm_sweep s;
     struct job *j;
@@ -1591,13 +1611,29 @@ slurm_run_task(const char *dir)
         goto out;
     }
     j = &s.jobs[n - 1];
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = task_forward_signal;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof(stop) / sizeof(stop[0]); i++) {
+        sigaction(stop[i], &sa, NULL);
+    }
     if (chdir(s.cwd) != 0) {
         snprintf(j->why, sizeof(j->why), "cannot enter %.160s on this node: %.60s", s.cwd,
                  strerror(errno));
     } else if (job_start(&s.a, j, (uint32_t)n, s.modes)) {
         int wstatus;
         pid_t pid;
+        task_child = j->pid;
+        if (task_signal) {
+            kill(task_child, task_signal);
+        }
         while ((pid = waitpid(j->pid, &wstatus, 0)) < 0 && errno == EINTR) {
+        }
+        if (task_signal) {
+            fprintf(stderr, "overshade sweep: job %u stopped by signal %d (cancelled, or out of "
+                            "time?)\n", (uint32_t)n, (int)task_signal);
+            status = 128 + task_signal;
+            goto out;
         }
         if (pid < 0) {
             snprintf(j->why, sizeof(j->why), "lost: %s", strerror(errno));

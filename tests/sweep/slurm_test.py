@@ -232,6 +232,20 @@ def job_id(out):
     return None
 
 
+def processes_of(marker):
+    """The processes (other than this one) whose command line holds
+    `marker`, a path only this test uses."""
+    pids = []
+    for pid in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                if marker.encode() in f.read() and int(pid) != os.getpid():
+                    pids.append(int(pid))
+        except (OSError, ValueError):
+            pass
+    return pids
+
+
 def wait_for_task(cluster, task, state, seconds=60):
     end = time.time() + seconds
     while time.time() < end:
@@ -295,6 +309,9 @@ def sweeps(args, cluster, tmp):
           "--collect wrote sweep.csv while a task ran")
     cluster.client(["scancel", "%s_3" % jid])
     check(wait_empty(cluster), "the array did not end")
+    time.sleep(0.5)
+    check(not processes_of(os.path.join(tmp, "nowait")),
+          "the cancelled task left processes: %r" % processes_of(os.path.join(tmp, "nowait")))
     rc, out, err = run([os_, "sweep", "--collect", "nowait"], cluster, tmp)
     check(rc == 1, "--collect with failed tasks exited with %d" % rc)
     check("job 2 (msaa=4, trace=late.ovs@2), Slurm task %s_2, failed: exit status 1: overshade"
@@ -386,6 +403,9 @@ def main():
             signal.alarm(0)
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
             cluster.stop()
+            # Whatever a task left behind (the test's folders are its own).
+            for pid in processes_of(tmp):
+                os.kill(pid, signal.SIGKILL)
             for name in ("slurmctld", "slurmd"):
                 if FAIL:
                     print("--- %s.log\n%s" % (name, tail(os.path.join(cluster.log, name + ".log"),
