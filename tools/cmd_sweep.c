@@ -1583,8 +1583,9 @@ task_forward_signal(int sig)
 }
 
 /* `overshade sweep --run-task DIR`: one array task, the job numbered
- * $SLURM_ARRAY_TASK_ID.  A task stopped by a signal writes no status:
- * --collect then asks Slurm why it ended (CANCELLED, TIMEOUT, ...). */
+ * $SLURM_ARRAY_TASK_ID.  A task stopped by a signal (its replay or
+ * itself) writes no status: --collect then asks Slurm why it ended
+ * (CANCELLED, TIMEOUT, OUT_OF_MEMORY, ...). */
 static int
 slurm_run_task(const char *dir)
 {
@@ -1628,6 +1629,14 @@ slurm_run_task(const char *dir)
             kill(task_child, task_signal);
         }
         while ((pid = waitpid(j->pid, &wstatus, 0)) < 0 && errno == EINTR) {
+        }
+        /* Slurm may reach the replay before this process: a replay
+         * stopped from outside is the task stopped, not a failed job (a
+         * crash, SIGSEGV or SIGABRT, is one). */
+        if (!task_signal && pid > 0 && WIFSIGNALED(wstatus) &&
+            (WTERMSIG(wstatus) == SIGTERM || WTERMSIG(wstatus) == SIGINT ||
+             WTERMSIG(wstatus) == SIGHUP || WTERMSIG(wstatus) == SIGKILL)) {
+            task_signal = WTERMSIG(wstatus);
         }
         if (task_signal) {
             fprintf(stderr, "overshade sweep: job %u stopped by signal %d (cancelled, or out of "
@@ -1699,7 +1708,12 @@ slurm_collect(struct slurm_sweep *s, int waited)
         cli_slurm_task_state(id, n + 1, state, sizeof(state));
         snprintf(path, sizeof(path), "%s/slurm/%s.out", s->dir, tasks[n]);
         last_line(path, line, sizeof(line));
-        if (state[0]) {
+        if (strcmp(state, "COMPLETED") == 0) {
+            /* It ran to the end and wrote its status where this machine
+             * does not see it. */
+            snprintf(j->why, sizeof(j->why), "no result, though Slurm says the task COMPLETED: "
+                                             "is the output folder on storage the nodes share?");
+        } else if (state[0]) {
             snprintf(j->why, sizeof(j->why), "no result: Slurm says the task ended %s", state);
         } else {
             snprintf(j->why, sizeof(j->why), "no result: the task ended without writing one "
@@ -1732,6 +1746,42 @@ slurm_wait_and_collect(struct slurm_sweep *s, const char *id, uint32_t tasks)
     return slurm_collect(s, 1);
 }
 
+/* Whether `dir` holds no Slurm sweep with tasks still queued or running:
+ * their tasks would read the new sweep's arguments.  0 (said on stderr)
+ * when it does, or when Slurm cannot be asked about them. */
+static int
+slurm_dir_is_idle(const char *dir)
+{
+    char path[4200], ids[4200], detail[CLI_SLURM_DETAIL], *text, *save = NULL;
+    size_t n = 0;
+    long queued;
+
+    snprintf(path, sizeof(path), "%s/slurm/submitted", dir);
+    text = read_text(path);
+    if (!text) {
+        return 1;
+    }
+    ids[0] = '\0';
+    for (char *line = strtok_r(text, "\n", &save); line && n < sizeof(ids);
+         line = strtok_r(NULL, "\n", &save)) {
+        line[strcspn(line, " ")] = '\0';
+        n += (size_t)snprintf(ids + n, sizeof(ids) - n, "%s%s", n ? "," : "", line);
+    }
+    free(text);
+    if (!ids[0]) {
+        return 1;
+    }
+    queued = cli_slurm_queued(ids, detail);
+    if (queued > 0) {
+        fprintf(stderr, "overshade sweep: %s holds a sweep whose Slurm job %s has %ld task%s "
+                        "queued or running: wait for it, cancel it (scancel %s), or choose "
+                        "another --out\n", dir, ids, queued, queued == 1 ? "" : "s", ids);
+    } else if (queued < 0) {
+        fprintf(stderr, "overshade sweep: %s\n", detail);
+    }
+    return queued == 0;
+}
+
 /* `overshade sweep --engine slurm ...`: the jobs `plan_jobs` checked, as
  * one job array. */
 static int
@@ -1753,6 +1803,9 @@ slurm_start(const struct sweep_args *a, int argc, char **argv, uint32_t count)
     if (!getcwd(cwd, sizeof(cwd))) {
         fprintf(stderr, "overshade sweep: cannot tell the working directory: %s\n",
                 strerror(errno));
+        return CLI_EXIT_FAILURE;
+    }
+    if (!slurm_dir_is_idle(a->out)) {
         return CLI_EXIT_FAILURE;
     }
     snprintf(path, sizeof(path), "%s/jobs", a->out);
@@ -1794,9 +1847,15 @@ slurm_start(const struct sweep_args *a, int argc, char **argv, uint32_t count)
     if (!slurm_submit(&s, tasks, id)) {
         goto out;
     }
-    printf("overshade sweep: %u jobs submitted to Slurm as job array %s (tasks %s%s%s), modes "
-           "%s\n", count, id, tasks, s.a.partition ? ", partition " : "",
-           s.a.partition ? s.a.partition : "", s.modes);
+    printf("overshade sweep: %u jobs submitted to Slurm as job array %s (tasks %s", count, id,
+           tasks);
+    if (s.a.parallel) {
+        printf(", %u at a time", s.a.parallel);
+    }
+    if (s.a.partition) {
+        printf(", partition %s", s.a.partition);
+    }
+    printf("), modes %s\n", s.modes);
     fflush(stdout);
     status = slurm_wait_and_collect(&s, id, count);
 out:

@@ -189,7 +189,9 @@ long
 cli_slurm_queued(const char *ids, char *detail)
 {
     char out[1 << 16], err[2048], jobs[4200];
-    char *argv[] = {"squeue", "--noheader", "--array", "--jobs", jobs, "--format=%i", NULL};
+    /* --all: hidden partitions too. */
+    char *argv[] = {"squeue", "--noheader", "--all", "--array", "--jobs", jobs, "--format=%i",
+                    NULL};
     long count = 0;
     int status;
 

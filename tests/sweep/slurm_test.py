@@ -11,10 +11,12 @@ captures a tiny frame of overshade-demo under the layer, and then:
              gathers, and sweep.csv, jobs.csv and the figures are the bytes
              the local engine writes for the same grid; each job ran as a
              task of the job array (Slurm's output file per task, the
-             controller's COMPLETED, the extra sbatch argument applied).
+             controller's COMPLETED, the extra sbatch argument applied); a
+             status the collecting machine cannot see is named as such.
   no-wait    --no-wait returns at once; job 2's trace does not exist yet
-             and job 3's is a FIFO nobody writes, so job 3 hangs: --collect
-             refuses while it runs; it is cancelled; --collect names job 2
+             and job 3's is a FIFO nobody writes, so job 3 hangs: --collect,
+             --resubmit-failed and a new sweep into the same folder refuse
+             while it runs; it is cancelled, leaving no process behind; --collect names job 2
              with its exit status and job 3 with Slurm's CANCELLED, exits 1
              and keeps job 1's rows; the traces are put in place and
              --resubmit-failed submits jobs 2-3 alone as a new array, waits,
@@ -286,6 +288,13 @@ def sweeps(args, cluster, tmp):
         state = cluster.client(["scontrol", "--oneliner", "show", "job", "%s_%d" % (jid, n)])
         check("JobState=COMPLETED" in state.stdout and "Comment=overshade-test" in state.stdout,
               "task %d: %r" % (n, state.stdout))
+    # A status the collecting machine does not see (an output folder that
+    # is not shared): named as such.
+    os.remove(os.path.join(tmp, "wait", "jobs", "2", "status"))
+    rc, _, err = run([os_, "sweep", "--collect", "wait"], cluster, tmp)
+    check(rc == 1 and "Slurm task %s_2, failed: no result, though Slurm says the task COMPLETED: "
+          "is the output folder on storage the nodes share?" % jid in err,
+          "--collect without job 2's status: %d %r" % (rc, err))
 
     # --no-wait; a job that fails (its trace does not exist yet) and one
     # that hangs (its trace is a FIFO nobody writes) and is cancelled.
@@ -307,6 +316,12 @@ def sweeps(args, cluster, tmp):
           "--collect while a task runs: exit %d %r" % (rc, err))
     check(not os.path.exists(os.path.join(tmp, "nowait", "sweep.csv")),
           "--collect wrote sweep.csv while a task ran")
+    rc, _, err = run([os_, "sweep", "--engine", "slurm", "--out", "nowait"] + grid, cluster, tmp)
+    check(rc == 1 and "nowait holds a sweep whose Slurm job %s has 1 task queued or running"
+          % jid in err, "a new sweep over a running one: %d %r" % (rc, err))
+    rc, _, err = run([os_, "sweep", "--resubmit-failed", "nowait"], cluster, tmp)
+    check(rc == 1 and "1 task of Slurm job %s still queued or running" % jid in err,
+          "--resubmit-failed while a task runs: %d %r" % (rc, err))
     cluster.client(["scancel", "%s_3" % jid])
     check(wait_empty(cluster), "the array did not end")
     time.sleep(0.5)
