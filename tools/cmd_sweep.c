@@ -6,6 +6,10 @@
  *   overshade sweep --out DIR [--jobs N] [--frames LIST] [--modes LIST]
  *                   [--axis NAME=V1,V2,...]... [--set NAME=VALUE]...
  *                   [TRACE[@X]...]
+ *   overshade sweep --engine slurm [--partition P] [--time T] [--no-wait]
+ *                   [--sbatch-arg ARG]... --out DIR ...
+ *   overshade sweep --collect DIR
+ *   overshade sweep --resubmit-failed DIR [--partition P] [--time T] ...
  *   overshade sweep --plot-only DIR
  *
  * The jobs are the cartesian product of the axes, the first axis varying
@@ -20,6 +24,9 @@
  * outcome into DIR/jobs.csv, and the figures are drawn.  Nothing in those
  * files depends on --jobs or on the order the jobs finished in: rows are in
  * job order and timings are left out (they stay in each job's report).
+ * The slurm engine runs each job as a task of one Slurm job array instead
+ * (below, "the Slurm engine"; sweep_slurm.c talks to Slurm) and gathers
+ * the results with the same code, so they are the same bytes.
  *
  * Exit status: 0 when every job and figure succeeded; 1 when a job failed
  * (each one is named on stderr with its last line of output; the others
