@@ -1720,8 +1720,12 @@ slurm_collect(struct slurm_sweep *s, int waited)
              * does not see it. */
             snprintf(j->why, sizeof(j->why), "no result, though Slurm says the task COMPLETED: "
                                              "is the output folder on storage the nodes share?");
-        } else if (state[0]) {
+        } else if (state[0] && strcmp(state, "FAILED") != 0) {
+            /* CANCELLED, TIMEOUT, OUT_OF_MEMORY, NODE_FAIL: reason enough. */
             snprintf(j->why, sizeof(j->why), "no result: Slurm says the task ended %s", state);
+        } else if (state[0]) {
+            snprintf(j->why, sizeof(j->why), "no result: Slurm says the task ended FAILED%s%.160s",
+                     line[0] ? "; its output: " : "", line);
         } else {
             snprintf(j->why, sizeof(j->why), "no result: the task ended without writing one "
                      "(killed, cancelled, never started?)%s%.120s",

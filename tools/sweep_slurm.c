@@ -166,8 +166,12 @@ cli_slurm_sbatch(const struct cli_slurm_submit *s, char *id, char *detail)
         /* Its words are better than ours: "sbatch: error: invalid
          * partition specified: x". */
         const char *why = trimmed(err, 1);
-        snprintf(detail, CLI_SLURM_DETAIL, "sbatch refused the job array: %.400s",
-                 *why ? why : "no reason given");
+        snprintf(detail, CLI_SLURM_DETAIL, "sbatch refused the job array: %.400s%s",
+                 *why ? why : "no reason given",
+                 strstr(why, "Invalid job array specification")
+                     ? " (a task number past the cluster's MaxArraySize? scontrol show config "
+                       "names it)"
+                     : "");
         return -1;
     }
     if (status != 0) {

@@ -22,8 +22,10 @@ captures a tiny frame of overshade-demo under the layer, and then:
              --resubmit-failed submits jobs 2-3 alone as a new array, waits,
              and the sweep then equals the local engine's; a second
              --resubmit-failed has nothing to do.
-  errors     a partition the cluster does not have: sbatch's refusal named,
-             exit 1; no sbatch on PATH: named, exit 1; --collect of a folder
+  gone       the overshade that submitted a sweep is gone when its task
+             starts: --collect names Slurm's FAILED and the task's output.
+  errors     a partition the cluster does not have, and more tasks than
+             the cluster's MaxArraySize: sbatch's refusal named, exit 1; no sbatch on PATH: named, exit 1; --collect of a folder
              that is no Slurm sweep: named, exit 1.
 
 The daemons are torn down whatever happens (failure, exception, SIGTERM
@@ -130,6 +132,8 @@ class Cluster:
             "SelectType=select/cons_tres",
             "SelectTypeParameters=CR_Core",
             "ReturnToService=2",
+            # Task numbers up to 9: a larger sweep is refused.
+            "MaxArraySize=10",
             "NodeName=%s NodeHostname=localhost NodeAddr=127.0.0.1 CPUs=%d State=UNKNOWN"
             % (NODE, min(2, os.cpu_count() or 1)),
             "PartitionName=debug Nodes=%s Default=YES MaxTime=INFINITE State=UP" % NODE,
@@ -359,6 +363,23 @@ def sweeps(args, cluster, tmp):
     rc, out, _ = run([os_, "sweep", "--resubmit-failed", "nowait"], cluster, tmp)
     check(rc == 0 and "nothing to resubmit" in out, "second --resubmit-failed: %d %r" % (rc, out))
 
+    # An overshade the node cannot see: held (SBATCH_HOLD) until the copy
+    # that submitted it is gone; the task's own words name it.
+    gone = os.path.join(tmp, "bin", "overshade")
+    os.mkdir(os.path.dirname(gone))
+    shutil.copy(os_, gone)
+    rc, out, _ = run([gone, "sweep", "--engine", "slurm", "--no-wait", "--out", "gone",
+                      "demo.ovs"], cluster, tmp, dict(cluster.env, SBATCH_HOLD="1"))
+    jid = job_id(out)
+    check(rc == 0 and jid is not None, "held sweep: %d %r" % (rc, out))
+    os.remove(gone)
+    cluster.client(["scontrol", "release", str(jid)])
+    check(wait_empty(cluster), "the held array did not end")
+    rc, _, err = run([os_, "sweep", "--collect", "gone"], cluster, tmp)
+    check(rc == 1 and "Slurm task %s_1, failed: no result: Slurm says the task ended FAILED; its "
+          "output: " % jid in err and "not found" in err,
+          "an overshade the node cannot see: %d %r" % (rc, err))
+
     # Errors, named.
     rc, _, err = run([os_, "sweep", "--engine", "slurm", "--partition", "nosuch", "--out", "bad"]
                      + grid, cluster, tmp)
@@ -369,6 +390,10 @@ def sweeps(args, cluster, tmp):
         rc, _, err = run([os_, "sweep", "--engine", "slurm", "--out", "nosbatch"] + grid,
                          cluster, tmp, env)
         check(rc == 1 and "sbatch not found" in err, "no sbatch: %d %r" % (rc, err))
+    rc, _, err = run([os_, "sweep", "--engine", "slurm", "--out", "big", "--axis", "msaa=1,2,4,8",
+                      "--axis", "trace=demo.ovs@0.5,demo.ovs@2,demo.ovs@8"], cluster, tmp)
+    check(rc == 1 and "sbatch refused the job array" in err and "MaxArraySize" in err,
+          "12 tasks past MaxArraySize: %d %r" % (rc, err))
     rc, _, err = run([os_, "sweep", "--collect", "local"], cluster, tmp)
     check(rc == 1 and "local is no sweep submitted to Slurm" in err,
           "--collect of a local sweep: %d %r" % (rc, err))
