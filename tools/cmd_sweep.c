@@ -1496,8 +1496,9 @@ slurm_wait(const struct slurm_sweep *s, const char *ids, uint32_t tasks)
                 return 1;
             }
         }
+        /* Quick for short sweeps, gentle on the controller for long ones. */
         sleep(delay);
-        delay = delay < 10 ? delay + 1 : delay;
+        delay = delay < 30 ? delay + 1 : delay;
     }
 }
 
