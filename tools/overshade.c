@@ -37,7 +37,7 @@ static const struct cli_command cli_commands[] = {
      cli_shader_usage},
     {"replay", "replay captured frames through the simulated pipeline", cli_replay,
      cli_replay_usage},
-    {"sweep", "replay traces over a grid of options, in parallel or on Slurm; CSV, figures",
+    {"sweep", "replay traces over a grid of options, in parallel or on Slurm",
      cli_sweep, cli_sweep_usage},
     {"run", "run a program with online stats: shading savings per frame", cli_run,
      cli_run_usage},
