@@ -28,13 +28,18 @@ captures a tiny frame of overshade-demo under the layer, and then:
              the cluster's MaxArraySize: sbatch's refusal named, exit 1; no sbatch on PATH: named, exit 1; --collect of a folder
              that is no Slurm sweep: named, exit 1.
 
-The daemons are torn down whatever happens (failure, exception, SIGTERM
-from meson's timeout, the test's own deadline).  Skips (77), with the
+The daemons are torn down whatever happens: on failure, exception, the
+test's own deadline or SIGTERM from meson's timeout by the test itself,
+and when even that is cut short (meson's SIGKILL half a second later) by
+a reaper in a session of its own, which waits for the test to end and
+then kills whatever still names the test's temporary directory (the
+jobs' slurmstepd by their SLURM_CONF) and removes the directory.  Skips (77), with the
 reason, when slurm-wlm or munge is not installed, when not root (slurmd
 runs each job as its user), when lavapipe is missing, or when the daemons
 do not come up on this machine.
 
 usage: slurm_test.py --overshade BIN --manifest M --demo DEMO
+       slurm_test.py --reap PID DIR     (the reaper, started by the test)
 """
 import os
 import shutil
@@ -185,9 +190,10 @@ class Cluster:
         return self.wait_for("the node", lambda: self.client(
             ["sinfo", "--noheader", "--Node", "--format=%T"]).stdout.strip() == "idle")
 
-    def stop(self):
-        """Cancels every job, then ends the daemons (TERM, then KILL)."""
-        if any(name == "slurmctld" and p.poll() is None for name, p in self.procs):
+    def stop(self, fast=False):
+        """Cancels every job (unless `fast`), then ends the daemons (TERM,
+        then KILL)."""
+        if not fast and any(name == "slurmctld" and p.poll() is None for name, p in self.procs):
             try:
                 self.client(["scancel", "--user", str(os.getuid())], timeout=10)
                 end = time.time() + 10
@@ -200,7 +206,7 @@ class Cluster:
             if p.poll() is None:
                 p.terminate()
                 try:
-                    p.wait(timeout=10)
+                    p.wait(timeout=1 if fast else 10)
                 except subprocess.TimeoutExpired:
                     p.kill()
                     p.wait()
@@ -239,17 +245,41 @@ def job_id(out):
 
 
 def processes_of(marker):
-    """The processes (other than this one) whose command line holds
-    `marker`, a path only this test uses."""
+    """The processes (other than this one) whose command line or
+    environment holds `marker`, a path only this test uses: what it
+    started, the daemons' slurmstepd (SLURM_CONF) included."""
     pids = []
     for pid in os.listdir("/proc"):
-        try:
-            with open("/proc/%s/cmdline" % pid, "rb") as f:
-                if marker.encode() in f.read() and int(pid) != os.getpid():
-                    pids.append(int(pid))
-        except (OSError, ValueError):
-            pass
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        for what in ("cmdline", "environ"):
+            try:
+                with open("/proc/%s/%s" % (pid, what), "rb") as f:
+                    if marker.encode() in f.read():
+                        pids.append(int(pid))
+                        break
+            except OSError:
+                pass
     return pids
+
+
+def reap(parent, tmp):
+    """The test's reaper, in a session of its own: once `parent` has gone
+    (SIGKILL from meson's timeout included), kills what is left of its
+    processes and removes its directory."""
+    while True:
+        try:
+            os.kill(parent, 0)
+        except OSError:
+            break
+        time.sleep(0.5)
+    for pid in processes_of(tmp):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    shutil.rmtree(tmp, ignore_errors=True)
+    return 0
 
 
 def wait_for_task(cluster, task, state, seconds=60):
@@ -400,6 +430,8 @@ def sweeps(args, cluster, tmp):
 
 
 def main():
+    if sys.argv[1:2] == ["--reap"]:
+        return reap(int(sys.argv[2]), sys.argv[3])
     args = parse_args("--demo")
     args.overshade, args.demo = os.path.abspath(args.overshade), os.path.abspath(args.demo)
     args.manifest = os.path.abspath(args.manifest)
@@ -423,7 +455,11 @@ def main():
     signal.alarm(DEADLINE_S)
     with tempfile.TemporaryDirectory(prefix="overshade-slurm-") as tmp:
         os.chmod(tmp, 0o755)
+        subprocess.Popen([sys.executable, os.path.abspath(__file__), "--reap", str(os.getpid()),
+                          tmp], start_new_session=True, stdin=subprocess.DEVNULL,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         cluster = Cluster(os.path.join(tmp, "cluster"))
+        stopped = False
         try:
             why = cluster.start()
             if why:
@@ -439,10 +475,13 @@ def main():
             sweeps(args, cluster, work)
         except Deadline as e:
             check(False, "stopped by %s after the deadline or meson's timeout" % e)
+            stopped = True
         finally:
             signal.alarm(0)
             signal.signal(signal.SIGTERM, signal.SIG_IGN)
-            cluster.stop()
+            # meson's SIGKILL follows its SIGTERM by 0.5 s: then no time
+            # for scancel (the reaper finishes the job if even this is cut).
+            cluster.stop(fast=stopped)
             # Whatever a task left behind (the test's folders are its own).
             for pid in processes_of(tmp):
                 os.kill(pid, signal.SIGKILL)
