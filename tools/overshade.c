@@ -6,6 +6,7 @@
  *   overshade shader TRACE [--pipeline N | --draw F:D] [--stage S] [--glsl|--hlsl|--spirv]
  *   overshade replay TRACE --out DIR [--frames LIST] [--msaa N] [--threads N]
  *   overshade sweep --out DIR [--jobs N] [--axis NAME=V,...]... TRACE[@X]...
+ *   overshade sweep --engine slurm ... | --collect DIR | --resubmit-failed DIR
  *   overshade run [--modes LIST] [--msaa N] [--out DIR] -- PROGRAM ARGS...
  *   overshade stats-worker FD
  *   overshade help [COMMAND]
@@ -36,8 +37,8 @@ static const struct cli_command cli_commands[] = {
      cli_shader_usage},
     {"replay", "replay captured frames through the simulated pipeline", cli_replay,
      cli_replay_usage},
-    {"sweep", "replay traces over a grid of options, in parallel; one CSV, figures", cli_sweep,
-     cli_sweep_usage},
+    {"sweep", "replay traces over a grid of options, in parallel or on Slurm",
+     cli_sweep, cli_sweep_usage},
     {"run", "run a program with online stats: shading savings per frame", cli_run,
      cli_run_usage},
     {"stats-worker", "online mode's simulator process (started by the layer)",

@@ -15,6 +15,7 @@
 #ifndef OVERSHADE_TOOLS_SWEEP_H
 #define OVERSHADE_TOOLS_SWEEP_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -67,5 +68,43 @@ cli_sweep_plot(const struct cli_table *t, const char *dir, FILE *notes);
  * replay refuses is a usage error of the sweep, not a failed job. */
 int
 cli_replay_args_ok(int argc, char **argv);
+
+/* Slurm (sweep_slurm.c), for `overshade sweep --engine slurm`. */
+#define CLI_SLURM_DETAIL 512  /* bytes of a `detail` message */
+#define CLI_SLURM_ID 32       /* bytes of a job id */
+#define CLI_SLURM_MAX_EXTRA 32
+
+/* One job array to submit. */
+struct cli_slurm_submit {
+    const char *script;    /* the batch script */
+    const char *array;     /* its task ids, "1-40" or "3,7-9" */
+    uint32_t throttle;     /* tasks run at once, 0 for Slurm's choice */
+    const char *partition; /* or NULL: the cluster's default */
+    const char *time;      /* each task's time limit, or NULL */
+    const char *chdir;     /* the tasks' working directory */
+    const char *output;    /* the tasks' output files, with %A and %a */
+    const char *const *extra; /* more sbatch arguments, as given */
+    uint32_t extra_count;
+};
+
+/* Submits `s` with sbatch.  Returns 0 with the job id in `id`
+ * (CLI_SLURM_ID bytes), else -1 with one line in `detail`
+ * (CLI_SLURM_DETAIL bytes): sbatch not found, sbatch refused (its own
+ * message), or its answer holds no job id. */
+int
+cli_slurm_sbatch(const struct cli_slurm_submit *s, char *id, char *detail);
+
+/* The number of tasks of the jobs `ids` (comma-separated job ids) Slurm
+ * still has queued or running; 0 also for jobs it has forgotten.  -1 with
+ * one line in `detail` when squeue is missing or fails. */
+long
+cli_slurm_queued(const char *ids, char *detail);
+
+/* How task `task` of job `id` ended, in Slurm's words ("COMPLETED",
+ * "FAILED", "TIMEOUT", "CANCELLED", ...): from sacct when the cluster
+ * keeps accounting, else from scontrol while the controller remembers the
+ * job; "" when neither knows. */
+void
+cli_slurm_task_state(const char *id, uint32_t task, char *state, size_t size);
 
 #endif /* OVERSHADE_TOOLS_SWEEP_H */

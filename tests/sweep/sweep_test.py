@@ -13,8 +13,8 @@ cases:
              sweep with a missing and a malformed trace beside the good one
              names both failed jobs, exits 1 and still writes the good one's
              rows.
-  usage      bad axes and arguments: exit 2 and a line naming the problem,
-             before any job runs.  (--set NAME=VALUE: the failing sweep of
+  usage      bad axes and arguments (the slurm engine's among them): exit 2
+             and a line naming the problem, before any job runs.  (--set NAME=VALUE: the failing sweep of
              the vkcube case fixes msaa=4 with it.)
   plot-only  figures drawn from a sweep.csv written here: QFM reduction
              against buffer size per MSAA rate, PMU savings, shaded per
@@ -297,6 +297,16 @@ USAGE_CASES = [
     (["--out", "o", "--modes", "baseline," * 40, "t.ovs"], "bad mode list"),
     (["--out", "o", "--frames", "5-3", "t.ovs"], "bad frame list '5-3'"),
     (["--out", "o", "--", "-t.ovs"], "the replay refuses its arguments"),
+    # The slurm engine's options.
+    (["--out", "o", "--engine", "pbs", "t.ovs"], "--engine takes local or slurm, not 'pbs'"),
+    (["--out", "o", "--partition", "cpu", "t.ovs"], "--partition needs --engine slurm"),
+    (["--out", "o", "--engine", "local", "--no-wait", "t.ovs"], "--no-wait needs --engine slurm"),
+    (["--out", "o", "--sbatch-arg=--mem=1G", "t.ovs"], "--sbatch-arg needs --engine slurm"),
+    (["--out", "o", "--engine", "slurm", "--time", "1h", "t.ovs"], "bad time limit '1h'"),
+    (["--collect", "o", "--out", "p"], "--collect takes no other argument"),
+    (["--collect", "o", "--resubmit-failed", "o"], "--collect takes no other argument"),
+    (["--resubmit-failed", "o", "--axis", "msaa=1"], "--resubmit-failed takes only --partition"),
+    (["--run-task", "o"], "runs as a task of a Slurm job array"),
 ]
 
 

@@ -11,8 +11,12 @@ _overshade()
         return
     fi
     case $prev in
-    --out|--plot-only)
+    --out|--plot-only|--collect|--resubmit-failed)
         COMPREPLY=($(compgen -d -- "$cur")); return ;;
+    --engine)
+        COMPREPLY=($(compgen -W "local slurm" -- "$cur")); return ;;
+    --partition)
+        COMPREPLY=($(compgen -W "$(sinfo --noheader --format=%R 2>/dev/null)" -- "$cur")); return ;;
     --modes)
         COMPREPLY=($(compgen -W "baseline qfm pmu cps amfs ssaa all" -- "$cur")); return ;;
     --msaa)
@@ -32,7 +36,8 @@ _overshade()
                   --qfm-entries --qfm-window --qfm-empty --qfm-evict-merge --qfm-centroid
                   --pmu-entries --pmu-edges --cps-rate --cps-foveated
                   --cps-lod-compensation --cps-rate-from --amfs-eta --amfs-filter" ;;
-    sweep)  opts="--out --jobs --frames --modes --axis --set --plot-only" ;;
+    sweep)  opts="--out --jobs --frames --modes --axis --set --plot-only --engine --partition
+                  --time --sbatch-arg --no-wait --collect --resubmit-failed" ;;
     run)    opts="--modes --msaa --interval --threads --out --" ;;
     help)   COMPREPLY=($(compgen -W "info spirv shader replay sweep run" -- "$cur")); return ;;
     esac
