@@ -165,6 +165,14 @@ CASES = {
                                    "--resolution=640x480", "--nosound", "--game=CAM_1A"],
                               env=GAME_SOUND_OFF, frames="40", expect="replay",
                               deadline=400),
+    # SuperTuxKart on its Vulkan renderer (`--render-driver=vulkan`, its
+    # "GE" engine: VMA, an array texture per draw, SDL 2): a race started
+    # at once (`--race-now`) on the classroom track with one AI kart: the
+    # 3D track, karts, particles and the race's interface.
+    "supertuxkart-race": dict(cmd=["/usr/games/supertuxkart", "--render-driver=vulkan",
+                                   "--windowed", "--screensize=640x480", "--race-now",
+                                   "--track=olivermath", "--numkarts=2"],
+                              env=GAME_SOUND_OFF, frames="60", expect="replay"),
     # Other layers beside ours, as users run games.  The loader puts the
     # implicit layer it finds first nearest the application (docs/layer.md,
     # "Beside other layers"): with our manifest under XDG_DATA_HOME (found
