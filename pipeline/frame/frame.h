@@ -224,6 +224,15 @@ struct sim_draw {
     uint32_t first; /* first vertex, or first index */
     int32_t vertex_offset;
     uint32_t first_instance;
+    /* Layered rendering (the caller makes one pass per layer of a layered
+     * render target, each rendering into that layer's subresource images):
+     * `layer` is the gl_Layer of this pass, relative to the views' base
+     * layer; primitives whose last pre-rasterization stage writes another
+     * gl_Layer are not drawn in it.  SIM_NONE draws every primitive
+     * (multiview: the view decides the layer, not the shader).
+     * `view_index` is gl_ViewIndex (multiview; 0 otherwise). */
+    uint32_t layer;
+    uint32_t view_index;
     uint32_t id; /* the caller's number for the draw, echoed in results */
     /* Non-NULL: the caller could not describe the draw (the reason, valid as
      * long as the frame); the draw is skipped and reported as unsupported. */

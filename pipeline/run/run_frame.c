@@ -220,6 +220,7 @@ worker_prepare(struct worker *w)
             }
             sim_interp_bind(interp, r->bindings[u] ? r->bindings[u] : dc->draw->bindings,
                             dc->draw->binding_count);
+            sim_draw_view_builtins(dc->draw, interp);
         }
         sim_shade_begin(&w->ctx[u], dc, interp, &r->targets[u], &w->counters[u]);
     }
