@@ -28,6 +28,19 @@
  *   viewports a geometry shader sends every triangle into both of two
  *             viewports, the left and right halves of the target
  *             (gl_ViewportIndex; shaders/viewports.geom).
+ *   multiview a multiview render pass (VkRenderPassMultiviewCreateInfo,
+ *             views 0 and 1) draws one triangle into both layers of a
+ *             64x64 2-layer image, placed and coloured by gl_ViewIndex
+ *             (shaders/multiview.vert); the target shows the two layers
+ *             side by side (shaders/layers_sample.frag).  A geometry
+ *             shader passes the triangle on (shaders/multiview.geom):
+ *             Mesa 22.3's lavapipe routes views to their layers only when
+ *             the last pre-rasterization stage writes gl_Layer, and its
+ *             fragment shaders read gl_ViewIndex as 0, so the fragment
+ *             shader here does not read it.
+ *   layered   the same with a framebuffer of two layers and a geometry
+ *             shader sending every triangle into both (gl_Layer;
+ *             shaders/layered.geom, layered.frag).
  *   recreate  before every frame the texture, its view, the uniform
  *             buffer and the pipeline are destroyed and created again,
  *             differing in size, format and a specialization constant.
@@ -56,6 +69,11 @@
 #include "color_frag.h"
 #include "f16_frag.h"
 #include "f16_vert.h"
+#include "layered_frag.h"
+#include "layered_geom.h"
+#include "layers_sample_frag.h"
+#include "multiview_geom.h"
+#include "multiview_vert.h"
 #include "fullscreen_vert.h"
 #include "quads_vert.h"
 #include "recreate_frag.h"
@@ -66,6 +84,7 @@
 #define MAX_LEVELS 4
 #define STAGING_BYTES (256u * 1024u)
 #define MAX_FRAMES 64
+#define LAYER_SIZE 64 /* multiview, layered: the 2-layer image's width and height */
 
 /* A texture uploaded every frame, level by level, from the staging buffer. */
 struct texture {
@@ -104,6 +123,11 @@ struct client {
     int partial;         /* after frame 0, upload level 0 only and keep the rest */
     uint64_t seen[3][MAX_FRAMES]; /* recreate: buffer, image, pipeline per frame */
     uint32_t repeated;
+    /* multiview, layered: the pass drawing into both layers of tex[0] */
+    VkRenderPass layer_pass;
+    VkFramebuffer layer_fb;
+    VkPipelineLayout layer_layout;
+    VkPipeline layer_pipeline;
 };
 
 struct mode {
@@ -112,6 +136,9 @@ struct mode {
     int (*features)(struct client *c, VkPhysicalDeviceFeatures2 *f2); /* 0, 77 or -1 */
     int (*setup)(struct client *c);
     int (*before_frame)(struct client *c, uint32_t frame); /* NULL: nothing */
+    /* NULL: nothing; records what the frame draws before the target's
+     * pass and returns its draws */
+    uint32_t (*before_pass)(struct client *c, VkCommandBuffer cmd);
     void (*finish)(struct client *c); /* NULL: nothing; before the common objects go */
 };
 
@@ -817,12 +844,213 @@ vs:
     return fail;
 }
 
+static VkPhysicalDeviceVulkan11Features multiview_v11;
+
+static int
+multiview_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
+{
+    VkPhysicalDeviceVulkan11Features have = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+    VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                   .pNext = &have};
+    vkGetPhysicalDeviceFeatures2(c->physical, &q);
+    if (!have.multiview || !have.multiviewGeometryShader) {
+        printf(WHO ": skip: the driver lacks multiview (%u) or multiviewGeometryShader (%u)\n",
+               have.multiview, have.multiviewGeometryShader);
+        return 77;
+    }
+    multiview_v11 = (VkPhysicalDeviceVulkan11Features){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+        .multiview = VK_TRUE,
+        .multiviewGeometryShader = VK_TRUE};
+    f2->pNext = &multiview_v11;
+    f2->features.geometryShader = VK_TRUE;
+    return 0;
+}
+
+static int
+layered_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
+{
+    VkPhysicalDeviceFeatures have;
+    vkGetPhysicalDeviceFeatures(c->physical, &have);
+    if (!have.geometryShader) {
+        printf(WHO ": skip: the driver has no geometryShader\n");
+        return 77;
+    }
+    f2->features.geometryShader = VK_TRUE;
+    return 0;
+}
+
+/* The 2-layer image (tex[0], sampled by the target's pass through a 2D
+ * array view of both layers), the pass drawing into both its layers (with
+ * `multiview` views 0 and 1 of a one-layer framebuffer, else a framebuffer
+ * of two layers) and its pipeline of the `n` stages in `words`. */
+static int
+layers_setup(struct client *c, int multiview, const uint32_t *const *words, const size_t *sizes,
+             const VkShaderStageFlagBits *stages, uint32_t n)
+{
+    struct vku_image_desc d = {
+        .format = VK_FORMAT_R8G8B8A8_UNORM,
+        .width = LAYER_SIZE,
+        .height = LAYER_SIZE,
+        .layers = 2,
+        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+        .aspect = VK_IMAGE_ASPECT_COLOR_BIT,
+    };
+    if (vku_image_2d_init(c->device, &c->mem, &d, &c->tex[0].im) != 0 ||
+        create_sampler(c, VK_FILTER_NEAREST) != 0) {
+        return -1;
+    }
+    VkAttachmentDescription att = {
+        .format = d.format,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+        .finalLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+    };
+    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription sp = {
+        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+        .colorAttachmentCount = 1,
+        .pColorAttachments = &ref,
+    };
+    VkSubpassDependency dep = {
+        0, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+        VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+        VK_ACCESS_SHADER_READ_BIT, 0};
+    uint32_t view_mask = 3, correlation = 3;
+    VkRenderPassMultiviewCreateInfo mv = {
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO,
+        .subpassCount = 1,
+        .pViewMasks = &view_mask,
+        .correlationMaskCount = 1,
+        .pCorrelationMasks = &correlation,
+    };
+    VkRenderPassCreateInfo rpi = {
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+        .pNext = multiview ? &mv : NULL,
+        .attachmentCount = 1,
+        .pAttachments = &att,
+        .subpassCount = 1,
+        .pSubpasses = &sp,
+        .dependencyCount = 1,
+        .pDependencies = &dep,
+    };
+    VKU_TRY(WHO, vkCreateRenderPass(c->device, &rpi, NULL, &c->layer_pass));
+    VkFramebufferCreateInfo fbi = {
+        .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+        .renderPass = c->layer_pass,
+        .attachmentCount = 1,
+        .pAttachments = &c->tex[0].im.view,
+        .width = LAYER_SIZE,
+        .height = LAYER_SIZE,
+        .layers = multiview ? 1 : 2,
+    };
+    VKU_TRY(WHO, vkCreateFramebuffer(c->device, &fbi, NULL, &c->layer_fb));
+
+    VkShaderModule mods[3] = {VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE};
+    struct vku_pipeline p;
+    int fail = -1;
+    if (vku_create_pipeline_layout(c->device, NULL, 0, 0, &c->layer_layout) != 0) {
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (vku_create_module(c->device, words[i], sizes[i], &mods[i]) != 0) {
+            goto modules;
+        }
+    }
+    vku_pipeline_init_for_pass(&p, mods[0], mods[n - 1], c->layer_layout, c->layer_pass,
+                               LAYER_SIZE, LAYER_SIZE);
+    for (uint32_t i = 1; i + 1 < n; i++) {
+        p.stages[2] = (VkPipelineShaderStageCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+            .stage = stages[i], .module = mods[i], .pName = "main"};
+        p.info.stageCount = 3;
+    }
+    fail = vku_pipeline_create(c->device, &p, &c->layer_pipeline);
+modules:
+    for (uint32_t i = 0; i < n; i++) {
+        vkDestroyShaderModule(c->device, mods[i], NULL);
+    }
+    if (fail) {
+        return -1;
+    }
+
+    /* The target's pass shows both layers side by side. */
+    VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+                                      VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
+    if (create_set(c, &b, 1, NULL, 0, NULL) != 0) {
+        return -1;
+    }
+    write_textures(c, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, 0, 1);
+    c->vertices = 3;
+    return create_pipeline(c, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
+                           feature_layers_sample_frag, sizeof(feature_layers_sample_frag), NULL,
+                           NULL);
+}
+
+static int
+multiview_setup(struct client *c)
+{
+    const uint32_t *words[] = {feature_multiview_vert, feature_multiview_geom,
+                               feature_color_frag};
+    const size_t sizes[] = {sizeof(feature_multiview_vert), sizeof(feature_multiview_geom),
+                            sizeof(feature_color_frag)};
+    const VkShaderStageFlagBits stages[] = {VK_SHADER_STAGE_VERTEX_BIT,
+                                            VK_SHADER_STAGE_GEOMETRY_BIT,
+                                            VK_SHADER_STAGE_FRAGMENT_BIT};
+    return layers_setup(c, 1, words, sizes, stages, 3);
+}
+
+static int
+layered_setup(struct client *c)
+{
+    const uint32_t *words[] = {replay_fullscreen_vert, feature_layered_geom,
+                               feature_layered_frag};
+    const size_t sizes[] = {sizeof(replay_fullscreen_vert), sizeof(feature_layered_geom),
+                            sizeof(feature_layered_frag)};
+    const VkShaderStageFlagBits stages[] = {VK_SHADER_STAGE_VERTEX_BIT,
+                                            VK_SHADER_STAGE_GEOMETRY_BIT,
+                                            VK_SHADER_STAGE_FRAGMENT_BIT};
+    return layers_setup(c, 0, words, sizes, stages, 3);
+}
+
+/* One draw into both layers, cleared first. */
+static uint32_t
+layers_before_pass(struct client *c, VkCommandBuffer cmd)
+{
+    VkClearValue clear = {.color = {{0.15f, 0.1f, 0.05f, 1.0f}}};
+    vku_begin_render_pass(cmd, c->layer_pass, c->layer_fb, LAYER_SIZE, LAYER_SIZE, &clear,
+                          VK_SUBPASS_CONTENTS_INLINE);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layer_pipeline);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+    vkCmdEndRenderPass(cmd);
+    return 1;
+}
+
+static void
+layers_finish(struct client *c)
+{
+    vkDestroyPipeline(c->device, c->layer_pipeline, NULL);
+    vkDestroyPipelineLayout(c->device, c->layer_layout, NULL);
+    vkDestroyFramebuffer(c->device, c->layer_fb, NULL);
+    vkDestroyRenderPass(c->device, c->layer_pass, NULL);
+}
+
 static const struct mode modes[] = {
-    {"bc", 128, 32, bc_features, bc_setup, NULL},
-    {"arrays", 64, 64, arrays_features, arrays_setup, NULL},
-    {"f16", 64, 64, f16_features, f16_setup, NULL},
-    {"viewports", 64, 64, viewports_features, viewports_setup, NULL},
-    {"recreate", 32, 32, no_features, recreate_setup, recreate_before_frame, recreate_release},
+    {"bc", 128, 32, bc_features, bc_setup, NULL, NULL, NULL},
+    {"arrays", 64, 64, arrays_features, arrays_setup, NULL, NULL, NULL},
+    {"f16", 64, 64, f16_features, f16_setup, NULL, NULL, NULL},
+    {"viewports", 64, 64, viewports_features, viewports_setup, NULL, NULL, NULL},
+    {"multiview", 2 * LAYER_SIZE, LAYER_SIZE, multiview_features, multiview_setup, NULL,
+     layers_before_pass, layers_finish},
+    {"layered", 2 * LAYER_SIZE, LAYER_SIZE, layered_features, layered_setup, NULL,
+     layers_before_pass, layers_finish},
+    {"recreate", 32, 32, no_features, recreate_setup, recreate_before_frame, NULL,
+     recreate_release},
 };
 
 /* ---------------------------------------------------------------------- */
@@ -865,10 +1093,14 @@ static int
 record_frame(struct client *c, VkCommandBuffer cmd, uint32_t f)
 {
     VkClearValue clear = {.color = {{0.0f, 0.0f, 1.0f, 1.0f}}};
+    uint32_t draws = 0;
     if (vku_begin_commands(cmd, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0) {
         return -1;
     }
     upload_textures(c, cmd, f);
+    if (c->mode->before_pass) {
+        draws = c->mode->before_pass(c, cmd);
+    }
     vku_begin_render_pass(cmd, c->pass, c->framebuffer, c->width, c->height, &clear,
                           VK_SUBPASS_CONTENTS_INLINE);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline);
@@ -882,7 +1114,7 @@ record_frame(struct client *c, VkCommandBuffer cmd, uint32_t f)
     }
     vkCmdDraw(cmd, c->vertices, 1, 0, 0);
     vkCmdEndRenderPass(cmd);
-    c->draws = 1;
+    c->draws = draws + 1;
     return 0;
 }
 
@@ -966,7 +1198,7 @@ main(int argc, char **argv)
     if (!c.mode || argc > 3 ||
         (argc == 3 && ((frames = (uint32_t)strtoul(argv[2], NULL, 10)) == 0 ||
                        frames > MAX_FRAMES))) {
-        fprintf(stderr, "usage: " WHO " bc|arrays|f16|viewports|recreate [FRAMES (1-%u)]\n",
+        fprintf(stderr, "usage: " WHO " bc|arrays|f16|viewports|multiview|layered|recreate [FRAMES (1-%u)]\n",
                 MAX_FRAMES);
         return 2;
     }
