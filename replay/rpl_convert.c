@@ -101,7 +101,7 @@ struct rt_program {
     struct sim_ir_shader *shaders[SIM_STAGE_COUNT];
     int tessellated;
     char error[320]; /* why the pipeline cannot be replayed, or "" */
-    uint32_t error_status; /* enum sim_replay_error for error; 0: UNSUPPORTED_BY_CAPTURE */
+    uint32_t error_status; /* enum sim_replay_error for error, always set with it */
 };
 
 struct rpl_trace {
@@ -234,12 +234,13 @@ translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p, uint64_t fir
     if (stage == SIM_STAGE_COUNT) {
         snprintf(prog->error, sizeof(prog->error),
                  "shader stage 0x%x is not a graphics or compute stage", st->stage);
-        prog->error_status = 0;
+        prog->error_status = SIM_REPLAY_ERROR_UNSUPPORTED_STAGE;
         return;
     }
     if (prog->shaders[stage]) {
         snprintf(prog->error, sizeof(prog->error), "two %s shaders in one pipeline",
                  sim_stage_name(stage));
+        prog->error_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
         return;
     }
     if (stage == SIM_STAGE_TESS_CONTROL || stage == SIM_STAGE_TESS_EVAL) {
@@ -251,14 +252,14 @@ translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p, uint64_t fir
     if (!blob || blob->size % 4 != 0) {
         snprintf(prog->error, sizeof(prog->error), "%s shader: no SPIR-V in the trace",
                  sim_stage_name(stage));
-        prog->error_status = 0;
+        prog->error_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
         return;
     }
     words = malloc(blob->size ? blob->size : 4);
     spec = calloc(st->spec_entries.count ? st->spec_entries.count : 1, sizeof(*spec));
     if (!words || !spec) {
         snprintf(prog->error, sizeof(prog->error), "out of memory");
-        prog->error_status = 0;
+        prog->error_status = SIM_REPLAY_ERROR_NOMEM;
         goto out;
     }
     memcpy(words, blob->data, blob->size);
@@ -270,6 +271,7 @@ translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p, uint64_t fir
                 snprintf(prog->error, sizeof(prog->error),
                          "%s shader: specialization constant %u outside its data",
                          sim_stage_name(stage), e[i].constant_id);
+                prog->error_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
                 goto out;
             }
             spec[i].constant_id = e[i].constant_id;
@@ -324,6 +326,7 @@ get_program(struct rpl_trace *rt, uint64_t handle, uint64_t frame)
     prog->rec = p;
     if (!p) {
         snprintf(prog->error, sizeof(prog->error), "pipeline not in the trace");
+        prog->error_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
         return prog;
     }
     const struct cap_shader_stage *st = CAP_SPAN_PTR(p, p->stages, struct cap_shader_stage);
@@ -338,6 +341,7 @@ get_program(struct rpl_trace *rt, uint64_t handle, uint64_t frame)
         p->vertex_attributes.count > SIM_MAX_VERTEX_ATTRIBUTES) {
         snprintf(prog->error, sizeof(prog->error), "more than %u vertex bindings or attributes",
                  SIM_MAX_VERTEX_BINDINGS);
+        prog->error_status = SIM_REPLAY_ERROR_UNSUPPORTED_STATE;
         return prog;
     }
     prog->program.binding_count = p->vertex_bindings.count;
@@ -346,6 +350,7 @@ get_program(struct rpl_trace *rt, uint64_t handle, uint64_t frame)
             vb[i].binding, vb[i].stride, vb[i].input_rate, vb[i].divisor};
         if (vb[i].binding >= SIM_MAX_VERTEX_BINDINGS) {
             snprintf(prog->error, sizeof(prog->error), "vertex binding %u", vb[i].binding);
+            prog->error_status = SIM_REPLAY_ERROR_UNSUPPORTED_STATE;
         }
     }
     prog->program.attribute_count = p->vertex_attributes.count;
@@ -496,6 +501,7 @@ struct bind_state {
     uint64_t sets[MAX_SETS];
     struct push_set push_sets[MAX_SETS]; /* sets bound by push descriptors */
     const char *push_problem; /* why pushed descriptors are missing, or NULL */
+    uint32_t push_problem_status; /* enum sim_replay_error for push_problem */
     const uint32_t *dyn_offsets[MAX_SETS];
     uint32_t dyn_offset_count[MAX_SETS];
 };
@@ -531,8 +537,9 @@ struct walk {
     struct cap_rect area;
     uint32_t fb_width, fb_height, fb_layers;
     /* Why the current pass's draws cannot replay (an attachment the replay
-     * cannot hold), or NULL; with the enum sim_replay_error to report (0:
-     * UNSUPPORTED_BY_CAPTURE, for what the trace lacks or names wrongly). */
+     * cannot hold), or NULL; with the enum sim_replay_error to report:
+     * UNSUPPORTED_BY_CAPTURE only for what the trace lacks or names
+     * wrongly, a status of its own for what the replay cannot do. */
     const char *pass_problem;
     uint32_t pass_problem_status;
     uint32_t subpass;
@@ -1431,6 +1438,7 @@ push_descriptor_set(struct walk *w, struct bind_state *bs,
 
     if (c->set >= MAX_SETS) {
         bs->push_problem = "vkCmdPushDescriptorSetKHR: a set number beyond the replay's 32 sets";
+        bs->push_problem_status = SIM_REPLAY_ERROR_UNSUPPORTED_STATE;
         return;
     }
     /* The reader checked the set number against the layout. */
@@ -1478,7 +1486,11 @@ unresolved_push(struct walk *w, const char *name)
         w->gfx.push_problem = w->cs.push_problem =
             "a push descriptor set the layer could not resolve "
             "(vkCmdPushDescriptorSetWithTemplateKHR)";
+    } else {
+        return;
     }
+    w->gfx.push_problem_status = w->cs.push_problem_status =
+        SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
 }
 
 /* The descriptors bound at set s, from a descriptor set's state in this
@@ -1805,6 +1817,7 @@ describe_draw(struct walk *w, const struct cap_cmd_draw *cmd,
         d->id = id;
         if (!w->gfx.pipeline || !w->gfx.program) {
             d->unsupported = "no graphics pipeline bound";
+            d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
             return 1;
         }
         if (w->gfx.program->error[0]) {
@@ -1819,10 +1832,12 @@ describe_draw(struct walk *w, const struct cap_cmd_draw *cmd,
         }
         if (w->gfx.push_problem) {
             d->unsupported = w->gfx.push_problem;
+            d->unsupported_status = w->gfx.push_problem_status;
             return 1;
         }
         if (cmd->flags & CAP_DRAW_ARGS_UNRESOLVED) {
             d->unsupported = "the indirect arguments were not read back";
+            d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
             return 1;
         }
         d->program = &w->gfx.program->program;
@@ -1838,6 +1853,7 @@ describe_draw(struct walk *w, const struct cap_cmd_draw *cmd,
             if (!vertex_input(w, copy)) {
                 d->unsupported = "the vertex input state set by vkCmdSetVertexInputEXT has more "
                                  "bindings or attributes than the simulator holds";
+                d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_STATE;
                 return 1;
             }
             d->program = copy;
@@ -1885,10 +1901,12 @@ describe_draw(struct walk *w, const struct cap_cmd_draw *cmd,
                 break;
             default:
                 d->unsupported = "index type not supported";
+                d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_STATE;
                 return 1;
             }
             if (!buf || !buf->data || w->index_offset > buf->size) {
                 d->unsupported = "the index buffer has no contents in the trace";
+                d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
                 return 1;
             }
             d->index_data = buf->data + w->index_offset;
@@ -2021,7 +2039,7 @@ attachment_image(struct walk *w, uint64_t view_handle, uint32_t layer, uint32_t 
     }
     if (v->base_mip_level >= img->mip_levels || v->base_array_layer >= img->array_layers) {
         w->pass_problem = "a render target outside its image's levels and layers";
-        w->pass_problem_status = 0;
+        w->pass_problem_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
         return SIM_NONE;
     }
     if (layer >= view_layers(w, view_handle)) {
@@ -2394,6 +2412,7 @@ record_dispatch(struct walk *w, const struct cap_cmd_dispatch *cmd)
     memcpy(d->groups, cmd->groups, sizeof(d->groups));
     if (!p || !prog) {
         d->unsupported = "no compute pipeline bound";
+        d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
         return;
     }
     if (prog->error[0]) {
@@ -2408,10 +2427,12 @@ record_dispatch(struct walk *w, const struct cap_cmd_dispatch *cmd)
     }
     if (w->cs.push_problem) {
         d->unsupported = w->cs.push_problem;
+        d->unsupported_status = w->cs.push_problem_status;
         return;
     }
     if (cmd->flags & CAP_DISPATCH_ARGS_UNRESOLVED) {
         d->unsupported = "the indirect dispatch arguments were not read back";
+        d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
         return;
     }
     uint32_t *images = NULL;

@@ -238,7 +238,10 @@ struct sim_draw {
      * long as the frame); the draw is skipped and reported as unsupported. */
     const char *unsupported;
     /* With `unsupported`: the enum sim_replay_error to report, such as
-     * UNSUPPORTED_SHADER; 0 (OK) reports UNSUPPORTED_BY_CAPTURE. */
+     * UNSUPPORTED_SHADER.  UNSUPPORTED_BY_CAPTURE is for what the trace
+     * lacks or names wrongly, never for a limit of the replay (those are
+     * UNSUPPORTED_STATE, _STAGE, _SHADER, ...); replay/ sets it for every
+     * refusal.  0 (OK) reports UNSUPPORTED_BY_CAPTURE. */
     uint32_t unsupported_status;
     uint32_t clear_count;
     const struct sim_clear *clears;
