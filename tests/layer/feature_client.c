@@ -28,6 +28,11 @@
  *   viewports a geometry shader sends every triangle into both of two
  *             viewports, the left and right halves of the target
  *             (gl_ViewportIndex; shaders/viewports.geom).
+ *   buffers   four draws, one quad each, index arrays of four uniform and
+ *             four storage buffer descriptors with a push constant (the
+ *             quad's number; shaders/buffer_index.vert, buffer_index.frag):
+ *             each storage buffer bound with a range of its own, whose
+ *             runtime array's length() sets the quad's ramp.
  *   multiview a multiview render pass (VkRenderPassMultiviewCreateInfo,
  *             views 0 and 1) draws one triangle into both layers of a
  *             64x64 2-layer image, placed and coloured by gl_ViewIndex
@@ -66,6 +71,8 @@
 #include "array_const_frag.h"
 #include "array_nonuniform_frag.h"
 #include "bc_sample_frag.h"
+#include "buffer_index_frag.h"
+#include "buffer_index_vert.h"
 #include "color_frag.h"
 #include "f16_frag.h"
 #include "f16_vert.h"
@@ -139,6 +146,9 @@ struct mode {
     /* NULL: nothing; records what the frame draws before the target's
      * pass and returns its draws */
     uint32_t (*before_pass)(struct client *c, VkCommandBuffer cmd);
+    /* NULL: one draw of c->vertices; else records the target pass's draws
+     * (the pipeline and set bound) and returns their number */
+    uint32_t (*draw)(struct client *c, VkCommandBuffer cmd);
     void (*finish)(struct client *c); /* NULL: nothing; before the common objects go */
 };
 
@@ -844,6 +854,104 @@ vs:
     return fail;
 }
 
+static int
+buffers_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
+{
+    VkPhysicalDeviceFeatures have;
+    vkGetPhysicalDeviceFeatures(c->physical, &have);
+    if (!have.shaderUniformBufferArrayDynamicIndexing ||
+        !have.shaderStorageBufferArrayDynamicIndexing) {
+        printf(WHO ": skip: the driver lacks shaderUniformBufferArrayDynamicIndexing (%u) or "
+               "shaderStorageBufferArrayDynamicIndexing (%u)\n",
+               have.shaderUniformBufferArrayDynamicIndexing,
+               have.shaderStorageBufferArrayDynamicIndexing);
+        return 77;
+    }
+    f2->features.shaderUniformBufferArrayDynamicIndexing = VK_TRUE;
+    f2->features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
+    return 0;
+}
+
+#define BUFFER_SLICE 256u /* bytes between the elements' ranges in c->data */
+
+/* One buffer holding four uniform blocks (a tint each) and four storage
+ * blocks (a bias, the quad's ramp stretch in w, then 2 + i ramp steps), bound
+ * element by element with ranges of their own. */
+static int
+buffers_setup(struct client *c)
+{
+    float data[8 * BUFFER_SLICE / sizeof(float)];
+    memset(data, 0, sizeof(data));
+    for (uint32_t i = 0; i < 4; i++) {
+        float *tint = data + i * BUFFER_SLICE / sizeof(float);
+        float *ramp = data + (4 + i) * BUFFER_SLICE / sizeof(float);
+        tint[0] = 0.2f + 0.25f * (float)i;
+        tint[1] = 0.9f - 0.2f * (float)i;
+        tint[2] = 0.3f + 0.15f * (float)(i % 2);
+        ramp[0] = 0.05f * (float)i;
+        ramp[1] = 0.1f;
+        ramp[2] = 0.02f * (float)(3 - i);
+        ramp[3] = 0.1f * (float)(i + 1); /* stretch */
+        for (uint32_t k = 0; k < 2 + i; k++) {
+            ramp[4 + k] = (float)(k + 1) / (float)(2 + i);
+        }
+    }
+    if (vku_buffer_init(c->device, &c->mem, &c->data, sizeof(data),
+                        VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                            VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                        data) != 0) {
+        return -1;
+    }
+    VkDescriptorSetLayoutBinding b[2] = {
+        {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 4, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4,
+         VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
+    if (vku_create_set_layout(c->device, 0, NULL, b, 2, &c->set_layout) != 0) {
+        return -1;
+    }
+    VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 4},
+                                     {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4}};
+    if (vku_create_set(c->device, sizes, 2, &c->set_layout, &c->pool, &c->set) != 0) {
+        return -1;
+    }
+    for (uint32_t i = 0; i < 4; i++) {
+        VkDescriptorBufferInfo ubo = {c->data.buffer, i * BUFFER_SLICE, 16};
+        VkDescriptorBufferInfo ssbo = {c->data.buffer, (4 + i) * BUFFER_SLICE,
+                                       16 + 4 * (2 + i)};
+        VkWriteDescriptorSet wr[2] = {
+            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 0,
+             .dstArrayElement = i, .descriptorCount = 1,
+             .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, .pBufferInfo = &ubo},
+            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 1,
+             .dstArrayElement = i, .descriptorCount = 1,
+             .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &ssbo}};
+        vkUpdateDescriptorSets(c->device, 2, wr, 0, NULL);
+    }
+    if (vku_create_pipeline_layout(c->device, &c->set_layout,
+                                   VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                                   sizeof(int32_t), &c->layout) != 0) {
+        return -1;
+    }
+    c->vertices = 6;
+    return create_pipeline(c, feature_buffer_index_vert, sizeof(feature_buffer_index_vert),
+                           feature_buffer_index_frag, sizeof(feature_buffer_index_frag), NULL,
+                           NULL);
+}
+
+/* A draw per quad, its number pushed. */
+static uint32_t
+buffers_draw(struct client *c, VkCommandBuffer cmd)
+{
+    for (int32_t q = 0; q < 4; q++) {
+        vkCmdPushConstants(cmd, c->layout,
+                           VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                           sizeof(q), &q);
+        vkCmdDraw(cmd, c->vertices, 1, 0, 0);
+    }
+    return 4;
+}
+
 static VkPhysicalDeviceVulkan11Features multiview_v11;
 
 static int
@@ -1041,15 +1149,16 @@ layers_finish(struct client *c)
 }
 
 static const struct mode modes[] = {
-    {"bc", 128, 32, bc_features, bc_setup, NULL, NULL, NULL},
-    {"arrays", 64, 64, arrays_features, arrays_setup, NULL, NULL, NULL},
-    {"f16", 64, 64, f16_features, f16_setup, NULL, NULL, NULL},
-    {"viewports", 64, 64, viewports_features, viewports_setup, NULL, NULL, NULL},
+    {"bc", 128, 32, bc_features, bc_setup, NULL, NULL, NULL, NULL},
+    {"arrays", 64, 64, arrays_features, arrays_setup, NULL, NULL, NULL, NULL},
+    {"f16", 64, 64, f16_features, f16_setup, NULL, NULL, NULL, NULL},
+    {"viewports", 64, 64, viewports_features, viewports_setup, NULL, NULL, NULL, NULL},
+    {"buffers", 64, 64, buffers_features, buffers_setup, NULL, NULL, buffers_draw, NULL},
     {"multiview", 2 * LAYER_SIZE, LAYER_SIZE, multiview_features, multiview_setup, NULL,
-     layers_before_pass, layers_finish},
+     layers_before_pass, NULL, layers_finish},
     {"layered", 2 * LAYER_SIZE, LAYER_SIZE, layered_features, layered_setup, NULL,
-     layers_before_pass, layers_finish},
-    {"recreate", 32, 32, no_features, recreate_setup, recreate_before_frame, NULL,
+     layers_before_pass, NULL, layers_finish},
+    {"recreate", 32, 32, no_features, recreate_setup, recreate_before_frame, NULL, NULL,
      recreate_release},
 };
 
@@ -1112,9 +1221,14 @@ record_frame(struct client *c, VkCommandBuffer cmd, uint32_t f)
         /* Update after bind: the elements the draw reads, written now. */
         write_textures(c, 1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 4, 0, 2);
     }
-    vkCmdDraw(cmd, c->vertices, 1, 0, 0);
+    if (c->mode->draw) {
+        draws += c->mode->draw(c, cmd);
+    } else {
+        vkCmdDraw(cmd, c->vertices, 1, 0, 0);
+        draws++;
+    }
     vkCmdEndRenderPass(cmd);
-    c->draws = draws + 1;
+    c->draws = draws;
     return 0;
 }
 
@@ -1198,7 +1312,7 @@ main(int argc, char **argv)
     if (!c.mode || argc > 3 ||
         (argc == 3 && ((frames = (uint32_t)strtoul(argv[2], NULL, 10)) == 0 ||
                        frames > MAX_FRAMES))) {
-        fprintf(stderr, "usage: " WHO " bc|arrays|f16|viewports|multiview|layered|recreate [FRAMES (1-%u)]\n",
+        fprintf(stderr, "usage: " WHO " bc|arrays|f16|viewports|buffers|multiview|layered|recreate [FRAMES (1-%u)]\n",
                 MAX_FRAMES);
         return 2;
     }
