@@ -75,9 +75,10 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
      * images and samplers, fixed-size or runtime-sized
      * (SIM_SPV_RUNTIME_DESCRIPTORS); the interpreter resolves the element
      * per lane, so NonUniform (a decoration, accepted) needs nothing more.
-     * Arrays of buffers are indexed per lane too (buffer_op); dynamic
-     * indices into arrays of storage images are refused where they are
-     * used. */
+     * Arrays of buffers are indexed per lane too (buffer_op), and each
+     * lane loads from and stores into the storage image it picked; atomics
+     * through a dynamically indexed storage image are refused where they
+     * are used. */
     case SpvCapabilitySampledImageArrayDynamicIndexing:
     case SpvCapabilityShaderNonUniform:
     case SpvCapabilitySampledImageArrayNonUniformIndexing:
@@ -85,6 +86,8 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
     case SpvCapabilityStorageBufferArrayDynamicIndexing:
     case SpvCapabilityUniformBufferArrayNonUniformIndexing:
     case SpvCapabilityStorageBufferArrayNonUniformIndexing:
+    case SpvCapabilityStorageImageArrayDynamicIndexing:
+    case SpvCapabilityStorageImageArrayNonUniformIndexing:
     case SpvCapabilityRuntimeDescriptorArray:
     /* The Vulkan memory model (every module Mesa's zink writes): one
      * invocation's accesses already happen in program order and storage
