@@ -43,6 +43,10 @@
  *             the last pre-rasterization stage writes gl_Layer, and its
  *             fragment shaders read gl_ViewIndex as 0, so the fragment
  *             shader here does not read it.
+ *   multiview-dynamic
+ *             the same through dynamic rendering (Vulkan 1.3
+ *             vkCmdBeginRendering with viewMask 3, the pipeline's
+ *             VkPipelineRenderingCreateInfo naming it too).
  *   layered   the same with a framebuffer of two layers and a geometry
  *             shader sending every triangle into both (gl_Layer;
  *             shaders/layered.geom, layered.frag).
@@ -150,6 +154,7 @@ struct mode {
      * (the pipeline and set bound) and returns their number */
     uint32_t (*draw)(struct client *c, VkCommandBuffer cmd);
     void (*finish)(struct client *c); /* NULL: nothing; before the common objects go */
+    uint32_t api; /* the Vulkan version the instance asks for; 0: 1.2 */
 };
 
 /* ---------------------------------------------------------------------- */
@@ -976,6 +981,37 @@ multiview_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
     return 0;
 }
 
+static VkPhysicalDeviceVulkan13Features multiview_v13;
+
+static int
+multiview_dynamic_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
+{
+    VkPhysicalDeviceVulkan13Features have = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                   .pNext = &have};
+    VkPhysicalDeviceProperties props;
+    int status = multiview_features(c, f2);
+    if (status != 0) {
+        return status;
+    }
+    vkGetPhysicalDeviceProperties(c->physical, &props);
+    if (props.apiVersion < VK_API_VERSION_1_3) {
+        printf(WHO ": skip: the driver is not Vulkan 1.3\n");
+        return 77;
+    }
+    vkGetPhysicalDeviceFeatures2(c->physical, &q);
+    if (!have.dynamicRendering) {
+        printf(WHO ": skip: the driver has no dynamicRendering\n");
+        return 77;
+    }
+    multiview_v13 = (VkPhysicalDeviceVulkan13Features){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+        .dynamicRendering = VK_TRUE};
+    multiview_v11.pNext = &multiview_v13;
+    return 0;
+}
+
 static int
 layered_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
 {
@@ -989,14 +1025,20 @@ layered_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
     return 0;
 }
 
+enum layers_kind {
+    LAYERS_FRAMEBUFFER, /* a framebuffer of two layers */
+    LAYERS_MULTIVIEW,   /* a render pass of views 0 and 1 */
+    LAYERS_DYNAMIC,     /* dynamic rendering with viewMask 3 */
+};
+
 /* The 2-layer image (tex[0], sampled by the target's pass through a 2D
- * array view of both layers), the pass drawing into both its layers (with
- * `multiview` views 0 and 1 of a one-layer framebuffer, else a framebuffer
- * of two layers) and its pipeline of the `n` stages in `words`. */
+ * array view of both layers), what draws into both its layers (`kind`)
+ * and its pipeline of the `n` stages in `words`. */
 static int
-layers_setup(struct client *c, int multiview, const uint32_t *const *words, const size_t *sizes,
-             const VkShaderStageFlagBits *stages, uint32_t n)
+layers_setup(struct client *c, enum layers_kind kind, const uint32_t *const *words,
+             const size_t *sizes, const VkShaderStageFlagBits *stages, uint32_t n)
 {
+    int multiview = kind != LAYERS_FRAMEBUFFER;
     struct vku_image_desc d = {
         .format = VK_FORMAT_R8G8B8A8_UNORM,
         .width = LAYER_SIZE,
@@ -1047,7 +1089,6 @@ layers_setup(struct client *c, int multiview, const uint32_t *const *words, cons
         .dependencyCount = 1,
         .pDependencies = &dep,
     };
-    VKU_TRY(WHO, vkCreateRenderPass(c->device, &rpi, NULL, &c->layer_pass));
     VkFramebufferCreateInfo fbi = {
         .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
         .renderPass = c->layer_pass,
@@ -1057,7 +1098,11 @@ layers_setup(struct client *c, int multiview, const uint32_t *const *words, cons
         .height = LAYER_SIZE,
         .layers = multiview ? 1 : 2,
     };
-    VKU_TRY(WHO, vkCreateFramebuffer(c->device, &fbi, NULL, &c->layer_fb));
+    if (kind != LAYERS_DYNAMIC) {
+        VKU_TRY(WHO, vkCreateRenderPass(c->device, &rpi, NULL, &c->layer_pass));
+        fbi.renderPass = c->layer_pass;
+        VKU_TRY(WHO, vkCreateFramebuffer(c->device, &fbi, NULL, &c->layer_fb));
+    }
 
     VkShaderModule mods[3] = {VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE};
     struct vku_pipeline p;
@@ -1072,6 +1117,15 @@ layers_setup(struct client *c, int multiview, const uint32_t *const *words, cons
     }
     vku_pipeline_init_for_pass(&p, mods[0], mods[n - 1], c->layer_layout, c->layer_pass,
                                LAYER_SIZE, LAYER_SIZE);
+    if (kind == LAYERS_DYNAMIC) {
+        static const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
+        p.rendering = (VkPipelineRenderingCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+            .viewMask = view_mask,
+            .colorAttachmentCount = 1,
+            .pColorAttachmentFormats = &format,
+        };
+    }
     for (uint32_t i = 1; i + 1 < n; i++) {
         p.stages[2] = (VkPipelineShaderStageCreateInfo){
             .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
@@ -1110,7 +1164,20 @@ multiview_setup(struct client *c)
     const VkShaderStageFlagBits stages[] = {VK_SHADER_STAGE_VERTEX_BIT,
                                             VK_SHADER_STAGE_GEOMETRY_BIT,
                                             VK_SHADER_STAGE_FRAGMENT_BIT};
-    return layers_setup(c, 1, words, sizes, stages, 3);
+    return layers_setup(c, LAYERS_MULTIVIEW, words, sizes, stages, 3);
+}
+
+static int
+multiview_dynamic_setup(struct client *c)
+{
+    const uint32_t *words[] = {feature_multiview_vert, feature_multiview_geom,
+                               feature_color_frag};
+    const size_t sizes[] = {sizeof(feature_multiview_vert), sizeof(feature_multiview_geom),
+                            sizeof(feature_color_frag)};
+    const VkShaderStageFlagBits stages[] = {VK_SHADER_STAGE_VERTEX_BIT,
+                                            VK_SHADER_STAGE_GEOMETRY_BIT,
+                                            VK_SHADER_STAGE_FRAGMENT_BIT};
+    return layers_setup(c, LAYERS_DYNAMIC, words, sizes, stages, 3);
 }
 
 static int
@@ -1123,7 +1190,7 @@ layered_setup(struct client *c)
     const VkShaderStageFlagBits stages[] = {VK_SHADER_STAGE_VERTEX_BIT,
                                             VK_SHADER_STAGE_GEOMETRY_BIT,
                                             VK_SHADER_STAGE_FRAGMENT_BIT};
-    return layers_setup(c, 0, words, sizes, stages, 3);
+    return layers_setup(c, LAYERS_FRAMEBUFFER, words, sizes, stages, 3);
 }
 
 /* One draw into both layers, cleared first. */
@@ -1131,11 +1198,46 @@ static uint32_t
 layers_before_pass(struct client *c, VkCommandBuffer cmd)
 {
     VkClearValue clear = {.color = {{0.15f, 0.1f, 0.05f, 1.0f}}};
-    vku_begin_render_pass(cmd, c->layer_pass, c->layer_fb, LAYER_SIZE, LAYER_SIZE, &clear,
-                          VK_SUBPASS_CONTENTS_INLINE);
+    VkImageSubresourceRange both = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 2};
+    if (c->layer_pass) {
+        vku_begin_render_pass(cmd, c->layer_pass, c->layer_fb, LAYER_SIZE, LAYER_SIZE, &clear,
+                              VK_SUBPASS_CONTENTS_INLINE);
+    } else {
+        VkRenderingAttachmentInfo att = {
+            .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+            .imageView = c->tex[0].im.view,
+            .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+            .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+            .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+            .clearValue = clear,
+        };
+        VkRenderingInfo ri = {
+            .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+            .renderArea = {{0, 0}, {LAYER_SIZE, LAYER_SIZE}},
+            .layerCount = 1,
+            .viewMask = 3,
+            .colorAttachmentCount = 1,
+            .pColorAttachments = &att,
+        };
+        vku_image_barrier(cmd, c->tex[0].im.image, both, VK_IMAGE_LAYOUT_UNDEFINED,
+                          VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                          VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0,
+                          VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                          VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT);
+        vkCmdBeginRendering(cmd, &ri);
+    }
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layer_pipeline);
     vkCmdDraw(cmd, 3, 1, 0, 0);
-    vkCmdEndRenderPass(cmd);
+    if (c->layer_pass) {
+        vkCmdEndRenderPass(cmd);
+    } else {
+        vkCmdEndRendering(cmd);
+        vku_image_barrier(cmd, c->tex[0].im.image, both, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                          VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                          VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                          VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                          VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    }
     return 1;
 }
 
@@ -1156,6 +1258,9 @@ static const struct mode modes[] = {
     {"buffers", 64, 64, buffers_features, buffers_setup, NULL, NULL, buffers_draw, NULL},
     {"multiview", 2 * LAYER_SIZE, LAYER_SIZE, multiview_features, multiview_setup, NULL,
      layers_before_pass, NULL, layers_finish},
+    {"multiview-dynamic", 2 * LAYER_SIZE, LAYER_SIZE, multiview_dynamic_features,
+     multiview_dynamic_setup, NULL, layers_before_pass, NULL, layers_finish,
+     VK_API_VERSION_1_3},
     {"layered", 2 * LAYER_SIZE, LAYER_SIZE, layered_features, layered_setup, NULL,
      layers_before_pass, NULL, layers_finish},
     {"recreate", 32, 32, no_features, recreate_setup, recreate_before_frame, NULL, NULL,
@@ -1312,13 +1417,14 @@ main(int argc, char **argv)
     if (!c.mode || argc > 3 ||
         (argc == 3 && ((frames = (uint32_t)strtoul(argv[2], NULL, 10)) == 0 ||
                        frames > MAX_FRAMES))) {
-        fprintf(stderr, "usage: " WHO " bc|arrays|f16|viewports|buffers|multiview|layered|recreate [FRAMES (1-%u)]\n",
+        fprintf(stderr, "usage: " WHO " bc|arrays|f16|viewports|buffers|multiview|multiview-dynamic|layered|recreate [FRAMES (1-%u)]\n",
                 MAX_FRAMES);
         return 2;
     }
     c.width = c.mode->width;
     c.height = c.mode->height;
-    if (vku_open(WHO, VK_API_VERSION_1_2, &instance, &c.physical, &c.family) != 0) {
+    if (vku_open(WHO, c.mode->api ? c.mode->api : VK_API_VERSION_1_2, &instance, &c.physical,
+                 &c.family) != 0) {
         return 1;
     }
     int status = run(&c, frames);
