@@ -1764,6 +1764,9 @@ layer_draw(struct walk *w, uint32_t index)
         *copy = d;
         copy->layer = w->view_mask ? SIM_NONE : w->layer_of[k];
         copy->view_index = w->view_mask ? w->layer_of[k] : 0;
+        /* A multiview draw runs its shaders per view; a gl_Layer draw once
+         * for all layers. */
+        copy->front_repeat = !w->view_mask;
     }
 }
 

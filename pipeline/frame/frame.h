@@ -233,6 +233,11 @@ struct sim_draw {
      * `view_index` is gl_ViewIndex (multiview; 0 otherwise). */
     uint32_t layer;
     uint32_t view_index;
+    /* 1: a draw of an earlier pass is this one for another layer (a
+     * gl_Layer draw of a layered framebuffer): its vertex, tessellation,
+     * geometry and clipping work, which the GPU does once for every layer,
+     * is not counted again (sim_raster_counters up to `clipped`). */
+    uint32_t front_repeat;
     uint32_t id; /* the caller's number for the draw, echoed in results */
     /* Non-NULL: the caller could not describe the draw (the reason, valid as
      * long as the frame); the draw is skipped and reported as unsupported. */
