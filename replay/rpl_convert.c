@@ -1770,9 +1770,123 @@ layer_draw(struct walk *w, uint32_t index)
     }
 }
 
+/* Describes the draw new_draw just made (the last of the current pass)
+ * from what is bound; a draw the replay cannot take gets its reason.
+ * Returns 0 when out of memory. */
 static int
 describe_draw(struct walk *w, const struct cap_cmd_draw *cmd,
-              const struct cap_draw_params *params, int indexed, uint32_t id);
+              const struct cap_draw_params *params, int indexed, uint32_t id)
+{
+    struct fp_pass_draws *pd = &w->fp->pass_draws[w->pass];
+    struct sim_draw *d = &pd->draws[pd->count - 1];
+    const char *problem = NULL;
+
+    d->id = id;
+    if (!w->gfx.pipeline || !w->gfx.program) {
+        d->unsupported = "no graphics pipeline bound";
+        d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
+        return 1;
+    }
+    if (w->gfx.program->error[0]) {
+        d->unsupported = w->gfx.program->error;
+        d->unsupported_status = w->gfx.program->error_status;
+        return 1;
+    }
+    if (w->pass_problem) {
+        d->unsupported = w->pass_problem;
+        d->unsupported_status = w->pass_problem_status;
+        return 1;
+    }
+    if (w->gfx.push_problem) {
+        d->unsupported = w->gfx.push_problem;
+        d->unsupported_status = w->gfx.push_problem_status;
+        return 1;
+    }
+    if (cmd->flags & CAP_DRAW_ARGS_UNRESOLVED) {
+        d->unsupported = "the indirect arguments were not read back";
+        d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
+        return 1;
+    }
+    d->program = &w->gfx.program->program;
+    if (dyn_get(w, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT)) {
+        /* The vertex input state set by command: the draw gets a copy
+         * of the program with it (the shaders stay shared). */
+        struct sim_program *copy = falloc(w->fp, sizeof(*copy));
+        if (!copy) {
+            w->nomem = 1;
+            return 0;
+        }
+        *copy = w->gfx.program->program;
+        if (!vertex_input(w, copy)) {
+            d->unsupported = "the vertex input state set by vkCmdSetVertexInputEXT has more "
+                             "bindings or attributes than the simulator holds";
+            d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_STATE;
+            return 1;
+        }
+        d->program = copy;
+    }
+    build_state(w, &d->state, w->fp->passes[w->pass].color_count);
+    uint32_t *binding_images = NULL;
+    struct sim_view_range *binding_ranges = NULL;
+    d->bindings = build_bindings(w, &w->gfx, &d->binding_count, &binding_images,
+                                 &binding_ranges, &problem);
+    if (!d->bindings) {
+        return 0;
+    }
+    d->binding_images = binding_images;
+    d->binding_ranges = binding_ranges;
+    for (uint32_t b = 0; b < SIM_MAX_VERTEX_BINDINGS; b++) {
+        struct fp_buffer *buf;
+        if (!w->vb[b].buffer) {
+            continue;
+        }
+        buf = get_buffer(w, w->vb[b].buffer);
+        if (!buf || !buf->data || w->vb[b].offset > buf->size) {
+            problem = "a vertex buffer has no contents in the trace";
+            continue;
+        }
+        d->vertex_buffers[b].data = buf->data + w->vb[b].offset;
+        d->vertex_buffers[b].size = buf->size - w->vb[b].offset;
+        if (w->vb[b].size && w->vb[b].size != VK_WHOLE_SIZE &&
+            w->vb[b].size < d->vertex_buffers[b].size) {
+            d->vertex_buffers[b].size = w->vb[b].size;
+        }
+        d->vertex_buffers[b].stride = w->vb[b].stride;
+    }
+    d->indexed = (uint32_t)indexed;
+    if (indexed) {
+        struct fp_buffer *buf = get_buffer(w, w->index_buffer);
+        switch (w->index_type) {
+        case VK_INDEX_TYPE_UINT16:
+            d->index_bytes = 2;
+            break;
+        case VK_INDEX_TYPE_UINT32:
+            d->index_bytes = 4;
+            break;
+        case VK_INDEX_TYPE_UINT8_EXT:
+            d->index_bytes = 1;
+            break;
+        default:
+            d->unsupported = "index type not supported";
+            d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_STATE;
+            return 1;
+        }
+        if (!buf || !buf->data || w->index_offset > buf->size) {
+            d->unsupported = "the index buffer has no contents in the trace";
+            d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
+            return 1;
+        }
+        d->index_data = buf->data + w->index_offset;
+        d->index_size = buf->size - w->index_offset;
+    }
+    d->count = params->count;
+    d->instance_count = params->instance_count;
+    d->first = params->first;
+    d->vertex_offset = params->vertex_offset;
+    d->first_instance = params->first_instance;
+    (void)problem; /* partial bindings read as zero; the image comparison shows it */
+    return 1;
+}
 
 static void
 record_draw(struct walk *w, const struct cap_cmd_draw *cmd)
@@ -1803,126 +1917,6 @@ record_draw(struct walk *w, const struct cap_cmd_draw *cmd)
         }
         layer_draw(w, index);
     }
-}
-
-/* Describes the draw new_draw just made (the last of the current pass)
- * from what is bound; a draw the replay cannot take gets its reason.
- * Returns 0 when out of memory. */
-static int
-describe_draw(struct walk *w, const struct cap_cmd_draw *cmd,
-              const struct cap_draw_params *params, int indexed, uint32_t id)
-{
-    struct fp_pass_draws *pd = &w->fp->pass_draws[w->pass];
-    struct sim_draw *d = &pd->draws[pd->count - 1];
-    const char *problem = NULL;
-
-    {
-        d->id = id;
-        if (!w->gfx.pipeline || !w->gfx.program) {
-            d->unsupported = "no graphics pipeline bound";
-            d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
-            return 1;
-        }
-        if (w->gfx.program->error[0]) {
-            d->unsupported = w->gfx.program->error;
-            d->unsupported_status = w->gfx.program->error_status;
-            return 1;
-        }
-        if (w->pass_problem) {
-            d->unsupported = w->pass_problem;
-            d->unsupported_status = w->pass_problem_status;
-            return 1;
-        }
-        if (w->gfx.push_problem) {
-            d->unsupported = w->gfx.push_problem;
-            d->unsupported_status = w->gfx.push_problem_status;
-            return 1;
-        }
-        if (cmd->flags & CAP_DRAW_ARGS_UNRESOLVED) {
-            d->unsupported = "the indirect arguments were not read back";
-            d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
-            return 1;
-        }
-        d->program = &w->gfx.program->program;
-        if (dyn_get(w, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT)) {
-            /* The vertex input state set by command: the draw gets a copy
-             * of the program with it (the shaders stay shared). */
-            struct sim_program *copy = falloc(w->fp, sizeof(*copy));
-            if (!copy) {
-                w->nomem = 1;
-                return 0;
-            }
-            *copy = w->gfx.program->program;
-            if (!vertex_input(w, copy)) {
-                d->unsupported = "the vertex input state set by vkCmdSetVertexInputEXT has more "
-                                 "bindings or attributes than the simulator holds";
-                d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_STATE;
-                return 1;
-            }
-            d->program = copy;
-        }
-        build_state(w, &d->state, w->fp->passes[w->pass].color_count);
-        uint32_t *binding_images = NULL;
-        struct sim_view_range *binding_ranges = NULL;
-        d->bindings = build_bindings(w, &w->gfx, &d->binding_count, &binding_images,
-                                     &binding_ranges, &problem);
-        if (!d->bindings) {
-            return 0;
-        }
-        d->binding_images = binding_images;
-        d->binding_ranges = binding_ranges;
-        for (uint32_t b = 0; b < SIM_MAX_VERTEX_BINDINGS; b++) {
-            struct fp_buffer *buf;
-            if (!w->vb[b].buffer) {
-                continue;
-            }
-            buf = get_buffer(w, w->vb[b].buffer);
-            if (!buf || !buf->data || w->vb[b].offset > buf->size) {
-                problem = "a vertex buffer has no contents in the trace";
-                continue;
-            }
-            d->vertex_buffers[b].data = buf->data + w->vb[b].offset;
-            d->vertex_buffers[b].size = buf->size - w->vb[b].offset;
-            if (w->vb[b].size && w->vb[b].size != VK_WHOLE_SIZE &&
-                w->vb[b].size < d->vertex_buffers[b].size) {
-                d->vertex_buffers[b].size = w->vb[b].size;
-            }
-            d->vertex_buffers[b].stride = w->vb[b].stride;
-        }
-        d->indexed = (uint32_t)indexed;
-        if (indexed) {
-            struct fp_buffer *buf = get_buffer(w, w->index_buffer);
-            switch (w->index_type) {
-            case VK_INDEX_TYPE_UINT16:
-                d->index_bytes = 2;
-                break;
-            case VK_INDEX_TYPE_UINT32:
-                d->index_bytes = 4;
-                break;
-            case VK_INDEX_TYPE_UINT8_EXT:
-                d->index_bytes = 1;
-                break;
-            default:
-                d->unsupported = "index type not supported";
-                d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_STATE;
-                return 1;
-            }
-            if (!buf || !buf->data || w->index_offset > buf->size) {
-                d->unsupported = "the index buffer has no contents in the trace";
-                d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
-                return 1;
-            }
-            d->index_data = buf->data + w->index_offset;
-            d->index_size = buf->size - w->index_offset;
-        }
-        d->count = params->count;
-        d->instance_count = params->instance_count;
-        d->first = params->first;
-        d->vertex_offset = params->vertex_offset;
-        d->first_instance = params->first_instance;
-        (void)problem; /* partial bindings read as zero; the image comparison shows it */
-    }
-    return 1;
 }
 
 /* ------------------------------------------------------------------------ */

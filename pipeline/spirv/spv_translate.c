@@ -1389,7 +1389,8 @@ buffer_access16(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p,
         return SIM_SPV_ERROR_OK;
     }
     uint32_t d = sim_spv_new_regs(ctx, 1, SIM_IR_UINT);
-    if (d == SIM_IR_NONE || buffer_op(ctx, p, SIM_IR_OP_LDBUF16, d, dyn, 0, 0, off) == SIM_IR_NONE) {
+    if (d == SIM_IR_NONE ||
+        buffer_op(ctx, p, SIM_IR_OP_LDBUF16, d, dyn, 0, 0, off) == SIM_IR_NONE) {
         return nomem(ctx);
     }
     if (t->kind == SIM_SPV_T_FLOAT) {
@@ -1433,7 +1434,8 @@ buffer_access(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, uint32_t typ
                        : SIM_SPV_ERROR_OK;
         }
         uint32_t d = sim_spv_new_regs(ctx, 1, t->scalar);
-        if (d == SIM_IR_NONE || buffer_op(ctx, p, SIM_IR_OP_LDBUF, d, dyn, 0, 0, off) == SIM_IR_NONE) {
+        if (d == SIM_IR_NONE ||
+            buffer_op(ctx, p, SIM_IR_OP_LDBUF, d, dyn, 0, 0, off) == SIM_IR_NONE) {
             return nomem(ctx);
         }
         if (t->kind == SIM_SPV_T_BOOL) {

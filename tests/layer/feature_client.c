@@ -1417,7 +1417,9 @@ main(int argc, char **argv)
     if (!c.mode || argc > 3 ||
         (argc == 3 && ((frames = (uint32_t)strtoul(argv[2], NULL, 10)) == 0 ||
                        frames > MAX_FRAMES))) {
-        fprintf(stderr, "usage: " WHO " bc|arrays|f16|viewports|buffers|multiview|multiview-dynamic|layered|recreate [FRAMES (1-%u)]\n",
+        fprintf(stderr,
+                "usage: " WHO " bc|arrays|f16|viewports|buffers|multiview|multiview-dynamic|"
+                "layered|recreate [FRAMES (1-%u)]\n",
                 MAX_FRAMES);
         return 2;
     }
