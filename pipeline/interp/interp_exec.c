@@ -411,7 +411,10 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
                 coord[c] = R[t->coord[c]][l];
             }
             out_regs[0][l] = sim_tex_atomic_lane(
-                in->slots[t->image].image, res->dim, res->arrayed, coord, t->component,
+                in->slots[element_slot(sh, R, t->image, t->image_index, t->image_list,
+                                       t->image_count, (uint32_t)l)]
+                    .image,
+                res->dim, res->arrayed, coord, t->component,
                 R[t->value[0]][l], t->value[1] != SIM_IR_NONE ? R[t->value[1]][l] : 0);
         }
         return SIM_INTERP_ERROR_OK;

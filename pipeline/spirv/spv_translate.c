@@ -1701,7 +1701,8 @@ load(struct sim_spv_ctx *ctx, uint32_t type, uint32_t id, const struct sim_spv_p
  * interpreter runs a draw's invocations one batch at a time, each atomic in
  * lane order.  Other storage classes (workgroup, images) are unsupported. */
 /* OpImageTexelPointer: a pointer to one texel of a storage image (not
- * multisampled, not a dynamically indexed array element), for atomics. */
+ * multisampled, not a buffer), for atomics; of a dynamically indexed array
+ * element, each lane's own (desc_index, as buffers'). */
 static enum sim_spv_error
 image_texel_pointer(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
 {
@@ -1729,9 +1730,9 @@ image_texel_pointer(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     if (bp.space != SIM_SPV_SPACE_HANDLE || it->kind != SIM_SPV_T_IMAGE || it->sampled != 2) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "the image is not a storage image");
     }
-    if (it->ms || bp.dyn != SIM_IR_NONE || it->dim == SpvDimBuffer) {
+    if (it->ms || it->dim == SpvDimBuffer) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
-                           "atomics on multisampled, buffer or dynamically indexed images");
+                           "atomics on multisampled or buffer images");
     }
     coords = (it->dim == SpvDim1D ? 1u : it->dim == SpvDim3D || it->dim == SpvDimCube ? 3u
                                                                                        : 2u) +
@@ -1750,6 +1751,13 @@ image_texel_pointer(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     p->base = sim_spv_resource(ctx, bp.var, bp.off);
     if (p->base == SIM_IR_NONE) {
         return ctx->info->code;
+    }
+    if (bp.dyn != SIM_IR_NONE) {
+        enum sim_spv_error err = descriptor_slots(ctx, bp.var, &p->desc_list, &p->desc_count);
+        if (err) {
+            return err;
+        }
+        p->desc_index = bp.dyn;
     }
     p->len = coords;
     for (uint32_t c = 0; c < coords; c++) {
@@ -1794,7 +1802,11 @@ image_atomic(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, const stru
     tex->kind = SIM_IR_TEX_ATOMIC;
     tex->image = p->base;
     tex->sampler = SIM_IR_NONE;
-    tex->image_list = tex->image_count = 0;
+    /* A dynamically indexed element: each lane's atomic on the one it
+     * picked. */
+    tex->image_index = p->desc_index;
+    tex->image_list = p->desc_index != SIM_IR_NONE ? p->desc_list : 0;
+    tex->image_count = p->desc_index != SIM_IR_NONE ? p->desc_count : 0;
     tex->sampler_list = tex->sampler_count = 0;
     tex->proj = 0;
     tex->coords = p->len;

@@ -15,8 +15,9 @@
  * runtime array's length(), stores and atomics each land in the element
  * the invocation picked and nowhere else.
  *
- * shaders/compute_image_index.comp: 16 invocations load from and store
- * into an array of three storage images, each picking its own elements.
+ * shaders/compute_image_index.comp: 16 invocations load from, store into
+ * and add atomically to an array of three storage images, each picking
+ * its own elements.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -157,8 +158,9 @@ test_buffer_index(void)
     sim_ir_shader_destroy(sh);
 }
 
-/* shaders/compute_image_index.comp on three 4 x 8 r32ui images: rows 0-3
- * hold 100 e + 4 y + x, rows 4-7 what the invocations store. */
+/* shaders/compute_image_index.comp on three 4 x 9 r32ui images: rows 0-3
+ * hold 100 e + 4 y + x, rows 4-7 what the invocations store, row 8 the
+ * sums of their atomics (from 0). */
 static void
 test_image_index(void)
 {
@@ -171,13 +173,13 @@ test_image_index(void)
         test_failures++;
         return;
     }
-    enum { W = 4, H = 8 };
+    enum { W = 4, H = 9 };
     uint32_t texels[3][W * H];
     struct sim_tex_image img[3];
     struct sim_binding b[3];
     for (uint32_t e = 0; e < 3; e++) {
         for (uint32_t t = 0; t < W * H; t++) {
-            texels[e][t] = t < W * 4 ? 100 * e + t : 0xeeeeeeeeu;
+            texels[e][t] = t < W * 4 ? 100 * e + t : t >= W * 8 ? 0 : 0xeeeeeeeeu;
         }
         img[e] = (struct sim_tex_image){.format = VK_FORMAT_R32_UINT,
                                         .view_type = VK_IMAGE_VIEW_TYPE_2D,
@@ -202,6 +204,13 @@ test_image_index(void)
                 uint32_t want = to == e ? 100 * from + 4 * y + x + 10 * from : 0xeeeeeeeeu;
                 CHECK_EQ_U64(want, texels[e][(4 + y) * W + x]);
             }
+        }
+        for (uint32_t x = 0; x < W; x++) {
+            uint32_t sum = 0;
+            for (uint32_t y = 0; y < 4; y++) {
+                sum += (x + y) % 3 == e ? 1 + y : 0;
+            }
+            CHECK_EQ_U64(sum, texels[e][8 * W + x]);
         }
     }
     sim_replay_result_destroy(res);
