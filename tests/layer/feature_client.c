@@ -49,7 +49,9 @@
  *             VkPipelineRenderingCreateInfo naming it too).
  *   layered   the same with a framebuffer of two layers and a geometry
  *             shader sending every triangle into both (gl_Layer;
- *             shaders/layered.geom, layered.frag).
+ *             shaders/layered.geom, layered.frag).  In all three, a
+ *             vkCmdClearAttachments after the draw clears a square: in
+ *             every view, or in layer 1 only of the layered framebuffer.
  *   recreate  before every frame the texture, its view, the uniform
  *             buffer and the pipeline are destroyed and created again,
  *             differing in size, format and a specialization constant.
@@ -139,6 +141,7 @@ struct client {
     VkFramebuffer layer_fb;
     VkPipelineLayout layer_layout;
     VkPipeline layer_pipeline;
+    int multiview; /* the pass is a multiview one */
 };
 
 struct mode {
@@ -1039,6 +1042,7 @@ layers_setup(struct client *c, enum layers_kind kind, const uint32_t *const *wor
              const size_t *sizes, const VkShaderStageFlagBits *stages, uint32_t n)
 {
     int multiview = kind != LAYERS_FRAMEBUFFER;
+    c->multiview = multiview;
     struct vku_image_desc d = {
         .format = VK_FORMAT_R8G8B8A8_UNORM,
         .width = LAYER_SIZE,
@@ -1193,7 +1197,10 @@ layered_setup(struct client *c)
     return layers_setup(c, LAYERS_FRAMEBUFFER, words, sizes, stages, 3);
 }
 
-/* One draw into both layers, cleared first. */
+/* One draw into both layers, cleared first, then a vkCmdClearAttachments
+ * of a square: in layer 1 only of the two-layer framebuffer, in every
+ * view of a multiview pass (whose clears name layer 0 and mean all
+ * views). */
 static uint32_t
 layers_before_pass(struct client *c, VkCommandBuffer cmd)
 {
@@ -1228,6 +1235,11 @@ layers_before_pass(struct client *c, VkCommandBuffer cmd)
     }
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layer_pipeline);
     vkCmdDraw(cmd, 3, 1, 0, 0);
+    VkClearAttachment square = {VK_IMAGE_ASPECT_COLOR_BIT, 0,
+                                {.color = {{0.9f, 0.9f, 0.2f, 1.0f}}}};
+    VkClearRect rect = {{{LAYER_SIZE / 8, LAYER_SIZE / 2}, {LAYER_SIZE / 4, LAYER_SIZE / 4}},
+                        c->layer_fb && !c->multiview ? 1 : 0, 1};
+    vkCmdClearAttachments(cmd, 1, &square, 1, &rect);
     if (c->layer_pass) {
         vkCmdEndRenderPass(cmd);
     } else {
