@@ -1173,8 +1173,9 @@ oom:
 
 /* A VkRenderPassCreateInfo as the VkRenderPassCreateInfo2 it is equivalent
  * to (as Mesa's vk_render_pass.c converts it), so one path records both.
- * Version 1 has no aspect masks and no view masks: they stay 0.  The arrays
- * belong to the struct: rp2_from_v1_finish. */
+ * Version 1 has no aspect masks (they stay 0); its view masks come from a
+ * chained VkRenderPassMultiviewCreateInfo.  The arrays belong to the
+ * struct: rp2_from_v1_finish. */
 struct rp2_from_v1 {
     VkRenderPassCreateInfo2 info;
     VkAttachmentDescription2 *atts;
@@ -1244,6 +1245,8 @@ rp2_from_v1_init(struct rp2_from_v1 *c, const VkRenderPassCreateInfo *in)
             .finalLayout = a->finalLayout,
         };
     }
+    const VkRenderPassMultiviewCreateInfo *mv =
+        find_next(in->pNext, VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO);
     VkAttachmentReference2 *next = c->refs;
     for (uint32_t i = 0; i < in->subpassCount; i++) {
         const VkSubpassDescription *sp = &in->pSubpasses[i];
@@ -1252,6 +1255,7 @@ rp2_from_v1_init(struct rp2_from_v1 *c, const VkRenderPassCreateInfo *in)
             .sType = VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2,
             .flags = sp->flags,
             .pipelineBindPoint = sp->pipelineBindPoint,
+            .viewMask = mv && mv->pViewMasks && i < mv->subpassCount ? mv->pViewMasks[i] : 0,
             .inputAttachmentCount = sp->inputAttachmentCount,
             .pInputAttachments = rp2_refs(&next, sp->pInputAttachments,
                                           sp->inputAttachmentCount),

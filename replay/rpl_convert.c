@@ -20,8 +20,13 @@
  * 0 render into a subresource image of their own (sim_image.parent, its
  * level and layer), and descriptors carry the subresource range of their
  * view, so later draws sample each level and layer as the frame left it;
- * input attachments are bound the same way as sampled images.  Layered
- * render targets (views of several layers) are reported unsupported.
+ * input attachments are bound the same way as sampled images.  A layered
+ * subpass or rendering instance (multiview, or a framebuffer of several
+ * layers) becomes one sim_pass per layer, each rendering into that
+ * layer's subresource images: a multiview pass runs every draw in each
+ * view's pass with its gl_ViewIndex, a layered framebuffer runs the draws
+ * whose shaders write gl_Layer in every layer's pass (the pipeline keeps
+ * each pass's primitives) and the others in layer 0's.
  *
  * What the pipeline cannot take yet is recorded rather than fatal: a draw
  * gets a reason in sim_draw.unsupported; other commands (other mip levels,
@@ -46,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <spirv/unified1/spirv.h>
 #include <vulkan/vulkan_core.h>
 
 #include "replay/replay.h"
@@ -55,6 +61,7 @@
 #define MAX_PUSH 4096
 #define MAX_DYNAMIC 64
 #define MAX_ATTACHMENTS 32
+#define MAX_PASS_LAYERS 32 /* layers of a layered render target replayed (multiview: 32 views) */
 #define MAX_BUFFER_COPY (1ull << 31)
 
 /* ------------------------------------------------------------------------ */
@@ -94,7 +101,7 @@ struct rt_program {
     struct sim_ir_shader *shaders[SIM_STAGE_COUNT];
     int tessellated;
     char error[320]; /* why the pipeline cannot be replayed, or "" */
-    uint32_t error_status; /* enum sim_replay_error for error; 0: UNSUPPORTED_BY_CAPTURE */
+    uint32_t error_status; /* enum sim_replay_error for error, always set with it */
 };
 
 struct rpl_trace {
@@ -227,12 +234,13 @@ translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p, uint64_t fir
     if (stage == SIM_STAGE_COUNT) {
         snprintf(prog->error, sizeof(prog->error),
                  "shader stage 0x%x is not a graphics or compute stage", st->stage);
-        prog->error_status = 0;
+        prog->error_status = SIM_REPLAY_ERROR_UNSUPPORTED_STAGE;
         return;
     }
     if (prog->shaders[stage]) {
         snprintf(prog->error, sizeof(prog->error), "two %s shaders in one pipeline",
                  sim_stage_name(stage));
+        prog->error_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
         return;
     }
     if (stage == SIM_STAGE_TESS_CONTROL || stage == SIM_STAGE_TESS_EVAL) {
@@ -244,14 +252,14 @@ translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p, uint64_t fir
     if (!blob || blob->size % 4 != 0) {
         snprintf(prog->error, sizeof(prog->error), "%s shader: no SPIR-V in the trace",
                  sim_stage_name(stage));
-        prog->error_status = 0;
+        prog->error_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
         return;
     }
     words = malloc(blob->size ? blob->size : 4);
     spec = calloc(st->spec_entries.count ? st->spec_entries.count : 1, sizeof(*spec));
     if (!words || !spec) {
         snprintf(prog->error, sizeof(prog->error), "out of memory");
-        prog->error_status = 0;
+        prog->error_status = SIM_REPLAY_ERROR_NOMEM;
         goto out;
     }
     memcpy(words, blob->data, blob->size);
@@ -263,6 +271,7 @@ translate_stage(struct rpl_trace *rt, const struct cap_pipeline *p, uint64_t fir
                 snprintf(prog->error, sizeof(prog->error),
                          "%s shader: specialization constant %u outside its data",
                          sim_stage_name(stage), e[i].constant_id);
+                prog->error_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
                 goto out;
             }
             spec[i].constant_id = e[i].constant_id;
@@ -317,6 +326,7 @@ get_program(struct rpl_trace *rt, uint64_t handle, uint64_t frame)
     prog->rec = p;
     if (!p) {
         snprintf(prog->error, sizeof(prog->error), "pipeline not in the trace");
+        prog->error_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
         return prog;
     }
     const struct cap_shader_stage *st = CAP_SPAN_PTR(p, p->stages, struct cap_shader_stage);
@@ -331,6 +341,7 @@ get_program(struct rpl_trace *rt, uint64_t handle, uint64_t frame)
         p->vertex_attributes.count > SIM_MAX_VERTEX_ATTRIBUTES) {
         snprintf(prog->error, sizeof(prog->error), "more than %u vertex bindings or attributes",
                  SIM_MAX_VERTEX_BINDINGS);
+        prog->error_status = SIM_REPLAY_ERROR_UNSUPPORTED_STATE;
         return prog;
     }
     prog->program.binding_count = p->vertex_bindings.count;
@@ -339,6 +350,7 @@ get_program(struct rpl_trace *rt, uint64_t handle, uint64_t frame)
             vb[i].binding, vb[i].stride, vb[i].input_rate, vb[i].divisor};
         if (vb[i].binding >= SIM_MAX_VERTEX_BINDINGS) {
             snprintf(prog->error, sizeof(prog->error), "vertex binding %u", vb[i].binding);
+            prog->error_status = SIM_REPLAY_ERROR_UNSUPPORTED_STATE;
         }
     }
     prog->program.attribute_count = p->vertex_attributes.count;
@@ -489,6 +501,7 @@ struct bind_state {
     uint64_t sets[MAX_SETS];
     struct push_set push_sets[MAX_SETS]; /* sets bound by push descriptors */
     const char *push_problem; /* why pushed descriptors are missing, or NULL */
+    uint32_t push_problem_status; /* enum sim_replay_error for push_problem */
     const uint32_t *dyn_offsets[MAX_SETS];
     uint32_t dyn_offset_count[MAX_SETS];
 };
@@ -522,13 +535,26 @@ struct walk {
     const struct cap_clear_value *clears;
     uint32_t clear_count;
     struct cap_rect area;
-    uint32_t fb_width, fb_height;
+    uint32_t fb_width, fb_height, fb_layers;
     /* Why the current pass's draws cannot replay (an attachment the replay
-     * cannot hold), or NULL. */
+     * cannot hold), or NULL; with the enum sim_replay_error to report:
+     * UNSUPPORTED_BY_CAPTURE only for what the trace lacks or names
+     * wrongly, a status of its own for what the replay cannot do. */
     const char *pass_problem;
+    uint32_t pass_problem_status;
     uint32_t subpass;
     uint8_t used[MAX_ATTACHMENTS]; /* attachment loaded by an earlier subpass */
-    uint32_t pass;                 /* current sim_pass, or SIM_NONE */
+    uint32_t pass;                 /* current sim_pass (of layer_of[0]), or SIM_NONE */
+    /* Layered rendering: the current subpass (or dynamic rendering
+     * instance) is pass_layers sim_passes from `pass` on, pass k rendering
+     * into layer layer_of[k] (from the views' base layer) of every
+     * attachment.  Multiview (view_mask not 0): one pass per view, the
+     * view's index its layer; every draw runs in each.  Otherwise one pass
+     * per framebuffer layer; draws whose shaders write gl_Layer run in
+     * each, the others in layer 0 only. */
+    uint32_t pass_layers;
+    uint32_t view_mask;
+    uint32_t layer_of[MAX_PASS_LAYERS];
     uint32_t draw_number;
 };
 
@@ -1412,6 +1438,7 @@ push_descriptor_set(struct walk *w, struct bind_state *bs,
 
     if (c->set >= MAX_SETS) {
         bs->push_problem = "vkCmdPushDescriptorSetKHR: a set number beyond the replay's 32 sets";
+        bs->push_problem_status = SIM_REPLAY_ERROR_UNSUPPORTED_STATE;
         return;
     }
     /* The reader checked the set number against the layout. */
@@ -1459,7 +1486,11 @@ unresolved_push(struct walk *w, const char *name)
         w->gfx.push_problem = w->cs.push_problem =
             "a push descriptor set the layer could not resolve "
             "(vkCmdPushDescriptorSetWithTemplateKHR)";
+    } else {
+        return;
     }
+    w->gfx.push_problem_status = w->cs.push_problem_status =
+        SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
 }
 
 /* The descriptors bound at set s, from a descriptor set's state in this
@@ -1658,9 +1689,9 @@ build_bindings(struct walk *w, const struct bind_state *bs, uint32_t *count, uin
 }
 
 static struct sim_draw *
-new_draw(struct walk *w)
+new_draw_in(struct walk *w, uint32_t pass)
 {
-    struct fp_pass_draws *pd = &w->fp->pass_draws[w->pass];
+    struct fp_pass_draws *pd = &w->fp->pass_draws[pass];
     struct sim_draw *d;
 
     if (!grow((void **)&pd->draws, &pd->cap, pd->count + 1, sizeof(*pd->draws))) {
@@ -1670,6 +1701,191 @@ new_draw(struct walk *w)
     d = &pd->draws[pd->count++];
     memset(d, 0, sizeof(*d));
     return d;
+}
+
+/* A new draw in the current pass (layer_of[0] of a layered one). */
+static struct sim_draw *
+new_draw(struct walk *w)
+{
+    return new_draw_in(w, w->pass);
+}
+
+/* Does the draw's last pre-rasterization stage write gl_Layer? */
+static int
+draw_writes_layer(const struct sim_draw *d)
+{
+    static const enum sim_stage last[] = {SIM_STAGE_GEOMETRY, SIM_STAGE_TESS_EVAL,
+                                          SIM_STAGE_VERTEX};
+    const struct sim_ir_shader *sh = NULL;
+    const struct sim_ir_interface *outs;
+    uint32_t n;
+
+    for (uint32_t i = 0; i < 3 && d->program && !sh; i++) {
+        sh = d->program->stages[last[i]];
+    }
+    if (!sh) {
+        return 0;
+    }
+    outs = sim_ir_shader_outputs(sh, &n);
+    for (uint32_t i = 0; i < n; i++) {
+        if (outs[i].builtin == SpvBuiltInLayer) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Gives draw `index` of the current pass its layer and view, and, in a
+ * layered pass, a copy of itself in the pass of every other layer it can
+ * render into: every view of a multiview pass; every layer for draws
+ * writing gl_Layer.  Draws the replay refuses stay in the first pass, so
+ * they are reported once. */
+static void
+layer_draw(struct walk *w, uint32_t index)
+{
+    struct sim_draw d = w->fp->pass_draws[w->pass].draws[index];
+
+    d.layer = w->view_mask ? SIM_NONE : w->layer_of[0];
+    d.view_index = w->view_mask ? w->layer_of[0] : 0;
+    w->fp->pass_draws[w->pass].draws[index] = d;
+    if (w->pass_layers < 2 || d.unsupported ||
+        (!w->view_mask && !d.clear_count && !draw_writes_layer(&d))) {
+        return;
+    }
+    for (uint32_t k = 1; k < w->pass_layers; k++) {
+        struct sim_draw *copy;
+        if (d.clear_count) {
+            continue; /* record_clear_attachments places clears per layer */
+        }
+        copy = new_draw_in(w, w->pass + k);
+        if (!copy) {
+            return;
+        }
+        *copy = d;
+        copy->layer = w->view_mask ? SIM_NONE : w->layer_of[k];
+        copy->view_index = w->view_mask ? w->layer_of[k] : 0;
+        /* A multiview draw runs its shaders per view; a gl_Layer draw once
+         * for all layers. */
+        copy->front_repeat = !w->view_mask;
+    }
+}
+
+/* Describes the draw new_draw just made (the last of the current pass)
+ * from what is bound; a draw the replay cannot take gets its reason.
+ * Returns 0 when out of memory. */
+static int
+describe_draw(struct walk *w, const struct cap_cmd_draw *cmd,
+              const struct cap_draw_params *params, int indexed, uint32_t id)
+{
+    struct fp_pass_draws *pd = &w->fp->pass_draws[w->pass];
+    struct sim_draw *d = &pd->draws[pd->count - 1];
+    const char *problem = NULL;
+
+    d->id = id;
+    if (!w->gfx.pipeline || !w->gfx.program) {
+        d->unsupported = "no graphics pipeline bound";
+        d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
+        return 1;
+    }
+    if (w->gfx.program->error[0]) {
+        d->unsupported = w->gfx.program->error;
+        d->unsupported_status = w->gfx.program->error_status;
+        return 1;
+    }
+    if (w->pass_problem) {
+        d->unsupported = w->pass_problem;
+        d->unsupported_status = w->pass_problem_status;
+        return 1;
+    }
+    if (w->gfx.push_problem) {
+        d->unsupported = w->gfx.push_problem;
+        d->unsupported_status = w->gfx.push_problem_status;
+        return 1;
+    }
+    if (cmd->flags & CAP_DRAW_ARGS_UNRESOLVED) {
+        d->unsupported = "the indirect arguments were not read back";
+        d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
+        return 1;
+    }
+    d->program = &w->gfx.program->program;
+    if (dyn_get(w, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT)) {
+        /* The vertex input state set by command: the draw gets a copy
+         * of the program with it (the shaders stay shared). */
+        struct sim_program *copy = falloc(w->fp, sizeof(*copy));
+        if (!copy) {
+            w->nomem = 1;
+            return 0;
+        }
+        *copy = w->gfx.program->program;
+        if (!vertex_input(w, copy)) {
+            d->unsupported = "the vertex input state set by vkCmdSetVertexInputEXT has more "
+                             "bindings or attributes than the simulator holds";
+            d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_STATE;
+            return 1;
+        }
+        d->program = copy;
+    }
+    build_state(w, &d->state, w->fp->passes[w->pass].color_count);
+    uint32_t *binding_images = NULL;
+    struct sim_view_range *binding_ranges = NULL;
+    d->bindings = build_bindings(w, &w->gfx, &d->binding_count, &binding_images,
+                                 &binding_ranges, &problem);
+    if (!d->bindings) {
+        return 0;
+    }
+    d->binding_images = binding_images;
+    d->binding_ranges = binding_ranges;
+    for (uint32_t b = 0; b < SIM_MAX_VERTEX_BINDINGS; b++) {
+        struct fp_buffer *buf;
+        if (!w->vb[b].buffer) {
+            continue;
+        }
+        buf = get_buffer(w, w->vb[b].buffer);
+        if (!buf || !buf->data || w->vb[b].offset > buf->size) {
+            problem = "a vertex buffer has no contents in the trace";
+            continue;
+        }
+        d->vertex_buffers[b].data = buf->data + w->vb[b].offset;
+        d->vertex_buffers[b].size = buf->size - w->vb[b].offset;
+        if (w->vb[b].size && w->vb[b].size != VK_WHOLE_SIZE &&
+            w->vb[b].size < d->vertex_buffers[b].size) {
+            d->vertex_buffers[b].size = w->vb[b].size;
+        }
+        d->vertex_buffers[b].stride = w->vb[b].stride;
+    }
+    d->indexed = (uint32_t)indexed;
+    if (indexed) {
+        struct fp_buffer *buf = get_buffer(w, w->index_buffer);
+        switch (w->index_type) {
+        case VK_INDEX_TYPE_UINT16:
+            d->index_bytes = 2;
+            break;
+        case VK_INDEX_TYPE_UINT32:
+            d->index_bytes = 4;
+            break;
+        case VK_INDEX_TYPE_UINT8_EXT:
+            d->index_bytes = 1;
+            break;
+        default:
+            d->unsupported = "index type not supported";
+            d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_STATE;
+            return 1;
+        }
+        if (!buf || !buf->data || w->index_offset > buf->size) {
+            d->unsupported = "the index buffer has no contents in the trace";
+            d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
+            return 1;
+        }
+        d->index_data = buf->data + w->index_offset;
+        d->index_size = buf->size - w->index_offset;
+    }
+    d->count = params->count;
+    d->instance_count = params->instance_count;
+    d->first = params->first;
+    d->vertex_offset = params->vertex_offset;
+    d->first_instance = params->first_instance;
+    (void)problem; /* partial bindings read as zero; the image comparison shows it */
+    return 1;
 }
 
 static void
@@ -1682,8 +1898,6 @@ record_draw(struct walk *w, const struct cap_cmd_draw *cmd)
 
     for (uint32_t i = 0; i < cmd->draws.count; i++) {
         uint32_t id = w->draw_number++;
-        struct sim_draw *d;
-        const char *problem = NULL;
 
         w->out->draws++;
         if (w->gfx.program && w->gfx.program->tessellated) {
@@ -1694,107 +1908,14 @@ record_draw(struct walk *w, const struct cap_cmd_draw *cmd)
             w->out->lost_draws++;
             continue;
         }
-        d = new_draw(w);
-        if (!d) {
+        if (!new_draw(w)) {
             return;
         }
-        d->id = id;
-        if (!w->gfx.pipeline || !w->gfx.program) {
-            d->unsupported = "no graphics pipeline bound";
-            continue;
-        }
-        if (w->gfx.program->error[0]) {
-            d->unsupported = w->gfx.program->error;
-            d->unsupported_status = w->gfx.program->error_status;
-            continue;
-        }
-        if (w->pass_problem) {
-            d->unsupported = w->pass_problem;
-            continue;
-        }
-        if (w->gfx.push_problem) {
-            d->unsupported = w->gfx.push_problem;
-            continue;
-        }
-        if (cmd->flags & CAP_DRAW_ARGS_UNRESOLVED) {
-            d->unsupported = "the indirect arguments were not read back";
-            continue;
-        }
-        d->program = &w->gfx.program->program;
-        if (dyn_get(w, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT)) {
-            /* The vertex input state set by command: the draw gets a copy
-             * of the program with it (the shaders stay shared). */
-            struct sim_program *copy = falloc(w->fp, sizeof(*copy));
-            if (!copy) {
-                w->nomem = 1;
-                return;
-            }
-            *copy = w->gfx.program->program;
-            if (!vertex_input(w, copy)) {
-                d->unsupported = "the vertex input state set by vkCmdSetVertexInputEXT has more "
-                                 "bindings or attributes than the simulator holds";
-                continue;
-            }
-            d->program = copy;
-        }
-        build_state(w, &d->state, w->fp->passes[w->pass].color_count);
-        uint32_t *binding_images = NULL;
-        struct sim_view_range *binding_ranges = NULL;
-        d->bindings = build_bindings(w, &w->gfx, &d->binding_count, &binding_images,
-                                     &binding_ranges, &problem);
-        if (!d->bindings) {
+        uint32_t index = w->fp->pass_draws[w->pass].count - 1;
+        if (!describe_draw(w, cmd, &params[i], indexed, id)) {
             return;
         }
-        d->binding_images = binding_images;
-        d->binding_ranges = binding_ranges;
-        for (uint32_t b = 0; b < SIM_MAX_VERTEX_BINDINGS; b++) {
-            struct fp_buffer *buf;
-            if (!w->vb[b].buffer) {
-                continue;
-            }
-            buf = get_buffer(w, w->vb[b].buffer);
-            if (!buf || !buf->data || w->vb[b].offset > buf->size) {
-                problem = "a vertex buffer has no contents in the trace";
-                continue;
-            }
-            d->vertex_buffers[b].data = buf->data + w->vb[b].offset;
-            d->vertex_buffers[b].size = buf->size - w->vb[b].offset;
-            if (w->vb[b].size && w->vb[b].size != VK_WHOLE_SIZE &&
-                w->vb[b].size < d->vertex_buffers[b].size) {
-                d->vertex_buffers[b].size = w->vb[b].size;
-            }
-            d->vertex_buffers[b].stride = w->vb[b].stride;
-        }
-        d->indexed = (uint32_t)indexed;
-        if (indexed) {
-            struct fp_buffer *buf = get_buffer(w, w->index_buffer);
-            switch (w->index_type) {
-            case VK_INDEX_TYPE_UINT16:
-                d->index_bytes = 2;
-                break;
-            case VK_INDEX_TYPE_UINT32:
-                d->index_bytes = 4;
-                break;
-            case VK_INDEX_TYPE_UINT8_EXT:
-                d->index_bytes = 1;
-                break;
-            default:
-                d->unsupported = "index type not supported";
-                continue;
-            }
-            if (!buf || !buf->data || w->index_offset > buf->size) {
-                d->unsupported = "the index buffer has no contents in the trace";
-                continue;
-            }
-            d->index_data = buf->data + w->index_offset;
-            d->index_size = buf->size - w->index_offset;
-        }
-        d->count = params[i].count;
-        d->instance_count = params[i].instance_count;
-        d->first = params[i].first;
-        d->vertex_offset = params[i].vertex_offset;
-        d->first_instance = params[i].first_instance;
-        (void)problem; /* partial bindings read as zero; the image comparison shows it */
+        layer_draw(w, index);
     }
 }
 
@@ -1879,47 +2000,94 @@ subresource_image(struct walk *w, uint32_t image, uint32_t level, uint32_t layer
     return fp->image_count++;
 }
 
-/* The frame image a render-target view renders into: the image for its
- * level 0 and layer 0, a subresource image for another level or layer.
- * Views of several layers (layered rendering) give SIM_NONE with
- * w->pass_problem set. */
+/* The array layers a render-target view shows (0 when it names none of
+ * its image's). */
 static uint32_t
-attachment_image(struct walk *w, uint64_t view_handle, uint32_t *format)
+view_layers(struct walk *w, uint64_t view_handle)
+{
+    const struct cap_image_view *v = find(w, CAP_OBJ_IMAGE_VIEW, view_handle);
+    const struct cap_image *img = v ? find(w, CAP_OBJ_IMAGE, v->image) : NULL;
+
+    if (!v || !img || v->base_array_layer >= img->array_layers) {
+        return 0;
+    }
+    if (v->layer_count == VK_REMAINING_ARRAY_LAYERS ||
+        v->layer_count > img->array_layers - v->base_array_layer) {
+        return img->array_layers - v->base_array_layer;
+    }
+    return v->layer_count;
+}
+
+/* The frame image layer `layer` (from the view's base layer) of a
+ * render-target view renders into: the image for its level 0 and layer 0,
+ * a subresource image for another level or layer.  A view outside its
+ * image gives SIM_NONE with w->pass_problem set; a layer past the view's
+ * (a layered pass wider than this attachment) SIM_NONE: nothing is
+ * written there. */
+static uint32_t
+attachment_image(struct walk *w, uint64_t view_handle, uint32_t layer, uint32_t *format)
 {
     const struct cap_image_view *v = find(w, CAP_OBJ_IMAGE_VIEW, view_handle);
     const struct cap_image *img = v ? find(w, CAP_OBJ_IMAGE, v->image) : NULL;
     uint32_t image = view_image(w, view_handle, format);
-    uint32_t layers;
 
     if (!v || !img || image == SIM_NONE) {
         return image;
     }
-    layers = v->layer_count == VK_REMAINING_ARRAY_LAYERS
-                 ? (img->array_layers > v->base_array_layer
-                        ? img->array_layers - v->base_array_layer
-                        : 0)
-                 : v->layer_count;
-    if (layers != 1 || v->base_mip_level >= img->mip_levels ||
-        v->base_array_layer >= img->array_layers) {
-        w->pass_problem = layers != 1
-                              ? "a layered render target (a view of several array layers)"
-                              : "a render target outside its image's levels and layers";
+    if (v->base_mip_level >= img->mip_levels || v->base_array_layer >= img->array_layers) {
+        w->pass_problem = "a render target outside its image's levels and layers";
+        w->pass_problem_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
         return SIM_NONE;
     }
-    if (v->base_mip_level == 0 && v->base_array_layer == 0) {
+    if (layer >= view_layers(w, view_handle)) {
+        return SIM_NONE;
+    }
+    if (v->base_mip_level == 0 && v->base_array_layer + layer == 0) {
         return image;
     }
-    return subresource_image(w, image, v->base_mip_level, v->base_array_layer);
+    return subresource_image(w, image, v->base_mip_level, v->base_array_layer + layer);
+}
+
+/* The layers of the subpass or rendering instance being opened
+ * (w->pass_layers, layer_of): the views of `view_mask`, or `layers`
+ * framebuffer layers, no more than the widest attachment view (`widest`)
+ * has.  More than MAX_PASS_LAYERS refuses the pass's draws by name. */
+static void
+pass_layer_list(struct walk *w, uint32_t view_mask, uint32_t layers, uint32_t widest)
+{
+    w->view_mask = view_mask;
+    w->pass_layers = 0;
+    w->layer_of[0] = 0;
+    if (view_mask) {
+        for (uint32_t b = 0; b < 32; b++) {
+            if (view_mask & (1u << b)) {
+                w->layer_of[w->pass_layers++] = b;
+            }
+        }
+        return;
+    }
+    layers = layers < widest ? layers : widest;
+    if (layers > MAX_PASS_LAYERS) {
+        w->pass_problem = "a layered render target of more than 32 layers";
+        w->pass_problem_status = SIM_REPLAY_ERROR_UNSUPPORTED_STATE;
+        layers = 1;
+    }
+    for (uint32_t k = 0; k < layers; k++) {
+        w->layer_of[w->pass_layers++] = k;
+    }
+    if (!w->pass_layers) {
+        w->pass_layers = 1;
+    }
 }
 
 static void
 set_attachment(struct walk *w, struct sim_attachment *a, uint32_t index,
-               const struct cap_attachment_desc *desc)
+               const struct cap_attachment_desc *desc, uint32_t layer)
 {
     uint64_t view = index < w->view_count ? w->views[index] : 0;
     uint32_t format = desc->format;
 
-    a->image = view ? attachment_image(w, view, &format) : SIM_NONE;
+    a->image = view ? attachment_image(w, view, layer, &format) : SIM_NONE;
     a->format = format;
     a->resolve_image = SIM_NONE;
     if (index < MAX_ATTACHMENTS && w->used[index]) {
@@ -1949,6 +2117,7 @@ check_pass_size(struct walk *w, struct sim_pass *pass)
     }
     if (!w->pass_problem) {
         w->pass_problem = "a render pass of no pixels, or wider or higher than 16384 pixels";
+        w->pass_problem_status = SIM_REPLAY_ERROR_UNSUPPORTED_STATE;
     }
     pass->width = pass->width < 1 ? 1
                   : pass->width > SIM_RAST_MAX_EXTENT ? SIM_RAST_MAX_EXTENT
@@ -1958,38 +2127,24 @@ check_pass_size(struct walk *w, struct sim_pass *pass)
                                                         : pass->height;
 }
 
-/* Opens the sim_pass of subpass w->subpass of the current render pass. */
+/* Fills `pass` for subpass `sp` of the current render pass, rendering
+ * into layer `layer` of its attachments. */
 static void
-begin_subpass(struct walk *w)
+fill_subpass(struct walk *w, struct sim_pass *pass, const struct cap_subpass *sp, uint32_t layer)
 {
     const struct cap_render_pass *rp = w->rp;
     const struct cap_attachment_desc *att = CAP_SPAN_PTR(rp, rp->attachments,
                                                          struct cap_attachment_desc);
-    const struct cap_subpass *sp = CAP_SPAN_PTR(rp, rp->subpasses, struct cap_subpass);
-    struct sim_pass *pass;
-    uint32_t pi;
-
-    w->pass = SIM_NONE;
-    w->pass_problem = NULL;
-    if (w->subpass >= rp->subpasses.count) {
-        return;
-    }
-    sp = &sp[w->subpass];
-    pi = new_pass(w);
-    if (pi == SIM_NONE) {
-        return;
-    }
-    w->pass = pi;
-    pass = &w->fp->passes[pi];
-    pass->width = w->fb_width;
-    pass->height = w->fb_height;
-    pass->area = (struct sim_rect){w->area.x, w->area.y, w->area.width, w->area.height};
     const struct cap_attachment_ref *colors =
         CAP_SPAN_PTR(rp, sp->colors, struct cap_attachment_ref);
     const struct cap_attachment_ref *resolves = CAP_SPAN_PTR(rp, sp->resolves,
                                                              struct cap_attachment_ref);
     const struct cap_attachment_ref *ds = CAP_SPAN_PTR(rp, sp->depth_stencil,
                                                        struct cap_attachment_ref);
+
+    pass->width = w->fb_width;
+    pass->height = w->fb_height;
+    pass->area = (struct sim_rect){w->area.x, w->area.y, w->area.width, w->area.height};
     pass->color_count = sp->colors.count < SIM_MAX_COLOR_ATTACHMENTS ? sp->colors.count
                                                                       : SIM_MAX_COLOR_ATTACHMENTS;
     for (uint32_t i = 0; i < pass->color_count; i++) {
@@ -1999,30 +2154,74 @@ begin_subpass(struct walk *w)
         if (a == VK_ATTACHMENT_UNUSED || a >= rp->attachments.count) {
             continue;
         }
-        set_attachment(w, &pass->color[i], a, &att[a]);
+        set_attachment(w, &pass->color[i], a, &att[a], layer);
         pass->samples = att[a].samples;
         if (i < sp->resolves.count && resolves[i].attachment != VK_ATTACHMENT_UNUSED &&
             resolves[i].attachment < rp->attachments.count &&
             resolves[i].attachment < w->view_count) {
-            pass->color[i].resolve_image = view_image(w, w->views[resolves[i].attachment], NULL);
+            pass->color[i].resolve_image =
+                attachment_image(w, w->views[resolves[i].attachment], layer, NULL);
         }
     }
     if (sp->depth_stencil.count && ds[0].attachment != VK_ATTACHMENT_UNUSED &&
         ds[0].attachment < rp->attachments.count) {
         pass->has_depth = 1;
-        set_attachment(w, &pass->depth, ds[0].attachment, &att[ds[0].attachment]);
+        set_attachment(w, &pass->depth, ds[0].attachment, &att[ds[0].attachment], layer);
         pass->samples = att[ds[0].attachment].samples;
     }
+    check_pass_size(w, pass);
+}
+
+/* Opens the sim_pass of subpass w->subpass of the current render pass, one
+ * per layer when it is layered (w->pass_layers). */
+static void
+begin_subpass(struct walk *w)
+{
+    const struct cap_render_pass *rp = w->rp;
+    const struct cap_subpass *sp = CAP_SPAN_PTR(rp, rp->subpasses, struct cap_subpass);
+    const struct cap_attachment_ref *colors, *ds;
+    uint32_t widest = 0;
+
+    w->pass = SIM_NONE;
+    w->pass_problem = NULL;
+    w->pass_problem_status = 0;
+    w->pass_layers = 1;
+    w->view_mask = 0;
+    memset(w->layer_of, 0, sizeof(w->layer_of));
+    if (w->subpass >= rp->subpasses.count) {
+        return;
+    }
+    sp = &sp[w->subpass];
+    colors = CAP_SPAN_PTR(rp, sp->colors, struct cap_attachment_ref);
+    ds = CAP_SPAN_PTR(rp, sp->depth_stencil, struct cap_attachment_ref);
+    for (uint32_t i = 0; i <= sp->colors.count; i++) {
+        uint32_t a = i < sp->colors.count ? colors[i].attachment
+                     : sp->depth_stencil.count ? ds[0].attachment
+                                               : VK_ATTACHMENT_UNUSED;
+        uint32_t n = a < w->view_count ? view_layers(w, w->views[a]) : 0;
+        widest = n > widest ? n : widest;
+    }
+    pass_layer_list(w, sp->view_mask, w->fb_layers, widest);
+    for (uint32_t k = 0; k < w->pass_layers; k++) {
+        uint32_t pi = new_pass(w);
+        if (pi == SIM_NONE) {
+            return;
+        }
+        if (k == 0) {
+            w->pass = pi;
+        }
+        fill_subpass(w, &w->fp->passes[pi], sp, w->layer_of[k]);
+    }
     /* Later subpasses find these attachments written. */
-    for (uint32_t i = 0; i < pass->color_count; i++) {
+    colors = CAP_SPAN_PTR(rp, sp->colors, struct cap_attachment_ref);
+    for (uint32_t i = 0; i < sp->colors.count && i < SIM_MAX_COLOR_ATTACHMENTS; i++) {
         if (colors[i].attachment < MAX_ATTACHMENTS) {
             w->used[colors[i].attachment] = 1;
         }
     }
-    if (pass->has_depth && ds[0].attachment < MAX_ATTACHMENTS) {
+    if (sp->depth_stencil.count && ds[0].attachment < MAX_ATTACHMENTS) {
         w->used[ds[0].attachment] = 1;
     }
-    check_pass_size(w, pass);
 }
 
 static void
@@ -2048,6 +2247,7 @@ begin_render_pass(struct walk *w, const struct cap_cmd_begin_render_pass *cmd)
     w->area = cmd->area;
     w->fb_width = fb->width;
     w->fb_height = fb->height;
+    w->fb_layers = fb->layers;
     w->subpass = 0;
     memset(w->used, 0, sizeof(w->used));
     begin_subpass(w);
@@ -2055,19 +2255,20 @@ begin_render_pass(struct walk *w, const struct cap_cmd_begin_render_pass *cmd)
 
 static void
 rendering_attachment(struct walk *w, struct sim_attachment *a,
-                     const struct cap_rendering_attachment *ra, uint32_t *width,
+                     const struct cap_rendering_attachment *ra, uint32_t layer, uint32_t *width,
                      uint32_t *height, uint32_t *samples)
 {
     uint32_t format = 0;
-    a->image = ra->view ? attachment_image(w, ra->view, &format) : SIM_NONE;
+    a->image = ra->view ? attachment_image(w, ra->view, layer, &format) : SIM_NONE;
     a->format = format;
     a->load_op = ra->load_op;
     a->store_op = ra->store_op;
     a->stencil_load_op = ra->load_op;
     a->stencil_store_op = ra->store_op;
     memcpy(a->clear, ra->clear.words, sizeof(a->clear));
-    a->resolve_image = ra->resolve_view && ra->resolve_mode ? view_image(w, ra->resolve_view, NULL)
-                                                            : SIM_NONE;
+    a->resolve_image = ra->resolve_view && ra->resolve_mode
+                           ? attachment_image(w, ra->resolve_view, layer, NULL)
+                           : SIM_NONE;
     if (a->image != SIM_NONE) {
         const struct sim_image *img = &w->fp->images[a->image];
         *width = img->width > *width ? img->width : *width;
@@ -2076,32 +2277,25 @@ rendering_attachment(struct walk *w, struct sim_attachment *a,
     }
 }
 
+/* Fills `pass` for a dynamic rendering instance, rendering into layer
+ * `layer` of its attachments. */
 static void
-begin_rendering(struct walk *w, const struct cap_cmd_begin_rendering *cmd)
+fill_rendering(struct walk *w, struct sim_pass *pass, const struct cap_cmd_begin_rendering *cmd,
+               uint32_t layer)
 {
     const struct cap_rendering_attachment *colors =
         CAP_SPAN_PTR(cmd, cmd->colors, struct cap_rendering_attachment);
-    uint32_t pi = new_pass(w), width = 0, height = 0, samples = 1;
-    struct sim_pass *pass;
+    uint32_t width = 0, height = 0, samples = 1;
 
-    w->pass_problem = NULL;
-    w->in_render_pass = 1;
-    w->rp = NULL;
-    w->pass = pi;
-    if (pi == SIM_NONE) {
-        return;
-    }
-    pass = &w->fp->passes[pi];
     pass->area = (struct sim_rect){cmd->area.x, cmd->area.y, cmd->area.width, cmd->area.height};
     pass->color_count = cmd->colors.count < SIM_MAX_COLOR_ATTACHMENTS ? cmd->colors.count
                                                                        : SIM_MAX_COLOR_ATTACHMENTS;
     for (uint32_t i = 0; i < pass->color_count; i++) {
-        rendering_attachment(w, &pass->color[i], &colors[i], &width, &height, &samples);
-        pass = &w->fp->passes[pi]; /* view_image may not move passes, but stay safe */
+        rendering_attachment(w, &pass->color[i], &colors[i], layer, &width, &height, &samples);
     }
     if (cmd->depth.view) {
         pass->has_depth = 1;
-        rendering_attachment(w, &pass->depth, &cmd->depth, &width, &height, &samples);
+        rendering_attachment(w, &pass->depth, &cmd->depth, layer, &width, &height, &samples);
         if (cmd->stencil.view == cmd->depth.view) {
             pass->depth.stencil_load_op = cmd->stencil.load_op;
             pass->depth.stencil_store_op = cmd->stencil.store_op;
@@ -2109,12 +2303,46 @@ begin_rendering(struct walk *w, const struct cap_cmd_begin_rendering *cmd)
         }
     } else if (cmd->stencil.view) {
         pass->has_depth = 1;
-        rendering_attachment(w, &pass->depth, &cmd->stencil, &width, &height, &samples);
+        rendering_attachment(w, &pass->depth, &cmd->stencil, layer, &width, &height, &samples);
     }
     pass->width = width ? width : (uint32_t)cmd->area.x + cmd->area.width;
     pass->height = height ? height : (uint32_t)cmd->area.y + cmd->area.height;
     pass->samples = samples;
     check_pass_size(w, pass);
+}
+
+/* Opens the sim_passes of a dynamic rendering instance: one, or one per
+ * layer (viewMask's views, or layerCount layers). */
+static void
+begin_rendering(struct walk *w, const struct cap_cmd_begin_rendering *cmd)
+{
+    const struct cap_rendering_attachment *colors =
+        CAP_SPAN_PTR(cmd, cmd->colors, struct cap_rendering_attachment);
+    uint32_t widest = 0;
+
+    w->pass_problem = NULL;
+    w->pass_problem_status = 0;
+    w->in_render_pass = 1;
+    w->rp = NULL;
+    w->pass = SIM_NONE;
+    for (uint32_t i = 0; i < cmd->colors.count + 2; i++) {
+        uint64_t view = i < cmd->colors.count       ? colors[i].view
+                        : i == cmd->colors.count    ? cmd->depth.view
+                                                    : cmd->stencil.view;
+        uint32_t n = view ? view_layers(w, view) : 0;
+        widest = n > widest ? n : widest;
+    }
+    pass_layer_list(w, cmd->view_mask, cmd->layer_count ? cmd->layer_count : 1, widest);
+    for (uint32_t k = 0; k < w->pass_layers; k++) {
+        uint32_t pi = new_pass(w);
+        if (pi == SIM_NONE) {
+            return;
+        }
+        if (k == 0) {
+            w->pass = pi;
+        }
+        fill_rendering(w, &w->fp->passes[pi], cmd, w->layer_of[k]);
+    }
 }
 
 static void
@@ -2181,6 +2409,7 @@ record_dispatch(struct walk *w, const struct cap_cmd_dispatch *cmd)
     memcpy(d->groups, cmd->groups, sizeof(d->groups));
     if (!p || !prog) {
         d->unsupported = "no compute pipeline bound";
+        d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
         return;
     }
     if (prog->error[0]) {
@@ -2195,10 +2424,12 @@ record_dispatch(struct walk *w, const struct cap_cmd_dispatch *cmd)
     }
     if (w->cs.push_problem) {
         d->unsupported = w->cs.push_problem;
+        d->unsupported_status = w->cs.push_problem_status;
         return;
     }
     if (cmd->flags & CAP_DISPATCH_ARGS_UNRESOLVED) {
         d->unsupported = "the indirect dispatch arguments were not read back";
+        d->unsupported_status = SIM_REPLAY_ERROR_UNSUPPORTED_BY_CAPTURE;
         return;
     }
     uint32_t *images = NULL;
@@ -2536,25 +2767,45 @@ record_clear_attachments(struct walk *w, const struct cap_cmd_clear_attachments 
     if (w->pass == SIM_NONE || n == 0) {
         return;
     }
-    clears = falloc(w->fp, sizeof(*clears) * n);
-    if (!clears || !(d = new_draw(w))) {
-        w->nomem = 1;
-        return;
-    }
-    n = 0;
-    for (uint32_t a = 0; a < c->attachments.count; a++) {
-        for (uint32_t r = 0; r < c->rects.count; r++) {
-            struct sim_clear *k = &clears[n++];
-            k->aspects = atts[a].aspect_mask;
-            k->attachment = atts[a].color_attachment;
-            memcpy(k->value, atts[a].value.words, sizeof(k->value));
-            k->rect = (struct sim_rect){rects[r].rect.x, rects[r].rect.y, rects[r].rect.width,
-                                        rects[r].rect.height};
+    /* A layered pass: each layer's pass takes the rectangles whose layers
+     * hold it (a multiview pass: every rectangle, in every view). */
+    for (uint32_t k = 0; k < w->pass_layers; k++) {
+        uint32_t layer = w->layer_of[k];
+        uint64_t m = 0;
+        clears = falloc(w->fp, sizeof(*clears) * n);
+        if (!clears) {
+            w->nomem = 1;
+            return;
         }
+        for (uint32_t a = 0; a < c->attachments.count; a++) {
+            for (uint32_t r = 0; r < c->rects.count; r++) {
+                struct sim_clear *cl = &clears[m];
+                if (w->pass_layers > 1 && !w->view_mask &&
+                    (layer < rects[r].base_array_layer ||
+                     layer - rects[r].base_array_layer >= rects[r].layer_count)) {
+                    continue;
+                }
+                m++;
+                cl->aspects = atts[a].aspect_mask;
+                cl->attachment = atts[a].color_attachment;
+                memcpy(cl->value, atts[a].value.words, sizeof(cl->value));
+                cl->rect = (struct sim_rect){rects[r].rect.x, rects[r].rect.y,
+                                             rects[r].rect.width, rects[r].rect.height};
+            }
+        }
+        if (!m) {
+            continue;
+        }
+        if (!(d = new_draw_in(w, w->pass + k))) {
+            w->nomem = 1;
+            return;
+        }
+        d->id = UINT32_MAX;
+        d->clears = clears;
+        d->clear_count = (uint32_t)m;
+        d->layer = w->view_mask ? SIM_NONE : layer;
+        d->view_index = w->view_mask ? layer : 0;
     }
-    d->id = UINT32_MAX;
-    d->clears = clears;
-    d->clear_count = (uint32_t)n;
 }
 
 static void

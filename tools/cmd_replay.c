@@ -48,7 +48,10 @@
  * "compute": {"dispatches", "replayed", "unsupported", "workgroups",
  * "invocations", "instructions", "barriers", "not_replayed": [{"pass",
  * "id", "status", "detail"}]} (compute work, never counted as shading),
- * "transfers": {"replayed", "skipped"}, "not_replayed": [{"command", "count"}], "images": [...]}]}.
+ * "transfers": {"replayed", "skipped"}, "not_replayed": [{"command", "count"}], "images":
+ * [{"image", "format", "width", "height", "presented", and for a level or
+ * layer rendered on its own (each layer of a layered pass) "subresource_of",
+ * "level", "layer"}]}]}.
  * report.csv: one row per frame and unit with the same numbers.
  *
  * Exit status: 0 when every selected frame was replayed (draws with
@@ -1433,6 +1436,13 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         bad |= rep_json_set_uint(ij, "width", img->width);
         bad |= rep_json_set_uint(ij, "height", img->height);
         bad |= rep_json_set_bool(ij, "presented", targets[t] == conv->frame.present_image);
+        if (img->parent) {
+            /* Level `level`, layer `layer` of image `subresource_of`: a
+             * layered pass renders each layer into one of these. */
+            bad |= rep_json_set_uint(ij, "subresource_of", img->parent - 1);
+            bad |= rep_json_set_uint(ij, "level", img->level);
+            bad |= rep_json_set_uint(ij, "layer", img->layer);
+        }
     }
     if (bad || frame_shaders(trace, cf, shaders) != 0) {
         fprintf(stderr, "overshade replay: frame %" PRIu64 ": out of memory\n", cf->index);

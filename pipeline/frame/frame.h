@@ -224,12 +224,29 @@ struct sim_draw {
     uint32_t first; /* first vertex, or first index */
     int32_t vertex_offset;
     uint32_t first_instance;
+    /* Layered rendering (the caller makes one pass per layer of a layered
+     * render target, each rendering into that layer's subresource images):
+     * `layer` is the gl_Layer of this pass, relative to the views' base
+     * layer; primitives whose last pre-rasterization stage writes another
+     * gl_Layer are not drawn in it.  SIM_NONE draws every primitive
+     * (multiview: the view decides the layer, not the shader).
+     * `view_index` is gl_ViewIndex (multiview; 0 otherwise). */
+    uint32_t layer;
+    uint32_t view_index;
+    /* 1: a draw of an earlier pass is this one for another layer (a
+     * gl_Layer draw of a layered framebuffer): its vertex, tessellation,
+     * geometry and clipping work, which the GPU does once for every layer,
+     * is not counted again (sim_raster_counters up to `clipped`). */
+    uint32_t front_repeat;
     uint32_t id; /* the caller's number for the draw, echoed in results */
     /* Non-NULL: the caller could not describe the draw (the reason, valid as
      * long as the frame); the draw is skipped and reported as unsupported. */
     const char *unsupported;
     /* With `unsupported`: the enum sim_replay_error to report, such as
-     * UNSUPPORTED_SHADER; 0 (OK) reports UNSUPPORTED_BY_CAPTURE. */
+     * UNSUPPORTED_SHADER.  UNSUPPORTED_BY_CAPTURE is for what the trace
+     * lacks or names wrongly, never for a limit of the replay (those are
+     * UNSUPPORTED_STATE, _STAGE, _SHADER, ...); replay/ sets it for every
+     * refusal.  0 (OK) reports UNSUPPORTED_BY_CAPTURE. */
     uint32_t unsupported_status;
     uint32_t clear_count;
     const struct sim_clear *clears;

@@ -60,6 +60,8 @@ struct sim_geom {
                                  * VkFragmentShadingRate bits), or SIM_NONE */
     uint32_t viewport_word; /* the word holding gl_ViewportIndex (an integer) a geometry
                              * shader wrote, or SIM_NONE */
+    uint32_t layer_word; /* the word holding gl_Layer (an integer) the last
+                          * pre-rasterization stage wrote, or SIM_NONE */
     uint32_t domain_word; /* tessellated draws: the words holding the vertex's gl_TessCoord
                            * (u, v), which clipping interpolates like any output; else SIM_NONE */
     struct sim_array invocations; /* struct sim_geom_invocation; vertex i comes from invocation i */
@@ -92,6 +94,7 @@ struct sim_geom_outputs {
     uint32_t *point_size;
     uint32_t *shading_rate;
     uint32_t *viewport_index;
+    uint32_t *layer;
 };
 
 void
@@ -272,6 +275,13 @@ sim_front_grids(struct sim_draw_ctx *dc);
 enum sim_replay_error
 sim_draw_refuse(struct sim_draw_ctx *dc, enum sim_replay_error err, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Writes the draw's gl_ViewIndex and gl_Layer (sim_draw.view_index and
+ * layer; a multiview draw's layer is its view) into every lane of the
+ * shader's ViewIndex and Layer inputs, where it has them.  Call after
+ * binding an interpreter to the draw. */
+void
+sim_draw_view_builtins(const struct sim_draw *draw, struct sim_interp *in);
 
 /* Frees what the draw context's arrays hold. */
 void

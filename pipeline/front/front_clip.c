@@ -124,7 +124,8 @@ new_vertex(struct sim_draw_ctx *dc, uint32_t a, uint32_t b, float t)
         r = fa + t * (fb - fa);
         if ((i >= 4 && i - 4 < dc->geom.slot_count &&
              (dc->geom.slots[i - 4].flags & SIM_IR_IO_FLAT)) ||
-            i == dc->geom.shading_rate_word || i == dc->geom.viewport_word) {
+            i == dc->geom.shading_rate_word || i == dc->geom.viewport_word ||
+            i == dc->geom.layer_word) {
             memcpy(&r, &va[i], 4); /* flat or an integer: never used, keep the bits */
         }
         memcpy(&w[i], &r, 4);

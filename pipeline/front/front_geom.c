@@ -115,12 +115,6 @@ geom_begin(struct sim_draw_ctx *dc)
             uint32_t n = dc->draw->state.viewport_count;
             dc->viewport_count = n < 1 ? 1 : n > SIM_MAX_VIEWPORTS ? SIM_MAX_VIEWPORTS : n;
         }
-        if (outs[i].builtin == SpvBuiltInLayer) {
-            /* Layered rendering needs per-primitive targets the back end
-             * does not have. */
-            return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STAGE,
-                                   "geometry shader writes gl_Layer (layered rendering)");
-        }
     }
     return SIM_REPLAY_ERROR_OK;
 }
@@ -308,6 +302,7 @@ geom_run(struct sim_draw_ctx *dc)
         goto out;
     }
     sim_interp_bind(in, dc->draw->bindings, dc->draw->binding_count);
+    sim_draw_view_builtins(dc->draw, in);
     sim_interp_set_emit(in, gs_emit, &g);
     sim_geom_outputs_bind(&dc->geom, in, &g.outs);
 

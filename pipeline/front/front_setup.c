@@ -95,6 +95,8 @@ map_fs_inputs(struct sim_draw_ctx *dc)
             case SpvBuiltInPrimitiveId:
             case SpvBuiltInHelperInvocation:
             case SpvBuiltInSampleMask:
+            case SpvBuiltInViewIndex: /* sim_draw_view_builtins */
+            case SpvBuiltInLayer:
                 continue;
             case SpvBuiltInPointCoord:
                 dc->point_coord_plane = dc->geom.slot_count;
@@ -650,6 +652,19 @@ setup_run(struct sim_draw_ctx *dc)
     for (size_t t = 0; t < count; t++) {
         const struct sim_geom_prim *prim = (const struct sim_geom_prim *)dc->geom.clipped.data + t;
         enum sim_replay_error err;
+        if (dc->draw->layer != SIM_NONE) {
+            /* Layered rendering: the pass renders layer draw->layer; the
+             * provoking vertex's gl_Layer picks the primitive's (Vulkan,
+             * "Layered Rendering"; none written: layer 0). */
+            uint32_t layer = dc->geom.layer_word == SIM_NONE
+                                 ? 0
+                                 : ((const uint32_t *)dc->geom.vertices.data)
+                                       [(size_t)prim->provoking * dc->geom.stride +
+                                        dc->geom.layer_word];
+            if (layer != dc->draw->layer) {
+                continue;
+            }
+        }
         if (dc->viewport_count > 1 && dc->geom.viewport_word != SIM_NONE) {
             /* gl_ViewportIndex of the provoking vertex; out of range is
              * undefined in Vulkan ("Controlling the Viewport"): viewport 0. */

@@ -393,8 +393,10 @@ tess_begin(struct sim_draw_ctx *dc)
         return SIM_REPLAY_ERROR_NOMEM;
     }
     sim_interp_bind(ts->tcs_interp, dc->draw->bindings, dc->draw->binding_count);
+    sim_draw_view_builtins(dc->draw, ts->tcs_interp);
     sim_interp_keep_outputs(ts->tcs_interp, 1);
     sim_interp_bind(ts->tes_interp, dc->draw->bindings, dc->draw->binding_count);
+    sim_draw_view_builtins(dc->draw, ts->tes_interp);
     err = map_tcs(dc, ts);
     if (!err) {
         err = map_tes(dc, ts);
@@ -603,6 +605,7 @@ tes_workers_make(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, uint32_t wo
         }
         ts->tes_worker_count = k + 1;
         sim_interp_bind(tw[k].interp, dc->draw->bindings, dc->draw->binding_count);
+        sim_draw_view_builtins(dc->draw, tw[k].interp);
         for (uint32_t c = 0; c < 3; c++) {
             tw[k].tess_coord[c] = sim_interp_builtin(tw[k].interp, 0, SpvBuiltInTessCoord, c);
         }

@@ -349,6 +349,7 @@ sim_geom_layout(struct sim_draw_ctx *dc, const struct sim_ir_shader *sh)
     dc->geom.point_size_word = SIM_NONE;
     dc->geom.shading_rate_word = SIM_NONE;
     dc->geom.viewport_word = SIM_NONE;
+    dc->geom.layer_word = SIM_NONE;
     dc->geom.domain_word = SIM_NONE;
     for (uint32_t i = 0; i < out_count; i++) {
         const struct sim_ir_interface *e = &outs[i];
@@ -389,6 +390,8 @@ sim_geom_layout(struct sim_draw_ctx *dc, const struct sim_ir_shader *sh)
             dc->geom.shading_rate_word = dc->geom.stride++;
         } else if (outs[i].builtin == SpvBuiltInViewportIndex) {
             dc->geom.viewport_word = dc->geom.stride++;
+        } else if (outs[i].builtin == SpvBuiltInLayer) {
+            dc->geom.layer_word = dc->geom.stride++;
         }
     }
     return SIM_REPLAY_ERROR_OK;
@@ -404,6 +407,8 @@ sim_geom_word_of(const struct sim_geom *g, const struct sim_ir_interface *e, uin
         return g->point_size_word;
     case SpvBuiltInViewportIndex:
         return g->viewport_word;
+    case SpvBuiltInLayer:
+        return g->layer_word;
     case SpvBuiltInClipDistance:
         return c < g->clip_count ? 4 + g->slot_count + c : SIM_NONE;
     case SpvBuiltInCullDistance:
@@ -443,6 +448,22 @@ sim_geom_outputs_bind(const struct sim_geom *g, struct sim_interp *in,
     o->point_size = sim_interp_builtin(in, 1, SpvBuiltInPointSize, 0);
     o->shading_rate = sim_interp_builtin(in, 1, SpvBuiltInPrimitiveShadingRateKHR, 0);
     o->viewport_index = sim_interp_builtin(in, 1, SpvBuiltInViewportIndex, 0);
+    o->layer = sim_interp_builtin(in, 1, SpvBuiltInLayer, 0);
+}
+
+void
+sim_draw_view_builtins(const struct sim_draw *draw, struct sim_interp *in)
+{
+    uint32_t *view = sim_interp_builtin(in, 0, SpvBuiltInViewIndex, 0);
+    uint32_t *layer = sim_interp_builtin(in, 0, SpvBuiltInLayer, 0);
+    for (int l = 0; l < SIM_LANES; l++) {
+        if (view) {
+            view[l] = draw->view_index;
+        }
+        if (layer) {
+            layer[l] = draw->layer == SIM_NONE ? draw->view_index : draw->layer;
+        }
+    }
 }
 
 void
@@ -466,6 +487,9 @@ sim_geom_outputs_store(const struct sim_geom *g, const struct sim_geom_outputs *
     }
     if (g->viewport_word != SIM_NONE) {
         w[g->viewport_word] = o->viewport_index ? o->viewport_index[lane] : 0;
+    }
+    if (g->layer_word != SIM_NONE) {
+        w[g->layer_word] = o->layer ? o->layer[lane] : 0;
     }
 }
 
@@ -510,6 +534,7 @@ vertex_begin(struct sim_draw_ctx *dc)
         return SIM_REPLAY_ERROR_NOMEM;
     }
     sim_interp_bind(dc->vs_interp, dc->draw->bindings, dc->draw->binding_count);
+    sim_draw_view_builtins(dc->draw, dc->vs_interp);
     return SIM_REPLAY_ERROR_OK;
 }
 

@@ -366,15 +366,25 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
     uint32_t out[4][SIM_LANES];
     uint32_t gn = dim_coords(res->dim);
 
-    if ((t->kind == SIM_IR_TEX_WRITE || t->kind == SIM_IR_TEX_ATOMIC) &&
-        (exec & ~in->helpers) && !in->slots[t->image].image) {
-        return SIM_INTERP_ERROR_UNBOUND_TEXTURE; /* not a silently dropped write */
+    if (t->kind == SIM_IR_TEX_WRITE || t->kind == SIM_IR_TEX_ATOMIC) {
+        uint32_t lanes = exec & ~in->helpers;
+        for (int l = 0; l < SIM_LANES; l++) {
+            if ((lanes & (1u << l)) &&
+                !in->slots[element_slot(sh, R, t->image, t->image_index, t->image_list,
+                                        t->image_count, (uint32_t)l)]
+                     .image) {
+                return SIM_INTERP_ERROR_UNBOUND_TEXTURE; /* not a silently dropped write */
+            }
+        }
     }
     if (t->kind == SIM_IR_TEX_WRITE) {
-        /* Lane by lane in lane order, helpers excluded. */
+        /* Lane by lane in lane order, helpers excluded; each lane into the
+         * element of a dynamically indexed array it picked. */
         uint32_t lanes = exec & ~in->helpers;
         for (int l = 0; l < SIM_LANES; l++) {
             uint32_t coord[4] = {0, 0, 0, 0}, value[4] = {0, 0, 0, 0};
+            uint32_t slot = element_slot(sh, R, t->image, t->image_index, t->image_list,
+                                         t->image_count, (uint32_t)l);
             if (!(lanes & (1u << l))) {
                 continue;
             }
@@ -384,7 +394,7 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
             for (uint32_t c = 0; c < 4 && t->value[c] != SIM_IR_NONE; c++) {
                 value[c] = R[t->value[c]][l];
             }
-            sim_tex_store_lane(in->slots[t->image].image, res->dim, res->arrayed, coord, value);
+            sim_tex_store_lane(in->slots[slot].image, res->dim, res->arrayed, coord, value);
         }
         return SIM_INTERP_ERROR_OK;
     }
@@ -401,7 +411,10 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
                 coord[c] = R[t->coord[c]][l];
             }
             out_regs[0][l] = sim_tex_atomic_lane(
-                in->slots[t->image].image, res->dim, res->arrayed, coord, t->component,
+                in->slots[element_slot(sh, R, t->image, t->image_index, t->image_list,
+                                       t->image_count, (uint32_t)l)]
+                    .image,
+                res->dim, res->arrayed, coord, t->component,
                 R[t->value[0]][l], t->value[1] != SIM_IR_NONE ? R[t->value[1]][l] : 0);
         }
         return SIM_INTERP_ERROR_OK;

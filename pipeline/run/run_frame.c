@@ -220,6 +220,7 @@ worker_prepare(struct worker *w)
             }
             sim_interp_bind(interp, r->bindings[u] ? r->bindings[u] : dc->draw->bindings,
                             dc->draw->binding_count);
+            sim_draw_view_builtins(dc->draw, interp);
         }
         sim_shade_begin(&w->ctx[u], dc, interp, &r->targets[u], &w->counters[u]);
     }
@@ -943,6 +944,8 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
     enum sim_replay_error err = SIM_REPLAY_ERROR_OK;
     size_t begun = 0;
 
+    struct sim_raster_counters before = *dc->counters;
+
     dc->detail = out->detail;
     dc->vs = dc->fs = NULL;
     for (size_t i = 0; i < stage_count && !err; i++) {
@@ -952,6 +955,22 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
         }
         begun = i + 1;
         err = front_end[i]->run(dc);
+    }
+    if (dc->draw->front_repeat) {
+        /* Another layer's pass counted this front end's work. */
+        struct sim_raster_counters *c = dc->counters;
+        c->vertices_shaded = before.vertices_shaded;
+        c->vs_instructions = before.vs_instructions;
+        c->patches = before.patches;
+        c->tcs_invocations = before.tcs_invocations;
+        c->tcs_instructions = before.tcs_instructions;
+        c->tes_invocations = before.tes_invocations;
+        c->tes_instructions = before.tes_instructions;
+        c->primitives = before.primitives;
+        c->clipped = before.clipped;
+        c->retess_subpatches = before.retess_subpatches;
+        c->retess_splits = before.retess_splits;
+        c->retess_evaluations = before.retess_evaluations;
     }
     if (!err) {
         err = bind_written_images(r);

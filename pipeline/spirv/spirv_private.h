@@ -169,6 +169,11 @@ struct sim_spv_ptr {
     uint32_t comp_stride;   /* buffer: bytes between vector components */
     uint32_t builtin;       /* input built-in being pointed at, or SIM_IR_NO_BUILTIN */
     uint32_t texel[4];      /* TEXEL: coordinate registers (len of them); base: image slot */
+    /* BUFFER through a dynamically indexed array of buffer descriptors:
+     * the register of each lane's element (SIM_IR_NONE: `base` is the
+     * slot), and the `desc_count` slots of the elements in slot_lists
+     * from `desc_list`. */
+    uint32_t desc_index, desc_list, desc_count;
 };
 
 enum sim_spv_val_kind {

@@ -1221,9 +1221,8 @@ image_write(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     if (h->image == SIM_IR_NONE || it->kind != SIM_SPV_T_IMAGE || it->sampled != 2) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "the image is not a storage image");
     }
-    if (it->ms || h->image_index != SIM_IR_NONE) {
-        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
-                           "writes to multisampled or dynamically indexed storage images");
+    if (it->ms) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "writes to multisampled storage images");
     }
     coords = dim_coords(it->dim) + it->arrayed;
     if (coord->n < coords || coords > 4 || texel->n < 1 || texel->n > 4) {
@@ -1237,7 +1236,10 @@ image_write(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     tex->kind = SIM_IR_TEX_WRITE;
     tex->image = h->image;
     tex->sampler = SIM_IR_NONE;
-    tex->image_list = tex->image_count = 0;
+    /* A dynamically indexed element: each lane writes the one it picked. */
+    tex->image_index = h->image_index;
+    tex->image_list = h->image_index != SIM_IR_NONE ? h->image_list : 0;
+    tex->image_count = h->image_index != SIM_IR_NONE ? h->image_count : 0;
     tex->sampler_list = tex->sampler_count = 0;
     tex->proj = 0;
     tex->coords = coords;

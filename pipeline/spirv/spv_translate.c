@@ -75,11 +75,19 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
      * images and samplers, fixed-size or runtime-sized
      * (SIM_SPV_RUNTIME_DESCRIPTORS); the interpreter resolves the element
      * per lane, so NonUniform (a decoration, accepted) needs nothing more.
-     * Dynamic indices into arrays of buffers and storage images are
-     * refused where they are used. */
+     * Arrays of buffers are indexed per lane too (buffer_op), and each
+     * lane loads from and stores into the storage image it picked; atomics
+     * through a dynamically indexed storage image are refused where they
+     * are used. */
     case SpvCapabilitySampledImageArrayDynamicIndexing:
     case SpvCapabilityShaderNonUniform:
     case SpvCapabilitySampledImageArrayNonUniformIndexing:
+    case SpvCapabilityUniformBufferArrayDynamicIndexing:
+    case SpvCapabilityStorageBufferArrayDynamicIndexing:
+    case SpvCapabilityUniformBufferArrayNonUniformIndexing:
+    case SpvCapabilityStorageBufferArrayNonUniformIndexing:
+    case SpvCapabilityStorageImageArrayDynamicIndexing:
+    case SpvCapabilityStorageImageArrayNonUniformIndexing:
     case SpvCapabilityRuntimeDescriptorArray:
     /* The Vulkan memory model (every module Mesa's zink writes): one
      * invocation's accesses already happen in program order and storage
@@ -896,6 +904,7 @@ new_ptr(struct sim_spv_ctx *ctx, uint32_t id, uint32_t ptr_type)
     v->type = ptr_type;
     v->ptr = p;
     p->dyn = SIM_IR_NONE;
+    p->desc_index = SIM_IR_NONE;
     p->builtin = SIM_IR_NO_BUILTIN;
     p->comp_stride = 4;
     return p;
@@ -1111,6 +1120,9 @@ add_dynamic(struct sim_spv_ctx *ctx, struct sim_spv_ptr *p, uint32_t idx, uint32
 }
 
 static enum sim_spv_error
+descriptor_slots(struct sim_spv_ctx *ctx, uint32_t var, uint32_t *list, uint32_t *count);
+
+static enum sim_spv_error
 access_chain(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
 {
     const struct sim_spv_module *m = ctx->m;
@@ -1157,15 +1169,11 @@ access_chain(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         if ((p->space == SIM_SPV_SPACE_BUFFER && p->base == SIM_IR_NONE) ||
             p->space == SIM_SPV_SPACE_HANDLE) {
             if (t->kind == SIM_SPV_T_ARRAY || t->kind == SIM_SPV_T_RUNTIME_ARRAY) {
-                if (!is_const &&
-                    (p->space != SIM_SPV_SPACE_HANDLE || p->dyn != SIM_IR_NONE)) {
+                if (!is_const && p->space == SIM_SPV_SPACE_HANDLE && p->dyn != SIM_IR_NONE) {
                     return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
-                                       "dynamic indexing of %s",
-                                       p->space == SIM_SPV_SPACE_HANDLE
-                                           ? "nested descriptor arrays"
-                                           : "arrays of buffer descriptors");
+                                       "dynamic indexing of nested descriptor arrays");
                 }
-                if (p->space == SIM_SPV_SPACE_HANDLE &&
+                if ((p->space == SIM_SPV_SPACE_HANDLE || !is_const) &&
                     p->type != ctx->types[ctx->vals[p->var].type].elem) {
                     /* Slots are numbered by the outermost element only
                      * (sim_spv_resource): an inner index would be dropped
@@ -1180,6 +1188,17 @@ access_chain(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
                     if (!is_const) {
                         p->dyn = iv->regs[0];
                     }
+                } else if (!is_const) {
+                    /* Each lane picks its buffer: buffer_op runs each
+                     * access once per element (SPIR-V 2.16.1: the index
+                     * may differ between invocations with
+                     * NonUniform). */
+                    err = descriptor_slots(ctx, p->var, &p->desc_list, &p->desc_count);
+                    if (err) {
+                        return err;
+                    }
+                    p->desc_index = iv->regs[0];
+                    p->base = *SIM_SPV_VEC_AT(ctx->slot_lists, uint32_t, p->desc_list);
                 } else {
                     p->base = sim_spv_resource(ctx, p->var, idx);
                     if (p->base == SIM_IR_NONE) {
@@ -1275,6 +1294,78 @@ access_chain(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     return SIM_SPV_ERROR_OK;
 }
 
+/* Emits buffer instruction `op` (a load, a store, an atomic or BUFSIZE)
+ * on the buffer `p` points into: dst = op at byte a + imm of slot
+ * p->base, with operands b and c.  When each lane picks its descriptor
+ * (p->desc_index), once per element of the array on that element's slot:
+ * a lane that picked another element has its address moved past the end
+ * of any buffer there, so it reads 0 and stores nothing (the bounds every
+ * buffer access has), and the results are ORed together (BUFSIZE's are
+ * masked instead).  An index past the array matches no element: it reads
+ * 0, as an unbound descriptor.  Returns the instruction's (or the last
+ * one's) dst, or SIM_IR_NONE when out of memory. */
+static uint32_t
+buffer_op(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, enum sim_ir_op op, uint32_t dst,
+          uint32_t a, uint32_t b, uint32_t c, uint32_t imm)
+{
+    struct sim_ir_inst *i;
+    uint32_t acc = SIM_IR_NONE;
+    int has_dst = op != SIM_IR_OP_STBUF && op != SIM_IR_OP_STBUF16;
+
+    if (p->desc_index == SIM_IR_NONE) {
+        i = sim_spv_emit(ctx, op, dst, a, b, c);
+        if (!i) {
+            return SIM_IR_NONE;
+        }
+        i->imm = imm;
+        i->aux = (uint16_t)p->base;
+        return has_dst ? dst : 0;
+    }
+    for (uint32_t k = 0; k < p->desc_count; k++) {
+        uint32_t slot = *SIM_SPV_VEC_AT(ctx->slot_lists, uint32_t, p->desc_list + k);
+        uint32_t picked = sim_spv_emit1(ctx, SIM_IR_OP_IEQ, SIM_IR_BOOL, p->desc_index,
+                                        sim_spv_const(ctx, k, SIM_IR_UINT), 0);
+        uint32_t addr = a, t = has_dst ? sim_spv_new_regs(ctx, 1, SIM_IR_UINT) : 0;
+        if (picked == SIM_IR_NONE || t == SIM_IR_NONE) {
+            return SIM_IR_NONE;
+        }
+        if (op != SIM_IR_OP_BUFSIZE) {
+            addr = sim_spv_emit1(ctx, SIM_IR_OP_SEL, SIM_IR_UINT, picked, a,
+                                 sim_spv_const(ctx, UINT32_MAX, SIM_IR_UINT));
+            if (addr == SIM_IR_NONE) {
+                return SIM_IR_NONE;
+            }
+        }
+        i = sim_spv_emit(ctx, op, t, addr, b, c);
+        if (!i) {
+            return SIM_IR_NONE;
+        }
+        i->imm = imm;
+        i->aux = (uint16_t)slot;
+        if (op == SIM_IR_OP_BUFSIZE) {
+            t = sim_spv_emit1(ctx, SIM_IR_OP_AND, SIM_IR_UINT, t, picked, 0);
+            if (t == SIM_IR_NONE) {
+                return SIM_IR_NONE;
+            }
+        }
+        if (!has_dst) {
+            continue;
+        }
+        if (k + 1 < p->desc_count && k == 0) {
+            acc = t;
+            continue;
+        }
+        uint32_t out = k + 1 == p->desc_count ? dst : sim_spv_new_regs(ctx, 1, SIM_IR_UINT);
+        if (out == SIM_IR_NONE ||
+            !sim_spv_emit(ctx, k == 0 ? SIM_IR_OP_MOV : SIM_IR_OP_OR, out, k == 0 ? t : acc, t,
+                          0)) {
+            return SIM_IR_NONE;
+        }
+        acc = out;
+    }
+    return has_dst ? dst : 0;
+}
+
 /* A 16-bit scalar in a buffer (StorageBuffer16BitAccess,
  * UniformAndStorageBuffer16BitAccess, StoragePushConstant16): memory holds
  * the 16 bits, the register a half in single precision or an integer sign
@@ -1284,7 +1375,6 @@ buffer_access16(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p,
                 const struct sim_spv_type *t, uint32_t dyn, uint32_t off, uint32_t *regs,
                 int store)
 {
-    struct sim_ir_inst *i;
     if (store) {
         uint32_t v = regs[0];
         if (t->kind == SIM_SPV_T_FLOAT) {
@@ -1293,21 +1383,16 @@ buffer_access16(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p,
                 return nomem(ctx);
             }
         }
-        i = sim_spv_emit(ctx, SIM_IR_OP_STBUF16, 0, dyn, v, 0);
-        if (!i) {
+        if (buffer_op(ctx, p, SIM_IR_OP_STBUF16, 0, dyn, v, 0, off) == SIM_IR_NONE) {
             return nomem(ctx);
         }
-        i->imm = off;
-        i->aux = (uint16_t)p->base;
         return SIM_SPV_ERROR_OK;
     }
     uint32_t d = sim_spv_new_regs(ctx, 1, SIM_IR_UINT);
-    i = d == SIM_IR_NONE ? NULL : sim_spv_emit(ctx, SIM_IR_OP_LDBUF16, d, dyn, 0, 0);
-    if (!i) {
+    if (d == SIM_IR_NONE ||
+        buffer_op(ctx, p, SIM_IR_OP_LDBUF16, d, dyn, 0, 0, off) == SIM_IR_NONE) {
         return nomem(ctx);
     }
-    i->imm = off;
-    i->aux = (uint16_t)p->base;
     if (t->kind == SIM_SPV_T_FLOAT) {
         regs[0] = sim_spv_emit1(ctx, SIM_IR_OP_H2F, SIM_IR_FLOAT, d, 0, 0);
     } else {
@@ -1332,7 +1417,6 @@ buffer_access(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, uint32_t typ
     case SIM_SPV_T_BOOL:
     case SIM_SPV_T_INT:
     case SIM_SPV_T_FLOAT: {
-        struct sim_ir_inst *i;
         if (t->width == 16) {
             return buffer_access16(ctx, p, t, dyn, off, regs, store);
         }
@@ -1345,25 +1429,21 @@ buffer_access(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, uint32_t typ
                     return nomem(ctx);
                 }
             }
-            i = sim_spv_emit(ctx, SIM_IR_OP_STBUF, 0, dyn, v, 0);
-        } else {
-            uint32_t d = sim_spv_new_regs(ctx, 1, t->scalar);
-            i = d == SIM_IR_NONE ? NULL : sim_spv_emit(ctx, SIM_IR_OP_LDBUF, d, dyn, 0, 0);
-            if (i && t->kind == SIM_SPV_T_BOOL) {
-                i->imm = off;
-                i->aux = (uint16_t)p->base;
-                i = NULL;
-                regs[0] = sim_spv_emit1(ctx, SIM_IR_OP_INE, SIM_IR_BOOL, d,
-                                        sim_spv_const(ctx, 0, SIM_IR_UINT), 0);
-                return regs[0] == SIM_IR_NONE ? nomem(ctx) : SIM_SPV_ERROR_OK;
-            }
-            regs[0] = d;
+            return buffer_op(ctx, p, SIM_IR_OP_STBUF, 0, dyn, v, 0, off) == SIM_IR_NONE
+                       ? nomem(ctx)
+                       : SIM_SPV_ERROR_OK;
         }
-        if (!i) {
+        uint32_t d = sim_spv_new_regs(ctx, 1, t->scalar);
+        if (d == SIM_IR_NONE ||
+            buffer_op(ctx, p, SIM_IR_OP_LDBUF, d, dyn, 0, 0, off) == SIM_IR_NONE) {
             return nomem(ctx);
         }
-        i->imm = off;
-        i->aux = (uint16_t)p->base;
+        if (t->kind == SIM_SPV_T_BOOL) {
+            regs[0] = sim_spv_emit1(ctx, SIM_IR_OP_INE, SIM_IR_BOOL, d,
+                                    sim_spv_const(ctx, 0, SIM_IR_UINT), 0);
+            return regs[0] == SIM_IR_NONE ? nomem(ctx) : SIM_SPV_ERROR_OK;
+        }
+        regs[0] = d;
         return SIM_SPV_ERROR_OK;
     }
     case SIM_SPV_T_VECTOR:
@@ -1480,6 +1560,41 @@ runtime_array_size(const struct sim_spv_ctx *ctx, uint32_t var)
     return SIM_SPV_RUNTIME_DESCRIPTORS;
 }
 
+/* The slots of every element of descriptor array variable `var`, one list
+ * per variable in slot_lists: *list its first entry, *count its entries.
+ * A runtime array's list ends in a slot that is never bound, which an
+ * index past it reads. */
+static enum sim_spv_error
+descriptor_slots(struct sim_spv_ctx *ctx, uint32_t var, uint32_t *list, uint32_t *count)
+{
+    const struct sim_spv_type *at = &ctx->types[ctx->types[ctx->vals[var].type].elem];
+    int runtime = at->kind == SIM_SPV_T_RUNTIME_ARRAY;
+    uint32_t *slots;
+
+    *count = runtime ? runtime_array_size(ctx, var) + 1 : at->count;
+    if (ctx->decos[var].slot_list) {
+        *list = ctx->decos[var].slot_list - 1;
+        return SIM_SPV_ERROR_OK;
+    }
+    *list = ctx->slot_lists.count;
+    if (!sim_vec_push(&ctx->slot_lists, sizeof(uint32_t), *count, 1u << 16)) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_TOO_LARGE, "descriptor array elements");
+    }
+    for (uint32_t e = 0; e < *count; e++) {
+        uint32_t element = runtime && e == *count - 1 ? SIM_SPV_PAST_END : e;
+        uint32_t slot = sim_spv_resource(ctx, var, element);
+        if (slot == SIM_IR_NONE) {
+            return ctx->info->code;
+        }
+        /* Re-read: sim_spv_resource may have grown other vectors, never
+         * this one. */
+        slots = SIM_SPV_VEC_AT(ctx->slot_lists, uint32_t, *list);
+        slots[e] = slot;
+    }
+    ctx->decos[var].slot_list = *list + 1;
+    return SIM_SPV_ERROR_OK;
+}
+
 static enum sim_spv_error
 load(struct sim_spv_ctx *ctx, uint32_t type, uint32_t id, const struct sim_spv_ptr *p)
 {
@@ -1512,29 +1627,9 @@ load(struct sim_spv_ctx *ctx, uint32_t type, uint32_t id, const struct sim_spv_p
              * picks one per lane.  A runtime array's list ends in a slot
              * that is never bound, which an index past it reads (the
              * lookup clamps to the last entry). */
-            const struct sim_spv_type *at = &ctx->types[ctx->types[ctx->vals[p->var].type].elem];
-            int runtime = at->kind == SIM_SPV_T_RUNTIME_ARRAY;
-            uint32_t *slots;
-            count = runtime ? runtime_array_size(ctx, p->var) + 1 : at->count;
-            if (ctx->decos[p->var].slot_list) {
-                list = ctx->decos[p->var].slot_list - 1;
-            } else {
-                list = ctx->slot_lists.count;
-                if (!sim_vec_push(&ctx->slot_lists, sizeof(uint32_t), count, 1u << 16)) {
-                    return sim_spv_err(ctx, SIM_SPV_ERROR_TOO_LARGE, "descriptor array elements");
-                }
-                for (uint32_t e = 0; e < count; e++) {
-                    uint32_t element = runtime && e == count - 1 ? SIM_SPV_PAST_END : e;
-                    uint32_t slot = sim_spv_resource(ctx, p->var, element);
-                    if (slot == SIM_IR_NONE) {
-                        return ctx->info->code;
-                    }
-                    /* Re-read: sim_spv_resource may have grown other
-                     * vectors, never this one. */
-                    slots = SIM_SPV_VEC_AT(ctx->slot_lists, uint32_t, list);
-                    slots[e] = slot;
-                }
-                ctx->decos[p->var].slot_list = list + 1;
+            enum sim_spv_error err = descriptor_slots(ctx, p->var, &list, &count);
+            if (err) {
+                return err;
             }
             index = p->dyn;
         }
@@ -1606,7 +1701,8 @@ load(struct sim_spv_ctx *ctx, uint32_t type, uint32_t id, const struct sim_spv_p
  * interpreter runs a draw's invocations one batch at a time, each atomic in
  * lane order.  Other storage classes (workgroup, images) are unsupported. */
 /* OpImageTexelPointer: a pointer to one texel of a storage image (not
- * multisampled, not a dynamically indexed array element), for atomics. */
+ * multisampled, not a buffer), for atomics; of a dynamically indexed array
+ * element, each lane's own (desc_index, as buffers'). */
 static enum sim_spv_error
 image_texel_pointer(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
 {
@@ -1634,9 +1730,9 @@ image_texel_pointer(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     if (bp.space != SIM_SPV_SPACE_HANDLE || it->kind != SIM_SPV_T_IMAGE || it->sampled != 2) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "the image is not a storage image");
     }
-    if (it->ms || bp.dyn != SIM_IR_NONE || it->dim == SpvDimBuffer) {
+    if (it->ms || it->dim == SpvDimBuffer) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
-                           "atomics on multisampled, buffer or dynamically indexed images");
+                           "atomics on multisampled or buffer images");
     }
     coords = (it->dim == SpvDim1D ? 1u : it->dim == SpvDim3D || it->dim == SpvDimCube ? 3u
                                                                                        : 2u) +
@@ -1655,6 +1751,13 @@ image_texel_pointer(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     p->base = sim_spv_resource(ctx, bp.var, bp.off);
     if (p->base == SIM_IR_NONE) {
         return ctx->info->code;
+    }
+    if (bp.dyn != SIM_IR_NONE) {
+        enum sim_spv_error err = descriptor_slots(ctx, bp.var, &p->desc_list, &p->desc_count);
+        if (err) {
+            return err;
+        }
+        p->desc_index = bp.dyn;
     }
     p->len = coords;
     for (uint32_t c = 0; c < coords; c++) {
@@ -1699,7 +1802,11 @@ image_atomic(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, const stru
     tex->kind = SIM_IR_TEX_ATOMIC;
     tex->image = p->base;
     tex->sampler = SIM_IR_NONE;
-    tex->image_list = tex->image_count = 0;
+    /* A dynamically indexed element: each lane's atomic on the one it
+     * picked. */
+    tex->image_index = p->desc_index;
+    tex->image_list = p->desc_index != SIM_IR_NONE ? p->desc_list : 0;
+    tex->image_count = p->desc_index != SIM_IR_NONE ? p->desc_count : 0;
     tex->sampler_list = tex->sampler_count = 0;
     tex->proj = 0;
     tex->coords = p->len;
@@ -1726,7 +1833,6 @@ buffer_atomic(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, uint32_t 
 {
     struct sim_spv_val *pv = sim_spv_value(ctx, ptr_id, SIM_SPV_V_PTR);
     struct sim_spv_ptr *p, sp;
-    struct sim_ir_inst *i;
     uint32_t dyn, d = SIM_IR_NONE;
 
     if (!pv) {
@@ -1787,12 +1893,10 @@ buffer_atomic(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, uint32_t 
             return nomem(ctx);
         }
     }
-    i = sim_spv_emit(ctx, op, d, dyn, value, cmp == SIM_IR_NONE ? 0 : cmp);
-    if (!i) {
+    if (buffer_op(ctx, p, op, d, dyn, value, cmp == SIM_IR_NONE ? 0 : cmp, p->off) ==
+        SIM_IR_NONE) {
         return nomem(ctx);
     }
-    i->imm = p->off;
-    i->aux = (uint16_t)p->base;
     return SIM_SPV_ERROR_OK;
 }
 
@@ -1834,11 +1938,9 @@ array_length(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, uint32_t p
     if (size == SIM_IR_NONE) {
         return nomem(ctx);
     }
-    struct sim_ir_inst *i = sim_spv_emit(ctx, SIM_IR_OP_BUFSIZE, size, 0, 0, 0);
-    if (!i) {
+    if (buffer_op(ctx, p, SIM_IR_OP_BUFSIZE, size, 0, 0, 0, 0) == SIM_IR_NONE) {
         return nomem(ctx);
     }
-    i->aux = (uint16_t)p->base;
     clamped = sim_spv_emit1(ctx, SIM_IR_OP_UMAX, SIM_IR_UINT, size,
                             sim_spv_const(ctx, off, SIM_IR_UINT), 0);
     bytes = clamped == SIM_IR_NONE ? SIM_IR_NONE

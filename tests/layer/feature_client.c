@@ -28,6 +28,30 @@
  *   viewports a geometry shader sends every triangle into both of two
  *             viewports, the left and right halves of the target
  *             (gl_ViewportIndex; shaders/viewports.geom).
+ *   buffers   four draws, one quad each, index arrays of four uniform and
+ *             four storage buffer descriptors with a push constant (the
+ *             quad's number; shaders/buffer_index.vert, buffer_index.frag):
+ *             each storage buffer bound with a range of its own, whose
+ *             runtime array's length() sets the quad's ramp.
+ *   multiview a multiview render pass (VkRenderPassMultiviewCreateInfo,
+ *             views 0 and 1) draws one triangle into both layers of a
+ *             64x64 2-layer image, placed and coloured by gl_ViewIndex
+ *             (shaders/multiview.vert); the target shows the two layers
+ *             side by side (shaders/layers_sample.frag).  A geometry
+ *             shader passes the triangle on (shaders/multiview.geom):
+ *             Mesa 22.3's lavapipe routes views to their layers only when
+ *             the last pre-rasterization stage writes gl_Layer, and its
+ *             fragment shaders read gl_ViewIndex as 0, so the fragment
+ *             shader here does not read it.
+ *   multiview-dynamic
+ *             the same through dynamic rendering (Vulkan 1.3
+ *             vkCmdBeginRendering with viewMask 3, the pipeline's
+ *             VkPipelineRenderingCreateInfo naming it too).
+ *   layered   the same with a framebuffer of two layers and a geometry
+ *             shader sending every triangle into both (gl_Layer;
+ *             shaders/layered.geom, layered.frag).  In all three, a
+ *             vkCmdClearAttachments after the draw clears a square: in
+ *             every view, or in layer 1 only of the layered framebuffer.
  *   recreate  before every frame the texture, its view, the uniform
  *             buffer and the pipeline are destroyed and created again,
  *             differing in size, format and a specialization constant.
@@ -53,9 +77,16 @@
 #include "array_const_frag.h"
 #include "array_nonuniform_frag.h"
 #include "bc_sample_frag.h"
+#include "buffer_index_frag.h"
+#include "buffer_index_vert.h"
 #include "color_frag.h"
 #include "f16_frag.h"
 #include "f16_vert.h"
+#include "layered_frag.h"
+#include "layered_geom.h"
+#include "layers_sample_frag.h"
+#include "multiview_geom.h"
+#include "multiview_vert.h"
 #include "fullscreen_vert.h"
 #include "quads_vert.h"
 #include "recreate_frag.h"
@@ -66,6 +97,7 @@
 #define MAX_LEVELS 4
 #define STAGING_BYTES (256u * 1024u)
 #define MAX_FRAMES 64
+#define LAYER_SIZE 64 /* multiview, layered: the 2-layer image's width and height */
 
 /* A texture uploaded every frame, level by level, from the staging buffer. */
 struct texture {
@@ -104,6 +136,12 @@ struct client {
     int partial;         /* after frame 0, upload level 0 only and keep the rest */
     uint64_t seen[3][MAX_FRAMES]; /* recreate: buffer, image, pipeline per frame */
     uint32_t repeated;
+    /* multiview, layered: the pass drawing into both layers of tex[0] */
+    VkRenderPass layer_pass;
+    VkFramebuffer layer_fb;
+    VkPipelineLayout layer_layout;
+    VkPipeline layer_pipeline;
+    int multiview; /* the pass is a multiview one */
 };
 
 struct mode {
@@ -112,7 +150,14 @@ struct mode {
     int (*features)(struct client *c, VkPhysicalDeviceFeatures2 *f2); /* 0, 77 or -1 */
     int (*setup)(struct client *c);
     int (*before_frame)(struct client *c, uint32_t frame); /* NULL: nothing */
+    /* NULL: nothing; records what the frame draws before the target's
+     * pass and returns its draws */
+    uint32_t (*before_pass)(struct client *c, VkCommandBuffer cmd);
+    /* NULL: one draw of c->vertices; else records the target pass's draws
+     * (the pipeline and set bound) and returns their number */
+    uint32_t (*draw)(struct client *c, VkCommandBuffer cmd);
     void (*finish)(struct client *c); /* NULL: nothing; before the common objects go */
+    uint32_t api; /* the Vulkan version the instance asks for; 0: 1.2 */
 };
 
 /* ---------------------------------------------------------------------- */
@@ -817,12 +862,421 @@ vs:
     return fail;
 }
 
+static int
+buffers_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
+{
+    VkPhysicalDeviceFeatures have;
+    vkGetPhysicalDeviceFeatures(c->physical, &have);
+    if (!have.shaderUniformBufferArrayDynamicIndexing ||
+        !have.shaderStorageBufferArrayDynamicIndexing) {
+        printf(WHO ": skip: the driver lacks shaderUniformBufferArrayDynamicIndexing (%u) or "
+               "shaderStorageBufferArrayDynamicIndexing (%u)\n",
+               have.shaderUniformBufferArrayDynamicIndexing,
+               have.shaderStorageBufferArrayDynamicIndexing);
+        return 77;
+    }
+    f2->features.shaderUniformBufferArrayDynamicIndexing = VK_TRUE;
+    f2->features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
+    return 0;
+}
+
+#define BUFFER_SLICE 256u /* bytes between the elements' ranges in c->data */
+
+/* One buffer holding four uniform blocks (a tint each) and four storage
+ * blocks (a bias, the quad's ramp stretch in w, then 2 + i ramp steps), bound
+ * element by element with ranges of their own. */
+static int
+buffers_setup(struct client *c)
+{
+    float data[8 * BUFFER_SLICE / sizeof(float)];
+    memset(data, 0, sizeof(data));
+    for (uint32_t i = 0; i < 4; i++) {
+        float *tint = data + i * BUFFER_SLICE / sizeof(float);
+        float *ramp = data + (4 + i) * BUFFER_SLICE / sizeof(float);
+        tint[0] = 0.2f + 0.25f * (float)i;
+        tint[1] = 0.9f - 0.2f * (float)i;
+        tint[2] = 0.3f + 0.15f * (float)(i % 2);
+        ramp[0] = 0.05f * (float)i;
+        ramp[1] = 0.1f;
+        ramp[2] = 0.02f * (float)(3 - i);
+        ramp[3] = 0.1f * (float)(i + 1); /* stretch */
+        for (uint32_t k = 0; k < 2 + i; k++) {
+            ramp[4 + k] = (float)(k + 1) / (float)(2 + i);
+        }
+    }
+    if (vku_buffer_init(c->device, &c->mem, &c->data, sizeof(data),
+                        VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                            VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                        data) != 0) {
+        return -1;
+    }
+    VkDescriptorSetLayoutBinding b[2] = {
+        {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 4, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
+        {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4,
+         VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL}};
+    if (vku_create_set_layout(c->device, 0, NULL, b, 2, &c->set_layout) != 0) {
+        return -1;
+    }
+    VkDescriptorPoolSize sizes[2] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 4},
+                                     {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 4}};
+    if (vku_create_set(c->device, sizes, 2, &c->set_layout, &c->pool, &c->set) != 0) {
+        return -1;
+    }
+    for (uint32_t i = 0; i < 4; i++) {
+        VkDescriptorBufferInfo ubo = {c->data.buffer, i * BUFFER_SLICE, 16};
+        VkDescriptorBufferInfo ssbo = {c->data.buffer, (4 + i) * BUFFER_SLICE,
+                                       16 + 4 * (2 + i)};
+        VkWriteDescriptorSet wr[2] = {
+            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 0,
+             .dstArrayElement = i, .descriptorCount = 1,
+             .descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, .pBufferInfo = &ubo},
+            {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 1,
+             .dstArrayElement = i, .descriptorCount = 1,
+             .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .pBufferInfo = &ssbo}};
+        vkUpdateDescriptorSets(c->device, 2, wr, 0, NULL);
+    }
+    if (vku_create_pipeline_layout(c->device, &c->set_layout,
+                                   VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT,
+                                   sizeof(int32_t), &c->layout) != 0) {
+        return -1;
+    }
+    c->vertices = 6;
+    return create_pipeline(c, feature_buffer_index_vert, sizeof(feature_buffer_index_vert),
+                           feature_buffer_index_frag, sizeof(feature_buffer_index_frag), NULL,
+                           NULL);
+}
+
+/* A draw per quad, its number pushed. */
+static uint32_t
+buffers_draw(struct client *c, VkCommandBuffer cmd)
+{
+    for (int32_t q = 0; q < 4; q++) {
+        vkCmdPushConstants(cmd, c->layout,
+                           VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                           sizeof(q), &q);
+        vkCmdDraw(cmd, c->vertices, 1, 0, 0);
+    }
+    return 4;
+}
+
+static VkPhysicalDeviceVulkan11Features multiview_v11;
+
+static int
+multiview_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
+{
+    VkPhysicalDeviceVulkan11Features have = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+    VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                   .pNext = &have};
+    vkGetPhysicalDeviceFeatures2(c->physical, &q);
+    if (!have.multiview || !have.multiviewGeometryShader) {
+        printf(WHO ": skip: the driver lacks multiview (%u) or multiviewGeometryShader (%u)\n",
+               have.multiview, have.multiviewGeometryShader);
+        return 77;
+    }
+    multiview_v11 = (VkPhysicalDeviceVulkan11Features){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+        .multiview = VK_TRUE,
+        .multiviewGeometryShader = VK_TRUE};
+    f2->pNext = &multiview_v11;
+    f2->features.geometryShader = VK_TRUE;
+    return 0;
+}
+
+static VkPhysicalDeviceVulkan13Features multiview_v13;
+
+static int
+multiview_dynamic_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
+{
+    VkPhysicalDeviceVulkan13Features have = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+    VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                   .pNext = &have};
+    VkPhysicalDeviceProperties props;
+    int status = multiview_features(c, f2);
+    if (status != 0) {
+        return status;
+    }
+    vkGetPhysicalDeviceProperties(c->physical, &props);
+    if (props.apiVersion < VK_API_VERSION_1_3) {
+        printf(WHO ": skip: the driver is not Vulkan 1.3\n");
+        return 77;
+    }
+    vkGetPhysicalDeviceFeatures2(c->physical, &q);
+    if (!have.dynamicRendering) {
+        printf(WHO ": skip: the driver has no dynamicRendering\n");
+        return 77;
+    }
+    multiview_v13 = (VkPhysicalDeviceVulkan13Features){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES,
+        .dynamicRendering = VK_TRUE};
+    multiview_v11.pNext = &multiview_v13;
+    return 0;
+}
+
+static int
+layered_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
+{
+    VkPhysicalDeviceFeatures have;
+    vkGetPhysicalDeviceFeatures(c->physical, &have);
+    if (!have.geometryShader) {
+        printf(WHO ": skip: the driver has no geometryShader\n");
+        return 77;
+    }
+    f2->features.geometryShader = VK_TRUE;
+    return 0;
+}
+
+enum layers_kind {
+    LAYERS_FRAMEBUFFER, /* a framebuffer of two layers */
+    LAYERS_MULTIVIEW,   /* a render pass of views 0 and 1 */
+    LAYERS_DYNAMIC,     /* dynamic rendering with viewMask 3 */
+};
+
+/* The 2-layer image (tex[0], sampled by the target's pass through a 2D
+ * array view of both layers), what draws into both its layers (`kind`)
+ * and its pipeline of the `n` stages in `words`. */
+static int
+layers_setup(struct client *c, enum layers_kind kind, const uint32_t *const *words,
+             const size_t *sizes, const VkShaderStageFlagBits *stages, uint32_t n)
+{
+    int multiview = kind != LAYERS_FRAMEBUFFER;
+    c->multiview = multiview;
+    struct vku_image_desc d = {
+        .format = VK_FORMAT_R8G8B8A8_UNORM,
+        .width = LAYER_SIZE,
+        .height = LAYER_SIZE,
+        .layers = 2,
+        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+        .aspect = VK_IMAGE_ASPECT_COLOR_BIT,
+    };
+    if (vku_image_2d_init(c->device, &c->mem, &d, &c->tex[0].im) != 0 ||
+        create_sampler(c, VK_FILTER_NEAREST) != 0) {
+        return -1;
+    }
+    VkAttachmentDescription att = {
+        .format = d.format,
+        .samples = VK_SAMPLE_COUNT_1_BIT,
+        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+        .finalLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+    };
+    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription sp = {
+        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
+        .colorAttachmentCount = 1,
+        .pColorAttachments = &ref,
+    };
+    VkSubpassDependency dep = {
+        0, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+        VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+        VK_ACCESS_SHADER_READ_BIT, 0};
+    uint32_t view_mask = 3, correlation = 3;
+    VkRenderPassMultiviewCreateInfo mv = {
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO,
+        .subpassCount = 1,
+        .pViewMasks = &view_mask,
+        .correlationMaskCount = 1,
+        .pCorrelationMasks = &correlation,
+    };
+    VkRenderPassCreateInfo rpi = {
+        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+        .pNext = multiview ? &mv : NULL,
+        .attachmentCount = 1,
+        .pAttachments = &att,
+        .subpassCount = 1,
+        .pSubpasses = &sp,
+        .dependencyCount = 1,
+        .pDependencies = &dep,
+    };
+    VkFramebufferCreateInfo fbi = {
+        .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
+        .renderPass = c->layer_pass,
+        .attachmentCount = 1,
+        .pAttachments = &c->tex[0].im.view,
+        .width = LAYER_SIZE,
+        .height = LAYER_SIZE,
+        .layers = multiview ? 1 : 2,
+    };
+    if (kind != LAYERS_DYNAMIC) {
+        VKU_TRY(WHO, vkCreateRenderPass(c->device, &rpi, NULL, &c->layer_pass));
+        fbi.renderPass = c->layer_pass;
+        VKU_TRY(WHO, vkCreateFramebuffer(c->device, &fbi, NULL, &c->layer_fb));
+    }
+
+    VkShaderModule mods[3] = {VK_NULL_HANDLE, VK_NULL_HANDLE, VK_NULL_HANDLE};
+    struct vku_pipeline p;
+    int fail = -1;
+    if (vku_create_pipeline_layout(c->device, NULL, 0, 0, &c->layer_layout) != 0) {
+        return -1;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (vku_create_module(c->device, words[i], sizes[i], &mods[i]) != 0) {
+            goto modules;
+        }
+    }
+    vku_pipeline_init_for_pass(&p, mods[0], mods[n - 1], c->layer_layout, c->layer_pass,
+                               LAYER_SIZE, LAYER_SIZE);
+    if (kind == LAYERS_DYNAMIC) {
+        static const VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
+        p.rendering = (VkPipelineRenderingCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+            .viewMask = view_mask,
+            .colorAttachmentCount = 1,
+            .pColorAttachmentFormats = &format,
+        };
+    }
+    for (uint32_t i = 1; i + 1 < n; i++) {
+        p.stages[2] = (VkPipelineShaderStageCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+            .stage = stages[i], .module = mods[i], .pName = "main"};
+        p.info.stageCount = 3;
+    }
+    fail = vku_pipeline_create(c->device, &p, &c->layer_pipeline);
+modules:
+    for (uint32_t i = 0; i < n; i++) {
+        vkDestroyShaderModule(c->device, mods[i], NULL);
+    }
+    if (fail) {
+        return -1;
+    }
+
+    /* The target's pass shows both layers side by side. */
+    VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
+                                      VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
+    if (create_set(c, &b, 1, NULL, 0, NULL) != 0) {
+        return -1;
+    }
+    write_textures(c, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, 0, 1);
+    c->vertices = 3;
+    return create_pipeline(c, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
+                           feature_layers_sample_frag, sizeof(feature_layers_sample_frag), NULL,
+                           NULL);
+}
+
+static int
+multiview_setup(struct client *c)
+{
+    const uint32_t *words[] = {feature_multiview_vert, feature_multiview_geom,
+                               feature_color_frag};
+    const size_t sizes[] = {sizeof(feature_multiview_vert), sizeof(feature_multiview_geom),
+                            sizeof(feature_color_frag)};
+    const VkShaderStageFlagBits stages[] = {VK_SHADER_STAGE_VERTEX_BIT,
+                                            VK_SHADER_STAGE_GEOMETRY_BIT,
+                                            VK_SHADER_STAGE_FRAGMENT_BIT};
+    return layers_setup(c, LAYERS_MULTIVIEW, words, sizes, stages, 3);
+}
+
+static int
+multiview_dynamic_setup(struct client *c)
+{
+    const uint32_t *words[] = {feature_multiview_vert, feature_multiview_geom,
+                               feature_color_frag};
+    const size_t sizes[] = {sizeof(feature_multiview_vert), sizeof(feature_multiview_geom),
+                            sizeof(feature_color_frag)};
+    const VkShaderStageFlagBits stages[] = {VK_SHADER_STAGE_VERTEX_BIT,
+                                            VK_SHADER_STAGE_GEOMETRY_BIT,
+                                            VK_SHADER_STAGE_FRAGMENT_BIT};
+    return layers_setup(c, LAYERS_DYNAMIC, words, sizes, stages, 3);
+}
+
+static int
+layered_setup(struct client *c)
+{
+    const uint32_t *words[] = {replay_fullscreen_vert, feature_layered_geom,
+                               feature_layered_frag};
+    const size_t sizes[] = {sizeof(replay_fullscreen_vert), sizeof(feature_layered_geom),
+                            sizeof(feature_layered_frag)};
+    const VkShaderStageFlagBits stages[] = {VK_SHADER_STAGE_VERTEX_BIT,
+                                            VK_SHADER_STAGE_GEOMETRY_BIT,
+                                            VK_SHADER_STAGE_FRAGMENT_BIT};
+    return layers_setup(c, LAYERS_FRAMEBUFFER, words, sizes, stages, 3);
+}
+
+/* One draw into both layers, cleared first, then a vkCmdClearAttachments
+ * of a square: in layer 1 only of the two-layer framebuffer, in every
+ * view of a multiview pass (whose clears name layer 0 and mean all
+ * views). */
+static uint32_t
+layers_before_pass(struct client *c, VkCommandBuffer cmd)
+{
+    VkClearValue clear = {.color = {{0.15f, 0.1f, 0.05f, 1.0f}}};
+    VkImageSubresourceRange both = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 2};
+    if (c->layer_pass) {
+        vku_begin_render_pass(cmd, c->layer_pass, c->layer_fb, LAYER_SIZE, LAYER_SIZE, &clear,
+                              VK_SUBPASS_CONTENTS_INLINE);
+    } else {
+        VkRenderingAttachmentInfo att = {
+            .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+            .imageView = c->tex[0].im.view,
+            .imageLayout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+            .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
+            .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
+            .clearValue = clear,
+        };
+        VkRenderingInfo ri = {
+            .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+            .renderArea = {{0, 0}, {LAYER_SIZE, LAYER_SIZE}},
+            .layerCount = 1,
+            .viewMask = 3,
+            .colorAttachmentCount = 1,
+            .pColorAttachments = &att,
+        };
+        vku_image_barrier(cmd, c->tex[0].im.image, both, VK_IMAGE_LAYOUT_UNDEFINED,
+                          VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                          VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0,
+                          VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                          VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT);
+        vkCmdBeginRendering(cmd, &ri);
+    }
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layer_pipeline);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+    VkClearAttachment square = {VK_IMAGE_ASPECT_COLOR_BIT, 0,
+                                {.color = {{0.9f, 0.9f, 0.2f, 1.0f}}}};
+    VkClearRect rect = {{{LAYER_SIZE / 8, LAYER_SIZE / 2}, {LAYER_SIZE / 4, LAYER_SIZE / 4}},
+                        c->layer_fb && !c->multiview ? 1 : 0, 1};
+    vkCmdClearAttachments(cmd, 1, &square, 1, &rect);
+    if (c->layer_pass) {
+        vkCmdEndRenderPass(cmd);
+    } else {
+        vkCmdEndRendering(cmd);
+        vku_image_barrier(cmd, c->tex[0].im.image, both, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                          VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                          VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                          VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
+                          VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    }
+    return 1;
+}
+
+static void
+layers_finish(struct client *c)
+{
+    vkDestroyPipeline(c->device, c->layer_pipeline, NULL);
+    vkDestroyPipelineLayout(c->device, c->layer_layout, NULL);
+    vkDestroyFramebuffer(c->device, c->layer_fb, NULL);
+    vkDestroyRenderPass(c->device, c->layer_pass, NULL);
+}
+
 static const struct mode modes[] = {
-    {"bc", 128, 32, bc_features, bc_setup, NULL},
-    {"arrays", 64, 64, arrays_features, arrays_setup, NULL},
-    {"f16", 64, 64, f16_features, f16_setup, NULL},
-    {"viewports", 64, 64, viewports_features, viewports_setup, NULL},
-    {"recreate", 32, 32, no_features, recreate_setup, recreate_before_frame, recreate_release},
+    {"bc", 128, 32, bc_features, bc_setup, NULL, NULL, NULL, NULL},
+    {"arrays", 64, 64, arrays_features, arrays_setup, NULL, NULL, NULL, NULL},
+    {"f16", 64, 64, f16_features, f16_setup, NULL, NULL, NULL, NULL},
+    {"viewports", 64, 64, viewports_features, viewports_setup, NULL, NULL, NULL, NULL},
+    {"buffers", 64, 64, buffers_features, buffers_setup, NULL, NULL, buffers_draw, NULL},
+    {"multiview", 2 * LAYER_SIZE, LAYER_SIZE, multiview_features, multiview_setup, NULL,
+     layers_before_pass, NULL, layers_finish},
+    {"multiview-dynamic", 2 * LAYER_SIZE, LAYER_SIZE, multiview_dynamic_features,
+     multiview_dynamic_setup, NULL, layers_before_pass, NULL, layers_finish,
+     VK_API_VERSION_1_3},
+    {"layered", 2 * LAYER_SIZE, LAYER_SIZE, layered_features, layered_setup, NULL,
+     layers_before_pass, NULL, layers_finish},
+    {"recreate", 32, 32, no_features, recreate_setup, recreate_before_frame, NULL, NULL,
+     recreate_release},
 };
 
 /* ---------------------------------------------------------------------- */
@@ -865,10 +1319,14 @@ static int
 record_frame(struct client *c, VkCommandBuffer cmd, uint32_t f)
 {
     VkClearValue clear = {.color = {{0.0f, 0.0f, 1.0f, 1.0f}}};
+    uint32_t draws = 0;
     if (vku_begin_commands(cmd, VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0) {
         return -1;
     }
     upload_textures(c, cmd, f);
+    if (c->mode->before_pass) {
+        draws = c->mode->before_pass(c, cmd);
+    }
     vku_begin_render_pass(cmd, c->pass, c->framebuffer, c->width, c->height, &clear,
                           VK_SUBPASS_CONTENTS_INLINE);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline);
@@ -880,9 +1338,14 @@ record_frame(struct client *c, VkCommandBuffer cmd, uint32_t f)
         /* Update after bind: the elements the draw reads, written now. */
         write_textures(c, 1, VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE, 4, 0, 2);
     }
-    vkCmdDraw(cmd, c->vertices, 1, 0, 0);
+    if (c->mode->draw) {
+        draws += c->mode->draw(c, cmd);
+    } else {
+        vkCmdDraw(cmd, c->vertices, 1, 0, 0);
+        draws++;
+    }
     vkCmdEndRenderPass(cmd);
-    c->draws = 1;
+    c->draws = draws;
     return 0;
 }
 
@@ -966,13 +1429,16 @@ main(int argc, char **argv)
     if (!c.mode || argc > 3 ||
         (argc == 3 && ((frames = (uint32_t)strtoul(argv[2], NULL, 10)) == 0 ||
                        frames > MAX_FRAMES))) {
-        fprintf(stderr, "usage: " WHO " bc|arrays|f16|viewports|recreate [FRAMES (1-%u)]\n",
+        fprintf(stderr,
+                "usage: " WHO " bc|arrays|f16|viewports|buffers|multiview|multiview-dynamic|"
+                "layered|recreate [FRAMES (1-%u)]\n",
                 MAX_FRAMES);
         return 2;
     }
     c.width = c.mode->width;
     c.height = c.mode->height;
-    if (vku_open(WHO, VK_API_VERSION_1_2, &instance, &c.physical, &c.family) != 0) {
+    if (vku_open(WHO, c.mode->api ? c.mode->api : VK_API_VERSION_1_2, &instance, &c.physical,
+                 &c.family) != 0) {
         return 1;
     }
     int status = run(&c, frames);

@@ -4,7 +4,8 @@ replayed against the driver's picture.
 
     own_client.py --client BIN [--client-args "ARGS"] --capture LIST
                   --expect-draws N [--expect-dispatches D] [--expect-log TEXT ...]
-                  [--reuse-addresses] --manifest M --overshade BIN
+                  [--reuse-addresses] [--match-vertex-statistics] --manifest M
+                  --overshade BIN
 
 The clients (tests/layer/mt_client.c: eight threads recording secondaries
 at once; tests/layer/upload_client.c: a layered texture uploaded from a
@@ -23,7 +24,11 @@ every submission a frame) the frames of LIST are captured, then:
     out, every pixel of the target covered, the D dispatches replayed (none
     refused, compute invocations counted apart from shading and equal to
     the driver's pipeline statistic where the frame has one), and the
-    picture against the driver's: PSNR >= 40 dB.
+    picture against the driver's: PSNR >= 40 dB;
+  * with --match-vertex-statistics, the replay's vertex shader and
+    clipping invocations equal the driver's pipeline statistics where the
+    frame has them (layered rendering: work the GPU does once per draw, or
+    once per view, is counted so by the replay too).
 
 With OVERSHADE_TEST_TSAN set, the client and the layer are a ThreadSanitizer
 build (tools/test.sh): any report on the client's output fails the test
@@ -54,6 +59,7 @@ def main():
     ap.add_argument("--expect-dispatches", type=int, default=0)
     ap.add_argument("--expect-log", action="append", default=[])
     ap.add_argument("--reuse-addresses", action="store_true")
+    ap.add_argument("--match-vertex-statistics", action="store_true")
     ap.add_argument("--manifest", required=True)
     ap.add_argument("--overshade", required=True)
     args = ap.parse_args()
@@ -158,6 +164,14 @@ def main():
                 print("frame %r: compute invocations, driver %r, replay %r" % (i, drv, ours))
                 check(drv is None or drv == ours, "frame %r: the driver ran %r compute "
                       "invocations, the replay %r" % (i, drv, ours))
+            if args.match_vertex_statistics:
+                ps = f.get("pipeline_statistics") or {}
+                for key in ("vertex_shader_invocations", "clipping_invocations"):
+                    drv = (ps.get("driver") or {}).get(key)
+                    ours = (ps.get("replay") or {}).get(key)
+                    print("frame %r: %s, driver %r, replay %r" % (i, key, drv, ours))
+                    check(drv is None or drv == ours, "frame %r: the driver counted %r %s, "
+                          "the replay %r" % (i, drv, key, ours))
             covered = f.get("units", {}).get("baseline", {}).get("covered_pixels")
             area = f.get("width", 0) * f.get("height", 0)
             check(area > 0 and covered == area, "frame %r: %r pixels covered, expected %r"

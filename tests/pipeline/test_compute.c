@@ -9,6 +9,15 @@
  * value of invocation 63 - i after a barrier (another batch), counts itself
  * with a shared atomic, then the workgroup sums the 64 values in a tree
  * with a barrier per step.
+ *
+ * shaders/compute_buffer_index.comp: 32 invocations index arrays of
+ * storage buffer descriptors per invocation (non-uniform): reads, a
+ * runtime array's length(), stores and atomics each land in the element
+ * the invocation picked and nowhere else.
+ *
+ * shaders/compute_image_index.comp: 16 invocations load from, store into
+ * and add atomically to an array of three storage images, each picking
+ * its own elements.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -19,6 +28,8 @@
 #include "pipeline/pipeline.h"
 #include "test.h"
 
+#include "compute_buffer_index.comp.spv.h"
+#include "compute_image_index.comp.spv.h"
 #include "compute_reduce.comp.spv.h"
 #include "compute_size.comp.spv.h"
 #include "compute_size13.comp.spv.h"
@@ -89,6 +100,119 @@ test_size(const uint32_t *words, size_t count, const char *what)
         CHECK_EQ_U64(800 + i, out[i]);
     }
     CHECK_EQ_U64(0xffffffffu, out[16]); /* past the bound range: not written */
+    sim_replay_result_destroy(res);
+    sim_ir_shader_destroy(sh);
+}
+
+/* shaders/compute_buffer_index.comp over 2 groups of 16: element j of
+ * `ins` holds 2 + j words 10 j + m; `outs` are 16 words each with a
+ * guard word past the bound range. */
+static void
+test_buffer_index(void)
+{
+    struct sim_ir_shader *sh = NULL;
+    struct sim_spv_error_info info;
+    if (sim_ir_shader_create(shader_compute_buffer_index_comp,
+                             COUNT(shader_compute_buffer_index_comp), NULL, &sh, &info) !=
+        SIM_SPV_ERROR_OK) {
+        fprintf(stderr, "buffer index: translation failed: %s\n", info.detail);
+        test_failures++;
+        return;
+    }
+    uint32_t outs[3][12], counts[2] = {0, 0}, ins[4][5];
+    struct sim_binding b[9];
+    uint32_t n = 0;
+    memset(outs, 0xee, sizeof(outs));
+    for (uint32_t e = 0; e < 3; e++) {
+        b[n++] = (struct sim_binding){.set = 0, .binding = 0, .array_element = e,
+                                      .data = outs[e], .size = 11 * 4};
+    }
+    for (uint32_t e = 0; e < 2; e++) {
+        b[n++] = (struct sim_binding){.set = 0, .binding = 1, .array_element = e,
+                                      .data = &counts[e], .size = 4};
+    }
+    for (uint32_t j = 0; j < 4; j++) {
+        for (uint32_t m = 0; m < 5; m++) {
+            ins[j][m] = 10 * j + m;
+        }
+        b[n++] = (struct sim_binding){.set = 0, .binding = 2, .array_element = j,
+                                      .data = ins[j], .size = (2 + j) * 4};
+    }
+    struct sim_dispatch d = {.shader = sh, .bindings = b, .binding_count = n,
+                             .groups = {2, 1, 1}};
+    struct sim_pass pass = {.kind = SIM_PASS_DISPATCH, .dispatch = &d};
+    struct sim_frame frame = {.sub_pixel_bits = 8, .pass_count = 1, .passes = &pass,
+                              .present_image = SIM_NONE};
+    struct sim_replay_result *res = NULL;
+    CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, sim_replay_frame(&frame, NULL, &res, NULL));
+    for (uint32_t i = 0; i < 32; i++) {
+        uint32_t j = i % 4, len = 2 + j;
+        CHECK_EQ_U64(ins[j][i % len] + 100 * len, outs[i % 3][i / 3]);
+    }
+    for (uint32_t e = 0; e < 3; e++) {
+        CHECK_EQ_U64(0xeeeeeeeeu, outs[e][11]); /* past the bound range */
+    }
+    CHECK_EQ_U64(16, counts[0]);
+    CHECK_EQ_U64(16, counts[1]);
+    sim_replay_result_destroy(res);
+    sim_ir_shader_destroy(sh);
+}
+
+/* shaders/compute_image_index.comp on three 4 x 9 r32ui images: rows 0-3
+ * hold 100 e + 4 y + x, rows 4-7 what the invocations store, row 8 the
+ * sums of their atomics (from 0). */
+static void
+test_image_index(void)
+{
+    struct sim_ir_shader *sh = NULL;
+    struct sim_spv_error_info info;
+    if (sim_ir_shader_create(shader_compute_image_index_comp,
+                             COUNT(shader_compute_image_index_comp), NULL, &sh, &info) !=
+        SIM_SPV_ERROR_OK) {
+        fprintf(stderr, "image index: translation failed: %s\n", info.detail);
+        test_failures++;
+        return;
+    }
+    enum { W = 4, H = 9 };
+    uint32_t texels[3][W * H];
+    struct sim_tex_image img[3];
+    struct sim_binding b[3];
+    for (uint32_t e = 0; e < 3; e++) {
+        for (uint32_t t = 0; t < W * H; t++) {
+            texels[e][t] = t < W * 4 ? 100 * e + t : t >= W * 8 ? 0 : 0xeeeeeeeeu;
+        }
+        img[e] = (struct sim_tex_image){.format = VK_FORMAT_R32_UINT,
+                                        .view_type = VK_IMAGE_VIEW_TYPE_2D,
+                                        .layers = 1,
+                                        .level_count = 1};
+        img[e].levels[0] = (struct sim_tex_level){texels[e], W * H * 4, W, H, 1, W * 4,
+                                                  W * H * 4, W * H * 4, texels[e]};
+        b[e] = (struct sim_binding){.set = 0, .binding = 0, .array_element = e, .image = &img[e]};
+    }
+    struct sim_dispatch d = {.shader = sh, .bindings = b, .binding_count = 3,
+                             .groups = {1, 1, 1}};
+    struct sim_pass pass = {.kind = SIM_PASS_DISPATCH, .dispatch = &d};
+    struct sim_frame frame = {.sub_pixel_bits = 8, .pass_count = 1, .passes = &pass,
+                              .present_image = SIM_NONE};
+    struct sim_replay_result *res = NULL;
+    CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, sim_replay_frame(&frame, NULL, &res, NULL));
+    CHECK_EQ_U64(0, sim_replay_result_compute(res)->dispatches_unsupported);
+    for (uint32_t e = 0; e < 3; e++) {
+        for (uint32_t y = 0; y < 4; y++) {
+            for (uint32_t x = 0; x < W; x++) {
+                uint32_t from = (x + y) % 3, to = (x + 2 * y) % 3;
+                uint32_t want = to == e ? 100 * from + 4 * y + x + 10 * from : 0xeeeeeeeeu;
+                CHECK_EQ_U64(want, texels[e][(4 + y) * W + x]);
+            }
+        }
+        for (uint32_t x = 0; x < W; x++) {
+            uint32_t sum = 0;
+            for (uint32_t y = 0; y < 4; y++) {
+                sum += (x + y) % 3 == e ? 1 + y : 0;
+            }
+            CHECK_EQ_U64(sum, texels[e][8 * W + x]);
+        }
+    }
     sim_replay_result_destroy(res);
     sim_ir_shader_destroy(sh);
 }
@@ -230,6 +354,8 @@ main(void)
     sim_ir_shader_destroy(sh);
     test_size(shader_compute_size_comp, COUNT(shader_compute_size_comp), "SPIR-V 1.0");
     test_size(shader_compute_size13, COUNT(shader_compute_size13), "SPIR-V 1.6");
+    test_buffer_index();
+    test_image_index();
     free(texels);
     free(out);
     return TEST_RESULT();

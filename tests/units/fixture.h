@@ -97,6 +97,7 @@ fix_init(struct unit_fixture *f, enum sim_unit_kind kind, uint32_t samples,
     dc->geom.slot_count = 4;
     dc->geom.point_size_word = SIM_NONE;
     dc->geom.shading_rate_word = SIM_NONE;
+    dc->geom.layer_word = SIM_NONE;
     dc->geom.domain_word = SIM_NONE;
     dc->point_coord_plane = SIM_NONE;
     for (uint32_t i = 0; i < 4; i++) {
