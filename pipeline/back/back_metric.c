@@ -41,21 +41,43 @@ luma(const uint8_t *p)
     return 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2];
 }
 
-/* Filters `in` (w x h) with the 1-D kernel `k` (`taps` wide) horizontally
- * when dx, else vertically, keeping only positions where the kernel lies
- * wholly inside: the output is (w - taps + 1) x h or w x (h - taps + 1). */
+/* One output row of the separable Gaussian, computed row by row so that
+ * everything lives in a few rows of cache rather than ten frame-sized
+ * arrays: the five quantities (x, y, x², y², xy over the luma of the two
+ * images) are filtered horizontally as each input row arrives into a ring
+ * of `th` rows, and each output row filters the ring vertically.  Every
+ * output is the same sum, taken in the same order of taps from 0.0, as
+ * filtering whole images would give (the loops only run across x inside
+ * the taps, which the compiler vectorizes), so the result is
+ * bit-identical to the plain form. */
+enum { SSIM_QUANTITIES = 5 };
+
 static void
-filter(const double *in, uint32_t w, uint32_t h, const double *k, uint32_t taps, int dx,
-       double *out)
+ssim_row_h(const uint8_t *a, const uint8_t *b, uint32_t width, const double *kx,
+           uint32_t tw, double *restrict q, double *restrict out[SSIM_QUANTITIES])
 {
-    uint32_t ow = dx ? w - taps + 1 : w, oh = dx ? h : h - taps + 1;
-    for (uint32_t y = 0; y < oh; y++) {
+    uint32_t ow = width - tw + 1;
+    double *restrict qx = q, *restrict qy = q + width, *restrict qxx = q + 2 * (size_t)width;
+    double *restrict qyy = q + 3 * (size_t)width, *restrict qxy = q + 4 * (size_t)width;
+    for (uint32_t x = 0; x < width; x++) {
+        double lx = luma(a + 4 * (size_t)x), ly = luma(b + 4 * (size_t)x);
+        qx[x] = lx;
+        qy[x] = ly;
+        qxx[x] = lx * lx;
+        qyy[x] = ly * ly;
+        qxy[x] = lx * ly;
+    }
+    for (int i = 0; i < SSIM_QUANTITIES; i++) {
+        const double *restrict in = q + (size_t)i * width;
+        double *restrict o = out[i];
         for (uint32_t x = 0; x < ow; x++) {
-            double s = 0;
-            for (uint32_t t = 0; t < taps; t++) {
-                s += k[t] * (dx ? in[(size_t)y * w + x + t] : in[(size_t)(y + t) * w + x]);
+            o[x] = 0;
+        }
+        for (uint32_t t = 0; t < tw; t++) {
+            double k = kx[t];
+            for (uint32_t x = 0; x < ow; x++) {
+                o[x] += k * in[x + t];
             }
-            out[(size_t)y * ow + x] = s;
         }
     }
 }
@@ -68,7 +90,7 @@ sim_metric_ssim(const uint8_t *a, const uint8_t *b, uint32_t width, uint32_t hei
     uint32_t th = height < SSIM_WINDOW ? height : SSIM_WINDOW;
     size_t n = (size_t)width * height;
     double kx[SSIM_WINDOW], ky[SSIM_WINDOW], sum = 0;
-    double *buf[5] = {0}, *tmp = NULL, *res[5] = {0};
+    double *q = NULL, *ring = NULL, *res = NULL;
     double result = -2.0;
     uint32_t ow, oh;
 
@@ -91,41 +113,56 @@ sim_metric_ssim(const uint8_t *a, const uint8_t *b, uint32_t width, uint32_t hei
     }
     ow = width - tw + 1;
     oh = height - th + 1;
-    tmp = malloc(sizeof(double) * (size_t)ow * height);
-    for (int i = 0; i < 5; i++) {
-        buf[i] = malloc(sizeof(double) * n);
-        res[i] = malloc(sizeof(double) * (size_t)ow * oh);
-        if (!buf[i] || !res[i]) {
-            goto out;
-        }
-    }
-    if (!tmp) {
+    /* The input row's quantities, the ring of filtered rows, the output
+     * row's quantities and its terms. */
+    q = calloc((size_t)SSIM_QUANTITIES * width, sizeof(*q));
+    ring = calloc((size_t)SSIM_QUANTITIES * th * ow, sizeof(*ring));
+    res = calloc((size_t)(SSIM_QUANTITIES + 1) * ow, sizeof(*res));
+    if (!q || !ring || !res) {
         goto out;
     }
-    for (size_t i = 0; i < n; i++) {
-        double x = luma(a + 4 * i), y = luma(b + 4 * i);
-        buf[0][i] = x;
-        buf[1][i] = y;
-        buf[2][i] = x * x;
-        buf[3][i] = y * y;
-        buf[4][i] = x * y;
-    }
-    for (int i = 0; i < 5; i++) {
-        filter(buf[i], width, height, kx, tw, 1, tmp);
-        filter(tmp, ow, height, ky, th, 0, res[i]);
-    }
-    for (size_t i = 0; i < (size_t)ow * oh; i++) {
-        double mx = res[0][i], my = res[1][i];
-        double vx = res[2][i] - mx * mx, vy = res[3][i] - my * my, cxy = res[4][i] - mx * my;
-        sum += ((2 * mx * my + c1) * (2 * cxy + c2)) / ((mx * mx + my * my + c1) * (vx + vy + c2));
+    for (uint32_t y = 0; y < height; y++) {
+        double *rows[SSIM_QUANTITIES];
+        for (int i = 0; i < SSIM_QUANTITIES; i++) {
+            rows[i] = ring + ((size_t)i * th + y % th) * ow;
+        }
+        ssim_row_h(a + 4 * (size_t)y * width, b + 4 * (size_t)y * width, width, kx, tw, q, rows);
+        if (y + 1 < th) {
+            continue;
+        }
+        /* Output row y - th + 1: its taps are ring rows (y - th + 1 + t) % th. */
+        uint32_t top = y + 1 - th;
+        for (int i = 0; i < SSIM_QUANTITIES; i++) {
+            double *restrict o = res + (size_t)i * ow;
+            for (uint32_t x = 0; x < ow; x++) {
+                o[x] = 0;
+            }
+            for (uint32_t t = 0; t < th; t++) {
+                const double *restrict in = ring + ((size_t)i * th + (top + t) % th) * ow;
+                double k = ky[t];
+                for (uint32_t x = 0; x < ow; x++) {
+                    o[x] += k * in[x];
+                }
+            }
+        }
+        const double *restrict r0 = res, *restrict r1 = res + ow, *restrict r2 = res + 2 * (size_t)ow;
+        const double *restrict r3 = res + 3 * (size_t)ow, *restrict r4 = res + 4 * (size_t)ow;
+        double *restrict term = res + 5 * (size_t)ow;
+        for (uint32_t x = 0; x < ow; x++) {
+            double mx = r0[x], my = r1[x];
+            double vx = r2[x] - mx * mx, vy = r3[x] - my * my, cxy = r4[x] - mx * my;
+            term[x] = ((2 * mx * my + c1) * (2 * cxy + c2)) /
+                      ((mx * mx + my * my + c1) * (vx + vy + c2));
+        }
+        for (uint32_t x = 0; x < ow; x++) {
+            sum += term[x];
+        }
     }
     result = sum / (double)((size_t)ow * oh);
 out:
-    free(tmp);
-    for (int i = 0; i < 5; i++) {
-        free(buf[i]);
-        free(res[i]);
-    }
+    free(q);
+    free(ring);
+    free(res);
     return result;
 }
 
