@@ -41,23 +41,16 @@ struct fast {
     uint64_t texels;
 };
 
-/* One texel of `level` with wrapping, as float bits.  Inlined: it is the
- * inner loop. */
+/* The texel at wrapped indices (wx, wy) of `level` (-1: the border
+ * colour), as float bits.  Inlined: it is the inner loop. */
 static inline __attribute__((always_inline)) void
-texel(struct fast *f, uint32_t level, int32_t x, int32_t y, uint32_t out[4])
+texel_at(struct fast *f, const struct sim_tex_level *lv, int32_t wx, int32_t wy,
+         uint32_t out[4])
 {
-    const struct sim_tex_level *lv = &f->image->levels[level];
-    int32_t wx = sim_tex_wrap(x, (int32_t)lv->width, f->sampler->address_mode[0]);
-    int32_t wy;
     uint64_t off;
     const uint8_t *p;
 
-    if (wx < 0) {
-        memcpy(out, f->border, sizeof(f->border));
-        return;
-    }
-    wy = sim_tex_wrap(y, (int32_t)lv->height, f->sampler->address_mode[1]);
-    if (wy < 0) {
+    if (wx < 0 || wy < 0) {
         memcpy(out, f->border, sizeof(f->border));
         return;
     }
@@ -80,19 +73,23 @@ to_index(float c)
     return c > 2e9f ? 2000000000 : c < -2e9f ? -2000000000 : (int32_t)c;
 }
 
-/* tex_sample.c's sample_level() for two axes. */
+/* tex_sample.c's sample_level() for two axes.  Each of the bilinear
+ * footprint's two columns and two rows is wrapped once, not once per
+ * texel: the same indices, so the same texels in the same order. */
 static inline __attribute__((always_inline)) void
 sample_level(struct fast *f, uint32_t level, const float u[2], const int32_t off[2], int linear,
              float out[4])
 {
     const struct sim_tex_level *lv = &f->image->levels[level];
     float size[2] = {(float)lv->width, (float)lv->height};
+    uint32_t mode_x = f->sampler->address_mode[0], mode_y = f->sampler->address_mode[1];
+    int32_t w = (int32_t)lv->width, h = (int32_t)lv->height;
     uint32_t t[4];
 
     if (!linear) {
         int32_t x = to_index(floorf(u[0] * size[0])) + off[0];
         int32_t y = to_index(floorf(u[1] * size[1])) + off[1];
-        texel(f, level, x, y, t);
+        texel_at(f, lv, sim_tex_wrap(x, w, mode_x), sim_tex_wrap(y, h, mode_y), t);
         for (int c = 0; c < 4; c++) {
             out[c] = sim_u2f(t[c]);
         }
@@ -105,13 +102,15 @@ sample_level(struct fast *f, uint32_t level, const float u[2], const int32_t off
         i0[a] = to_index(fl) + off[a];
         frac[a] = c - fl;
     }
+    int32_t wx[2] = {sim_tex_wrap(i0[0], w, mode_x), sim_tex_wrap(i0[0] + 1, w, mode_x)};
+    int32_t wy[2] = {sim_tex_wrap(i0[1], h, mode_y), sim_tex_wrap(i0[1] + 1, h, mode_y)};
     out[0] = out[1] = out[2] = out[3] = 0.0f;
     for (uint32_t corner = 0; corner < 4; corner++) {
         int hx = corner & 1, hy = corner >> 1;
         float weight = 1.0f;
         weight *= hx ? frac[0] : 1.0f - frac[0];
         weight *= hy ? frac[1] : 1.0f - frac[1];
-        texel(f, level, i0[0] + hx, i0[1] + hy, t);
+        texel_at(f, lv, wx[hx], wy[hy], t);
         for (int c = 0; c < 4; c++) {
             out[c] += weight * sim_u2f(t[c]);
         }
@@ -131,7 +130,7 @@ sample_level(struct fast *f, uint32_t level, const float u[2], const int32_t off
 
 /* One level and nearest filtering, so no LOD: the commonest lookup, with
  * the level's state in locals (stores to `out` could alias `f` and the
- * level otherwise).  texel() and sample_level() inlined by hand. */
+ * level otherwise).  texel_at() and sample_level() inlined by hand. */
 SIM_TEX_FAST_CLONES static void
 nearest_one_level(struct fast *f, const struct sim_tex_request *req, const int32_t off[2],
                   uint32_t out[4][SIM_LANES])
