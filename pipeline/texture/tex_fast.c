@@ -3,7 +3,8 @@
  * and sim_tex_run, which picks it or the general path (tex_sample.c).
  *
  * The fast path takes implicit-LOD, gradient and explicit-LOD samples of a
- * 2D, non-arrayed image in R8G8B8A8 or B8G8R8A8 UNORM or SRGB, with a
+ * 2D, non-arrayed image in R8G8B8A8 or B8G8R8A8 UNORM or SRGB, or in
+ * R16, R16G16 or R16G16B16A16 UNORM (height maps), with a
  * sampler without depth comparison and with normalized coordinates: nearest
  * or bilinear filtering, any mipmap mode, any address mode.  Every other
  * request goes to sim_tex_run_general.  Anisotropic lookups never come here:
@@ -13,8 +14,8 @@
  * It computes exactly what the general path computes, operation for
  * operation in the same float order (Vulkan 16.5.7, 16.5.8, 16.8, 16.9 as
  * tex_sample.c implements them), without the per-texel format search and
- * bounds bookkeeping: texels are decoded through tex_format.c's 256-entry
- * tables.  tests/pipeline/test_tex_fast.c compares the
+ * bounds bookkeeping: 8-bit texels are decoded through tex_format.c's
+ * 256-entry tables, 16-bit ones as its loop decodes them.  tests/pipeline/test_tex_fast.c compares the
  * two bit for bit over random coordinates, derivatives and sampler states.
  * A change to the general path's arithmetic must be mirrored here (the test
  * then says so).
@@ -37,6 +38,8 @@ struct fast {
     const uint32_t *rgb;   /* table of the colour channels */
     const uint32_t *alpha; /* table of alpha (UNORM) */
     uint32_t swap;         /* stored B, G, R, A */
+    uint32_t unorm16;      /* 0: 8-bit RGBA; else the channels of a 16-bit UNORM format */
+    uint32_t bytes;        /* per texel */
     uint32_t border[4];    /* CLAMP_TO_BORDER colour (float bits) */
     uint64_t texels;
 };
@@ -55,12 +58,23 @@ texel_at(struct fast *f, const struct sim_tex_level *lv, int32_t wx, int32_t wy,
         return;
     }
     f->texels++;
-    off = (uint64_t)wy * lv->row_pitch + (uint64_t)wx * 4u;
-    if (off > lv->size || lv->size - off < 4) {
+    off = (uint64_t)wy * lv->row_pitch + (uint64_t)wx * f->bytes;
+    if (off > lv->size || lv->size - off < f->bytes) {
         out[0] = out[1] = out[2] = out[3] = 0;
         return;
     }
     p = (const uint8_t *)lv->data + off;
+    if (f->unorm16) {
+        /* sim_tex_fetch_texel: (0, 0, 0, 1), then the stored channels. */
+        out[0] = out[1] = out[2] = 0;
+        out[3] = sim_f2u(1.0f);
+        for (uint32_t c = 0; c < f->unorm16; c++) {
+            uint16_t h;
+            memcpy(&h, p + 2 * c, 2);
+            out[c] = sim_f2u((float)h / 65535.0f);
+        }
+        return;
+    }
     out[0] = f->rgb[p[f->swap ? 2 : 0]];
     out[1] = f->rgb[p[1]];
     out[2] = f->rgb[p[f->swap ? 0 : 2]];
@@ -130,7 +144,8 @@ sample_level(struct fast *f, uint32_t level, const float u[2], const int32_t off
 
 /* One level and nearest filtering, so no LOD: the commonest lookup, with
  * the level's state in locals (stores to `out` could alias `f` and the
- * level otherwise).  texel_at() and sample_level() inlined by hand. */
+ * level otherwise).  texel_at() and sample_level() inlined by hand, for
+ * 8-bit RGBA texels. */
 SIM_TEX_FAST_CLONES static void
 nearest_one_level(struct fast *f, const struct sim_tex_request *req, const int32_t off[2],
                   uint32_t out[4][SIM_LANES])
@@ -174,11 +189,21 @@ nearest_one_level(struct fast *f, const struct sim_tex_request *req, const int32
 }
 
 static int
-format_fits(uint32_t format, const uint32_t **rgb, uint32_t *swap)
+format_fits(uint32_t format, const uint32_t **rgb, uint32_t *swap, uint32_t *unorm16)
 {
     const uint32_t *unorm8_table = sim_tex_decode8_tables()->unorm;
     const uint32_t *srgb8_table = sim_tex_decode8_tables()->srgb;
+    *unorm16 = 0;
     switch (format) {
+    case VK_FORMAT_R16_UNORM:
+        *unorm16 = 1;
+        return 1;
+    case VK_FORMAT_R16G16_UNORM:
+        *unorm16 = 2;
+        return 1;
+    case VK_FORMAT_R16G16B16A16_UNORM:
+        *unorm16 = 4;
+        return 1;
     case VK_FORMAT_R8G8B8A8_UNORM:
         *rgb = unorm8_table;
         *swap = 0;
@@ -217,9 +242,10 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
         return 0;
     }
     memset(&f, 0, sizeof(f));
-    if (!format_fits(image->format, &f.rgb, &f.swap)) {
+    if (!format_fits(image->format, &f.rgb, &f.swap, &f.unorm16)) {
         return 0;
     }
+    f.bytes = f.unorm16 ? 2 * f.unorm16 : 4;
     f.alpha = sim_tex_decode8_tables()->unorm;
     /* Levels the general path would read as zeros or that sim_tex_wrap() cannot
      * take stay with it. */
@@ -252,7 +278,7 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
     int32_t off[2] = {req->offset[0], req->offset[1]};
 
     memset(out, 0, sizeof(uint32_t) * 4 * SIM_LANES);
-    if (!need_lod && sampler->mag_filter != VK_FILTER_LINEAR) {
+    if (!need_lod && sampler->mag_filter != VK_FILTER_LINEAR && !f.unorm16) {
         nearest_one_level(&f, req, off, out);
         *texels = f.texels;
         return 1;
