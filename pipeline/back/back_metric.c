@@ -4,6 +4,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "pipeline/back/back.h"
 
@@ -41,24 +42,54 @@ luma(const uint8_t *p)
     return 0.299 * p[0] + 0.587 * p[1] + 0.114 * p[2];
 }
 
-/* One output row of the separable Gaussian, computed row by row so that
- * everything lives in a few rows of cache rather than ten frame-sized
- * arrays: the five quantities (x, y, x², y², xy over the luma of the two
- * images) are filtered horizontally as each input row arrives into a ring
- * of `th` rows, and each output row filters the ring vertically.  Every
- * output is the same sum, taken in the same order of taps from 0.0, as
- * filtering whole images would give (the loops only run across x inside
- * the taps, which the compiler vectorizes), so the result is
- * bit-identical to the plain form. */
+/* SSIM row by row, so that everything lives in a few rows of cache
+ * rather than ten frame-sized arrays: the five quantities (x, y, x², y²,
+ * xy over the luma of the two images) are filtered horizontally as each
+ * input row arrives into a ring of `th` rows, and each output row filters
+ * the ring vertically.  Four outputs at a time in two SSE2 vector
+ * registers (GCC's generic vectors of the baseline ISA's width; -O2 does
+ * not vectorize these loops itself),
+ * each the same sum taken in the same order of taps from 0.0 as the plain
+ * form, so the result is bit-identical to filtering whole images. */
 enum { SSIM_QUANTITIES = 5 };
+
+typedef double ssim_v2 __attribute__((vector_size(16)));
+
+/* out[x] = sum over t of k[t] in[t][x], for x < n. */
+static void
+ssim_taps(double *restrict out, const double *const *in, const double *k, uint32_t taps,
+          uint32_t n)
+{
+    uint32_t x = 0;
+    for (; x + 4 <= n; x += 4) {
+        ssim_v2 lo = {0, 0}, hi = {0, 0};
+        for (uint32_t t = 0; t < taps; t++) {
+            ssim_v2 a, b;
+            memcpy(&a, in[t] + x, sizeof(a));
+            memcpy(&b, in[t] + x + 2, sizeof(b));
+            lo += k[t] * a;
+            hi += k[t] * b;
+        }
+        memcpy(out + x, &lo, sizeof(lo));
+        memcpy(out + x + 2, &hi, sizeof(hi));
+    }
+    for (; x < n; x++) {
+        double acc = 0;
+        for (uint32_t t = 0; t < taps; t++) {
+            acc += k[t] * in[t][x];
+        }
+        out[x] = acc;
+    }
+}
 
 static void
 ssim_row_h(const uint8_t *a, const uint8_t *b, uint32_t width, const double *kx,
-           uint32_t tw, double *restrict q, double *restrict out[SSIM_QUANTITIES])
+           uint32_t tw, double *restrict q, double *out[SSIM_QUANTITIES])
 {
     uint32_t ow = width - tw + 1;
     double *restrict qx = q, *restrict qy = q + width, *restrict qxx = q + 2 * (size_t)width;
     double *restrict qyy = q + 3 * (size_t)width, *restrict qxy = q + 4 * (size_t)width;
+    const double *taps[SSIM_WINDOW];
     for (uint32_t x = 0; x < width; x++) {
         double lx = luma(a + 4 * (size_t)x), ly = luma(b + 4 * (size_t)x);
         qx[x] = lx;
@@ -68,17 +99,10 @@ ssim_row_h(const uint8_t *a, const uint8_t *b, uint32_t width, const double *kx,
         qxy[x] = lx * ly;
     }
     for (int i = 0; i < SSIM_QUANTITIES; i++) {
-        const double *restrict in = q + (size_t)i * width;
-        double *restrict o = out[i];
-        for (uint32_t x = 0; x < ow; x++) {
-            o[x] = 0;
-        }
         for (uint32_t t = 0; t < tw; t++) {
-            double k = kx[t];
-            for (uint32_t x = 0; x < ow; x++) {
-                o[x] += k * in[x + t];
-            }
+            taps[t] = q + (size_t)i * width + t;
         }
+        ssim_taps(out[i], taps, kx, tw, ow);
     }
 }
 
@@ -133,28 +157,35 @@ sim_metric_ssim(const uint8_t *a, const uint8_t *b, uint32_t width, uint32_t hei
         /* Output row y - th + 1: its taps are ring rows (y - th + 1 + t) % th. */
         uint32_t top = y + 1 - th;
         for (int i = 0; i < SSIM_QUANTITIES; i++) {
-            double *restrict o = res + (size_t)i * ow;
-            for (uint32_t x = 0; x < ow; x++) {
-                o[x] = 0;
-            }
+            const double *taps[SSIM_WINDOW];
             for (uint32_t t = 0; t < th; t++) {
-                const double *restrict in = ring + ((size_t)i * th + (top + t) % th) * ow;
-                double k = ky[t];
-                for (uint32_t x = 0; x < ow; x++) {
-                    o[x] += k * in[x];
-                }
+                taps[t] = ring + ((size_t)i * th + (top + t) % th) * ow;
             }
+            ssim_taps(res + (size_t)i * ow, taps, ky, th, ow);
         }
-        const double *restrict r0 = res, *restrict r1 = res + ow, *restrict r2 = res + 2 * (size_t)ow;
-        const double *restrict r3 = res + 3 * (size_t)ow, *restrict r4 = res + 4 * (size_t)ow;
-        double *restrict term = res + 5 * (size_t)ow;
-        for (uint32_t x = 0; x < ow; x++) {
+        const double *r0 = res, *r1 = res + ow, *r2 = res + 2 * (size_t)ow;
+        const double *r3 = res + 3 * (size_t)ow, *r4 = res + 4 * (size_t)ow;
+        double *term = res + 5 * (size_t)ow;
+        uint32_t x = 0;
+        for (; x + 2 <= ow; x += 2) {
+            ssim_v2 mx, my, sxx, syy, sxy;
+            memcpy(&mx, r0 + x, sizeof(mx));
+            memcpy(&my, r1 + x, sizeof(my));
+            memcpy(&sxx, r2 + x, sizeof(sxx));
+            memcpy(&syy, r3 + x, sizeof(syy));
+            memcpy(&sxy, r4 + x, sizeof(sxy));
+            ssim_v2 vx = sxx - mx * mx, vy = syy - my * my, cxy = sxy - mx * my;
+            ssim_v2 tv = ((2 * mx * my + c1) * (2 * cxy + c2)) /
+                         ((mx * mx + my * my + c1) * (vx + vy + c2));
+            memcpy(term + x, &tv, sizeof(tv));
+        }
+        for (; x < ow; x++) {
             double mx = r0[x], my = r1[x];
             double vx = r2[x] - mx * mx, vy = r3[x] - my * my, cxy = r4[x] - mx * my;
             term[x] = ((2 * mx * my + c1) * (2 * cxy + c2)) /
                       ((mx * mx + my * my + c1) * (vx + vy + c2));
         }
-        for (uint32_t x = 0; x < ow; x++) {
+        for (x = 0; x < ow; x++) {
             sum += term[x];
         }
     }
