@@ -3,7 +3,8 @@
  * and sim_tex_run, which picks it or the general path (tex_sample.c).
  *
  * The fast path takes implicit-LOD, gradient and explicit-LOD samples of a
- * 2D, non-arrayed image in R8G8B8A8 or B8G8R8A8 UNORM or SRGB, with a
+ * 2D, non-arrayed image in R8G8B8A8 or B8G8R8A8 UNORM or SRGB, or in
+ * R16, R16G16 or R16G16B16A16 UNORM (height maps), with a
  * sampler without depth comparison and with normalized coordinates: nearest
  * or bilinear filtering, any mipmap mode, any address mode.  Every other
  * request goes to sim_tex_run_general.  Anisotropic lookups never come here:
@@ -13,8 +14,8 @@
  * It computes exactly what the general path computes, operation for
  * operation in the same float order (Vulkan 16.5.7, 16.5.8, 16.8, 16.9 as
  * tex_sample.c implements them), without the per-texel format search and
- * bounds bookkeeping: texels are decoded through tex_format.c's 256-entry
- * tables.  tests/pipeline/test_tex_fast.c compares the
+ * bounds bookkeeping: 8-bit texels are decoded through tex_format.c's
+ * 256-entry tables, 16-bit ones as its loop decodes them.  tests/pipeline/test_tex_fast.c compares the
  * two bit for bit over random coordinates, derivatives and sampler states.
  * A change to the general path's arithmetic must be mirrored here (the test
  * then says so).
@@ -37,37 +38,43 @@ struct fast {
     const uint32_t *rgb;   /* table of the colour channels */
     const uint32_t *alpha; /* table of alpha (UNORM) */
     uint32_t swap;         /* stored B, G, R, A */
+    uint32_t unorm16;      /* 0: 8-bit RGBA; else the channels of a 16-bit UNORM format */
+    uint32_t bytes;        /* per texel */
     uint32_t border[4];    /* CLAMP_TO_BORDER colour (float bits) */
     uint64_t texels;
 };
 
-/* One texel of `level` with wrapping, as float bits.  Inlined: it is the
- * inner loop. */
+/* The texel at wrapped indices (wx, wy) of `level` (-1: the border
+ * colour), as float bits.  Inlined: it is the inner loop. */
 static inline __attribute__((always_inline)) void
-texel(struct fast *f, uint32_t level, int32_t x, int32_t y, uint32_t out[4])
+texel_at(struct fast *f, const struct sim_tex_level *lv, int32_t wx, int32_t wy,
+         uint32_t out[4])
 {
-    const struct sim_tex_level *lv = &f->image->levels[level];
-    int32_t wx = sim_tex_wrap(x, (int32_t)lv->width, f->sampler->address_mode[0]);
-    int32_t wy;
     uint64_t off;
     const uint8_t *p;
 
-    if (wx < 0) {
-        memcpy(out, f->border, sizeof(f->border));
-        return;
-    }
-    wy = sim_tex_wrap(y, (int32_t)lv->height, f->sampler->address_mode[1]);
-    if (wy < 0) {
+    if (wx < 0 || wy < 0) {
         memcpy(out, f->border, sizeof(f->border));
         return;
     }
     f->texels++;
-    off = (uint64_t)wy * lv->row_pitch + (uint64_t)wx * 4u;
-    if (off > lv->size || lv->size - off < 4) {
+    off = (uint64_t)wy * lv->row_pitch + (uint64_t)wx * f->bytes;
+    if (off > lv->size || lv->size - off < f->bytes) {
         out[0] = out[1] = out[2] = out[3] = 0;
         return;
     }
     p = (const uint8_t *)lv->data + off;
+    if (f->unorm16) {
+        /* sim_tex_fetch_texel: (0, 0, 0, 1), then the stored channels. */
+        out[0] = out[1] = out[2] = 0;
+        out[3] = sim_f2u(1.0f);
+        for (uint32_t c = 0; c < f->unorm16; c++) {
+            uint16_t h;
+            memcpy(&h, p + 2 * c, 2);
+            out[c] = sim_f2u((float)h / 65535.0f);
+        }
+        return;
+    }
     out[0] = f->rgb[p[f->swap ? 2 : 0]];
     out[1] = f->rgb[p[1]];
     out[2] = f->rgb[p[f->swap ? 0 : 2]];
@@ -80,19 +87,23 @@ to_index(float c)
     return c > 2e9f ? 2000000000 : c < -2e9f ? -2000000000 : (int32_t)c;
 }
 
-/* tex_sample.c's sample_level() for two axes. */
+/* tex_sample.c's sample_level() for two axes.  Each of the bilinear
+ * footprint's two columns and two rows is wrapped once, not once per
+ * texel: the same indices, so the same texels in the same order. */
 static inline __attribute__((always_inline)) void
 sample_level(struct fast *f, uint32_t level, const float u[2], const int32_t off[2], int linear,
              float out[4])
 {
     const struct sim_tex_level *lv = &f->image->levels[level];
     float size[2] = {(float)lv->width, (float)lv->height};
+    uint32_t mode_x = f->sampler->address_mode[0], mode_y = f->sampler->address_mode[1];
+    int32_t w = (int32_t)lv->width, h = (int32_t)lv->height;
     uint32_t t[4];
 
     if (!linear) {
         int32_t x = to_index(floorf(u[0] * size[0])) + off[0];
         int32_t y = to_index(floorf(u[1] * size[1])) + off[1];
-        texel(f, level, x, y, t);
+        texel_at(f, lv, sim_tex_wrap(x, w, mode_x), sim_tex_wrap(y, h, mode_y), t);
         for (int c = 0; c < 4; c++) {
             out[c] = sim_u2f(t[c]);
         }
@@ -105,13 +116,15 @@ sample_level(struct fast *f, uint32_t level, const float u[2], const int32_t off
         i0[a] = to_index(fl) + off[a];
         frac[a] = c - fl;
     }
+    int32_t wx[2] = {sim_tex_wrap(i0[0], w, mode_x), sim_tex_wrap(i0[0] + 1, w, mode_x)};
+    int32_t wy[2] = {sim_tex_wrap(i0[1], h, mode_y), sim_tex_wrap(i0[1] + 1, h, mode_y)};
     out[0] = out[1] = out[2] = out[3] = 0.0f;
     for (uint32_t corner = 0; corner < 4; corner++) {
         int hx = corner & 1, hy = corner >> 1;
         float weight = 1.0f;
         weight *= hx ? frac[0] : 1.0f - frac[0];
         weight *= hy ? frac[1] : 1.0f - frac[1];
-        texel(f, level, i0[0] + hx, i0[1] + hy, t);
+        texel_at(f, lv, wx[hx], wy[hy], t);
         for (int c = 0; c < 4; c++) {
             out[c] += weight * sim_u2f(t[c]);
         }
@@ -131,7 +144,8 @@ sample_level(struct fast *f, uint32_t level, const float u[2], const int32_t off
 
 /* One level and nearest filtering, so no LOD: the commonest lookup, with
  * the level's state in locals (stores to `out` could alias `f` and the
- * level otherwise).  texel() and sample_level() inlined by hand. */
+ * level otherwise).  texel_at() and sample_level() inlined by hand, for
+ * 8-bit RGBA texels. */
 SIM_TEX_FAST_CLONES static void
 nearest_one_level(struct fast *f, const struct sim_tex_request *req, const int32_t off[2],
                   uint32_t out[4][SIM_LANES])
@@ -175,11 +189,21 @@ nearest_one_level(struct fast *f, const struct sim_tex_request *req, const int32
 }
 
 static int
-format_fits(uint32_t format, const uint32_t **rgb, uint32_t *swap)
+format_fits(uint32_t format, const uint32_t **rgb, uint32_t *swap, uint32_t *unorm16)
 {
     const uint32_t *unorm8_table = sim_tex_decode8_tables()->unorm;
     const uint32_t *srgb8_table = sim_tex_decode8_tables()->srgb;
+    *unorm16 = 0;
     switch (format) {
+    case VK_FORMAT_R16_UNORM:
+        *unorm16 = 1;
+        return 1;
+    case VK_FORMAT_R16G16_UNORM:
+        *unorm16 = 2;
+        return 1;
+    case VK_FORMAT_R16G16B16A16_UNORM:
+        *unorm16 = 4;
+        return 1;
     case VK_FORMAT_R8G8B8A8_UNORM:
         *rgb = unorm8_table;
         *swap = 0;
@@ -218,9 +242,10 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
         return 0;
     }
     memset(&f, 0, sizeof(f));
-    if (!format_fits(image->format, &f.rgb, &f.swap)) {
+    if (!format_fits(image->format, &f.rgb, &f.swap, &f.unorm16)) {
         return 0;
     }
+    f.bytes = f.unorm16 ? 2 * f.unorm16 : 4;
     f.alpha = sim_tex_decode8_tables()->unorm;
     /* Levels the general path would read as zeros or that sim_tex_wrap() cannot
      * take stay with it. */
@@ -253,7 +278,7 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
     int32_t off[2] = {req->offset[0], req->offset[1]};
 
     memset(out, 0, sizeof(uint32_t) * 4 * SIM_LANES);
-    if (!need_lod && sampler->mag_filter != VK_FILTER_LINEAR) {
+    if (!need_lod && sampler->mag_filter != VK_FILTER_LINEAR && !f.unorm16) {
         nearest_one_level(&f, req, off, out);
         *texels = f.texels;
         return 1;

@@ -12,19 +12,30 @@
 #include "pipeline/texture/texture.h"
 
 /* Vulkan 16.8 (texel coordinate wrapping): the texel index along one axis
- * for `mode`, or -1 for the border colour. */
+ * for `mode`, or -1 for the border colour.  The repeating modes of a
+ * power-of-two size take a mask rather than a division: i & (n - 1) is
+ * the non-negative remainder that the division and correction give, for
+ * every int32_t i (two's complement), and textures are mostly sized so. */
 static inline __attribute__((always_inline)) int32_t
 sim_tex_wrap(int32_t i, int32_t size, uint32_t mode)
 {
     switch (mode) {
     case VK_SAMPLER_ADDRESS_MODE_REPEAT: {
+        if (size > 0 && (size & (size - 1)) == 0) {
+            return i & (size - 1);
+        }
         int32_t m = i % size;
         return m < 0 ? m + size : m;
     }
     case VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT: {
-        int32_t t = i % (2 * size);
-        if (t < 0) {
-            t += 2 * size;
+        int32_t t;
+        if (size > 0 && (size & (size - 1)) == 0) {
+            t = i & (2 * size - 1);
+        } else {
+            t = i % (2 * size);
+            if (t < 0) {
+                t += 2 * size;
+            }
         }
         return t >= size ? 2 * size - 1 - t : t;
     }

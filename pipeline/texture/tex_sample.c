@@ -392,6 +392,48 @@ ewa_index(int32_t i, int32_t size, int32_t offset, uint32_t mode, int base_pot)
     }
 }
 
+/* Columns of an EWA box whose texel indices are computed once per lookup
+ * rather than once per row: 2 SIM_TEX_EWA_MAX_BOX wide and the widening
+ * to whole texels, with room for float rounding of far coordinates; a
+ * wider box computes them per texel. */
+#define EWA_MAX_COLUMNS (2 * SIM_TEX_EWA_MAX_BOX + 128)
+
+/* Texels of `level` an EWA loop may read directly: a 2D image with 8-bit
+ * RGBA or BGRA UNORM or SRGB texels, no depth comparison, a level and a
+ * layer that exist.  What texel_at and sim_tex_fetch_texel do for such a
+ * texel (wrap, border, bounds, decode through the shared tables) is done
+ * inline then (sample_ewa); NULL for any other, which goes through
+ * texel_at. */
+static const uint32_t *
+ewa_direct_table(const struct lookup *lk, uint32_t level, uint32_t *swap)
+{
+    const struct sim_tex_image *image = lk->image;
+    const struct sim_tex_level *lv;
+
+    if (lk->cube || lk->has_dref || lk->is_int || lk->axes != 2 ||
+        level >= image->level_count || level >= SIM_TEX_MAX_LEVELS ||
+        lk->layer >= (image->layers ? image->layers : 1)) {
+        return NULL;
+    }
+    lv = &image->levels[level];
+    if (!lv->data || lv->width == 0 || lv->height == 0 || lv->width > INT32_MAX ||
+        lv->height > INT32_MAX) {
+        return NULL;
+    }
+    switch (image->format) {
+    case VK_FORMAT_R8G8B8A8_UNORM:
+    case VK_FORMAT_B8G8R8A8_UNORM:
+        *swap = image->format == VK_FORMAT_B8G8R8A8_UNORM;
+        return sim_tex_decode8_tables()->unorm;
+    case VK_FORMAT_R8G8B8A8_SRGB:
+    case VK_FORMAT_B8G8R8A8_SRGB:
+        *swap = image->format == VK_FORMAT_B8G8R8A8_SRGB;
+        return sim_tex_decode8_tables()->srgb;
+    default:
+        return NULL;
+    }
+}
+
 /* The elliptical weighted average of the header comment at one level: u
  * the normalized coordinates, d[0..3] = ds/dx, ds/dy, dt/dx, dt/dy, base
  * the view's level 0 size. */
@@ -433,10 +475,35 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
         float dq_base = (uu * 2.0f + 1.0f) * a;
         float q_base = uu * uu * a;
 
+        /* ewa_index is a function of the column (the row) alone, and so
+         * is its wrapping: computed once per column (per row) when the box
+         * is narrow enough, and texels the table allows read inline; the
+         * same texels, weights and order of sums as texel_at per texel. */
+        uint32_t mode_x = lk->sampler->address_mode[0], mode_y = lk->sampler->address_mode[1];
+        int base_pot_v = ((uint32_t)base[1] & ((uint32_t)base[1] - 1)) == 0;
+        uint32_t swap = 0;
+        const uint32_t *rgb = ewa_direct_table(lk, level, &swap);
+        const uint32_t *alpha = sim_tex_decode8_tables()->unorm;
+        int32_t cols[EWA_MAX_COLUMNS];
+        int use_cols = (int64_t)u1 - (int64_t)u0 < EWA_MAX_COLUMNS;
+        uint32_t edge[4];
+
+        border(lk->sampler, lk->is_int, edge);
+        for (int32_t x = u0; use_cols && x <= u1; x++) {
+            int32_t i = ewa_index(x, w, offset[0], mode_x, base_pot);
+            cols[x - u0] = rgb ? sim_tex_wrap(i, w, mode_x) : i;
+        }
         for (int32_t v = v0; v <= v1; v++) {
             float vv = (float)v - tex_v;
             float dq = vv * b + dq_base;
             float q = (c * vv + b * uu) * vv + q_base;
+            int32_t row = ewa_index(v, h, offset[1], mode_y, base_pot_v);
+            int32_t wy = rgb ? sim_tex_wrap(row, h, mode_y) : row;
+            const uint8_t *line = NULL;
+            if (rgb && wy >= 0) {
+                uint64_t off = (uint64_t)lk->layer * lv->layer_pitch + (uint64_t)wy * lv->row_pitch;
+                line = off <= lv->size ? (const uint8_t *)lv->data + off : NULL;
+            }
             for (int32_t x = u0; x <= u1; x++, q += dq, dq += ddq) {
                 int32_t qi = lp_itrunc(q);
                 float weight;
@@ -447,12 +514,36 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
                 if (weight == 0.0f) {
                     continue;
                 }
-                int32_t p[3] = {
-                    ewa_index(x, w, offset[0], lk->sampler->address_mode[0], base_pot),
-                    ewa_index(v, h, offset[1], lk->sampler->address_mode[1],
-                              ((uint32_t)base[1] & ((uint32_t)base[1] - 1)) == 0),
-                    0};
-                texel_at(lk, level, p, t);
+                if (!rgb) {
+                    int32_t p[3] = {
+                        use_cols ? cols[x - u0]
+                                 : ewa_index(x, w, offset[0], mode_x, base_pot),
+                        row, 0};
+                    texel_at(lk, level, p, t);
+                } else {
+                    int32_t wx = use_cols ? cols[x - u0]
+                                          : sim_tex_wrap(ewa_index(x, w, offset[0], mode_x,
+                                                                   base_pot),
+                                                         w, mode_x);
+                    if (wx < 0 || wy < 0) {
+                        memcpy(t, edge, sizeof(t));
+                    } else {
+                        /* sim_tex_fetch_texel's bounds and its 8-bit decode */
+                        uint64_t x4 = (uint64_t)wx * 4u;
+                        lk->texels++;
+                        if (!line || (uint32_t)wx >= lv->width || (uint32_t)wy >= lv->height ||
+                            x4 > lv->size - (uint64_t)(line - (const uint8_t *)lv->data) ||
+                            lv->size - (uint64_t)(line - (const uint8_t *)lv->data) - x4 < 4) {
+                            t[0] = t[1] = t[2] = t[3] = 0;
+                        } else {
+                            const uint8_t *px = line + x4;
+                            t[0] = rgb[px[swap ? 2 : 0]];
+                            t[1] = rgb[px[1]];
+                            t[2] = rgb[px[swap ? 0 : 2]];
+                            t[3] = alpha[px[3]];
+                        }
+                    }
+                }
                 for (int k = 0; k < 4; k++) {
                     sum[k] += sim_u2f(t[k]) * weight;
                 }

@@ -7,13 +7,17 @@ the layer measured around the frame's submits), each replay's time and
 their ratio, and the CPU time the replay command took (all its threads,
 pictures and metrics included), which a busy machine disturbs less.
 
-Workloads: vkcube (Xvfb, 640x480, frame 3) and overshade-demo's plane,
+Workloads: vkcube (Xvfb, 640x480, frame 3), overshade-demo's plane,
 bumpy and terrain offscreen at --resolution (default 1728x1080, the
 papers'), --triangle-area (0.5 px^2) and --msaa (1), frame 3 (one submit
-per frame).  Not part of the test suite:
+per frame), and the real programs of the realworld suite that replay
+(tests/realworld/realworld.py's CASES, captured by its own capture code,
+each at the frames and size that case uses; a program not installed is
+skipped).  --quick: 864x540 and, of the real programs, a representative
+few (QUICK_REAL).  Not part of the test suite:
 
     meson test -C build --benchmark replay-speed --verbose
-    tools/bench.sh [--quick]        (--quick: 864x540, about 4x less work)
+    tools/bench.sh [--quick]
 
 Options: --workloads a,b,...  --threads 1,2  --modes-all LIST  --keep DIR
 --repeat N (each replay N times, the fastest counts).  With --keep, traces
@@ -33,10 +37,22 @@ import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+TESTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+sys.path.insert(0, TESTS)
+sys.path.insert(0, os.path.join(TESTS, "realworld"))
+import common  # noqa: E402
+import realworld  # noqa: E402
 from common import capture_vkcube, lavapipe_icd  # noqa: E402
 
-WORKLOADS = ["vkcube", "plane", "bumpy", "terrain"]
+DEMO = ["plane", "bumpy", "terrain"]
+# The realworld suite's programs that replay (its gaps have nothing to
+# time), in its order.
+REAL = [name for name, case in realworld.CASES.items() if case["expect"] == "replay"]
+# --quick: a Qt example, a vkd3d (D3D12) demo, glmark2 and a tessellated
+# OpenSceneGraph example through zink.
+QUICK_REAL = ["qt-hellovulkancubes", "vkd3d-gears", "zink-glmark2-build",
+              "zink-osgtessellationshaders"]
+WORKLOADS = ["vkcube"] + DEMO + REAL
 
 
 def capture_demo(args, scene, tmp):
@@ -67,6 +83,32 @@ def capture_demo(args, scene, tmp):
     return traces[0]
 
 
+def capture_real(args, name, tmp):
+    """The realworld case `name` captured by realworld.capture (its output
+    on success is kept out of the table); "skip" when its program is not
+    installed, None when the capture failed."""
+    case = realworld.CASES[name]
+    sub = os.path.join(tmp, name)
+    kept = glob.glob(os.path.join(sub, "trace", "*.ovs"))
+    if args.keep and len(kept) == 1:
+        return kept[0]
+    log = io.StringIO()
+    with contextlib.redirect_stdout(log):
+        missing = (common.unavailable((case["cmd"][0], "Xvfb")) or
+                   any(not os.path.exists(path) for path in case.get("needs", [])))
+    if missing:
+        return "skip"
+    shutil.rmtree(sub, ignore_errors=True)
+    os.makedirs(sub)
+    failed = len(common.FAIL)
+    with contextlib.redirect_stdout(log):
+        trace = realworld.capture(case, sub, args.manifest)
+    if not trace or len(common.FAIL) > failed:
+        print(log.getvalue() + "\n".join(common.FAIL[failed:]))
+        return None
+    return trace
+
+
 def replay(args, trace, modes, threads, out):
     cmd = [args.overshade, "replay", trace, "--out", out, "--modes", modes,
            "--threads", str(threads), "--repeat", str(args.repeat)]
@@ -90,8 +132,10 @@ def main():
     ap.add_argument("--overshade", required=True)
     ap.add_argument("--demo", required=True)
     ap.add_argument("--manifest", required=True)
-    ap.add_argument("--workloads", default=",".join(WORKLOADS))
-    ap.add_argument("--resolution", default="1728x1080")
+    ap.add_argument("--workloads")
+    ap.add_argument("--quick", action="store_true",
+                    help="864x540 and a few of the real programs")
+    ap.add_argument("--resolution")
     ap.add_argument("--triangle-area", default="0.5")
     ap.add_argument("--msaa", default="1")
     ap.add_argument("--threads", default="1,2")
@@ -102,21 +146,27 @@ def main():
     if lavapipe_icd() is None:
         print("skip: Mesa lavapipe (mesa-vulkan-drivers) is not installed")
         return 77
+    if not args.resolution:
+        args.resolution = "864x540" if args.quick else "1728x1080"
+    if not args.workloads:
+        args.workloads = ",".join(["vkcube"] + DEMO + (QUICK_REAL if args.quick else REAL))
     threads = [int(t) for t in args.threads.split(",")]
     tmp = args.keep or tempfile.mkdtemp(prefix="overshade-bench-")
     os.makedirs(tmp, exist_ok=True)
-    print("replay speed: demo at %s, %s px^2, msaa %s; vkcube 640x480; %d CPUs; "
+    print("replay speed: demo at %s, %s px^2, msaa %s; vkcube 640x480; real programs as "
+          "their realworld cases run them; %d CPUs; "
           "cell: replay ms (replay / driver's GPU time) CPU s" % (args.resolution, args.triangle_area,
                                                  args.msaa, os.cpu_count()))
     cols = ["%s %dt" % (m, t) for m in ("baseline", "all") for t in threads]
-    print("%-8s %10s " % ("workload", "driver ms") +
+    width = max(len(w) for w in args.workloads.split(","))
+    print("%-*s %10s " % (width, "workload", "driver ms") +
           " ".join("%24s" % c for c in cols) + " %9s" % "all 1->%d" % threads[-1])
     sys.stdout.flush()
     failed = 0
     for w in args.workloads.split(","):
         if w == "vkcube":
             if shutil.which("vkcube") is None or shutil.which("xvfb-run") is None:
-                print("%-8s skipped (vkcube or xvfb-run missing)" % w)
+                print("%-*s skipped (vkcube or xvfb-run missing)" % (width, w))
                 continue
             kept = glob.glob(os.path.join(tmp, "vkcube", "*.ovs"))
             if args.keep and kept:
@@ -128,10 +178,19 @@ def main():
                 if rc != 0 or not traces:
                     print(log.getvalue())
             trace = sorted(traces)[0] if rc == 0 and traces else None
-        else:
+        elif w in DEMO:
             trace = capture_demo(args, w, tmp)
+        elif w in realworld.CASES:
+            trace = capture_real(args, w, tmp)
+            if trace == "skip":
+                print("%-*s skipped (not installed)" % (width, w))
+                continue
+        else:
+            print("%-*s unknown workload" % (width, w))
+            failed = 1
+            continue
         if not trace:
-            print("%-8s capture failed" % w)
+            print("%-*s capture failed" % (width, w))
             failed = 1
             continue
         cells, times, driver = [], {}, None
@@ -149,7 +208,7 @@ def main():
                                                              fr["cpu_s"])))
         speed = ("%.2fx" % (times[("all", threads[0])] / times[("all", threads[-1])])
                  if ("all", threads[0]) in times and ("all", threads[-1]) in times else "-")
-        print("%-8s %10s " % (w, "%.1f" % driver if driver else "-") + " ".join(cells) +
+        print("%-*s %10s " % (width, w, "%.1f" % driver if driver else "-") + " ".join(cells) +
               " %9s" % speed)
         sys.stdout.flush()
     if not args.keep:

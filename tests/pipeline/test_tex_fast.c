@@ -34,30 +34,38 @@ rndf(float lo, float hi)
 
 #define MAX_TEXELS (33 * 33)
 
-static uint8_t pixels[SIM_TEX_MAX_LEVELS][4 * MAX_TEXELS];
+/* Up to 8 bytes a texel and 4 bytes of padding a row. */
+#define MAX_BYTES (8 * MAX_TEXELS + 4 * 33)
+
+static uint8_t pixels[SIM_TEX_MAX_LEVELS][MAX_BYTES];
 
 static void
 random_image(struct sim_tex_image *img)
 {
-    static const uint32_t formats[] = {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_R8G8B8A8_SRGB,
-                                       VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_B8G8R8A8_SRGB};
+    static const uint32_t formats[] = {VK_FORMAT_R8G8B8A8_UNORM,  VK_FORMAT_R8G8B8A8_SRGB,
+                                       VK_FORMAT_B8G8R8A8_UNORM,  VK_FORMAT_B8G8R8A8_SRGB,
+                                       VK_FORMAT_R16_UNORM,       VK_FORMAT_R16G16_UNORM,
+                                       VK_FORMAT_R16G16B16A16_UNORM};
     uint32_t w = 1 + rnd() % 33, h = 1 + rnd() % 33;
 
     memset(img, 0, sizeof(*img));
-    img->format = formats[rnd() % 4];
+    img->format = formats[rnd() % (sizeof(formats) / sizeof(formats[0]))];
+    uint32_t bytes = img->format == VK_FORMAT_R16_UNORM ? 2
+                     : img->format == VK_FORMAT_R16G16B16A16_UNORM ? 8
+                                                                  : 4;
     img->view_type = VK_IMAGE_VIEW_TYPE_2D;
     img->layers = 1;
     img->level_count = 1 + rnd() % 4;
     for (uint32_t l = 0; l < img->level_count; l++) {
         struct sim_tex_level *lv = &img->levels[l];
-        for (uint32_t i = 0; i < 4 * MAX_TEXELS; i++) {
+        for (uint32_t i = 0; i < MAX_BYTES; i++) {
             pixels[l][i] = (uint8_t)rnd();
         }
         lv->data = pixels[l];
         lv->width = w;
         lv->height = h;
         lv->depth = 1;
-        lv->row_pitch = 4 * w + 4 * (rnd() % 2);
+        lv->row_pitch = bytes * w + 4 * (rnd() % 2);
         lv->size = (uint64_t)lv->row_pitch * h;
         lv->slice_pitch = lv->size;
         lv->layer_pitch = lv->size;
