@@ -39,13 +39,15 @@
  *             allocation of its size.  At the end prints
  *             `feature_client: handles repeated N` (frames whose buffer,
  *             image or pipeline handle an earlier frame's object had).
- *   gpl       two draws with pipelines linked from graphics pipeline
+ *   gpl       three draws with pipelines linked from graphics pipeline
  *             libraries (VK_EXT_graphics_pipeline_library), the libraries
  *             and modules destroyed before the draws: one from four
  *             libraries of one part each, one from two libraries of two
  *             parts each (back faces culled, blended by the blend
- *             constants), each with a shader module passed inline.  Each
- *             library's create info holds state for the parts it does not
+ *             constants), one from a library of both shader parts and
+ *             the link's own vertex input and fragment output (front
+ *             faces culled); the first two with a shader passed inline.
+ *             Each create info holds state for the parts it does not
  *             provide that would change the picture if it were read.
  *
  * Prints `feature_client: frame F draws N` per frame and exits 0; 77 when
@@ -109,6 +111,7 @@ struct client {
     VkPipelineLayout layout;
     VkPipeline pipeline;
     VkPipeline pipeline2; /* gpl: the second draw's */
+    VkPipeline pipeline3; /* gpl: the third draw's */
     /* Host allocation callbacks for the device (NULL: none) */
     const VkAllocationCallbacks *device_allocator;
     const char *const *exts; /* device extensions the mode needs */
@@ -972,33 +975,42 @@ gpl_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
 #define GPL_FRAGMENT VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT
 #define GPL_OUTPUT VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT
 
-/* A library of `parts` of the pipeline *p describes.  Every state the parts
- * do not own comes from *wrong, state that changes the picture if read:
- * the driver, and the layer, must ignore it ("Graphics Pipeline
- * Libraries" in the specification). */
+/* A pipeline of the `parts` of what *p describes: a library when
+ * `libraries` is NULL, else linked from the n libraries with those parts
+ * its own.  Every state the parts do not own comes from *wrong, state that
+ * changes the picture if read: the driver, and the layer, must ignore it
+ * ("Graphics Pipeline Libraries" in the specification). */
 static int
-gpl_library(struct client *c, struct vku_pipeline *p, struct vku_pipeline *wrong,
-            VkGraphicsPipelineLibraryFlagsEXT parts, VkPipeline *out)
+gpl_pipeline(struct client *c, struct vku_pipeline *p, struct vku_pipeline *wrong,
+             VkGraphicsPipelineLibraryFlagsEXT parts, const VkPipeline *libraries, uint32_t n,
+             VkPipeline *out)
 {
+    VkPipelineLibraryCreateInfoKHR li = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR,
+        .libraryCount = n,
+        .pLibraries = libraries,
+    };
     VkGraphicsPipelineLibraryCreateInfoEXT gl = {
-        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_LIBRARY_CREATE_INFO_EXT, .flags = parts};
+        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_LIBRARY_CREATE_INFO_EXT,
+        .pNext = libraries ? &li : NULL,
+        .flags = parts};
     VkPipelineShaderStageCreateInfo stages[2];
-    uint32_t n = 0;
+    uint32_t ns = 0;
     vku_pipeline_point(p);
     vku_pipeline_point(wrong);
     VkGraphicsPipelineCreateInfo info = p->info;
     const VkGraphicsPipelineCreateInfo *w = &wrong->info;
     info.pNext = &gl;
-    info.flags = VK_PIPELINE_CREATE_LIBRARY_BIT_KHR;
+    info.flags = libraries ? 0 : VK_PIPELINE_CREATE_LIBRARY_BIT_KHR;
     for (uint32_t i = 0; i < p->info.stageCount; i++) {
         uint32_t part = p->stages[i].stage == VK_SHADER_STAGE_FRAGMENT_BIT ? GPL_FRAGMENT
                                                                            : GPL_PRE_RASTER;
         if (parts & part) {
-            stages[n++] = p->stages[i];
+            stages[ns++] = p->stages[i];
         }
     }
-    info.stageCount = n;
-    info.pStages = n ? stages : NULL;
+    info.stageCount = ns;
+    info.pStages = ns ? stages : NULL;
     if (!(parts & GPL_VERTEX_INPUT)) {
         info.pVertexInputState = w->pVertexInputState;
         info.pInputAssemblyState = w->pInputAssemblyState;
@@ -1016,7 +1028,7 @@ gpl_library(struct client *c, struct vku_pipeline *p, struct vku_pipeline *wrong
     if (!(parts & GPL_OUTPUT)) {
         info.pColorBlendState = w->pColorBlendState;
     }
-    if (!(parts & (GPL_PRE_RASTER | GPL_FRAGMENT))) {
+    if (!(parts & (GPL_PRE_RASTER | GPL_FRAGMENT)) && !libraries) {
         info.layout = VK_NULL_HANDLE;
     }
     if (parts == GPL_VERTEX_INPUT) {
@@ -1044,15 +1056,17 @@ gpl_link(struct client *c, const VkPipeline *libraries, uint32_t n, VkPipeline *
     return 0;
 }
 
-/* Two pipelines from libraries, each library destroyed once linked, and
- * each linked pipeline with one module passed inline (no handle, its
- * VkShaderModuleCreateInfo chained to the stage):
+/* Three pipelines from libraries, each library destroyed once linked:
  *   c->pipeline from four libraries of one part each: vertex input (two
- *     attributes), pre-rasterization (inline vertex shader), fragment
- *     shader, fragment output (no blending);
+ *     attributes), pre-rasterization (its vertex shader passed inline: no
+ *     module handle, the VkShaderModuleCreateInfo chained to the stage),
+ *     fragment shader, fragment output (no blending);
  *   c->pipeline2 from two: vertex input with pre-rasterization (back faces
  *     culled), fragment shader (inline) with fragment output (blended by
- *     the blend constants). */
+ *     the blend constants);
+ *   c->pipeline3 from one library of both shader parts (front faces
+ *     culled), with the vertex input and fragment output its own (other
+ *     blend constants). */
 static int
 gpl_setup(struct client *c)
 {
@@ -1111,7 +1125,7 @@ gpl_setup(struct client *c)
     static const VkGraphicsPipelineLibraryFlagsEXT one[4] = {GPL_VERTEX_INPUT, GPL_PRE_RASTER,
                                                              GPL_FRAGMENT, GPL_OUTPUT};
     for (made = 0; made < 4; made++) {
-        if (gpl_library(c, &p, &wrong, one[made], &lib[made]) != 0) {
+        if (gpl_pipeline(c, &p, &wrong, one[made], NULL, 0, &lib[made]) != 0) {
             goto libs;
         }
     }
@@ -1143,15 +1157,36 @@ gpl_setup(struct client *c)
     p.color_blend.blendConstants[2] = 0.25f;
     p.color_blend.blendConstants[3] = 1.0f;
     made = 0;
-    if (gpl_library(c, &p, &wrong, GPL_VERTEX_INPUT | GPL_PRE_RASTER, &lib[made]) != 0) {
+    if (gpl_pipeline(c, &p, &wrong, GPL_VERTEX_INPUT | GPL_PRE_RASTER, NULL, 0, &lib[made]) != 0) {
         goto libs;
     }
     made++;
-    if (gpl_library(c, &p, &wrong, GPL_FRAGMENT | GPL_OUTPUT, &lib[made]) != 0) {
+    if (gpl_pipeline(c, &p, &wrong, GPL_FRAGMENT | GPL_OUTPUT, NULL, 0, &lib[made]) != 0) {
         goto libs;
     }
     made++;
-    fail = gpl_link(c, lib, 2, &c->pipeline2);
+    if (gpl_link(c, lib, 2, &c->pipeline2) != 0) {
+        goto libs;
+    }
+    for (uint32_t i = 0; i < made; i++) {
+        vkDestroyPipeline(c->device, lib[i], NULL);
+    }
+
+    /* The third: the shaders from one library, the vertex input and
+     * fragment output the link's own; front faces culled (the triangle
+     * the second draw leaves out), other blend constants. */
+    p.stages[1] = (VkPipelineShaderStageCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+        .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main"};
+    p.rasterization.cullMode = VK_CULL_MODE_FRONT_BIT;
+    p.color_blend.blendConstants[0] = 0.25f;
+    p.color_blend.blendConstants[2] = 0.75f;
+    made = 0;
+    if (gpl_pipeline(c, &p, &wrong, GPL_PRE_RASTER | GPL_FRAGMENT, NULL, 0, &lib[made]) != 0) {
+        goto libs;
+    }
+    made++;
+    fail = gpl_pipeline(c, &p, &wrong, GPL_VERTEX_INPUT | GPL_OUTPUT, lib, 1, &c->pipeline3);
 libs:
     for (uint32_t i = 0; i < made; i++) {
         vkDestroyPipeline(c->device, lib[i], NULL);
@@ -1171,7 +1206,9 @@ gpl_draw(struct client *c, VkCommandBuffer cmd)
     vkCmdDraw(cmd, 3, 1, 0, 0);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline2);
     vkCmdDraw(cmd, 6, 1, 3, 0);
-    c->draws = 2;
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline3);
+    vkCmdDraw(cmd, 6, 1, 3, 0);
+    c->draws = 3;
 }
 
 static const struct mode modes[] = {
@@ -1262,6 +1299,7 @@ destroy_client(struct client *c)
     }
     vkDestroyPipeline(c->device, c->pipeline, NULL);
     vkDestroyPipeline(c->device, c->pipeline2, NULL);
+    vkDestroyPipeline(c->device, c->pipeline3, NULL);
 
     vkDestroyPipelineLayout(c->device, c->layout, NULL);
     vkDestroyDescriptorPool(c->device, c->pool, NULL);
