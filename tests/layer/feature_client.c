@@ -49,6 +49,10 @@
  *             faces culled); the first two with a shader passed inline.
  *             Each create info holds state for the parts it does not
  *             provide that would change the picture if it were read.
+ *   gpl-refused  gpl, the first pipeline's pre-rasterization library with
+ *             a vertex shader whose entry point name is longer than the
+ *             trace records: the layer refuses the library, then the
+ *             pipeline linked from it, by name.
  *
  * Prints `feature_client: frame F draws N` per frame and exits 0; 77 when
  * the driver lacks a feature the mode cannot do without; 1 on a Vulkan
@@ -63,6 +67,7 @@
 
 #include "array_const_frag.h"
 #include "array_nonuniform_frag.h"
+#include "attrib_long_vert.h"
 #include "attrib_vert.h"
 #include "bc_sample_frag.h"
 #include "color_frag.h"
@@ -112,6 +117,7 @@ struct client {
     VkPipeline pipeline;
     VkPipeline pipeline2; /* gpl: the second draw's */
     VkPipeline pipeline3; /* gpl: the third draw's */
+    int long_entry;       /* gpl-refused */
     /* Host allocation callbacks for the device (NULL: none) */
     const VkAllocationCallbacks *device_allocator;
     const char *const *exts; /* device extensions the mode needs */
@@ -970,6 +976,10 @@ gpl_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
     return 0;
 }
 
+/* The entry point of attrib_long_vert.h (tests/layer/meson.build): 64
+ * characters, one more than a trace record's entry point holds. */
+#define GPL_LONG_ENTRY "main_named_longer_than_the_sixty_four_bytes_a_trace_record_holds"
+
 #define GPL_VERTEX_INPUT VK_GRAPHICS_PIPELINE_LIBRARY_VERTEX_INPUT_INTERFACE_BIT_EXT
 #define GPL_PRE_RASTER VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT
 #define GPL_FRAGMENT VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT
@@ -1117,6 +1127,11 @@ gpl_setup(struct client *c)
     vku_pipeline_init_for_pass(&p, VK_NULL_HANDLE, fs, c->layout, c->pass, c->width,
                                c->height);
     p.stages[0].pNext = &vs_inline;
+    if (c->long_entry) {
+        vs_inline.codeSize = sizeof(feature_attrib_long_vert);
+        vs_inline.pCode = feature_attrib_long_vert;
+        p.stages[0].pName = GPL_LONG_ENTRY;
+    }
     p.vertex_input.vertexBindingDescriptionCount = 1;
     p.vertex_input.pVertexBindingDescriptions = &binding;
     p.vertex_input.vertexAttributeDescriptionCount = 2;
@@ -1197,6 +1212,15 @@ vs:
     return fail;
 }
 
+/* gpl-refused: gpl, the first pipeline's vertex shader with an entry point
+ * named longer than the trace records. */
+static int
+gpl_refused_setup(struct client *c)
+{
+    c->long_entry = 1;
+    return gpl_setup(c);
+}
+
 static void
 gpl_draw(struct client *c, VkCommandBuffer cmd)
 {
@@ -1218,6 +1242,7 @@ static const struct mode modes[] = {
     {"viewports", 64, 64, viewports_features, viewports_setup, NULL},
     {"recreate", 32, 32, no_features, recreate_setup, recreate_before_frame, recreate_release},
     {"gpl", 64, 64, gpl_features, gpl_setup, NULL, NULL, gpl_draw},
+    {"gpl-refused", 64, 64, gpl_features, gpl_refused_setup, NULL, NULL, gpl_draw},
 };
 
 /* ---------------------------------------------------------------------- */
@@ -1371,7 +1396,7 @@ main(int argc, char **argv)
     if (!c.mode || argc > 3 ||
         (argc == 3 && ((frames = (uint32_t)strtoul(argv[2], NULL, 10)) == 0 ||
                        frames > MAX_FRAMES))) {
-        fprintf(stderr, "usage: " WHO " bc|arrays|f16|viewports|recreate|gpl [FRAMES (1-%u)]\n",
+        fprintf(stderr, "usage: " WHO " bc|arrays|f16|viewports|recreate|gpl|gpl-refused [FRAMES (1-%u)]\n",
                 MAX_FRAMES);
         return 2;
     }
