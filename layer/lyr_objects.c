@@ -2004,8 +2004,7 @@ link_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipelineC
         while (j < nds && dynamic[j] != rd) {
             j++;
         }
-        discard = (pr->has & CAP_PIPELINE_HAS_RASTERIZATION) && pr->rasterizer_discard &&
-                  j == nds;
+        discard = (pr->has & CAP_PIPELINE_HAS_RASTERIZATION) && pr->rasterizer_discard && j == nds;
     } else if (fs) {
         p.view_mask = fs->view_mask;
     }
@@ -2054,11 +2053,10 @@ link_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipelineC
         p.layout = LYR_H(info->layout);
     } else {
         layout_src = owner[1] && pr->layout ? owner[1] : owner[2];
-        p.layout = layout_src ? ((const struct cap_pipeline *)(const void *)layout_src->rec.data)
-                                    ->layout
-                              : 0;
-        o->held[0] = layout_src ? hold_from(dev, layout_src, 0, CAP_OBJ_PIPELINE_LAYOUT, 0)
-                                : NULL;
+        p.layout = layout_src
+                       ? ((const struct cap_pipeline *)(const void *)layout_src->rec.data)->layout
+                       : 0;
+        o->held[0] = layout_src ? hold_from(dev, layout_src, 0, CAP_OBJ_PIPELINE_LAYOUT, 0) : NULL;
         if (pr && fs && pr->layout != fs->layout) {
             LYR_WARN("pipeline 0x%llx: its shader libraries have different layouts and the "
                      "link names none; the replay binds by the pre-rasterization one's",
@@ -2066,8 +2064,7 @@ link_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipelineC
         }
     }
     for (uint32_t k = 1; k < PART_COUNT && !pass_src; k++) {
-        const struct cap_pipeline *h =
-            owner[k] ? (const void *)owner[k]->rec.data : NULL;
+        const struct cap_pipeline *h = owner[k] ? (const void *)owner[k]->rec.data : NULL;
         if (h && h->render_pass) {
             pass_src = owner[k];
             p.render_pass = h->render_pass;
@@ -2086,9 +2083,9 @@ link_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipelineC
     }
 
     size_t rec = cap_rec_begin(&o->rec, &p, sizeof(p));
-#define ARR(field, from, type)                                                                \
-    cap_rec_array(&o->rec, rec, offsetof(struct cap_pipeline, field),                        \
-                  (from) ? CAP_SPAN_PTR(from, (from)->field, type) : NULL,                    \
+#define ARR(field, from, type)                                                                     \
+    cap_rec_array(&o->rec, rec, offsetof(struct cap_pipeline, field),                              \
+                  (from) ? CAP_SPAN_PTR(from, (from)->field, type) : NULL,                         \
                   (from) ? (from)->field.count : 0, sizeof(type))
     cap_rec_array(&o->rec, rec, offsetof(struct cap_pipeline, stages), stages, nst,
                   sizeof(*stages));
@@ -2102,15 +2099,14 @@ link_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipelineC
     cap_rec_array(&o->rec, rec, offsetof(struct cap_pipeline, dynamic_states), dynamic, nds,
                   sizeof(uint32_t));
     if (!o->rec.failed) {
-        size_t st_off = ((const struct cap_pipeline *)(const void *)(o->rec.data + rec))
-                            ->stages.offset;
+        size_t st_off =
+            ((const struct cap_pipeline *)(const void *)(o->rec.data + rec))->stages.offset;
         for (uint32_t i = 0; i < nst; i++) {
             const struct cap_shader_stage *s = stage_src[i];
             const struct cap_pipeline *h = stage_head[i];
             size_t field = st_off + i * sizeof(struct cap_shader_stage);
             if (s->spec_entries.count) {
-                cap_rec_array(&o->rec, rec,
-                              field + offsetof(struct cap_shader_stage, spec_entries),
+                cap_rec_array(&o->rec, rec, field + offsetof(struct cap_shader_stage, spec_entries),
                               CAP_SPAN_PTR(h, s->spec_entries, struct cap_spec_entry),
                               s->spec_entries.count, sizeof(struct cap_spec_entry));
             }

@@ -69,8 +69,7 @@ int
 vku_create_device(VkPhysicalDevice physical, uint32_t family, const void *features,
                   const char *const *exts, uint32_t ext_count, VkDevice *out, VkQueue *queue)
 {
-    return vku_create_device_with(physical, family, features, exts, ext_count, NULL, out,
-                                  queue);
+    return vku_create_device_with(physical, family, features, exts, ext_count, NULL, out, queue);
 }
 
 int

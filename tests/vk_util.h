@@ -69,10 +69,9 @@ vku_create_device(VkPhysicalDevice physical, uint32_t family, const void *featur
 
 /* vku_create_device with host allocation callbacks for the device (NULL:
  * none); the caller destroys the device with the same callbacks. */
-int
-vku_create_device_with(VkPhysicalDevice physical, uint32_t family, const void *features,
-                       const char *const *exts, uint32_t ext_count,
-                       const VkAllocationCallbacks *alloc, VkDevice *out, VkQueue *queue);
+int vku_create_device_with(VkPhysicalDevice physical, uint32_t family, const void *features,
+                           const char *const *exts, uint32_t ext_count,
+                           const VkAllocationCallbacks *alloc, VkDevice *out, VkQueue *queue);
 
 /* The first memory type among `bits` with every flag of `want`, or
  * UINT32_MAX. */
@@ -268,8 +267,7 @@ vku_color_target_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *m
 
 /* Points p->info at the parts of *p, as vku_pipeline_create does before
  * creating (for a caller that changes the create info further). */
-void
-vku_pipeline_point(struct vku_pipeline *p);
+void vku_pipeline_point(struct vku_pipeline *p);
 
 /* Creates the pipeline *p describes.  The caller owns *out.  Returns 0 or
  * -1 (said on stderr). */

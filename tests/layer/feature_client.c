@@ -1013,8 +1013,8 @@ gpl_pipeline(struct client *c, struct vku_pipeline *p, struct vku_pipeline *wron
     info.pNext = &gl;
     info.flags = libraries ? 0 : VK_PIPELINE_CREATE_LIBRARY_BIT_KHR;
     for (uint32_t i = 0; i < p->info.stageCount; i++) {
-        uint32_t part = p->stages[i].stage == VK_SHADER_STAGE_FRAGMENT_BIT ? GPL_FRAGMENT
-                                                                           : GPL_PRE_RASTER;
+        uint32_t part =
+            p->stages[i].stage == VK_SHADER_STAGE_FRAGMENT_BIT ? GPL_FRAGMENT : GPL_PRE_RASTER;
         if (parts & part) {
             stages[ns++] = p->stages[i];
         }
@@ -1080,12 +1080,12 @@ gpl_link(struct client *c, const VkPipeline *libraries, uint32_t n, VkPipeline *
 static int
 gpl_setup(struct client *c)
 {
-    VkShaderModuleCreateInfo vs_inline = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-        .codeSize = sizeof(feature_attrib_vert), .pCode = feature_attrib_vert};
-    VkShaderModuleCreateInfo fs_inline = {
-        .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
-        .codeSize = sizeof(feature_color_frag), .pCode = feature_color_frag};
+    VkShaderModuleCreateInfo vs_inline = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+                                          .codeSize = sizeof(feature_attrib_vert),
+                                          .pCode = feature_attrib_vert};
+    VkShaderModuleCreateInfo fs_inline = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+                                          .codeSize = sizeof(feature_color_frag),
+                                          .pCode = feature_color_frag};
     VkVertexInputBindingDescription binding = {0, sizeof(struct gpl_vertex),
                                                VK_VERTEX_INPUT_RATE_VERTEX};
     VkVertexInputAttributeDescription attrs[2] = {
@@ -1100,12 +1100,10 @@ gpl_setup(struct client *c)
     c->vertices = 3;
     if (vku_buffer_init(c->device, &c->mem, &c->data, sizeof(gpl_vertices),
                         VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
-                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
-                            VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
                         gpl_vertices) != 0 ||
         vku_create_pipeline_layout(c->device, NULL, 0, 0, &c->layout) != 0 ||
-        vku_create_module(c->device, feature_attrib_vert, sizeof(feature_attrib_vert), &vs) !=
-            0) {
+        vku_create_module(c->device, feature_attrib_vert, sizeof(feature_attrib_vert), &vs) != 0) {
         return -1;
     }
     if (vku_create_module(c->device, feature_color_frag, sizeof(feature_color_frag), &fs) != 0) {
@@ -1124,8 +1122,7 @@ gpl_setup(struct client *c)
     wrong.depth_stencil.depthTestEnable = VK_TRUE;
     wrong.depth_stencil.depthCompareOp = VK_COMPARE_OP_NEVER;
 
-    vku_pipeline_init_for_pass(&p, VK_NULL_HANDLE, fs, c->layout, c->pass, c->width,
-                               c->height);
+    vku_pipeline_init_for_pass(&p, VK_NULL_HANDLE, fs, c->layout, c->pass, c->width, c->height);
     p.stages[0].pNext = &vs_inline;
     if (c->long_entry) {
         vs_inline.codeSize = sizeof(feature_attrib_long_vert);
@@ -1153,7 +1150,9 @@ gpl_setup(struct client *c)
 
     p.stages[0] = (VkPipelineShaderStageCreateInfo){
         .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main"};
+        .stage = VK_SHADER_STAGE_VERTEX_BIT,
+        .module = vs,
+        .pName = "main"};
     p.stages[1].module = VK_NULL_HANDLE;
     p.stages[1].pNext = &fs_inline;
     p.rasterization.cullMode = VK_CULL_MODE_BACK_BIT;
@@ -1192,7 +1191,9 @@ gpl_setup(struct client *c)
      * the second draw leaves out), other blend constants. */
     p.stages[1] = (VkPipelineShaderStageCreateInfo){
         .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main"};
+        .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+        .module = fs,
+        .pName = "main"};
     p.rasterization.cullMode = VK_CULL_MODE_FRONT_BIT;
     p.color_blend.blendConstants[0] = 0.25f;
     p.color_blend.blendConstants[2] = 0.75f;
@@ -1396,7 +1397,9 @@ main(int argc, char **argv)
     if (!c.mode || argc > 3 ||
         (argc == 3 && ((frames = (uint32_t)strtoul(argv[2], NULL, 10)) == 0 ||
                        frames > MAX_FRAMES))) {
-        fprintf(stderr, "usage: " WHO " bc|arrays|f16|viewports|recreate|gpl|gpl-refused [FRAMES (1-%u)]\n",
+        fprintf(stderr,
+                "usage: " WHO " bc|arrays|f16|viewports|recreate|gpl|gpl-refused "
+                "[FRAMES (1-%u)]\n",
                 MAX_FRAMES);
         return 2;
     }
