@@ -568,7 +568,9 @@ def main():
         if args.keep:
             dst = os.path.join(args.keep, args.case)
             shutil.rmtree(dst, ignore_errors=True)
-            shutil.copytree(tmp, dst, ignore=shutil.ignore_patterns("share", "runtime"))
+            # Links and sockets (a browser profile's lock) stay behind.
+            shutil.copytree(tmp, dst, symlinks=True,
+                            ignore=shutil.ignore_patterns("share", "runtime", "profile"))
     return 1 if FAIL else 0
 
 
