@@ -214,6 +214,9 @@ struct lyr_object {
     struct lyr_object **held;
     uint32_t held_count;
     uint32_t has_tessellation; /* pipelines */
+    /* Graphics pipelines: the VkGraphicsPipelineLibraryFlagsEXT parts the
+     * record describes (all four unless the pipeline is a library). */
+    uint32_t pipeline_parts;
 };
 
 /* A descriptor set: its layout and the current contents. */

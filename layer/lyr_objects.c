@@ -354,16 +354,13 @@ lyr_CreateSampler(VkDevice device, const VkSamplerCreateInfo *info,
     return res;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
-                       const VkAllocationCallbacks *alloc, VkShaderModule *out)
+/* The shadow of a shader module made from `info`, under `handle` (0 for
+ * a module passed inline in a pipeline stage); NULL when out of memory.
+ * The caller owns the result. */
+static struct lyr_object *
+module_new(const VkShaderModuleCreateInfo *info, uint64_t handle)
 {
-    struct lyr_device *dev = DEV(device);
-    VkResult res = dev->vk.CreateShaderModule(device, info, alloc, out);
-    if (res != VK_SUCCESS) {
-        return res;
-    }
-    struct lyr_object *o = object_new(CAP_BLOCK_SHADER_MODULE, LYR_H(*out));
+    struct lyr_object *o = object_new(CAP_BLOCK_SHADER_MODULE, handle);
     if (o) {
         /* In the trace a module is named by a number of its own, not by its
          * handle: applications destroy modules once their pipelines exist,
@@ -377,7 +374,19 @@ lyr_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
          * field until the capture stores the words. */
         o->parent = info->codeSize;
     }
-    object_put(dev, CAP_OBJ_SHADER_MODULE, o);
+    return o;
+}
+
+static VKAPI_ATTR VkResult VKAPI_CALL
+lyr_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
+                       const VkAllocationCallbacks *alloc, VkShaderModule *out)
+{
+    struct lyr_device *dev = DEV(device);
+    VkResult res = dev->vk.CreateShaderModule(device, info, alloc, out);
+    if (res != VK_SUCCESS) {
+        return res;
+    }
+    object_put(dev, CAP_OBJ_SHADER_MODULE, module_new(info, LYR_H(*out)));
     return res;
 }
 
@@ -1397,96 +1406,224 @@ has_dynamic(const VkPipelineDynamicStateCreateInfo *ds, VkDynamicState state)
     return 0;
 }
 
-/* Builds the record of one pipeline; returns NULL (logged) when the
- * pipeline uses state the trace cannot describe. */
-static struct lyr_object *
-build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipelineCreateInfo *info)
+/*
+ * Graphics pipeline libraries (VK_EXT_graphics_pipeline_library; the
+ * specification's "Graphics Pipeline Libraries"): a graphics pipeline is
+ * made of four parts, and a library provides some of them.  The driver
+ * ignores a library's create info for the parts it does not provide (that
+ * state may be garbage), so a library's record holds only what its parts
+ * own.  A pipeline linked from libraries (VkPipelineLibraryCreateInfoKHR),
+ * with or without parts of its own, is recorded at link time as one
+ * ordinary record merged from its sources' records: the application may
+ * destroy the libraries right after.
+ */
+#define PART_VERTEX_INPUT VK_GRAPHICS_PIPELINE_LIBRARY_VERTEX_INPUT_INTERFACE_BIT_EXT
+#define PART_PRE_RASTER VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT
+#define PART_FRAGMENT VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT
+#define PART_OUTPUT VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT
+#define PART_ALL (PART_VERTEX_INPUT | PART_PRE_RASTER | PART_FRAGMENT | PART_OUTPUT)
+#define PART_COUNT 4
+
+/* In the order of the bits. */
+static const char *const part_names[PART_COUNT] = {
+    "vertex input interface",
+    "pre-rasterization shaders",
+    "fragment shader",
+    "fragment output interface",
+};
+
+/* The parts a pipeline's own create info provides. */
+static uint32_t
+own_parts(const VkGraphicsPipelineCreateInfo *info)
 {
-    const VkPipelineDynamicStateCreateInfo *dyn = info->pDynamicState;
-    struct cap_pipeline p = {
+    const VkGraphicsPipelineLibraryCreateInfoEXT *gl =
+        find_next(info->pNext, VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_LIBRARY_CREATE_INFO_EXT);
+    const VkPipelineLibraryCreateInfoKHR *li =
+        find_next(info->pNext, VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR);
+    if (gl) {
+        return gl->flags & PART_ALL;
+    }
+    /* Without the structure a library or a linked pipeline provides no
+     * part itself, any other pipeline all of them. */
+    if ((info->flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR) || (li && li->libraryCount)) {
+        return 0;
+    }
+    return PART_ALL;
+}
+
+/* The part a shader stage belongs to. */
+static uint32_t
+stage_part(VkShaderStageFlagBits stage)
+{
+    return stage == VK_SHADER_STAGE_FRAGMENT_BIT ? PART_FRAGMENT : PART_PRE_RASTER;
+}
+
+/* Writes the names of the parts in `parts` into buf, comma-separated. */
+static const char *
+parts_text(uint32_t parts, char *buf, size_t size)
+{
+    size_t at = 0;
+    buf[0] = '\0';
+    for (uint32_t k = 0; k < PART_COUNT; k++) {
+        if (parts & (1u << k) && at < size) {
+            int n = snprintf(buf + at, size - at, "%s%s", at ? ", " : "", part_names[k]);
+            at += n > 0 ? (size_t)n : 0;
+        }
+    }
+    return buf;
+}
+
+/* The shadow of the module stage `s` runs, referenced for the caller: the
+ * live one its handle names or, when the handle is VK_NULL_HANDLE, one
+ * made from the VkShaderModuleCreateInfo chained to the stage (what
+ * VK_EXT_graphics_pipeline_library allows; ANGLE and DXVK pass their
+ * shaders so).  NULL, logged by name, when the layer cannot have it. */
+static struct lyr_object *
+stage_module(struct lyr_device *dev, const char *what, uint64_t handle,
+             const VkPipelineShaderStageCreateInfo *s)
+{
+    struct lyr_object *m;
+    if (s->module) {
+        pthread_mutex_lock(&dev->lock);
+        m = lyr_map_get(&dev->objects[CAP_OBJ_SHADER_MODULE], LYR_H(s->module));
+        if (m) {
+            __atomic_add_fetch(&m->refs, 1, __ATOMIC_ACQ_REL);
+        }
+        pthread_mutex_unlock(&dev->lock);
+        if (!m) {
+            LYR_WARN("%s 0x%llx: unknown shader module", what, (unsigned long long)handle);
+        }
+        return m;
+    }
+    const VkShaderModuleCreateInfo *mi =
+        find_next(s->pNext, VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
+    if (mi) {
+        m = module_new(mi, 0);
+        if (!m || m->rec.failed || m->data.failed) {
+            LYR_ERROR("out of memory tracking %s 0x%llx", what, (unsigned long long)handle);
+            object_free(m);
+            return NULL;
+        }
+        return m;
+    }
+    if (find_next(s->pNext,
+                  VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_MODULE_IDENTIFIER_CREATE_INFO_EXT)) {
+        LYR_WARN("%s 0x%llx: a stage names its shader by a module identifier "
+                 "(VK_EXT_shader_module_identifier), which overshade does not capture",
+                 what, (unsigned long long)handle);
+    } else {
+        LYR_WARN("%s 0x%llx: a stage without a shader module is not captured", what,
+                 (unsigned long long)handle);
+    }
+    return NULL;
+}
+
+/* A pipeline holds its layout and render pass (object_hold). */
+static void
+hold_pipeline_objects(struct lyr_device *dev, struct lyr_object *o, uint64_t layout,
+                      uint64_t render_pass)
+{
+    static const enum cap_object_kind kinds[2] = {CAP_OBJ_PIPELINE_LAYOUT, CAP_OBJ_RENDER_PASS};
+    uint64_t handles[2] = {layout, render_pass};
+    if (object_hold(dev, o, kinds, handles, 2) != 0) {
+        o->rec.failed = 1;
+    }
+}
+
+/* The head of a graphics pipeline record before any state is read. */
+static struct cap_pipeline
+pipeline_defaults(uint64_t handle, VkPipelineCreateFlags flags)
+{
+    return (struct cap_pipeline){
         .handle = handle,
-        .layout = LYR_H(info->layout),
-        .render_pass = LYR_H(info->renderPass),
-        .subpass = info->subpass,
-        .flags = info->flags,
+        .flags = flags,
         .bind_point = VK_PIPELINE_BIND_POINT_GRAPHICS,
         .domain_origin = VK_TESSELLATION_DOMAIN_ORIGIN_UPPER_LEFT,
         .line_width = 1.0f,
         .samples = VK_SAMPLE_COUNT_1_BIT,
         .sample_mask = UINT32_MAX,
     };
-    if (info->flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR ||
-        find_next(info->pNext, VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR)) {
-        LYR_WARN("pipeline 0x%llx uses pipeline libraries, which overshade does not capture",
-                 (unsigned long long)handle);
-        return NULL;
-    }
+}
+
+/* Builds the record of the `parts` of a pipeline its own create info
+ * provides (all four for a pipeline without libraries), holding its layout
+ * and render pass; reads nothing of the other parts.  Returns NULL
+ * (logged) when the pipeline uses state the trace cannot describe. */
+static struct lyr_object *
+build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipelineCreateInfo *info,
+               uint32_t parts)
+{
+    const VkPipelineDynamicStateCreateInfo *dyn = info->pDynamicState;
+    const int vi = (parts & PART_VERTEX_INPUT) != 0, pr = (parts & PART_PRE_RASTER) != 0;
+    const int fs = (parts & PART_FRAGMENT) != 0, fo = (parts & PART_OUTPUT) != 0;
+    /* The layout belongs to the shader parts, the render pass to all but
+     * the vertex input. */
+    const VkRenderPass render_pass = pr || fs || fo ? info->renderPass : VK_NULL_HANDLE;
+    struct cap_pipeline p = pipeline_defaults(handle, info->flags);
+    p.layout = pr || fs ? LYR_H(info->layout) : 0;
+    p.render_pass = LYR_H(render_pass);
+    p.subpass = render_pass ? info->subpass : 0;
+    const uint32_t stage_count = pr || fs ? info->stageCount : 0;
     struct lyr_object *o = object_new(CAP_BLOCK_PIPELINE, handle);
-    struct cap_shader_stage *stages = calloc(info->stageCount + 1, sizeof(*stages));
-    uint32_t nvb = 0, nva = 0, nvp = 0, nsc = 0, nba = 0, nds = 0, ncf = 0;
+    struct cap_shader_stage *stages = calloc(stage_count + 1, sizeof(*stages));
+    uint32_t *stage_from = calloc(stage_count + 1, sizeof(*stage_from));
+    uint32_t nst = 0, nvb = 0, nva = 0, nvp = 0, nsc = 0, nba = 0, nds = 0, ncf = 0;
     const VkVertexInputBindingDescription *vb = NULL;
     const VkVertexInputAttributeDescription *va = NULL;
     const VkPipelineColorBlendStateCreateInfo *cb = NULL;
     const VkPipelineRenderingCreateInfo *ri =
         find_next(info->pNext, VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO);
-    if (!o || !stages) {
+    if (!o || !stages || !stage_from) {
         goto oom;
     }
-    o->modules = calloc(info->stageCount + 1, sizeof(*o->modules));
+    o->pipeline_parts = parts;
+    o->modules = calloc(stage_count + 1, sizeof(*o->modules));
     if (!o->modules) {
         goto oom;
     }
 
-    int rasterizer_discard = info->pRasterizationState &&
+    int rasterizer_discard = pr && info->pRasterizationState &&
                              info->pRasterizationState->rasterizerDiscardEnable &&
                              !has_dynamic(dyn, VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE);
 
-    for (uint32_t i = 0; i < info->stageCount; i++) {
+    for (uint32_t i = 0; i < stage_count; i++) {
         const VkPipelineShaderStageCreateInfo *s = &info->pStages[i];
-        if (!s->module) {
-            LYR_WARN("pipeline 0x%llx: a stage without a shader module is not captured",
-                     (unsigned long long)handle);
-            goto unsupported;
+        if (!(stage_part(s->stage) & parts)) {
+            continue;
         }
-        if (strlen(s->pName) >= sizeof(stages[i].entry)) {
+        if (strlen(s->pName) >= sizeof(stages[nst].entry)) {
             LYR_WARN("pipeline 0x%llx: entry point name too long", (unsigned long long)handle);
             goto unsupported;
         }
-        stages[i].stage = s->stage;
-        stages[i].flags = s->flags;
-        snprintf(stages[i].entry, sizeof(stages[i].entry), "%s", s->pName);
-        pthread_mutex_lock(&dev->lock);
-        struct lyr_object *m = lyr_map_get(&dev->objects[CAP_OBJ_SHADER_MODULE],
-                                           LYR_H(s->module));
-        if (m) {
-            __atomic_add_fetch(&m->refs, 1, __ATOMIC_ACQ_REL);
-        }
-        pthread_mutex_unlock(&dev->lock);
+        struct lyr_object *m = stage_module(dev, "pipeline", handle, s);
         if (!m) {
-            LYR_WARN("pipeline 0x%llx: unknown shader module", (unsigned long long)handle);
             goto unsupported;
         }
-        stages[i].module = ((const struct cap_shader_module *)(const void *)m->rec.data)->handle;
         o->modules[o->module_count++] = m;
+        stages[nst].stage = s->stage;
+        stages[nst].flags = s->flags;
+        snprintf(stages[nst].entry, sizeof(stages[nst].entry), "%s", s->pName);
+        stages[nst].module = ((const struct cap_shader_module *)(const void *)m->rec.data)->handle;
+        stage_from[nst++] = i;
         if (s->stage & (VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT |
                         VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT)) {
             o->has_tessellation = 1;
         }
     }
 
-    if (info->pVertexInputState && !has_dynamic(dyn, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT)) {
+    if (vi && info->pVertexInputState && !has_dynamic(dyn, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT)) {
         p.has |= CAP_PIPELINE_HAS_VERTEX_INPUT;
         nvb = info->pVertexInputState->vertexBindingDescriptionCount;
         nva = info->pVertexInputState->vertexAttributeDescriptionCount;
         vb = info->pVertexInputState->pVertexBindingDescriptions;
         va = info->pVertexInputState->pVertexAttributeDescriptions;
     }
-    if (info->pInputAssemblyState) {
+    if (vi && info->pInputAssemblyState) {
         p.has |= CAP_PIPELINE_HAS_INPUT_ASSEMBLY;
         p.topology = info->pInputAssemblyState->topology;
         p.primitive_restart = info->pInputAssemblyState->primitiveRestartEnable;
     }
-    if (o->has_tessellation && info->pTessellationState) {
+    if (pr && o->has_tessellation && info->pTessellationState) {
         p.has |= CAP_PIPELINE_HAS_TESSELLATION;
         p.patch_control_points = info->pTessellationState->patchControlPoints;
         const VkPipelineTessellationDomainOriginStateCreateInfo *dom =
@@ -1496,7 +1633,7 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
             p.domain_origin = dom->domainOrigin;
         }
     }
-    if (info->pRasterizationState) {
+    if (pr && info->pRasterizationState) {
         const VkPipelineRasterizationStateCreateInfo *r = info->pRasterizationState;
         p.has |= CAP_PIPELINE_HAS_RASTERIZATION;
         p.depth_clamp_enable = r->depthClampEnable;
@@ -1523,7 +1660,7 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
         }
     }
     if (!rasterizer_discard) {
-        if (info->pViewportState) {
+        if (pr && info->pViewportState) {
             const VkPipelineViewportStateCreateInfo *v = info->pViewportState;
             p.has |= CAP_PIPELINE_HAS_VIEWPORT;
             p.viewport_count = v->viewportCount;
@@ -1542,7 +1679,8 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
                 nsc = v->scissorCount;
             }
         }
-        if (info->pMultisampleState) {
+        /* Multisample state belongs to both fragment parts. */
+        if ((fs || fo) && info->pMultisampleState) {
             const VkPipelineMultisampleStateCreateInfo *m = info->pMultisampleState;
             p.has |= CAP_PIPELINE_HAS_MULTISAMPLE;
             p.samples = m->rasterizationSamples;
@@ -1552,7 +1690,7 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
             p.alpha_to_coverage = m->alphaToCoverageEnable;
             p.alpha_to_one = m->alphaToOneEnable;
         }
-        if (info->pDepthStencilState) {
+        if (fs && info->pDepthStencilState) {
             const VkPipelineDepthStencilStateCreateInfo *d = info->pDepthStencilState;
             p.has |= CAP_PIPELINE_HAS_DEPTH_STENCIL;
             p.depth_test = d->depthTestEnable;
@@ -1573,7 +1711,7 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
                 d->back.reference,   0,
             };
         }
-        if (info->pColorBlendState) {
+        if (fo && info->pColorBlendState) {
             cb = info->pColorBlendState;
             p.has |= CAP_PIPELINE_HAS_COLOR_BLEND;
             p.logic_op_enable = cb->logicOpEnable;
@@ -1585,12 +1723,16 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
     if (dyn) {
         nds = dyn->dynamicStateCount;
     }
-    if (ri && !info->renderPass) {
+    if (ri && (pr || fs || fo) && !render_pass) {
+        /* The view mask belongs to the shader parts, the formats to the
+         * fragment output. */
         p.has |= CAP_PIPELINE_HAS_RENDERING;
-        p.view_mask = ri->viewMask;
-        p.depth_format = ri->depthAttachmentFormat;
-        p.stencil_format = ri->stencilAttachmentFormat;
-        ncf = ri->colorAttachmentCount;
+        p.view_mask = pr || fs ? ri->viewMask : 0;
+        if (fo) {
+            p.depth_format = ri->depthAttachmentFormat;
+            p.stencil_format = ri->stencilAttachmentFormat;
+            ncf = ri->colorAttachmentCount;
+        }
     }
 
     struct cap_vertex_binding *bindings = calloc(nvb + 1, sizeof(*bindings));
@@ -1603,8 +1745,7 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
         goto oom;
     }
     const VkPipelineVertexInputDivisorStateCreateInfoEXT *div =
-        info->pVertexInputState
-            ? find_next(info->pVertexInputState->pNext,
+        nvb ? find_next(info->pVertexInputState->pNext,
                         VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_DIVISOR_STATE_CREATE_INFO_EXT)
             : NULL;
     for (uint32_t i = 0; i < nvb; i++) {
@@ -1632,7 +1773,7 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
     size_t rec = cap_rec_begin(&o->rec, &p, sizeof(p));
 #define ARR(field, ptr, n, size)                                                           \
     cap_rec_array(&o->rec, rec, offsetof(struct cap_pipeline, field), ptr, n, size)
-    ARR(stages, stages, info->stageCount, sizeof(*stages));
+    ARR(stages, stages, nst, sizeof(*stages));
     ARR(vertex_bindings, bindings, nvb, sizeof(*bindings));
     ARR(vertex_attributes, attrs, nva, sizeof(*attrs));
     ARR(viewports, nvp ? info->pViewportState->pViewports : NULL, nvp,
@@ -1649,8 +1790,8 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
     if (!o->rec.failed) {
         const struct cap_pipeline *ph = (const void *)(o->rec.data + rec);
         size_t st_off = ph->stages.offset;
-        for (uint32_t i = 0; i < info->stageCount; i++) {
-            const VkSpecializationInfo *si = info->pStages[i].pSpecializationInfo;
+        for (uint32_t i = 0; i < nst; i++) {
+            const VkSpecializationInfo *si = info->pStages[stage_from[i]].pSpecializationInfo;
             if (!si) {
                 continue;
             }
@@ -1673,26 +1814,364 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
     }
     cap_rec_end(&o->rec, rec, 0);
     free(stages);
+    free(stage_from);
+    hold_pipeline_objects(dev, o, p.layout, p.render_pass);
     return o;
 
 oom:
     LYR_ERROR("out of memory tracking pipeline 0x%llx", (unsigned long long)handle);
 unsupported:
     free(stages);
+    free(stage_from);
     object_free(o);
     return NULL;
 }
 
-/* A pipeline holds its layout and render pass (object_hold). */
 static void
-hold_pipeline_objects(struct lyr_device *dev, struct lyr_object *o, VkPipelineLayout layout,
-                      VkRenderPass render_pass)
+copy_multisample(struct cap_pipeline *p, const struct cap_pipeline *from)
 {
-    static const enum cap_object_kind kinds[2] = {CAP_OBJ_PIPELINE_LAYOUT, CAP_OBJ_RENDER_PASS};
-    uint64_t handles[2] = {LYR_H(layout), LYR_H(render_pass)};
-    if (object_hold(dev, o, kinds, handles, 2) != 0) {
-        o->rec.failed = 1;
+    p->has |= CAP_PIPELINE_HAS_MULTISAMPLE;
+    p->samples = from->samples;
+    p->sample_shading_enable = from->sample_shading_enable;
+    p->min_sample_shading = from->min_sample_shading;
+    p->sample_mask = from->sample_mask;
+    p->alpha_to_coverage = from->alpha_to_coverage;
+    p->alpha_to_one = from->alpha_to_one;
+}
+
+/* Adds the dynamic states of record h not in states[0, *n) (room for all). */
+static void
+union_dynamic(uint32_t *states, uint32_t *n, const struct cap_pipeline *h)
+{
+    const uint32_t *d = CAP_SPAN_PTR(h, h->dynamic_states, uint32_t);
+    for (uint32_t i = 0; i < h->dynamic_states.count; i++) {
+        uint32_t j = 0;
+        while (j < *n && states[j] != d[i]) {
+            j++;
+        }
+        if (j == *n) {
+            states[(*n)++] = d[i];
+        }
     }
+}
+
+/* A reference on the object held[i] of `from`, or on the live one of
+ * `kind` named `handle` when from is NULL. */
+static struct lyr_object *
+hold_from(struct lyr_device *dev, const struct lyr_object *from, uint32_t i,
+          enum cap_object_kind kind, uint64_t handle)
+{
+    struct lyr_object *h = NULL;
+    pthread_mutex_lock(&dev->lock);
+    if (from) {
+        h = i < from->held_count ? from->held[i] : NULL;
+    } else if (handle) {
+        h = lyr_map_get(&dev->objects[kind], handle);
+    }
+    if (h) {
+        __atomic_add_fetch(&h->refs, 1, __ATOMIC_ACQ_REL);
+    }
+    pthread_mutex_unlock(&dev->lock);
+    return h;
+}
+
+/* The record of a pipeline linked from the libraries `li` names, and from
+ * `own` (the parts its own create info provides; NULL for none): each part
+ * taken from the one source that provides it, the dynamic states the
+ * union of theirs, the modules and the layout and render pass held as the
+ * sources hold them.  Returns NULL (logged, naming what) when a library
+ * is unknown to the layer, a part comes from two sources, or a pipeline
+ * that is not itself a library lacks a part. */
+static struct lyr_object *
+link_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipelineCreateInfo *info,
+              const VkPipelineLibraryCreateInfoKHR *li, struct lyr_object *own)
+{
+    const uint32_t nlib = li->libraryCount;
+    struct lyr_object **src = calloc(nlib + 2, sizeof(*src));
+    struct lyr_object *owner[PART_COUNT] = {0};
+    struct lyr_object *o = NULL;
+    struct cap_shader_stage *stages = NULL;
+    const struct cap_shader_stage **stage_src = NULL;
+    const struct cap_pipeline **stage_head = NULL;
+    uint32_t *dynamic = NULL;
+    uint32_t first_lib = own ? 1 : 0, nsrc = first_lib, parts = 0;
+    uint32_t nst = 0, nmod = 0, nds = 0;
+    char names[160];
+
+    if (!src) {
+        goto oom;
+    }
+    src[0] = own;
+    pthread_mutex_lock(&dev->lock);
+    for (uint32_t i = 0; i < nlib; i++) {
+        struct lyr_object *l =
+            lyr_map_get(&dev->objects[CAP_OBJ_PIPELINE], LYR_H(li->pLibraries[i]));
+        if (l) {
+            __atomic_add_fetch(&l->refs, 1, __ATOMIC_ACQ_REL);
+        }
+        src[nsrc++] = l;
+    }
+    pthread_mutex_unlock(&dev->lock);
+    for (uint32_t i = first_lib; i < nsrc; i++) {
+        if (!src[i] || !src[i]->pipeline_parts) {
+            LYR_WARN("pipeline 0x%llx links library 0x%llx, which the layer does not know "
+                     "(it said why when the library was made)",
+                     (unsigned long long)handle,
+                     (unsigned long long)LYR_H(li->pLibraries[i - first_lib]));
+            goto unsupported;
+        }
+    }
+    for (uint32_t i = 0; i < nsrc; i++) {
+        const struct cap_pipeline *h = (const void *)src[i]->rec.data;
+        for (uint32_t k = 0; k < PART_COUNT; k++) {
+            if (!(src[i]->pipeline_parts & (1u << k))) {
+                continue;
+            }
+            if (owner[k]) {
+                LYR_WARN("pipeline 0x%llx takes its %s from two sources; not captured",
+                         (unsigned long long)handle, part_names[k]);
+                goto unsupported;
+            }
+            owner[k] = src[i];
+            parts |= 1u << k;
+        }
+        nst += h->stages.count;
+        nmod += src[i]->module_count;
+        nds += h->dynamic_states.count;
+    }
+
+    stages = calloc(nst + 1, sizeof(*stages));
+    stage_src = calloc(nst + 1, sizeof(*stage_src));
+    stage_head = calloc(nst + 1, sizeof(*stage_head));
+    dynamic = calloc(nds + 1, sizeof(*dynamic));
+    o = object_new(CAP_BLOCK_PIPELINE, handle);
+    if (!stages || !stage_src || !stage_head || !dynamic || !o ||
+        !(o->modules = calloc(nmod + 1, sizeof(*o->modules))) ||
+        !(o->held = calloc(2, sizeof(*o->held)))) {
+        goto oom;
+    }
+    o->held_count = 2;
+    o->pipeline_parts = parts;
+    nst = 0;
+    nds = 0;
+    for (uint32_t i = 0; i < nsrc; i++) {
+        const struct cap_pipeline *h = (const void *)src[i]->rec.data;
+        const struct cap_shader_stage *st = CAP_SPAN_PTR(h, h->stages, struct cap_shader_stage);
+        for (uint32_t j = 0; j < h->stages.count; j++) {
+            stage_src[nst] = &st[j];
+            stage_head[nst] = h;
+            stages[nst] = st[j];
+            stages[nst].spec_entries = (struct cap_span){0, 0};
+            stages[nst].spec_data = (struct cap_span){0, 0};
+            nst++;
+        }
+        for (uint32_t j = 0; j < src[i]->module_count; j++) {
+            __atomic_add_fetch(&src[i]->modules[j]->refs, 1, __ATOMIC_ACQ_REL);
+            o->modules[o->module_count++] = src[i]->modules[j];
+        }
+        o->has_tessellation |= src[i]->has_tessellation;
+        union_dynamic(dynamic, &nds, h);
+    }
+
+#define HEAD(k) (owner[k] ? (const struct cap_pipeline *)(const void *)owner[k]->rec.data : NULL)
+    const struct cap_pipeline *vi = HEAD(0), *pr = HEAD(1), *fs = HEAD(2), *fo = HEAD(3);
+#undef HEAD
+    struct cap_pipeline p = pipeline_defaults(handle, info->flags);
+    int discard = 0;
+    if (vi) {
+        p.has |= vi->has & (CAP_PIPELINE_HAS_VERTEX_INPUT | CAP_PIPELINE_HAS_INPUT_ASSEMBLY);
+        p.topology = vi->topology;
+        p.primitive_restart = vi->primitive_restart;
+    }
+    if (pr) {
+        p.has |= pr->has & (CAP_PIPELINE_HAS_TESSELLATION | CAP_PIPELINE_HAS_VIEWPORT |
+                            CAP_PIPELINE_HAS_RASTERIZATION | CAP_PIPELINE_HAS_RENDERING);
+        p.patch_control_points = pr->patch_control_points;
+        p.domain_origin = pr->domain_origin;
+        p.viewport_count = pr->viewport_count;
+        p.scissor_count = pr->scissor_count;
+        p.negative_one_to_one = pr->negative_one_to_one;
+        p.depth_clamp_enable = pr->depth_clamp_enable;
+        p.rasterizer_discard = pr->rasterizer_discard;
+        p.polygon_mode = pr->polygon_mode;
+        p.cull_mode = pr->cull_mode;
+        p.front_face = pr->front_face;
+        p.depth_bias_enable = pr->depth_bias_enable;
+        p.depth_bias_constant = pr->depth_bias_constant;
+        p.depth_bias_clamp = pr->depth_bias_clamp;
+        p.depth_bias_slope = pr->depth_bias_slope;
+        p.line_width = pr->line_width;
+        p.depth_clip_enable = pr->depth_clip_enable;
+        p.provoking_vertex = pr->provoking_vertex;
+        p.view_mask = pr->view_mask;
+        uint32_t rd = VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE, j = 0;
+        while (j < nds && dynamic[j] != rd) {
+            j++;
+        }
+        discard = (pr->has & CAP_PIPELINE_HAS_RASTERIZATION) && pr->rasterizer_discard && j == nds;
+    } else if (fs) {
+        p.view_mask = fs->view_mask;
+    }
+    /* A discarding pipeline keeps no fragment state (build_pipeline). */
+    if (fs && !discard) {
+        p.has |= fs->has & CAP_PIPELINE_HAS_DEPTH_STENCIL;
+        p.depth_test = fs->depth_test;
+        p.depth_write = fs->depth_write;
+        p.depth_compare = fs->depth_compare;
+        p.depth_bounds_test = fs->depth_bounds_test;
+        p.stencil_test = fs->stencil_test;
+        p.min_depth_bounds = fs->min_depth_bounds;
+        p.max_depth_bounds = fs->max_depth_bounds;
+        p.front = fs->front;
+        p.back = fs->back;
+        if (fs->has & CAP_PIPELINE_HAS_MULTISAMPLE) {
+            copy_multisample(&p, fs);
+        }
+    }
+    if (fo) {
+        p.has |= fo->has & CAP_PIPELINE_HAS_RENDERING;
+        p.depth_format = fo->depth_format;
+        p.stencil_format = fo->stencil_format;
+    }
+    if (fo && !discard) {
+        p.has |= fo->has & CAP_PIPELINE_HAS_COLOR_BLEND;
+        p.logic_op_enable = fo->logic_op_enable;
+        p.logic_op = fo->logic_op;
+        memcpy(p.blend_constants, fo->blend_constants, sizeof(p.blend_constants));
+        /* Both fragment parts carry the multisample state; the
+         * specification has them identical. */
+        if (fo->has & CAP_PIPELINE_HAS_MULTISAMPLE) {
+            copy_multisample(&p, fo);
+        }
+    }
+    if (fs) {
+        p.has |= fs->has & CAP_PIPELINE_HAS_RENDERING;
+    }
+
+    /* The link names the layout of the whole pipeline; where it names none
+     * the layer knows, the pre-rasterization part's stands, else the
+     * fragment shader's.  The render pass is the same in every part. */
+    const struct lyr_object *layout_src = NULL, *pass_src = NULL;
+    o->held[0] = hold_from(dev, NULL, 0, CAP_OBJ_PIPELINE_LAYOUT, LYR_H(info->layout));
+    if (o->held[0]) {
+        p.layout = LYR_H(info->layout);
+    } else {
+        layout_src = owner[1] && pr->layout ? owner[1] : owner[2];
+        p.layout = layout_src
+                       ? ((const struct cap_pipeline *)(const void *)layout_src->rec.data)->layout
+                       : 0;
+        o->held[0] = layout_src ? hold_from(dev, layout_src, 0, CAP_OBJ_PIPELINE_LAYOUT, 0) : NULL;
+        if (pr && fs && pr->layout != fs->layout) {
+            LYR_WARN("pipeline 0x%llx: its shader libraries have different layouts and the "
+                     "link names none; the replay binds by the pre-rasterization one's",
+                     (unsigned long long)handle);
+        }
+    }
+    for (uint32_t k = 1; k < PART_COUNT && !pass_src; k++) {
+        const struct cap_pipeline *h = owner[k] ? (const void *)owner[k]->rec.data : NULL;
+        if (h && h->render_pass) {
+            pass_src = owner[k];
+            p.render_pass = h->render_pass;
+            p.subpass = h->subpass;
+        }
+    }
+    o->held[1] = pass_src ? hold_from(dev, pass_src, 1, CAP_OBJ_RENDER_PASS, 0) : NULL;
+
+    if (!(info->flags & VK_PIPELINE_CREATE_LIBRARY_BIT_KHR)) {
+        uint32_t need = discard ? PART_VERTEX_INPUT | PART_PRE_RASTER : PART_ALL;
+        if ((parts & need) != need) {
+            LYR_WARN("pipeline 0x%llx is linked without its %s; not captured",
+                     (unsigned long long)handle, parts_text(need & ~parts, names, sizeof(names)));
+            goto unsupported;
+        }
+    }
+
+    size_t rec = cap_rec_begin(&o->rec, &p, sizeof(p));
+#define ARR(field, from, type)                                                                     \
+    cap_rec_array(&o->rec, rec, offsetof(struct cap_pipeline, field),                              \
+                  (from) ? CAP_SPAN_PTR(from, (from)->field, type) : NULL,                         \
+                  (from) ? (from)->field.count : 0, sizeof(type))
+    cap_rec_array(&o->rec, rec, offsetof(struct cap_pipeline, stages), stages, nst,
+                  sizeof(*stages));
+    ARR(vertex_bindings, vi, struct cap_vertex_binding);
+    ARR(vertex_attributes, vi, struct cap_vertex_attribute);
+    ARR(viewports, pr, struct cap_viewport);
+    ARR(scissors, pr, struct cap_rect);
+    ARR(blend_attachments, discard ? NULL : fo, struct cap_blend_attachment);
+    ARR(color_formats, fo, uint32_t);
+#undef ARR
+    cap_rec_array(&o->rec, rec, offsetof(struct cap_pipeline, dynamic_states), dynamic, nds,
+                  sizeof(uint32_t));
+    if (!o->rec.failed) {
+        size_t st_off =
+            ((const struct cap_pipeline *)(const void *)(o->rec.data + rec))->stages.offset;
+        for (uint32_t i = 0; i < nst; i++) {
+            const struct cap_shader_stage *s = stage_src[i];
+            const struct cap_pipeline *h = stage_head[i];
+            size_t field = st_off + i * sizeof(struct cap_shader_stage);
+            if (s->spec_entries.count) {
+                cap_rec_array(&o->rec, rec, field + offsetof(struct cap_shader_stage, spec_entries),
+                              CAP_SPAN_PTR(h, s->spec_entries, struct cap_spec_entry),
+                              s->spec_entries.count, sizeof(struct cap_spec_entry));
+            }
+            if (s->spec_data.count) {
+                cap_rec_array(&o->rec, rec, field + offsetof(struct cap_shader_stage, spec_data),
+                              CAP_SPAN_PTR(h, s->spec_data, uint8_t), s->spec_data.count, 1);
+            }
+        }
+    }
+    cap_rec_end(&o->rec, rec, 0);
+    goto done;
+
+oom:
+    LYR_ERROR("out of memory tracking pipeline 0x%llx", (unsigned long long)handle);
+unsupported:
+    object_free(o);
+    o = NULL;
+done:
+    for (uint32_t i = first_lib; src && i < nsrc; i++) {
+        object_free(src[i]);
+    }
+    free(src);
+    free(stages);
+    free(stage_src);
+    free(stage_head);
+    free(dynamic);
+    return o;
+}
+
+/* The record of a graphics pipeline: built from its create info, merged
+ * with its libraries' records when it links some.  NULL (logged) when the
+ * layer cannot describe it. */
+static struct lyr_object *
+build_graphics_pipeline(struct lyr_device *dev, uint64_t handle,
+                        const VkGraphicsPipelineCreateInfo *info)
+{
+    const VkPipelineLibraryCreateInfoKHR *li =
+        find_next(info->pNext, VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR);
+    uint32_t parts = own_parts(info);
+    struct lyr_object *own = NULL, *o;
+
+    if (!li || !li->libraryCount) {
+        if (!parts) {
+            LYR_WARN("pipeline library 0x%llx provides no part of a graphics pipeline "
+                     "(VkGraphicsPipelineLibraryCreateInfoEXT); not captured",
+                     (unsigned long long)handle);
+            return NULL;
+        }
+        return build_pipeline(dev, handle, info, parts);
+    }
+    if (parts && !(own = build_pipeline(dev, handle, info, parts))) {
+        return NULL;
+    }
+    if (own && (own->rec.failed || own->data.failed)) {
+        LYR_ERROR("out of memory tracking pipeline 0x%llx", (unsigned long long)handle);
+        object_free(own);
+        return NULL;
+    }
+    o = link_pipeline(dev, handle, info, li, own);
+    object_free(own);
+    return o;
 }
 
 static VKAPI_ATTR VkResult VKAPI_CALL
@@ -1709,9 +2188,8 @@ lyr_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t cou
         if (!out[i]) {
             continue;
         }
-        struct lyr_object *o = build_pipeline(dev, LYR_H(out[i]), &infos[i]);
+        struct lyr_object *o = build_graphics_pipeline(dev, LYR_H(out[i]), &infos[i]);
         if (o) {
-            hold_pipeline_objects(dev, o, infos[i].layout, infos[i].renderPass);
             object_put(dev, CAP_OBJ_PIPELINE, o);
         }
     }
@@ -1739,9 +2217,8 @@ build_compute_pipeline(struct lyr_device *dev, uint64_t handle,
     struct cap_shader_stage st = {.stage = s->stage, .flags = s->flags};
     struct lyr_object *o = NULL, *m;
 
-    if (!s->module || s->stage != VK_SHADER_STAGE_COMPUTE_BIT) {
-        LYR_WARN("compute pipeline 0x%llx: a stage without a shader module (or not a compute "
-                 "stage) is not captured",
+    if (s->stage != VK_SHADER_STAGE_COMPUTE_BIT) {
+        LYR_WARN("compute pipeline 0x%llx: a stage that is not a compute stage is not captured",
                  (unsigned long long)handle);
         return NULL;
     }
@@ -1755,14 +2232,8 @@ build_compute_pipeline(struct lyr_device *dev, uint64_t handle,
     if (!o || !(o->modules = calloc(1, sizeof(*o->modules)))) {
         goto oom;
     }
-    pthread_mutex_lock(&dev->lock);
-    m = lyr_map_get(&dev->objects[CAP_OBJ_SHADER_MODULE], LYR_H(s->module));
-    if (m) {
-        __atomic_add_fetch(&m->refs, 1, __ATOMIC_ACQ_REL);
-    }
-    pthread_mutex_unlock(&dev->lock);
+    m = stage_module(dev, "compute pipeline", handle, s);
     if (!m) {
-        LYR_WARN("compute pipeline 0x%llx: unknown shader module", (unsigned long long)handle);
         object_free(o);
         return NULL;
     }
@@ -1818,7 +2289,7 @@ lyr_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t coun
         }
         struct lyr_object *o = build_compute_pipeline(dev, LYR_H(out[i]), &infos[i]);
         if (o) {
-            hold_pipeline_objects(dev, o, infos[i].layout, VK_NULL_HANDLE);
+            hold_pipeline_objects(dev, o, LYR_H(infos[i].layout), 0);
             object_put(dev, CAP_OBJ_PIPELINE, o);
         }
     }

@@ -69,6 +69,14 @@ int
 vku_create_device(VkPhysicalDevice physical, uint32_t family, const void *features,
                   const char *const *exts, uint32_t ext_count, VkDevice *out, VkQueue *queue)
 {
+    return vku_create_device_with(physical, family, features, exts, ext_count, NULL, out, queue);
+}
+
+int
+vku_create_device_with(VkPhysicalDevice physical, uint32_t family, const void *features,
+                       const char *const *exts, uint32_t ext_count,
+                       const VkAllocationCallbacks *alloc, VkDevice *out, VkQueue *queue)
+{
     float priority = 1.0f;
     VkDeviceQueueCreateInfo qi = {
         .sType = VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO,
@@ -84,7 +92,7 @@ vku_create_device(VkPhysicalDevice physical, uint32_t family, const void *featur
         .enabledExtensionCount = ext_count,
         .ppEnabledExtensionNames = exts,
     };
-    VK_TRY(vkCreateDevice(physical, &di, NULL, out));
+    VK_TRY(vkCreateDevice(physical, &di, alloc, out));
     volkLoadDevice(*out);
     vkGetDeviceQueue(*out, family, 0, queue);
     return 0;
@@ -555,8 +563,8 @@ vku_pipeline_init_for_pass(struct vku_pipeline *p, VkShaderModule vs, VkShaderMo
     p->info.renderPass = pass;
 }
 
-int
-vku_pipeline_create(VkDevice device, struct vku_pipeline *p, VkPipeline *out)
+void
+vku_pipeline_point(struct vku_pipeline *p)
 {
     if (p->viewport.width != 0) {
         p->viewport_state.pViewports = &p->viewport;
@@ -574,6 +582,12 @@ vku_pipeline_create(VkDevice device, struct vku_pipeline *p, VkPipeline *out)
     p->info.pDepthStencilState = p->has_depth_stencil ? &p->depth_stencil : NULL;
     p->info.pColorBlendState = p->no_color_blend ? NULL : &p->color_blend;
     p->info.pDynamicState = p->dynamic_state.dynamicStateCount ? &p->dynamic_state : NULL;
+}
+
+int
+vku_pipeline_create(VkDevice device, struct vku_pipeline *p, VkPipeline *out)
+{
+    vku_pipeline_point(p);
     VK_TRY(vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &p->info, p->allocator, out));
     return 0;
 }

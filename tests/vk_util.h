@@ -67,6 +67,12 @@ int
 vku_create_device(VkPhysicalDevice physical, uint32_t family, const void *features,
                   const char *const *exts, uint32_t ext_count, VkDevice *out, VkQueue *queue);
 
+/* vku_create_device with host allocation callbacks for the device (NULL:
+ * none); the caller destroys the device with the same callbacks. */
+int vku_create_device_with(VkPhysicalDevice physical, uint32_t family, const void *features,
+                           const char *const *exts, uint32_t ext_count,
+                           const VkAllocationCallbacks *alloc, VkDevice *out, VkQueue *queue);
+
 /* The first memory type among `bits` with every flag of `want`, or
  * UINT32_MAX. */
 uint32_t
@@ -258,6 +264,10 @@ vku_pipeline_init_for_pass(struct vku_pipeline *p, VkShaderModule vs, VkShaderMo
 int
 vku_color_target_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
                       uint32_t width, uint32_t height, struct vku_image *im);
+
+/* Points p->info at the parts of *p, as vku_pipeline_create does before
+ * creating (for a caller that changes the create info further). */
+void vku_pipeline_point(struct vku_pipeline *p);
 
 /* Creates the pipeline *p describes.  The caller owns *out.  Returns 0 or
  * -1 (said on stderr). */

@@ -63,11 +63,26 @@
  *             allocation of its size.  At the end prints
  *             `feature_client: handles repeated N` (frames whose buffer,
  *             image or pipeline handle an earlier frame's object had).
+ *   gpl       three draws with pipelines linked from graphics pipeline
+ *             libraries (VK_EXT_graphics_pipeline_library), the libraries
+ *             and modules destroyed before the draws: one from four
+ *             libraries of one part each, one from two libraries of two
+ *             parts each (back faces culled, blended by the blend
+ *             constants), one from a library of both shader parts and
+ *             the link's own vertex input and fragment output (front
+ *             faces culled); the first two with a shader passed inline.
+ *             Each create info holds state for the parts it does not
+ *             provide that would change the picture if it were read.
+ *   gpl-refused  gpl, the first pipeline's pre-rasterization library with
+ *             a vertex shader whose entry point name is longer than the
+ *             trace records: the layer refuses the library, then the
+ *             pipeline linked from it, by name.
  *
  * Prints `feature_client: frame F draws N` per frame and exits 0; 77 when
  * the driver lacks a feature the mode cannot do without; 1 on a Vulkan
  * error.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +91,8 @@
 
 #include "array_const_frag.h"
 #include "array_nonuniform_frag.h"
+#include "attrib_long_vert.h"
+#include "attrib_vert.h"
 #include "bc_sample_frag.h"
 #include "buffer_index_frag.h"
 #include "buffer_index_vert.h"
@@ -130,6 +147,13 @@ struct client {
     VkDescriptorSet set;
     VkPipelineLayout layout;
     VkPipeline pipeline;
+    VkPipeline pipeline2; /* gpl: the second draw's */
+    VkPipeline pipeline3; /* gpl: the third draw's */
+    int long_entry;       /* gpl-refused */
+    /* Host allocation callbacks for the device (NULL: none) */
+    const VkAllocationCallbacks *device_allocator;
+    const char *const *exts; /* device extensions the mode needs */
+    uint32_t ext_count;
     uint32_t draws;      /* per frame */
     uint32_t vertices;   /* per draw */
     int indexing;        /* arrays: descriptor indexing is on */
@@ -1262,6 +1286,399 @@ layers_finish(struct client *c)
     vkDestroyRenderPass(c->device, c->layer_pass, NULL);
 }
 
+/* gpl: pipelines linked from graphics pipeline libraries. */
+
+struct gpl_vertex {
+    float position[2];
+    float color[3];
+};
+
+static const struct gpl_vertex gpl_vertices[] = {
+    /* The first draw: one triangle over the whole target. */
+    {{-1.0f, -1.0f}, {0.9f, 0.1f, 0.2f}},
+    {{3.0f, -1.0f}, {0.1f, 0.8f, 0.3f}},
+    {{-1.0f, 3.0f}, {0.2f, 0.3f, 0.9f}},
+    /* The second: two triangles of opposite windings, one of them culled. */
+    {{-0.9f, -0.9f}, {1.0f, 1.0f, 0.0f}},
+    {{0.1f, -0.9f}, {1.0f, 0.0f, 1.0f}},
+    {{-0.9f, 0.1f}, {0.0f, 1.0f, 1.0f}},
+    {{0.9f, 0.9f}, {1.0f, 1.0f, 1.0f}},
+    {{0.9f, -0.1f}, {0.0f, 0.0f, 0.0f}},
+    {{-0.1f, 0.9f}, {1.0f, 0.5f, 0.0f}},
+};
+
+/* Mesa 22.3's lavapipe keeps pointers into a library's state (allocated
+ * from the device's allocator) in the pipelines linked from it, and
+ * crashes in later draws once the library is destroyed and its memory used
+ * again.  The gpl mode's device allocates through these callbacks, whose
+ * frees keep the blocks until the client exits, so that the driver's
+ * reads after vkDestroyPipeline stay harmless.  Each block has a header of
+ * KEEP_HEAD bytes: its size, then the next kept block. */
+#define KEEP_HEAD 64
+
+static void *kept_blocks; /* headers */
+
+static void *VKAPI_PTR
+keep_alloc(void *user, size_t size, size_t align, VkSystemAllocationScope scope)
+{
+    (void)user;
+    (void)scope;
+    if (align > KEEP_HEAD || size > SIZE_MAX - 2 * KEEP_HEAD) {
+        return NULL;
+    }
+    uint8_t *head = aligned_alloc(KEEP_HEAD, (size + 2 * KEEP_HEAD - 1) / KEEP_HEAD * KEEP_HEAD);
+    if (!head) {
+        return NULL;
+    }
+    memcpy(head, &size, sizeof(size));
+    return head + KEEP_HEAD;
+}
+
+static void VKAPI_PTR
+keep_free(void *user, void *p)
+{
+    (void)user;
+    if (p) {
+        uint8_t *head = (uint8_t *)p - KEEP_HEAD;
+        memcpy(head + sizeof(size_t), &kept_blocks, sizeof(kept_blocks));
+        kept_blocks = head;
+    }
+}
+
+static void *VKAPI_PTR
+keep_realloc(void *user, void *p, size_t size, size_t align, VkSystemAllocationScope scope)
+{
+    void *q = keep_alloc(user, size, align, scope);
+    if (q && p) {
+        size_t old;
+        memcpy(&old, (uint8_t *)p - KEEP_HEAD, sizeof(old));
+        memcpy(q, p, old < size ? old : size);
+        keep_free(user, p);
+    }
+    return q;
+}
+
+static const VkAllocationCallbacks keeping = {
+    .pfnAllocation = keep_alloc,
+    .pfnReallocation = keep_realloc,
+    .pfnFree = keep_free,
+};
+
+static void
+keep_finish(void)
+{
+    while (kept_blocks) {
+        uint8_t *head = kept_blocks;
+        memcpy(&kept_blocks, head + sizeof(size_t), sizeof(kept_blocks));
+        free(head);
+    }
+}
+
+static VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT gpl_feature = {
+    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT,
+    .graphicsPipelineLibrary = VK_TRUE,
+};
+
+static const char *const gpl_extensions[] = {
+    VK_KHR_PIPELINE_LIBRARY_EXTENSION_NAME,
+    VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME,
+};
+
+static int
+gpl_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
+{
+    VkPhysicalDeviceGraphicsPipelineLibraryFeaturesEXT have = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT};
+    VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                   .pNext = &have};
+    VkExtensionProperties *exts = NULL;
+    uint32_t n = 0, found = 0;
+    vkEnumerateDeviceExtensionProperties(c->physical, NULL, &n, NULL);
+    exts = calloc(n + 1, sizeof(*exts));
+    if (!exts) {
+        return -1;
+    }
+    vkEnumerateDeviceExtensionProperties(c->physical, NULL, &n, exts);
+    for (uint32_t i = 0; i < 2; i++) {
+        found += (uint32_t)vku_has_extension(exts, n, gpl_extensions[i]);
+    }
+    free(exts);
+    if (found == 2) {
+        vkGetPhysicalDeviceFeatures2(c->physical, &q);
+    }
+    if (found < 2 || !have.graphicsPipelineLibrary) {
+        printf(WHO ": skip: the driver lacks %s or %s (graphicsPipelineLibrary %u)\n",
+               gpl_extensions[0], gpl_extensions[1], have.graphicsPipelineLibrary);
+        return 77;
+    }
+    c->device_allocator = &keeping;
+    gpl_feature.pNext = f2->pNext;
+    f2->pNext = &gpl_feature;
+    c->exts = gpl_extensions;
+    c->ext_count = 2;
+    return 0;
+}
+
+/* The entry point of attrib_long_vert.h (tests/layer/meson.build): 64
+ * characters, one more than a trace record's entry point holds. */
+#define GPL_LONG_ENTRY "main_named_longer_than_the_sixty_four_bytes_a_trace_record_holds"
+
+#define GPL_VERTEX_INPUT VK_GRAPHICS_PIPELINE_LIBRARY_VERTEX_INPUT_INTERFACE_BIT_EXT
+#define GPL_PRE_RASTER VK_GRAPHICS_PIPELINE_LIBRARY_PRE_RASTERIZATION_SHADERS_BIT_EXT
+#define GPL_FRAGMENT VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_SHADER_BIT_EXT
+#define GPL_OUTPUT VK_GRAPHICS_PIPELINE_LIBRARY_FRAGMENT_OUTPUT_INTERFACE_BIT_EXT
+
+/* A pipeline of the `parts` of what *p describes: a library when
+ * `libraries` is NULL, else linked from the n libraries with those parts
+ * its own.  Every state the parts do not own comes from *wrong, state that
+ * changes the picture if read: the driver, and the layer, must ignore it
+ * ("Graphics Pipeline Libraries" in the specification). */
+static int
+gpl_pipeline(struct client *c, struct vku_pipeline *p, struct vku_pipeline *wrong,
+             VkGraphicsPipelineLibraryFlagsEXT parts, const VkPipeline *libraries, uint32_t n,
+             VkPipeline *out)
+{
+    VkPipelineLibraryCreateInfoKHR li = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR,
+        .libraryCount = n,
+        .pLibraries = libraries,
+    };
+    VkGraphicsPipelineLibraryCreateInfoEXT gl = {
+        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_LIBRARY_CREATE_INFO_EXT,
+        .pNext = libraries ? &li : NULL,
+        .flags = parts};
+    VkPipelineShaderStageCreateInfo stages[2];
+    uint32_t ns = 0;
+    vku_pipeline_point(p);
+    vku_pipeline_point(wrong);
+    VkGraphicsPipelineCreateInfo info = p->info;
+    const VkGraphicsPipelineCreateInfo *w = &wrong->info;
+    info.pNext = &gl;
+    info.flags = libraries ? 0 : VK_PIPELINE_CREATE_LIBRARY_BIT_KHR;
+    for (uint32_t i = 0; i < p->info.stageCount; i++) {
+        uint32_t part =
+            p->stages[i].stage == VK_SHADER_STAGE_FRAGMENT_BIT ? GPL_FRAGMENT : GPL_PRE_RASTER;
+        if (parts & part) {
+            stages[ns++] = p->stages[i];
+        }
+    }
+    info.stageCount = ns;
+    info.pStages = ns ? stages : NULL;
+    if (!(parts & GPL_VERTEX_INPUT)) {
+        info.pVertexInputState = w->pVertexInputState;
+        info.pInputAssemblyState = w->pInputAssemblyState;
+    }
+    if (!(parts & GPL_PRE_RASTER)) {
+        info.pViewportState = w->pViewportState;
+        info.pRasterizationState = w->pRasterizationState;
+    }
+    if (!(parts & GPL_FRAGMENT)) {
+        info.pDepthStencilState = w->pDepthStencilState;
+    }
+    if (!(parts & (GPL_FRAGMENT | GPL_OUTPUT))) {
+        info.pMultisampleState = w->pMultisampleState;
+    }
+    if (!(parts & GPL_OUTPUT)) {
+        info.pColorBlendState = w->pColorBlendState;
+    }
+    if (!(parts & (GPL_PRE_RASTER | GPL_FRAGMENT)) && !libraries) {
+        info.layout = VK_NULL_HANDLE;
+    }
+    if (parts == GPL_VERTEX_INPUT) {
+        info.renderPass = VK_NULL_HANDLE;
+    }
+    VKU_TRY(WHO, vkCreateGraphicsPipelines(c->device, VK_NULL_HANDLE, 1, &info, NULL, out));
+    return 0;
+}
+
+/* Links the n libraries into *out. */
+static int
+gpl_link(struct client *c, const VkPipeline *libraries, uint32_t n, VkPipeline *out)
+{
+    VkPipelineLibraryCreateInfoKHR li = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_LIBRARY_CREATE_INFO_KHR,
+        .libraryCount = n,
+        .pLibraries = libraries,
+    };
+    VkGraphicsPipelineCreateInfo info = {
+        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+        .pNext = &li,
+        .layout = c->layout,
+    };
+    VKU_TRY(WHO, vkCreateGraphicsPipelines(c->device, VK_NULL_HANDLE, 1, &info, NULL, out));
+    return 0;
+}
+
+/* Three pipelines from libraries, each library destroyed once linked:
+ *   c->pipeline from four libraries of one part each: vertex input (two
+ *     attributes), pre-rasterization (its vertex shader passed inline: no
+ *     module handle, the VkShaderModuleCreateInfo chained to the stage),
+ *     fragment shader, fragment output (no blending);
+ *   c->pipeline2 from two: vertex input with pre-rasterization (back faces
+ *     culled), fragment shader (inline) with fragment output (blended by
+ *     the blend constants);
+ *   c->pipeline3 from one library of both shader parts (front faces
+ *     culled), with the vertex input and fragment output its own (other
+ *     blend constants). */
+static int
+gpl_setup(struct client *c)
+{
+    VkShaderModuleCreateInfo vs_inline = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+                                          .codeSize = sizeof(feature_attrib_vert),
+                                          .pCode = feature_attrib_vert};
+    VkShaderModuleCreateInfo fs_inline = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO,
+                                          .codeSize = sizeof(feature_color_frag),
+                                          .pCode = feature_color_frag};
+    VkVertexInputBindingDescription binding = {0, sizeof(struct gpl_vertex),
+                                               VK_VERTEX_INPUT_RATE_VERTEX};
+    VkVertexInputAttributeDescription attrs[2] = {
+        {0, 0, VK_FORMAT_R32G32_SFLOAT, offsetof(struct gpl_vertex, position)},
+        {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(struct gpl_vertex, color)}};
+    VkShaderModule vs, fs;
+    VkPipeline lib[4];
+    struct vku_pipeline p, wrong;
+    uint32_t made = 0;
+    int fail = -1;
+
+    c->vertices = 3;
+    if (vku_buffer_init(c->device, &c->mem, &c->data, sizeof(gpl_vertices),
+                        VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+                        VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                        gpl_vertices) != 0 ||
+        vku_create_pipeline_layout(c->device, NULL, 0, 0, &c->layout) != 0 ||
+        vku_create_module(c->device, feature_attrib_vert, sizeof(feature_attrib_vert), &vs) != 0) {
+        return -1;
+    }
+    if (vku_create_module(c->device, feature_color_frag, sizeof(feature_color_frag), &fs) != 0) {
+        goto vs;
+    }
+    /* What no library may read: points, everything culled, a one-pixel
+     * viewport, no sample and no channel written, a depth test that never
+     * passes. */
+    vku_pipeline_init_for_pass(&wrong, vs, fs, c->layout, c->pass, 1, 1);
+    wrong.input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+    wrong.rasterization.cullMode = VK_CULL_MODE_FRONT_AND_BACK;
+    static const VkSampleMask no_sample = 0;
+    wrong.multisample.pSampleMask = &no_sample;
+    wrong.blend[0].colorWriteMask = 0;
+    wrong.has_depth_stencil = 1;
+    wrong.depth_stencil.depthTestEnable = VK_TRUE;
+    wrong.depth_stencil.depthCompareOp = VK_COMPARE_OP_NEVER;
+
+    vku_pipeline_init_for_pass(&p, VK_NULL_HANDLE, fs, c->layout, c->pass, c->width, c->height);
+    p.stages[0].pNext = &vs_inline;
+    if (c->long_entry) {
+        vs_inline.codeSize = sizeof(feature_attrib_long_vert);
+        vs_inline.pCode = feature_attrib_long_vert;
+        p.stages[0].pName = GPL_LONG_ENTRY;
+    }
+    p.vertex_input.vertexBindingDescriptionCount = 1;
+    p.vertex_input.pVertexBindingDescriptions = &binding;
+    p.vertex_input.vertexAttributeDescriptionCount = 2;
+    p.vertex_input.pVertexAttributeDescriptions = attrs;
+    p.has_depth_stencil = 1; /* depth test off */
+    static const VkGraphicsPipelineLibraryFlagsEXT one[4] = {GPL_VERTEX_INPUT, GPL_PRE_RASTER,
+                                                             GPL_FRAGMENT, GPL_OUTPUT};
+    for (made = 0; made < 4; made++) {
+        if (gpl_pipeline(c, &p, &wrong, one[made], NULL, 0, &lib[made]) != 0) {
+            goto libs;
+        }
+    }
+    if (gpl_link(c, lib, 4, &c->pipeline) != 0) {
+        goto libs;
+    }
+    for (uint32_t i = 0; i < made; i++) {
+        vkDestroyPipeline(c->device, lib[i], NULL);
+    }
+
+    p.stages[0] = (VkPipelineShaderStageCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+        .stage = VK_SHADER_STAGE_VERTEX_BIT,
+        .module = vs,
+        .pName = "main"};
+    p.stages[1].module = VK_NULL_HANDLE;
+    p.stages[1].pNext = &fs_inline;
+    p.rasterization.cullMode = VK_CULL_MODE_BACK_BIT;
+    p.blend[0] = (VkPipelineColorBlendAttachmentState){
+        .blendEnable = VK_TRUE,
+        .srcColorBlendFactor = VK_BLEND_FACTOR_CONSTANT_COLOR,
+        .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR,
+        .colorBlendOp = VK_BLEND_OP_ADD,
+        .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
+        .dstAlphaBlendFactor = VK_BLEND_FACTOR_ZERO,
+        .alphaBlendOp = VK_BLEND_OP_ADD,
+        .colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT |
+                          VK_COLOR_COMPONENT_B_BIT | VK_COLOR_COMPONENT_A_BIT};
+    p.color_blend.blendConstants[0] = 0.75f;
+    p.color_blend.blendConstants[1] = 0.5f;
+    p.color_blend.blendConstants[2] = 0.25f;
+    p.color_blend.blendConstants[3] = 1.0f;
+    made = 0;
+    if (gpl_pipeline(c, &p, &wrong, GPL_VERTEX_INPUT | GPL_PRE_RASTER, NULL, 0, &lib[made]) != 0) {
+        goto libs;
+    }
+    made++;
+    if (gpl_pipeline(c, &p, &wrong, GPL_FRAGMENT | GPL_OUTPUT, NULL, 0, &lib[made]) != 0) {
+        goto libs;
+    }
+    made++;
+    if (gpl_link(c, lib, 2, &c->pipeline2) != 0) {
+        goto libs;
+    }
+    for (uint32_t i = 0; i < made; i++) {
+        vkDestroyPipeline(c->device, lib[i], NULL);
+    }
+
+    /* The third: the shaders from one library, the vertex input and
+     * fragment output the link's own; front faces culled (the triangle
+     * the second draw leaves out), other blend constants. */
+    p.stages[1] = (VkPipelineShaderStageCreateInfo){
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+        .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
+        .module = fs,
+        .pName = "main"};
+    p.rasterization.cullMode = VK_CULL_MODE_FRONT_BIT;
+    p.color_blend.blendConstants[0] = 0.25f;
+    p.color_blend.blendConstants[2] = 0.75f;
+    made = 0;
+    if (gpl_pipeline(c, &p, &wrong, GPL_PRE_RASTER | GPL_FRAGMENT, NULL, 0, &lib[made]) != 0) {
+        goto libs;
+    }
+    made++;
+    fail = gpl_pipeline(c, &p, &wrong, GPL_VERTEX_INPUT | GPL_OUTPUT, lib, 1, &c->pipeline3);
+libs:
+    for (uint32_t i = 0; i < made; i++) {
+        vkDestroyPipeline(c->device, lib[i], NULL);
+    }
+    vkDestroyShaderModule(c->device, fs, NULL);
+vs:
+    vkDestroyShaderModule(c->device, vs, NULL);
+    return fail;
+}
+
+/* gpl-refused: gpl, the first pipeline's vertex shader with an entry point
+ * named longer than the trace records. */
+static int
+gpl_refused_setup(struct client *c)
+{
+    c->long_entry = 1;
+    return gpl_setup(c);
+}
+
+static uint32_t
+gpl_draw(struct client *c, VkCommandBuffer cmd)
+{
+    VkDeviceSize zero = 0;
+    vkCmdBindVertexBuffers(cmd, 0, 1, &c->data.buffer, &zero);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline);
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline2);
+    vkCmdDraw(cmd, 6, 1, 3, 0);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline3);
+    vkCmdDraw(cmd, 6, 1, 3, 0);
+    return 3;
+}
+
 static const struct mode modes[] = {
     {"bc", 128, 32, bc_features, bc_setup, NULL, NULL, NULL, NULL},
     {"arrays", 64, 64, arrays_features, arrays_setup, NULL, NULL, NULL, NULL},
@@ -1277,6 +1694,8 @@ static const struct mode modes[] = {
      layers_before_pass, NULL, layers_finish},
     {"recreate", 32, 32, no_features, recreate_setup, recreate_before_frame, NULL, NULL,
      recreate_release},
+    {"gpl", 64, 64, gpl_features, gpl_setup, NULL, NULL, gpl_draw, NULL},
+    {"gpl-refused", 64, 64, gpl_features, gpl_refused_setup, NULL, NULL, gpl_draw, NULL},
 };
 
 /* ---------------------------------------------------------------------- */
@@ -1360,6 +1779,8 @@ destroy_client(struct client *c)
         c->mode->finish(c);
     }
     vkDestroyPipeline(c->device, c->pipeline, NULL);
+    vkDestroyPipeline(c->device, c->pipeline2, NULL);
+    vkDestroyPipeline(c->device, c->pipeline3, NULL);
     vkDestroyPipelineLayout(c->device, c->layout, NULL);
     vkDestroyDescriptorPool(c->device, c->pool, NULL);
     vkDestroyDescriptorSetLayout(c->device, c->set_layout, NULL);
@@ -1373,7 +1794,7 @@ destroy_client(struct client *c)
     vkDestroyFramebuffer(c->device, c->framebuffer, NULL);
     vkDestroyRenderPass(c->device, c->pass, NULL);
     vku_image_finish(c->device, &c->target);
-    vkDestroyDevice(c->device, NULL);
+    vkDestroyDevice(c->device, c->device_allocator);
 }
 
 static int
@@ -1385,7 +1806,8 @@ run(struct client *c, uint32_t frames)
         return want;
     }
     vkGetPhysicalDeviceMemoryProperties(c->physical, &c->mem);
-    if (vku_create_device(c->physical, c->family, &f2, NULL, 0, &c->device, &c->queue) != 0 ||
+    if (vku_create_device_with(c->physical, c->family, &f2, c->exts, c->ext_count,
+                               c->device_allocator, &c->device, &c->queue) != 0 ||
         create_target(c) != 0 || c->mode->setup(c) != 0) {
         return 1;
     }
@@ -1431,7 +1853,7 @@ main(int argc, char **argv)
                        frames > MAX_FRAMES))) {
         fprintf(stderr,
                 "usage: " WHO " bc|arrays|f16|viewports|buffers|multiview|multiview-dynamic|"
-                "layered|recreate [FRAMES (1-%u)]\n",
+                "layered|recreate|gpl|gpl-refused [FRAMES (1-%u)]\n",
                 MAX_FRAMES);
         return 2;
     }
@@ -1445,5 +1867,6 @@ main(int argc, char **argv)
     destroy_client(&c);
     vkDestroyInstance(instance, NULL);
     recycle_finish();
+    keep_finish();
     return status;
 }

@@ -4,8 +4,8 @@ replayed against the driver's picture.
 
     own_client.py --client BIN [--client-args "ARGS"] --capture LIST
                   --expect-draws N [--expect-dispatches D] [--expect-log TEXT ...]
-                  [--reuse-addresses] [--match-vertex-statistics] --manifest M
-                  --overshade BIN
+                  [--reuse-addresses] [--match-vertex-statistics] [--expect-uncaptured]
+                  --manifest M --overshade BIN
 
 The clients (tests/layer/mt_client.c: eight threads recording secondaries
 at once; tests/layer/upload_client.c: a layered texture uploaded from a
@@ -29,6 +29,10 @@ every submission a frame) the frames of LIST are captured, then:
     clipping invocations equal the driver's pipeline statistics where the
     frame has them (layered rendering: work the GPU does once per draw, or
     once per view, is counted so by the replay too).
+
+With --expect-uncaptured the frames must not be captured (what the layer
+cannot capture, named in the log by --expect-log): the client exits 0,
+prints every TEXT, and no trace is written.
 
 With OVERSHADE_TEST_TSAN set, the client and the layer are a ThreadSanitizer
 build (tools/test.sh): any report on the client's output fails the test
@@ -60,6 +64,7 @@ def main():
     ap.add_argument("--expect-log", action="append", default=[])
     ap.add_argument("--reuse-addresses", action="store_true")
     ap.add_argument("--match-vertex-statistics", action="store_true")
+    ap.add_argument("--expect-uncaptured", action="store_true")
     ap.add_argument("--manifest", required=True)
     ap.add_argument("--overshade", required=True)
     args = ap.parse_args()
@@ -114,6 +119,9 @@ def main():
         check(printed > last, "the client printed %d frames, expected more than %d"
               % (printed, last))
         traces = glob.glob(os.path.join(out, "*.ovs"))
+        if args.expect_uncaptured:
+            check(not traces, "expected no trace, found %r" % traces)
+            return 1 if FAIL else 0
         if not check(len(traces) == 1, "expected one trace, found %r" % traces):
             return 1
         trace = traces[0]

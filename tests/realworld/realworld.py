@@ -75,8 +75,50 @@ def qt_example(name):
     return found[0] if found else name
 
 
+# A WebGL page for Chromium: a triangle of per-vertex colours turning every
+# frame, drawn into a 256x256 canvas without antialiasing (ANGLE would
+# render a multisampled image, whose contents the layer does not snapshot).
+WEBGL_CANVAS = (256, 256)
+WEBGL_FILES = {"page.html": """<!doctype html>
+<body style="margin:0"><canvas id="c" width="%d" height="%d"></canvas><script>
+const gl = document.getElementById("c").getContext("webgl", {antialias: false});
+function shader(type, text) {
+  const s = gl.createShader(type); gl.shaderSource(s, text); gl.compileShader(s); return s;
+}
+const pr = gl.createProgram();
+gl.attachShader(pr, shader(gl.VERTEX_SHADER, "attribute vec2 p; attribute vec3 c; " +
+  "uniform float t; varying vec3 v; void main() { v = c; " +
+  "gl_Position = vec4(p.x * cos(t) - p.y * sin(t), p.x * sin(t) + p.y * cos(t), 0, 1); }"));
+gl.attachShader(pr, shader(gl.FRAGMENT_SHADER, "precision mediump float; varying vec3 v; " +
+  "void main() { gl_FragColor = vec4(v, 1); }"));
+gl.linkProgram(pr);
+gl.useProgram(pr);
+gl.bindBuffer(gl.ARRAY_BUFFER, gl.createBuffer());
+gl.bufferData(gl.ARRAY_BUFFER, new Float32Array([-0.8, -0.7, 1, 0, 0, 0.8, -0.7, 0, 1, 0,
+                                                 0, 0.8, 0, 0, 1]), gl.STATIC_DRAW);
+for (const [name, size, offset] of [["p", 2, 0], ["c", 3, 8]]) {
+  const at = gl.getAttribLocation(pr, name);
+  gl.enableVertexAttribArray(at);
+  gl.vertexAttribPointer(at, size, gl.FLOAT, false, 20, offset);
+}
+const ut = gl.getUniformLocation(pr, "t");
+let t = 0;
+function frame() {
+  t += 0.02;
+  gl.clearColor(0.1, 0.1, 0.2, 1);
+  gl.clear(gl.COLOR_BUFFER_BIT);
+  gl.uniform1f(ut, t);
+  gl.drawArrays(gl.TRIANGLES, 0, 3);
+  requestAnimationFrame(frame);
+}
+frame();
+</script></body>
+""" % WEBGL_CANVAS}
+
+
 # name: program, environment, frames to capture, frame delimiter, what to
-# expect, and `deadline`: seconds the capture may take (default 120).
+# expect, `deadline`: seconds the capture may take (default 120), and
+# `canvas`: (width, height) of a picture at least one frame must have.
 # Zink under Xvfb has no Vulkan swapchain (it draws through the X server's
 # software path), so its frames are delimited by submissions.
 CASES = {
@@ -241,7 +283,22 @@ CASES = {
                                 "video/x-raw,format=NV12", "!", "vulkanupload", "!",
                                 "vulkancolorconvert", "!", "vulkansink"],
                            frames="10", expect="replay"),
-
+    # WebGL in Chromium on ANGLE's Vulkan back end, which builds its
+    # pipelines from graphics pipeline libraries (VK_EXT_graphics_pipeline_
+    # library) and passes its shaders inline.  Chromium's compositor shares
+    # ANGLE's device; the canvas is drawn offscreen and never presented, so
+    # frames are the submits that draw, and some of those captured must be
+    # the canvas's (`canvas`: a frame whose picture has its size; its
+    # reference is the last colour attachment the frame wrote).
+    "chromium-webgl": dict(cmd=["chromium", "--no-sandbox", "--user-data-dir={tmp}/profile",
+                                "--use-vulkan",
+                                "--enable-features=Vulkan,VulkanFromANGLE,DefaultANGLEVulkan",
+                                "--use-angle=vulkan", "--ignore-gpu-blocklist", "--no-first-run",
+                                "--test-type", "file://{tmp}/page.html"],
+                           files=WEBGL_FILES, frames="100-105", delimiter="draws:1",
+                           expect="replay", canvas=WEBGL_CANVAS,
+                           asan_skip="Chromium does not start with the sanitizer runtime "
+                                     "preloaded"),
 }
 
 def lavapipe_name():
@@ -430,6 +487,10 @@ def check_replays(name, case, report):
               "frame %s: baseline PSNR %r below %.0f dB" % (idx, psnr, PSNR_MIN))
         if case.get("tessellated"):
             check(f.get("tessellated_draws", 0) > 0, "frame %s: no tessellated draw" % idx)
+    if case.get("canvas"):
+        sizes = [(f.get("width"), f.get("height")) for f in frames]
+        check(tuple(case["canvas"]) in sizes, "no frame of the canvas's size %dx%d: %r" %
+              (case["canvas"] + (sizes,)))
 
 
 def check_units(report, units_checked=("qfm", "pmu", "cps", "amfs")):
