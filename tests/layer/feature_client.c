@@ -1182,43 +1182,44 @@ modules:
                            NULL);
 }
 
+/* The layered modes' pipelines: a vertex, a geometry and a fragment shader. */
 static int
-multiview_setup(struct client *c)
+layers_setup_vgf(struct client *c, enum layers_kind kind, const uint32_t *vs, size_t vs_size,
+                 const uint32_t *gs, size_t gs_size, const uint32_t *fs, size_t fs_size)
 {
-    const uint32_t *words[] = {feature_multiview_vert, feature_multiview_geom,
-                               feature_color_frag};
-    const size_t sizes[] = {sizeof(feature_multiview_vert), sizeof(feature_multiview_geom),
-                            sizeof(feature_color_frag)};
+    const uint32_t *words[] = {vs, gs, fs};
+    const size_t sizes[] = {vs_size, gs_size, fs_size};
     const VkShaderStageFlagBits stages[] = {VK_SHADER_STAGE_VERTEX_BIT,
                                             VK_SHADER_STAGE_GEOMETRY_BIT,
                                             VK_SHADER_STAGE_FRAGMENT_BIT};
-    return layers_setup(c, LAYERS_MULTIVIEW, words, sizes, stages, 3);
+    return layers_setup(c, kind, words, sizes, stages, 3);
+}
+
+static int
+multiview_setup(struct client *c)
+{
+    return layers_setup_vgf(c, LAYERS_MULTIVIEW, feature_multiview_vert,
+                            sizeof(feature_multiview_vert), feature_multiview_geom,
+                            sizeof(feature_multiview_geom), feature_color_frag,
+                            sizeof(feature_color_frag));
 }
 
 static int
 multiview_dynamic_setup(struct client *c)
 {
-    const uint32_t *words[] = {feature_multiview_vert, feature_multiview_geom,
-                               feature_color_frag};
-    const size_t sizes[] = {sizeof(feature_multiview_vert), sizeof(feature_multiview_geom),
-                            sizeof(feature_color_frag)};
-    const VkShaderStageFlagBits stages[] = {VK_SHADER_STAGE_VERTEX_BIT,
-                                            VK_SHADER_STAGE_GEOMETRY_BIT,
-                                            VK_SHADER_STAGE_FRAGMENT_BIT};
-    return layers_setup(c, LAYERS_DYNAMIC, words, sizes, stages, 3);
+    return layers_setup_vgf(c, LAYERS_DYNAMIC, feature_multiview_vert,
+                            sizeof(feature_multiview_vert), feature_multiview_geom,
+                            sizeof(feature_multiview_geom), feature_color_frag,
+                            sizeof(feature_color_frag));
 }
 
 static int
 layered_setup(struct client *c)
 {
-    const uint32_t *words[] = {replay_fullscreen_vert, feature_layered_geom,
-                               feature_layered_frag};
-    const size_t sizes[] = {sizeof(replay_fullscreen_vert), sizeof(feature_layered_geom),
-                            sizeof(feature_layered_frag)};
-    const VkShaderStageFlagBits stages[] = {VK_SHADER_STAGE_VERTEX_BIT,
-                                            VK_SHADER_STAGE_GEOMETRY_BIT,
-                                            VK_SHADER_STAGE_FRAGMENT_BIT};
-    return layers_setup(c, LAYERS_FRAMEBUFFER, words, sizes, stages, 3);
+    return layers_setup_vgf(c, LAYERS_FRAMEBUFFER, replay_fullscreen_vert,
+                            sizeof(replay_fullscreen_vert), feature_layered_geom,
+                            sizeof(feature_layered_geom), feature_layered_frag,
+                            sizeof(feature_layered_frag));
 }
 
 /* One draw into both layers, cleared first, then a vkCmdClearAttachments
