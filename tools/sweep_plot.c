@@ -689,12 +689,35 @@ out:
     return result;
 }
 
-/* Runs `gnuplot NAME.gp` in `dir` (the script names its files relative
- * to it), found on PATH, and waits for it.  Returns 1 when it exited with
- * status 0; 0 with the reason on stderr (after gnuplot's own message);
- * -1 when there is no gnuplot on PATH. */
+/* The gnuplot on PATH, in `path` (size bytes); 0 when there is none.
+ * Looked up here rather than left to posix_spawnp: where the spawn is
+ * emulated (valgrind, older C libraries) a program not found is only an
+ * exit status 127, not told apart from gnuplot's own failure. */
 static int
-run_gnuplot(const char *dir, const char *name)
+find_gnuplot(char *path, size_t size)
+{
+    const char *dirs = getenv("PATH");
+
+    for (dirs = dirs ? dirs : "/usr/bin:/bin";; dirs++) {
+        size_t n = strcspn(dirs, ":");
+        /* An empty entry is the current folder. */
+        snprintf(path, size, "%.*s/gnuplot", n ? (int)n : 1, n ? dirs : ".");
+        if (access(path, X_OK) == 0) {
+            return 1;
+        }
+        dirs += n;
+        if (!*dirs) {
+            return 0;
+        }
+    }
+}
+
+/* Runs `gnuplot NAME.gp` in `dir` (the script names its files relative
+ * to it), `gnuplot` the program's path, and waits for it.  Returns 1 when
+ * it exited with status 0, else 0 with the reason on stderr (after
+ * gnuplot's own message). */
+static int
+run_gnuplot(const char *gnuplot, const char *dir, const char *name)
 {
     posix_spawn_file_actions_t fa;
     char script[256];
@@ -714,14 +737,11 @@ run_gnuplot(const char *dir, const char *name)
     if (!e) {
         fflush(stdout);
         fflush(stderr);
-        e = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+        e = posix_spawn(&pid, gnuplot, &fa, NULL, argv, environ);
     }
     posix_spawn_file_actions_destroy(&fa);
-    if (e == ENOENT) {
-        return -1;
-    }
     if (e) {
-        fprintf(stderr, "overshade sweep: cannot run gnuplot in %s: %s\n", dir, strerror(e));
+        fprintf(stderr, "overshade sweep: cannot run %s in %s: %s\n", gnuplot, dir, strerror(e));
         return 0;
     }
     while (waitpid(pid, &status, 0) < 0) {
@@ -746,12 +766,11 @@ run_gnuplot(const char *dir, const char *name)
 int
 cli_sweep_plot(const struct cli_table *t, const char *dir, FILE *notes)
 {
-    char path[4200], scripts[FIGURE_COUNT * 32] = "";
-    int has_gnuplot = 1, failed = 0;
+    char gnuplot[4200], path[4200], scripts[FIGURE_COUNT * 32] = "";
+    int has_gnuplot = find_gnuplot(gnuplot, sizeof(gnuplot)), failed = 0;
 
     for (size_t i = 0; i < FIGURE_COUNT; i++) {
         const struct figure *fig = &figures[i];
-        int drawn = -1;
 
         switch (plot_figure(t, fig, dir, notes)) {
         case FIGURE_FAILED:
@@ -761,19 +780,15 @@ cli_sweep_plot(const struct cli_table *t, const char *dir, FILE *notes)
             break;
         case FIGURE_WRITTEN:
             snprintf(path, sizeof(path), "%s/%s.svg", dir, fig->file);
-            if (has_gnuplot) {
-                drawn = run_gnuplot(dir, fig->file);
-                has_gnuplot = drawn >= 0;
-            }
-            if (drawn > 0) {
-                fprintf(notes, "overshade sweep: wrote %s\n", path);
-            } else if (drawn == 0) {
-                failed++;
-            } else {
+            if (!has_gnuplot) {
                 /* No SVG is left that does not match its data. */
                 unlink(path);
                 snprintf(scripts + strlen(scripts), sizeof(scripts) - strlen(scripts), " %s.gp",
                          fig->file);
+            } else if (run_gnuplot(gnuplot, dir, fig->file)) {
+                fprintf(notes, "overshade sweep: wrote %s\n", path);
+            } else {
+                failed++;
             }
             break;
         }
