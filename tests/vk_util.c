@@ -20,17 +20,6 @@
 #define VK_TRY(call) VKU_TRY("vk_util", call)
 
 int
-vku_has_extension(const VkExtensionProperties *exts, uint32_t n, const char *name)
-{
-    for (uint32_t i = 0; i < n; i++) {
-        if (strcmp(exts[i].extensionName, name) == 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
-int
 vku_create_instance(const char *name, uint32_t app_version, uint32_t api, VkInstance *out)
 {
     VkApplicationInfo app = {
@@ -479,26 +468,6 @@ vku_create_set(VkDevice device, const VkDescriptorPoolSize *sizes, uint32_t coun
     };
     VK_TRY(vkAllocateDescriptorSets(device, &ai, set));
     return 0;
-}
-
-void
-vku_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageSubresourceRange range,
-                  VkImageLayout from, VkImageLayout to, VkPipelineStageFlags src_stage,
-                  VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
-                  VkAccessFlags dst_access)
-{
-    VkImageMemoryBarrier b = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-        .srcAccessMask = src_access,
-        .dstAccessMask = dst_access,
-        .oldLayout = from,
-        .newLayout = to,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = image,
-        .subresourceRange = range,
-    };
-    vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &b);
 }
 
 void

@@ -18,6 +18,8 @@
 
 #include <volk.h>
 
+#include "tools/demo/demo_common.h"
+
 /* Returns -1 from the enclosing function when `call` fails, naming `who`
  * (the program), the place and the VkResult on stderr. */
 #define VKU_TRY(who, call)                                                                         \
@@ -45,9 +47,10 @@ struct vku_image {
     VkImageView view;
 };
 
-/* 1 when `name` is among the `n` extensions of `exts`, else 0. */
-int
-vku_has_extension(const VkExtensionProperties *exts, uint32_t n, const char *name);
+/* The extension lookup and the image barrier are the demo's, shared with
+ * it (tools/demo/demo_common.h); the tests know them by these names. */
+#define vku_has_extension demo_common_has_extension
+#define vku_image_barrier demo_common_image_barrier
 
 /* Creates an instance for `api` (no layers or extensions asked for) and
  * loads its entry points into volk.  The caller owns *out.  Returns 0, or
@@ -207,14 +210,6 @@ int
 vku_create_set(VkDevice device, const VkDescriptorPoolSize *sizes, uint32_t count,
                const VkDescriptorSetLayout *set_layout, VkDescriptorPool *pool,
                VkDescriptorSet *set);
-
-/* Records one image memory barrier on `cmd`: `range` of `image` from
- * layout `from` to `to`, no queue family transfer. */
-void
-vku_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageSubresourceRange range,
-                  VkImageLayout from, VkImageLayout to, VkPipelineStageFlags src_stage,
-                  VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
-                  VkAccessFlags dst_access);
 
 /* A graphics pipeline's state as the tests build it.  vku_pipeline_init
  * fills it with: a vertex and a fragment stage (entry "main"), no vertex
