@@ -137,6 +137,11 @@ lyr_map_get(const struct lyr_map *m, uint64_t key);
 /* Returns 0 on success, -1 when out of memory. */
 int
 lyr_map_put(struct lyr_map *m, uint64_t key, void *value);
+/* Puts `value` under `key`, replacing what was there.  Returns what the
+ * caller frees: the value replaced (NULL: none), or `value` itself when
+ * out of memory (the map keeps what it had). */
+void *
+lyr_map_replace(struct lyr_map *m, uint64_t key, void *value);
 void *
 lyr_map_remove(struct lyr_map *m, uint64_t key);
 

@@ -103,10 +103,7 @@ lyr_AllocateCommandBuffers(VkDevice device, const VkCommandBufferAllocateInfo *i
         c->level = info->level;
         cap_buf_init(&c->stream);
         pthread_mutex_lock(&dev->lock);
-        struct lyr_cmdbuf *old = lyr_map_get(&dev->cmdbufs, LYR_H(out[i]));
-        if (lyr_map_put(&dev->cmdbufs, LYR_H(out[i]), c) != 0) {
-            old = c;
-        }
+        struct lyr_cmdbuf *old = lyr_map_replace(&dev->cmdbufs, LYR_H(out[i]), c);
         pthread_mutex_unlock(&dev->lock);
         cmdbuf_free(old);
     }

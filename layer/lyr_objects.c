@@ -656,11 +656,7 @@ lyr_AllocateDescriptorSets(VkDevice device, const VkDescriptorSetAllocateInfo *i
         }
         dset_init_slots(s, layout);
         pthread_mutex_lock(&dev->lock);
-        struct lyr_dset *old = lyr_map_get(&dev->dsets, s->handle);
-        if (lyr_map_put(&dev->dsets, s->handle, s) != 0) {
-            dset_free(s);
-            old = NULL;
-        }
+        struct lyr_dset *old = lyr_map_replace(&dev->dsets, s->handle, s);
         pthread_mutex_unlock(&dev->lock);
         dset_free(old);
     }
