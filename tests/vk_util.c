@@ -1,19 +1,9 @@
 /*
- * tests/vk_util.c — the shared Vulkan set-up of vk_util.h, and volk's
- * implementation for the programs that link it.
+ * tests/vk_util.c — the shared Vulkan set-up of vk_util.h (volk's
+ * implementation is tools/demo/demo_common.c's).
  */
 #include <stdlib.h>
 #include <string.h>
-
-/* volk's implementation is third-party code; our warning set is not its. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-prototypes"
-#pragma GCC diagnostic ignored "-Wstrict-prototypes"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wpedantic"
-#define VOLK_IMPLEMENTATION
-#include <volk.h>
-#pragma GCC diagnostic pop
 
 #include "vk_util.h"
 
@@ -244,6 +234,15 @@ vku_create_color_pass(VkDevice device, VkFormat format, VkAttachmentLoadOp load_
                       VkImageLayout initial, VkImageLayout final, const VkSubpassDependency *dep,
                       VkRenderPass *out)
 {
+    return vku_create_color_pass_next(device, NULL, format, load_op, initial, final, dep, out);
+}
+
+int
+vku_create_color_pass_next(VkDevice device, const void *next, VkFormat format,
+                           VkAttachmentLoadOp load_op, VkImageLayout initial,
+                           VkImageLayout final, const VkSubpassDependency *dep,
+                           VkRenderPass *out)
+{
     VkAttachmentDescription att = {
         .format = format,
         .samples = VK_SAMPLE_COUNT_1_BIT,
@@ -262,6 +261,7 @@ vku_create_color_pass(VkDevice device, VkFormat format, VkAttachmentLoadOp load_
     };
     VkRenderPassCreateInfo rpi = {
         .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+        .pNext = next,
         .attachmentCount = 1,
         .pAttachments = &att,
         .subpassCount = 1,
@@ -558,6 +558,17 @@ vku_pipeline_create(VkDevice device, struct vku_pipeline *p, VkPipeline *out)
 {
     vku_pipeline_point(p);
     VK_TRY(vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &p->info, p->allocator, out));
+    return 0;
+}
+
+int
+vku_load(const char *who)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (volkInitialize() != VK_SUCCESS) {
+        printf("%s: skip: no Vulkan loader (libvulkan.so.1)\n", who);
+        return 77;
+    }
     return 0;
 }
 

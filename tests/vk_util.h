@@ -5,8 +5,8 @@
  * buffers, images, shader modules and a submit that waits.
  *
  * Vulkan is loaded with volk (Debian: header-only, libvulkan-volk-dev); its
- * implementation lives in vk_util.c, so a program calls volkInitialize()
- * and includes only this header.  What each program picks (which device,
+ * implementation lives in tools/demo/demo_common.c, which vk_util links,
+ * so a program calls volkInitialize() and includes only this header.  What each program picks (which device,
  * which features and extensions) stays in the program.
  */
 #ifndef OVERSHADE_TESTS_VK_UTIL_H
@@ -142,6 +142,14 @@ int
 vku_create_color_pass(VkDevice device, VkFormat format, VkAttachmentLoadOp load_op,
                       VkImageLayout initial, VkImageLayout final, const VkSubpassDependency *dep,
                       VkRenderPass *out);
+
+/* vku_create_color_pass with `next` chained to the create info (a
+ * VkRenderPassMultiviewCreateInfo, say). */
+int
+vku_create_color_pass_next(VkDevice device, const void *next, VkFormat format,
+                           VkAttachmentLoadOp load_op, VkImageLayout initial,
+                           VkImageLayout final, const VkSubpassDependency *dep,
+                           VkRenderPass *out);
 
 /* A framebuffer of `pass` with the one attachment `view`, one layer.  The
  * caller owns *out.  Returns 0 or -1. */
@@ -288,6 +296,13 @@ struct vku_client {
     VkCommandBuffer cmd;
     VkFence fence;
 };
+
+/* A client's start: stdout line-buffered (its lines interleave with the
+ * layer's log on one pipe) and the Vulkan loader loaded by volk.  Returns
+ * 0, or 77 (skip) after printing `who: skip: no Vulkan loader
+ * (libvulkan.so.1)`. */
+int
+vku_load(const char *who);
 
 /* Reads a client's one optional argument, FRAMES (a count above 0), into
  * *frames.  Returns 0, or -1 after printing `usage: who [FRAMES]`. */

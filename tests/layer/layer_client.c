@@ -1301,10 +1301,7 @@ main(int argc, char **argv)
                         "[FRAMES]\n");
         return 2;
     }
-    /* Line-buffered: our lines interleave with the layer's log on one pipe. */
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    if (volkInitialize() != VK_SUCCESS) {
-        printf("layer_client: skip: no Vulkan loader (libvulkan.so.1)\n");
+    if (vku_load("layer_client") != 0) {
         return EXIT_SKIP;
     }
     ret = create_instance(&c);

@@ -324,9 +324,7 @@ main(int argc, char **argv)
         fprintf(stderr, "usage: push_client [--dump FILE] [FRAMES >= 2]\n");
         return 2;
     }
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    if (volkInitialize() != VK_SUCCESS) {
-        printf("push_client: skip: no Vulkan loader (libvulkan.so.1)\n");
+    if (vku_load("push_client") != 0) {
         return EXIT_SKIP;
     }
     ret = create_device(&c);

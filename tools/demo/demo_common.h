@@ -1,7 +1,9 @@
 /*
  * tools/demo/demo_common.h — the few Vulkan and timing basics overshade-demo
  * shares with the tests' Vulkan clients (tests/vk_util.c builds on them):
- * an extension lookup, an image layout barrier and a monotonic clock.
+ * volk's implementation (so a program calls volkInitialize() and includes
+ * only its own header), an extension lookup, an image layout barrier and a
+ * monotonic clock.
  *
  * Owns: code that is the same whoever calls it.  Must not: know of the
  * demo's state (struct demo) or of any test, so both can link it.

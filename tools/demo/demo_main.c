@@ -14,15 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* volk's implementation is third-party code; our warning set is not its. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-prototypes"
-#pragma GCC diagnostic ignored "-Wstrict-prototypes"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wpedantic"
-#define VOLK_IMPLEMENTATION
 #include "demo.h"
-#pragma GCC diagnostic pop
 
 #define DEFAULT_OFFSCREEN_FRAMES 100
 
