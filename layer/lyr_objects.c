@@ -1523,10 +1523,8 @@ hold_pipeline_objects(struct lyr_device *dev, struct lyr_object *o, uint64_t lay
 static struct cap_stencil_state
 stencil_of(const VkStencilOpState *s)
 {
-    return (struct cap_stencil_state){
-        s->failOp,    s->passOp,      s->depthFailOp, s->compareOp,
-        s->compareMask, s->writeMask, s->reference,   0,
-    };
+    return (struct cap_stencil_state){s->failOp,      s->passOp,    s->depthFailOp, s->compareOp,
+                                      s->compareMask, s->writeMask, s->reference,   0};
 }
 
 /* The head of a graphics pipeline record before any state is read. */
