@@ -1349,6 +1349,7 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
     bad |= rep_json_set_uint(rj, "reyes_grids_visible", rc->reyes_grids_visible);
     bad |= rep_json_set_uint(rj, "reyes_vertices", rc->reyes_vertices);
     bad |= rep_json_set_uint(rj, "reyes_vertices_all", rc->reyes_vertices_all);
+    bad |= rep_json_set_uint(rj, "reyes_vertices_whole_grids", rc->reyes_vertices_whole_grids);
     bad |= rep_json_set_uint(rj, "grid_border_pixels", rc->grid_border_pixels);
     bad |= rep_json_set_uint(rj, "reyes_vertices_at_grid_borders",
                              rc->reyes_vertices_at_grid_borders);

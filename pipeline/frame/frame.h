@@ -695,6 +695,13 @@ struct sim_raster_counters {
      * grid culling by the view and facing only, the paper's VERTEX with a
      * grid occlusion culler that culls nothing (an upper bound of it) */
     uint64_t reyes_vertices_all;
+    /* The same, counting for each DiagSplit subpatch grid all the points
+     * it was diced into, also those of its triangles setup removed (off
+     * screen, back-facing, zero area): the sources' VERTEX with a grid
+     * culler that removes only grids with nothing to rasterize (no
+     * occlusion culling).  Without --retessellate, or with other grids,
+     * as reyes_vertices_all. */
+    uint64_t reyes_vertices_whole_grids;
     /* Pixels of 2x2 quad locations where covered samples (surviving early
      * tests in the first unit) of two or more grids of one draw met: the
      * grid borders where neither QFM nor Reyes shares shading. */

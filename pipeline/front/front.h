@@ -209,6 +209,11 @@ struct sim_draw_ctx {
 
     struct sim_geom geom;
     struct sim_array tris;   /* struct sim_tri */
+    /* --retessellate: uint32_t per DiagSplit subpatch of the draw
+     * (sim_geom_prim.subpatch - 1), the points it was diced into: all its
+     * grid's vertices, also those of triangles setup removes (the Reyes
+     * count of whole grids) */
+    struct sim_array subpatch_points;
     struct sim_array planes; /* double, 3 per slot per triangle */
 
     uint32_t fs_input_count;

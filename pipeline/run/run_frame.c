@@ -602,6 +602,16 @@ grids_count(struct replay *r)
         }
         r->res->raster.reyes_grids++;
         r->res->raster.reyes_vertices_all += distinct;
+        /* A DiagSplit subpatch is one grid when grids are subpatches of
+         * up to SIM_GRID_MAX triangles (front_grid.c): all its points. */
+        uint32_t sp = tris[i].subpatch;
+        if (r->opt.qfm.grid == SIM_GRID_SUBPATCH && r->opt.qfm.grid_size == SIM_GRID_MAX &&
+            sp != 0 && sp - 1 < r->dc.subpatch_points.count) {
+            r->res->raster.reyes_vertices_whole_grids +=
+                ((const uint32_t *)r->dc.subpatch_points.data)[sp - 1];
+        } else {
+            r->res->raster.reyes_vertices_whole_grids += distinct;
+        }
         if (g < r->grid_capacity && atomic_load(&r->grid_visible[g])) {
             r->res->raster.reyes_grids_visible++;
             r->res->raster.reyes_vertices += distinct;
@@ -1504,6 +1514,7 @@ sim_draw_ctx_finish(struct sim_draw_ctx *dc)
     sim_array_finish(&dc->geom.patches);
     sim_array_finish(&dc->geom.clipped);
     sim_array_finish(&dc->tris);
+    sim_array_finish(&dc->subpatch_points);
     sim_array_finish(&dc->planes);
     for (uint32_t i = 0; i < dc->bin_capacity; i++) {
         sim_array_finish(&dc->bins[i].tris);

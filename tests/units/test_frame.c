@@ -252,6 +252,7 @@ test_grid_borders(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
         CHECK_EQ_U64(6, base->quads_shaded);
         CHECK_EQ_U64(cases[i].reyes, rc->reyes_vertices);
         CHECK_EQ_U64(cases[i].reyes, rc->reyes_vertices_all);
+        CHECK_EQ_U64(cases[i].reyes, rc->reyes_vertices_whole_grids); /* not tessellated */
         /* the corners lie in pixels (0 or 4, 0 or 4), off the shared quads */
         CHECK_EQ_U64(0, rc->reyes_vertices_at_grid_borders);
         CHECK_EQ_U64(cases[i].cross == SIM_SWITCH_ON ? 2 : 0,
