@@ -403,7 +403,7 @@ def main():
             rows.append((x, '"%s"' % s, a, b))
             x += 1
         for name, label in (("reyes-plane-unbounded", "plane, unbounded"),
-                            ("reyes-plane-cross", "plane, unbounded,\\nacross grids")):
+                            ("reyes-plane-cross", "plane, unb., across grids")):
             fr = load(os.path.join(out, name, "report.json"))
             if fr and reyes_whole(fr):
                 rows.append((x, '"%s"' % label, fr["units"]["qfm"]["lanes_shaded"]
@@ -420,7 +420,7 @@ def main():
                     "$r using ($1+0.2):4 with boxes lc 1 "
                     "title 'QFM early depth / visible grids (reyes\\_vertices)', "
                     "1.12 with lines lw 3 lc 7 title 'published, grid culling only: 1.12', "
-                    "0.83 with lines lw 3 dt 2 lc 6 title 'published, QFM per-quad culling: 0.83'\n"
+                    "0.83 with lines lw 3 lc 6 title 'published, QFM per-quad culling: 0.83'\n"
                     % (x - 0.3, res))
             figs.append(f)
 
@@ -435,16 +435,17 @@ def main():
                                  for lo, hi, c in bins if 0 < lo and hi < math.inf and c]))
         if hist:
             data = "".join(block("h%d" % i, rows) for i, (_, rows) in enumerate(hist))
-            means = [(m, 0) for _, m, _ in TABLE_3_2]
-            maxes = [(m, 0) for _, _, m in TABLE_3_2]
-            data += block("pubmean", means) + block("pubmax", maxes)
+            # Table 3.2's means and maxima as ticks along the bottom
+            for k, (_, m, mx) in enumerate(TABLE_3_2):
+                data += ("set arrow %d from %g, graph 0 to %g, graph 0.12 nohead lw 3 lc 7\n"
+                         "set arrow %d from %g, graph 0 to %g, graph 0.12 nohead lw 3 lc 6\n"
+                         % (10 + 2 * k, m, m, 11 + 2 * k, mx, mx))
             lines = ["$h%d using 1:2 with linespoints lw 2 lc %d title '%s'" % (i, i + 1, s)
                      for i, (s, _) in enumerate(hist)]
-            lines.append("$pubmean using 1:2 with impulses lw 3 lc 7 "
-                         "title 'published mean per scene (Table 3.2): 0.24–0.44'")
-            lines.append("$pubmean using 1:2 with points pt 9 ps 1.8 lc 7 notitle")
-            lines.append("$pubmax using 1:2 with points pt 11 ps 1.8 lc 6 "
-                         "title 'published maximum per scene (Table 3.2): 1.10–9.75'")
+            lines.append("NaN with lines lw 3 lc 7 "
+                         "title 'published mean per scene (Table 3.2): 0.24–0.44 px²'")
+            lines.append("NaN with lines lw 3 lc 6 "
+                         "title 'published maximum per scene (Table 3.2): 1.10–9.75 px²'")
             f = os.path.join(out, "papers-diagsplit-area.svg")
             gnuplot(f, data + "set logscale x 2\nset xrange [1.0/64:16]\nset yrange [-4:*]\n"
                     "set xtics ('1/64' 1.0/64, '1/32' 1.0/32, '1/16' 1.0/16, '1/8' 0.125, "
@@ -455,13 +456,13 @@ def main():
                     "fc rgb '#d0ffd0' fs solid 0.5 behind\n"
                     "set object 3 rect from 1, graph 0 to 16, graph 1 "
                     "fc rgb '#d0d8ff' fs solid 0.5 behind\n"
-                    "set label 1 'Fig. 3.13 red:\\nover-tessellated ≥ 4×' at 1.0/60, graph 0.93 "
+                    "set label 1 'Fig. 3.13 red: over-tessellated ≥ 4×' at 1.0/60, graph 0.93 "
                     "font 'sans,10'\n"
                     "set label 2 'green: near the 0.5 px² target' at 0.26, graph 0.93 "
                     "font 'sans,10'\n"
                     "set label 3 'blue: under-tessellated' at 1.1, graph 0.93 font 'sans,10'\n"
                     "set xlabel 'micropolygon area, px² (log2 bins, drawn at their centre)'\n"
-                    "set ylabel '% of micropolygons'\nset key below\n"
+                    "set ylabel '%% of micropolygons'\nset key below\n"
                     "set title 'Dissertation Fig. 3.13 / Table 3.2: DiagSplit micropolygon areas, "
                     "target 0.5 px², %s'\nplot %s\n" % (res, ", \\\n  ".join(lines)))
             figs.append(f)
