@@ -261,21 +261,6 @@ lanes_to_bits(const sim_lanes_u *v)
 /* ------------------------------------------------------------------------ */
 /* Textures                                                                   */
 
-static uint32_t
-dim_coords(uint32_t dim)
-{
-    switch (dim) {
-    case SpvDim1D:
-    case SpvDimBuffer:
-        return 1;
-    case SpvDim3D:
-    case SpvDimCube:
-        return 3;
-    default:
-        return 2;
-    }
-}
-
 static enum sim_interp_error
 run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, sim_lanes_u *out_regs,
         uint32_t *texels)
@@ -286,7 +271,7 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
     sim_lanes_u *R = in->regs;
     struct sim_tex_request req;
     uint32_t out[4][SIM_LANES];
-    uint32_t gn = dim_coords(res->dim);
+    uint32_t gn = sim_ir_dim_coords(res->dim);
 
     if (t->kind == SIM_IR_TEX_WRITE || t->kind == SIM_IR_TEX_ATOMIC) {
         uint32_t lanes = exec & ~in->helpers;
@@ -611,10 +596,10 @@ run_blocks(struct sim_interp *in)
                 PER_LANE(sim_lane_bitrev(PA[l]));
                 break;
             case SIM_IR_OP_BFE_S:
-                PER_LANE(sim_lane_bfe_s(PA[l], PB[l], PC[l]));
+                PER_LANE(sim_lane_bfe(PA[l], PB[l], PC[l], 1));
                 break;
             case SIM_IR_OP_BFE_U:
-                PER_LANE(sim_lane_bfe_u(PA[l], PB[l], PC[l]));
+                PER_LANE(sim_lane_bfe(PA[l], PB[l], PC[l], 0));
                 break;
             case SIM_IR_OP_BFM:
                 PER_LANE(sim_lane_bfm(PA[l], PB[l]));

@@ -53,9 +53,9 @@ sim_lane_f2u(float f)
 }
 
 /* Bit field of `cnt` bits at `off` (GLSL bitfieldExtract; offsets and
- * counts past 32 are clamped), zero- or sign-extended. */
+ * counts past 32 are clamped), sign-extended when `sign` is set. */
 static inline uint32_t
-sim_lane_bfe_u(uint32_t v, uint32_t off, uint32_t cnt)
+sim_lane_bfe(uint32_t v, uint32_t off, uint32_t cnt, int sign)
 {
     off &= 31;
     if (cnt == 0) {
@@ -63,21 +63,11 @@ sim_lane_bfe_u(uint32_t v, uint32_t off, uint32_t cnt)
     }
     if (cnt > 32 - off) {
         cnt = 32 - off;
+    }
+    if (sign) {
+        return (uint32_t)((int32_t)(v << (32 - off - cnt)) >> (32 - cnt));
     }
     return cnt == 32 ? v : (v >> off) & ((1u << cnt) - 1);
-}
-
-static inline uint32_t
-sim_lane_bfe_s(uint32_t v, uint32_t off, uint32_t cnt)
-{
-    off &= 31;
-    if (cnt == 0) {
-        return 0;
-    }
-    if (cnt > 32 - off) {
-        cnt = 32 - off;
-    }
-    return (uint32_t)((int32_t)(v << (32 - off - cnt)) >> (32 - cnt));
 }
 
 /* `count` ones shifted up by `offset` (OpBitFieldInsert's mask). */

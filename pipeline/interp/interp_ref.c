@@ -91,9 +91,7 @@ tex(struct ref *ref, const struct sim_ir_inst *i, uint32_t l)
     const struct sim_ir_resource *res = &sh->resources[t->image];
     struct sim_tex_request req;
     uint32_t out[4][SIM_LANES];
-    uint32_t gn = res->dim == SpvDim1D || res->dim == SpvDimBuffer ? 1
-                  : res->dim == SpvDim3D || res->dim == SpvDimCube ? 3
-                                                                   : 2;
+    uint32_t gn = sim_ir_dim_coords(res->dim);
     uint32_t image = sim_lane_element(sh, ref->in->regs, t->image, t->image_index, t->image_list, t->image_count, l);
     uint32_t sampler =
         sim_lane_element(sh, ref->in->regs, t->sampler, t->sampler_index, t->sampler_list, t->sampler_count, l);
@@ -323,10 +321,10 @@ step(struct ref *ref, uint32_t l)
         r = sim_lane_bitrev(a);
         break;
     case SIM_IR_OP_BFE_S:
-        r = sim_lane_bfe_s(a, b, c);
+        r = sim_lane_bfe(a, b, c, 1);
         break;
     case SIM_IR_OP_BFE_U:
-        r = sim_lane_bfe_u(a, b, c);
+        r = sim_lane_bfe(a, b, c, 0);
         break;
     case SIM_IR_OP_BFM:
         r = sim_lane_bfm(a, b);

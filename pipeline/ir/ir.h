@@ -126,6 +126,11 @@ struct sim_ir_resource {
     const char *name;
 };
 
+/* Coordinates that address a texel of an image of SPIR-V Dim `dim`
+ * (without the array layer): 1, 2 or 3; a cube's face counts as 3. */
+uint32_t
+sim_ir_dim_coords(uint32_t dim);
+
 enum sim_ir_info_flags {
     SIM_IR_DISCARDS = 1u << 0,        /* OpKill, OpTerminateInvocation or demote reachable */
     SIM_IR_WRITES_DEPTH = 1u << 1,    /* FragDepth output */

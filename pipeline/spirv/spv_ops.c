@@ -1172,21 +1172,6 @@ convert(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
 /* ------------------------------------------------------------------------ */
 /* Images                                                                     */
 
-static uint32_t
-dim_coords(uint32_t dim)
-{
-    switch (dim) {
-    case SpvDim1D:
-    case SpvDimBuffer:
-        return 1;
-    case SpvDim3D:
-    case SpvDimCube:
-        return 3;
-    default:
-        return 2;
-    }
-}
-
 /* OpImageWrite (imageStore): a TEX of kind WRITE with no results, the
  * texel in value[].  Image operands (Lod, Sample) are not supported. */
 static enum sim_spv_error
@@ -1224,7 +1209,7 @@ image_write(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     if (it->ms) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "writes to multisampled storage images");
     }
-    coords = dim_coords(it->dim) + it->arrayed;
+    coords = sim_ir_dim_coords(it->dim) + it->arrayed;
     if (coord->n < coords || coords > 4 || texel->n < 1 || texel->n > 4) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "coordinate or texel has the wrong number of components");
     }
@@ -1349,7 +1334,7 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     tex->sampler_index = h->sampler_index;
     tex->sampler_list = h->sampler_list;
     tex->sampler_count = h->sampler_count;
-    coords = dim_coords(it->dim) + it->arrayed;
+    coords = sim_ir_dim_coords(it->dim) + it->arrayed;
 
     switch (op) {
     case SpvOpImageSampleImplicitLod:
@@ -1412,7 +1397,7 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     case SpvOpImageQuerySizeLod:
     case SpvOpImageQuerySize: {
         tex->kind = SIM_IR_TEX_SIZE;
-        results = (it->dim == SpvDimCube ? 2 : dim_coords(it->dim)) + it->arrayed;
+        results = (it->dim == SpvDimCube ? 2 : sim_ir_dim_coords(it->dim)) + it->arrayed;
         if (op == SpvOpImageQuerySizeLod) {
             struct sim_spv_val *l = operand(ctx, W(4), WANT_INT, 1);
             if (!l) {
@@ -1467,7 +1452,7 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         if (!coord) {
             return ctx->info->code;
         }
-        coords = dim_coords(it->dim);
+        coords = sim_ir_dim_coords(it->dim);
         results = 2;
         w = inst->words;
         ctx->ir_flags |= SIM_IR_USES_DERIVATIVES;
@@ -1539,7 +1524,7 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
             tex->lod = l->regs[0];
         }
         if (mask & SpvImageOperandsGradMask) {
-            uint32_t gn = dim_coords(it->dim);
+            uint32_t gn = sim_ir_dim_coords(it->dim);
             struct sim_spv_val *dx = operand(ctx, W(w), WANT_FLOAT, gn);
             struct sim_spv_val *dy = dx ? operand(ctx, W(w + 1), WANT_FLOAT, gn) : NULL;
             if (!dy) {
