@@ -245,7 +245,7 @@ struct sim_stage_ops {
     const char *name;
     enum sim_replay_error (*begin)(struct sim_draw_ctx *dc);
     enum sim_replay_error (*run)(struct sim_draw_ctx *dc);
-    void (*finish)(struct sim_draw_ctx *dc);
+    void (*finish)(struct sim_draw_ctx *dc); /* NULL: nothing to release */
 };
 
 extern const struct sim_stage_ops sim_stage_assemble; /* front_vertex.c */

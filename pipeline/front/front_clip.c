@@ -303,15 +303,8 @@ clip_run(struct sim_draw_ctx *dc)
     return SIM_REPLAY_ERROR_OK;
 }
 
-static void
-clip_finish(struct sim_draw_ctx *dc)
-{
-    (void)dc;
-}
-
 const struct sim_stage_ops sim_stage_clip = {
     .name = "clip",
     .begin = clip_begin,
     .run = clip_run,
-    .finish = clip_finish,
 };

@@ -357,15 +357,8 @@ out:
     return err;
 }
 
-static void
-geom_finish(struct sim_draw_ctx *dc)
-{
-    (void)dc;
-}
-
 const struct sim_stage_ops sim_stage_geom = {
     .name = "geometry",
     .begin = geom_begin,
     .run = geom_run,
-    .finish = geom_finish,
 };

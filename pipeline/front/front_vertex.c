@@ -320,17 +320,10 @@ out:
     return err;
 }
 
-static void
-stage_nothing(struct sim_draw_ctx *dc)
-{
-    (void)dc;
-}
-
 const struct sim_stage_ops sim_stage_assemble = {
     .name = "assemble",
     .begin = assemble_begin,
     .run = assemble_run,
-    .finish = stage_nothing,
 };
 
 /* ------------------------------------------------------------------------ */

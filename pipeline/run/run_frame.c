@@ -1047,7 +1047,10 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
                  "the frame's time budget of %.3g s ran out during the draw", r->opt.time_budget);
     }
     while (begun > 0) {
-        front_end[--begun]->finish(dc);
+        const struct sim_stage_ops *stage = front_end[--begun];
+        if (stage->finish) {
+            stage->finish(dc);
+        }
     }
     /* `out` lives in r->res->draws, which grows with the next draw: the
      * draw context must not keep pointing into it. */
