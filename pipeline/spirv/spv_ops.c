@@ -526,39 +526,28 @@ linear_algebra(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         }
         out[0] = dot(ctx, a->regs, 1, b->regs, 1, a->n);
         return set_result(ctx, id, type, out, 1);
-    case SpvOpMatrixTimesVector: {
-        /* a: C columns of R rows; b: C; result: R */
-        const struct sim_spv_type *mt = &ctx->types[a->type];
-        uint32_t cols, rows;
-        if (mt->kind != SIM_SPV_T_MATRIX) {
-            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "not a matrix");
-        }
-        cols = mt->count;
-        rows = ctx->types[mt->elem].count;
-        if (b->n != cols || t->regs != rows) {
-            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand sizes");
-        }
-        for (uint32_t r = 0; r < rows; r++) {
-            out[r] = dot(ctx, a->regs + r, rows, b->regs, 1, cols);
-        }
-        return set_result(ctx, id, type, out, rows);
-    }
+    case SpvOpMatrixTimesVector:
     case SpvOpVectorTimesMatrix: {
-        /* a: R; b: C columns of R; result: C */
-        const struct sim_spv_type *mt = &ctx->types[b->type];
-        uint32_t cols, rows;
+        /* M * v: a is C columns of R rows, b C values, the result R values;
+         * v * M: a is R values, b C columns of R, the result C values. */
+        int mv = inst->opcode == SpvOpMatrixTimesVector;
+        const struct sim_spv_val *m = mv ? a : b, *vec = mv ? b : a;
+        const struct sim_spv_type *mt = &ctx->types[m->type];
+        uint32_t cols, rows, n;
         if (mt->kind != SIM_SPV_T_MATRIX) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "not a matrix");
         }
         cols = mt->count;
         rows = ctx->types[mt->elem].count;
-        if (a->n != rows || t->regs != cols) {
+        n = mv ? rows : cols;
+        if (vec->n != (mv ? cols : rows) || t->regs != n) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand sizes");
         }
-        for (uint32_t c = 0; c < cols; c++) {
-            out[c] = dot(ctx, a->regs, 1, b->regs + c * rows, 1, rows);
+        for (uint32_t k = 0; k < n; k++) {
+            out[k] = mv ? dot(ctx, a->regs + k, rows, b->regs, 1, cols)
+                        : dot(ctx, a->regs, 1, b->regs + k * rows, 1, rows);
         }
-        return set_result(ctx, id, type, out, cols);
+        return set_result(ctx, id, type, out, n);
     }
     case SpvOpMatrixTimesMatrix: {
         /* a: K columns of R; b: C columns of K; result: C columns of R */
