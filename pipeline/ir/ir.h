@@ -344,6 +344,32 @@ enum sim_ir_op {
 
 #define SIM_IR_NONE UINT32_MAX
 
+/* Does `op` write its dst register?  Stores, demotion, branches, returns,
+ * terminations, emits and barriers do not: they are kept for what else
+ * they do. */
+static inline int
+sim_ir_op_writes_dst(uint32_t op)
+{
+    switch (op) {
+    case SIM_IR_OP_STIDX:
+    case SIM_IR_OP_STBUF:
+    case SIM_IR_OP_STBUF16:
+    case SIM_IR_OP_DEMOTE:
+    case SIM_IR_OP_BR:
+    case SIM_IR_OP_BRC:
+    case SIM_IR_OP_SWITCH:
+    case SIM_IR_OP_RET:
+    case SIM_IR_OP_TERMINATE:
+    case SIM_IR_OP_UNREACHABLE:
+    case SIM_IR_OP_EMIT:
+    case SIM_IR_OP_CUT:
+    case SIM_IR_OP_BARRIER:
+        return 0;
+    default:
+        return 1;
+    }
+}
+
 /* Is `op` one of the atomics (ATOMADD to ATOMCMPXCHG)?  They write dst and
  * memory, so no pass may drop one whose result is unused. */
 static inline int

@@ -3188,29 +3188,6 @@ remap(const struct sim_spv_ctx *ctx, uint32_t reg)
     return reg + ctx->consts.count;
 }
 
-static int
-op_writes_dst(uint32_t op)
-{
-    switch (op) {
-    case SIM_IR_OP_STIDX:
-    case SIM_IR_OP_STBUF:
-    case SIM_IR_OP_STBUF16:
-    case SIM_IR_OP_DEMOTE:
-    case SIM_IR_OP_BR:
-    case SIM_IR_OP_BRC:
-    case SIM_IR_OP_SWITCH:
-    case SIM_IR_OP_RET:
-    case SIM_IR_OP_TERMINATE:
-    case SIM_IR_OP_UNREACHABLE:
-    case SIM_IR_OP_EMIT:
-    case SIM_IR_OP_CUT:
-    case SIM_IR_OP_BARRIER:
-        return 0;
-    default:
-        return 1;
-    }
-}
-
 static const uint8_t op_sources[] = {
 #define SIM_IR_OP_SRCS(name, srcs) srcs,
     SIM_IR_OP_LIST(SIM_IR_OP_SRCS)
@@ -3272,7 +3249,7 @@ build_shader(struct sim_spv_ctx *ctx, struct sim_ir_shader **out)
     for (uint32_t i = 0; i < ctx->insts.count; i++) {
         struct sim_ir_inst *in = SIM_SPV_VEC_AT(ctx->insts, struct sim_ir_inst, i);
         uint32_t srcs = op_sources[in->op];
-        if (op_writes_dst(in->op)) {
+        if (sim_ir_op_writes_dst(in->op)) {
             in->dst = remap(ctx, in->dst);
         }
         if (srcs > 0) {
