@@ -545,20 +545,6 @@ step(struct ref *ref, uint32_t l)
         }
         write = 0;
         break;
-    case SIM_IR_OP_ATOMADD:
-    case SIM_IR_OP_ATOMSMIN:
-    case SIM_IR_OP_ATOMUMIN:
-    case SIM_IR_OP_ATOMSMAX:
-    case SIM_IR_OP_ATOMUMAX:
-    case SIM_IR_OP_ATOMAND:
-    case SIM_IR_OP_ATOMOR:
-    case SIM_IR_OP_ATOMXOR:
-    case SIM_IR_OP_ATOMXCHG:
-    case SIM_IR_OP_ATOMCMPXCHG:
-        if (!(ref->in->helpers & (1u << l))) {
-            r = sim_lane_atomic(&ref->in->slots[i->aux], i->op, (uint64_t)a + i->imm, b, c);
-        }
-        break;
     case SIM_IR_OP_BUFSIZE: {
         uint64_t size = ref->in->slots[i->aux].size;
         r = size < UINT32_MAX ? (uint32_t)size : UINT32_MAX;
@@ -611,7 +597,14 @@ step(struct ref *ref, uint32_t l)
         return SIM_INTERP_ERROR_OK;
     case SIM_IR_OP_COUNT:
     default:
-        write = 0;
+        if (!sim_ir_is_atomic(i->op)) {
+            write = 0;
+            break;
+        }
+        /* The buffer atomics; helpers read 0 and change nothing. */
+        if (!(ref->in->helpers & (1u << l))) {
+            r = sim_lane_atomic(&ref->in->slots[i->aux], i->op, (uint64_t)a + i->imm, b, c);
+        }
         break;
     }
     if (write) {
