@@ -77,6 +77,25 @@ smooth_at(float x, float y, float loc0[4], float loc2[4])
     loc2[3] = -3.14159265f + 6.28318531f * v;
 }
 
+/* Vertex `v` of a triangle of tile t: clip position (x, y, 0.5, 1), the
+ * smooth attributes at pixel (fx, fy), the tile's integers. */
+static void
+tile_vertex(uint32_t (*v)[4], uint32_t t, float x, float y, float fx, float fy)
+{
+    float l0[4], l2[4];
+    smooth_at(fx, fy, l0, l2);
+    v[0][0] = sim_f2u(x);
+    v[0][1] = sim_f2u(y);
+    v[0][2] = sim_f2u(0.5f);
+    v[0][3] = sim_f2u(1.0f);
+    for (int c = 0; c < 4; c++) {
+        v[1][c] = sim_f2u(l0[c]);
+        v[3][c] = sim_f2u(l2[c]);
+    }
+    tile_ints(t, v[2]);
+    tile_uints(t, v[4]);
+}
+
 static void
 fill_vertices(struct diff_inputs *in)
 {
@@ -89,21 +108,10 @@ fill_vertices(struct diff_inputs *in)
     for (uint32_t t = 0; t < DIFF_TILES; t++) {
         uint32_t tx = t % (DIFF_WIDTH / DIFF_TILE), ty = t / (DIFF_WIDTH / DIFF_TILE);
         for (uint32_t k = 0; k < 3; k++) {
-            uint32_t (*v)[4] = in->partial_vertices[t * 3 + k];
             float fx = (float)(tx * DIFF_TILE) + part[k][0];
             float fy = (float)(ty * DIFF_TILE) + part[k][1];
-            float l0[4], l2[4];
-            smooth_at(fx, fy, l0, l2);
-            v[0][0] = sim_f2u(fx / DIFF_WIDTH * 2.0f - 1.0f);
-            v[0][1] = sim_f2u(fy / DIFF_HEIGHT * 2.0f - 1.0f);
-            v[0][2] = sim_f2u(0.5f);
-            v[0][3] = sim_f2u(1.0f);
-            for (int c = 0; c < 4; c++) {
-                v[1][c] = sim_f2u(l0[c]);
-                v[3][c] = sim_f2u(l2[c]);
-            }
-            tile_ints(t, v[2]);
-            tile_uints(t, v[4]);
+            tile_vertex(in->partial_vertices[t * 3 + k], t, fx / DIFF_WIDTH * 2.0f - 1.0f,
+                        fy / DIFF_HEIGHT * 2.0f - 1.0f, fx, fy);
         }
     }
     for (uint32_t t = 0; t < DIFF_TILES; t++) {
@@ -114,21 +122,9 @@ fill_vertices(struct diff_inputs *in)
         int back = (tx + ty) % 2 == 1;
         for (uint32_t slot = 0; slot < 3; slot++) {
             uint32_t k = back && slot ? 3 - slot : slot;
-            uint32_t (*v)[4] = in->frag_vertices[t * 3 + slot];
             float fx = (ndc[k][0] + 1.0f) * 0.5f * DIFF_WIDTH;
             float fy = (ndc[k][1] + 1.0f) * 0.5f * DIFF_HEIGHT;
-            float l0[4], l2[4];
-            smooth_at(fx, fy, l0, l2);
-            v[0][0] = sim_f2u(ndc[k][0]);
-            v[0][1] = sim_f2u(ndc[k][1]);
-            v[0][2] = sim_f2u(0.5f);
-            v[0][3] = sim_f2u(1.0f);
-            for (int c = 0; c < 4; c++) {
-                v[1][c] = sim_f2u(l0[c]);
-                v[3][c] = sim_f2u(l2[c]);
-            }
-            tile_ints(t, v[2]);
-            tile_uints(t, v[4]);
+            tile_vertex(in->frag_vertices[t * 3 + slot], t, ndc[k][0], ndc[k][1], fx, fy);
         }
     }
     for (uint32_t i = 0; i < DIFF_VERTICES; i++) {
