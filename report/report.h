@@ -140,6 +140,13 @@ rep_json_print(struct json_object *root, FILE *f);
 int
 rep_json_write_file(struct json_object *root, const char *path);
 
+/* Finishes a file written to `tmp` through f, so that readers never see
+ * half a file: closes f and renames tmp to `path` when there was no error
+ * (`err`, an errno value or 0, nor one writing or closing f), else removes
+ * tmp.  Returns the first error, or 0. */
+int
+rep_file_commit(FILE *f, const char *tmp, const char *path, int err);
+
 /* Reads and parses the JSON file `path` (at most max_bytes).  Returns the
  * root the caller owns (rep_json_destroy), or NULL with `why` saying why
  * (the system's error, the size, or json-c's parse error and where). */

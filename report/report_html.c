@@ -582,7 +582,6 @@ rep_html_write(struct json_object *report, struct json_object *shaders, const ch
     const char *trace = rep_json_get_string(report, "trace");
     char path[4200], tmp[4210];
     FILE *f;
-    int err = 0;
 
     snprintf(path, sizeof(path), "%s/report.html", dir);
     snprintf(tmp, sizeof(tmp), "%s.tmp", path);
@@ -636,17 +635,5 @@ rep_html_write(struct json_object *report, struct json_object *shaders, const ch
     }
     fputs(html_script, f);
     fputs("</body>\n</html>\n", f);
-    if (ferror(f)) {
-        err = EIO;
-    }
-    if (fclose(f) != 0 && !err) {
-        err = errno ? errno : EIO;
-    }
-    if (!err && rename(tmp, path) != 0) {
-        err = errno;
-    }
-    if (err) {
-        remove(tmp);
-    }
-    return err;
+    return rep_file_commit(f, tmp, path, 0);
 }

@@ -248,6 +248,24 @@ rep_json_print(struct json_object *root, FILE *f)
 }
 
 int
+rep_file_commit(FILE *f, const char *tmp, const char *path, int err)
+{
+    if (!err && ferror(f)) {
+        err = EIO;
+    }
+    if (fclose(f) != 0 && !err) {
+        err = errno ? errno : EIO;
+    }
+    if (!err && rename(tmp, path) != 0) {
+        err = errno;
+    }
+    if (err) {
+        remove(tmp);
+    }
+    return err;
+}
+
+int
 rep_json_write_file(struct json_object *root, const char *path)
 {
     size_t n = strlen(path);
@@ -266,15 +284,7 @@ rep_json_write_file(struct json_object *root, const char *path)
         goto free_tmp;
     }
     err = rep_json_print(root, f) != 0 ? (errno ? errno : EIO) : 0;
-    if (fclose(f) != 0 && !err) {
-        err = errno ? errno : EIO;
-    }
-    if (!err && rename(tmp, path) != 0) {
-        err = errno;
-    }
-    if (err) {
-        remove(tmp);
-    }
+    err = rep_file_commit(f, tmp, path, err);
 free_tmp:
     free(tmp);
     return err;

@@ -40,54 +40,43 @@ wait_ready(int fd, short events, int64_t deadline)
     return r > 0;
 }
 
-int
-rep_wire_send(int fd, const void *data, size_t size, int timeout_ms)
+/* Sends `out` or, where it is NULL, receives into `in`, `size` bytes in
+ * all, within timeout_ms (< 0: no limit).  Returns 0 done, -1 error or
+ * the peer gone, -2 deadline passed. */
+static int
+transfer(int fd, const char *out, char *in, size_t size, int timeout_ms)
 {
-    const char *p = data;
     int64_t deadline = timeout_ms < 0 ? 0 : now_ms() + timeout_ms;
-    while (size > 0) {
-        int ready = wait_ready(fd, POLLOUT, deadline);
+    size_t done = 0;
+    while (done < size) {
+        int ready = wait_ready(fd, out ? POLLOUT : POLLIN, deadline);
         if (ready < 0) {
             return ready;
         }
         if (!ready) {
             continue;
         }
-        ssize_t n = send(fd, p, size, MSG_NOSIGNAL | MSG_DONTWAIT);
+        ssize_t n = out ? send(fd, out + done, size - done, MSG_NOSIGNAL | MSG_DONTWAIT)
+                        : recv(fd, in + done, size - done, MSG_DONTWAIT);
         if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
             continue;
         }
         if (n <= 0) {
             return -1;
         }
-        p += n;
-        size -= (size_t)n;
+        done += (size_t)n;
     }
     return 0;
 }
 
 int
+rep_wire_send(int fd, const void *data, size_t size, int timeout_ms)
+{
+    return transfer(fd, data, NULL, size, timeout_ms);
+}
+
+int
 rep_wire_recv(int fd, void *data, size_t size, int timeout_ms)
 {
-    char *p = data;
-    int64_t deadline = timeout_ms < 0 ? 0 : now_ms() + timeout_ms;
-    while (size > 0) {
-        int ready = wait_ready(fd, POLLIN, deadline);
-        if (ready < 0) {
-            return ready;
-        }
-        if (!ready) {
-            continue;
-        }
-        ssize_t n = recv(fd, p, size, MSG_DONTWAIT);
-        if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK)) {
-            continue;
-        }
-        if (n <= 0) {
-            return -1;
-        }
-        p += n;
-        size -= (size_t)n;
-    }
-    return 0;
+    return transfer(fd, NULL, data, size, timeout_ms);
 }

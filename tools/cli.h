@@ -15,6 +15,14 @@
 #define CLI_EXIT_FAILURE 1
 #define CLI_EXIT_USAGE 2
 
+struct cap_trace;
+
+/* Loads the trace at `path` into *trace (the caller destroys it with
+ * cap_trace_destroy); on failure writes one line on stderr saying why and
+ * returns CLI_EXIT_FAILURE, else CLI_EXIT_OK (overshade.c). */
+int
+cli_trace_load(const char *path, struct cap_trace **trace);
+
 /* `overshade info [--json] [--objects] TRACE` (cmd_info.c) */
 int
 cli_info(int argc, char **argv);

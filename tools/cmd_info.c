@@ -873,10 +873,8 @@ cli_info_usage(FILE *out)
 int
 cli_info(int argc, char **argv)
 {
-    struct cap_error_info info;
     struct cap_trace *trace = NULL;
     const char *path = NULL;
-    enum cap_error e;
     int i, json = 0, objects = 0, options = 1;
 
     for (i = 1; i < argc; i++) {
@@ -906,13 +904,7 @@ cli_info(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
 
-    e = cap_trace_load(path, &trace, &info);
-    if (e != CAP_ERROR_OK) {
-        fprintf(stderr, "overshade: %s: %s: %s", path, cap_error_name(e), cap_error_message(e));
-        if (info.detail[0]) {
-            fprintf(stderr, " (%s)", info.detail);
-        }
-        fputc('\n', stderr);
+    if (cli_trace_load(path, &trace) != CLI_EXIT_OK) {
         return CLI_EXIT_FAILURE;
     }
     if (json) {

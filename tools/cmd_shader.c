@@ -412,9 +412,7 @@ cli_shader(int argc, char **argv)
     uint64_t pipeline = 0, frame = 0;
     int by_pipeline = 0, by_draw = 0, spirv = 0, rc = CLI_EXIT_FAILURE;
     struct shader_pick *picks = NULL;
-    struct cap_error_info info;
     struct cap_trace *t = NULL;
-    enum cap_error e;
 
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
@@ -470,13 +468,7 @@ cli_shader(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
 
-    e = cap_trace_load(path, &t, &info);
-    if (e != CAP_ERROR_OK) {
-        fprintf(stderr, "overshade: %s: %s: %s", path, cap_error_name(e), cap_error_message(e));
-        if (info.detail[0]) {
-            fprintf(stderr, " (%s)", info.detail);
-        }
-        fputc('\n', stderr);
+    if (cli_trace_load(path, &t) != CLI_EXIT_OK) {
         return CLI_EXIT_FAILURE;
     }
     if (by_draw) {

@@ -30,6 +30,23 @@ struct cli_command {
     void (*usage)(FILE *out);
 };
 
+int
+cli_trace_load(const char *path, struct cap_trace **trace)
+{
+    struct cap_error_info info = {0};
+    enum cap_error e = cap_trace_load(path, trace, &info);
+
+    if (e == CAP_ERROR_OK) {
+        return CLI_EXIT_OK;
+    }
+    fprintf(stderr, "overshade: %s: %s: %s", path, cap_error_name(e), cap_error_message(e));
+    if (info.detail[0]) {
+        fprintf(stderr, " (%s)", info.detail);
+    }
+    fputc('\n', stderr);
+    return CLI_EXIT_FAILURE;
+}
+
 static const struct cli_command cli_commands[] = {
     {"info", "summarize a trace: device, objects, frames", cli_info, cli_info_usage},
     {"spirv", "translate a SPIR-V module: can overshade run it?", cli_spirv, cli_spirv_usage},

@@ -391,6 +391,52 @@ write_color(const struct sim_draw_ctx *dc, struct sim_surface *s, const struct s
     }
 }
 
+/* Vulkan "Multisample Coverage": alpha of output 0 (its bits) becomes a
+ * coverage mask; the pattern is the implementation's.  Ours keeps
+ * round(alpha * samples) samples, the lowest first. */
+static uint32_t
+alpha_coverage(const struct sim_draw_ctx *dc, uint32_t alpha_bits)
+{
+    float a = sim_u2f(alpha_bits);
+    a = a > 0.0f ? (a < 1.0f ? a : 1.0f) : 0.0f;
+    uint32_t n = (uint32_t)(a * (float)dc->samples + 0.5f);
+    return n >= 32 ? ~0u : (1u << n) - 1u;
+}
+
+/* Writes the colour outputs under `mask` into every colour attachment:
+ * lane `lane`'s registers, or where `out` is given, the outputs read
+ * from them earlier. */
+static void
+write_colors(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_shade_outputs *out,
+             int32_t x, int32_t y, uint32_t mask)
+{
+    const struct sim_draw_ctx *dc = ctx->dc;
+    const struct sim_unit_target *t = ctx->target;
+
+    for (uint32_t i = 0; i < dc->pass->color_count; i++) {
+        struct sim_surface *s = t->color[i];
+        uint32_t src[4];
+        const struct sim_fmt *vf;
+        if (!s || !ctx->out_regs[i][0]) {
+            continue;
+        }
+        vf = sim_fmt_get(t->color_format[i]);
+        if (!vf || vf->bytes != s->texel_bytes) {
+            vf = s->fmt;
+        }
+        for (int c = 0; c < 4; c++) {
+            src[c] = out                  ? out->color[i][c]
+                     : ctx->out_regs[i][c] ? ctx->out_regs[i][c][lane]
+                                           : 0;
+        }
+        if (dc->draw->state.alpha_to_one) {
+            src[3] = sim_f2u(1.0f);
+        }
+        write_color(dc, s, vf, &dc->draw->state.blend[i], x, y, mask, src);
+    }
+    ctx->counters->samples_written += sim_popcount(mask);
+}
+
 void
 sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *tri, int32_t x,
                 int32_t y, uint32_t mask)
@@ -402,14 +448,7 @@ sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *
         mask &= ctx->sample_mask_out[lane];
     }
     if (dc->draw->state.alpha_to_coverage && ctx->out_regs[0][3]) {
-        /* Vulkan "Multisample Coverage": alpha of output 0 becomes a
-         * coverage mask; the pattern is the implementation's.  Ours keeps
-         * round(alpha * samples) samples, the lowest first. */
-        float a;
-        memcpy(&a, &ctx->out_regs[0][3][lane], 4);
-        a = a > 0.0f ? (a < 1.0f ? a : 1.0f) : 0.0f;
-        uint32_t n = (uint32_t)(a * (float)dc->samples + 0.5f);
-        mask &= n >= 32 ? ~0u : (1u << n) - 1u;
+        mask &= alpha_coverage(dc, ctx->out_regs[0][3][lane]);
         if (!mask) {
             return;
         }
@@ -429,27 +468,7 @@ sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *
         ctx->counters->samples_written++;
         return;
     }
-    for (uint32_t i = 0; i < dc->pass->color_count; i++) {
-        struct sim_surface *s = t->color[i];
-        uint32_t src[4];
-        const struct sim_fmt *vf;
-        if (!s || !ctx->out_regs[i][0]) {
-            continue;
-        }
-        vf = sim_fmt_get(t->color_format[i]);
-        if (!vf || vf->bytes != s->texel_bytes) {
-            vf = s->fmt;
-        }
-        for (int c = 0; c < 4; c++) {
-            src[c] = ctx->out_regs[i][c] ? ctx->out_regs[i][c][lane] : 0;
-        }
-        if (dc->draw->state.alpha_to_one) {
-            float one = 1.0f;
-            memcpy(&src[3], &one, 4);
-        }
-        write_color(dc, s, vf, &dc->draw->state.blend[i], x, y, mask, src);
-    }
-    ctx->counters->samples_written += sim_popcount(mask);
+    write_colors(ctx, lane, NULL, x, y, mask);
 }
 
 void
@@ -470,40 +489,16 @@ sim_shade_write_outputs(struct sim_shade_ctx *ctx, const struct sim_shade_output
                         const struct sim_tri *tri, int32_t x, int32_t y, uint32_t mask)
 {
     const struct sim_draw_ctx *dc = ctx->dc;
-    const struct sim_unit_target *t = ctx->target;
 
     mask &= out->sample_mask;
     if (dc->draw->state.alpha_to_coverage && ctx->out_regs[0][3]) {
-        /* As sim_shade_write. */
-        float a;
-        memcpy(&a, &out->color[0][3], 4);
-        a = a > 0.0f ? (a < 1.0f ? a : 1.0f) : 0.0f;
-        uint32_t n = (uint32_t)(a * (float)dc->samples + 0.5f);
-        mask &= n >= 32 ? ~0u : (1u << n) - 1u;
+        mask &= alpha_coverage(dc, out->color[0][3]);
     }
     if (mask && ctx->late_tests) {
-        mask = sim_back_depth_test(dc, t->depth, tri, x, y, mask);
+        mask = sim_back_depth_test(dc, ctx->target->depth, tri, x, y, mask);
     }
     if (!mask) {
         return;
     }
-    for (uint32_t i = 0; i < dc->pass->color_count; i++) {
-        struct sim_surface *s = t->color[i];
-        uint32_t src[4];
-        const struct sim_fmt *vf;
-        if (!s || !ctx->out_regs[i][0]) {
-            continue;
-        }
-        vf = sim_fmt_get(t->color_format[i]);
-        if (!vf || vf->bytes != s->texel_bytes) {
-            vf = s->fmt;
-        }
-        memcpy(src, out->color[i], sizeof(src));
-        if (dc->draw->state.alpha_to_one) {
-            float one = 1.0f;
-            memcpy(&src[3], &one, 4);
-        }
-        write_color(dc, s, vf, &dc->draw->state.blend[i], x, y, mask, src);
-    }
-    ctx->counters->samples_written += sim_popcount(mask);
+    write_colors(ctx, 0, out, x, y, mask);
 }

@@ -41,6 +41,19 @@ struct sim_geom_prim {
                          * (its own grid); else 0 */
 };
 
+/* Appends `prim` to `prims` (struct sim_geom_prim); 0 when out of
+ * memory. */
+static inline int
+sim_geom_prim_push(struct sim_array *prims, struct sim_geom_prim prim)
+{
+    struct sim_geom_prim *p = sim_array_grow(prims, sizeof(*p), 1);
+    if (!p) {
+        return 0;
+    }
+    *p = prim;
+    return 1;
+}
+
 /* A vertex-shader invocation the assemble stage asks for. */
 struct sim_geom_invocation {
     int32_t vertex_index; /* gl_VertexIndex (index + vertexOffset, or vertex number) */
@@ -251,7 +264,7 @@ struct sim_stage_ops {
     const char *name;
     enum sim_replay_error (*begin)(struct sim_draw_ctx *dc);
     enum sim_replay_error (*run)(struct sim_draw_ctx *dc);
-    void (*finish)(struct sim_draw_ctx *dc);
+    void (*finish)(struct sim_draw_ctx *dc); /* NULL: nothing to release */
 };
 
 extern const struct sim_stage_ops sim_stage_assemble; /* front_vertex.c */

@@ -133,6 +133,18 @@ new_vertex(struct sim_draw_ctx *dc, uint32_t a, uint32_t b, float t)
     return dc->geom.vertex_count++;
 }
 
+/* The vertex where edge a-b crosses a plane (signed distances da and db
+ * of opposite signs), interpolated from the lower-numbered end so that
+ * both triangles sharing the edge make the same one; UINT32_MAX when out
+ * of memory. */
+static uint32_t
+crossing_vertex(struct sim_draw_ctx *dc, uint32_t a, float da, uint32_t b, float db)
+{
+    uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
+    float dlo = a < b ? da : db, dhi = a < b ? db : da;
+    return new_vertex(dc, lo, hi, dlo / (dlo - dhi));
+}
+
 /* Clips polygon `in` (n vertices) against one plane into `out`. */
 static int
 clip_polygon(struct sim_draw_ctx *dc, const struct plane *pl, uint32_t pi, const uint32_t *in,
@@ -148,11 +160,7 @@ clip_polygon(struct sim_draw_ctx *dc, const struct plane *pl, uint32_t pi, const
             out[m++] = a;
         }
         if ((da >= 0) != (db >= 0)) {
-            /* Interpolate from the lower-numbered vertex, so both triangles
-             * sharing the edge make the same new vertex. */
-            uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
-            float dlo = a < b ? da : db, dhi = a < b ? db : da;
-            uint32_t v = new_vertex(dc, lo, hi, dlo / (dlo - dhi));
+            uint32_t v = crossing_vertex(dc, a, da, b, db);
             if (v == UINT32_MAX) {
                 return 0;
             }
@@ -181,9 +189,7 @@ clip_line(struct sim_draw_ctx *dc, const struct plane *planes, uint32_t plane_co
             return 1;
         }
         if ((da >= 0) != (db >= 0)) {
-            uint32_t lo = a < b ? a : b, hi = a < b ? b : a;
-            float dlo = a < b ? da : db, dhi = a < b ? db : da;
-            uint32_t v = new_vertex(dc, lo, hi, dlo / (dlo - dhi));
+            uint32_t v = crossing_vertex(dc, a, da, b, db);
             if (v == UINT32_MAX) {
                 return 0;
             }
@@ -303,15 +309,8 @@ clip_run(struct sim_draw_ctx *dc)
     return SIM_REPLAY_ERROR_OK;
 }
 
-static void
-clip_finish(struct sim_draw_ctx *dc)
-{
-    (void)dc;
-}
-
 const struct sim_stage_ops sim_stage_clip = {
     .name = "clip",
     .begin = clip_begin,
     .run = clip_run,
-    .finish = clip_finish,
 };

@@ -124,19 +124,10 @@ static int
 gs_prim(struct sim_geom *g, uint32_t count, uint32_t a, uint32_t b, uint32_t c,
         uint32_t provoking, const struct sim_geom_prim *in)
 {
-    struct sim_geom_prim *p = sim_array_grow(&g->prims, sizeof(*p), 1);
-    if (!p) {
-        return 0;
-    }
-    p->count = count;
-    p->v[0] = a;
-    p->v[1] = b;
-    p->v[2] = c;
-    p->prim_id = in->prim_id;
-    p->provoking = provoking;
-    p->patch = in->patch;
-    p->subpatch = in->subpatch;
-    return 1;
+    struct sim_geom_prim p = {.count = count, .v = {a, b, c}, .prim_id = in->prim_id,
+                              .provoking = provoking, .patch = in->patch,
+                              .subpatch = in->subpatch};
+    return sim_geom_prim_push(&g->prims, p);
 }
 
 /* Moves lane `l`'s vertices into the geometry and cuts its strips into
@@ -357,15 +348,8 @@ out:
     return err;
 }
 
-static void
-geom_finish(struct sim_draw_ctx *dc)
-{
-    (void)dc;
-}
-
 const struct sim_stage_ops sim_stage_geom = {
     .name = "geometry",
     .begin = geom_begin,
     .run = geom_run,
-    .finish = geom_finish,
 };

@@ -739,15 +739,8 @@ setup_run(struct sim_draw_ctx *dc)
     return SIM_REPLAY_ERROR_OK;
 }
 
-static void
-setup_finish(struct sim_draw_ctx *dc)
-{
-    (void)dc;
-}
-
 const struct sim_stage_ops sim_stage_setup = {
     .name = "setup",
     .begin = setup_begin,
     .run = setup_run,
-    .finish = setup_finish,
 };

@@ -170,19 +170,9 @@ static int
 emit_prim(struct sim_draw_ctx *dc, uint32_t count, uint32_t a, uint32_t b, uint32_t c,
           uint32_t provoking, uint32_t prim_id)
 {
-    struct sim_geom_prim *p = sim_array_grow(&dc->geom.prims, sizeof(*p), 1);
-    if (!p) {
-        return 0;
-    }
-    p->count = count;
-    p->v[0] = a;
-    p->v[1] = b;
-    p->v[2] = c;
-    p->prim_id = prim_id;
-    p->provoking = provoking;
-    p->patch = SIM_NONE;
-    p->subpatch = 0;
-    return 1;
+    struct sim_geom_prim p = {.count = count, .v = {a, b, c}, .prim_id = prim_id,
+                              .provoking = provoking, .patch = SIM_NONE, .subpatch = 0};
+    return sim_geom_prim_push(&dc->geom.prims, p);
 }
 
 static enum sim_replay_error
@@ -320,17 +310,10 @@ out:
     return err;
 }
 
-static void
-stage_nothing(struct sim_draw_ctx *dc)
-{
-    (void)dc;
-}
-
 const struct sim_stage_ops sim_stage_assemble = {
     .name = "assemble",
     .begin = assemble_begin,
     .run = assemble_run,
-    .finish = stage_nothing,
 };
 
 /* ------------------------------------------------------------------------ */

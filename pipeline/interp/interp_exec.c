@@ -23,6 +23,7 @@
 
 #include <spirv/unified1/spirv.h>
 
+#include "pipeline/interp/interp_lane.h"
 #include "pipeline/interp/interp_private.h"
 #include "pipeline/util/util.h"
 
@@ -257,102 +258,8 @@ lanes_to_bits(const sim_lanes_u *v)
 #define DDX_FINE(v) QUAD_DIFF(v, 1, 1, 3, 3, 0, 0, 2, 2)
 #define DDY_FINE(v) QUAD_DIFF(v, 2, 3, 2, 3, 0, 1, 0, 1)
 
-static inline uint32_t
-f_to_i(float f)
-{
-    if (f != f) {
-        return 0;
-    }
-    if (f >= 2147483647.0f) {
-        return 0x7fffffffu;
-    }
-    if (f <= -2147483648.0f) {
-        return 0x80000000u;
-    }
-    return (uint32_t)(int32_t)f;
-}
-
-static inline uint32_t
-f_to_u(float f)
-{
-    if (!(f > 0.0f)) {
-        return 0;
-    }
-    if (f >= 4294967295.0f) {
-        return 0xffffffffu;
-    }
-    return (uint32_t)f;
-}
-
-static inline uint32_t
-bfe_u(uint32_t v, uint32_t off, uint32_t cnt)
-{
-    off &= 31;
-    if (cnt == 0) {
-        return 0;
-    }
-    if (cnt > 32 - off) {
-        cnt = 32 - off;
-    }
-    return cnt == 32 ? v : (v >> off) & ((1u << cnt) - 1);
-}
-
-static inline uint32_t
-bfe_s(uint32_t v, uint32_t off, uint32_t cnt)
-{
-    off &= 31;
-    if (cnt == 0) {
-        return 0;
-    }
-    if (cnt > 32 - off) {
-        cnt = 32 - off;
-    }
-    return (uint32_t)((int32_t)(v << (32 - off - cnt)) >> (32 - cnt));
-}
-
-static inline uint32_t
-bitrev(uint32_t v)
-{
-    v = ((v >> 1) & 0x55555555u) | ((v & 0x55555555u) << 1);
-    v = ((v >> 2) & 0x33333333u) | ((v & 0x33333333u) << 2);
-    v = ((v >> 4) & 0x0f0f0f0fu) | ((v & 0x0f0f0f0fu) << 4);
-    v = ((v >> 8) & 0x00ff00ffu) | ((v & 0x00ff00ffu) << 8);
-    return (v >> 16) | (v << 16);
-}
-
 /* ------------------------------------------------------------------------ */
 /* Textures                                                                   */
-
-static uint32_t
-dim_coords(uint32_t dim)
-{
-    switch (dim) {
-    case SpvDim1D:
-    case SpvDimBuffer:
-        return 1;
-    case SpvDim3D:
-    case SpvDimCube:
-        return 3;
-    default:
-        return 2;
-    }
-}
-
-/* The resource slot lane `l` names: `slot`, or the element of a
- * dynamically indexed descriptor array (an index past the end, undefined
- * in SPIR-V, reads the last entry: a fixed array's last element, a
- * runtime array's never-bound slot, so it reads as not bound). */
-static uint32_t
-element_slot(const struct sim_ir_shader *sh, const sim_lanes_u *R, uint32_t slot, uint32_t index,
-             uint32_t list, uint32_t count, uint32_t l)
-{
-    uint32_t e;
-    if (index == SIM_IR_NONE || count == 0) {
-        return slot;
-    }
-    e = R[index][l];
-    return sh->slot_lists[list + (e < count ? e : count - 1)];
-}
 
 static enum sim_interp_error
 run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, sim_lanes_u *out_regs,
@@ -364,13 +271,13 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
     sim_lanes_u *R = in->regs;
     struct sim_tex_request req;
     uint32_t out[4][SIM_LANES];
-    uint32_t gn = dim_coords(res->dim);
+    uint32_t gn = sim_ir_dim_coords(res->dim);
 
     if (t->kind == SIM_IR_TEX_WRITE || t->kind == SIM_IR_TEX_ATOMIC) {
         uint32_t lanes = exec & ~in->helpers;
         for (int l = 0; l < SIM_LANES; l++) {
             if ((lanes & (1u << l)) &&
-                !in->slots[element_slot(sh, R, t->image, t->image_index, t->image_list,
+                !in->slots[sim_lane_element(sh, R, t->image, t->image_index, t->image_list,
                                         t->image_count, (uint32_t)l)]
                      .image) {
                 return SIM_INTERP_ERROR_UNBOUND_TEXTURE; /* not a silently dropped write */
@@ -381,41 +288,28 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
         /* Lane by lane in lane order, helpers excluded; each lane into the
          * element of a dynamically indexed array it picked. */
         uint32_t lanes = exec & ~in->helpers;
-        for (int l = 0; l < SIM_LANES; l++) {
-            uint32_t coord[4] = {0, 0, 0, 0}, value[4] = {0, 0, 0, 0};
-            uint32_t slot = element_slot(sh, R, t->image, t->image_index, t->image_list,
-                                         t->image_count, (uint32_t)l);
-            if (!(lanes & (1u << l))) {
-                continue;
+        for (uint32_t l = 0; l < SIM_LANES; l++) {
+            if (lanes & (1u << l)) {
+                sim_lane_tex_write(in->slots[sim_lane_element(sh, R, t->image, t->image_index,
+                                                              t->image_list, t->image_count, l)]
+                                       .image,
+                                   res, t, R, l);
             }
-            for (uint32_t c = 0; c < t->coords; c++) {
-                coord[c] = R[t->coord[c]][l];
-            }
-            for (uint32_t c = 0; c < 4 && t->value[c] != SIM_IR_NONE; c++) {
-                value[c] = R[t->value[c]][l];
-            }
-            sim_tex_store_lane(in->slots[slot].image, res->dim, res->arrayed, coord, value);
         }
         return SIM_INTERP_ERROR_OK;
     }
     if (t->kind == SIM_IR_TEX_ATOMIC) {
         /* Lane by lane in lane order, as buffer atomics; helpers read 0. */
         uint32_t lanes = exec & ~in->helpers;
-        for (int l = 0; l < SIM_LANES; l++) {
-            uint32_t coord[4] = {0, 0, 0, 0};
+        for (uint32_t l = 0; l < SIM_LANES; l++) {
             out_regs[0][l] = 0;
-            if (!(lanes & (1u << l))) {
-                continue;
+            if (lanes & (1u << l)) {
+                out_regs[0][l] = sim_lane_tex_atomic(
+                    in->slots[sim_lane_element(sh, R, t->image, t->image_index, t->image_list,
+                                               t->image_count, l)]
+                        .image,
+                    res, t, R, l);
             }
-            for (uint32_t c = 0; c < t->coords; c++) {
-                coord[c] = R[t->coord[c]][l];
-            }
-            out_regs[0][l] = sim_tex_atomic_lane(
-                in->slots[element_slot(sh, R, t->image, t->image_index, t->image_list,
-                                       t->image_count, (uint32_t)l)]
-                    .image,
-                res->dim, res->arrayed, coord, t->component,
-                R[t->value[0]][l], t->value[1] != SIM_IR_NONE ? R[t->value[1]][l] : 0);
         }
         return SIM_INTERP_ERROR_OK;
     }
@@ -501,17 +395,17 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
     memset(out_regs, 0, t->results * sizeof(*out_regs));
     while (left) {
         uint32_t first = (uint32_t)__builtin_ctz(left), group = left;
-        uint32_t image = element_slot(sh, R, t->image, t->image_index, t->image_list,
+        uint32_t image = sim_lane_element(sh, R, t->image, t->image_index, t->image_list,
                                       t->image_count, first);
-        uint32_t sampler = element_slot(sh, R, t->sampler, t->sampler_index, t->sampler_list,
+        uint32_t sampler = sim_lane_element(sh, R, t->sampler, t->sampler_index, t->sampler_list,
                                         t->sampler_count, first);
         if (t->image_index != SIM_IR_NONE || t->sampler_index != SIM_IR_NONE) {
             group = 0;
             for (uint32_t l = first; l < SIM_LANES; l++) {
                 if ((left & (1u << l)) &&
-                    element_slot(sh, R, t->image, t->image_index, t->image_list, t->image_count,
+                    sim_lane_element(sh, R, t->image, t->image_index, t->image_list, t->image_count,
                                  l) == image &&
-                    element_slot(sh, R, t->sampler, t->sampler_index, t->sampler_list,
+                    sim_lane_element(sh, R, t->sampler, t->sampler_index, t->sampler_list,
                                  t->sampler_count, l) == sampler) {
                     group |= 1u << l;
                 }
@@ -637,8 +531,7 @@ run_blocks(struct sim_interp *in)
                 r = A ^ 0x80000000u;
                 break;
             case SIM_IR_OP_FMOD:
-                /* x - y * floor(x / y) (SPIR-V OpFMod, GLSL mod) */
-                PER_LANE(sim_f2u(sim_u2f(PA[l]) - sim_u2f(PB[l]) * floorf(sim_u2f(PA[l]) / sim_u2f(PB[l]))));
+                PER_LANE(sim_lane_fmod(PA[l], PB[l]));
                 break;
             case SIM_IR_OP_FREM:
                 PER_LANE(sim_f2u(fmodf(sim_u2f(PA[l]), sim_u2f(PB[l]))));
@@ -663,24 +556,14 @@ run_blocks(struct sim_interp *in)
                 r = 0u - A;
                 break;
             case SIM_IR_OP_SDIV:
-                PER_LANE((PB[l] == 0 || (PA[l] == 0x80000000u && PB[l] == 0xffffffffu))
-                             ? 0
-                             : (uint32_t)((int32_t)PA[l] / (int32_t)PB[l]));
+                PER_LANE(sim_lane_sdiv(PA[l], PB[l]));
                 break;
             case SIM_IR_OP_UDIV:
                 PER_LANE(PB[l] ? PA[l] / PB[l] : 0);
                 break;
             case SIM_IR_OP_SREM:
             case SIM_IR_OP_SMOD:
-                for (int l = 0; l < SIM_LANES; l++) {
-                    int32_t x = (int32_t)PA[l], y = (int32_t)PB[l], m;
-                    m = (y == 0 || (x == INT32_MIN && y == -1)) ? 0 : x % y;
-                    if (i->op == SIM_IR_OP_SMOD && m != 0 && ((m < 0) != (y < 0))) {
-                        m += y;
-                    }
-                    t[l] = (uint32_t)m;
-                }
-                memcpy(&r, t, sizeof(r));
+                PER_LANE(sim_lane_srem(PA[l], PB[l], i->op == SIM_IR_OP_SMOD));
                 break;
             case SIM_IR_OP_UMOD:
                 PER_LANE(PB[l] ? PA[l] % PB[l] : 0);
@@ -710,29 +593,25 @@ run_blocks(struct sim_interp *in)
                 PER_LANE((uint32_t)__builtin_popcount(PA[l]));
                 break;
             case SIM_IR_OP_BITREV:
-                PER_LANE(bitrev(PA[l]));
+                PER_LANE(sim_lane_bitrev(PA[l]));
                 break;
             case SIM_IR_OP_BFE_S:
-                PER_LANE(bfe_s(PA[l], PB[l], PC[l]));
+                PER_LANE(sim_lane_bfe(PA[l], PB[l], PC[l], 1));
                 break;
             case SIM_IR_OP_BFE_U:
-                PER_LANE(bfe_u(PA[l], PB[l], PC[l]));
+                PER_LANE(sim_lane_bfe(PA[l], PB[l], PC[l], 0));
                 break;
             case SIM_IR_OP_BFM:
-                PER_LANE((PA[l] >= 32 ? ~0u : ((1u << PA[l]) - 1u)) << (PB[l] & 31u));
+                PER_LANE(sim_lane_bfm(PA[l], PB[l]));
                 break;
             case SIM_IR_OP_FINDLSB:
-                PER_LANE(PA[l] ? (uint32_t)__builtin_ctz(PA[l]) : 0xffffffffu);
+                PER_LANE(sim_lane_findlsb(PA[l]));
                 break;
             case SIM_IR_OP_FINDMSB_U:
-                PER_LANE(PA[l] ? 31u - (uint32_t)__builtin_clz(PA[l]) : 0xffffffffu);
+                PER_LANE(sim_lane_findmsb_u(PA[l]));
                 break;
             case SIM_IR_OP_FINDMSB_S:
-                for (int l = 0; l < SIM_LANES; l++) {
-                    uint32_t v = (PA[l] & 0x80000000u) ? ~PA[l] : PA[l];
-                    t[l] = v ? 31u - (uint32_t)__builtin_clz(v) : 0xffffffffu;
-                }
-                memcpy(&r, t, sizeof(r));
+                PER_LANE(sim_lane_findmsb_s(PA[l]));
                 break;
             case SIM_IR_OP_FEQ:
                 r = (sim_lanes_u)(FA == FB);
@@ -771,10 +650,10 @@ run_blocks(struct sim_interp *in)
                 r = (sim_lanes_u)(A <= UB);
                 break;
             case SIM_IR_OP_F2I:
-                PER_LANE(f_to_i(sim_u2f(PA[l])));
+                PER_LANE(sim_lane_f2i(sim_u2f(PA[l])));
                 break;
             case SIM_IR_OP_F2U:
-                PER_LANE(f_to_u(sim_u2f(PA[l])));
+                PER_LANE(sim_lane_f2u(sim_u2f(PA[l])));
                 break;
             case SIM_IR_OP_I2F:
                 r = (sim_lanes_u)__builtin_convertvector(IA, sim_lanes_f);
@@ -786,7 +665,7 @@ run_blocks(struct sim_interp *in)
                 r = A & 0x7fffffffu;
                 break;
             case SIM_IR_OP_SABS:
-                PER_LANE((PA[l] & 0x80000000u) ? 0u - PA[l] : PA[l]);
+                PER_LANE(sim_lane_sabs(PA[l]));
                 break;
             case SIM_IR_OP_FSIGN: {
                 sim_lanes_u pos = (sim_lanes_u)(FA > 0.0f), neg = (sim_lanes_u)(FA < 0.0f);
@@ -794,7 +673,7 @@ run_blocks(struct sim_interp *in)
                 break;
             }
             case SIM_IR_OP_SSIGN:
-                PER_LANE((int32_t)PA[l] > 0 ? 1u : (int32_t)PA[l] < 0 ? 0xffffffffu : 0u);
+                PER_LANE(sim_lane_ssign(PA[l]));
                 break;
             case SIM_IR_OP_FLOOR:
                 PER_LANE_F(floorf);
@@ -913,25 +792,13 @@ run_blocks(struct sim_interp *in)
                 break;
             }
             case SIM_IR_OP_LDEXP:
-                PER_LANE(sim_f2u(ldexpf(sim_u2f(PA[l]),
-                                    (int32_t)PB[l] > 256    ? 256
-                                    : (int32_t)PB[l] < -256 ? -256
-                                                            : (int32_t)PB[l])));
+                PER_LANE(sim_lane_ldexp(PA[l], PB[l]));
                 break;
             case SIM_IR_OP_FREXP_M:
-                for (int l = 0; l < SIM_LANES; l++) {
-                    int e;
-                    t[l] = sim_f2u(frexpf(sim_u2f(PA[l]), &e));
-                }
-                memcpy(&r, t, sizeof(r));
+                PER_LANE(sim_lane_frexp(PA[l], 0));
                 break;
             case SIM_IR_OP_FREXP_E:
-                for (int l = 0; l < SIM_LANES; l++) {
-                    int e = 0;
-                    (void)frexpf(sim_u2f(PA[l]), &e);
-                    t[l] = (uint32_t)e;
-                }
-                memcpy(&r, t, sizeof(r));
+                PER_LANE(sim_lane_frexp(PA[l], 1));
                 break;
             case SIM_IR_OP_QUANTF16:
                 PER_LANE(sim_f2u(sim_half_to_float(sim_float_to_half(sim_u2f(PA[l])))));
@@ -975,11 +842,7 @@ run_blocks(struct sim_interp *in)
                 const struct sim_interp_slot *s = &in->slots[i->aux];
                 if (i->a < sh->const_count) {
                     /* Uniform address: one load for the batch. */
-                    uint64_t addr = (uint64_t)PA[0] + i->imm;
-                    uint32_t v = 0;
-                    if (s->size >= 4 && addr <= s->size - 4) {
-                        memcpy(&v, s->data + addr, 4);
-                    }
+                    uint32_t v = sim_lane_load(s, (uint64_t)PA[0] + i->imm, 4);
                     /* Written here as the common tail would: through `r`
                      * GCC builds the broadcast with 16 scalar stores and
                      * reloads them (a store-forwarding stall per piece, a
@@ -992,59 +855,28 @@ run_blocks(struct sim_interp *in)
                     }
                     continue;
                 } else {
-                    for (int l = 0; l < SIM_LANES; l++) {
-                        uint64_t addr = (uint64_t)PA[l] + i->imm;
-                        uint32_t v = 0;
-                        if (s->size >= 4 && addr <= s->size - 4) {
-                            memcpy(&v, s->data + addr, 4);
-                        }
-                        t[l] = v;
-                    }
-                    memcpy(&r, t, sizeof(r));
+                    PER_LANE(sim_lane_load(s, (uint64_t)PA[l] + i->imm, 4));
                 }
                 break;
             }
             case SIM_IR_OP_LDBUF16: {
                 /* 16-bit storage (StorageBuffer16BitAccess and friends). */
                 const struct sim_interp_slot *s = &in->slots[i->aux];
-                for (int l = 0; l < SIM_LANES; l++) {
-                    uint64_t addr = (uint64_t)PA[l] + i->imm;
-                    uint16_t v = 0;
-                    if (s->size >= 2 && addr <= s->size - 2) {
-                        memcpy(&v, s->data + addr, 2);
-                    }
-                    t[l] = v;
-                }
-                memcpy(&r, t, sizeof(r));
+                PER_LANE(sim_lane_load(s, (uint64_t)PA[l] + i->imm, 2));
                 break;
             }
-            case SIM_IR_OP_STBUF16: {
-                const struct sim_interp_slot *s = &in->slots[i->aux];
-                uint32_t lanes = exec & ~in->helpers;
-                if (!s->wdata) {
-                    continue;
-                }
-                for (int l = 0; l < SIM_LANES; l++) {
-                    uint64_t addr = (uint64_t)PA[l] + i->imm;
-                    if ((lanes & (1u << l)) && s->size >= 2 && addr <= s->size - 2) {
-                        uint16_t v = (uint16_t)PB[l];
-                        memcpy(s->wdata + addr, &v, 2);
-                    }
-                }
-                continue;
-            }
+            case SIM_IR_OP_STBUF16:
             case SIM_IR_OP_STBUF: {
                 const struct sim_interp_slot *s = &in->slots[i->aux];
                 uint32_t lanes = exec & ~in->helpers;
+                uint32_t bytes = i->op == SIM_IR_OP_STBUF ? 4 : 2;
                 if (!s->wdata) {
                     continue;
                 }
                 /* Lanes store in lane order, so the last lane wins. */
                 for (int l = 0; l < SIM_LANES; l++) {
-                    uint64_t addr = (uint64_t)PA[l] + i->imm;
-                    if ((lanes & (1u << l)) && s->size >= 4 && addr <= s->size - 4) {
-                        uint32_t v = PB[l];
-                        memcpy(s->wdata + addr, &v, 4);
+                    if (lanes & (1u << l)) {
+                        sim_lane_store(s, (uint64_t)PA[l] + i->imm, PB[l], bytes);
                     }
                 }
                 continue;
@@ -1063,17 +895,9 @@ run_blocks(struct sim_interp *in)
                 uint32_t lanes = exec & ~in->helpers;
                 /* Lane by lane in lane order; helpers and lanes outside the
                  * buffer read 0 and change nothing. */
-                for (int l = 0; l < SIM_LANES; l++) {
-                    uint64_t addr = (uint64_t)PA[l] + i->imm;
-                    uint32_t old = 0;
-                    if ((lanes & (1u << l)) && s->wdata && s->size >= 4 && addr <= s->size - 4) {
-                        memcpy(&old, s->wdata + addr, 4);
-                        uint32_t v = sim_ir_atomic(i->op, old, PB[l], PC[l]);
-                        memcpy(s->wdata + addr, &v, 4);
-                    }
-                    t[l] = old;
-                }
-                memcpy(&r, t, sizeof(r));
+                PER_LANE((lanes & (1u << l))
+                             ? sim_lane_atomic(s, i->op, (uint64_t)PA[l] + i->imm, PB[l], PC[l])
+                             : 0);
                 break;
             }
             case SIM_IR_OP_BUFSIZE:

@@ -21,7 +21,9 @@
 
 #include <spirv/unified1/spirv.h>
 
+#include "pipeline/interp/interp_lane.h"
 #include "pipeline/interp/interp_private.h"
+#include "pipeline/util/util.h"
 
 enum lane_state {
     LANE_IDLE,    /* not in the run */
@@ -43,123 +45,8 @@ struct ref {
     struct lane lanes[SIM_LANES];
 };
 
-static float
-f(uint32_t u)
-{
-    float x;
-    memcpy(&x, &u, 4);
-    return x;
-}
-
-static uint32_t
-u(float x)
-{
-    uint32_t v;
-    memcpy(&v, &x, 4);
-    return v;
-}
-
 /* Register r of lane l. */
 #define REG(r, l) (ref->in->regs[(r)][(l)])
-
-/* SPIR-V conversions out of range (undefined) saturate, NaN gives 0, as in
- * the wide interpreter, so both agree on the undefined cases too. */
-static uint32_t
-to_int(float x)
-{
-    if (x != x) {
-        return 0;
-    }
-    if (x >= 2147483648.0f) {
-        return 0x7fffffffu;
-    }
-    if (x < -2147483648.0f) {
-        return 0x80000000u;
-    }
-    return (uint32_t)(int32_t)x;
-}
-
-static uint32_t
-to_uint(float x)
-{
-    if (!(x > 0.0f)) {
-        return 0;
-    }
-    if (x >= 4294967296.0f) {
-        return 0xffffffffu;
-    }
-    return (uint32_t)x;
-}
-
-/* Bit field of `count` bits at `offset` (GLSL bitfieldExtract; offsets
- * and counts past 32 are clamped). */
-static uint32_t
-field(uint32_t v, uint32_t offset, uint32_t count, int sign)
-{
-    uint64_t wide = sign ? (uint64_t)(int64_t)(int32_t)v : v;
-    offset &= 31;
-    if (count > 32 - offset) {
-        count = 32 - offset;
-    }
-    if (count == 0) {
-        return 0;
-    }
-    uint64_t bits = (wide >> offset) & ((1ull << count) - 1);
-    if (sign && (bits >> (count - 1)) & 1) {
-        bits |= ~0ull << count;
-    }
-    return (uint32_t)bits;
-}
-
-static uint32_t
-reverse(uint32_t v)
-{
-    uint32_t r = 0;
-    for (int b = 0; b < 32; b++) {
-        r |= ((v >> b) & 1u) << (31 - b);
-    }
-    return r;
-}
-
-static uint32_t
-find_msb(uint32_t v)
-{
-    for (int b = 31; b >= 0; b--) {
-        if (v >> b & 1u) {
-            return (uint32_t)b;
-        }
-    }
-    return 0xffffffffu;
-}
-
-/* IEEE half, round to nearest even, from float (QuantizeToF16, packHalf). */
-static uint32_t
-half_of(float x)
-{
-    uint32_t b = u(x), sign = (b >> 16) & 0x8000u;
-    float a = fabsf(x);
-    if (x != x) {
-        return sign | 0x7e00u;
-    }
-    if (a >= 65520.0f) {
-        return sign | 0x7c00u;
-    }
-    if (a < ldexpf(1.0f, -14)) {
-        /* Denormal: units of 2^-24, rounded to even by nearbyintf. */
-        return sign | (uint32_t)nearbyintf(a * 16777216.0f);
-    }
-    int e;
-    float m = frexpf(a, &e); /* a = m * 2^e, m in [0.5, 1) */
-    uint32_t mant = (uint32_t)nearbyintf(m * 2048.0f); /* 11 bits with the implicit one */
-    if (mant == 2048) {
-        mant = 1024;
-        e++;
-    }
-    if (e + 14 >= 31) {
-        return sign | 0x7c00u;
-    }
-    return sign | ((uint32_t)(e + 14) << 10) | (mant & 0x3ffu);
-}
 
 static int
 is_quad_op(const struct sim_ir_shader *sh, const struct sim_ir_inst *i)
@@ -191,19 +78,7 @@ derivative(struct ref *ref, uint32_t reg, uint32_t l, int y, int fine)
         lo = fine ? q + (l & 1u) : q;
         hi = lo + 2;
     }
-    return f(REG(reg, hi)) - f(REG(reg, lo));
-}
-
-static uint32_t
-element(const struct sim_ir_shader *sh, struct ref *ref, uint32_t slot, uint32_t index,
-        uint32_t list, uint32_t count, uint32_t l)
-{
-    uint32_t e;
-    if (index == SIM_IR_NONE || count == 0) {
-        return slot;
-    }
-    e = REG(index, l);
-    return sh->slot_lists[list + (e < count ? e : count - 1)];
+    return sim_u2f(REG(reg, hi)) - sim_u2f(REG(reg, lo));
 }
 
 /* One texture instruction for lane l (the texture unit is shared with
@@ -216,12 +91,10 @@ tex(struct ref *ref, const struct sim_ir_inst *i, uint32_t l)
     const struct sim_ir_resource *res = &sh->resources[t->image];
     struct sim_tex_request req;
     uint32_t out[4][SIM_LANES];
-    uint32_t gn = res->dim == SpvDim1D || res->dim == SpvDimBuffer ? 1
-                  : res->dim == SpvDim3D || res->dim == SpvDimCube ? 3
-                                                                   : 2;
-    uint32_t image = element(sh, ref, t->image, t->image_index, t->image_list, t->image_count, l);
+    uint32_t gn = sim_ir_dim_coords(res->dim);
+    uint32_t image = sim_lane_element(sh, ref->in->regs, t->image, t->image_index, t->image_list, t->image_count, l);
     uint32_t sampler =
-        element(sh, ref, t->sampler, t->sampler_index, t->sampler_list, t->sampler_count, l);
+        sim_lane_element(sh, ref->in->regs, t->sampler, t->sampler_index, t->sampler_list, t->sampler_count, l);
     const struct sim_interp_slot *img = &ref->in->slots[image];
     const struct sim_interp_slot *smp = sampler == SIM_IR_NONE ? img : &ref->in->slots[sampler];
 
@@ -230,28 +103,15 @@ tex(struct ref *ref, const struct sim_ir_inst *i, uint32_t l)
         return SIM_INTERP_ERROR_UNBOUND_TEXTURE;
     }
     if (t->kind == SIM_IR_TEX_WRITE) {
-        uint32_t coord[4] = {0, 0, 0, 0}, value[4] = {0, 0, 0, 0};
-        if (ref->in->helpers & (1u << l)) {
-            return SIM_INTERP_ERROR_OK;
+        if (!(ref->in->helpers & (1u << l))) {
+            sim_lane_tex_write(img->image, res, t, ref->in->regs, l);
         }
-        for (uint32_t c = 0; c < t->coords; c++) {
-            coord[c] = REG(t->coord[c], l);
-        }
-        for (uint32_t c = 0; c < 4 && t->value[c] != SIM_IR_NONE; c++) {
-            value[c] = REG(t->value[c], l);
-        }
-        sim_tex_store_lane(img->image, res->dim, res->arrayed, coord, value);
         return SIM_INTERP_ERROR_OK;
     }
     if (t->kind == SIM_IR_TEX_ATOMIC) {
-        uint32_t coord[4] = {0, 0, 0, 0}, old = 0;
+        uint32_t old = 0;
         if (!(ref->in->helpers & (1u << l))) {
-            for (uint32_t c = 0; c < t->coords; c++) {
-                coord[c] = REG(t->coord[c], l);
-            }
-            old = sim_tex_atomic_lane(img->image, res->dim, res->arrayed, coord, t->component,
-                                      REG(t->value[0], l),
-                                      t->value[1] != SIM_IR_NONE ? REG(t->value[1], l) : 0);
+            old = sim_lane_tex_atomic(img->image, res, t, ref->in->regs, l);
         }
         REG(i->dst, l) = old;
         return SIM_INTERP_ERROR_OK;
@@ -264,14 +124,14 @@ tex(struct ref *ref, const struct sim_ir_inst *i, uint32_t l)
     for (uint32_t c = 0; c < t->coords; c++) {
         req.coord[c][l] = REG(t->coord[c], l);
         if (t->proj) {
-            req.coord[c][l] = u(f(REG(t->coord[c], l)) / f(REG(t->coord[t->coords], l)));
+            req.coord[c][l] = sim_f2u(sim_u2f(REG(t->coord[c], l)) / sim_u2f(REG(t->coord[t->coords], l)));
         }
     }
     if (t->dref != SIM_IR_NONE) {
         req.has_dref = 1;
-        req.dref[l] = f(REG(t->dref, l));
+        req.dref[l] = sim_u2f(REG(t->dref, l));
         if (t->proj) {
-            req.dref[l] /= f(REG(t->coord[t->coords], l));
+            req.dref[l] /= sim_u2f(REG(t->coord[t->coords], l));
         }
     }
     if (t->lod != SIM_IR_NONE) {
@@ -280,11 +140,11 @@ tex(struct ref *ref, const struct sim_ir_inst *i, uint32_t l)
     }
     if (t->bias != SIM_IR_NONE) {
         req.has_bias = 1;
-        req.bias[l] = f(REG(t->bias, l));
+        req.bias[l] = sim_u2f(REG(t->bias, l));
     }
     if (t->min_lod != SIM_IR_NONE) {
         req.has_min_lod = 1;
-        req.min_lod[l] = f(REG(t->min_lod, l));
+        req.min_lod[l] = sim_u2f(REG(t->min_lod, l));
     }
     if (t->kind == SIM_IR_TEX_SAMPLE || t->kind == SIM_IR_TEX_QUERY_LOD ||
         t->kind == SIM_IR_TEX_SAMPLE_LOD || t->kind == SIM_IR_TEX_SAMPLE_GRAD) {
@@ -295,9 +155,9 @@ tex(struct ref *ref, const struct sim_ir_inst *i, uint32_t l)
         for (uint32_t c = 0; c < gn && c < t->coords && (implicit || c < 2); c++) {
             float v[4];
             for (uint32_t k = 0; k < 4; k++) {
-                v[k] = f(REG(t->coord[c], q + k));
+                v[k] = sim_u2f(REG(t->coord[c], q + k));
                 if (t->proj) {
-                    v[k] /= f(REG(t->coord[t->coords], q + k));
+                    v[k] /= sim_u2f(REG(t->coord[t->coords], q + k));
                 }
             }
             float dx = v[1] - v[0], dy = v[2] - v[0];
@@ -316,8 +176,8 @@ tex(struct ref *ref, const struct sim_ir_inst *i, uint32_t l)
     }
     if (t->kind == SIM_IR_TEX_SAMPLE_GRAD) {
         for (uint32_t c = 0; c < gn; c++) {
-            req.ddx[c][l] = f(REG(t->ddx[c], l));
-            req.ddy[c][l] = f(REG(t->ddy[c], l));
+            req.ddx[c][l] = sim_u2f(REG(t->ddx[c], l));
+            req.ddy[c][l] = sim_u2f(REG(t->ddy[c], l));
         }
     }
     memcpy(req.offset, t->offset, sizeof(req.offset));
@@ -333,16 +193,6 @@ tex(struct ref *ref, const struct sim_ir_inst *i, uint32_t l)
         REG(i->dst + c, l) = out[c][l];
     }
     return SIM_INTERP_ERROR_OK;
-}
-
-static uint32_t
-load(const struct sim_interp_slot *s, uint64_t addr)
-{
-    uint32_t v = 0;
-    if (s->size >= 4 && addr <= s->size - 4) {
-        memcpy(&v, s->data + addr, 4);
-    }
-    return v;
 }
 
 /* Executes lane l's instruction at its pc; returns an error or OK. */
@@ -385,34 +235,34 @@ step(struct ref *ref, uint32_t l)
         r = a ? b : c;
         break;
     case SIM_IR_OP_FADD:
-        r = u(f(a) + f(b));
+        r = sim_f2u(sim_u2f(a) + sim_u2f(b));
         break;
     case SIM_IR_OP_FSUB:
-        r = u(f(a) - f(b));
+        r = sim_f2u(sim_u2f(a) - sim_u2f(b));
         break;
     case SIM_IR_OP_FMUL:
-        r = u(f(a) * f(b));
+        r = sim_f2u(sim_u2f(a) * sim_u2f(b));
         break;
     case SIM_IR_OP_FDIV:
-        r = u(f(a) / f(b));
+        r = sim_f2u(sim_u2f(a) / sim_u2f(b));
         break;
     case SIM_IR_OP_FNEG:
         r = a ^ 0x80000000u;
         break;
     case SIM_IR_OP_FMOD:
-        r = u(f(a) - f(b) * floorf(f(a) / f(b)));
+        r = sim_lane_fmod(a, b);
         break;
     case SIM_IR_OP_FREM:
-        r = u(fmodf(f(a), f(b)));
+        r = sim_f2u(fmodf(sim_u2f(a), sim_u2f(b)));
         break;
     case SIM_IR_OP_FMA: {
-        float p = f(a) * f(b); /* rounded, then added: not fused */
-        r = u(p + f(c));
+        float p = sim_u2f(a) * sim_u2f(b); /* rounded, then added: not fused */
+        r = sim_f2u(p + sim_u2f(c));
         break;
     }
     case SIM_IR_OP_FMIX: {
-        float x = f(a) * (1.0f - f(c)), y = f(b) * f(c);
-        r = u(x + y);
+        float x = sim_u2f(a) * (1.0f - sim_u2f(c)), y = sim_u2f(b) * sim_u2f(c);
+        r = sim_f2u(x + y);
         break;
     }
     case SIM_IR_OP_IADD:
@@ -428,26 +278,15 @@ step(struct ref *ref, uint32_t l)
         r = 0u - a;
         break;
     case SIM_IR_OP_SDIV:
-        r = b == 0 || (a == 0x80000000u && b == 0xffffffffu) ? 0
-                                                             : (uint32_t)((int32_t)a / (int32_t)b);
+        r = sim_lane_sdiv(a, b);
         break;
     case SIM_IR_OP_UDIV:
         r = b ? a / b : 0;
         break;
     case SIM_IR_OP_SREM:
-    case SIM_IR_OP_SMOD: {
-        int32_t x = (int32_t)a, y = (int32_t)b, m;
-        if (y == 0 || (x == INT32_MIN && y == -1)) {
-            m = 0;
-        } else {
-            m = x % y; /* truncated: sign of x (SRem) */
-            if (i->op == SIM_IR_OP_SMOD && m != 0 && (m < 0) != (y < 0)) {
-                m += y; /* sign of y (SMod) */
-            }
-        }
-        r = (uint32_t)m;
+    case SIM_IR_OP_SMOD:
+        r = sim_lane_srem(a, b, i->op == SIM_IR_OP_SMOD);
         break;
-    }
     case SIM_IR_OP_UMOD:
         r = b ? a % b : 0;
         break;
@@ -479,49 +318,43 @@ step(struct ref *ref, uint32_t l)
         }
         break;
     case SIM_IR_OP_BITREV:
-        r = reverse(a);
+        r = sim_lane_bitrev(a);
         break;
     case SIM_IR_OP_BFE_S:
-        r = field(a, b, c, 1);
+        r = sim_lane_bfe(a, b, c, 1);
         break;
     case SIM_IR_OP_BFE_U:
-        r = field(a, b, c, 0);
+        r = sim_lane_bfe(a, b, c, 0);
         break;
     case SIM_IR_OP_BFM:
-        r = (uint32_t)((a >= 32 ? ~0ull : (1ull << a) - 1) << (b & 31u));
+        r = sim_lane_bfm(a, b);
         break;
     case SIM_IR_OP_FINDLSB:
-        r = 0xffffffffu;
-        for (uint32_t bit = 0; bit < 32; bit++) {
-            if (a >> bit & 1u) {
-                r = bit;
-                break;
-            }
-        }
+        r = sim_lane_findlsb(a);
         break;
     case SIM_IR_OP_FINDMSB_U:
-        r = find_msb(a);
+        r = sim_lane_findmsb_u(a);
         break;
     case SIM_IR_OP_FINDMSB_S:
-        r = find_msb((int32_t)a < 0 ? ~a : a);
+        r = sim_lane_findmsb_s(a);
         break;
     case SIM_IR_OP_FEQ:
-        r = f(a) == f(b) ? ~0u : 0;
+        r = sim_u2f(a) == sim_u2f(b) ? ~0u : 0;
         break;
     case SIM_IR_OP_FNE: /* ordered: false when either is NaN */
-        r = f(a) < f(b) || f(a) > f(b) ? ~0u : 0;
+        r = sim_u2f(a) < sim_u2f(b) || sim_u2f(a) > sim_u2f(b) ? ~0u : 0;
         break;
     case SIM_IR_OP_FLT:
-        r = f(a) < f(b) ? ~0u : 0;
+        r = sim_u2f(a) < sim_u2f(b) ? ~0u : 0;
         break;
     case SIM_IR_OP_FLE:
-        r = f(a) <= f(b) ? ~0u : 0;
+        r = sim_u2f(a) <= sim_u2f(b) ? ~0u : 0;
         break;
     case SIM_IR_OP_ISNAN:
-        r = isnan(f(a)) ? ~0u : 0;
+        r = isnan(sim_u2f(a)) ? ~0u : 0;
         break;
     case SIM_IR_OP_ISINF:
-        r = isinf(f(a)) ? ~0u : 0;
+        r = isinf(sim_u2f(a)) ? ~0u : 0;
         break;
     case SIM_IR_OP_IEQ:
         r = a == b ? ~0u : 0;
@@ -542,116 +375,116 @@ step(struct ref *ref, uint32_t l)
         r = a <= b ? ~0u : 0;
         break;
     case SIM_IR_OP_F2I:
-        r = to_int(f(a));
+        r = sim_lane_f2i(sim_u2f(a));
         break;
     case SIM_IR_OP_F2U:
-        r = to_uint(f(a));
+        r = sim_lane_f2u(sim_u2f(a));
         break;
     case SIM_IR_OP_I2F:
-        r = u((float)(int32_t)a);
+        r = sim_f2u((float)(int32_t)a);
         break;
     case SIM_IR_OP_U2F:
-        r = u((float)a);
+        r = sim_f2u((float)a);
         break;
     case SIM_IR_OP_FABS:
         r = a & 0x7fffffffu;
         break;
     case SIM_IR_OP_SABS:
-        r = (int32_t)a < 0 ? 0u - a : a;
+        r = sim_lane_sabs(a);
         break;
     case SIM_IR_OP_FSIGN:
-        r = u(f(a) > 0.0f ? 1.0f : f(a) < 0.0f ? -1.0f : 0.0f);
+        r = sim_f2u(sim_u2f(a) > 0.0f ? 1.0f : sim_u2f(a) < 0.0f ? -1.0f : 0.0f);
         break;
     case SIM_IR_OP_SSIGN:
-        r = (int32_t)a > 0 ? 1u : (int32_t)a < 0 ? ~0u : 0u;
+        r = sim_lane_ssign(a);
         break;
     case SIM_IR_OP_FLOOR:
-        r = u(floorf(f(a)));
+        r = sim_f2u(floorf(sim_u2f(a)));
         break;
     case SIM_IR_OP_CEIL:
-        r = u(ceilf(f(a)));
+        r = sim_f2u(ceilf(sim_u2f(a)));
         break;
     case SIM_IR_OP_TRUNC:
-        r = u(truncf(f(a)));
+        r = sim_f2u(truncf(sim_u2f(a)));
         break;
     case SIM_IR_OP_ROUND:
     case SIM_IR_OP_ROUNDEVEN:
-        r = u(nearbyintf(f(a)));
+        r = sim_f2u(nearbyintf(sim_u2f(a)));
         break;
     case SIM_IR_OP_FRACT:
-        r = u(f(a) - floorf(f(a)));
+        r = sim_f2u(sim_u2f(a) - floorf(sim_u2f(a)));
         break;
     case SIM_IR_OP_SIN:
-        r = u(sinf(f(a)));
+        r = sim_f2u(sinf(sim_u2f(a)));
         break;
     case SIM_IR_OP_COS:
-        r = u(cosf(f(a)));
+        r = sim_f2u(cosf(sim_u2f(a)));
         break;
     case SIM_IR_OP_TAN:
-        r = u(tanf(f(a)));
+        r = sim_f2u(tanf(sim_u2f(a)));
         break;
     case SIM_IR_OP_ASIN:
-        r = u(asinf(f(a)));
+        r = sim_f2u(asinf(sim_u2f(a)));
         break;
     case SIM_IR_OP_ACOS:
-        r = u(acosf(f(a)));
+        r = sim_f2u(acosf(sim_u2f(a)));
         break;
     case SIM_IR_OP_ATAN:
-        r = u(atanf(f(a)));
+        r = sim_f2u(atanf(sim_u2f(a)));
         break;
     case SIM_IR_OP_ATAN2:
-        r = u(atan2f(f(a), f(b)));
+        r = sim_f2u(atan2f(sim_u2f(a), sim_u2f(b)));
         break;
     case SIM_IR_OP_SINH:
-        r = u(sinhf(f(a)));
+        r = sim_f2u(sinhf(sim_u2f(a)));
         break;
     case SIM_IR_OP_COSH:
-        r = u(coshf(f(a)));
+        r = sim_f2u(coshf(sim_u2f(a)));
         break;
     case SIM_IR_OP_TANH:
-        r = u(tanhf(f(a)));
+        r = sim_f2u(tanhf(sim_u2f(a)));
         break;
     case SIM_IR_OP_ASINH:
-        r = u(asinhf(f(a)));
+        r = sim_f2u(asinhf(sim_u2f(a)));
         break;
     case SIM_IR_OP_ACOSH:
-        r = u(acoshf(f(a)));
+        r = sim_f2u(acoshf(sim_u2f(a)));
         break;
     case SIM_IR_OP_ATANH:
-        r = u(atanhf(f(a)));
+        r = sim_f2u(atanhf(sim_u2f(a)));
         break;
     case SIM_IR_OP_POW:
-        r = u(powf(f(a), f(b)));
+        r = sim_f2u(powf(sim_u2f(a), sim_u2f(b)));
         break;
     case SIM_IR_OP_EXP:
-        r = u(expf(f(a)));
+        r = sim_f2u(expf(sim_u2f(a)));
         break;
     case SIM_IR_OP_LOG:
-        r = u(logf(f(a)));
+        r = sim_f2u(logf(sim_u2f(a)));
         break;
     case SIM_IR_OP_EXP2:
-        r = u(exp2f(f(a)));
+        r = sim_f2u(exp2f(sim_u2f(a)));
         break;
     case SIM_IR_OP_LOG2:
-        r = u(log2f(f(a)));
+        r = sim_f2u(log2f(sim_u2f(a)));
         break;
     case SIM_IR_OP_SQRT:
-        r = u(sqrtf(f(a)));
+        r = sim_f2u(sqrtf(sim_u2f(a)));
         break;
     case SIM_IR_OP_RSQ:
-        r = u(1.0f / sqrtf(f(a)));
+        r = sim_f2u(1.0f / sqrtf(sim_u2f(a)));
         break;
     case SIM_IR_OP_FMIN: /* b < a ? b : a (GLSL min; NaN handling as the wide path) */
-        r = f(b) < f(a) ? b : a;
+        r = sim_u2f(b) < sim_u2f(a) ? b : a;
         break;
     case SIM_IR_OP_FMAX:
-        r = f(a) < f(b) ? b : a;
+        r = sim_u2f(a) < sim_u2f(b) ? b : a;
         break;
     case SIM_IR_OP_NMIN:
-        r = f(b) < f(a) || isnan(f(a)) ? b : a;
+        r = sim_u2f(b) < sim_u2f(a) || isnan(sim_u2f(a)) ? b : a;
         break;
     case SIM_IR_OP_NMAX:
-        r = f(a) < f(b) || isnan(f(a)) ? b : a;
+        r = sim_u2f(a) < sim_u2f(b) || isnan(sim_u2f(a)) ? b : a;
         break;
     case SIM_IR_OP_SMIN:
         r = (int32_t)b < (int32_t)a ? b : a;
@@ -665,36 +498,27 @@ step(struct ref *ref, uint32_t l)
     case SIM_IR_OP_UMAX:
         r = a < b ? b : a;
         break;
-    case SIM_IR_OP_LDEXP: {
-        int32_t e = (int32_t)b;
-        r = u(ldexpf(f(a), e > 256 ? 256 : e < -256 ? -256 : e));
+    case SIM_IR_OP_LDEXP:
+        r = sim_lane_ldexp(a, b);
         break;
-    }
-    case SIM_IR_OP_FREXP_M: {
-        int e;
-        r = u(frexpf(f(a), &e));
+    case SIM_IR_OP_FREXP_M:
+    case SIM_IR_OP_FREXP_E:
+        r = sim_lane_frexp(a, i->op == SIM_IR_OP_FREXP_E);
         break;
-    }
-    case SIM_IR_OP_FREXP_E: {
-        int e = 0;
-        (void)frexpf(f(a), &e);
-        r = (uint32_t)e;
-        break;
-    }
     case SIM_IR_OP_QUANTF16:
-        r = u(sim_half_to_float(half_of(f(a))));
+        r = sim_f2u(sim_half_to_float(sim_float_to_half(sim_u2f(a))));
         break;
     case SIM_IR_OP_F2H:
-        r = half_of(f(a));
+        r = sim_float_to_half(sim_u2f(a));
         break;
     case SIM_IR_OP_H2F:
-        r = u(sim_half_to_float(a & 0xffffu));
+        r = sim_f2u(sim_half_to_float(a & 0xffffu));
         break;
     case SIM_IR_OP_DDX:
     case SIM_IR_OP_DDY:
     case SIM_IR_OP_DDX_FINE:
     case SIM_IR_OP_DDY_FINE:
-        r = u(derivative(ref, i->a, l, i->op == SIM_IR_OP_DDY || i->op == SIM_IR_OP_DDY_FINE,
+        r = sim_f2u(derivative(ref, i->a, l, i->op == SIM_IR_OP_DDY || i->op == SIM_IR_OP_DDY_FINE,
                          i->op == SIM_IR_OP_DDX_FINE || i->op == SIM_IR_OP_DDY_FINE));
         break;
     case SIM_IR_OP_LDIDX: {
@@ -709,57 +533,18 @@ step(struct ref *ref, uint32_t l)
         break;
     }
     case SIM_IR_OP_LDBUF:
-        r = load(&ref->in->slots[i->aux], (uint64_t)a + i->imm);
+    case SIM_IR_OP_LDBUF16:
+        r = sim_lane_load(&ref->in->slots[i->aux], (uint64_t)a + i->imm,
+                          i->op == SIM_IR_OP_LDBUF ? 4 : 2);
         break;
-    case SIM_IR_OP_LDBUF16: {
-        const struct sim_interp_slot *s = &ref->in->slots[i->aux];
-        uint64_t addr = (uint64_t)a + i->imm;
-        uint16_t v = 0;
-        if (s->size >= 2 && addr <= s->size - 2) {
-            memcpy(&v, s->data + addr, 2);
-        }
-        r = v;
-        break;
-    }
-    case SIM_IR_OP_STBUF16: {
-        const struct sim_interp_slot *s = &ref->in->slots[i->aux];
-        uint64_t addr = (uint64_t)a + i->imm;
-        if (s->wdata && !(ref->in->helpers & (1u << l)) && s->size >= 2 && addr <= s->size - 2) {
-            uint16_t v = (uint16_t)b;
-            memcpy(s->wdata + addr, &v, 2);
+    case SIM_IR_OP_STBUF16:
+    case SIM_IR_OP_STBUF:
+        if (!(ref->in->helpers & (1u << l))) {
+            sim_lane_store(&ref->in->slots[i->aux], (uint64_t)a + i->imm, b,
+                           i->op == SIM_IR_OP_STBUF ? 4 : 2);
         }
         write = 0;
         break;
-    }
-    case SIM_IR_OP_STBUF: {
-        const struct sim_interp_slot *s = &ref->in->slots[i->aux];
-        uint64_t addr = (uint64_t)a + i->imm;
-        if (s->wdata && !(ref->in->helpers & (1u << l)) && s->size >= 4 && addr <= s->size - 4) {
-            memcpy(s->wdata + addr, &b, 4);
-        }
-        write = 0;
-        break;
-    }
-    case SIM_IR_OP_ATOMADD:
-    case SIM_IR_OP_ATOMSMIN:
-    case SIM_IR_OP_ATOMUMIN:
-    case SIM_IR_OP_ATOMSMAX:
-    case SIM_IR_OP_ATOMUMAX:
-    case SIM_IR_OP_ATOMAND:
-    case SIM_IR_OP_ATOMOR:
-    case SIM_IR_OP_ATOMXOR:
-    case SIM_IR_OP_ATOMXCHG:
-    case SIM_IR_OP_ATOMCMPXCHG: {
-        const struct sim_interp_slot *s = &ref->in->slots[i->aux];
-        uint64_t addr = (uint64_t)a + i->imm;
-        if (s->wdata && !(ref->in->helpers & (1u << l)) && s->size >= 4 && addr <= s->size - 4) {
-            uint32_t v;
-            memcpy(&r, s->wdata + addr, 4);
-            v = sim_ir_atomic(i->op, r, b, c);
-            memcpy(s->wdata + addr, &v, 4);
-        }
-        break;
-    }
     case SIM_IR_OP_BUFSIZE: {
         uint64_t size = ref->in->slots[i->aux].size;
         r = size < UINT32_MAX ? (uint32_t)size : UINT32_MAX;
@@ -812,7 +597,14 @@ step(struct ref *ref, uint32_t l)
         return SIM_INTERP_ERROR_OK;
     case SIM_IR_OP_COUNT:
     default:
-        write = 0;
+        if (!sim_ir_is_atomic(i->op)) {
+            write = 0;
+            break;
+        }
+        /* The buffer atomics; helpers read 0 and change nothing. */
+        if (!(ref->in->helpers & (1u << l))) {
+            r = sim_lane_atomic(&ref->in->slots[i->aux], i->op, (uint64_t)a + i->imm, b, c);
+        }
         break;
     }
     if (write) {

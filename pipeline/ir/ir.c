@@ -4,6 +4,8 @@
  */
 #include <stdlib.h>
 
+#include <spirv/unified1/spirv.h>
+
 #include "pipeline/ir/ir.h"
 
 static const char *const op_names[] = {
@@ -21,6 +23,21 @@ sim_ir_op_name(enum sim_ir_op op)
     return op_names[op];
 }
 
+
+uint32_t
+sim_ir_dim_coords(uint32_t dim)
+{
+    switch (dim) {
+    case SpvDim1D:
+    case SpvDimBuffer:
+        return 1;
+    case SpvDim3D:
+    case SpvDimCube:
+        return 3;
+    default:
+        return 2;
+    }
+}
 
 const char *
 sim_stage_name(enum sim_stage stage)

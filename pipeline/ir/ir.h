@@ -126,6 +126,11 @@ struct sim_ir_resource {
     const char *name;
 };
 
+/* Coordinates that address a texel of an image of SPIR-V Dim `dim`
+ * (without the array layer): 1, 2 or 3; a cube's face counts as 3. */
+uint32_t
+sim_ir_dim_coords(uint32_t dim);
+
 enum sim_ir_info_flags {
     SIM_IR_DISCARDS = 1u << 0,        /* OpKill, OpTerminateInvocation or demote reachable */
     SIM_IR_WRITES_DEPTH = 1u << 1,    /* FragDepth output */
@@ -338,6 +343,32 @@ enum sim_ir_op {
 };
 
 #define SIM_IR_NONE UINT32_MAX
+
+/* Does `op` write its dst register?  Stores, demotion, branches, returns,
+ * terminations, emits and barriers do not: they are kept for what else
+ * they do. */
+static inline int
+sim_ir_op_writes_dst(uint32_t op)
+{
+    switch (op) {
+    case SIM_IR_OP_STIDX:
+    case SIM_IR_OP_STBUF:
+    case SIM_IR_OP_STBUF16:
+    case SIM_IR_OP_DEMOTE:
+    case SIM_IR_OP_BR:
+    case SIM_IR_OP_BRC:
+    case SIM_IR_OP_SWITCH:
+    case SIM_IR_OP_RET:
+    case SIM_IR_OP_TERMINATE:
+    case SIM_IR_OP_UNREACHABLE:
+    case SIM_IR_OP_EMIT:
+    case SIM_IR_OP_CUT:
+    case SIM_IR_OP_BARRIER:
+        return 0;
+    default:
+        return 1;
+    }
+}
 
 /* Is `op` one of the atomics (ATOMADD to ATOMCMPXCHG)?  They write dst and
  * memory, so no pass may drop one whose result is unused. */

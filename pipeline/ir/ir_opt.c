@@ -62,35 +62,12 @@ is_kept(const struct sim_ir_shader *sh, const struct sim_ir_inst *i)
            (i->op == SIM_IR_OP_TEX && sh->texs[i->imm].kind == SIM_IR_TEX_ATOMIC);
 }
 
-static int
-has_side_effects(uint32_t op)
-{
-    switch (op) {
-    case SIM_IR_OP_STIDX:
-    case SIM_IR_OP_STBUF:
-    case SIM_IR_OP_STBUF16:
-    case SIM_IR_OP_DEMOTE:
-    case SIM_IR_OP_BR:
-    case SIM_IR_OP_BRC:
-    case SIM_IR_OP_SWITCH:
-    case SIM_IR_OP_RET:
-    case SIM_IR_OP_TERMINATE:
-    case SIM_IR_OP_UNREACHABLE:
-    case SIM_IR_OP_EMIT:
-    case SIM_IR_OP_CUT:
-    case SIM_IR_OP_BARRIER:
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 /* Registers the instruction writes: [*first, *first + count). */
 static uint32_t
 dsts(const struct sim_ir_shader *sh, const struct sim_ir_inst *i, uint32_t *first)
 {
     *first = i->dst;
-    if (has_side_effects(i->op) || i->op == DELETED) {
+    if (!sim_ir_op_writes_dst(i->op) || i->op == DELETED) {
         return 0;
     }
     if (i->op == SIM_IR_OP_TEX) {

@@ -659,6 +659,20 @@ struct layered_scratch {
     int decoded;     /* a block-compressed level the frame never wrote, decoded once */
 };
 
+/* Room for `need` bytes in sc->data (its contents kept); 0 when out of
+ * memory. */
+static int
+scratch_grow(struct layered_scratch *sc, uint64_t need)
+{
+    void *p = need <= SIZE_MAX ? realloc(sc->data, (size_t)need) : NULL;
+    if (!p) {
+        return 0;
+    }
+    sc->data = p;
+    sc->size = need;
+    return 1;
+}
+
 /* The surface of unit `u` holding `level`, `layer` of frame image `image`,
  * or NULL; *holder: the frame image it belongs to. */
 static const struct sim_surface *
@@ -760,12 +774,9 @@ written_level(struct replay *r, uint32_t u, uint32_t image, const struct sim_vie
     struct layered_scratch *sc = &r->layered[u][(size_t)image * SIM_TEX_MAX_LEVELS + level];
     uint64_t need = layer_bytes * img->layers;
     if (sc->size < need) {
-        void *p = need <= SIZE_MAX ? realloc(sc->data, (size_t)need) : NULL;
-        if (!p) {
+        if (!scratch_grow(sc, need)) {
             return 0;
         }
-        sc->data = p;
-        sc->size = need;
         free(sc->stamp);
         sc->stamp = calloc(img->layers, sizeof(*sc->stamp));
         if (!sc->stamp) {
@@ -822,13 +833,8 @@ decoded_level(struct replay *r, uint32_t u, uint32_t image, uint32_t level,
     layer_bytes = (uint64_t)ol->width * ol->height * f->bytes;
     need = layer_bytes * t->layers;
     if (!sc->decoded) {
-        if (sc->size < need) {
-            void *p = need <= SIZE_MAX ? realloc(sc->data, (size_t)need) : NULL;
-            if (!p) {
-                return 0;
-            }
-            sc->data = p;
-            sc->size = need;
+        if (sc->size < need && !scratch_grow(sc, need)) {
+            return 0;
         }
         uint8_t *dst = sc->data;
         for (uint32_t j = 0; j < t->layers; j++) {
@@ -1121,7 +1127,10 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
                  "the frame's time budget of %.3g s ran out during the draw", r->opt.time_budget);
     }
     while (begun > 0) {
-        front_end[--begun]->finish(dc);
+        const struct sim_stage_ops *stage = front_end[--begun];
+        if (stage->finish) {
+            stage->finish(dc);
+        }
     }
     /* `out` lives in r->res->draws, which grows with the next draw: the
      * draw context must not keep pointing into it. */

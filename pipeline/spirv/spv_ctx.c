@@ -116,17 +116,6 @@ sim_spv_new_regs(struct sim_spv_ctx *ctx, uint32_t n, enum sim_ir_scalar scalar)
     return base;
 }
 
-static uint32_t
-hash_u32(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
 /* A constant bank register holding `bits`; SIM_IR_NONE when full. */
 uint32_t
 sim_spv_const(struct sim_spv_ctx *ctx, uint32_t bits, enum sim_ir_scalar scalar)
@@ -140,7 +129,7 @@ sim_spv_const(struct sim_spv_ctx *ctx, uint32_t bits, enum sim_ir_scalar scalar)
             return SIM_IR_NONE;
         }
         for (uint32_t i = 0; i < ctx->consts.count; i++) {
-            uint32_t h = hash_u32(*SIM_SPV_VEC_AT(ctx->consts, uint32_t, i)) & (size - 1);
+            uint32_t h = sim_hash_u32(*SIM_SPV_VEC_AT(ctx->consts, uint32_t, i)) & (size - 1);
             while (table[h]) {
                 h = (h + 1) & (size - 1);
             }
@@ -152,7 +141,7 @@ sim_spv_const(struct sim_spv_ctx *ctx, uint32_t bits, enum sim_ir_scalar scalar)
     }
     /* Equal bits share a register whatever their type; the scalar kind only
      * serves listings. */
-    uint32_t h = hash_u32(bits) & (ctx->const_hash_size - 1);
+    uint32_t h = sim_hash_u32(bits) & (ctx->const_hash_size - 1);
     while (ctx->const_hash[h]) {
         uint32_t i = ctx->const_hash[h] - 1;
         if (*SIM_SPV_VEC_AT(ctx->consts, uint32_t, i) == bits) {

@@ -526,39 +526,28 @@ linear_algebra(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         }
         out[0] = dot(ctx, a->regs, 1, b->regs, 1, a->n);
         return set_result(ctx, id, type, out, 1);
-    case SpvOpMatrixTimesVector: {
-        /* a: C columns of R rows; b: C; result: R */
-        const struct sim_spv_type *mt = &ctx->types[a->type];
-        uint32_t cols, rows;
-        if (mt->kind != SIM_SPV_T_MATRIX) {
-            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "not a matrix");
-        }
-        cols = mt->count;
-        rows = ctx->types[mt->elem].count;
-        if (b->n != cols || t->regs != rows) {
-            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand sizes");
-        }
-        for (uint32_t r = 0; r < rows; r++) {
-            out[r] = dot(ctx, a->regs + r, rows, b->regs, 1, cols);
-        }
-        return set_result(ctx, id, type, out, rows);
-    }
+    case SpvOpMatrixTimesVector:
     case SpvOpVectorTimesMatrix: {
-        /* a: R; b: C columns of R; result: C */
-        const struct sim_spv_type *mt = &ctx->types[b->type];
-        uint32_t cols, rows;
+        /* M * v: a is C columns of R rows, b C values, the result R values;
+         * v * M: a is R values, b C columns of R, the result C values. */
+        int mv = inst->opcode == SpvOpMatrixTimesVector;
+        const struct sim_spv_val *m = mv ? a : b, *vec = mv ? b : a;
+        const struct sim_spv_type *mt = &ctx->types[m->type];
+        uint32_t cols, rows, n;
         if (mt->kind != SIM_SPV_T_MATRIX) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "not a matrix");
         }
         cols = mt->count;
         rows = ctx->types[mt->elem].count;
-        if (a->n != rows || t->regs != cols) {
+        n = mv ? rows : cols;
+        if (vec->n != (mv ? cols : rows) || t->regs != n) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand sizes");
         }
-        for (uint32_t c = 0; c < cols; c++) {
-            out[c] = dot(ctx, a->regs, 1, b->regs + c * rows, 1, rows);
+        for (uint32_t k = 0; k < n; k++) {
+            out[k] = mv ? dot(ctx, a->regs + k, rows, b->regs, 1, cols)
+                        : dot(ctx, a->regs, 1, b->regs + k * rows, 1, rows);
         }
-        return set_result(ctx, id, type, out, cols);
+        return set_result(ctx, id, type, out, n);
     }
     case SpvOpMatrixTimesMatrix: {
         /* a: K columns of R; b: C columns of K; result: C columns of R */
@@ -1172,21 +1161,6 @@ convert(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
 /* ------------------------------------------------------------------------ */
 /* Images                                                                     */
 
-static uint32_t
-dim_coords(uint32_t dim)
-{
-    switch (dim) {
-    case SpvDim1D:
-    case SpvDimBuffer:
-        return 1;
-    case SpvDim3D:
-    case SpvDimCube:
-        return 3;
-    default:
-        return 2;
-    }
-}
-
 /* OpImageWrite (imageStore): a TEX of kind WRITE with no results, the
  * texel in value[].  Image operands (Lod, Sample) are not supported. */
 static enum sim_spv_error
@@ -1224,7 +1198,7 @@ image_write(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     if (it->ms) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "writes to multisampled storage images");
     }
-    coords = dim_coords(it->dim) + it->arrayed;
+    coords = sim_ir_dim_coords(it->dim) + it->arrayed;
     if (coord->n < coords || coords > 4 || texel->n < 1 || texel->n > 4) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "coordinate or texel has the wrong number of components");
     }
@@ -1349,7 +1323,7 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     tex->sampler_index = h->sampler_index;
     tex->sampler_list = h->sampler_list;
     tex->sampler_count = h->sampler_count;
-    coords = dim_coords(it->dim) + it->arrayed;
+    coords = sim_ir_dim_coords(it->dim) + it->arrayed;
 
     switch (op) {
     case SpvOpImageSampleImplicitLod:
@@ -1412,7 +1386,7 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     case SpvOpImageQuerySizeLod:
     case SpvOpImageQuerySize: {
         tex->kind = SIM_IR_TEX_SIZE;
-        results = (it->dim == SpvDimCube ? 2 : dim_coords(it->dim)) + it->arrayed;
+        results = (it->dim == SpvDimCube ? 2 : sim_ir_dim_coords(it->dim)) + it->arrayed;
         if (op == SpvOpImageQuerySizeLod) {
             struct sim_spv_val *l = operand(ctx, W(4), WANT_INT, 1);
             if (!l) {
@@ -1467,7 +1441,7 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         if (!coord) {
             return ctx->info->code;
         }
-        coords = dim_coords(it->dim);
+        coords = sim_ir_dim_coords(it->dim);
         results = 2;
         w = inst->words;
         ctx->ir_flags |= SIM_IR_USES_DERIVATIVES;
@@ -1539,7 +1513,7 @@ image_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
             tex->lod = l->regs[0];
         }
         if (mask & SpvImageOperandsGradMask) {
-            uint32_t gn = dim_coords(it->dim);
+            uint32_t gn = sim_ir_dim_coords(it->dim);
             struct sim_spv_val *dx = operand(ctx, W(w), WANT_FLOAT, gn);
             struct sim_spv_val *dy = dx ? operand(ctx, W(w + 1), WANT_FLOAT, gn) : NULL;
             if (!dy) {

@@ -1595,6 +1595,35 @@ descriptor_slots(struct sim_spv_ctx *ctx, uint32_t var, uint32_t *list, uint32_t
     return SIM_SPV_ERROR_OK;
 }
 
+/* Moves n registers between a variable in registers (p: Function,
+ * Private or interface storage) and regs: a store copies regs into the
+ * variable, a load the variable into regs; an element of a dynamically
+ * indexed array through LDIDX or STIDX, whose imm is the distance to the
+ * array's end (the interpreter's clamp). */
+static enum sim_spv_error
+variable_access(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, const uint32_t *regs,
+                uint32_t n, int store)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t var = p->base + p->off + i;
+        struct sim_ir_inst *in;
+        if (p->dyn == SIM_IR_NONE) {
+            in = store ? sim_spv_emit(ctx, SIM_IR_OP_MOV, var, regs[i], 0, 0)
+                       : sim_spv_emit(ctx, SIM_IR_OP_MOV, regs[i], var, 0, 0);
+        } else {
+            in = store ? sim_spv_emit(ctx, SIM_IR_OP_STIDX, 0, var, p->dyn, regs[i])
+                       : sim_spv_emit(ctx, SIM_IR_OP_LDIDX, regs[i], var, p->dyn, 0);
+            if (in) {
+                in->imm = p->len - (p->off + i) - 1;
+            }
+        }
+        if (!in) {
+            return nomem(ctx);
+        }
+    }
+    return SIM_SPV_ERROR_OK;
+}
+
 static enum sim_spv_error
 load(struct sim_spv_ctx *ctx, uint32_t type, uint32_t id, const struct sim_spv_ptr *p)
 {
@@ -1678,21 +1707,9 @@ load(struct sim_spv_ctx *ctx, uint32_t type, uint32_t id, const struct sim_spv_p
         return nomem(ctx);
     }
     for (uint32_t i = 0; i < t->regs; i++) {
-        struct sim_ir_inst *in;
         v->regs[i] = d + i;
-        if (p->dyn == SIM_IR_NONE) {
-            in = sim_spv_emit(ctx, SIM_IR_OP_MOV, d + i, p->base + p->off + i, 0, 0);
-        } else {
-            in = sim_spv_emit(ctx, SIM_IR_OP_LDIDX, d + i, p->base + p->off + i, p->dyn, 0);
-            if (in) {
-                in->imm = p->len - (p->off + i) - 1;
-            }
-        }
-        if (!in) {
-            return nomem(ctx);
-        }
     }
-    return SIM_SPV_ERROR_OK;
+    return variable_access(ctx, p, v->regs, t->regs, 0);
 }
 
 /* OpAtomic* on a 32-bit integer in a storage buffer (SPIR-V 3.37.18).
@@ -1978,21 +1995,7 @@ store(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, const struct sim_spv
     if (p->space == SIM_SPV_SPACE_SHARED) {
         return shared_access(ctx, p, v->regs, v->n, SIM_IR_UINT, 1);
     }
-    for (uint32_t i = 0; i < v->n; i++) {
-        struct sim_ir_inst *in;
-        if (p->dyn == SIM_IR_NONE) {
-            in = sim_spv_emit(ctx, SIM_IR_OP_MOV, p->base + p->off + i, v->regs[i], 0, 0);
-        } else {
-            in = sim_spv_emit(ctx, SIM_IR_OP_STIDX, 0, p->base + p->off + i, p->dyn, v->regs[i]);
-            if (in) {
-                in->imm = p->len - (p->off + i) - 1;
-            }
-        }
-        if (!in) {
-            return nomem(ctx);
-        }
-    }
-    return SIM_SPV_ERROR_OK;
+    return variable_access(ctx, p, v->regs, v->n, 1);
 }
 
 static enum sim_spv_error
@@ -3185,29 +3188,6 @@ remap(const struct sim_spv_ctx *ctx, uint32_t reg)
     return reg + ctx->consts.count;
 }
 
-static int
-op_writes_dst(uint32_t op)
-{
-    switch (op) {
-    case SIM_IR_OP_STIDX:
-    case SIM_IR_OP_STBUF:
-    case SIM_IR_OP_STBUF16:
-    case SIM_IR_OP_DEMOTE:
-    case SIM_IR_OP_BR:
-    case SIM_IR_OP_BRC:
-    case SIM_IR_OP_SWITCH:
-    case SIM_IR_OP_RET:
-    case SIM_IR_OP_TERMINATE:
-    case SIM_IR_OP_UNREACHABLE:
-    case SIM_IR_OP_EMIT:
-    case SIM_IR_OP_CUT:
-    case SIM_IR_OP_BARRIER:
-        return 0;
-    default:
-        return 1;
-    }
-}
-
 static const uint8_t op_sources[] = {
 #define SIM_IR_OP_SRCS(name, srcs) srcs,
     SIM_IR_OP_LIST(SIM_IR_OP_SRCS)
@@ -3269,7 +3249,7 @@ build_shader(struct sim_spv_ctx *ctx, struct sim_ir_shader **out)
     for (uint32_t i = 0; i < ctx->insts.count; i++) {
         struct sim_ir_inst *in = SIM_SPV_VEC_AT(ctx->insts, struct sim_ir_inst, i);
         uint32_t srcs = op_sources[in->op];
-        if (op_writes_dst(in->op)) {
+        if (sim_ir_op_writes_dst(in->op)) {
             in->dst = remap(ctx, in->dst);
         }
         if (srcs > 0) {

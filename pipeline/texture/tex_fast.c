@@ -290,7 +290,8 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
         float u[2] = {sim_u2f(req->coord[0][l]), sim_u2f(req->coord[1][l])};
         float lambda = 0.0f, rgba[4], rgba2[4];
         int linear;
-        uint32_t level;
+        uint32_t level, hi_level;
+        float delta;
 
         if (!need_lod) {
             sample_level(&f, 0, u, off, sampler->mag_filter == VK_FILTER_LINEAR, rgba);
@@ -313,40 +314,13 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
                 lambda += req->bias[l];
             }
         }
-        lambda += sampler->mip_lod_bias;
-        float lo = sampler->min_lod, hi = sampler->max_lod;
-        if (req->has_min_lod && req->min_lod[l] > lo) {
-            lo = req->min_lod[l];
-        }
-        if (lambda > hi) {
-            lambda = hi;
-        }
-        if (lambda < lo) {
-            lambda = lo;
-        }
-        linear = lambda > 0.0f ? sampler->min_filter == VK_FILTER_LINEAR
-                               : sampler->mag_filter == VK_FILTER_LINEAR;
-        float d = lambda < 0.0f ? 0.0f : lambda > (float)q ? (float)q : lambda;
-        if (lambda != lambda) {
-            d = 0.0f;
-        }
-        if (sampler->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_NEAREST || q == 0) {
-            level = d <= 0.5f ? 0u : (uint32_t)ceilf(d + 0.5f) - 1u;
-            if (level > q) {
-                level = q;
-            }
-            sample_level(&f, level, u, off, linear, rgba);
-        } else {
-            uint32_t lo_level = (uint32_t)floorf(d);
-            uint32_t hi_level = lo_level + 1 > q ? q : lo_level + 1;
-            float delta = d - (float)lo_level;
-            sample_level(&f, lo_level, u, off, linear, rgba);
-            if (delta > 0.0f && hi_level != lo_level) {
-                sample_level(&f, hi_level, u, off, linear, rgba2);
-                for (int c = 0; c < 4; c++) {
-                    rgba[c] = rgba[c] * (1.0f - delta) + rgba2[c] * delta;
-                }
-            }
+        lambda = sim_tex_lod_clamp(sampler, req, l, lambda + sampler->mip_lod_bias);
+        linear = sim_tex_filter_is_linear(sampler, lambda);
+        level = sim_tex_mip_select(sampler, lambda, q, &hi_level, &delta);
+        sample_level(&f, level, u, off, linear, rgba);
+        if (delta > 0.0f && hi_level != level) {
+            sample_level(&f, hi_level, u, off, linear, rgba2);
+            sim_tex_mip_blend(rgba, rgba2, delta);
         }
         for (int c = 0; c < 4; c++) {
             out[c][l] = sim_f2u(rgba[c]);

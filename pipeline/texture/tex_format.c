@@ -202,33 +202,46 @@ sim_tex_format_is_integer(uint32_t format)
     return d ? is_integer_chan(d->chan) : f && sim_fmt_is_integer(f);
 }
 
-/* A texel of a format.c format (other_format). */
-static int
-fetch_other_texel(const struct sim_tex_image *image, const struct sim_fmt *f, uint32_t level,
-                  int32_t x, int32_t y, int32_t z, uint32_t layer, uint32_t texel[4])
+/* Where the `bytes`-byte texel (x, y, z) of `layer` at `level` lies, or
+ * NULL where that is outside the image or its data. */
+static inline const uint8_t *
+texel_address(const struct sim_tex_image *image, uint32_t level, int32_t x, int32_t y, int32_t z,
+              uint32_t layer, uint32_t bytes)
 {
     const struct sim_tex_level *lv;
     uint64_t off;
 
-    texel[3] = sim_fmt_is_integer(f) ? 1u : sim_f2u(1.0f);
     if (level >= image->level_count || level >= SIM_TEX_MAX_LEVELS) {
-        texel[3] = 0;
-        return 1;
+        return NULL;
     }
     lv = &image->levels[level];
     if (x < 0 || y < 0 || z < 0 || (uint32_t)x >= lv->width || (uint32_t)y >= lv->height ||
         (uint32_t)z >= (lv->depth ? lv->depth : 1) || layer >= (image->layers ? image->layers : 1) ||
         !lv->data) {
-        texel[3] = 0;
-        return 1;
+        return NULL;
     }
     off = (uint64_t)layer * lv->layer_pitch + (uint64_t)z * lv->slice_pitch +
-          (uint64_t)y * lv->row_pitch + (uint64_t)x * f->bytes;
-    if (off > lv->size || lv->size - off < f->bytes) {
+          (uint64_t)y * lv->row_pitch + (uint64_t)x * bytes;
+    if (off > lv->size || lv->size - off < bytes) {
+        return NULL;
+    }
+    return (const uint8_t *)lv->data + off;
+}
+
+/* A texel of a format.c format (other_format). */
+static int
+fetch_other_texel(const struct sim_tex_image *image, const struct sim_fmt *f, uint32_t level,
+                  int32_t x, int32_t y, int32_t z, uint32_t layer, uint32_t texel[4])
+{
+    const uint8_t *p;
+
+    texel[3] = sim_fmt_is_integer(f) ? 1u : sim_f2u(1.0f);
+    p = texel_address(image, level, x, y, z, layer, f->bytes);
+    if (!p) {
         texel[3] = 0;
         return 1;
     }
-    sim_fmt_decode(f, (const uint8_t *)lv->data + off, texel);
+    sim_fmt_decode(f, p, texel);
     return 1;
 }
 
@@ -273,9 +286,7 @@ sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x
                     int32_t z, uint32_t layer, uint32_t texel[4])
 {
     const struct format_desc *d = find_format(image->format);
-    const struct sim_tex_level *lv;
     const uint8_t *p;
-    uint64_t off;
     uint32_t raw[4] = {0, 0, 0, 0};
     int is_int;
 
@@ -292,24 +303,11 @@ sim_tex_fetch_texel(const struct sim_tex_image *image, uint32_t level, int32_t x
     }
     is_int = is_integer_chan(d->chan);
     texel[3] = is_int ? 1u : sim_f2u(1.0f);
-    if (level >= image->level_count || level >= SIM_TEX_MAX_LEVELS) {
+    p = texel_address(image, level, x, y, z, layer, d->bytes);
+    if (!p) {
         texel[3] = 0;
         return 1;
     }
-    lv = &image->levels[level];
-    if (x < 0 || y < 0 || z < 0 || (uint32_t)x >= lv->width || (uint32_t)y >= lv->height ||
-        (uint32_t)z >= (lv->depth ? lv->depth : 1) || layer >= (image->layers ? image->layers : 1) ||
-        !lv->data) {
-        texel[3] = 0;
-        return 1;
-    }
-    off = (uint64_t)layer * lv->layer_pitch + (uint64_t)z * lv->slice_pitch +
-          (uint64_t)y * lv->row_pitch + (uint64_t)x * d->bytes;
-    if (off > lv->size || lv->size - off < d->bytes) {
-        texel[3] = 0;
-        return 1;
-    }
-    p = (const uint8_t *)lv->data + off;
     if (d->bytes == 4 && d->channels == 4 && (d->chan == CH_UNORM8 || d->chan == CH_SRGB8)) {
         /* The common case, as the loop below decodes it. */
         const uint32_t *rgb = d->chan == CH_SRGB8 ? decode8.srgb : decode8.unorm;

@@ -5,6 +5,7 @@
 #ifndef OVERSHADE_TEX_PRIVATE_H
 #define OVERSHADE_TEX_PRIVATE_H
 
+#include <math.h>
 #include <stdint.h>
 
 #include <vulkan/vulkan_core.h>
@@ -81,5 +82,67 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
                           const struct sim_tex_sampler *sampler,
                           const struct sim_tex_aniso *aniso, const struct sim_tex_request *req,
                           uint32_t out[4][SIM_LANES]);
+
+/* Vulkan 16.6 "Level-of-Detail Operation": lambda with the sampler's bias
+ * added, clamped to the sampler's and the request's minimum (lane l) and
+ * the sampler's maximum. */
+static inline float
+sim_tex_lod_clamp(const struct sim_tex_sampler *sampler, const struct sim_tex_request *req,
+                  uint32_t l, float biased)
+{
+    float lo = sampler->min_lod, hi = sampler->max_lod;
+    if (req->has_min_lod && req->min_lod[l] > lo) {
+        lo = req->min_lod[l];
+    }
+    if (biased > hi) {
+        biased = hi;
+    }
+    if (biased < lo) {
+        biased = lo;
+    }
+    return biased;
+}
+
+/* Whether the clamped lambda minifies with a linear filter or magnifies
+ * with one. */
+static inline int
+sim_tex_filter_is_linear(const struct sim_tex_sampler *sampler, float lambda)
+{
+    return lambda > 0.0f ? sampler->min_filter == VK_FILTER_LINEAR
+                         : sampler->mag_filter == VK_FILTER_LINEAR;
+}
+
+/* Vulkan 16.6 "Image Level(s) Selection" for the clamped lambda of a view
+ * whose last level is q: returns the (lower) level; *hi is the upper one
+ * and *delta its weight, 0 with nearest mipmapping or a single level. */
+static inline uint32_t
+sim_tex_mip_select(const struct sim_tex_sampler *sampler, float lambda, uint32_t q, uint32_t *hi,
+                   float *delta)
+{
+    float d = lambda < 0.0f ? 0.0f : lambda > (float)q ? (float)q : lambda;
+    if (lambda != lambda) {
+        d = 0.0f;
+    }
+    if (sampler->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_NEAREST || q == 0) {
+        /* ceil(d + 0.5) - 1 */
+        uint32_t level = d <= 0.5f ? 0u : (uint32_t)ceilf(d + 0.5f) - 1u;
+        *hi = level > q ? q : level;
+        *delta = 0.0f;
+        return *hi;
+    }
+    uint32_t lo = (uint32_t)floorf(d);
+    *hi = lo + 1 > q ? q : lo + 1;
+    *delta = d - (float)lo;
+    return lo;
+}
+
+/* rgba = rgba * (1 - delta) + upper * delta: the blend of two levels. */
+static inline void
+sim_tex_mip_blend(float rgba[4], const float upper[4], float delta)
+{
+    for (int c = 0; c < 4; c++) {
+        rgba[c] = rgba[c] * (1.0f - delta) + upper[c] * delta;
+    }
+}
 
 #endif /* OVERSHADE_TEX_PRIVATE_H */

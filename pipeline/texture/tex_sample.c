@@ -780,17 +780,8 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
             }
         }
         lambda += sampler->mip_lod_bias;
-        float lo = sampler->min_lod, hi = sampler->max_lod;
-        if (req->has_min_lod && req->min_lod[l] > lo) {
-            lo = req->min_lod[l];
-        }
         float unclamped = lambda;
-        if (lambda > hi) {
-            lambda = hi;
-        }
-        if (lambda < lo) {
-            lambda = lo;
-        }
+        lambda = sim_tex_lod_clamp(sampler, req, l, lambda);
         if (req->kind == SIM_IR_TEX_QUERY_LOD) {
             float d = lambda < 0 ? 0 : lambda > (float)q ? (float)q : lambda;
             out[0][l] = sim_f2u(d);
@@ -798,36 +789,22 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
             continue;
         }
 
-        int linear = lambda > 0.0f ? sampler->min_filter == VK_FILTER_LINEAR
-                                   : sampler->mag_filter == VK_FILTER_LINEAR;
-        float d = lambda < 0.0f ? 0.0f : lambda > (float)q ? (float)q : lambda;
+        int linear = sim_tex_filter_is_linear(sampler, lambda);
         float rgba[4], rgba2[4];
         int32_t off[3] = {req->offset[0], req->offset[1], req->offset[2]};
-        if (lambda != lambda) {
-            d = 0.0f;
-        }
         if (ewa) {
             /* One level, the LOD truncated, whatever the mipmap mode. */
             int32_t ipart = lp_itrunc(lambda);
             uint32_t level = ipart < 0 ? 0u : (uint32_t)ipart > q ? q : (uint32_t)ipart;
             sample_ewa(&lk, level, u, off, quad_d, size, rgba);
-        } else if (sampler->mipmap_mode == VK_SAMPLER_MIPMAP_MODE_NEAREST || q == 0) {
-            /* ceil(d + 0.5) - 1 */
-            uint32_t level = d <= 0.5f ? 0u : (uint32_t)ceilf(d + 0.5f) - 1u;
-            if (level > q) {
-                level = q;
-            }
-            sample_level(&lk, level, u, off, linear, rgba);
         } else {
-            uint32_t lo_level = (uint32_t)floorf(d);
-            uint32_t hi_level = lo_level + 1 > q ? q : lo_level + 1;
-            float delta = d - (float)lo_level;
-            sample_level(&lk, lo_level, u, off, linear, rgba);
-            if (delta > 0.0f && hi_level != lo_level) {
+            uint32_t hi_level;
+            float delta;
+            uint32_t level = sim_tex_mip_select(sampler, lambda, q, &hi_level, &delta);
+            sample_level(&lk, level, u, off, linear, rgba);
+            if (delta > 0.0f && hi_level != level) {
                 sample_level(&lk, hi_level, u, off, linear, rgba2);
-                for (int c = 0; c < 4; c++) {
-                    rgba[c] = rgba[c] * (1.0f - delta) + rgba2[c] * delta;
-                }
+                sim_tex_mip_blend(rgba, rgba2, delta);
             }
         }
         for (int c = 0; c < 4; c++) {

@@ -633,6 +633,46 @@ tri_index_candidates(struct tri_index *x, const double uv[2], uint32_t at)
     return n;
 }
 
+/* A search for the triangle that holds a domain point: the first
+ * candidate that contains it wins; failing that, the first that does
+ * only loosely (within the tolerance of `contains`), then the starting
+ * triangle extrapolated. */
+struct point_search {
+    const struct sim_tri *loose_tri;
+    double lx, ly;
+};
+
+/* Tries candidate c: 1 when it contains uv (*x, *y its screen point). */
+static int
+search_try(struct point_search *s, const struct sim_tri *c, const double uv[2], double *x,
+           double *y)
+{
+    int loose = 0;
+    if (contains(c, uv, x, y, &loose)) {
+        return 1;
+    }
+    if (loose && !s->loose_tri) {
+        s->loose_tri = c;
+        s->lx = *x;
+        s->ly = *y;
+    }
+    return 0;
+}
+
+/* The answer once no candidate contained uv: the loose one, or t
+ * extrapolated, or NULL. */
+static const struct sim_tri *
+search_end(const struct point_search *s, const struct sim_tri *t, const double uv[2], double *x,
+           double *y)
+{
+    if (s->loose_tri) {
+        *x = s->lx;
+        *y = s->ly;
+        return s->loose_tri;
+    }
+    return locate(t, uv, x, y, 1) ? t : NULL;
+}
+
 /* The triangle of `t`'s patch that contains uv, and the screen point.  A
  * point on an edge belongs to the triangle the fill rule gives it to, so
  * grid points at pixel centres are shaded on the triangle that covers
@@ -642,17 +682,11 @@ static const struct sim_tri *
 find_point_linear(const struct sim_draw_ctx *dc, const struct sim_tri *t, const double uv[2],
                   double *x, double *y)
 {
-    const struct sim_tri *tris = dc->tris.data, *loose_tri = NULL;
+    const struct sim_tri *tris = dc->tris.data;
     size_t n = dc->tris.count, at = (size_t)(t - tris);
-    double lx = 0, ly = 0;
-    int loose = 0;
-    if (contains(t, uv, x, y, &loose)) {
+    struct point_search s = {0};
+    if (search_try(&s, t, uv, x, y)) {
         return t;
-    }
-    if (loose) {
-        loose_tri = t;
-        lx = *x;
-        ly = *y;
     }
     if (at < n) {
         int lo_done = 0, hi_done = 0;
@@ -672,27 +706,13 @@ find_point_linear(const struct sim_draw_ctx *dc, const struct sim_tri *t, const 
                     *done = 1;
                     continue;
                 }
-                loose = 0;
-                if (contains(c, uv, x, y, &loose)) {
+                if (search_try(&s, c, uv, x, y)) {
                     return c;
-                }
-                if (loose && !loose_tri) {
-                    loose_tri = c;
-                    lx = *x;
-                    ly = *y;
                 }
             }
         }
     }
-    if (loose_tri) {
-        *x = lx;
-        *y = ly;
-        return loose_tri;
-    }
-    if (locate(t, uv, x, y, 1)) {
-        return t;
-    }
-    return NULL;
+    return search_end(&s, t, uv, x, y);
 }
 
 /* find_point_linear's answer through the run's index: only the triangles
@@ -701,17 +721,11 @@ static const struct sim_tri *
 find_point(struct tri_index *ix, const struct sim_draw_ctx *dc, const struct sim_tri *t,
            const double uv[2], double *x, double *y)
 {
-    const struct sim_tri *tris = dc->tris.data, *loose_tri = NULL;
+    const struct sim_tri *tris = dc->tris.data;
     size_t at = (size_t)(t - tris);
-    double lx = 0, ly = 0;
-    int loose = 0;
-    if (contains(t, uv, x, y, &loose)) {
+    struct point_search s = {0};
+    if (search_try(&s, t, uv, x, y)) {
         return t;
-    }
-    if (loose) {
-        loose_tri = t;
-        lx = *x;
-        ly = *y;
     }
     if (at >= dc->tris.count) {
         return find_point_linear(dc, t, uv, x, y);
@@ -722,28 +736,11 @@ find_point(struct tri_index *ix, const struct sim_draw_ctx *dc, const struct sim
     uint32_t n = tri_index_candidates(ix, uv, (uint32_t)(at - ix->lo));
     for (uint32_t k = 0; k < n; k++) {
         const struct sim_tri *c = &tris[ix->lo + (uint32_t)ix->cand[k]];
-        if (c == t) {
-            continue;
-        }
-        loose = 0;
-        if (contains(c, uv, x, y, &loose)) {
+        if (c != t && search_try(&s, c, uv, x, y)) {
             return c;
         }
-        if (loose && !loose_tri) {
-            loose_tri = c;
-            lx = *x;
-            ly = *y;
-        }
     }
-    if (loose_tri) {
-        *x = lx;
-        *y = ly;
-        return loose_tri;
-    }
-    if (locate(t, uv, x, y, 1)) {
-        return t;
-    }
-    return NULL;
+    return search_end(&s, t, uv, x, y);
 }
 
 /* Shades the grid quads of `need` that have no outputs yet, four at a

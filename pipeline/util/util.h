@@ -39,6 +39,19 @@ sim_f2u(float f)
     return u;
 }
 
+/* A 32-bit integer hash with good avalanche (lowbias32): hash tables and
+ * reproducible test patterns. */
+static inline uint32_t
+sim_hash_u32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352du;
+    x ^= x >> 15;
+    x *= 0x846ca68bu;
+    x ^= x >> 16;
+    return x;
+}
+
 /* Set bits of v.  (__builtin_popcount becomes a library call unless the
  * target has POPCNT, which the build does not assume.) */
 static inline uint32_t

@@ -11,25 +11,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "diff.h"
-
-static uint32_t
-hash(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
-static uint32_t
-fbits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
+#include "pipeline/util/util.h"
 
 /* A float in [-4, 4) on a 1/64 grid, with some exact small values. */
 static float
@@ -39,7 +21,7 @@ pattern_float(uint32_t i)
     if (i < 8) {
         return exact[i];
     }
-    return (float)((int32_t)(hash(i) % 512u) - 256) / 64.0f;
+    return (float)((int32_t)(sim_hash_u32(i) % 512u) - 256) / 64.0f;
 }
 
 /* Small ints, negatives included, and a few extremes. */
@@ -50,7 +32,7 @@ pattern_int(uint32_t i)
     if (i < sizeof(special) / sizeof(special[0])) {
         return (uint32_t)special[i];
     }
-    return (uint32_t)((int32_t)(hash(i + 1000u) % 201u) - 100);
+    return (uint32_t)((int32_t)(sim_hash_u32(i + 1000u) % 201u) - 100);
 }
 
 /* Flat values of a tile (location 1, ivec4): x counts tiles from -20, y
@@ -66,14 +48,14 @@ tile_ints(uint32_t t, uint32_t out[4])
     out[0] = (uint32_t)((int32_t)t - 20);
     out[1] = (uint32_t)table[t % (sizeof(table) / sizeof(table[0]))];
     out[2] = t % 11;
-    out[3] = hash(t * 7u + 3u);
+    out[3] = sim_hash_u32(t * 7u + 3u);
 }
 
 /* Flat bit patterns of a tile (location 3, uvec4). */
 static void
 tile_uints(uint32_t t, uint32_t out[4])
 {
-    out[0] = hash(t);
+    out[0] = sim_hash_u32(t);
     out[1] = 1u << (t % 32);
     out[2] = t;
     out[3] = ~t;
@@ -95,6 +77,25 @@ smooth_at(float x, float y, float loc0[4], float loc2[4])
     loc2[3] = -3.14159265f + 6.28318531f * v;
 }
 
+/* Vertex `v` of a triangle of tile t: clip position (x, y, 0.5, 1), the
+ * smooth attributes at pixel (fx, fy), the tile's integers. */
+static void
+tile_vertex(uint32_t (*v)[4], uint32_t t, float x, float y, float fx, float fy)
+{
+    float l0[4], l2[4];
+    smooth_at(fx, fy, l0, l2);
+    v[0][0] = sim_f2u(x);
+    v[0][1] = sim_f2u(y);
+    v[0][2] = sim_f2u(0.5f);
+    v[0][3] = sim_f2u(1.0f);
+    for (int c = 0; c < 4; c++) {
+        v[1][c] = sim_f2u(l0[c]);
+        v[3][c] = sim_f2u(l2[c]);
+    }
+    tile_ints(t, v[2]);
+    tile_uints(t, v[4]);
+}
+
 static void
 fill_vertices(struct diff_inputs *in)
 {
@@ -107,21 +108,10 @@ fill_vertices(struct diff_inputs *in)
     for (uint32_t t = 0; t < DIFF_TILES; t++) {
         uint32_t tx = t % (DIFF_WIDTH / DIFF_TILE), ty = t / (DIFF_WIDTH / DIFF_TILE);
         for (uint32_t k = 0; k < 3; k++) {
-            uint32_t (*v)[4] = in->partial_vertices[t * 3 + k];
             float fx = (float)(tx * DIFF_TILE) + part[k][0];
             float fy = (float)(ty * DIFF_TILE) + part[k][1];
-            float l0[4], l2[4];
-            smooth_at(fx, fy, l0, l2);
-            v[0][0] = fbits(fx / DIFF_WIDTH * 2.0f - 1.0f);
-            v[0][1] = fbits(fy / DIFF_HEIGHT * 2.0f - 1.0f);
-            v[0][2] = fbits(0.5f);
-            v[0][3] = fbits(1.0f);
-            for (int c = 0; c < 4; c++) {
-                v[1][c] = fbits(l0[c]);
-                v[3][c] = fbits(l2[c]);
-            }
-            tile_ints(t, v[2]);
-            tile_uints(t, v[4]);
+            tile_vertex(in->partial_vertices[t * 3 + k], t, fx / DIFF_WIDTH * 2.0f - 1.0f,
+                        fy / DIFF_HEIGHT * 2.0f - 1.0f, fx, fy);
         }
     }
     for (uint32_t t = 0; t < DIFF_TILES; t++) {
@@ -132,30 +122,18 @@ fill_vertices(struct diff_inputs *in)
         int back = (tx + ty) % 2 == 1;
         for (uint32_t slot = 0; slot < 3; slot++) {
             uint32_t k = back && slot ? 3 - slot : slot;
-            uint32_t (*v)[4] = in->frag_vertices[t * 3 + slot];
             float fx = (ndc[k][0] + 1.0f) * 0.5f * DIFF_WIDTH;
             float fy = (ndc[k][1] + 1.0f) * 0.5f * DIFF_HEIGHT;
-            float l0[4], l2[4];
-            smooth_at(fx, fy, l0, l2);
-            v[0][0] = fbits(ndc[k][0]);
-            v[0][1] = fbits(ndc[k][1]);
-            v[0][2] = fbits(0.5f);
-            v[0][3] = fbits(1.0f);
-            for (int c = 0; c < 4; c++) {
-                v[1][c] = fbits(l0[c]);
-                v[3][c] = fbits(l2[c]);
-            }
-            tile_ints(t, v[2]);
-            tile_uints(t, v[4]);
+            tile_vertex(in->frag_vertices[t * 3 + slot], t, ndc[k][0], ndc[k][1], fx, fy);
         }
     }
     for (uint32_t i = 0; i < DIFF_VERTICES; i++) {
         float s = (float)i / (float)(DIFF_VERTICES - 1);
         float l0[4], l2[4];
-        smooth_at(s * DIFF_WIDTH, (float)(hash(i) % 1024u) / 1024.0f * DIFF_HEIGHT, l0, l2);
+        smooth_at(s * DIFF_WIDTH, (float)(sim_hash_u32(i) % 1024u) / 1024.0f * DIFF_HEIGHT, l0, l2);
         for (int c = 0; c < 4; c++) {
-            in->vert_attribs[i][0][c] = fbits(l0[c]);
-            in->vert_attribs[i][2][c] = fbits(l2[c]);
+            in->vert_attribs[i][0][c] = sim_f2u(l0[c]);
+            in->vert_attribs[i][2][c] = sim_f2u(l2[c]);
         }
         tile_ints(i, in->vert_attribs[i][1]);
         tile_uints(i, in->vert_attribs[i][3]);
@@ -176,7 +154,7 @@ unorm8(float f)
 static uint16_t
 half_bits(float f)
 {
-    uint32_t x = fbits(f), sign = (x >> 16) & 0x8000u;
+    uint32_t x = sim_f2u(f), sign = (x >> 16) & 0x8000u;
     int e = (int)((x >> 23) & 0xffu) - 127 + 15;
     uint32_t man = x & 0x7fffffu;
     if (e <= 0) {
@@ -240,7 +218,7 @@ texel(uint32_t t, uint32_t lv, uint32_t a, uint32_t x, uint32_t y, uint32_t z, u
 {
     float u = ((float)x + 0.5f) / (float)w, v = ((float)y + 0.5f) / (float)h;
     float s = ((float)z + 0.5f) / (float)d;
-    uint32_t r = hash(((t * 16 + lv) * 64 + a) * 4096 + (z * 64 + y) * 64 + x);
+    uint32_t r = sim_hash_u32(((t * 16 + lv) * 64 + a) * 4096 + (z * 64 + y) * 64 + x);
 
     switch (t) {
     case DIFF_TEX_GRADIENT:
@@ -276,7 +254,7 @@ texel(uint32_t t, uint32_t lv, uint32_t a, uint32_t x, uint32_t y, uint32_t z, u
         break;
     case DIFF_TEX_UINT:
         for (int c = 0; c < 4; c++) {
-            uint32_t word = hash(r + (uint32_t)c);
+            uint32_t word = sim_hash_u32(r + (uint32_t)c);
             memcpy(out + 4 * c, &word, 4);
         }
         break;
@@ -351,7 +329,7 @@ build_image(uint32_t t, struct diff_image *img)
     if (s->block) {
         /* Random blocks: endpoints in both orders, every index. */
         for (uint64_t i = 0; i < off; i += 4) {
-            uint32_t r = hash((uint32_t)(t * 65536u + i / 4));
+            uint32_t r = sim_hash_u32((uint32_t)(t * 65536u + i / 4));
             memcpy(img->data + i, &r, 4);
         }
         if (s->format == VK_FORMAT_BC7_UNORM_BLOCK || s->format == VK_FORMAT_BC7_SRGB_BLOCK) {
@@ -431,14 +409,14 @@ diff_inputs_init(struct diff_inputs *in)
 {
     memset(in, 0, sizeof(*in));
     for (uint32_t i = 0; i < DIFF_UBO_BYTES / 8; i++) {
-        in->ubo[i] = fbits(pattern_float(i));
+        in->ubo[i] = sim_f2u(pattern_float(i));
         in->ubo[DIFF_UBO_BYTES / 8 + i] = pattern_int(i);
     }
     for (uint32_t i = 0; i < DIFF_SSBO_BYTES / 4; i++) {
-        in->ssbo[i] = i % 4 == 3 ? pattern_int(i / 4 + 3u) : fbits(pattern_float(i + 7u));
+        in->ssbo[i] = i % 4 == 3 ? pattern_int(i / 4 + 3u) : sim_f2u(pattern_float(i + 7u));
     }
     for (uint32_t i = 0; i < DIFF_PUSH_BYTES / 8; i++) {
-        in->push[i] = fbits(pattern_float(i + 1u));
+        in->push[i] = sim_f2u(pattern_float(i + 1u));
         in->push[DIFF_PUSH_BYTES / 8 + i] = pattern_int(i + 1u);
     }
     fill_vertices(in);

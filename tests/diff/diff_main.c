@@ -26,6 +26,7 @@
 
 #include "diff.h"
 #include "pipeline/pipeline.h"
+#include "pipeline/util/util.h"
 #include "test.h"
 
 #define MAX_REPORTED 12
@@ -40,14 +41,6 @@ struct stats {
     uint64_t max_ulp;
     double max_abs;
 };
-
-static float
-as_float(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
 
 static uint32_t
 flush_denormal(uint32_t u)
@@ -84,7 +77,7 @@ float_matches(uint32_t ref, uint32_t got, const struct diff_bound *b, struct sta
         return 0;
     }
     uint64_t ulp = ulp_distance(ref, got);
-    double diff = fabs((double)as_float(ref) - (double)as_float(got));
+    double diff = fabs((double)sim_u2f(ref) - (double)sim_u2f(got));
     if (ulp > st->max_ulp) {
         st->max_ulp = ulp;
     }
@@ -98,7 +91,7 @@ static void
 print_value(const char *what, uint32_t v, int is_float)
 {
     if (is_float) {
-        fprintf(stderr, " %s %.9g (0x%08x)", what, (double)as_float(v), v);
+        fprintf(stderr, " %s %.9g (0x%08x)", what, (double)sim_u2f(v), v);
     } else {
         fprintf(stderr, " %s %d (0x%08x)", what, (int32_t)v, v);
     }
@@ -109,7 +102,7 @@ report_pixel_inputs(const struct diff_outputs *ref, uint32_t p)
 {
     fprintf(stderr, "    inputs: v0 (");
     for (int c = 0; c < 4; c++) {
-        fprintf(stderr, "%s%.9g", c ? ", " : "", (double)as_float(ref->capture[0][4 * p + c]));
+        fprintf(stderr, "%s%.9g", c ? ", " : "", (double)sim_u2f(ref->capture[0][4 * p + c]));
     }
     fprintf(stderr, ") v1 (");
     for (int c = 0; c < 4; c++) {
@@ -117,7 +110,7 @@ report_pixel_inputs(const struct diff_outputs *ref, uint32_t p)
     }
     fprintf(stderr, ") v2 (");
     for (int c = 0; c < 4; c++) {
-        fprintf(stderr, "%s%.9g", c ? ", " : "", (double)as_float(ref->capture[2][4 * p + c]));
+        fprintf(stderr, "%s%.9g", c ? ", " : "", (double)sim_u2f(ref->capture[2][4 * p + c]));
     }
     fprintf(stderr, ") v3 (");
     for (int c = 0; c < 4; c++) {

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "pipeline/pipeline.h"
+#include "spv_file.h"
 #include "test.h"
 
 #define ALL 0xffffu
@@ -273,29 +274,6 @@ static const struct {
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-static int
-read_file(const char *path, uint32_t **words, size_t *count)
-{
-    FILE *f = fopen(path, "rb");
-    long size;
-    if (!f) {
-        return -1;
-    }
-    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return -1;
-    }
-    *words = malloc((size_t)size + 4);
-    if (!*words || fread(*words, 1, (size_t)size, f) != (size_t)size) {
-        fclose(f);
-        free(*words);
-        return -1;
-    }
-    fclose(f);
-    *count = (size_t)size / 4;
-    return 0;
-}
-
 /* The most register copies (MOV to another register) in one block. */
 static uint32_t
 max_copies_in_a_block(const struct sim_ir_shader *sh)
@@ -477,7 +455,7 @@ main(int argc, char **argv)
                 continue;
             }
             found++;
-            if (read_file(argv[a], &words, &count) != 0) {
+            if (!(words = spv_file_read(argv[a], &count))) {
                 fprintf(stderr, "cannot read %s\n", argv[a]);
                 return TEST_SETUP_ERROR;
             }

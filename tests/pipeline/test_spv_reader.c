@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "pipeline/pipeline.h"
+#include "spv_file.h"
 #include "test.h"
 #include "vkcube.frag.spv.h"
 
@@ -191,29 +192,6 @@ test_damage(void)
     free(w);
 }
 
-static int
-read_file(const char *path, uint32_t **words, size_t *count)
-{
-    FILE *f = fopen(path, "rb");
-    long size;
-    if (!f) {
-        return -1;
-    }
-    if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return -1;
-    }
-    *words = malloc((size_t)size + 4);
-    if (!*words || fread(*words, 1, (size_t)size, f) != (size_t)size) {
-        fclose(f);
-        free(*words);
-        return -1;
-    }
-    fclose(f);
-    *count = (size_t)size / 4;
-    return 0;
-}
-
 static void
 test_assembled(int argc, char **argv)
 {
@@ -230,7 +208,7 @@ test_assembled(int argc, char **argv)
                 continue;
             }
             found++;
-            if (read_file(argv[a], &words, &count) != 0) {
+            if (!(words = spv_file_read(argv[a], &count))) {
                 fprintf(stderr, "cannot read %s\n", argv[a]);
                 test_failures++;
                 break;

@@ -47,4 +47,24 @@ tess_fixture_init(struct tess_fixture *f, struct sim_ir_shader *const stages[SIM
     test_sim_frame_init(&f->frame, &f->image, 1, &f->pass, 1, 0);
 }
 
+/* The baseline unit's first colour image of two results of one frame
+ * (run on one thread and on several) into img[0] and img[1], which the
+ * caller frees: checks that both are there, width x height, and the same
+ * byte for byte.  Returns 1 when both are there. */
+static inline int
+fixture_images_match(struct sim_replay_result *const r[2], uint8_t *img[2], uint32_t width,
+                     uint32_t height)
+{
+    uint32_t w = 0, h = 0;
+    for (int t = 0; t < 2; t++) {
+        img[t] = sim_replay_result_image_rgba8(r[t], SIM_UNIT_BASELINE, 0, &w, &h);
+    }
+    CHECK(img[0] && img[1] && w == width && h == height);
+    if (!img[0] || !img[1]) {
+        return 0;
+    }
+    CHECK(memcmp(img[0], img[1], (size_t)width * height * 4) == 0);
+    return 1;
+}
+
 #endif

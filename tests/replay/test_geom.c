@@ -52,7 +52,6 @@ run_case(const char *name, struct sim_ir_shader *const stages[SIM_STAGE_COUNT],
     struct tess_fixture f;
     struct sim_replay_result *r[2] = {NULL, NULL};
     uint8_t *img[2] = {NULL, NULL};
-    uint32_t w = 0, h = 0;
 
     tess_fixture_init(&f, stages, W, H);
     float black[4] = {0, 0, 0, 1};
@@ -82,14 +81,9 @@ run_case(const char *name, struct sim_ir_shader *const stages[SIM_STAGE_COUNT],
     if (u) {
         CHECK_EQ_U64(covered, u->covered_pixels);
     }
-    for (int t = 0; t < 2; t++) {
-        img[t] = sim_replay_result_image_rgba8(r[t], SIM_UNIT_BASELINE, 0, &w, &h);
-    }
-    CHECK(img[0] && img[1] && w == W && h == H);
-    if (!img[0] || !img[1]) {
+    if (!fixture_images_match(r, img, W, H)) {
         goto out;
     }
-    CHECK(memcmp(img[0], img[1], (size_t)W * H * 4) == 0);
     CHECK(memcmp(sim_replay_result_raster(r[0]), sim_replay_result_raster(r[1]),
                  sizeof(struct sim_raster_counters)) == 0);
     for (size_t i = 0; i < probe_count; i++) {

@@ -188,7 +188,6 @@ test_threads(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
     struct tess_fixture f;
     struct sim_replay_result *r[2];
     uint8_t *img[2] = {NULL, NULL};
-    uint32_t w, h;
 
     fixture_init(&f, stages, 1);
     r[0] = replay(&f, 0.5, 4, 1);
@@ -199,10 +198,7 @@ test_threads(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
         CHECK(memcmp(sim_replay_result_unit(r[0], SIM_UNIT_BASELINE),
                      sim_replay_result_unit(r[1], SIM_UNIT_BASELINE),
                      sizeof(struct sim_unit_counters)) == 0);
-        for (int t = 0; t < 2; t++) {
-            img[t] = sim_replay_result_image_rgba8(r[t], SIM_UNIT_BASELINE, 0, &w, &h);
-        }
-        CHECK(img[0] && img[1] && memcmp(img[0], img[1], (size_t)W * H * 4) == 0);
+        fixture_images_match(r, img, W, H);
     }
     free(img[0]);
     free(img[1]);

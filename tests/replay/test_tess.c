@@ -61,7 +61,6 @@ test_shared_outputs(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
     struct tess_fixture f;
     struct sim_replay_result *r[2];
     uint8_t *img[2] = {NULL, NULL};
-    uint32_t w = 0, h = 0;
 
     fixture_init(&f, stages);
     r[0] = replay(&f, 1);
@@ -87,14 +86,9 @@ test_shared_outputs(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
     const struct sim_unit_counters *u = sim_replay_result_unit(r[0], SIM_UNIT_BASELINE);
     CHECK(u != NULL && u->covered_pixels >= (uint64_t)W * H);
 
-    for (int t = 0; t < 2; t++) {
-        img[t] = sim_replay_result_image_rgba8(r[t], SIM_UNIT_BASELINE, 0, &w, &h);
-    }
-    CHECK(img[0] && img[1] && w == W && h == H);
-    if (!img[0] || !img[1]) {
+    if (!fixture_images_match(r, img, W, H)) {
         goto out;
     }
-    CHECK(memcmp(img[0], img[1], (size_t)W * H * 4) == 0);
     CHECK(memcmp(rc, sim_replay_result_raster(r[1]), sizeof(*rc)) == 0);
     /* Patch 0 (gl_PrimitiveID 0) is the left half in (1, 0.5, 0.25),
      * patch 1 the right half in (0, 0.5, 0.25): the colour only

@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "pipeline/pipeline.h"
+#include "pipeline/util/util.h"
 #include "sweep.h"
 #include "tess_capture_tesc.h"
 #include "tess_capture_tese0.h"
@@ -482,14 +483,6 @@ draw(struct harness *h, VkPipeline pipeline, uint32_t first, uint32_t count)
 /* ---------------------------------------------------------------------- */
 /* Comparison                                                               */
 
-static uint32_t
-float_bits(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
 static void
 config_name(const struct sim_tess_config *cfg, char *buf, size_t size)
 {
@@ -562,9 +555,9 @@ compare_draw(struct harness *h, struct tally *t, const struct sim_tess_config *c
         for (uint32_t i = 0; i < m->index_count && v + i < end; i++) {
             uint32_t k = m->indices[i];
             uint32_t want[WORDS_PER_VERTEX] = {
-                float_bits(m->coords[3 * k]),
-                float_bits(m->coords[3 * k + 1]),
-                float_bits(m->coords[3 * k + 2]),
+                sim_f2u(m->coords[3 * k]),
+                sim_f2u(m->coords[3 * k + 1]),
+                sim_f2u(m->coords[3 * k + 2]),
                 p,
                 p - first,
                 invocations + k,
@@ -638,10 +631,10 @@ run_config(struct harness *h, struct tally *t, const struct sim_tess_config *cfg
     for (uint32_t p = 0; p < s->count; p++) {
         const struct sim_tess_levels *l = &s->levels[p];
         for (uint32_t k = 0; k < 4; k++) {
-            words[p * LEVEL_WORDS + k] = float_bits(l->outer[k]);
+            words[p * LEVEL_WORDS + k] = sim_f2u(l->outer[k]);
         }
-        words[p * LEVEL_WORDS + 4] = float_bits(l->inner[0]);
-        words[p * LEVEL_WORDS + 5] = float_bits(l->inner[1]);
+        words[p * LEVEL_WORDS + 4] = sim_f2u(l->inner[0]);
+        words[p * LEVEL_WORDS + 5] = sim_f2u(l->inner[1]);
     }
     for (uint32_t first = 0; first < s->count; first += PATCHES_PER_DRAW) {
         uint32_t count = s->count - first < PATCHES_PER_DRAW ? s->count - first : PATCHES_PER_DRAW;

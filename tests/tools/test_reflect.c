@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "pipeline/pipeline.h"
+#include "spv_file.h"
 #include "test.h"
 #include "tools/shader.h"
 
@@ -100,30 +101,6 @@ missing(const char *what, const char *who, const struct items *a, const struct i
         }
     }
     return n;
-}
-
-/* Reads a whole .spv file; NULL on error. */
-static uint32_t *
-read_spv(const char *path, size_t *count)
-{
-    FILE *f = fopen(path, "rb");
-    uint32_t *w = NULL;
-    long size;
-
-    if (!f) {
-        return NULL;
-    }
-    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) > 0 && size % 4 == 0 &&
-        size < (64l << 20) && fseek(f, 0, SEEK_SET) == 0) {
-        w = malloc((size_t)size);
-        if (w && fread(w, 1, (size_t)size, f) != (size_t)size) {
-            free(w);
-            w = NULL;
-        }
-        *count = (size_t)size / 4;
-    }
-    fclose(f);
-    return w;
 }
 
 struct tally {
@@ -244,7 +221,7 @@ main(int argc, char **argv)
         struct cli_shader_reflection *r;
         char why[256];
         size_t count = 0;
-        uint32_t *words = read_spv(argv[i], &count);
+        uint32_t *words = spv_file_read(argv[i], &count);
         if (!words) {
             fprintf(stderr, "%s: cannot read a SPIR-V module\n", argv[i]);
             return TEST_SETUP_ERROR;

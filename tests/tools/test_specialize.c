@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "spv_file.h"
 #include "test.h"
 #include "tools/shader.h"
 
@@ -59,29 +60,6 @@ test_words(void)
     CHECK_EQ_INT(-1, cli_shader_specialize(module, 3, spec, 3, &out, why, sizeof(why)));
 }
 
-static uint32_t *
-read_spv(const char *path, size_t *count)
-{
-    FILE *f = fopen(path, "rb");
-    uint32_t *w = NULL;
-    long size;
-
-    if (!f) {
-        return NULL;
-    }
-    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) > 0 && size % 4 == 0 &&
-        fseek(f, 0, SEEK_SET) == 0) {
-        w = malloc((size_t)size);
-        if (w && fread(w, 1, (size_t)size, f) != (size_t)size) {
-            free(w);
-            w = NULL;
-        }
-        *count = (size_t)size / 4;
-    }
-    fclose(f);
-    return w;
-}
-
 /* shaders/spec.frag: COUNT (0, int) 3, SCALE (1, float) 2.0, NEGATE (2,
  * bool) false, printed with the pipeline's values. */
 static void
@@ -92,7 +70,7 @@ test_source(const char *path)
     uint32_t negate = 1;
     struct cli_shader_spec spec[] = {{0, 4, &n}, {1, 4, &scale}, {2, 4, &negate}};
     size_t count = 0;
-    uint32_t *words = read_spv(path, &count), *special = NULL;
+    uint32_t *words = spv_file_read(path, &count), *special = NULL;
     char why[256], *source = NULL;
 
     if (!words) {
