@@ -508,43 +508,102 @@ grids_reset(struct replay *r)
     return 1;
 }
 
+/* The distinct vertex identities of triangles tris[i] .. tris[j - 1]. */
+static uint32_t
+grid_distinct_vertices(const struct sim_tri *tris, size_t i, size_t j)
+{
+    uint32_t ids[3 * SIM_GRID_MAX];
+    uint32_t n = 0, distinct = 0;
+
+    for (size_t t = i; t < j && n + 3 <= 3 * SIM_GRID_MAX; t++) {
+        for (int k = 0; k < 3; k++) {
+            ids[n++] = tris[t].vid[k];
+        }
+    }
+    qsort(ids, n, sizeof(ids[0]), u32_cmp);
+    for (uint32_t k = 0; k < n; k++) {
+        distinct += k == 0 || ids[k] != ids[k - 1];
+    }
+    return distinct;
+}
+
+/* Visible grids counted on the workers: run k is tris[span[k][0]] ..
+ * tris[span[k][1] - 1]; each writes only its own distinct[k]. */
+struct reyes_job {
+    const struct replay *r;
+    const struct sim_tri *tris;
+    const size_t (*span)[2];
+    uint32_t *distinct; /* per run; UINT32_MAX: the grid is not visible */
+};
+
+static void
+reyes_job_run(void *data, uint32_t worker, uint32_t k)
+{
+    const struct reyes_job *j = data;
+    uint32_t g = j->tris[j->span[k][0]].grid;
+
+    (void)worker;
+    j->distinct[k] = g < j->r->grid_capacity && atomic_load(&j->r->grid_visible[g])
+                         ? grid_distinct_vertices(j->tris, j->span[k][0], j->span[k][1])
+                         : UINT32_MAX;
+}
+
 /* The Reyes count of the current draw, after its bins: the distinct
  * vertex identities (vid) of each visible grid's triangles.  The triangles
- * of a grid are consecutive in dc->tris (front_grid.c). */
+ * of a grid are consecutive in dc->tris (front_grid.c).  Integer sums, so
+ * the count does not depend on how the grids are shared out. */
 static void
 grids_count(struct replay *r)
 {
     const struct sim_tri *tris = r->dc.tris.data;
-    size_t count = r->dc.tris.count;
-    uint32_t ids[3 * SIM_GRID_MAX];
+    size_t count = r->dc.tris.count, runs = 0;
+    struct reyes_job j = {.r = r, .tris = tris};
+    size_t(*span)[2] = malloc((count ? count : 1) * sizeof(*span));
 
     for (size_t i = 0; i < count;) {
-        size_t j = i + 1;
+        size_t e = i + 1;
         uint32_t g = tris[i].grid;
         if (g == SIM_NONE) {
             i++;
             continue;
         }
-        while (j < count && tris[j].grid == g) {
-            j++;
+        while (e < count && tris[e].grid == g) {
+            e++;
         }
         r->res->raster.reyes_grids++;
-        if (g < r->grid_capacity && atomic_load(&r->grid_visible[g])) {
-            uint32_t n = 0, distinct = 0;
-            for (size_t t = i; t < j && n + 3 <= 3 * SIM_GRID_MAX; t++) {
-                for (int k = 0; k < 3; k++) {
-                    ids[n++] = tris[t].vid[k];
-                }
-            }
-            qsort(ids, n, sizeof(ids[0]), u32_cmp);
-            for (uint32_t k = 0; k < n; k++) {
-                distinct += k == 0 || ids[k] != ids[k - 1];
-            }
+        if (span) {
+            span[runs][0] = i;
+            span[runs][1] = e;
+        } else if (g < r->grid_capacity && atomic_load(&r->grid_visible[g])) {
+            /* No room to share the work out: counted here. */
             r->res->raster.reyes_grids_visible++;
-            r->res->raster.reyes_vertices += distinct;
+            r->res->raster.reyes_vertices += grid_distinct_vertices(tris, i, e);
         }
-        i = j;
+        runs++;
+        i = e;
     }
+    j.span = span;
+    j.distinct = span ? malloc((runs ? runs : 1) * sizeof(*j.distinct)) : NULL;
+    if (span && !j.distinct) {
+        for (size_t k = 0; k < runs; k++) {
+            uint32_t g = tris[span[k][0]].grid;
+            if (g < r->grid_capacity && atomic_load(&r->grid_visible[g])) {
+                r->res->raster.reyes_grids_visible++;
+                r->res->raster.reyes_vertices +=
+                    grid_distinct_vertices(tris, span[k][0], span[k][1]);
+            }
+        }
+    } else if (span && runs) {
+        replay_parallel(r, (uint32_t)runs, reyes_job_run, &j);
+        for (size_t k = 0; k < runs; k++) {
+            if (j.distinct[k] != UINT32_MAX) {
+                r->res->raster.reyes_grids_visible++;
+                r->res->raster.reyes_vertices += j.distinct[k];
+            }
+        }
+    }
+    free(j.distinct);
+    free(span);
 }
 
 static struct sim_draw_result *
