@@ -34,6 +34,7 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include "pipeline/texture/tex_private.h"
 #include "pipeline/texture/texture.h"
 #include "pipeline/util/util.h"
 
@@ -657,4 +658,62 @@ sim_tex_bc_decode(uint32_t format, const uint8_t *block, uint32_t x, uint32_t y,
     for (int c = 0; c < 4; c++) {
         texel[c] = sim_f2u(srgb && c < 3 ? srgb_to_linear(rgba[c]) : rgba[c]);
     }
+}
+
+/* Texels of recently used blocks, per thread, decoded as they are asked
+ * for: filtering reads each block's texels many times over (neighbouring
+ * lanes, bilinear and anisotropic footprints).  An entry is a block's
+ * address and format in the thread's current scope: one sim_tex_run,
+ * during which no texture memory is freed or written, so an address never
+ * stands for two blocks.  Outside a scope texels are decoded each time. */
+#define BC_CACHE_ENTRIES 128
+
+struct bc_cache_entry {
+    const uint8_t *block;
+    uint32_t format;
+    uint32_t scope;
+    uint32_t valid; /* bit i: texel i decoded */
+    uint32_t texel[16][4];
+};
+
+static _Thread_local struct bc_cache_entry bc_cache[BC_CACHE_ENTRIES];
+static _Thread_local uint32_t bc_scope = 1, bc_depth;
+
+void
+sim_tex_bc_scope_begin(void)
+{
+    if (bc_depth++ == 0) {
+        bc_scope++;
+    }
+}
+
+void
+sim_tex_bc_scope_end(void)
+{
+    bc_depth--;
+}
+
+void
+sim_tex_bc_decode_cached(uint32_t format, const uint8_t *block, uint32_t x, uint32_t y,
+                         uint32_t texel[4])
+{
+    uintptr_t at = (uintptr_t)block;
+    struct bc_cache_entry *e = &bc_cache[((at >> 3) ^ (at >> 11)) % BC_CACHE_ENTRIES];
+    uint32_t i = (y & 3u) * 4u + (x & 3u);
+
+    if (!bc_depth) {
+        sim_tex_bc_decode(format, block, x, y, texel);
+        return;
+    }
+    if (e->block != block || e->format != format || e->scope != bc_scope) {
+        e->block = block;
+        e->format = format;
+        e->scope = bc_scope;
+        e->valid = 0;
+    }
+    if (!(e->valid & (1u << i))) {
+        sim_tex_bc_decode(format, block, x, y, e->texel[i]);
+        e->valid |= 1u << i;
+    }
+    memcpy(texel, e->texel[i], sizeof(e->texel[i]));
 }
