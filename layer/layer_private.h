@@ -137,6 +137,11 @@ lyr_map_get(const struct lyr_map *m, uint64_t key);
 /* Returns 0 on success, -1 when out of memory. */
 int
 lyr_map_put(struct lyr_map *m, uint64_t key, void *value);
+/* Puts `value` under `key`, replacing what was there.  Returns what the
+ * caller frees: the value replaced (NULL: none), or `value` itself when
+ * out of memory (the map keeps what it had). */
+void *
+lyr_map_replace(struct lyr_map *m, uint64_t key, void *value);
 void *
 lyr_map_remove(struct lyr_map *m, uint64_t key);
 
@@ -399,10 +404,19 @@ lyr_objects_hook(const char *name);
 /* Command buffers (layer/lyr_commands.c). */
 struct lyr_cmdbuf *
 lyr_cmdbuf_get(struct lyr_device *dev, VkCommandBuffer cb);
+/* The recording shadow of cb, or NULL when cb is not being recorded by us. */
+struct lyr_cmdbuf *
+lyr_cmdbuf_recording(struct lyr_device *dev, VkCommandBuffer cb);
 void
 lyr_cmdbufs_destroy_all(struct lyr_device *dev);
 PFN_vkVoidFunction
 lyr_commands_hook(const char *name);
+/* Records `count` words of dynamic state `state` (starting at `first`) in
+ * cb's shadow when it records; returns cb's device, so the hook forwards
+ * without a second lookup. */
+struct lyr_device *
+lyr_cmd_state_words(VkCommandBuffer cb, VkDynamicState state, uint32_t first, const void *words,
+                    uint32_t count);
 /* Records a command the layer does not model into cb's shadow as
  * CAP_CMD_UNSUPPORTED named `name` (while cb is being recorded); the
  * generated pass-through hooks call it. */

@@ -1003,6 +1003,87 @@ host_read_barrier(struct lyr_device *dev, VkCommandBuffer cb)
                                1, &mb, 0, NULL, 0, NULL);
 }
 
+/* Records a barrier that makes `range` of `image`, in `layout`, readable
+ * by copies, moving it to TRANSFER_SRC_OPTIMAL unless copies can read
+ * `layout` as it is; returns the layout copies read it in.  *b keeps the
+ * barrier for copy_transition_back. */
+static VkImageLayout
+copy_transition(struct lyr_device *dev, VkCommandBuffer cb, VkImage image, VkImageLayout layout,
+                VkImageSubresourceRange range, VkImageMemoryBarrier *b)
+{
+    int transition =
+        layout != VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL && layout != VK_IMAGE_LAYOUT_GENERAL;
+    *b = (VkImageMemoryBarrier){
+        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
+        .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
+        .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
+        .oldLayout = layout,
+        .newLayout = transition ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : layout,
+        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
+        .image = image,
+        .subresourceRange = range,
+    };
+    dev->vk.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                               VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, b);
+    return b->newLayout;
+}
+
+/* Records the barrier that gives the image copy_transition's barrier `b`
+ * moved back its layout, after the copies. */
+static void
+copy_transition_back(struct lyr_device *dev, VkCommandBuffer cb, VkImageMemoryBarrier *b)
+{
+    VkImageLayout copy_layout = b->newLayout;
+    b->srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
+    b->dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
+    b->newLayout = b->oldLayout;
+    b->oldLayout = copy_layout;
+    dev->vk.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                               VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, NULL, 0, NULL, 1, b);
+}
+
+/* Staging of `size` bytes and a command buffer on q's family to copy a
+ * reference picture with; NULL (the frame failed, `no_staging` saying
+ * why when the staging is what is missing) when either cannot be had. */
+static VkCommandBuffer
+begin_reference_copy(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_queue *q,
+                     VkDeviceSize size, struct staging *st, const char *no_staging)
+{
+    if (staging_create(dev, size, st) != 0) {
+        frame_fail(cap, no_staging, 0);
+        return VK_NULL_HANDLE;
+    }
+    VkCommandBuffer cb = begin_cmd(dev, cap, q->family);
+    if (!cb) {
+        staging_destroy(dev, st);
+        frame_fail(cap, "cannot record the reference copy", 0);
+    }
+    return cb;
+}
+
+/* Stores the reference picture a submitted copy left in staging `st` (of
+ * `size` bytes) as the frame's reference blob and frees the staging; -1
+ * (the frame failed) when the copy failed (`failed`) or the writer did. */
+static int
+store_reference(struct lyr_device *dev, struct lyr_capture *cap, struct staging *st,
+                VkDeviceSize size, int failed, struct cap_frame *frame)
+{
+    if (failed) {
+        staging_destroy(dev, st);
+        frame_fail(cap, "the reference copy failed on the GPU", 0);
+        return -1;
+    }
+    staging_invalidate(dev, st);
+    enum cap_error err = cap_writer_add_blob(cap->writer, st->map, size, &frame->ref_blob);
+    staging_destroy(dev, st);
+    if (err != CAP_ERROR_OK) {
+        writer_fail(cap, err);
+        return -1;
+    }
+    return 0;
+}
+
 /* Records copies of `im` (all aspects, mips, layers) into staging at offset. */
 static void
 record_image_copy(struct lyr_device *dev, VkCommandBuffer cb, VkImage image,
@@ -1010,23 +1091,10 @@ record_image_copy(struct lyr_device *dev, VkCommandBuffer cb, VkImage image,
                   VkDeviceSize offset)
 {
     VkImageAspectFlags aspects = lyr_format_aspects(im->format);
-    int transition =
-        layout != VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL && layout != VK_IMAGE_LAYOUT_GENERAL;
-    VkImageLayout copy_layout = transition ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : layout;
-    VkImageMemoryBarrier b = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-        .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
-        .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
-        .oldLayout = layout,
-        .newLayout = copy_layout,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = image,
-        .subresourceRange = {aspects, 0, VK_REMAINING_MIP_LEVELS, 0,
-                             VK_REMAINING_ARRAY_LAYERS},
-    };
-    dev->vk.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                               VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &b);
+    VkImageSubresourceRange range = {aspects, 0, VK_REMAINING_MIP_LEVELS, 0,
+                                     VK_REMAINING_ARRAY_LAYERS};
+    VkImageMemoryBarrier b;
+    VkImageLayout copy_layout = copy_transition(dev, cb, image, layout, range, &b);
     for (uint32_t a = 0; a < 3; a++) {
         VkImageAspectFlags aspect = (VkImageAspectFlags)(1u << a);
         uint32_t bytes, bw, bh;
@@ -1047,12 +1115,7 @@ record_image_copy(struct lyr_device *dev, VkCommandBuffer cb, VkImage image,
                       im->array_layers;
         }
     }
-    b.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
-    b.oldLayout = copy_layout;
-    b.newLayout = layout;
-    dev->vk.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                               VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, NULL, 0, NULL, 1, &b);
+    copy_transition_back(dev, cb, &b);
 }
 
 /* Runs the queued snapshot jobs on `queue` (which must be idle). */
@@ -1723,57 +1786,26 @@ capture_attachment_reference(struct lyr_device *dev, struct lyr_capture *cap,
     h = h ? h : 1;
     VkDeviceSize size = (VkDeviceSize)w * h * bytes;
     struct staging st;
-    if (staging_create(dev, size, &st) != 0) {
-        frame_fail(cap, "cannot allocate staging for the reference picture", 0);
-        return;
-    }
-    VkCommandBuffer cb = begin_cmd(dev, cap, q->family);
+    VkCommandBuffer cb = begin_reference_copy(dev, cap, q, size, &st,
+                                              "cannot allocate staging for the reference picture");
     if (!cb) {
-        staging_destroy(dev, &st);
-        frame_fail(cap, "cannot record the reference copy", 0);
         return;
     }
     VkImage image = (VkImage)(uintptr_t)o->handle;
-    int transition =
-        layout != VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL && layout != VK_IMAGE_LAYOUT_GENERAL;
-    VkImageLayout copy_layout = transition ? VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL : layout;
-    VkImageMemoryBarrier b = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-        .srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT,
-        .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
-        .oldLayout = layout,
-        .newLayout = copy_layout,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = image,
-        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, vh->base_mip_level, 1,
-                             vh->base_array_layer, 1},
-    };
-    dev->vk.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
-                               VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &b);
+    VkImageSubresourceRange range = {VK_IMAGE_ASPECT_COLOR_BIT, vh->base_mip_level, 1,
+                                     vh->base_array_layer, 1};
+    VkImageMemoryBarrier b;
+    VkImageLayout copy_layout = copy_transition(dev, cb, image, layout, range, &b);
     VkBufferImageCopy r = {
         .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, vh->base_mip_level,
                              vh->base_array_layer, 1},
         .imageExtent = {w, h, 1},
     };
     dev->vk.CmdCopyImageToBuffer(cb, image, copy_layout, st.buffer, 1, &r);
-    b.srcAccessMask = VK_ACCESS_TRANSFER_READ_BIT;
-    b.dstAccessMask = VK_ACCESS_MEMORY_READ_BIT | VK_ACCESS_MEMORY_WRITE_BIT;
-    b.oldLayout = copy_layout;
-    b.newLayout = layout;
-    dev->vk.CmdPipelineBarrier(cb, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                               VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, NULL, 0, NULL, 1, &b);
+    copy_transition_back(dev, cb, &b);
     host_read_barrier(dev, cb);
-    if (submit_wait(dev, cap, q->handle, q->family, cb, 0, NULL, VK_NULL_HANDLE, NULL) != 0) {
-        staging_destroy(dev, &st);
-        frame_fail(cap, "the reference copy failed on the GPU", 0);
-        return;
-    }
-    staging_invalidate(dev, &st);
-    enum cap_error err = cap_writer_add_blob(cap->writer, st.map, size, &frame->ref_blob);
-    staging_destroy(dev, &st);
-    if (err != CAP_ERROR_OK) {
-        writer_fail(cap, err);
+    int failed = submit_wait(dev, cap, q->handle, q->family, cb, 0, NULL, VK_NULL_HANDLE, NULL);
+    if (store_reference(dev, cap, &st, size, failed, frame) != 0) {
         return;
     }
     need_object(dev, cap, CAP_OBJ_IMAGE, o->handle);
@@ -1960,14 +1992,9 @@ capture_reference(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_qu
     };
     VkDeviceSize size = (VkDeviceSize)sc->extent.width * sc->extent.height * bytes;
     struct staging st;
-    if (staging_create(dev, size, &st) != 0) {
-        frame_fail(cap, "cannot allocate staging for the presented image", 0);
-        return;
-    }
-    VkCommandBuffer cb = begin_cmd(dev, cap, q->family);
+    VkCommandBuffer cb = begin_reference_copy(dev, cap, q, size, &st,
+                                              "cannot allocate staging for the presented image");
     if (!cb) {
-        staging_destroy(dev, &st);
-        frame_fail(cap, "cannot record the reference copy", 0);
         return;
     }
     record_image_copy(dev, cb, image, &im, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, st.buffer, 0);
@@ -1979,16 +2006,7 @@ capture_reference(struct lyr_device *dev, struct lyr_capture *cap, struct lyr_qu
     int failed = submit_wait(dev, cap, q->handle, q->family, cb, info->waitSemaphoreCount,
                              info->pWaitSemaphores, cap->present_sem, &submitted);
     *chained = submitted;
-    if (failed) {
-        staging_destroy(dev, &st);
-        frame_fail(cap, "the reference copy failed on the GPU", 0);
-        return;
-    }
-    staging_invalidate(dev, &st);
-    enum cap_error err = cap_writer_add_blob(cap->writer, st.map, size, &frame->ref_blob);
-    staging_destroy(dev, &st);
-    if (err != CAP_ERROR_OK) {
-        writer_fail(cap, err);
+    if (store_reference(dev, cap, &st, size, failed, frame) != 0) {
         return;
     }
     frame->ref_width = sc->extent.width;

@@ -66,9 +66,8 @@ cmdbuf_reset(struct lyr_cmdbuf *c)
     c->stats_active = 0;
 }
 
-/* The recording shadow of cb, or NULL when cb is not being recorded by us. */
-static struct lyr_cmdbuf *
-recording(struct lyr_device *dev, VkCommandBuffer cb)
+struct lyr_cmdbuf *
+lyr_cmdbuf_recording(struct lyr_device *dev, VkCommandBuffer cb)
 {
     struct lyr_cmdbuf *c = lyr_cmdbuf_get(dev, cb);
     return c && c->state == LYR_CMDBUF_RECORDING ? c : NULL;
@@ -104,10 +103,7 @@ lyr_AllocateCommandBuffers(VkDevice device, const VkCommandBufferAllocateInfo *i
         c->level = info->level;
         cap_buf_init(&c->stream);
         pthread_mutex_lock(&dev->lock);
-        struct lyr_cmdbuf *old = lyr_map_get(&dev->cmdbufs, LYR_H(out[i]));
-        if (lyr_map_put(&dev->cmdbufs, LYR_H(out[i]), c) != 0) {
-            old = c;
-        }
+        struct lyr_cmdbuf *old = lyr_map_replace(&dev->cmdbufs, LYR_H(out[i]), c);
         pthread_mutex_unlock(&dev->lock);
         cmdbuf_free(old);
     }
@@ -325,7 +321,7 @@ record_unsupported(struct lyr_cmdbuf *c, const char *name)
 void
 lyr_cmd_unmodelled(struct lyr_device *dev, VkCommandBuffer cb, const char *name)
 {
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         record_unsupported(c, name);
     }
@@ -376,7 +372,7 @@ lyr_CmdBeginRenderPass(VkCommandBuffer cb, const VkRenderPassBeginInfo *b,
                        VkSubpassContents contents)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         record_begin_render_pass(c, b, contents);
     }
@@ -389,7 +385,7 @@ lyr_CmdBeginRenderPass(VkCommandBuffer cb, const VkRenderPassBeginInfo *b,
                                                  const VkSubpassBeginInfo *sb)              \
     {                                                                                      \
         struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);                              \
         if (c) {                                                                           \
             record_begin_render_pass(c, b, sb->contents);                                  \
         }                                                                                  \
@@ -410,7 +406,7 @@ static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdNextSubpass(VkCommandBuffer cb, VkSubpassContents contents)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         record_next_subpass(c, contents);
     }
@@ -422,7 +418,7 @@ lyr_CmdNextSubpass(VkCommandBuffer cb, VkSubpassContents contents)
         VkCommandBuffer cb, const VkSubpassBeginInfo *b, const VkSubpassEndInfo *e)        \
     {                                                                                      \
         struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);                              \
         if (c) {                                                                           \
             record_next_subpass(c, b->contents);                                           \
         }                                                                                  \
@@ -435,7 +431,7 @@ static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdEndRenderPass(VkCommandBuffer cb)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         record_head(c, CAP_CMD_END_RENDER_PASS);
     }
@@ -447,7 +443,7 @@ lyr_CmdEndRenderPass(VkCommandBuffer cb)
                                                  const VkSubpassEndInfo *e)                 \
     {                                                                                      \
         struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);                              \
         if (c) {                                                                           \
             record_head(c, CAP_CMD_END_RENDER_PASS);                                       \
         }                                                                                  \
@@ -507,7 +503,7 @@ record_begin_rendering(struct lyr_cmdbuf *c, const VkRenderingInfo *info)
                                                  const VkRenderingInfo *info)               \
     {                                                                                      \
         struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);                              \
         if (c) {                                                                           \
             record_begin_rendering(c, info);                                               \
         }                                                                                  \
@@ -520,7 +516,7 @@ BEGIN_RENDERING(CmdBeginRenderingKHR)
     static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb)                        \
     {                                                                                      \
         struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);                              \
         if (c) {                                                                           \
             record_head(c, CAP_CMD_END_RENDERING);                                         \
         }                                                                                  \
@@ -544,7 +540,7 @@ static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipeline pipeline)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     /* Ray tracing and other bind points: their work is recorded as
      * unsupported by the generated pass-throughs of its commands. */
     if (c && modelled_bind_point(bp)) {
@@ -562,7 +558,7 @@ lyr_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipeline
                           uint32_t dyn_count, const uint32_t *dyn)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c && modelled_bind_point(bp)) {
         struct cap_cmd_bind_descriptor_sets r = {
             .head.op = CAP_CMD_BIND_DESCRIPTOR_SETS,
@@ -623,7 +619,7 @@ lyr_CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipeli
                             uint32_t set, uint32_t count, const VkWriteDescriptorSet *writes)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         record_push_descriptors(dev, c, "vkCmdPushDescriptorSetKHR", bp, layout, set, count,
                                 writes, VK_NULL_HANDLE, NULL);
@@ -636,7 +632,7 @@ lyr_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer cb, VkDescriptorUpdateTe
                                         VkPipelineLayout layout, uint32_t set, const void *data)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         /* A push template names its bind point at creation. */
         VkPipelineBindPoint bp = lyr_template_bind_point(dev, LYR_H(tmpl));
@@ -651,7 +647,7 @@ lyr_CmdPushConstants(VkCommandBuffer cb, VkPipelineLayout layout, VkShaderStageF
                      uint32_t offset, uint32_t size, const void *values)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         struct cap_cmd_push_constants r = {
             .head.op = CAP_CMD_PUSH_CONSTANTS,
@@ -701,7 +697,7 @@ lyr_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first, uint32_t count,
                          const VkBuffer *buffers, const VkDeviceSize *offsets)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         record_vertex_buffers(dev, c, first, count, buffers, offsets, NULL, NULL);
     }
@@ -714,7 +710,7 @@ lyr_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first, uint32_t count,
         const VkDeviceSize *offsets, const VkDeviceSize *sizes, const VkDeviceSize *strides) \
     {                                                                                      \
         struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);                              \
         if (c) {                                                                           \
             record_vertex_buffers(dev, c, first, count, buffers, offsets, sizes, strides); \
         }                                                                                  \
@@ -728,7 +724,7 @@ lyr_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
                        VkIndexType type)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         struct cap_cmd_bind_index_buffer r = {
             .head.op = CAP_CMD_BIND_INDEX_BUFFER,
@@ -755,14 +751,12 @@ record_state(struct lyr_cmdbuf *c, VkDynamicState state, uint32_t first, const v
     REC_END(c, at);
 }
 
-/* Records the state and returns the device, so the hook forwards without a
- * second lookup. */
-static struct lyr_device *
-state_words(VkCommandBuffer cb, VkDynamicState state, uint32_t first, const void *words,
+struct lyr_device *
+lyr_cmd_state_words(VkCommandBuffer cb, VkDynamicState state, uint32_t first, const void *words,
             uint32_t count)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         record_state(c, state, first, words, count);
     }
@@ -773,7 +767,8 @@ static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdSetViewport(VkCommandBuffer cb, uint32_t first, uint32_t count, const VkViewport *v)
 {
     _Static_assert(sizeof(VkViewport) == 6 * sizeof(uint32_t), "viewport words");
-    struct lyr_device *dev_ = state_words(cb, VK_DYNAMIC_STATE_VIEWPORT, first, v, count * 6);
+    struct lyr_device *dev_ =
+        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_VIEWPORT, first, v, count * 6);
     dev_->vk.CmdSetViewport(cb, first, count, v);
 }
 
@@ -781,14 +776,15 @@ static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdSetScissor(VkCommandBuffer cb, uint32_t first, uint32_t count, const VkRect2D *r)
 {
     _Static_assert(sizeof(VkRect2D) == 4 * sizeof(uint32_t), "scissor words");
-    struct lyr_device *dev_ = state_words(cb, VK_DYNAMIC_STATE_SCISSOR, first, r, count * 4);
+    struct lyr_device *dev_ =
+        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_SCISSOR, first, r, count * 4);
     dev_->vk.CmdSetScissor(cb, first, count, r);
 }
 
 static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdSetLineWidth(VkCommandBuffer cb, float width)
 {
-    struct lyr_device *dev_ = state_words(cb, VK_DYNAMIC_STATE_LINE_WIDTH, 0, &width, 1);
+    struct lyr_device *dev_ = lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_LINE_WIDTH, 0, &width, 1);
     dev_->vk.CmdSetLineWidth(cb, width);
 }
 
@@ -796,14 +792,15 @@ static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdSetDepthBias(VkCommandBuffer cb, float constant, float clamp, float slope)
 {
     float w[3] = {constant, clamp, slope};
-    struct lyr_device *dev_ = state_words(cb, VK_DYNAMIC_STATE_DEPTH_BIAS, 0, w, 3);
+    struct lyr_device *dev_ = lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_DEPTH_BIAS, 0, w, 3);
     dev_->vk.CmdSetDepthBias(cb, constant, clamp, slope);
 }
 
 static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdSetBlendConstants(VkCommandBuffer cb, const float constants[4])
 {
-    struct lyr_device *dev_ = state_words(cb, VK_DYNAMIC_STATE_BLEND_CONSTANTS, 0, constants, 4);
+    struct lyr_device *dev_ =
+        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_BLEND_CONSTANTS, 0, constants, 4);
     dev_->vk.CmdSetBlendConstants(cb, constants);
 }
 
@@ -811,7 +808,7 @@ static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdSetDepthBounds(VkCommandBuffer cb, float min, float max)
 {
     float w[2] = {min, max};
-    struct lyr_device *dev_ = state_words(cb, VK_DYNAMIC_STATE_DEPTH_BOUNDS, 0, w, 2);
+    struct lyr_device *dev_ = lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_DEPTH_BOUNDS, 0, w, 2);
     dev_->vk.CmdSetDepthBounds(cb, min, max);
 }
 
@@ -819,55 +816,21 @@ lyr_CmdSetDepthBounds(VkCommandBuffer cb, float min, float max)
     static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
                                                  VkStencilFaceFlags faces, uint32_t value)  \
     {                                                                                      \
-        state_words(cb, state, faces, &value, 1);                                          \
+        lyr_cmd_state_words(cb, state, faces, &value, 1);                                  \
         DEV(cb)->vk.name(cb, faces, value);                                                \
     }
 STENCIL_STATE(CmdSetStencilCompareMask, VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK)
 STENCIL_STATE(CmdSetStencilWriteMask, VK_DYNAMIC_STATE_STENCIL_WRITE_MASK)
 STENCIL_STATE(CmdSetStencilReference, VK_DYNAMIC_STATE_STENCIL_REFERENCE)
 
-/* One-word extended dynamic state (flags, enums and bools). */
-#define WORD_STATE(name, type, state)                                                      \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb, type value)           \
-    {                                                                                      \
-        uint32_t w = (uint32_t)value;                                                      \
-        state_words(cb, state, 0, &w, 1);                                                  \
-        DEV(cb)->vk.name(cb, value);                                                       \
-    }
-WORD_STATE(CmdSetCullMode, VkCullModeFlags, VK_DYNAMIC_STATE_CULL_MODE)
-WORD_STATE(CmdSetCullModeEXT, VkCullModeFlags, VK_DYNAMIC_STATE_CULL_MODE)
-WORD_STATE(CmdSetFrontFace, VkFrontFace, VK_DYNAMIC_STATE_FRONT_FACE)
-WORD_STATE(CmdSetFrontFaceEXT, VkFrontFace, VK_DYNAMIC_STATE_FRONT_FACE)
-WORD_STATE(CmdSetPrimitiveTopology, VkPrimitiveTopology, VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY)
-WORD_STATE(CmdSetPrimitiveTopologyEXT, VkPrimitiveTopology,
-           VK_DYNAMIC_STATE_PRIMITIVE_TOPOLOGY)
-WORD_STATE(CmdSetDepthTestEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE)
-WORD_STATE(CmdSetDepthTestEnableEXT, VkBool32, VK_DYNAMIC_STATE_DEPTH_TEST_ENABLE)
-WORD_STATE(CmdSetDepthWriteEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE)
-WORD_STATE(CmdSetDepthWriteEnableEXT, VkBool32, VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE)
-WORD_STATE(CmdSetDepthCompareOp, VkCompareOp, VK_DYNAMIC_STATE_DEPTH_COMPARE_OP)
-WORD_STATE(CmdSetDepthCompareOpEXT, VkCompareOp, VK_DYNAMIC_STATE_DEPTH_COMPARE_OP)
-WORD_STATE(CmdSetDepthBoundsTestEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE)
-WORD_STATE(CmdSetDepthBoundsTestEnableEXT, VkBool32,
-           VK_DYNAMIC_STATE_DEPTH_BOUNDS_TEST_ENABLE)
-WORD_STATE(CmdSetStencilTestEnable, VkBool32, VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE)
-WORD_STATE(CmdSetStencilTestEnableEXT, VkBool32, VK_DYNAMIC_STATE_STENCIL_TEST_ENABLE)
-WORD_STATE(CmdSetRasterizerDiscardEnable, VkBool32,
-           VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE)
-WORD_STATE(CmdSetRasterizerDiscardEnableEXT, VkBool32,
-           VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE)
-WORD_STATE(CmdSetDepthBiasEnable, VkBool32, VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE)
-WORD_STATE(CmdSetDepthBiasEnableEXT, VkBool32, VK_DYNAMIC_STATE_DEPTH_BIAS_ENABLE)
-WORD_STATE(CmdSetPrimitiveRestartEnable, VkBool32,
-           VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE)
-WORD_STATE(CmdSetPrimitiveRestartEnableEXT, VkBool32,
-           VK_DYNAMIC_STATE_PRIMITIVE_RESTART_ENABLE)
+/* One-word extended dynamic state (flags, enums and bools): hooks generated
+ * from the registry (lyr_vk_gen.py's WORD_STATES, lyr_cmd_state_hook). */
 
 #define VIEWPORT_COUNT(name)                                                               \
     static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb, uint32_t count,        \
                                                  const VkViewport *v)                       \
     {                                                                                      \
-        state_words(cb, VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT, 0, v, count * 6);            \
+        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT, 0, v, count * 6);    \
         DEV(cb)->vk.name(cb, count, v);                                                    \
     }
 VIEWPORT_COUNT(CmdSetViewportWithCount)
@@ -877,7 +840,7 @@ VIEWPORT_COUNT(CmdSetViewportWithCountEXT)
     static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb, uint32_t count,        \
                                                  const VkRect2D *r)                         \
     {                                                                                      \
-        state_words(cb, VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT, 0, r, count * 4);             \
+        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT, 0, r, count * 4);     \
         DEV(cb)->vk.name(cb, count, r);                                                    \
     }
 SCISSOR_COUNT(CmdSetScissorWithCount)
@@ -889,7 +852,7 @@ SCISSOR_COUNT(CmdSetScissorWithCountEXT)
                                                  VkStencilOp depth_fail, VkCompareOp cmp)   \
     {                                                                                      \
         uint32_t w[4] = {fail, pass, depth_fail, cmp};                                     \
-        state_words(cb, VK_DYNAMIC_STATE_STENCIL_OP, f, w, 4);                             \
+        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_STENCIL_OP, f, w, 4);                     \
         DEV(cb)->vk.name(cb, f, fail, pass, depth_fail, cmp);                              \
     }
 STENCIL_OP(CmdSetStencilOp)
@@ -899,30 +862,12 @@ STENCIL_OP(CmdSetStencilOpEXT)
  * value, per attachment where the command takes a range (`first` is the
  * first attachment); docs/trace-format.md lists each layout.  Mesa's zink
  * sets all of these for every GL draw. */
-WORD_STATE(CmdSetPatchControlPointsEXT, uint32_t, VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS_EXT)
-WORD_STATE(CmdSetLogicOpEXT, VkLogicOp, VK_DYNAMIC_STATE_LOGIC_OP_EXT)
-WORD_STATE(CmdSetPolygonModeEXT, VkPolygonMode, VK_DYNAMIC_STATE_POLYGON_MODE_EXT)
-WORD_STATE(CmdSetDepthClampEnableEXT, VkBool32, VK_DYNAMIC_STATE_DEPTH_CLAMP_ENABLE_EXT)
-WORD_STATE(CmdSetDepthClipEnableEXT, VkBool32, VK_DYNAMIC_STATE_DEPTH_CLIP_ENABLE_EXT)
-WORD_STATE(CmdSetDepthClipNegativeOneToOneEXT, VkBool32,
-           VK_DYNAMIC_STATE_DEPTH_CLIP_NEGATIVE_ONE_TO_ONE_EXT)
-WORD_STATE(CmdSetProvokingVertexModeEXT, VkProvokingVertexModeEXT,
-           VK_DYNAMIC_STATE_PROVOKING_VERTEX_MODE_EXT)
-WORD_STATE(CmdSetLineRasterizationModeEXT, VkLineRasterizationModeEXT,
-           VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT)
-WORD_STATE(CmdSetLineStippleEnableEXT, VkBool32, VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT)
-WORD_STATE(CmdSetRasterizationSamplesEXT, VkSampleCountFlagBits,
-           VK_DYNAMIC_STATE_RASTERIZATION_SAMPLES_EXT)
-WORD_STATE(CmdSetAlphaToCoverageEnableEXT, VkBool32,
-           VK_DYNAMIC_STATE_ALPHA_TO_COVERAGE_ENABLE_EXT)
-WORD_STATE(CmdSetAlphaToOneEnableEXT, VkBool32, VK_DYNAMIC_STATE_ALPHA_TO_ONE_ENABLE_EXT)
-WORD_STATE(CmdSetLogicOpEnableEXT, VkBool32, VK_DYNAMIC_STATE_LOGIC_OP_ENABLE_EXT)
 
 static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdSetLineStippleEXT(VkCommandBuffer cb, uint32_t factor, uint16_t pattern)
 {
     uint32_t w[2] = {factor, pattern};
-    struct lyr_device *dev_ = state_words(cb, VK_DYNAMIC_STATE_LINE_STIPPLE_EXT, 0, w, 2);
+    struct lyr_device *dev_ = lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_LINE_STIPPLE_EXT, 0, w, 2);
     dev_->vk.CmdSetLineStippleEXT(cb, factor, pattern);
 }
 
@@ -933,7 +878,8 @@ lyr_CmdSetSampleMaskEXT(VkCommandBuffer cb, VkSampleCountFlagBits samples,
     /* ceil(samples / 32) words; the sample count in `first`. */
     uint32_t n = samples > 32 ? (uint32_t)samples / 32 : 1;
     struct lyr_device *dev_ =
-        state_words(cb, VK_DYNAMIC_STATE_SAMPLE_MASK_EXT, (uint32_t)samples, mask, mask ? n : 0);
+        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_SAMPLE_MASK_EXT, (uint32_t)samples, mask,
+                            mask ? n : 0);
     dev_->vk.CmdSetSampleMaskEXT(cb, samples, mask);
 }
 
@@ -941,7 +887,7 @@ static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdSetColorWriteEnableEXT(VkCommandBuffer cb, uint32_t count, const VkBool32 *enables)
 {
     struct lyr_device *dev_ =
-        state_words(cb, VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT, 0, enables, count);
+        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT, 0, enables, count);
     dev_->vk.CmdSetColorWriteEnableEXT(cb, count, enables);
 }
 
@@ -950,7 +896,7 @@ lyr_CmdSetColorBlendEnableEXT(VkCommandBuffer cb, uint32_t first, uint32_t count
                               const VkBool32 *enables)
 {
     struct lyr_device *dev_ =
-        state_words(cb, VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT, first, enables, count);
+        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT, first, enables, count);
     dev_->vk.CmdSetColorBlendEnableEXT(cb, first, count, enables);
 }
 
@@ -959,7 +905,7 @@ lyr_CmdSetColorWriteMaskEXT(VkCommandBuffer cb, uint32_t first, uint32_t count,
                             const VkColorComponentFlags *masks)
 {
     struct lyr_device *dev_ =
-        state_words(cb, VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT, first, masks, count);
+        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT, first, masks, count);
     dev_->vk.CmdSetColorWriteMaskEXT(cb, first, count, masks);
 }
 
@@ -969,7 +915,7 @@ lyr_CmdSetColorBlendEquationEXT(VkCommandBuffer cb, uint32_t first, uint32_t cou
 {
     _Static_assert(sizeof(VkColorBlendEquationEXT) == 6 * sizeof(uint32_t), "equation words");
     struct lyr_device *dev_ =
-        state_words(cb, VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT, first, eq, count * 6);
+        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT, first, eq, count * 6);
     dev_->vk.CmdSetColorBlendEquationEXT(cb, first, count, eq);
 }
 
@@ -1013,7 +959,7 @@ lyr_CmdSetVertexInputEXT(VkCommandBuffer cb, uint32_t nb,
                          const VkVertexInputAttributeDescription2EXT *attributes)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         uint32_t *w = NULL;
         if (nb <= dev->props.limits.maxVertexInputBindings &&
@@ -1058,7 +1004,7 @@ static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         record_dispatch(c, CAP_DISPATCH_DIRECT, (const uint32_t[3]){0, 0, 0},
                         (const uint32_t[3]){x, y, z}, VK_NULL_HANDLE, 0);
@@ -1072,7 +1018,7 @@ lyr_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
                                                  uint32_t z)                               \
     {                                                                                      \
         struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);                              \
         if (c) {                                                                           \
             record_dispatch(c, CAP_DISPATCH_BASE, (const uint32_t[3]){bx, by, bz},         \
                             (const uint32_t[3]){x, y, z}, VK_NULL_HANDLE, 0);              \
@@ -1086,7 +1032,7 @@ static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         record_dispatch(c, CAP_DISPATCH_INDIRECT, (const uint32_t[3]){0, 0, 0},
                         (const uint32_t[3]){0, 0, 0}, buffer, offset);
@@ -1126,7 +1072,7 @@ lyr_CmdDraw(VkCommandBuffer cb, uint32_t vertices, uint32_t instances, uint32_t 
             uint32_t first_instance)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         struct cap_draw_params d = {vertices, instances, first_vertex, 0, first_instance, 0};
         record_draw(c, CAP_DRAW_DIRECT, &d, 1, VK_NULL_HANDLE, 0, VK_NULL_HANDLE, 0, 0, 1);
@@ -1139,7 +1085,7 @@ lyr_CmdDrawIndexed(VkCommandBuffer cb, uint32_t indices, uint32_t instances,
                    uint32_t first_index, int32_t vertex_offset, uint32_t first_instance)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         struct cap_draw_params d = {indices, instances, first_index, vertex_offset,
                                     first_instance, 0};
@@ -1156,7 +1102,7 @@ lyr_CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, ui
                     uint32_t stride)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         uint32_t n = count < MAX_INDIRECT_DRAWS ? count : MAX_INDIRECT_DRAWS;
         record_draw(c, CAP_DRAW_INDIRECT, NULL, n, buffer, offset, VK_NULL_HANDLE, 0, stride,
@@ -1170,7 +1116,7 @@ lyr_CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize off
                            uint32_t count, uint32_t stride)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         uint32_t n = count < MAX_INDIRECT_DRAWS ? count : MAX_INDIRECT_DRAWS;
         record_draw(c, CAP_DRAW_INDEXED_INDIRECT, NULL, n, buffer, offset, VK_NULL_HANDLE, 0,
@@ -1185,7 +1131,7 @@ lyr_CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize off
         VkDeviceSize count_offset, uint32_t max_count, uint32_t stride)                    \
     {                                                                                      \
         struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);                              \
         if (c) {                                                                           \
             uint32_t n = max_count < MAX_INDIRECT_DRAWS ? max_count : MAX_INDIRECT_DRAWS;  \
             record_draw(c, kind, NULL, n, buffer, offset, count_buffer, count_offset,      \
@@ -1203,7 +1149,7 @@ lyr_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t count, const VkMultiDrawInfoEXT
                     uint32_t instances, uint32_t first_instance, uint32_t stride)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         struct cap_draw_params *d = calloc(count + 1, sizeof(*d));
         if (d) {
@@ -1230,7 +1176,7 @@ lyr_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32_t count,
                            const int32_t *vertex_offset)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         struct cap_draw_params *d = calloc(count + 1, sizeof(*d));
         if (d) {
@@ -1342,16 +1288,14 @@ blit_of(VkImageSubresourceLayers s, const VkOffset3D so[2], VkImageSubresourceLa
                                    (n), sizeof(type)))
 
 /*
- * Transfer commands are recorded from their version 2 form only: the
- * version 1 hooks convert their regions to the version 2 structures (as
- * Mesa's vk_cmd_copy.c does) and take the same path.
+ * Transfer commands are recorded from their version 2 form only: the hooks
+ * of both versions are generated from the registry (lyr_vk_gen.py's
+ * TRANSFERS); version 1's convert their regions to the version 2
+ * structures (lyr_promote_*, as Mesa's vk_cmd_copy.c does by hand) and
+ * call the same lyr_record_* below.
  */
-#define RECORD_AS_V2(c, info, type2, n, expr, record)                                      \
-    WITH_CONVERTED(c, type2, n, expr, ((info).regionCount = (n), (info).pRegions = arr_,   \
-                                       record((c), &(info))))
-
-static void
-record_copy_buffer(struct lyr_cmdbuf *c, const VkCopyBufferInfo2 *info)
+void
+lyr_record_CmdCopyBuffer2(struct lyr_cmdbuf *c, const VkCopyBufferInfo2 *info)
 {
     const VkBufferCopy2 *r = info->pRegions;
     RECORD_REGIONS(c, CAP_CMD_COPY_BUFFER, LYR_H(info->srcBuffer), 0, LYR_H(info->dstBuffer),
@@ -1359,8 +1303,8 @@ record_copy_buffer(struct lyr_cmdbuf *c, const VkCopyBufferInfo2 *info)
                    ((struct cap_buffer_copy){r[i].srcOffset, r[i].dstOffset, r[i].size}));
 }
 
-static void
-record_copy_image(struct lyr_cmdbuf *c, const VkCopyImageInfo2 *info)
+void
+lyr_record_CmdCopyImage2(struct lyr_cmdbuf *c, const VkCopyImageInfo2 *info)
 {
     const VkImageCopy2 *r = info->pRegions;
     RECORD_REGIONS(c, CAP_CMD_COPY_IMAGE, LYR_H(info->srcImage), info->srcImageLayout,
@@ -1370,8 +1314,8 @@ record_copy_image(struct lyr_cmdbuf *c, const VkCopyImageInfo2 *info)
                                  r[i].dstOffset, r[i].extent));
 }
 
-static void
-record_resolve_image(struct lyr_cmdbuf *c, const VkResolveImageInfo2 *info)
+void
+lyr_record_CmdResolveImage2(struct lyr_cmdbuf *c, const VkResolveImageInfo2 *info)
 {
     const VkImageResolve2 *r = info->pRegions;
     RECORD_REGIONS(c, CAP_CMD_RESOLVE_IMAGE, LYR_H(info->srcImage), info->srcImageLayout,
@@ -1381,8 +1325,8 @@ record_resolve_image(struct lyr_cmdbuf *c, const VkResolveImageInfo2 *info)
                                  r[i].dstOffset, r[i].extent));
 }
 
-static void
-record_copy_buffer_to_image(struct lyr_cmdbuf *c, const VkCopyBufferToImageInfo2 *info)
+void
+lyr_record_CmdCopyBufferToImage2(struct lyr_cmdbuf *c, const VkCopyBufferToImageInfo2 *info)
 {
     const VkBufferImageCopy2 *r = info->pRegions;
     RECORD_REGIONS(c, CAP_CMD_COPY_BUFFER_TO_IMAGE, LYR_H(info->srcBuffer), 0,
@@ -1390,8 +1334,8 @@ record_copy_buffer_to_image(struct lyr_cmdbuf *c, const VkCopyBufferToImageInfo2
                    struct cap_buffer_image_copy, bic_of(&r[i]));
 }
 
-static void
-record_copy_image_to_buffer(struct lyr_cmdbuf *c, const VkCopyImageToBufferInfo2 *info)
+void
+lyr_record_CmdCopyImageToBuffer2(struct lyr_cmdbuf *c, const VkCopyImageToBufferInfo2 *info)
 {
     const VkBufferImageCopy2 *r = info->pRegions;
     RECORD_REGIONS(c, CAP_CMD_COPY_IMAGE_TO_BUFFER, LYR_H(info->srcImage),
@@ -1399,8 +1343,8 @@ record_copy_image_to_buffer(struct lyr_cmdbuf *c, const VkCopyImageToBufferInfo2
                    struct cap_buffer_image_copy, bic_of(&r[i]));
 }
 
-static void
-record_blit_image(struct lyr_cmdbuf *c, const VkBlitImageInfo2 *info)
+void
+lyr_record_CmdBlitImage2(struct lyr_cmdbuf *c, const VkBlitImageInfo2 *info)
 {
     const VkImageBlit2 *r = info->pRegions;
     RECORD_REGIONS(c, CAP_CMD_BLIT_IMAGE, LYR_H(info->srcImage), info->srcImageLayout,
@@ -1410,146 +1354,6 @@ record_blit_image(struct lyr_cmdbuf *c, const VkBlitImageInfo2 *info)
                            r[i].dstOffsets));
 }
 
-static VkBufferImageCopy2
-buffer_image_copy2(const VkBufferImageCopy *r)
-{
-    return (VkBufferImageCopy2){
-        VK_STRUCTURE_TYPE_BUFFER_IMAGE_COPY_2, NULL, r->bufferOffset, r->bufferRowLength,
-        r->bufferImageHeight, r->imageSubresource, r->imageOffset, r->imageExtent,
-    };
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdCopyBuffer(VkCommandBuffer cb, VkBuffer src, VkBuffer dst, uint32_t n,
-                  const VkBufferCopy *r)
-{
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
-    if (c) {
-        VkCopyBufferInfo2 info = {VK_STRUCTURE_TYPE_COPY_BUFFER_INFO_2, NULL, src, dst, 0, NULL};
-        RECORD_AS_V2(c, info, VkBufferCopy2, n,
-                     ((VkBufferCopy2){VK_STRUCTURE_TYPE_BUFFER_COPY_2, NULL, r[i].srcOffset,
-                                      r[i].dstOffset, r[i].size}),
-                     record_copy_buffer);
-    }
-    dev->vk.CmdCopyBuffer(cb, src, dst, n, r);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdCopyImage(VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage dst,
-                 VkImageLayout dl, uint32_t n, const VkImageCopy *r)
-{
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
-    if (c) {
-        VkCopyImageInfo2 info = {
-            VK_STRUCTURE_TYPE_COPY_IMAGE_INFO_2, NULL, src, sl, dst, dl, 0, NULL,
-        };
-        RECORD_AS_V2(c, info, VkImageCopy2, n,
-                     ((VkImageCopy2){VK_STRUCTURE_TYPE_IMAGE_COPY_2, NULL, r[i].srcSubresource,
-                                     r[i].srcOffset, r[i].dstSubresource, r[i].dstOffset,
-                                     r[i].extent}),
-                     record_copy_image);
-    }
-    dev->vk.CmdCopyImage(cb, src, sl, dst, dl, n, r);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdResolveImage(VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage dst,
-                    VkImageLayout dl, uint32_t n, const VkImageResolve *r)
-{
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
-    if (c) {
-        VkResolveImageInfo2 info = {
-            VK_STRUCTURE_TYPE_RESOLVE_IMAGE_INFO_2, NULL, src, sl, dst, dl, 0, NULL,
-        };
-        RECORD_AS_V2(c, info, VkImageResolve2, n,
-                     ((VkImageResolve2){VK_STRUCTURE_TYPE_IMAGE_RESOLVE_2, NULL,
-                                        r[i].srcSubresource, r[i].srcOffset,
-                                        r[i].dstSubresource, r[i].dstOffset, r[i].extent}),
-                     record_resolve_image);
-    }
-    dev->vk.CmdResolveImage(cb, src, sl, dst, dl, n, r);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdCopyBufferToImage(VkCommandBuffer cb, VkBuffer src, VkImage dst, VkImageLayout dl,
-                         uint32_t n, const VkBufferImageCopy *r)
-{
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
-    if (c) {
-        VkCopyBufferToImageInfo2 info = {
-            VK_STRUCTURE_TYPE_COPY_BUFFER_TO_IMAGE_INFO_2, NULL, src, dst, dl, 0, NULL,
-        };
-        RECORD_AS_V2(c, info, VkBufferImageCopy2, n, buffer_image_copy2(&r[i]),
-                     record_copy_buffer_to_image);
-    }
-    dev->vk.CmdCopyBufferToImage(cb, src, dst, dl, n, r);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdCopyImageToBuffer(VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkBuffer dst,
-                         uint32_t n, const VkBufferImageCopy *r)
-{
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
-    if (c) {
-        VkCopyImageToBufferInfo2 info = {
-            VK_STRUCTURE_TYPE_COPY_IMAGE_TO_BUFFER_INFO_2, NULL, src, sl, dst, 0, NULL,
-        };
-        RECORD_AS_V2(c, info, VkBufferImageCopy2, n, buffer_image_copy2(&r[i]),
-                     record_copy_image_to_buffer);
-    }
-    dev->vk.CmdCopyImageToBuffer(cb, src, sl, dst, n, r);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdBlitImage(VkCommandBuffer cb, VkImage src, VkImageLayout sl, VkImage dst,
-                 VkImageLayout dl, uint32_t n, const VkImageBlit *r, VkFilter filter)
-{
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
-    if (c) {
-        VkBlitImageInfo2 info = {
-            VK_STRUCTURE_TYPE_BLIT_IMAGE_INFO_2, NULL, src, sl, dst, dl, 0, NULL, filter,
-        };
-        RECORD_AS_V2(c, info, VkImageBlit2, n,
-                     ((VkImageBlit2){VK_STRUCTURE_TYPE_IMAGE_BLIT_2,
-                                     NULL,
-                                     r[i].srcSubresource,
-                                     {r[i].srcOffsets[0], r[i].srcOffsets[1]},
-                                     r[i].dstSubresource,
-                                     {r[i].dstOffsets[0], r[i].dstOffsets[1]}}),
-                     record_blit_image);
-    }
-    dev->vk.CmdBlitImage(cb, src, sl, dst, dl, n, r, filter);
-}
-
-/* The version 2 hooks (core and KHR): record, then call down. */
-#define CMD_INFO2(name, info_type, record)                                                 \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb, const info_type *info) \
-    {                                                                                      \
-        struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
-        if (c) {                                                                           \
-            record(c, info);                                                               \
-        }                                                                                  \
-        dev->vk.name(cb, info);                                                            \
-    }
-CMD_INFO2(CmdCopyBuffer2, VkCopyBufferInfo2, record_copy_buffer)
-CMD_INFO2(CmdCopyBuffer2KHR, VkCopyBufferInfo2, record_copy_buffer)
-CMD_INFO2(CmdCopyImage2, VkCopyImageInfo2, record_copy_image)
-CMD_INFO2(CmdCopyImage2KHR, VkCopyImageInfo2, record_copy_image)
-CMD_INFO2(CmdResolveImage2, VkResolveImageInfo2, record_resolve_image)
-CMD_INFO2(CmdResolveImage2KHR, VkResolveImageInfo2, record_resolve_image)
-CMD_INFO2(CmdCopyBufferToImage2, VkCopyBufferToImageInfo2, record_copy_buffer_to_image)
-CMD_INFO2(CmdCopyBufferToImage2KHR, VkCopyBufferToImageInfo2, record_copy_buffer_to_image)
-CMD_INFO2(CmdCopyImageToBuffer2, VkCopyImageToBufferInfo2, record_copy_image_to_buffer)
-CMD_INFO2(CmdCopyImageToBuffer2KHR, VkCopyImageToBufferInfo2, record_copy_image_to_buffer)
-CMD_INFO2(CmdBlitImage2, VkBlitImageInfo2, record_blit_image)
-CMD_INFO2(CmdBlitImage2KHR, VkBlitImageInfo2, record_blit_image)
 
 static struct cap_subresource_range
 range_of(const VkImageSubresourceRange *r)
@@ -1585,7 +1389,7 @@ lyr_CmdClearColorImage(VkCommandBuffer cb, VkImage image, VkImageLayout layout,
                        const VkImageSubresourceRange *ranges)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         record_clear_image(c, CAP_CMD_CLEAR_COLOR_IMAGE, image, layout, color, sizeof(*color),
                            n, ranges);
@@ -1599,7 +1403,7 @@ lyr_CmdClearDepthStencilImage(VkCommandBuffer cb, VkImage image, VkImageLayout l
                               const VkImageSubresourceRange *ranges)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         record_clear_image(c, CAP_CMD_CLEAR_DEPTH_STENCIL_IMAGE, image, layout, ds,
                            sizeof(*ds), n, ranges);
@@ -1612,7 +1416,7 @@ lyr_CmdClearAttachments(VkCommandBuffer cb, uint32_t na, const VkClearAttachment
                         uint32_t nr, const VkClearRect *rects)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         _Static_assert(sizeof(VkClearAttachment) == sizeof(struct cap_clear_attachment),
                        "clear attachment layout");
@@ -1632,7 +1436,7 @@ lyr_CmdUpdateBuffer(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, Vk
                     const void *data)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         struct cap_cmd_update_buffer r = {
             .head.op = CAP_CMD_UPDATE_BUFFER, .buffer = LYR_H(buffer), .offset = offset};
@@ -1650,7 +1454,7 @@ lyr_CmdFillBuffer(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, VkDe
                   uint32_t data)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         struct cap_cmd_fill_buffer r = {
             .head.op = CAP_CMD_FILL_BUFFER,
@@ -1686,7 +1490,7 @@ lyr_CmdPipelineBarrier(VkCommandBuffer cb, VkPipelineStageFlags src, VkPipelineS
                        const VkImageMemoryBarrier *im)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         struct cap_image_barrier *ib = calloc(ni + 1, sizeof(*ib));
         if (ib) {
@@ -1710,7 +1514,7 @@ lyr_CmdPipelineBarrier(VkCommandBuffer cb, VkPipelineStageFlags src, VkPipelineS
                                                  const VkDependencyInfo *d)                 \
     {                                                                                      \
         struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = recording(dev, cb);                                         \
+        struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);                              \
         if (c) {                                                                           \
             uint32_t ni = d->imageMemoryBarrierCount;                                      \
             struct cap_image_barrier *ib = calloc(ni + 1, sizeof(*ib));                    \
@@ -1739,7 +1543,7 @@ static VKAPI_ATTR void VKAPI_CALL
 lyr_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n, const VkCommandBuffer *cbs)
 {
     struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = recording(dev, cb);
+    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
     if (c) {
         c->executes += n;
     }
@@ -1815,49 +1619,14 @@ lyr_commands_hook(const char *name)
         LYR_HOOK(CmdSetStencilCompareMask),
         LYR_HOOK(CmdSetStencilWriteMask),
         LYR_HOOK(CmdSetStencilReference),
-        LYR_HOOK(CmdSetCullMode),
-        LYR_HOOK(CmdSetCullModeEXT),
-        LYR_HOOK(CmdSetFrontFace),
-        LYR_HOOK(CmdSetFrontFaceEXT),
-        LYR_HOOK(CmdSetPrimitiveTopology),
-        LYR_HOOK(CmdSetPrimitiveTopologyEXT),
         LYR_HOOK(CmdSetViewportWithCount),
         LYR_HOOK(CmdSetViewportWithCountEXT),
         LYR_HOOK(CmdSetScissorWithCount),
         LYR_HOOK(CmdSetScissorWithCountEXT),
-        LYR_HOOK(CmdSetDepthTestEnable),
-        LYR_HOOK(CmdSetDepthTestEnableEXT),
-        LYR_HOOK(CmdSetDepthWriteEnable),
-        LYR_HOOK(CmdSetDepthWriteEnableEXT),
-        LYR_HOOK(CmdSetDepthCompareOp),
-        LYR_HOOK(CmdSetDepthCompareOpEXT),
-        LYR_HOOK(CmdSetDepthBoundsTestEnable),
-        LYR_HOOK(CmdSetDepthBoundsTestEnableEXT),
-        LYR_HOOK(CmdSetStencilTestEnable),
-        LYR_HOOK(CmdSetStencilTestEnableEXT),
         LYR_HOOK(CmdSetStencilOp),
         LYR_HOOK(CmdSetStencilOpEXT),
-        LYR_HOOK(CmdSetRasterizerDiscardEnable),
-        LYR_HOOK(CmdSetRasterizerDiscardEnableEXT),
-        LYR_HOOK(CmdSetDepthBiasEnable),
-        LYR_HOOK(CmdSetDepthBiasEnableEXT),
-        LYR_HOOK(CmdSetPrimitiveRestartEnable),
-        LYR_HOOK(CmdSetPrimitiveRestartEnableEXT),
-        LYR_HOOK(CmdSetPatchControlPointsEXT),
-        LYR_HOOK(CmdSetLogicOpEXT),
-        LYR_HOOK(CmdSetPolygonModeEXT),
-        LYR_HOOK(CmdSetDepthClampEnableEXT),
-        LYR_HOOK(CmdSetDepthClipEnableEXT),
-        LYR_HOOK(CmdSetDepthClipNegativeOneToOneEXT),
-        LYR_HOOK(CmdSetProvokingVertexModeEXT),
-        LYR_HOOK(CmdSetLineRasterizationModeEXT),
-        LYR_HOOK(CmdSetLineStippleEnableEXT),
         LYR_HOOK(CmdSetLineStippleEXT),
-        LYR_HOOK(CmdSetRasterizationSamplesEXT),
         LYR_HOOK(CmdSetSampleMaskEXT),
-        LYR_HOOK(CmdSetAlphaToCoverageEnableEXT),
-        LYR_HOOK(CmdSetAlphaToOneEnableEXT),
-        LYR_HOOK(CmdSetLogicOpEnableEXT),
         LYR_HOOK(CmdSetColorWriteEnableEXT),
         LYR_HOOK(CmdSetColorBlendEnableEXT),
         LYR_HOOK(CmdSetColorWriteMaskEXT),
@@ -1873,24 +1642,6 @@ lyr_commands_hook(const char *name)
         LYR_HOOK(CmdDrawIndexedIndirectCountKHR),
         LYR_HOOK(CmdDrawMultiEXT),
         LYR_HOOK(CmdDrawMultiIndexedEXT),
-        LYR_HOOK(CmdCopyBuffer),
-        LYR_HOOK(CmdCopyBuffer2),
-        LYR_HOOK(CmdCopyBuffer2KHR),
-        LYR_HOOK(CmdCopyImage),
-        LYR_HOOK(CmdCopyImage2),
-        LYR_HOOK(CmdCopyImage2KHR),
-        LYR_HOOK(CmdCopyBufferToImage),
-        LYR_HOOK(CmdCopyBufferToImage2),
-        LYR_HOOK(CmdCopyBufferToImage2KHR),
-        LYR_HOOK(CmdCopyImageToBuffer),
-        LYR_HOOK(CmdCopyImageToBuffer2),
-        LYR_HOOK(CmdCopyImageToBuffer2KHR),
-        LYR_HOOK(CmdBlitImage),
-        LYR_HOOK(CmdBlitImage2),
-        LYR_HOOK(CmdBlitImage2KHR),
-        LYR_HOOK(CmdResolveImage),
-        LYR_HOOK(CmdResolveImage2),
-        LYR_HOOK(CmdResolveImage2KHR),
         LYR_HOOK(CmdClearColorImage),
         LYR_HOOK(CmdClearDepthStencilImage),
         LYR_HOOK(CmdClearAttachments),

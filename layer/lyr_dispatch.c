@@ -469,6 +469,11 @@ device_hook(const char *name)
     if (!fn) {
         fn = lyr_commands_hook(name);
     }
+    /* Hooks generated from the registry: one-word dynamic state and the
+     * transfer commands of both versions (recorded by lyr_commands.c). */
+    if (!fn) {
+        fn = lyr_cmd_gen_hook(name);
+    }
     if (!fn) {
         fn = lyr_capture_hook(name);
     }

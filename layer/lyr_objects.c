@@ -400,6 +400,15 @@ cmp_binding(const void *a, const void *b)
     return (x->binding > y->binding) - (x->binding < y->binding);
 }
 
+/* Whether a binding's immutable samplers count (other types ignore them). */
+static int
+binding_has_immutable(const VkDescriptorSetLayoutBinding *b)
+{
+    VkDescriptorType t = b->descriptorType;
+    return b->pImmutableSamplers &&
+           (t == VK_DESCRIPTOR_TYPE_SAMPLER || t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER);
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL
 lyr_CreateDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreateInfo *info,
                               const VkAllocationCallbacks *alloc, VkDescriptorSetLayout *out)
@@ -415,9 +424,7 @@ lyr_CreateDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreate
     uint32_t immutable = 0;
     for (uint32_t i = 0; i < n; i++) {
         const VkDescriptorSetLayoutBinding *b = &info->pBindings[i];
-        if (b->pImmutableSamplers && (b->descriptorType == VK_DESCRIPTOR_TYPE_SAMPLER ||
-                                      b->descriptorType ==
-                                          VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER)) {
+        if (binding_has_immutable(b)) {
             immutable += b->descriptorCount;
         }
     }
@@ -425,11 +432,7 @@ lyr_CreateDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreate
     struct cap_dset_layout_binding *bindings = calloc(n ? n : 1, sizeof(*bindings));
     uint64_t *samplers = calloc(immutable ? immutable : 1, sizeof(*samplers));
     if (!o || !bindings || !samplers) {
-        free(bindings);
-        free(samplers);
-        object_free(o);
-        LYR_ERROR("out of memory tracking a descriptor set layout");
-        return res;
+        goto oom;
     }
     uint32_t s = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -442,9 +445,7 @@ lyr_CreateDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreate
             .binding_flags = bf && i < bf->bindingCount ? bf->pBindingFlags[i] : 0,
             .immutable_first = UINT32_MAX,
         };
-        if (b->pImmutableSamplers && (b->descriptorType == VK_DESCRIPTOR_TYPE_SAMPLER ||
-                                      b->descriptorType ==
-                                          VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER)) {
+        if (binding_has_immutable(b)) {
             bindings[i].immutable_first = s;
             for (uint32_t j = 0; j < b->descriptorCount; j++) {
                 samplers[s++] = LYR_H(b->pImmutableSamplers[j]);
@@ -454,11 +455,7 @@ lyr_CreateDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreate
     qsort(bindings, n, sizeof(*bindings), cmp_binding);
     o->binding_base = calloc(n ? n : 1, sizeof(*o->binding_base));
     if (!o->binding_base) {
-        free(bindings);
-        free(samplers);
-        object_free(o);
-        LYR_ERROR("out of memory tracking a descriptor set layout");
-        return res;
+        goto oom;
     }
     uint32_t total = 0;
     for (uint32_t i = 0; i < n; i++) {
@@ -481,6 +478,13 @@ lyr_CreateDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreate
     free(bindings);
     free(samplers);
     object_put(dev, CAP_OBJ_DSET_LAYOUT, o);
+    return res;
+
+oom:
+    free(bindings);
+    free(samplers);
+    object_free(o);
+    LYR_ERROR("out of memory tracking a descriptor set layout");
     return res;
 }
 
@@ -652,11 +656,7 @@ lyr_AllocateDescriptorSets(VkDevice device, const VkDescriptorSetAllocateInfo *i
         }
         dset_init_slots(s, layout);
         pthread_mutex_lock(&dev->lock);
-        struct lyr_dset *old = lyr_map_get(&dev->dsets, s->handle);
-        if (lyr_map_put(&dev->dsets, s->handle, s) != 0) {
-            dset_free(s);
-            old = NULL;
-        }
+        struct lyr_dset *old = lyr_map_replace(&dev->dsets, s->handle, s);
         pthread_mutex_unlock(&dev->lock);
         dset_free(old);
     }
@@ -915,6 +915,28 @@ lyr_DestroyDescriptorUpdateTemplateKHR(VkDevice device, VkDescriptorUpdateTempla
     dev->vk.DestroyDescriptorUpdateTemplateKHR(device, tmpl, alloc);
 }
 
+/* Writes what template `t` takes from `data` into set `s` of layout
+ * `layout`, marking each slot written in `written` unless it is NULL. */
+static void
+template_write(struct lyr_dset *s, const struct lyr_object *layout,
+               const struct lyr_update_template *t, const void *data, uint8_t *written)
+{
+    for (uint32_t i = 0; i < t->entry_count; i++) {
+        const VkDescriptorUpdateTemplateEntry *e = &t->entries[i];
+        if (e->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
+            continue;
+        }
+        for (uint32_t j = 0; j < e->descriptorCount; j++) {
+            const void *elem = (const uint8_t *)data + e->offset + (size_t)j * e->stride;
+            uint32_t idx = dset_write_one(s, layout, e->dstBinding, e->dstArrayElement + j,
+                                          e->descriptorType, elem);
+            if (written && idx != UINT32_MAX) {
+                written[idx] = 1;
+            }
+        }
+    }
+}
+
 static void
 apply_template(struct lyr_device *dev, VkDescriptorSet set, VkDescriptorUpdateTemplate tmpl,
                const void *data)
@@ -923,17 +945,7 @@ apply_template(struct lyr_device *dev, VkDescriptorSet set, VkDescriptorUpdateTe
     struct lyr_dset *s = lyr_map_get(&dev->dsets, LYR_H(set));
     struct lyr_update_template *t = lyr_map_get(&dev->templates, LYR_H(tmpl));
     if (s && t && data && t->type == VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET) {
-        for (uint32_t i = 0; i < t->entry_count; i++) {
-            const VkDescriptorUpdateTemplateEntry *e = &t->entries[i];
-            if (e->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
-                continue;
-            }
-            for (uint32_t j = 0; j < e->descriptorCount; j++) {
-                const void *elem = (const uint8_t *)data + e->offset + (size_t)j * e->stride;
-                dset_write_one(s, s->layout, e->dstBinding, e->dstArrayElement + j,
-                               e->descriptorType, elem);
-            }
-        }
+        template_write(s, s->layout, t, data, NULL);
     }
     pthread_mutex_unlock(&dev->lock);
 }
@@ -1007,20 +1019,7 @@ lyr_push_descriptors(struct lyr_device *dev, uint64_t layout, uint32_t set, uint
     if (tmpl && (!t || t->type != VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_PUSH_DESCRIPTORS_KHR)) {
         result = -1;
     } else if (t && data) {
-        for (uint32_t i = 0; i < t->entry_count; i++) {
-            const VkDescriptorUpdateTemplateEntry *e = &t->entries[i];
-            if (e->descriptorType == VK_DESCRIPTOR_TYPE_INLINE_UNIFORM_BLOCK) {
-                continue;
-            }
-            for (uint32_t j = 0; j < e->descriptorCount; j++) {
-                const void *elem = (const uint8_t *)data + e->offset + (size_t)j * e->stride;
-                uint32_t idx = dset_write_one(&s, l, e->dstBinding, e->dstArrayElement + j,
-                                              e->descriptorType, elem);
-                if (idx != UINT32_MAX) {
-                    written[idx] = 1;
-                }
-            }
-        }
+        template_write(&s, l, t, data, written);
     } else {
         for (uint32_t i = 0; i < write_count; i++) {
             const VkWriteDescriptorSet *w = &writes[i];
@@ -1201,11 +1200,7 @@ rp2_refs(VkAttachmentReference2 **next, const VkAttachmentReference *r, uint32_t
         return NULL;
     }
     for (uint32_t i = 0; i < n; i++) {
-        out[i] = (VkAttachmentReference2){
-            .sType = VK_STRUCTURE_TYPE_ATTACHMENT_REFERENCE_2,
-            .attachment = r[i].attachment,
-            .layout = r[i].layout,
-        };
+        out[i] = lyr_promote_VkAttachmentReference(&r[i]);
     }
     *next += n;
     return out;
@@ -1240,19 +1235,7 @@ rp2_from_v1_init(struct rp2_from_v1 *c, const VkRenderPassCreateInfo *in)
         return -1;
     }
     for (uint32_t i = 0; i < in->attachmentCount; i++) {
-        const VkAttachmentDescription *a = &in->pAttachments[i];
-        c->atts[i] = (VkAttachmentDescription2){
-            .sType = VK_STRUCTURE_TYPE_ATTACHMENT_DESCRIPTION_2,
-            .flags = a->flags,
-            .format = a->format,
-            .samples = a->samples,
-            .loadOp = a->loadOp,
-            .storeOp = a->storeOp,
-            .stencilLoadOp = a->stencilLoadOp,
-            .stencilStoreOp = a->stencilStoreOp,
-            .initialLayout = a->initialLayout,
-            .finalLayout = a->finalLayout,
-        };
+        c->atts[i] = lyr_promote_VkAttachmentDescription(&in->pAttachments[i]);
     }
     const VkRenderPassMultiviewCreateInfo *mv =
         find_next(in->pNext, VK_STRUCTURE_TYPE_RENDER_PASS_MULTIVIEW_CREATE_INFO);
@@ -1260,36 +1243,18 @@ rp2_from_v1_init(struct rp2_from_v1 *c, const VkRenderPassCreateInfo *in)
     for (uint32_t i = 0; i < in->subpassCount; i++) {
         const VkSubpassDescription *sp = &in->pSubpasses[i];
         uint32_t resolves = sp->pResolveAttachments ? sp->colorAttachmentCount : 0;
-        c->subpasses[i] = (VkSubpassDescription2){
-            .sType = VK_STRUCTURE_TYPE_SUBPASS_DESCRIPTION_2,
-            .flags = sp->flags,
-            .pipelineBindPoint = sp->pipelineBindPoint,
-            .viewMask = mv && mv->pViewMasks && i < mv->subpassCount ? mv->pViewMasks[i] : 0,
-            .inputAttachmentCount = sp->inputAttachmentCount,
-            .pInputAttachments = rp2_refs(&next, sp->pInputAttachments,
-                                          sp->inputAttachmentCount),
-            .colorAttachmentCount = sp->colorAttachmentCount,
-            .pColorAttachments = rp2_refs(&next, sp->pColorAttachments,
-                                          sp->colorAttachmentCount),
-            .pResolveAttachments = rp2_refs(&next, sp->pResolveAttachments, resolves),
-            .pDepthStencilAttachment = rp2_refs(&next, sp->pDepthStencilAttachment,
-                                                sp->pDepthStencilAttachment ? 1 : 0),
-            .preserveAttachmentCount = sp->preserveAttachmentCount,
-            .pPreserveAttachments = sp->pPreserveAttachments,
-        };
+        VkSubpassDescription2 *out = &c->subpasses[i];
+        /* The references are version 1 structures too: converted here. */
+        *out = lyr_promote_VkSubpassDescription(sp);
+        out->viewMask = mv && mv->pViewMasks && i < mv->subpassCount ? mv->pViewMasks[i] : 0;
+        out->pInputAttachments = rp2_refs(&next, sp->pInputAttachments, sp->inputAttachmentCount);
+        out->pColorAttachments = rp2_refs(&next, sp->pColorAttachments, sp->colorAttachmentCount);
+        out->pResolveAttachments = rp2_refs(&next, sp->pResolveAttachments, resolves);
+        out->pDepthStencilAttachment =
+            rp2_refs(&next, sp->pDepthStencilAttachment, sp->pDepthStencilAttachment ? 1 : 0);
     }
     for (uint32_t i = 0; i < in->dependencyCount; i++) {
-        const VkSubpassDependency *d = &in->pDependencies[i];
-        c->deps[i] = (VkSubpassDependency2){
-            .sType = VK_STRUCTURE_TYPE_SUBPASS_DEPENDENCY_2,
-            .srcSubpass = d->srcSubpass,
-            .dstSubpass = d->dstSubpass,
-            .srcStageMask = d->srcStageMask,
-            .dstStageMask = d->dstStageMask,
-            .srcAccessMask = d->srcAccessMask,
-            .dstAccessMask = d->dstAccessMask,
-            .dependencyFlags = d->dependencyFlags,
-        };
+        c->deps[i] = lyr_promote_VkSubpassDependency(&in->pDependencies[i]);
     }
     c->info = (VkRenderPassCreateInfo2){
         .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO_2,
@@ -1518,6 +1483,31 @@ stage_module(struct lyr_device *dev, const char *what, uint64_t handle,
     return NULL;
 }
 
+/* Copies the specialization map and data `si` (NULL: none) into the
+ * shader stage record at `field` of record `rec`.  -1 when out of memory. */
+static int
+record_spec_info(struct lyr_object *o, size_t rec, size_t field, const VkSpecializationInfo *si)
+{
+    if (!si) {
+        return 0;
+    }
+    struct cap_spec_entry *e = calloc(si->mapEntryCount + 1, sizeof(*e));
+    if (!e) {
+        return -1;
+    }
+    for (uint32_t j = 0; j < si->mapEntryCount; j++) {
+        e[j].constant_id = si->pMapEntries[j].constantID;
+        e[j].offset = si->pMapEntries[j].offset;
+        e[j].size = (uint32_t)si->pMapEntries[j].size;
+    }
+    cap_rec_array(&o->rec, rec, field + offsetof(struct cap_shader_stage, spec_entries), e,
+                  si->mapEntryCount, sizeof(*e));
+    cap_rec_array(&o->rec, rec, field + offsetof(struct cap_shader_stage, spec_data), si->pData,
+                  (uint32_t)si->dataSize, 1);
+    free(e);
+    return 0;
+}
+
 /* A pipeline holds its layout and render pass (object_hold). */
 static void
 hold_pipeline_objects(struct lyr_device *dev, struct lyr_object *o, uint64_t layout,
@@ -1528,6 +1518,13 @@ hold_pipeline_objects(struct lyr_device *dev, struct lyr_object *o, uint64_t lay
     if (object_hold(dev, o, kinds, handles, 2) != 0) {
         o->rec.failed = 1;
     }
+}
+
+static struct cap_stencil_state
+stencil_of(const VkStencilOpState *s)
+{
+    return (struct cap_stencil_state){s->failOp,      s->passOp,    s->depthFailOp, s->compareOp,
+                                      s->compareMask, s->writeMask, s->reference,   0};
 }
 
 /* The head of a graphics pipeline record before any state is read. */
@@ -1700,16 +1697,8 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
             p.stencil_test = d->stencilTestEnable;
             p.min_depth_bounds = d->minDepthBounds;
             p.max_depth_bounds = d->maxDepthBounds;
-            p.front = (struct cap_stencil_state){
-                d->front.failOp,      d->front.passOp,    d->front.depthFailOp,
-                d->front.compareOp,   d->front.compareMask, d->front.writeMask,
-                d->front.reference,   0,
-            };
-            p.back = (struct cap_stencil_state){
-                d->back.failOp,      d->back.passOp,    d->back.depthFailOp,
-                d->back.compareOp,   d->back.compareMask, d->back.writeMask,
-                d->back.reference,   0,
-            };
+            p.front = stencil_of(&d->front);
+            p.back = stencil_of(&d->back);
         }
         if (fo && info->pColorBlendState) {
             cb = info->pColorBlendState;
@@ -1792,24 +1781,9 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
         size_t st_off = ph->stages.offset;
         for (uint32_t i = 0; i < nst; i++) {
             const VkSpecializationInfo *si = info->pStages[stage_from[i]].pSpecializationInfo;
-            if (!si) {
-                continue;
-            }
-            struct cap_spec_entry *e = calloc(si->mapEntryCount + 1, sizeof(*e));
-            if (!e) {
+            if (record_spec_info(o, rec, st_off + i * sizeof(struct cap_shader_stage), si) != 0) {
                 goto oom;
             }
-            for (uint32_t j = 0; j < si->mapEntryCount; j++) {
-                e[j].constant_id = si->pMapEntries[j].constantID;
-                e[j].offset = si->pMapEntries[j].offset;
-                e[j].size = (uint32_t)si->pMapEntries[j].size;
-            }
-            size_t field = st_off + i * sizeof(struct cap_shader_stage);
-            cap_rec_array(&o->rec, rec, field + offsetof(struct cap_shader_stage, spec_entries),
-                          e, si->mapEntryCount, sizeof(*e));
-            cap_rec_array(&o->rec, rec, field + offsetof(struct cap_shader_stage, spec_data),
-                          si->pData, (uint32_t)si->dataSize, 1);
-            free(e);
         }
     }
     cap_rec_end(&o->rec, rec, 0);
@@ -2174,26 +2148,44 @@ build_graphics_pipeline(struct lyr_device *dev, uint64_t handle,
     return o;
 }
 
+/* Builds the record of pipeline i of a vkCreate*Pipelines call; NULL
+ * (logged) when the layer cannot describe it. */
+typedef struct lyr_object *(*pipeline_build_fn)(struct lyr_device *dev, uint64_t handle,
+                                                const void *infos, uint32_t i);
+
+/* Shadows the pipelines a vkCreate*Pipelines call returned in `res` (some
+ * may be missing when it asked for VK_PIPELINE_COMPILE_REQUIRED). */
+static VkResult
+put_pipelines(struct lyr_device *dev, VkResult res, uint32_t count, const void *infos,
+              const VkPipeline *out, pipeline_build_fn build)
+{
+    if (res < 0 && res != VK_PIPELINE_COMPILE_REQUIRED) {
+        return res;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        struct lyr_object *o = out[i] ? build(dev, LYR_H(out[i]), infos, i) : NULL;
+        if (o) {
+            object_put(dev, CAP_OBJ_PIPELINE, o);
+        }
+    }
+    return res;
+}
+
+static struct lyr_object *
+build_graphics_at(struct lyr_device *dev, uint64_t handle, const void *infos, uint32_t i)
+{
+    return build_graphics_pipeline(dev, handle, &((const VkGraphicsPipelineCreateInfo *)infos)[i]);
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL
 lyr_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
                             const VkGraphicsPipelineCreateInfo *infos,
                             const VkAllocationCallbacks *alloc, VkPipeline *out)
 {
     struct lyr_device *dev = DEV(device);
-    VkResult res = dev->vk.CreateGraphicsPipelines(device, cache, count, infos, alloc, out);
-    if (res < 0 && res != VK_PIPELINE_COMPILE_REQUIRED) {
-        return res;
-    }
-    for (uint32_t i = 0; i < count; i++) {
-        if (!out[i]) {
-            continue;
-        }
-        struct lyr_object *o = build_graphics_pipeline(dev, LYR_H(out[i]), &infos[i]);
-        if (o) {
-            object_put(dev, CAP_OBJ_PIPELINE, o);
-        }
-    }
-    return res;
+    return put_pipelines(dev,
+                         dev->vk.CreateGraphicsPipelines(device, cache, count, infos, alloc, out),
+                         count, infos, out, build_graphics_at);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -2242,24 +2234,11 @@ build_compute_pipeline(struct lyr_device *dev, uint64_t handle,
 
     size_t rec = cap_rec_begin(&o->rec, &p, sizeof(p));
     cap_rec_array(&o->rec, rec, offsetof(struct cap_pipeline, stages), &st, 1, sizeof(st));
-    const VkSpecializationInfo *si = s->pSpecializationInfo;
-    if (si && !o->rec.failed) {
+    if (!o->rec.failed) {
         const struct cap_pipeline *ph = (const void *)(o->rec.data + rec);
-        size_t field = ph->stages.offset;
-        struct cap_spec_entry *e = calloc(si->mapEntryCount + 1, sizeof(*e));
-        if (!e) {
+        if (record_spec_info(o, rec, ph->stages.offset, s->pSpecializationInfo) != 0) {
             goto oom;
         }
-        for (uint32_t j = 0; j < si->mapEntryCount; j++) {
-            e[j].constant_id = si->pMapEntries[j].constantID;
-            e[j].offset = si->pMapEntries[j].offset;
-            e[j].size = (uint32_t)si->pMapEntries[j].size;
-        }
-        cap_rec_array(&o->rec, rec, field + offsetof(struct cap_shader_stage, spec_entries), e,
-                      si->mapEntryCount, sizeof(*e));
-        cap_rec_array(&o->rec, rec, field + offsetof(struct cap_shader_stage, spec_data),
-                      si->pData, (uint32_t)si->dataSize, 1);
-        free(e);
     }
     cap_rec_end(&o->rec, rec, 0);
     if (o->rec.failed) {
@@ -2273,27 +2252,26 @@ oom:
     return NULL;
 }
 
+static struct lyr_object *
+build_compute_at(struct lyr_device *dev, uint64_t handle, const void *infos, uint32_t i)
+{
+    const VkComputePipelineCreateInfo *info = &((const VkComputePipelineCreateInfo *)infos)[i];
+    struct lyr_object *o = build_compute_pipeline(dev, handle, info);
+    if (o) {
+        hold_pipeline_objects(dev, o, LYR_H(info->layout), 0);
+    }
+    return o;
+}
+
 static VKAPI_ATTR VkResult VKAPI_CALL
 lyr_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
                            const VkComputePipelineCreateInfo *infos,
                            const VkAllocationCallbacks *alloc, VkPipeline *out)
 {
     struct lyr_device *dev = DEV(device);
-    VkResult res = dev->vk.CreateComputePipelines(device, cache, count, infos, alloc, out);
-    if (res < 0 && res != VK_PIPELINE_COMPILE_REQUIRED) {
-        return res;
-    }
-    for (uint32_t i = 0; i < count; i++) {
-        if (!out[i]) {
-            continue;
-        }
-        struct lyr_object *o = build_compute_pipeline(dev, LYR_H(out[i]), &infos[i]);
-        if (o) {
-            hold_pipeline_objects(dev, o, LYR_H(infos[i].layout), 0);
-            object_put(dev, CAP_OBJ_PIPELINE, o);
-        }
-    }
-    return res;
+    return put_pipelines(dev,
+                         dev->vk.CreateComputePipelines(device, cache, count, infos, alloc, out),
+                         count, infos, out, build_compute_at);
 }
 
 /* ---------------------------------------------------------------------- */

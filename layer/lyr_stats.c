@@ -253,6 +253,27 @@ simproc_start(struct simproc *sp, char *why, size_t why_size)
     return 0;
 }
 
+/* Ends the simulator process after a send or receive of frame `frame`
+ * failed with `status` (-2: timed out, killed; else it died) and says so
+ * in `why`: "did not `verb` frame F within ..." or "exited `when` frame F".
+ * Returns -1. */
+static int
+simproc_lost(struct simproc *sp, int status, const char *verb, const char *when, uint64_t frame,
+             char *why, size_t why_size)
+{
+    char how[160];
+    if (status == -2) {
+        simproc_reap(sp, 1, how, sizeof(how));
+        snprintf(why, why_size, "the simulator process did not %s frame %" PRIu64
+                 " within %u s (stats_timeout_s) and was killed", verb, frame,
+                 lyr_config.stats_timeout_s);
+    } else {
+        simproc_reap(sp, 0, how, sizeof(how));
+        snprintf(why, why_size, "the simulator process %s %s frame %" PRIu64, how, when, frame);
+    }
+    return -1;
+}
+
 /* Has the simulator process simulate one job.  Returns 0 with *r filled
  * (r->ok says whether the frame simulated), or -1 when the process could
  * not be started, crashed, hung or answered nonsense (`why`); the process
@@ -284,31 +305,12 @@ simproc_run(struct simproc *sp, const struct stats_job *job, struct rep_wire_rep
     if (sent == 0) {
         sent = rep_wire_send(sp->fd, job->trace, job->size, timeout_ms);
     }
-    if (sent == -2) {
-        simproc_reap(sp, 1, how, sizeof(how));
-        snprintf(why, why_size, "the simulator process did not take frame %" PRIu64
-                 " within %u s (stats_timeout_s) and was killed", job->frame,
-                 lyr_config.stats_timeout_s);
-        return -1;
-    }
     if (sent != 0) {
-        simproc_reap(sp, 0, how, sizeof(how));
-        snprintf(why, why_size, "the simulator process %s before it took frame %" PRIu64, how,
-                 job->frame);
-        return -1;
+        return simproc_lost(sp, sent, "take", "before it took", job->frame, why, why_size);
     }
     int got = rep_wire_recv(sp->fd, r, sizeof(*r), timeout_ms);
-    if (got == -2) {
-        simproc_reap(sp, 1, how, sizeof(how));
-        snprintf(why, why_size, "the simulator process did not answer frame %" PRIu64
-                 " within %u s (stats_timeout_s) and was killed", job->frame,
-                 lyr_config.stats_timeout_s);
-        return -1;
-    }
     if (got != 0) {
-        simproc_reap(sp, 0, how, sizeof(how));
-        snprintf(why, why_size, "the simulator process %s on frame %" PRIu64, how, job->frame);
-        return -1;
+        return simproc_lost(sp, got, "answer", "on", job->frame, why, why_size);
     }
     if (r->magic != REP_WIRE_MAGIC || r->version != REP_WIRE_VERSION || r->frame != job->frame) {
         simproc_reap(sp, 1, how, sizeof(how));

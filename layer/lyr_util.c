@@ -151,6 +151,13 @@ lyr_map_put(struct lyr_map *m, uint64_t key, void *value)
 }
 
 void *
+lyr_map_replace(struct lyr_map *m, uint64_t key, void *value)
+{
+    void *old = lyr_map_get(m, key);
+    return lyr_map_put(m, key, value) != 0 ? value : old;
+}
+
+void *
 lyr_map_remove(struct lyr_map *m, uint64_t key)
 {
     if (!m->capacity || key == 0 || key == LYR_MAP_TOMBSTONE) {

@@ -18,6 +18,23 @@ from) it emits:
   these catch everything else, so no command buffer command passes the layer
   unseen.
 
+* for each command of WORD_STATES and its aliases, a hook that records the
+  command's one value as one word of dynamic state (lyr_cmd_state_words;
+  the state is VK_DYNAMIC_STATE_ and the command's name after vkCmdSet, in
+  upper case);
+* for each transfer command of TRANSFERS (vkCmdCopyBuffer, ...), the hooks
+  of its version 2 (and the version 2's aliases), which hand the info
+  structure to the hand-written lyr_record_<version 2>() of
+  lyr_commands.c, and the hook of version 1, which promotes its regions
+  and arguments into that info structure and takes the same path; and
+  lyr_cmd_gen_hook(name) to find any of these hooks;
+* for each structure of PROMOTED, lyr_promote_<Vk struct>(): the structure's
+  version 2 (VkBufferCopy -> VkBufferCopy2, ...) with its sType set and
+  every member that both versions declare alike copied, so the layer
+  records a version 1 command or create info by converting it to version 2
+  and sharing one path.  Members the versions declare differently
+  (pointers to other version 1 structures) are left zero for the caller.
+
 Commands of platform extensions (win32, xlib, provisional, ...) are guarded
 by the platform's macro, as in the headers, so the code holds exactly what
 the headers in use declare.  Nothing here is hand-maintained: newer headers
@@ -27,10 +44,29 @@ Owns: what is mechanical per command.  Must not: emit a hook that shadows
 anything beyond the command's name (what a command means belongs in the
 hand-written hooks of lyr_commands.c).
 """
+import re
 import sys
 import xml.etree.ElementTree as ET
 
 DEVICE_HANDLES = ('VkDevice', 'VkQueue', 'VkCommandBuffer')
+# vkCmdSet* commands that set one value of dynamic state, recorded as one
+# word (extended dynamic state 1 to 3; their EXT aliases come along).
+WORD_STATES = ('CullMode FrontFace PrimitiveTopology DepthTestEnable DepthWriteEnable '
+               'DepthCompareOp DepthBoundsTestEnable StencilTestEnable '
+               'RasterizerDiscardEnable DepthBiasEnable PrimitiveRestartEnable '
+               'PatchControlPointsEXT LogicOpEXT PolygonModeEXT DepthClampEnableEXT '
+               'DepthClipEnableEXT DepthClipNegativeOneToOneEXT ProvokingVertexModeEXT '
+               'LineRasterizationModeEXT LineStippleEnableEXT RasterizationSamplesEXT '
+               'AlphaToCoverageEnableEXT AlphaToOneEnableEXT LogicOpEnableEXT').split()
+VENDOR_SUFFIXES = ('EXT', 'KHR')
+# Version 1 transfer commands: recorded from their version 2 form only.
+TRANSFERS = ('vkCmdCopyBuffer vkCmdCopyImage vkCmdResolveImage vkCmdCopyBufferToImage '
+             'vkCmdCopyImageToBuffer vkCmdBlitImage').split()
+# Version 1 structures whose version 2 (the name with "2" appended) the
+# layer records in their place.
+PROMOTED = ('VkAttachmentDescription VkAttachmentReference VkSubpassDescription '
+            'VkSubpassDependency VkBufferCopy VkImageCopy VkImageBlit VkImageResolve '
+            'VkBufferImageCopy').split()
 NAME_MAX = 55  # struct cap_cmd_unsupported: char name[56], NUL included
 
 
@@ -41,6 +77,158 @@ def api_ok(elem):
 
 def param_decl(param):
     return ''.join(t for t in param.itertext()).strip()
+
+
+def member_decl(member):
+    """A member's declaration without its name and comments: 'const T*', 'T[2]'."""
+    parts = [member.text or '']
+    for child in member:
+        if child.tag not in ('comment', 'name'):
+            parts.append(child.text or '')
+        parts.append(child.tail or '')
+    return ' '.join(''.join(parts).split())
+
+
+def struct_members(reg, name):
+    """[(member name, declaration, sType value)] of struct `name`."""
+    for t in reg.find('types'):
+        if t.get('category') == 'struct' and t.get('name') == name and api_ok(t):
+            return [(m.find('name').text, member_decl(m), m.get('values'))
+                    for m in t.findall('member') if api_ok(m)]
+    sys.exit('%s: no such structure in the registry' % name)
+
+
+def promote_function(reg, v1):
+    """The C definition of lyr_promote_<v1>() (see the module comment)."""
+    v2 = v1 + '2'
+    old = {n: d for n, d, _ in struct_members(reg, v1)}
+    lost = set(old) - {n for n, _, _ in struct_members(reg, v2)}
+    if lost:
+        sys.exit('%s: %s has no member %s' % (v1, v2, ', '.join(sorted(lost))))
+    body = ['static inline %s' % v2, 'lyr_promote_%s(const %s *in)' % (v1, v1), '{']
+    copies = []
+    for name, decl, values in struct_members(reg, v2):
+        if name == 'sType':
+            body.append('    %s out = {.sType = %s};' % (v2, values))
+        elif name in old and old[name] == decl:
+            if '[' in decl:
+                copies.append('    memcpy(out.%s, in->%s, sizeof(out.%s));' % (name, name, name))
+            else:
+                copies.append('    out.%s = in->%s;' % (name, name))
+    return body + copies + ['    return out;', '}']
+
+
+def dynamic_state(command):
+    """VK_DYNAMIC_STATE_* of a one-word vkCmdSet* command: vkCmdSetLogicOpEXT
+    -> VK_DYNAMIC_STATE_LOGIC_OP_EXT."""
+    base = command[len('vkCmdSet'):]
+    suffix = ''
+    for tag in VENDOR_SUFFIXES:
+        if base.endswith(tag):
+            base, suffix = base[:-len(tag)], '_' + tag
+    snake = re.sub(r'(?<=[a-z0-9])(?=[A-Z])', '_', base).upper()
+    return 'VK_DYNAMIC_STATE_' + snake + suffix
+
+
+def word_state_hook(name, base, command):
+    """The C definition of the one-word state hook of command `name`, an
+    alias of WORD_STATES command `base` or `base` itself."""
+    ret, decls, names, _ = command
+    if ret != 'void' or len(names) != 2:
+        sys.exit('%s: not a one-value vkCmdSet* command' % name)
+    return ['static VKAPI_ATTR void VKAPI_CALL',
+            'lyr_%s(%s)' % (name[2:], ', '.join(decls)),
+            '{',
+            '    uint32_t w = (uint32_t)%s;' % names[1],
+            '    struct lyr_device *dev = lyr_cmd_state_words(%s, %s, 0, &w, 1);'
+            % (names[0], dynamic_state(base)),
+            '    dev->vk.%s(%s);' % (name[2:], ', '.join(names)),
+            '}']
+
+
+HEADER_TOP = """/* Generated by layer/lyr_vk_gen.py from the Vulkan registry; do not edit. */
+#ifndef OVERSHADE_LYR_VK_GEN_H
+#define OVERSHADE_LYR_VK_GEN_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include <vulkan/vulkan.h>
+
+/* The next layer's device-level commands, every one the headers declare. */"""
+
+# A generated lookup: the hook of `name` in sorted table `table`, or NULL.
+LOOKUP = """PFN_vkVoidFunction
+{function}(const char *name)
+{{
+    const struct passthrough *p = bsearch(name, {table}, sizeof({table}) / sizeof({table}[0]),
+                                          sizeof({table}[0]), passthrough_cmp);
+    return p ? p->fn : NULL;
+}}
+"""
+
+
+def pointee(decl):
+    """The structure a 'const VkFoo* pName' declaration points to."""
+    return re.search(r'(Vk\w+)\s*\*', decl).group(1)
+
+
+def transfer_hooks(reg, v1, commands, names_of):
+    """The C definitions of the hooks of transfer command v1, its version 2
+    and the version 2's aliases `names_of[v1 + '2']`."""
+    v2 = v1 + '2'
+    ret1, decls1, params1, _ = commands[v1]
+    _, decls2, params2, _ = commands[v2]
+    info = pointee(decls2[1])
+    region1 = pointee(decls1[params1.index('pRegions')])
+    record = 'lyr_record_%s(c, %s)'
+    out = []
+    for name in names_of[v2]:
+        out += ['static VKAPI_ATTR void VKAPI_CALL',
+                'lyr_%s(%s)' % (name[2:], ', '.join(decls2)),
+                '{',
+                '    struct lyr_device *dev = lyr_device_from_key(lyr_dispatch_key(%s));'
+                % params2[0],
+                '    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, %s);' % params2[0],
+                '    if (c) {',
+                '        %s;' % (record % (v2[2:], params2[1])),
+                '    }',
+                '    dev->vk.%s(%s);' % (name[2:], ', '.join(params2)),
+                '}', '']
+    fields = []
+    for member, _, values in struct_members(reg, info):
+        if member == 'sType':
+            fields.append('            .sType = %s,' % values)
+        elif member == 'pRegions':
+            fields.append('            .pRegions = regions,')
+        elif member != 'pNext':
+            if member not in params1:
+                sys.exit('%s: %s has no parameter %s' % (v1, info, member))
+            fields.append('            .%s = %s,' % (member, member))
+    out += ['static VKAPI_ATTR void VKAPI_CALL',
+            'lyr_%s(%s)' % (v1[2:], ', '.join(decls1)),
+            '{',
+            '    struct lyr_device *dev = lyr_device_from_key(lyr_dispatch_key(%s));' % params1[0],
+            '    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, %s);' % params1[0],
+            '    %s2 *regions = c ? calloc((size_t)regionCount + 1, sizeof(*regions)) : NULL;'
+            % region1,
+            '    if (regions) {',
+            '        for (uint32_t i = 0; i < regionCount; i++) {',
+            '            regions[i] = lyr_promote_%s(&pRegions[i]);' % region1,
+            '        }',
+            '        %s info = {' % info] + fields + [
+            '        };',
+            '        %s;' % (record % (v2[2:], '&info')),
+            '        free(regions);',
+            '    } else if (c) {',
+            '        c->stream.failed = 1;',
+            '    }',
+            '    dev->vk.%s(%s);' % (v1[2:], ', '.join(params1)),
+            '}', '']
+    if ret1 != 'void' or 'regionCount' not in params1 or region1 + '2' != pointee(
+            [m[1] for m in struct_members(reg, info) if m[0] == 'pRegions'][0]):
+        sys.exit('%s: not a transfer command with regions' % v1)
+    return out
 
 
 def main():
@@ -108,6 +296,22 @@ def main():
             continue
         device.append((name, target, guard[name]))
     cmds = [d for d in device if d[0].startswith('vkCmd')]
+    dyn_states = {e.get('name') for e in reg.iter('enum') if e.get('extends') == 'VkDynamicState'}
+    for enums in reg.findall('enums'):
+        if enums.get('name') == 'VkDynamicState':
+            dyn_states |= {e.get('name') for e in enums.findall('enum')}
+    state_cmds = []
+    for w in WORD_STATES:
+        base = 'vkCmdSet' + w
+        for name, target, _ in device:
+            if resolve(name) == resolve(base):
+                state_cmds.append((name, target, base))
+        if dynamic_state(base) not in dyn_states:
+            sys.exit('%s: no dynamic state %s' % (base, dynamic_state(base)))
+    state_cmds.sort()
+    names_of = {}  # command -> itself and its aliases the headers declare
+    for name, target, _ in device:
+        names_of.setdefault(target, []).append(name)
     for name, _, _ in cmds:
         if len(name) > NAME_MAX:
             sys.exit('%s: longer than CAP_CMD_UNSUPPORTED holds' % name)
@@ -119,16 +323,7 @@ def main():
         if macro:
             lines.append('#endif')
 
-    h = []
-    h.append('/* Generated by layer/lyr_vk_gen.py from the Vulkan registry; do not edit. */')
-    h.append('#ifndef OVERSHADE_LYR_VK_GEN_H')
-    h.append('#define OVERSHADE_LYR_VK_GEN_H')
-    h.append('')
-    h.append('#include <stdint.h>')
-    h.append('')
-    h.append('#include <vulkan/vulkan.h>')
-    h.append('')
-    h.append('/* The next layer\'s device-level commands, every one the headers declare. */')
+    h = HEADER_TOP.split('\n')
     h.append('struct lyr_device_vk {')
     for name, _, macro in device:
         guarded(h, macro, ['    PFN_%s %s;' % (name, name[2:])])
@@ -145,6 +340,28 @@ def main():
     h.append('PFN_vkVoidFunction')
     h.append('lyr_cmd_passthrough_hook(const char *name);')
     h.append('')
+    h.append('/* The generated hook of `name`, a one-word dynamic state command (it')
+    h.append(' * records the value as one word of its dynamic state) or a transfer command')
+    h.append(' * of either version (recorded by lyr_record_*), or NULL. */')
+    h.append('PFN_vkVoidFunction')
+    h.append('lyr_cmd_gen_hook(const char *name);')
+    h.append('')
+    h.append('struct lyr_cmdbuf;')
+    h.append('')
+    h.append('/* Record the version 2 transfer commands in a recording command buffer\'s')
+    h.append(' * shadow; hand-written in lyr_commands.c, called by the generated hooks of')
+    h.append(' * both versions. */')
+    for v1 in TRANSFERS:
+        _, decls2, _, _ = commands[v1 + '2']
+        h.append('void')
+        h.append('lyr_record_%s(struct lyr_cmdbuf *c, %s);' % (v1[2:] + '2', decls2[1]))
+    h.append('')
+    h.append('/* Version 1 structures as their version 2: sType set, pNext NULL, the')
+    h.append(' * members both versions declare alike copied, any other member zero.')
+    h.append(' * Inline: the files that use them call nothing of this file\'s. */')
+    for v1 in PROMOTED:
+        h.extend(promote_function(reg, v1))
+        h.append('')
     h.append('/* Names of the vkCmd* commands the headers declare, sorted (for tests). */')
     h.append('extern const char *const lyr_cmd_names[];')
     h.append('extern const uint32_t lyr_cmd_name_count;')
@@ -185,12 +402,8 @@ def main():
         body.append('}')
         guarded(c, macro, body)
         c.append('')
-    c.append('struct passthrough {')
-    c.append('    const char *name;')
-    c.append('    PFN_vkVoidFunction fn;')
-    c.append('};')
-    c.append('')
-    c.append('static const struct passthrough passthroughs[] = {')
+    c.extend(['struct passthrough {', '    const char *name;', '    PFN_vkVoidFunction fn;',
+              '};', '', 'static const struct passthrough passthroughs[] = {'])
     for name, _, macro in cmds:
         guarded(c, macro, ['    {"%s", (PFN_vkVoidFunction)lyr_gen_%s},' % (name, name[2:])])
     c.append('};')
@@ -201,20 +414,27 @@ def main():
     c.append('};')
     c.append('const uint32_t lyr_cmd_name_count = sizeof(lyr_cmd_names) / sizeof(lyr_cmd_names[0]);')
     c.append('')
+    gen_hooks = [name for name, _, _ in state_cmds]
+    for name, target, base in state_cmds:
+        c.extend(word_state_hook(name, base, commands[target]))
+        c.append('')
+    for v1 in TRANSFERS:
+        c.extend(transfer_hooks(reg, v1, commands, names_of))
+        gen_hooks += [v1] + names_of[v1 + '2']
+    c.append('static const struct passthrough gen_hooks[] = {')
+    for name in sorted(gen_hooks):
+        c.append('    {"%s", (PFN_vkVoidFunction)lyr_%s},' % (name, name[2:]))
+    c.append('};')
+    c.append('')
     c.append('static int')
     c.append('passthrough_cmp(const void *key, const void *elem)')
     c.append('{')
     c.append('    return strcmp(key, ((const struct passthrough *)elem)->name);')
     c.append('}')
     c.append('')
-    c.append('PFN_vkVoidFunction')
-    c.append('lyr_cmd_passthrough_hook(const char *name)')
-    c.append('{')
-    c.append('    const struct passthrough *p =')
-    c.append('        bsearch(name, passthroughs, sizeof(passthroughs) / sizeof(passthroughs[0]),')
-    c.append('                sizeof(passthroughs[0]), passthrough_cmp);')
-    c.append('    return p ? p->fn : NULL;')
-    c.append('}')
+    for function, table in (('lyr_cmd_passthrough_hook', 'passthroughs'),
+                            ('lyr_cmd_gen_hook', 'gen_hooks')):
+        c.extend(LOOKUP.format(function=function, table=table).split('\n'))
 
     with open(out_h, 'w', encoding='utf-8') as f:
         f.write('\n'.join(h) + '\n')

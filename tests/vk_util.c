@@ -1,34 +1,13 @@
 /*
- * tests/vk_util.c — the shared Vulkan set-up of vk_util.h, and volk's
- * implementation for the programs that link it.
+ * tests/vk_util.c — the shared Vulkan set-up of vk_util.h (volk's
+ * implementation is tools/demo/demo_common.c's).
  */
 #include <stdlib.h>
 #include <string.h>
 
-/* volk's implementation is third-party code; our warning set is not its. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-prototypes"
-#pragma GCC diagnostic ignored "-Wstrict-prototypes"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wpedantic"
-#define VOLK_IMPLEMENTATION
-#include <volk.h>
-#pragma GCC diagnostic pop
-
 #include "vk_util.h"
 
 #define VK_TRY(call) VKU_TRY("vk_util", call)
-
-int
-vku_has_extension(const VkExtensionProperties *exts, uint32_t n, const char *name)
-{
-    for (uint32_t i = 0; i < n; i++) {
-        if (strcmp(exts[i].extensionName, name) == 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
 
 int
 vku_create_instance(const char *name, uint32_t app_version, uint32_t api, VkInstance *out)
@@ -255,6 +234,15 @@ vku_create_color_pass(VkDevice device, VkFormat format, VkAttachmentLoadOp load_
                       VkImageLayout initial, VkImageLayout final, const VkSubpassDependency *dep,
                       VkRenderPass *out)
 {
+    return vku_create_color_pass_next(device, NULL, format, load_op, initial, final, dep, out);
+}
+
+int
+vku_create_color_pass_next(VkDevice device, const void *next, VkFormat format,
+                           VkAttachmentLoadOp load_op, VkImageLayout initial,
+                           VkImageLayout final, const VkSubpassDependency *dep,
+                           VkRenderPass *out)
+{
     VkAttachmentDescription att = {
         .format = format,
         .samples = VK_SAMPLE_COUNT_1_BIT,
@@ -273,6 +261,7 @@ vku_create_color_pass(VkDevice device, VkFormat format, VkAttachmentLoadOp load_
     };
     VkRenderPassCreateInfo rpi = {
         .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
+        .pNext = next,
         .attachmentCount = 1,
         .pAttachments = &att,
         .subpassCount = 1,
@@ -482,26 +471,6 @@ vku_create_set(VkDevice device, const VkDescriptorPoolSize *sizes, uint32_t coun
 }
 
 void
-vku_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageSubresourceRange range,
-                  VkImageLayout from, VkImageLayout to, VkPipelineStageFlags src_stage,
-                  VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
-                  VkAccessFlags dst_access)
-{
-    VkImageMemoryBarrier b = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-        .srcAccessMask = src_access,
-        .dstAccessMask = dst_access,
-        .oldLayout = from,
-        .newLayout = to,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = image,
-        .subresourceRange = range,
-    };
-    vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &b);
-}
-
-void
 vku_pipeline_init(struct vku_pipeline *p, VkShaderModule vs, VkShaderModule fs,
                   VkPipelineLayout layout)
 {
@@ -589,6 +558,17 @@ vku_pipeline_create(VkDevice device, struct vku_pipeline *p, VkPipeline *out)
 {
     vku_pipeline_point(p);
     VK_TRY(vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &p->info, p->allocator, out));
+    return 0;
+}
+
+int
+vku_load(const char *who)
+{
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    if (volkInitialize() != VK_SUCCESS) {
+        printf("%s: skip: no Vulkan loader (libvulkan.so.1)\n", who);
+        return 77;
+    }
     return 0;
 }
 

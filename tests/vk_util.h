@@ -5,8 +5,8 @@
  * buffers, images, shader modules and a submit that waits.
  *
  * Vulkan is loaded with volk (Debian: header-only, libvulkan-volk-dev); its
- * implementation lives in vk_util.c, so a program calls volkInitialize()
- * and includes only this header.  What each program picks (which device,
+ * implementation lives in tools/demo/demo_common.c, which vk_util links,
+ * so a program calls volkInitialize() and includes only this header.  What each program picks (which device,
  * which features and extensions) stays in the program.
  */
 #ifndef OVERSHADE_TESTS_VK_UTIL_H
@@ -17,6 +17,8 @@
 #include <stdio.h>
 
 #include <volk.h>
+
+#include "tools/demo/demo_common.h"
 
 /* Returns -1 from the enclosing function when `call` fails, naming `who`
  * (the program), the place and the VkResult on stderr. */
@@ -45,9 +47,10 @@ struct vku_image {
     VkImageView view;
 };
 
-/* 1 when `name` is among the `n` extensions of `exts`, else 0. */
-int
-vku_has_extension(const VkExtensionProperties *exts, uint32_t n, const char *name);
+/* The extension lookup and the image barrier are the demo's, shared with
+ * it (tools/demo/demo_common.h); the tests know them by these names. */
+#define vku_has_extension demo_common_has_extension
+#define vku_image_barrier demo_common_image_barrier
 
 /* Creates an instance for `api` (no layers or extensions asked for) and
  * loads its entry points into volk.  The caller owns *out.  Returns 0, or
@@ -140,6 +143,14 @@ vku_create_color_pass(VkDevice device, VkFormat format, VkAttachmentLoadOp load_
                       VkImageLayout initial, VkImageLayout final, const VkSubpassDependency *dep,
                       VkRenderPass *out);
 
+/* vku_create_color_pass with `next` chained to the create info (a
+ * VkRenderPassMultiviewCreateInfo, say). */
+int
+vku_create_color_pass_next(VkDevice device, const void *next, VkFormat format,
+                           VkAttachmentLoadOp load_op, VkImageLayout initial,
+                           VkImageLayout final, const VkSubpassDependency *dep,
+                           VkRenderPass *out);
+
 /* A framebuffer of `pass` with the one attachment `view`, one layer.  The
  * caller owns *out.  Returns 0 or -1. */
 int
@@ -207,14 +218,6 @@ int
 vku_create_set(VkDevice device, const VkDescriptorPoolSize *sizes, uint32_t count,
                const VkDescriptorSetLayout *set_layout, VkDescriptorPool *pool,
                VkDescriptorSet *set);
-
-/* Records one image memory barrier on `cmd`: `range` of `image` from
- * layout `from` to `to`, no queue family transfer. */
-void
-vku_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageSubresourceRange range,
-                  VkImageLayout from, VkImageLayout to, VkPipelineStageFlags src_stage,
-                  VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
-                  VkAccessFlags dst_access);
 
 /* A graphics pipeline's state as the tests build it.  vku_pipeline_init
  * fills it with: a vertex and a fragment stage (entry "main"), no vertex
@@ -293,6 +296,13 @@ struct vku_client {
     VkCommandBuffer cmd;
     VkFence fence;
 };
+
+/* A client's start: stdout line-buffered (its lines interleave with the
+ * layer's log on one pipe) and the Vulkan loader loaded by volk.  Returns
+ * 0, or 77 (skip) after printing `who: skip: no Vulkan loader
+ * (libvulkan.so.1)`. */
+int
+vku_load(const char *who);
 
 /* Reads a client's one optional argument, FRAMES (a count above 0), into
  * *frames.  Returns 0, or -1 after printing `usage: who [FRAMES]`. */

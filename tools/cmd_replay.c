@@ -9,12 +9,13 @@
  *                    [--msaa N] [--threads N] [--repeat N] [--retessellate AREA]
  *                    [--blur off|interleave|interval] [--blur-motion LOC|off]
  *                    [--blur-shutter F] [--blur-lens R] [--blur-focus W]
- *                    [--frame-budget SECONDS]
+ *                    [--frame-budget SECONDS] [--early-tests on|off]
  *                    [unit options]
  *
  * Unit options (../shared/spec/modes.md; docs/modes.md): --qfm-entries
  * N|unbounded, --qfm-window N|all, --qfm-empty on|off, --qfm-evict-merge
- * on|off, --qfm-centroid on|off, --qfm-overlap on|off, --pmu-entries N, --pmu-edges N,
+ * on|off, --qfm-centroid on|off, --qfm-overlap on|off, --qfm-cross-grid on|off,
+ * --pmu-entries N, --pmu-edges N,
  * --cps-rate WxH, --cps-foveated cx,cy,aspect,r_in,r_out,s_in,s_out,
  * --cps-lod-compensation on|off, --cps-rate-from primitive|LOC.COMP[:rate|:size],
  * --amfs-eta X, --amfs-filter nearest|bilinear.
@@ -126,7 +127,10 @@ cli_replay_usage(FILE *out)
             "  --blur-focus W  clip w of the plane in focus (1)\n"
             "  --frame-budget SECONDS  stop a frame after SECONDS of wall time (default: no\n"
             "                  limit); its unfinished draws are reported as\n"
-            "                  SIM_REPLAY_ERROR_BUDGET\n\n"
+            "                  SIM_REPLAY_ERROR_BUDGET\n"
+            "  --early-tests on|off  depth tests before shading where the shader allows\n"
+            "                  (on); off: after shading in every draw, so no unit culls\n"
+            "                  quad fragments before shading (the same picture)\n\n"
             "Unit options (defaults in parentheses; docs/modes.md):\n"
             "  --qfm-entries N|unbounded   merge buffer entries per bin (32)\n"
             "  --qfm-window N|all          most recent matching entries tried (2)\n"
@@ -146,6 +150,8 @@ cli_replay_usage(FILE *out)
             "  --qfm-centroid on|off       centroid positions in merged quads (off)\n"
             "  --qfm-overlap on|off        merge overlapping coverage: rule 4 off, as\n"
             "                              Hegarty's motion-blur QFM (off)\n"
+            "  --qfm-cross-grid on|off     experiment: merge across grid borders\n"
+            "                              (disjoint coverage, no adjacency test) (off)\n"
             "  --pmu-entries N             PMU buffer entries per bin (512)\n"
             "  --pmu-edges N               outer edges per pixel, 1 to 32 (8)\n"
             "  --cps-rate WxH              coarse pixel size, 1, 2 or 4 each (2x2)\n"
@@ -332,6 +338,8 @@ parse_unit_option(const char *arg, const char *val, struct sim_replay_options *o
         ok = parse_switch(val, &o->qfm.centroid);
     } else if (strcmp(arg, "--qfm-overlap") == 0) {
         ok = parse_switch(val, &o->qfm.overlap);
+    } else if (strcmp(arg, "--qfm-cross-grid") == 0) {
+        ok = parse_switch(val, &o->qfm.cross_grid);
     } else if (strcmp(arg, "--pmu-entries") == 0) {
         ok = parse_count(val, NULL, 1u << 20, &o->pmu.entries);
     } else if (strcmp(arg, "--pmu-edges") == 0) {
@@ -461,6 +469,12 @@ parse_args(int argc, char **argv, struct replay_args *a)
                 return 0;
             }
             a->opt.retessellate = area;
+            i++;
+        } else if (strcmp(arg, "--early-tests") == 0 && val) {
+            if (!parse_switch(val, &a->opt.early_tests)) {
+                fprintf(stderr, "overshade replay: --early-tests takes on or off\n");
+                return 0;
+            }
             i++;
         } else if (strcmp(arg, "--blur") == 0 && val) {
             if (strcmp(val, "off") == 0) {
@@ -715,6 +729,7 @@ json_internals(struct json_object *unit, uint32_t u, const struct sim_unit_count
         bad |= rep_json_set_uint(o, "empty_quads", c->qfm_empty_quads);
         bad |= rep_json_set_uint(o, "full_coverage_evictions", c->qfm_full_evictions);
         bad |= rep_json_set_uint(o, "empty_merges", c->qfm_empty_merges);
+        bad |= rep_json_set_uint(o, "cross_grid_merges", c->qfm_cross_merges);
         break;
     case SIM_UNIT_PMU:
         bad |= rep_json_set_uint(o, "partially_covered_quads", c->pmu_partial_quads);
@@ -845,6 +860,8 @@ json_options(struct json_object *options, const struct sim_replay_options *opt)
     bad |= rep_json_set_bool(qfm, "evict_merge", o.qfm.evict_merge == SIM_SWITCH_ON);
     bad |= rep_json_set_bool(qfm, "centroid", o.qfm.centroid == SIM_SWITCH_ON);
     bad |= rep_json_set_bool(qfm, "overlap", o.qfm.overlap == SIM_SWITCH_ON);
+    bad |= rep_json_set_bool(qfm, "cross_grid", o.qfm.cross_grid == SIM_SWITCH_ON);
+    bad |= rep_json_set_bool(options, "early_tests", o.early_tests == SIM_SWITCH_ON);
     struct json_object *pmu = rep_json_set_object(options, "pmu");
     bad |= !pmu;
     bad |= rep_json_set_uint(pmu, "entries", o.pmu.entries);
@@ -1250,6 +1267,7 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         bad |= rep_json_set_uint(uj, "texture_lookups", c->texture_lookups);
         bad |= rep_json_set_uint(uj, "draws_not_applicable", c->draws_not_applicable);
         bad |= rep_json_set_uint(uj, "covered_fragments", c->covered_fragments);
+        bad |= rep_json_set_uint(uj, "lanes_at_grid_borders", c->lanes_at_grid_borders);
         bad |= rep_json_set_number(
             uj, "shaded_per_fragment",
             c->covered_fragments ? (double)c->lanes_shaded / (double)c->covered_fragments : 0);
@@ -1330,6 +1348,21 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
     bad |= rep_json_set_uint(rj, "reyes_grids", rc->reyes_grids);
     bad |= rep_json_set_uint(rj, "reyes_grids_visible", rc->reyes_grids_visible);
     bad |= rep_json_set_uint(rj, "reyes_vertices", rc->reyes_vertices);
+    bad |= rep_json_set_uint(rj, "reyes_vertices_all", rc->reyes_vertices_all);
+    bad |= rep_json_set_uint(rj, "reyes_vertices_whole_grids", rc->reyes_vertices_whole_grids);
+    bad |= rep_json_set_uint(rj, "grid_border_pixels", rc->grid_border_pixels);
+    bad |= rep_json_set_uint(rj, "reyes_vertices_at_grid_borders",
+                             rc->reyes_vertices_at_grid_borders);
+    /* counts[0]: below 2^min_log2 px^2; counts[i]: [2^(min_log2 + i - 1),
+     * 2^(min_log2 + i)); the last: 2^(min_log2 + bins - 2) and above */
+    struct json_object *hj = rep_json_set_object(rj, "triangle_area_histogram");
+    bad |= !hj;
+    bad |= rep_json_set_int(hj, "min_log2", SIM_AREA_BIN_MIN_LOG2);
+    struct json_object *hc = rep_json_set_array(hj, "counts");
+    bad |= !hc;
+    for (uint32_t i = 0; i < SIM_AREA_BINS; i++) {
+        bad |= rep_json_push_uint(hc, rc->area_histogram[i]);
+    }
     struct json_object *rtj = rep_json_set_object(rj, "retessellate");
     bad |= !rtj;
     bad |= rep_json_set_number(rtj, "area", a->opt.retessellate);

@@ -21,9 +21,11 @@
  * as a child process of this executable, its standard output and error in
  * DIR/jobs/n/replay.log.  When every job has ended, each successful job's
  * report.csv goes into DIR/sweep.csv (layout in sweep.h), every job's
- * outcome into DIR/jobs.csv, and the figures are drawn.  Nothing in those
- * files depends on --jobs or on the order the jobs finished in: rows are in
- * job order and timings are left out (they stay in each job's report).
+ * outcome into DIR/jobs.csv, and the figures are written (their data and
+ * gnuplot scripts) and drawn by gnuplot where it is installed.  Nothing in
+ * those files depends on --jobs or on the order the jobs finished in: rows
+ * are in job order and timings are left out (they stay in each job's
+ * report).
  * The slurm engine (cmd_sweep_slurm.c) runs each job as a task of one
  * Slurm job array instead and gathers the results with the same code
  * (sweep_jobs.c), so they are the same bytes.
@@ -57,7 +59,9 @@ cli_sweep_usage(FILE *out)
                  "       overshade sweep --plot-only DIR\n\n"
                  "Replays the traces over every combination of the axes' values, N jobs at a\n"
                  "time, and writes DIR/sweep.csv (one row per job, frame and unit), DIR/jobs.csv\n"
-                 "(each job's outcome), each job's replay in DIR/jobs/N/, and SVG figures.\n"
+                 "(each job's outcome), each job's replay in DIR/jobs/N/, and the figures:\n"
+                 "for each, NAME.dat (its points) and NAME.gp (a gnuplot script), and\n"
+                 "NAME.svg drawn by running gnuplot on it when gnuplot is installed.\n"
                  "With --engine slurm the jobs are one Slurm job array (task N runs job N);\n"
                  "DIR, the traces and this program must be on storage every node sees.\n\n"
                  "  --out DIR         output directory (created if missing)\n"
@@ -70,7 +74,7 @@ cli_sweep_usage(FILE *out)
                  "  --set NAME=VALUE  an axis of one value, kept whole (cps-foveated)\n"
                  "  TRACE[@X]         a trace (axis `trace`); X, a positive number, is the\n"
                  "                    trace's x in the figures: its triangle area in px^2\n"
-                 "  --plot-only DIR   draw the figures again from DIR/sweep.csv\n"
+                 "  --plot-only DIR   write and draw the figures again from DIR/sweep.csv\n"
                  "  --engine E        local (default) or slurm: submit the jobs with sbatch\n"
                  "                    --array, wait for them, then gather them as local does\n"
                  "  --partition P     slurm: the partition (default: the cluster's)\n"

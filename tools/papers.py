@@ -47,10 +47,25 @@ PUBLISHED = {
         source="QFM 2010", where="§5, Fig. 12", kind="words",
         text="benefit decreases when multi-sampling is low",
         what="QFM-32 reduction at 1×, 4×, 16× (0.5 px²)"),
+    # §4.1.3 and Fig. 14 (dissertation §6.4.2, Fig. 6.19): the orange bars
+    # have both pipelines cull whole grids only ("per-quad-fragment
+    # occlusion culling is disabled in merge"); QFM's side is fragments
+    # shaded in whole 2x2 regions (lanes), VERTEX's every vertex of every
+    # grid kept, once per grid.
     "qfm-reyes": dict(
-        source="QFM 2010", where="§5, Fig. 14 (grid-level culling only)", kind="about",
-        value=1.12, text="QFM shades 12 % more (1.12)",
-        what="QFM lanes / Reyes vertices, 0.5 px², 16×"),
+        source="QFM 2010", where="§4.1.3, Fig. 14 orange (grid-level culling only, both)",
+        kind="about", value=1.12, text="QFM shades 12 % more (1.12; mean of 8 scenes)",
+        what="QFM lanes, no per-quad culling (--early-tests off) / Reyes vertices of every "
+             "grid kept (reyes_vertices_whole_grids), 0.5 px², 16×"),
+    "qfm-reyes-bound": dict(
+        source="QFM 2010", where="§4.1.3, Fig. 14 orange",
+        kind="about", value=1.12, text="QFM shades 12 % more (1.12)",
+        what="the same with an unbounded buffer trying every entry (what 32 entries lose removed)"),
+    "qfm-reyes-early": dict(
+        source="QFM 2010", where="§4.1.3, Fig. 14 red (per-quad culling in QFM)",
+        kind="about", value=0.83, text="QFM shades 17 % less (0.83; mean of 8 scenes)",
+        what="QFM lanes with early depth / Reyes vertices of grids with a visible sample "
+             "(reyes_vertices: a perfect grid culler; the former qfm-reyes row)"),
     "pmu-savings-512": dict(
         source="PMU", where="§5, Fig. 5", kind="range", value=(8.0, 15.0),
         text="8 % average, up to 15 %", what="PMU 512 entries, quads saved (% of baseline)"),
@@ -88,9 +103,18 @@ PUBLISHED = {
     "diagsplit-area": dict(
         source="dissertation", where="§3.4.3, Table 3.2", kind="range", value=(0.37, 0.63),
         text="within 26 % of 0.5 px² (SineWave finer)", what="DiagSplit mean micropolygon area, target 0.5 px²"),
+    # Fig. 3.13 is a per-pixel colour map (values lost in the text), legend
+    # .125x to 8x of the 0.5 px² target, red "overtessellated by at least
+    # four times"; "most regions of the DiagSplit images are green".  Table
+    # 3.2 gives each scene's mean and maximum.  No histogram is published.
     "diagsplit-histogram": dict(
-        source="dissertation", where="§3.4.3, Fig. 3.13", kind="words",
-        text="micropolygon-area distribution", what="DiagSplit micropolygon-area histogram"),
+        source="dissertation", where="§3.4.1, Fig. 3.13 (a colour map; no histogram published)",
+        kind="words", text="most regions green (near the 0.5 px² target)",
+        what="DiagSplit micropolygons within 2× of 0.5 px² (0.25–1 px²), % (holds: over half)"),
+    "diagsplit-over4": dict(
+        source="dissertation", where="§3.4.1, Fig. 3.13 (red)", kind="words",
+        text="red = overtessellated by at least 4× (≤ 0.125 px²), little of it for DiagSplit",
+        what="DiagSplit micropolygons below 0.125 px², % (holds: under 10 %, our bound)"),
     "ste-4x": dict(
         source="dissertation", where="§4 (mprast, one multi-sample stamp)", kind="about", value=19.0,
         text="19 %", what="sample test efficiency at 4×, 0.5 px² (strata in the box)"),
@@ -108,10 +132,44 @@ PUBLISHED = {
         text="21–40 px of motion", what="motion where interleave's STE overtakes interval's, px (random directions)"),
 }
 
-NOT_MEASURED = {
-    "diagsplit-histogram": "the report gives DiagSplit's mean micropolygon area "
-                           "(raster.mean_triangle_area), not the distribution",
-}
+NOT_MEASURED = {}
+
+# Dissertation Table 3.2: DiagSplit's mean and maximum micropolygon area,
+# px², per scene (the summary the source gives of the distribution).
+TABLE_3_2 = [("LongPlane", 0.43, 2.56), ("BigGuy", 0.42, 1.10), ("MonsterFrog", 0.37, 3.33),
+             ("Bumpy", 0.39, 2.63), ("SineWave", 0.24, 9.75), ("Columns", 0.38, 1.32),
+             ("Zinkia", 0.44, 1.17)]
+
+
+def reyes_whole(fr):
+    """The sources' VERTEX count with grid culling only: every vertex of
+    every grid with something to rasterize (docs/modes.md)."""
+    r = fr["raster"]
+    return r.get("reyes_vertices_whole_grids") or r.get("reyes_vertices_all")
+
+
+def area_bins(fr):
+    """(lower, upper, count) per bin of raster.triangle_area_histogram, px²
+    (docs/modes.md): bin 0 from 0, the last to infinity."""
+    h = fr["raster"].get("triangle_area_histogram")
+    if not h:
+        return []
+    lo, n = h["min_log2"], len(h["counts"])
+    out = []
+    for i, c in enumerate(h["counts"]):
+        a = 0.0 if i == 0 else 2.0 ** (lo + i - 1)
+        b = math.inf if i == n - 1 else 2.0 ** (lo + i)
+        out.append((a, b, c))
+    return out
+
+
+def area_share(fr, a, b):
+    """% of the rasterized triangles in whole bins within [a, b) px²."""
+    bins = area_bins(fr)
+    tot = sum(c for _, _, c in bins)
+    if not tot:
+        return None
+    return 100.0 * sum(c for lo, hi, c in bins if lo >= a and hi <= b) / tot
 
 
 def load(path):
@@ -240,15 +298,34 @@ def main():
                 t.add("qfm-0.5", st, spc(fr, "qfm"))
                 t.add("qfm-reduction-0.5", st, ratio(fr, "baseline", "qfm"))
                 rv = fr["raster"]["reyes_vertices"]
-                t.add("qfm-reyes", st, fr["units"]["qfm"]["lanes_shaded"] / rv if rv else None)
+                late = load(os.path.join(out, "reyes-" + s, "report.json"))
+                if late and reyes_whole(late):
+                    t.add("qfm-reyes", st, late["units"]["qfm"]["lanes_shaded"]
+                          / reyes_whole(late))
+                t.add("qfm-reyes-early", st,
+                      fr["units"]["qfm"]["lanes_shaded"] / rv if rv else None)
                 t.add("diagsplit-area", st, fr["raster"]["mean_triangle_area"])
+                near = area_share(fr, 0.25, 1.0)
+                if near is not None:
+                    t.add("diagsplit-histogram", st, near,
+                          verdict="holds" if near > 50 else "does not hold")
+                    over = area_share(fr, 0.0, 0.125)
+                    t.add("diagsplit-over4", st, over,
+                          verdict="holds" if over < 10 else "does not hold")
             if a == 10:
                 t.add("qfm-baseline-10", st, spc(fr, "baseline"))
                 t.add("qfm-reduction-10", st, ratio(fr, "baseline", "qfm"))
     red = [r["measured"] for r in t.rows if r["key"] == "qfm-reduction-0.5"]
     if len(red) > 1:
         t.add("qfm-reduction-0.5", "mean of %d scenes" % len(red), sum(red) / len(red))
-    t.add("diagsplit-histogram", "—", None)
+    # the source's 1.12 is a mean over its eight scenes
+    rey = [r["measured"] for r in t.rows if r["key"] == "qfm-reyes"]
+    if len(rey) > 1:
+        t.add("qfm-reyes", "mean of %d scenes" % len(rey), sum(rey) / len(rey))
+    unb = load(os.path.join(out, "reyes-plane-unbounded", "report.json"))
+    if unb and reyes_whole(unb):
+        t.add("qfm-reyes-bound", "plane, 0.5 px², 16×, %s, unbounded, window all" % res,
+              unb["units"]["qfm"]["lanes_shaded"] / reyes_whole(unb))
 
     mod = [a for a in areas if 5 <= a <= 20]
     for s in scenes:
@@ -315,19 +392,83 @@ def main():
                 "plot %s\nunset multiplot\n" % (f, ", \\\n  ".join(lines), ", \\\n  ".join(lines2)))
         figs.append(f)
 
-        # QFM against Reyes
-        rows = []
-        for i, s in enumerate(scenes):
+        # QFM against Reyes: the orange bars' setting (both cull grids
+        # only), the red bars' (QFM with early depth against a perfect
+        # grid culler), and on the plane the unbounded buffer and merging
+        # across grid borders
+        rows, x = [], 0
+        for s in scenes:
             fr = by.get((s, 0.5))
-            if fr and fr["raster"]["reyes_vertices"]:
-                rows.append((i, '"%s"' % s, fr["units"]["qfm"]["lanes_shaded"] / fr["raster"]["reyes_vertices"]))
+            late = load(os.path.join(out, "reyes-" + s, "report.json"))
+            a = (late["units"]["qfm"]["lanes_shaded"] / reyes_whole(late)
+                 if late and reyes_whole(late) else "nan")
+            b = (fr["units"]["qfm"]["lanes_shaded"] / fr["raster"]["reyes_vertices"]
+                 if fr and fr["raster"]["reyes_vertices"] else "nan")
+            rows.append((x, '"%s"' % s, a, b))
+            x += 1
+        for name, label in (("reyes-plane-unbounded", "plane, unb."),
+                            ("reyes-plane-cross", "plane, unb., x-grid")):
+            fr = load(os.path.join(out, name, "report.json"))
+            if fr and reyes_whole(fr):
+                rows.append((x, '"%s"' % label, fr["units"]["qfm"]["lanes_shaded"]
+                             / reyes_whole(fr), "nan"))
+                x += 1
         if rows:
             f = os.path.join(out, "papers-qfm-reyes.svg")
-            gnuplot(f, block("r", rows) + "set style fill solid 0.5\nset boxwidth 0.5\nset yrange [0:*]\n"
-                    "set xrange [-0.7:%g]\nset ylabel 'QFM lanes / Reyes vertices'\n"
-                    "set title 'QFM Fig. 14: QFM against Reyes vertex shading, 0.5 px², 16×'\n"
-                    "plot $r using 1:3:xtic(2) with boxes lc 2 title 'measured', "
-                    "1.12 with lines lw 3 lc 7 title 'published: 1.12 (12 %% more)'\n" % (len(rows) - 0.3))
+            gnuplot(f, block("r", rows) + "set style fill solid 0.5\nset boxwidth 0.38\n"
+                    "set yrange [0:*]\nset xrange [-0.7:%g]\n"
+                    "set ylabel 'QFM lanes / Reyes vertices'\nset key below\n"
+                    "set title 'QFM Fig. 14: QFM against Reyes vertex shading, 0.5 px², 16×, %s'\n"
+                    "plot $r using ($1-0.2):3:xtic(2) with boxes lc 2 "
+                    "title 'both cull grids only (QFM --early-tests off / whole grids)', "
+                    "$r using ($1+0.2):4 with boxes lc 1 "
+                    "title 'QFM early depth / visible grids (reyes\\_vertices)', "
+                    "1.12 with lines lw 3 lc 7 title 'published, grid culling only: 1.12', "
+                    "0.83 with lines lw 3 lc 6 title 'published, QFM per-quad culling: 0.83'\n"
+                    % (x - 0.3, res))
+            figs.append(f)
+
+        # DiagSplit's micropolygon areas against the dissertation's summary
+        hist = []
+        for i, s in enumerate(scenes):
+            fr = by.get((s, 0.5))
+            bins = area_bins(fr) if fr else []
+            tot = sum(c for _, _, c in bins)
+            if tot:
+                hist.append((s, [(math.sqrt(lo * hi), 100.0 * c / tot)
+                                 for lo, hi, c in bins if 0 < lo and hi < math.inf and c]))
+        if hist:
+            data = "".join(block("h%d" % i, rows) for i, (_, rows) in enumerate(hist))
+            # Table 3.2's means and maxima as ticks along the bottom
+            for k, (_, m, mx) in enumerate(TABLE_3_2):
+                data += ("set arrow %d from %g, graph 0 to %g, graph 0.12 nohead lw 3 lc 7\n"
+                         "set arrow %d from %g, graph 0 to %g, graph 0.12 nohead lw 3 lc 6\n"
+                         % (10 + 2 * k, m, m, 11 + 2 * k, mx, mx))
+            lines = ["$h%d using 1:2 with linespoints lw 2 lc %d title '%s'" % (i, i + 1, s)
+                     for i, (s, _) in enumerate(hist)]
+            lines.append("NaN with lines lw 3 lc 7 "
+                         "title 'published mean per scene (Table 3.2): 0.24–0.44 px²'")
+            lines.append("NaN with lines lw 3 lc 6 "
+                         "title 'published maximum per scene (Table 3.2): 1.10–9.75 px²'")
+            f = os.path.join(out, "papers-diagsplit-area.svg")
+            gnuplot(f, data + "set logscale x 2\nset xrange [1.0/64:16]\nset yrange [-4:*]\n"
+                    "set xtics ('1/64' 1.0/64, '1/32' 1.0/32, '1/16' 1.0/16, '1/8' 0.125, "
+                    "'1/4' 0.25, '1/2' 0.5, '1' 1, '2' 2, '4' 4, '8' 8, '16' 16)\n"
+                    "set object 1 rect from 1.0/64, graph 0 to 0.125, graph 1 "
+                    "fc rgb '#ffd0d0' fs solid 0.5 behind\n"
+                    "set object 2 rect from 0.25, graph 0 to 1, graph 1 "
+                    "fc rgb '#d0ffd0' fs solid 0.5 behind\n"
+                    "set object 3 rect from 1, graph 0 to 16, graph 1 "
+                    "fc rgb '#d0d8ff' fs solid 0.5 behind\n"
+                    "set label 1 'Fig. 3.13 red: over-tessellated ≥ 4×' at 1.0/60, graph 0.93 "
+                    "font 'sans,10'\n"
+                    "set label 2 'green: near the 0.5 px² target' at 0.26, graph 0.93 "
+                    "font 'sans,10'\n"
+                    "set label 3 'blue: under-tessellated' at 1.1, graph 0.93 font 'sans,10'\n"
+                    "set xlabel 'micropolygon area, px² (log2 bins, drawn at their centre)'\n"
+                    "set ylabel '%% of micropolygons'\nset key below\n"
+                    "set title 'Dissertation Fig. 3.13 / Table 3.2: DiagSplit micropolygon areas, "
+                    "target 0.5 px², %s'\nplot %s\n" % (res, ", \\\n  ".join(lines)))
             figs.append(f)
 
     # --- QFM buffer sweep, STE (sweep-qfm) ------------------------------------

@@ -92,9 +92,22 @@ replay() { # name, then overshade replay's options
 }
 
 # QFM figure 9 and AMFS figure 4: shading per covered pixel against the
-# micropolygon area, 16x; the Reyes count and DiagSplit's mean area come along.
+# micropolygon area, 16x; the Reyes count, DiagSplit's mean area and its
+# area histogram (dissertation figure 3.13, table 3.2) come along.
 # shellcheck disable=SC2086
 sweep sweep-area --axis retessellate="$AREAS" --axis msaa=16 --modes baseline,qfm,amfs $traces
+# QFM figure 14 (orange): QFM against Reyes with both pipelines culling
+# whole grids only, so QFM without per-quad early depth; on the plane also
+# with an unbounded buffer and with merging across grid borders
+# (docs/results.md, "QFM against Reyes: the gap measured apart").
+for s in $SCENES; do
+    replay reyes-$s "$T/$s-10-$RES.ovs" --retessellate 0.5 --msaa 16 --modes qfm \
+        --early-tests off
+done
+replay reyes-plane-unbounded "$PLANE" --retessellate 0.5 --msaa 16 --modes qfm \
+    --early-tests off --qfm-entries unbounded --qfm-window all
+replay reyes-plane-cross "$PLANE" --retessellate 0.5 --msaa 16 --modes qfm \
+    --early-tests off --qfm-entries unbounded --qfm-window all --qfm-cross-grid on
 # QFM figure 12: reduction against merge-buffer entries at 1x, 4x, 16x;
 # the dissertation's sample test efficiency at 4x and 16x.
 sweep sweep-qfm --axis retessellate=0.5 --axis msaa=1,4,16 --axis qfm-entries="$ENTRIES" "$PLANE@0.5"

@@ -53,11 +53,14 @@ cli_table_destroy(struct cli_table *t);
 void
 cli_csv_field(FILE *f, const char *s);
 
-/* Draws the sweep's figures from `t` (a sweep.csv with its axes marked)
- * into `dir`, as SVG: each figure whose units and axes are in the sweep,
- * and, for each one that is not, one line on `notes` saying why it was
- * skipped.  Returns the number of figures that could not be written (each
- * reported on stderr). */
+/* Writes the sweep's figures from `t` (a sweep.csv with its axes marked)
+ * into `dir`: for each figure whose units and axes are in the sweep,
+ * NAME.dat and NAME.gp, and NAME.svg drawn by running gnuplot (found on
+ * PATH) in `dir`; for each one that is not, one line on `notes` saying why
+ * it was skipped.  Without gnuplot no SVG is drawn (an earlier one of the
+ * same name is removed) and one line on `notes` says how to draw them.
+ * Returns the number of figures that could not be written or that gnuplot
+ * failed to draw (each reported on stderr). */
 int
 cli_sweep_plot(const struct cli_table *t, const char *dir, FILE *notes);
 

@@ -3,16 +3,22 @@
  * the QFM paper's (Fatahalian et al. 2010, figures 9 and 12) and the PMU
  * paper's (figure 5), drawn from the sweep's table (sweep.h):
  *
- *   spc-area.svg       shaded fragments per covered pixel against triangle
+ *   spc-area           shaded fragments per covered pixel against triangle
  *                      area (the number attached to each trace, TRACE@X),
  *                      one line per unit
- *   qfm-reduction.svg  baseline / qfm shaded fragments per covered pixel
+ *   qfm-reduction      baseline / qfm shaded fragments per covered pixel
  *                      against the merge-buffer size (qfm-entries), one
  *                      line per MSAA rate (and other axis values)
- *   pmu-savings.svg    quads the PMU saves against baseline, in percent of
+ *   pmu-savings        quads the PMU saves against baseline, in percent of
  *                      baseline's, against its buffer size (pmu-entries)
- *   spc-msaa.svg       shaded fragments per covered pixel against the MSAA
+ *   spc-msaa           shaded fragments per covered pixel against the MSAA
  *                      rate, one line per unit
+ *
+ * Each figure is three files in the sweep's folder: NAME.dat (the points,
+ * one block per line), NAME.gp (a gnuplot script that draws them; a user
+ * may restyle it and run it again) and NAME.svg, drawn by running
+ * `gnuplot NAME.gp` there.  Without gnuplot the data and scripts are
+ * still written and one note says how to draw them.
  *
  * A point sums the counters of every frame (and every job) it stands for
  * before dividing: shaded per covered pixel is sum(lanes_shaded) /
@@ -21,18 +27,23 @@
  * without that column is divided by its covered_pixels).  Lines are the
  * combinations of the other axes' values, in the order the sweep ran them
  * (a unit's line is not split by another unit's options); points are in
- * increasing x.  An x value that is not a number
- * (`unbounded`) is placed to the right of the largest number, with its own
- * tick.
+ * increasing x.  An x value that is not a number (`unbounded`) is placed
+ * to the right of the largest number, with its own tick.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tools/cli.h"
-#include "tools/plot.h"
 #include "tools/sweep.h"
+
+extern char **environ;
 
 #define MAX_TICKS 16
 
@@ -42,8 +53,15 @@ enum figure_metric {
     METRIC_SAVINGS,   /* 100 * (1 - unit's quads / baseline's quads) */
 };
 
+/* What became of one figure. */
+enum figure_result {
+    FIGURE_FAILED,  /* its files could not be written (said on stderr) */
+    FIGURE_SKIPPED, /* the sweep lacks what it needs (said in the notes) */
+    FIGURE_WRITTEN, /* NAME.dat and NAME.gp are written */
+};
+
 struct figure {
-    const char *file;
+    const char *file; /* NAME, without .svg, .dat or .gp */
     const char *x_column;
     const char *unit; /* METRIC_REDUCTION, METRIC_SAVINGS: held against baseline */
     enum figure_metric metric;
@@ -53,17 +71,17 @@ struct figure {
 };
 
 static const struct figure figures[] = {
-    {"spc-area.svg", "trace_x", NULL, METRIC_SPC,
+    {"spc-area", "trace_x", NULL, METRIC_SPC,
      "Shaded fragments per covered pixel against triangle area",
      "triangle area (px\xc2\xb2, the number given with each trace)",
      "shaded fragments per covered pixel"},
-    {"qfm-reduction.svg", "qfm-entries", "qfm", METRIC_REDUCTION,
+    {"qfm-reduction", "qfm-entries", "qfm", METRIC_REDUCTION,
      "QFM: reduction in shading against merge-buffer size", "merge-buffer entries",
      "baseline / qfm shaded fragments per covered pixel"},
-    {"pmu-savings.svg", "pmu-entries", "pmu", METRIC_SAVINGS,
+    {"pmu-savings", "pmu-entries", "pmu", METRIC_SAVINGS,
      "PMU: shading saved against buffer size", "PMU buffer entries",
      "quads shaded saved against baseline (%)"},
-    {"spc-msaa.svg", "msaa", NULL, METRIC_SPC,
+    {"spc-msaa", "msaa", NULL, METRIC_SPC,
      "Shaded fragments per covered pixel against MSAA rate", "samples per pixel",
      "shaded fragments per covered pixel"},
 };
@@ -248,40 +266,223 @@ compare_point_x(const void *a, const void *b)
     return (pa->x > pb->x) - (pa->x < pb->x);
 }
 
-/* The figure's lines and ticks from its points, written to `path`; a
- * figure without a single value (no covered pixel) is only noted. */
-static int
-draw_figure(const struct figure *fig, struct points *ps, const char *path, FILE *notes)
+/* `s` on one line of a file: control characters (a line break in a CSV
+ * cell) become spaces. */
+static void
+put_line_text(FILE *f, const char *s)
 {
-    struct cli_plot_series *series = NULL;
-    struct cli_plot_tick ticks[MAX_TICKS];
-    double *xs = NULL, *ys = NULL;
-    char **labels = NULL;
-    uint32_t nseries = 0, nticks = 0, used = 0;
-    char detail[160];
-    int ok = 0;
+    for (; *s; s++) {
+        fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
+    }
+}
 
-    series = calloc(ps->count, sizeof(*series));
-    labels = calloc(ps->count, sizeof(*labels));
+/* `s` as a gnuplot string in single quotes, where only '' is special. */
+static void
+put_gp_string(FILE *f, const char *s)
+{
+    fputc('\'', f);
+    for (; *s; s++) {
+        if (*s == '\'') {
+            fputc('\'', f);
+        }
+        fputc((unsigned char)*s < 0x20 ? ' ' : *s, f);
+    }
+    fputc('\'', f);
+}
+
+static int
+point_is_drawn(double x, double y)
+{
+    return isfinite(x) && x > 0.0 && isfinite(y);
+}
+
+/* One line of the figure: its label and its points by x, xs/ys[first..]. */
+struct line {
+    const char *label;
+    uint32_t first, count;
+    uint32_t drawn; /* the points that can be drawn */
+};
+
+/* A labelled tick on the x axis: each value the sweep ran. */
+struct tick {
+    double x;
+    const char *label;
+};
+
+/* DIR/NAME.dat: one block per line (gnuplot's `index`), only the points
+ * that can be drawn, labelled in a comment. */
+static int
+write_dat(const struct figure *fig, const char *path, const struct line *lines, uint32_t nlines,
+          const double *xs, const double *ys, const struct points *ps)
+{
+    FILE *f = fopen(path, "w");
+
+    if (!f) {
+        fprintf(stderr, "overshade sweep: cannot write %s: %s\n", path, strerror(errno));
+        return 0;
+    }
+    fprintf(f, "# %s.dat: the points of %s.svg, drawn by %s.gp\n# x: ", fig->file, fig->file,
+            fig->file);
+    put_line_text(f, fig->x_label);
+    fputs("\n# y: ", f);
+    put_line_text(f, fig->y_label);
+    fputc('\n', f);
+    /* Values that are not numbers stand right of the largest number. */
+    for (uint32_t i = 0; i < ps->count; i++) {
+        double v;
+        uint32_t k;
+        if (parse_number(ps->p[i].xval, &v) && v > 0) {
+            continue;
+        }
+        for (k = 0; k < i && strcmp(ps->p[k].xval, ps->p[i].xval) != 0; k++) {
+        }
+        if (k == i && isfinite(ps->p[i].x)) {
+            fprintf(f, "# x %.10g stands for ", ps->p[i].x);
+            put_line_text(f, ps->p[i].xval);
+            fputc('\n', f);
+        }
+    }
+    fputs("# one block per line of the figure (gnuplot's index), its label first\n#\n", f);
+    for (uint32_t s = 0; s < nlines; s++) {
+        /* Blocks apart by two blank lines; none before the first, which
+         * would make an empty block of it. */
+        fputs(s ? "\n\n# " : "# ", f);
+        put_line_text(f, lines[s].label);
+        fputc('\n', f);
+        for (uint32_t k = lines[s].first; k < lines[s].first + lines[s].count; k++) {
+            if (point_is_drawn(xs[k], ys[k])) {
+                fprintf(f, "%.10g %.10g\n", xs[k], ys[k]);
+            }
+        }
+    }
+    if (ferror(f) | (fclose(f) != 0)) {
+        fprintf(stderr, "overshade sweep: cannot write %s\n", path);
+        return 0;
+    }
+    return 1;
+}
+
+/* DIR/NAME.gp: the script that draws NAME.svg from NAME.dat, run in DIR.
+ * The x axis is logarithmic and spans the points and ticks with 5% of
+ * room either side; the y axis reaches 0. */
+static int
+write_gp(const struct figure *fig, const char *path, const struct line *lines, uint32_t nlines,
+         const double *xs, const double *ys, const struct tick *ticks, uint32_t nticks)
+{
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    FILE *f;
+
+    for (uint32_t s = 0; s < nlines; s++) {
+        for (uint32_t k = lines[s].first; k < lines[s].first + lines[s].count; k++) {
+            if (point_is_drawn(xs[k], ys[k])) {
+                xlo = fmin(xlo, xs[k]);
+                xhi = fmax(xhi, xs[k]);
+                ylo = fmin(ylo, ys[k]);
+                yhi = fmax(yhi, ys[k]);
+            }
+        }
+    }
+    for (uint32_t i = 0; i < nticks; i++) {
+        xlo = fmin(xlo, ticks[i].x);
+        xhi = fmax(xhi, ticks[i].x);
+    }
+    if (xhi / xlo < 1.0 + 1e-9) {
+        xlo /= 2.0;
+        xhi *= 2.0;
+    } else {
+        double pad = pow(xhi / xlo, 0.05);
+        xlo /= pad;
+        xhi *= pad;
+    }
+
+    f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "overshade sweep: cannot write %s: %s\n", path, strerror(errno));
+        return 0;
+    }
+    fprintf(f,
+            "# %s.gp: draws %s.svg from %s.dat; run in their folder: gnuplot %s.gp\n"
+            "reset\n"
+            "set encoding utf8\n"
+            "set terminal svg size 900,520 dynamic noenhanced font 'sans,12' "
+            "background 'white'\n"
+            "set output '%s.svg'\n"
+            "set title ",
+            fig->file, fig->file, fig->file, fig->file, fig->file);
+    put_gp_string(f, fig->title);
+    fputs("\nset xlabel ", f);
+    put_gp_string(f, fig->x_label);
+    fputs("\nset ylabel ", f);
+    put_gp_string(f, fig->y_label);
+    fprintf(f, "\nset logscale x\nset xrange [%.10g:%.10g]\n", xlo, xhi);
+    if (nticks) {
+        fputs("set xtics (", f);
+        for (uint32_t i = 0; i < nticks; i++) {
+            fputs(i ? ", " : "", f);
+            put_gp_string(f, ticks[i].label);
+            fprintf(f, " %.10g", ticks[i].x);
+        }
+        fputs(")\n", f);
+    }
+    if (ylo >= 0.0 && yhi <= 0.0) {
+        fputs("set yrange [0:1]\n", f);
+    } else if (ylo >= 0.0) {
+        fputs("set yrange [0:*]\n", f);
+    } else if (yhi <= 0.0) {
+        fputs("set yrange [*:0]\n", f);
+    }
+    fputs("set grid\nset key outside right top font 'sans,10'\n", f);
+    for (uint32_t s = 0; s < nlines; s++) {
+        if (s == 0) {
+            fprintf(f, "plot '%s.dat'", fig->file);
+        } else {
+            fputs(", \\\n     ''", f);
+        }
+        fprintf(f, " index %u using 1:2 with linespoints title ", s);
+        put_gp_string(f, lines[s].label);
+    }
+    fputc('\n', f);
+    if (ferror(f) | (fclose(f) != 0)) {
+        fprintf(stderr, "overshade sweep: cannot write %s\n", path);
+        return 0;
+    }
+    return 1;
+}
+
+/* The figure's lines and ticks from its points, written to DIR/NAME.dat
+ * and DIR/NAME.gp; a figure without a single value (no covered pixel) is
+ * only noted. */
+static enum figure_result
+write_figure(const struct figure *fig, struct points *ps, const char *dir, FILE *notes)
+{
+    struct line *lines = NULL;
+    struct tick ticks[MAX_TICKS];
+    double *xs = NULL, *ys = NULL;
+    uint32_t nlines = 0, nticks = 0, used = 0, kept = 0;
+    char path[4200];
+    enum figure_result result = FIGURE_FAILED;
+
+    lines = calloc(ps->count, sizeof(*lines));
     xs = calloc(ps->count, sizeof(*xs));
     ys = calloc(ps->count, sizeof(*ys));
-    if (!series || !labels || !xs || !ys) {
-        fprintf(stderr, "overshade sweep: %s: out of memory\n", fig->file);
+    if (!lines || !xs || !ys) {
+        fprintf(stderr, "overshade sweep: %s.svg: out of memory\n", fig->file);
         goto out;
     }
     place_x(ps);
-    /* Lines in the order they first appear, each with its points by x. */
+    /* Lines in the order they first appear, each with its points by x;
+     * a line without a point to draw is left out. */
     for (uint32_t i = 0; i < ps->count; i++) {
         uint32_t s, start = used;
-        for (s = 0; s < nseries && strcmp(labels[s], ps->p[i].series) != 0; s++) {
+        for (s = 0; s < nlines && strcmp(lines[s].label, ps->p[i].series) != 0; s++) {
         }
-        if (s < nseries) {
+        if (s < nlines) {
             continue;
         }
-        struct point *line = malloc((size_t)ps->count * sizeof(*line));
+        struct point *line = calloc(ps->count, sizeof(*line));
         uint32_t n = 0;
         if (!line) {
-            fprintf(stderr, "overshade sweep: %s: out of memory\n", fig->file);
+            fprintf(stderr, "overshade sweep: %s.svg: out of memory\n", fig->file);
             goto out;
         }
         for (uint32_t k = i; k < ps->count; k++) {
@@ -292,25 +493,30 @@ draw_figure(const struct figure *fig, struct points *ps, const char *path, FILE 
         qsort(line, n, sizeof(*line), compare_point_x);
         for (uint32_t k = 0; k < n; k++) {
             xs[used] = line[k].x;
-            ys[used++] = point_value(fig, &line[k]);
+            ys[used] = point_value(fig, &line[k]);
+            lines[nlines].drawn += point_is_drawn(xs[used], ys[used]);
+            used++;
         }
         free(line);
-        labels[nseries] = ps->p[i].series;
-        series[nseries].label = ps->p[i].series;
-        series[nseries].count = used - start;
-        series[nseries].x = xs + start;
-        series[nseries].y = ys + start;
-        nseries++;
+        lines[nlines].label = ps->p[i].series;
+        lines[nlines].first = start;
+        lines[nlines].count = used - start;
+        kept += lines[nlines].drawn != 0;
+        nlines++;
     }
-    uint32_t finite = 0;
-    for (uint32_t i = 0; i < used; i++) {
-        finite += isfinite(ys[i]) != 0;
-    }
-    if (!finite) {
-        fprintf(notes, "overshade sweep: %s skipped: no job has a value to plot\n", fig->file);
-        ok = 1;
+    if (!kept) {
+        fprintf(notes, "overshade sweep: %s.svg skipped: no job has a value to plot\n",
+                fig->file);
+        result = FIGURE_SKIPPED;
         goto out;
     }
+    /* Lines without a point go; the others keep their order. */
+    for (uint32_t s = 0, k = 0; s < nlines; s++) {
+        if (lines[s].drawn) {
+            lines[k++] = lines[s];
+        }
+    }
+    nlines = kept;
     /* One tick per value the sweep ran, when they are few enough to read. */
     for (uint32_t i = 0; i < ps->count; i++) {
         uint32_t k;
@@ -327,29 +533,20 @@ draw_figure(const struct figure *fig, struct points *ps, const char *path, FILE 
         ticks[nticks++].label = ps->p[i].xval;
     }
 
-    struct cli_plot plot = {
-        .title = fig->title,
-        .x_label = fig->x_label,
-        .y_label = fig->y_label,
-        .x_log = 1,
-        .y_from_zero = 1,
-        .series_count = nseries,
-        .series = series,
-        .tick_count = nticks,
-        .ticks = ticks,
-    };
-    if (cli_plot_write_svg(path, &plot, detail) != 0) {
-        fprintf(stderr, "overshade sweep: %s\n", detail);
+    snprintf(path, sizeof(path), "%s/%s.dat", dir, fig->file);
+    if (!write_dat(fig, path, lines, nlines, xs, ys, ps)) {
         goto out;
     }
-    fprintf(notes, "overshade sweep: wrote %s\n", path);
-    ok = 1;
+    snprintf(path, sizeof(path), "%s/%s.gp", dir, fig->file);
+    if (!write_gp(fig, path, lines, nlines, xs, ys, ticks, nticks)) {
+        goto out;
+    }
+    result = FIGURE_WRITTEN;
 out:
-    free(series);
-    free(labels);
+    free(lines);
     free(xs);
     free(ys);
-    return ok;
+    return result;
 }
 
 /* Orders the points by unit, units in the order they first appear, and
@@ -400,9 +597,9 @@ has_unit(const struct cli_table *t, int unit_col, const char *unit)
     return 0;
 }
 
-/* Draws one figure, or says on `notes` why it is skipped.  Returns 0 when
- * a figure that should be drawn could not be written. */
-static int
+/* Writes one figure's data and script, or says on `notes` why it is
+ * skipped. */
+static enum figure_result
 plot_figure(const struct cli_table *t, const struct figure *fig, const char *dir, FILE *notes)
 {
     int x_col = cli_table_column(t, fig->x_column);
@@ -416,27 +613,26 @@ plot_figure(const struct cli_table *t, const struct figure *fig, const char *dir
     }
     int quads_col = cli_table_column(t, "quads_shaded");
     struct points ps = {0};
-    char path[4096];
-    int ok = 0;
+    enum figure_result result = FIGURE_FAILED;
 
     if (x_col < (int)t->first_axis || x_col >= (int)(t->first_axis + t->axis_count)) {
-        fprintf(notes, "overshade sweep: %s skipped: the sweep has no %s axis\n", fig->file,
+        fprintf(notes, "overshade sweep: %s.svg skipped: the sweep has no %s axis\n", fig->file,
                 strcmp(fig->x_column, "trace_x") == 0 ? "trace@X" : fig->x_column);
-        return 1;
+        return FIGURE_SKIPPED;
     }
     if (unit_col < 0 || lanes_col < 0 || covered_col < 0 || quads_col < 0) {
         fprintf(notes,
-                "overshade sweep: %s skipped: the table has no unit, quads_shaded, "
+                "overshade sweep: %s.svg skipped: the table has no unit, quads_shaded, "
                 "lanes_shaded or covered_screen_pixels column\n",
                 fig->file);
-        return 1;
+        return FIGURE_SKIPPED;
     }
     if (fig->unit && (!has_unit(t, unit_col, fig->unit) || !has_unit(t, unit_col, "baseline"))) {
         fprintf(notes,
-                "overshade sweep: %s skipped: it needs the units baseline and %s "
+                "overshade sweep: %s.svg skipped: it needs the units baseline and %s "
                 "(--modes baseline,%s)\n",
                 fig->file, fig->unit, fig->unit);
-        return 1;
+        return FIGURE_SKIPPED;
     }
     for (uint32_t r = 0; r < t->rows; r++) {
         const char *unit = cli_table_cell(t, r, unit_col);
@@ -464,7 +660,7 @@ plot_figure(const struct cli_table *t, const struct figure *fig, const char *dir
         series_key(t, r, x_col, fig->unit ? NULL : unit, fig->unit, key, sizeof(key));
         struct point *pt = points_find(&ps, key, fig->unit ? NULL : unit, xval);
         if (!pt) {
-            fprintf(stderr, "overshade sweep: %s: out of memory\n", fig->file);
+            fprintf(stderr, "overshade sweep: %s.svg: out of memory\n", fig->file);
             goto out;
         }
         pt->lanes[slot] += lanes;
@@ -474,33 +670,134 @@ plot_figure(const struct cli_table *t, const struct figure *fig, const char *dir
     }
     if (ps.count == 0) {
         if (strcmp(fig->x_column, "trace_x") == 0) {
-            fprintf(notes, "overshade sweep: %s skipped: no trace was given an x (TRACE@X)\n",
+            fprintf(notes, "overshade sweep: %s.svg skipped: no trace was given an x (TRACE@X)\n",
                     fig->file);
         } else {
-            fprintf(notes, "overshade sweep: %s skipped: no row has a value for %s\n", fig->file,
-                    fig->x_column);
+            fprintf(notes, "overshade sweep: %s.svg skipped: no row has a value for %s\n",
+                    fig->file, fig->x_column);
         }
-        ok = 1;
+        result = FIGURE_SKIPPED;
         goto out;
     }
     if (!group_by_unit(&ps)) {
-        fprintf(stderr, "overshade sweep: %s: out of memory\n", fig->file);
+        fprintf(stderr, "overshade sweep: %s.svg: out of memory\n", fig->file);
         goto out;
     }
-    snprintf(path, sizeof(path), "%s/%s", dir, fig->file);
-    ok = draw_figure(fig, &ps, path, notes);
+    result = write_figure(fig, &ps, dir, notes);
 out:
     free(ps.p);
-    return ok;
+    return result;
+}
+
+/* The gnuplot on PATH, in `path` (size bytes); 0 when there is none.
+ * Looked up here rather than left to posix_spawnp: where the spawn is
+ * emulated (valgrind, older C libraries) a program not found is only an
+ * exit status 127, not told apart from gnuplot's own failure. */
+static int
+find_gnuplot(char *path, size_t size)
+{
+    const char *dirs = getenv("PATH");
+
+    for (dirs = dirs ? dirs : "/usr/bin:/bin";; dirs++) {
+        size_t n = strcspn(dirs, ":");
+        /* An empty entry is the current folder. */
+        snprintf(path, size, "%.*s/gnuplot", n ? (int)n : 1, n ? dirs : ".");
+        if (access(path, X_OK) == 0) {
+            return 1;
+        }
+        dirs += n;
+        if (!*dirs) {
+            return 0;
+        }
+    }
+}
+
+/* Runs `gnuplot NAME.gp` in `dir` (the script names its files relative
+ * to it), `gnuplot` the program's path, and waits for it.  Returns 1 when
+ * it exited with status 0, else 0 with the reason on stderr (after
+ * gnuplot's own message). */
+static int
+run_gnuplot(const char *gnuplot, const char *dir, const char *name)
+{
+    posix_spawn_file_actions_t fa;
+    char script[256];
+    char *argv[] = {"gnuplot", script, NULL};
+    int status, e;
+    pid_t pid;
+
+    snprintf(script, sizeof(script), "%s.gp", name);
+    if ((e = posix_spawn_file_actions_init(&fa)) != 0) {
+        fprintf(stderr, "overshade sweep: cannot start gnuplot: %s\n", strerror(e));
+        return 0;
+    }
+    e = posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    if (!e) {
+        e = posix_spawn_file_actions_addchdir_np(&fa, dir);
+    }
+    if (!e) {
+        fflush(stdout);
+        fflush(stderr);
+        e = posix_spawn(&pid, gnuplot, &fa, NULL, argv, environ);
+    }
+    posix_spawn_file_actions_destroy(&fa);
+    if (e) {
+        fprintf(stderr, "overshade sweep: cannot run %s in %s: %s\n", gnuplot, dir, strerror(e));
+        return 0;
+    }
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            fprintf(stderr, "overshade sweep: gnuplot %s/%s: %s\n", dir, script, strerror(errno));
+            return 0;
+        }
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        return 1;
+    }
+    if (WIFEXITED(status)) {
+        fprintf(stderr, "overshade sweep: gnuplot %s/%s failed: exit status %d\n", dir, script,
+                WEXITSTATUS(status));
+    } else {
+        fprintf(stderr, "overshade sweep: gnuplot %s/%s was killed by signal %d\n", dir, script,
+                WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    }
+    return 0;
 }
 
 int
 cli_sweep_plot(const struct cli_table *t, const char *dir, FILE *notes)
 {
-    int failed = 0;
+    char gnuplot[4200], path[4200], scripts[FIGURE_COUNT * 32] = "";
+    int has_gnuplot = find_gnuplot(gnuplot, sizeof(gnuplot)), failed = 0;
 
     for (size_t i = 0; i < FIGURE_COUNT; i++) {
-        failed += !plot_figure(t, &figures[i], dir, notes);
+        const struct figure *fig = &figures[i];
+
+        switch (plot_figure(t, fig, dir, notes)) {
+        case FIGURE_FAILED:
+            failed++;
+            break;
+        case FIGURE_SKIPPED:
+            break;
+        case FIGURE_WRITTEN:
+            snprintf(path, sizeof(path), "%s/%s.svg", dir, fig->file);
+            if (!has_gnuplot) {
+                /* No SVG is left that does not match its data. */
+                unlink(path);
+                snprintf(scripts + strlen(scripts), sizeof(scripts) - strlen(scripts), " %s.gp",
+                         fig->file);
+            } else if (run_gnuplot(gnuplot, dir, fig->file)) {
+                fprintf(notes, "overshade sweep: wrote %s\n", path);
+            } else {
+                failed++;
+            }
+            break;
+        }
+    }
+    if (scripts[0]) {
+        fprintf(notes,
+                "overshade sweep: gnuplot not found, so the figures' SVGs were not drawn; "
+                "to draw them: cd %s && gnuplot%s (Debian: gnuplot-nox)\n",
+                dir, scripts);
     }
     return failed;
 }

@@ -459,6 +459,13 @@ struct sim_qfm_options {
      * dissertation's rule 4 off as in Hegarty's motion-blur pipeline
      * (default off) */
     uint32_t overlap;
+    /* enum sim_switch: an experiment, not a source's rule (default off):
+     * entries of other grids at the location are tried too (in the same
+     * window), and a fragment merges into one with the same facing and
+     * disjoint coverage without the adjacency test (triangle numbers mean
+     * nothing across grids), as if grids were merged across their
+     * borders; the entry keeps its own grid's masks */
+    uint32_t cross_grid;
 };
 
 struct sim_pmu_options {
@@ -569,6 +576,12 @@ struct sim_replay_options {
      * (pipeline/front_tess.c). */
     double retessellate;
     struct sim_blur_options blur;
+    /* enum sim_switch: depth and stencil tests before shading where the
+     * fragment shader allows them (on, the default); off: after shading
+     * in every draw, so no unit culls a quad fragment before shading (the
+     * dissertation's "per-quad-fragment occlusion culling is disabled in
+     * merge", §6.4.2); the picture is the same */
+    uint32_t early_tests;
     /* Seconds of wall time the frame may take (0: no limit).  Draws not
      * finished when it runs out are reported as SIM_REPLAY_ERROR_BUDGET
      * (a draw cut short keeps the shading it did; the counters include
@@ -610,6 +623,8 @@ struct sim_unit_counters {
     uint64_t qfm_empty_quads;     /* quad fragments without a surviving sample received */
     uint64_t qfm_full_evictions;  /* entries shaded at once because their coverage was full */
     uint64_t qfm_empty_merges;    /* empty quad fragments merged into an entry on arrival */
+    uint64_t qfm_cross_merges;    /* --qfm-cross-grid: covered fragments and evicted entries
+                                   * merged into an entry of another grid */
     /* pmu */
     uint64_t pmu_partial_quads;   /* quad fragments with a partially covered pixel (buffered) */
     uint64_t pmu_saved_quads;     /* ... of which never shaded (every pixel merged away) */
@@ -624,7 +639,17 @@ struct sim_unit_counters {
     uint64_t amfs_hits, amfs_misses; /* shading-cache lookups */
     /* shading requests per grid resolution [log2 u][log2 v] */
     uint64_t amfs_resolution[SIM_AMFS_RES_BINS][SIM_AMFS_RES_BINS];
+    /* Lanes shaded in pixels at grid borders (sim_raster_counters.
+     * grid_border_pixels), all units: the shading grid borders cost. */
+    uint64_t lanes_at_grid_borders;
 };
+
+/* Triangle areas (px^2) in log2 bins (sim_raster_counters.area_histogram):
+ * bin 0 holds areas below 2^SIM_AREA_BIN_MIN_LOG2, bin i (1 ..
+ * SIM_AREA_BINS - 2) holds [2^(MIN + i - 1), 2^(MIN + i)), the last bin
+ * 2^(MIN + SIM_AREA_BINS - 2) and above: 1/256 px^2 .. 4096 px^2. */
+#define SIM_AREA_BIN_MIN_LOG2 (-8)
+#define SIM_AREA_BINS 22
 
 /* Front end and rasterizer work over a frame (the same for every unit). */
 struct sim_raster_counters {
@@ -666,6 +691,29 @@ struct sim_raster_counters {
     uint64_t reyes_grids;          /* grids of rasterized triangles */
     uint64_t reyes_grids_visible;  /* ... of which visible */
     uint64_t reyes_vertices;       /* distinct vertices of the visible grids' triangles */
+    /* The same over every grid of rasterized triangles, visible or not:
+     * grid culling by the view and facing only, the paper's VERTEX with a
+     * grid occlusion culler that culls nothing (an upper bound of it) */
+    uint64_t reyes_vertices_all;
+    /* The same, counting for each DiagSplit subpatch grid all the points
+     * it was diced into, also those of its triangles setup removed (off
+     * screen, back-facing, zero area): the sources' VERTEX with a grid
+     * culler that removes only grids with nothing to rasterize (no
+     * occlusion culling).  Without --retessellate, or with other grids,
+     * as reyes_vertices_all. */
+    uint64_t reyes_vertices_whole_grids;
+    /* Pixels of 2x2 quad locations where covered samples (surviving early
+     * tests in the first unit) of two or more grids of one draw met: the
+     * grid borders where neither QFM nor Reyes shares shading. */
+    uint64_t grid_border_pixels;
+    /* Of reyes_vertices, those in such pixels (the vertex's pixel, the
+     * dissertation's Fig. 6.20 count "shaded vertices falling within
+     * each pixel") */
+    uint64_t reyes_vertices_at_grid_borders;
+    /* The rasterized triangles (those counted in `rasterized`) by area
+     * as snapped, px^2 (SIM_AREA_BINS above); exact, set up in draw order
+     * on one thread. */
+    uint64_t area_histogram[SIM_AREA_BINS];
     /* --retessellate (DiagSplit): subpatches diced, splits made, and the
      * evaluation-shader runs its decisions took (edge factors, interior
      * scale), beside tes_invocations for the final vertices (the

@@ -195,6 +195,7 @@ struct sim_draw_ctx {
     struct sim_interp *vs_interp; /* vertex stage's (calling thread) */
     struct sim_tess_stage *tess;  /* tessellation stages' (front_tess.c), or NULL */
     uint32_t early_tests;         /* depth tests before shading */
+    uint32_t late_tests_only;     /* sim_replay_options.early_tests off: never early_tests */
     uint32_t per_sample;          /* fragment shading per sample (sample shading, SampleId,
                                    * SamplePosition or sample-qualified inputs) */
     double retessellate;          /* sim_replay_options.retessellate */
@@ -208,6 +209,11 @@ struct sim_draw_ctx {
 
     struct sim_geom geom;
     struct sim_array tris;   /* struct sim_tri */
+    /* --retessellate: uint32_t per DiagSplit subpatch of the draw
+     * (sim_geom_prim.subpatch - 1), the points it was diced into: all its
+     * grid's vertices, also those of triangles setup removes (the Reyes
+     * count of whole grids) */
+    struct sim_array subpatch_points;
     struct sim_array planes; /* double, 3 per slot per triangle */
 
     uint32_t fs_input_count;

@@ -201,8 +201,9 @@ setup_begin(struct sim_draw_ctx *dc)
         return err;
     }
     flags = dc->fs ? sim_ir_shader_info(dc->fs)->flags : 0;
-    dc->early_tests = !(flags & (SIM_IR_DISCARDS | SIM_IR_WRITES_DEPTH | SIM_IR_WRITES_STORAGE)) ||
-                      (flags & SIM_IR_EARLY_FRAGMENT_TESTS);
+    dc->early_tests = !dc->late_tests_only &&
+                      (!(flags & (SIM_IR_DISCARDS | SIM_IR_WRITES_DEPTH | SIM_IR_WRITES_STORAGE)) ||
+                       (flags & SIM_IR_EARLY_FRAGMENT_TESTS));
 
     /* Pixels the draw may touch, per viewport a primitive may pick, and
      * their union for the draw. */
@@ -398,13 +399,33 @@ blur_corners(struct sim_draw_ctx *dc, const struct corner c[3], struct sim_rast_
     return sim_rast_blur_tri_setup(b, &dc->scissor);
 }
 
-/* Sets up one triangle from three corners; `polygon` says whether it is a
- * polygon (facing and culling apply) or part of a point or line (always
- * front-facing). */
 /* A point's square: its centre and side in framebuffer pixels. */
 struct point_square {
     float x, y, size;
 };
+
+/* The log2 bin of a triangle's area (sim_raster_counters.area_histogram)
+ * from its doubled area in fixed point: area >= 2^e px^2 exactly when
+ * |area2| >= 2^(e + 1) * SIM_RAST_ONE^2, so the bins are integer
+ * comparisons. */
+static uint32_t
+area_bin(int64_t area2)
+{
+    uint64_t a = area2 < 0 ? 0u - (uint64_t)area2 : (uint64_t)area2;
+    /* 2^SIM_AREA_BIN_MIN_LOG2 px^2, doubled, in fixed point */
+    uint64_t edge = ((uint64_t)2 * SIM_RAST_ONE * SIM_RAST_ONE) >> -SIM_AREA_BIN_MIN_LOG2;
+    uint32_t bin = 0;
+
+    while (bin < SIM_AREA_BINS - 1 && a >= edge) {
+        bin++;
+        edge <<= 1;
+    }
+    return bin;
+}
+
+/* Sets up one triangle from three corners; `polygon` says whether it is a
+ * polygon (facing and culling apply) or part of a point or line (always
+ * front-facing). */
 
 static enum sim_replay_error
 setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct sim_geom_prim *prim,
@@ -518,6 +539,7 @@ setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct s
     dc->counters->rasterized++;
     dc->counters->rasterized_area +=
         fabs((double)tri.rast.area2) * 0.5 / ((double)SIM_RAST_ONE * SIM_RAST_ONE);
+    dc->counters->area_histogram[area_bin(tri.rast.area2)]++;
     return SIM_REPLAY_ERROR_OK;
 }
 
@@ -675,7 +697,7 @@ setup_prim(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
 
 struct setup_chunk {
     struct sim_array tris, planes;
-    uint64_t culled, rasterized;
+    struct sim_raster_counters counters; /* what setup counts, from 0 */
     enum sim_replay_error err;
 };
 
@@ -691,21 +713,18 @@ setup_job_run(void *data, uint32_t worker, uint32_t index)
     const struct setup_job *j = data;
     struct setup_chunk *ch = &j->chunks[index];
     struct sim_draw_ctx local = *j->dc;
-    struct sim_raster_counters counters = {0};
     const struct sim_geom_prim *prims = j->dc->geom.clipped.data;
     size_t end = ((size_t)index + 1) * SETUP_CHUNK;
 
     (void)worker;
     local.tris = ch->tris;
     local.planes = ch->planes;
-    local.counters = &counters;
+    local.counters = &ch->counters;
     for (size_t t = (size_t)index * SETUP_CHUNK; t < end && t < j->count && !ch->err; t++) {
         ch->err = setup_prim(&local, &prims[t]);
     }
     ch->tris = local.tris;
     ch->planes = local.planes;
-    ch->culled = counters.culled;
-    ch->rasterized = counters.rasterized;
 }
 
 /* The chunks' triangles and planes copied into their places in dc's
@@ -759,8 +778,12 @@ setup_join(struct sim_draw_ctx *dc, struct setup_chunk *chunks, uint32_t n)
         at[n + c] = dc->planes.count + planes;
         tris += chunks[c].tris.count;
         planes += chunks[c].planes.count;
-        dc->counters->culled += chunks[c].culled;
-        dc->counters->rasterized += chunks[c].rasterized;
+        /* The integer counters setup_triangle keeps; its area sum below. */
+        dc->counters->culled += chunks[c].counters.culled;
+        dc->counters->rasterized += chunks[c].counters.rasterized;
+        for (uint32_t b = 0; b < SIM_AREA_BINS; b++) {
+            dc->counters->area_histogram[b] += chunks[c].counters.area_histogram[b];
+        }
     }
     if ((!sim_array_grow(&dc->tris, sizeof(struct sim_tri), tris) && tris) ||
         (!sim_array_grow(&dc->planes, sizeof(double), planes) && planes)) {

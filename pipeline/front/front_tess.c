@@ -817,6 +817,15 @@ retess_emit(void *user, const double (*uv)[2], uint32_t point_count, const uint3
     uint32_t subpatch = ++rt->ts->subpatches;
     enum sim_replay_error err;
 
+    if (subpatch == 1) {
+        dc->subpatch_points.count = 0;
+    }
+    uint32_t *points = sim_array_grow(&dc->subpatch_points, sizeof(*points), 1);
+    if (!points) {
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    *points = point_count;
+
     struct sim_geom_prim *pr = sim_array_grow(rt->prims, sizeof(*pr), tri_count);
     if (!pr) {
         return SIM_REPLAY_ERROR_NOMEM;

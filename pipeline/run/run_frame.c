@@ -69,6 +69,7 @@ struct sim_replay_result {
     uint32_t transfers, transfers_skipped;
     uint32_t *heat[SIM_UNIT_COUNT];
     uint8_t *covered[SIM_UNIT_COUNT]; /* per screen pixel (heat's size): ever covered */
+    uint8_t *grid_border; /* per screen pixel (heat's size): at a grid border in some draw */
     uint32_t heat_width, heat_height;
 };
 
@@ -146,6 +147,14 @@ struct replay {
      * cannot matter; the count is made after the draw. */
     atomic_uchar *grid_visible;
     uint32_t grid_capacity;
+    /* Per 2x2 quad location of the heat map (loc_width wide): the draw
+     * (draw_serial) and grid whose covered samples last reached it, to
+     * find the locations where two grids of a draw meet
+     * (res->grid_border).  Bins never share a location, so no two workers
+     * touch one entry. */
+    uint64_t *loc_serial;
+    uint32_t *loc_grid;
+    uint32_t loc_width, loc_height;
     /* opt.time_budget: when it runs out (CLOCK_MONOTONIC, ns; 0: never),
      * and whether a worker saw it run out during the current draw. */
     uint64_t deadline_ns;
@@ -227,6 +236,32 @@ worker_prepare(struct worker *w)
     return 1;
 }
 
+/* Records that a covered quad of `grid` reached the 2x2 location at
+ * (x, y); marks the location's pixels as a grid border when another grid
+ * of the draw reached it before. */
+static void
+mark_grid(struct replay *r, int32_t x, int32_t y, uint32_t grid)
+{
+    uint32_t lx = (uint32_t)x / 2, ly = (uint32_t)y / 2;
+    size_t l;
+
+    if (x < 0 || y < 0 || lx >= r->loc_width || ly >= r->loc_height) {
+        return;
+    }
+    l = (size_t)ly * r->loc_width + lx;
+    if (r->loc_serial[l] != r->draw_serial) {
+        r->loc_serial[l] = r->draw_serial;
+        r->loc_grid[l] = grid;
+    } else if (r->loc_grid[l] != grid) {
+        for (uint32_t p = 0; p < 4; p++) {
+            uint32_t px = 2 * lx + (p & 1), py = 2 * ly + (p >> 1);
+            if (px < r->res->heat_width && py < r->res->heat_height) {
+                r->res->grid_border[(size_t)py * r->res->heat_width + px] = 1;
+            }
+        }
+    }
+}
+
 /* The quads of triangle `tri` inside `rect` (at most one SIM_BIN_SIZE
  * tile) through early tests into each unit. */
 static void
@@ -273,6 +308,9 @@ process_tile(struct worker *w, const struct sim_tri *tri, const struct sim_rast_
                 }
             }
             covered += any != 0;
+            if (u == first_unit && any && tri->grid != SIM_NONE) {
+                mark_grid(r, q->x, q->y, tri->grid);
+            }
             if (any || keep_empty[u]) {
                 o->x = q->x;
                 o->y = q->y;
@@ -475,10 +513,25 @@ replay_parallel(void *pool, uint32_t count, sim_job_fn fn, void *data)
 /* Draws                                                                     */
 
 static int
-u32_cmp(const void *pa, const void *pb)
+u64_cmp(const void *pa, const void *pb)
 {
-    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
     return a < b ? -1 : a > b;
+}
+
+/* Is the pixel holding corner k of `t` at a grid border (so far)? */
+static int
+vertex_at_border(const struct replay *r, const struct sim_tri *t, int k)
+{
+    if (t->rast.x[k] < 0 || t->rast.y[k] < 0) {
+        return 0;
+    }
+    uint32_t px = (uint32_t)t->rast.x[k] >> SIM_RAST_FRAC_BITS;
+    uint32_t py = (uint32_t)t->rast.y[k] >> SIM_RAST_FRAC_BITS;
+    if (px >= r->res->heat_width || py >= r->res->heat_height) {
+        return 0;
+    }
+    return r->res->grid_border[(size_t)py * r->res->heat_width + px];
 }
 
 /* Clears the visibility marks of the current draw's grids, making room for
@@ -508,57 +561,97 @@ grids_reset(struct replay *r)
     return 1;
 }
 
-/* The distinct vertex identities of triangles tris[i] .. tris[j - 1]. */
-static uint32_t
-grid_distinct_vertices(const struct sim_tri *tris, size_t i, size_t j)
-{
-    uint32_t ids[3 * SIM_GRID_MAX];
-    uint32_t n = 0, distinct = 0;
+/* One grid's Reyes counts: the distinct vertex identities (vid) of
+ * triangles tris[i] .. tris[e - 1], and of those the ones whose pixel is
+ * at a grid border. */
+struct grid_vertices {
+    uint32_t distinct, at_border;
+};
 
-    for (size_t t = i; t < j && n + 3 <= 3 * SIM_GRID_MAX; t++) {
-        for (int k = 0; k < 3; k++) {
-            ids[n++] = tris[t].vid[k];
+static struct grid_vertices
+grid_vertices(const struct replay *r, const struct sim_tri *tris, size_t i, size_t e)
+{
+    /* vid << 32 | (triangle - i) * 3 + corner: sorted, each vid's first
+     * corner gives its position (a vid's corners are bit-equal) */
+    uint64_t ids[3 * SIM_GRID_MAX];
+    struct grid_vertices v = {0, 0};
+    uint32_t n = 0;
+
+    for (size_t t = i; t < e && n + 3 <= 3 * SIM_GRID_MAX; t++) {
+        for (uint32_t k = 0; k < 3; k++) {
+            ids[n] = (uint64_t)tris[t].vid[k] << 32 | n;
+            n++;
         }
     }
-    qsort(ids, n, sizeof(ids[0]), u32_cmp);
+    qsort(ids, n, sizeof(ids[0]), u64_cmp);
     for (uint32_t k = 0; k < n; k++) {
-        distinct += k == 0 || ids[k] != ids[k - 1];
+        if (k == 0 || ids[k] >> 32 != ids[k - 1] >> 32) {
+            uint32_t c = (uint32_t)ids[k];
+            v.distinct++;
+            v.at_border += vertex_at_border(r, &tris[i + c / 3], (int)(c % 3));
+        }
     }
-    return distinct;
+    return v;
 }
 
-/* Visible grids counted on the workers: run k is tris[span[k][0]] ..
- * tris[span[k][1] - 1]; each writes only its own distinct[k]. */
+/* Grids counted on the workers: grid k is tris[span[k][0]] ..
+ * tris[span[k][1] - 1]; each job writes only its own out[k]. */
 struct reyes_job {
     const struct replay *r;
     const struct sim_tri *tris;
     const size_t (*span)[2];
-    uint32_t *distinct; /* per run; UINT32_MAX: the grid is not visible */
+    struct grid_vertices *out;
 };
 
 static void
 reyes_job_run(void *data, uint32_t worker, uint32_t k)
 {
     const struct reyes_job *j = data;
-    uint32_t g = j->tris[j->span[k][0]].grid;
 
     (void)worker;
-    j->distinct[k] = g < j->r->grid_capacity && atomic_load(&j->r->grid_visible[g])
-                         ? grid_distinct_vertices(j->tris, j->span[k][0], j->span[k][1])
-                         : UINT32_MAX;
+    j->out[k] = grid_vertices(j->r, j->tris, j->span[k][0], j->span[k][1]);
+}
+
+/* Adds grid tris[i] .. tris[e - 1], with counts `v`, to the Reyes count. */
+static void
+grid_count_add(struct replay *r, size_t i, struct grid_vertices v)
+{
+    const struct sim_tri *tris = r->dc.tris.data;
+    uint32_t g = tris[i].grid;
+
+    r->res->raster.reyes_grids++;
+    r->res->raster.reyes_vertices_all += v.distinct;
+    /* A DiagSplit subpatch is one grid when grids are subpatches of up to
+     * SIM_GRID_MAX triangles (front_grid.c): all its points. */
+    uint32_t sp = tris[i].subpatch;
+    if (r->opt.qfm.grid == SIM_GRID_SUBPATCH && r->opt.qfm.grid_size == SIM_GRID_MAX &&
+        sp != 0 && sp - 1 < r->dc.subpatch_points.count) {
+        r->res->raster.reyes_vertices_whole_grids +=
+            ((const uint32_t *)r->dc.subpatch_points.data)[sp - 1];
+    } else {
+        r->res->raster.reyes_vertices_whole_grids += v.distinct;
+    }
+    if (g < r->grid_capacity && atomic_load(&r->grid_visible[g])) {
+        r->res->raster.reyes_grids_visible++;
+        r->res->raster.reyes_vertices += v.distinct;
+        r->res->raster.reyes_vertices_at_grid_borders += v.at_border;
+    }
 }
 
 /* The Reyes count of the current draw, after its bins: the distinct
- * vertex identities (vid) of each visible grid's triangles.  The triangles
- * of a grid are consecutive in dc->tris (front_grid.c).  Integer sums, so
- * the count does not depend on how the grids are shared out. */
+ * vertex identities (vid) of each grid's triangles, of all grids and of
+ * the visible ones, and of the latter those whose pixel is at a grid
+ * border (the draw's borders are all marked by now).  The triangles of a
+ * grid are consecutive in dc->tris (front_grid.c).  The grids are counted
+ * on the workers and summed here in order (integers: the same for any
+ * number of workers). */
 static void
 grids_count(struct replay *r)
 {
     const struct sim_tri *tris = r->dc.tris.data;
-    size_t count = r->dc.tris.count, runs = 0;
-    struct reyes_job j = {.r = r, .tris = tris};
+    size_t count = r->dc.tris.count, grids = 0;
     size_t(*span)[2] = malloc((count ? count : 1) * sizeof(*span));
+    struct grid_vertices *out = malloc((count ? count : 1) * sizeof(*out));
 
     for (size_t i = 0; i < count;) {
         size_t e = i + 1;
@@ -570,39 +663,24 @@ grids_count(struct replay *r)
         while (e < count && tris[e].grid == g) {
             e++;
         }
-        r->res->raster.reyes_grids++;
-        if (span) {
-            span[runs][0] = i;
-            span[runs][1] = e;
-        } else if (g < r->grid_capacity && atomic_load(&r->grid_visible[g])) {
+        if (span && out) {
+            span[grids][0] = i;
+            span[grids][1] = e;
+            grids++;
+        } else {
             /* No room to share the work out: counted here. */
-            r->res->raster.reyes_grids_visible++;
-            r->res->raster.reyes_vertices += grid_distinct_vertices(tris, i, e);
+            grid_count_add(r, i, grid_vertices(r, tris, i, e));
         }
-        runs++;
         i = e;
     }
-    j.span = span;
-    j.distinct = span ? malloc((runs ? runs : 1) * sizeof(*j.distinct)) : NULL;
-    if (span && !j.distinct) {
-        for (size_t k = 0; k < runs; k++) {
-            uint32_t g = tris[span[k][0]].grid;
-            if (g < r->grid_capacity && atomic_load(&r->grid_visible[g])) {
-                r->res->raster.reyes_grids_visible++;
-                r->res->raster.reyes_vertices +=
-                    grid_distinct_vertices(tris, span[k][0], span[k][1]);
-            }
-        }
-    } else if (span && runs) {
-        replay_parallel(r, (uint32_t)runs, reyes_job_run, &j);
-        for (size_t k = 0; k < runs; k++) {
-            if (j.distinct[k] != UINT32_MAX) {
-                r->res->raster.reyes_grids_visible++;
-                r->res->raster.reyes_vertices += j.distinct[k];
-            }
+    if (grids) {
+        struct reyes_job j = {r, tris, span, out};
+        replay_parallel(r, (uint32_t)grids, reyes_job_run, &j);
+        for (size_t k = 0; k < grids; k++) {
+            grid_count_add(r, span[k][0], out[k]);
         }
     }
-    free(j.distinct);
+    free(out);
     free(span);
 }
 
@@ -1424,6 +1502,7 @@ replay_pass(struct replay *r, uint32_t p)
         r->dc.grid_size = r->opt.qfm.grid_size;
         r->dc.grid_order = r->opt.qfm.order;
         r->dc.blur = r->opt.blur;
+        r->dc.late_tests_only = r->opt.early_tests == SIM_SWITCH_OFF;
         out->status = sim_replay_draw(r, out);
         if (out->status == SIM_REPLAY_ERROR_NOMEM) {
             return SIM_REPLAY_ERROR_NOMEM;
@@ -1498,6 +1577,7 @@ sim_draw_ctx_finish(struct sim_draw_ctx *dc)
     sim_array_finish(&dc->geom.patches);
     sim_array_finish(&dc->geom.clipped);
     sim_array_finish(&dc->tris);
+    sim_array_finish(&dc->subpatch_points);
     sim_array_finish(&dc->planes);
     for (uint32_t i = 0; i < dc->bin_capacity; i++) {
         sim_array_finish(&dc->bins[i].tris);
@@ -1606,6 +1686,7 @@ sim_replay_result_destroy(struct sim_replay_result *result)
         free(result->heat[u]);
         free(result->covered[u]);
     }
+    free(result->grid_border);
     free(result->is_target);
     sim_array_finish(&result->draws);
     sim_array_finish(&result->dispatches);
@@ -1665,6 +1746,8 @@ replay_finish(struct replay *r)
     free(r->first_child);
     free(r->next_child);
     free(r->grid_visible);
+    free(r->loc_serial);
+    free(r->loc_grid);
     if (r->worker_count > 1) {
         pthread_mutex_destroy(&r->lock);
         pthread_cond_destroy(&r->wake);
@@ -1745,6 +1828,15 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
             err = SIM_REPLAY_ERROR_NOMEM;
             goto error;
         }
+    }
+    res->grid_border = calloc((size_t)res->heat_width * res->heat_height + 1, 1);
+    r.loc_width = (res->heat_width + 1) / 2;
+    r.loc_height = (res->heat_height + 1) / 2;
+    r.loc_serial = calloc((size_t)r.loc_width * r.loc_height + 1, sizeof(*r.loc_serial));
+    r.loc_grid = calloc((size_t)r.loc_width * r.loc_height + 1, sizeof(*r.loc_grid));
+    if (!res->grid_border || !r.loc_serial || !r.loc_grid) {
+        err = SIM_REPLAY_ERROR_NOMEM;
+        goto error;
     }
     r.res = res;
     r.dc.counters = &res->raster;
@@ -1877,7 +1969,13 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
         for (size_t i = 0; res->covered[u] && i < (size_t)res->heat_width * res->heat_height;
              i++) {
             res->counters[u].covered_pixels += res->covered[u][i];
+            if (res->grid_border[i]) {
+                res->counters[u].lanes_at_grid_borders += res->heat[u][i];
+            }
         }
+    }
+    for (size_t i = 0; i < (size_t)res->heat_width * res->heat_height; i++) {
+        res->raster.grid_border_pixels += res->grid_border[i];
     }
     replay_finish(&r);
     *out = res;
@@ -1944,10 +2042,13 @@ sim_replay_options_resolve(struct sim_replay_options *opt)
         (opt->bin_size % SIM_BIN_SIZE != 0 || opt->bin_size > SIM_RAST_MAX_EXTENT)) {
         return 0;
     }
-    if (q->overlap > SIM_SWITCH_OFF) {
+    if (q->overlap > SIM_SWITCH_OFF || q->cross_grid > SIM_SWITCH_OFF ||
+        opt->early_tests > SIM_SWITCH_OFF) {
         return 0;
     }
     q->overlap = q->overlap ? q->overlap : SIM_SWITCH_OFF;
+    q->cross_grid = q->cross_grid ? q->cross_grid : SIM_SWITCH_OFF;
+    opt->early_tests = opt->early_tests ? opt->early_tests : SIM_SWITCH_ON;
     opt->pmu.entries = opt->pmu.entries ? opt->pmu.entries : 512;
     opt->pmu.edges = opt->pmu.edges ? opt->pmu.edges : 8;
     if (opt->pmu.entries > (1u << 20) || opt->pmu.edges > 32) {

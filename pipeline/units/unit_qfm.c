@@ -24,7 +24,10 @@
  * still trying merge-on-evict) at the end of every draw; each bin has its
  * own buffer.
  * With the overlap option (the dissertation's rule 4 off, as Hegarty's
- * motion-blur pipeline), coverage need not be disjoint.
+ * motion-blur pipeline), coverage need not be disjoint.  With the
+ * cross-grid option (an experiment: grids merged across their borders)
+ * entries of other grids count in the window too and take a fragment of
+ * the same facing with disjoint coverage without the adjacency test.
  *
  * A merged quad is shaded once.  Per pixel the lane takes the source whose
  * triangle covers the pixel centre (the earliest arrival when several do);
@@ -133,19 +136,24 @@ has_cover(const uint32_t cover[4])
 
 /* ../shared/spec/modes.md's can_merge: disjoint coverage and a triangle
  * of one adjacent to a triangle of the other.  `cover` NULL: coverage may
- * overlap (the dissertation's rule 4 off, --qfm-overlap). */
+ * overlap (the dissertation's rule 4 off, --qfm-overlap).  `cross`: an
+ * entry of another grid needs no adjacency (--qfm-cross-grid). */
 static int
 can_merge(const struct entry *a, uint32_t front, uint32_t grid, const uint32_t cover[4],
-          const uint64_t *adj)
+          const uint64_t *adj, int cross)
 {
     uint64_t touch = 0;
-    if (a->front != front || a->grid != grid || grid == SIM_NONE) {
+    if (a->front != front || grid == SIM_NONE || a->grid == SIM_NONE ||
+        (a->grid != grid && !cross)) {
         return 0;
     }
     for (int p = 0; p < 4 && cover; p++) {
         if (a->cover[p] & cover[p]) {
             return 0;
         }
+    }
+    if (a->grid != grid) {
+        return 1;
     }
     for (int w = 0; w < WORDS; w++) {
         touch |= a->tri_mask[w] & adj[w];
@@ -161,19 +169,21 @@ static uint32_t
 find_merge(const struct qfm *m, uint32_t loc, uint32_t except, uint32_t front, uint32_t grid,
            const uint32_t cover[4], const uint64_t *adj, uint32_t window, uint32_t nsrc)
 {
+    /* Empty fragments carry their own grid's masks only. */
+    int cross = m->opt->qfm.cross_grid == SIM_SWITCH_ON && nsrc > 0;
     if (m->opt->qfm.overlap == SIM_SWITCH_ON) {
         cover = NULL;
     }
     uint32_t tried = 0;
     for (uint32_t e = m->buf.loc_tail[loc]; e != NONE; e = m->buf.links[e].loc_prev) {
         const struct entry *en = entry_at(m, e);
-        if (e == except || en->front != front || en->grid != grid) {
+        if (e == except || en->front != front || (en->grid != grid && !cross)) {
             continue;
         }
         if (window != SIM_UNBOUNDED && tried++ == window) {
             break;
         }
-        if (can_merge(en, front, grid, cover, adj) && en->nsrc + nsrc <= MAX_SOURCES) {
+        if (can_merge(en, front, grid, cover, adj, cross) && en->nsrc + nsrc <= MAX_SOURCES) {
             return e;
         }
     }
@@ -322,11 +332,12 @@ shade_entry(struct qfm *m, struct sim_shade_ctx *ctx, const struct entry *en)
     }
 }
 
-/* Folds entry `from`'s masks and sources into `into`. */
+/* Folds entry `from`'s masks (those of the same grid) and sources into
+ * `into`. */
 static void
 combine(struct entry *into, const struct entry *from)
 {
-    for (int w = 0; w < WORDS; w++) {
+    for (int w = 0; w < WORDS && into->grid == from->grid; w++) {
         into->tri_mask[w] |= from->tri_mask[w];
         into->adj_mask[w] |= from->adj_mask[w];
     }
@@ -360,6 +371,8 @@ evict(struct qfm *m, struct sim_shade_ctx *ctx, uint32_t e)
                                    en->adj_mask, m->opt->qfm.window, en->nsrc);
         if (into != NONE) {
             ctx->counters->qfm_evict_merges += has_cover(en->cover);
+            ctx->counters->qfm_cross_merges +=
+                has_cover(en->cover) && entry_at(m, into)->grid != en->grid;
             combine(entry_at(m, into), en);
             sim_quad_buffer_unlink(&m->buf, e);
             if (m->opt->qfm.recency == SIM_QFM_RECENCY_UPDATED) {
@@ -422,9 +435,13 @@ qfm_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
                                           m->opt->qfm.window, empty ? 0 : 1);
         if (e != NONE) {
             en = entry_at(m, e);
-            en->tri_mask[t->grid_index / 64] |= 1ull << (t->grid_index % 64);
-            for (int w = 0; w < WORDS; w++) {
-                en->adj_mask[w] |= t->adj[w];
+            if (en->grid == grid) {
+                en->tri_mask[t->grid_index / 64] |= 1ull << (t->grid_index % 64);
+                for (int w = 0; w < WORDS; w++) {
+                    en->adj_mask[w] |= t->adj[w];
+                }
+            } else {
+                ctx->counters->qfm_cross_merges += !empty;
             }
             if (!empty) {
                 struct source *s = &en->src[en->nsrc < MAX_SOURCES ? en->nsrc++ : 0];

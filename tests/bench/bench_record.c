@@ -9,7 +9,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "vk_util.h"
 
@@ -18,21 +17,6 @@
 #define CMDS_PER_ITER 4
 
 #define TRY(x) VKU_TRY("bench_record", x)
-
-static double
-now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int
-cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* The Vulkan objects the benchmark records with. */
 struct bench {
@@ -96,7 +80,7 @@ measure(VkCommandBuffer cb, VkBuffer buffer, double ns[ROUNDS])
     for (int round = 0; round < ROUNDS; round++) {
         VkCommandBufferBeginInfo beg = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                         .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-        double t0 = now_s();
+        double t0 = demo_common_now_s();
         TRY(vkBeginCommandBuffer(cb, &beg));
         for (int i = 0; i < ITER; i++) {
             vkCmdSetViewport(cb, 0, 1, &vp);
@@ -105,7 +89,7 @@ measure(VkCommandBuffer cb, VkBuffer buffer, double ns[ROUNDS])
             vkCmdFillBuffer(cb, buffer, 0, 64, (uint32_t)i);
         }
         TRY(vkEndCommandBuffer(cb));
-        double t1 = now_s();
+        double t1 = demo_common_now_s();
         ns[round] = (t1 - t0) * 1e9 / (ITER * CMDS_PER_ITER);
         TRY(vkResetCommandBuffer(cb, 0));
     }
@@ -130,7 +114,7 @@ main(void)
         bench_finish(&b);
         return 99;
     }
-    qsort(ns, ROUNDS, sizeof(ns[0]), cmp_double);
+    qsort(ns, ROUNDS, sizeof(ns[0]), demo_common_compare_double);
     printf("ns_per_command %.2f min %.2f\n", ns[ROUNDS / 2], ns[0]);
 
     bench_finish(&b);

@@ -1079,22 +1079,6 @@ layers_setup(struct client *c, enum layers_kind kind, const uint32_t *const *wor
         create_sampler(c, VK_FILTER_NEAREST) != 0) {
         return -1;
     }
-    VkAttachmentDescription att = {
-        .format = d.format,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .loadOp = VK_ATTACHMENT_LOAD_OP_CLEAR,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
-        .finalLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-    };
-    VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-    VkSubpassDescription sp = {
-        .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
-        .colorAttachmentCount = 1,
-        .pColorAttachments = &ref,
-    };
     VkSubpassDependency dep = {
         0, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
         VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
@@ -1107,16 +1091,6 @@ layers_setup(struct client *c, enum layers_kind kind, const uint32_t *const *wor
         .correlationMaskCount = 1,
         .pCorrelationMasks = &correlation,
     };
-    VkRenderPassCreateInfo rpi = {
-        .sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
-        .pNext = multiview ? &mv : NULL,
-        .attachmentCount = 1,
-        .pAttachments = &att,
-        .subpassCount = 1,
-        .pSubpasses = &sp,
-        .dependencyCount = 1,
-        .pDependencies = &dep,
-    };
     VkFramebufferCreateInfo fbi = {
         .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
         .renderPass = c->layer_pass,
@@ -1127,7 +1101,12 @@ layers_setup(struct client *c, enum layers_kind kind, const uint32_t *const *wor
         .layers = multiview ? 1 : 2,
     };
     if (kind != LAYERS_DYNAMIC) {
-        VKU_TRY(WHO, vkCreateRenderPass(c->device, &rpi, NULL, &c->layer_pass));
+        if (vku_create_color_pass_next(c->device, multiview ? &mv : NULL, d.format,
+                                       VK_ATTACHMENT_LOAD_OP_CLEAR, VK_IMAGE_LAYOUT_UNDEFINED,
+                                       VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, &dep,
+                                       &c->layer_pass) != 0) {
+            return -1;
+        }
         fbi.renderPass = c->layer_pass;
         VKU_TRY(WHO, vkCreateFramebuffer(c->device, &fbi, NULL, &c->layer_fb));
     }

@@ -135,13 +135,10 @@ struct client {
     int only_dynamic; /* --only-dynamic: frames B only, no secondary command buffer */
     int input_attachment; /* --input-attachment: frames A whose subpass 1 reads subpass 0 */
     const char *dump;     /* --dump FILE, or NULL */
-    VkInstance instance;
-    VkPhysicalDevice physical;
+    /* Instance, device, queue, the primaries' pool and the fence; vk.cmd
+     * is unused (the frames record primary_a and primary_b). */
+    struct vku_client vk;
     VkPhysicalDeviceProperties props;
-    VkPhysicalDeviceMemoryProperties mem;
-    VkDevice device;
-    uint32_t family;
-    VkQueue queue;
     struct features f;
 
     PFN_vkCmdDrawIndirectCount draw_indirect_count;
@@ -177,9 +174,7 @@ struct client {
     VkDescriptorPool post_pool;
     VkDescriptorSet post_set;
 
-    VkCommandPool pool;
     VkCommandBuffer primary_a, primary_b, secondary;
-    VkFence fence;
 };
 
 /* ---------------------------------------------------------------------- */
@@ -195,18 +190,18 @@ create_instance(struct client *c)
         return EXIT_SKIP;
     }
     uint32_t api = version < VK_API_VERSION_1_3 ? version : VK_API_VERSION_1_3;
-    if (vku_create_instance("layer_client", 1, api, &c->instance) != 0) {
+    if (vku_create_instance("layer_client", 1, api, &c->vk.instance) != 0) {
         return -1;
     }
 
     uint32_t n = 1;
-    VkResult r = vkEnumeratePhysicalDevices(c->instance, &n, &c->physical);
+    VkResult r = vkEnumeratePhysicalDevices(c->vk.instance, &n, &c->vk.physical);
     if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
         printf("layer_client: skip: no Vulkan device\n");
         return EXIT_SKIP;
     }
-    vkGetPhysicalDeviceProperties(c->physical, &c->props);
-    vkGetPhysicalDeviceMemoryProperties(c->physical, &c->mem);
+    vkGetPhysicalDeviceProperties(c->vk.physical, &c->props);
+    vkGetPhysicalDeviceMemoryProperties(c->vk.physical, &c->vk.mem);
     c->f.api = c->props.apiVersion < api ? c->props.apiVersion : api;
     printf("layer_client: device \"%s\" Vulkan %u.%u.%u\n", c->props.deviceName,
            VK_API_VERSION_MAJOR(c->props.apiVersion), VK_API_VERSION_MINOR(c->props.apiVersion),
@@ -221,19 +216,19 @@ create_instance(struct client *c)
 static int
 create_device(struct client *c)
 {
-    c->family = vku_graphics_family(c->physical);
-    if (c->family == UINT32_MAX) {
+    c->vk.family = vku_graphics_family(c->vk.physical);
+    if (c->vk.family == UINT32_MAX) {
         printf("layer_client: skip: no graphics queue\n");
         return EXIT_SKIP;
     }
 
     uint32_t next = 0;
-    VK_TRY(vkEnumerateDeviceExtensionProperties(c->physical, NULL, &next, NULL));
+    VK_TRY(vkEnumerateDeviceExtensionProperties(c->vk.physical, NULL, &next, NULL));
     VkExtensionProperties *exts = calloc(next ? next : 1, sizeof(*exts));
     if (!exts) {
         return -1;
     }
-    VkResult r = vkEnumerateDeviceExtensionProperties(c->physical, NULL, &next, exts);
+    VkResult r = vkEnumerateDeviceExtensionProperties(c->vk.physical, NULL, &next, exts);
     if (r != VK_SUCCESS) {
         free(exts);
         return -1;
@@ -272,7 +267,7 @@ create_device(struct client *c)
         *tail = &multi;
         tail = &multi.pNext;
     }
-    vkGetPhysicalDeviceFeatures2(c->physical, &f2);
+    vkGetPhysicalDeviceFeatures2(c->vk.physical, &f2);
 
     c->f.multi_draw_indirect = f2.features.multiDrawIndirect == VK_TRUE;
     c->f.indirect_count = core12 && v12.drawIndirectCount ? COUNT_CORE
@@ -325,8 +320,8 @@ create_device(struct client *c)
         enable[nenable++] = VK_EXT_MULTI_DRAW_EXTENSION_NAME;
     }
 
-    if (vku_create_device(c->physical, c->family, &e2, enable, nenable, &c->device, &c->queue) !=
-        0) {
+    if (vku_create_device(c->vk.physical, c->vk.family, &e2, enable, nenable, &c->vk.device,
+                          &c->vk.queue) != 0) {
         return -1;
     }
 
@@ -381,7 +376,7 @@ buffer_create(struct client *c, struct vku_buffer *b, VkDeviceSize size, VkBuffe
     VkMemoryPropertyFlags want =
         host_visible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
                      : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
-    return vku_buffer_init(c->device, &c->mem, b, size, usage, want, data);
+    return vku_buffer_init(c->vk.device, &c->vk.mem, b, size, usage, want, data);
 }
 
 /* A 2D image; a view too when `aspect` is not 0. */
@@ -396,7 +391,7 @@ image_create(struct client *c, struct vku_image *im, VkFormat format, uint32_t w
         .usage = usage,
         .aspect = aspect,
     };
-    return vku_image_2d_init(c->device, &c->mem, &d, im);
+    return vku_image_2d_init(c->vk.device, &c->vk.mem, &d, im);
 }
 
 static int
@@ -420,7 +415,7 @@ create_resources(struct client *c)
     }
 
     VkFormatProperties fp;
-    vkGetPhysicalDeviceFormatProperties(c->physical, DEPTH_FORMAT, &fp);
+    vkGetPhysicalDeviceFormatProperties(c->vk.physical, DEPTH_FORMAT, &fp);
     if (!(fp.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT)) {
         fprintf(stderr, "layer_client: D32_SFLOAT is not a depth attachment format here\n");
         return -1;
@@ -453,7 +448,7 @@ create_resources(struct client *c)
             .layers = 2,
             .usage = color | VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT | src,
         };
-        if (vku_image_2d_init(c->device, &c->mem, &d, &c->scene) != 0) {
+        if (vku_image_2d_init(c->vk.device, &c->vk.mem, &d, &c->scene) != 0) {
             return -1;
         }
         VkImageViewCreateInfo vi = {
@@ -463,7 +458,7 @@ create_resources(struct client *c)
             .format = COLOR_FORMAT,
             .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 1, 1, 1, 1},
         };
-        VK_TRY(vkCreateImageView(c->device, &vi, NULL, &c->scene.view));
+        VK_TRY(vkCreateImageView(c->vk.device, &vi, NULL, &c->scene.view));
     }
     return 0;
 }
@@ -479,12 +474,12 @@ create_post_descriptors(struct client *c)
         .descriptorCount = 1,
         .stageFlags = VK_SHADER_STAGE_FRAGMENT_BIT,
     };
-    if (vku_create_set_layout(c->device, 0, NULL, &binding, 1, &c->post_set_layout) != 0) {
+    if (vku_create_set_layout(c->vk.device, 0, NULL, &binding, 1, &c->post_set_layout) != 0) {
         return -1;
     }
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT, 1};
-    if (vku_create_pipeline_layout(c->device, &c->post_set_layout, 0, 0, &c->post_layout) ||
-        vku_create_set(c->device, &size, 1, &c->post_set_layout, &c->post_pool, &c->post_set)) {
+    if (vku_create_pipeline_layout(c->vk.device, &c->post_set_layout, 0, 0, &c->post_layout) ||
+        vku_create_set(c->vk.device, &size, 1, &c->post_set_layout, &c->post_pool, &c->post_set)) {
         return -1;
     }
     VkDescriptorImageInfo image = {VK_NULL_HANDLE, c->scene.view,
@@ -497,7 +492,7 @@ create_post_descriptors(struct client *c)
         .descriptorType = VK_DESCRIPTOR_TYPE_INPUT_ATTACHMENT,
         .pImageInfo = &image,
     };
-    vkUpdateDescriptorSets(c->device, 1, &write, 0, NULL);
+    vkUpdateDescriptorSets(c->vk.device, 1, &write, 0, NULL);
     return 0;
 }
 
@@ -511,13 +506,13 @@ create_descriptors(struct client *c)
         .descriptorCount = 1,
         .stageFlags = VK_SHADER_STAGE_VERTEX_BIT,
     };
-    if (vku_create_set_layout(c->device, 0, NULL, &binding, 1, &c->set_layout) != 0) {
+    if (vku_create_set_layout(c->vk.device, 0, NULL, &binding, 1, &c->set_layout) != 0) {
         return -1;
     }
     VkDescriptorPoolSize size = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1};
-    if (vku_create_pipeline_layout(c->device, &c->set_layout, VK_SHADER_STAGE_VERTEX_BIT,
+    if (vku_create_pipeline_layout(c->vk.device, &c->set_layout, VK_SHADER_STAGE_VERTEX_BIT,
                                    4 * sizeof(float), &c->pipeline_layout) ||
-        vku_create_set(c->device, &size, 1, &c->set_layout, &c->descriptor_pool, &c->set)) {
+        vku_create_set(c->vk.device, &size, 1, &c->set_layout, &c->descriptor_pool, &c->set)) {
         return -1;
     }
 
@@ -536,9 +531,9 @@ create_descriptors(struct client *c)
         .templateType = VK_DESCRIPTOR_UPDATE_TEMPLATE_TYPE_DESCRIPTOR_SET,
         .descriptorSetLayout = c->set_layout,
     };
-    VK_TRY(vkCreateDescriptorUpdateTemplate(c->device, &ti, NULL, &c->update_template));
+    VK_TRY(vkCreateDescriptorUpdateTemplate(c->vk.device, &ti, NULL, &c->update_template));
     VkDescriptorBufferInfo info = {c->uniform.buffer, 0, VK_WHOLE_SIZE};
-    vkUpdateDescriptorSetWithTemplate(c->device, c->set, c->update_template, &info);
+    vkUpdateDescriptorSetWithTemplate(c->vk.device, c->set, c->update_template, &info);
     return 0;
 }
 
@@ -615,7 +610,7 @@ create_render_pass(struct client *c)
         .dependencyCount = ARRAY_SIZE(deps),
         .pDependencies = deps,
     };
-    VK_TRY(vkCreateRenderPass(c->device, &ri, NULL, &c->render_pass));
+    VK_TRY(vkCreateRenderPass(c->vk.device, &ri, NULL, &c->render_pass));
     VkImageView views[3] = {c->color_a.view, c->depth_a.view, c->scene.view};
     VkFramebufferCreateInfo fi = {
         .sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO,
@@ -626,7 +621,7 @@ create_render_pass(struct client *c)
         .height = HEIGHT,
         .layers = 1,
     };
-    VK_TRY(vkCreateFramebuffer(c->device, &fi, NULL, &c->framebuffer));
+    VK_TRY(vkCreateFramebuffer(c->vk.device, &fi, NULL, &c->framebuffer));
     return 0;
 }
 
@@ -667,7 +662,7 @@ create_pipeline(struct client *c, VkShaderModule vs, VkShaderModule fs, VkRender
     }
     p.info.renderPass = render_pass;
     p.info.subpass = subpass;
-    return vku_pipeline_create(c->device, &p, out);
+    return vku_pipeline_create(c->vk.device, &p, out);
 }
 
 /* The shader modules die right after the pipelines are built (legal, and
@@ -677,12 +672,12 @@ create_pipelines(struct client *c)
 {
     VkShaderModule vs = VK_NULL_HANDLE, fs = VK_NULL_HANDLE;
     int ret = -1;
-    if (vku_create_module(c->device, layer_client_vert_spv, sizeof(layer_client_vert_spv), &vs) !=
-        0) {
+    if (vku_create_module(c->vk.device, layer_client_vert_spv, sizeof(layer_client_vert_spv),
+                          &vs) != 0) {
         goto out;
     }
-    if (vku_create_module(c->device, layer_client_frag_spv, sizeof(layer_client_frag_spv), &fs) !=
-            0 ||
+    if (vku_create_module(c->vk.device, layer_client_frag_spv, sizeof(layer_client_frag_spv),
+                          &fs) != 0 ||
         create_pipeline(c, vs, fs, c->render_pass, 0, 0, &c->pipeline_sub0) != 0 ||
         (!c->input_attachment &&
          create_pipeline(c, vs, fs, c->render_pass, 1, 0, &c->pipeline_sub1) != 0) ||
@@ -691,14 +686,14 @@ create_pipelines(struct client *c)
         goto out;
     }
     if (c->input_attachment) {
-        vkDestroyShaderModule(c->device, vs, NULL);
-        vkDestroyShaderModule(c->device, fs, NULL);
+        vkDestroyShaderModule(c->vk.device, vs, NULL);
+        vkDestroyShaderModule(c->vk.device, fs, NULL);
         vs = fs = VK_NULL_HANDLE;
-        if (vku_create_module(c->device, layer_client_post_vert_spv,
+        if (vku_create_module(c->vk.device, layer_client_post_vert_spv,
                               sizeof(layer_client_post_vert_spv), &vs) != 0) {
             goto out;
         }
-        if (vku_create_module(c->device, layer_client_post_frag_spv,
+        if (vku_create_module(c->vk.device, layer_client_post_frag_spv,
                               sizeof(layer_client_post_frag_spv), &fs) != 0 ||
             create_pipeline(c, vs, fs, c->render_pass, 1, 1, &c->pipeline_sub1) != 0) {
             goto out;
@@ -710,10 +705,10 @@ out:
         fprintf(stderr, "layer_client: creating shader modules or pipelines failed\n");
     }
     if (vs) {
-        vkDestroyShaderModule(c->device, vs, NULL);
+        vkDestroyShaderModule(c->vk.device, vs, NULL);
     }
     if (fs) {
-        vkDestroyShaderModule(c->device, fs, NULL);
+        vkDestroyShaderModule(c->vk.device, fs, NULL);
     }
     return ret;
 }
@@ -935,23 +930,19 @@ record_frame_a(struct client *c, const uint32_t secondary_calls[CALL_COUNT],
     }
 
     /* Read the picture back. */
-    VkImageMemoryBarrier to_src = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-        .srcAccessMask = c->input_attachment ? VK_ACCESS_TRANSFER_WRITE_BIT
-                                             : VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
-        .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
-        .oldLayout = c->input_attachment ? VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL
-                                         : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
-        .newLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = c->color_a.image,
-        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1},
-    };
-    vkCmdPipelineBarrier(cb,
-                         c->input_attachment ? VK_PIPELINE_STAGE_TRANSFER_BIT
-                                             : VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-                         VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 0, NULL, 0, NULL, 1, &to_src);
+    VkImageSubresourceRange level0 = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    if (c->input_attachment) {
+        vku_image_barrier(cb, c->color_a.image, level0, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                          VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                          VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                          VK_ACCESS_TRANSFER_READ_BIT);
+    } else {
+        vku_image_barrier(cb, c->color_a.image, level0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                          VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+                          VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                          VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                          VK_ACCESS_TRANSFER_READ_BIT);
+    }
     VkBufferImageCopy region = {
         .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
         .imageExtent = {WIDTH, HEIGHT, 1},
@@ -1112,17 +1103,17 @@ submit_and_wait(struct client *c, VkCommandBuffer cb, int version2)
             .commandBufferInfoCount = 1,
             .pCommandBufferInfos = &cbi,
         };
-        VK_TRY(c->queue_submit2(c->queue, 1, &si, c->fence));
+        VK_TRY(c->queue_submit2(c->vk.queue, 1, &si, c->vk.fence));
     } else {
         VkSubmitInfo si = {
             .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
             .commandBufferCount = 1,
             .pCommandBuffers = &cb,
         };
-        VK_TRY(vkQueueSubmit(c->queue, 1, &si, c->fence));
+        VK_TRY(vkQueueSubmit(c->vk.queue, 1, &si, c->vk.fence));
     }
-    VK_TRY(vkWaitForFences(c->device, 1, &c->fence, VK_TRUE, FENCE_TIMEOUT_NS));
-    VK_TRY(vkResetFences(c->device, 1, &c->fence));
+    VK_TRY(vkWaitForFences(c->vk.device, 1, &c->vk.fence, VK_TRUE, FENCE_TIMEOUT_NS));
+    VK_TRY(vkResetFences(c->vk.device, 1, &c->vk.fence));
     return 0;
 }
 
@@ -1155,19 +1146,20 @@ static int
 run(struct client *c, uint32_t frames)
 {
     VkCommandBuffer primaries[2];
-    if (vku_create_commands(c->device, c->family, &c->pool, primaries, 2, &c->fence) != 0) {
+    if (vku_create_commands(c->vk.device, c->vk.family, &c->vk.pool, primaries, 2,
+                            &c->vk.fence) != 0) {
         return -1;
     }
     c->primary_a = primaries[0];
     c->primary_b = primaries[1];
     VkCommandBufferAllocateInfo ai = {
         .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-        .commandPool = c->pool,
+        .commandPool = c->vk.pool,
         .level = VK_COMMAND_BUFFER_LEVEL_SECONDARY,
         .commandBufferCount = 1,
     };
     if (!c->only_dynamic && !c->input_attachment) {
-        VK_TRY(vkAllocateCommandBuffers(c->device, &ai, &c->secondary));
+        VK_TRY(vkAllocateCommandBuffers(c->vk.device, &ai, &c->secondary));
     }
 
     uint32_t secondary_calls[CALL_COUNT] = {0};
@@ -1231,62 +1223,53 @@ run(struct client *c, uint32_t frames)
 static void
 client_finish(struct client *c)
 {
-    if (c->device) {
-        vkDeviceWaitIdle(c->device);
-        if (c->fence) {
-            vkDestroyFence(c->device, c->fence, NULL);
-        }
-        if (c->pool) {
-            vkDestroyCommandPool(c->device, c->pool, NULL);
-        }
+    if (c->vk.device) {
+        vkDeviceWaitIdle(c->vk.device);
         VkPipeline pipelines[3] = {c->pipeline_sub0, c->pipeline_sub1, c->pipeline_dyn};
         for (size_t i = 0; i < ARRAY_SIZE(pipelines); i++) {
             if (pipelines[i]) {
-                vkDestroyPipeline(c->device, pipelines[i], NULL);
+                vkDestroyPipeline(c->vk.device, pipelines[i], NULL);
             }
         }
         if (c->framebuffer) {
-            vkDestroyFramebuffer(c->device, c->framebuffer, NULL);
+            vkDestroyFramebuffer(c->vk.device, c->framebuffer, NULL);
         }
         if (c->render_pass) {
-            vkDestroyRenderPass(c->device, c->render_pass, NULL);
+            vkDestroyRenderPass(c->vk.device, c->render_pass, NULL);
         }
         if (c->update_template) {
-            vkDestroyDescriptorUpdateTemplate(c->device, c->update_template, NULL);
+            vkDestroyDescriptorUpdateTemplate(c->vk.device, c->update_template, NULL);
         }
         if (c->descriptor_pool) {
-            vkDestroyDescriptorPool(c->device, c->descriptor_pool, NULL);
+            vkDestroyDescriptorPool(c->vk.device, c->descriptor_pool, NULL);
         }
         if (c->pipeline_layout) {
-            vkDestroyPipelineLayout(c->device, c->pipeline_layout, NULL);
+            vkDestroyPipelineLayout(c->vk.device, c->pipeline_layout, NULL);
         }
         if (c->set_layout) {
-            vkDestroyDescriptorSetLayout(c->device, c->set_layout, NULL);
+            vkDestroyDescriptorSetLayout(c->vk.device, c->set_layout, NULL);
         }
         if (c->post_pool) {
-            vkDestroyDescriptorPool(c->device, c->post_pool, NULL);
+            vkDestroyDescriptorPool(c->vk.device, c->post_pool, NULL);
         }
         if (c->post_layout) {
-            vkDestroyPipelineLayout(c->device, c->post_layout, NULL);
+            vkDestroyPipelineLayout(c->vk.device, c->post_layout, NULL);
         }
         if (c->post_set_layout) {
-            vkDestroyDescriptorSetLayout(c->device, c->post_set_layout, NULL);
+            vkDestroyDescriptorSetLayout(c->vk.device, c->post_set_layout, NULL);
         }
         struct vku_image *images[] = {&c->color_a, &c->depth_a,  &c->color_b,
                                       &c->depth_b, &c->blit_src, &c->scene};
         for (size_t i = 0; i < ARRAY_SIZE(images); i++) {
-            vku_image_finish(c->device, images[i]);
+            vku_image_finish(c->vk.device, images[i]);
         }
         struct vku_buffer *buffers[] = {&c->staging,  &c->vertex, &c->index,   &c->uniform,
                                         &c->indirect, &c->count,  &c->readback};
         for (size_t i = 0; i < ARRAY_SIZE(buffers); i++) {
-            vku_buffer_finish(c->device, buffers[i]);
+            vku_buffer_finish(c->vk.device, buffers[i]);
         }
-        vkDestroyDevice(c->device, NULL);
     }
-    if (c->instance) {
-        vkDestroyInstance(c->instance, NULL);
-    }
+    vku_client_finish(&c->vk);
 }
 
 int
@@ -1318,10 +1301,7 @@ main(int argc, char **argv)
                         "[FRAMES]\n");
         return 2;
     }
-    /* Line-buffered: our lines interleave with the layer's log on one pipe. */
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    if (volkInitialize() != VK_SUCCESS) {
-        printf("layer_client: skip: no Vulkan loader (libvulkan.so.1)\n");
+    if (vku_load("layer_client") != 0) {
         return EXIT_SKIP;
     }
     ret = create_instance(&c);

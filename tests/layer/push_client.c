@@ -34,12 +34,7 @@
 #define TRY(call) VKU_TRY("push_client", call)
 
 struct client {
-    VkInstance instance;
-    VkPhysicalDevice physical;
-    VkPhysicalDeviceMemoryProperties mem;
-    uint32_t family;
-    VkDevice device;
-    VkQueue queue;
+    struct vku_client vk; /* made here, not by vku_client_init: see create_device */
     struct vku_buffer ubo, staging, readback;
     struct vku_image tex, target;
     VkSampler sampler;
@@ -50,9 +45,6 @@ struct client {
     VkFramebuffer framebuffer;
     VkShaderModule vs, fs;
     VkPipeline pipeline;
-    VkCommandPool pool;
-    VkCommandBuffer cmd;
-    VkFence fence;
     VkEvent event;
 };
 
@@ -69,29 +61,30 @@ create_device(struct client *c)
     VkExtensionProperties *exts;
     const char *enable[] = {VK_KHR_PUSH_DESCRIPTOR_EXTENSION_NAME};
 
-    if (vku_create_instance("push_client", 1, VK_API_VERSION_1_1, &c->instance) != 0) {
+    if (vku_create_instance("push_client", 1, VK_API_VERSION_1_1, &c->vk.instance) != 0) {
         return -1;
     }
-    VkResult r = vkEnumeratePhysicalDevices(c->instance, &n, &c->physical);
+    VkResult r = vkEnumeratePhysicalDevices(c->vk.instance, &n, &c->vk.physical);
     if ((r != VK_SUCCESS && r != VK_INCOMPLETE) || n == 0) {
         printf("push_client: skip: no Vulkan device\n");
         return EXIT_SKIP;
     }
-    c->family = vku_graphics_family(c->physical);
-    TRY(vkEnumerateDeviceExtensionProperties(c->physical, NULL, &next, NULL));
+    c->vk.family = vku_graphics_family(c->vk.physical);
+    TRY(vkEnumerateDeviceExtensionProperties(c->vk.physical, NULL, &next, NULL));
     exts = calloc(next + 1, sizeof(*exts));
     if (!exts) {
         return -1;
     }
-    r = vkEnumerateDeviceExtensionProperties(c->physical, NULL, &next, exts);
+    r = vkEnumerateDeviceExtensionProperties(c->vk.physical, NULL, &next, exts);
     int has = r == VK_SUCCESS && vku_has_extension(exts, next, enable[0]);
     free(exts);
-    if (!has || c->family == UINT32_MAX) {
+    if (!has || c->vk.family == UINT32_MAX) {
         printf("push_client: skip: the device lacks %s or a graphics queue\n", enable[0]);
         return EXIT_SKIP;
     }
-    vkGetPhysicalDeviceMemoryProperties(c->physical, &c->mem);
-    return vku_create_device(c->physical, c->family, NULL, enable, 1, &c->device, &c->queue);
+    vkGetPhysicalDeviceMemoryProperties(c->vk.physical, &c->vk.mem);
+    return vku_create_device(c->vk.physical, c->vk.family, NULL, enable, 1, &c->vk.device,
+                             &c->vk.queue);
 }
 
 static int
@@ -117,11 +110,11 @@ create_resources(struct client *c)
         texels[4 * i + 2] = (uint8_t)(i % 3 == 0 ? 255 : 128);
         texels[4 * i + 3] = 255;
     }
-    if (vku_buffer_init(c->device, &c->mem, &c->ubo, sizeof(tints),
+    if (vku_buffer_init(c->vk.device, &c->vk.mem, &c->ubo, sizeof(tints),
                         VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, host, tints) != 0 ||
-        vku_buffer_init(c->device, &c->mem, &c->staging, sizeof(texels),
+        vku_buffer_init(c->vk.device, &c->vk.mem, &c->staging, sizeof(texels),
                         VK_BUFFER_USAGE_TRANSFER_SRC_BIT, host, texels) != 0 ||
-        vku_buffer_init(c->device, &c->mem, &c->readback, SIZE * SIZE * 4,
+        vku_buffer_init(c->vk.device, &c->vk.mem, &c->readback, SIZE * SIZE * 4,
                         VK_BUFFER_USAGE_TRANSFER_DST_BIT, host, NULL) != 0) {
         return -1;
     }
@@ -132,16 +125,16 @@ create_resources(struct client *c)
         .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
         .aspect = VK_IMAGE_ASPECT_COLOR_BIT,
     };
-    if (vku_image_2d_init(c->device, &c->mem, &d, &c->tex) != 0) {
+    if (vku_image_2d_init(c->vk.device, &c->vk.mem, &d, &c->tex) != 0) {
         return -1;
     }
-    if (vku_color_target_init(c->device, &c->mem, SIZE, SIZE, &c->target) != 0 ||
-        vku_create_sampler(c->device, VK_FILTER_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+    if (vku_color_target_init(c->vk.device, &c->vk.mem, SIZE, SIZE, &c->target) != 0 ||
+        vku_create_sampler(c->vk.device, VK_FILTER_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
                            0.0f, &c->sampler) != 0) {
         return -1;
     }
     VkEventCreateInfo ei = {.sType = VK_STRUCTURE_TYPE_EVENT_CREATE_INFO};
-    TRY(vkCreateEvent(c->device, &ei, NULL, &c->event));
+    TRY(vkCreateEvent(c->vk.device, &ei, NULL, &c->event));
     return 0;
 }
 
@@ -152,9 +145,9 @@ create_pipeline(struct client *c)
         {0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
         {1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
     };
-    if (vku_create_set_layout(c->device, VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
+    if (vku_create_set_layout(c->vk.device, VK_DESCRIPTOR_SET_LAYOUT_CREATE_PUSH_DESCRIPTOR_BIT_KHR,
                               NULL, bindings, 2, &c->set_layout) != 0 ||
-        vku_create_pipeline_layout(c->device, &c->set_layout, VK_SHADER_STAGE_VERTEX_BIT,
+        vku_create_pipeline_layout(c->vk.device, &c->set_layout, VK_SHADER_STAGE_VERTEX_BIT,
                                    sizeof(uint32_t), &c->layout) != 0) {
         return -1;
     }
@@ -173,7 +166,7 @@ create_pipeline(struct client *c)
         .pipelineLayout = c->layout,
         .set = 0,
     };
-    TRY(vkCreateDescriptorUpdateTemplate(c->device, &ti, NULL, &c->tmpl));
+    TRY(vkCreateDescriptorUpdateTemplate(c->vk.device, &ti, NULL, &c->tmpl));
 
     VkSubpassDependency dep = {
         .srcSubpass = 0,
@@ -183,63 +176,64 @@ create_pipeline(struct client *c)
         .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
         .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
     };
-    if (vku_create_color_pass(c->device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_CLEAR,
+    if (vku_create_color_pass(c->vk.device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_CLEAR,
                               VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, &dep,
                               &c->render_pass) != 0 ||
-        vku_create_framebuffer(c->device, c->render_pass, c->target.view, SIZE, SIZE,
+        vku_create_framebuffer(c->vk.device, c->render_pass, c->target.view, SIZE, SIZE,
                                &c->framebuffer) != 0) {
         return -1;
     }
 
-    if (vku_create_module(c->device, push_client_vert_spv, sizeof(push_client_vert_spv),
+    if (vku_create_module(c->vk.device, push_client_vert_spv, sizeof(push_client_vert_spv),
                           &c->vs) != 0 ||
-        vku_create_module(c->device, push_client_frag_spv, sizeof(push_client_frag_spv),
+        vku_create_module(c->vk.device, push_client_frag_spv, sizeof(push_client_frag_spv),
                           &c->fs) != 0) {
         return -1;
     }
     struct vku_pipeline p;
     vku_pipeline_init_for_pass(&p, c->vs, c->fs, c->layout, c->render_pass, SIZE, SIZE);
-    if (vku_pipeline_create(c->device, &p, &c->pipeline) != 0) {
+    if (vku_pipeline_create(c->vk.device, &p, &c->pipeline) != 0) {
         return -1;
     }
 
-    return vku_create_commands(c->device, c->family, &c->pool, &c->cmd, 1, &c->fence);
+    return vku_create_commands(c->vk.device, c->vk.family, &c->vk.pool, &c->vk.cmd, 1,
+                               &c->vk.fence);
 }
 
 static int
 upload(struct client *c)
 {
-    if (vku_begin_commands(c->cmd, 0) != 0) {
+    if (vku_begin_commands(c->vk.cmd, 0) != 0) {
         return -1;
     }
     VkImageSubresourceRange level0 = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    vku_image_barrier(c->cmd, c->tex.image, level0, VK_IMAGE_LAYOUT_UNDEFINED,
+    vku_image_barrier(c->vk.cmd, c->tex.image, level0, VK_IMAGE_LAYOUT_UNDEFINED,
                       VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
                       VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
     VkBufferImageCopy region = {
         .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
         .imageExtent = {TEX, TEX, 1},
     };
-    vkCmdCopyBufferToImage(c->cmd, c->staging.buffer, c->tex.image,
+    vkCmdCopyBufferToImage(c->vk.cmd, c->staging.buffer, c->tex.image,
                            VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
-    vku_image_barrier(c->cmd, c->tex.image, level0, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+    vku_image_barrier(c->vk.cmd, c->tex.image, level0, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                       VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_TRANSFER_BIT,
                       VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT,
                       VK_ACCESS_SHADER_READ_BIT);
-    return vku_submit_and_wait(c->device, c->queue, c->fence, c->cmd, TIMEOUT_NS);
+    return vku_submit_and_wait(c->vk.device, c->vk.queue, c->vk.fence, c->vk.cmd, TIMEOUT_NS);
 }
 
 static int
 frame(struct client *c)
 {
-    if (vku_begin_commands(c->cmd, 0) != 0) {
+    if (vku_begin_commands(c->vk.cmd, 0) != 0) {
         return -1;
     }
-    vkCmdSetEvent(c->cmd, c->event, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+    vkCmdSetEvent(c->vk.cmd, c->event, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
     VkClearValue clear = {.color = {{0.1f, 0.1f, 0.1f, 1.0f}}};
-    vku_begin_render_pass(c->cmd, c->render_pass, c->framebuffer, SIZE, SIZE, &clear,
+    vku_begin_render_pass(c->vk.cmd, c->render_pass, c->framebuffer, SIZE, SIZE, &clear,
                           VK_SUBPASS_CONTENTS_INLINE);
-    vkCmdBindPipeline(c->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline);
+    vkCmdBindPipeline(c->vk.cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline);
     for (uint32_t q = 0; q < 4; q++) {
         struct push_data d = {
             .tint = {c->ubo.buffer, (VkDeviceSize)q * SLICE, 16},
@@ -258,19 +252,20 @@ frame(struct client *c)
                  .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
                  .pImageInfo = &d.tex},
             };
-            vkCmdPushDescriptorSetKHR(c->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 2, w);
+            vkCmdPushDescriptorSetKHR(c->vk.cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 2,
+                                      w);
         } else {
-            vkCmdPushDescriptorSetWithTemplateKHR(c->cmd, c->tmpl, c->layout, 0, &d);
+            vkCmdPushDescriptorSetWithTemplateKHR(c->vk.cmd, c->tmpl, c->layout, 0, &d);
         }
-        vkCmdPushConstants(c->cmd, c->layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(q), &q);
-        vkCmdDraw(c->cmd, 6, 1, 0, 0);
+        vkCmdPushConstants(c->vk.cmd, c->layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(q), &q);
+        vkCmdDraw(c->vk.cmd, 6, 1, 0, 0);
     }
-    vkCmdEndRenderPass(c->cmd);
+    vkCmdEndRenderPass(c->vk.cmd);
     VkBufferImageCopy region = {
         .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
         .imageExtent = {SIZE, SIZE, 1},
     };
-    vkCmdCopyImageToBuffer(c->cmd, c->target.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+    vkCmdCopyImageToBuffer(c->vk.cmd, c->target.image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                            c->readback.buffer, 1, &region);
     VkBufferMemoryBarrier host = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER,
@@ -281,38 +276,34 @@ frame(struct client *c)
         .buffer = c->readback.buffer,
         .size = VK_WHOLE_SIZE,
     };
-    vkCmdPipelineBarrier(c->cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
+    vkCmdPipelineBarrier(c->vk.cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0,
                          0, NULL, 1, &host, 0, NULL);
-    return vku_submit_and_wait(c->device, c->queue, c->fence, c->cmd, TIMEOUT_NS);
+    return vku_submit_and_wait(c->vk.device, c->vk.queue, c->vk.fence, c->vk.cmd, TIMEOUT_NS);
 }
 
 static void
 client_finish(struct client *c)
 {
-    if (c->device) {
-        vkDeviceWaitIdle(c->device);
-        vkDestroyFence(c->device, c->fence, NULL);
-        vkDestroyCommandPool(c->device, c->pool, NULL);
-        vkDestroyPipeline(c->device, c->pipeline, NULL);
-        vkDestroyShaderModule(c->device, c->vs, NULL);
-        vkDestroyShaderModule(c->device, c->fs, NULL);
-        vkDestroyFramebuffer(c->device, c->framebuffer, NULL);
-        vkDestroyRenderPass(c->device, c->render_pass, NULL);
-        vkDestroyDescriptorUpdateTemplate(c->device, c->tmpl, NULL);
-        vkDestroyPipelineLayout(c->device, c->layout, NULL);
-        vkDestroyDescriptorSetLayout(c->device, c->set_layout, NULL);
-        vkDestroyEvent(c->device, c->event, NULL);
-        vkDestroySampler(c->device, c->sampler, NULL);
-        vku_image_finish(c->device, &c->target);
-        vku_image_finish(c->device, &c->tex);
-        vku_buffer_finish(c->device, &c->readback);
-        vku_buffer_finish(c->device, &c->staging);
-        vku_buffer_finish(c->device, &c->ubo);
-        vkDestroyDevice(c->device, NULL);
+    VkDevice device = c->vk.device;
+    if (device) {
+        vkDeviceWaitIdle(device);
+        vkDestroyPipeline(device, c->pipeline, NULL);
+        vkDestroyShaderModule(device, c->vs, NULL);
+        vkDestroyShaderModule(device, c->fs, NULL);
+        vkDestroyFramebuffer(device, c->framebuffer, NULL);
+        vkDestroyRenderPass(device, c->render_pass, NULL);
+        vkDestroyDescriptorUpdateTemplate(device, c->tmpl, NULL);
+        vkDestroyPipelineLayout(device, c->layout, NULL);
+        vkDestroyDescriptorSetLayout(device, c->set_layout, NULL);
+        vkDestroyEvent(device, c->event, NULL);
+        vkDestroySampler(device, c->sampler, NULL);
+        vku_image_finish(device, &c->target);
+        vku_image_finish(device, &c->tex);
+        vku_buffer_finish(device, &c->readback);
+        vku_buffer_finish(device, &c->staging);
+        vku_buffer_finish(device, &c->ubo);
     }
-    if (c->instance) {
-        vkDestroyInstance(c->instance, NULL);
-    }
+    vku_client_finish(&c->vk);
 }
 
 int
@@ -333,9 +324,7 @@ main(int argc, char **argv)
         fprintf(stderr, "usage: push_client [--dump FILE] [FRAMES >= 2]\n");
         return 2;
     }
-    setvbuf(stdout, NULL, _IOLBF, 0);
-    if (volkInitialize() != VK_SUCCESS) {
-        printf("push_client: skip: no Vulkan loader (libvulkan.so.1)\n");
+    if (vku_load("push_client") != 0) {
         return EXIT_SKIP;
     }
     ret = create_device(&c);

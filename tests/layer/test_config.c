@@ -61,6 +61,48 @@ test_ranges(void)
     CHECK(lyr_config_parse_ranges(big, r, LYR_MAX_RANGES, &n) != 0);
 }
 
+/* Online mode's keys: a value each is read as, and one it refuses. */
+static const struct {
+    const char *env, *good, *bad;
+    uint64_t want, dflt; /* after `good`; by default and after `bad` */
+} stats_keys[] = {
+    {"OVERSHADE_STATS", "1", "yes", 1, 0},
+    {"OVERSHADE_STATS_INTERVAL", "5", "0", 5, 1},
+    {"OVERSHADE_STATS_MODES", "baseline", "baseline,nonsense", 1u << SIM_UNIT_BASELINE,
+     (1u << SIM_UNIT_COUNT) - 1},
+    {"OVERSHADE_STATS_MSAA", "4", "3", 4, 0},
+    {"OVERSHADE_STATS_THREADS", "3", "65", 3, 1},
+    {"OVERSHADE_STATS_MAX_MB", "64", "-1", 64ull << 20, 256ull << 20},
+};
+#define STATS_KEYS (sizeof(stats_keys) / sizeof(stats_keys[0]))
+
+enum stats_case { STATS_GOOD, STATS_BAD, STATS_WANT, STATS_DEFAULT };
+
+static void
+set_stats_keys(enum stats_case which)
+{
+    for (size_t i = 0; i < STATS_KEYS; i++) {
+        setenv(stats_keys[i].env, which == STATS_GOOD ? stats_keys[i].good : stats_keys[i].bad,
+               1);
+    }
+}
+
+/* Checks the online-mode fields of *cfg, in the order of stats_keys. */
+static void
+check_stats_keys(const struct lyr_config *cfg, enum stats_case which)
+{
+    const uint64_t got[STATS_KEYS] = {(uint64_t)cfg->stats,       cfg->stats_interval,
+                                      cfg->stats_units,           cfg->stats_msaa,
+                                      cfg->stats_threads,         cfg->stats_max_bytes};
+    for (size_t i = 0; i < STATS_KEYS; i++) {
+        uint64_t want = which == STATS_WANT ? stats_keys[i].want : stats_keys[i].dflt;
+        if (want != got[i]) {
+            fprintf(stderr, "%s:\n", stats_keys[i].env);
+        }
+        CHECK_EQ_U64(want, got[i]);
+    }
+}
+
 static void
 test_load(void)
 {
@@ -127,49 +169,21 @@ test_load(void)
     CHECK_EQ_STR(".", cfg.output);
     CHECK_EQ_U64(UINT64_MAX, lyr_config_last_frame(&cfg));
 
-    /* Online mode: defaults, then every key from the environment. */
-    CHECK_EQ_INT(0, cfg.stats);
-    CHECK_EQ_INT(1, cfg.stats_interval);
-    CHECK_EQ_INT((1u << SIM_UNIT_COUNT) - 1, cfg.stats_units);
-    CHECK_EQ_INT(0, cfg.stats_msaa);
-    CHECK_EQ_INT(1, cfg.stats_threads);
-    CHECK_EQ_U64(256ull << 20, cfg.stats_max_bytes);
-    setenv("OVERSHADE_STATS", "1", 1);
-    setenv("OVERSHADE_STATS_INTERVAL", "5", 1);
-    setenv("OVERSHADE_STATS_MODES", "baseline", 1);
-    setenv("OVERSHADE_STATS_MSAA", "4", 1);
-    setenv("OVERSHADE_STATS_THREADS", "3", 1);
-    setenv("OVERSHADE_STATS_MAX_MB", "64", 1);
+    /* Online mode: defaults, then every key from the environment, then
+     * malformed values, which keep the defaults. */
+    check_stats_keys(&cfg, STATS_DEFAULT);
+    set_stats_keys(STATS_GOOD);
     lyr_config_load(&cfg);
-    CHECK_EQ_INT(1, cfg.stats);
-    CHECK_EQ_INT(5, cfg.stats_interval);
-    CHECK_EQ_INT(1u << SIM_UNIT_BASELINE, cfg.stats_units);
-    CHECK_EQ_INT(4, cfg.stats_msaa);
-    CHECK_EQ_INT(3, cfg.stats_threads);
-    CHECK_EQ_U64(64ull << 20, cfg.stats_max_bytes);
-    /* Malformed values keep the defaults. */
-    setenv("OVERSHADE_STATS", "yes", 1);
-    setenv("OVERSHADE_STATS_INTERVAL", "0", 1);
-    setenv("OVERSHADE_STATS_MODES", "baseline,nonsense", 1);
-    setenv("OVERSHADE_STATS_MSAA", "3", 1);
-    setenv("OVERSHADE_STATS_THREADS", "65", 1);
-    setenv("OVERSHADE_STATS_MAX_MB", "-1", 1);
+    check_stats_keys(&cfg, STATS_WANT);
+    set_stats_keys(STATS_BAD);
     lyr_config_load(&cfg);
-    CHECK_EQ_INT(0, cfg.stats);
-    CHECK_EQ_INT(1, cfg.stats_interval);
-    CHECK_EQ_INT((1u << SIM_UNIT_COUNT) - 1, cfg.stats_units);
-    CHECK_EQ_INT(0, cfg.stats_msaa);
-    CHECK_EQ_INT(1, cfg.stats_threads);
-    CHECK_EQ_U64(256ull << 20, cfg.stats_max_bytes);
+    check_stats_keys(&cfg, STATS_DEFAULT);
     setenv("OVERSHADE_STATS_MSAA", "app", 1);
     lyr_config_load(&cfg);
     CHECK_EQ_INT(0, cfg.stats_msaa);
-    unsetenv("OVERSHADE_STATS");
-    unsetenv("OVERSHADE_STATS_INTERVAL");
-    unsetenv("OVERSHADE_STATS_MODES");
-    unsetenv("OVERSHADE_STATS_MSAA");
-    unsetenv("OVERSHADE_STATS_THREADS");
-    unsetenv("OVERSHADE_STATS_MAX_MB");
+    for (size_t i = 0; i < STATS_KEYS; i++) {
+        unsetenv(stats_keys[i].env);
+    }
 
     unlink(path);
     rmdir(dir);

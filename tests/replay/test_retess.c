@@ -98,6 +98,11 @@ test_flat(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
     CHECK(rc->retess_subpatches > 1);
     CHECK_EQ_U64(rc->retess_subpatches, rc->reyes_grids);
     CHECK(rc->rasterized <= 512 * rc->retess_subpatches);
+    /* Every subpatch on screen, every triangle kept: the Reyes count of
+     * whole grids is every diced point, and no more than the vertices of
+     * the kept triangles. */
+    CHECK_EQ_U64(rc->tes_invocations, rc->reyes_vertices_whole_grids);
+    CHECK_EQ_U64(rc->reyes_vertices_all, rc->reyes_vertices_whole_grids);
     sim_replay_result_destroy(r);
 
     /* One sample: every pixel is one fragment of one triangle. */

@@ -230,7 +230,12 @@ def read_bytes(path):
         return None
 
 
-def same_output(local, slurm, names=("sweep.csv", "jobs.csv", "spc-area.svg", "spc-msaa.svg")):
+# The figures' data and scripts, and their SVGs where gnuplot draws them.
+FIGURES = [n + ext for n in ("spc-area", "spc-msaa")
+           for ext in (".dat", ".gp") + ((".svg",) if shutil.which("gnuplot") else ())]
+
+
+def same_output(local, slurm, names=["sweep.csv", "jobs.csv"] + FIGURES):
     for name in names:
         a, b = read_bytes(os.path.join(local, name)), read_bytes(os.path.join(slurm, name))
         check(a is not None and a == b, "%s: %s differs from the local engine's" % (slurm, name))

@@ -6,8 +6,9 @@ cases:
              tests/replay/vkcube_replay.py), then a sweep over msaa=1,4 and
              the trace at two x values with --jobs 2: sweep.csv has one row
              per (job, frame, unit) with the axes' values, the numbers equal
-             a direct `overshade replay` with the same options, the figures
-             exist and parse as XML, and --jobs 1 writes the same bytes.  A
+             a direct `overshade replay` with the same options, the figures'
+             data have the expected lines and ticks, their SVGs (drawn by
+             gnuplot) parse as XML, and --jobs 1 writes the same bytes.  A
              sweep over QFM and PMU buffer sizes runs the three units, keeps
              their columns, equals a direct replay and draws their figures.  A
              sweep with a missing and a malformed trace beside the good one
@@ -19,8 +20,14 @@ cases:
   plot-only  figures drawn from a sweep.csv written here: QFM reduction
              against buffer size per MSAA rate, PMU savings, shaded per
              covered pixel against MSAA and against triangle area; their
-             lines, points and ticks; the same bytes twice; a table that is
+             lines, points and ticks (read from each figure's .dat and .gp),
+             their SVGs well-formed; the same bytes twice; without gnuplot
+             on PATH the data and scripts alone and a note; a table that is
              no sweep gives exit 1.
+
+Each figure NAME is NAME.dat (its points, one block per line, its label
+first), NAME.gp (the gnuplot script) and NAME.svg; the SVG is checked only
+where gnuplot is installed.
 
 usage: sweep_test.py CASE --overshade BIN [--manifest M]
 Exit: 0 pass, 1 fail, 77 skip (a required program is missing), 99 setup error.
@@ -28,6 +35,7 @@ Exit: 0 pass, 1 fail, 77 skip (a required program is missing), 99 setup error.
 import argparse
 import csv
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -38,6 +46,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from common import FAIL, capture_vkcube, check, unavailable  # noqa: E402
 
 SVG = "{http://www.w3.org/2000/svg}"
+GNUPLOT = shutil.which("gnuplot") is not None
+if not GNUPLOT:
+    print("gnuplot is not on PATH: the figures' SVGs are not checked")
 
 
 def run(cmd, cwd=None):
@@ -61,34 +72,49 @@ def read_bytes(path):
         return f.read()
 
 
-def svg_series(path):
-    """The figure's lines: [(legend label, number of points)]."""
-    root = ET.parse(path).getroot()
-    check(root.tag == SVG + "svg", "%s: root element %s" % (path, root.tag))
+def fig_blocks(path):
+    """A figure's lines from NAME.dat: [(label, [(x, y), ...])]."""
+    with open(path + ".dat") as f:
+        text = f.read()
     lines = []
-    for g in root.iter(SVG + "g"):
-        if g.get("class") != "series":
-            continue
-        label = g.find(SVG + "text").text
-        points = g.find(SVG + "polyline").get("points").split()
-        lines.append((label, len(points)))
+    for block in text.split("\n\n\n"):
+        rows = block.strip("\n").split("\n")
+        label = [r for r in rows if r.startswith("# ")][-1][2:]
+        points = [tuple(float(v) for v in r.split()) for r in rows if r and r[0] != "#"]
+        lines.append((label, points))
     return lines
 
 
-def svg_values(path, line):
-    """The y values of a figure's line, read back through its y ticks."""
-    root = ET.parse(path).getroot()
-    ticks = {float(t.text): float(t.get("y")) - 4.0
-             for t in root.iter(SVG + "text") if t.get("class") == "ytick"}
-    g = [g for g in root.iter(SVG + "g") if g.get("class") == "series"][line]
-    (v0, y0), (v1, y1) = min(ticks.items()), max(ticks.items())
-    return [v0 + (float(pt.split(",")[1]) - y0) / (y1 - y0) * (v1 - v0)
-            for pt in g.find(SVG + "polyline").get("points").split()]
+def fig_series(path):
+    """The figure's lines: [(legend label, number of points)]; the SVG,
+    where gnuplot drew it, parses as XML and names each line."""
+    lines = [(label, len(points)) for label, points in fig_blocks(path)]
+    if GNUPLOT:
+        root = ET.parse(path + ".svg").getroot()
+        check(root.tag == SVG + "svg", "%s.svg: root element %s" % (path, root.tag))
+        texts = {t.text for t in root.iter(SVG + "text")}
+        check(all(label in texts for label, _ in lines), "%s.svg: a legend is missing" % path)
+    return lines
 
 
-def svg_xticks(path):
-    root = ET.parse(path).getroot()
-    return [t.text for t in root.iter(SVG + "text") if t.get("class") == "xtick"]
+def fig_values(path, line):
+    """The y values of a figure's line."""
+    return [y for _, y in fig_blocks(path)[line][1]]
+
+
+def fig_xticks(path):
+    """The x ticks the script sets: their labels."""
+    with open(path + ".gp") as f:
+        for row in f:
+            if row.startswith("set xtics ("):
+                return [t.replace("''", "'") for t in re.findall(r"'((?:[^']|'')*)' [-+.0-9e]+",
+                                                                  row)]
+    return []
+
+
+def fig_files(name):
+    """The files of figure `name`."""
+    return [name + ".dat", name + ".gp"] + ([name + ".svg"] if GNUPLOT else [])
 
 
 # --- vkcube -----------------------------------------------------------------
@@ -156,33 +182,36 @@ def case_vkcube(args):
                   "msaa %s: samples column" % msaa)
 
         # Figures: spc-area and spc-msaa drawn, the units' figures skipped.
-        for name, lines in (("spc-area.svg", [("baseline, msaa=1", 2), ("baseline, msaa=4", 2)]),
-                            ("spc-msaa.svg", [("baseline, trace=vkcube.ovs@0.5", 2),
-                                              ("baseline, trace=vkcube.ovs@2", 2)])):
+        for name, lines in (("spc-area", [("baseline, msaa=1", 2), ("baseline, msaa=4", 2)]),
+                            ("spc-msaa", [("baseline, trace=vkcube.ovs@0.5", 2),
+                                          ("baseline, trace=vkcube.ovs@2", 2)])):
             path = os.path.join(two, name)
-            check(os.path.exists(path), "no " + name)
-            if os.path.exists(path):
-                check(svg_series(path) == lines, "%s: lines %r" % (name, svg_series(path)))
-        check(svg_xticks(os.path.join(two, "spc-area.svg")) == ["0.5", "2"],
-              "spc-area.svg ticks %r" % svg_xticks(os.path.join(two, "spc-area.svg")))
-        for name in ("qfm-reduction.svg", "pmu-savings.svg"):
-            check(not os.path.exists(os.path.join(two, name)), name + " drawn without its unit")
-            check(name + " skipped" in out, "no note that %s is skipped" % name)
+            check(all(os.path.exists(os.path.join(two, n)) for n in fig_files(name)),
+                  "no %r" % fig_files(name))
+            if os.path.exists(path + ".dat"):
+                check(fig_series(path) == lines, "%s: lines %r" % (name, fig_series(path)))
+        check(fig_xticks(os.path.join(two, "spc-area")) == ["0.5", "2"],
+              "spc-area ticks %r" % fig_xticks(os.path.join(two, "spc-area")))
+        for name in ("qfm-reduction", "pmu-savings"):
+            check(not os.path.exists(os.path.join(two, name + ".dat")),
+                  name + " drawn without its unit")
+            check(name + ".svg skipped" in out, "no note that %s is skipped" % name)
 
         # --jobs 1 writes the same bytes.
         rc, _, _ = run(sweep + ["--out", "one", "--jobs", "1"], cwd=tmp)
         check(rc == 0, "sweep --jobs 1 exited with %d" % rc)
-        for name in ("sweep.csv", "jobs.csv", "spc-area.svg", "spc-msaa.svg"):
+        for name in ["sweep.csv", "jobs.csv"] + fig_files("spc-area") + fig_files("spc-msaa"):
             a, b = os.path.join(two, name), os.path.join(tmp, "one", name)
             check(os.path.exists(b) and read_bytes(a) == read_bytes(b),
                   "%s differs between --jobs 2 and --jobs 1" % name)
 
         # --plot-only draws the same figures again.
-        for name in ("spc-area.svg", "spc-msaa.svg"):
+        figs = fig_files("spc-area") + fig_files("spc-msaa")
+        for name in figs:
             os.rename(os.path.join(two, name), os.path.join(tmp, name))
         rc, _, _ = run([args.overshade, "sweep", "--plot-only", "two"], cwd=tmp)
         check(rc == 0, "--plot-only exited with %d" % rc)
-        for name in ("spc-area.svg", "spc-msaa.svg"):
+        for name in figs:
             b = os.path.join(two, name)
             check(os.path.exists(b) and read_bytes(os.path.join(tmp, name)) == read_bytes(b),
                   "--plot-only: %s differs" % name)
@@ -219,12 +248,13 @@ def case_vkcube(args):
                 if not timing(k):
                     check(b.get(k) == v, "units %s: %s is %r in the sweep, %r in the replay"
                           % (a["unit"], k, b.get(k), v))
-        for name, n in (("qfm-reduction.svg", 2), ("pmu-savings.svg", 2)):
+        for name, n in (("qfm-reduction", 2), ("pmu-savings", 2)):
             path = os.path.join(units, name)
-            check(os.path.exists(path) and svg_series(path) == [("trace=vkcube.ovs", n)],
-                  "%s: lines %r" % (name, os.path.exists(path) and svg_series(path)))
-        check(svg_xticks(os.path.join(units, "qfm-reduction.svg")) == ["1", "unbounded"],
-              "qfm-reduction.svg ticks")
+            ok = os.path.exists(path + ".dat")
+            check(ok and fig_series(path) == [("trace=vkcube.ovs", n)],
+                  "%s: lines %r" % (name, ok and fig_series(path)))
+        check(fig_xticks(os.path.join(units, "qfm-reduction")) == ["1", "unbounded"],
+              "qfm-reduction ticks")
 
         # Failing jobs are named, the others complete.
         with open(os.path.join(tmp, "garbage.ovs"), "wb") as f:
@@ -362,50 +392,68 @@ def case_plot_only(args):
         write_table(os.path.join(d, "sweep.csv"))
         rc, out, err = run([args.overshade, "sweep", "--plot-only", d])
         check(rc == 0, "--plot-only exited with %d" % rc)
-        q = os.path.join(d, "qfm-reduction.svg")
+        q = os.path.join(d, "qfm-reduction")
         # The PMU's option does not split QFM's lines, nor QFM's the PMU's;
         # baseline's lines are split by neither.
         lines = [("msaa=%d, trace=scene,a.ovs@0.5" % m, len(ENTRIES)) for m in (1, 4, 16)]
-        check(os.path.exists(q) and svg_series(q) == lines,
-              "qfm-reduction.svg lines %r" % (os.path.exists(q) and svg_series(q)))
-        check(os.path.exists(q) and svg_xticks(q) == ENTRIES,
-              "qfm-reduction.svg ticks %r" % (os.path.exists(q) and svg_xticks(q)))
-        p = os.path.join(d, "pmu-savings.svg")
+        check(os.path.exists(q + ".dat") and fig_series(q) == lines,
+              "qfm-reduction lines %r" % (os.path.exists(q + ".dat") and fig_series(q)))
+        check(os.path.exists(q + ".gp") and fig_xticks(q) == ENTRIES,
+              "qfm-reduction ticks %r" % (os.path.exists(q + ".gp") and fig_xticks(q)))
+        p = os.path.join(d, "pmu-savings")
         lines = [("msaa=%d, trace=scene,a.ovs@0.5" % m, 2) for m in (1, 4, 16)]
-        check(os.path.exists(p) and svg_series(p) == lines,
-              "pmu-savings.svg lines %r" % (os.path.exists(p) and svg_series(p)))
-        m = os.path.join(d, "spc-msaa.svg")
+        check(os.path.exists(p + ".dat") and fig_series(p) == lines,
+              "pmu-savings lines %r" % (os.path.exists(p + ".dat") and fig_series(p)))
+        m = os.path.join(d, "spc-msaa")
         lines = ([("baseline, trace=scene,a.ovs@0.5", 3)]
                  + [("qfm, qfm-entries=%s, trace=scene,a.ovs@0.5" % e, 3) for e in ENTRIES]
                  + [("pmu, pmu-entries=%d, trace=scene,a.ovs@0.5" % p, 3) for p in (64, 512)])
-        check(os.path.exists(m) and svg_series(m) == lines,
-              "spc-msaa.svg lines %r" % (os.path.exists(m) and svg_series(m)))
-        a = os.path.join(d, "spc-area.svg")
-        check(os.path.exists(a) and len(svg_series(a)) == 3 * (1 + len(ENTRIES) + 2),
-              "spc-area.svg lines %r" % (os.path.exists(a) and svg_series(a)))
+        check(os.path.exists(m + ".dat") and fig_series(m) == lines,
+              "spc-msaa lines %r" % (os.path.exists(m + ".dat") and fig_series(m)))
+        a = os.path.join(d, "spc-area")
+        check(os.path.exists(a + ".dat") and len(fig_series(a)) == 3 * (1 + len(ENTRIES) + 2),
+              "spc-area lines %r" % (os.path.exists(a + ".dat") and fig_series(a)))
 
         # PMU savings at 512 entries: 10% of the quads.
-        at512 = svg_values(p, 0)[1]
-        check(abs(at512 - 10.0) < 0.05, "pmu-savings.svg: %.2f%% at 512 entries" % at512)
+        at512 = fig_values(p, 0)[1]
+        check(at512 == 10.0, "pmu-savings: %r%% at 512 entries" % at512)
         # Shaded per covered pixel divides by the screen pixels covered
         # (500 a frame), not by the pixel fragments (1000): 4 per sample.
-        base = svg_values(m, 0)
-        check(len(base) == 3 and all(abs(v - 4.0 * s) < 0.5 for v, s in zip(base, (1, 4, 16))),
-              "spc-msaa.svg: baseline at %r, expected 4, 16, 64" % base)
+        base = fig_values(m, 0)
+        check(base == [4.0, 16.0, 64.0], "spc-msaa: baseline at %r, expected 4, 16, 64" % base)
 
-        # baseline / qfm is 1 + entries here: each point is higher on the
-        # page than the one before (SVG y grows downwards).
-        root = ET.parse(q).getroot()
-        first = [g for g in root.iter(SVG + "g") if g.get("class") == "series"][0]
-        ys = [float(pt.split(",")[1]) for pt in first.find(SVG + "polyline").get("points").split()]
-        check(len(ys) == len(ENTRIES) and all(a > b for a, b in zip(ys, ys[1:])),
-              "qfm-reduction.svg: the reduction does not grow with the buffer: %r" % ys)
+        # baseline / qfm is about 1 + entries here: it grows with the
+        # buffer; unbounded is placed at 64 * 4, right of the largest number.
+        first = fig_blocks(q)[0][1]
+        check([x for x, _ in first] == [float(e) for e in ENTRIES[:-1]] + [256.0] and
+              all(a[1] < b[1] for a, b in zip(first, first[1:])) and first[0][1] == 2.0,
+              "qfm-reduction: the first line is %r" % first)
 
         # Same input, same bytes.
-        before = {n: read_bytes(os.path.join(d, n)) for n in os.listdir(d) if n.endswith(".svg")}
+        before = {n: read_bytes(os.path.join(d, n)) for n in os.listdir(d) if n != "sweep.csv"}
         rc, _, _ = run([args.overshade, "sweep", "--plot-only", d])
-        after = {n: read_bytes(os.path.join(d, n)) for n in os.listdir(d) if n.endswith(".svg")}
+        after = {n: read_bytes(os.path.join(d, n)) for n in os.listdir(d) if n != "sweep.csv"}
         check(rc == 0 and before == after, "--plot-only twice: different figures")
+        check(len(before) == 4 * len(fig_files("")), "figure files: %r" % sorted(before))
+
+        # Without gnuplot: the same data and scripts, no SVG, one note.
+        e = os.path.join(tmp, "e")
+        os.mkdir(e)
+        shutil.copy(os.path.join(d, "sweep.csv"), e)
+        env = dict(os.environ, PATH=os.path.join(tmp, "no-programs"))
+        p_ = subprocess.run([args.overshade, "sweep", "--plot-only", e], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        out = p_.stdout.decode()
+        print(out, end="")
+        check(p_.returncode == 0, "--plot-only without gnuplot: exit %d" % p_.returncode)
+        notes = [r for r in out.splitlines() if "gnuplot" in r]
+        check(len(notes) == 1 and "SVGs were not drawn" in notes[0] and
+              "gnuplot spc-area.gp qfm-reduction.gp pmu-savings.gp spc-msaa.gp" in notes[0],
+              "--plot-only without gnuplot: notes %r" % notes)
+        for n in os.listdir(d):
+            if n.endswith(".dat") or n.endswith(".gp"):
+                check(read_bytes(os.path.join(e, n)) == before[n], "without gnuplot: %s differs" % n)
+        check(not [n for n in os.listdir(e) if n.endswith(".svg")], "without gnuplot: an SVG")
 
         # Without the units: their figures are skipped with a note.
         with open(os.path.join(d, "sweep.csv")) as f:
@@ -419,16 +467,15 @@ def case_plot_only(args):
         check("qfm-reduction.svg skipped: it needs the units baseline and qfm" in out,
               "no note for qfm-reduction.svg: %r" % out)
         check("pmu-savings.svg skipped" in out, "no note for pmu-savings.svg")
-        check(not os.path.exists(os.path.join(d, "qfm-reduction.svg")), "qfm figure drawn")
+        check(not os.path.exists(q + ".dat"), "qfm figure drawn")
 
         # A table from before covered_screen_pixels: divided by covered_pixels.
         with open(os.path.join(d, "sweep.csv"), "w") as f:
             f.write("job,msaa,frame,unit,quads_shaded,lanes_shaded,covered_pixels\n"
                     "1,1,3,baseline,100,400,200\n2,4,3,baseline,300,1200,200\n")
         rc, out, _ = run([args.overshade, "sweep", "--plot-only", d])
-        old = svg_values(os.path.join(d, "spc-msaa.svg"), 0) if rc == 0 else []
-        check(len(old) == 2 and abs(old[0] - 2) < 0.05 and abs(old[1] - 6) < 0.05,
-              "spc-msaa.svg without covered_screen_pixels: %r" % old)
+        old = fig_values(m, 0) if rc == 0 else []
+        check(old == [2.0, 6.0], "spc-msaa without covered_screen_pixels: %r" % old)
 
         # A table that is no sweep, and no table.
         with open(os.path.join(d, "sweep.csv"), "w") as f:

@@ -12,7 +12,13 @@
  *     draw, is counted so, and matches baseline (the same picture, byte
  *     for byte; so does ssaa at 1 sample);
  *   - every unit writes every covered sample, and its image stays close
- *     to baseline's (PSNR).
+ *     to baseline's (PSNR);
+ *   - the triangle-area histogram on triangles of known areas (bin edges
+ *     exact, counts independent of threads);
+ *   - grid borders, QFM across them and the Reyes counts on a square of
+ *     two triangles, one grid or two (--qfm-grid-size 1);
+ *   - --early-tests off: occluded copies are shaded, the picture is the
+ *     same.
  */
 #include "fixture.h"
 
@@ -134,6 +140,175 @@ test_mesh(struct sim_ir_shader *vs, struct sim_ir_shader *fs, uint32_t samples)
     }
 }
 
+/* A right triangle with legs w and h at (x, y), in a frame whose sides
+ * are powers of two (pixel positions exact in clip space). */
+static void
+right_triangle(struct frame_fixture *f, float x, float y, float w, float h)
+{
+    static const uint8_t grey[4] = {128, 128, 128, 255};
+    uint16_t a = frame_vertex(f, x, y, grey), b = frame_vertex(f, x + w, y, grey);
+    uint16_t c = frame_vertex(f, x, y + h, grey);
+    frame_triangle(f, a, b, c);
+}
+
+/* raster.area_histogram: bin 0 below 2^-8 px^2, bin i holds
+ * [2^(i - 9), 2^(i - 8)), the last 4096 px^2 and above. */
+static void
+test_area_histogram(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
+{
+    static struct frame_fixture f;
+    static const struct {
+        float w, h;
+        uint32_t bin;
+    } tris[] = {
+        {1.0f / 16, 1.0f / 16, 0}, /* 1/512 px^2 */
+        {0.25f, 0.25f, 4},         /* 2^-5: a lower edge */
+        {1, 1, 8},                 /* 0.5 */
+        {1, 2, 9},                 /* 1: a lower edge */
+        {2, 2, 10},                /* 2 */
+        {3, 4, 11},                /* 6 */
+        {64, 64, 20},              /* 2048 = 2^11 */
+        {96, 96, 21},              /* 4608: the last bin */
+    };
+    const uint32_t n = sizeof(tris) / sizeof(tris[0]);
+    uint64_t expect[SIM_AREA_BINS] = {0};
+    struct sim_replay_result *r[2];
+
+    frame_init(&f, 128, 128, vs, fs);
+    for (uint32_t i = 0; i < n; i++) {
+        right_triangle(&f, 8.0f + (float)(i % 4) * 8.0f, 8.0f + (float)(i / 4) * 8.0f,
+                       tris[i].w, tris[i].h);
+        expect[tris[i].bin]++;
+    }
+    for (uint32_t t = 0; t < 2; t++) {
+        r[t] = frame_replay(&f, 1u << SIM_UNIT_BASELINE, 4, t + 1, NULL);
+        if (!r[t]) {
+            exit(TEST_SETUP_ERROR);
+        }
+    }
+    const struct sim_raster_counters *rc = sim_replay_result_raster(r[0]);
+    CHECK_EQ_U64(n, rc->rasterized);
+    for (uint32_t b = 0; b < SIM_AREA_BINS; b++) {
+        if (rc->area_histogram[b] != expect[b]) {
+            fprintf(stderr, "area bin %u: %" PRIu64 " triangles, expected %" PRIu64 "\n", b,
+                    rc->area_histogram[b], expect[b]);
+            test_failures++;
+        }
+    }
+    CHECK(memcmp(rc->area_histogram, sim_replay_result_raster(r[1])->area_histogram,
+                 sizeof(rc->area_histogram)) == 0);
+    sim_replay_result_destroy(r[0]);
+    sim_replay_result_destroy(r[1]);
+}
+
+/* The square (0, 0)-(4, 4) as A = (0,0) (4,0) (0,4) and B = (4,0) (4,4)
+ * (0,4), one sample per pixel: A covers the quads at (0, 0), (2, 0) and
+ * (0, 2), B those at (2, 0), (0, 2) and (2, 2).  In one grid QFM merges
+ * the shared quads (4 shaded) and no pixel is at a grid border; with a
+ * grid per triangle (grid size 1) the 8 pixels of the two shared quads
+ * are, QFM shades 6 quads, 4 of them (16 lanes) there, and with
+ * --qfm-cross-grid 4 again.  Reyes: 4 vertices in one grid, 3 + 3 in two. */
+static void
+test_grid_borders(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
+{
+    static struct frame_fixture f;
+    static const uint8_t grey[4] = {128, 128, 128, 255};
+    static const struct {
+        uint32_t grid_size, cross;
+        uint64_t border_pixels, qfm_quads, qfm_border_lanes, base_border_lanes, reyes;
+    } cases[] = {
+        {0, SIM_SWITCH_OFF, 0, 4, 0, 0, 4},
+        {1, SIM_SWITCH_OFF, 8, 6, 16, 16, 6},
+        {1, SIM_SWITCH_ON, 8, 4, 8, 16, 6},
+    };
+    const uint32_t units = (1u << SIM_UNIT_BASELINE) | (1u << SIM_UNIT_QFM);
+
+    frame_init(&f, 16, 16, vs, fs);
+    uint16_t a = frame_vertex(&f, 0, 0, grey), b = frame_vertex(&f, 4, 0, grey);
+    uint16_t c = frame_vertex(&f, 0, 4, grey), d = frame_vertex(&f, 4, 4, grey);
+    frame_triangle(&f, a, b, c);
+    frame_triangle(&f, b, d, c);
+    for (uint32_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct sim_replay_options opt;
+        memset(&opt, 0, sizeof(opt));
+        opt.qfm.grid_size = cases[i].grid_size;
+        opt.qfm.cross_grid = cases[i].cross;
+        struct sim_replay_result *r = frame_replay(&f, units, 1, 1, &opt);
+        if (!r) {
+            exit(TEST_SETUP_ERROR);
+        }
+        const struct sim_raster_counters *rc = sim_replay_result_raster(r);
+        const struct sim_unit_counters *q = sim_replay_result_unit(r, SIM_UNIT_QFM);
+        const struct sim_unit_counters *base = sim_replay_result_unit(r, SIM_UNIT_BASELINE);
+        printf("grid size %u, cross-grid %s: %" PRIu64 " border pixels, qfm %" PRIu64
+               " quads (%" PRIu64 " lanes at borders), reyes %" PRIu64 "\n",
+               cases[i].grid_size, cases[i].cross == SIM_SWITCH_ON ? "on" : "off",
+               rc->grid_border_pixels, q->quads_shaded, q->lanes_at_grid_borders,
+               rc->reyes_vertices);
+        CHECK_EQ_U64(cases[i].border_pixels, rc->grid_border_pixels);
+        CHECK_EQ_U64(cases[i].qfm_quads, q->quads_shaded);
+        CHECK_EQ_U64(cases[i].qfm_border_lanes, q->lanes_at_grid_borders);
+        CHECK_EQ_U64(cases[i].base_border_lanes, base->lanes_at_grid_borders);
+        CHECK_EQ_U64(6, base->quads_shaded);
+        CHECK_EQ_U64(cases[i].reyes, rc->reyes_vertices);
+        CHECK_EQ_U64(cases[i].reyes, rc->reyes_vertices_all);
+        CHECK_EQ_U64(cases[i].reyes, rc->reyes_vertices_whole_grids); /* not tessellated */
+        /* the corners lie in pixels (0 or 4, 0 or 4), off the shared quads */
+        CHECK_EQ_U64(0, rc->reyes_vertices_at_grid_borders);
+        CHECK_EQ_U64(cases[i].cross == SIM_SWITCH_ON ? 2 : 0,
+                     q->qfm_cross_merges);
+        CHECK_EQ_U64(base->samples_written, q->samples_written);
+        sim_replay_result_destroy(r);
+    }
+}
+
+/* --early-tests off: the square drawn twice, the second copy behind
+ * (LESS fails at equal depth).  With early tests its quads are culled
+ * before shading; without, they are shaded and fail the late test: twice
+ * the lanes, the same picture, and its grid stays out of the visible
+ * Reyes count only with early tests. */
+static void
+test_early_tests_off(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
+{
+    static struct frame_fixture f;
+    static const uint8_t grey[4] = {128, 128, 128, 255};
+    struct sim_replay_result *r[2];
+
+    frame_init(&f, 16, 16, vs, fs);
+    f.draws[0].state.depth_compare = VK_COMPARE_OP_LESS;
+    for (int copy = 0; copy < 2; copy++) {
+        uint16_t a = frame_vertex(&f, 0, 0, grey), b = frame_vertex(&f, 8, 0, grey);
+        uint16_t c = frame_vertex(&f, 0, 8, grey), d = frame_vertex(&f, 8, 8, grey);
+        frame_triangle(&f, a, b, c);
+        frame_triangle(&f, b, d, c);
+    }
+    for (uint32_t i = 0; i < 2; i++) {
+        struct sim_replay_options opt;
+        memset(&opt, 0, sizeof(opt));
+        opt.early_tests = i ? SIM_SWITCH_OFF : SIM_SWITCH_ON;
+        opt.qfm.grid_size = 2; /* a grid per copy */
+        r[i] = frame_replay(&f, 1u << SIM_UNIT_BASELINE, 1, 1, &opt);
+        if (!r[i]) {
+            exit(TEST_SETUP_ERROR);
+        }
+    }
+    const struct sim_unit_counters *on = sim_replay_result_unit(r[0], SIM_UNIT_BASELINE);
+    const struct sim_unit_counters *off = sim_replay_result_unit(r[1], SIM_UNIT_BASELINE);
+    CHECK_EQ_U64(2 * on->lanes_shaded, off->lanes_shaded);
+    CHECK_EQ_U64(on->samples_written, 64);
+    uint32_t w, h;
+    uint8_t *i0 = sim_replay_result_image_rgba8(r[0], SIM_UNIT_BASELINE, 0, &w, &h);
+    uint8_t *i1 = sim_replay_result_image_rgba8(r[1], SIM_UNIT_BASELINE, 0, &w, &h);
+    CHECK(i0 && i1 && memcmp(i0, i1, (size_t)w * h * 4) == 0);
+    free(i0);
+    free(i1);
+    CHECK_EQ_U64(4, sim_replay_result_raster(r[0])->reyes_vertices);
+    CHECK_EQ_U64(8, sim_replay_result_raster(r[0])->reyes_vertices_all);
+    CHECK_EQ_U64(8, sim_replay_result_raster(r[1])->reyes_vertices);
+    sim_replay_result_destroy(r[0]);
+    sim_replay_result_destroy(r[1]);
+}
+
 /* Bad unit options are refused before anything runs. */
 static void
 test_bad_options(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
@@ -157,6 +332,9 @@ main(void)
     test_mesh(vs, fs, 1);
     test_mesh(vs, fs, 4);
     test_bad_options(vs, fs);
+    test_area_histogram(vs, fs);
+    test_grid_borders(vs, fs);
+    test_early_tests_off(vs, fs);
     sim_ir_shader_destroy(vs);
     sim_ir_shader_destroy(fs);
     return test_failures ? TEST_FAIL : TEST_PASS;

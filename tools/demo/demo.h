@@ -13,6 +13,8 @@
  *   demo_texture.c  procedural textures and their mip chains
  *   demo_render.c   descriptors, pipelines, per-frame uniforms and recording
  *   demo_math.c     4x4 matrices
+ *   demo_common.c   what the tests' Vulkan clients share with the demo
+ *                   (demo_common.h)
  */
 #ifndef DEMO_H
 #define DEMO_H
@@ -30,6 +32,8 @@
 #endif
 #include <volk.h>
 #pragma GCC diagnostic pop
+
+#include "tools/demo/demo_common.h"
 
 #define DEMO_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -13,17 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-/* volk's implementation is third-party code; our warning set is not its. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmissing-prototypes"
-#pragma GCC diagnostic ignored "-Wstrict-prototypes"
-#pragma GCC diagnostic ignored "-Wshadow"
-#pragma GCC diagnostic ignored "-Wpedantic"
-#define VOLK_IMPLEMENTATION
 #include "demo.h"
-#pragma GCC diagnostic pop
 
 #define DEFAULT_OFFSCREEN_FRAMES 100
 
@@ -221,21 +212,6 @@ parse_options(int argc, char **argv, struct demo_options *o)
     return DEMO_OK;
 }
 
-static double
-now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int
-compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 static void
 print_stats(struct demo *d, uint32_t slot, uint64_t frame)
 {
@@ -319,7 +295,7 @@ complete(struct demo *d, uint32_t slot, int64_t frame, double *done, uint64_t n_
 {
     DEMO_VK(vkWaitForFences(d->device, 1, &d->frames[slot].fence, VK_TRUE, UINT64_MAX));
     if (frame >= 0 && (uint64_t)frame < n_done) {
-        done[frame] = now_s();
+        done[frame] = demo_common_now_s();
         if (d->stats_pool) {
             print_stats(d, slot, (uint64_t)frame + d->opt.first_frame);
         }
@@ -340,7 +316,7 @@ run(struct demo *d)
     for (uint32_t i = 0; i < DEMO_FRAMES_IN_FLIGHT; i++) {
         in_slot[i] = -1;
     }
-    double start = now_s();
+    double start = demo_common_now_s();
     uint64_t frames = 0;
     int status = DEMO_OK;
     while (status == DEMO_OK && (d->opt.frames == 0 || frames < d->opt.frames)) {
@@ -368,7 +344,7 @@ run(struct demo *d)
     if (status == DEMO_OK && frames > 0) {
         uint64_t timed = frames < n_timed ? frames : n_timed;
         printf("overshade-demo: %llu frames in %.3f s; first frame %.1f ms\n",
-               (unsigned long long)frames, now_s() - start, (done[0] - start) * 1e3);
+               (unsigned long long)frames, demo_common_now_s() - start, (done[0] - start) * 1e3);
         if (timed > 1) {
             double *dt = calloc(timed - 1, sizeof(*dt));
             if (dt) {
@@ -377,7 +353,7 @@ run(struct demo *d)
                     dt[i - 1] = done[i] - done[i - 1];
                     sum += dt[i - 1];
                 }
-                qsort(dt, timed - 1, sizeof(*dt), compare_double);
+                qsort(dt, timed - 1, sizeof(*dt), demo_common_compare_double);
                 printf("overshade-demo: frame time %.2f ms mean, %.2f ms median, %.2f-%.2f ms "
                        "(frames 1-%llu)\n",
                        sum / (double)(timed - 1) * 1e3, dt[(timed - 1) / 2] * 1e3, dt[0] * 1e3,

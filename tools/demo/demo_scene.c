@@ -268,6 +268,25 @@ hair_patches(struct demo_geometry *g, uint32_t count, float radius)
     return DEMO_OK;
 }
 
+/* Indices of the (cols + 1) x (rows + 1) vertex grid g holds, row by row:
+ * two triangles a quad, (a, c, b) and (b, c, e) with a, b along a row. */
+static void
+grid_triangles(struct demo_geometry *g, uint32_t cols, uint32_t rows)
+{
+    uint32_t *idx = g->indices;
+    for (uint32_t j = 0; j < rows; j++) {
+        for (uint32_t i = 0; i < cols; i++) {
+            uint32_t a = j * (cols + 1) + i, b = a + 1, c = a + cols + 1, e = c + 1;
+            uint32_t quad[6] = {a, c, b, b, c, e};
+            memcpy(idx, quad, sizeof(quad));
+            idx += 6;
+        }
+    }
+    g->vertex_count = (cols + 1) * (rows + 1);
+    g->index_count = cols * rows * 6;
+    g->primitive_vertices = 3;
+}
+
 /* Ordinary meshes: a torus (major radius 1, minor `minor`) or, with
  * minor == 0, a unit sphere; `seg` x `rings` quads, two triangles each,
  * counter-clockwise seen from outside. */
@@ -298,19 +317,8 @@ mesh_surface(struct demo_geometry *g, uint32_t seg, uint32_t rings, float minor)
             }
         }
     }
-    uint32_t *idx = g->indices;
-    for (uint32_t j = 0; j < rings; j++) {
-        for (uint32_t i = 0; i < seg; i++) {
-            uint32_t a = j * (seg + 1) + i, b = a + 1, c = a + seg + 1, e = c + 1;
-            /* u runs around +y clockwise seen from above: (a, c, b) faces out. */
-            uint32_t quad[6] = {a, c, b, b, c, e};
-            memcpy(idx, quad, sizeof(quad));
-            idx += 6;
-        }
-    }
-    g->vertex_count = (seg + 1) * (rings + 1);
-    g->index_count = seg * rings * 6;
-    g->primitive_vertices = 3;
+    /* u runs around +y clockwise seen from above: (a, c, b) faces out. */
+    grid_triangles(g, seg, rings);
     return DEMO_OK;
 }
 
@@ -329,18 +337,7 @@ mesh_floor(struct demo_geometry *g, uint32_t n, float size)
                 (struct demo_mesh_vertex){{x, 0.0f, z}, {0.0f, 1.0f, 0.0f}, {x / 4.0f, z / 4.0f}};
         }
     }
-    uint32_t *idx = g->indices;
-    for (uint32_t j = 0; j < n; j++) {
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t a = j * (n + 1) + i, b = a + 1, c = a + n + 1, e = c + 1;
-            uint32_t quad[6] = {a, c, b, b, c, e};
-            memcpy(idx, quad, sizeof(quad));
-            idx += 6;
-        }
-    }
-    g->vertex_count = (n + 1) * (n + 1);
-    g->index_count = n * n * 6;
-    g->primitive_vertices = 3;
+    grid_triangles(g, n, n);
     return DEMO_OK;
 }
 

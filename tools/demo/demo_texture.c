@@ -212,18 +212,9 @@ barrier(VkCommandBuffer cmd, VkImage image, uint32_t level, uint32_t count, VkIm
         VkImageLayout to, VkAccessFlags src_access, VkAccessFlags dst_access,
         VkPipelineStageFlags src_stage, VkPipelineStageFlags dst_stage)
 {
-    VkImageMemoryBarrier b = {
-        .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER,
-        .srcAccessMask = src_access,
-        .dstAccessMask = dst_access,
-        .oldLayout = from,
-        .newLayout = to,
-        .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
-        .image = image,
-        .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, level, count, 0, 1},
-    };
-    vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &b);
+    VkImageSubresourceRange range = {VK_IMAGE_ASPECT_COLOR_BIT, level, count, 0, 1};
+    demo_common_image_barrier(cmd, image, range, from, to, src_stage, src_access, dst_stage,
+                              dst_access);
 }
 
 int

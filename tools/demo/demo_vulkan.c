@@ -52,17 +52,6 @@ demo_vk_result_name(VkResult r)
     }
 }
 
-static int
-has_extension(const VkExtensionProperties *exts, uint32_t n, const char *name)
-{
-    for (uint32_t i = 0; i < n; i++) {
-        if (strcmp(exts[i].extensionName, name) == 0) {
-            return 1;
-        }
-    }
-    return 0;
-}
-
 int
 demo_vulkan_create_instance(struct demo *d)
 {
@@ -81,8 +70,9 @@ demo_vulkan_create_instance(struct demo *d)
             return DEMO_ERROR;
         }
         VkResult r = vkEnumerateInstanceExtensionProperties(NULL, &n, props);
-        int surface = r == VK_SUCCESS && has_extension(props, n, VK_KHR_SURFACE_EXTENSION_NAME);
-        int xcb = r == VK_SUCCESS && has_extension(props, n, "VK_KHR_xcb_surface");
+        int surface =
+            r == VK_SUCCESS && demo_common_has_extension(props, n, VK_KHR_SURFACE_EXTENSION_NAME);
+        int xcb = r == VK_SUCCESS && demo_common_has_extension(props, n, "VK_KHR_xcb_surface");
         free(props);
         if (!surface || !xcb) {
             demo_log("the Vulkan loader offers no %s; run with --offscreen",
@@ -246,7 +236,7 @@ demo_vulkan_create_device(struct demo *d)
             return DEMO_ERROR;
         }
         r = vkEnumerateDeviceExtensionProperties(d->physical, NULL, &ne, props);
-        int swapchain = r == VK_SUCCESS && has_extension(props, ne, "VK_KHR_swapchain");
+        int swapchain = r == VK_SUCCESS && demo_common_has_extension(props, ne, "VK_KHR_swapchain");
         free(props);
         if (!swapchain) {
             demo_log("the device \"%s\" has no VK_KHR_swapchain; run with --offscreen",

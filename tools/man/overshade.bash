@@ -23,7 +23,8 @@ _overshade()
         COMPREPLY=($(compgen -W "1 2 4 8 16" -- "$cur")); return ;;
     --stage)
         COMPREPLY=($(compgen -W "vert tesc tese geom frag comp" -- "$cur")); return ;;
-    --qfm-empty|--qfm-evict-merge|--qfm-centroid|--cps-lod-compensation)
+    --qfm-empty|--qfm-evict-merge|--qfm-centroid|--qfm-cross-grid|--early-tests|\
+    --cps-lod-compensation)
         COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
     --amfs-filter)
         COMPREPLY=($(compgen -W "nearest bilinear" -- "$cur")); return ;;
@@ -32,8 +33,9 @@ _overshade()
     info)   opts="--json --objects" ;;
     spirv)  opts="--stage --entry --ir" ;;
     shader) opts="--pipeline --draw --stage --glsl --hlsl --spirv" ;;
-    replay) opts="--out --frames --modes --msaa --threads --repeat --retessellate
+    replay) opts="--out --frames --modes --msaa --threads --repeat --retessellate --early-tests
                   --qfm-entries --qfm-window --qfm-empty --qfm-evict-merge --qfm-centroid
+                  --qfm-cross-grid
                   --pmu-entries --pmu-edges --cps-rate --cps-foveated
                   --cps-lod-compensation --cps-rate-from --amfs-eta --amfs-filter" ;;
     sweep)  opts="--out --jobs --frames --modes --axis --set --plot-only --engine --partition
