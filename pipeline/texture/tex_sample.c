@@ -361,11 +361,17 @@ static int32_t
 ewa_index(int32_t i, int32_t size, int32_t offset, uint32_t mode, int base_pot)
 {
     float fs = (float)size, c = (float)i / fs;
+    /* floor(i / size * size) in float: i itself where size is a power of
+     * two and i is a float exactly (the division and the product are then
+     * exact), which spares the division the per-column loop would make. */
+    int32_t corner = (size & (size - 1)) == 0 && i > -(1 << 24) && i < (1 << 24)
+                         ? i
+                         : lp_itrunc(floorf(c * fs));
 
     switch (mode) {
     case VK_SAMPLER_ADDRESS_MODE_REPEAT:
         if (base_pot) {
-            return (lp_itrunc(floorf(c * fs)) + offset) & (size - 1);
+            return (corner + offset) & (size - 1);
         } else {
             float f;
             int32_t x;
@@ -386,9 +392,9 @@ ewa_index(int32_t i, int32_t size, int32_t offset, uint32_t mode, int base_pot)
         return x < 0 ? 0 : x >= size ? size - 1 : x;
     }
     case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER:
-        return lp_itrunc(floorf(c * fs)) + offset;
+        return corner + offset;
     default:
-        return sim_tex_wrap(lp_itrunc(floorf(c * fs)) + offset, size, mode);
+        return sim_tex_wrap(corner + offset, size, mode);
     }
 }
 
