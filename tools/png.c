@@ -44,6 +44,11 @@ cli_png_write(const char *path, const uint8_t *rgba, uint32_t width, uint32_t he
         goto destroy_png;
     }
     png_init_io(png, f);
+    /* A replay writes dozens of frame-sized pictures: zlib level 3 with the
+     * Sub filter takes about a third of the default's time (level 6, every
+     * filter tried per row) for files about 10 % larger. */
+    png_set_compression_level(png, 3);
+    png_set_filter(png, PNG_FILTER_TYPE_BASE, PNG_FILTER_SUB);
     png_set_IHDR(png, info, width, height, 8, alpha ? PNG_COLOR_TYPE_RGBA : PNG_COLOR_TYPE_RGB,
                  PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);

@@ -19,6 +19,7 @@
  * happens in setup, on the snapped vertices.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pipeline/front/front.h"
@@ -236,36 +237,87 @@ clip_begin(struct sim_draw_ctx *dc)
     return SIM_REPLAY_ERROR_OK;
 }
 
+/* The planes a primitive's vertices are outside of (bit p: plane p), or
+ * DROPPED when it is wholly outside one plane or culled by distance. */
+#define DROPPED UINT32_MAX
+
+static uint32_t
+classify(struct sim_draw_ctx *dc, const struct plane *planes, uint32_t plane_count,
+         const struct sim_geom_prim *prim)
+{
+    uint32_t out_all = ~0u, out_any = 0;
+
+    for (uint32_t k = 0; k < prim->count; k++) {
+        uint32_t code = 0;
+        for (uint32_t p = 0; p < plane_count; p++) {
+            float d = plane_dist(&planes[p], vertex_words(dc, prim->v[k]), p);
+            if (!(d >= 0)) { /* NaN counts as outside */
+                code |= 1u << p;
+            }
+        }
+        out_all &= code;
+        out_any |= code;
+    }
+    return out_all || culled_by_distance(dc, prim) ? DROPPED : out_any;
+}
+
+/* Primitives classified on the replay's workers, CLASSIFY_CHUNK to a job:
+ * each job writes only its own codes, so the result does not depend on
+ * the number of workers. */
+#define CLASSIFY_CHUNK 1024
+
+struct classify_job {
+    struct sim_draw_ctx *dc;
+    const struct plane *planes;
+    uint32_t plane_count;
+    size_t count;
+    uint32_t *codes;
+};
+
+static void
+classify_job_run(void *data, uint32_t worker, uint32_t index)
+{
+    const struct classify_job *j = data;
+    const struct sim_geom_prim *prims = j->dc->geom.prims.data;
+    size_t end = ((size_t)index + 1) * CLASSIFY_CHUNK;
+
+    (void)worker;
+    for (size_t t = (size_t)index * CLASSIFY_CHUNK; t < end && t < j->count; t++) {
+        j->codes[t] = classify(j->dc, j->planes, j->plane_count, &prims[t]);
+    }
+}
+
 static enum sim_replay_error
 clip_run(struct sim_draw_ctx *dc)
 {
     struct plane planes[MAX_PLANES];
     uint32_t plane_count = make_planes(dc, planes);
     size_t prim_count = dc->geom.prims.count;
+    uint32_t *codes = NULL;
 
     dc->geom.clipped.count = 0;
     dc->counters->primitives += prim_count;
-    for (size_t t = 0; t < prim_count; t++) {
-        const struct sim_geom_prim *prim = (const struct sim_geom_prim *)dc->geom.prims.data + t;
-        uint32_t out_all = ~0u, out_any = 0;
-        for (uint32_t k = 0; k < prim->count; k++) {
-            uint32_t code = 0;
-            for (uint32_t p = 0; p < plane_count; p++) {
-                float d = plane_dist(&planes[p], vertex_words(dc, prim->v[k]), p);
-                if (!(d >= 0)) { /* NaN counts as outside */
-                    code |= 1u << p;
-                }
-            }
-            out_all &= code;
-            out_any |= code;
+    if (dc->parallel && dc->workers > 1 && prim_count > CLASSIFY_CHUNK) {
+        /* Without room for the codes, the loop below classifies. */
+        codes = malloc(prim_count * sizeof(*codes));
+        if (codes) {
+            struct classify_job j = {dc, planes, plane_count, prim_count, codes};
+            dc->parallel(dc->pool, (uint32_t)((prim_count + CLASSIFY_CHUNK - 1) / CLASSIFY_CHUNK),
+                         classify_job_run, &j);
         }
-        if (out_all || culled_by_distance(dc, prim)) {
+    }
+    enum sim_replay_error err = SIM_REPLAY_ERROR_OK;
+    for (size_t t = 0; t < prim_count && !err; t++) {
+        const struct sim_geom_prim *prim = (const struct sim_geom_prim *)dc->geom.prims.data + t;
+        uint32_t out_any = codes ? codes[t] : classify(dc, planes, plane_count, prim);
+        if (out_any == DROPPED) {
             continue; /* wholly outside one plane */
         }
         if (!out_any) {
             struct sim_geom_prim *o = sim_array_grow(&dc->geom.clipped, sizeof(*o), 1);
             if (!o) {
-                return SIM_REPLAY_ERROR_NOMEM;
+                err = SIM_REPLAY_ERROR_NOMEM;
+                break;
             }
             *o = *prim;
             continue;
@@ -276,7 +328,7 @@ clip_run(struct sim_draw_ctx *dc)
         }
         if (prim->count == 2) {
             if (!clip_line(dc, planes, plane_count, out_any, prim)) {
-                return SIM_REPLAY_ERROR_NOMEM;
+                err = SIM_REPLAY_ERROR_NOMEM;
             }
             continue;
         }
@@ -287,14 +339,17 @@ clip_run(struct sim_draw_ctx *dc)
                 continue;
             }
             if (!clip_polygon(dc, &planes[p], p, poly[cur], n, poly[cur ^ 1], &n)) {
-                return SIM_REPLAY_ERROR_NOMEM;
+                n = 0;
+                err = SIM_REPLAY_ERROR_NOMEM;
+                break;
             }
             cur ^= 1;
         }
         for (uint32_t i = 1; i + 1 < n; i++) {
             struct sim_geom_prim *o = sim_array_grow(&dc->geom.clipped, sizeof(*o), 1);
             if (!o) {
-                return SIM_REPLAY_ERROR_NOMEM;
+                err = SIM_REPLAY_ERROR_NOMEM;
+                break;
             }
             o->count = 3;
             o->v[0] = poly[cur][0];
@@ -306,7 +361,8 @@ clip_run(struct sim_draw_ctx *dc)
             o->subpatch = prim->subpatch;
         }
     }
-    return SIM_REPLAY_ERROR_OK;
+    free(codes);
+    return err;
 }
 
 const struct sim_stage_ops sim_stage_clip = {

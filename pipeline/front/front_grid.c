@@ -137,26 +137,6 @@ grid_connect(const struct sim_draw_ctx *dc, struct sim_tri *t, uint32_t n, int b
     }
 }
 
-/* The grids of a draw, connected on the replay's workers: grid k is
- * tris[start[k]] .. tris[start[k + 1]]; each worker sorts in its own
- * refs and edges, and each grid writes only its own triangles. */
-struct grids_job {
-    const struct sim_draw_ctx *dc;
-    struct sim_tri *tris;
-    const size_t *start;
-    const uint8_t *by_position; /* per grid */
-    struct vref *refs;          /* 3 * SIM_GRID_MAX per worker */
-    struct edge *edges;         /* 3 * SIM_GRID_MAX per worker */
-};
-
-static void
-grids_job_run(void *data, uint32_t worker, uint32_t k)
-{
-    struct grids_job *j = data;
-    grid_connect(j->dc, j->tris + j->start[k], (uint32_t)(j->start[k + 1] - j->start[k]),
-                 j->by_position[k], j->refs + (size_t)worker * 3 * SIM_GRID_MAX,
-                 j->edges + (size_t)worker * 3 * SIM_GRID_MAX);
-}
 
 /* Spreads the low 16 bits of v to the even bits. */
 static uint32_t
@@ -275,6 +255,39 @@ grid_order(const struct sim_draw_ctx *dc, struct sim_tri *t, uint32_t n, struct 
     memcpy(t, tmp, (size_t)n * sizeof(*t));
 }
 
+/* The grids of a draw, ordered and connected on the replay's workers:
+ * grid k is tris[start[k]] .. tris[start[k + 1]]; each worker sorts in its
+ * own refs, edges, keys and tmp, and each grid writes only its own
+ * triangles, so the result does not depend on the number of workers. */
+struct grids_job {
+    const struct sim_draw_ctx *dc;
+    struct sim_tri *tris;
+    const size_t *start;
+    const uint8_t *by_position; /* per grid */
+    struct vref *refs;          /* 3 * SIM_GRID_MAX per worker */
+    struct edge *edges;         /* 3 * SIM_GRID_MAX per worker */
+    struct order_key *keys;     /* SIM_GRID_MAX per worker, or NULL */
+    struct sim_tri *tmp;        /* SIM_GRID_MAX per worker, or NULL */
+};
+
+static void
+grids_job_run(void *data, uint32_t worker, uint32_t k)
+{
+    struct grids_job *j = data;
+    struct sim_tri *t = j->tris + j->start[k];
+    uint32_t n = (uint32_t)(j->start[k + 1] - j->start[k]);
+
+    if (j->keys) {
+        grid_order(j->dc, t, n, j->keys + (size_t)worker * SIM_GRID_MAX,
+                   j->tmp + (size_t)worker * SIM_GRID_MAX);
+    }
+    for (uint32_t m = 0; m < n; m++) {
+        t[m].grid_index = m;
+    }
+    grid_connect(j->dc, t, n, j->by_position[k], j->refs + (size_t)worker * 3 * SIM_GRID_MAX,
+                 j->edges + (size_t)worker * 3 * SIM_GRID_MAX);
+}
+
 enum sim_replay_error
 sim_front_grids(struct sim_draw_ctx *dc)
 {
@@ -291,8 +304,9 @@ sim_front_grids(struct sim_draw_ctx *dc)
     size_t *start;
     uint8_t *by_pos;
     uint32_t size = dc->grid_size && dc->grid_size <= SIM_GRID_MAX ? dc->grid_size : SIM_GRID_MAX;
-    struct order_key *keys = NULL;
-    struct sim_tri *tmp = NULL;
+    int ordered = dc->grid_order == SIM_GRID_ORDER_MORTON ||
+                  dc->grid_order == SIM_GRID_ORDER_REVERSE ||
+                  dc->grid_order == SIM_GRID_ORDER_DOMAIN;
 
     if (count == 0) {
         return SIM_REPLAY_ERROR_OK;
@@ -301,11 +315,17 @@ sim_front_grids(struct sim_draw_ctx *dc)
     by_pos = calloc(count, 1);
     j.refs = calloc((size_t)workers * 3 * SIM_GRID_MAX, sizeof(*j.refs));
     j.edges = calloc((size_t)workers * 3 * SIM_GRID_MAX, sizeof(*j.edges));
-    if (!start || !by_pos || !j.refs || !j.edges) {
+    if (ordered) {
+        j.keys = calloc((size_t)workers * SIM_GRID_MAX, sizeof(*j.keys));
+        j.tmp = calloc((size_t)workers * SIM_GRID_MAX, sizeof(*j.tmp));
+    }
+    if (!start || !by_pos || !j.refs || !j.edges || (ordered && (!j.keys || !j.tmp))) {
         free(start);
         free(by_pos);
         free(j.refs);
         free(j.edges);
+        free(j.keys);
+        free(j.tmp);
         return SIM_REPLAY_ERROR_NOMEM;
     }
     for (size_t i = 0; i < count;) {
@@ -324,25 +344,8 @@ sim_front_grids(struct sim_draw_ctx *dc)
                  (dc->grid_kind == SIM_GRID_PATCH || tris[k].subpatch == tris[i].subpatch)))) {
             k++;
         }
-        if (dc->grid_order != SIM_GRID_ORDER_DEFAULT && dc->grid_order != SIM_GRID_ORDER_TESS) {
-            if (!keys) {
-                keys = calloc(SIM_GRID_MAX, sizeof(*keys));
-                tmp = calloc(SIM_GRID_MAX, sizeof(*tmp));
-                if (!keys || !tmp) {
-                    free(keys);
-                    free(tmp);
-                    free(start);
-                    free(by_pos);
-                    free(j.refs);
-                    free(j.edges);
-                    return SIM_REPLAY_ERROR_NOMEM;
-                }
-            }
-            grid_order(dc, tris + i, (uint32_t)(k - i), keys, tmp);
-        }
         for (size_t m = i; m < k; m++) {
             tris[m].grid = grid;
-            tris[m].grid_index = (uint32_t)(m - i);
         }
         start[grid] = i;
         start[grid + 1] = k;
@@ -363,7 +366,7 @@ sim_front_grids(struct sim_draw_ctx *dc)
     free(by_pos);
     free(j.refs);
     free(j.edges);
-    free(keys);
-    free(tmp);
+    free(j.keys);
+    free(j.tmp);
     return SIM_REPLAY_ERROR_OK;
 }

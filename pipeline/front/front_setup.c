@@ -645,11 +645,199 @@ setup_polygon_outline(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
     return SIM_REPLAY_ERROR_OK;
 }
 
+/* Sets up one primitive of dc->geom.clipped, appending to dc->tris and
+ * dc->planes. */
+static enum sim_replay_error
+setup_prim(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
+{
+    const struct sim_draw_state *s = &dc->draw->state;
+    enum sim_replay_error err;
+
+    if (dc->draw->layer != SIM_NONE) {
+        /* Layered rendering: the pass renders layer draw->layer; the
+         * provoking vertex's gl_Layer picks the primitive's (Vulkan,
+         * "Layered Rendering"; none written: layer 0). */
+        uint32_t layer = dc->geom.layer_word == SIM_NONE
+                             ? 0
+                             : ((const uint32_t *)dc->geom.vertices.data)
+                                   [(size_t)prim->provoking * dc->geom.stride +
+                                    dc->geom.layer_word];
+        if (layer != dc->draw->layer) {
+            return SIM_REPLAY_ERROR_OK;
+        }
+    }
+    if (dc->viewport_count > 1 && dc->geom.viewport_word != SIM_NONE) {
+        /* gl_ViewportIndex of the provoking vertex; out of range is
+         * undefined in Vulkan ("Controlling the Viewport"): viewport 0. */
+        uint32_t vi = ((const uint32_t *)dc->geom.vertices.data)
+            [(size_t)prim->provoking * dc->geom.stride + dc->geom.viewport_word];
+        dc->prim_viewport = vi < dc->viewport_count ? vi : 0;
+    }
+    if (prim->count == 1) {
+        err = setup_point(dc, prim);
+    } else if (prim->count == 2) {
+        err = setup_line(dc, prim);
+    } else if (s->polygon_mode == VK_POLYGON_MODE_LINE ||
+               s->polygon_mode == VK_POLYGON_MODE_POINT) {
+        err = setup_polygon_outline(dc, prim);
+    } else {
+        struct corner c[3] = {project(dc, prim->v[0]), project(dc, prim->v[1]),
+                              project(dc, prim->v[2])};
+        err = setup_triangle(dc, c, prim, 1, NULL);
+    }
+    return err;
+}
+
+/* Primitives set up on the replay's workers, SETUP_CHUNK to a job, each
+ * job into its own triangles, planes and counters through a copy of the
+ * draw context; the chunks are then joined in order, so the triangles,
+ * their planes and the counters are those of setting them up one by one
+ * on one thread. */
+#define SETUP_CHUNK 2048
+
+struct setup_chunk {
+    struct sim_array tris, planes;
+    struct sim_raster_counters counters; /* what setup counts, from 0 */
+    enum sim_replay_error err;
+};
+
+struct setup_job {
+    const struct sim_draw_ctx *dc;
+    size_t count;
+    struct setup_chunk *chunks;
+};
+
+static void
+setup_job_run(void *data, uint32_t worker, uint32_t index)
+{
+    const struct setup_job *j = data;
+    struct setup_chunk *ch = &j->chunks[index];
+    struct sim_draw_ctx local = *j->dc;
+    const struct sim_geom_prim *prims = j->dc->geom.clipped.data;
+    size_t end = ((size_t)index + 1) * SETUP_CHUNK;
+
+    (void)worker;
+    local.tris = ch->tris;
+    local.planes = ch->planes;
+    local.counters = &ch->counters;
+    for (size_t t = (size_t)index * SETUP_CHUNK; t < end && t < j->count && !ch->err; t++) {
+        ch->err = setup_prim(&local, &prims[t]);
+    }
+    ch->tris = local.tris;
+    ch->planes = local.planes;
+}
+
+/* The chunks' triangles and planes copied into their places in dc's
+ * arrays on the workers: chunk k's go to tri_at[k] and plane_at[k], its
+ * triangles' plane numbers moved by plane_at[k]. */
+struct join_job {
+    struct sim_draw_ctx *dc;
+    const struct setup_chunk *chunks;
+    const size_t *tri_at, *plane_at;
+};
+
+static void
+join_job_run(void *data, uint32_t worker, uint32_t index)
+{
+    const struct join_job *j = data;
+    const struct setup_chunk *ch = &j->chunks[index];
+    struct sim_tri *t = (struct sim_tri *)j->dc->tris.data + j->tri_at[index];
+
+    (void)worker;
+    if (ch->tris.count) {
+        memcpy(t, ch->tris.data, ch->tris.count * sizeof(*t));
+    }
+    if (ch->planes.count) {
+        memcpy((double *)j->dc->planes.data + j->plane_at[index], ch->planes.data,
+               ch->planes.count * sizeof(double));
+    }
+    for (size_t k = 0; k < ch->tris.count; k++) {
+        t[k].planes += (uint32_t)j->plane_at[index];
+    }
+}
+
+/* Joins the chunks' triangles and planes onto dc's, in order, and adds
+ * their counters (the area in triangle order, as one by one). */
+static enum sim_replay_error
+setup_join(struct sim_draw_ctx *dc, struct setup_chunk *chunks, uint32_t n)
+{
+    size_t *at = calloc(2 * (size_t)n, sizeof(*at));
+    size_t tris = 0, planes = 0, first = dc->tris.count;
+
+    for (uint32_t c = 0; c < n; c++) {
+        if (chunks[c].err) {
+            free(at);
+            return chunks[c].err;
+        }
+    }
+    if (!at) {
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    for (uint32_t c = 0; c < n; c++) {
+        at[c] = dc->tris.count + tris;
+        at[n + c] = dc->planes.count + planes;
+        tris += chunks[c].tris.count;
+        planes += chunks[c].planes.count;
+        /* The integer counters setup_triangle keeps; its area sum below. */
+        dc->counters->culled += chunks[c].counters.culled;
+        dc->counters->rasterized += chunks[c].counters.rasterized;
+        for (uint32_t b = 0; b < SIM_AREA_BINS; b++) {
+            dc->counters->area_histogram[b] += chunks[c].counters.area_histogram[b];
+        }
+    }
+    if ((!sim_array_grow(&dc->tris, sizeof(struct sim_tri), tris) && tris) ||
+        (!sim_array_grow(&dc->planes, sizeof(double), planes) && planes)) {
+        free(at);
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    struct join_job j = {dc, chunks, at, at + n};
+    dc->parallel(dc->pool, n, join_job_run, &j);
+    free(at);
+    for (size_t k = first; k < dc->tris.count; k++) {
+        const struct sim_tri *tri = (const struct sim_tri *)dc->tris.data + k;
+        dc->counters->rasterized_area +=
+            fabs((double)tri->rast.area2) * 0.5 / ((double)SIM_RAST_ONE * SIM_RAST_ONE);
+    }
+    return SIM_REPLAY_ERROR_OK;
+}
+
+/* Sets up every primitive, on the workers where there are many. */
+static enum sim_replay_error
+setup_prims(struct sim_draw_ctx *dc)
+{
+    size_t count = dc->geom.clipped.count;
+    uint32_t n = (uint32_t)((count + SETUP_CHUNK - 1) / SETUP_CHUNK);
+    struct setup_chunk *chunks = NULL;
+
+    /* Blur sums doubles per triangle in order (blur_corners): one by one. */
+    if (dc->parallel && dc->workers > 1 && n > 1 && dc->blur.method == SIM_BLUR_OFF) {
+        chunks = calloc(n, sizeof(*chunks));
+    }
+    if (!chunks) {
+        const struct sim_geom_prim *prims = dc->geom.clipped.data;
+        for (size_t t = 0; t < count; t++) {
+            enum sim_replay_error err = setup_prim(dc, &prims[t]);
+            if (err) {
+                return err;
+            }
+        }
+        return SIM_REPLAY_ERROR_OK;
+    }
+    struct setup_job j = {dc, count, chunks};
+    dc->parallel(dc->pool, n, setup_job_run, &j);
+    enum sim_replay_error err = setup_join(dc, chunks, n);
+    for (uint32_t c = 0; c < n; c++) {
+        sim_array_finish(&chunks[c].tris);
+        sim_array_finish(&chunks[c].planes);
+    }
+    free(chunks);
+    return err;
+}
+
 static enum sim_replay_error
 setup_run(struct sim_draw_ctx *dc)
 {
     const struct sim_draw_state *s = &dc->draw->state;
-    size_t count = dc->geom.clipped.count;
 
     dc->tris.count = 0;
     dc->planes.count = 0;
@@ -671,47 +859,12 @@ setup_run(struct sim_draw_ctx *dc)
         dc->scissor.y0 >= dc->scissor.y1) {
         return SIM_REPLAY_ERROR_OK;
     }
-    for (size_t t = 0; t < count; t++) {
-        const struct sim_geom_prim *prim = (const struct sim_geom_prim *)dc->geom.clipped.data + t;
-        enum sim_replay_error err;
-        if (dc->draw->layer != SIM_NONE) {
-            /* Layered rendering: the pass renders layer draw->layer; the
-             * provoking vertex's gl_Layer picks the primitive's (Vulkan,
-             * "Layered Rendering"; none written: layer 0). */
-            uint32_t layer = dc->geom.layer_word == SIM_NONE
-                                 ? 0
-                                 : ((const uint32_t *)dc->geom.vertices.data)
-                                       [(size_t)prim->provoking * dc->geom.stride +
-                                        dc->geom.layer_word];
-            if (layer != dc->draw->layer) {
-                continue;
-            }
-        }
-        if (dc->viewport_count > 1 && dc->geom.viewport_word != SIM_NONE) {
-            /* gl_ViewportIndex of the provoking vertex; out of range is
-             * undefined in Vulkan ("Controlling the Viewport"): viewport 0. */
-            uint32_t vi = ((const uint32_t *)dc->geom.vertices.data)
-                [(size_t)prim->provoking * dc->geom.stride + dc->geom.viewport_word];
-            dc->prim_viewport = vi < dc->viewport_count ? vi : 0;
-        }
-        if (prim->count == 1) {
-            err = setup_point(dc, prim);
-        } else if (prim->count == 2) {
-            err = setup_line(dc, prim);
-        } else if (s->polygon_mode == VK_POLYGON_MODE_LINE ||
-                   s->polygon_mode == VK_POLYGON_MODE_POINT) {
-            err = setup_polygon_outline(dc, prim);
-        } else {
-            struct corner c[3] = {project(dc, prim->v[0]), project(dc, prim->v[1]),
-                                  project(dc, prim->v[2])};
-            err = setup_triangle(dc, c, prim, 1, NULL);
-        }
-        if (err) {
-            return err;
-        }
+    enum sim_replay_error err = setup_prims(dc);
+    if (err) {
+        return err;
     }
     if (dc->tris.count) {
-        enum sim_replay_error err = sim_front_grids(dc);
+        err = sim_front_grids(dc);
         if (err) {
             return err;
         }

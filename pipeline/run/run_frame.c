@@ -561,64 +561,127 @@ grids_reset(struct replay *r)
     return 1;
 }
 
+/* One grid's Reyes counts: the distinct vertex identities (vid) of
+ * triangles tris[i] .. tris[e - 1], and of those the ones whose pixel is
+ * at a grid border. */
+struct grid_vertices {
+    uint32_t distinct, at_border;
+};
+
+static struct grid_vertices
+grid_vertices(const struct replay *r, const struct sim_tri *tris, size_t i, size_t e)
+{
+    /* vid << 32 | (triangle - i) * 3 + corner: sorted, each vid's first
+     * corner gives its position (a vid's corners are bit-equal) */
+    uint64_t ids[3 * SIM_GRID_MAX];
+    struct grid_vertices v = {0, 0};
+    uint32_t n = 0;
+
+    for (size_t t = i; t < e && n + 3 <= 3 * SIM_GRID_MAX; t++) {
+        for (uint32_t k = 0; k < 3; k++) {
+            ids[n] = (uint64_t)tris[t].vid[k] << 32 | n;
+            n++;
+        }
+    }
+    qsort(ids, n, sizeof(ids[0]), u64_cmp);
+    for (uint32_t k = 0; k < n; k++) {
+        if (k == 0 || ids[k] >> 32 != ids[k - 1] >> 32) {
+            uint32_t c = (uint32_t)ids[k];
+            v.distinct++;
+            v.at_border += vertex_at_border(r, &tris[i + c / 3], (int)(c % 3));
+        }
+    }
+    return v;
+}
+
+/* Grids counted on the workers: grid k is tris[span[k][0]] ..
+ * tris[span[k][1] - 1]; each job writes only its own out[k]. */
+struct reyes_job {
+    const struct replay *r;
+    const struct sim_tri *tris;
+    const size_t (*span)[2];
+    struct grid_vertices *out;
+};
+
+static void
+reyes_job_run(void *data, uint32_t worker, uint32_t k)
+{
+    const struct reyes_job *j = data;
+
+    (void)worker;
+    j->out[k] = grid_vertices(j->r, j->tris, j->span[k][0], j->span[k][1]);
+}
+
+/* Adds grid tris[i] .. tris[e - 1], with counts `v`, to the Reyes count. */
+static void
+grid_count_add(struct replay *r, size_t i, struct grid_vertices v)
+{
+    const struct sim_tri *tris = r->dc.tris.data;
+    uint32_t g = tris[i].grid;
+
+    r->res->raster.reyes_grids++;
+    r->res->raster.reyes_vertices_all += v.distinct;
+    /* A DiagSplit subpatch is one grid when grids are subpatches of up to
+     * SIM_GRID_MAX triangles (front_grid.c): all its points. */
+    uint32_t sp = tris[i].subpatch;
+    if (r->opt.qfm.grid == SIM_GRID_SUBPATCH && r->opt.qfm.grid_size == SIM_GRID_MAX &&
+        sp != 0 && sp - 1 < r->dc.subpatch_points.count) {
+        r->res->raster.reyes_vertices_whole_grids +=
+            ((const uint32_t *)r->dc.subpatch_points.data)[sp - 1];
+    } else {
+        r->res->raster.reyes_vertices_whole_grids += v.distinct;
+    }
+    if (g < r->grid_capacity && atomic_load(&r->grid_visible[g])) {
+        r->res->raster.reyes_grids_visible++;
+        r->res->raster.reyes_vertices += v.distinct;
+        r->res->raster.reyes_vertices_at_grid_borders += v.at_border;
+    }
+}
+
 /* The Reyes count of the current draw, after its bins: the distinct
  * vertex identities (vid) of each grid's triangles, of all grids and of
  * the visible ones, and of the latter those whose pixel is at a grid
  * border (the draw's borders are all marked by now).  The triangles of a
- * grid are consecutive in dc->tris (front_grid.c). */
+ * grid are consecutive in dc->tris (front_grid.c).  The grids are counted
+ * on the workers and summed here in order (integers: the same for any
+ * number of workers). */
 static void
 grids_count(struct replay *r)
 {
     const struct sim_tri *tris = r->dc.tris.data;
-    size_t count = r->dc.tris.count;
-    /* vid << 32 | (triangle - i) * 3 + corner: sorted, each vid's first
-     * corner gives its position (a vid's corners are bit-equal) */
-    uint64_t ids[3 * SIM_GRID_MAX];
+    size_t count = r->dc.tris.count, grids = 0;
+    size_t(*span)[2] = malloc((count ? count : 1) * sizeof(*span));
+    struct grid_vertices *out = malloc((count ? count : 1) * sizeof(*out));
 
     for (size_t i = 0; i < count;) {
-        size_t j = i + 1;
+        size_t e = i + 1;
         uint32_t g = tris[i].grid;
         if (g == SIM_NONE) {
             i++;
             continue;
         }
-        while (j < count && tris[j].grid == g) {
-            j++;
+        while (e < count && tris[e].grid == g) {
+            e++;
         }
-        uint32_t n = 0, distinct = 0, at_border = 0;
-        for (size_t t = i; t < j && n + 3 <= 3 * SIM_GRID_MAX; t++) {
-            for (uint32_t k = 0; k < 3; k++) {
-                ids[n] = (uint64_t)tris[t].vid[k] << 32 | n;
-                n++;
-            }
-        }
-        qsort(ids, n, sizeof(ids[0]), u64_cmp);
-        for (uint32_t k = 0; k < n; k++) {
-            if (k == 0 || ids[k] >> 32 != ids[k - 1] >> 32) {
-                uint32_t c = (uint32_t)ids[k];
-                distinct++;
-                at_border += vertex_at_border(r, &tris[i + c / 3], (int)(c % 3));
-            }
-        }
-        r->res->raster.reyes_grids++;
-        r->res->raster.reyes_vertices_all += distinct;
-        /* A DiagSplit subpatch is one grid when grids are subpatches of
-         * up to SIM_GRID_MAX triangles (front_grid.c): all its points. */
-        uint32_t sp = tris[i].subpatch;
-        if (r->opt.qfm.grid == SIM_GRID_SUBPATCH && r->opt.qfm.grid_size == SIM_GRID_MAX &&
-            sp != 0 && sp - 1 < r->dc.subpatch_points.count) {
-            r->res->raster.reyes_vertices_whole_grids +=
-                ((const uint32_t *)r->dc.subpatch_points.data)[sp - 1];
+        if (span && out) {
+            span[grids][0] = i;
+            span[grids][1] = e;
+            grids++;
         } else {
-            r->res->raster.reyes_vertices_whole_grids += distinct;
+            /* No room to share the work out: counted here. */
+            grid_count_add(r, i, grid_vertices(r, tris, i, e));
         }
-        if (g < r->grid_capacity && atomic_load(&r->grid_visible[g])) {
-            r->res->raster.reyes_grids_visible++;
-            r->res->raster.reyes_vertices += distinct;
-            r->res->raster.reyes_vertices_at_grid_borders += at_border;
-        }
-        i = j;
+        i = e;
     }
+    if (grids) {
+        struct reyes_job j = {r, tris, span, out};
+        replay_parallel(r, (uint32_t)grids, reyes_job_run, &j);
+        for (size_t k = 0; k < grids; k++) {
+            grid_count_add(r, span[k][0], out[k]);
+        }
+    }
+    free(out);
+    free(span);
 }
 
 static struct sim_draw_result *

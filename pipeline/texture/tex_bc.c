@@ -34,6 +34,7 @@
 
 #include <vulkan/vulkan_core.h>
 
+#include "pipeline/texture/tex_private.h"
 #include "pipeline/texture/texture.h"
 #include "pipeline/util/util.h"
 
@@ -249,20 +250,42 @@ static const struct bc7_mode bc7_modes[8] = {
 };
 
 struct bits {
-    const uint8_t *p;
-    uint32_t pos; /* in bits; a block has 128 */
+    uint64_t lo, hi; /* the block's bits 0-63 and 64-127 */
+    uint32_t pos;    /* in bits; a block has 128 */
 };
 
+static struct bits
+bits_of(const uint8_t *block)
+{
+    struct bits b = {0, 0, 0};
+    for (int i = 7; i >= 0; i--) {
+        b.lo = b.lo << 8 | block[i];
+        b.hi = b.hi << 8 | block[8 + i];
+    }
+    return b;
+}
+
+/* The next n (at most 32) bits, least significant first; bits past the
+ * block's 128 read as 0. */
 static uint32_t
 bits_read(struct bits *b, uint32_t n)
 {
-    uint32_t v = 0;
-    for (uint32_t i = 0; i < n; i++, b->pos++) {
-        if (b->pos < 128) {
-            v |= (uint32_t)((b->p[b->pos >> 3] >> (b->pos & 7u)) & 1u) << i;
+    uint32_t pos = b->pos;
+    uint64_t v;
+
+    b->pos += n;
+    if (n == 0 || pos >= 128) {
+        return 0;
+    }
+    if (pos >= 64) {
+        v = b->hi >> (pos - 64);
+    } else {
+        v = b->lo >> pos;
+        if (pos) {
+            v |= b->hi << (64 - pos);
         }
     }
-    return v;
+    return (uint32_t)(v & ((1ull << n) - 1u));
 }
 
 static uint32_t
@@ -291,14 +314,18 @@ static uint32_t
 bc7_read_index(struct bits *b, uint32_t subsets, uint32_t partition, uint32_t n_bits,
                uint32_t texel)
 {
-    uint32_t found = 0;
-    for (uint32_t t = 0; t < 16; t++) {
-        uint32_t v = bits_read(b, bc7_is_anchor(subsets, partition, t) ? n_bits - 1 : n_bits);
-        if (t == texel) {
-            found = v;
-        }
+    /* Every texel's index has n_bits, an anchor's one fewer (one anchor
+     * per subset): texel `texel`'s starts after those before it, and the
+     * next field after all 16. */
+    uint32_t start = b->pos, v;
+
+    b->pos = start;
+    for (uint32_t t = 0; t < texel; t++) {
+        b->pos += bc7_is_anchor(subsets, partition, t) ? n_bits - 1 : n_bits;
     }
-    return found;
+    v = bits_read(b, bc7_is_anchor(subsets, partition, texel) ? n_bits - 1 : n_bits);
+    b->pos = start + 16 * n_bits - subsets;
+    return v;
 }
 
 static uint32_t
@@ -310,31 +337,38 @@ bc7_interpolate(uint32_t e0, uint32_t e1, uint32_t index, uint32_t n_bits)
 }
 
 /* Decodes texel `texel` of a BC7 block to RGBA bytes. */
+/* A BC7 block's fields, read once: what every texel of it shares. */
+struct bc7_block {
+    struct bits b; /* pos: the first index set */
+    const struct bc7_mode *m; /* NULL: reserved mode 8 */
+    uint32_t partition, rotation, selector;
+    uint32_t ep[6][4]; /* endpoints, expanded to 8 bits: subset s has 2s and 2s + 1 */
+};
+
 static void
-decode_bc7(const uint8_t *block, uint32_t texel, uint32_t rgba[4])
+bc7_parse(const uint8_t *block, struct bc7_block *k)
 {
-    struct bits b = {block, 0};
+    struct bits b = bits_of(block);
     const struct bc7_mode *m;
-    uint32_t mode = 0, partition, rotation, selector, subset;
-    uint32_t ep[6][4]; /* endpoints: subset s has 2s and 2s + 1 */
-    uint32_t cbits, abits, ci, ai, cn, an;
+    uint32_t mode = 0, cbits, abits;
 
     while (mode < 8 && !((block[0] >> mode) & 1u)) {
         mode++;
     }
     if (mode == 8) {
-        rgba[0] = rgba[1] = rgba[2] = rgba[3] = 0;
+        k->m = NULL;
         return;
     }
     m = &bc7_modes[mode];
     b.pos = mode + 1;
-    partition = bits_read(&b, m->partition_bits);
-    rotation = bits_read(&b, m->rotation_bits);
-    selector = bits_read(&b, m->selector_bits);
+    k->m = m;
+    k->partition = bits_read(&b, m->partition_bits);
+    k->rotation = bits_read(&b, m->rotation_bits);
+    k->selector = bits_read(&b, m->selector_bits);
     for (uint32_t c = 0; c < 4; c++) {
         for (uint32_t e = 0; e < 2u * m->subsets; e++) {
-            ep[e][c] = c < 3 ? bits_read(&b, m->colour_bits)
-                             : m->alpha_bits ? bits_read(&b, m->alpha_bits) : 255u;
+            k->ep[e][c] = c < 3 ? bits_read(&b, m->colour_bits)
+                                : m->alpha_bits ? bits_read(&b, m->alpha_bits) : 255u;
         }
     }
     cbits = m->colour_bits;
@@ -343,7 +377,7 @@ decode_bc7(const uint8_t *block, uint32_t texel, uint32_t rgba[4])
         for (uint32_t e = 0; e < 2u * m->subsets; e++) {
             uint32_t p = bits_read(&b, 1);
             for (uint32_t c = 0; c < (abits ? 4u : 3u); c++) {
-                ep[e][c] = ep[e][c] << 1 | p;
+                k->ep[e][c] = k->ep[e][c] << 1 | p;
             }
         }
         cbits++;
@@ -352,8 +386,8 @@ decode_bc7(const uint8_t *block, uint32_t texel, uint32_t rgba[4])
         for (uint32_t s = 0; s < m->subsets; s++) {
             uint32_t p = bits_read(&b, 1);
             for (uint32_t c = 0; c < 3; c++) {
-                ep[2 * s][c] = ep[2 * s][c] << 1 | p;
-                ep[2 * s + 1][c] = ep[2 * s + 1][c] << 1 | p;
+                k->ep[2 * s][c] = k->ep[2 * s][c] << 1 | p;
+                k->ep[2 * s + 1][c] = k->ep[2 * s + 1][c] << 1 | p;
             }
         }
         cbits++;
@@ -363,18 +397,33 @@ decode_bc7(const uint8_t *block, uint32_t texel, uint32_t rgba[4])
         for (uint32_t c = 0; c < 4; c++) {
             uint32_t n = c < 3 ? cbits : abits;
             if (n && n < 8) {
-                ep[e][c] = (ep[e][c] << (8 - n)) | (ep[e][c] << (8 - n)) >> n;
+                k->ep[e][c] = (k->ep[e][c] << (8 - n)) | (k->ep[e][c] << (8 - n)) >> n;
             }
         }
     }
-    ci = bc7_read_index(&b, m->subsets, partition, m->index_bits, texel);
+    k->b = b;
+}
+
+/* Texel `texel` of a parsed block, as bytes. */
+static void
+bc7_texel(const struct bc7_block *k, uint32_t texel, uint32_t rgba[4])
+{
+    const struct bc7_mode *m = k->m;
+    struct bits b = k->b;
+    uint32_t ci, ai, cn, an, subset;
+
+    if (!m) {
+        rgba[0] = rgba[1] = rgba[2] = rgba[3] = 0;
+        return;
+    }
+    ci = bc7_read_index(&b, m->subsets, k->partition, m->index_bits, texel);
     cn = m->index_bits;
     ai = ci;
     an = cn;
     if (m->index2_bits) {
-        ai = bc7_read_index(&b, m->subsets, partition, m->index2_bits, texel);
+        ai = bc7_read_index(&b, m->subsets, k->partition, m->index2_bits, texel);
         an = m->index2_bits;
-        if (selector) {
+        if (k->selector) {
             uint32_t t = ci;
             ci = ai;
             ai = t;
@@ -382,15 +431,15 @@ decode_bc7(const uint8_t *block, uint32_t texel, uint32_t rgba[4])
             an = m->index_bits;
         }
     }
-    subset = bc7_subset(m->subsets, partition, texel);
+    subset = bc7_subset(m->subsets, k->partition, texel);
     for (uint32_t c = 0; c < 4; c++) {
-        rgba[c] = bc7_interpolate(ep[2 * subset][c], ep[2 * subset + 1][c], c < 3 ? ci : ai,
-                                  c < 3 ? cn : an);
+        rgba[c] = bc7_interpolate(k->ep[2 * subset][c], k->ep[2 * subset + 1][c],
+                                  c < 3 ? ci : ai, c < 3 ? cn : an);
     }
-    if (rotation) {
+    if (k->rotation) {
         uint32_t t = rgba[3];
-        rgba[3] = rgba[rotation - 1];
-        rgba[rotation - 1] = t;
+        rgba[3] = rgba[k->rotation - 1];
+        rgba[k->rotation - 1] = t;
     }
 }
 
@@ -532,7 +581,7 @@ bc6_unquantize(int32_t q, uint32_t bits, int is_signed)
 static void
 decode_bc6(const uint8_t *block, uint32_t texel, int is_signed, float rgb[3])
 {
-    struct bits b = {block, 0};
+    struct bits b = bits_of(block);
     const struct bc6_mode *m = NULL;
     uint32_t mode = bits_read(&b, 2), f[13] = {0};
     int32_t ep[4][3]; /* W, X, Y, Z */
@@ -597,6 +646,25 @@ decode_bc6(const uint8_t *block, uint32_t texel, int is_signed, float rgb[3])
     }
 }
 
+static void
+bc7_to_float(const struct bc7_block *k, uint32_t texel, float rgba[4])
+{
+    uint32_t bytes[4];
+    bc7_texel(k, texel, bytes);
+    for (int c = 0; c < 4; c++) {
+        rgba[c] = (float)bytes[c] / 255.0f;
+    }
+}
+
+/* Decoded channels as the texel's float bits, SRGB colour to linear. */
+static void
+float_texel(const float rgba[4], int srgb, uint32_t texel[4])
+{
+    for (int c = 0; c < 4; c++) {
+        texel[c] = sim_f2u(srgb && c < 3 ? srgb_to_linear(rgba[c]) : rgba[c]);
+    }
+}
+
 void
 sim_tex_bc_decode(uint32_t format, const uint8_t *block, uint32_t x, uint32_t y,
                   uint32_t texel[4])
@@ -643,18 +711,84 @@ sim_tex_bc_decode(uint32_t format, const uint8_t *block, uint32_t x, uint32_t y,
         break;
     case VK_FORMAT_BC7_SRGB_BLOCK:
     case VK_FORMAT_BC7_UNORM_BLOCK: {
-        uint32_t bytes[4];
-        decode_bc7(block, i, bytes);
-        for (int c = 0; c < 4; c++) {
-            rgba[c] = (float)bytes[c] / 255.0f;
-        }
+        struct bc7_block k;
+        bc7_parse(block, &k);
+        bc7_to_float(&k, i, rgba);
         break;
     }
     default:
         rgba[3] = 0.0f;
         break;
     }
-    for (int c = 0; c < 4; c++) {
-        texel[c] = sim_f2u(srgb && c < 3 ? srgb_to_linear(rgba[c]) : rgba[c]);
+    float_texel(rgba, srgb, texel);
+}
+
+/* Texels of recently used blocks, per thread, decoded as they are asked
+ * for: filtering reads each block's texels many times over (neighbouring
+ * lanes, bilinear and anisotropic footprints).  An entry is a block's
+ * address and format in the thread's current scope: one sim_tex_run,
+ * during which no texture memory is freed or written, so an address never
+ * stands for two blocks.  Outside a scope texels are decoded each time. */
+#define BC_CACHE_ENTRIES 128
+
+struct bc_cache_entry {
+    const uint8_t *block;
+    uint32_t format;
+    uint32_t scope;
+    uint32_t valid; /* bit i: texel i decoded */
+    uint32_t texel[16][4];
+    struct bc7_block bc7; /* a BC7 block's fields, read on the first texel */
+};
+
+static _Thread_local struct bc_cache_entry bc_cache[BC_CACHE_ENTRIES];
+static _Thread_local uint32_t bc_scope = 1, bc_depth;
+
+void
+sim_tex_bc_scope_begin(void)
+{
+    if (bc_depth++ == 0) {
+        bc_scope++;
     }
+}
+
+void
+sim_tex_bc_scope_end(void)
+{
+    bc_depth--;
+}
+
+void
+sim_tex_bc_decode_cached(uint32_t format, const uint8_t *block, uint32_t x, uint32_t y,
+                         uint32_t texel[4])
+{
+    uintptr_t at = (uintptr_t)block;
+    struct bc_cache_entry *e = &bc_cache[((at >> 3) ^ (at >> 11)) % BC_CACHE_ENTRIES];
+    uint32_t i = (y & 3u) * 4u + (x & 3u);
+
+    if (!bc_depth) {
+        sim_tex_bc_decode(format, block, x, y, texel);
+        return;
+    }
+    int bc7 = format == VK_FORMAT_BC7_UNORM_BLOCK || format == VK_FORMAT_BC7_SRGB_BLOCK;
+    if (e->block != block || e->format != format || e->scope != bc_scope) {
+        e->block = block;
+        e->format = format;
+        e->scope = bc_scope;
+        e->valid = 0;
+        if (bc7) {
+            bc7_parse(block, &e->bc7);
+        }
+    }
+    if (!(e->valid & (1u << i))) {
+        if (bc7) {
+            /* As sim_tex_bc_decode, from the fields read once. */
+            float rgba[4];
+            bc7_to_float(&e->bc7, i, rgba);
+            float_texel(rgba, format == VK_FORMAT_BC7_SRGB_BLOCK, e->texel[i]);
+        } else {
+            sim_tex_bc_decode(format, block, x, y, e->texel[i]);
+        }
+        e->valid |= 1u << i;
+    }
+    memcpy(texel, e->texel[i], sizeof(e->texel[i]));
 }

@@ -399,9 +399,9 @@ run_swizzled(const struct sim_tex_image *image, const struct sim_tex_sampler *sa
     return texels;
 }
 
-uint64_t
-sim_tex_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
-            const struct sim_tex_request *req, uint32_t out[4][SIM_LANES])
+static uint64_t
+run_lookup(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
+           const struct sim_tex_request *req, uint32_t out[4][SIM_LANES])
 {
     uint64_t texels;
 
@@ -420,4 +420,16 @@ sim_tex_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sam
         return texels;
     }
     return sim_tex_run_general(image, sampler, req, out);
+}
+
+uint64_t
+sim_tex_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
+            const struct sim_tex_request *req, uint32_t out[4][SIM_LANES])
+{
+    /* One lookup for SIM_LANES lanes: texture memory does not change
+     * meanwhile, so decoded blocks can be kept (tex_bc.c). */
+    sim_tex_bc_scope_begin();
+    uint64_t texels = run_lookup(image, sampler, req, out);
+    sim_tex_bc_scope_end();
+    return texels;
 }

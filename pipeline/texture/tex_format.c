@@ -276,8 +276,8 @@ fetch_block_texel(const struct sim_tex_image *image, uint32_t level, int32_t x, 
     if (off > lv->size || lv->size - off < bytes) {
         return 1;
     }
-    sim_tex_bc_decode(image->format, (const uint8_t *)lv->data + off, (uint32_t)x, (uint32_t)y,
-                      texel);
+    sim_tex_bc_decode_cached(image->format, (const uint8_t *)lv->data + off, (uint32_t)x,
+                             (uint32_t)y, texel);
     return 1;
 }
 

@@ -145,4 +145,16 @@ sim_tex_mip_blend(float rgba[4], const float upper[4], float delta)
     }
 }
 
+/* sim_tex_bc_decode through a small per-thread cache of decoded blocks
+ * (tex_bc.c), keyed by the block's address: inside a scope (sim_tex_run
+ * opens one around each lookup, while no texture memory changes), blocks
+ * are decoded once; outside, each time.  Scopes nest. */
+void
+sim_tex_bc_decode_cached(uint32_t format, const uint8_t *block, uint32_t x, uint32_t y,
+                         uint32_t texel[4]);
+void
+sim_tex_bc_scope_begin(void);
+void
+sim_tex_bc_scope_end(void);
+
 #endif /* OVERSHADE_TEX_PRIVATE_H */

@@ -361,11 +361,17 @@ static int32_t
 ewa_index(int32_t i, int32_t size, int32_t offset, uint32_t mode, int base_pot)
 {
     float fs = (float)size, c = (float)i / fs;
+    /* floor(i / size * size) in float: i itself where size is a power of
+     * two and i is a float exactly (the division and the product are then
+     * exact), which spares the division the per-column loop would make. */
+    int32_t corner = (size & (size - 1)) == 0 && i > -(1 << 24) && i < (1 << 24)
+                         ? i
+                         : lp_itrunc(floorf(c * fs));
 
     switch (mode) {
     case VK_SAMPLER_ADDRESS_MODE_REPEAT:
         if (base_pot) {
-            return (lp_itrunc(floorf(c * fs)) + offset) & (size - 1);
+            return (corner + offset) & (size - 1);
         } else {
             float f;
             int32_t x;
@@ -386,9 +392,9 @@ ewa_index(int32_t i, int32_t size, int32_t offset, uint32_t mode, int base_pot)
         return x < 0 ? 0 : x >= size ? size - 1 : x;
     }
     case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER:
-        return lp_itrunc(floorf(c * fs)) + offset;
+        return corner + offset;
     default:
-        return sim_tex_wrap(lp_itrunc(floorf(c * fs)) + offset, size, mode);
+        return sim_tex_wrap(corner + offset, size, mode);
     }
 }
 
@@ -405,7 +411,7 @@ ewa_index(int32_t i, int32_t size, int32_t offset, uint32_t mode, int base_pot)
  * inline then (sample_ewa); NULL for any other, which goes through
  * texel_at. */
 static const uint32_t *
-ewa_direct_table(const struct lookup *lk, uint32_t level, uint32_t *swap)
+ewa_direct_table(const struct lookup *lk, uint32_t level, uint32_t *swap, uint32_t *bytes)
 {
     const struct sim_tex_image *image = lk->image;
     const struct sim_tex_level *lv;
@@ -420,7 +426,12 @@ ewa_direct_table(const struct lookup *lk, uint32_t level, uint32_t *swap)
         lv->height > INT32_MAX) {
         return NULL;
     }
+    *bytes = 4;
     switch (image->format) {
+    case VK_FORMAT_R8_UNORM:
+    case VK_FORMAT_R8G8_UNORM:
+        *bytes = image->format == VK_FORMAT_R8_UNORM ? 1 : 2;
+        return sim_tex_decode8_tables()->unorm;
     case VK_FORMAT_R8G8B8A8_UNORM:
     case VK_FORMAT_B8G8R8A8_UNORM:
         *swap = image->format == VK_FORMAT_B8G8R8A8_UNORM;
@@ -481,8 +492,8 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
          * same texels, weights and order of sums as texel_at per texel. */
         uint32_t mode_x = lk->sampler->address_mode[0], mode_y = lk->sampler->address_mode[1];
         int base_pot_v = ((uint32_t)base[1] & ((uint32_t)base[1] - 1)) == 0;
-        uint32_t swap = 0;
-        const uint32_t *rgb = ewa_direct_table(lk, level, &swap);
+        uint32_t swap = 0, bytes = 4;
+        const uint32_t *rgb = ewa_direct_table(lk, level, &swap, &bytes);
         const uint32_t *alpha = sim_tex_decode8_tables()->unorm;
         int32_t cols[EWA_MAX_COLUMNS];
         int use_cols = (int64_t)u1 - (int64_t)u0 < EWA_MAX_COLUMNS;
@@ -528,19 +539,26 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
                     if (wx < 0 || wy < 0) {
                         memcpy(t, edge, sizeof(t));
                     } else {
-                        /* sim_tex_fetch_texel's bounds and its 8-bit decode */
-                        uint64_t x4 = (uint64_t)wx * 4u;
+                        /* sim_tex_fetch_texel's bounds and its 8-bit decode;
+                         * channels R8 and R8G8 lack read as 0, alpha as 1 */
+                        uint64_t x4 = (uint64_t)wx * bytes;
                         lk->texels++;
                         if (!line || (uint32_t)wx >= lv->width || (uint32_t)wy >= lv->height ||
                             x4 > lv->size - (uint64_t)(line - (const uint8_t *)lv->data) ||
-                            lv->size - (uint64_t)(line - (const uint8_t *)lv->data) - x4 < 4) {
+                            lv->size - (uint64_t)(line - (const uint8_t *)lv->data) - x4 < bytes) {
                             t[0] = t[1] = t[2] = t[3] = 0;
-                        } else {
+                        } else if (bytes == 4) {
                             const uint8_t *px = line + x4;
                             t[0] = rgb[px[swap ? 2 : 0]];
                             t[1] = rgb[px[1]];
                             t[2] = rgb[px[swap ? 0 : 2]];
                             t[3] = alpha[px[3]];
+                        } else {
+                            const uint8_t *px = line + x4;
+                            t[0] = rgb[px[0]];
+                            t[1] = bytes == 2 ? rgb[px[1]] : 0u;
+                            t[2] = 0u;
+                            t[3] = 0x3f800000u; /* 1.0f */
                         }
                     }
                 }

@@ -25,10 +25,12 @@ Cases:
   crash, hang a simulator process (OVERSHADE_STATS_SIMULATOR) that crashes or
               never answers: vkcube presents every frame and exits 0; three
               restarts, then online mode stops, each with one log line.
-  budget      the demo's bumpy frames, far slower to simulate than a
-              stats_timeout_s of 1 s: each is answered within the deadline,
-              its unfinished draws named by the time budget (3/4 of the
-              timeout); no simulator is killed or restarted.
+  budget      the demo's bumpy frames at 1728x1080, far slower to simulate
+              than a stats_timeout_s of 3 s: each is answered within the
+              deadline, its unfinished draws named by the time budget (3/4
+              of the timeout); no simulator is killed or restarted.  (The
+              quarter left covers the simulator's start and the frame's
+              transfer, which a loaded machine slows.)
 
 `overshade run` is the build tree's binary, so it must find the build
 tree's layer manifest on its own (no XDG_DATA_HOME is set here).
@@ -467,9 +469,9 @@ def case_budget(args, tmp):
     out = os.path.join(tmp, "out")
     frames = 3
     env = clean_env(tmp, {"OVERSHADE_FRAME_DELIMITER": "submits:1",
-                          "OVERSHADE_STATS_TIMEOUT_S": "1"})
+                          "OVERSHADE_STATS_TIMEOUT_S": "3"})
     rc, _, err = run([args.overshade, "run", "--out", out, "--", args.demo, "--offscreen",
-                      "--scene", "bumpy", "--frames", str(frames), "--resolution", "864x540"],
+                      "--scene", "bumpy", "--frames", str(frames), "--resolution", "1728x1080"],
                      env)
     check(rc == 0, "the demo exited with %d" % rc)
     check("restarting it" not in err and "online stats stopped" not in err,
@@ -478,12 +480,12 @@ def case_budget(args, tmp):
     if rows is None or summary is None:
         return 1
     check(summary.get("frames_failed") == 0, "frames_failed %r" % summary.get("frames_failed"))
-    budget = "SIM_REPLAY_ERROR_BUDGET: the frame's time budget of 0.75 s ran out"
+    budget = "SIM_REPLAY_ERROR_BUDGET: the frame's time budget of 2.25 s ran out"
     cut = [r for r in rows if budget in r["unsupported_reasons"]]
     check(len(cut) >= 1, "no frame ended by its time budget: %r" %
           [(r["frame"], r["sim_ms"], r["unsupported_reasons"]) for r in rows])
     for r in cut:
-        check(0 < int(r["unsupported_draws"]) <= int(r["draws"]) and float(r["sim_ms"]) < 1000,
+        check(0 < int(r["unsupported_draws"]) <= int(r["draws"]) and float(r["sim_ms"]) < 3000,
               "frame %s: %s of %s draws unfinished in %s ms" %
               (r["frame"], r["unsupported_draws"], r["draws"], r["sim_ms"]))
     return 1 if FAIL else 0

@@ -1,7 +1,8 @@
 /*
  * tests/units/test_frame.c — every unit in one replay (--modes all) of a
  * jittered indexed mesh over 160x96 pixels (several bins), at 1 and 4
- * samples:
+ * samples, and a denser one (5 120 triangles, more than one chunk of the
+ * front end's parallel clipping and setup) at 4:
  *
  *   - the same counters and images with 1, 2 and 3 worker threads, per
  *     unit;
@@ -27,6 +28,13 @@
 static void
 check_same(struct sim_replay_result *a, struct sim_replay_result *b, uint32_t threads)
 {
+    /* The front end's counters too (setup's, clipping's, the Reyes
+     * count's), which its workers share out. */
+    if (memcmp(sim_replay_result_raster(a), sim_replay_result_raster(b),
+               sizeof(struct sim_raster_counters)) != 0) {
+        fprintf(stderr, "raster counters differ with %u threads\n", threads);
+        test_failures++;
+    }
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         const struct sim_unit_counters *ca = sim_replay_result_unit(a, u);
         const struct sim_unit_counters *cb = sim_replay_result_unit(b, u);
@@ -72,12 +80,13 @@ same_as_baseline(struct sim_replay_result *r, uint32_t u)
 }
 
 static void
-test_mesh(struct sim_ir_shader *vs, struct sim_ir_shader *fs, uint32_t samples)
+test_mesh(struct sim_ir_shader *vs, struct sim_ir_shader *fs, uint32_t samples, uint32_t cols,
+          uint32_t rows)
 {
     static struct frame_fixture f;
     struct sim_replay_result *r[3];
     frame_init(&f, 160, 96, vs, fs);
-    frame_mesh(&f, 40, 24, 1.5f);
+    frame_mesh(&f, cols, rows, 1.5f);
     for (uint32_t t = 0; t < 3; t++) {
         r[t] = frame_replay(&f, ALL_UNITS, samples, t + 1, NULL);
         if (!r[t]) {
@@ -329,8 +338,11 @@ main(void)
 {
     struct sim_ir_shader *vs = fix_load(layer_client_vert_spv, sizeof(layer_client_vert_spv));
     struct sim_ir_shader *fs = fix_load(layer_client_frag_spv, sizeof(layer_client_frag_spv));
-    test_mesh(vs, fs, 1);
-    test_mesh(vs, fs, 4);
+    test_mesh(vs, fs, 1, 40, 24);
+    test_mesh(vs, fs, 4, 40, 24);
+    /* 5 120 triangles: clipping and setup share them out in several
+     * chunks (pipeline/front/front_clip.c, front_setup.c). */
+    test_mesh(vs, fs, 4, 64, 40);
     test_bad_options(vs, fs);
     test_area_histogram(vs, fs);
     test_grid_borders(vs, fs);
