@@ -810,7 +810,7 @@ csv_unit_columns(FILE *f, const struct sim_unit_counters *c, const struct unit_q
             }
         }
     }
-    fprintf(f, ",%" PRIu64 "\n", c->cps_constant_draws);
+    fprintf(f, ",%" PRIu64, c->cps_constant_draws);
 }
 
 /* The unit options as resolved, in report.json's "options". */
@@ -1313,6 +1313,11 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
                 c->shader_instructions, c->texture_lookups, fr.replay_ms, fr.driver_ms,
                 fr.driver_gpu_ms);
         csv_unit_columns(csv, c, &q);
+        /* Grid borders and the Reyes counts (the last four the frame's). */
+        const struct sim_raster_counters *gr = sim_replay_result_raster(res);
+        fprintf(csv, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+                c->lanes_at_grid_borders, gr->reyes_vertices, gr->reyes_vertices_all,
+                gr->reyes_vertices_whole_grids, gr->grid_border_pixels);
     }
 
     const struct sim_raster_counters *rc = sim_replay_result_raster(res);
@@ -1602,7 +1607,8 @@ cli_replay(int argc, char **argv)
                  "qfm_merges,qfm_evictions,qfm_evict_merges,qfm_empty_quads,qfm_full_evictions,"
                  "pmu_partial_quads,pmu_saved_quads,pmu_efficiency,pmu_merged_pixels,"
                  "cps_coarse_quads,amfs_cache_hits,amfs_cache_misses,amfs_resolutions,"
-                 "cps_constant_rate_draws\n");
+                 "cps_constant_rate_draws,lanes_at_grid_borders,reyes_vertices,"
+                 "reyes_vertices_all,reyes_vertices_whole_grids,grid_border_pixels\n");
     bad |= rep_json_set_string(json, "trace", a.trace, SIZE_MAX);
     struct json_object *options = rep_json_set_object(json, "options");
     bad |= !options;
