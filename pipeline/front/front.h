@@ -162,7 +162,8 @@ struct sim_tri {
      * planes like the attributes' (u / w and v / w; divide by the inv_w
      * plane's value); zero otherwise. */
     double domain[2][3];
-    /* Screen-space planes, relative to the first vertex (fx, fy): value at
+    /* Screen-space planes, relative to the first corner before snapping
+     * (fx, fy; front_setup.c says why): value at
      * framebuffer point (px, py) = p[0] + p[1] * (px - fx) + p[2] * (py - fy).
      * Double precision, so attributes keep float accuracy across large
      * triangles. */

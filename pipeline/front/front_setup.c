@@ -450,8 +450,8 @@ setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct s
     for (int k = 0; k < 3; k++) {
         x[k] = sim_rast_snap(c[k].x, dc->sub_pixel_bits);
         y[k] = sim_rast_snap(c[k].y, dc->sub_pixel_bits);
-        fx[k] = (double)x[k] / SIM_RAST_ONE;
-        fy[k] = (double)y[k] / SIM_RAST_ONE;
+        fx[k] = c[k].x;
+        fy[k] = c[k].y;
         fz[k] = c[k].z;
         inv_w[k] = c[k].inv_w;
     }
@@ -484,9 +484,23 @@ setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct s
     for (int k = 0; k < 3; k++) {
         tri.v[k] = c[k].vertex;
     }
+    /* Coverage comes from the snapped corners (tri.rast), the planes of
+     * depth, 1 / w and the attributes from the corners before snapping, as
+     * lavapipe's triangle setup builds them: a texture coordinate that
+     * falls on a texel boundary (an image drawn at half size, say) then
+     * rounds to the texel the driver picks, where snapping would move it
+     * by up to half a sub-pixel.  A triangle that only snapping made
+     * non-degenerate takes its planes from the snapped corners. */
+    double det = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
+    if (det == 0.0 || !isfinite(det)) {
+        for (int k = 0; k < 3; k++) {
+            fx[k] = (double)x[k] / SIM_RAST_ONE;
+            fy[k] = (double)y[k] / SIM_RAST_ONE;
+        }
+        det = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
+    }
     tri.fx = fx[0];
     tri.fy = fy[0];
-    double det = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
     make_plane(fx, fy, det, fz[0], fz[1], fz[2], tri.z);
     if (s->depth_bias_enable && polygon) {
         depth_bias(dc, &tri, fz);

@@ -198,6 +198,10 @@ CASES = {
     # vertex buffers, a title screen with its tile map.
     "zink-supertux": dict(cmd=["/usr/games/supertux2"], env=GAME, frames="60",
                           delimiter="draws:1", expect="replay"),
+    # Minetest's main menu (Irrlicht, GL 2): GUI images scaled onto the
+    # screen with nearest filtering, text from font atlases.
+    "zink-minetest": dict(cmd=["/usr/games/minetest"], env=GAME, frames="60",
+                          delimiter="draws:1", expect="replay"),
     # Armagetron Advanced (SDL 1.2, legacy GL): the 3D grid arena behind
     # its menu, display lists, line and quad primitives.
     "zink-armagetronad": dict(cmd=["/usr/games/armagetronad"], env=GAME, frames="60",

@@ -2,6 +2,7 @@
  * tests/replay/test_baseline.c — the draw path and the baseline unit on
  * frames built in memory, where every count can be worked out by hand:
  *
+ *   - attribute planes from the corners before snapping (texel boundaries);
  *   - vkcube's shaders drawing a rectangle of two triangles: quads shaded
  *     (each triangle's 2x2 blocks with a covered pixel, so blocks on the
  *     shared diagonal count twice), lanes = 4 quads, covered pixels = the
@@ -175,6 +176,53 @@ vkcube_draw(struct sim_draw *d, struct vkcube_setup *s, int ubo)
     d->binding_count = 2;
     d->count = 6;
     d->instance_count = 1;
+}
+
+/* Attribute planes from the corners before snapping (front_setup.c), as
+ * lavapipe builds them.  The rectangle [8.5 + e, 40.5 + e) x [8, 24), e =
+ * 1/1024 px (below the 1/512 that 8 sub-pixel bits round away), u from 0 to
+ * 1 across it: the centres of pixels 16, 24 and 32 lie e / 32 of a texture
+ * width before the boundaries of texel columns 1, 2 and 3, so nearest
+ * sampling picks columns 0, 1 and 2.  Planes built from the snapped
+ * corners (8.5 exactly) put those centres on the boundaries and pick
+ * columns 1, 2 and 3. */
+static void
+test_unsnapped_planes(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
+{
+    static struct fixture f;
+    static struct vkcube_setup s;
+    const float e = 1.0f / 1024.0f, x0 = 8.5f + e, x1 = 40.5f + e;
+    const float px[6][2] = {{x0, 8}, {x1, 8}, {x0, 24}, {x1, 8}, {x1, 24}, {x0, 24}};
+
+    vkcube_setup_init(&s, vs, fs);
+    memset(&s.ubo[0], 0, sizeof(s.ubo[0]));
+    s.ubo[0].mvp[0] = s.ubo[0].mvp[5] = s.ubo[0].mvp[10] = s.ubo[0].mvp[15] = 1.0f;
+    for (int v = 0; v < 6; v++) {
+        s.ubo[0].position[v][0] = px[v][0] / (W / 2.0f) - 1.0f;
+        s.ubo[0].position[v][1] = px[v][1] / (H / 2.0f) - 1.0f;
+        s.ubo[0].position[v][2] = 0.5f;
+        s.ubo[0].position[v][3] = 1.0f;
+        s.ubo[0].attr[v][0] = px[v][0] == x0 ? 0.0f : 1.0f;
+        s.ubo[0].attr[v][1] = (px[v][1] - 8) / 16.0f;
+    }
+    fixture_init(&f, 1);
+    vkcube_draw(&f.draws[0], &s, 0);
+    struct sim_replay_result *r = replay(&f, 1, 0);
+    CHECK(r != NULL);
+    for (int k = 1; r && k <= 3; k++) {
+        uint8_t got[4], next[4];
+        int x = 8 + 8 * k;
+        pixel(r, x, 10, got);
+        pixel(r, x + 1, 10, next);
+        CHECK(memcmp(got, texels[0][k - 1], 4) == 0);
+        CHECK(memcmp(next, texels[0][k], 4) == 0);
+        if (memcmp(got, texels[0][k - 1], 4) != 0) {
+            fprintf(stderr, "pixel (%d,10): %u %u %u, want column %d's %u %u %u\n", x, got[0],
+                    got[1], got[2], k - 1, texels[0][k - 1][0], texels[0][k - 1][1],
+                    texels[0][k - 1][2]);
+        }
+    }
+    sim_replay_result_destroy(r);
 }
 
 /* Quads of the rectangle's triangles: per triangle the 2x2 blocks holding
@@ -1111,6 +1159,7 @@ main(void)
         return TEST_SETUP_ERROR;
     }
     test_vkcube_rect(cube_vs, cube_fs);
+    test_unsnapped_planes(cube_vs, cube_fs);
     test_depth_and_unsupported(cube_vs, cube_fs);
     test_vertex_input(client_vs, client_fs);
     test_clipping(cube_vs, cube_fs);
