@@ -17,10 +17,10 @@
  *     samples, through every unit but AMFS (no tessellation);
  *   - given a trace (demo_heat.py: overshade-demo's bumpy scene, every
  *     unit, AMFS on every draw), each frame through every unit.
- * On the replayed frames every unit's map sums to its lanes_shaded, and
- * has at least as many shaded pixels as the unit's covered_pixels (a map
- * that put a coarse pixel's or a fill's lanes on one pixel has fewer);
- * baseline, QFM, PMU and SSAA hold whole lanes.
+ * On the replayed frames every unit's map sums to its lanes_shaded, is the
+ * same with 1 and 2 threads, and has at least as many shaded pixels as the
+ * unit's covered_pixels (a map that put a coarse pixel's or a fill's lanes
+ * on one pixel has fewer); baseline, QFM, PMU and SSAA hold whole lanes.
  */
 #include <stdio.h>
 
@@ -147,6 +147,21 @@ test_qfm(const struct sim_ir_shader *fs)
     }
 }
 
+/* Whether every unit's map is the same in `a` and `b` (thread counts). */
+static void
+check_same(const struct sim_replay_result *a, const struct sim_replay_result *b)
+{
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        uint32_t w = 0, h = 0, w2 = 0, h2 = 0;
+        const float *ha = sim_replay_result_heat(a, u, &w, &h);
+        const float *hb = sim_replay_result_heat(b, u, &w2, &h2);
+        if (!ha && !hb) {
+            continue;
+        }
+        CHECK(ha && hb && w == w2 && h == h2 && memcmp(ha, hb, sizeof(float) * w * h) == 0);
+    }
+}
+
 /* Every unit of `r`: the map's sum against lanes_shaded, its shaded
  * pixels against covered_pixels, whole lanes where a lane is one pixel. */
 static void
@@ -191,10 +206,12 @@ test_mesh(struct sim_ir_shader *vs, struct sim_ir_shader *fs, uint32_t samples)
     char what[32];
     frame_init(&f, 160, 96, vs, fs);
     frame_mesh(&f, 40, 24, 1.5f);
-    struct sim_replay_result *r = frame_replay(
-        &f, ((1u << SIM_UNIT_COUNT) - 1) & ~(1u << SIM_UNIT_AMFS), samples, 2, NULL);
-    CHECK(r != NULL);
-    if (r) {
+    uint32_t units = ((1u << SIM_UNIT_COUNT) - 1) & ~(1u << SIM_UNIT_AMFS);
+    struct sim_replay_result *r = frame_replay(&f, units, samples, 2, NULL);
+    struct sim_replay_result *one = frame_replay(&f, units, samples, 1, NULL);
+    CHECK(r != NULL && one != NULL);
+    if (r && one) {
+        check_same(r, one);
         snprintf(what, sizeof(what), "mesh, %u sample(s)", samples);
         check_result(r, what);
         /* CPS's coarse pixels spread over several pixels. */
@@ -206,6 +223,7 @@ test_mesh(struct sim_ir_shader *vs, struct sim_ir_shader *fs, uint32_t samples)
         }
         CHECK(fractional > 0);
     }
+    sim_replay_result_destroy(one);
     sim_replay_result_destroy(r);
 }
 
@@ -228,7 +246,7 @@ test_trace(const char *path)
     CHECK(trace->frame_count > 0);
     for (uint32_t k = 0; k < trace->frame_count; k++) {
         struct rpl_frame *conv = NULL;
-        struct sim_replay_result *res = NULL;
+        struct sim_replay_result *res = NULL, *one = NULL;
         struct sim_replay_options opt;
         char detail[160] = "", what[48];
         if (!rpl_frame_create(rt, trace->frames[k], &conv)) {
@@ -240,12 +258,19 @@ test_trace(const char *path)
         opt.threads = 2;
         enum sim_replay_error err = sim_replay_frame(&conv->frame, &opt, &res, detail);
         CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, err);
+        rpl_frame_reset(conv);
+        opt.threads = 1;
+        CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, sim_replay_frame(&conv->frame, &opt, &one, detail));
+        if (res && one) {
+            check_same(res, one);
+        }
         if (res) {
             const struct sim_unit_counters *a = sim_replay_result_unit(res, SIM_UNIT_AMFS);
             CHECK(a && a->amfs_misses > 0);
             snprintf(what, sizeof(what), "frame %" PRIu64, trace->frames[k]->index);
             check_result(res, what);
         }
+        sim_replay_result_destroy(one);
         sim_replay_result_destroy(res);
         rpl_frame_destroy(conv);
     }
