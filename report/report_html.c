@@ -144,13 +144,15 @@ figure(FILE *f, const char *src, const char *caption)
     fputs("</figcaption></figure>\n", f);
 }
 
-/* The colour scale of every heatmap, from sim_heatmap_color() itself. */
+/* The colour scale of every heatmap, from sim_heatmap_color() itself:
+ * shading per pixel, fractional where a lane served several pixels. */
 static void
 heatmap_legend(FILE *f)
 {
     uint8_t rgb[3];
 
-    fputs("<div class=\"legend\"><span>shaded lanes per pixel</span><div>"
+    fputs("<div class=\"legend\"><span title=\"a coarse pixel's lane or an AMFS cache fill "
+          "counts as a share on each pixel it served\">shading per pixel (lanes)</span><div>"
           "<div class=\"bar\" style=\"background:linear-gradient(to right",
           f);
     for (int v = 0; v <= 8; v++) {

@@ -23,7 +23,8 @@
  * Files, for frame F (the application's frame number) and unit U:
  *   frame-F-U-present.png    the presented image as U rendered it
  *   frame-F-U-imageK.png     render target K (index into the frame's images)
- *   frame-F-U-heatmap.png    shaded lanes per pixel, the QFM paper's scale
+ *   frame-F-U-heatmap.png    shading per pixel (each lane spread over the pixels it
+ *                            served), sim_heatmap_color's scale
  *   frame-F-U-diff.png       where it differs from the reference (red)
  *   frame-F-reference.png    the image the driver presented
  *
@@ -1152,7 +1153,7 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         const struct sim_unit_counters *c = sim_replay_result_unit(res, u);
         const char *un = sim_unit_name(u);
         uint32_t hw, hh;
-        const uint32_t *heat;
+        const float *heat;
         if (!c) {
             continue;
         }

@@ -7,7 +7,9 @@ from the output of tools/papers.sh.
 reads DIR's sweeps and replays (see tools/papers.sh), writes DIR/papers.md
 (the table), DIR/papers.json (every row, measured values as numbers) and the
 figures DIR/papers-*.svg, drawn by gnuplot with each source's published
-values on the same axes.  Standard library only.
+values on the same axes from papers-*.dat and papers-*.gp written beside
+them (as `overshade sweep` draws its figures: run `gnuplot NAME.gp` in DIR
+to draw one again).  Standard library only.
 
 Every published number is in PUBLISHED below with the figure, table or
 section it comes from (../shared/spec/targets.md and the papers in
@@ -18,6 +20,7 @@ import csv
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 
@@ -259,11 +262,37 @@ class Table:
 
 
 def gnuplot(path, script):
-    """Draws one SVG with gnuplot; the script gets the terminal and output."""
-    head = ('set terminal svg size 900,520 dynamic enhanced font "sans,12" background "white"\n'
-            'set output "%s"\nset grid\nset key outside right top font "sans,10"\n'
-            'set offsets graph 0.03, graph 0.03, graph 0.03, 0\n' % path)
-    subprocess.run(["gnuplot"], input=head + script, text=True, check=True)
+    """Draws one SVG with gnuplot the way overshade sweep draws its figures
+    (tools/sweep_plot.c): NAME.dat (the script's data blocks, one gnuplot
+    `index` each, its name in a comment above it) and NAME.gp (the script,
+    reading NAME.dat) are written beside NAME.svg, and `gnuplot NAME.gp` is
+    run in that folder, where a user can edit and run it again.  `script`
+    holds the plot commands and the blocks block() made; this function adds
+    the terminal and the output."""
+    folder, svg = os.path.split(path)
+    name = os.path.splitext(svg)[0]
+    blocks = []
+
+    def take(m):
+        blocks.append((m.group(1), m.group(2)))
+        return ""
+
+    script = re.sub(r"^\$(\w+) << EOD\n(.*?)\nEOD\n", take, script, flags=re.M | re.S)
+    index = {b: i for i, (b, _) in enumerate(blocks)}
+    script = re.sub(r"\$([A-Za-z_]\w*)",
+                    lambda m: "'%s.dat' index %d" % (name, index[m.group(1)]), script)
+    with open(os.path.join(folder, name + ".dat"), "w") as fh:
+        fh.write("# %s.dat: the points of %s.svg, drawn by %s.gp; one block per data set "
+                 "(gnuplot's index), its name first\n" % (name, name, name))
+        fh.write("\n\n".join("# %s\n%s\n" % b for b in blocks))
+    head = ("# %s.gp: draws %s.svg from %s.dat; run in their folder: gnuplot %s.gp\n"
+            "set terminal svg size 900,520 dynamic enhanced font \"sans,12\" "
+            "background \"white\"\n"
+            "set output \"%s\"\nset grid\nset key outside right top font \"sans,10\"\n"
+            "set offsets graph 0.03, graph 0.03, graph 0.03, 0\n" % (name, name, name, name, svg))
+    with open(os.path.join(folder, name + ".gp"), "w") as fh:
+        fh.write(head + script)
+    subprocess.run(["gnuplot", name + ".gp"], cwd=folder or ".", check=True)
 
 
 def block(name, rows):
@@ -389,7 +418,8 @@ def main():
                 "set xlabel 'micropolygon area, px²'\nset ylabel 'shaded per covered pixel'\n"
                 "set title 'AMFS Fig. 4: shading against tessellation, 16×'\nplot %s\n"
                 "set ylabel 'reduction against baseline'\nset title 'published reductions'\n"
-                "plot %s\nunset multiplot\n" % (f, ", \\\n  ".join(lines), ", \\\n  ".join(lines2)))
+                "plot %s\nunset multiplot\n" % (os.path.basename(f), ", \\\n  ".join(lines),
+                                               ", \\\n  ".join(lines2)))
         figs.append(f)
 
         # QFM against Reyes: the orange bars' setting (both cull grids

@@ -17,7 +17,8 @@
 #              two; for the test `papers-smoke`)
 #
 # Output in DIR (default ./out-papers): papers.md (the table), papers.json
-# (every measured value), papers-*.svg (the figures), the traces, sweeps and
+# (every measured value), papers-*.svg (the figures, each with the .dat and
+# .gp gnuplot drew it from), the traces, sweeps and
 # replays under it.  Everything already in DIR is reused: delete DIR to run
 # again.  Needs the build (ninja -C build; BUILD names another build
 # directory) and gnuplot (gnuplot-nox).

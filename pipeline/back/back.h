@@ -33,9 +33,10 @@ sim_metric_psnr(const uint8_t *a, const uint8_t *b, uint32_t width, uint32_t hei
 double
 sim_metric_ssim(const uint8_t *a, const uint8_t *b, uint32_t width, uint32_t height);
 
-/* Colour of `value` shaded fragments per pixel on the QFM paper's scale:
- * 0 black, 1 dark blue, 2 blue, 3 cyan, 4 green, 5 yellow, 6 orange, 7 red,
- * 8 and more dark red; fractions interpolate. */
+/* Colour of `value` shading per pixel (shaded lanes; fractional where a
+ * lane served several pixels, sim_replay_result_heat) on the QFM paper's
+ * scale: 0 black, 1 dark blue, 2 blue, 3 cyan, 4 green, 5 yellow, 6 orange,
+ * 7 red, 8 and more dark red; fractions interpolate. */
 void
 sim_heatmap_color(double value, uint8_t rgb[3]);
 

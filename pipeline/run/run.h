@@ -113,11 +113,14 @@ uint8_t *
 sim_replay_result_image_rgba8(const struct sim_replay_result *result, enum sim_unit_kind unit,
                               uint32_t image, uint32_t *width, uint32_t *height);
 
-/* Shaded lanes per pixel over the whole frame for `unit` (helper lanes
- * included): width * height counts, row-major, owned by the result; the
- * size is the largest framebuffer of the frame.  NULL when the unit did not
- * run. */
-const uint32_t *
+/* Shading per pixel over the whole frame for `unit`: each shaded lane
+ * (helper lanes included) spread over the pixels it served
+ * (sim_shade_lane's footprint: a coarse pixel's covered pixels, the pixels
+ * an AMFS cache fill served; one pixel for the other units), so the
+ * values sum to the unit's lanes_shaded less the lanes of pixels off the
+ * map.  width * height values, row-major, owned by the result; the size is
+ * the largest framebuffer of the frame.  NULL when the unit did not run. */
+const float *
 sim_replay_result_heat(const struct sim_replay_result *result, enum sim_unit_kind unit,
                        uint32_t *width, uint32_t *height);
 

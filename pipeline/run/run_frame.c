@@ -67,7 +67,8 @@ struct sim_replay_result {
     uint8_t *is_target;       /* per image */
     struct sim_surface **surfaces[SIM_UNIT_COUNT]; /* per image */
     uint32_t transfers, transfers_skipped;
-    uint32_t *heat[SIM_UNIT_COUNT];
+    float *heat[SIM_UNIT_COUNT]; /* shading per pixel (sim_unit_target.heat) */
+    uint32_t *lanes_at[SIM_UNIT_COUNT]; /* lanes per pixel they stand for, until counted */
     uint8_t *covered[SIM_UNIT_COUNT]; /* per screen pixel (heat's size): ever covered */
     uint8_t *grid_border; /* per screen pixel (heat's size): at a grid border in some draw */
     uint32_t heat_width, heat_height;
@@ -1373,6 +1374,7 @@ begin_pass(struct replay *r, const struct sim_pass *pass, uint32_t samples, char
         }
         memset(t, 0, sizeof(*t));
         t->heat = r->res->heat[u];
+        t->lanes_at = r->res->lanes_at[u];
         t->heat_width = r->res->heat_width;
         t->heat_height = r->res->heat_height;
         for (uint32_t i = 0; i < pass->color_count; i++) {
@@ -1693,6 +1695,7 @@ sim_replay_result_destroy(struct sim_replay_result *result)
         }
         free(result->surfaces[u]);
         free(result->heat[u]);
+        free(result->lanes_at[u]);
         free(result->covered[u]);
     }
     free(result->grid_border);
@@ -1831,9 +1834,11 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
             continue;
         }
         res->surfaces[u] = calloc(frame->image_count ? frame->image_count : 1, sizeof(void *));
-        res->heat[u] = calloc((size_t)res->heat_width * res->heat_height + 1, sizeof(uint32_t));
+        res->heat[u] = calloc((size_t)res->heat_width * res->heat_height + 1, sizeof(float));
+        res->lanes_at[u] =
+            calloc((size_t)res->heat_width * res->heat_height + 1, sizeof(uint32_t));
         res->covered[u] = calloc((size_t)res->heat_width * res->heat_height + 1, 1);
-        if (!res->surfaces[u] || !res->heat[u] || !res->covered[u]) {
+        if (!res->surfaces[u] || !res->heat[u] || !res->lanes_at[u] || !res->covered[u]) {
             err = SIM_REPLAY_ERROR_NOMEM;
             goto error;
         }
@@ -1979,9 +1984,11 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
              i++) {
             res->counters[u].covered_pixels += res->covered[u][i];
             if (res->grid_border[i]) {
-                res->counters[u].lanes_at_grid_borders += res->heat[u][i];
+                res->counters[u].lanes_at_grid_borders += res->lanes_at[u][i];
             }
         }
+        free(res->lanes_at[u]);
+        res->lanes_at[u] = NULL;
     }
     for (size_t i = 0; i < (size_t)res->heat_width * res->heat_height; i++) {
         res->raster.grid_border_pixels += res->grid_border[i];
@@ -2185,7 +2192,7 @@ sim_replay_result_image_rgba8(const struct sim_replay_result *result, enum sim_u
     return px;
 }
 
-const uint32_t *
+const float *
 sim_replay_result_heat(const struct sim_replay_result *result, enum sim_unit_kind unit,
                        uint32_t *width, uint32_t *height)
 {

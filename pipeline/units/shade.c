@@ -71,6 +71,45 @@ sim_shade_begin(struct sim_shade_ctx *ctx, const struct sim_draw_ctx *dc,
                         target->color_format[0] == target->color[0]->format;
 }
 
+static int
+heat_inside(const struct sim_unit_target *t, int32_t x, int32_t y)
+{
+    return x >= 0 && y >= 0 && (uint32_t)x < t->heat_width && (uint32_t)y < t->heat_height;
+}
+
+void
+sim_shade_heat_add(const struct sim_shade_ctx *ctx, int32_t x, int32_t y, float value)
+{
+    const struct sim_unit_target *t = ctx->target;
+    if (t->heat && heat_inside(t, x, y)) {
+        t->heat[(size_t)y * t->heat_width + (uint32_t)x] += value;
+    }
+}
+
+/* Spreads lane `l` over its footprint on the heatmap. */
+static void
+heat_lane(const struct sim_unit_target *t, const struct sim_shade_lane *l)
+{
+    uint32_t k = 0;
+
+    if (l->foot_mask == 1) {
+        if (heat_inside(t, l->px, l->py)) {
+            t->heat[(size_t)l->py * t->heat_width + (uint32_t)l->px] += 1.0f;
+        }
+        return;
+    }
+    for (uint32_t i = 0; i < (uint32_t)l->foot_w * l->foot_h; i++) {
+        k += (l->foot_mask >> i & 1) &&
+             heat_inside(t, l->px + (int32_t)(i % l->foot_w), l->py + (int32_t)(i / l->foot_w));
+    }
+    for (uint32_t i = 0; k && i < (uint32_t)l->foot_w * l->foot_h; i++) {
+        int32_t x = l->px + (int32_t)(i % l->foot_w), y = l->py + (int32_t)(i / l->foot_w);
+        if ((l->foot_mask >> i & 1) && heat_inside(t, x, y)) {
+            t->heat[(size_t)y * t->heat_width + (uint32_t)x] += 1.0f / (float)k;
+        }
+    }
+}
+
 uint32_t
 sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
                 uint32_t quad_count, uint32_t helpers)
@@ -169,14 +208,19 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
             }
         }
     }
-    if (ctx->target->heat) {
-        uint32_t *heat = ctx->target->heat;
+    if (ctx->target->lanes_at) {
+        uint32_t *at = ctx->target->lanes_at;
         uint32_t hw = ctx->target->heat_width, hh = ctx->target->heat_height;
         for (uint32_t l = 0; l < n; l++) {
             if (lanes[l].px >= 0 && lanes[l].py >= 0 && (uint32_t)lanes[l].px < hw &&
                 (uint32_t)lanes[l].py < hh) {
-                heat[(size_t)lanes[l].py * hw + (uint32_t)lanes[l].px]++;
+                at[(size_t)lanes[l].py * hw + (uint32_t)lanes[l].px]++;
             }
+        }
+    }
+    if (ctx->target->heat) {
+        for (uint32_t l = 0; l < n; l++) {
+            heat_lane(ctx->target, &lanes[l]);
         }
     }
     for (uint32_t i = 0; i < dc->fs_input_count; i++) {

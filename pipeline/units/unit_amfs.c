@@ -29,6 +29,11 @@
  * extrapolated on the requesting triangle.  Derivatives are the
  * interpreter's differences across the shading quad: grid points one cell
  * apart, about a pixel apart on screen at c = 1.
+ *
+ * On the heatmap a cache fill (one shaded grid quad, four lanes) is spread
+ * evenly over the pixels whose requests it served, from the fill to the
+ * end of the draw in the bin (a pixel once, however many of its samples
+ * or filter taps it served), so the map reads as shading per pixel.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -55,6 +60,7 @@ struct key {
 
 struct cached {
     struct key key;
+    uint32_t fill;  /* which fill of the draw in the bin shaded it (heatmap); NONE: none counted */
     uint32_t alive; /* lanes whose outputs count */
     struct sim_shade_outputs out[4];
 };
@@ -118,6 +124,13 @@ struct tri_index {
 
 enum { KIND_NEVER, KIND_CELLS, KIND_ALWAYS };
 
+/* A quad fragment's pixels that one fill served. */
+struct served {
+    uint32_t fill;
+    int32_t x, y;  /* the quad fragment */
+    uint32_t mask; /* its pixels, bit i for pixel (x + (i & 1), y + (i >> 1)) */
+};
+
 static void
 tri_index_finish(struct tri_index *x);
 
@@ -130,6 +143,13 @@ struct amfs {
     uint32_t hash[HASH]; /* index into cache, NONE: empty */
     struct need *need;   /* MAX_NEEDED, for the quad fragment at hand */
     struct tri_index index; /* of the run of triangles find_point last searched */
+    /* The heatmap: the draw's fills in the bin so far, and which pixels
+     * each served, put on the heatmap by amfs_finish. */
+    uint32_t fills;
+    struct served *served;
+    size_t served_count, served_cap;
+    uint32_t *fill_pixels; /* per fill: pixels served (amfs_finish's scratch) */
+    size_t fill_pixels_cap;
 };
 
 static void *
@@ -160,6 +180,8 @@ amfs_destroy(void *self)
     if (a) {
         sim_unit_baseline.destroy(a->base);
         tri_index_finish(&a->index);
+        free(a->served);
+        free(a->fill_pixels);
         free(a->need);
         free(a->cache);
         free(a);
@@ -789,6 +811,9 @@ shade_missing(struct amfs *a, struct sim_shade_ctx *ctx, const struct sim_tri *t
                 l->cy = l->y;
                 l->px = px;
                 l->py = py;
+                l->foot_mask = 0; /* the fill's pixels, once known (amfs_finish) */
+                l->foot_w = 0;
+                l->foot_h = 0;
                 l->sample = 0;
                 l->coverage = ctx->dc->samples >= 32 ? ~0u : (1u << ctx->dc->samples) - 1u;
             }
@@ -821,6 +846,8 @@ shade_missing(struct amfs *a, struct sim_shade_ctx *ctx, const struct sim_tri *t
         for (uint32_t q = 0; q < batch; q++) {
             struct need *nd = &need[todo[first + q]];
             struct cached *c = cache_insert(a, &nd->key);
+            /* Without a shader nothing is shaded, so nothing counted. */
+            c->fill = ctx->interp ? a->fills++ : NONE;
             c->alive = (alive >> (4 * q)) & 0xf;
             for (uint32_t i = 0; i < 4; i++) {
                 sim_shade_read_outputs(ctx, 4 * q + i, &c->out[i]);
@@ -871,6 +898,8 @@ amfs_begin(void *self, struct sim_shade_ctx *ctx)
     cache_clear(a);
     a->patch = SIM_NONE;
     a->index.tris = NULL; /* the draw's triangle list may live where the last one did */
+    a->fills = 0;
+    a->served_count = 0;
 }
 
 /* One shading request: a pixel centre, or a sample when the draw shades
@@ -881,6 +910,96 @@ struct request {
     uint32_t ref[4]; /* need index << 2 | lane in the quad, NONE: unused */
     double wt[4];
 };
+
+/* Records which pixels of quad fragment q each of its `count` needs' fill
+ * served, by the requests `req` that refer to it. */
+static void
+record_served(struct amfs *a, struct sim_shade_ctx *ctx, const struct sim_quad *q,
+              const struct request *req, uint32_t nreq, uint32_t count)
+{
+    uint32_t mask[MAX_NEEDED] = {0};
+
+    if (!ctx->target->heat) {
+        return;
+    }
+    for (uint32_t k = 0; k < nreq; k++) {
+        uint32_t pixel = (uint32_t)(req[k].py - q->y) * 2 + (uint32_t)(req[k].px - q->x);
+        for (uint32_t c = 0; c < 4; c++) {
+            if (req[k].ref[c] != NONE) {
+                mask[req[k].ref[c] >> 2] |= 1u << pixel;
+            }
+        }
+    }
+    if (!reserve((void **)&a->served, &a->served_cap, a->served_count + count,
+                 sizeof(*a->served))) {
+        ctx->fault = SIM_REPLAY_ERROR_NOMEM;
+        return;
+    }
+    for (uint32_t k = 0; k < count; k++) {
+        const struct cached *c = a->need[k].hit;
+        if (mask[k] && c && c->fill != NONE) {
+            a->served[a->served_count++] = (struct served){c->fill, q->x, q->y, mask[k]};
+        }
+    }
+}
+
+static int
+served_cmp(const void *x, const void *y)
+{
+    const struct served *p = x, *q = y;
+    if (p->fill != q->fill) {
+        return p->fill < q->fill ? -1 : 1;
+    }
+    if (p->y != q->y) {
+        return p->y < q->y ? -1 : 1;
+    }
+    return (p->x > q->x) - (p->x < q->x);
+}
+
+/* Puts the draw's fills in the bin on the heatmap: each fill's four lanes
+ * shared by the distinct pixels it served. */
+static void
+heat_fills(struct amfs *a, struct sim_shade_ctx *ctx)
+{
+    size_t n = 0;
+
+    if (!a->fills || !ctx->target->heat) {
+        a->fills = 0;
+        a->served_count = 0;
+        return;
+    }
+    if (!reserve((void **)&a->fill_pixels, &a->fill_pixels_cap, a->fills,
+                 sizeof(*a->fill_pixels))) {
+        ctx->fault = SIM_REPLAY_ERROR_NOMEM;
+        return;
+    }
+    qsort(a->served, a->served_count, sizeof(*a->served), served_cmp);
+    /* One record per fill and quad fragment, the masks of repeats joined. */
+    for (size_t i = 0; i < a->served_count; i++) {
+        const struct served *r = &a->served[i];
+        if (n && a->served[n - 1].fill == r->fill && a->served[n - 1].x == r->x &&
+            a->served[n - 1].y == r->y) {
+            a->served[n - 1].mask |= r->mask;
+        } else {
+            a->served[n++] = *r;
+        }
+    }
+    memset(a->fill_pixels, 0, a->fills * sizeof(*a->fill_pixels));
+    for (size_t i = 0; i < n; i++) {
+        a->fill_pixels[a->served[i].fill] += sim_popcount(a->served[i].mask);
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct served *r = &a->served[i];
+        float share = 4.0f / (float)a->fill_pixels[r->fill];
+        for (uint32_t p = 0; p < 4; p++) {
+            if (r->mask & (1u << p)) {
+                sim_shade_heat_add(ctx, r->x + (int32_t)(p & 1), r->y + (int32_t)(p >> 1), share);
+            }
+        }
+    }
+    a->fills = 0;
+    a->served_count = 0;
+}
 
 static void
 amfs_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uint32_t count)
@@ -965,6 +1084,7 @@ amfs_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, ui
             }
         }
         shade_missing(a, ctx, t, q->x, q->y, a->need, nneed);
+        record_served(a, ctx, q, req, nreq, nneed);
         for (uint32_t k = 0; k < nreq; k++) {
             const struct request *r = &req[k];
             struct sim_shade_outputs out;
@@ -1007,6 +1127,7 @@ amfs_finish(void *self, struct sim_shade_ctx *ctx)
 {
     struct amfs *a = self;
     sim_unit_baseline.finish(a->base, ctx);
+    heat_fills(a, ctx);
 }
 
 const struct sim_unit_ops sim_unit_amfs = {

@@ -58,6 +58,9 @@ baseline_flush(struct baseline *b, struct sim_shade_ctx *ctx)
             l->tri = quad->tri;
             l->px = quad->x + (int32_t)(i & 1);
             l->py = quad->y + (int32_t)(i >> 1);
+            l->foot_mask = 1; /* its own pixel */
+            l->foot_w = 1;
+            l->foot_h = 1;
             if (s != UINT32_MAX) {
                 ox = loc[s].x / 16.0f;
                 oy = loc[s].y / 16.0f;

@@ -15,7 +15,9 @@
  * the draw ends in the bin) each CQ with a covered sample is shaded once:
  * four lanes, one per CP, at the CP centres; a CP without a covered sample
  * is a helper.  Every covered sample of a CP takes the CP's colour.
- * Shading is never shared between triangles.  Derivatives are the
+ * Shading is never shared between triangles.  On the heatmap a lane is
+ * spread over its CP's covered pixels (a helper's over its whole CP), so
+ * the map reads as shading per pixel.  Derivatives are the
  * interpreter's quad differences, i.e. finite differences across the CQ
  * (one CP apart), which raise texture LOD by log2 of the CP size, as the
  * paper's coarse derivatives do.
@@ -196,15 +198,21 @@ shade_batch(struct cps *c, struct sim_shade_ctx *ctx, const struct cq *const *ba
         uint32_t wide = 2 * cq->cw;
         for (uint32_t j = 0; j < 4; j++) {
             struct sim_shade_lane *l = &lanes[4 * q + j];
-            uint32_t ox = (j & 1) * cq->cw, oy = (j >> 1) * cq->ch, cover = 0;
+            uint32_t ox = (j & 1) * cq->cw, oy = (j >> 1) * cq->ch, cover = 0, foot = 0;
             for (uint32_t py = 0; py < cq->ch; py++) {
                 for (uint32_t px = 0; px < cq->cw; px++) {
-                    cover |= cq->mask[(oy + py) * wide + ox + px];
+                    uint32_t m = cq->mask[(oy + py) * wide + ox + px];
+                    cover |= m;
+                    foot |= (m != 0) << (py * cq->cw + px);
                 }
             }
             l->tri = c->tri;
             l->px = cq->x + (int32_t)ox;
             l->py = cq->y + (int32_t)oy;
+            /* On the heatmap: the CP's covered pixels, or a helper's whole CP. */
+            l->foot_w = (uint8_t)cq->cw;
+            l->foot_h = (uint8_t)cq->ch;
+            l->foot_mask = (uint16_t)(foot ? foot : (1u << (cq->cw * cq->ch)) - 1u);
             l->x = (float)l->px + (float)cq->cw * 0.5f;
             l->y = (float)l->py + (float)cq->ch * 0.5f;
             l->cx = l->x;

@@ -143,6 +143,9 @@ shade_batch(struct pmu *u, struct sim_shade_ctx *ctx)
             l->tri = en->tri;
             l->px = en->x + (int32_t)(i & 1);
             l->py = en->y + (int32_t)(i >> 1);
+            l->foot_mask = 1; /* its own pixel */
+            l->foot_w = 1;
+            l->foot_h = 1;
             if (ctx->any_centroid) {
                 sim_shade_centroid(ctx->dc->samples, mask, &cx, &cy);
             }

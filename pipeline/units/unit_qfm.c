@@ -275,6 +275,9 @@ shade_batch(struct qfm *m, struct sim_shade_ctx *ctx)
             l->tri = src->tri;
             l->px = en->x + (int32_t)(i & 1);
             l->py = en->y + (int32_t)(i >> 1);
+            l->foot_mask = 1; /* its own pixel */
+            l->foot_w = 1;
+            l->foot_h = 1;
             if (!at_centre[i] && m->opt->qfm.centroid == SIM_SWITCH_ON) {
                 ox = loc[nearest[i]].x / 16.0f;
                 oy = loc[nearest[i]].y / 16.0f;

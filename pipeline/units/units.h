@@ -32,7 +32,14 @@ struct sim_shade_lane {
     const struct sim_tri *tri;
     float x, y;     /* where inputs are interpolated (pixel centre, or a sample) */
     float cx, cy;   /* where centroid inputs are: x, y unless the pixel is partly covered */
-    int32_t px, py; /* the pixel the lane stands for (heatmap) */
+    int32_t px, py; /* the pixel the lane stands for */
+    /* Its footprint on the heatmap: the pixels of the foot_w x foot_h block
+     * at (px, py) whose bit (y * foot_w + x) foot_mask sets share the lane,
+     * 1 / k each, k counting those inside the heatmap (a lane with none
+     * inside is left out); foot_mask 0: the unit puts the lane on the
+     * heatmap itself (sim_shade_heat_add). */
+    uint16_t foot_mask;
+    uint8_t foot_w, foot_h;
     uint32_t sample;   /* SampleId of a per-sample invocation, else 0 */
     uint32_t coverage; /* SampleMaskIn: the samples the invocation covers */
 };
@@ -42,8 +49,9 @@ struct sim_unit_target {
     struct sim_surface *color[SIM_MAX_COLOR_ATTACHMENTS];
     uint32_t color_format[SIM_MAX_COLOR_ATTACHMENTS]; /* view formats */
     struct sim_surface *depth;
-    uint32_t *heat; /* shaded lanes per pixel, heat_width wide */
-    uint32_t heat_width, heat_height;
+    float *heat; /* shading per pixel: each shaded lane spread over its footprint */
+    uint32_t *lanes_at; /* shaded lanes per pixel, each at the pixel it stands for */
+    uint32_t heat_width, heat_height; /* of heat and lanes_at, row-major */
 };
 
 /* How a fragment-shader input is computed per lane. */
@@ -86,6 +94,12 @@ struct sim_shade_ctx {
     enum sim_interp_error shader_error; /* why, when fault is SHADER_FAULT */
 };
 
+/* Adds `value` shaded lanes to the heatmap at pixel (x, y); a pixel
+ * outside it is left out.  For units whose lanes have no footprint
+ * (foot_mask 0). */
+void
+sim_shade_heat_add(const struct sim_shade_ctx *ctx, int32_t x, int32_t y, float value);
+
 /* Prepares `ctx` for the draw `dc` with an interpreter bound to the draw's
  * fragment shader and bindings. */
 void
@@ -96,8 +110,8 @@ sim_shade_begin(struct sim_shade_ctx *ctx, const struct sim_draw_ctx *dc,
 /* Runs the fragment shader for `quad_count` quads (at most SIM_LANES / 4):
  * lanes[4 q + i] is pixel i of quad q.  `helpers`: lanes that are helper
  * invocations (no covered sample).  Counts quads, lanes, instructions,
- * texture lookups and the heatmap.  Returns the lanes whose outputs count
- * (alive, not helpers). */
+ * texture lookups, lanes_at and the heatmap (by the lanes' footprints).
+ * Returns the lanes whose outputs count (alive, not helpers). */
 uint32_t
 sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
                 uint32_t quad_count, uint32_t helpers);

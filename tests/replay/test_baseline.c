@@ -307,14 +307,15 @@ test_vkcube_rect(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     CHECK_EQ_INT(0, bad);
     /* The heatmap holds every shaded lane; diagonal blocks hold 2. */
     uint32_t hw, hh;
-    const uint32_t *heat = sim_replay_result_heat(r[0], SIM_UNIT_BASELINE, &hw, &hh);
-    uint64_t sum = 0, max = 0;
+    const float *heat = sim_replay_result_heat(r[0], SIM_UNIT_BASELINE, &hw, &hh);
+    double sum = 0, max = 0;
     for (uint32_t i = 0; heat && i < hw * hh; i++) {
         sum += heat[i];
         max = heat[i] > max ? heat[i] : max;
     }
-    CHECK_EQ_U64(c->lanes_shaded, sum);
-    CHECK_EQ_U64(2, max);
+    CHECK_EQ_U64(c->lanes_shaded, (uint64_t)sum);
+    CHECK(sum == (double)(uint64_t)sum); /* baseline's lanes are whole pixels */
+    CHECK(max == 2.0);
     /* Thread count changes nothing. */
     for (int t = 1; t < 3; t++) {
         CHECK(r[t] && img[t] && memcmp(img[0], img[t], (size_t)W * H * 4) == 0);
@@ -322,8 +323,8 @@ test_vkcube_rect(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
             const struct sim_unit_counters *ct = sim_replay_result_unit(r[t], SIM_UNIT_BASELINE);
             CHECK(memcmp(c, ct, sizeof(*c)) == 0);
             uint32_t tw, th;
-            const uint32_t *heat_t = sim_replay_result_heat(r[t], SIM_UNIT_BASELINE, &tw, &th);
-            CHECK(heat && heat_t && memcmp(heat, heat_t, sizeof(uint32_t) * hw * hh) == 0);
+            const float *heat_t = sim_replay_result_heat(r[t], SIM_UNIT_BASELINE, &tw, &th);
+            CHECK(heat && heat_t && memcmp(heat, heat_t, sizeof(float) * hw * hh) == 0);
         }
     }
     /* 4x MSAA: the rectangle's edges lie on pixel borders, so each pixel is

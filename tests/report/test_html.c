@@ -151,6 +151,10 @@ main(int argc, char **argv)
         CHECK(strstr(page, "frame-7-cps-heatmap.png") == NULL);
         CHECK(strstr(page, "frame-7-qfm-heatmap.png") != NULL);
         CHECK(strstr(page, "outside.png") == NULL);
+        /* The legend: its label and sim_heatmap_color's stops at 1 and 8+. */
+        CHECK(strstr(page, ">shading per pixel (lanes)</span>") != NULL);
+        CHECK(strstr(page, "rgb(0,0,139) 12.5%") != NULL);
+        CHECK(strstr(page, "rgb(139,0,0) 100.0%") != NULL);
         /* Without a driver's picture the viewer starts on baseline and qfm;
          * each present picture: once in the row, once per select, and the
          * first two once more in the viewer. */

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """tools/papers.sh at its smoke size (320x200, the plane): every figure the
-smoke run can draw exists and parses as SVG with drawn lines, every row the
-table must have is there, every measured value is a finite number, and a
-row that is not measured says so with its reason.
+smoke run can draw exists and parses as SVG with drawn lines, beside the
+.gp that drew it from its .dat; every row the table must have is there,
+every measured value is a finite number, and a row that is not measured
+says so with its reason.
 
     papers_smoke.py --build BUILD_DIR --out DIR
 
@@ -73,6 +74,19 @@ def main():
         paths = [e for e in root.iter() if e.tag.endswith("path")]
         if len(paths) < 5:
             fail.append("%s: %d paths, expected a drawn figure" % (f, len(paths)))
+        # Drawn as the sweep's figures are: NAME.gp reading NAME.dat beside it.
+        stem = os.path.join(a.out, f[:-len(".svg")])
+        try:
+            with open(stem + ".gp") as fh:
+                gp = fh.read()
+            with open(stem + ".dat") as fh:
+                dat = fh.read()
+        except OSError as e:
+            fail.append("%s: %s" % (f, e))
+            continue
+        if "<< EOD" in gp or "'%s.dat' index" % os.path.basename(stem) not in gp or \
+                not dat.strip():
+            fail.append("%s: its .gp does not plot its .dat" % f)
     with open(os.path.join(a.out, "papers.json")) as fh:
         table = json.load(fh)
     with open(os.path.join(a.out, "papers.md")) as fh:

@@ -50,7 +50,8 @@ struct unit_fixture {
     struct sim_frame frame;
     struct sim_draw_ctx dc;
     struct sim_surface *color;
-    uint32_t heat[FIX_W * FIX_H];
+    float heat[FIX_W * FIX_H];
+    uint32_t lanes_at[FIX_W * FIX_H];
     struct sim_unit_target target;
     struct sim_interp *interp;
     struct sim_shade_ctx ctx;
@@ -186,6 +187,7 @@ fix_ready(struct unit_fixture *f)
     f->target.color[0] = f->color;
     f->target.color_format[0] = VK_FORMAT_R8G8B8A8_UNORM;
     f->target.heat = f->heat;
+    f->target.lanes_at = f->lanes_at;
     f->target.heat_width = FIX_W;
     f->target.heat_height = FIX_H;
     sim_shade_begin(&f->ctx, dc, f->interp, &f->target, &f->counters);
