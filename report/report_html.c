@@ -550,9 +550,9 @@ frame_section(FILE *f, const char *dir, struct json_object *frame, struct json_o
     fputs("<h3>Shading per pixel</h3>\n", f);
     heatmap_legend(f);
     if (member(units, "cps") || member(units, "amfs")) {
-        fputs("<p class=\"note\">Each map counts a shaded lane at the one pixel the unit "
-              "placed it on; a cps or amfs lane serves several pixels, so their maps look "
-              "sparser than the shading per covered pixel in their captions.</p>\n",
+        fputs("<p class=\"note\">A lane that served several pixels is spread over them: "
+              "a cps lane over its coarse pixel's covered pixels, an amfs cache fill over "
+              "the pixels it served, so every map reads as shading per pixel.</p>\n",
               f);
     }
     fputs("<div class=\"row\">\n", f);
