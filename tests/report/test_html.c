@@ -11,27 +11,7 @@
 
 #include "report/report.h"
 #include "test.h"
-
-static char *
-read_all(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    long n;
-
-    if (!f) {
-        return NULL;
-    }
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        buf = calloc((size_t)n + 1, 1);
-        if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    fclose(f);
-    return buf;
-}
+#include "test_file.h"
 
 static void
 touch(const char *dir, const char *name)
@@ -135,7 +115,7 @@ main(int argc, char **argv)
 
     CHECK_EQ_INT(0, rep_html_write(root, shaders, dir));
     snprintf(path, sizeof(path), "%s/report.html", dir);
-    char *page = read_all(path);
+    char *page = test_file_read(path, NULL);
     CHECK(page != NULL);
     if (page) {
         CHECK(strstr(page, "<tr data-unit=\"baseline\">") != NULL);
