@@ -23,6 +23,19 @@ struct cap_trace;
 int
 cli_trace_load(const char *path, struct cap_trace **trace);
 
+/* A subcommand's usage text, written to `out`. */
+typedef void cli_usage_fn(FILE *out);
+
+/* One argument of a subcommand that takes one file (`command` names it on
+ * stderr, e.g. "overshade info"; `what` is the file, e.g. "trace"): with
+ * `options` set an argument starting with '-' is an unknown option;
+ * otherwise it becomes *path, unless *path is already set.  An unknown
+ * option or a second file is a usage error: one line and the usage on
+ * stderr, and 0 returned; else 1 (overshade.c). */
+int
+cli_take_file(const char *arg, int options, const char *command, const char *what,
+              const char **path, cli_usage_fn *usage);
+
 /* `overshade info [--json] [--objects] TRACE` (cmd_info.c) */
 int
 cli_info(int argc, char **argv);

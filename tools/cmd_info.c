@@ -887,15 +887,8 @@ cli_info(int argc, char **argv)
             return CLI_EXIT_OK;
         } else if (options && strcmp(argv[i], "--") == 0) {
             options = 0;
-        } else if (options && argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "overshade info: unknown option '%s'\n", argv[i]);
-            cli_info_usage(stderr);
-            return CLI_EXIT_USAGE;
-        } else if (!path) {
-            path = argv[i];
-        } else {
-            fprintf(stderr, "overshade info: one trace at a time\n");
-            cli_info_usage(stderr);
+        } else if (!cli_take_file(argv[i], options, "overshade info", "trace", &path,
+                                  cli_info_usage)) {
             return CLI_EXIT_USAGE;
         }
     }
