@@ -796,9 +796,8 @@ write_sweep_csv(const struct sweep_args *a, struct job *jobs, uint32_t count)
         goto out;
     }
     snprintf(path, sizeof(path), "%s/sweep.csv", a->out);
-    f = fopen(path, "w");
+    f = cli_sweep_create(path);
     if (!f) {
-        fprintf(stderr, "overshade sweep: cannot write %s: %s\n", path, strerror(errno));
         goto out;
     }
     write_axis_header(f, a);
@@ -852,9 +851,8 @@ write_jobs_csv(const struct sweep_args *a, const struct job *jobs, uint32_t coun
     FILE *f;
 
     snprintf(path, sizeof(path), "%s/jobs.csv", a->out);
-    f = fopen(path, "w");
+    f = cli_sweep_create(path);
     if (!f) {
-        fprintf(stderr, "overshade sweep: cannot write %s: %s\n", path, strerror(errno));
         return 0;
     }
     write_axis_header(f, a);
