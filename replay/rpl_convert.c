@@ -721,6 +721,22 @@ image_shape_ok(const struct cap_image *img)
            img->width >= 1 && img->height >= 1 && img->depth >= 1;
 }
 
+/* Room for one more frame image and its handle; 0, with w->nomem set,
+ * when out of memory. */
+static int
+grow_images(struct walk *w)
+{
+    struct frame_priv *fp = w->fp;
+
+    if (!grow((void **)&fp->images, &fp->image_cap, fp->image_count + 1, sizeof(*fp->images)) ||
+        !grow((void **)&fp->image_handles, &fp->image_handle_cap, fp->image_count + 1,
+              sizeof(uint64_t))) {
+        w->nomem = 1;
+        return 0;
+    }
+    return 1;
+}
+
 /* The frame image of `handle`, registered on first use; SIM_NONE if the
  * trace lacks it. */
 static uint32_t
@@ -744,21 +760,14 @@ get_image(struct walk *w, uint64_t handle)
         skip(w, "an image with no levels, layers or texels, or over 32 levels");
         return SIM_NONE;
     }
-    if (!grow((void **)&fp->images, &fp->image_cap, fp->image_count + 1, sizeof(*fp->images)) ||
-        !grow((void **)&fp->image_handles, &fp->image_handle_cap, fp->image_count + 1,
-              sizeof(uint64_t))) {
-        w->nomem = 1;
+    if (!grow_images(w)) {
         return SIM_NONE;
     }
     si = &fp->images[fp->image_count];
     fp->image_handles[fp->image_count] = handle;
-    memset(si, 0, sizeof(*si));
-    si->format = img->format;
-    si->width = img->width;
-    si->height = img->height;
-    si->levels = img->mip_levels;
-    si->layers = img->array_layers;
-    si->samples = img->samples;
+    *si = (struct sim_image){.format = img->format, .width = img->width, .height = img->height,
+                             .levels = img->mip_levels, .layers = img->array_layers,
+                             .samples = img->samples};
     blob = snapshot_blob(w, handle, CAP_SNAPSHOT_IMAGE);
     const struct fp_image_copy *c = find_copy(fp, handle);
     if (c) {
@@ -1939,6 +1948,18 @@ new_pass(struct walk *w)
     return fp->pass_count++;
 }
 
+/* new_pass for the k-th layer of the pass list (pass_layer_list): the
+ * first becomes the current pass, w->pass. */
+static uint32_t
+new_layer_pass(struct walk *w, uint32_t k)
+{
+    uint32_t pi = new_pass(w);
+    if (pi != SIM_NONE && k == 0) {
+        w->pass = pi;
+    }
+    return pi;
+}
+
 /* The frame image holding mip level `level`, array layer `layer` of frame
  * image `image` (pipeline.h, sim_image.parent), registered on first use
  * with that subresource's snapshot texels; SIM_NONE when out of memory. */
@@ -1957,10 +1978,7 @@ subresource_image(struct walk *w, uint32_t image, uint32_t level, uint32_t layer
             return i;
         }
     }
-    if (!grow((void **)&fp->images, &fp->image_cap, fp->image_count + 1, sizeof(*fp->images)) ||
-        !grow((void **)&fp->image_handles, &fp->image_handle_cap, fp->image_count + 1,
-              sizeof(uint64_t))) {
-        w->nomem = 1;
+    if (!grow_images(w)) {
         return SIM_NONE;
     }
     /* The parent's handle: get_image finds the parent first. */
@@ -2203,12 +2221,9 @@ begin_subpass(struct walk *w)
     }
     pass_layer_list(w, sp->view_mask, w->fb_layers, widest);
     for (uint32_t k = 0; k < w->pass_layers; k++) {
-        uint32_t pi = new_pass(w);
+        uint32_t pi = new_layer_pass(w, k);
         if (pi == SIM_NONE) {
             return;
-        }
-        if (k == 0) {
-            w->pass = pi;
         }
         fill_subpass(w, &w->fp->passes[pi], sp, w->layer_of[k]);
     }
@@ -2334,12 +2349,9 @@ begin_rendering(struct walk *w, const struct cap_cmd_begin_rendering *cmd)
     }
     pass_layer_list(w, cmd->view_mask, cmd->layer_count ? cmd->layer_count : 1, widest);
     for (uint32_t k = 0; k < w->pass_layers; k++) {
-        uint32_t pi = new_pass(w);
+        uint32_t pi = new_layer_pass(w, k);
         if (pi == SIM_NONE) {
             return;
-        }
-        if (k == 0) {
-            w->pass = pi;
         }
         fill_rendering(w, &w->fp->passes[pi], cmd, w->layer_of[k]);
     }

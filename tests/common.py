@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 
 
 # tests/xvfb.py: a program against an X server of its own (a display
@@ -136,6 +137,23 @@ def exit_status():
         print("%d failure(s)" % len(FAIL), file=sys.stderr)
         return 1
     return 0
+
+
+def with_demo_trace(demo_args, test):
+    """The main of a test on one overshade-demo capture: parses the
+    arguments (with --demo), skips (77) where a program is missing,
+    captures the demo with `demo_args` (capture_demo) in a temporary
+    directory and calls test(args, tmp, trace); returns the exit status."""
+    args = parse_args("--demo")
+    status = unavailable()
+    if status:
+        return status
+    with tempfile.TemporaryDirectory() as tmp:
+        trace = capture_demo(tmp, args, demo_args)
+        if trace is None:
+            return 1
+        test(args, tmp, trace)
+    return exit_status()
 
 
 def replay_baseline(overshade, trace, out):

@@ -3,7 +3,8 @@
  * unit tests build their frames from, so each test states only what it
  * varies:
  *
- *   - test_sim_load: a shader translated from SPIR-V words;
+ *   - test_sim_load: a shader translated from SPIR-V words, and
+ *     test_sim_stages_destroy: a program's worth of them destroyed;
  *   - test_sim_pass_init: a render pass with one RGBA8 colour target, and
  *     test_sim_pass_depth: its depth attachment;
  *   - test_sim_state_init: a draw state covering the target with the
@@ -36,6 +37,15 @@ test_sim_load(const uint32_t *words, size_t bytes)
         test_failures++;
     }
     return sh;
+}
+
+/* Destroys every shader of `stages` (NULL entries allowed). */
+static inline void
+test_sim_stages_destroy(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
+{
+    for (int s = 0; s < SIM_STAGE_COUNT; s++) {
+        sim_ir_shader_destroy(stages[s]);
+    }
 }
 
 /* A render pass of width x height, `samples` per pixel, whose one colour

@@ -1,5 +1,6 @@
 /*
- * tests/spv_file.h — reads a SPIR-V module from a .spv file, for the tests
+ * tests/spv_file.h — reads a SPIR-V module from a .spv file and matches it
+ * to its case by name, for the tests
  * that take modules from disk (tests/pipeline's module and reader tests,
  * tests/tools' reflection and specialisation tests).
  */
@@ -7,8 +8,10 @@
 #define OVERSHADE_TESTS_SPV_FILE_H
 
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include "test_file.h"
 
 /* The words of the file at `path` (at most 64 MiB; a trailing partial
  * word is not counted) and their count in *count; the caller frees them.
@@ -16,24 +19,29 @@
 static inline uint32_t *
 spv_file_read(const char *path, size_t *count)
 {
-    FILE *f = fopen(path, "rb");
-    uint32_t *w = NULL;
-    long size;
+    size_t size = 0;
+    char *bytes = test_file_read(path, &size);
 
-    if (!f) {
+    if (bytes && size >= (64u << 20)) {
+        free(bytes);
         return NULL;
     }
-    if (fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 && size < (64l << 20) &&
-        fseek(f, 0, SEEK_SET) == 0) {
-        w = malloc((size_t)size + 4);
-        if (w && fread(w, 1, (size_t)size, f) != (size_t)size) {
-            free(w);
-            w = NULL;
-        }
-        *count = (size_t)size / 4;
+    if (bytes) {
+        *count = size / 4;
     }
-    fclose(f);
-    return w;
+    return (uint32_t *)(void *)bytes;
+}
+
+/* Whether the file at `path` is NAME.spv, in whatever folder: how the
+ * tests match the modules the build gives them to their cases. */
+static inline int
+spv_file_is(const char *path, const char *name)
+{
+    const char *base = strrchr(path, '/');
+    size_t len = strlen(name);
+
+    base = base ? base + 1 : path;
+    return strncmp(base, name, len) == 0 && strcmp(base + len, ".spv") == 0;
 }
 
 #endif /* OVERSHADE_TESTS_SPV_FILE_H */

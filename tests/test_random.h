@@ -18,6 +18,21 @@ test_xorshift64(uint64_t *state)
     return *state;
 }
 
+/* 24 bits of the next xorshift64 state (bits 16 to 39) as a fraction in
+ * [0, 1); exact in a float. */
+static inline double
+test_xorshift64_unit(uint64_t *state)
+{
+    return (double)((uint32_t)(test_xorshift64(state) >> 16) & 0xffffffu) / 16777216.0;
+}
+
+/* Uniform in [lo, hi), from test_xorshift64_unit. */
+static inline double
+test_xorshift64_range(uint64_t *state, double lo, double hi)
+{
+    return lo + (hi - lo) * test_xorshift64_unit(state);
+}
+
 /* xorshift64* (12, 25, 27): the high 32 bits of the scrambled state. */
 static inline uint32_t
 test_xorshift64_star(uint64_t *state)

@@ -2,14 +2,16 @@
  * tests/trace_build.h — writing a trace block by block with capture/'s
  * writer, as the tests that build traces in memory do
  * (replay/test_convert.c, replay/test_dispatch.c, capture/fixture.c): a
- * builder that keeps the first error, and command records framed by a
- * head whose op it sets.
+ * builder that keeps the first error, command records framed by a head
+ * whose op it sets, a frame block of snapshots and commands, and the
+ * trace's bytes at the end, in memory or in a file.
  */
 #ifndef OVERSHADE_TESTS_TRACE_BUILD_H
 #define OVERSHADE_TESTS_TRACE_BUILD_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "capture/capture.h"
@@ -82,6 +84,64 @@ static inline void
 cmd_simple(struct cap_buf *b, uint32_t op, void *head, size_t head_size)
 {
     cap_rec_end(b, cmd_begin(b, op, head, head_size), 1);
+}
+
+/* Writes frame `index` as one block: its `snap_count` snapshots and the
+ * command records in `cmds` (a failed `cmds` is CAP_ERROR_NOMEM). */
+static inline void
+emit_frame(struct builder *bd, uint64_t index, const struct cap_snapshot *snaps,
+           uint32_t snap_count, const struct cap_buf *cmds)
+{
+    struct cap_frame f;
+    size_t r;
+
+    memset(&f, 0, sizeof(f));
+    f.index = index;
+    r = cap_rec_begin(&bd->b, &f, sizeof(f));
+    cap_rec_array(&bd->b, r, offsetof(struct cap_frame, snapshots), snaps, snap_count,
+                  sizeof(snaps[0]));
+    cap_rec_array(&bd->b, r, offsetof(struct cap_frame, commands), cmds->data,
+                  (uint32_t)cmds->size, 1);
+    cap_rec_end(&bd->b, r, 0);
+    if (cmds->failed) {
+        bd->err = CAP_ERROR_NOMEM;
+    }
+    emit(bd, CAP_BLOCK_FRAME);
+}
+
+/* Ends the trace and frees the builder: the trace's bytes (the caller
+ * frees them; *size their count), or NULL, said on stderr, when an error
+ * came first. */
+static inline uint8_t *
+builder_finish(struct builder *bd, size_t *size)
+{
+    uint8_t *data = NULL;
+
+    if (!bd->err) {
+        bd->err = cap_writer_finish(bd->w);
+    }
+    if (!bd->err) {
+        data = cap_writer_take_memory(bd->w, size);
+    } else {
+        fprintf(stderr, "writing the trace: %s\n", cap_error_name(bd->err));
+    }
+    cap_buf_finish(&bd->b);
+    cap_writer_destroy(bd->w);
+    return data;
+}
+
+/* Writes the `size` bytes of a trace to `path` (the tests' --write, which
+ * gives tests/replay/fuzz_replay its seeds).  1 when written, else 0. */
+static inline int
+trace_write_file(const char *path, const uint8_t *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    int ok = f && fwrite(data, 1, size, f) == size;
+
+    if (f && fclose(f) != 0) {
+        ok = 0;
+    }
+    return ok;
 }
 
 #endif /* OVERSHADE_TESTS_TRACE_BUILD_H */

@@ -12,6 +12,7 @@
  *
  * and exits 1; nothing goes to stdout then.
  */
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -427,212 +428,277 @@ print_text_interfaces(const struct cap_trace *t)
     }
 }
 
+/* How `info --json --objects` writes one member of a captured object. */
+enum json_member_kind {
+    JM_HANDLE,    /* a handle (uint64_t), as a string: set_handle */
+    JM_UINT,      /* an unsigned integer of 4 or 8 bytes */
+    JM_FLAG,      /* a uint32_t, as a boolean: whether it is not 0 */
+    JM_COUNT,     /* a struct cap_span: its element count */
+    JM_BIT_NAMES, /* a uint32_t of flag bits, as the names of those set */
+    JM_SNAPSHOTS, /* the object's snapshots of kind `snapshot` (by its handle) */
+    JM_CUSTOM,    /* keys of its own, written by `write` */
+};
+
+typedef int json_member_fn(struct json_object *obj, const struct cap_trace *t, const void *o);
+
+struct json_member {
+    const char *key;
+    enum json_member_kind kind;
+    size_t offset, size; /* of the member in the object's struct */
+    const struct info_bit_name *names; /* JM_BIT_NAMES */
+    size_t name_count;
+    uint32_t snapshot;     /* JM_SNAPSHOTS: CAP_SNAPSHOT_* */
+    json_member_fn *write; /* JM_CUSTOM */
+};
+
+#define MEMBER(kind, type, key, member)                                                            \
+    {key, kind, offsetof(type, member), sizeof(((type *)0)->member), NULL, 0, 0, NULL}
+#define MEMBER_HANDLE(type, member) MEMBER(JM_HANDLE, type, #member, member)
+#define MEMBER_UINT(type, member) MEMBER(JM_UINT, type, #member, member)
+#define MEMBER_COUNT(type, key, member) MEMBER(JM_COUNT, type, key, member)
+#define MEMBER_FLAG(type, key, member) MEMBER(JM_FLAG, type, key, member)
+#define MEMBER_BITS(type, key, member, names)                                                      \
+    {key, JM_BIT_NAMES, offsetof(type, member), sizeof(((type *)0)->member), BIT_NAMES(names), 0,  \
+     NULL}
+#define MEMBER_SNAPSHOTS(snapshot) {NULL, JM_SNAPSHOTS, 0, 0, NULL, 0, snapshot, NULL}
+#define MEMBER_CUSTOM(write) {NULL, JM_CUSTOM, 0, 0, NULL, 0, 0, write}
+
+/* A shader module's size, the stages it serves ("stage": the first, for
+ * the common one-stage case) and its interface. */
 static int
-print_json_objects(struct json_object *parent, const struct cap_trace *t)
+json_module_members(struct json_object *obj, const struct cap_trace *t, const void *o)
 {
-    int bad = 0;
-    const void *const *objs;
-    const struct cap_blob *blob;
-    uint32_t i, k, stages;
+    const struct cap_shader_module *m = o;
+    const struct cap_blob *blob = cap_trace_find_blob(t, m->code_blob);
+    uint32_t stages = module_stages(t, m->handle), k;
+    int bad = rep_json_set_uint(obj, "code_bytes", blob ? blob->size : 0);
 
-    struct json_object *objects = rep_json_set_object(parent, "objects");
-    bad |= !objects;
-
-    struct json_object *buffers = rep_json_set_array(objects, "buffers");
-    bad |= !buffers;
-    objs = t->objects[CAP_OBJ_BUFFER];
-    for (i = 0; i < t->object_count[CAP_OBJ_BUFFER]; i++) {
-        const struct cap_buffer *b = objs[i];
-        struct json_object *buffer = rep_json_push_object(buffers);
-        bad |= !buffer;
-        bad |= set_handle(buffer, "handle", b->handle);
-        bad |= rep_json_set_uint(buffer, "size", b->size);
-        bad |= rep_json_set_uint(buffer, "usage", b->usage);
-        bad |= json_bit_names(buffer, "usage_names", b->usage, BIT_NAMES(buffer_usages));
-        bad |= json_snapshots(buffer, t, CAP_SNAPSHOT_BUFFER, b->handle);
+    for (k = 0; k < sizeof(shader_stages) / sizeof(shader_stages[0]); k++) {
+        if (stages & shader_stages[k].bit) {
+            break;
+        }
     }
-
-    struct json_object *images = rep_json_set_array(objects, "images");
-    bad |= !images;
-    objs = t->objects[CAP_OBJ_IMAGE];
-    for (i = 0; i < t->object_count[CAP_OBJ_IMAGE]; i++) {
-        const struct cap_image *im = objs[i];
-        struct json_object *image = rep_json_push_object(images);
-        bad |= !image;
-        bad |= set_handle(image, "handle", im->handle);
-        bad |= rep_json_set_uint(image, "image_type", im->image_type);
-        bad |= rep_json_set_uint(image, "format", im->format);
-        bad |= rep_json_set_uint(image, "width", im->width);
-        bad |= rep_json_set_uint(image, "height", im->height);
-        bad |= rep_json_set_uint(image, "depth", im->depth);
-        bad |= rep_json_set_uint(image, "mip_levels", im->mip_levels);
-        bad |= rep_json_set_uint(image, "array_layers", im->array_layers);
-        bad |= rep_json_set_uint(image, "samples", im->samples);
-        bad |= rep_json_set_uint(image, "usage", im->usage);
-        bad |= json_bit_names(image, "usage_names", im->usage, BIT_NAMES(image_usages));
-        bad |= rep_json_set_bool(image, "swapchain", im->is_swapchain != 0);
-        bad |= json_snapshots(image, t, CAP_SNAPSHOT_IMAGE, im->handle);
+    if (k < sizeof(shader_stages) / sizeof(shader_stages[0])) {
+        bad |= rep_json_set_string(obj, "stage", shader_stages[k].name, SIZE_MAX);
+    } else {
+        bad |= rep_json_set_null(obj, "stage");
     }
+    bad |= json_bit_names(obj, "stages", stages, BIT_NAMES(shader_stages));
+    return bad | json_interface(obj, t, m->handle);
+}
 
-    struct json_object *image_views = rep_json_set_array(objects, "image_views");
-    bad |= !image_views;
-    objs = t->objects[CAP_OBJ_IMAGE_VIEW];
-    for (i = 0; i < t->object_count[CAP_OBJ_IMAGE_VIEW]; i++) {
-        const struct cap_image_view *v = objs[i];
-        struct json_object *image_view = rep_json_push_object(image_views);
-        bad |= !image_view;
-        bad |= set_handle(image_view, "handle", v->handle);
-        bad |= set_handle(image_view, "image", v->image);
-        bad |= rep_json_set_uint(image_view, "view_type", v->view_type);
-        bad |= rep_json_set_uint(image_view, "format", v->format);
-        bad |= rep_json_set_uint(image_view, "base_mip_level", v->base_mip_level);
-        bad |= rep_json_set_uint(image_view, "level_count", v->level_count);
-        bad |= rep_json_set_uint(image_view, "base_array_layer", v->base_array_layer);
-        bad |= rep_json_set_uint(image_view, "layer_count", v->layer_count);
+/* The stages of a pipeline, by name. */
+static int
+json_pipeline_stages(struct json_object *obj, const struct cap_trace *t, const void *o)
+{
+    const struct cap_pipeline *p = o;
+    const struct cap_shader_stage *st = CAP_SPAN_PTR(p, p->stages, struct cap_shader_stage);
+    uint32_t stages = 0;
+
+    (void)t;
+    for (uint32_t k = 0; k < p->stages.count; k++) {
+        stages |= st[k].stage;
     }
+    return json_bit_names(obj, "stages", stages, BIT_NAMES(shader_stages));
+}
 
-    struct json_object *buffer_views = rep_json_set_array(objects, "buffer_views");
-    bad |= !buffer_views;
-    objs = t->objects[CAP_OBJ_BUFFER_VIEW];
-    for (i = 0; i < t->object_count[CAP_OBJ_BUFFER_VIEW]; i++) {
-        const struct cap_buffer_view *v = objs[i];
-        struct json_object *buffer_view = rep_json_push_object(buffer_views);
-        bad |= !buffer_view;
-        bad |= set_handle(buffer_view, "handle", v->handle);
-        bad |= set_handle(buffer_view, "buffer", v->buffer);
-        bad |= rep_json_set_uint(buffer_view, "offset", v->offset);
-        bad |= rep_json_set_uint(buffer_view, "range", v->range);
-        bad |= rep_json_set_uint(buffer_view, "format", v->format);
+static const struct json_member buffer_members[] = {
+    MEMBER_HANDLE(struct cap_buffer, handle),
+    MEMBER_UINT(struct cap_buffer, size),
+    MEMBER_UINT(struct cap_buffer, usage),
+    MEMBER_BITS(struct cap_buffer, "usage_names", usage, buffer_usages),
+    MEMBER_SNAPSHOTS(CAP_SNAPSHOT_BUFFER),
+};
+static const struct json_member image_members[] = {
+    MEMBER_HANDLE(struct cap_image, handle),
+    MEMBER_UINT(struct cap_image, image_type),
+    MEMBER_UINT(struct cap_image, format),
+    MEMBER_UINT(struct cap_image, width),
+    MEMBER_UINT(struct cap_image, height),
+    MEMBER_UINT(struct cap_image, depth),
+    MEMBER_UINT(struct cap_image, mip_levels),
+    MEMBER_UINT(struct cap_image, array_layers),
+    MEMBER_UINT(struct cap_image, samples),
+    MEMBER_UINT(struct cap_image, usage),
+    MEMBER_BITS(struct cap_image, "usage_names", usage, image_usages),
+    MEMBER_FLAG(struct cap_image, "swapchain", is_swapchain),
+    MEMBER_SNAPSHOTS(CAP_SNAPSHOT_IMAGE),
+};
+static const struct json_member image_view_members[] = {
+    MEMBER_HANDLE(struct cap_image_view, handle),
+    MEMBER_HANDLE(struct cap_image_view, image),
+    MEMBER_UINT(struct cap_image_view, view_type),
+    MEMBER_UINT(struct cap_image_view, format),
+    MEMBER_UINT(struct cap_image_view, base_mip_level),
+    MEMBER_UINT(struct cap_image_view, level_count),
+    MEMBER_UINT(struct cap_image_view, base_array_layer),
+    MEMBER_UINT(struct cap_image_view, layer_count),
+};
+static const struct json_member buffer_view_members[] = {
+    MEMBER_HANDLE(struct cap_buffer_view, handle),
+    MEMBER_HANDLE(struct cap_buffer_view, buffer),
+    MEMBER_UINT(struct cap_buffer_view, offset),
+    MEMBER_UINT(struct cap_buffer_view, range),
+    MEMBER_UINT(struct cap_buffer_view, format),
+};
+static const struct json_member sampler_members[] = {
+    MEMBER_HANDLE(struct cap_sampler, handle),
+    MEMBER_UINT(struct cap_sampler, mag_filter),
+    MEMBER_UINT(struct cap_sampler, min_filter),
+    MEMBER_UINT(struct cap_sampler, mipmap_mode),
+    MEMBER_FLAG(struct cap_sampler, "anisotropy", anisotropy_enable),
+    MEMBER_FLAG(struct cap_sampler, "compare", compare_enable),
+};
+static const struct json_member shader_module_members[] = {
+    MEMBER_HANDLE(struct cap_shader_module, handle),
+    MEMBER_CUSTOM(json_module_members),
+};
+static const struct json_member dset_layout_members[] = {
+    MEMBER_HANDLE(struct cap_dset_layout, handle),
+    MEMBER_COUNT(struct cap_dset_layout, "bindings", bindings),
+    MEMBER_COUNT(struct cap_dset_layout, "immutable_samplers", immutable_samplers),
+};
+static const struct json_member pipeline_layout_members[] = {
+    MEMBER_HANDLE(struct cap_pipeline_layout, handle),
+    MEMBER_COUNT(struct cap_pipeline_layout, "set_layouts", set_layouts),
+    MEMBER_COUNT(struct cap_pipeline_layout, "push_ranges", push_ranges),
+};
+static const struct json_member render_pass_members[] = {
+    MEMBER_HANDLE(struct cap_render_pass, handle),
+    MEMBER_COUNT(struct cap_render_pass, "attachments", attachments),
+    MEMBER_COUNT(struct cap_render_pass, "subpasses", subpasses),
+    MEMBER_COUNT(struct cap_render_pass, "dependencies", dependencies),
+};
+static const struct json_member framebuffer_members[] = {
+    MEMBER_HANDLE(struct cap_framebuffer, handle),
+    MEMBER_HANDLE(struct cap_framebuffer, render_pass),
+    MEMBER_UINT(struct cap_framebuffer, width),
+    MEMBER_UINT(struct cap_framebuffer, height),
+    MEMBER_UINT(struct cap_framebuffer, layers),
+    MEMBER_COUNT(struct cap_framebuffer, "attachments", attachments),
+};
+static const struct json_member pipeline_members[] = {
+    MEMBER_HANDLE(struct cap_pipeline, handle),
+    MEMBER_HANDLE(struct cap_pipeline, layout),
+    MEMBER_HANDLE(struct cap_pipeline, render_pass),
+    MEMBER_UINT(struct cap_pipeline, subpass),
+    MEMBER_CUSTOM(json_pipeline_stages),
+    MEMBER_UINT(struct cap_pipeline, topology),
+    MEMBER_UINT(struct cap_pipeline, patch_control_points),
+    MEMBER_UINT(struct cap_pipeline, samples),
+    MEMBER_COUNT(struct cap_pipeline, "dynamic_states", dynamic_states),
+};
+static const struct json_member descriptor_set_members[] = {
+    MEMBER_HANDLE(struct cap_descriptor_set, handle),
+    MEMBER_UINT(struct cap_descriptor_set, frame),
+    MEMBER_HANDLE(struct cap_descriptor_set, layout),
+    MEMBER_COUNT(struct cap_descriptor_set, "descriptors", descriptors),
+};
+
+#define MEMBERS(a) a, sizeof(a) / sizeof((a)[0])
+
+/* What `info --json --objects` lists, in its order: the key of the list,
+ * the objects' kind and the members of each. */
+static const struct {
+    const char *key;
+    enum cap_object_kind kind;
+    const struct json_member *members;
+    size_t member_count;
+} json_object_lists[] = {
+    {"buffers", CAP_OBJ_BUFFER, MEMBERS(buffer_members)},
+    {"images", CAP_OBJ_IMAGE, MEMBERS(image_members)},
+    {"image_views", CAP_OBJ_IMAGE_VIEW, MEMBERS(image_view_members)},
+    {"buffer_views", CAP_OBJ_BUFFER_VIEW, MEMBERS(buffer_view_members)},
+    {"samplers", CAP_OBJ_SAMPLER, MEMBERS(sampler_members)},
+    {"shader_modules", CAP_OBJ_SHADER_MODULE, MEMBERS(shader_module_members)},
+    {"descriptor_set_layouts", CAP_OBJ_DSET_LAYOUT, MEMBERS(dset_layout_members)},
+    {"pipeline_layouts", CAP_OBJ_PIPELINE_LAYOUT, MEMBERS(pipeline_layout_members)},
+    {"render_passes", CAP_OBJ_RENDER_PASS, MEMBERS(render_pass_members)},
+    {"framebuffers", CAP_OBJ_FRAMEBUFFER, MEMBERS(framebuffer_members)},
+    {"pipelines", CAP_OBJ_PIPELINE, MEMBERS(pipeline_members)},
+};
+
+/* The unsigned integer of `size` (4 or 8) bytes at `p`. */
+static uint64_t
+member_uint(const void *p, size_t size)
+{
+    uint32_t u32;
+    uint64_t u64;
+
+    if (size == sizeof(u32)) {
+        memcpy(&u32, p, sizeof(u32));
+        return u32;
     }
+    memcpy(&u64, p, sizeof(u64));
+    return u64;
+}
 
-    struct json_object *samplers = rep_json_set_array(objects, "samplers");
-    bad |= !samplers;
-    objs = t->objects[CAP_OBJ_SAMPLER];
-    for (i = 0; i < t->object_count[CAP_OBJ_SAMPLER]; i++) {
-        const struct cap_sampler *sm = objs[i];
-        struct json_object *sampler = rep_json_push_object(samplers);
-        bad |= !sampler;
-        bad |= set_handle(sampler, "handle", sm->handle);
-        bad |= rep_json_set_uint(sampler, "mag_filter", sm->mag_filter);
-        bad |= rep_json_set_uint(sampler, "min_filter", sm->min_filter);
-        bad |= rep_json_set_uint(sampler, "mipmap_mode", sm->mipmap_mode);
-        bad |= rep_json_set_bool(sampler, "anisotropy", sm->anisotropy_enable != 0);
-        bad |= rep_json_set_bool(sampler, "compare", sm->compare_enable != 0);
-    }
+/* The objects `objs` as an array `key` of `parent`, each object's members
+ * as `members` say. */
+static int
+json_object_list(struct json_object *parent, const char *key, const struct cap_trace *t,
+                 const void *const *objs, uint32_t count, const struct json_member *members,
+                 size_t member_count)
+{
+    struct json_object *list = rep_json_set_array(parent, key);
+    int bad = !list;
 
-    struct json_object *shader_modules = rep_json_set_array(objects, "shader_modules");
-    bad |= !shader_modules;
-    objs = t->objects[CAP_OBJ_SHADER_MODULE];
-    for (i = 0; i < t->object_count[CAP_OBJ_SHADER_MODULE]; i++) {
-        const struct cap_shader_module *m = objs[i];
-        struct json_object *shader_module = rep_json_push_object(shader_modules);
-        bad |= !shader_module;
-        bad |= set_handle(shader_module, "handle", m->handle);
-        blob = cap_trace_find_blob(t, m->code_blob);
-        bad |= rep_json_set_uint(shader_module, "code_bytes", blob ? blob->size : 0);
-        stages = module_stages(t, m->handle);
-        /* "stage": the first stage it serves, for the common one-stage case. */
-        for (k = 0; k < sizeof(shader_stages) / sizeof(shader_stages[0]); k++) {
-            if (stages & shader_stages[k].bit) {
+    for (uint32_t i = 0; i < count; i++) {
+        const char *o = objs[i];
+        struct json_object *obj = rep_json_push_object(list);
+        uint64_t handle = member_uint(o, sizeof(uint64_t)); /* every object's first member */
+
+        bad |= !obj;
+        for (size_t m = 0; m < member_count; m++) {
+            const struct json_member *jm = &members[m];
+            const char *at = o + jm->offset;
+            struct cap_span span;
+
+            switch (jm->kind) {
+            case JM_HANDLE:
+                bad |= set_handle(obj, jm->key, member_uint(at, jm->size));
+                break;
+            case JM_UINT:
+                bad |= rep_json_set_uint(obj, jm->key, member_uint(at, jm->size));
+                break;
+            case JM_FLAG:
+                bad |= rep_json_set_bool(obj, jm->key, member_uint(at, jm->size) != 0);
+                break;
+            case JM_COUNT:
+                memcpy(&span, at, sizeof(span));
+                bad |= rep_json_set_uint(obj, jm->key, span.count);
+                break;
+            case JM_BIT_NAMES:
+                bad |= json_bit_names(obj, jm->key, (uint32_t)member_uint(at, jm->size),
+                                      jm->names, jm->name_count);
+                break;
+            case JM_SNAPSHOTS:
+                bad |= json_snapshots(obj, t, jm->snapshot, handle);
+                break;
+            case JM_CUSTOM:
+                bad |= jm->write(obj, t, o);
                 break;
             }
         }
-        if (k < sizeof(shader_stages) / sizeof(shader_stages[0])) {
-            bad |= rep_json_set_string(shader_module, "stage", shader_stages[k].name, SIZE_MAX);
-        } else {
-            bad |= rep_json_set_null(shader_module, "stage");
-        }
-        bad |= json_bit_names(shader_module, "stages", stages, BIT_NAMES(shader_stages));
-        bad |= json_interface(shader_module, t, m->handle);
     }
+    return bad;
+}
 
-    struct json_object *descriptor_set_layouts =
-        rep_json_set_array(objects, "descriptor_set_layouts");
-    bad |= !descriptor_set_layouts;
-    objs = t->objects[CAP_OBJ_DSET_LAYOUT];
-    for (i = 0; i < t->object_count[CAP_OBJ_DSET_LAYOUT]; i++) {
-        const struct cap_dset_layout *l = objs[i];
-        struct json_object *descriptor_set_layout = rep_json_push_object(descriptor_set_layouts);
-        bad |= !descriptor_set_layout;
-        bad |= set_handle(descriptor_set_layout, "handle", l->handle);
-        bad |= rep_json_set_uint(descriptor_set_layout, "bindings", l->bindings.count);
-        bad |= rep_json_set_uint(descriptor_set_layout, "immutable_samplers",
-                                 l->immutable_samplers.count);
-    }
+static int
+print_json_objects(struct json_object *parent, const struct cap_trace *t)
+{
+    struct json_object *objects = rep_json_set_object(parent, "objects");
+    int bad = !objects;
 
-    struct json_object *pipeline_layouts = rep_json_set_array(objects, "pipeline_layouts");
-    bad |= !pipeline_layouts;
-    objs = t->objects[CAP_OBJ_PIPELINE_LAYOUT];
-    for (i = 0; i < t->object_count[CAP_OBJ_PIPELINE_LAYOUT]; i++) {
-        const struct cap_pipeline_layout *l = objs[i];
-        struct json_object *pipeline_layout = rep_json_push_object(pipeline_layouts);
-        bad |= !pipeline_layout;
-        bad |= set_handle(pipeline_layout, "handle", l->handle);
-        bad |= rep_json_set_uint(pipeline_layout, "set_layouts", l->set_layouts.count);
-        bad |= rep_json_set_uint(pipeline_layout, "push_ranges", l->push_ranges.count);
+    for (size_t l = 0; l < sizeof(json_object_lists) / sizeof(json_object_lists[0]); l++) {
+        enum cap_object_kind kind = json_object_lists[l].kind;
+        bad |= json_object_list(objects, json_object_lists[l].key, t, t->objects[kind],
+                                t->object_count[kind], json_object_lists[l].members,
+                                json_object_lists[l].member_count);
     }
-
-    struct json_object *render_passes = rep_json_set_array(objects, "render_passes");
-    bad |= !render_passes;
-    objs = t->objects[CAP_OBJ_RENDER_PASS];
-    for (i = 0; i < t->object_count[CAP_OBJ_RENDER_PASS]; i++) {
-        const struct cap_render_pass *rp = objs[i];
-        struct json_object *render_pass_item = rep_json_push_object(render_passes);
-        bad |= !render_pass_item;
-        bad |= set_handle(render_pass_item, "handle", rp->handle);
-        bad |= rep_json_set_uint(render_pass_item, "attachments", rp->attachments.count);
-        bad |= rep_json_set_uint(render_pass_item, "subpasses", rp->subpasses.count);
-        bad |= rep_json_set_uint(render_pass_item, "dependencies", rp->dependencies.count);
-    }
-
-    struct json_object *framebuffers = rep_json_set_array(objects, "framebuffers");
-    bad |= !framebuffers;
-    objs = t->objects[CAP_OBJ_FRAMEBUFFER];
-    for (i = 0; i < t->object_count[CAP_OBJ_FRAMEBUFFER]; i++) {
-        const struct cap_framebuffer *fb = objs[i];
-        struct json_object *framebuffer = rep_json_push_object(framebuffers);
-        bad |= !framebuffer;
-        bad |= set_handle(framebuffer, "handle", fb->handle);
-        bad |= set_handle(framebuffer, "render_pass", fb->render_pass);
-        bad |= rep_json_set_uint(framebuffer, "width", fb->width);
-        bad |= rep_json_set_uint(framebuffer, "height", fb->height);
-        bad |= rep_json_set_uint(framebuffer, "layers", fb->layers);
-        bad |= rep_json_set_uint(framebuffer, "attachments", fb->attachments.count);
-    }
-
-    struct json_object *pipelines = rep_json_set_array(objects, "pipelines");
-    bad |= !pipelines;
-    objs = t->objects[CAP_OBJ_PIPELINE];
-    for (i = 0; i < t->object_count[CAP_OBJ_PIPELINE]; i++) {
-        const struct cap_pipeline *p = objs[i];
-        const struct cap_shader_stage *st = CAP_SPAN_PTR(p, p->stages, struct cap_shader_stage);
-        struct json_object *pipeline = rep_json_push_object(pipelines);
-        bad |= !pipeline;
-        bad |= set_handle(pipeline, "handle", p->handle);
-        bad |= set_handle(pipeline, "layout", p->layout);
-        bad |= set_handle(pipeline, "render_pass", p->render_pass);
-        bad |= rep_json_set_uint(pipeline, "subpass", p->subpass);
-        for (stages = 0, k = 0; k < p->stages.count; k++) {
-            stages |= st[k].stage;
-        }
-        bad |= json_bit_names(pipeline, "stages", stages, BIT_NAMES(shader_stages));
-        bad |= rep_json_set_uint(pipeline, "topology", p->topology);
-        bad |= rep_json_set_uint(pipeline, "patch_control_points", p->patch_control_points);
-        bad |= rep_json_set_uint(pipeline, "samples", p->samples);
-        bad |= rep_json_set_uint(pipeline, "dynamic_states", p->dynamic_states.count);
-    }
-
-    struct json_object *descriptor_sets = rep_json_set_array(objects, "descriptor_sets");
-    bad |= !descriptor_sets;
-    for (i = 0; i < t->descriptor_set_count; i++) {
-        const struct cap_descriptor_set *ds = t->descriptor_sets[i];
-        struct json_object *descriptor_set = rep_json_push_object(descriptor_sets);
-        bad |= !descriptor_set;
-        bad |= set_handle(descriptor_set, "handle", ds->handle);
-        bad |= rep_json_set_uint(descriptor_set, "frame", ds->frame);
-        bad |= set_handle(descriptor_set, "layout", ds->layout);
-        bad |= rep_json_set_uint(descriptor_set, "descriptors", ds->descriptors.count);
-    }
+    bad |= json_object_list(objects, "descriptor_sets", t,
+                            (const void *const *)t->descriptor_sets, t->descriptor_set_count,
+                            MEMBERS(descriptor_set_members));
     return bad;
 }
 
@@ -887,15 +953,8 @@ cli_info(int argc, char **argv)
             return CLI_EXIT_OK;
         } else if (options && strcmp(argv[i], "--") == 0) {
             options = 0;
-        } else if (options && argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "overshade info: unknown option '%s'\n", argv[i]);
-            cli_info_usage(stderr);
-            return CLI_EXIT_USAGE;
-        } else if (!path) {
-            path = argv[i];
-        } else {
-            fprintf(stderr, "overshade info: one trace at a time\n");
-            cli_info_usage(stderr);
+        } else if (!cli_take_file(argv[i], options, "overshade info", "trace", &path,
+                                  cli_info_usage)) {
             return CLI_EXIT_USAGE;
         }
     }

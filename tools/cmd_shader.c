@@ -447,14 +447,8 @@ cli_shader(int argc, char **argv)
             spirv = 0;
         } else if (strcmp(argv[i], "--spirv") == 0) {
             spirv = 1;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "overshade shader: unknown option '%s'\n", argv[i]);
-            cli_shader_usage(stderr);
-            return CLI_EXIT_USAGE;
-        } else if (!path) {
-            path = argv[i];
-        } else {
-            fprintf(stderr, "overshade shader: one trace at a time\n");
+        } else if (!cli_take_file(argv[i], 1, "overshade shader", "trace", &path,
+                                  cli_shader_usage)) {
             return CLI_EXIT_USAGE;
         }
     }

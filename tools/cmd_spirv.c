@@ -126,14 +126,8 @@ cli_spirv(int argc, char **argv)
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             cli_spirv_usage(stdout);
             return CLI_EXIT_OK;
-        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            fprintf(stderr, "overshade: spirv: unknown option '%s'\n", argv[i]);
-            cli_spirv_usage(stderr);
-            return CLI_EXIT_USAGE;
-        } else if (!path) {
-            path = argv[i];
-        } else {
-            fprintf(stderr, "overshade: spirv: one module at a time\n");
+        } else if (!cli_take_file(argv[i], 1, "overshade: spirv", "module", &path,
+                                  cli_spirv_usage)) {
             return CLI_EXIT_USAGE;
         }
     }

@@ -252,9 +252,8 @@ slurm_submit(struct slurm_sweep *s, const char *tasks, char *id)
     FILE *f;
 
     snprintf(script, sizeof(script), "%s/slurm/task.sh", s->dir_abs);
-    f = fopen(script, "w");
+    f = cli_sweep_create(script);
     if (!f) {
-        fprintf(stderr, "overshade sweep: cannot write %s: %s\n", script, strerror(errno));
         return 0;
     }
     fputs("#!/bin/sh\n# One job of the overshade sweep in this folder's parent: the job\n"
@@ -397,9 +396,8 @@ write_status(const char *dir, uint32_t n, const struct job *j)
 
     snprintf(path, sizeof(path), "%s/jobs/%u/status", dir, n);
     snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-    f = fopen(tmp, "w");
+    f = cli_sweep_create(tmp);
     if (!f) {
-        fprintf(stderr, "overshade sweep: cannot write %s: %s\n", tmp, strerror(errno));
         return 0;
     }
     fputs(j->ok ? "ok\n" : "failed\n", f);

@@ -27,7 +27,7 @@ struct cli_command {
     const char *name;
     const char *summary;
     int (*run)(int argc, char **argv);
-    void (*usage)(FILE *out);
+    cli_usage_fn *usage;
 };
 
 int
@@ -45,6 +45,22 @@ cli_trace_load(const char *path, struct cap_trace **trace)
     }
     fputc('\n', stderr);
     return CLI_EXIT_FAILURE;
+}
+
+int
+cli_take_file(const char *arg, int options, const char *command, const char *what,
+              const char **path, cli_usage_fn *usage)
+{
+    if (options && arg[0] == '-' && arg[1] != '\0') {
+        fprintf(stderr, "%s: unknown option '%s'\n", command, arg);
+    } else if (*path) {
+        fprintf(stderr, "%s: one %s at a time\n", command, what);
+    } else {
+        *path = arg;
+        return 1;
+    }
+    usage(stderr);
+    return 0;
 }
 
 static const struct cli_command cli_commands[] = {

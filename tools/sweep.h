@@ -53,6 +53,11 @@ cli_table_destroy(struct cli_table *t);
 void
 cli_csv_field(FILE *f, const char *s);
 
+/* `path` created (or truncated) for writing; NULL, said on stderr
+ * ("overshade sweep: cannot write PATH: why"), when it cannot be. */
+FILE *
+cli_sweep_create(const char *path);
+
 /* Writes the sweep's figures from `t` (a sweep.csv with its axes marked)
  * into `dir`: for each figure whose units and axes are in the sweep,
  * NAME.dat and NAME.gp, and NAME.svg drawn by running gnuplot (found on

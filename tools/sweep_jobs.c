@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <spawn.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -316,6 +317,33 @@ cli_sweep_free_args(struct sweep_args *a)
     }
 }
 
+/* The options whose value is kept as given, and the member of struct
+ * sweep_args (a const char *) it goes to. */
+static const struct {
+    const char *name;
+    size_t offset;
+} plain_options[] = {
+    {"--out", offsetof(struct sweep_args, out)},
+    {"--plot-only", offsetof(struct sweep_args, plot_only)},
+    {"--partition", offsetof(struct sweep_args, partition)},
+    {"--collect", offsetof(struct sweep_args, collect)},
+    {"--resubmit-failed", offsetof(struct sweep_args, resubmit)},
+    {"--run-task", offsetof(struct sweep_args, run_task)},
+};
+
+/* Where the value of option `arg` goes when it is one of plain_options,
+ * else NULL. */
+static const char **
+plain_option(struct sweep_args *a, const char *arg)
+{
+    for (size_t k = 0; k < sizeof(plain_options) / sizeof(plain_options[0]); k++) {
+        if (strcmp(arg, plain_options[k].name) == 0) {
+            return (const char **)(void *)((char *)a + plain_options[k].offset);
+        }
+    }
+    return NULL;
+}
+
 int
 cli_sweep_parse_args(int argc, char **argv, struct sweep_args *a)
 {
@@ -326,6 +354,7 @@ cli_sweep_parse_args(int argc, char **argv, struct sweep_args *a)
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         const char *val = i + 1 < argc ? argv[i + 1] : NULL;
+        const char **plain;
         uint64_t n;
 
         if (positional || arg[0] != '-' || arg[1] == '\0') {
@@ -334,11 +363,8 @@ cli_sweep_parse_args(int argc, char **argv, struct sweep_args *a)
             }
         } else if (strcmp(arg, "--") == 0) {
             positional = 1;
-        } else if (strcmp(arg, "--out") == 0 && val) {
-            a->out = val;
-            i++;
-        } else if (strcmp(arg, "--plot-only") == 0 && val) {
-            a->plot_only = val;
+        } else if (val && (plain = plain_option(a, arg)) != NULL) {
+            *plain = val;
             i++;
         } else if (strcmp(arg, "--jobs") == 0 && val) {
             if (!cli_sweep_parse_u64(val, &n) || n < 1 || n > MAX_PARALLEL_JOBS) {
@@ -375,9 +401,6 @@ cli_sweep_parse_args(int argc, char **argv, struct sweep_args *a)
             }
             a->engine = val;
             i++;
-        } else if (strcmp(arg, "--partition") == 0 && val) {
-            a->partition = val;
-            i++;
         } else if (strcmp(arg, "--time") == 0 && val) {
             /* Slurm's forms: MINUTES, MM:SS, HH:MM:SS, D-HH[:MM[:SS]]. */
             if (!*val || strspn(val, "0123456789:-") != strlen(val)) {
@@ -403,15 +426,6 @@ cli_sweep_parse_args(int argc, char **argv, struct sweep_args *a)
             }
         } else if (strcmp(arg, "--no-wait") == 0) {
             a->no_wait = 1;
-        } else if (strcmp(arg, "--collect") == 0 && val) {
-            a->collect = val;
-            i++;
-        } else if (strcmp(arg, "--resubmit-failed") == 0 && val) {
-            a->resubmit = val;
-            i++;
-        } else if (strcmp(arg, "--run-task") == 0 && val) {
-            a->run_task = val;
-            i++;
         } else {
             fprintf(stderr, "overshade sweep: unknown option '%s'%s\n", arg,
                     val ? "" : " or missing value");
@@ -782,9 +796,8 @@ write_sweep_csv(const struct sweep_args *a, struct job *jobs, uint32_t count)
         goto out;
     }
     snprintf(path, sizeof(path), "%s/sweep.csv", a->out);
-    f = fopen(path, "w");
+    f = cli_sweep_create(path);
     if (!f) {
-        fprintf(stderr, "overshade sweep: cannot write %s: %s\n", path, strerror(errno));
         goto out;
     }
     write_axis_header(f, a);
@@ -838,9 +851,8 @@ write_jobs_csv(const struct sweep_args *a, const struct job *jobs, uint32_t coun
     FILE *f;
 
     snprintf(path, sizeof(path), "%s/jobs.csv", a->out);
-    f = fopen(path, "w");
+    f = cli_sweep_create(path);
     if (!f) {
-        fprintf(stderr, "overshade sweep: cannot write %s: %s\n", path, strerror(errno));
         return 0;
     }
     write_axis_header(f, a);

@@ -315,10 +315,9 @@ static int
 write_dat(const struct figure *fig, const char *path, const struct line *lines, uint32_t nlines,
           const double *xs, const double *ys, const struct points *ps)
 {
-    FILE *f = fopen(path, "w");
+    FILE *f = cli_sweep_create(path);
 
     if (!f) {
-        fprintf(stderr, "overshade sweep: cannot write %s: %s\n", path, strerror(errno));
         return 0;
     }
     fprintf(f, "# %s.dat: the points of %s.svg, drawn by %s.gp\n# x: ", fig->file, fig->file,
@@ -395,9 +394,8 @@ write_gp(const struct figure *fig, const char *path, const struct line *lines, u
         xhi *= pad;
     }
 
-    f = fopen(path, "w");
+    f = cli_sweep_create(path);
     if (!f) {
-        fprintf(stderr, "overshade sweep: cannot write %s: %s\n", path, strerror(errno));
         return 0;
     }
     fprintf(f,

@@ -1,12 +1,14 @@
 /*
  * tools/sweep_table.c — CSV files in memory for `overshade sweep` (see
- * sweep.h): the jobs' report.csv and the sweep's own sweep.csv.
+ * sweep.h): the jobs' report.csv and the sweep's own sweep.csv, and how
+ * the sweep creates the files it writes.
  *
  * RFC 4180: fields separated by commas, optionally in double quotes with
  * "" for a quote inside; CRLF or LF line ends.  The file is read whole;
  * cells point into one copy of it, unquoted in place.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -268,4 +270,15 @@ cli_csv_field(FILE *f, const char *s)
         fputc(*s, f);
     }
     fputc('"', f);
+}
+
+FILE *
+cli_sweep_create(const char *path)
+{
+    FILE *f = fopen(path, "w");
+
+    if (!f) {
+        fprintf(stderr, "overshade sweep: cannot write %s: %s\n", path, strerror(errno));
+    }
+    return f;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "pipeline/pipeline.h"
+#include "tests/test_file.h"
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -56,39 +57,27 @@ main(int argc, char **argv)
 {
     int status = 0, expect_ok = 0;
     for (int i = 1; i < argc; i++) {
-        FILE *f;
+        size_t size = 0;
+        char *data;
         if (strcmp(argv[i], "--expect-ok") == 0) {
             expect_ok = 1;
             continue;
         }
-        f = fopen(argv[i], "rb");
-        uint8_t *data = NULL;
-        long size;
-        if (!f || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 ||
-            fseek(f, 0, SEEK_SET) != 0) {
+        data = test_file_read(argv[i], &size);
+        if (!data) {
             fprintf(stderr, "%s: cannot read\n", argv[i]);
-            if (f) {
-                fclose(f);
-            }
             status = 99;
             continue;
         }
-        data = malloc((size_t)size + 4);
-        if (!data || fread(data, 1, (size_t)size, f) != (size_t)size) {
-            fprintf(stderr, "%s: cannot read\n", argv[i]);
-            status = 99;
-        } else {
-            printf("== %s\n", argv[i]);
-            LLVMFuzzerTestOneInput(data, (size_t)size);
-            if (sim_spv_describe((const uint32_t *)(void *)data, (size_t)size / 4, stdout) !=
-                    SIM_SPV_ERROR_OK &&
-                expect_ok) {
-                fprintf(stderr, "%s: does not translate\n", argv[i]);
-                status = status ? status : 1;
-            }
+        printf("== %s\n", argv[i]);
+        LLVMFuzzerTestOneInput((const uint8_t *)data, size);
+        if (sim_spv_describe((const uint32_t *)(void *)data, size / 4, stdout) !=
+                SIM_SPV_ERROR_OK &&
+            expect_ok) {
+            fprintf(stderr, "%s: does not translate\n", argv[i]);
+            status = status ? status : 1;
         }
         free(data);
-        fclose(f);
     }
     return status;
 }

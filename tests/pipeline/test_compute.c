@@ -61,6 +61,52 @@ check_group(const struct out_buffer *o, uint32_t g, uint32_t gx, uint32_t scale)
     CHECK_EQ_U64(64, o->count[g]);
 }
 
+/* `words` translated with `opt` (NULL: the defaults); NULL, counted as a
+ * failure, when it does not translate.  The caller destroys the shader. */
+static struct sim_ir_shader *
+translate(const uint32_t *words, size_t count, const struct sim_spv_options *opt,
+          const char *what)
+{
+    struct sim_ir_shader *sh = NULL;
+    struct sim_spv_error_info info;
+    if (sim_ir_shader_create(words, count, opt, &sh, &info) != SIM_SPV_ERROR_OK) {
+        fprintf(stderr, "%s: translation failed: %s\n", what, info.detail);
+        test_failures++;
+        return NULL;
+    }
+    return sh;
+}
+
+/* `test` run on the shader `words` translates to (with the defaults),
+ * unless it does not translate. */
+static void
+with_shader(const uint32_t *words, size_t count, const char *what,
+            void (*test)(struct sim_ir_shader *sh))
+{
+    struct sim_ir_shader *sh = translate(words, count, NULL, what);
+    if (sh) {
+        test(sh);
+        sim_ir_shader_destroy(sh);
+    }
+}
+
+/* A frame of one dispatch of `groups_x` x 1 x 1 workgroups of `sh` over
+ * `bindings`, replayed (checked to succeed); its result, which the caller
+ * destroys (NULL when the replay failed). */
+static struct sim_replay_result *
+dispatch_alone(struct sim_ir_shader *sh, const struct sim_binding *bindings, uint32_t count,
+               uint32_t groups_x)
+{
+    struct sim_dispatch d = {.shader = sh, .bindings = bindings, .binding_count = count,
+                             .groups = {groups_x, 1, 1}};
+    struct sim_pass pass = {.kind = SIM_PASS_DISPATCH, .dispatch = &d};
+    struct sim_frame frame = {.sub_pixel_bits = 8, .pass_count = 1, .passes = &pass,
+                              .present_image = SIM_NONE};
+    struct sim_replay_result *res = NULL;
+    CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, sim_replay_frame(&frame, NULL, &res, NULL));
+    return res;
+}
+
 /* shaders/compute_size.comp with local_size_x_id 3 = 8: the size comes
  * from the WorkgroupSize built-in (SPIR-V 1.0) or LocalSizeId (1.6). */
 static void
@@ -70,11 +116,8 @@ test_size(const uint32_t *words, size_t count, const char *what)
     struct sim_spec_value spec = {3, 4, &eight};
     struct sim_spv_options opt = {.stage = SIM_STAGE_COMPUTE, .spec_values = &spec,
                                   .spec_value_count = 1};
-    struct sim_ir_shader *sh = NULL;
-    struct sim_spv_error_info info;
-    if (sim_ir_shader_create(words, count, &opt, &sh, &info) != SIM_SPV_ERROR_OK) {
-        fprintf(stderr, "%s: translation failed: %s\n", what, info.detail);
-        test_failures++;
+    struct sim_ir_shader *sh = translate(words, count, &opt, what);
+    if (!sh) {
         return;
     }
     const struct sim_ir_info *si = sim_ir_shader_info(sh);
@@ -85,13 +128,7 @@ test_size(const uint32_t *words, size_t count, const char *what)
     uint32_t out[17];
     memset(out, 0xff, sizeof(out));
     struct sim_binding b = {.set = 0, .binding = 0, .data = out, .size = 16 * 4};
-    struct sim_dispatch d = {.shader = sh, .bindings = &b, .binding_count = 1,
-                             .groups = {1, 1, 1}};
-    struct sim_pass pass = {.kind = SIM_PASS_DISPATCH, .dispatch = &d};
-    struct sim_frame frame = {.sub_pixel_bits = 8, .pass_count = 1, .passes = &pass,
-                              .present_image = SIM_NONE};
-    struct sim_replay_result *res = NULL;
-    CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, sim_replay_frame(&frame, NULL, &res, NULL));
+    struct sim_replay_result *res = dispatch_alone(sh, &b, 1, 1);
     if (res) {
         CHECK_EQ_U64(16, sim_replay_result_compute(res)->invocations);
         CHECK_EQ_U64(0, sim_replay_result_compute(res)->barriers);
@@ -108,17 +145,8 @@ test_size(const uint32_t *words, size_t count, const char *what)
  * `ins` holds 2 + j words 10 j + m; `outs` are 16 words each with a
  * guard word past the bound range. */
 static void
-test_buffer_index(void)
+test_buffer_index(struct sim_ir_shader *sh)
 {
-    struct sim_ir_shader *sh = NULL;
-    struct sim_spv_error_info info;
-    if (sim_ir_shader_create(shader_compute_buffer_index_comp,
-                             COUNT(shader_compute_buffer_index_comp), NULL, &sh, &info) !=
-        SIM_SPV_ERROR_OK) {
-        fprintf(stderr, "buffer index: translation failed: %s\n", info.detail);
-        test_failures++;
-        return;
-    }
     uint32_t outs[3][12], counts[2] = {0, 0}, ins[4][5];
     struct sim_binding b[9];
     uint32_t n = 0;
@@ -138,13 +166,7 @@ test_buffer_index(void)
         b[n++] = (struct sim_binding){.set = 0, .binding = 2, .array_element = j,
                                       .data = ins[j], .size = (2 + j) * 4};
     }
-    struct sim_dispatch d = {.shader = sh, .bindings = b, .binding_count = n,
-                             .groups = {2, 1, 1}};
-    struct sim_pass pass = {.kind = SIM_PASS_DISPATCH, .dispatch = &d};
-    struct sim_frame frame = {.sub_pixel_bits = 8, .pass_count = 1, .passes = &pass,
-                              .present_image = SIM_NONE};
-    struct sim_replay_result *res = NULL;
-    CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, sim_replay_frame(&frame, NULL, &res, NULL));
+    struct sim_replay_result *res = dispatch_alone(sh, b, n, 2);
     for (uint32_t i = 0; i < 32; i++) {
         uint32_t j = i % 4, len = 2 + j;
         CHECK_EQ_U64(ins[j][i % len] + 100 * len, outs[i % 3][i / 3]);
@@ -155,24 +177,14 @@ test_buffer_index(void)
     CHECK_EQ_U64(16, counts[0]);
     CHECK_EQ_U64(16, counts[1]);
     sim_replay_result_destroy(res);
-    sim_ir_shader_destroy(sh);
 }
 
 /* shaders/compute_image_index.comp on three 4 x 9 r32ui images: rows 0-3
  * hold 100 e + 4 y + x, rows 4-7 what the invocations store, row 8 the
  * sums of their atomics (from 0). */
 static void
-test_image_index(void)
+test_image_index(struct sim_ir_shader *sh)
 {
-    struct sim_ir_shader *sh = NULL;
-    struct sim_spv_error_info info;
-    if (sim_ir_shader_create(shader_compute_image_index_comp,
-                             COUNT(shader_compute_image_index_comp), NULL, &sh, &info) !=
-        SIM_SPV_ERROR_OK) {
-        fprintf(stderr, "image index: translation failed: %s\n", info.detail);
-        test_failures++;
-        return;
-    }
     enum { W = 4, H = 9 };
     uint32_t texels[3][W * H];
     struct sim_tex_image img[3];
@@ -189,13 +201,7 @@ test_image_index(void)
                                                   W * H * 4, W * H * 4, texels[e]};
         b[e] = (struct sim_binding){.set = 0, .binding = 0, .array_element = e, .image = &img[e]};
     }
-    struct sim_dispatch d = {.shader = sh, .bindings = b, .binding_count = 3,
-                             .groups = {1, 1, 1}};
-    struct sim_pass pass = {.kind = SIM_PASS_DISPATCH, .dispatch = &d};
-    struct sim_frame frame = {.sub_pixel_bits = 8, .pass_count = 1, .passes = &pass,
-                              .present_image = SIM_NONE};
-    struct sim_replay_result *res = NULL;
-    CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, sim_replay_frame(&frame, NULL, &res, NULL));
+    struct sim_replay_result *res = dispatch_alone(sh, b, 3, 1);
     CHECK_EQ_U64(0, sim_replay_result_compute(res)->dispatches_unsupported);
     for (uint32_t e = 0; e < 3; e++) {
         for (uint32_t y = 0; y < 4; y++) {
@@ -214,7 +220,6 @@ test_image_index(void)
         }
     }
     sim_replay_result_destroy(res);
-    sim_ir_shader_destroy(sh);
 }
 
 int
@@ -354,8 +359,10 @@ main(void)
     sim_ir_shader_destroy(sh);
     test_size(shader_compute_size_comp, COUNT(shader_compute_size_comp), "SPIR-V 1.0");
     test_size(shader_compute_size13, COUNT(shader_compute_size13), "SPIR-V 1.6");
-    test_buffer_index();
-    test_image_index();
+    with_shader(shader_compute_buffer_index_comp, COUNT(shader_compute_buffer_index_comp),
+                "buffer index", test_buffer_index);
+    with_shader(shader_compute_image_index_comp, COUNT(shader_compute_image_index_comp),
+                "image index", test_image_index);
     free(texels);
     free(out);
     return TEST_RESULT();

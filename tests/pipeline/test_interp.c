@@ -80,25 +80,35 @@ load(const uint32_t *words, size_t count, const struct sim_spv_options *opt)
 
 #define LOAD(name) load(name, COUNT(name), NULL)
 
-/* An interpreter of `sh`, which goes with it (destroy both), with *input
- * the first input's component 0 and o[] the first output's four
- * components; a missing one is a failed check (the caller stops there).
- * NULL, with sh destroyed, when sh did not load or no interpreter came. */
-static struct sim_interp *
-interp_open(struct sim_ir_shader *sh, uint32_t **input, uint32_t *o[4])
+/* The first input's component 0 of `in` in *input and the first output's
+ * four components in o[]; a missing one is a failed check (the caller
+ * stops there). */
+static void
+interp_ports(struct sim_interp *in, uint32_t **input, uint32_t *o[4])
 {
-    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
-
-    if (!in) {
-        sim_ir_shader_destroy(sh);
-        return NULL;
-    }
     *input = sim_interp_input(in, 0, 0);
     for (int c = 0; c < 4; c++) {
         o[c] = sim_interp_output(in, 0, (uint32_t)c);
     }
     CHECK(*input && o[3]);
-    return in;
+}
+
+/* A test of one shader and its interpreter, which the caller destroys. */
+typedef void interp_test_fn(struct sim_ir_shader *sh, struct sim_interp *in);
+
+/* `test` on the shader `words` translate to and an interpreter of it;
+ * nothing when either does not come (a translation failure is counted). */
+static void
+run_interp(const uint32_t *words, size_t count, interp_test_fn *test)
+{
+    struct sim_ir_shader *sh = load(words, count, NULL);
+    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
+
+    if (in) {
+        test(sh, in);
+    }
+    sim_interp_destroy(in);
+    sim_ir_shader_destroy(sh);
 }
 
 /* vkcube: MVP times a position picked by gl_VertexIndex from the UBO. */
@@ -188,20 +198,14 @@ out:
 /* vkcube: texture() at texel centres of a 4x4 RGBA8 texture; quads one
  * texel apart, so the LOD is 0. */
 static void
-test_vkcube_fragment(void)
+test_vkcube_fragment(struct sim_ir_shader *sh, struct sim_interp *in)
 {
-    struct sim_ir_shader *sh = LOAD(shader_vkcube_frag);
-    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
     uint8_t texels[4 * 4 * 4];
     struct sim_tex_image img = {.format = 37 /* R8G8B8A8_UNORM */, .view_type = 1,
                                 .layers = 1, .level_count = 1};
     struct sim_tex_sampler smp = {0};
     uint32_t *tc[2], *out[4];
 
-    if (!in) {
-        sim_ir_shader_destroy(sh);
-        return;
-    }
     for (int i = 0; i < 16; i++) {
         texels[4 * i + 0] = (uint8_t)(i * 16);
         texels[4 * i + 1] = (uint8_t)(255 - i * 16);
@@ -220,7 +224,7 @@ test_vkcube_fragment(void)
     }
     CHECK(tc[0] && tc[1] && out[3]);
     if (!tc[1] || !out[3]) {
-        goto out;
+        return;
     }
     /* Quads tile the 4x4 texture: quad q covers pixels (2(q&1).., 2(q>>1)..). */
     for (int l = 0; l < 16; l++) {
@@ -241,29 +245,20 @@ test_vkcube_fragment(void)
     sim_interp_bind(in, NULL, 0);
     CHECK_EQ_STR("SIM_INTERP_ERROR_UNBOUND_TEXTURE",
                  sim_interp_error_name(sim_interp_run(in, ALL, 0)));
-out:
-    sim_interp_destroy(in);
-    sim_ir_shader_destroy(sh);
 }
 
 static void
-test_arith(void)
+test_arith(struct sim_ir_shader *sh, struct sim_interp *in)
 {
-    struct sim_ir_shader *sh = LOAD(shader_arith_frag);
-    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
     const float a[4] = {1.5f, -2.25f, 3.0f, 0.75f};
     const int32_t iv[4] = {7, -3, 10, 12};
     uint32_t *o[5][4];
 
-    if (!in) {
-        sim_ir_shader_destroy(sh);
-        return;
-    }
     for (int c = 0; c < 4; c++) {
         uint32_t *ai = sim_interp_input(in, 0, (uint32_t)c), *ii = sim_interp_input(in, 1, (uint32_t)c);
         CHECK(ai && ii);
         if (!ai || !ii) {
-            goto out;
+            return;
         }
         for (int l = 0; l < 16; l++) {
             set_f(ai, l, a[c]);
@@ -273,7 +268,7 @@ test_arith(void)
             o[k][c] = sim_interp_output(in, (uint32_t)k, (uint32_t)c);
             CHECK(o[k][c] != NULL);
             if (!o[k][c]) {
-                goto out;
+                return;
             }
         }
     }
@@ -300,9 +295,6 @@ test_arith(void)
         CHECK_FLOAT(7.875f, fl(o[4][2], l));
         CHECK_FLOAT(-2.25f + 1.0f + 0.84375f, fl(o[4][3], l));
     }
-out:
-    sim_interp_destroy(in);
-    sim_ir_shader_destroy(sh);
 }
 
 static int
@@ -321,18 +313,13 @@ collatz(int x)
 
 /* Each lane takes its own path through loops, a switch and returns. */
 static void
-test_control_flow(void)
+test_control_flow(struct sim_ir_shader *sh, struct sim_interp *in)
 {
-    struct sim_ir_shader *sh = LOAD(shader_control_frag);
-    struct sim_interp *in;
     uint32_t *n, *o[4];
 
-    in = interp_open(sh, &n, o);
-    if (!in) {
-        return;
-    }
+    interp_ports(in, &n, o);
     if (!n || !o[3]) {
-        goto out;
+        return;
     }
     for (int base = 0; base < 32; base += 16) {
         for (int l = 0; l < 16; l++) {
@@ -374,9 +361,6 @@ test_control_flow(void)
             CHECK_FLOAT(v > 10 ? 1.0f : 2.0f, fl(o[3], l));
         }
     }
-out:
-    sim_interp_destroy(in);
-    sim_ir_shader_destroy(sh);
 }
 
 static void
@@ -391,16 +375,10 @@ quad_coords(uint32_t *px, uint32_t *py)
 
 /* f = x^2 + 3y + xy: fine and coarse derivatives differ per row/column. */
 static void
-test_derivatives(void)
+test_derivatives(struct sim_ir_shader *sh, struct sim_interp *in)
 {
-    struct sim_ir_shader *sh = LOAD(shader_derivs_frag);
-    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
     uint32_t *px, *py, *o0[4], *o1[4];
 
-    if (!in) {
-        sim_ir_shader_destroy(sh);
-        return;
-    }
     px = sim_interp_input(in, 0, 0);
     py = sim_interp_input(in, 0, 1);
     for (int c = 0; c < 4; c++) {
@@ -409,7 +387,7 @@ test_derivatives(void)
     }
     CHECK(px && py && o0[3] && o1[3]);
     if (!px || !py || !o0[3] || !o1[3]) {
-        goto out;
+        return;
     }
     quad_coords(px, py);
     CHECK(sim_ir_shader_info(sh)->flags & SIM_IR_USES_DERIVATIVES);
@@ -427,25 +405,17 @@ test_derivatives(void)
         CHECK_FLOAT(dx_coarse + dy_coarse, fl(o1[2], l));
         CHECK_FLOAT(dx_fine + dy_fine, fl(o1[3], l));
     }
-out:
-    sim_interp_destroy(in);
-    sim_ir_shader_destroy(sh);
 }
 
 static void
-test_dynamic_indexing(void)
+test_dynamic_indexing(struct sim_ir_shader *sh, struct sim_interp *in)
 {
-    struct sim_ir_shader *sh = LOAD(shader_dynidx_frag);
-    struct sim_interp *in;
     const float table[5] = {1, 2, 4, 8, 16};
     uint32_t *iv, *o[4];
 
-    in = interp_open(sh, &iv, o);
-    if (!in) {
-        return;
-    }
+    interp_ports(in, &iv, o);
     if (!iv || !o[3]) {
-        goto out;
+        return;
     }
     for (int l = 0; l < 16; l++) {
         iv[l] = (uint32_t)(l * 3 + 1);
@@ -458,9 +428,6 @@ test_dynamic_indexing(void)
         CHECK_FLOAT(7.0f + (float)(i % 3), fl(o[2], l));
         CHECK_FLOAT(5.0f, fl(o[3], l));
     }
-out:
-    sim_interp_destroy(in);
-    sim_ir_shader_destroy(sh);
 }
 
 /* discard / terminateInvocation / demote: p.x = lane / 10, lanes with
@@ -497,16 +464,10 @@ discard_setup(struct sim_ir_shader *sh, uint32_t **o)
 /* Storage-buffer atomics run lane by lane in lane order, each instruction
  * for every lane before the next; OpArrayLength follows the bound size. */
 static void
-test_atomics(void)
+test_atomics(struct sim_ir_shader *sh, struct sim_interp *in)
 {
-    struct sim_ir_shader *sh = LOAD(shader_atomics_frag);
-    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
     uint32_t buf[19 + 10] = {0}, small[10] = {0}, *k, *o[4];
 
-    if (!in) {
-        sim_ir_shader_destroy(sh);
-        return;
-    }
     struct sim_binding b = {.set = 0, .binding = 0, .data = buf, .size = sizeof(buf)};
     sim_interp_bind(in, &b, 1);
     k = sim_interp_input(in, 0, 0);
@@ -515,7 +476,7 @@ test_atomics(void)
     }
     CHECK(k && o[3]);
     if (!k || !o[3]) {
-        goto out;
+        return;
     }
     for (uint32_t l = 0; l < 16; l++) {
         k[l] = l % 12; /* lanes 12-15 share slots 0-3 with lanes 0-3 */
@@ -549,16 +510,27 @@ test_atomics(void)
     for (uint32_t w = 3; w < 10; w++) {
         CHECK_EQ_INT(5, small[w]);
     }
-out:
-    sim_interp_destroy(in);
-    sim_ir_shader_destroy(sh);
+}
+
+/* The descriptor array shaders' ports: the element index (input 0), the
+ * colour read through the array (output 0) and the one read through the
+ * second binding (output 1, component 0).  0, a failed check, when one is
+ * missing. */
+static int
+array_ports(struct sim_interp *in, uint32_t **k, uint32_t *o0[4], uint32_t **o1)
+{
+    *k = sim_interp_input(in, 0, 0);
+    for (int c = 0; c < 4; c++) {
+        o0[c] = sim_interp_output(in, 0, (uint32_t)c);
+    }
+    *o1 = sim_interp_output(in, 1, 0);
+    CHECK(*k && o0[3] && *o1);
+    return *k && o0[3] && *o1;
 }
 
 static void
-test_descriptor_arrays(void)
+test_descriptor_arrays(struct sim_ir_shader *sh, struct sim_interp *in)
 {
-    struct sim_ir_shader *sh = LOAD(shader_dynarray_frag);
-    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
     static const uint8_t colours[4][4] = {
         {255, 0, 0, 255}, {0, 255, 0, 255}, {0, 0, 255, 255}, {255, 255, 255, 0}};
     static const uint8_t pair[2][4] = {{10, 0, 0, 255}, {200, 0, 0, 255}};
@@ -568,10 +540,6 @@ test_descriptor_arrays(void)
     struct sim_binding table[7];
     uint32_t *k, *o0[4], *o1;
 
-    if (!in) {
-        sim_ir_shader_destroy(sh);
-        return;
-    }
     nearest[1].address_mode[0] = nearest[1].address_mode[1] = 2; /* CLAMP_TO_EDGE */
     for (uint32_t e = 0; e < 4; e++) {
         imgs[e] = (struct sim_tex_image){.format = 37, .view_type = 1, .layers = 1,
@@ -588,14 +556,8 @@ test_descriptor_arrays(void)
     table[6] = (struct sim_binding){.set = 0, .binding = 2, .array_element = 1,
                                     .sampler = &nearest[1]};
     sim_interp_bind(in, table, 7);
-    k = sim_interp_input(in, 0, 0);
-    for (int c = 0; c < 4; c++) {
-        o0[c] = sim_interp_output(in, 0, (uint32_t)c);
-    }
-    o1 = sim_interp_output(in, 1, 0);
-    CHECK(k && o0[3] && o1);
-    if (!k || !o0[3] || !o1) {
-        goto out;
+    if (!array_ports(in, &k, o0, &o1)) {
+        return;
     }
     for (int l = 0; l < 16; l++) {
         k[l] = (uint32_t)((l * 7) % 5); /* 0..4: 4 is past the end */
@@ -613,9 +575,6 @@ test_descriptor_arrays(void)
     uint32_t nres;
     sim_ir_shader_resources(sh, &nres);
     CHECK_EQ_INT(7, nres);
-out:
-    sim_interp_destroy(in);
-    sim_ir_shader_destroy(sh);
 }
 
 /* Descriptor indexing (shaders/runtime_array.frag): a runtime array of
@@ -660,13 +619,7 @@ test_runtime_arrays(void)
     table[n++] = (struct sim_binding){.set = 0, .binding = 2, .array_element = 5,
                                       .image = &combined, .sampler = &nearest[0]};
     sim_interp_bind(in, table, n);
-    k = sim_interp_input(in, 0, 0);
-    for (int c = 0; c < 4; c++) {
-        o0[c] = sim_interp_output(in, 0, (uint32_t)c);
-    }
-    o1 = sim_interp_output(in, 1, 0);
-    CHECK(k && o0[3] && o1);
-    if (!k || !o0[3] || !o1) {
+    if (!array_ports(in, &k, o0, &o1)) {
         goto out;
     }
     /* A runtime array is given SIM_SPV_RUNTIME_DESCRIPTORS slots and one
@@ -857,15 +810,9 @@ test_specialization(void)
 }
 
 static void
-test_step_limit(void)
+test_step_limit(struct sim_ir_shader *sh, struct sim_interp *in)
 {
-    struct sim_ir_shader *sh = LOAD(shader_loop_frag);
-    struct sim_interp *in = sh ? sim_interp_create(sh) : NULL;
     uint32_t *n, *o;
-    if (!in) {
-        sim_ir_shader_destroy(sh);
-        return;
-    }
     n = sim_interp_input(in, 0, 0);
     o = sim_interp_output(in, 0, 0);
     CHECK(n && o);
@@ -880,8 +827,6 @@ test_step_limit(void)
         CHECK_EQ_STR("SIM_INTERP_ERROR_STEP_LIMIT",
                      sim_interp_error_name(sim_interp_run(in, ALL, 0)));
     }
-    sim_interp_destroy(in);
-    sim_ir_shader_destroy(sh);
 }
 
 /* The atomics glslang does not write, from tests/pipeline/atomics.spvasm
@@ -942,16 +887,16 @@ main(int argc, char **argv)
     }
     test_atomics_assembled(argv[1]);
     test_vkcube_vertex();
-    test_vkcube_fragment();
-    test_arith();
-    test_control_flow();
-    test_derivatives();
-    test_dynamic_indexing();
-    test_descriptor_arrays();
+    run_interp(shader_vkcube_frag, COUNT(shader_vkcube_frag), test_vkcube_fragment);
+    run_interp(shader_arith_frag, COUNT(shader_arith_frag), test_arith);
+    run_interp(shader_control_frag, COUNT(shader_control_frag), test_control_flow);
+    run_interp(shader_derivs_frag, COUNT(shader_derivs_frag), test_derivatives);
+    run_interp(shader_dynidx_frag, COUNT(shader_dynidx_frag), test_dynamic_indexing);
+    run_interp(shader_dynarray_frag, COUNT(shader_dynarray_frag), test_descriptor_arrays);
     test_runtime_arrays();
-    test_atomics();
+    run_interp(shader_atomics_frag, COUNT(shader_atomics_frag), test_atomics);
     test_discard_flavours();
     test_specialization();
-    test_step_limit();
+    run_interp(shader_loop_frag, COUNT(shader_loop_frag), test_step_limit);
     return TEST_RESULT();
 }

@@ -444,14 +444,11 @@ main(int argc, char **argv)
     size_t found = 0;
 
     for (int a = 1; a < argc; a++) {
-        const char *base = strrchr(argv[a], '/');
         uint32_t *words;
         size_t count;
 
-        base = base ? base + 1 : argv[a];
         for (size_t c = 0; c < COUNT(cases); c++) {
-            size_t len = strlen(cases[c].name);
-            if (strncmp(base, cases[c].name, len) != 0 || strcmp(base + len, ".spv") != 0) {
+            if (!spv_file_is(argv[a], cases[c].name)) {
                 continue;
             }
             found++;

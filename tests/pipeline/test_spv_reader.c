@@ -197,14 +197,11 @@ test_assembled(int argc, char **argv)
 {
     size_t found = 0;
     for (int a = 1; a < argc; a++) {
-        const char *base = strrchr(argv[a], '/');
         uint32_t *words;
         size_t count;
         struct sim_spv_error_info info;
-        base = base ? base + 1 : argv[a];
         for (size_t c = 0; c < COUNT(asm_cases); c++) {
-            size_t len = strlen(asm_cases[c].name);
-            if (strncmp(base, asm_cases[c].name, len) != 0 || strcmp(base + len, ".spv") != 0) {
+            if (!spv_file_is(argv[a], asm_cases[c].name)) {
                 continue;
             }
             found++;
@@ -215,7 +212,8 @@ test_assembled(int argc, char **argv)
             }
             enum sim_spv_error err = translate(words, count, &info);
             if (err != asm_cases[c].expected || !strstr(info.detail, asm_cases[c].detail)) {
-                fprintf(stderr, "%s: %s: %s\n", base, sim_spv_error_name(err), info.detail);
+                fprintf(stderr, "%s.spv: %s: %s\n", asm_cases[c].name, sim_spv_error_name(err),
+                        info.detail);
             }
             CHECK_EQ_STR(sim_spv_error_name(asm_cases[c].expected), sim_spv_error_name(err));
             CHECK(strstr(info.detail, asm_cases[c].detail) != NULL);

@@ -26,25 +26,42 @@
  * sum_{j<k} (64 >> j)^2. */
 static float chain[SIZE * SIZE * 4 / 3 + 1];
 
-/* Level k of the image reads as k: the level the rule picks is the value. */
+/* A texel (x, y) of level k of a chain image; `above` is level k - 1
+ * (twice as wide), unused at level 0. */
+typedef float chain_texel_fn(uint32_t k, uint32_t x, uint32_t y, const float *above);
+
+/* `img` as the LEVELS levels of `chain`, each texel from `texel`. */
 static void
-level_image(struct sim_tex_image *img)
+chain_image(struct sim_tex_image *img, chain_texel_fn *texel)
 {
-    uint32_t off = 0;
+    uint32_t off = 0, prev = 0;
     memset(img, 0, sizeof(*img));
     img->format = VK_FORMAT_R32_SFLOAT;
     img->layers = 1;
     img->level_count = LEVELS;
     for (uint32_t k = 0; k < LEVELS; k++) {
         uint32_t s = SIZE >> k;
-        for (uint32_t i = 0; i < s * s; i++) {
-            chain[off + i] = (float)k;
+        for (uint32_t y = 0; y < s; y++) {
+            for (uint32_t x = 0; x < s; x++) {
+                chain[off + y * s + x] = texel(k, x, y, &chain[prev]);
+            }
         }
         img->levels[k] = (struct sim_tex_level){.data = &chain[off], .size = s * s * 4,
                                                 .width = s, .height = s, .depth = 1,
                                                 .row_pitch = s * 4};
+        prev = off;
         off += s * s;
     }
+}
+
+/* Level k of the image reads as k: the level the rule picks is the value. */
+static float
+level_texel(uint32_t k, uint32_t x, uint32_t y, const float *above)
+{
+    (void)x;
+    (void)y;
+    (void)above;
+    return (float)k;
 }
 
 /* Level 0: a checkerboard of cells 4 texels wide and 32 tall (0 and 1);
@@ -56,33 +73,23 @@ checker(uint32_t x, uint32_t y)
     return (float)(((x / 4) + (y / 32)) & 1);
 }
 
-static void
-checker_image(struct sim_tex_image *img)
+static float
+checker_texel(uint32_t k, uint32_t x, uint32_t y, const float *p)
 {
-    uint32_t off = 0, prev = 0;
-    memset(img, 0, sizeof(*img));
-    img->format = VK_FORMAT_R32_SFLOAT;
-    img->layers = 1;
-    img->level_count = LEVELS;
-    for (uint32_t k = 0; k < LEVELS; k++) {
-        uint32_t s = SIZE >> k;
-        for (uint32_t y = 0; y < s; y++) {
-            for (uint32_t x = 0; x < s; x++) {
-                const float *p = &chain[prev];
-                uint32_t ps = s * 2;
-                chain[off + y * s + x] =
-                    k == 0 ? checker(x, y)
-                           : 0.25f * (p[2 * y * ps + 2 * x] + p[2 * y * ps + 2 * x + 1] +
-                                      p[(2 * y + 1) * ps + 2 * x] +
-                                      p[(2 * y + 1) * ps + 2 * x + 1]);
-            }
-        }
-        img->levels[k] = (struct sim_tex_level){.data = &chain[off], .size = s * s * 4,
-                                                .width = s, .height = s, .depth = 1,
-                                                .row_pitch = s * 4};
-        prev = off;
-        off += s * s;
-    }
+    uint32_t ps = (SIZE >> k) * 2;
+    return k == 0 ? checker(x, y)
+                  : 0.25f * (p[2 * y * ps + 2 * x] + p[2 * y * ps + 2 * x + 1] +
+                             p[(2 * y + 1) * ps + 2 * x] + p[(2 * y + 1) * ps + 2 * x + 1]);
+}
+
+/* LINEAR filters, mipmaps by `mipmap_mode`, no LOD clamp. */
+static struct sim_tex_sampler
+linear_sampler(VkSamplerMipmapMode mipmap_mode)
+{
+    return (struct sim_tex_sampler){.mag_filter = VK_FILTER_LINEAR,
+                                    .min_filter = VK_FILTER_LINEAR,
+                                    .mipmap_mode = mipmap_mode,
+                                    .max_lod = 100.0f};
 }
 
 /* An implicit-LOD lookup of every lane at texel-space (x[l], y[l]) with
@@ -131,10 +138,7 @@ static void
 test_level(void)
 {
     struct sim_tex_image img;
-    struct sim_tex_sampler smp = {.mag_filter = VK_FILTER_LINEAR,
-                                  .min_filter = VK_FILTER_LINEAR,
-                                  .mipmap_mode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
-                                  .max_lod = 100.0f};
+    struct sim_tex_sampler smp = linear_sampler(VK_SAMPLER_MIPMAP_MODE_NEAREST);
     struct sim_tex_aniso aniso = {.enable = 1, .max_anisotropy = 16.0f};
     uint32_t out[4][SIM_LANES];
     float x[SIM_LANES], y[SIM_LANES];
@@ -164,7 +168,7 @@ test_level(void)
         {{1, 0}, {0, 16}, 1.0f, 4.0f},
     };
 
-    level_image(&img);
+    chain_image(&img, level_texel);
     for (int l = 0; l < SIM_LANES; l++) {
         x[l] = 32.0f + (float)l;
         y[l] = 32.0f;
@@ -222,16 +226,13 @@ static void
 test_one_to_one(void)
 {
     struct sim_tex_image img;
-    struct sim_tex_sampler smp = {.mag_filter = VK_FILTER_LINEAR,
-                                  .min_filter = VK_FILTER_LINEAR,
-                                  .mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR,
-                                  .max_lod = 100.0f};
+    struct sim_tex_sampler smp = linear_sampler(VK_SAMPLER_MIPMAP_MODE_LINEAR);
     struct sim_tex_aniso aniso = {.enable = 1, .max_anisotropy = 8.0f};
     uint32_t out[4][SIM_LANES];
     float x[SIM_LANES], y[SIM_LANES];
     const float dx[2] = {1.0f, 0.0f}, dy[2] = {0.0f, 1.0f};
 
-    level_image(&img);
+    chain_image(&img, level_texel);
     memset(chain, 0, SIZE * SIZE * sizeof(float));
     chain[32 * SIZE + 32] = 1.0f;
     for (int l = 0; l < SIM_LANES; l++) {
@@ -256,10 +257,7 @@ static void
 test_checkerboard(void)
 {
     struct sim_tex_image img;
-    struct sim_tex_sampler smp = {.mag_filter = VK_FILTER_LINEAR,
-                                  .min_filter = VK_FILTER_LINEAR,
-                                  .mipmap_mode = VK_SAMPLER_MIPMAP_MODE_LINEAR,
-                                  .max_lod = 100.0f};
+    struct sim_tex_sampler smp = linear_sampler(VK_SAMPLER_MIPMAP_MODE_LINEAR);
     struct sim_tex_aniso aniso = {.enable = 1, .max_anisotropy = 16.0f};
     uint32_t iso[4][SIM_LANES], an[4][SIM_LANES];
     float x[SIM_LANES], y[SIM_LANES];
@@ -267,7 +265,7 @@ test_checkerboard(void)
     const float dx[2] = {1.0f, 0.0f}, dy[2] = {0.0f, 16.0f};
     double err_iso = 0, err_an = 0;
 
-    checker_image(&img);
+    chain_image(&img, checker_texel);
     for (int l = 0; l < SIM_LANES; l++) {
         x[l] = 0.5f + 1.75f * (float)l + 0.25f * (float)(l & 3);
         y[l] = 12.0f + 2.5f * (float)l;

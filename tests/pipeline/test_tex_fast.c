@@ -29,7 +29,7 @@ rnd(void)
 static float
 rndf(float lo, float hi)
 {
-    return lo + (hi - lo) * (float)(rnd() & 0xffffffu) / 16777216.0f;
+    return lo + (hi - lo) * (float)test_xorshift64_unit(&rng_state);
 }
 
 #define MAX_TEXELS (33 * 33)

@@ -75,6 +75,18 @@ def qt_example(name):
     return found[0] if found else name
 
 
+def qt_case(name):
+    """Qt 5's Vulkan example `name` on xcb, frame 5 replayed."""
+    return dict(cmd=[qt_example(name)], env={"QT_QPA_PLATFORM": "xcb"}, frames="5",
+                expect="replay")
+
+
+def glmark2_case(benchmark):
+    """glmark2's `benchmark` at 400x300 on zink, frame 30 replayed."""
+    return dict(cmd=["glmark2", "-s", "400x300", "-b", benchmark], env=ZINK, frames="30",
+                delimiter="submits:1", expect="replay")
+
+
 # A WebGL page for Chromium: a triangle of per-vertex colours turning every
 # frame, drawn into a 256x256 canvas without antialiasing (ANGLE would
 # render a multisampled image, whose contents the layer does not snapshot).
@@ -122,39 +134,20 @@ frame();
 # Zink under Xvfb has no Vulkan swapchain (it draws through the X server's
 # software path), so its frames are delimited by submissions.
 CASES = {
-    "qt-hellovulkantriangle": dict(cmd=[qt_example("hellovulkantriangle")],
-                                   env={"QT_QPA_PLATFORM": "xcb"}, frames="5",
-                                   expect="replay"),
-    "qt-hellovulkancubes": dict(cmd=[qt_example("hellovulkancubes")],
-                                env={"QT_QPA_PLATFORM": "xcb"}, frames="5",
-                                expect="replay"),
-    "qt-hellovulkantexture": dict(cmd=[qt_example("hellovulkantexture")],
-                                  env={"QT_QPA_PLATFORM": "xcb"}, frames="5",
-                                  expect="replay"),
-    "qt-hellovulkanwidget": dict(cmd=[qt_example("hellovulkanwidget")],
-                                 env={"QT_QPA_PLATFORM": "xcb"}, frames="5",
-                                 expect="replay"),
+    "qt-hellovulkantriangle": qt_case("hellovulkantriangle"),
+    "qt-hellovulkancubes": qt_case("hellovulkancubes"),
+    "qt-hellovulkantexture": qt_case("hellovulkantexture"),
+    "qt-hellovulkanwidget": qt_case("hellovulkanwidget"),
     # (hellovulkanwindow only clears: no draw to replay.)
     # vkd3d-triangle draws when the window is exposed, so frame 0 is the one.
     "vkd3d-triangle": dict(cmd=["vkd3d-triangle"], frames="0", expect="replay"),
     "vkd3d-gears": dict(cmd=["vkd3d-gears"], frames="5", expect="replay"),
     "zink-glxgears": dict(cmd=["glxgears"], env=ZINK, frames="20",
                           delimiter="submits:1", expect="replay"),
-    "zink-glmark2-build": dict(cmd=["glmark2", "-s", "400x300", "-b", "build:duration=60"],
-                               env=ZINK, frames="30", delimiter="submits:1",
-                               expect="replay"),
-    "zink-glmark2-texture": dict(cmd=["glmark2", "-s", "400x300", "-b",
-                                      "texture:duration=60"],
-                                 env=ZINK, frames="30", delimiter="submits:1",
-                                 expect="replay"),
-    "zink-glmark2-shading": dict(cmd=["glmark2", "-s", "400x300", "-b",
-                                      "shading:shading=phong:duration=60"],
-                                 env=ZINK, frames="30", delimiter="submits:1",
-                                 expect="replay"),
-    "zink-glmark2-bump": dict(cmd=["glmark2", "-s", "400x300", "-b",
-                                   "bump:bump-render=normals:duration=60"],
-                              env=ZINK, frames="30", delimiter="submits:1",
-                              expect="replay"),
+    "zink-glmark2-build": glmark2_case("build:duration=60"),
+    "zink-glmark2-texture": glmark2_case("texture:duration=60"),
+    "zink-glmark2-shading": glmark2_case("shading:shading=phong:duration=60"),
+    "zink-glmark2-bump": glmark2_case("bump:bump-render=normals:duration=60"),
     # (Mesa 22.3's zink passes freed memory to vkCmdSetVertexInputEXT; the
     # sanitizer leg lets it through by name, see capture() and
     # layer/lyr_commands.c, so the OpenSceneGraph cases run there too.)

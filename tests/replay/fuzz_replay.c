@@ -23,6 +23,7 @@
 #include "capture/capture.h"
 #include "pipeline/pipeline.h"
 #include "replay/replay.h"
+#include "tests/test_file.h"
 
 #define FUZZ_MAX_TEXELS (1u << 22)
 #define FUZZ_MAX_FRAMES 2u
@@ -111,28 +112,16 @@ main(int argc, char **argv)
 
     fuzz_verbose = 1;
     for (int i = 1; i < argc; i++) {
-        FILE *f = fopen(argv[i], "rb");
-        uint8_t *data = NULL;
-        long size = -1;
+        size_t size = 0;
+        char *data = test_file_read(argv[i], &size);
 
-        if (f && fseek(f, 0, SEEK_END) == 0 && (size = ftell(f)) >= 0 &&
-            fseek(f, 0, SEEK_SET) == 0) {
-            data = malloc((size_t)size + 1);
-            if (data && fread(data, 1, (size_t)size, f) != (size_t)size) {
-                free(data);
-                data = NULL;
-            }
-        }
-        if (f) {
-            fclose(f);
-        }
         if (!data) {
             fprintf(stderr, "fuzz_replay_files: cannot read %s\n", argv[i]);
             status = 1;
             continue;
         }
         printf("%s:\n", argv[i]);
-        LLVMFuzzerTestOneInput(data, (size_t)size);
+        LLVMFuzzerTestOneInput((const uint8_t *)data, size);
         free(data);
     }
     return status;

@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <vulkan/vulkan_core.h>
@@ -65,6 +66,17 @@ fixture_images_match(struct sim_replay_result *const r[2], uint8_t *img[2], uint
     }
     CHECK(memcmp(img[0], img[1], (size_t)width * height * 4) == 0);
     return 1;
+}
+
+/* Frees the two results and the two images of fixture_images_match (NULL
+ * entries allowed). */
+static inline void
+fixture_pair_free(struct sim_replay_result *const r[2], uint8_t *img[2])
+{
+    for (int t = 0; t < 2; t++) {
+        free(img[t]);
+        sim_replay_result_destroy(r[t]);
+    }
 }
 
 #endif

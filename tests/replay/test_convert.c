@@ -347,7 +347,6 @@ write_trace(size_t *size)
     struct cap_snapshot snaps[BUFFERS + 3];
     uint64_t buffer_blobs[BUFFERS];
     uint8_t bytes[BUFFER_SIZE];
-    uint8_t *data = NULL;
     size_t r;
 
     if (builder_init(&bd) != 0) {
@@ -558,31 +557,9 @@ write_trace(size_t *size)
     for (uint32_t i = 0; i < BUFFERS; i++) {
         snaps[i] = (struct cap_snapshot){H_BUFFER(i), CAP_SNAPSHOT_BUFFER, 0, buffer_blobs[i]};
     }
-    {
-        struct cap_frame f;
-        memset(&f, 0, sizeof(f));
-        f.index = FRAME_INDEX;
-        r = cap_rec_begin(&bd.b, &f, sizeof(f));
-        cap_rec_array(&bd.b, r, offsetof(struct cap_frame, snapshots), snaps, BUFFERS + 3,
-                      sizeof(snaps[0]));
-        cap_rec_array(&bd.b, r, offsetof(struct cap_frame, commands), cmds.data,
-                      (uint32_t)cmds.size, 1);
-        cap_rec_end(&bd.b, r, 0);
-        if (cmds.failed) {
-            bd.err = CAP_ERROR_NOMEM;
-        }
-        emit(&bd, CAP_BLOCK_FRAME);
-    }
-    if (!bd.err) {
-        bd.err = cap_writer_finish(bd.w);
-    }
-    if (!bd.err) {
-        data = cap_writer_take_memory(bd.w, size);
-    }
+    emit_frame(&bd, FRAME_INDEX, snaps, BUFFERS + 3, &cmds);
     cap_buf_finish(&cmds);
-    cap_buf_finish(&bd.b);
-    cap_writer_destroy(bd.w);
-    return data;
+    return builder_finish(&bd, size);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -764,12 +741,7 @@ main(int argc, char **argv)
         return TEST_SETUP_ERROR;
     }
     if (argc == 3 && strcmp(argv[1], "--write") == 0) {
-        /* The trace itself, as a seed for tests/replay/fuzz_replay. */
-        FILE *f = fopen(argv[2], "wb");
-        int ok = f && fwrite(data, 1, size, f) == size;
-        if (f && fclose(f) != 0) {
-            ok = 0;
-        }
+        int ok = trace_write_file(argv[2], data, size);
         free(data);
         return ok ? TEST_PASS : TEST_SETUP_ERROR;
     }

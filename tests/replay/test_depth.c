@@ -27,12 +27,6 @@ rnd(void)
     return (uint32_t)(test_xorshift64(&rng_state) >> 16);
 }
 
-static double
-rndd(double lo, double hi)
-{
-    return lo + (hi - lo) * (double)(rnd() & 0xffffffu) / 16777216.0;
-}
-
 static void
 run(uint32_t format, int stencil)
 {
@@ -58,7 +52,7 @@ run(uint32_t format, int stencil)
         int32_t x = (int32_t)(rnd() % (W / 2)) * 2, y = (int32_t)(rnd() % (H / 2)) * 2;
         if (i % 64 == 0) {
             for (uint32_t p = 0; p < W * H; p++) {
-                ref->depth[p] = fast->depth[p] = (float)rndd(0.0, 1.0);
+                ref->depth[p] = fast->depth[p] = (float)test_xorshift64_range(&rng_state, 0.0, 1.0);
             }
         }
         st->depth_test = 1;
@@ -67,11 +61,11 @@ run(uint32_t format, int stencil)
         st->stencil_test = (uint32_t)stencil;
         memset(&tri, 0, sizeof(tri));
         tri.front = rnd() % 2;
-        tri.fx = rndd(0, W);
-        tri.fy = rndd(0, H);
-        tri.z[0] = rndd(-0.2, 1.2);
-        tri.z[1] = rndd(-0.1, 0.1);
-        tri.z[2] = rndd(-0.1, 0.1);
+        tri.fx = test_xorshift64_range(&rng_state, 0, W);
+        tri.fy = test_xorshift64_range(&rng_state, 0, H);
+        tri.z[0] = test_xorshift64_range(&rng_state, -0.2, 1.2);
+        tri.z[1] = test_xorshift64_range(&rng_state, -0.1, 0.1);
+        tri.z[2] = test_xorshift64_range(&rng_state, -0.1, 0.1);
         for (int p = 0; p < 4; p++) {
             mref[p] = mfast[p] = rnd() % 3 ? 1u : 0u;
             if (mref[p]) {

@@ -58,7 +58,7 @@ write_trace(size_t *size)
 {
     struct builder bd = {0};
     struct cap_buf cmds;
-    uint8_t *data = NULL, bytes[BUF_SIZE];
+    uint8_t bytes[BUF_SIZE];
     uint64_t hash = 0;
     size_t r;
 
@@ -154,30 +154,9 @@ write_trace(size_t *size)
     dispatch(&cmds, CAP_DISPATCH_INDIRECT, CAP_DISPATCH_ARGS_UNRESOLVED, 0, 0, 0, 0);
     dispatch(&cmds, CAP_DISPATCH_DIRECT, 0, 0, 65535, 65535, 65535);
 
-    struct cap_frame f;
-    memset(&f, 0, sizeof(f));
-    f.index = FRAME_INDEX;
-    r = cap_rec_begin(&bd.b, &f, sizeof(f));
-    cap_rec_array(&bd.b, r, offsetof(struct cap_frame, snapshots), &snap, 1, sizeof(snap));
-    cap_rec_array(&bd.b, r, offsetof(struct cap_frame, commands), cmds.data, (uint32_t)cmds.size,
-                  1);
-    cap_rec_end(&bd.b, r, 0);
-    if (cmds.failed) {
-        bd.err = CAP_ERROR_NOMEM;
-    }
-    emit(&bd, CAP_BLOCK_FRAME);
-    if (!bd.err) {
-        bd.err = cap_writer_finish(bd.w);
-    }
-    if (!bd.err) {
-        data = cap_writer_take_memory(bd.w, size);
-    } else {
-        fprintf(stderr, "writing the trace: %s\n", cap_error_name(bd.err));
-    }
+    emit_frame(&bd, FRAME_INDEX, &snap, 1, &cmds);
     cap_buf_finish(&cmds);
-    cap_buf_finish(&bd.b);
-    cap_writer_destroy(bd.w);
-    return data;
+    return builder_finish(&bd, size);
 }
 
 /* Invocation i's value in workgroup x `gx` (compute_reduce.comp). */
@@ -224,11 +203,7 @@ main(int argc, char **argv)
         return TEST_SETUP_ERROR;
     }
     if (argc == 3 && strcmp(argv[1], "--write") == 0) {
-        FILE *out = fopen(argv[2], "wb");
-        int ok = out && fwrite(data, 1, size, out) == size;
-        if (out && fclose(out) != 0) {
-            ok = 0;
-        }
+        int ok = trace_write_file(argv[2], data, size);
         free(data);
         return ok ? TEST_PASS : TEST_SETUP_ERROR;
     }

@@ -100,10 +100,7 @@ run_case(const char *name, struct sim_ir_shader *const stages[SIM_STAGE_COUNT],
         }
     }
 out:
-    free(img[0]);
-    free(img[1]);
-    sim_replay_result_destroy(r[0]);
-    sim_replay_result_destroy(r[1]);
+    fixture_pair_free(r, img);
 }
 
 int
@@ -124,51 +121,45 @@ main(void)
     CHECK_EQ_INT(3, (int)sim_ir_shader_info(pass)->output_vertices);
     CHECK_EQ_INT(6, (int)sim_ir_shader_info(two)->output_vertices);
 
-    static const struct probe pass_probes[] = {
-        {2, 2, {255, 0, 0, 255}},
-        {29, 29, {255, 0, 128, 255}},
-        {40, 10, {0, 0, 0, 255}},
+    /* Each case: its geometry shader, what it must draw and cover. */
+    struct sim_ir_shader *geom[] = {pass, two, normal, strip};
+    static const struct {
+        const char *name;
+        uint32_t geom;
+        struct probe probes[4];
+        size_t probe_count;
+        uint64_t covered;
+        uint32_t cull_mode;
+    } cases[] = {
+        {"pass-through", 0,
+         {{2, 2, {255, 0, 0, 255}}, {29, 29, {255, 0, 128, 255}}, {40, 10, {0, 0, 0, 255}}},
+         3, (uint64_t)W * H / 2, VK_CULL_MODE_NONE},
+        {"two per input", 1,
+         {{2, 2, {255, 0, 0, 255}}, {29, 29, {255, 0, 0, 255}}, {34, 2, {255, 255, 0, 255}},
+          {61, 29, {255, 255, 0, 255}}},
+         4, (uint64_t)W * H, VK_CULL_MODE_NONE},
+        {"flat normal", 2,
+         {{2, 2, {62, 0, 247, 255}}, {29, 29, {62, 0, 247, 255}}, {40, 10, {0, 0, 0, 255}}},
+         3, (uint64_t)W * H / 2, VK_CULL_MODE_NONE},
+        {"strip, back faces culled", 3,
+         {{34, 2, {0, 255, 0, 255}}, {61, 29, {0, 255, 0, 255}}, {10, 10, {0, 0, 0, 255}}},
+         3, (uint64_t)W * H / 2, VK_CULL_MODE_BACK_BIT},
+        /* The input triangles themselves are front-facing: culling keeps them. */
+        {"pass-through, back faces culled", 0,
+         {{2, 2, {255, 0, 0, 255}}, {29, 29, {255, 0, 128, 255}}, {40, 10, {0, 0, 0, 255}}},
+         3, (uint64_t)W * H / 2, VK_CULL_MODE_BACK_BIT},
     };
-    stages[SIM_STAGE_GEOMETRY] = pass;
-    run_case("pass-through", stages, pass_probes, 3, (uint64_t)W * H / 2, VK_CULL_MODE_NONE);
-
-    static const struct probe two_probes[] = {
-        {2, 2, {255, 0, 0, 255}},
-        {29, 29, {255, 0, 0, 255}},
-        {34, 2, {255, 255, 0, 255}},
-        {61, 29, {255, 255, 0, 255}},
-    };
-    stages[SIM_STAGE_GEOMETRY] = two;
-    run_case("two per input", stages, two_probes, 4, (uint64_t)W * H, VK_CULL_MODE_NONE);
-
-    static const struct probe normal_probes[] = {
-        {2, 2, {62, 0, 247, 255}},
-        {29, 29, {62, 0, 247, 255}},
-        {40, 10, {0, 0, 0, 255}},
-    };
-    stages[SIM_STAGE_GEOMETRY] = normal;
-    run_case("flat normal", stages, normal_probes, 3, (uint64_t)W * H / 2, VK_CULL_MODE_NONE);
-
-    static const struct probe strip_probes[] = {
-        {34, 2, {0, 255, 0, 255}},
-        {61, 29, {0, 255, 0, 255}},
-        {10, 10, {0, 0, 0, 255}},
-    };
-    stages[SIM_STAGE_GEOMETRY] = strip;
-    run_case("strip, back faces culled", stages, strip_probes, 3, (uint64_t)W * H / 2,
-             VK_CULL_MODE_BACK_BIT);
-    /* The input triangles themselves are front-facing: culling keeps them. */
-    stages[SIM_STAGE_GEOMETRY] = pass;
-    run_case("pass-through, back faces culled", stages, pass_probes, 3, (uint64_t)W * H / 2,
-             VK_CULL_MODE_BACK_BIT);
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        stages[SIM_STAGE_GEOMETRY] = geom[cases[c].geom];
+        run_case(cases[c].name, stages, cases[c].probes, cases[c].probe_count, cases[c].covered,
+                 cases[c].cull_mode);
+    }
     stages[SIM_STAGE_GEOMETRY] = NULL;
 out:
     sim_ir_shader_destroy(pass);
     sim_ir_shader_destroy(two);
     sim_ir_shader_destroy(normal);
     sim_ir_shader_destroy(strip);
-    for (int s = 0; s < SIM_STAGE_COUNT; s++) {
-        sim_ir_shader_destroy(stages[s]);
-    }
+    test_sim_stages_destroy(stages);
     return TEST_RESULT();
 }

@@ -200,10 +200,7 @@ test_threads(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
                      sizeof(struct sim_unit_counters)) == 0);
         fixture_images_match(r, img, W, H);
     }
-    free(img[0]);
-    free(img[1]);
-    sim_replay_result_destroy(r[0]);
-    sim_replay_result_destroy(r[1]);
+    fixture_pair_free(r, img);
 }
 
 int
@@ -223,8 +220,6 @@ main(void)
     test_tilted(stages);
     test_triangle(stages);
     test_threads(stages);
-    for (int s = 0; s < SIM_STAGE_COUNT; s++) {
-        sim_ir_shader_destroy(stages[s]);
-    }
+    test_sim_stages_destroy(stages);
     return TEST_RESULT();
 }

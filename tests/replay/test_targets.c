@@ -71,10 +71,38 @@ fullscreen_draw(struct sim_draw *d, const struct sim_program *prog, uint32_t wid
     d->instance_count = 1;
 }
 
+/* progs[i] (vs, fs), draws[i] a full-screen draw of it, and passes[i]
+ * drawing it into the colour target `image`. */
+static void
+fullscreen_pass(struct sim_pass *passes, struct sim_draw *draws, struct sim_program *progs,
+                uint32_t i, struct sim_ir_shader *vs, struct sim_ir_shader *fs, uint32_t image,
+                uint32_t width, uint32_t height)
+{
+    memset(&progs[i], 0, sizeof(progs[i]));
+    progs[i].stages[SIM_STAGE_VERTEX] = vs;
+    progs[i].stages[SIM_STAGE_FRAGMENT] = fs;
+    passes[i] = colour_pass(image, width, height);
+    fullscreen_draw(&draws[i], &progs[i], width, height);
+    passes[i].draws = &draws[i];
+    passes[i].draw_count = 1;
+}
+
+/* NEAREST everywhere, clamped to the edge, every level. */
+static const struct sim_tex_sampler nearest = {
+    .mag_filter = VK_FILTER_NEAREST,
+    .min_filter = VK_FILTER_NEAREST,
+    .mipmap_mode = VK_SAMPLER_MIPMAP_MODE_NEAREST,
+    .address_mode = {VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                     VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE},
+    .max_lod = 1000.0f,
+};
+
+/* The RGBA8 value pixel (x, y) of an image must have. */
+typedef void want_fn(uint32_t x, uint32_t y, uint8_t out[4]);
+
 /* Pixels of `image` that differ from want(x, y); prints the first. */
 static int
-count_bad(struct sim_replay_result *r, uint32_t image,
-          void (*want)(uint32_t x, uint32_t y, uint8_t out[4]))
+count_bad(struct sim_replay_result *r, uint32_t image, want_fn *want)
 {
     uint32_t w = 0, h = 0;
     uint8_t *px = sim_replay_result_image_rgba8(r, SIM_UNIT_BASELINE, image, &w, &h);
@@ -113,6 +141,39 @@ check_all_drawn(struct sim_replay_result *r, uint32_t want)
     }
 }
 
+/* `frame` replayed with `opt` (test_sim_replay) and its `draws` draws
+ * checked to have drawn; NULL when it did not replay. */
+static struct sim_replay_result *
+replay_all_drawn(const char *what, struct sim_frame *frame, const struct sim_replay_options *opt,
+                 uint32_t draws)
+{
+    struct sim_replay_result *r = test_sim_replay(what, frame, opt);
+    if (r) {
+        check_all_drawn(r, draws);
+    }
+    return r;
+}
+
+/* An image of a replay and what each of its pixels must be. */
+struct image_want {
+    uint32_t image;
+    want_fn *want;
+};
+
+/* Checks that no pixel of the images `wants` names differs (count_bad),
+ * then destroys `r` (NULL: nothing to check). */
+static void
+check_images(struct sim_replay_result *r, const struct image_want *wants, uint32_t count)
+{
+    if (!r) {
+        return;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        CHECK_EQ_INT(0, count_bad(r, wants[i].image, wants[i].want));
+    }
+    sim_replay_result_destroy(r);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Input attachments                                                         */
 
@@ -149,19 +210,15 @@ test_input_attachments(struct sim_ir_shader *vs, struct sim_ir_shader *gradient,
     static const struct sim_binding input = {.set = 0, .binding = 0};
     static const uint32_t input_image[1] = {0};
     struct sim_ir_shader *fs[3] = {gradient, subpass, subpass_coord};
+    static const struct image_want wants[] = {
+        {0, want_gradient}, {1, want_swizzled}, {2, want_coord}};
     struct sim_frame frame = {0};
     struct sim_replay_options opt = {.threads = 2};
     struct sim_replay_result *r = NULL;
 
     for (uint32_t i = 0; i < 3; i++) {
         images[i] = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1, 1, NULL, 0};
-        memset(&progs[i], 0, sizeof(progs[i]));
-        progs[i].stages[SIM_STAGE_VERTEX] = vs;
-        progs[i].stages[SIM_STAGE_FRAGMENT] = fs[i];
-        passes[i] = colour_pass(i, W, H);
-        fullscreen_draw(&draws[i], &progs[i], W, H);
-        passes[i].draws = &draws[i];
-        passes[i].draw_count = 1;
+        fullscreen_pass(passes, draws, progs, i, vs, fs[i], i, W, H);
         if (i > 0) {
             draws[i].bindings = &input;
             draws[i].binding_count = 1;
@@ -169,15 +226,8 @@ test_input_attachments(struct sim_ir_shader *vs, struct sim_ir_shader *gradient,
         }
     }
     test_sim_frame_init(&frame, images, 3, passes, 3, 1);
-    r = test_sim_replay("input attachments", &frame, &opt);
-    if (!r) {
-        return;
-    }
-    check_all_drawn(r, 3);
-    CHECK_EQ_INT(0, count_bad(r, 0, want_gradient));
-    CHECK_EQ_INT(0, count_bad(r, 1, want_swizzled));
-    CHECK_EQ_INT(0, count_bad(r, 2, want_coord));
-    sim_replay_result_destroy(r);
+    r = replay_all_drawn("input attachments", &frame, &opt, 3);
+    check_images(r, wants, 3);
 }
 
 static void
@@ -230,13 +280,14 @@ test_subresource_targets(struct sim_ir_shader *vs, struct sim_ir_shader *gradien
     static struct sim_draw draws[6];
     static struct sim_program progs[6];
     static struct sim_tex_image array_view, mip_view;
-    static struct sim_tex_sampler nearest;
     static struct sim_binding bind[2];
     static const uint32_t bind_image[2][1] = {{0}, {2}};
     static const struct sim_view_range range[2][1] = {
         {{VK_IMAGE_VIEW_TYPE_2D_ARRAY, 0, 1, 0, 2}}, {{VK_IMAGE_VIEW_TYPE_2D, 0, 2, 0, 1}}};
     struct sim_ir_shader *fs[6] = {gradient, gradient, array_fs, lod_fs, NULL, array_fs};
     static const uint32_t target[6] = {1, 3, 4, 5, 1, 6};
+    static const struct image_want wants[] = {
+        {6, want_array_cleared}, {3, want_gradient}, {4, want_array}, {5, want_level1}};
     struct sim_frame frame = {0};
     struct sim_replay_options opt = {.threads = 2};
     struct sim_replay_result *r = NULL;
@@ -275,13 +326,6 @@ test_subresource_targets(struct sim_ir_shader *vs, struct sim_ir_shader *gradien
                                                 NULL};
     mip_view.levels[1] = (struct sim_tex_level){levels + level0, sizeof(levels) - level0, W / 2,
                                                 H / 2, 1, W * 2, level0 / 4, level0 / 4, NULL};
-    memset(&nearest, 0, sizeof(nearest));
-    nearest.mag_filter = nearest.min_filter = VK_FILTER_NEAREST;
-    nearest.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
-    for (int i = 0; i < 3; i++) {
-        nearest.address_mode[i] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    }
-    nearest.max_lod = 1000.0f;
     bind[0] = (struct sim_binding){.set = 0, .binding = 0, .image = &array_view,
                                    .sampler = &nearest};
     bind[1] = (struct sim_binding){.set = 0, .binding = 0, .image = &mip_view,
@@ -289,13 +333,7 @@ test_subresource_targets(struct sim_ir_shader *vs, struct sim_ir_shader *gradien
 
     for (uint32_t i = 0; i < 6; i++) {
         uint32_t w = images[target[i]].width, h = images[target[i]].height;
-        memset(&progs[i], 0, sizeof(progs[i]));
-        progs[i].stages[SIM_STAGE_VERTEX] = vs;
-        progs[i].stages[SIM_STAGE_FRAGMENT] = fs[i];
-        passes[i] = colour_pass(target[i], w, h);
-        fullscreen_draw(&draws[i], &progs[i], w, h);
-        passes[i].draws = &draws[i];
-        passes[i].draw_count = 1;
+        fullscreen_pass(passes, draws, progs, i, vs, fs[i], target[i], w, h);
         if (i >= 2) {
             uint32_t k = i == 3 ? 1 : 0;
             draws[i].bindings = &bind[k];
@@ -308,16 +346,8 @@ test_subresource_targets(struct sim_ir_shader *vs, struct sim_ir_shader *gradien
     memcpy(passes[4].color[0].clear, cleared, sizeof(cleared));
     passes[4].draw_count = 0;
     test_sim_frame_init(&frame, images, 7, passes, 6, 4);
-    r = test_sim_replay("subresource targets", &frame, &opt);
-    if (!r) {
-        return;
-    }
-    check_all_drawn(r, 5);
-    CHECK_EQ_INT(0, count_bad(r, 6, want_array_cleared));
-    CHECK_EQ_INT(0, count_bad(r, 3, want_gradient));
-    CHECK_EQ_INT(0, count_bad(r, 4, want_array));
-    CHECK_EQ_INT(0, count_bad(r, 5, want_level1));
-    sim_replay_result_destroy(r);
+    r = replay_all_drawn("subresource targets", &frame, &opt, 5);
+    check_images(r, wants, 4);
 
     /* A subresource image must name a level and layer its parent has. */
     images[3].level = 2;
@@ -344,7 +374,6 @@ test_view_format(struct sim_ir_shader *vs, struct sim_ir_shader *gradient,
     static struct sim_pass passes[2];
     static struct sim_draw draws[2];
     static struct sim_program progs[2];
-    static struct sim_tex_sampler nearest;
     static struct sim_binding bind;
     static const uint32_t bind_image[1] = {0};
     static struct sim_view_range range[1] = {{VK_IMAGE_VIEW_TYPE_2D, 0, 1, 0, 1}};
@@ -358,33 +387,19 @@ test_view_format(struct sim_ir_shader *vs, struct sim_ir_shader *gradient,
     range[0].format = VK_FORMAT_R8G8B8A8_SRGB;
     images[0] = (struct sim_image){VK_FORMAT_R8G8B8A8_UNORM, W, H, 1, 1, 1, NULL, 0};
     images[1] = images[0];
-    memset(&nearest, 0, sizeof(nearest));
-    nearest.mag_filter = nearest.min_filter = VK_FILTER_NEAREST;
-    nearest.mipmap_mode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
-    for (int i = 0; i < 3; i++) {
-        nearest.address_mode[i] = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    }
-    nearest.max_lod = 1000.0f;
     bind = (struct sim_binding){.set = 0, .binding = 0, .image = NULL, .sampler = &nearest};
     for (uint32_t i = 0; i < 2; i++) {
-        memset(&progs[i], 0, sizeof(progs[i]));
-        progs[i].stages[SIM_STAGE_VERTEX] = vs;
-        progs[i].stages[SIM_STAGE_FRAGMENT] = fs[i];
-        passes[i] = colour_pass(i, W, H);
-        fullscreen_draw(&draws[i], &progs[i], W, H);
-        passes[i].draws = &draws[i];
-        passes[i].draw_count = 1;
+        fullscreen_pass(passes, draws, progs, i, vs, fs[i], i, W, H);
     }
     draws[1].bindings = &bind;
     draws[1].binding_count = 1;
     draws[1].binding_images = bind_image;
     draws[1].binding_ranges = range;
     test_sim_frame_init(&frame, images, 2, passes, 2, 1);
-    r = test_sim_replay("view format", &frame, &opt);
+    r = replay_all_drawn("view format", &frame, &opt, 2);
     if (!r) {
         return;
     }
-    check_all_drawn(r, 2);
     uint8_t *px = sim_replay_result_image_rgba8(r, SIM_UNIT_BASELINE, 1, &w, &h);
     CHECK(px != NULL && w == W && h == H);
     for (uint32_t y = 0; px && y < h; y++) {

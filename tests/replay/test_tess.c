@@ -108,10 +108,7 @@ test_shared_outputs(struct sim_ir_shader *const stages[SIM_STAGE_COUNT])
     }
     CHECK_EQ_INT(0, wrong);
 out:
-    free(img[0]);
-    free(img[1]);
-    sim_replay_result_destroy(r[0]);
-    sim_replay_result_destroy(r[1]);
+    fixture_pair_free(r, img);
 }
 
 static void
@@ -181,8 +178,6 @@ main(void)
     test_shared_outputs(stages);
     test_missing_stage(stages);
     test_reyes(stages);
-    for (int s = 0; s < SIM_STAGE_COUNT; s++) {
-        sim_ir_shader_destroy(stages[s]);
-    }
+    test_sim_stages_destroy(stages);
     return TEST_RESULT();
 }

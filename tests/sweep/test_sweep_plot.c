@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "test.h"
+#include "test_file.h"
 #include "tools/sweep.h"
 
 /* Axes msaa, qfm-entries and trace; units baseline and qfm; frames 3 and
@@ -83,22 +84,16 @@ static const char msaa_dat[] =
     "1 0.5\n"
     "4 2\n";
 
+/* The file's text; a file that cannot be read back is a setup error. */
 static char *
 slurp(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    long n;
+    char *buf = test_file_read(path, NULL);
 
-    if (!f) {
-        return NULL;
-    }
-    if (fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
-        !(buf = calloc((size_t)n + 1, 1)) || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    if (!buf) {
         fprintf(stderr, "cannot read %s back\n", path);
         exit(TEST_SETUP_ERROR);
     }
-    fclose(f);
     return buf;
 }
 

@@ -43,6 +43,7 @@
 
 #include "pipeline/pipeline.h"
 #include "pipeline/util/util.h"
+#include "mesh_equal.h"
 #include "sweep.h"
 #include "tess_capture_tesc.h"
 #include "tess_capture_tese0.h"
@@ -510,15 +511,6 @@ report(struct tally *t, const struct sim_tess_config *cfg, const struct sim_tess
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
-}
-
-/* Are two meshes the same, bit for bit? */
-static int
-meshes_equal(const struct sim_tess_mesh *a, const struct sim_tess_mesh *b)
-{
-    return a->point_count == b->point_count && a->index_count == b->index_count &&
-           memcmp(a->coords, b->coords, (size_t)a->point_count * 3 * sizeof(float)) == 0 &&
-           memcmp(a->indices, b->indices, (size_t)a->index_count * sizeof(uint32_t)) == 0;
 }
 
 /* Compares one draw's capture with the simulator, patch by patch. */

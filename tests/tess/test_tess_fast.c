@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "pipeline/pipeline.h"
+#include "mesh_equal.h"
 #include "sweep.h"
 #include "test.h"
 
@@ -45,14 +46,6 @@ describe(const struct sim_tess_config *cfg, const struct sim_tess_levels *l, con
             cfg->domain, cfg->spacing, cfg->vertex_order_cw, cfg->point_mode,
             cfg->origin_lower_left, (double)l->outer[0], (double)l->outer[1], (double)l->outer[2],
             (double)l->outer[3], (double)l->inner[0], (double)l->inner[1], what);
-}
-
-static int
-meshes_equal(const struct sim_tess_mesh *a, const struct sim_tess_mesh *b)
-{
-    return a->point_count == b->point_count && a->index_count == b->index_count &&
-           memcmp(a->coords, b->coords, (size_t)a->point_count * 3 * sizeof(float)) == 0 &&
-           memcmp(a->indices, b->indices, (size_t)a->index_count * sizeof(uint32_t)) == 0;
 }
 
 static uint32_t

@@ -73,6 +73,28 @@ check_color(const struct unit_fixture *f, uint32_t x, uint32_t y, const float c[
     }
 }
 
+/* The colours of the fan's first `n` triangles where their pixels are:
+ * red at (3, 2), green at (2, 2), blue at (2, 3). */
+static void
+check_fan(const struct unit_fixture *f, uint32_t n)
+{
+    static const uint32_t at[3][2] = {{3, 2}, {2, 2}, {2, 3}};
+    const float *colors[3] = {red, green, blue};
+    for (uint32_t i = 0; i < n; i++) {
+        check_color(f, at[i][0], at[i][1], colors[i]);
+    }
+}
+
+/* A QFM fixture of one sample per pixel, the replay's defaults but for
+ * the QFM options `qfm`. */
+static void
+qfm_fixture(struct unit_fixture *f, struct sim_ir_shader *fs, struct sim_qfm_options qfm)
+{
+    struct sim_replay_options opt = {0};
+    opt.qfm = qfm;
+    fix_init(f, SIM_UNIT_QFM, 1, &opt, fs);
+}
+
 static void
 test_three_merge(struct sim_ir_shader *fs, enum sim_unit_kind kind)
 {
@@ -101,9 +123,7 @@ test_three_merge(struct sim_ir_shader *fs, enum sim_unit_kind kind)
     }
     CHECK_EQ_U64(4, f.counters.samples_written);
     /* Each pixel centre is inside its own triangle: its own colour. */
-    check_color(&f, 3, 2, red);
-    check_color(&f, 2, 2, green);
-    check_color(&f, 2, 3, blue);
+    check_fan(&f, 3);
     check_color(&f, 3, 3, blue);
     fix_destroy(&f);
 }
@@ -153,10 +173,8 @@ static void
 test_merge_on_evict(struct sim_ir_shader *fs, uint32_t evict_merge)
 {
     static const float L[2] = {0, 3}, D[2] = {3, 6};
-    struct sim_replay_options opt = {0};
     struct unit_fixture f;
-    opt.qfm.evict_merge = evict_merge;
-    fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
+    qfm_fixture(&f, fs, (struct sim_qfm_options){.evict_merge = evict_merge});
     add_tri(&f, C, R, U, 0, 1, 2, red);
     add_tri(&f, C, U, L, 0, 2, 3, green);
     add_tri(&f, C, L, D, 0, 3, 4, blue);
@@ -168,18 +186,11 @@ test_merge_on_evict(struct sim_ir_shader *fs, uint32_t evict_merge)
     CHECK(fix_feed(&f, 1, 2, 2, 0));
     CHECK_EQ_U64(1, f.counters.qfm_merges);
     fix_finish(&f);
-    if (evict_merge == SIM_SWITCH_OFF) {
-        CHECK_EQ_U64(2, f.counters.quads_shaded);
-        CHECK_EQ_U64(0, f.counters.qfm_evict_merges);
-    } else {
-        /* A, evicted first at the flush, joins {Cc, B}. */
-        CHECK_EQ_U64(1, f.counters.quads_shaded);
-        CHECK_EQ_U64(1, f.counters.qfm_evict_merges);
-    }
+    /* With merge-on-evict, A, evicted first at the flush, joins {Cc, B}. */
+    CHECK_EQ_U64(evict_merge == SIM_SWITCH_OFF ? 2 : 1, f.counters.quads_shaded);
+    CHECK_EQ_U64(evict_merge == SIM_SWITCH_OFF ? 0 : 1, f.counters.qfm_evict_merges);
     CHECK_EQ_U64(3, f.counters.samples_written);
-    check_color(&f, 3, 2, red);
-    check_color(&f, 2, 2, green);
-    check_color(&f, 2, 3, blue);
+    check_fan(&f, 3);
     fix_destroy(&f);
 }
 
@@ -188,13 +199,10 @@ test_merge_on_evict(struct sim_ir_shader *fs, uint32_t evict_merge)
 static void
 test_empty_bridge(struct sim_ir_shader *fs, uint32_t empty, int only_b)
 {
-    struct sim_replay_options opt = {0};
     struct unit_fixture f;
     struct sim_quad q;
-    opt.qfm.empty = empty;
     /* No merge-on-evict: only the bridge can join A and Cc. */
-    opt.qfm.evict_merge = SIM_SWITCH_OFF;
-    fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
+    qfm_fixture(&f, fs, (struct sim_qfm_options){.empty = empty, .evict_merge = SIM_SWITCH_OFF});
     add_tri(&f, C, R, U, 0, 1, 2, red);
     add_tri(&f, C, U, U2, 0, 2, 5, white);
     add_tri(&f, C, U2, LO, 0, 5, 6, green);
@@ -220,18 +228,15 @@ test_empty_bridge(struct sim_ir_shader *fs, uint32_t empty, int only_b)
     }
     CHECK(fix_feed(&f, 2, 2, 2, 0));
     fix_finish(&f);
+    CHECK_EQ_U64(empty == SIM_SWITCH_ON ? 1 : 2, f.counters.quads_shaded);
+    /* Cc merges; the empty one is not counted. */
+    CHECK_EQ_U64(empty == SIM_SWITCH_ON ? 1 : 0, f.counters.qfm_merges);
     if (empty == SIM_SWITCH_ON) {
-        CHECK_EQ_U64(1, f.counters.quads_shaded);
-        CHECK_EQ_U64(1, f.counters.qfm_merges); /* Cc; the empty one is not counted */
         CHECK_EQ_U64(1, f.counters.qfm_empty_quads);
-    } else {
-        CHECK_EQ_U64(2, f.counters.quads_shaded);
-        CHECK_EQ_U64(0, f.counters.qfm_merges);
     }
     /* The sliver's colour is never written. */
     CHECK_EQ_U64(2, f.counters.samples_written);
-    check_color(&f, 3, 2, red);
-    check_color(&f, 2, 2, green);
+    check_fan(&f, 2);
     fix_destroy(&f);
 }
 
@@ -239,10 +244,8 @@ test_empty_bridge(struct sim_ir_shader *fs, uint32_t empty, int only_b)
 static void
 test_fifo(struct sim_ir_shader *fs)
 {
-    struct sim_replay_options opt = {0};
     struct unit_fixture f;
-    opt.qfm.entries = 1;
-    fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
+    qfm_fixture(&f, fs, (struct sim_qfm_options){.entries = 1});
     add_tri(&f, C, R, U, 0, 1, 2, red);
     add_tri(&f, C, U, LO, 0, 5, 6, green);
     add_tri(&f, C, U, LO, 0, 2, 3, blue); /* adjacent to A */
@@ -298,6 +301,25 @@ test_grid_positions(void)
     CHECK_EQ_U64(0, tris[1].adj[0]);
 }
 
+/* A draw context over the `n` triangles `tris` of an indexed strip
+ * (triangle t has vertices t, t + 1 and t + 2, so t and t + 1 share an
+ * edge), all else zero, for sim_front_grids. */
+static void
+strip_ctx(struct sim_draw_ctx *dc, struct sim_draw *draw, struct sim_tri *tris, uint32_t n)
+{
+    memset(dc, 0, sizeof(*dc));
+    memset(draw, 0, sizeof(*draw));
+    memset(tris, 0, n * sizeof(*tris));
+    draw->indexed = 1;
+    dc->draw = draw;
+    for (uint32_t t = 0; t < n; t++) {
+        tris[t].v[0] = t;
+        tris[t].v[1] = t + 1;
+        tris[t].v[2] = t + 2;
+    }
+    dc->tris = (struct sim_array){tris, n, n};
+}
+
 /* Grids hold at most SIM_GRID_MAX triangles; patches start new grids. */
 static void
 test_grid_cuts(void)
@@ -305,18 +327,10 @@ test_grid_cuts(void)
     static struct sim_tri tris[SIM_GRID_MAX + 3];
     struct sim_draw_ctx dc;
     struct sim_draw draw;
-    memset(&dc, 0, sizeof(dc));
-    memset(&draw, 0, sizeof(draw));
-    memset(tris, 0, sizeof(tris));
-    draw.indexed = 1;
-    dc.draw = &draw;
+    strip_ctx(&dc, &draw, tris, SIM_GRID_MAX + 3);
     for (uint32_t t = 0; t < SIM_GRID_MAX + 3; t++) {
         tris[t].patch = t < SIM_GRID_MAX + 1 ? 0 : 1;
-        tris[t].v[0] = t;
-        tris[t].v[1] = t + 1;
-        tris[t].v[2] = t + 2; /* a strip: t and t + 1 share an edge */
     }
-    dc.tris = (struct sim_array){tris, SIM_GRID_MAX + 3, SIM_GRID_MAX + 3};
     CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, sim_front_grids(&dc));
     CHECK_EQ_INT(0, tris[0].grid);
     CHECK_EQ_INT(0, tris[SIM_GRID_MAX - 1].grid);
@@ -337,11 +351,9 @@ test_grid_cuts(void)
 static void
 test_empty_vertex(struct sim_ir_shader *fs, uint32_t rule)
 {
-    struct sim_replay_options opt = {0};
     struct unit_fixture f;
     struct sim_quad q;
-    opt.qfm.empty = rule;
-    fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
+    qfm_fixture(&f, fs, (struct sim_qfm_options){.empty = rule});
     add_tri(&f, S0, S1, S2, 10, 11, 12, white);
     add_tri(&f, C, U, U2, 0, 2, 5, white);
     fix_ready(&f);
@@ -362,11 +374,9 @@ test_empty_vertex(struct sim_ir_shader *fs, uint32_t rule)
 static void
 test_empty_insert(struct sim_ir_shader *fs, uint32_t insert)
 {
-    struct sim_replay_options opt = {0};
     struct unit_fixture f;
-    opt.qfm.empty_insert = insert;
-    opt.qfm.evict_merge = SIM_SWITCH_OFF;
-    fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
+    qfm_fixture(&f, fs,
+                (struct sim_qfm_options){.empty_insert = insert, .evict_merge = SIM_SWITCH_OFF});
     add_tri(&f, C, U, U2, 0, 2, 5, white);
     add_tri(&f, C, R, U, 0, 1, 2, red);
     add_tri(&f, C, U2, LO, 0, 5, 6, green);
@@ -378,8 +388,7 @@ test_empty_insert(struct sim_ir_shader *fs, uint32_t insert)
     CHECK_EQ_U64(insert == SIM_SWITCH_OFF ? 2 : 1, f.counters.quads_shaded);
     CHECK_EQ_U64(1, f.counters.qfm_empty_quads);
     CHECK_EQ_U64(2, f.counters.samples_written);
-    check_color(&f, 3, 2, red);
-    check_color(&f, 2, 2, green);
+    check_fan(&f, 2);
     fix_destroy(&f);
 }
 
@@ -389,11 +398,8 @@ test_empty_insert(struct sim_ir_shader *fs, uint32_t insert)
 static void
 test_empty_insert_free(struct sim_ir_shader *fs, uint32_t insert)
 {
-    struct sim_replay_options opt = {0};
     struct unit_fixture f;
-    opt.qfm.entries = 1;
-    opt.qfm.empty_insert = insert;
-    fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
+    qfm_fixture(&f, fs, (struct sim_qfm_options){.entries = 1, .empty_insert = insert});
     add_tri(&f, C, R, U, 0, 1, 2, red);
     add_tri(&f, S0, S1, S2, 10, 11, 12, white);
     fix_ready(&f);
@@ -411,11 +417,8 @@ test_empty_insert_free(struct sim_ir_shader *fs, uint32_t insert)
 static void
 test_grid_order(struct sim_ir_shader *fs, uint32_t order)
 {
-    struct sim_replay_options opt = {0};
     struct unit_fixture f;
-    opt.qfm.evict_merge = SIM_SWITCH_OFF;
-    opt.qfm.order = order;
-    fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
+    qfm_fixture(&f, fs, (struct sim_qfm_options){.evict_merge = SIM_SWITCH_OFF, .order = order});
     add_tri(&f, C, R, U, 0, 1, 2, red);
     add_tri(&f, C, U, LO, 0, 5, 3, green); /* shares C-Lo with B only */
     add_tri(&f, C, LO, R, 0, 3, 1, blue);
@@ -436,9 +439,7 @@ test_grid_order(struct sim_ir_shader *fs, uint32_t order)
     }
     fix_finish(&f);
     CHECK_EQ_U64(order == SIM_GRID_ORDER_REVERSE ? 1 : 2, f.counters.quads_shaded);
-    check_color(&f, 3, 2, red);
-    check_color(&f, 2, 2, green);
-    check_color(&f, 2, 3, blue);
+    check_fan(&f, 3);
     fix_destroy(&f);
 }
 
@@ -475,9 +476,7 @@ test_grid_order_domain(struct sim_ir_shader *fs)
     }
     fix_finish(&f);
     CHECK_EQ_U64(1, f.counters.quads_shaded);
-    check_color(&f, 3, 2, red);
-    check_color(&f, 2, 2, green);
-    check_color(&f, 2, 3, blue);
+    check_fan(&f, 3);
     fix_destroy(&f);
 }
 
@@ -502,21 +501,13 @@ test_grid_kinds(void)
         struct sim_tri tris[8];
         struct sim_draw_ctx dc;
         struct sim_draw draw;
-        memset(&dc, 0, sizeof(dc));
-        memset(&draw, 0, sizeof(draw));
-        memset(tris, 0, sizeof(tris));
-        draw.indexed = 1;
-        dc.draw = &draw;
+        strip_ctx(&dc, &draw, tris, 8);
         dc.grid_kind = cases[c].kind;
         dc.grid_size = cases[c].size;
         for (uint32_t t = 0; t < 8; t++) {
             tris[t].patch = patch[t];
             tris[t].subpatch = sub[t];
-            tris[t].v[0] = t;
-            tris[t].v[1] = t + 1;
-            tris[t].v[2] = t + 2;
         }
-        dc.tris = (struct sim_array){tris, 8, 8};
         CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, sim_front_grids(&dc));
         for (uint32_t t = 0; t < 8; t++) {
             if (tris[t].grid != cases[c].grid[t]) {
@@ -636,11 +627,8 @@ static void
 test_overlap(struct sim_ir_shader *fs)
 {
     static const float R2[2] = {6, 1};
-    struct sim_replay_options opt = {0};
     struct unit_fixture f;
-
-    opt.qfm.overlap = SIM_SWITCH_ON;
-    fix_init(&f, SIM_UNIT_QFM, 1, &opt, fs);
+    qfm_fixture(&f, fs, (struct sim_qfm_options){.overlap = SIM_SWITCH_ON});
     add_tri(&f, C, R, U, 0, 1, 2, red);
     add_tri(&f, C, R2, U, 0, 7, 2, green);
     fix_ready(&f);
