@@ -155,9 +155,12 @@ heatmap_legend(FILE *f)
           "counts as a share on each pixel it served\">shading per pixel (lanes)</span><div>"
           "<div class=\"bar\" style=\"background:linear-gradient(to right",
           f);
+    /* Black at 0 alone: any share above it starts purple. */
+    fputs(",rgb(0,0,0) 0.0%,rgb(0,0,0) 0.6%", f);
     for (int v = 0; v <= 8; v++) {
-        sim_heatmap_color(v, rgb);
-        fprintf(f, ",rgb(%u,%u,%u) %.1f%%", rgb[0], rgb[1], rgb[2], 100.0 * v / 8.0);
+        double at = v ? v : 0.05;
+        sim_heatmap_color(at, rgb);
+        fprintf(f, ",rgb(%u,%u,%u) %.1f%%", rgb[0], rgb[1], rgb[2], 100.0 * at / 8.0);
     }
     fputs(")\"></div><div class=\"ticks\">", f);
     for (int v = 0; v <= 8; v++) {

@@ -200,7 +200,7 @@ out:
 void
 sim_heatmap_color(double value, uint8_t rgb[3])
 {
-    /* The QFM paper's scale: 1 dark blue ... 4 green ... 8+ dark red. */
+    /* The QFM paper's scale: 1 dark blue ... 4 green ... 8+ dark red; 0 black. */
     static const uint8_t stops[9][3] = {
         {0, 0, 0},       /* 0: nothing shaded */
         {0, 0, 139},     /* 1: dark blue */
@@ -212,8 +212,19 @@ sim_heatmap_color(double value, uint8_t rgb[3])
         {230, 0, 0},     /* 7: red */
         {139, 0, 0},     /* 8 and more: dark red */
     };
+    /* Below 1 (coarse pixels and AMFS fills shared among pixels), from
+     * purple just above 0 to the dark blue of 1, so a pixel shaded a
+     * quarter of a lane stands out from one shaded not at all. */
+    static const uint8_t share[3] = {96, 0, 128};
     if (!(value > 0.0)) {
-        value = 0.0;
+        rgb[0] = rgb[1] = rgb[2] = 0;
+        return;
+    }
+    if (value < 1.0) {
+        for (int c = 0; c < 3; c++) {
+            rgb[c] = (uint8_t)lround(share[c] + value * ((double)stops[1][c] - share[c]));
+        }
+        return;
     }
     if (value >= 8.0) {
         value = 8.0;

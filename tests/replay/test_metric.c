@@ -80,8 +80,9 @@ test_heatmap(void)
         {0, {0, 0, 0}},       {1, {0, 0, 139}},   {4, {0, 200, 0}},
         {8, {139, 0, 0}},     {20, {139, 0, 0}},  {-3, {0, 0, 0}},
         /* Fractional shading (a coarse pixel's lane shared by its pixels)
-         * interpolates. */
-        {0.5, {0, 0, 70}},    {4.5, {115, 215, 0}}, {0.25, {0, 0, 35}},
+         * interpolates; below 1 from purple to dark blue. */
+        {0.5, {48, 0, 134}},  {4.5, {115, 215, 0}}, {0.25, {72, 0, 131}},
+        {0.001, {96, 0, 128}},
     };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
         uint8_t rgb[3];
