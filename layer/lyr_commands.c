@@ -76,15 +76,10 @@ lyr_cmdbuf_recording(struct lyr_device *dev, VkCommandBuffer cb)
 /* ---------------------------------------------------------------------- */
 /* Lifetime                                                                 */
 
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_AllocateCommandBuffers(VkDevice device, const VkCommandBufferAllocateInfo *info,
-                           VkCommandBuffer *out)
+void
+lyr_track_AllocateCommandBuffers(struct lyr_device *dev, const VkCommandBufferAllocateInfo *info,
+                                 VkCommandBuffer *out)
 {
-    struct lyr_device *dev = DEV(device);
-    VkResult res = dev->vk.AllocateCommandBuffers(device, info, out);
-    if (res != VK_SUCCESS) {
-        return res;
-    }
     if (info->level == VK_COMMAND_BUFFER_LEVEL_SECONDARY) {
         pthread_mutex_lock(&dev->lock);
         dev->has_secondaries = 1;
@@ -107,14 +102,13 @@ lyr_AllocateCommandBuffers(VkDevice device, const VkCommandBufferAllocateInfo *i
         pthread_mutex_unlock(&dev->lock);
         cmdbuf_free(old);
     }
-    return res;
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_FreeCommandBuffers(VkDevice device, VkCommandPool pool, uint32_t count,
-                       const VkCommandBuffer *cbs)
+void
+lyr_track_FreeCommandBuffers(struct lyr_device *dev, VkCommandPool pool, uint32_t count,
+                             const VkCommandBuffer *cbs)
 {
-    struct lyr_device *dev = DEV(device);
+    (void)pool;
     pthread_mutex_lock(&dev->lock);
     for (uint32_t i = 0; i < count; i++) {
         if (cbs[i]) {
@@ -122,7 +116,6 @@ lyr_FreeCommandBuffers(VkDevice device, VkCommandPool pool, uint32_t count,
         }
     }
     pthread_mutex_unlock(&dev->lock);
-    dev->vk.FreeCommandBuffers(device, pool, count, cbs);
 }
 
 static void
@@ -161,40 +154,33 @@ lyr_CreateQueryPool(VkDevice device, const VkQueryPoolCreateInfo *info,
     return dev->vk.CreateQueryPool(device, info, alloc, pool);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_CreateCommandPool(VkDevice device, const VkCommandPoolCreateInfo *info,
-                      const VkAllocationCallbacks *alloc, VkCommandPool *pool)
+void
+lyr_track_CreateCommandPool(struct lyr_device *dev, const VkCommandPoolCreateInfo *info,
+                            VkCommandPool *pool)
 {
-    struct lyr_device *dev = DEV(device);
-    VkResult res = dev->vk.CreateCommandPool(device, info, alloc, pool);
-    if (res == VK_SUCCESS) {
-        pthread_mutex_lock(&dev->lock);
-        lyr_map_put(&dev->pool_families, LYR_H(*pool),
-                    (void *)(uintptr_t)(info->queueFamilyIndex + 1ull));
-        pthread_mutex_unlock(&dev->lock);
-    }
-    return res;
+    pthread_mutex_lock(&dev->lock);
+    lyr_map_put(&dev->pool_families, LYR_H(*pool),
+                (void *)(uintptr_t)(info->queueFamilyIndex + 1ull));
+    pthread_mutex_unlock(&dev->lock);
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyCommandPool(VkDevice device, VkCommandPool pool, const VkAllocationCallbacks *alloc)
+void
+lyr_track_DestroyCommandPool(struct lyr_device *dev, VkCommandPool pool)
 {
-    struct lyr_device *dev = DEV(device);
     if (pool) {
         for_pool(dev, LYR_H(pool), 1);
         pthread_mutex_lock(&dev->lock);
         lyr_map_remove(&dev->pool_families, LYR_H(pool));
         pthread_mutex_unlock(&dev->lock);
     }
-    dev->vk.DestroyCommandPool(device, pool, alloc);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_ResetCommandPool(VkDevice device, VkCommandPool pool, VkCommandPoolResetFlags flags)
+void
+lyr_track_ResetCommandPool(struct lyr_device *dev, VkCommandPool pool,
+                           VkCommandPoolResetFlags flags)
 {
-    struct lyr_device *dev = DEV(device);
+    (void)flags;
     for_pool(dev, LYR_H(pool), 0);
-    return dev->vk.ResetCommandPool(device, pool, flags);
 }
 
 /* Whether to wrap this recording in a pipeline-statistics query: a primary
@@ -298,6 +284,23 @@ lyr_ResetCommandBuffer(VkCommandBuffer cb, VkCommandBufferResetFlags flags)
     cap_rec_array(&(c)->stream, (at), offsetof(type, field), (ptr), (n), (size))
 #define REC_END(c, at) cap_rec_end(&(c)->stream, (at), 1)
 
+/* Fills a temporary array of n `type` with `expr` (which reads index i),
+ * runs `use` on it (as `arr_`) and frees it; marks the stream failed when
+ * the array cannot be allocated. */
+#define WITH_CONVERTED(c, type, n, expr, use)                                              \
+    do {                                                                                   \
+        type *arr_ = calloc((n) + 1, sizeof(type));                                        \
+        if (!arr_) {                                                                       \
+            (c)->stream.failed = 1;                                                        \
+            break;                                                                         \
+        }                                                                                  \
+        for (uint32_t i = 0; i < (n); i++) {                                               \
+            arr_[i] = (expr);                                                              \
+        }                                                                                  \
+        use;                                                                               \
+        free(arr_);                                                                        \
+    } while (0)
+
 static void
 record_head(struct lyr_cmdbuf *c, uint32_t op)
 {
@@ -330,9 +333,9 @@ lyr_cmd_unmodelled(struct lyr_device *dev, VkCommandBuffer cb, const char *name)
 /* ---------------------------------------------------------------------- */
 /* Render passes                                                            */
 
-static void
-record_begin_render_pass(struct lyr_cmdbuf *c, const VkRenderPassBeginInfo *b,
-                         VkSubpassContents contents)
+void
+lyr_record_CmdBeginRenderPass(struct lyr_cmdbuf *c, const VkRenderPassBeginInfo *b,
+                              VkSubpassContents contents)
 {
     const VkRenderPassAttachmentBeginInfo *ab = NULL;
     for (const VkBaseInStructure *s = b->pNext; s; s = s->pNext) {
@@ -367,90 +370,41 @@ record_begin_render_pass(struct lyr_cmdbuf *c, const VkRenderPassBeginInfo *b,
     REC_END(c, at);
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdBeginRenderPass(VkCommandBuffer cb, const VkRenderPassBeginInfo *b,
-                       VkSubpassContents contents)
+void
+lyr_record_CmdBeginRenderPass2(struct lyr_cmdbuf *c, const VkRenderPassBeginInfo *b,
+                               const VkSubpassBeginInfo *sb)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        record_begin_render_pass(c, b, contents);
-    }
-    dev->vk.CmdBeginRenderPass(cb, b, contents);
+    lyr_record_CmdBeginRenderPass(c, b, sb->contents);
 }
 
-#define BEGIN_RP2(name)                                                                    \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
-                                                 const VkRenderPassBeginInfo *b,            \
-                                                 const VkSubpassBeginInfo *sb)              \
-    {                                                                                      \
-        struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);                              \
-        if (c) {                                                                           \
-            record_begin_render_pass(c, b, sb->contents);                                  \
-        }                                                                                  \
-        dev->vk.name(cb, b, sb);                                                           \
-    }
-BEGIN_RP2(CmdBeginRenderPass2)
-BEGIN_RP2(CmdBeginRenderPass2KHR)
-
-static void
-record_next_subpass(struct lyr_cmdbuf *c, VkSubpassContents contents)
+void
+lyr_record_CmdNextSubpass(struct lyr_cmdbuf *c, VkSubpassContents contents)
 {
     struct cap_cmd_next_subpass r = {.head.op = CAP_CMD_NEXT_SUBPASS, .contents = contents};
     size_t at = REC_BEGIN(c, r);
     REC_END(c, at);
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdNextSubpass(VkCommandBuffer cb, VkSubpassContents contents)
+void
+lyr_record_CmdNextSubpass2(struct lyr_cmdbuf *c, const VkSubpassBeginInfo *b,
+                           const VkSubpassEndInfo *e)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        record_next_subpass(c, contents);
-    }
-    dev->vk.CmdNextSubpass(cb, contents);
+    (void)e;
+    lyr_record_CmdNextSubpass(c, b->contents);
 }
 
-#define NEXT_SP2(name)                                                                     \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(                                          \
-        VkCommandBuffer cb, const VkSubpassBeginInfo *b, const VkSubpassEndInfo *e)        \
-    {                                                                                      \
-        struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);                              \
-        if (c) {                                                                           \
-            record_next_subpass(c, b->contents);                                           \
-        }                                                                                  \
-        dev->vk.name(cb, b, e);                                                            \
-    }
-NEXT_SP2(CmdNextSubpass2)
-NEXT_SP2(CmdNextSubpass2KHR)
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdEndRenderPass(VkCommandBuffer cb)
+void
+lyr_record_CmdEndRenderPass(struct lyr_cmdbuf *c)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        record_head(c, CAP_CMD_END_RENDER_PASS);
-    }
-    dev->vk.CmdEndRenderPass(cb);
+    record_head(c, CAP_CMD_END_RENDER_PASS);
 }
 
-#define END_RP2(name)                                                                      \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
-                                                 const VkSubpassEndInfo *e)                 \
-    {                                                                                      \
-        struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);                              \
-        if (c) {                                                                           \
-            record_head(c, CAP_CMD_END_RENDER_PASS);                                       \
-        }                                                                                  \
-        dev->vk.name(cb, e);                                                               \
-    }
-END_RP2(CmdEndRenderPass2)
-END_RP2(CmdEndRenderPass2KHR)
+void
+lyr_record_CmdEndRenderPass2(struct lyr_cmdbuf *c, const VkSubpassEndInfo *e)
+{
+    (void)e;
+    record_head(c, CAP_CMD_END_RENDER_PASS);
+}
 
 static struct cap_rendering_attachment
 rendering_attachment(const VkRenderingAttachmentInfo *a)
@@ -470,8 +424,8 @@ rendering_attachment(const VkRenderingAttachmentInfo *a)
     return r;
 }
 
-static void
-record_begin_rendering(struct lyr_cmdbuf *c, const VkRenderingInfo *info)
+void
+lyr_record_CmdBeginRendering(struct lyr_cmdbuf *c, const VkRenderingInfo *info)
 {
     struct cap_cmd_begin_rendering r = {
         .head.op = CAP_CMD_BEGIN_RENDERING,
@@ -498,32 +452,11 @@ record_begin_rendering(struct lyr_cmdbuf *c, const VkRenderingInfo *info)
     free(colors);
 }
 
-#define BEGIN_RENDERING(name)                                                              \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
-                                                 const VkRenderingInfo *info)               \
-    {                                                                                      \
-        struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);                              \
-        if (c) {                                                                           \
-            record_begin_rendering(c, info);                                               \
-        }                                                                                  \
-        dev->vk.name(cb, info);                                                            \
-    }
-BEGIN_RENDERING(CmdBeginRendering)
-BEGIN_RENDERING(CmdBeginRenderingKHR)
-
-#define END_RENDERING(name)                                                                \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb)                        \
-    {                                                                                      \
-        struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);                              \
-        if (c) {                                                                           \
-            record_head(c, CAP_CMD_END_RENDERING);                                         \
-        }                                                                                  \
-        dev->vk.name(cb);                                                                  \
-    }
-END_RENDERING(CmdEndRendering)
-END_RENDERING(CmdEndRenderingKHR)
+void
+lyr_record_CmdEndRendering(struct lyr_cmdbuf *c)
+{
+    record_head(c, CAP_CMD_END_RENDERING);
+}
 
 /* ---------------------------------------------------------------------- */
 /* Binds and push constants                                                 */
@@ -536,30 +469,26 @@ modelled_bind_point(VkPipelineBindPoint bp)
     return bp == VK_PIPELINE_BIND_POINT_GRAPHICS || bp == VK_PIPELINE_BIND_POINT_COMPUTE;
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdBindPipeline(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipeline pipeline)
+/* Ray tracing and other bind points: their work is recorded as unsupported
+ * by the generated pass-throughs of its commands. */
+void
+lyr_record_CmdBindPipeline(struct lyr_cmdbuf *c, VkPipelineBindPoint bp, VkPipeline pipeline)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    /* Ray tracing and other bind points: their work is recorded as
-     * unsupported by the generated pass-throughs of its commands. */
-    if (c && modelled_bind_point(bp)) {
+    if (modelled_bind_point(bp)) {
         struct cap_cmd_bind_pipeline r = {
             .head.op = CAP_CMD_BIND_PIPELINE, .bind_point = bp, .pipeline = LYR_H(pipeline)};
         size_t at = REC_BEGIN(c, r);
         REC_END(c, at);
     }
-    dev->vk.CmdBindPipeline(cb, bp, pipeline);
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipelineLayout layout,
-                          uint32_t first, uint32_t count, const VkDescriptorSet *sets,
-                          uint32_t dyn_count, const uint32_t *dyn)
+void
+lyr_record_CmdBindDescriptorSets(struct lyr_cmdbuf *c, VkPipelineBindPoint bp,
+                                 VkPipelineLayout layout, uint32_t first, uint32_t count,
+                                 const VkDescriptorSet *sets, uint32_t dyn_count,
+                                 const uint32_t *dyn)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c && modelled_bind_point(bp)) {
+    if (modelled_bind_point(bp)) {
         struct cap_cmd_bind_descriptor_sets r = {
             .head.op = CAP_CMD_BIND_DESCRIPTOR_SETS,
             .bind_point = bp,
@@ -574,7 +503,6 @@ lyr_CmdBindDescriptorSets(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipeline
                   sizeof(uint32_t));
         REC_END(c, at);
     }
-    dev->vk.CmdBindDescriptorSets(cb, bp, layout, first, count, sets, dyn_count, dyn);
 }
 
 /* Push descriptors: the descriptors are resolved now (templates included),
@@ -614,64 +542,53 @@ record_push_descriptors(struct lyr_device *dev, struct lyr_cmdbuf *c, const char
     free(d);
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdPushDescriptorSetKHR(VkCommandBuffer cb, VkPipelineBindPoint bp, VkPipelineLayout layout,
-                            uint32_t set, uint32_t count, const VkWriteDescriptorSet *writes)
+void
+lyr_record_CmdPushDescriptorSetKHR(struct lyr_cmdbuf *c, VkPipelineBindPoint bp,
+                                   VkPipelineLayout layout, uint32_t set, uint32_t count,
+                                   const VkWriteDescriptorSet *writes)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        record_push_descriptors(dev, c, "vkCmdPushDescriptorSetKHR", bp, layout, set, count,
-                                writes, VK_NULL_HANDLE, NULL);
-    }
-    dev->vk.CmdPushDescriptorSetKHR(cb, bp, layout, set, count, writes);
+    record_push_descriptors(c->dev, c, "vkCmdPushDescriptorSetKHR", bp, layout, set, count,
+                            writes, VK_NULL_HANDLE, NULL);
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdPushDescriptorSetWithTemplateKHR(VkCommandBuffer cb, VkDescriptorUpdateTemplate tmpl,
-                                        VkPipelineLayout layout, uint32_t set, const void *data)
+void
+lyr_record_CmdPushDescriptorSetWithTemplateKHR(struct lyr_cmdbuf *c,
+                                               VkDescriptorUpdateTemplate tmpl,
+                                               VkPipelineLayout layout, uint32_t set,
+                                               const void *data)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        /* A push template names its bind point at creation. */
-        VkPipelineBindPoint bp = lyr_template_bind_point(dev, LYR_H(tmpl));
-        record_push_descriptors(dev, c, "vkCmdPushDescriptorSetWithTemplateKHR", bp, layout,
-                                set, 0, NULL, tmpl, data);
-    }
-    dev->vk.CmdPushDescriptorSetWithTemplateKHR(cb, tmpl, layout, set, data);
+    /* A push template names its bind point at creation. */
+    VkPipelineBindPoint bp = lyr_template_bind_point(c->dev, LYR_H(tmpl));
+    record_push_descriptors(c->dev, c, "vkCmdPushDescriptorSetWithTemplateKHR", bp, layout,
+                            set, 0, NULL, tmpl, data);
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdPushConstants(VkCommandBuffer cb, VkPipelineLayout layout, VkShaderStageFlags stages,
-                     uint32_t offset, uint32_t size, const void *values)
+void
+lyr_record_CmdPushConstants(struct lyr_cmdbuf *c, VkPipelineLayout layout,
+                            VkShaderStageFlags stages, uint32_t offset, uint32_t size,
+                            const void *values)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        struct cap_cmd_push_constants r = {
-            .head.op = CAP_CMD_PUSH_CONSTANTS,
-            .layout = LYR_H(layout),
-            .stage_flags = stages,
-            .offset = offset,
-        };
-        size_t at = REC_BEGIN(c, r);
-        REC_ARRAY(c, at, struct cap_cmd_push_constants, data, values, size, 1);
-        REC_END(c, at);
-    }
-    dev->vk.CmdPushConstants(cb, layout, stages, offset, size, values);
+    struct cap_cmd_push_constants r = {
+        .head.op = CAP_CMD_PUSH_CONSTANTS,
+        .layout = LYR_H(layout),
+        .stage_flags = stages,
+        .offset = offset,
+    };
+    size_t at = REC_BEGIN(c, r);
+    REC_ARRAY(c, at, struct cap_cmd_push_constants, data, values, size, 1);
+    REC_END(c, at);
 }
 
 /* A binding range beyond maxVertexInputBindings is invalid usage; the
  * driver gets the call as it came, the capture records the command as
  * unsupported instead of copying an array of that length (a GL driver was
  * seen passing an uninitialised count of 943 208 504). */
-static void
-record_vertex_buffers(struct lyr_device *dev, struct lyr_cmdbuf *c, uint32_t first,
-                      uint32_t count, const VkBuffer *buffers, const VkDeviceSize *offsets,
-                      const VkDeviceSize *sizes, const VkDeviceSize *strides)
+void
+lyr_record_CmdBindVertexBuffers2(struct lyr_cmdbuf *c, uint32_t first, uint32_t count,
+                                 const VkBuffer *buffers, const VkDeviceSize *offsets,
+                                 const VkDeviceSize *sizes, const VkDeviceSize *strides)
 {
-    uint32_t limit = dev->props.limits.maxVertexInputBindings;
+    uint32_t limit = c->dev->props.limits.maxVertexInputBindings;
     if (first > limit || count > limit - first || (count > 0 && (!buffers || !offsets))) {
         record_unsupported(c, "vkCmdBindVertexBuffers (invalid binding range)");
         return;
@@ -692,50 +609,25 @@ record_vertex_buffers(struct lyr_device *dev, struct lyr_cmdbuf *c, uint32_t fir
     REC_END(c, at);
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdBindVertexBuffers(VkCommandBuffer cb, uint32_t first, uint32_t count,
-                         const VkBuffer *buffers, const VkDeviceSize *offsets)
+void
+lyr_record_CmdBindVertexBuffers(struct lyr_cmdbuf *c, uint32_t first, uint32_t count,
+                                const VkBuffer *buffers, const VkDeviceSize *offsets)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        record_vertex_buffers(dev, c, first, count, buffers, offsets, NULL, NULL);
-    }
-    dev->vk.CmdBindVertexBuffers(cb, first, count, buffers, offsets);
+    lyr_record_CmdBindVertexBuffers2(c, first, count, buffers, offsets, NULL, NULL);
 }
 
-#define BIND_VB2(name)                                                                     \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(                                          \
-        VkCommandBuffer cb, uint32_t first, uint32_t count, const VkBuffer *buffers,       \
-        const VkDeviceSize *offsets, const VkDeviceSize *sizes, const VkDeviceSize *strides) \
-    {                                                                                      \
-        struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);                              \
-        if (c) {                                                                           \
-            record_vertex_buffers(dev, c, first, count, buffers, offsets, sizes, strides); \
-        }                                                                                  \
-        dev->vk.name(cb, first, count, buffers, offsets, sizes, strides);                  \
-    }
-BIND_VB2(CmdBindVertexBuffers2)
-BIND_VB2(CmdBindVertexBuffers2EXT)
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdBindIndexBuffer(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
-                       VkIndexType type)
+void
+lyr_record_CmdBindIndexBuffer(struct lyr_cmdbuf *c, VkBuffer buffer, VkDeviceSize offset,
+                              VkIndexType type)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        struct cap_cmd_bind_index_buffer r = {
-            .head.op = CAP_CMD_BIND_INDEX_BUFFER,
-            .buffer = LYR_H(buffer),
-            .offset = offset,
-            .index_type = type,
-        };
-        size_t at = REC_BEGIN(c, r);
-        REC_END(c, at);
-    }
-    dev->vk.CmdBindIndexBuffer(cb, buffer, offset, type);
+    struct cap_cmd_bind_index_buffer r = {
+        .head.op = CAP_CMD_BIND_INDEX_BUFFER,
+        .buffer = LYR_H(buffer),
+        .offset = offset,
+        .index_type = type,
+    };
+    size_t at = REC_BEGIN(c, r);
+    REC_END(c, at);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -763,160 +655,20 @@ lyr_cmd_state_words(VkCommandBuffer cb, VkDynamicState state, uint32_t first, co
     return dev;
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdSetViewport(VkCommandBuffer cb, uint32_t first, uint32_t count, const VkViewport *v)
-{
-    _Static_assert(sizeof(VkViewport) == 6 * sizeof(uint32_t), "viewport words");
-    struct lyr_device *dev_ =
-        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_VIEWPORT, first, v, count * 6);
-    dev_->vk.CmdSetViewport(cb, first, count, v);
-}
+/* The dynamic state commands of one value per parameter (a `first*` or
+ * stencil face parameter in `first`) or of one array (viewports, scissors,
+ * blend constants, per-attachment values with the first attachment in
+ * `first`) have hooks generated from the registry (lyr_vk_gen.py's
+ * WORD_STATES and ARRAY_STATES); docs/trace-format.md lists each layout.
+ * Mesa's zink sets all of these for every GL draw. */
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdSetScissor(VkCommandBuffer cb, uint32_t first, uint32_t count, const VkRect2D *r)
-{
-    _Static_assert(sizeof(VkRect2D) == 4 * sizeof(uint32_t), "scissor words");
-    struct lyr_device *dev_ =
-        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_SCISSOR, first, r, count * 4);
-    dev_->vk.CmdSetScissor(cb, first, count, r);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdSetLineWidth(VkCommandBuffer cb, float width)
-{
-    struct lyr_device *dev_ = lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_LINE_WIDTH, 0, &width, 1);
-    dev_->vk.CmdSetLineWidth(cb, width);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdSetDepthBias(VkCommandBuffer cb, float constant, float clamp, float slope)
-{
-    float w[3] = {constant, clamp, slope};
-    struct lyr_device *dev_ = lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_DEPTH_BIAS, 0, w, 3);
-    dev_->vk.CmdSetDepthBias(cb, constant, clamp, slope);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdSetBlendConstants(VkCommandBuffer cb, const float constants[4])
-{
-    struct lyr_device *dev_ =
-        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_BLEND_CONSTANTS, 0, constants, 4);
-    dev_->vk.CmdSetBlendConstants(cb, constants);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdSetDepthBounds(VkCommandBuffer cb, float min, float max)
-{
-    float w[2] = {min, max};
-    struct lyr_device *dev_ = lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_DEPTH_BOUNDS, 0, w, 2);
-    dev_->vk.CmdSetDepthBounds(cb, min, max);
-}
-
-#define STENCIL_STATE(name, state)                                                         \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
-                                                 VkStencilFaceFlags faces, uint32_t value)  \
-    {                                                                                      \
-        lyr_cmd_state_words(cb, state, faces, &value, 1);                                  \
-        DEV(cb)->vk.name(cb, faces, value);                                                \
-    }
-STENCIL_STATE(CmdSetStencilCompareMask, VK_DYNAMIC_STATE_STENCIL_COMPARE_MASK)
-STENCIL_STATE(CmdSetStencilWriteMask, VK_DYNAMIC_STATE_STENCIL_WRITE_MASK)
-STENCIL_STATE(CmdSetStencilReference, VK_DYNAMIC_STATE_STENCIL_REFERENCE)
-
-/* One-word extended dynamic state (flags, enums and bools): hooks generated
- * from the registry (lyr_vk_gen.py's WORD_STATES, lyr_cmd_state_hook). */
-
-#define VIEWPORT_COUNT(name)                                                               \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb, uint32_t count,        \
-                                                 const VkViewport *v)                       \
-    {                                                                                      \
-        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_VIEWPORT_WITH_COUNT, 0, v, count * 6);    \
-        DEV(cb)->vk.name(cb, count, v);                                                    \
-    }
-VIEWPORT_COUNT(CmdSetViewportWithCount)
-VIEWPORT_COUNT(CmdSetViewportWithCountEXT)
-
-#define SCISSOR_COUNT(name)                                                                \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb, uint32_t count,        \
-                                                 const VkRect2D *r)                         \
-    {                                                                                      \
-        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_SCISSOR_WITH_COUNT, 0, r, count * 4);     \
-        DEV(cb)->vk.name(cb, count, r);                                                    \
-    }
-SCISSOR_COUNT(CmdSetScissorWithCount)
-SCISSOR_COUNT(CmdSetScissorWithCountEXT)
-
-#define STENCIL_OP(name)                                                                   \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb, VkStencilFaceFlags f, \
-                                                 VkStencilOp fail, VkStencilOp pass,        \
-                                                 VkStencilOp depth_fail, VkCompareOp cmp)   \
-    {                                                                                      \
-        uint32_t w[4] = {fail, pass, depth_fail, cmp};                                     \
-        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_STENCIL_OP, f, w, 4);                     \
-        DEV(cb)->vk.name(cb, f, fail, pass, depth_fail, cmp);                              \
-    }
-STENCIL_OP(CmdSetStencilOp)
-STENCIL_OP(CmdSetStencilOpEXT)
-
-/* Extended dynamic state 2 and 3 and the vertex input state: one word per
- * value, per attachment where the command takes a range (`first` is the
- * first attachment); docs/trace-format.md lists each layout.  Mesa's zink
- * sets all of these for every GL draw. */
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdSetLineStippleEXT(VkCommandBuffer cb, uint32_t factor, uint16_t pattern)
-{
-    uint32_t w[2] = {factor, pattern};
-    struct lyr_device *dev_ = lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_LINE_STIPPLE_EXT, 0, w, 2);
-    dev_->vk.CmdSetLineStippleEXT(cb, factor, pattern);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdSetSampleMaskEXT(VkCommandBuffer cb, VkSampleCountFlagBits samples,
-                        const VkSampleMask *mask)
+void
+lyr_record_CmdSetSampleMaskEXT(struct lyr_cmdbuf *c, VkSampleCountFlagBits samples,
+                               const VkSampleMask *mask)
 {
     /* ceil(samples / 32) words; the sample count in `first`. */
     uint32_t n = samples > 32 ? (uint32_t)samples / 32 : 1;
-    struct lyr_device *dev_ =
-        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_SAMPLE_MASK_EXT, (uint32_t)samples, mask,
-                            mask ? n : 0);
-    dev_->vk.CmdSetSampleMaskEXT(cb, samples, mask);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdSetColorWriteEnableEXT(VkCommandBuffer cb, uint32_t count, const VkBool32 *enables)
-{
-    struct lyr_device *dev_ =
-        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_COLOR_WRITE_ENABLE_EXT, 0, enables, count);
-    dev_->vk.CmdSetColorWriteEnableEXT(cb, count, enables);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdSetColorBlendEnableEXT(VkCommandBuffer cb, uint32_t first, uint32_t count,
-                              const VkBool32 *enables)
-{
-    struct lyr_device *dev_ =
-        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_COLOR_BLEND_ENABLE_EXT, first, enables, count);
-    dev_->vk.CmdSetColorBlendEnableEXT(cb, first, count, enables);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdSetColorWriteMaskEXT(VkCommandBuffer cb, uint32_t first, uint32_t count,
-                            const VkColorComponentFlags *masks)
-{
-    struct lyr_device *dev_ =
-        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_COLOR_WRITE_MASK_EXT, first, masks, count);
-    dev_->vk.CmdSetColorWriteMaskEXT(cb, first, count, masks);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdSetColorBlendEquationEXT(VkCommandBuffer cb, uint32_t first, uint32_t count,
-                                const VkColorBlendEquationEXT *eq)
-{
-    _Static_assert(sizeof(VkColorBlendEquationEXT) == 6 * sizeof(uint32_t), "equation words");
-    struct lyr_device *dev_ =
-        lyr_cmd_state_words(cb, VK_DYNAMIC_STATE_COLOR_BLEND_EQUATION_EXT, first, eq, count * 6);
-    dev_->vk.CmdSetColorBlendEquationEXT(cb, first, count, eq);
+    record_state(c, VK_DYNAMIC_STATE_SAMPLE_MASK_EXT, (uint32_t)samples, mask, mask ? n : 0);
 }
 
 /* Packs the application's vertex input arrays into words.  Mesa 22.3's zink
@@ -953,29 +705,24 @@ pack_vertex_input(uint32_t *w, uint32_t nb, const VkVertexInputBindingDescriptio
  * binding {binding, stride, input rate, divisor}, then per attribute
  * {location, binding, format, offset}.  Counts beyond the device's limits
  * are invalid usage: recorded as unsupported, passed on unchanged. */
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdSetVertexInputEXT(VkCommandBuffer cb, uint32_t nb,
-                         const VkVertexInputBindingDescription2EXT *bindings, uint32_t na,
-                         const VkVertexInputAttributeDescription2EXT *attributes)
+void
+lyr_record_CmdSetVertexInputEXT(struct lyr_cmdbuf *c, uint32_t nb,
+                                const VkVertexInputBindingDescription2EXT *bindings, uint32_t na,
+                                const VkVertexInputAttributeDescription2EXT *attributes)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        uint32_t *w = NULL;
-        if (nb <= dev->props.limits.maxVertexInputBindings &&
-            na <= dev->props.limits.maxVertexInputAttributes && (!nb || bindings) &&
-            (!na || attributes)) {
-            w = calloc(4u * (nb + na) + 1, sizeof(*w));
-        }
-        if (w) {
-            pack_vertex_input(w, nb, bindings, na, attributes);
-            record_state(c, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT, nb, w, 4u * (nb + na));
-            free(w);
-        } else {
-            record_unsupported(c, "vkCmdSetVertexInputEXT (invalid or out of memory)");
-        }
+    const VkPhysicalDeviceLimits *limits = &c->dev->props.limits;
+    uint32_t *w = NULL;
+    if (nb <= limits->maxVertexInputBindings && na <= limits->maxVertexInputAttributes &&
+        (!nb || bindings) && (!na || attributes)) {
+        w = calloc(4u * (nb + na) + 1, sizeof(*w));
     }
-    dev->vk.CmdSetVertexInputEXT(cb, nb, bindings, na, attributes);
+    if (w) {
+        pack_vertex_input(w, nb, bindings, na, attributes);
+        record_state(c, VK_DYNAMIC_STATE_VERTEX_INPUT_EXT, nb, w, 4u * (nb + na));
+        free(w);
+    } else {
+        record_unsupported(c, "vkCmdSetVertexInputEXT (invalid or out of memory)");
+    }
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1000,44 +747,26 @@ record_dispatch(struct lyr_cmdbuf *c, uint32_t kind, const uint32_t base[3],
     REC_END(c, at);
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdDispatch(VkCommandBuffer cb, uint32_t x, uint32_t y, uint32_t z)
+void
+lyr_record_CmdDispatch(struct lyr_cmdbuf *c, uint32_t x, uint32_t y, uint32_t z)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        record_dispatch(c, CAP_DISPATCH_DIRECT, (const uint32_t[3]){0, 0, 0},
-                        (const uint32_t[3]){x, y, z}, VK_NULL_HANDLE, 0);
-    }
-    dev->vk.CmdDispatch(cb, x, y, z);
+    record_dispatch(c, CAP_DISPATCH_DIRECT, (const uint32_t[3]){0, 0, 0},
+                    (const uint32_t[3]){x, y, z}, VK_NULL_HANDLE, 0);
 }
 
-#define DISPATCH_BASE(name)                                                                \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb, uint32_t bx, uint32_t by, \
-                                                 uint32_t bz, uint32_t x, uint32_t y,      \
-                                                 uint32_t z)                               \
-    {                                                                                      \
-        struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);                              \
-        if (c) {                                                                           \
-            record_dispatch(c, CAP_DISPATCH_BASE, (const uint32_t[3]){bx, by, bz},         \
-                            (const uint32_t[3]){x, y, z}, VK_NULL_HANDLE, 0);              \
-        }                                                                                  \
-        dev->vk.name(cb, bx, by, bz, x, y, z);                                             \
-    }
-DISPATCH_BASE(CmdDispatchBase)
-DISPATCH_BASE(CmdDispatchBaseKHR)
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdDispatchIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset)
+void
+lyr_record_CmdDispatchBase(struct lyr_cmdbuf *c, uint32_t bx, uint32_t by, uint32_t bz,
+                           uint32_t x, uint32_t y, uint32_t z)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        record_dispatch(c, CAP_DISPATCH_INDIRECT, (const uint32_t[3]){0, 0, 0},
-                        (const uint32_t[3]){0, 0, 0}, buffer, offset);
-    }
-    dev->vk.CmdDispatchIndirect(cb, buffer, offset);
+    record_dispatch(c, CAP_DISPATCH_BASE, (const uint32_t[3]){bx, by, bz},
+                    (const uint32_t[3]){x, y, z}, VK_NULL_HANDLE, 0);
+}
+
+void
+lyr_record_CmdDispatchIndirect(struct lyr_cmdbuf *c, VkBuffer buffer, VkDeviceSize offset)
+{
+    record_dispatch(c, CAP_DISPATCH_INDIRECT, (const uint32_t[3]){0, 0, 0},
+                    (const uint32_t[3]){0, 0, 0}, buffer, offset);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1067,135 +796,112 @@ record_draw(struct lyr_cmdbuf *c, uint32_t kind, const struct cap_draw_params *d
     c->draws += n;
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdDraw(VkCommandBuffer cb, uint32_t vertices, uint32_t instances, uint32_t first_vertex,
-            uint32_t first_instance)
+void
+lyr_record_CmdDraw(struct lyr_cmdbuf *c, uint32_t vertices, uint32_t instances,
+                   uint32_t first_vertex, uint32_t first_instance)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        struct cap_draw_params d = {vertices, instances, first_vertex, 0, first_instance, 0};
-        record_draw(c, CAP_DRAW_DIRECT, &d, 1, VK_NULL_HANDLE, 0, VK_NULL_HANDLE, 0, 0, 1);
-    }
-    dev->vk.CmdDraw(cb, vertices, instances, first_vertex, first_instance);
+    struct cap_draw_params d = {vertices, instances, first_vertex, 0, first_instance, 0};
+    record_draw(c, CAP_DRAW_DIRECT, &d, 1, VK_NULL_HANDLE, 0, VK_NULL_HANDLE, 0, 0, 1);
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdDrawIndexed(VkCommandBuffer cb, uint32_t indices, uint32_t instances,
-                   uint32_t first_index, int32_t vertex_offset, uint32_t first_instance)
+void
+lyr_record_CmdDrawIndexed(struct lyr_cmdbuf *c, uint32_t indices, uint32_t instances,
+                          uint32_t first_index, int32_t vertex_offset, uint32_t first_instance)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        struct cap_draw_params d = {indices, instances, first_index, vertex_offset,
-                                    first_instance, 0};
-        record_draw(c, CAP_DRAW_INDEXED, &d, 1, VK_NULL_HANDLE, 0, VK_NULL_HANDLE, 0, 0, 1);
-    }
-    dev->vk.CmdDrawIndexed(cb, indices, instances, first_index, vertex_offset, first_instance);
+    struct cap_draw_params d = {indices, instances, first_index, vertex_offset, first_instance,
+                                0};
+    record_draw(c, CAP_DRAW_INDEXED, &d, 1, VK_NULL_HANDLE, 0, VK_NULL_HANDLE, 0, 0, 1);
 }
 
 /* Indirect draws are limited so a corrupt count cannot blow up a record. */
 #define MAX_INDIRECT_DRAWS (1u << 20)
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdDrawIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, uint32_t count,
-                    uint32_t stride)
+/* Indirect draws (with or without a count buffer): `count` draws at the
+ * most, limited so a corrupt count cannot blow up a record. */
+static void
+record_indirect(struct lyr_cmdbuf *c, uint32_t kind, VkBuffer buffer, VkDeviceSize offset,
+                VkBuffer count_buffer, VkDeviceSize count_offset, uint32_t count,
+                uint32_t stride)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        uint32_t n = count < MAX_INDIRECT_DRAWS ? count : MAX_INDIRECT_DRAWS;
-        record_draw(c, CAP_DRAW_INDIRECT, NULL, n, buffer, offset, VK_NULL_HANDLE, 0, stride,
-                    count);
-    }
-    dev->vk.CmdDrawIndirect(cb, buffer, offset, count, stride);
+    uint32_t n = count < MAX_INDIRECT_DRAWS ? count : MAX_INDIRECT_DRAWS;
+    record_draw(c, kind, NULL, n, buffer, offset, count_buffer, count_offset, stride, count);
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdDrawIndexedIndirect(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset,
+void
+lyr_record_CmdDrawIndirect(struct lyr_cmdbuf *c, VkBuffer buffer, VkDeviceSize offset,
                            uint32_t count, uint32_t stride)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        uint32_t n = count < MAX_INDIRECT_DRAWS ? count : MAX_INDIRECT_DRAWS;
-        record_draw(c, CAP_DRAW_INDEXED_INDIRECT, NULL, n, buffer, offset, VK_NULL_HANDLE, 0,
-                    stride, count);
-    }
-    dev->vk.CmdDrawIndexedIndirect(cb, buffer, offset, count, stride);
+    record_indirect(c, CAP_DRAW_INDIRECT, buffer, offset, VK_NULL_HANDLE, 0, count, stride);
 }
 
-#define DRAW_COUNT(name, kind)                                                             \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(                                          \
-        VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, VkBuffer count_buffer,   \
-        VkDeviceSize count_offset, uint32_t max_count, uint32_t stride)                    \
-    {                                                                                      \
-        struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);                              \
-        if (c) {                                                                           \
-            uint32_t n = max_count < MAX_INDIRECT_DRAWS ? max_count : MAX_INDIRECT_DRAWS;  \
-            record_draw(c, kind, NULL, n, buffer, offset, count_buffer, count_offset,      \
-                        stride, max_count);                                                \
-        }                                                                                  \
-        dev->vk.name(cb, buffer, offset, count_buffer, count_offset, max_count, stride);   \
-    }
-DRAW_COUNT(CmdDrawIndirectCount, CAP_DRAW_INDIRECT_COUNT)
-DRAW_COUNT(CmdDrawIndirectCountKHR, CAP_DRAW_INDIRECT_COUNT)
-DRAW_COUNT(CmdDrawIndexedIndirectCount, CAP_DRAW_INDEXED_INDIRECT_COUNT)
-DRAW_COUNT(CmdDrawIndexedIndirectCountKHR, CAP_DRAW_INDEXED_INDIRECT_COUNT)
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdDrawMultiEXT(VkCommandBuffer cb, uint32_t count, const VkMultiDrawInfoEXT *info,
-                    uint32_t instances, uint32_t first_instance, uint32_t stride)
+void
+lyr_record_CmdDrawIndexedIndirect(struct lyr_cmdbuf *c, VkBuffer buffer, VkDeviceSize offset,
+                                  uint32_t count, uint32_t stride)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        struct cap_draw_params *d = calloc(count + 1, sizeof(*d));
-        if (d) {
-            for (uint32_t i = 0; i < count; i++) {
-                const VkMultiDrawInfoEXT *m =
-                    (const void *)((const uint8_t *)info + (size_t)i * stride);
-                d[i] = (struct cap_draw_params){m->vertexCount, instances, m->firstVertex, 0,
-                                                first_instance, 0};
-            }
-            record_draw(c, CAP_DRAW_MULTI, d, count, VK_NULL_HANDLE, 0, VK_NULL_HANDLE, 0,
-                        stride, count);
-            free(d);
-        } else {
-            c->stream.failed = 1;
-        }
-    }
-    dev->vk.CmdDrawMultiEXT(cb, count, info, instances, first_instance, stride);
+    record_indirect(c, CAP_DRAW_INDEXED_INDIRECT, buffer, offset, VK_NULL_HANDLE, 0, count,
+                    stride);
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdDrawMultiIndexedEXT(VkCommandBuffer cb, uint32_t count,
-                           const VkMultiDrawIndexedInfoEXT *info, uint32_t instances,
-                           uint32_t first_instance, uint32_t stride,
-                           const int32_t *vertex_offset)
+void
+lyr_record_CmdDrawIndirectCount(struct lyr_cmdbuf *c, VkBuffer buffer, VkDeviceSize offset,
+                                VkBuffer count_buffer, VkDeviceSize count_offset,
+                                uint32_t max_count, uint32_t stride)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        struct cap_draw_params *d = calloc(count + 1, sizeof(*d));
-        if (d) {
-            for (uint32_t i = 0; i < count; i++) {
-                const VkMultiDrawIndexedInfoEXT *m =
-                    (const void *)((const uint8_t *)info + (size_t)i * stride);
-                d[i] = (struct cap_draw_params){
-                    m->indexCount, instances, m->firstIndex,
-                    vertex_offset ? *vertex_offset : m->vertexOffset, first_instance, 0};
-            }
-            record_draw(c, CAP_DRAW_MULTI_INDEXED, d, count, VK_NULL_HANDLE, 0,
-                        VK_NULL_HANDLE, 0, stride, count);
-            free(d);
-        } else {
-            c->stream.failed = 1;
-        }
-    }
-    dev->vk.CmdDrawMultiIndexedEXT(cb, count, info, instances, first_instance, stride,
-                                   vertex_offset);
+    record_indirect(c, CAP_DRAW_INDIRECT_COUNT, buffer, offset, count_buffer, count_offset,
+                    max_count, stride);
+}
+
+void
+lyr_record_CmdDrawIndexedIndirectCount(struct lyr_cmdbuf *c, VkBuffer buffer,
+                                       VkDeviceSize offset, VkBuffer count_buffer,
+                                       VkDeviceSize count_offset, uint32_t max_count,
+                                       uint32_t stride)
+{
+    record_indirect(c, CAP_DRAW_INDEXED_INDIRECT_COUNT, buffer, offset, count_buffer,
+                    count_offset, max_count, stride);
+}
+
+/* Draw i of a multi-draw: its parameters lie `stride` bytes apart. */
+static struct cap_draw_params
+multi_draw(const VkMultiDrawInfoEXT *info, uint32_t i, uint32_t stride, uint32_t instances,
+           uint32_t first_instance)
+{
+    const VkMultiDrawInfoEXT *m = (const void *)((const uint8_t *)info + (size_t)i * stride);
+    return (struct cap_draw_params){m->vertexCount, instances, m->firstVertex, 0, first_instance,
+                                    0};
+}
+
+static struct cap_draw_params
+multi_draw_indexed(const VkMultiDrawIndexedInfoEXT *info, uint32_t i, uint32_t stride,
+                   uint32_t instances, uint32_t first_instance, const int32_t *vertex_offset)
+{
+    const VkMultiDrawIndexedInfoEXT *m =
+        (const void *)((const uint8_t *)info + (size_t)i * stride);
+    return (struct cap_draw_params){m->indexCount, instances, m->firstIndex,
+                                    vertex_offset ? *vertex_offset : m->vertexOffset,
+                                    first_instance, 0};
+}
+
+void
+lyr_record_CmdDrawMultiEXT(struct lyr_cmdbuf *c, uint32_t count, const VkMultiDrawInfoEXT *info,
+                           uint32_t instances, uint32_t first_instance, uint32_t stride)
+{
+    WITH_CONVERTED(c, struct cap_draw_params, count,
+                   multi_draw(info, i, stride, instances, first_instance),
+                   record_draw(c, CAP_DRAW_MULTI, arr_, count, VK_NULL_HANDLE, 0,
+                               VK_NULL_HANDLE, 0, stride, count));
+}
+
+void
+lyr_record_CmdDrawMultiIndexedEXT(struct lyr_cmdbuf *c, uint32_t count,
+                                  const VkMultiDrawIndexedInfoEXT *info, uint32_t instances,
+                                  uint32_t first_instance, uint32_t stride,
+                                  const int32_t *vertex_offset)
+{
+    WITH_CONVERTED(c, struct cap_draw_params, count,
+                   multi_draw_indexed(info, i, stride, instances, first_instance, vertex_offset),
+                   record_draw(c, CAP_DRAW_MULTI_INDEXED, arr_, count, VK_NULL_HANDLE, 0,
+                               VK_NULL_HANDLE, 0, stride, count));
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1264,23 +970,6 @@ blit_of(VkImageSubresourceLayers s, const VkOffset3D so[2], VkImageSubresourceLa
     };
 }
 
-/* Fills a temporary array of n `type` with `expr` (which reads index i),
- * runs `use` on it (as `arr_`) and frees it; marks the stream failed when
- * the array cannot be allocated. */
-#define WITH_CONVERTED(c, type, n, expr, use)                                              \
-    do {                                                                                   \
-        type *arr_ = calloc((n) + 1, sizeof(type));                                        \
-        if (!arr_) {                                                                       \
-            (c)->stream.failed = 1;                                                        \
-            break;                                                                         \
-        }                                                                                  \
-        for (uint32_t i = 0; i < (n); i++) {                                               \
-            arr_[i] = (expr);                                                              \
-        }                                                                                  \
-        use;                                                                               \
-        free(arr_);                                                                        \
-    } while (0)
-
 /* Converts n regions into their trace form `type` and records the transfer. */
 #define RECORD_REGIONS(c, op, src, sl, dst, dl, filter, n, type, expr)                     \
     WITH_CONVERTED(c, type, n, expr,                                                       \
@@ -1303,26 +992,27 @@ lyr_record_CmdCopyBuffer2(struct lyr_cmdbuf *c, const VkCopyBufferInfo2 *info)
                    ((struct cap_buffer_copy){r[i].srcOffset, r[i].dstOffset, r[i].size}));
 }
 
+/* Copies and resolves between images: their info structures and regions
+ * (VkImageCopy2, VkImageResolve2) name their members alike. */
+#define RECORD_IMAGE_COPIES(c, op, info)                                                   \
+    RECORD_REGIONS(c, op, LYR_H((info)->srcImage), (info)->srcImageLayout,                \
+                   LYR_H((info)->dstImage), (info)->dstImageLayout, 0, (info)->regionCount, \
+                   struct cap_image_copy,                                                  \
+                   image_copy_of((info)->pRegions[i].srcSubresource,                       \
+                                 (info)->pRegions[i].srcOffset,                            \
+                                 (info)->pRegions[i].dstSubresource,                       \
+                                 (info)->pRegions[i].dstOffset, (info)->pRegions[i].extent))
+
 void
 lyr_record_CmdCopyImage2(struct lyr_cmdbuf *c, const VkCopyImageInfo2 *info)
 {
-    const VkImageCopy2 *r = info->pRegions;
-    RECORD_REGIONS(c, CAP_CMD_COPY_IMAGE, LYR_H(info->srcImage), info->srcImageLayout,
-                   LYR_H(info->dstImage), info->dstImageLayout, 0, info->regionCount,
-                   struct cap_image_copy,
-                   image_copy_of(r[i].srcSubresource, r[i].srcOffset, r[i].dstSubresource,
-                                 r[i].dstOffset, r[i].extent));
+    RECORD_IMAGE_COPIES(c, CAP_CMD_COPY_IMAGE, info);
 }
 
 void
 lyr_record_CmdResolveImage2(struct lyr_cmdbuf *c, const VkResolveImageInfo2 *info)
 {
-    const VkImageResolve2 *r = info->pRegions;
-    RECORD_REGIONS(c, CAP_CMD_RESOLVE_IMAGE, LYR_H(info->srcImage), info->srcImageLayout,
-                   LYR_H(info->dstImage), info->dstImageLayout, 0, info->regionCount,
-                   struct cap_image_copy,
-                   image_copy_of(r[i].srcSubresource, r[i].srcOffset, r[i].dstSubresource,
-                                 r[i].dstOffset, r[i].extent));
+    RECORD_IMAGE_COPIES(c, CAP_CMD_RESOLVE_IMAGE, info);
 }
 
 void
@@ -1383,90 +1073,64 @@ record_clear_image(struct lyr_cmdbuf *c, uint32_t op, VkImage image, VkImageLayo
     free(rs);
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdClearColorImage(VkCommandBuffer cb, VkImage image, VkImageLayout layout,
-                       const VkClearColorValue *color, uint32_t n,
-                       const VkImageSubresourceRange *ranges)
-{
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        record_clear_image(c, CAP_CMD_CLEAR_COLOR_IMAGE, image, layout, color, sizeof(*color),
-                           n, ranges);
-    }
-    dev->vk.CmdClearColorImage(cb, image, layout, color, n, ranges);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdClearDepthStencilImage(VkCommandBuffer cb, VkImage image, VkImageLayout layout,
-                              const VkClearDepthStencilValue *ds, uint32_t n,
+void
+lyr_record_CmdClearColorImage(struct lyr_cmdbuf *c, VkImage image, VkImageLayout layout,
+                              const VkClearColorValue *color, uint32_t n,
                               const VkImageSubresourceRange *ranges)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        record_clear_image(c, CAP_CMD_CLEAR_DEPTH_STENCIL_IMAGE, image, layout, ds,
-                           sizeof(*ds), n, ranges);
-    }
-    dev->vk.CmdClearDepthStencilImage(cb, image, layout, ds, n, ranges);
+    record_clear_image(c, CAP_CMD_CLEAR_COLOR_IMAGE, image, layout, color, sizeof(*color), n,
+                       ranges);
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdClearAttachments(VkCommandBuffer cb, uint32_t na, const VkClearAttachment *atts,
-                        uint32_t nr, const VkClearRect *rects)
+void
+lyr_record_CmdClearDepthStencilImage(struct lyr_cmdbuf *c, VkImage image, VkImageLayout layout,
+                                     const VkClearDepthStencilValue *ds, uint32_t n,
+                                     const VkImageSubresourceRange *ranges)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        _Static_assert(sizeof(VkClearAttachment) == sizeof(struct cap_clear_attachment),
-                       "clear attachment layout");
-        _Static_assert(sizeof(VkClearRect) == sizeof(struct cap_clear_rect), "clear rect");
-        struct cap_cmd_clear_attachments r = {.head.op = CAP_CMD_CLEAR_ATTACHMENTS};
-        size_t at = REC_BEGIN(c, r);
-        REC_ARRAY(c, at, struct cap_cmd_clear_attachments, attachments, atts, na,
-                  sizeof(*atts));
-        REC_ARRAY(c, at, struct cap_cmd_clear_attachments, rects, rects, nr, sizeof(*rects));
-        REC_END(c, at);
-    }
-    dev->vk.CmdClearAttachments(cb, na, atts, nr, rects);
+    record_clear_image(c, CAP_CMD_CLEAR_DEPTH_STENCIL_IMAGE, image, layout, ds, sizeof(*ds), n,
+                       ranges);
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdUpdateBuffer(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize size,
-                    const void *data)
+void
+lyr_record_CmdClearAttachments(struct lyr_cmdbuf *c, uint32_t na, const VkClearAttachment *atts,
+                               uint32_t nr, const VkClearRect *rects)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        struct cap_cmd_update_buffer r = {
-            .head.op = CAP_CMD_UPDATE_BUFFER, .buffer = LYR_H(buffer), .offset = offset};
-        size_t at = REC_BEGIN(c, r);
-        /* vkCmdUpdateBuffer limits size to 65536 bytes. */
-        REC_ARRAY(c, at, struct cap_cmd_update_buffer, data, data,
-                  (uint32_t)(size <= 65536 ? size : 65536), 1);
-        REC_END(c, at);
-    }
-    dev->vk.CmdUpdateBuffer(cb, buffer, offset, size, data);
+    _Static_assert(sizeof(VkClearAttachment) == sizeof(struct cap_clear_attachment),
+                   "clear attachment layout");
+    _Static_assert(sizeof(VkClearRect) == sizeof(struct cap_clear_rect), "clear rect");
+    struct cap_cmd_clear_attachments r = {.head.op = CAP_CMD_CLEAR_ATTACHMENTS};
+    size_t at = REC_BEGIN(c, r);
+    REC_ARRAY(c, at, struct cap_cmd_clear_attachments, attachments, atts, na, sizeof(*atts));
+    REC_ARRAY(c, at, struct cap_cmd_clear_attachments, rects, rects, nr, sizeof(*rects));
+    REC_END(c, at);
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdFillBuffer(VkCommandBuffer cb, VkBuffer buffer, VkDeviceSize offset, VkDeviceSize size,
-                  uint32_t data)
+void
+lyr_record_CmdUpdateBuffer(struct lyr_cmdbuf *c, VkBuffer buffer, VkDeviceSize offset,
+                           VkDeviceSize size, const void *data)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        struct cap_cmd_fill_buffer r = {
-            .head.op = CAP_CMD_FILL_BUFFER,
-            .buffer = LYR_H(buffer),
-            .offset = offset,
-            .size = size,
-            .data = data,
-        };
-        size_t at = REC_BEGIN(c, r);
-        REC_END(c, at);
-    }
-    dev->vk.CmdFillBuffer(cb, buffer, offset, size, data);
+    struct cap_cmd_update_buffer r = {
+        .head.op = CAP_CMD_UPDATE_BUFFER, .buffer = LYR_H(buffer), .offset = offset};
+    size_t at = REC_BEGIN(c, r);
+    /* vkCmdUpdateBuffer limits size to 65536 bytes. */
+    REC_ARRAY(c, at, struct cap_cmd_update_buffer, data, data,
+              (uint32_t)(size <= 65536 ? size : 65536), 1);
+    REC_END(c, at);
+}
+
+void
+lyr_record_CmdFillBuffer(struct lyr_cmdbuf *c, VkBuffer buffer, VkDeviceSize offset,
+                         VkDeviceSize size, uint32_t data)
+{
+    struct cap_cmd_fill_buffer r = {
+        .head.op = CAP_CMD_FILL_BUFFER,
+        .buffer = LYR_H(buffer),
+        .offset = offset,
+        .size = size,
+        .data = data,
+    };
+    size_t at = REC_BEGIN(c, r);
+    REC_END(c, at);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1483,78 +1147,45 @@ record_barrier(struct lyr_cmdbuf *c, uint32_t memory, uint32_t buffers,
     REC_END(c, at);
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdPipelineBarrier(VkCommandBuffer cb, VkPipelineStageFlags src, VkPipelineStageFlags dst,
-                       VkDependencyFlags flags, uint32_t nm, const VkMemoryBarrier *m,
-                       uint32_t nb, const VkBufferMemoryBarrier *b, uint32_t ni,
-                       const VkImageMemoryBarrier *im)
+/* The trace form of an image barrier of either version. */
+#define IMAGE_BARRIER_OF(x)                                                                \
+    ((struct cap_image_barrier){LYR_H((x)->image), (x)->oldLayout, (x)->newLayout,          \
+                                (x)->srcQueueFamilyIndex, (x)->dstQueueFamilyIndex,         \
+                                range_of(&(x)->subresourceRange)})
+
+void
+lyr_record_CmdPipelineBarrier(struct lyr_cmdbuf *c, VkPipelineStageFlags src,
+                              VkPipelineStageFlags dst, VkDependencyFlags flags, uint32_t nm,
+                              const VkMemoryBarrier *m, uint32_t nb,
+                              const VkBufferMemoryBarrier *b, uint32_t ni,
+                              const VkImageMemoryBarrier *im)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        struct cap_image_barrier *ib = calloc(ni + 1, sizeof(*ib));
-        if (ib) {
-            for (uint32_t i = 0; i < ni; i++) {
-                ib[i] = (struct cap_image_barrier){
-                    LYR_H(im[i].image),         im[i].oldLayout,
-                    im[i].newLayout,            im[i].srcQueueFamilyIndex,
-                    im[i].dstQueueFamilyIndex,  range_of(&im[i].subresourceRange)};
-            }
-            record_barrier(c, nm, nb, ib, ni);
-            free(ib);
-        } else {
-            c->stream.failed = 1;
-        }
-    }
-    dev->vk.CmdPipelineBarrier(cb, src, dst, flags, nm, m, nb, b, ni, im);
+    (void)src, (void)dst, (void)flags, (void)m, (void)b;
+    WITH_CONVERTED(c, struct cap_image_barrier, ni, IMAGE_BARRIER_OF(&im[i]),
+                   record_barrier(c, nm, nb, arr_, ni));
 }
 
-#define BARRIER2(name)                                                                     \
-    static VKAPI_ATTR void VKAPI_CALL lyr_##name(VkCommandBuffer cb,                        \
-                                                 const VkDependencyInfo *d)                 \
-    {                                                                                      \
-        struct lyr_device *dev = DEV(cb);                                                  \
-        struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);                              \
-        if (c) {                                                                           \
-            uint32_t ni = d->imageMemoryBarrierCount;                                      \
-            struct cap_image_barrier *ib = calloc(ni + 1, sizeof(*ib));                    \
-            if (ib) {                                                                      \
-                for (uint32_t i = 0; i < ni; i++) {                                        \
-                    const VkImageMemoryBarrier2 *x = &d->pImageMemoryBarriers[i];          \
-                    ib[i] = (struct cap_image_barrier){                                    \
-                        LYR_H(x->image),         x->oldLayout,                             \
-                        x->newLayout,            x->srcQueueFamilyIndex,                   \
-                        x->dstQueueFamilyIndex,  range_of(&x->subresourceRange)};          \
-                }                                                                          \
-                record_barrier(c, d->memoryBarrierCount, d->bufferMemoryBarrierCount, ib,  \
-                               ni);                                                        \
-                free(ib);                                                                  \
-            } else {                                                                       \
-                c->stream.failed = 1;                                                      \
-            }                                                                              \
-        }                                                                                  \
-        dev->vk.name(cb, d);                                                               \
-    }
-BARRIER2(CmdPipelineBarrier2)
-BARRIER2(CmdPipelineBarrier2KHR)
+void
+lyr_record_CmdPipelineBarrier2(struct lyr_cmdbuf *c, const VkDependencyInfo *d)
+{
+    WITH_CONVERTED(c, struct cap_image_barrier, d->imageMemoryBarrierCount,
+                   IMAGE_BARRIER_OF(&d->pImageMemoryBarriers[i]),
+                   record_barrier(c, d->memoryBarrierCount, d->bufferMemoryBarrierCount, arr_,
+                                  d->imageMemoryBarrierCount));
+}
 
 /* Secondary command buffers: the capture splices their streams in here. */
-static VKAPI_ATTR void VKAPI_CALL
-lyr_CmdExecuteCommands(VkCommandBuffer cb, uint32_t n, const VkCommandBuffer *cbs)
+void
+lyr_record_CmdExecuteCommands(struct lyr_cmdbuf *c, uint32_t n, const VkCommandBuffer *cbs)
 {
-    struct lyr_device *dev = DEV(cb);
-    struct lyr_cmdbuf *c = lyr_cmdbuf_recording(dev, cb);
-    if (c) {
-        c->executes += n;
-    }
-    for (uint32_t i = 0; c && i < n; i++) {
+    c->executes += n;
+    for (uint32_t i = 0; i < n; i++) {
         struct cap_cmd_execute r = {.head.op = CAP_CMD_EXECUTE_BEGIN,
                                     .command_buffer = LYR_H(cbs[i])};
         size_t at = REC_BEGIN(c, r);
         REC_END(c, at);
         record_head(c, CAP_CMD_EXECUTE_END);
     }
-    dev->vk.CmdExecuteCommands(cb, n, cbs);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1575,82 +1206,10 @@ PFN_vkVoidFunction
 lyr_commands_hook(const char *name)
 {
     static const struct lyr_hook hooks[] = {
-        LYR_HOOK(AllocateCommandBuffers),
-        LYR_HOOK(FreeCommandBuffers),
-        LYR_HOOK(CreateCommandPool),
         LYR_HOOK(CreateQueryPool),
-        LYR_HOOK(DestroyCommandPool),
-        LYR_HOOK(ResetCommandPool),
         LYR_HOOK(BeginCommandBuffer),
         LYR_HOOK(EndCommandBuffer),
         LYR_HOOK(ResetCommandBuffer),
-        LYR_HOOK(CmdBeginRenderPass),
-        LYR_HOOK(CmdBeginRenderPass2),
-        LYR_HOOK(CmdBeginRenderPass2KHR),
-        LYR_HOOK(CmdNextSubpass),
-        LYR_HOOK(CmdNextSubpass2),
-        LYR_HOOK(CmdNextSubpass2KHR),
-        LYR_HOOK(CmdEndRenderPass),
-        LYR_HOOK(CmdEndRenderPass2),
-        LYR_HOOK(CmdEndRenderPass2KHR),
-        LYR_HOOK(CmdBeginRendering),
-        LYR_HOOK(CmdBeginRenderingKHR),
-        LYR_HOOK(CmdEndRendering),
-        LYR_HOOK(CmdEndRenderingKHR),
-        LYR_HOOK(CmdBindPipeline),
-        LYR_HOOK(CmdDispatch),
-        LYR_HOOK(CmdDispatchBase),
-        LYR_HOOK(CmdDispatchBaseKHR),
-        LYR_HOOK(CmdDispatchIndirect),
-        LYR_HOOK(CmdBindDescriptorSets),
-        LYR_HOOK(CmdPushConstants),
-        LYR_HOOK(CmdPushDescriptorSetKHR),
-        LYR_HOOK(CmdPushDescriptorSetWithTemplateKHR),
-        LYR_HOOK(CmdBindVertexBuffers),
-        LYR_HOOK(CmdBindVertexBuffers2),
-        LYR_HOOK(CmdBindVertexBuffers2EXT),
-        LYR_HOOK(CmdBindIndexBuffer),
-        LYR_HOOK(CmdSetViewport),
-        LYR_HOOK(CmdSetScissor),
-        LYR_HOOK(CmdSetLineWidth),
-        LYR_HOOK(CmdSetDepthBias),
-        LYR_HOOK(CmdSetBlendConstants),
-        LYR_HOOK(CmdSetDepthBounds),
-        LYR_HOOK(CmdSetStencilCompareMask),
-        LYR_HOOK(CmdSetStencilWriteMask),
-        LYR_HOOK(CmdSetStencilReference),
-        LYR_HOOK(CmdSetViewportWithCount),
-        LYR_HOOK(CmdSetViewportWithCountEXT),
-        LYR_HOOK(CmdSetScissorWithCount),
-        LYR_HOOK(CmdSetScissorWithCountEXT),
-        LYR_HOOK(CmdSetStencilOp),
-        LYR_HOOK(CmdSetStencilOpEXT),
-        LYR_HOOK(CmdSetLineStippleEXT),
-        LYR_HOOK(CmdSetSampleMaskEXT),
-        LYR_HOOK(CmdSetColorWriteEnableEXT),
-        LYR_HOOK(CmdSetColorBlendEnableEXT),
-        LYR_HOOK(CmdSetColorWriteMaskEXT),
-        LYR_HOOK(CmdSetColorBlendEquationEXT),
-        LYR_HOOK(CmdSetVertexInputEXT),
-        LYR_HOOK(CmdDraw),
-        LYR_HOOK(CmdDrawIndexed),
-        LYR_HOOK(CmdDrawIndirect),
-        LYR_HOOK(CmdDrawIndexedIndirect),
-        LYR_HOOK(CmdDrawIndirectCount),
-        LYR_HOOK(CmdDrawIndirectCountKHR),
-        LYR_HOOK(CmdDrawIndexedIndirectCount),
-        LYR_HOOK(CmdDrawIndexedIndirectCountKHR),
-        LYR_HOOK(CmdDrawMultiEXT),
-        LYR_HOOK(CmdDrawMultiIndexedEXT),
-        LYR_HOOK(CmdClearColorImage),
-        LYR_HOOK(CmdClearDepthStencilImage),
-        LYR_HOOK(CmdClearAttachments),
-        LYR_HOOK(CmdUpdateBuffer),
-        LYR_HOOK(CmdFillBuffer),
-        LYR_HOOK(CmdPipelineBarrier),
-        LYR_HOOK(CmdPipelineBarrier2),
-        LYR_HOOK(CmdPipelineBarrier2KHR),
-        LYR_HOOK(CmdExecuteCommands),
     };
     return lyr_hook_find(hooks, sizeof(hooks) / sizeof(hooks[0]), name);
 }
