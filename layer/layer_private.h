@@ -238,8 +238,8 @@ struct lyr_update_template {
     uint64_t handle;
     VkDescriptorUpdateTemplateType type; /* set updates or push descriptors */
     VkPipelineBindPoint bind_point;      /* push descriptors */
-    VkDescriptorUpdateTemplateEntry *entries;
     uint32_t entry_count;
+    VkDescriptorUpdateTemplateEntry entries[]; /* entry_count; one allocation with the struct */
 };
 
 enum lyr_cmdbuf_state {

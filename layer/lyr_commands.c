@@ -108,7 +108,6 @@ void
 lyr_track_FreeCommandBuffers(struct lyr_device *dev, VkCommandPool pool, uint32_t count,
                              const VkCommandBuffer *cbs)
 {
-    (void)pool;
     pthread_mutex_lock(&dev->lock);
     for (uint32_t i = 0; i < count; i++) {
         if (cbs[i]) {
@@ -179,7 +178,6 @@ void
 lyr_track_ResetCommandPool(struct lyr_device *dev, VkCommandPool pool,
                            VkCommandPoolResetFlags flags)
 {
-    (void)flags;
     for_pool(dev, LYR_H(pool), 0);
 }
 
@@ -389,7 +387,6 @@ void
 lyr_record_CmdNextSubpass2(struct lyr_cmdbuf *c, const VkSubpassBeginInfo *b,
                            const VkSubpassEndInfo *e)
 {
-    (void)e;
     lyr_record_CmdNextSubpass(c, b->contents);
 }
 
@@ -402,7 +399,6 @@ lyr_record_CmdEndRenderPass(struct lyr_cmdbuf *c)
 void
 lyr_record_CmdEndRenderPass2(struct lyr_cmdbuf *c, const VkSubpassEndInfo *e)
 {
-    (void)e;
     record_head(c, CAP_CMD_END_RENDER_PASS);
 }
 
@@ -489,12 +485,10 @@ lyr_record_CmdBindDescriptorSets(struct lyr_cmdbuf *c, VkPipelineBindPoint bp,
                                  const uint32_t *dyn)
 {
     if (modelled_bind_point(bp)) {
-        struct cap_cmd_bind_descriptor_sets r = {
-            .head.op = CAP_CMD_BIND_DESCRIPTOR_SETS,
-            .bind_point = bp,
-            .first_set = first,
-            .layout = LYR_H(layout),
-        };
+        struct cap_cmd_bind_descriptor_sets r = {.head.op = CAP_CMD_BIND_DESCRIPTOR_SETS,
+                                                  .bind_point = bp,
+                                                  .first_set = first,
+                                                  .layout = LYR_H(layout)};
         size_t at = REC_BEGIN(c, r);
         _Static_assert(sizeof(VkDescriptorSet) == sizeof(uint64_t), "64-bit handles");
         REC_ARRAY(c, at, struct cap_cmd_bind_descriptor_sets, sets, sets, count,
@@ -568,12 +562,10 @@ lyr_record_CmdPushConstants(struct lyr_cmdbuf *c, VkPipelineLayout layout,
                             VkShaderStageFlags stages, uint32_t offset, uint32_t size,
                             const void *values)
 {
-    struct cap_cmd_push_constants r = {
-        .head.op = CAP_CMD_PUSH_CONSTANTS,
-        .layout = LYR_H(layout),
-        .stage_flags = stages,
-        .offset = offset,
-    };
+    struct cap_cmd_push_constants r = {.head.op = CAP_CMD_PUSH_CONSTANTS,
+                                       .layout = LYR_H(layout),
+                                       .stage_flags = stages,
+                                       .offset = offset};
     size_t at = REC_BEGIN(c, r);
     REC_ARRAY(c, at, struct cap_cmd_push_constants, data, values, size, 1);
     REC_END(c, at);
@@ -621,11 +613,8 @@ lyr_record_CmdBindIndexBuffer(struct lyr_cmdbuf *c, VkBuffer buffer, VkDeviceSiz
                               VkIndexType type)
 {
     struct cap_cmd_bind_index_buffer r = {
-        .head.op = CAP_CMD_BIND_INDEX_BUFFER,
-        .buffer = LYR_H(buffer),
-        .offset = offset,
-        .index_type = type,
-    };
+        .head.op = CAP_CMD_BIND_INDEX_BUFFER, .buffer = LYR_H(buffer), .offset = offset,
+        .index_type = type};
     size_t at = REC_BEGIN(c, r);
     REC_END(c, at);
 }
@@ -1073,23 +1062,18 @@ record_clear_image(struct lyr_cmdbuf *c, uint32_t op, VkImage image, VkImageLayo
     free(rs);
 }
 
-void
-lyr_record_CmdClearColorImage(struct lyr_cmdbuf *c, VkImage image, VkImageLayout layout,
-                              const VkClearColorValue *color, uint32_t n,
-                              const VkImageSubresourceRange *ranges)
-{
-    record_clear_image(c, CAP_CMD_CLEAR_COLOR_IMAGE, image, layout, color, sizeof(*color), n,
-                       ranges);
-}
-
-void
-lyr_record_CmdClearDepthStencilImage(struct lyr_cmdbuf *c, VkImage image, VkImageLayout layout,
-                                     const VkClearDepthStencilValue *ds, uint32_t n,
-                                     const VkImageSubresourceRange *ranges)
-{
-    record_clear_image(c, CAP_CMD_CLEAR_DEPTH_STENCIL_IMAGE, image, layout, ds, sizeof(*ds), n,
-                       ranges);
-}
+/* lyr_record_CmdClearColorImage and lyr_record_CmdClearDepthStencilImage:
+ * the same record, the clear value as the command passes it. */
+#define CLEAR_IMAGE(cmd, op, value_type)                                                   \
+    void lyr_record_##cmd(struct lyr_cmdbuf *c, VkImage image, VkImageLayout layout,       \
+                          const value_type *value, uint32_t n,                             \
+                          const VkImageSubresourceRange *ranges)                           \
+    {                                                                                      \
+        record_clear_image(c, op, image, layout, value, sizeof(*value), n, ranges);        \
+    }
+CLEAR_IMAGE(CmdClearColorImage, CAP_CMD_CLEAR_COLOR_IMAGE, VkClearColorValue)
+CLEAR_IMAGE(CmdClearDepthStencilImage, CAP_CMD_CLEAR_DEPTH_STENCIL_IMAGE,
+            VkClearDepthStencilValue)
 
 void
 lyr_record_CmdClearAttachments(struct lyr_cmdbuf *c, uint32_t na, const VkClearAttachment *atts,
@@ -1160,7 +1144,6 @@ lyr_record_CmdPipelineBarrier(struct lyr_cmdbuf *c, VkPipelineStageFlags src,
                               const VkBufferMemoryBarrier *b, uint32_t ni,
                               const VkImageMemoryBarrier *im)
 {
-    (void)src, (void)dst, (void)flags, (void)m, (void)b;
     WITH_CONVERTED(c, struct cap_image_barrier, ni, IMAGE_BARRIER_OF(&im[i]),
                    record_barrier(c, nm, nb, arr_, ni));
 }

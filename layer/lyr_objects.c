@@ -83,6 +83,26 @@ object_put(struct lyr_device *dev, enum cap_object_kind kind, struct lyr_object 
     object_free(old);
 }
 
+/* Registers under `kind` the shadow whose trace record is `rec` (`size`
+ * bytes of block `block`, the handle first), with the fields of `extra`
+ * the record does not hold (parent, layer_usage, transfer_src_ok); logs
+ * and drops it when out of memory, as object_put. */
+static void
+object_put_rec(struct lyr_device *dev, enum cap_object_kind kind, enum cap_block_type block,
+               const void *rec, size_t size, struct lyr_object extra)
+{
+    uint64_t handle;
+    memcpy(&handle, rec, sizeof(handle));
+    struct lyr_object *o = object_new(block, handle);
+    if (o) {
+        cap_buf_append(&o->rec, rec, size);
+        o->parent = extra.parent;
+        o->layer_usage = extra.layer_usage;
+        o->transfer_src_ok = extra.transfer_src_ok;
+    }
+    object_put(dev, kind, o);
+}
+
 /* Makes o hold references on the live objects `handles` name (kinds[i]
  * each); an unknown or null handle holds NULL.  Returns -1 when out of
  * memory. */
@@ -183,14 +203,10 @@ lyr_CreateBuffer(VkDevice device, const VkBufferCreateInfo *info,
     if (res != VK_SUCCESS) {
         return res;
     }
-    struct lyr_object *o = object_new(CAP_BLOCK_BUFFER, LYR_H(*out));
-    if (o) {
-        struct cap_buffer b = {.handle = LYR_H(*out)};
-        lyr_fill_cap_buffer(&b, info);
-        cap_buf_append(&o->rec, &b, sizeof(b));
-        o->layer_usage = mod.usage & ~info->usage;
-    }
-    object_put(dev, CAP_OBJ_BUFFER, o);
+    struct cap_buffer b = {.handle = LYR_H(*out)};
+    lyr_fill_cap_buffer(&b, info);
+    object_put_rec(dev, CAP_OBJ_BUFFER, CAP_BLOCK_BUFFER, &b, sizeof(b),
+                   (struct lyr_object){.layer_usage = mod.usage & ~info->usage});
     return res;
 }
 
@@ -230,15 +246,11 @@ lyr_CreateImage(VkDevice device, const VkImageCreateInfo *info,
     if (res != VK_SUCCESS) {
         return res;
     }
-    struct lyr_object *o = object_new(CAP_BLOCK_IMAGE, LYR_H(*out));
-    if (o) {
-        struct cap_image im = {.handle = LYR_H(*out)};
-        lyr_fill_cap_image(&im, info);
-        cap_buf_append(&o->rec, &im, sizeof(im));
-        o->layer_usage = mod.usage & ~info->usage;
-        o->transfer_src_ok = copyable;
-    }
-    object_put(dev, CAP_OBJ_IMAGE, o);
+    struct cap_image im = {.handle = LYR_H(*out)};
+    lyr_fill_cap_image(&im, info);
+    object_put_rec(dev, CAP_OBJ_IMAGE, CAP_BLOCK_IMAGE, &im, sizeof(im),
+                   (struct lyr_object){.layer_usage = mod.usage & ~info->usage,
+                                       .transfer_src_ok = copyable});
     return res;
 }
 
@@ -246,32 +258,24 @@ void
 lyr_track_CreateImageView(struct lyr_device *dev, const VkImageViewCreateInfo *info,
                           VkImageView *out)
 {
-    struct lyr_object *o = object_new(CAP_BLOCK_IMAGE_VIEW, LYR_H(*out));
-    if (o) {
-        struct cap_image_view v = {
-            .handle = LYR_H(*out),
-            .components = {info->components.r, info->components.g, info->components.b,
-                           info->components.a},
-        };
-        lyr_fill_cap_image_view(&v, info);
-        cap_buf_append(&o->rec, &v, sizeof(v));
-        o->parent = LYR_H(info->image);
-    }
-    object_put(dev, CAP_OBJ_IMAGE_VIEW, o);
+    struct cap_image_view v = {
+        .handle = LYR_H(*out),
+        .components = {info->components.r, info->components.g, info->components.b,
+                       info->components.a},
+    };
+    lyr_fill_cap_image_view(&v, info);
+    object_put_rec(dev, CAP_OBJ_IMAGE_VIEW, CAP_BLOCK_IMAGE_VIEW, &v, sizeof(v),
+                   (struct lyr_object){.parent = v.image});
 }
 
 void
 lyr_track_CreateBufferView(struct lyr_device *dev, const VkBufferViewCreateInfo *info,
                            VkBufferView *out)
 {
-    struct lyr_object *o = object_new(CAP_BLOCK_BUFFER_VIEW, LYR_H(*out));
-    if (o) {
-        struct cap_buffer_view v = {.handle = LYR_H(*out)};
-        lyr_fill_cap_buffer_view(&v, info);
-        cap_buf_append(&o->rec, &v, sizeof(v));
-        o->parent = LYR_H(info->buffer);
-    }
-    object_put(dev, CAP_OBJ_BUFFER_VIEW, o);
+    struct cap_buffer_view v = {.handle = LYR_H(*out)};
+    lyr_fill_cap_buffer_view(&v, info);
+    object_put_rec(dev, CAP_OBJ_BUFFER_VIEW, CAP_BLOCK_BUFFER_VIEW, &v, sizeof(v),
+                   (struct lyr_object){.parent = v.buffer});
 }
 
 void
@@ -280,17 +284,13 @@ lyr_track_CreateSampler(struct lyr_device *dev, const VkSamplerCreateInfo *info,
 {
     const VkSamplerReductionModeCreateInfo *red =
         find_next(info->pNext, VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO);
-    struct lyr_object *o = object_new(CAP_BLOCK_SAMPLER, LYR_H(*out));
-    if (o) {
-        struct cap_sampler s = {
-            .handle = LYR_H(*out),
-            .reduction_mode =
-                red ? red->reductionMode : VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE,
-        };
-        lyr_fill_cap_sampler(&s, info);
-        cap_buf_append(&o->rec, &s, sizeof(s));
-    }
-    object_put(dev, CAP_OBJ_SAMPLER, o);
+    struct cap_sampler s = {
+        .handle = LYR_H(*out),
+        .reduction_mode = red ? red->reductionMode : VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE,
+    };
+    lyr_fill_cap_sampler(&s, info);
+    object_put_rec(dev, CAP_OBJ_SAMPLER, CAP_BLOCK_SAMPLER, &s, sizeof(s),
+                   (struct lyr_object){0});
 }
 
 /* The shadow of a shader module made from `info`, under `handle` (0 for
@@ -513,7 +513,6 @@ void
 lyr_track_ResetDescriptorPool(struct lyr_device *dev, VkDescriptorPool pool,
                               VkDescriptorPoolResetFlags flags)
 {
-    (void)flags;
     drop_pool_sets(dev, LYR_H(pool));
 }
 
@@ -579,7 +578,6 @@ void
 lyr_track_FreeDescriptorSets(struct lyr_device *dev, VkDescriptorPool pool, uint32_t count,
                              const VkDescriptorSet *sets)
 {
-    (void)pool;
     pthread_mutex_lock(&dev->lock);
     for (uint32_t i = 0; i < count; i++) {
         dset_free(lyr_map_remove(&dev->dsets, LYR_H(sets[i])));
@@ -746,24 +744,21 @@ lyr_track_CreateDescriptorUpdateTemplate(struct lyr_device *dev,
                                          const VkDescriptorUpdateTemplateCreateInfo *info,
                                          VkDescriptorUpdateTemplate *out)
 {
-    struct lyr_update_template *t = calloc(1, sizeof(*t));
-    if (t) {
-        t->entries = calloc(info->descriptorUpdateEntryCount + 1, sizeof(*t->entries));
-    }
-    if (!t || !t->entries) {
-        free(t);
+    uint32_t n = info->descriptorUpdateEntryCount;
+    _Static_assert(SIZE_MAX / sizeof(VkDescriptorUpdateTemplateEntry) > (uint64_t)UINT32_MAX + 1,
+                   "a template's size cannot overflow");
+    struct lyr_update_template *t = calloc(1, sizeof(*t) + (size_t)n * sizeof(t->entries[0]));
+    if (!t) {
         LYR_ERROR("out of memory tracking a descriptor update template");
         return;
     }
-    memcpy(t->entries, info->pDescriptorUpdateEntries,
-           info->descriptorUpdateEntryCount * sizeof(*t->entries));
-    t->entry_count = info->descriptorUpdateEntryCount;
+    memcpy(t->entries, info->pDescriptorUpdateEntries, (size_t)n * sizeof(t->entries[0]));
+    t->entry_count = n;
     t->handle = LYR_H(*out);
     t->type = info->templateType;
     t->bind_point = info->pipelineBindPoint;
     pthread_mutex_lock(&dev->lock);
     if (lyr_map_put(&dev->templates, t->handle, t) != 0) {
-        free(t->entries);
         free(t);
     }
     pthread_mutex_unlock(&dev->lock);
@@ -775,10 +770,7 @@ lyr_track_DestroyDescriptorUpdateTemplate(struct lyr_device *dev, VkDescriptorUp
     pthread_mutex_lock(&dev->lock);
     struct lyr_update_template *t = lyr_map_remove(&dev->templates, LYR_H(tmpl));
     pthread_mutex_unlock(&dev->lock);
-    if (t) {
-        free(t->entries);
-        free(t);
-    }
+    free(t);
 }
 
 /* Writes what template `t` takes from `data` into set `s` of layout
@@ -1444,16 +1436,7 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
     if (pr && info->pRasterizationState) {
         const VkPipelineRasterizationStateCreateInfo *r = info->pRasterizationState;
         p.has |= CAP_PIPELINE_HAS_RASTERIZATION;
-        p.depth_clamp_enable = r->depthClampEnable;
-        p.rasterizer_discard = r->rasterizerDiscardEnable;
-        p.polygon_mode = r->polygonMode;
-        p.cull_mode = r->cullMode;
-        p.front_face = r->frontFace;
-        p.depth_bias_enable = r->depthBiasEnable;
-        p.depth_bias_constant = r->depthBiasConstantFactor;
-        p.depth_bias_clamp = r->depthBiasClamp;
-        p.depth_bias_slope = r->depthBiasSlopeFactor;
-        p.line_width = r->lineWidth;
+        lyr_fill_cap_pipeline_rasterization(&p, r);
         p.depth_clip_enable = !r->depthClampEnable;
         const VkPipelineRasterizationDepthClipStateCreateInfoEXT *clip = find_next(
             r->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT);
@@ -1491,23 +1474,13 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
         if ((fs || fo) && info->pMultisampleState) {
             const VkPipelineMultisampleStateCreateInfo *m = info->pMultisampleState;
             p.has |= CAP_PIPELINE_HAS_MULTISAMPLE;
-            p.samples = m->rasterizationSamples;
-            p.sample_shading_enable = m->sampleShadingEnable;
-            p.min_sample_shading = m->minSampleShading;
+            lyr_fill_cap_pipeline_multisample(&p, m);
             p.sample_mask = m->pSampleMask ? m->pSampleMask[0] : UINT32_MAX;
-            p.alpha_to_coverage = m->alphaToCoverageEnable;
-            p.alpha_to_one = m->alphaToOneEnable;
         }
         if (fs && info->pDepthStencilState) {
             const VkPipelineDepthStencilStateCreateInfo *d = info->pDepthStencilState;
             p.has |= CAP_PIPELINE_HAS_DEPTH_STENCIL;
-            p.depth_test = d->depthTestEnable;
-            p.depth_write = d->depthWriteEnable;
-            p.depth_compare = d->depthCompareOp;
-            p.depth_bounds_test = d->depthBoundsTestEnable;
-            p.stencil_test = d->stencilTestEnable;
-            p.min_depth_bounds = d->minDepthBounds;
-            p.max_depth_bounds = d->maxDepthBounds;
+            lyr_fill_cap_pipeline_depth_stencil(&p, d);
             p.front = stencil_of(&d->front);
             p.back = stencil_of(&d->back);
         }
@@ -1988,7 +1961,6 @@ void
 lyr_track_CreateGraphicsPipelines(struct lyr_device *dev, VkPipelineCache cache, uint32_t count,
                                   const VkGraphicsPipelineCreateInfo *infos, VkPipeline *out)
 {
-    (void)cache;
     put_pipelines(dev, count, infos, out, build_graphics_at);
 }
 
@@ -2071,7 +2043,6 @@ void
 lyr_track_CreateComputePipelines(struct lyr_device *dev, VkPipelineCache cache, uint32_t count,
                                  const VkComputePipelineCreateInfo *infos, VkPipeline *out)
 {
-    (void)cache;
     put_pipelines(dev, count, infos, out, build_compute_at);
 }
 
@@ -2200,35 +2171,26 @@ lyr_GetSwapchainImagesKHR(VkDevice device, VkSwapchainKHR swapchain, uint32_t *c
 
 /* ---------------------------------------------------------------------- */
 
+/* Frees each value of map m with free_value (NULL-tolerant, of the
+ * values' type), then the map. */
+#define MAP_FREE_ALL(m, free_value)                                                        \
+    do {                                                                                   \
+        for (uint32_t i_ = 0; i_ < (m)->capacity; i_++) {                                  \
+            free_value((m)->slots[i_].value);                                              \
+        }                                                                                  \
+        lyr_map_finish(m);                                                                 \
+    } while (0)
+
 void
 lyr_objects_destroy_all(struct lyr_device *dev)
 {
     pthread_mutex_lock(&dev->lock);
     for (int k = 0; k < CAP_OBJ_KIND_COUNT; k++) {
-        for (uint32_t i = 0; i < dev->objects[k].capacity; i++) {
-            struct lyr_map_slot *s = &dev->objects[k].slots[i];
-            if (s->value) {
-                object_free(s->value);
-            }
-        }
-        lyr_map_finish(&dev->objects[k]);
+        MAP_FREE_ALL(&dev->objects[k], object_free);
     }
-    for (uint32_t i = 0; i < dev->dsets.capacity; i++) {
-        dset_free(dev->dsets.slots[i].value);
-    }
-    lyr_map_finish(&dev->dsets);
-    for (uint32_t i = 0; i < dev->retired.capacity; i++) {
-        object_free(dev->retired.slots[i].value);
-    }
-    lyr_map_finish(&dev->retired);
-    for (uint32_t i = 0; i < dev->templates.capacity; i++) {
-        struct lyr_update_template *t = dev->templates.slots[i].value;
-        if (t) {
-            free(t->entries);
-            free(t);
-        }
-    }
-    lyr_map_finish(&dev->templates);
+    MAP_FREE_ALL(&dev->dsets, dset_free);
+    MAP_FREE_ALL(&dev->retired, object_free);
+    MAP_FREE_ALL(&dev->templates, free);
     for (uint32_t i = 0; i < dev->swapchains.capacity; i++) {
         struct lyr_swapchain *sc = dev->swapchains.slots[i].value;
         if (sc) {
@@ -2237,10 +2199,7 @@ lyr_objects_destroy_all(struct lyr_device *dev)
         }
     }
     lyr_map_finish(&dev->swapchains);
-    for (uint32_t i = 0; i < dev->queues.capacity; i++) {
-        free(dev->queues.slots[i].value);
-    }
-    lyr_map_finish(&dev->queues);
+    MAP_FREE_ALL(&dev->queues, free);
     pthread_mutex_unlock(&dev->lock);
 }
 

@@ -44,7 +44,9 @@ from) it emits:
   trace record (capture/capture.h) whose name is the snake case of a
   scalar or handle member of the create info, or of a member of one of its
   structure members (extent.width -> width), assigned from it, handles
-  through LYR_H; lyr_objects.c sets the members it leaves;
+  through LYR_H; lyr_objects.c sets the members it leaves; and for each
+  state of PIPELINE_STATES, lyr_fill_cap_pipeline_<state>() that copies
+  the members the table names;
 * for each structure of PROMOTED, lyr_promote_<Vk struct>(): the structure's
   version 2 (VkBufferCopy -> VkBufferCopy2, ...) with its sType set and
   every member that both versions declare alike copied, so the layer
@@ -124,6 +126,22 @@ PROMOTED = ('VkAttachmentDescription VkAttachmentReference VkSubpassDescription 
 COPIES = ('cap_buffer:VkBufferCreateInfo cap_image:VkImageCreateInfo '
           'cap_image_view:VkImageViewCreateInfo cap_buffer_view:VkBufferViewCreateInfo '
           'cap_sampler:VkSamplerCreateInfo cap_framebuffer:VkFramebufferCreateInfo').split()
+# Pipeline states copied into struct cap_pipeline by
+# lyr_fill_cap_pipeline_<state>(): the trace members, as trace=Vulkan where
+# the names differ.
+PIPELINE_STATES = {
+    'VkPipelineRasterizationStateCreateInfo':
+        'depth_clamp_enable rasterizer_discard=rasterizerDiscardEnable polygon_mode cull_mode '
+        'front_face depth_bias_enable depth_bias_constant=depthBiasConstantFactor '
+        'depth_bias_clamp depth_bias_slope=depthBiasSlopeFactor line_width',
+    'VkPipelineMultisampleStateCreateInfo':
+        'samples=rasterizationSamples sample_shading_enable min_sample_shading '
+        'alpha_to_coverage=alphaToCoverageEnable alpha_to_one=alphaToOneEnable',
+    'VkPipelineDepthStencilStateCreateInfo':
+        'depth_test=depthTestEnable depth_write=depthWriteEnable depth_compare=depthCompareOp '
+        'depth_bounds_test=depthBoundsTestEnable stencil_test=stencilTestEnable '
+        'min_depth_bounds max_depth_bounds',
+}
 NAME_MAX = 55  # struct cap_cmd_unsupported: char name[56], NUL included
 
 
@@ -194,6 +212,23 @@ def fill_function(reg, header, record, info):
             body.append('    out->%s = %s;' % (member, 'LYR_H(in->%s)' % path if handle
                                                 else 'in->%s' % path))
     return body + ['}']
+
+
+def pipeline_state_function(reg, header, info, members):
+    """The C function name and definition of lyr_fill_cap_pipeline_<state>()
+    for PIPELINE_STATES entry `info`."""
+    state = snake(re.fullmatch(r'VkPipeline(\w+)StateCreateInfo', info).group(1))
+    name = 'lyr_fill_cap_pipeline_%s' % state
+    have = {n for n, _, _ in struct_members(reg, info)}
+    record = set(record_members(header, 'cap_pipeline'))
+    body = ['void', '%s(struct cap_pipeline *out, const %s *in)' % (name, info), '{']
+    for pair in members.split():
+        out, _, src = pair.partition('=')
+        src = src or re.sub(r'_(\w)', lambda m: m.group(1).upper(), out)
+        if out not in record or src not in have:
+            sys.exit('%s: no member %s for cap_pipeline.%s' % (info, src, out))
+        body.append('    out->%s = in->%s;' % (out, src))
+    return name, body + ['}']
 
 
 def promote_function(reg, v1):
@@ -550,6 +585,11 @@ def main():
         h.append('struct %s;' % record)
         h.append('void')
         h.append('lyr_fill_%s(struct %s *out, const %s *in);' % (record, record, info))
+    h.append('struct cap_pipeline;')
+    for info, members in PIPELINE_STATES.items():
+        h.append('void')
+        h.append('%s(struct cap_pipeline *out, const %s *in);'
+                 % (pipeline_state_function(reg, header, info, members)[0], info))
     h.append('')
     h.append('/* Version 1 structures as their version 2: sType set, pNext NULL, the')
     h.append(' * members both versions declare alike copied, any other member zero.')
@@ -624,6 +664,9 @@ def main():
         c.append('')
     for pair in COPIES:
         c.extend(fill_function(reg, header, *pair.split(':')))
+        c.append('')
+    for info, members in PIPELINE_STATES.items():
+        c.extend(pipeline_state_function(reg, header, info, members)[1])
         c.append('')
     if len(set(gen_hooks)) != len(gen_hooks):
         sys.exit('a command listed twice among the generated hooks')
