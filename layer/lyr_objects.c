@@ -4,8 +4,11 @@
  * Descriptor sets keep their current contents, updated on every write, copy
  * and template update.
  *
- * Owns: the object shadows and descriptor set contents, the vkCreate* and
- * vkDestroy* hooks of the objects a frame uses, vkUpdateDescriptorSets and
+ * Owns: the object shadows and descriptor set contents, the tracking of
+ * the objects a frame uses (the lyr_track_* functions the hooks generated
+ * by layer/lyr_vk_gen.py call, and the hand-written hooks of the commands
+ * the layer changes or that have no generated hook: vkCreateBuffer,
+ * vkCreateImage, vkDestroy*, swapchains), vkUpdateDescriptorSets and
  * templates, and the push-descriptor translation lyr_commands.c asks for.
  * Must not: record commands, write traces, or call up into lyr_commands.c,
  * lyr_capture.c or lyr_dispatch.c.
