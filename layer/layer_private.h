@@ -378,6 +378,14 @@ struct lyr_object *
 lyr_object_get(struct lyr_device *dev, enum cap_object_kind kind, uint64_t handle);
 struct lyr_dset *
 lyr_dset_get(struct lyr_device *dev, uint64_t handle);
+/* Registers under `kind` the shadow whose trace record is `rec` (`size`
+ * bytes of block `block`, the handle first), with the fields of `extra`
+ * the record does not hold (parent, layer_usage, transfer_src_ok); logs
+ * and drops it when out of memory (frames using it are then not captured).
+ * The device owns the shadow. */
+void
+lyr_object_put_rec(struct lyr_device *dev, enum cap_object_kind kind, enum cap_block_type block,
+                   const void *rec, size_t size, struct lyr_object extra);
 void
 lyr_objects_destroy_all(struct lyr_device *dev);
 

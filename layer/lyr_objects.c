@@ -86,13 +86,9 @@ object_put(struct lyr_device *dev, enum cap_object_kind kind, struct lyr_object 
     object_free(old);
 }
 
-/* Registers under `kind` the shadow whose trace record is `rec` (`size`
- * bytes of block `block`, the handle first), with the fields of `extra`
- * the record does not hold (parent, layer_usage, transfer_src_ok); logs
- * and drops it when out of memory, as object_put. */
-static void
-object_put_rec(struct lyr_device *dev, enum cap_object_kind kind, enum cap_block_type block,
-               const void *rec, size_t size, struct lyr_object extra)
+void
+lyr_object_put_rec(struct lyr_device *dev, enum cap_object_kind kind, enum cap_block_type block,
+                   const void *rec, size_t size, struct lyr_object extra)
 {
     uint64_t handle;
     memcpy(&handle, rec, sizeof(handle));
@@ -208,8 +204,8 @@ lyr_CreateBuffer(VkDevice device, const VkBufferCreateInfo *info,
     }
     struct cap_buffer b = {.handle = LYR_H(*out)};
     lyr_fill_cap_buffer(&b, info);
-    object_put_rec(dev, CAP_OBJ_BUFFER, CAP_BLOCK_BUFFER, &b, sizeof(b),
-                   (struct lyr_object){.layer_usage = mod.usage & ~info->usage});
+    lyr_object_put_rec(dev, CAP_OBJ_BUFFER, CAP_BLOCK_BUFFER, &b, sizeof(b),
+                       (struct lyr_object){.layer_usage = mod.usage & ~info->usage});
     return res;
 }
 
@@ -251,34 +247,10 @@ lyr_CreateImage(VkDevice device, const VkImageCreateInfo *info,
     }
     struct cap_image im = {.handle = LYR_H(*out)};
     lyr_fill_cap_image(&im, info);
-    object_put_rec(dev, CAP_OBJ_IMAGE, CAP_BLOCK_IMAGE, &im, sizeof(im),
-                   (struct lyr_object){.layer_usage = mod.usage & ~info->usage,
-                                       .transfer_src_ok = copyable});
+    lyr_object_put_rec(dev, CAP_OBJ_IMAGE, CAP_BLOCK_IMAGE, &im, sizeof(im),
+                       (struct lyr_object){.layer_usage = mod.usage & ~info->usage,
+                                           .transfer_src_ok = copyable});
     return res;
-}
-
-void
-lyr_track_CreateImageView(struct lyr_device *dev, const VkImageViewCreateInfo *info,
-                          VkImageView *out)
-{
-    struct cap_image_view v = {
-        .handle = LYR_H(*out),
-        .components = {info->components.r, info->components.g, info->components.b,
-                       info->components.a},
-    };
-    lyr_fill_cap_image_view(&v, info);
-    object_put_rec(dev, CAP_OBJ_IMAGE_VIEW, CAP_BLOCK_IMAGE_VIEW, &v, sizeof(v),
-                   (struct lyr_object){.parent = v.image});
-}
-
-void
-lyr_track_CreateBufferView(struct lyr_device *dev, const VkBufferViewCreateInfo *info,
-                           VkBufferView *out)
-{
-    struct cap_buffer_view v = {.handle = LYR_H(*out)};
-    lyr_fill_cap_buffer_view(&v, info);
-    object_put_rec(dev, CAP_OBJ_BUFFER_VIEW, CAP_BLOCK_BUFFER_VIEW, &v, sizeof(v),
-                   (struct lyr_object){.parent = v.buffer});
 }
 
 void
@@ -292,8 +264,8 @@ lyr_track_CreateSampler(struct lyr_device *dev, const VkSamplerCreateInfo *info,
         .reduction_mode = red ? red->reductionMode : VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE,
     };
     lyr_fill_cap_sampler(&s, info);
-    object_put_rec(dev, CAP_OBJ_SAMPLER, CAP_BLOCK_SAMPLER, &s, sizeof(s),
-                   (struct lyr_object){0});
+    lyr_object_put_rec(dev, CAP_OBJ_SAMPLER, CAP_BLOCK_SAMPLER, &s, sizeof(s),
+                       (struct lyr_object){0});
 }
 
 /* The shadow of a shader module made from `info`, under `handle` (0 for

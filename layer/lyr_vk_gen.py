@@ -46,7 +46,8 @@ from) it emits:
   structure members (extent.width -> width), assigned from it, handles
   through LYR_H; lyr_objects.c sets the members it leaves; and for each
   state of PIPELINE_STATES, lyr_fill_cap_pipeline_<state>() that copies
-  the members the table names;
+  the members the table names; the lyr_track_*() of RECORD_TRACKERS, whose
+  shadow is the filled record alone;
 * for each structure of PROMOTED, lyr_promote_<Vk struct>(): the structure's
   version 2 (VkBufferCopy -> VkBufferCopy2, ...) with its sType set and
   every member that both versions declare alike copied, so the layer
@@ -122,6 +123,11 @@ TRANSFERS = ('vkCmdCopyBuffer vkCmdCopyImage vkCmdResolveImage vkCmdCopyBufferTo
 PROMOTED = ('VkAttachmentDescription VkAttachmentReference VkSubpassDescription '
             'VkSubpassDependency VkBufferCopy VkImageCopy VkImageBlit VkImageResolve '
             'VkBufferImageCopy').split()
+# TRACKED commands whose lyr_track_*() is generated too: the trace record
+# filled from the create info is the whole shadow, with the viewed object
+# (a member of the record) as its parent.
+RECORD_TRACKERS = {'vkCreateImageView': ('cap_image_view', 'image'),
+                   'vkCreateBufferView': ('cap_buffer_view', 'buffer')}
 # Trace records filled from a create info: record:Vulkan structure.
 COPIES = ('cap_buffer:VkBufferCreateInfo cap_image:VkImageCreateInfo '
           'cap_image_view:VkImageViewCreateInfo cap_buffer_view:VkBufferViewCreateInfo '
@@ -179,11 +185,13 @@ def snake(name):
 
 
 def record_members(header, record):
-    """The member names of `struct record` in capture/capture.h's text."""
+    """[(member name, element count or None)] of `struct record` in
+    capture/capture.h's text."""
     body = re.search(r'^struct %s \{\n(.*?)^\};' % record, header, re.M | re.S)
     if not body:
         sys.exit('%s: no such structure in capture/capture.h' % record)
-    return re.findall(r'^\s+[\w ]+?\s(\w+)(?:\[\d+\])?;', body.group(1), re.M)
+    return [(name, int(n) if n else None) for name, n in
+            re.findall(r'^\s+[\w ]+?\s(\w+)(?:\[(\d+)\])?;', body.group(1), re.M)]
 
 
 def fill_function(reg, header, record, info):
@@ -191,6 +199,7 @@ def fill_function(reg, header, record, info):
     category = {t.get('name') or t.findtext('name'): t.get('category')
                 for t in reg.find('types') if api_ok(t)}
     sources = {}  # snake name -> (path in the Vulkan structure, is a handle)
+    arrays = {}   # snake name of a structure member -> [paths of its members]
 
     def offer(path, member, decl, depth):
         kind = category.get(re.sub(r'^const |\*$', '', decl).strip())
@@ -198,7 +207,9 @@ def fill_function(reg, header, record, info):
             return
         if kind == 'struct':
             if depth == 0:
+                arrays[snake(member)] = []
                 for name, sub, _ in struct_members(reg, decl):
+                    arrays[snake(member)].append(member + '.' + name)
                     offer(path + member + '.', name, sub, 1)
             return
         sources.setdefault(snake(member), (path + member, kind == 'handle'))
@@ -207,12 +218,36 @@ def fill_function(reg, header, record, info):
         offer('', member, decl, 0)
     body = ['static inline void',
             'lyr_fill_%s(struct %s *out, const %s *in)' % (record, record, info), '{']
-    for member in record_members(header, record):
-        if member in sources:
+    for member, count in record_members(header, record):
+        if count is None and member in sources:
             path, handle = sources[member]
             body.append('    out->%s = %s;' % (member, '(uint64_t)(uintptr_t)in->%s' % path
                                                 if handle else 'in->%s' % path))
+        elif count is not None and len(arrays.get(member, ())) == count:
+            # An array of the members of a structure: components[4] from
+            # VkComponentMapping's r, g, b, a.
+            for i, path in enumerate(arrays[member]):
+                body.append('    out->%s[%d] = in->%s;' % (member, i, path))
     return body + ['}']
+
+
+def record_tracker(name, command, record, parent):
+    """The C definition of lyr_track_<name>() for RECORD_TRACKERS: the trace
+    record filled from the create info and registered with the viewed
+    object `parent` (a member of the record) as the shadow's parent."""
+    _, decls, params, _ = command
+    obj = record[len('cap_'):].upper()
+    info, out = [params[i] for i in range(1, len(params))
+                 if 'VkAllocationCallbacks' not in decls[i]]
+    return ['void',
+            'lyr_track_%s(%s)' % (name[2:], ', '.join(['struct lyr_device *dev'] +
+                                                      tracked_params(command)[0])),
+            '{',
+            '    struct %s r = {.handle = (uint64_t)(uintptr_t)*%s};' % (record, out),
+            '    lyr_fill_%s(&r, %s);' % (record, info),
+            '    lyr_object_put_rec(dev, CAP_OBJ_%s, CAP_BLOCK_%s, &r, sizeof(r),' % (obj, obj),
+            '                       (struct lyr_object){.parent = r.%s});' % parent,
+            '}']
 
 
 def pipeline_state_function(reg, header, info, members):
@@ -221,7 +256,7 @@ def pipeline_state_function(reg, header, info, members):
     state = snake(re.fullmatch(r'VkPipeline(\w+)StateCreateInfo', info).group(1))
     name = 'lyr_fill_cap_pipeline_%s' % state
     have = {n for n, _, _ in struct_members(reg, info)}
-    record = set(record_members(header, 'cap_pipeline'))
+    record = {n for n, _ in record_members(header, 'cap_pipeline')}
     body = ['static inline void', '%s(struct cap_pipeline *out, const %s *in)' % (name, info),
             '{']
     for pair in members.split():
@@ -662,6 +697,9 @@ def main():
     for name in TRACKED:
         target = resolve(name)
         c.extend(tracked_hook(name, target, commands[target], success[target]))
+        c.append('')
+    for name, (record, parent) in RECORD_TRACKERS.items():
+        c.extend(record_tracker(name, commands[name], record, parent))
         c.append('')
     if len(set(gen_hooks)) != len(gen_hooks):
         sys.exit('a command listed twice among the generated hooks')

@@ -81,13 +81,18 @@ main(void)
     CHECK(rs.handle == 42 && rs.reduction_mode == 9);
     VkImageViewCreateInfo vi = {.image = (VkImage)(uintptr_t)0x1234,
                                 .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                .components = {VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_G,
+                                               VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_ONE},
                                 .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 2, 3, 4, 5}};
-    struct cap_image_view rv = {.components = {1, 2, 3, 4}};
+    struct cap_image_view rv = {.handle = 7, .reserved = 9};
     lyr_fill_cap_image_view(&rv, &vi);
     CHECK(rv.image == 0x1234 && rv.format == VK_FORMAT_R8G8B8A8_UNORM);
     CHECK(rv.aspect_mask == VK_IMAGE_ASPECT_COLOR_BIT && rv.base_mip_level == 2);
     CHECK(rv.level_count == 3 && rv.base_array_layer == 4 && rv.layer_count == 5);
-    CHECK(rv.components[0] == 1 && rv.components[3] == 4);
+    CHECK(rv.components[0] == VK_COMPONENT_SWIZZLE_B && rv.components[1] == VK_COMPONENT_SWIZZLE_G);
+    CHECK(rv.components[2] == VK_COMPONENT_SWIZZLE_R &&
+          rv.components[3] == VK_COMPONENT_SWIZZLE_ONE);
+    CHECK(rv.handle == 7 && rv.reserved == 9);
     VkImageCreateInfo ii = {.extent = {640, 480, 1}, .mipLevels = 3, .arrayLayers = 6};
     struct cap_image ri = {0};
     lyr_fill_cap_image(&ri, &ii);
