@@ -144,6 +144,11 @@ void *
 lyr_map_replace(struct lyr_map *m, uint64_t key, void *value);
 void *
 lyr_map_remove(struct lyr_map *m, uint64_t key);
+/* lyr_map_replace and lyr_map_remove with `lock` held around them. */
+void *
+lyr_map_replace_locked(struct lyr_map *m, pthread_mutex_t *lock, uint64_t key, void *value);
+void *
+lyr_map_remove_locked(struct lyr_map *m, pthread_mutex_t *lock, uint64_t key);
 
 /* ------------------------------------------------------------------------ */
 /* Dispatch                                                                   */

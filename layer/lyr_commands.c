@@ -100,10 +100,7 @@ lyr_track_AllocateCommandBuffers(struct lyr_device *dev, const VkCommandBufferAl
         c->pool = LYR_H(info->commandPool);
         c->level = info->level;
         cap_buf_init(&c->stream);
-        pthread_mutex_lock(&dev->lock);
-        struct lyr_cmdbuf *old = lyr_map_replace(&dev->cmdbufs, LYR_H(out[i]), c);
-        pthread_mutex_unlock(&dev->lock);
-        cmdbuf_free(old);
+        cmdbuf_free(lyr_map_replace_locked(&dev->cmdbufs, &dev->lock, LYR_H(out[i]), c));
     }
 }
 

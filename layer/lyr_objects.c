@@ -491,6 +491,15 @@ lyr_track_ResetDescriptorPool(struct lyr_device *dev, VkDescriptorPool pool,
     drop_pool_sets(dev, LYR_H(pool));
 }
 
+void
+lyr_track_FreeDescriptorSets(struct lyr_device *dev, VkDescriptorPool pool, uint32_t count,
+                             const VkDescriptorSet *sets)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        dset_free(lyr_map_remove_locked(&dev->dsets, &dev->lock, LYR_H(sets[i])));
+    }
+}
+
 /* Names every slot of s (s->descriptors holds layout->descriptor_total),
  * and fills immutable samplers now: writes to such bindings do not carry
  * the sampler. */
@@ -542,22 +551,8 @@ lyr_track_AllocateDescriptorSets(struct lyr_device *dev, const VkDescriptorSetAl
             continue;
         }
         dset_init_slots(s, layout);
-        pthread_mutex_lock(&dev->lock);
-        struct lyr_dset *old = lyr_map_replace(&dev->dsets, s->handle, s);
-        pthread_mutex_unlock(&dev->lock);
-        dset_free(old);
+        dset_free(lyr_map_replace_locked(&dev->dsets, &dev->lock, s->handle, s));
     }
-}
-
-void
-lyr_track_FreeDescriptorSets(struct lyr_device *dev, VkDescriptorPool pool, uint32_t count,
-                             const VkDescriptorSet *sets)
-{
-    pthread_mutex_lock(&dev->lock);
-    for (uint32_t i = 0; i < count; i++) {
-        dset_free(lyr_map_remove(&dev->dsets, LYR_H(sets[i])));
-    }
-    pthread_mutex_unlock(&dev->lock);
 }
 
 /* Index of (binding, element) in s, following Vulkan's rule that an update
