@@ -274,6 +274,20 @@ lyr_ResetCommandBuffer(VkCommandBuffer cb, VkCommandBufferResetFlags flags)
     return dev->vk.ResetCommandBuffer(cb, flags);
 }
 
+/* The hand-written hooks of this file; the commands it records and the
+ * command buffers and pools it tracks have generated hooks that call its
+ * lyr_record_* and lyr_track_* functions (layer/lyr_vk_gen.py). */
+static const struct lyr_hook command_hooks[] = {
+    LYR_HOOK(CreateQueryPool), LYR_HOOK(BeginCommandBuffer), LYR_HOOK(EndCommandBuffer),
+    LYR_HOOK(ResetCommandBuffer),
+};
+
+PFN_vkVoidFunction
+lyr_commands_hook(const char *name)
+{
+    return lyr_hook_find(command_hooks, sizeof(command_hooks) / sizeof(command_hooks[0]), name);
+}
+
 /* ---------------------------------------------------------------------- */
 /* Record helpers                                                           */
 
@@ -1183,16 +1197,4 @@ lyr_cmdbufs_destroy_all(struct lyr_device *dev)
     lyr_map_finish(&dev->cmdbufs);
     lyr_map_finish(&dev->pool_families);
     pthread_mutex_unlock(&dev->lock);
-}
-
-PFN_vkVoidFunction
-lyr_commands_hook(const char *name)
-{
-    static const struct lyr_hook hooks[] = {
-        LYR_HOOK(CreateQueryPool),
-        LYR_HOOK(BeginCommandBuffer),
-        LYR_HOOK(EndCommandBuffer),
-        LYR_HOOK(ResetCommandBuffer),
-    };
-    return lyr_hook_find(hooks, sizeof(hooks) / sizeof(hooks[0]), name);
 }

@@ -718,10 +718,9 @@ def main():
                             ('lyr_vk_gen_hook', 'gen_hooks')):
         c.extend(LOOKUP.format(function=function, table=table).split('\n'))
 
-    with open(out_h, 'w', encoding='utf-8') as f:
-        f.write('\n'.join(h) + '\n')
-    with open(out_c, 'w', encoding='utf-8') as f:
-        f.write('\n'.join(c) + '\n')
+    for path, lines in ((out_h, h), (out_c, c)):
+        with open(path, 'w', encoding='utf-8') as f:
+            f.write('\n'.join(lines) + '\n')
 
 
 if __name__ == '__main__':
