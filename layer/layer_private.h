@@ -144,6 +144,11 @@ void *
 lyr_map_replace(struct lyr_map *m, uint64_t key, void *value);
 void *
 lyr_map_remove(struct lyr_map *m, uint64_t key);
+/* lyr_map_replace and lyr_map_remove with `lock` held around them. */
+void *
+lyr_map_replace_locked(struct lyr_map *m, pthread_mutex_t *lock, uint64_t key, void *value);
+void *
+lyr_map_remove_locked(struct lyr_map *m, pthread_mutex_t *lock, uint64_t key);
 
 /* ------------------------------------------------------------------------ */
 /* Dispatch                                                                   */
@@ -238,8 +243,8 @@ struct lyr_update_template {
     uint64_t handle;
     VkDescriptorUpdateTemplateType type; /* set updates or push descriptors */
     VkPipelineBindPoint bind_point;      /* push descriptors */
-    VkDescriptorUpdateTemplateEntry *entries;
     uint32_t entry_count;
+    VkDescriptorUpdateTemplateEntry entries[]; /* entry_count; one allocation with the struct */
 };
 
 enum lyr_cmdbuf_state {
@@ -378,6 +383,14 @@ struct lyr_object *
 lyr_object_get(struct lyr_device *dev, enum cap_object_kind kind, uint64_t handle);
 struct lyr_dset *
 lyr_dset_get(struct lyr_device *dev, uint64_t handle);
+/* Registers under `kind` the shadow whose trace record is `rec` (`size`
+ * bytes of block `block`, the handle first), with the fields of `extra`
+ * the record does not hold (parent, layer_usage, transfer_src_ok); logs
+ * and drops it when out of memory (frames using it are then not captured).
+ * The device owns the shadow. */
+void
+lyr_object_put_rec(struct lyr_device *dev, enum cap_object_kind kind, enum cap_block_type block,
+                   const void *rec, size_t size, struct lyr_object extra);
 void
 lyr_objects_destroy_all(struct lyr_device *dev);
 

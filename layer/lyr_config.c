@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,6 +183,56 @@ parse_log_level(const char *v)
     return -1;
 }
 
+/* The keys that take one number in a range: where the number goes, and
+ * what a message about a bad value says it should be. */
+enum number_kind {
+    NUMBER_INT,
+    NUMBER_U32,
+    NUMBER_MB, /* megabytes, kept as a uint64_t count of bytes */
+};
+static const struct number_key {
+    const char *key;
+    unsigned long long min, max;
+    const char *expect; /* "" or " (what is expected)" */
+    size_t offset;      /* of the field in struct lyr_config */
+    enum number_kind kind;
+} number_keys[] = {
+    {"stats", 0, 1, " (0 or 1)", offsetof(struct lyr_config, stats), NUMBER_INT},
+    {"stats_interval", 1, 1000000, " (a frame count, 1 or more)",
+     offsetof(struct lyr_config, stats_interval), NUMBER_U32},
+    {"stats_threads", 1, 64, " (1 to 64)", offsetof(struct lyr_config, stats_threads),
+     NUMBER_U32},
+    {"stats_max_mb", 1, 1ull << 20, "", offsetof(struct lyr_config, stats_max_bytes), NUMBER_MB},
+    {"stats_timeout_s", 1, 86400, " (1 to 86400 seconds)",
+     offsetof(struct lyr_config, stats_timeout_s), NUMBER_U32},
+};
+
+/* Applies `key` when number_keys has it (noting a bad value); returns
+ * whether it had. */
+static int
+apply_number(struct lyr_config *cfg, const char *key, const char *value, const char *where,
+             struct notes *n)
+{
+    for (size_t i = 0; i < sizeof(number_keys) / sizeof(number_keys[0]); i++) {
+        const struct number_key *k = &number_keys[i];
+        unsigned long long v;
+        if (strcmp(key, k->key) != 0) {
+            continue;
+        }
+        if (!parse_uint(value, k->min, k->max, &v)) {
+            note(n, "%s: bad %s \"%s\"%s; ignored", where, key, value, k->expect);
+        } else if (k->kind == NUMBER_INT) {
+            *(int *)(void *)((char *)cfg + k->offset) = (int)v;
+        } else if (k->kind == NUMBER_U32) {
+            *(uint32_t *)(void *)((char *)cfg + k->offset) = (uint32_t)v;
+        } else {
+            *(uint64_t *)(void *)((char *)cfg + k->offset) = v << 20;
+        }
+        return 1;
+    }
+    return 0;
+}
+
 /* Applies one key; `origin` names where it came from for messages. */
 static void
 apply(struct lyr_config *cfg, const char *key, const char *value, const char *origin,
@@ -190,7 +241,9 @@ apply(struct lyr_config *cfg, const char *key, const char *value, const char *or
     char where[160];
     snprintf(where, sizeof(where), "%s", origin);
 
-    if (strcmp(key, "capture") == 0) {
+    if (apply_number(cfg, key, value, where, n)) {
+        return;
+    } else if (strcmp(key, "capture") == 0) {
         struct lyr_range r[LYR_MAX_RANGES];
         uint32_t count;
         if (lyr_config_parse_ranges(value, r, LYR_MAX_RANGES, &count) != 0) {
@@ -251,21 +304,6 @@ apply(struct lyr_config *cfg, const char *key, const char *value, const char *or
             return;
         }
         cfg->max_snapshot_bytes = v << 20;
-    } else if (strcmp(key, "stats") == 0) {
-        unsigned long long v;
-        if (!parse_uint(value, 0, 1, &v)) {
-            note(n, "%s: bad stats \"%s\" (0 or 1); ignored", where, value);
-            return;
-        }
-        cfg->stats = (int)v;
-    } else if (strcmp(key, "stats_interval") == 0) {
-        unsigned long long v;
-        if (!parse_uint(value, 1, 1000000, &v)) {
-            note(n, "%s: bad stats_interval \"%s\" (a frame count, 1 or more); ignored", where,
-                 value);
-            return;
-        }
-        cfg->stats_interval = (uint32_t)v;
     } else if (strcmp(key, "stats_modes") == 0) {
         if (lyr_config_parse_units(value, &cfg->stats_units) != 0) {
             char have[256] = "";
@@ -284,28 +322,6 @@ apply(struct lyr_config *cfg, const char *key, const char *value, const char *or
             return;
         }
         cfg->stats_msaa = (uint32_t)v;
-    } else if (strcmp(key, "stats_threads") == 0) {
-        unsigned long long v;
-        if (!parse_uint(value, 1, 64, &v)) {
-            note(n, "%s: bad stats_threads \"%s\" (1 to 64); ignored", where, value);
-            return;
-        }
-        cfg->stats_threads = (uint32_t)v;
-    } else if (strcmp(key, "stats_max_mb") == 0) {
-        unsigned long long v;
-        if (!parse_uint(value, 1, 1ull << 20, &v)) {
-            note(n, "%s: bad stats_max_mb \"%s\"; ignored", where, value);
-            return;
-        }
-        cfg->stats_max_bytes = v << 20;
-    } else if (strcmp(key, "stats_timeout_s") == 0) {
-        unsigned long long v;
-        if (!parse_uint(value, 1, 86400, &v)) {
-            note(n, "%s: bad stats_timeout_s \"%s\" (1 to 86400 seconds); ignored", where,
-                 value);
-            return;
-        }
-        cfg->stats_timeout_s = (uint32_t)v;
     } else if (strcmp(key, "stats_simulator") == 0) {
         if (!*value || strlen(value) >= sizeof(cfg->stats_simulator)) {
             note(n, "%s: bad stats_simulator \"%.64s\" (a path to overshade); ignored", where,

@@ -472,7 +472,7 @@ device_hook(const char *name)
     /* Hooks generated from the registry: one-word dynamic state and the
      * transfer commands of both versions (recorded by lyr_commands.c). */
     if (!fn) {
-        fn = lyr_cmd_gen_hook(name);
+        fn = lyr_vk_gen_hook(name);
     }
     if (!fn) {
         fn = lyr_capture_hook(name);

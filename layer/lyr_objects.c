@@ -4,8 +4,11 @@
  * Descriptor sets keep their current contents, updated on every write, copy
  * and template update.
  *
- * Owns: the object shadows and descriptor set contents, the vkCreate* and
- * vkDestroy* hooks of the objects a frame uses, vkUpdateDescriptorSets and
+ * Owns: the object shadows and descriptor set contents, the tracking of
+ * the objects a frame uses (the lyr_track_* functions the hooks generated
+ * by layer/lyr_vk_gen.py call, and the hand-written hooks of the commands
+ * the layer changes or that have no generated hook: vkCreateBuffer,
+ * vkCreateImage, vkDestroy*, swapchains), vkUpdateDescriptorSets and
  * templates, and the push-descriptor translation lyr_commands.c asks for.
  * Must not: record commands, write traces, or call up into lyr_commands.c,
  * lyr_capture.c or lyr_dispatch.c.
@@ -81,6 +84,22 @@ object_put(struct lyr_device *dev, enum cap_object_kind kind, struct lyr_object 
         return;
     }
     object_free(old);
+}
+
+void
+lyr_object_put_rec(struct lyr_device *dev, enum cap_object_kind kind, enum cap_block_type block,
+                   const void *rec, size_t size, struct lyr_object extra)
+{
+    uint64_t handle;
+    memcpy(&handle, rec, sizeof(handle));
+    struct lyr_object *o = object_new(block, handle);
+    if (o) {
+        cap_buf_append(&o->rec, rec, size);
+        o->parent = extra.parent;
+        o->layer_usage = extra.layer_usage;
+        o->transfer_src_ok = extra.transfer_src_ok;
+    }
+    object_put(dev, kind, o);
 }
 
 /* Makes o hold references on the live objects `handles` name (kinds[i]
@@ -183,18 +202,10 @@ lyr_CreateBuffer(VkDevice device, const VkBufferCreateInfo *info,
     if (res != VK_SUCCESS) {
         return res;
     }
-    struct lyr_object *o = object_new(CAP_BLOCK_BUFFER, LYR_H(*out));
-    if (o) {
-        struct cap_buffer b = {
-            .handle = LYR_H(*out),
-            .size = info->size,
-            .usage = info->usage,
-            .flags = info->flags,
-        };
-        cap_buf_append(&o->rec, &b, sizeof(b));
-        o->layer_usage = mod.usage & ~info->usage;
-    }
-    object_put(dev, CAP_OBJ_BUFFER, o);
+    struct cap_buffer b = {.handle = LYR_H(*out)};
+    lyr_fill_cap_buffer(&b, info);
+    lyr_object_put_rec(dev, CAP_OBJ_BUFFER, CAP_BLOCK_BUFFER, &b, sizeof(b),
+                       (struct lyr_object){.layer_usage = mod.usage & ~info->usage});
     return res;
 }
 
@@ -234,124 +245,27 @@ lyr_CreateImage(VkDevice device, const VkImageCreateInfo *info,
     if (res != VK_SUCCESS) {
         return res;
     }
-    struct lyr_object *o = object_new(CAP_BLOCK_IMAGE, LYR_H(*out));
-    if (o) {
-        struct cap_image im = {
-            .handle = LYR_H(*out),
-            .flags = info->flags,
-            .image_type = info->imageType,
-            .format = info->format,
-            .width = info->extent.width,
-            .height = info->extent.height,
-            .depth = info->extent.depth,
-            .mip_levels = info->mipLevels,
-            .array_layers = info->arrayLayers,
-            .samples = info->samples,
-            .tiling = info->tiling,
-            .usage = info->usage,
-        };
-        cap_buf_append(&o->rec, &im, sizeof(im));
-        o->layer_usage = mod.usage & ~info->usage;
-        o->transfer_src_ok = copyable;
-    }
-    object_put(dev, CAP_OBJ_IMAGE, o);
+    struct cap_image im = {.handle = LYR_H(*out)};
+    lyr_fill_cap_image(&im, info);
+    lyr_object_put_rec(dev, CAP_OBJ_IMAGE, CAP_BLOCK_IMAGE, &im, sizeof(im),
+                       (struct lyr_object){.layer_usage = mod.usage & ~info->usage,
+                                           .transfer_src_ok = copyable});
     return res;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_CreateImageView(VkDevice device, const VkImageViewCreateInfo *info,
-                    const VkAllocationCallbacks *alloc, VkImageView *out)
+void
+lyr_track_CreateSampler(struct lyr_device *dev, const VkSamplerCreateInfo *info,
+                        VkSampler *out)
 {
-    struct lyr_device *dev = DEV(device);
-    VkResult res = dev->vk.CreateImageView(device, info, alloc, out);
-    if (res != VK_SUCCESS) {
-        return res;
-    }
-    struct lyr_object *o = object_new(CAP_BLOCK_IMAGE_VIEW, LYR_H(*out));
-    if (o) {
-        struct cap_image_view v = {
-            .handle = LYR_H(*out),
-            .image = LYR_H(info->image),
-            .view_type = info->viewType,
-            .format = info->format,
-            .components = {info->components.r, info->components.g, info->components.b,
-                           info->components.a},
-            .aspect_mask = info->subresourceRange.aspectMask,
-            .base_mip_level = info->subresourceRange.baseMipLevel,
-            .level_count = info->subresourceRange.levelCount,
-            .base_array_layer = info->subresourceRange.baseArrayLayer,
-            .layer_count = info->subresourceRange.layerCount,
-        };
-        cap_buf_append(&o->rec, &v, sizeof(v));
-        o->parent = LYR_H(info->image);
-    }
-    object_put(dev, CAP_OBJ_IMAGE_VIEW, o);
-    return res;
-}
-
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_CreateBufferView(VkDevice device, const VkBufferViewCreateInfo *info,
-                     const VkAllocationCallbacks *alloc, VkBufferView *out)
-{
-    struct lyr_device *dev = DEV(device);
-    VkResult res = dev->vk.CreateBufferView(device, info, alloc, out);
-    if (res != VK_SUCCESS) {
-        return res;
-    }
-    struct lyr_object *o = object_new(CAP_BLOCK_BUFFER_VIEW, LYR_H(*out));
-    if (o) {
-        struct cap_buffer_view v = {
-            .handle = LYR_H(*out),
-            .buffer = LYR_H(info->buffer),
-            .offset = info->offset,
-            .range = info->range,
-            .format = info->format,
-        };
-        cap_buf_append(&o->rec, &v, sizeof(v));
-        o->parent = LYR_H(info->buffer);
-    }
-    object_put(dev, CAP_OBJ_BUFFER_VIEW, o);
-    return res;
-}
-
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_CreateSampler(VkDevice device, const VkSamplerCreateInfo *info,
-                  const VkAllocationCallbacks *alloc, VkSampler *out)
-{
-    struct lyr_device *dev = DEV(device);
-    VkResult res = dev->vk.CreateSampler(device, info, alloc, out);
-    if (res != VK_SUCCESS) {
-        return res;
-    }
     const VkSamplerReductionModeCreateInfo *red =
         find_next(info->pNext, VK_STRUCTURE_TYPE_SAMPLER_REDUCTION_MODE_CREATE_INFO);
-    struct lyr_object *o = object_new(CAP_BLOCK_SAMPLER, LYR_H(*out));
-    if (o) {
-        struct cap_sampler s = {
-            .handle = LYR_H(*out),
-            .flags = info->flags,
-            .mag_filter = info->magFilter,
-            .min_filter = info->minFilter,
-            .mipmap_mode = info->mipmapMode,
-            .address_mode_u = info->addressModeU,
-            .address_mode_v = info->addressModeV,
-            .address_mode_w = info->addressModeW,
-            .mip_lod_bias = info->mipLodBias,
-            .anisotropy_enable = info->anisotropyEnable,
-            .max_anisotropy = info->maxAnisotropy,
-            .compare_enable = info->compareEnable,
-            .compare_op = info->compareOp,
-            .min_lod = info->minLod,
-            .max_lod = info->maxLod,
-            .border_color = info->borderColor,
-            .unnormalized_coordinates = info->unnormalizedCoordinates,
-            .reduction_mode =
-                red ? red->reductionMode : VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE,
-        };
-        cap_buf_append(&o->rec, &s, sizeof(s));
-    }
-    object_put(dev, CAP_OBJ_SAMPLER, o);
-    return res;
+    struct cap_sampler s = {
+        .handle = LYR_H(*out),
+        .reduction_mode = red ? red->reductionMode : VK_SAMPLER_REDUCTION_MODE_WEIGHTED_AVERAGE,
+    };
+    lyr_fill_cap_sampler(&s, info);
+    lyr_object_put_rec(dev, CAP_OBJ_SAMPLER, CAP_BLOCK_SAMPLER, &s, sizeof(s),
+                       (struct lyr_object){0});
 }
 
 /* The shadow of a shader module made from `info`, under `handle` (0 for
@@ -377,17 +291,11 @@ module_new(const VkShaderModuleCreateInfo *info, uint64_t handle)
     return o;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_CreateShaderModule(VkDevice device, const VkShaderModuleCreateInfo *info,
-                       const VkAllocationCallbacks *alloc, VkShaderModule *out)
+void
+lyr_track_CreateShaderModule(struct lyr_device *dev, const VkShaderModuleCreateInfo *info,
+                             VkShaderModule *out)
 {
-    struct lyr_device *dev = DEV(device);
-    VkResult res = dev->vk.CreateShaderModule(device, info, alloc, out);
-    if (res != VK_SUCCESS) {
-        return res;
-    }
     object_put(dev, CAP_OBJ_SHADER_MODULE, module_new(info, LYR_H(*out)));
-    return res;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -409,15 +317,11 @@ binding_has_immutable(const VkDescriptorSetLayoutBinding *b)
            (t == VK_DESCRIPTOR_TYPE_SAMPLER || t == VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_CreateDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreateInfo *info,
-                              const VkAllocationCallbacks *alloc, VkDescriptorSetLayout *out)
+void
+lyr_track_CreateDescriptorSetLayout(struct lyr_device *dev,
+                                    const VkDescriptorSetLayoutCreateInfo *info,
+                                    VkDescriptorSetLayout *out)
 {
-    struct lyr_device *dev = DEV(device);
-    VkResult res = dev->vk.CreateDescriptorSetLayout(device, info, alloc, out);
-    if (res != VK_SUCCESS) {
-        return res;
-    }
     const VkDescriptorSetLayoutBindingFlagsCreateInfo *bf = find_next(
         info->pNext, VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_BINDING_FLAGS_CREATE_INFO);
     uint32_t n = info->bindingCount;
@@ -478,14 +382,13 @@ lyr_CreateDescriptorSetLayout(VkDevice device, const VkDescriptorSetLayoutCreate
     free(bindings);
     free(samplers);
     object_put(dev, CAP_OBJ_DSET_LAYOUT, o);
-    return res;
+    return;
 
 oom:
     free(bindings);
     free(samplers);
     object_free(o);
     LYR_ERROR("out of memory tracking a descriptor set layout");
-    return res;
 }
 
 static VKAPI_ATTR void VKAPI_CALL
@@ -504,15 +407,10 @@ lyr_DestroyDescriptorSetLayout(VkDevice device, VkDescriptorSetLayout layout,
     dev->vk.DestroyDescriptorSetLayout(device, layout, alloc);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *info,
-                         const VkAllocationCallbacks *alloc, VkPipelineLayout *out)
+void
+lyr_track_CreatePipelineLayout(struct lyr_device *dev, const VkPipelineLayoutCreateInfo *info,
+                               VkPipelineLayout *out)
 {
-    struct lyr_device *dev = DEV(device);
-    VkResult res = dev->vk.CreatePipelineLayout(device, info, alloc, out);
-    if (res != VK_SUCCESS) {
-        return res;
-    }
     struct lyr_object *o = object_new(CAP_BLOCK_PIPELINE_LAYOUT, LYR_H(*out));
     uint64_t *sets = calloc(info->setLayoutCount + 1, sizeof(*sets));
     struct cap_push_range *ranges = calloc(info->pushConstantRangeCount + 1, sizeof(*ranges));
@@ -521,7 +419,7 @@ lyr_CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *info
         free(ranges);
         object_free(o);
         LYR_ERROR("out of memory tracking a pipeline layout");
-        return res;
+        return;
     }
     for (uint32_t i = 0; i < info->setLayoutCount; i++) {
         sets[i] = LYR_H(info->pSetLayouts[i]);
@@ -549,7 +447,6 @@ lyr_CreatePipelineLayout(VkDevice device, const VkPipelineLayoutCreateInfo *info
     free(sets);
     free(ranges);
     object_put(dev, CAP_OBJ_PIPELINE_LAYOUT, o);
-    return res;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -579,24 +476,28 @@ drop_pool_sets(struct lyr_device *dev, uint64_t pool)
     pthread_mutex_unlock(&dev->lock);
 }
 
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyDescriptorPool(VkDevice device, VkDescriptorPool pool,
-                          const VkAllocationCallbacks *alloc)
+void
+lyr_track_DestroyDescriptorPool(struct lyr_device *dev, VkDescriptorPool pool)
 {
-    struct lyr_device *dev = DEV(device);
     if (pool) {
         drop_pool_sets(dev, LYR_H(pool));
     }
-    dev->vk.DestroyDescriptorPool(device, pool, alloc);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_ResetDescriptorPool(VkDevice device, VkDescriptorPool pool,
-                        VkDescriptorPoolResetFlags flags)
+void
+lyr_track_ResetDescriptorPool(struct lyr_device *dev, VkDescriptorPool pool,
+                              VkDescriptorPoolResetFlags flags)
 {
-    struct lyr_device *dev = DEV(device);
     drop_pool_sets(dev, LYR_H(pool));
-    return dev->vk.ResetDescriptorPool(device, pool, flags);
+}
+
+void
+lyr_track_FreeDescriptorSets(struct lyr_device *dev, VkDescriptorPool pool, uint32_t count,
+                             const VkDescriptorSet *sets)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        dset_free(lyr_map_remove_locked(&dev->dsets, &dev->lock, LYR_H(sets[i])));
+    }
 }
 
 /* Names every slot of s (s->descriptors holds layout->descriptor_total),
@@ -625,15 +526,10 @@ dset_init_slots(struct lyr_dset *s, const struct lyr_object *layout)
     }
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_AllocateDescriptorSets(VkDevice device, const VkDescriptorSetAllocateInfo *info,
-                           VkDescriptorSet *sets)
+void
+lyr_track_AllocateDescriptorSets(struct lyr_device *dev, const VkDescriptorSetAllocateInfo *info,
+                                 VkDescriptorSet *sets)
 {
-    struct lyr_device *dev = DEV(device);
-    VkResult res = dev->vk.AllocateDescriptorSets(device, info, sets);
-    if (res != VK_SUCCESS) {
-        return res;
-    }
     for (uint32_t i = 0; i < info->descriptorSetCount; i++) {
         struct lyr_object *layout =
             lyr_object_get(dev, CAP_OBJ_DSET_LAYOUT, LYR_H(info->pSetLayouts[i]));
@@ -655,25 +551,8 @@ lyr_AllocateDescriptorSets(VkDevice device, const VkDescriptorSetAllocateInfo *i
             continue;
         }
         dset_init_slots(s, layout);
-        pthread_mutex_lock(&dev->lock);
-        struct lyr_dset *old = lyr_map_replace(&dev->dsets, s->handle, s);
-        pthread_mutex_unlock(&dev->lock);
-        dset_free(old);
+        dset_free(lyr_map_replace_locked(&dev->dsets, &dev->lock, s->handle, s));
     }
-    return res;
-}
-
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_FreeDescriptorSets(VkDevice device, VkDescriptorPool pool, uint32_t count,
-                       const VkDescriptorSet *sets)
-{
-    struct lyr_device *dev = DEV(device);
-    pthread_mutex_lock(&dev->lock);
-    for (uint32_t i = 0; i < count; i++) {
-        dset_free(lyr_map_remove(&dev->dsets, LYR_H(sets[i])));
-    }
-    pthread_mutex_unlock(&dev->lock);
-    return dev->vk.FreeDescriptorSets(device, pool, count, sets);
 }
 
 /* Index of (binding, element) in s, following Vulkan's rule that an update
@@ -830,89 +709,38 @@ lyr_UpdateDescriptorSets(VkDevice device, uint32_t write_count,
     dev->vk.UpdateDescriptorSets(device, write_count, writes, copy_count, copies);
 }
 
-static VkResult
-create_template(struct lyr_device *dev, VkDevice device,
-                const VkDescriptorUpdateTemplateCreateInfo *info,
-                const VkAllocationCallbacks *alloc, VkDescriptorUpdateTemplate *out,
-                PFN_vkCreateDescriptorUpdateTemplate next)
+void
+lyr_track_CreateDescriptorUpdateTemplate(struct lyr_device *dev,
+                                         const VkDescriptorUpdateTemplateCreateInfo *info,
+                                         VkDescriptorUpdateTemplate *out)
 {
-    VkResult res = next(device, info, alloc, out);
-    if (res != VK_SUCCESS) {
-        return res;
-    }
-    struct lyr_update_template *t = calloc(1, sizeof(*t));
-    if (t) {
-        t->entries = calloc(info->descriptorUpdateEntryCount + 1, sizeof(*t->entries));
-    }
-    if (!t || !t->entries) {
-        free(t);
+    uint32_t n = info->descriptorUpdateEntryCount;
+    _Static_assert(SIZE_MAX / sizeof(VkDescriptorUpdateTemplateEntry) > (uint64_t)UINT32_MAX + 1,
+                   "a template's size cannot overflow");
+    struct lyr_update_template *t = calloc(1, sizeof(*t) + (size_t)n * sizeof(t->entries[0]));
+    if (!t) {
         LYR_ERROR("out of memory tracking a descriptor update template");
-        return res;
+        return;
     }
-    memcpy(t->entries, info->pDescriptorUpdateEntries,
-           info->descriptorUpdateEntryCount * sizeof(*t->entries));
-    t->entry_count = info->descriptorUpdateEntryCount;
+    memcpy(t->entries, info->pDescriptorUpdateEntries, (size_t)n * sizeof(t->entries[0]));
+    t->entry_count = n;
     t->handle = LYR_H(*out);
     t->type = info->templateType;
     t->bind_point = info->pipelineBindPoint;
     pthread_mutex_lock(&dev->lock);
     if (lyr_map_put(&dev->templates, t->handle, t) != 0) {
-        free(t->entries);
         free(t);
     }
     pthread_mutex_unlock(&dev->lock);
-    return res;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_CreateDescriptorUpdateTemplate(VkDevice device,
-                                   const VkDescriptorUpdateTemplateCreateInfo *info,
-                                   const VkAllocationCallbacks *alloc,
-                                   VkDescriptorUpdateTemplate *out)
-{
-    struct lyr_device *dev = DEV(device);
-    return create_template(dev, device, info, alloc, out, dev->vk.CreateDescriptorUpdateTemplate);
-}
-
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_CreateDescriptorUpdateTemplateKHR(VkDevice device,
-                                      const VkDescriptorUpdateTemplateCreateInfo *info,
-                                      const VkAllocationCallbacks *alloc,
-                                      VkDescriptorUpdateTemplate *out)
-{
-    struct lyr_device *dev = DEV(device);
-    return create_template(dev, device, info, alloc, out,
-                           dev->vk.CreateDescriptorUpdateTemplateKHR);
-}
-
-static void
-drop_template(struct lyr_device *dev, VkDescriptorUpdateTemplate tmpl)
+void
+lyr_track_DestroyDescriptorUpdateTemplate(struct lyr_device *dev, VkDescriptorUpdateTemplate tmpl)
 {
     pthread_mutex_lock(&dev->lock);
     struct lyr_update_template *t = lyr_map_remove(&dev->templates, LYR_H(tmpl));
     pthread_mutex_unlock(&dev->lock);
-    if (t) {
-        free(t->entries);
-        free(t);
-    }
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyDescriptorUpdateTemplate(VkDevice device, VkDescriptorUpdateTemplate tmpl,
-                                    const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    drop_template(dev, tmpl);
-    dev->vk.DestroyDescriptorUpdateTemplate(device, tmpl, alloc);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_DestroyDescriptorUpdateTemplateKHR(VkDevice device, VkDescriptorUpdateTemplate tmpl,
-                                       const VkAllocationCallbacks *alloc)
-{
-    struct lyr_device *dev = DEV(device);
-    drop_template(dev, tmpl);
-    dev->vk.DestroyDescriptorUpdateTemplateKHR(device, tmpl, alloc);
+    free(t);
 }
 
 /* Writes what template `t` takes from `data` into set `s` of layout
@@ -937,9 +765,9 @@ template_write(struct lyr_dset *s, const struct lyr_object *layout,
     }
 }
 
-static void
-apply_template(struct lyr_device *dev, VkDescriptorSet set, VkDescriptorUpdateTemplate tmpl,
-               const void *data)
+void
+lyr_track_UpdateDescriptorSetWithTemplate(struct lyr_device *dev, VkDescriptorSet set,
+                                          VkDescriptorUpdateTemplate tmpl, const void *data)
 {
     pthread_mutex_lock(&dev->lock);
     struct lyr_dset *s = lyr_map_get(&dev->dsets, LYR_H(set));
@@ -948,24 +776,6 @@ apply_template(struct lyr_device *dev, VkDescriptorSet set, VkDescriptorUpdateTe
         template_write(s, s->layout, t, data, NULL);
     }
     pthread_mutex_unlock(&dev->lock);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_UpdateDescriptorSetWithTemplate(VkDevice device, VkDescriptorSet set,
-                                    VkDescriptorUpdateTemplate tmpl, const void *data)
-{
-    struct lyr_device *dev = DEV(device);
-    apply_template(dev, set, tmpl, data);
-    dev->vk.UpdateDescriptorSetWithTemplate(device, set, tmpl, data);
-}
-
-static VKAPI_ATTR void VKAPI_CALL
-lyr_UpdateDescriptorSetWithTemplateKHR(VkDevice device, VkDescriptorSet set,
-                                       VkDescriptorUpdateTemplate tmpl, const void *data)
-{
-    struct lyr_device *dev = DEV(device);
-    apply_template(dev, set, tmpl, data);
-    dev->vk.UpdateDescriptorSetWithTemplateKHR(device, set, tmpl, data);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1269,60 +1079,30 @@ rp2_from_v1_init(struct rp2_from_v1 *c, const VkRenderPassCreateInfo *in)
     return 0;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_CreateRenderPass(VkDevice device, const VkRenderPassCreateInfo *info,
-                     const VkAllocationCallbacks *alloc, VkRenderPass *out)
+void
+lyr_track_CreateRenderPass(struct lyr_device *dev, const VkRenderPassCreateInfo *info,
+                           VkRenderPass *out)
 {
-    struct lyr_device *dev = DEV(device);
-    VkResult res = dev->vk.CreateRenderPass(device, info, alloc, out);
-    if (res != VK_SUCCESS) {
-        return res;
-    }
     struct rp2_from_v1 c;
     if (rp2_from_v1_init(&c, info)) {
         LYR_ERROR("out of memory tracking a render pass");
-        return res;
+        return;
     }
     record_render_pass(dev, LYR_H(*out), &c.info);
     rp2_from_v1_finish(&c);
-    return res;
 }
 
-static VkResult
-create_render_pass2(VkDevice device, const VkRenderPassCreateInfo2 *info,
-                    const VkAllocationCallbacks *alloc, VkRenderPass *out,
-                    PFN_vkCreateRenderPass2 next)
+void
+lyr_track_CreateRenderPass2(struct lyr_device *dev, const VkRenderPassCreateInfo2 *info,
+                            VkRenderPass *out)
 {
-    VkResult res = next(device, info, alloc, out);
-    if (res == VK_SUCCESS) {
-        record_render_pass(DEV(device), LYR_H(*out), info);
-    }
-    return res;
+    record_render_pass(dev, LYR_H(*out), info);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_CreateRenderPass2(VkDevice device, const VkRenderPassCreateInfo2 *info,
-                      const VkAllocationCallbacks *alloc, VkRenderPass *out)
+void
+lyr_track_CreateFramebuffer(struct lyr_device *dev, const VkFramebufferCreateInfo *info,
+                            VkFramebuffer *out)
 {
-    return create_render_pass2(device, info, alloc, out, DEV(device)->vk.CreateRenderPass2);
-}
-
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_CreateRenderPass2KHR(VkDevice device, const VkRenderPassCreateInfo2 *info,
-                         const VkAllocationCallbacks *alloc, VkRenderPass *out)
-{
-    return create_render_pass2(device, info, alloc, out, DEV(device)->vk.CreateRenderPass2KHR);
-}
-
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_CreateFramebuffer(VkDevice device, const VkFramebufferCreateInfo *info,
-                      const VkAllocationCallbacks *alloc, VkFramebuffer *out)
-{
-    struct lyr_device *dev = DEV(device);
-    VkResult res = dev->vk.CreateFramebuffer(device, info, alloc, out);
-    if (res != VK_SUCCESS) {
-        return res;
-    }
     int imageless = (info->flags & VK_FRAMEBUFFER_CREATE_IMAGELESS_BIT) != 0;
     uint32_t n = imageless ? 0 : info->attachmentCount;
     uint64_t *views = calloc(n + 1, sizeof(*views));
@@ -1331,19 +1111,13 @@ lyr_CreateFramebuffer(VkDevice device, const VkFramebufferCreateInfo *info,
         free(views);
         object_free(o);
         LYR_ERROR("out of memory tracking a framebuffer");
-        return res;
+        return;
     }
     for (uint32_t i = 0; i < n; i++) {
         views[i] = LYR_H(info->pAttachments[i]);
     }
-    struct cap_framebuffer head = {
-        .handle = LYR_H(*out),
-        .render_pass = LYR_H(info->renderPass),
-        .width = info->width,
-        .height = info->height,
-        .layers = info->layers,
-        .flags = info->flags,
-    };
+    struct cap_framebuffer head = {.handle = LYR_H(*out)};
+    lyr_fill_cap_framebuffer(&head, info);
     size_t rec = cap_rec_begin(&o->rec, &head, sizeof(head));
     cap_rec_array(&o->rec, rec, offsetof(struct cap_framebuffer, attachments), views, n,
                   sizeof(*views));
@@ -1354,7 +1128,6 @@ lyr_CreateFramebuffer(VkDevice device, const VkFramebufferCreateInfo *info,
         o->rec.failed = 1;
     }
     object_put(dev, CAP_OBJ_FRAMEBUFFER, o);
-    return res;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -1633,16 +1406,7 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
     if (pr && info->pRasterizationState) {
         const VkPipelineRasterizationStateCreateInfo *r = info->pRasterizationState;
         p.has |= CAP_PIPELINE_HAS_RASTERIZATION;
-        p.depth_clamp_enable = r->depthClampEnable;
-        p.rasterizer_discard = r->rasterizerDiscardEnable;
-        p.polygon_mode = r->polygonMode;
-        p.cull_mode = r->cullMode;
-        p.front_face = r->frontFace;
-        p.depth_bias_enable = r->depthBiasEnable;
-        p.depth_bias_constant = r->depthBiasConstantFactor;
-        p.depth_bias_clamp = r->depthBiasClamp;
-        p.depth_bias_slope = r->depthBiasSlopeFactor;
-        p.line_width = r->lineWidth;
+        lyr_fill_cap_pipeline_rasterization(&p, r);
         p.depth_clip_enable = !r->depthClampEnable;
         const VkPipelineRasterizationDepthClipStateCreateInfoEXT *clip = find_next(
             r->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_DEPTH_CLIP_STATE_CREATE_INFO_EXT);
@@ -1680,23 +1444,13 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
         if ((fs || fo) && info->pMultisampleState) {
             const VkPipelineMultisampleStateCreateInfo *m = info->pMultisampleState;
             p.has |= CAP_PIPELINE_HAS_MULTISAMPLE;
-            p.samples = m->rasterizationSamples;
-            p.sample_shading_enable = m->sampleShadingEnable;
-            p.min_sample_shading = m->minSampleShading;
+            lyr_fill_cap_pipeline_multisample(&p, m);
             p.sample_mask = m->pSampleMask ? m->pSampleMask[0] : UINT32_MAX;
-            p.alpha_to_coverage = m->alphaToCoverageEnable;
-            p.alpha_to_one = m->alphaToOneEnable;
         }
         if (fs && info->pDepthStencilState) {
             const VkPipelineDepthStencilStateCreateInfo *d = info->pDepthStencilState;
             p.has |= CAP_PIPELINE_HAS_DEPTH_STENCIL;
-            p.depth_test = d->depthTestEnable;
-            p.depth_write = d->depthWriteEnable;
-            p.depth_compare = d->depthCompareOp;
-            p.depth_bounds_test = d->depthBoundsTestEnable;
-            p.stencil_test = d->stencilTestEnable;
-            p.min_depth_bounds = d->minDepthBounds;
-            p.max_depth_bounds = d->maxDepthBounds;
+            lyr_fill_cap_pipeline_depth_stencil(&p, d);
             p.front = stencil_of(&d->front);
             p.back = stencil_of(&d->back);
         }
@@ -2153,22 +1907,18 @@ build_graphics_pipeline(struct lyr_device *dev, uint64_t handle,
 typedef struct lyr_object *(*pipeline_build_fn)(struct lyr_device *dev, uint64_t handle,
                                                 const void *infos, uint32_t i);
 
-/* Shadows the pipelines a vkCreate*Pipelines call returned in `res` (some
- * may be missing when it asked for VK_PIPELINE_COMPILE_REQUIRED). */
-static VkResult
-put_pipelines(struct lyr_device *dev, VkResult res, uint32_t count, const void *infos,
-              const VkPipeline *out, pipeline_build_fn build)
+/* Shadows the pipelines a vkCreate*Pipelines call returned (some may be
+ * missing when it asked for VK_PIPELINE_COMPILE_REQUIRED). */
+static void
+put_pipelines(struct lyr_device *dev, uint32_t count, const void *infos, const VkPipeline *out,
+              pipeline_build_fn build)
 {
-    if (res < 0 && res != VK_PIPELINE_COMPILE_REQUIRED) {
-        return res;
-    }
     for (uint32_t i = 0; i < count; i++) {
         struct lyr_object *o = out[i] ? build(dev, LYR_H(out[i]), infos, i) : NULL;
         if (o) {
             object_put(dev, CAP_OBJ_PIPELINE, o);
         }
     }
-    return res;
 }
 
 static struct lyr_object *
@@ -2177,15 +1927,11 @@ build_graphics_at(struct lyr_device *dev, uint64_t handle, const void *infos, ui
     return build_graphics_pipeline(dev, handle, &((const VkGraphicsPipelineCreateInfo *)infos)[i]);
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_CreateGraphicsPipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
-                            const VkGraphicsPipelineCreateInfo *infos,
-                            const VkAllocationCallbacks *alloc, VkPipeline *out)
+void
+lyr_track_CreateGraphicsPipelines(struct lyr_device *dev, VkPipelineCache cache, uint32_t count,
+                                  const VkGraphicsPipelineCreateInfo *infos, VkPipeline *out)
 {
-    struct lyr_device *dev = DEV(device);
-    return put_pipelines(dev,
-                         dev->vk.CreateGraphicsPipelines(device, cache, count, infos, alloc, out),
-                         count, infos, out, build_graphics_at);
+    put_pipelines(dev, count, infos, out, build_graphics_at);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -2263,15 +2009,11 @@ build_compute_at(struct lyr_device *dev, uint64_t handle, const void *infos, uin
     return o;
 }
 
-static VKAPI_ATTR VkResult VKAPI_CALL
-lyr_CreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
-                           const VkComputePipelineCreateInfo *infos,
-                           const VkAllocationCallbacks *alloc, VkPipeline *out)
+void
+lyr_track_CreateComputePipelines(struct lyr_device *dev, VkPipelineCache cache, uint32_t count,
+                                 const VkComputePipelineCreateInfo *infos, VkPipeline *out)
 {
-    struct lyr_device *dev = DEV(device);
-    return put_pipelines(dev,
-                         dev->vk.CreateComputePipelines(device, cache, count, infos, alloc, out),
-                         count, infos, out, build_compute_at);
+    put_pipelines(dev, count, infos, out, build_compute_at);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -2399,35 +2141,26 @@ lyr_GetSwapchainImagesKHR(VkDevice device, VkSwapchainKHR swapchain, uint32_t *c
 
 /* ---------------------------------------------------------------------- */
 
+/* Frees each value of map m with free_value (NULL-tolerant, of the
+ * values' type), then the map. */
+#define MAP_FREE_ALL(m, free_value)                                                        \
+    do {                                                                                   \
+        for (uint32_t i_ = 0; i_ < (m)->capacity; i_++) {                                  \
+            free_value((m)->slots[i_].value);                                              \
+        }                                                                                  \
+        lyr_map_finish(m);                                                                 \
+    } while (0)
+
 void
 lyr_objects_destroy_all(struct lyr_device *dev)
 {
     pthread_mutex_lock(&dev->lock);
     for (int k = 0; k < CAP_OBJ_KIND_COUNT; k++) {
-        for (uint32_t i = 0; i < dev->objects[k].capacity; i++) {
-            struct lyr_map_slot *s = &dev->objects[k].slots[i];
-            if (s->value) {
-                object_free(s->value);
-            }
-        }
-        lyr_map_finish(&dev->objects[k]);
+        MAP_FREE_ALL(&dev->objects[k], object_free);
     }
-    for (uint32_t i = 0; i < dev->dsets.capacity; i++) {
-        dset_free(dev->dsets.slots[i].value);
-    }
-    lyr_map_finish(&dev->dsets);
-    for (uint32_t i = 0; i < dev->retired.capacity; i++) {
-        object_free(dev->retired.slots[i].value);
-    }
-    lyr_map_finish(&dev->retired);
-    for (uint32_t i = 0; i < dev->templates.capacity; i++) {
-        struct lyr_update_template *t = dev->templates.slots[i].value;
-        if (t) {
-            free(t->entries);
-            free(t);
-        }
-    }
-    lyr_map_finish(&dev->templates);
+    MAP_FREE_ALL(&dev->dsets, dset_free);
+    MAP_FREE_ALL(&dev->retired, object_free);
+    MAP_FREE_ALL(&dev->templates, free);
     for (uint32_t i = 0; i < dev->swapchains.capacity; i++) {
         struct lyr_swapchain *sc = dev->swapchains.slots[i].value;
         if (sc) {
@@ -2436,10 +2169,7 @@ lyr_objects_destroy_all(struct lyr_device *dev)
         }
     }
     lyr_map_finish(&dev->swapchains);
-    for (uint32_t i = 0; i < dev->queues.capacity; i++) {
-        free(dev->queues.slots[i].value);
-    }
-    lyr_map_finish(&dev->queues);
+    MAP_FREE_ALL(&dev->queues, free);
     pthread_mutex_unlock(&dev->lock);
 }
 
@@ -2451,37 +2181,15 @@ lyr_objects_hook(const char *name)
         LYR_HOOK(DestroyBuffer),
         LYR_HOOK(CreateImage),
         LYR_HOOK(DestroyImage),
-        LYR_HOOK(CreateImageView),
         LYR_HOOK(DestroyImageView),
-        LYR_HOOK(CreateBufferView),
         LYR_HOOK(DestroyBufferView),
-        LYR_HOOK(CreateSampler),
         LYR_HOOK(DestroySampler),
-        LYR_HOOK(CreateShaderModule),
         LYR_HOOK(DestroyShaderModule),
-        LYR_HOOK(CreateDescriptorSetLayout),
         LYR_HOOK(DestroyDescriptorSetLayout),
-        LYR_HOOK(CreatePipelineLayout),
         LYR_HOOK(DestroyPipelineLayout),
-        LYR_HOOK(DestroyDescriptorPool),
-        LYR_HOOK(ResetDescriptorPool),
-        LYR_HOOK(AllocateDescriptorSets),
-        LYR_HOOK(FreeDescriptorSets),
         LYR_HOOK(UpdateDescriptorSets),
-        LYR_HOOK(CreateDescriptorUpdateTemplate),
-        LYR_HOOK(CreateDescriptorUpdateTemplateKHR),
-        LYR_HOOK(DestroyDescriptorUpdateTemplate),
-        LYR_HOOK(DestroyDescriptorUpdateTemplateKHR),
-        LYR_HOOK(UpdateDescriptorSetWithTemplate),
-        LYR_HOOK(UpdateDescriptorSetWithTemplateKHR),
-        LYR_HOOK(CreateRenderPass),
-        LYR_HOOK(CreateRenderPass2),
-        LYR_HOOK(CreateRenderPass2KHR),
         LYR_HOOK(DestroyRenderPass),
-        LYR_HOOK(CreateFramebuffer),
         LYR_HOOK(DestroyFramebuffer),
-        LYR_HOOK(CreateGraphicsPipelines),
-        LYR_HOOK(CreateComputePipelines),
         LYR_HOOK(DestroyPipeline),
         LYR_HOOK(CreateSwapchainKHR),
         LYR_HOOK(DestroySwapchainKHR),

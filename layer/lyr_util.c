@@ -179,6 +179,24 @@ lyr_map_remove(struct lyr_map *m, uint64_t key)
     }
 }
 
+void *
+lyr_map_replace_locked(struct lyr_map *m, pthread_mutex_t *lock, uint64_t key, void *value)
+{
+    pthread_mutex_lock(lock);
+    void *old = lyr_map_replace(m, key, value);
+    pthread_mutex_unlock(lock);
+    return old;
+}
+
+void *
+lyr_map_remove_locked(struct lyr_map *m, pthread_mutex_t *lock, uint64_t key)
+{
+    pthread_mutex_lock(lock);
+    void *old = lyr_map_remove(m, key);
+    pthread_mutex_unlock(lock);
+    return old;
+}
+
 int
 lyr_make_dirs(const char *path)
 {

@@ -2,7 +2,9 @@
  * command of the headers has a hook, names fit the trace's unsupported
  * record, and the commands the brief asks about are there (core,
  * extension, and the push descriptor ones the layer models by hand); the
- * generated one-word state hooks and version 1 to 2 promotions. */
+ * generated hooks of recorded commands, dynamic state and tracked device
+ * commands, the trace records filled from create infos, and version 1 to 2
+ * promotions. */
 #include <string.h>
 
 #include "layer/layer_private.h"
@@ -38,25 +40,64 @@ main(void)
     CHECK(lyr_cmd_passthrough_hook("vkCreateBuffer") == NULL);
     CHECK(lyr_cmd_passthrough_hook("vkCmdNoSuchCommand") == NULL);
     CHECK(lyr_cmd_passthrough_hook("") == NULL);
-    /* The hand-written hooks the dispatch consults first. */
-    CHECK(lyr_commands_hook("vkCmdPushDescriptorSetKHR") != NULL);
-    CHECK(lyr_commands_hook("vkCmdPushDescriptorSetWithTemplateKHR") != NULL);
-    CHECK(lyr_commands_hook("vkCmdSetEvent") == NULL);
-    CHECK(lyr_commands_hook("vkCmdDispatch") != NULL);
-    CHECK(lyr_commands_hook("vkCmdDispatchIndirect") != NULL);
-    CHECK(lyr_commands_hook("vkCmdTraceRaysKHR") == NULL);
+    /* Generated hooks, which the dispatch consults before the
+     * pass-throughs: recorded commands (an alias not listed stays a
+     * pass-through), dynamic state of one value or one array, transfers of
+     * both versions, tracked device commands (those that change what they
+     * are given, as vkCreateBuffer, stay hand-written). */
+    static const char *const generated[] = {
+        "vkCmdPushDescriptorSetKHR", "vkCmdPushDescriptorSetWithTemplateKHR", "vkCmdDispatch",
+        "vkCmdDispatchIndirect", "vkCmdDrawIndirectCountKHR", "vkCmdSetCullMode",
+        "vkCmdSetCullModeEXT", "vkCmdSetLogicOpEnableEXT", "vkCmdSetViewport",
+        "vkCmdSetScissorWithCountEXT", "vkCmdCopyBuffer", "vkCmdBlitImage2KHR",
+        "vkCmdCopyImageToBuffer2", "vkCreateImageView", "vkCreateRenderPass2KHR",
+        "vkFreeDescriptorSets",
+    };
+    static const char *const not_generated[] = {
+        "vkCmdSetEvent", "vkCmdTraceRaysKHR", "vkCmdDrawIndirectCountAMD", "vkCreateBuffer",
+        "vkQueueSubmit",
+    };
+    for (size_t i = 0; i < sizeof(generated) / sizeof(generated[0]); i++) {
+        CHECK(lyr_vk_gen_hook(generated[i]) != NULL);
+        CHECK(lyr_commands_hook(generated[i]) == NULL && lyr_objects_hook(generated[i]) == NULL);
+    }
+    for (size_t i = 0; i < sizeof(not_generated) / sizeof(not_generated[0]); i++) {
+        CHECK(lyr_vk_gen_hook(not_generated[i]) == NULL);
+    }
+    CHECK(lyr_objects_hook("vkCreateBuffer") != NULL);
 
-    /* One-word dynamic state: generated hooks, core names and aliases. */
-    CHECK(lyr_cmd_gen_hook("vkCmdSetCullMode") != NULL);
-    CHECK(lyr_cmd_gen_hook("vkCmdSetCullModeEXT") != NULL);
-    CHECK(lyr_cmd_gen_hook("vkCmdSetLogicOpEnableEXT") != NULL);
-    CHECK(lyr_cmd_gen_hook("vkCmdSetViewport") == NULL);
-    CHECK(lyr_commands_hook("vkCmdSetDepthTestEnableEXT") == NULL);
-    /* Transfer commands of both versions: generated hooks too. */
-    CHECK(lyr_cmd_gen_hook("vkCmdCopyBuffer") != NULL);
-    CHECK(lyr_cmd_gen_hook("vkCmdBlitImage2KHR") != NULL);
-    CHECK(lyr_cmd_gen_hook("vkCmdCopyImageToBuffer2") != NULL);
-    CHECK(lyr_cmd_gen_hook("vkCmdDraw") == NULL);
+    /* Trace records filled from create infos: the members named alike,
+     * nested ones and handles included; the others left as they were. */
+    VkSamplerCreateInfo si = {.magFilter = VK_FILTER_LINEAR,
+                              .addressModeV = VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT,
+                              .mipLodBias = 1.5f,
+                              .maxLod = 7.0f,
+                              .unnormalizedCoordinates = VK_TRUE};
+    struct cap_sampler rs = {.handle = 42, .reduction_mode = 9};
+    lyr_fill_cap_sampler(&rs, &si);
+    CHECK(rs.mag_filter == VK_FILTER_LINEAR && rs.min_filter == 0);
+    CHECK(rs.address_mode_v == VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT);
+    CHECK(rs.mip_lod_bias == 1.5f && rs.max_lod == 7.0f && rs.unnormalized_coordinates == 1);
+    CHECK(rs.handle == 42 && rs.reduction_mode == 9);
+    VkImageViewCreateInfo vi = {.image = (VkImage)(uintptr_t)0x1234,
+                                .format = VK_FORMAT_R8G8B8A8_UNORM,
+                                .components = {VK_COMPONENT_SWIZZLE_B, VK_COMPONENT_SWIZZLE_G,
+                                               VK_COMPONENT_SWIZZLE_R, VK_COMPONENT_SWIZZLE_ONE},
+                                .subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 2, 3, 4, 5}};
+    struct cap_image_view rv = {.handle = 7, .reserved = 9};
+    lyr_fill_cap_image_view(&rv, &vi);
+    CHECK(rv.image == 0x1234 && rv.format == VK_FORMAT_R8G8B8A8_UNORM);
+    CHECK(rv.aspect_mask == VK_IMAGE_ASPECT_COLOR_BIT && rv.base_mip_level == 2);
+    CHECK(rv.level_count == 3 && rv.base_array_layer == 4 && rv.layer_count == 5);
+    CHECK(rv.components[0] == VK_COMPONENT_SWIZZLE_B && rv.components[1] == VK_COMPONENT_SWIZZLE_G);
+    CHECK(rv.components[2] == VK_COMPONENT_SWIZZLE_R &&
+          rv.components[3] == VK_COMPONENT_SWIZZLE_ONE);
+    CHECK(rv.handle == 7 && rv.reserved == 9);
+    VkImageCreateInfo ii = {.extent = {640, 480, 1}, .mipLevels = 3, .arrayLayers = 6};
+    struct cap_image ri = {0};
+    lyr_fill_cap_image(&ri, &ii);
+    CHECK(ri.width == 640 && ri.height == 480 && ri.depth == 1);
+    CHECK(ri.mip_levels == 3 && ri.array_layers == 6 && ri.is_swapchain == 0);
 
     /* Version 1 structures promoted: members copied, sType set, what
      * only version 2 has left zero. */
