@@ -794,6 +794,33 @@ run_blocks(struct sim_interp *in)
             case SIM_IR_OP_LDEXP:
                 PER_LANE(sim_lane_ldexp(PA[l], PB[l]));
                 break;
+            case SIM_IR_OP_ADD64:
+            case SIM_IR_OP_SUB64:
+            case SIM_IR_OP_MUL64:
+            case SIM_IR_OP_UDIV64:
+            case SIM_IR_OP_SDIV64:
+            case SIM_IR_OP_UMOD64:
+            case SIM_IR_OP_SREM64:
+            case SIM_IR_OP_SMOD64:
+            case SIM_IR_OP_SHL64:
+            case SIM_IR_OP_SHR64:
+            case SIM_IR_OP_ASR64:
+            case SIM_IR_OP_ULT64:
+            case SIM_IR_OP_ULE64:
+            case SIM_IR_OP_SLT64:
+            case SIM_IR_OP_SLE64: {
+                const uint32_t *pd = (const uint32_t *)&R[i->imm];
+                PER_LANE(sim_lane_op64(i->op, i->aux, PA[l], PB[l], PC[l], pd[l]));
+                break;
+            }
+            case SIM_IR_OP_U64TOF:
+            case SIM_IR_OP_S64TOF:
+                PER_LANE(sim_lane_op64(i->op, 0, PA[l], PB[l], 0, 0));
+                break;
+            case SIM_IR_OP_F2U64:
+            case SIM_IR_OP_F2S64:
+                PER_LANE(sim_lane_op64(i->op, i->aux, PA[l], 0, 0, 0));
+                break;
             case SIM_IR_OP_FREXP_M:
                 PER_LANE(sim_lane_frexp(PA[l], 0));
                 break;

@@ -165,6 +165,83 @@ sim_lane_frexp(uint32_t a, int exponent)
     return exponent ? (uint32_t)e : sim_f2u(m);
 }
 
+/* The 64-bit instructions (ADD64 to F2S64, pipeline/ir/ir.h): x = a | b <<
+ * 32, y = c | d << 32; the result's low word, or its high word when `aux`
+ * is 1.  Comparisons give ~0 or 0.  Conversions out of range (undefined in
+ * SPIR-V) saturate, NaN gives 0; division by zero and INT64_MIN / -1 give
+ * 0, as the 32-bit ones do. */
+static inline uint32_t
+sim_lane_op64(uint32_t op, uint32_t aux, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+    uint64_t x = (uint64_t)a | (uint64_t)b << 32, y = (uint64_t)c | (uint64_t)d << 32, r = 0;
+    int64_t sx = (int64_t)x, sy = (int64_t)y;
+    int sdiv_bad = y == 0 || (sx == INT64_MIN && sy == -1);
+    float f = sim_u2f(a);
+
+    switch (op) {
+    case SIM_IR_OP_ADD64:
+        r = x + y;
+        break;
+    case SIM_IR_OP_SUB64:
+        r = x - y;
+        break;
+    case SIM_IR_OP_MUL64:
+        r = x * y;
+        break;
+    case SIM_IR_OP_UDIV64:
+        r = y ? x / y : 0;
+        break;
+    case SIM_IR_OP_UMOD64:
+        r = y ? x % y : 0;
+        break;
+    case SIM_IR_OP_SDIV64:
+        r = sdiv_bad ? 0 : (uint64_t)(sx / sy);
+        break;
+    case SIM_IR_OP_SREM64:
+    case SIM_IR_OP_SMOD64: {
+        int64_t m = sdiv_bad ? 0 : sx % sy;
+        if (op == SIM_IR_OP_SMOD64 && m != 0 && ((m < 0) != (sy < 0))) {
+            m += sy;
+        }
+        r = (uint64_t)m;
+        break;
+    }
+    case SIM_IR_OP_SHL64:
+        r = x << (c & 63u);
+        break;
+    case SIM_IR_OP_SHR64:
+        r = x >> (c & 63u);
+        break;
+    case SIM_IR_OP_ASR64:
+        r = (uint64_t)(sx >> (c & 63u));
+        break;
+    case SIM_IR_OP_ULT64:
+        return x < y ? ~0u : 0u;
+    case SIM_IR_OP_ULE64:
+        return x <= y ? ~0u : 0u;
+    case SIM_IR_OP_SLT64:
+        return sx < sy ? ~0u : 0u;
+    case SIM_IR_OP_SLE64:
+        return sx <= sy ? ~0u : 0u;
+    case SIM_IR_OP_U64TOF:
+        return sim_f2u((float)x);
+    case SIM_IR_OP_S64TOF:
+        return sim_f2u((float)sx);
+    case SIM_IR_OP_F2U64:
+        r = !(f > 0.0f) ? 0 : f >= 18446744073709551616.0f ? UINT64_MAX : (uint64_t)f;
+        break;
+    case SIM_IR_OP_F2S64:
+        r = f != f                            ? 0
+            : f >= 9223372036854775808.0f     ? (uint64_t)INT64_MAX
+            : f <= -9223372036854775808.0f    ? (uint64_t)INT64_MIN
+                                              : (uint64_t)(int64_t)f;
+        break;
+    default:
+        break;
+    }
+    return aux ? (uint32_t)(r >> 32) : (uint32_t)r;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Memory                                                                     */
 

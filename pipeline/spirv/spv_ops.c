@@ -230,6 +230,19 @@ alias(struct sim_spv_ctx *ctx, uint32_t id, uint32_t type, const uint32_t *regs,
     return SIM_SPV_ERROR_OK;
 }
 
+/* A dynamic component index: an integer scalar, a 64-bit one counting by
+ * its low word (a larger index is out of range either way). */
+static struct sim_spv_val *
+index_operand(struct sim_spv_ctx *ctx, uint32_t id)
+{
+    struct sim_spv_val *v = operand(ctx, id, WANT_INT, 0);
+    if (v && v->n != (ctx->types[v->type].width == 64 ? 2u : 1u)) {
+        sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "index %%%u is not a scalar", id);
+        return NULL;
+    }
+    return v;
+}
+
 /* Flattened scalar offset and count of a composite index path. */
 static enum sim_spv_error
 composite_path(struct sim_spv_ctx *ctx, uint32_t type, const uint32_t *idx, uint32_t nidx,
@@ -348,70 +361,80 @@ composite(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     case SpvOpVectorShuffle: {
         struct sim_spv_val *a = operand(ctx, W(3), 0, 0);
         struct sim_spv_val *b = a ? operand(ctx, W(4), 0, 0) : NULL;
-        uint32_t n = inst->words - 5;
+        uint32_t n = inst->words - 5, w, an, bn;
         uint32_t *tmp;
         struct sim_spv_val *v;
         if (!b) {
             return ctx->info->code;
         }
-        if (n != t->regs || t->kind != SIM_SPV_T_VECTOR) {
+        /* w registers per component: 2 for 64-bit integers. */
+        w = t->kind == SIM_SPV_T_VECTOR ? ctx->types[t->elem].regs : 0;
+        if (w == 0 || n * w != t->regs) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "result is not a %u-vector", n);
         }
-        tmp = sim_spv_alloc(ctx, (size_t)n * sizeof(uint32_t));
+        an = a->n / w;
+        bn = b->n / w;
+        tmp = sim_spv_alloc(ctx, (size_t)t->regs * sizeof(uint32_t));
         if (!tmp) {
             return nomem(ctx);
         }
         for (uint32_t i = 0; i < n; i++) {
             uint32_t k = W(5 + i);
-            if (k == 0xffffffffu) {
-                tmp[i] = ku(ctx, 0); /* undefined component */
-            } else if (k < a->n) {
-                tmp[i] = a->regs[k];
-            } else if (k - a->n < b->n) {
-                tmp[i] = b->regs[k - a->n];
-            } else {
-                return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND, "component %u of %u", k,
-                                   a->n + b->n);
+            for (uint32_t j = 0; j < w; j++) {
+                if (k == 0xffffffffu) {
+                    tmp[i * w + j] = ku(ctx, 0); /* undefined component */
+                } else if (k < an) {
+                    tmp[i * w + j] = a->regs[k * w + j];
+                } else if (k - an < bn) {
+                    tmp[i * w + j] = b->regs[(k - an) * w + j];
+                } else {
+                    return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND, "component %u of %u", k,
+                                       an + bn);
+                }
             }
         }
-        v = sim_spv_set_regs(ctx, id, type, n);
+        v = sim_spv_set_regs(ctx, id, type, t->regs);
         if (!v) {
             return ctx->info->code;
         }
-        memcpy(v->regs, tmp, n * sizeof(uint32_t));
+        memcpy(v->regs, tmp, t->regs * sizeof(uint32_t));
         return SIM_SPV_ERROR_OK;
     }
     case SpvOpVectorExtractDynamic: {
         struct sim_spv_val *vec = operand(ctx, W(3), 0, 0);
-        struct sim_spv_val *idx = vec ? operand(ctx, W(4), WANT_INT, 1) : NULL;
+        struct sim_spv_val *idx = vec ? index_operand(ctx, W(4)) : NULL;
         struct sim_spv_val *v;
-        uint32_t r;
+        uint32_t r[2], w = t->regs; /* 2 for a 64-bit component */
         if (!idx) {
             return ctx->info->code;
         }
-        if (t->regs != 1) {
+        if (t->kind != SIM_SPV_T_INT && t->kind != SIM_SPV_T_FLOAT && t->kind != SIM_SPV_T_BOOL) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "result is not a scalar");
         }
         /* Out-of-range indices are undefined: they pick component 0. */
-        r = vec->regs[0];
-        for (uint32_t i = 1; i < vec->n && r != SIM_IR_NONE; i++) {
-            uint32_t c = sim_spv_emit1(ctx, SIM_IR_OP_IEQ, SIM_IR_BOOL, idx->regs[0], ku(ctx, i), 0);
-            r = e3(ctx, SIM_IR_OP_SEL, c, vec->regs[i], r);
+        for (uint32_t j = 0; j < w; j++) {
+            r[j] = vec->regs[j];
+            for (uint32_t i = 1; i * w + j < vec->n && r[j] != SIM_IR_NONE; i++) {
+                uint32_t c = sim_spv_emit1(ctx, SIM_IR_OP_IEQ, SIM_IR_BOOL, idx->regs[0],
+                                           ku(ctx, i), 0);
+                r[j] = e3(ctx, SIM_IR_OP_SEL, c, vec->regs[i * w + j], r[j]);
+            }
+            if (r[j] == SIM_IR_NONE) {
+                return nomem(ctx);
+            }
         }
-        if (r == SIM_IR_NONE) {
-            return nomem(ctx);
-        }
-        v = sim_spv_set_regs(ctx, id, type, 1);
+        v = sim_spv_set_regs(ctx, id, type, w);
         if (!v) {
             return ctx->info->code;
         }
-        v->regs[0] = r;
+        memcpy(v->regs, r, w * sizeof(uint32_t));
         return SIM_SPV_ERROR_OK;
     }
     case SpvOpVectorInsertDynamic: {
         struct sim_spv_val *vec = operand(ctx, W(3), 0, t->regs);
-        struct sim_spv_val *comp = vec ? operand(ctx, W(4), 0, 1) : NULL;
-        struct sim_spv_val *idx = comp ? operand(ctx, W(5), WANT_INT, 1) : NULL;
+        uint32_t w = t->kind == SIM_SPV_T_VECTOR ? ctx->types[t->elem].regs : 1;
+        struct sim_spv_val *comp = vec ? operand(ctx, W(4), 0, w) : NULL;
+        struct sim_spv_val *idx = comp ? index_operand(ctx, W(5)) : NULL;
         struct sim_spv_val *v;
         uint32_t *tmp;
         if (!idx) {
@@ -422,8 +445,9 @@ composite(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
             return nomem(ctx);
         }
         for (uint32_t i = 0; i < t->regs; i++) {
-            uint32_t c = sim_spv_emit1(ctx, SIM_IR_OP_IEQ, SIM_IR_BOOL, idx->regs[0], ku(ctx, i), 0);
-            tmp[i] = e3(ctx, SIM_IR_OP_SEL, c, comp->regs[0], vec->regs[i]);
+            uint32_t c = sim_spv_emit1(ctx, SIM_IR_OP_IEQ, SIM_IR_BOOL, idx->regs[0],
+                                       ku(ctx, i / w), 0);
+            tmp[i] = e3(ctx, SIM_IR_OP_SEL, c, comp->regs[i % w], vec->regs[i]);
             if (tmp[i] == SIM_IR_NONE) {
                 return nomem(ctx);
             }
@@ -809,7 +833,8 @@ glsl(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
          * equation, which the shading setup keeps to itself. */
     case GLSLstd450PackDouble2x32:
     case GLSLstd450UnpackDouble2x32:
-        /* 64-bit floats: refused at their type already. */
+        /* 64-bit floats (Float64): refused at their capability and type
+         * already. */
     case GLSLstd450IMix:
         /* In the grammar, but withdrawn from the specification. */
         return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_EXT_INST, "GLSL.std.450 %s", name);
@@ -1643,11 +1668,15 @@ select_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     struct sim_spv_val *a = c ? operand(ctx, W(4), 0, t->regs) : NULL;
     struct sim_spv_val *b = a ? operand(ctx, W(5), 0, t->regs) : NULL;
     struct sim_spv_val *v;
+    uint32_t w;
 
     if (!b) {
         return ctx->info->code;
     }
-    if (c->n != 1 && c->n != t->regs) {
+    /* A vector condition picks per component, of w registers each (2 for
+     * 64-bit integers). */
+    w = t->kind == SIM_SPV_T_VECTOR ? ctx->types[t->elem].regs : t->regs;
+    if (c->n != 1 && (t->kind != SIM_SPV_T_VECTOR || c->n * w != t->regs)) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "condition size");
     }
     v = fresh(ctx, id, type, t->regs);
@@ -1655,8 +1684,8 @@ select_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         return ctx->info->code;
     }
     for (uint32_t i = 0; i < t->regs; i++) {
-        if (!sim_spv_emit(ctx, SIM_IR_OP_SEL, v->regs[i], c->regs[c->n == 1 ? 0 : i], a->regs[i],
-                          b->regs[i])) {
+        if (!sim_spv_emit(ctx, SIM_IR_OP_SEL, v->regs[i], c->regs[c->n == 1 ? 0 : i / w],
+                          a->regs[i], b->regs[i])) {
             return nomem(ctx);
         }
     }
@@ -1732,6 +1761,431 @@ is_int16(struct sim_spv_ctx *ctx, uint32_t type)
 {
     return ctx->types[type].width == 16 && scalar_kind(ctx, type) == SIM_SPV_T_INT &&
            ctx->types[type].kind != SIM_SPV_T_STRUCT;
+}
+
+/* ------------------------------------------------------------------------ */
+/* 64-bit integers                                                            */
+
+/* A 64-bit integer is two registers, low word first (spv_translate.c);
+ * a vector of them 2n.  Moves (composites, select, phis, loads, stores,
+ * bitcasts to and from 32-bit vectors) only carry the pairs; the
+ * instructions here read both words through the IR's 64-bit instructions
+ * (ADD64 ...), one per result word.  What is not here is refused by name. */
+
+static int
+is64(const struct sim_spv_ctx *ctx, uint32_t type)
+{
+    const struct sim_spv_type *t = &ctx->types[type];
+    if (t->kind == SIM_SPV_T_VECTOR) {
+        t = &ctx->types[t->elem];
+    }
+    return t->kind == SIM_SPV_T_INT && t->width == 64;
+}
+
+/* Components of a scalar or vector type. */
+static uint32_t
+components(const struct sim_spv_ctx *ctx, uint32_t type)
+{
+    const struct sim_spv_type *t = &ctx->types[type];
+    return t->kind == SIM_SPV_T_VECTOR ? t->count : 1;
+}
+
+/* Does the instruction compute on a 64-bit integer (its result or an
+ * operand)?  Moves and bitcasts are left to their usual translation. */
+static int
+touches64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    uint32_t first = 3;
+    if (only_moves(inst->opcode) || inst->opcode == SpvOpBitcast || inst->words < 3) {
+        return 0;
+    }
+    if (inst->opcode == SpvOpExtInst) {
+        if (inst->words < 5 || W(3) != ctx->glsl_set || ctx->glsl_set == 0) {
+            return 0;
+        }
+        first = 5;
+    }
+    if (W(1) < ctx->m->bound && is64(ctx, W(1))) {
+        return 1;
+    }
+    for (uint32_t w = first; w < inst->words; w++) {
+        uint32_t id = W(w);
+        if (id < ctx->m->bound && ctx->vals[id].kind == SIM_SPV_V_REGS &&
+            is64(ctx, ctx->vals[id].type)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* One 64-bit instruction per word of the result: out[0] low, out[1] high. */
+static int
+emit64(struct sim_spv_ctx *ctx, enum sim_ir_op op, const uint32_t *x, const uint32_t *y,
+       const uint32_t *out)
+{
+    for (uint32_t w = 0; w < 2; w++) {
+        struct sim_ir_inst *i = sim_spv_emit(ctx, op, out[w], x[0], x[1], y[0]);
+        if (!i) {
+            return 0;
+        }
+        i->imm = y[1];
+        i->aux = (uint16_t)w;
+    }
+    return 1;
+}
+
+/* A 64-bit comparison (or one of IEQ, INE on both words) into a new
+ * boolean register; SIM_IR_NONE when out of memory. */
+static uint32_t
+compare64(struct sim_spv_ctx *ctx, enum sim_ir_op op, const uint32_t *x, const uint32_t *y)
+{
+    if (op == SIM_IR_OP_IEQ || op == SIM_IR_OP_INE) {
+        uint32_t lo = sim_spv_emit1(ctx, op, SIM_IR_BOOL, x[0], y[0], 0);
+        uint32_t hi = sim_spv_emit1(ctx, op, SIM_IR_BOOL, x[1], y[1], 0);
+        return sim_spv_emit1(ctx, op == SIM_IR_OP_IEQ ? SIM_IR_OP_AND : SIM_IR_OP_OR,
+                             SIM_IR_BOOL, lo, hi, 0);
+    }
+    uint32_t d = sim_spv_new_regs(ctx, 1, SIM_IR_BOOL);
+    struct sim_ir_inst *i = d == SIM_IR_NONE ? NULL : sim_spv_emit(ctx, op, d, x[0], x[1], y[0]);
+    if (!i) {
+        return SIM_IR_NONE;
+    }
+    i->imm = y[1];
+    return d;
+}
+
+/* out = c ? x : y, word by word. */
+static int
+select64(struct sim_spv_ctx *ctx, uint32_t c, const uint32_t *x, const uint32_t *y, uint32_t *out)
+{
+    for (uint32_t w = 0; w < 2; w++) {
+        out[w] = e3(ctx, SIM_IR_OP_SEL, c, x[w], y[w]);
+        if (out[w] == SIM_IR_NONE) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Arithmetic with operands of the result's type; SNegate is 0 - x. */
+static enum sim_spv_error
+arith64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, enum sim_ir_op op,
+        uint32_t nsrc)
+{
+    uint32_t type = W(1), id = W(2);
+    const struct sim_spv_type *t = result_type(ctx, type, WANT_INT);
+    struct sim_spv_val *x = t ? operand(ctx, W(3), WANT_INT, t->regs) : NULL;
+    struct sim_spv_val *y = x && nsrc > 1 ? operand(ctx, W(4), WANT_INT, t->regs) : x;
+    struct sim_spv_val *v;
+    uint32_t zero[2];
+
+    if (!y) {
+        return ctx->info->code;
+    }
+    if (!is64(ctx, type) || inst->words != 3 + nsrc) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand and result types");
+    }
+    zero[0] = zero[1] = ku(ctx, 0);
+    v = fresh(ctx, id, type, t->regs);
+    if (!v) {
+        return ctx->info->code;
+    }
+    for (uint32_t k = 0; k < t->regs; k += 2) {
+        const uint32_t *a = nsrc > 1 ? x->regs + k : zero, *b = y->regs + k;
+        if (!emit64(ctx, op, a, b, v->regs + k)) {
+            return nomem(ctx);
+        }
+    }
+    return SIM_SPV_ERROR_OK;
+}
+
+/* Shifts: the base has the result's type, the count any integer width
+ * (SPIR-V allows them to differ); a count takes its low word. */
+static enum sim_spv_error
+shift64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, enum sim_ir_op op32,
+        enum sim_ir_op op64)
+{
+    uint32_t type = W(1), id = W(2), n, sw;
+    const struct sim_spv_type *t = result_type(ctx, type, WANT_INT);
+    struct sim_spv_val *base = t ? operand(ctx, W(3), WANT_INT, t->regs) : NULL;
+    struct sim_spv_val *cnt = base ? operand(ctx, W(4), WANT_INT, 0) : NULL;
+    struct sim_spv_val *v;
+
+    if (!cnt) {
+        return ctx->info->code;
+    }
+    n = components(ctx, type);
+    sw = cnt->n / n;
+    if (inst->words != 5 || (sw != 1 && sw != 2) || cnt->n != sw * n) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "shift count components");
+    }
+    v = fresh(ctx, id, type, t->regs);
+    if (!v) {
+        return ctx->info->code;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t c = cnt->regs[k * sw];
+        if (is64(ctx, type)) {
+            const uint32_t count[2] = {c, c};
+            if (!emit64(ctx, op64, base->regs + 2 * k, count, v->regs + 2 * k)) {
+                return nomem(ctx);
+            }
+        } else if (!sim_spv_emit(ctx, op32, v->regs[k], base->regs[k], c, 0)) {
+            return nomem(ctx);
+        }
+    }
+    return SIM_SPV_ERROR_OK;
+}
+
+static enum sim_spv_error
+compare_op64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, enum sim_ir_op op,
+             int swap)
+{
+    uint32_t type = W(1), id = W(2), n, out[4];
+    const struct sim_spv_type *t = result_type(ctx, type, WANT_BOOL);
+    struct sim_spv_val *x = t ? operand(ctx, W(3), WANT_INT, 2 * t->regs) : NULL;
+    struct sim_spv_val *y = x ? operand(ctx, W(4), WANT_INT, 2 * t->regs) : NULL;
+
+    if (!y) {
+        return ctx->info->code;
+    }
+    n = t->regs;
+    if (n > 4 || inst->words != 5 || !is64(ctx, x->type) || !is64(ctx, y->type)) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand types");
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        const uint32_t *a = x->regs + 2 * k, *b = y->regs + 2 * k;
+        out[k] = swap ? compare64(ctx, op, b, a) : compare64(ctx, op, a, b);
+    }
+    return set_result(ctx, id, type, out, n);
+}
+
+/* OpUConvert, OpSConvert, OpConvertUToF/SToF/FToU/FToS with a 64-bit side. */
+static enum sim_spv_error
+convert64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    uint32_t type = W(1), id = W(2), n, aw, rw, *out;
+    const struct sim_spv_type *t = result_type(ctx, type, 0);
+    struct sim_spv_val *a = t ? operand(ctx, W(3), 0, 0) : NULL;
+    uint32_t rk, ak;
+
+    if (!a) {
+        return ctx->info->code;
+    }
+    n = components(ctx, type);
+    aw = a->n / n;
+    rw = t->regs / n;
+    rk = scalar_kind(ctx, type);
+    ak = scalar_kind(ctx, a->type);
+    if (inst->words != 4 || components(ctx, a->type) != n || aw * n != a->n) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand and result sizes");
+    }
+    out = sim_spv_alloc(ctx, (size_t)t->regs * sizeof(uint32_t));
+    if (!out) {
+        return nomem(ctx);
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        const uint32_t *x = a->regs + k * aw;
+        uint32_t *r = out + k * rw;
+        switch (inst->opcode) {
+        case SpvOpUConvert:
+        case SpvOpSConvert:
+            if (rk != SIM_SPV_T_INT || ak != SIM_SPV_T_INT) {
+                return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "integer conversion types");
+            }
+            /* Narrowing keeps the low word (a 16-bit result is sign
+             * extended after the instruction); widening a 16-bit operand
+             * reads it zero-extended for UConvert (reads_uint16) and sign
+             * extended for SConvert, as registers hold it. */
+            r[0] = x[0];
+            if (rw == 2) {
+                r[1] = aw == 2                            ? x[1]
+                       : inst->opcode == SpvOpSConvert ? sim_spv_emit1(ctx, SIM_IR_OP_ASR,
+                                                                        SIM_IR_INT, x[0],
+                                                                        ku(ctx, 31), 0)
+                                                          : ku(ctx, 0);
+            }
+            break;
+        case SpvOpConvertUToF:
+        case SpvOpConvertSToF:
+            if (rk != SIM_SPV_T_FLOAT || ak != SIM_SPV_T_INT || aw != 2) {
+                return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "integer to float operand types");
+            }
+            r[0] = sim_spv_emit1(ctx,
+                                 inst->opcode == SpvOpConvertUToF ? SIM_IR_OP_U64TOF
+                                                                  : SIM_IR_OP_S64TOF,
+                                 SIM_IR_FLOAT, x[0], x[1], 0);
+            break;
+        case SpvOpConvertFToU:
+        case SpvOpConvertFToS:
+            if (rk != SIM_SPV_T_INT || ak != SIM_SPV_T_FLOAT || rw != 2) {
+                return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "float to integer operand types");
+            }
+            for (uint32_t w = 0; w < 2; w++) {
+                struct sim_ir_inst *i;
+                r[w] = sim_spv_new_regs(ctx, 1, ir_scalar(ctx, type));
+                i = r[w] == SIM_IR_NONE
+                        ? NULL
+                        : sim_spv_emit(ctx,
+                                       inst->opcode == SpvOpConvertFToU ? SIM_IR_OP_F2U64
+                                                                        : SIM_IR_OP_F2S64,
+                                       r[w], x[0], 0, 0);
+                if (!i) {
+                    return nomem(ctx);
+                }
+                i->aux = (uint16_t)w;
+            }
+            break;
+        default:
+            return SIM_SPV_ERROR_UNSUPPORTED_OPCODE;
+        }
+    }
+    return set_result(ctx, id, type, out, t->regs);
+}
+
+/* GLSL.std.450 on 64-bit integers: abs, sign, min, max, clamp. */
+static enum sim_spv_error
+glsl64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    uint32_t type = W(1), id = W(2), ext = W(4), nops = inst->words - 5, *out;
+    const struct sim_spv_type *t = result_type(ctx, type, WANT_INT);
+    const char *name = sim_spv_glsl_name(ext, NULL);
+    struct sim_spv_val *s[3] = {NULL, NULL, NULL};
+    int sign = ext == GLSLstd450SAbs || ext == GLSLstd450SSign || ext == GLSLstd450SMin ||
+               ext == GLSLstd450SMax || ext == GLSLstd450SClamp;
+    enum sim_ir_op lt = sign ? SIM_IR_OP_SLT64 : SIM_IR_OP_ULT64;
+    uint32_t want;
+
+    switch (ext) {
+    case GLSLstd450SAbs:
+    case GLSLstd450SSign:
+        want = 1;
+        break;
+    case GLSLstd450SMin:
+    case GLSLstd450SMax:
+    case GLSLstd450UMin:
+    case GLSLstd450UMax:
+        want = 2;
+        break;
+    case GLSLstd450SClamp:
+    case GLSLstd450UClamp:
+        want = 3;
+        break;
+    default:
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_EXT_INST,
+                           "GLSL.std.450 %s on 64-bit integers", name ? name : "?");
+    }
+    if (!t) {
+        return ctx->info->code;
+    }
+    if (nops != want || !is64(ctx, type)) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "GLSL.std.450 %s operands",
+                           name ? name : "?");
+    }
+    for (uint32_t i = 0; i < nops; i++) {
+        s[i] = operand(ctx, W(5 + i), WANT_INT, t->regs);
+        if (!s[i]) {
+            return ctx->info->code;
+        }
+    }
+    out = sim_spv_alloc(ctx, (size_t)t->regs * sizeof(uint32_t));
+    if (!out) {
+        return nomem(ctx);
+    }
+    for (uint32_t k = 0; k < t->regs; k += 2) {
+        const uint32_t *x = s[0]->regs + k;
+        const uint32_t zero[2] = {ku(ctx, 0), ku(ctx, 0)};
+        uint32_t *r = out + k, tmp[2], c;
+        int ok = 1;
+        switch (ext) {
+        case GLSLstd450SAbs: {
+            uint32_t neg[2] = {sim_spv_new_regs(ctx, 1, SIM_IR_INT),
+                               sim_spv_new_regs(ctx, 1, SIM_IR_INT)};
+            c = compare64(ctx, SIM_IR_OP_SLT64, x, zero);
+            ok = neg[0] != SIM_IR_NONE && neg[1] != SIM_IR_NONE &&
+                 emit64(ctx, SIM_IR_OP_SUB64, zero, x, neg) && select64(ctx, c, neg, x, r);
+            break;
+        }
+        case GLSLstd450SSign: {
+            uint32_t neg = compare64(ctx, SIM_IR_OP_SLT64, x, zero);
+            uint32_t pos = compare64(ctx, SIM_IR_OP_SLT64, zero, x);
+            r[0] = e3(ctx, SIM_IR_OP_SEL, neg, ku(ctx, ~0u),
+                      e3(ctx, SIM_IR_OP_SEL, pos, ku(ctx, 1), ku(ctx, 0)));
+            r[1] = e3(ctx, SIM_IR_OP_SEL, neg, ku(ctx, ~0u), ku(ctx, 0));
+            break;
+        }
+        case GLSLstd450SMin:
+        case GLSLstd450UMin:
+            c = compare64(ctx, lt, s[1]->regs + k, x);
+            ok = select64(ctx, c, s[1]->regs + k, x, r);
+            break;
+        case GLSLstd450SMax:
+        case GLSLstd450UMax:
+            c = compare64(ctx, lt, x, s[1]->regs + k);
+            ok = select64(ctx, c, s[1]->regs + k, x, r);
+            break;
+        default: /* clamp: min(max(x, lo), hi) */
+            c = compare64(ctx, lt, x, s[1]->regs + k);
+            ok = select64(ctx, c, s[1]->regs + k, x, tmp);
+            c = ok ? compare64(ctx, lt, s[2]->regs + k, tmp) : SIM_IR_NONE;
+            ok = ok && select64(ctx, c, s[2]->regs + k, tmp, r);
+            break;
+        }
+        if (!ok) {
+            return nomem(ctx);
+        }
+    }
+    return set_result(ctx, id, type, out, t->regs);
+}
+
+/* An instruction on 64-bit integers; what is not implemented is refused
+ * with its name. */
+static enum sim_spv_error
+op64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    const char *name = sim_spv_op_name(inst->opcode);
+
+    switch (inst->opcode) {
+    case SpvOpIAdd: return arith64(ctx, inst, SIM_IR_OP_ADD64, 2);
+    case SpvOpISub: return arith64(ctx, inst, SIM_IR_OP_SUB64, 2);
+    case SpvOpIMul: return arith64(ctx, inst, SIM_IR_OP_MUL64, 2);
+    case SpvOpUDiv: return arith64(ctx, inst, SIM_IR_OP_UDIV64, 2);
+    case SpvOpSDiv: return arith64(ctx, inst, SIM_IR_OP_SDIV64, 2);
+    case SpvOpUMod: return arith64(ctx, inst, SIM_IR_OP_UMOD64, 2);
+    case SpvOpSRem: return arith64(ctx, inst, SIM_IR_OP_SREM64, 2);
+    case SpvOpSMod: return arith64(ctx, inst, SIM_IR_OP_SMOD64, 2);
+    case SpvOpSNegate: return arith64(ctx, inst, SIM_IR_OP_SUB64, 1);
+    case SpvOpShiftLeftLogical: return shift64(ctx, inst, SIM_IR_OP_SHL, SIM_IR_OP_SHL64);
+    case SpvOpShiftRightLogical: return shift64(ctx, inst, SIM_IR_OP_SHR, SIM_IR_OP_SHR64);
+    case SpvOpShiftRightArithmetic: return shift64(ctx, inst, SIM_IR_OP_ASR, SIM_IR_OP_ASR64);
+    /* Bitwise operations work word by word. */
+    case SpvOpBitwiseAnd: return simple(ctx, inst, SIM_IR_OP_AND, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpBitwiseOr: return simple(ctx, inst, SIM_IR_OP_OR, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpBitwiseXor: return simple(ctx, inst, SIM_IR_OP_XOR, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpNot: return simple(ctx, inst, SIM_IR_OP_NOT, 1, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpIEqual: return compare_op64(ctx, inst, SIM_IR_OP_IEQ, 0);
+    case SpvOpINotEqual: return compare_op64(ctx, inst, SIM_IR_OP_INE, 0);
+    case SpvOpULessThan: return compare_op64(ctx, inst, SIM_IR_OP_ULT64, 0);
+    case SpvOpSLessThan: return compare_op64(ctx, inst, SIM_IR_OP_SLT64, 0);
+    case SpvOpULessThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_ULE64, 0);
+    case SpvOpSLessThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_SLE64, 0);
+    case SpvOpUGreaterThan: return compare_op64(ctx, inst, SIM_IR_OP_ULT64, 1);
+    case SpvOpSGreaterThan: return compare_op64(ctx, inst, SIM_IR_OP_SLT64, 1);
+    case SpvOpUGreaterThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_ULE64, 1);
+    case SpvOpSGreaterThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_SLE64, 1);
+    case SpvOpUConvert:
+    case SpvOpSConvert:
+    case SpvOpConvertUToF:
+    case SpvOpConvertSToF:
+    case SpvOpConvertFToU:
+    case SpvOpConvertFToS:
+        return convert64(ctx, inst);
+    case SpvOpExtInst:
+        return glsl64(ctx, inst);
+    default:
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_OPCODE, "%s on 64-bit integers",
+                           name ? name : "?");
+    }
 }
 
 enum sim_spv_error
@@ -1823,6 +2277,9 @@ translate_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
 {
     enum sim_spv_error err;
 
+    if (touches64(ctx, inst)) {
+        return op64(ctx, inst);
+    }
     switch (inst->opcode) {
     /* Arithmetic: operands of the result's type. */
     case SpvOpFNegate: return simple(ctx, inst, SIM_IR_OP_FNEG, 1, WANT_FLOAT, WANT_FLOAT, 0, 0);
@@ -2114,6 +2571,14 @@ sim_spv_fold_spec_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     }
     if (nops < 1 || nops > 3) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_WORD_COUNT, "OpSpecConstantOp operands");
+    }
+    for (uint32_t i = 0; i < nops; i++) {
+        uint32_t o = W(4 + i);
+        if (t->has_64bit || (o < ctx->m->bound && ctx->vals[o].kind == SIM_SPV_V_REGS &&
+                             ctx->types[ctx->vals[o].type].has_64bit)) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                               "OpSpecConstantOp %s on 64-bit integers", name ? name : "?");
+        }
     }
     for (uint32_t i = 0; i < nops; i++) {
         s[i] = sim_spv_value(ctx, W(4 + i), SIM_SPV_V_REGS);
