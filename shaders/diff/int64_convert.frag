@@ -5,7 +5,8 @@
 // extension from 32 and 16 bits, narrowing to 32 and 16 bits, int64 and
 // uint64 to float (rounded), float to int64 and uint64 beyond 2^32,
 // bitcasts to and from uvec2, vectors of 64-bit integers: arithmetic,
-// swizzles, dynamic component index, per-component select.
+// swizzles, dynamic component index (of a variable and of a value),
+// per-component select.
 layout(location = 0) in vec4 v0;
 layout(location = 1) flat in ivec4 i;
 layout(location = 3) flat in uvec4 u;
@@ -35,7 +36,7 @@ void main()
     u64vec3 w = u64vec3(a, z, uint64_t(s)) * u64vec3(3ul, 0x100000000ul, 5ul) +
                 u64vec3(uint64_t(p.x), 1ul << 40, ~0ul);
     i64vec2 q = i64vec2(s, sa).yx >> i64vec2(3l, int64_t(p.y));
-    uint64_t dyn = w[p.y % 3];
+    uint64_t dyn = w[p.y % 3] ^ (w * 3ul)[p.x % 3];  // access chain, OpVectorExtractDynamic
     u64vec2 m = mix(w.zx, w.yy, bvec2((p.x & 1) == 1, (p.y & 2) == 2));
     o5 = uvec4(unpack32(dyn), unpack32(uint64_t(q.x) ^ uint64_t(q.y)));
     o6 = uvec4(unpack32(m.x), unpack32(m.y + w.x));
