@@ -523,7 +523,28 @@ step(struct ref *ref, uint32_t l)
     case SIM_IR_OP_S64TOF:
     case SIM_IR_OP_F2U64:
     case SIM_IR_OP_F2S64:
+    case SIM_IR_OP_DADD:
+    case SIM_IR_OP_DSUB:
+    case SIM_IR_OP_DMUL:
+    case SIM_IR_OP_DDIV:
+    case SIM_IR_OP_DEQ:
+    case SIM_IR_OP_DNE:
+    case SIM_IR_OP_DLT:
+    case SIM_IR_OP_DLE:
+    case SIM_IR_OP_F2D:
+    case SIM_IR_OP_I2D:
+    case SIM_IR_OP_U2D:
+    case SIM_IR_OP_S64TOD:
+    case SIM_IR_OP_U64TOD:
+    case SIM_IR_OP_D2F:
+    case SIM_IR_OP_D2I:
+    case SIM_IR_OP_D2U:
+    case SIM_IR_OP_D2S64:
+    case SIM_IR_OP_D2U64:
         r = sim_lane_op64(i->op, i->aux, a, b, c, d);
+        break;
+    case SIM_IR_OP_DUNARY: /* the function is in imm, not a register */
+        r = sim_lane_op64(i->op, i->aux, a, b, i->imm, 0);
         break;
     case SIM_IR_OP_FREXP_M:
     case SIM_IR_OP_FREXP_E:

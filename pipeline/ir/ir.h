@@ -12,8 +12,8 @@
  * are never written; an instruction names a constant by its bank register,
  * so the interpreter has no immediate-operand variants to decode.
  *
- * A 64-bit integer is a pair of registers, low word first; the 64-bit
- * instructions (ADD64 ...) read both pairs and write one word of the
+ * A 64-bit integer or float is a pair of registers, low word first; the
+ * 64-bit instructions (ADD64 ... D2U64) read both pairs and write one word of the
  * result each, so every instruction still writes one 32-bit register.
  *
  * Control flow keeps the module's structured order: a block's successors
@@ -320,6 +320,31 @@ typedef float sim_lanes_f __attribute__((vector_size(SIM_LANES * 4), aligned(64)
     X(S64TOF, 2)                                                                           \
     X(F2U64, 1) /* float to uint64 (saturating, NaN: 0): low word, high with aux 1 */     \
     X(F2S64, 1)                                                                            \
+    /* 64-bit floats (doubles), pairs as above holding the double's bits;   \
+     * aux picks the result's word as above.  Comparisons are ordered and   \
+     * write booleans. */                                                   \
+    X(DADD, 4)                                                                             \
+    X(DSUB, 4)                                                                             \
+    X(DMUL, 4)                                                                             \
+    X(DDIV, 4)                                                                             \
+    X(DEQ, 4)                                                                              \
+    X(DNE, 4)                                                                              \
+    X(DLT, 4)                                                                              \
+    X(DLE, 4)                                                                              \
+    /* f(a | b << 32), f named by imm: the 32-bit op it mirrors (FLOOR,     \
+     * CEIL, TRUNC, FRACT, ROUNDEVEN, SQRT, FSIGN; ISNAN and ISINF write     \
+     * booleans) */                                                         \
+    X(DUNARY, 2)                                                                           \
+    X(F2D, 1) /* float to double (exact) */                                                \
+    X(I2D, 1)                                                                              \
+    X(U2D, 1)                                                                              \
+    X(S64TOD, 2) /* int64 a | b << 32 to double */                                         \
+    X(U64TOD, 2)                                                                           \
+    X(D2F, 2) /* double to float (round to nearest even), one word */                      \
+    X(D2I, 2) /* double to int32 (saturating, NaN: 0), one word */                        \
+    X(D2U, 2)                                                                              \
+    X(D2S64, 2) /* double to int64 (saturating, NaN: 0) */                                 \
+    X(D2U64, 2)                                                                            \
     X(FREXP_M, 1)                                                                          \
     X(FREXP_E, 1)                                                                          \
     X(QUANTF16, 1)                                                                         \

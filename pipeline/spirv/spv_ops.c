@@ -831,10 +831,6 @@ glsl(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     case GLSLstd450InterpolateAtOffset:
         /* Interpolation at another position needs the input's plane
          * equation, which the shading setup keeps to itself. */
-    case GLSLstd450PackDouble2x32:
-    case GLSLstd450UnpackDouble2x32:
-        /* 64-bit floats (Float64): refused at their capability and type
-         * already. */
     case GLSLstd450IMix:
         /* In the grammar, but withdrawn from the specification. */
         return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_EXT_INST, "GLSL.std.450 %s", name);
@@ -1764,22 +1760,35 @@ is_int16(struct sim_spv_ctx *ctx, uint32_t type)
 }
 
 /* ------------------------------------------------------------------------ */
-/* 64-bit integers                                                            */
+/* 64-bit integers and floats                                                 */
 
-/* A 64-bit integer is two registers, low word first (spv_translate.c);
- * a vector of them 2n.  Moves (composites, select, phis, loads, stores,
- * bitcasts to and from 32-bit vectors) only carry the pairs; the
- * instructions here read both words through the IR's 64-bit instructions
- * (ADD64 ...), one per result word.  What is not here is refused by name. */
+/* A 64-bit integer or double is two registers, low word first
+ * (spv_translate.c); a vector of them 2n.  Moves (composites, select,
+ * phis, loads, stores, bitcasts to and from 32-bit vectors) only carry the
+ * pairs; the instructions here read both words through the IR's 64-bit
+ * instructions (ADD64 ... D2U64), one per result word.  What is not here
+ * is refused by name. */
+
+/* The scalar of a scalar or vector type. */
+static const struct sim_spv_type *
+scalar_type(const struct sim_spv_ctx *ctx, uint32_t type)
+{
+    const struct sim_spv_type *t = &ctx->types[type];
+    return t->kind == SIM_SPV_T_VECTOR ? &ctx->types[t->elem] : t;
+}
 
 static int
 is64(const struct sim_spv_ctx *ctx, uint32_t type)
 {
-    const struct sim_spv_type *t = &ctx->types[type];
-    if (t->kind == SIM_SPV_T_VECTOR) {
-        t = &ctx->types[t->elem];
-    }
-    return t->kind == SIM_SPV_T_INT && t->width == 64;
+    const struct sim_spv_type *t = scalar_type(ctx, type);
+    return (t->kind == SIM_SPV_T_INT || t->kind == SIM_SPV_T_FLOAT) && t->width == 64;
+}
+
+static int
+is_double(const struct sim_spv_ctx *ctx, uint32_t type)
+{
+    const struct sim_spv_type *t = scalar_type(ctx, type);
+    return t->kind == SIM_SPV_T_FLOAT && t->width == 64;
 }
 
 /* Components of a scalar or vector type. */
@@ -1790,12 +1799,15 @@ components(const struct sim_spv_ctx *ctx, uint32_t type)
     return t->kind == SIM_SPV_T_VECTOR ? t->count : 1;
 }
 
-/* Does the instruction compute on a 64-bit integer (its result or an
- * operand)?  Moves and bitcasts are left to their usual translation. */
+/* Does the instruction compute on a 64-bit value (its result or an
+ * operand)?  Moves and bitcasts are left to their usual translation.
+ * *dbl: whether that value is a double. */
 static int
-touches64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+touches64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, int *dbl)
 {
     uint32_t first = 3;
+    int found = 0;
+    *dbl = 0;
     if (only_moves(inst->opcode) || inst->opcode == SpvOpBitcast || inst->words < 3) {
         return 0;
     }
@@ -1806,16 +1818,18 @@ touches64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         first = 5;
     }
     if (W(1) < ctx->m->bound && is64(ctx, W(1))) {
-        return 1;
+        found = 1;
+        *dbl |= is_double(ctx, W(1));
     }
     for (uint32_t w = first; w < inst->words; w++) {
         uint32_t id = W(w);
         if (id < ctx->m->bound && ctx->vals[id].kind == SIM_SPV_V_REGS &&
             is64(ctx, ctx->vals[id].type)) {
-            return 1;
+            found = 1;
+            *dbl |= is_double(ctx, ctx->vals[id].type);
         }
     }
-    return 0;
+    return found;
 }
 
 /* One 64-bit instruction per word of the result: out[0] low, out[1] high. */
@@ -1829,6 +1843,26 @@ emit64(struct sim_spv_ctx *ctx, enum sim_ir_op op, const uint32_t *x, const uint
             return 0;
         }
         i->imm = y[1];
+        i->aux = (uint16_t)w;
+    }
+    return 1;
+}
+
+/* A one- or two-source 64-bit instruction (conversions, DUNARY) into
+ * `words` new registers of `scalar`: out[0] low, out[1] high; `imm` for
+ * DUNARY's function.  0 when out of memory. */
+static int
+emit_words(struct sim_spv_ctx *ctx, enum sim_ir_op op, enum sim_ir_scalar scalar, uint32_t a,
+           uint32_t b, uint32_t imm, uint32_t words, uint32_t *out)
+{
+    for (uint32_t w = 0; w < words; w++) {
+        struct sim_ir_inst *i;
+        out[w] = sim_spv_new_regs(ctx, 1, scalar);
+        i = out[w] == SIM_IR_NONE ? NULL : sim_spv_emit(ctx, op, out[w], a, b, 0);
+        if (!i) {
+            return 0;
+        }
+        i->imm = imm;
         i->aux = (uint16_t)w;
     }
     return 1;
@@ -1867,15 +1901,17 @@ select64(struct sim_spv_ctx *ctx, uint32_t c, const uint32_t *x, const uint32_t 
     return 1;
 }
 
-/* Arithmetic with operands of the result's type; SNegate is 0 - x. */
+/* Arithmetic with operands of the result's type; SNegate is 0 - x;
+ * VectorTimesScalar (doubles) multiplies every component by the scalar. */
 static enum sim_spv_error
 arith64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, enum sim_ir_op op,
-        uint32_t nsrc)
+        uint32_t nsrc, int want)
 {
     uint32_t type = W(1), id = W(2);
-    const struct sim_spv_type *t = result_type(ctx, type, WANT_INT);
-    struct sim_spv_val *x = t ? operand(ctx, W(3), WANT_INT, t->regs) : NULL;
-    struct sim_spv_val *y = x && nsrc > 1 ? operand(ctx, W(4), WANT_INT, t->regs) : x;
+    int by_scalar = inst->opcode == SpvOpVectorTimesScalar;
+    const struct sim_spv_type *t = result_type(ctx, type, want);
+    struct sim_spv_val *x = t ? operand(ctx, W(3), want, t->regs) : NULL;
+    struct sim_spv_val *y = x && nsrc > 1 ? operand(ctx, W(4), want, by_scalar ? 2 : t->regs) : x;
     struct sim_spv_val *v;
     uint32_t zero[2];
 
@@ -1891,7 +1927,7 @@ arith64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, enum sim_ir_op
         return ctx->info->code;
     }
     for (uint32_t k = 0; k < t->regs; k += 2) {
-        const uint32_t *a = nsrc > 1 ? x->regs + k : zero, *b = y->regs + k;
+        const uint32_t *a = nsrc > 1 ? x->regs + k : zero, *b = y->regs + (by_scalar ? 0 : k);
         if (!emit64(ctx, op, a, b, v->regs + k)) {
             return nomem(ctx);
         }
@@ -1937,14 +1973,16 @@ shift64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, enum sim_ir_op
     return SIM_SPV_ERROR_OK;
 }
 
+/* Comparisons of 64-bit operands of kind `want`; `negate`: the unordered
+ * float comparisons, negations of ordered ones. */
 static enum sim_spv_error
 compare_op64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, enum sim_ir_op op,
-             int swap)
+             int swap, int negate, int want)
 {
     uint32_t type = W(1), id = W(2), n, out[4];
     const struct sim_spv_type *t = result_type(ctx, type, WANT_BOOL);
-    struct sim_spv_val *x = t ? operand(ctx, W(3), WANT_INT, 2 * t->regs) : NULL;
-    struct sim_spv_val *y = x ? operand(ctx, W(4), WANT_INT, 2 * t->regs) : NULL;
+    struct sim_spv_val *x = t ? operand(ctx, W(3), want, 2 * t->regs) : NULL;
+    struct sim_spv_val *y = x ? operand(ctx, W(4), want, 2 * t->regs) : NULL;
 
     if (!y) {
         return ctx->info->code;
@@ -1956,18 +1994,25 @@ compare_op64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, enum sim_
     for (uint32_t k = 0; k < n; k++) {
         const uint32_t *a = x->regs + 2 * k, *b = y->regs + 2 * k;
         out[k] = swap ? compare64(ctx, op, b, a) : compare64(ctx, op, a, b);
+        if (negate && out[k] != SIM_IR_NONE) {
+            out[k] = sim_spv_emit1(ctx, SIM_IR_OP_NOT, SIM_IR_BOOL, out[k], 0, 0);
+        }
     }
     return set_result(ctx, id, type, out, n);
 }
 
-/* OpUConvert, OpSConvert, OpConvertUToF/SToF/FToU/FToS with a 64-bit side. */
+/* OpUConvert, OpSConvert, OpFConvert, OpConvertUToF/SToF/FToU/FToS with a
+ * 64-bit side. */
 static enum sim_spv_error
 convert64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
 {
     uint32_t type = W(1), id = W(2), n, aw, rw, *out;
     const struct sim_spv_type *t = result_type(ctx, type, 0);
     struct sim_spv_val *a = t ? operand(ctx, W(3), 0, 0) : NULL;
+    enum sim_ir_scalar rs;
     uint32_t rk, ak;
+    int sign = inst->opcode == SpvOpSConvert || inst->opcode == SpvOpConvertSToF ||
+               inst->opcode == SpvOpConvertFToS;
 
     if (!a) {
         return ctx->info->code;
@@ -1977,8 +2022,37 @@ convert64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     rw = t->regs / n;
     rk = scalar_kind(ctx, type);
     ak = scalar_kind(ctx, a->type);
-    if (inst->words != 4 || components(ctx, a->type) != n || aw * n != a->n) {
+    rs = ir_scalar(ctx, type);
+    if (inst->words != 4 || components(ctx, a->type) != n || aw * n != a->n ||
+        (aw != 1 && aw != 2) || (rw != 1 && rw != 2)) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand and result sizes");
+    }
+    switch (inst->opcode) {
+    case SpvOpUConvert:
+    case SpvOpSConvert:
+        if (rk != SIM_SPV_T_INT || ak != SIM_SPV_T_INT) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "integer conversion types");
+        }
+        break;
+    case SpvOpFConvert:
+        if (rk != SIM_SPV_T_FLOAT || ak != SIM_SPV_T_FLOAT) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "float conversion types");
+        }
+        break;
+    case SpvOpConvertUToF:
+    case SpvOpConvertSToF:
+        if (rk != SIM_SPV_T_FLOAT || ak != SIM_SPV_T_INT) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "integer to float operand types");
+        }
+        break;
+    case SpvOpConvertFToU:
+    case SpvOpConvertFToS:
+        if (rk != SIM_SPV_T_INT || ak != SIM_SPV_T_FLOAT) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "float to integer operand types");
+        }
+        break;
+    default:
+        return SIM_SPV_ERROR_UNSUPPORTED_OPCODE;
     }
     out = sim_spv_alloc(ctx, (size_t)t->regs * sizeof(uint32_t));
     if (!out) {
@@ -1987,103 +2061,172 @@ convert64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     for (uint32_t k = 0; k < n; k++) {
         const uint32_t *x = a->regs + k * aw;
         uint32_t *r = out + k * rw;
-        switch (inst->opcode) {
-        case SpvOpUConvert:
-        case SpvOpSConvert:
-            if (rk != SIM_SPV_T_INT || ak != SIM_SPV_T_INT) {
-                return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "integer conversion types");
-            }
+        enum sim_ir_op op = SIM_IR_OP_COUNT;
+        int ok = 1;
+        if (inst->opcode == SpvOpUConvert || inst->opcode == SpvOpSConvert) {
             /* Narrowing keeps the low word (a 16-bit result is sign
              * extended after the instruction); widening a 16-bit operand
              * reads it zero-extended for UConvert (reads_uint16) and sign
              * extended for SConvert, as registers hold it. */
             r[0] = x[0];
             if (rw == 2) {
-                r[1] = aw == 2                            ? x[1]
-                       : inst->opcode == SpvOpSConvert ? sim_spv_emit1(ctx, SIM_IR_OP_ASR,
-                                                                        SIM_IR_INT, x[0],
-                                                                        ku(ctx, 31), 0)
-                                                          : ku(ctx, 0);
+                r[1] = aw == 2 ? x[1]
+                       : sign  ? sim_spv_emit1(ctx, SIM_IR_OP_ASR, SIM_IR_INT, x[0], ku(ctx, 31), 0)
+                               : ku(ctx, 0);
             }
-            break;
-        case SpvOpConvertUToF:
-        case SpvOpConvertSToF:
-            if (rk != SIM_SPV_T_FLOAT || ak != SIM_SPV_T_INT || aw != 2) {
-                return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "integer to float operand types");
-            }
-            r[0] = sim_spv_emit1(ctx,
-                                 inst->opcode == SpvOpConvertUToF ? SIM_IR_OP_U64TOF
-                                                                  : SIM_IR_OP_S64TOF,
-                                 SIM_IR_FLOAT, x[0], x[1], 0);
-            break;
-        case SpvOpConvertFToU:
-        case SpvOpConvertFToS:
-            if (rk != SIM_SPV_T_INT || ak != SIM_SPV_T_FLOAT || rw != 2) {
-                return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "float to integer operand types");
-            }
-            for (uint32_t w = 0; w < 2; w++) {
-                struct sim_ir_inst *i;
-                r[w] = sim_spv_new_regs(ctx, 1, ir_scalar(ctx, type));
-                i = r[w] == SIM_IR_NONE
-                        ? NULL
-                        : sim_spv_emit(ctx,
-                                       inst->opcode == SpvOpConvertFToU ? SIM_IR_OP_F2U64
-                                                                        : SIM_IR_OP_F2S64,
-                                       r[w], x[0], 0, 0);
-                if (!i) {
-                    return nomem(ctx);
-                }
-                i->aux = (uint16_t)w;
-            }
-            break;
-        default:
-            return SIM_SPV_ERROR_UNSUPPORTED_OPCODE;
+            continue;
+        }
+        /* Pick the instruction by the widths: (result words, operand
+         * words) of (2, 1) widen, (1, 2) narrow, (2, 2) both 64-bit.  A
+         * half is held in single precision and rounded after the
+         * instruction (sim_spv_translate_op). */
+        if (ak == SIM_SPV_T_FLOAT && rk == SIM_SPV_T_FLOAT) {
+            op = aw == 1 ? SIM_IR_OP_F2D : SIM_IR_OP_D2F;
+        } else if (ak == SIM_SPV_T_INT) { /* to float */
+            op = rw == 1    ? (sign ? SIM_IR_OP_S64TOF : SIM_IR_OP_U64TOF)
+                 : aw == 1 ? (sign ? SIM_IR_OP_I2D : SIM_IR_OP_U2D)
+                           : (sign ? SIM_IR_OP_S64TOD : SIM_IR_OP_U64TOD);
+        } else { /* float to integer */
+            op = aw == 1    ? (sign ? SIM_IR_OP_F2S64 : SIM_IR_OP_F2U64)
+                 : rw == 1 ? (sign ? SIM_IR_OP_D2I : SIM_IR_OP_D2U)
+                           : (sign ? SIM_IR_OP_D2S64 : SIM_IR_OP_D2U64);
+        }
+        if (aw == 1 && rw == 1) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "no 64-bit side");
+        }
+        ok = emit_words(ctx, op, rs, x[0], aw == 2 ? x[1] : 0, 0, rw, r);
+        if (!ok) {
+            return nomem(ctx);
         }
     }
     return set_result(ctx, id, type, out, t->regs);
 }
 
-/* GLSL.std.450 on 64-bit integers: abs, sign, min, max, clamp. */
+/* OpFNegate, OpIsNan, OpIsInf on doubles. */
 static enum sim_spv_error
-glsl64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+double_unary(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    uint32_t type = W(1), id = W(2), n, rw, *out;
+    const struct sim_spv_type *t = result_type(ctx, type, 0);
+    struct sim_spv_val *x = t ? operand(ctx, W(3), WANT_FLOAT, 0) : NULL;
+
+    if (!x) {
+        return ctx->info->code;
+    }
+    n = components(ctx, type);
+    rw = t->regs / n;
+    if (inst->words != 4 || x->n != 2 * n || !is_double(ctx, x->type)) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand and result types");
+    }
+    out = sim_spv_alloc(ctx, (size_t)t->regs * sizeof(uint32_t));
+    if (!out) {
+        return nomem(ctx);
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        const uint32_t *a = x->regs + 2 * k;
+        uint32_t *r = out + k * rw;
+        if (inst->opcode == SpvOpFNegate) {
+            r[0] = a[0];
+            r[1] = e2(ctx, SIM_IR_OP_XOR, a[1], ku(ctx, 0x80000000u));
+        } else if (!emit_words(ctx, SIM_IR_OP_DUNARY, SIM_IR_BOOL, a[0], a[1],
+                               inst->opcode == SpvOpIsNan ? SIM_IR_OP_ISNAN : SIM_IR_OP_ISINF,
+                               1, r)) {
+            return nomem(ctx);
+        }
+    }
+    return set_result(ctx, id, type, out, t->regs);
+}
+
+/* GLSL.std.450 on 64-bit values: integer abs, sign, min, max, clamp;
+ * double abs, sign, min, max, clamp, floor, ceil, trunc, fract,
+ * roundEven, sqrt; packDouble2x32 and unpackDouble2x32 (the bits). */
+static enum sim_spv_error
+glsl64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, int dbl)
 {
     uint32_t type = W(1), id = W(2), ext = W(4), nops = inst->words - 5, *out;
-    const struct sim_spv_type *t = result_type(ctx, type, WANT_INT);
+    const struct sim_spv_type *t = result_type(ctx, type, 0);
     const char *name = sim_spv_glsl_name(ext, NULL);
     struct sim_spv_val *s[3] = {NULL, NULL, NULL};
     int sign = ext == GLSLstd450SAbs || ext == GLSLstd450SSign || ext == GLSLstd450SMin ||
                ext == GLSLstd450SMax || ext == GLSLstd450SClamp;
-    enum sim_ir_op lt = sign ? SIM_IR_OP_SLT64 : SIM_IR_OP_ULT64;
-    uint32_t want;
+    enum sim_ir_op lt = dbl ? SIM_IR_OP_DLT : sign ? SIM_IR_OP_SLT64 : SIM_IR_OP_ULT64;
+    uint32_t want, fn = SIM_IR_OP_COUNT;
 
     switch (ext) {
+    case GLSLstd450PackDouble2x32:
+    case GLSLstd450UnpackDouble2x32:
+        want = 1;
+        break;
     case GLSLstd450SAbs:
     case GLSLstd450SSign:
+    case GLSLstd450FAbs:
+        want = 1;
+        break;
+    case GLSLstd450FSign:
+        fn = SIM_IR_OP_FSIGN;
+        want = 1;
+        break;
+    case GLSLstd450Floor:
+        fn = SIM_IR_OP_FLOOR;
+        want = 1;
+        break;
+    case GLSLstd450Ceil:
+        fn = SIM_IR_OP_CEIL;
+        want = 1;
+        break;
+    case GLSLstd450Trunc:
+        fn = SIM_IR_OP_TRUNC;
+        want = 1;
+        break;
+    case GLSLstd450Fract:
+        fn = SIM_IR_OP_FRACT;
+        want = 1;
+        break;
+    case GLSLstd450RoundEven:
+        fn = SIM_IR_OP_ROUNDEVEN;
+        want = 1;
+        break;
+    case GLSLstd450Sqrt:
+        fn = SIM_IR_OP_SQRT;
         want = 1;
         break;
     case GLSLstd450SMin:
     case GLSLstd450SMax:
     case GLSLstd450UMin:
     case GLSLstd450UMax:
+    case GLSLstd450FMin:
+    case GLSLstd450FMax:
         want = 2;
         break;
     case GLSLstd450SClamp:
     case GLSLstd450UClamp:
+    case GLSLstd450FClamp:
         want = 3;
         break;
     default:
-        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_EXT_INST,
-                           "GLSL.std.450 %s on 64-bit integers", name ? name : "?");
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_EXT_INST, "GLSL.std.450 %s on 64-bit %s",
+                           name ? name : "?", dbl ? "floats" : "integers");
     }
     if (!t) {
         return ctx->info->code;
     }
-    if (nops != want || !is64(ctx, type)) {
+    if (nops != want) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "GLSL.std.450 %s operands",
                            name ? name : "?");
     }
+    if (ext == GLSLstd450PackDouble2x32 || ext == GLSLstd450UnpackDouble2x32) {
+        struct sim_spv_val *x = operand(ctx, W(5), 0, t->regs);
+        if (!x) {
+            return ctx->info->code;
+        }
+        return alias(ctx, id, type, x->regs, x->n);
+    }
+    if (!is64(ctx, type) || is_double(ctx, type) != dbl) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "GLSL.std.450 %s result type",
+                           name ? name : "?");
+    }
     for (uint32_t i = 0; i < nops; i++) {
-        s[i] = operand(ctx, W(5 + i), WANT_INT, t->regs);
+        s[i] = operand(ctx, W(5 + i), dbl ? WANT_FLOAT : WANT_INT, t->regs);
         if (!s[i]) {
             return ctx->info->code;
         }
@@ -2097,7 +2240,18 @@ glsl64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         const uint32_t zero[2] = {ku(ctx, 0), ku(ctx, 0)};
         uint32_t *r = out + k, tmp[2], c;
         int ok = 1;
+        if (fn != SIM_IR_OP_COUNT) {
+            ok = emit_words(ctx, SIM_IR_OP_DUNARY, SIM_IR_FLOAT, x[0], x[1], fn, 2, r);
+            if (!ok) {
+                return nomem(ctx);
+            }
+            continue;
+        }
         switch (ext) {
+        case GLSLstd450FAbs:
+            r[0] = x[0];
+            r[1] = e2(ctx, SIM_IR_OP_AND, x[1], ku(ctx, 0x7fffffffu));
+            break;
         case GLSLstd450SAbs: {
             uint32_t neg[2] = {sim_spv_new_regs(ctx, 1, SIM_IR_INT),
                                sim_spv_new_regs(ctx, 1, SIM_IR_INT)};
@@ -2116,11 +2270,13 @@ glsl64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         }
         case GLSLstd450SMin:
         case GLSLstd450UMin:
+        case GLSLstd450FMin:
             c = compare64(ctx, lt, s[1]->regs + k, x);
             ok = select64(ctx, c, s[1]->regs + k, x, r);
             break;
         case GLSLstd450SMax:
         case GLSLstd450UMax:
+        case GLSLstd450FMax:
             c = compare64(ctx, lt, x, s[1]->regs + k);
             ok = select64(ctx, c, s[1]->regs + k, x, r);
             break;
@@ -2138,23 +2294,23 @@ glsl64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     return set_result(ctx, id, type, out, t->regs);
 }
 
-/* An instruction on 64-bit integers; what is not implemented is refused
- * with its name. */
+/* An instruction on 64-bit integers or doubles (`dbl`); what is not
+ * implemented is refused with its name. */
 static enum sim_spv_error
-op64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+op64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, int dbl)
 {
     const char *name = sim_spv_op_name(inst->opcode);
 
     switch (inst->opcode) {
-    case SpvOpIAdd: return arith64(ctx, inst, SIM_IR_OP_ADD64, 2);
-    case SpvOpISub: return arith64(ctx, inst, SIM_IR_OP_SUB64, 2);
-    case SpvOpIMul: return arith64(ctx, inst, SIM_IR_OP_MUL64, 2);
-    case SpvOpUDiv: return arith64(ctx, inst, SIM_IR_OP_UDIV64, 2);
-    case SpvOpSDiv: return arith64(ctx, inst, SIM_IR_OP_SDIV64, 2);
-    case SpvOpUMod: return arith64(ctx, inst, SIM_IR_OP_UMOD64, 2);
-    case SpvOpSRem: return arith64(ctx, inst, SIM_IR_OP_SREM64, 2);
-    case SpvOpSMod: return arith64(ctx, inst, SIM_IR_OP_SMOD64, 2);
-    case SpvOpSNegate: return arith64(ctx, inst, SIM_IR_OP_SUB64, 1);
+    case SpvOpIAdd: return arith64(ctx, inst, SIM_IR_OP_ADD64, 2, WANT_INT);
+    case SpvOpISub: return arith64(ctx, inst, SIM_IR_OP_SUB64, 2, WANT_INT);
+    case SpvOpIMul: return arith64(ctx, inst, SIM_IR_OP_MUL64, 2, WANT_INT);
+    case SpvOpUDiv: return arith64(ctx, inst, SIM_IR_OP_UDIV64, 2, WANT_INT);
+    case SpvOpSDiv: return arith64(ctx, inst, SIM_IR_OP_SDIV64, 2, WANT_INT);
+    case SpvOpUMod: return arith64(ctx, inst, SIM_IR_OP_UMOD64, 2, WANT_INT);
+    case SpvOpSRem: return arith64(ctx, inst, SIM_IR_OP_SREM64, 2, WANT_INT);
+    case SpvOpSMod: return arith64(ctx, inst, SIM_IR_OP_SMOD64, 2, WANT_INT);
+    case SpvOpSNegate: return arith64(ctx, inst, SIM_IR_OP_SUB64, 1, WANT_INT);
     case SpvOpShiftLeftLogical: return shift64(ctx, inst, SIM_IR_OP_SHL, SIM_IR_OP_SHL64);
     case SpvOpShiftRightLogical: return shift64(ctx, inst, SIM_IR_OP_SHR, SIM_IR_OP_SHR64);
     case SpvOpShiftRightArithmetic: return shift64(ctx, inst, SIM_IR_OP_ASR, SIM_IR_OP_ASR64);
@@ -2163,28 +2319,53 @@ op64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     case SpvOpBitwiseOr: return simple(ctx, inst, SIM_IR_OP_OR, 2, WANT_INT, WANT_INT, 0, 0);
     case SpvOpBitwiseXor: return simple(ctx, inst, SIM_IR_OP_XOR, 2, WANT_INT, WANT_INT, 0, 0);
     case SpvOpNot: return simple(ctx, inst, SIM_IR_OP_NOT, 1, WANT_INT, WANT_INT, 0, 0);
-    case SpvOpIEqual: return compare_op64(ctx, inst, SIM_IR_OP_IEQ, 0);
-    case SpvOpINotEqual: return compare_op64(ctx, inst, SIM_IR_OP_INE, 0);
-    case SpvOpULessThan: return compare_op64(ctx, inst, SIM_IR_OP_ULT64, 0);
-    case SpvOpSLessThan: return compare_op64(ctx, inst, SIM_IR_OP_SLT64, 0);
-    case SpvOpULessThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_ULE64, 0);
-    case SpvOpSLessThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_SLE64, 0);
-    case SpvOpUGreaterThan: return compare_op64(ctx, inst, SIM_IR_OP_ULT64, 1);
-    case SpvOpSGreaterThan: return compare_op64(ctx, inst, SIM_IR_OP_SLT64, 1);
-    case SpvOpUGreaterThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_ULE64, 1);
-    case SpvOpSGreaterThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_SLE64, 1);
+    case SpvOpIEqual: return compare_op64(ctx, inst, SIM_IR_OP_IEQ, 0, 0, WANT_INT);
+    case SpvOpINotEqual: return compare_op64(ctx, inst, SIM_IR_OP_INE, 0, 0, WANT_INT);
+    case SpvOpULessThan: return compare_op64(ctx, inst, SIM_IR_OP_ULT64, 0, 0, WANT_INT);
+    case SpvOpSLessThan: return compare_op64(ctx, inst, SIM_IR_OP_SLT64, 0, 0, WANT_INT);
+    case SpvOpULessThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_ULE64, 0, 0, WANT_INT);
+    case SpvOpSLessThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_SLE64, 0, 0, WANT_INT);
+    case SpvOpUGreaterThan: return compare_op64(ctx, inst, SIM_IR_OP_ULT64, 1, 0, WANT_INT);
+    case SpvOpSGreaterThan: return compare_op64(ctx, inst, SIM_IR_OP_SLT64, 1, 0, WANT_INT);
+    case SpvOpUGreaterThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_ULE64, 1, 0, WANT_INT);
+    case SpvOpSGreaterThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_SLE64, 1, 0, WANT_INT);
+    /* Doubles: IEEE 754 binary64, correctly rounded (C's double). */
+    case SpvOpFAdd: return arith64(ctx, inst, SIM_IR_OP_DADD, 2, WANT_FLOAT);
+    case SpvOpFSub: return arith64(ctx, inst, SIM_IR_OP_DSUB, 2, WANT_FLOAT);
+    case SpvOpFMul: return arith64(ctx, inst, SIM_IR_OP_DMUL, 2, WANT_FLOAT);
+    case SpvOpFDiv: return arith64(ctx, inst, SIM_IR_OP_DDIV, 2, WANT_FLOAT);
+    case SpvOpVectorTimesScalar: return arith64(ctx, inst, SIM_IR_OP_DMUL, 2, WANT_FLOAT);
+    case SpvOpFNegate:
+    case SpvOpIsNan:
+    case SpvOpIsInf:
+        return double_unary(ctx, inst);
+    /* The same table as the 32-bit comparisons: unordered ones are the
+     * negations of ordered ones. */
+    case SpvOpFOrdEqual: return compare_op64(ctx, inst, SIM_IR_OP_DEQ, 0, 0, WANT_FLOAT);
+    case SpvOpFOrdNotEqual: return compare_op64(ctx, inst, SIM_IR_OP_DNE, 0, 0, WANT_FLOAT);
+    case SpvOpFOrdLessThan: return compare_op64(ctx, inst, SIM_IR_OP_DLT, 0, 0, WANT_FLOAT);
+    case SpvOpFOrdLessThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_DLE, 0, 0, WANT_FLOAT);
+    case SpvOpFOrdGreaterThan: return compare_op64(ctx, inst, SIM_IR_OP_DLT, 1, 0, WANT_FLOAT);
+    case SpvOpFOrdGreaterThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_DLE, 1, 0, WANT_FLOAT);
+    case SpvOpFUnordEqual: return compare_op64(ctx, inst, SIM_IR_OP_DNE, 0, 1, WANT_FLOAT);
+    case SpvOpFUnordNotEqual: return compare_op64(ctx, inst, SIM_IR_OP_DEQ, 0, 1, WANT_FLOAT);
+    case SpvOpFUnordLessThan: return compare_op64(ctx, inst, SIM_IR_OP_DLE, 1, 1, WANT_FLOAT);
+    case SpvOpFUnordLessThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_DLT, 1, 1, WANT_FLOAT);
+    case SpvOpFUnordGreaterThan: return compare_op64(ctx, inst, SIM_IR_OP_DLE, 0, 1, WANT_FLOAT);
+    case SpvOpFUnordGreaterThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_DLT, 0, 1, WANT_FLOAT);
     case SpvOpUConvert:
     case SpvOpSConvert:
+    case SpvOpFConvert:
     case SpvOpConvertUToF:
     case SpvOpConvertSToF:
     case SpvOpConvertFToU:
     case SpvOpConvertFToS:
         return convert64(ctx, inst);
     case SpvOpExtInst:
-        return glsl64(ctx, inst);
+        return glsl64(ctx, inst, dbl);
     default:
-        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_OPCODE, "%s on 64-bit integers",
-                           name ? name : "?");
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_OPCODE, "%s on 64-bit %s",
+                           name ? name : "?", dbl ? "floats" : "integers");
     }
 }
 
@@ -2276,9 +2457,10 @@ static enum sim_spv_error
 translate_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
 {
     enum sim_spv_error err;
+    int dbl;
 
-    if (touches64(ctx, inst)) {
-        return op64(ctx, inst);
+    if (touches64(ctx, inst, &dbl)) {
+        return op64(ctx, inst, dbl);
     }
     switch (inst->opcode) {
     /* Arithmetic: operands of the result's type. */

@@ -13,8 +13,9 @@
  * or a half held in single precision, spv_ops.c); a 64-bit integer takes
  * two, low word first, so a u64vec3 flattens to 6 registers and every
  * offset counted in registers (members, array elements, vector
- * components) follows.  8-bit types and 64-bit floats are refused by name,
- * as are the 64-bit instructions spv_ops.c does not implement.
+ * components) follows, and a double is held the same way (its bits).
+ * 8-bit types and matrices of doubles are refused by name, as are the
+ * 64-bit instructions spv_ops.c does not implement.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -112,11 +113,13 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
     case SpvCapabilityStorageBuffer16BitAccess:
     case SpvCapabilityUniformAndStorageBuffer16BitAccess:
     case SpvCapabilityStoragePushConstant16:
-    /* 64-bit integers: register pairs (spv_ops.c's 64-bit section), in
-     * registers, buffers and push constants; 64-bit inputs and outputs
-     * are refused where they are declared, 64-bit atomics (Int64Atomics)
-     * and Float64 by their capability. */
+    /* 64-bit integers and floats: register pairs (spv_ops.c's 64-bit
+     * section), in registers, buffers, push constants and shared memory;
+     * 64-bit inputs and outputs are refused where they are declared,
+     * matrices of doubles at their type, 64-bit atomics (Int64Atomics) by
+     * their capability. */
     case SpvCapabilityInt64:
+    case SpvCapabilityFloat64:
         return SIM_SPV_ERROR_OK;
     default: {
         const char *name = sim_spv_enum_name(SIM_SPV_OPERAND_Capability, cap);
@@ -285,6 +288,15 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
             t->has_64bit = 1;
             return SIM_SPV_ERROR_OK;
         }
+        if (inst->opcode == SpvOpTypeFloat && width == 64 && inst->words == 3) {
+            /* Float64: the double's bits in two registers, low word first. */
+            t->kind = SIM_SPV_T_FLOAT;
+            t->scalar = SIM_IR_FLOAT;
+            t->width = 64;
+            t->regs = 2;
+            t->has_64bit = 1;
+            return SIM_SPV_ERROR_OK;
+        }
         if (width != 32) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "%u-bit %s", width,
                                inst->opcode == SpvOpTypeInt ? "integers" : "floats");
@@ -314,6 +326,10 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
                                             : e->kind != SIM_SPV_T_VECTOR ||
                                                   e->scalar != SIM_IR_FLOAT) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "bad component or column type");
+        }
+        if (inst->opcode == SpvOpTypeMatrix && e->width == 64) {
+            /* Matrix arithmetic and layouts are written for 32-bit columns. */
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "64-bit float matrices");
         }
         if (inst->opcode == SpvOpTypeVector && (count == 8 || count == 16)) {
             /* Legal with the Vector16 capability (kernels). */

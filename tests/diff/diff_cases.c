@@ -90,6 +90,7 @@
 #include "diff_int64_arith.frag.spv.h"
 #include "diff_int64_convert.frag.spv.h"
 #include "diff_int64_mem.frag.spv.h"
+#include "diff_float64.frag.spv.h"
 #include "diff_vert_builtins.vert.spv.h"
 #include "diff_vert_builtins.vert.xfb.spv.h"
 #include "diff_vert_builtins.vert.spv.h"
@@ -214,6 +215,10 @@ const struct diff_case diff_cases[] = {
     {"int64_mem", "64-bit integers in memory: storage-buffer structs read and written, a "
      "std140 uniform block and push constants indexed per tile, local arrays indexed per "
      "pixel", F, SPV(diff_int64_mem_frag_spv), EXACT},
+    {"float64", "64-bit floats: add, sub, mul, div, sqrt, abs, negate, floor, ceil, trunc, "
+     "fract, roundEven, sign, min, max, clamp, comparisons, isnan, isinf, conversions to and "
+     "from float, int, uint, int64, uint64, dvec3 times a scalar, dynamic index", F,
+     SPV(diff_float64_frag_spv), EXACT},
 
     /* Control flow. */
     {"loops", "for/while/do-while with break and continue, nested, divergent trip counts", F,

@@ -100,6 +100,7 @@
 #include "diff_int64_arith.frag.spv.h"
 #include "diff_int64_convert.frag.spv.h"
 #include "diff_int64_mem.frag.spv.h"
+#include "diff_float64.frag.spv.h"
 
 #define BATCHES 24
 #define UBO_WORDS 1024
@@ -188,6 +189,7 @@ static const struct shader_case cases[] = {
     CASE(diff_int64_arith_frag_spv),
     CASE(diff_int64_convert_frag_spv),
     CASE(diff_int64_mem_frag_spv),
+    CASE(diff_float64_frag_spv),
 };
 
 static uint32_t rng = 12345u;
