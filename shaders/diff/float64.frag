@@ -4,8 +4,11 @@
 // both), abs, negate, floor, ceil, trunc, fract, roundEven, sign, min,
 // max, clamp, every comparison, isnan, isinf; conversions from float,
 // int, uint, int64 and uint64 and back (to float rounded); a dvec3 times
-// a scalar and indexed dynamically; packDouble2x32 and unpackDouble2x32.
-// Inputs keep every double normal (no denormals) and conversions in range.
+// a scalar and indexed dynamically; packDouble2x32 and unpackDouble2x32;
+// doubles stored into and loaded from a storage buffer and loaded from push
+// constants (their bits only: those words are floats and ints, so no
+// arithmetic on them).  Inputs keep every double normal (no denormals) and
+// conversions in range.
 layout(location = 0) in vec4 v0;
 layout(location = 1) flat in ivec4 i;
 layout(location = 3) flat in uvec4 u;
@@ -17,6 +20,14 @@ layout(location = 4) out uvec4 o4;
 layout(location = 5) out uvec4 o5;
 layout(location = 6) out uvec4 o6;
 layout(location = 7) out uvec4 o7;
+
+layout(std430, binding = 1) buffer B {
+    double d[];
+} buf;
+
+layout(push_constant) uniform P {
+    double d[16];
+} pc;
 
 uvec4 pair(double x, double y)
 {
@@ -36,8 +47,11 @@ void main()
     o2 = pair(sqrt(abs(a)), floor(b) + ceil(a) * 0.5lf);
     o3 = pair(trunc(b), fract(a) - roundEven(c * 1.5lf));
     o4 = pair(min(a, b) + sign(b), clamp(c, 2.5lf, 3.5lf) + max(a, c));
+    int n = p.y * 64 + p.x;
+    buf.d[2 * n] = a + b;
+    uvec2 loaded = unpackDouble2x32(buf.d[2 * n + 1]) ^ unpackDouble2x32(pc.d[(i.z + p.x) & 15]);
     o5 = uvec4(floatBitsToUint(float(a)), floatBitsToUint(float(b)), uint(int(b * 0.1lf)),
-               uint(c * 1000.0lf));
+               uint(c * 1000.0lf) ^ loaded.x ^ loaded.y);
     uint bits = uint(a < b) | uint(a <= c) << 1 | uint(b > c) << 2 | uint(a >= b) << 3 |
                 uint(a == a) << 4 | uint(b != c) << 5 | uint(isinf(1.0lf / (c - c))) << 6 |
                 uint(isnan((a - a) / (b - b))) << 7 | uint(isnan(c)) << 8 |
