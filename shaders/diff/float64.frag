@@ -51,7 +51,7 @@ void main()
     buf.d[2 * n] = a + b;
     uvec2 loaded = unpackDouble2x32(buf.d[2 * n + 1]) ^ unpackDouble2x32(pc.d[(i.z + p.x) & 15]);
     o5 = uvec4(floatBitsToUint(float(a)), floatBitsToUint(float(b)), uint(int(b * 0.1lf)),
-               uint(c * 1000.0lf) ^ loaded.x ^ loaded.y);
+               uint(c * 1000.0lf) ^ loaded.x ^ (loaded.y << 1));
     uint bits = uint(a < b) | uint(a <= c) << 1 | uint(b > c) << 2 | uint(a >= b) << 3 |
                 uint(a == a) << 4 | uint(b != c) << 5 | uint(isinf(1.0lf / (c - c))) << 6 |
                 uint(isnan((a - a) / (b - b))) << 7 | uint(isnan(c)) << 8 |
