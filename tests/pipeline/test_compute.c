@@ -16,8 +16,8 @@
  * the invocation picked and nowhere else.
  *
  * shaders/compute_int64.comp: 64-bit integers in shared memory (two
- * registers, so two words each) across a barrier, written to a storage
- * buffer of uint64.
+ * registers, so two words each) across a barrier, and a 64-bit
+ * specialization constant, written to a storage buffer of uint64.
  *
  * shaders/compute_image_index.comp: 16 invocations load from, store into
  * and add atomically to an array of three storage images, each picking
@@ -119,9 +119,22 @@ int64_stored(uint32_t i)
 static void
 test_int64_shared(void)
 {
+    uint64_t k = 0x500000003ull; /* both words differ from the default */
+    uint32_t k32 = 3;
+    struct sim_spec_value spec = {1, 8, &k}, spec32 = {1, 4, &k32};
+    struct sim_spv_options opt = {.stage = SIM_STAGE_COMPUTE, .spec_values = &spec,
+                                  .spec_value_count = 1};
     struct sim_ir_shader *sh = NULL;
     struct sim_spv_error_info info;
-    if (sim_ir_shader_create(shader_compute_int64_comp, COUNT(shader_compute_int64_comp), NULL,
+
+    /* A specialization value must have the constant's 8 bytes. */
+    opt.spec_values = &spec32;
+    CHECK_EQ_STR("SIM_SPV_ERROR_BAD_SPEC_CONSTANT",
+                 sim_spv_error_name(sim_ir_shader_create(shader_compute_int64_comp,
+                                                         COUNT(shader_compute_int64_comp), &opt,
+                                                         &sh, &info)));
+    opt.spec_values = &spec;
+    if (sim_ir_shader_create(shader_compute_int64_comp, COUNT(shader_compute_int64_comp), &opt,
                              &sh, &info) != SIM_SPV_ERROR_OK) {
         fprintf(stderr, "int64: translation failed: %s\n", info.detail);
         test_failures++;
@@ -139,7 +152,7 @@ test_int64_shared(void)
     struct sim_replay_result *res = NULL;
     CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, sim_replay_frame(&frame, NULL, &res, NULL));
     for (uint32_t i = 0; i < 32; i++) {
-        CHECK_EQ_U64(int64_stored(31u - i) + int64_stored((i * 5u) & 31u) * 3u + (1ull << 40),
+        CHECK_EQ_U64(int64_stored(31u - i) + int64_stored((i * 5u) & 31u) * 3u + (1ull << 40) + k,
                      out[i]);
     }
     CHECK_EQ_U64(0xeeeeeeeeeeeeeeeeull, out[32]); /* past the bound range */
