@@ -367,7 +367,7 @@ composite(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         if (!b) {
             return ctx->info->code;
         }
-        /* w registers per component: 2 for 64-bit integers. */
+        /* w registers per component: 2 for 64-bit integers and doubles. */
         w = t->kind == SIM_SPV_T_VECTOR ? ctx->types[t->elem].regs : 0;
         if (w == 0 || n * w != t->regs) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "result is not a %u-vector", n);
@@ -1670,7 +1670,7 @@ select_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         return ctx->info->code;
     }
     /* A vector condition picks per component, of w registers each (2 for
-     * 64-bit integers). */
+     * 64-bit integers and doubles). */
     w = t->kind == SIM_SPV_T_VECTOR ? ctx->types[t->elem].regs : t->regs;
     if (c->n != 1 && (t->kind != SIM_SPV_T_VECTOR || c->n * w != t->regs)) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "condition size");
