@@ -794,6 +794,54 @@ run_blocks(struct sim_interp *in)
             case SIM_IR_OP_LDEXP:
                 PER_LANE(sim_lane_ldexp(PA[l], PB[l]));
                 break;
+            case SIM_IR_OP_ADD64:
+            case SIM_IR_OP_SUB64:
+            case SIM_IR_OP_MUL64:
+            case SIM_IR_OP_UDIV64:
+            case SIM_IR_OP_SDIV64:
+            case SIM_IR_OP_UMOD64:
+            case SIM_IR_OP_SREM64:
+            case SIM_IR_OP_SMOD64:
+            case SIM_IR_OP_SHL64:
+            case SIM_IR_OP_SHR64:
+            case SIM_IR_OP_ASR64:
+            case SIM_IR_OP_ULT64:
+            case SIM_IR_OP_ULE64:
+            case SIM_IR_OP_SLT64:
+            case SIM_IR_OP_SLE64:
+            case SIM_IR_OP_DADD:
+            case SIM_IR_OP_DSUB:
+            case SIM_IR_OP_DMUL:
+            case SIM_IR_OP_DDIV:
+            case SIM_IR_OP_DEQ:
+            case SIM_IR_OP_DNE:
+            case SIM_IR_OP_DLT:
+            case SIM_IR_OP_DLE: {
+                const uint32_t *pd = (const uint32_t *)&R[i->imm];
+                PER_LANE(sim_lane_op64(i->op, i->aux, PA[l], PB[l], PC[l], pd[l]));
+                break;
+            }
+            case SIM_IR_OP_U64TOF:
+            case SIM_IR_OP_S64TOF:
+            case SIM_IR_OP_S64TOD:
+            case SIM_IR_OP_U64TOD:
+            case SIM_IR_OP_D2F:
+            case SIM_IR_OP_D2I:
+            case SIM_IR_OP_D2U:
+            case SIM_IR_OP_D2S64:
+            case SIM_IR_OP_D2U64:
+                PER_LANE(sim_lane_op64(i->op, i->aux, PA[l], PB[l], 0, 0));
+                break;
+            case SIM_IR_OP_DUNARY:
+                PER_LANE(sim_lane_op64(i->op, i->aux, PA[l], PB[l], i->imm, 0));
+                break;
+            case SIM_IR_OP_F2D:
+            case SIM_IR_OP_I2D:
+            case SIM_IR_OP_U2D:
+            case SIM_IR_OP_F2U64:
+            case SIM_IR_OP_F2S64:
+                PER_LANE(sim_lane_op64(i->op, i->aux, PA[l], 0, 0, 0));
+                break;
             case SIM_IR_OP_FREXP_M:
                 PER_LANE(sim_lane_frexp(PA[l], 0));
                 break;

@@ -165,6 +165,184 @@ sim_lane_frexp(uint32_t a, int exponent)
     return exponent ? (uint32_t)e : sim_f2u(m);
 }
 
+static inline double
+sim_lane_bits_to_double(uint64_t x)
+{
+    double d;
+    memcpy(&d, &x, 8);
+    return d;
+}
+
+static inline uint64_t
+sim_lane_double_to_bits(double d)
+{
+    uint64_t x;
+    memcpy(&x, &d, 8);
+    return x;
+}
+
+/* DUNARY: the double function named by the 32-bit op `fn`. */
+static inline uint64_t
+sim_lane_dunary(uint32_t fn, double x)
+{
+    switch (fn) {
+    case SIM_IR_OP_FLOOR:
+        return sim_lane_double_to_bits(floor(x));
+    case SIM_IR_OP_CEIL:
+        return sim_lane_double_to_bits(ceil(x));
+    case SIM_IR_OP_TRUNC:
+        return sim_lane_double_to_bits(trunc(x));
+    case SIM_IR_OP_FRACT:
+        return sim_lane_double_to_bits(x - floor(x));
+    case SIM_IR_OP_ROUNDEVEN:
+        return sim_lane_double_to_bits(nearbyint(x));
+    case SIM_IR_OP_SQRT:
+        return sim_lane_double_to_bits(sqrt(x));
+    case SIM_IR_OP_FSIGN:
+        return sim_lane_double_to_bits(x > 0.0 ? 1.0 : x < 0.0 ? -1.0 : 0.0);
+    case SIM_IR_OP_ISNAN:
+        return x != x ? ~0ull : 0;
+    case SIM_IR_OP_ISINF:
+        return isinf(x) ? ~0ull : 0;
+    default:
+        return 0;
+    }
+}
+
+/* The 64-bit instructions (ADD64 to D2U64, pipeline/ir/ir.h): x = a | b <<
+ * 32, y = c | d << 32 (DUNARY: c is the function); the result's low word,
+ * or its high word when `aux` is 1.  Comparisons give ~0 or 0.
+ * Conversions out of range (undefined in SPIR-V) saturate, NaN gives 0;
+ * division by zero and INT64_MIN / -1 give 0, as the 32-bit ones do. */
+static inline uint32_t
+sim_lane_op64(uint32_t op, uint32_t aux, uint32_t a, uint32_t b, uint32_t c, uint32_t d)
+{
+    uint64_t x = (uint64_t)a | (uint64_t)b << 32, y = (uint64_t)c | (uint64_t)d << 32, r = 0;
+    int64_t sx = (int64_t)x, sy = (int64_t)y;
+    int sdiv_bad = y == 0 || (sx == INT64_MIN && sy == -1);
+    float f = sim_u2f(a);
+    double dx = sim_lane_bits_to_double(x), dy = sim_lane_bits_to_double(y);
+
+    switch (op) {
+    case SIM_IR_OP_ADD64:
+        r = x + y;
+        break;
+    case SIM_IR_OP_SUB64:
+        r = x - y;
+        break;
+    case SIM_IR_OP_MUL64:
+        r = x * y;
+        break;
+    case SIM_IR_OP_UDIV64:
+        r = y ? x / y : 0;
+        break;
+    case SIM_IR_OP_UMOD64:
+        r = y ? x % y : 0;
+        break;
+    case SIM_IR_OP_SDIV64:
+        r = sdiv_bad ? 0 : (uint64_t)(sx / sy);
+        break;
+    case SIM_IR_OP_SREM64:
+    case SIM_IR_OP_SMOD64: {
+        int64_t m = sdiv_bad ? 0 : sx % sy;
+        if (op == SIM_IR_OP_SMOD64 && m != 0 && ((m < 0) != (sy < 0))) {
+            m += sy;
+        }
+        r = (uint64_t)m;
+        break;
+    }
+    case SIM_IR_OP_SHL64:
+        r = x << (c & 63u);
+        break;
+    case SIM_IR_OP_SHR64:
+        r = x >> (c & 63u);
+        break;
+    case SIM_IR_OP_ASR64:
+        r = (uint64_t)(sx >> (c & 63u));
+        break;
+    case SIM_IR_OP_ULT64:
+        return x < y ? ~0u : 0u;
+    case SIM_IR_OP_ULE64:
+        return x <= y ? ~0u : 0u;
+    case SIM_IR_OP_SLT64:
+        return sx < sy ? ~0u : 0u;
+    case SIM_IR_OP_SLE64:
+        return sx <= sy ? ~0u : 0u;
+    case SIM_IR_OP_U64TOF:
+        return sim_f2u((float)x);
+    case SIM_IR_OP_S64TOF:
+        return sim_f2u((float)sx);
+    case SIM_IR_OP_F2U64:
+        r = !(f > 0.0f) ? 0 : f >= 18446744073709551616.0f ? UINT64_MAX : (uint64_t)f;
+        break;
+    case SIM_IR_OP_F2S64:
+        r = f != f                            ? 0
+            : f >= 9223372036854775808.0f     ? (uint64_t)INT64_MAX
+            : f <= -9223372036854775808.0f    ? (uint64_t)INT64_MIN
+                                              : (uint64_t)(int64_t)f;
+        break;
+    case SIM_IR_OP_DADD:
+        r = sim_lane_double_to_bits(dx + dy);
+        break;
+    case SIM_IR_OP_DSUB:
+        r = sim_lane_double_to_bits(dx - dy);
+        break;
+    case SIM_IR_OP_DMUL:
+        r = sim_lane_double_to_bits(dx * dy);
+        break;
+    case SIM_IR_OP_DDIV:
+        r = sim_lane_double_to_bits(dx / dy);
+        break;
+    case SIM_IR_OP_DEQ:
+        return dx == dy ? ~0u : 0u;
+    case SIM_IR_OP_DNE: /* ordered: false when either is NaN */
+        return dx < dy || dx > dy ? ~0u : 0u;
+    case SIM_IR_OP_DLT:
+        return dx < dy ? ~0u : 0u;
+    case SIM_IR_OP_DLE:
+        return dx <= dy ? ~0u : 0u;
+    case SIM_IR_OP_DUNARY:
+        r = sim_lane_dunary(c, dx);
+        break;
+    case SIM_IR_OP_F2D:
+        r = sim_lane_double_to_bits((double)f);
+        break;
+    case SIM_IR_OP_I2D:
+        r = sim_lane_double_to_bits((double)(int32_t)a);
+        break;
+    case SIM_IR_OP_U2D:
+        r = sim_lane_double_to_bits((double)a);
+        break;
+    case SIM_IR_OP_S64TOD:
+        r = sim_lane_double_to_bits((double)sx);
+        break;
+    case SIM_IR_OP_U64TOD:
+        r = sim_lane_double_to_bits((double)x);
+        break;
+    case SIM_IR_OP_D2F:
+        return sim_f2u((float)dx);
+    case SIM_IR_OP_D2I:
+        return dx != dx                  ? 0
+               : dx >= 2147483647.0      ? 0x7fffffffu
+               : dx <= -2147483648.0     ? 0x80000000u
+                                         : (uint32_t)(int32_t)dx;
+    case SIM_IR_OP_D2U:
+        return !(dx > 0.0) ? 0 : dx >= 4294967295.0 ? 0xffffffffu : (uint32_t)dx;
+    case SIM_IR_OP_D2S64:
+        r = dx != dx                          ? 0
+            : dx >= 9223372036854775808.0     ? (uint64_t)INT64_MAX
+            : dx <= -9223372036854775808.0    ? (uint64_t)INT64_MIN
+                                              : (uint64_t)(int64_t)dx;
+        break;
+    case SIM_IR_OP_D2U64:
+        r = !(dx > 0.0) ? 0 : dx >= 18446744073709551616.0 ? UINT64_MAX : (uint64_t)dx;
+        break;
+    default:
+        break;
+    }
+    return aux ? (uint32_t)(r >> 32) : (uint32_t)r;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Memory                                                                     */
 

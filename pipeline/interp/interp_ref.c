@@ -202,7 +202,7 @@ step(struct ref *ref, uint32_t l)
     const struct sim_ir_shader *sh = ref->sh;
     struct lane *ln = &ref->lanes[l];
     const struct sim_ir_inst *i = &sh->insts[ln->pc];
-    uint32_t a = 0, b = 0, c = 0, r = 0;
+    uint32_t a = 0, b = 0, c = 0, d = 0, r = 0;
     uint32_t nsrc = 0;
     int write = 1;
 
@@ -224,6 +224,9 @@ step(struct ref *ref, uint32_t l)
     }
     if (nsrc > 2) {
         c = REG(i->c, l);
+    }
+    if (nsrc > 3) {
+        d = REG(i->imm, l); /* the fourth source of 64-bit instructions */
     }
     ln->pc++;
 
@@ -500,6 +503,48 @@ step(struct ref *ref, uint32_t l)
         break;
     case SIM_IR_OP_LDEXP:
         r = sim_lane_ldexp(a, b);
+        break;
+    case SIM_IR_OP_ADD64:
+    case SIM_IR_OP_SUB64:
+    case SIM_IR_OP_MUL64:
+    case SIM_IR_OP_UDIV64:
+    case SIM_IR_OP_SDIV64:
+    case SIM_IR_OP_UMOD64:
+    case SIM_IR_OP_SREM64:
+    case SIM_IR_OP_SMOD64:
+    case SIM_IR_OP_SHL64:
+    case SIM_IR_OP_SHR64:
+    case SIM_IR_OP_ASR64:
+    case SIM_IR_OP_ULT64:
+    case SIM_IR_OP_ULE64:
+    case SIM_IR_OP_SLT64:
+    case SIM_IR_OP_SLE64:
+    case SIM_IR_OP_U64TOF:
+    case SIM_IR_OP_S64TOF:
+    case SIM_IR_OP_F2U64:
+    case SIM_IR_OP_F2S64:
+    case SIM_IR_OP_DADD:
+    case SIM_IR_OP_DSUB:
+    case SIM_IR_OP_DMUL:
+    case SIM_IR_OP_DDIV:
+    case SIM_IR_OP_DEQ:
+    case SIM_IR_OP_DNE:
+    case SIM_IR_OP_DLT:
+    case SIM_IR_OP_DLE:
+    case SIM_IR_OP_F2D:
+    case SIM_IR_OP_I2D:
+    case SIM_IR_OP_U2D:
+    case SIM_IR_OP_S64TOD:
+    case SIM_IR_OP_U64TOD:
+    case SIM_IR_OP_D2F:
+    case SIM_IR_OP_D2I:
+    case SIM_IR_OP_D2U:
+    case SIM_IR_OP_D2S64:
+    case SIM_IR_OP_D2U64:
+        r = sim_lane_op64(i->op, i->aux, a, b, c, d);
+        break;
+    case SIM_IR_OP_DUNARY: /* the function is in imm, not a register */
+        r = sim_lane_op64(i->op, i->aux, a, b, i->imm, 0);
         break;
     case SIM_IR_OP_FREXP_M:
     case SIM_IR_OP_FREXP_E:

@@ -12,6 +12,10 @@
  * are never written; an instruction names a constant by its bank register,
  * so the interpreter has no immediate-operand variants to decode.
  *
+ * A 64-bit integer or float is a pair of registers, low word first; the
+ * 64-bit instructions (ADD64 ... D2U64) read both pairs and write one word of the
+ * result each, so every instruction still writes one 32-bit register.
+ *
  * Control flow keeps the module's structured order: a block's successors
  * come after it except loop back edges.  The interpreter gives each block a
  * lane mask of the lanes waiting to run it and always runs the earliest
@@ -292,6 +296,55 @@ typedef float sim_lanes_f __attribute__((vector_size(SIM_LANES * 4), aligned(64)
     X(UMIN, 2)                                                                             \
     X(UMAX, 2)                                                                             \
     X(LDEXP, 2)                                                                            \
+    /* 64-bit integers, a register pair per value, low word first: x = a |   \
+     * b << 32 and y = c | R[imm] << 32 (imm names a register); dst gets the  \
+     * result's low word, or its high word with aux 1.  Shifts count by c    \
+     * (modulo 64), comparisons write a boolean.  Division by zero and       \
+     * INT64_MIN / -1 (undefined) give 0 (sim_lane_op64). */                 \
+    X(ADD64, 4)                                                                            \
+    X(SUB64, 4)                                                                            \
+    X(MUL64, 4)                                                                            \
+    X(UDIV64, 4)                                                                           \
+    X(SDIV64, 4)                                                                           \
+    X(UMOD64, 4)                                                                           \
+    X(SREM64, 4)                                                                           \
+    X(SMOD64, 4)                                                                           \
+    X(SHL64, 4)                                                                            \
+    X(SHR64, 4)                                                                            \
+    X(ASR64, 4)                                                                            \
+    X(ULT64, 4)                                                                            \
+    X(ULE64, 4)                                                                            \
+    X(SLT64, 4)                                                                            \
+    X(SLE64, 4)                                                                            \
+    X(U64TOF, 2) /* a | b << 32, unsigned, to float (round to nearest even) */             \
+    X(S64TOF, 2)                                                                           \
+    X(F2U64, 1) /* float to uint64 (saturating, NaN: 0): low word, high with aux 1 */     \
+    X(F2S64, 1)                                                                            \
+    /* 64-bit floats (doubles), pairs as above holding the double's bits;   \
+     * aux picks the result's word as above.  Comparisons are ordered and   \
+     * write booleans. */                                                   \
+    X(DADD, 4)                                                                             \
+    X(DSUB, 4)                                                                             \
+    X(DMUL, 4)                                                                             \
+    X(DDIV, 4)                                                                             \
+    X(DEQ, 4)                                                                              \
+    X(DNE, 4)                                                                              \
+    X(DLT, 4)                                                                              \
+    X(DLE, 4)                                                                              \
+    /* f(a | b << 32), f named by imm: the 32-bit op it mirrors (FLOOR,     \
+     * CEIL, TRUNC, FRACT, ROUNDEVEN, SQRT, FSIGN; ISNAN and ISINF write     \
+     * booleans) */                                                         \
+    X(DUNARY, 2)                                                                           \
+    X(F2D, 1) /* float to double (exact) */                                                \
+    X(I2D, 1)                                                                              \
+    X(U2D, 1)                                                                              \
+    X(S64TOD, 2) /* int64 a | b << 32 to double */                                         \
+    X(U64TOD, 2)                                                                           \
+    X(D2F, 2) /* double to float (round to nearest even), one word */                      \
+    X(D2I, 2) /* double to int32 (saturating, NaN: 0), one word */                        \
+    X(D2U, 2)                                                                              \
+    X(D2S64, 2) /* double to int64 (saturating, NaN: 0) */                                 \
+    X(D2U64, 2)                                                                            \
     X(FREXP_M, 1)                                                                          \
     X(FREXP_E, 1)                                                                          \
     X(QUANTF16, 1)                                                                         \
@@ -414,7 +467,7 @@ struct sim_ir_inst {
     uint16_t aux; /* small immediate: buffer slot, component */
     uint32_t dst;
     uint32_t a, b, c;
-    uint32_t imm; /* op-specific, see SIM_IR_OP_LIST */
+    uint32_t imm; /* op-specific, see SIM_IR_OP_LIST; a register for 4-source ops */
 };
 
 struct sim_ir_block {

@@ -105,6 +105,9 @@ srcs(struct sim_ir_shader *sh, struct sim_ir_inst *i, uint32_t **out)
     if (k > 2) {
         out[n++] = &i->c;
     }
+    if (k > 3) {
+        out[n++] = &i->imm; /* 64-bit instructions: the high word of y */
+    }
     if (i->op == SIM_IR_OP_TEX) {
         struct sim_ir_tex *t = &sh->texs[i->imm];
         uint32_t *regs[] = {&t->coord[0], &t->coord[1], &t->coord[2],    &t->coord[3],

@@ -120,6 +120,9 @@ struct sim_spv_type {
      * extended (spv_ops.c).  Such types live only in registers, not in
      * memory the application sees (no 16-bit storage). */
     uint8_t has_16bit;
+    /* Holds a 64-bit integer somewhere: two registers each, low word
+     * first (spv_ops.c's 64-bit section). */
+    uint8_t has_64bit;
 };
 
 enum sim_spv_deco_flags {

@@ -88,7 +88,13 @@ sim_ir_shader_print(const struct sim_ir_shader *sh, void *out)
                 print_reg(sh, f, i->dst);
                 fprintf(f, " =");
                 for (uint32_t s = 0; s < srcs; s++) {
-                    print_reg(sh, f, s == 0 ? i->a : s == 1 ? i->b : i->c);
+                    print_reg(sh, f, s == 0 ? i->a : s == 1 ? i->b : s == 2 ? i->c : i->imm);
+                }
+                if (i->op == SIM_IR_OP_DUNARY) {
+                    fprintf(f, " %s", sim_ir_op_name(i->imm));
+                }
+                if (i->op >= SIM_IR_OP_ADD64 && i->op <= SIM_IR_OP_D2U64 && i->aux) {
+                    fprintf(f, " high");
                 }
                 if (i->op == SIM_IR_OP_LDIDX) {
                     fprintf(f, " max=%" PRIu32, i->imm);

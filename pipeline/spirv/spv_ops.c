@@ -230,6 +230,19 @@ alias(struct sim_spv_ctx *ctx, uint32_t id, uint32_t type, const uint32_t *regs,
     return SIM_SPV_ERROR_OK;
 }
 
+/* A dynamic component index: an integer scalar, a 64-bit one counting by
+ * its low word (a larger index is out of range either way). */
+static struct sim_spv_val *
+index_operand(struct sim_spv_ctx *ctx, uint32_t id)
+{
+    struct sim_spv_val *v = operand(ctx, id, WANT_INT, 0);
+    if (v && v->n != (ctx->types[v->type].width == 64 ? 2u : 1u)) {
+        sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "index %%%u is not a scalar", id);
+        return NULL;
+    }
+    return v;
+}
+
 /* Flattened scalar offset and count of a composite index path. */
 static enum sim_spv_error
 composite_path(struct sim_spv_ctx *ctx, uint32_t type, const uint32_t *idx, uint32_t nidx,
@@ -348,70 +361,80 @@ composite(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     case SpvOpVectorShuffle: {
         struct sim_spv_val *a = operand(ctx, W(3), 0, 0);
         struct sim_spv_val *b = a ? operand(ctx, W(4), 0, 0) : NULL;
-        uint32_t n = inst->words - 5;
+        uint32_t n = inst->words - 5, w, an, bn;
         uint32_t *tmp;
         struct sim_spv_val *v;
         if (!b) {
             return ctx->info->code;
         }
-        if (n != t->regs || t->kind != SIM_SPV_T_VECTOR) {
+        /* w registers per component: 2 for 64-bit integers and doubles. */
+        w = t->kind == SIM_SPV_T_VECTOR ? ctx->types[t->elem].regs : 0;
+        if (w == 0 || n * w != t->regs) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "result is not a %u-vector", n);
         }
-        tmp = sim_spv_alloc(ctx, (size_t)n * sizeof(uint32_t));
+        an = a->n / w;
+        bn = b->n / w;
+        tmp = sim_spv_alloc(ctx, (size_t)t->regs * sizeof(uint32_t));
         if (!tmp) {
             return nomem(ctx);
         }
         for (uint32_t i = 0; i < n; i++) {
             uint32_t k = W(5 + i);
-            if (k == 0xffffffffu) {
-                tmp[i] = ku(ctx, 0); /* undefined component */
-            } else if (k < a->n) {
-                tmp[i] = a->regs[k];
-            } else if (k - a->n < b->n) {
-                tmp[i] = b->regs[k - a->n];
-            } else {
-                return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND, "component %u of %u", k,
-                                   a->n + b->n);
+            for (uint32_t j = 0; j < w; j++) {
+                if (k == 0xffffffffu) {
+                    tmp[i * w + j] = ku(ctx, 0); /* undefined component */
+                } else if (k < an) {
+                    tmp[i * w + j] = a->regs[k * w + j];
+                } else if (k - an < bn) {
+                    tmp[i * w + j] = b->regs[(k - an) * w + j];
+                } else {
+                    return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_OPERAND, "component %u of %u", k,
+                                       an + bn);
+                }
             }
         }
-        v = sim_spv_set_regs(ctx, id, type, n);
+        v = sim_spv_set_regs(ctx, id, type, t->regs);
         if (!v) {
             return ctx->info->code;
         }
-        memcpy(v->regs, tmp, n * sizeof(uint32_t));
+        memcpy(v->regs, tmp, t->regs * sizeof(uint32_t));
         return SIM_SPV_ERROR_OK;
     }
     case SpvOpVectorExtractDynamic: {
         struct sim_spv_val *vec = operand(ctx, W(3), 0, 0);
-        struct sim_spv_val *idx = vec ? operand(ctx, W(4), WANT_INT, 1) : NULL;
+        struct sim_spv_val *idx = vec ? index_operand(ctx, W(4)) : NULL;
         struct sim_spv_val *v;
-        uint32_t r;
+        uint32_t r[2], w = t->regs; /* 2 for a 64-bit component */
         if (!idx) {
             return ctx->info->code;
         }
-        if (t->regs != 1) {
+        if (t->kind != SIM_SPV_T_INT && t->kind != SIM_SPV_T_FLOAT && t->kind != SIM_SPV_T_BOOL) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "result is not a scalar");
         }
         /* Out-of-range indices are undefined: they pick component 0. */
-        r = vec->regs[0];
-        for (uint32_t i = 1; i < vec->n && r != SIM_IR_NONE; i++) {
-            uint32_t c = sim_spv_emit1(ctx, SIM_IR_OP_IEQ, SIM_IR_BOOL, idx->regs[0], ku(ctx, i), 0);
-            r = e3(ctx, SIM_IR_OP_SEL, c, vec->regs[i], r);
+        for (uint32_t j = 0; j < w; j++) {
+            r[j] = vec->regs[j];
+            for (uint32_t i = 1; i * w + j < vec->n && r[j] != SIM_IR_NONE; i++) {
+                uint32_t c = sim_spv_emit1(ctx, SIM_IR_OP_IEQ, SIM_IR_BOOL, idx->regs[0],
+                                           ku(ctx, i), 0);
+                r[j] = e3(ctx, SIM_IR_OP_SEL, c, vec->regs[i * w + j], r[j]);
+            }
+            if (r[j] == SIM_IR_NONE) {
+                return nomem(ctx);
+            }
         }
-        if (r == SIM_IR_NONE) {
-            return nomem(ctx);
-        }
-        v = sim_spv_set_regs(ctx, id, type, 1);
+        v = sim_spv_set_regs(ctx, id, type, w);
         if (!v) {
             return ctx->info->code;
         }
-        v->regs[0] = r;
+        memcpy(v->regs, r, w * sizeof(uint32_t));
         return SIM_SPV_ERROR_OK;
     }
     case SpvOpVectorInsertDynamic: {
         struct sim_spv_val *vec = operand(ctx, W(3), 0, t->regs);
-        struct sim_spv_val *comp = vec ? operand(ctx, W(4), 0, 1) : NULL;
-        struct sim_spv_val *idx = comp ? operand(ctx, W(5), WANT_INT, 1) : NULL;
+        uint32_t w = t->kind == SIM_SPV_T_VECTOR ? ctx->types[t->elem].regs : 1;
+        struct sim_spv_val *comp = vec ? operand(ctx, W(4), 0, w) : NULL;
+        struct sim_spv_val *idx = comp ? index_operand(ctx, W(5)) : NULL;
         struct sim_spv_val *v;
         uint32_t *tmp;
         if (!idx) {
@@ -422,8 +445,9 @@ composite(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
             return nomem(ctx);
         }
         for (uint32_t i = 0; i < t->regs; i++) {
-            uint32_t c = sim_spv_emit1(ctx, SIM_IR_OP_IEQ, SIM_IR_BOOL, idx->regs[0], ku(ctx, i), 0);
-            tmp[i] = e3(ctx, SIM_IR_OP_SEL, c, comp->regs[0], vec->regs[i]);
+            uint32_t c = sim_spv_emit1(ctx, SIM_IR_OP_IEQ, SIM_IR_BOOL, idx->regs[0],
+                                       ku(ctx, i / w), 0);
+            tmp[i] = e3(ctx, SIM_IR_OP_SEL, c, comp->regs[i % w], vec->regs[i]);
             if (tmp[i] == SIM_IR_NONE) {
                 return nomem(ctx);
             }
@@ -807,9 +831,6 @@ glsl(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     case GLSLstd450InterpolateAtOffset:
         /* Interpolation at another position needs the input's plane
          * equation, which the shading setup keeps to itself. */
-    case GLSLstd450PackDouble2x32:
-    case GLSLstd450UnpackDouble2x32:
-        /* 64-bit floats: refused at their type already. */
     case GLSLstd450IMix:
         /* In the grammar, but withdrawn from the specification. */
         return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_EXT_INST, "GLSL.std.450 %s", name);
@@ -1643,11 +1664,15 @@ select_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     struct sim_spv_val *a = c ? operand(ctx, W(4), 0, t->regs) : NULL;
     struct sim_spv_val *b = a ? operand(ctx, W(5), 0, t->regs) : NULL;
     struct sim_spv_val *v;
+    uint32_t w;
 
     if (!b) {
         return ctx->info->code;
     }
-    if (c->n != 1 && c->n != t->regs) {
+    /* A vector condition picks per component, of w registers each (2 for
+     * 64-bit integers and doubles). */
+    w = t->kind == SIM_SPV_T_VECTOR ? ctx->types[t->elem].regs : t->regs;
+    if (c->n != 1 && (t->kind != SIM_SPV_T_VECTOR || c->n * w != t->regs)) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "condition size");
     }
     v = fresh(ctx, id, type, t->regs);
@@ -1655,8 +1680,8 @@ select_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         return ctx->info->code;
     }
     for (uint32_t i = 0; i < t->regs; i++) {
-        if (!sim_spv_emit(ctx, SIM_IR_OP_SEL, v->regs[i], c->regs[c->n == 1 ? 0 : i], a->regs[i],
-                          b->regs[i])) {
+        if (!sim_spv_emit(ctx, SIM_IR_OP_SEL, v->regs[i], c->regs[c->n == 1 ? 0 : i / w],
+                          a->regs[i], b->regs[i])) {
             return nomem(ctx);
         }
     }
@@ -1732,6 +1757,616 @@ is_int16(struct sim_spv_ctx *ctx, uint32_t type)
 {
     return ctx->types[type].width == 16 && scalar_kind(ctx, type) == SIM_SPV_T_INT &&
            ctx->types[type].kind != SIM_SPV_T_STRUCT;
+}
+
+/* ------------------------------------------------------------------------ */
+/* 64-bit integers and floats                                                 */
+
+/* A 64-bit integer or double is two registers, low word first
+ * (spv_translate.c); a vector of them 2n.  Moves (composites, select,
+ * phis, loads, stores, bitcasts to and from 32-bit vectors) only carry the
+ * pairs; the instructions here read both words through the IR's 64-bit
+ * instructions (ADD64 ... D2U64), one per result word.  What is not here
+ * is refused by name. */
+
+/* The scalar of a scalar or vector type. */
+static const struct sim_spv_type *
+scalar_type(const struct sim_spv_ctx *ctx, uint32_t type)
+{
+    const struct sim_spv_type *t = &ctx->types[type];
+    return t->kind == SIM_SPV_T_VECTOR ? &ctx->types[t->elem] : t;
+}
+
+static int
+is64(const struct sim_spv_ctx *ctx, uint32_t type)
+{
+    const struct sim_spv_type *t = scalar_type(ctx, type);
+    return (t->kind == SIM_SPV_T_INT || t->kind == SIM_SPV_T_FLOAT) && t->width == 64;
+}
+
+static int
+is_double(const struct sim_spv_ctx *ctx, uint32_t type)
+{
+    const struct sim_spv_type *t = scalar_type(ctx, type);
+    return t->kind == SIM_SPV_T_FLOAT && t->width == 64;
+}
+
+/* Components of a scalar or vector type. */
+static uint32_t
+components(const struct sim_spv_ctx *ctx, uint32_t type)
+{
+    const struct sim_spv_type *t = &ctx->types[type];
+    return t->kind == SIM_SPV_T_VECTOR ? t->count : 1;
+}
+
+/* Does the instruction compute on a 64-bit value (its result or an
+ * operand)?  Moves and bitcasts are left to their usual translation.
+ * *dbl: whether that value is a double. */
+static int
+touches64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, int *dbl)
+{
+    uint32_t first = 3;
+    int found = 0;
+    *dbl = 0;
+    if (only_moves(inst->opcode) || inst->opcode == SpvOpBitcast || inst->words < 3) {
+        return 0;
+    }
+    if (inst->opcode == SpvOpExtInst) {
+        if (inst->words < 5 || W(3) != ctx->glsl_set || ctx->glsl_set == 0) {
+            return 0;
+        }
+        first = 5;
+    }
+    if (W(1) < ctx->m->bound && is64(ctx, W(1))) {
+        found = 1;
+        *dbl |= is_double(ctx, W(1));
+    }
+    for (uint32_t w = first; w < inst->words; w++) {
+        uint32_t id = W(w);
+        if (id < ctx->m->bound && ctx->vals[id].kind == SIM_SPV_V_REGS &&
+            is64(ctx, ctx->vals[id].type)) {
+            found = 1;
+            *dbl |= is_double(ctx, ctx->vals[id].type);
+        }
+    }
+    return found;
+}
+
+/* One 64-bit instruction per word of the result: out[0] low, out[1] high. */
+static int
+emit64(struct sim_spv_ctx *ctx, enum sim_ir_op op, const uint32_t *x, const uint32_t *y,
+       const uint32_t *out)
+{
+    for (uint32_t w = 0; w < 2; w++) {
+        struct sim_ir_inst *i = sim_spv_emit(ctx, op, out[w], x[0], x[1], y[0]);
+        if (!i) {
+            return 0;
+        }
+        i->imm = y[1];
+        i->aux = (uint16_t)w;
+    }
+    return 1;
+}
+
+/* A one- or two-source 64-bit instruction (conversions, DUNARY) into
+ * `words` new registers of `scalar`: out[0] low, out[1] high; `imm` for
+ * DUNARY's function.  0 when out of memory. */
+static int
+emit_words(struct sim_spv_ctx *ctx, enum sim_ir_op op, enum sim_ir_scalar scalar, uint32_t a,
+           uint32_t b, uint32_t imm, uint32_t words, uint32_t *out)
+{
+    for (uint32_t w = 0; w < words; w++) {
+        struct sim_ir_inst *i;
+        out[w] = sim_spv_new_regs(ctx, 1, scalar);
+        i = out[w] == SIM_IR_NONE ? NULL : sim_spv_emit(ctx, op, out[w], a, b, 0);
+        if (!i) {
+            return 0;
+        }
+        i->imm = imm;
+        i->aux = (uint16_t)w;
+    }
+    return 1;
+}
+
+/* A 64-bit comparison (or one of IEQ, INE on both words) into a new
+ * boolean register; SIM_IR_NONE when out of memory. */
+static uint32_t
+compare64(struct sim_spv_ctx *ctx, enum sim_ir_op op, const uint32_t *x, const uint32_t *y)
+{
+    if (op == SIM_IR_OP_IEQ || op == SIM_IR_OP_INE) {
+        uint32_t lo = sim_spv_emit1(ctx, op, SIM_IR_BOOL, x[0], y[0], 0);
+        uint32_t hi = sim_spv_emit1(ctx, op, SIM_IR_BOOL, x[1], y[1], 0);
+        return sim_spv_emit1(ctx, op == SIM_IR_OP_IEQ ? SIM_IR_OP_AND : SIM_IR_OP_OR,
+                             SIM_IR_BOOL, lo, hi, 0);
+    }
+    uint32_t d = sim_spv_new_regs(ctx, 1, SIM_IR_BOOL);
+    struct sim_ir_inst *i = d == SIM_IR_NONE ? NULL : sim_spv_emit(ctx, op, d, x[0], x[1], y[0]);
+    if (!i) {
+        return SIM_IR_NONE;
+    }
+    i->imm = y[1];
+    return d;
+}
+
+/* out = c ? x : y, word by word. */
+static int
+select64(struct sim_spv_ctx *ctx, uint32_t c, const uint32_t *x, const uint32_t *y, uint32_t *out)
+{
+    for (uint32_t w = 0; w < 2; w++) {
+        out[w] = e3(ctx, SIM_IR_OP_SEL, c, x[w], y[w]);
+        if (out[w] == SIM_IR_NONE) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Arithmetic with operands of the result's type; SNegate is 0 - x;
+ * VectorTimesScalar (doubles) multiplies every component by the scalar. */
+static enum sim_spv_error
+arith64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, enum sim_ir_op op,
+        uint32_t nsrc, int want)
+{
+    uint32_t type = W(1), id = W(2);
+    int by_scalar = inst->opcode == SpvOpVectorTimesScalar;
+    const struct sim_spv_type *t = result_type(ctx, type, want);
+    struct sim_spv_val *x = t ? operand(ctx, W(3), want, t->regs) : NULL;
+    struct sim_spv_val *y = x && nsrc > 1 ? operand(ctx, W(4), want, by_scalar ? 2 : t->regs) : x;
+    struct sim_spv_val *v;
+    uint32_t zero[2];
+
+    if (!y) {
+        return ctx->info->code;
+    }
+    if (!is64(ctx, type) || inst->words != 3 + nsrc) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand and result types");
+    }
+    zero[0] = zero[1] = ku(ctx, 0);
+    v = fresh(ctx, id, type, t->regs);
+    if (!v) {
+        return ctx->info->code;
+    }
+    for (uint32_t k = 0; k < t->regs; k += 2) {
+        const uint32_t *a = nsrc > 1 ? x->regs + k : zero, *b = y->regs + (by_scalar ? 0 : k);
+        if (!emit64(ctx, op, a, b, v->regs + k)) {
+            return nomem(ctx);
+        }
+    }
+    return SIM_SPV_ERROR_OK;
+}
+
+/* Shifts: the base has the result's type, the count any integer width
+ * (SPIR-V allows them to differ); a count takes its low word. */
+static enum sim_spv_error
+shift64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, enum sim_ir_op op32,
+        enum sim_ir_op op64)
+{
+    uint32_t type = W(1), id = W(2), n, sw;
+    const struct sim_spv_type *t = result_type(ctx, type, WANT_INT);
+    struct sim_spv_val *base = t ? operand(ctx, W(3), WANT_INT, t->regs) : NULL;
+    struct sim_spv_val *cnt = base ? operand(ctx, W(4), WANT_INT, 0) : NULL;
+    struct sim_spv_val *v;
+
+    if (!cnt) {
+        return ctx->info->code;
+    }
+    n = components(ctx, type);
+    sw = cnt->n / n;
+    if (inst->words != 5 || (sw != 1 && sw != 2) || cnt->n != sw * n) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "shift count components");
+    }
+    v = fresh(ctx, id, type, t->regs);
+    if (!v) {
+        return ctx->info->code;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t c = cnt->regs[k * sw];
+        if (is64(ctx, type)) {
+            const uint32_t count[2] = {c, c};
+            if (!emit64(ctx, op64, base->regs + 2 * k, count, v->regs + 2 * k)) {
+                return nomem(ctx);
+            }
+        } else if (!sim_spv_emit(ctx, op32, v->regs[k], base->regs[k], c, 0)) {
+            return nomem(ctx);
+        }
+    }
+    return SIM_SPV_ERROR_OK;
+}
+
+/* Comparisons of 64-bit operands of kind `want`; `negate`: the unordered
+ * float comparisons, negations of ordered ones. */
+static enum sim_spv_error
+compare_op64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, enum sim_ir_op op,
+             int swap, int negate, int want)
+{
+    uint32_t type = W(1), id = W(2), n, out[4];
+    const struct sim_spv_type *t = result_type(ctx, type, WANT_BOOL);
+    struct sim_spv_val *x = t ? operand(ctx, W(3), want, 2 * t->regs) : NULL;
+    struct sim_spv_val *y = x ? operand(ctx, W(4), want, 2 * t->regs) : NULL;
+
+    if (!y) {
+        return ctx->info->code;
+    }
+    n = t->regs;
+    if (n > 4 || inst->words != 5 || !is64(ctx, x->type) || !is64(ctx, y->type)) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand types");
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        const uint32_t *a = x->regs + 2 * k, *b = y->regs + 2 * k;
+        out[k] = swap ? compare64(ctx, op, b, a) : compare64(ctx, op, a, b);
+        if (negate && out[k] != SIM_IR_NONE) {
+            out[k] = sim_spv_emit1(ctx, SIM_IR_OP_NOT, SIM_IR_BOOL, out[k], 0, 0);
+        }
+    }
+    return set_result(ctx, id, type, out, n);
+}
+
+/* OpUConvert, OpSConvert, OpFConvert, OpConvertUToF/SToF/FToU/FToS with a
+ * 64-bit side. */
+static enum sim_spv_error
+convert64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    uint32_t type = W(1), id = W(2), n, aw, rw, *out;
+    const struct sim_spv_type *t = result_type(ctx, type, 0);
+    struct sim_spv_val *a = t ? operand(ctx, W(3), 0, 0) : NULL;
+    enum sim_ir_scalar rs;
+    uint32_t rk, ak;
+    int sign = inst->opcode == SpvOpSConvert || inst->opcode == SpvOpConvertSToF ||
+               inst->opcode == SpvOpConvertFToS;
+
+    if (!a) {
+        return ctx->info->code;
+    }
+    n = components(ctx, type);
+    aw = a->n / n;
+    rw = t->regs / n;
+    rk = scalar_kind(ctx, type);
+    ak = scalar_kind(ctx, a->type);
+    rs = ir_scalar(ctx, type);
+    if (inst->words != 4 || components(ctx, a->type) != n || aw * n != a->n ||
+        (aw != 1 && aw != 2) || (rw != 1 && rw != 2)) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand and result sizes");
+    }
+    switch (inst->opcode) {
+    case SpvOpUConvert:
+    case SpvOpSConvert:
+        if (rk != SIM_SPV_T_INT || ak != SIM_SPV_T_INT) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "integer conversion types");
+        }
+        break;
+    case SpvOpFConvert:
+        if (rk != SIM_SPV_T_FLOAT || ak != SIM_SPV_T_FLOAT) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "float conversion types");
+        }
+        break;
+    case SpvOpConvertUToF:
+    case SpvOpConvertSToF:
+        if (rk != SIM_SPV_T_FLOAT || ak != SIM_SPV_T_INT) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "integer to float operand types");
+        }
+        break;
+    case SpvOpConvertFToU:
+    case SpvOpConvertFToS:
+        if (rk != SIM_SPV_T_INT || ak != SIM_SPV_T_FLOAT) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "float to integer operand types");
+        }
+        break;
+    default:
+        return SIM_SPV_ERROR_UNSUPPORTED_OPCODE;
+    }
+    out = sim_spv_alloc(ctx, (size_t)t->regs * sizeof(uint32_t));
+    if (!out) {
+        return nomem(ctx);
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        const uint32_t *x = a->regs + k * aw;
+        uint32_t *r = out + k * rw;
+        enum sim_ir_op op = SIM_IR_OP_COUNT;
+        int ok = 1;
+        if (inst->opcode == SpvOpUConvert || inst->opcode == SpvOpSConvert) {
+            /* Narrowing keeps the low word (a 16-bit result is sign
+             * extended after the instruction); widening a 16-bit operand
+             * reads it zero-extended for UConvert (reads_uint16) and sign
+             * extended for SConvert, as registers hold it. */
+            r[0] = x[0];
+            if (rw == 2) {
+                r[1] = aw == 2 ? x[1]
+                       : sign  ? sim_spv_emit1(ctx, SIM_IR_OP_ASR, SIM_IR_INT, x[0], ku(ctx, 31), 0)
+                               : ku(ctx, 0);
+            }
+            continue;
+        }
+        /* Pick the instruction by the widths: (result words, operand
+         * words) of (2, 1) widen, (1, 2) narrow, (2, 2) both 64-bit.  A
+         * half is held in single precision and rounded after the
+         * instruction (sim_spv_translate_op). */
+        if (ak == SIM_SPV_T_FLOAT && rk == SIM_SPV_T_FLOAT) {
+            op = aw == 1 ? SIM_IR_OP_F2D : SIM_IR_OP_D2F;
+        } else if (ak == SIM_SPV_T_INT) { /* to float */
+            op = rw == 1    ? (sign ? SIM_IR_OP_S64TOF : SIM_IR_OP_U64TOF)
+                 : aw == 1 ? (sign ? SIM_IR_OP_I2D : SIM_IR_OP_U2D)
+                           : (sign ? SIM_IR_OP_S64TOD : SIM_IR_OP_U64TOD);
+        } else { /* float to integer */
+            op = aw == 1    ? (sign ? SIM_IR_OP_F2S64 : SIM_IR_OP_F2U64)
+                 : rw == 1 ? (sign ? SIM_IR_OP_D2I : SIM_IR_OP_D2U)
+                           : (sign ? SIM_IR_OP_D2S64 : SIM_IR_OP_D2U64);
+        }
+        if (aw == 1 && rw == 1) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "no 64-bit side");
+        }
+        ok = emit_words(ctx, op, rs, x[0], aw == 2 ? x[1] : 0, 0, rw, r);
+        if (!ok) {
+            return nomem(ctx);
+        }
+    }
+    return set_result(ctx, id, type, out, t->regs);
+}
+
+/* OpFNegate, OpIsNan, OpIsInf on doubles. */
+static enum sim_spv_error
+double_unary(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
+{
+    uint32_t type = W(1), id = W(2), n, rw, *out;
+    const struct sim_spv_type *t = result_type(ctx, type, 0);
+    struct sim_spv_val *x = t ? operand(ctx, W(3), WANT_FLOAT, 0) : NULL;
+
+    if (!x) {
+        return ctx->info->code;
+    }
+    n = components(ctx, type);
+    rw = t->regs / n;
+    if (inst->words != 4 || x->n != 2 * n || !is_double(ctx, x->type)) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "operand and result types");
+    }
+    out = sim_spv_alloc(ctx, (size_t)t->regs * sizeof(uint32_t));
+    if (!out) {
+        return nomem(ctx);
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        const uint32_t *a = x->regs + 2 * k;
+        uint32_t *r = out + k * rw;
+        if (inst->opcode == SpvOpFNegate) {
+            r[0] = a[0];
+            r[1] = e2(ctx, SIM_IR_OP_XOR, a[1], ku(ctx, 0x80000000u));
+        } else if (!emit_words(ctx, SIM_IR_OP_DUNARY, SIM_IR_BOOL, a[0], a[1],
+                               inst->opcode == SpvOpIsNan ? SIM_IR_OP_ISNAN : SIM_IR_OP_ISINF,
+                               1, r)) {
+            return nomem(ctx);
+        }
+    }
+    return set_result(ctx, id, type, out, t->regs);
+}
+
+/* GLSL.std.450 on 64-bit values: integer abs, sign, min, max, clamp;
+ * double abs, sign, min, max, clamp, floor, ceil, trunc, fract,
+ * roundEven, sqrt; packDouble2x32 and unpackDouble2x32 (the bits). */
+static enum sim_spv_error
+glsl64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, int dbl)
+{
+    uint32_t type = W(1), id = W(2), ext = W(4), nops = inst->words - 5, *out;
+    const struct sim_spv_type *t = result_type(ctx, type, 0);
+    const char *name = sim_spv_glsl_name(ext, NULL);
+    struct sim_spv_val *s[3] = {NULL, NULL, NULL};
+    int sign = ext == GLSLstd450SAbs || ext == GLSLstd450SSign || ext == GLSLstd450SMin ||
+               ext == GLSLstd450SMax || ext == GLSLstd450SClamp;
+    enum sim_ir_op lt = dbl ? SIM_IR_OP_DLT : sign ? SIM_IR_OP_SLT64 : SIM_IR_OP_ULT64;
+    uint32_t want, fn = SIM_IR_OP_COUNT;
+
+    switch (ext) {
+    case GLSLstd450PackDouble2x32:
+    case GLSLstd450UnpackDouble2x32:
+        want = 1;
+        break;
+    case GLSLstd450SAbs:
+    case GLSLstd450SSign:
+    case GLSLstd450FAbs:
+        want = 1;
+        break;
+    case GLSLstd450FSign:
+        fn = SIM_IR_OP_FSIGN;
+        want = 1;
+        break;
+    case GLSLstd450Floor:
+        fn = SIM_IR_OP_FLOOR;
+        want = 1;
+        break;
+    case GLSLstd450Ceil:
+        fn = SIM_IR_OP_CEIL;
+        want = 1;
+        break;
+    case GLSLstd450Trunc:
+        fn = SIM_IR_OP_TRUNC;
+        want = 1;
+        break;
+    case GLSLstd450Fract:
+        fn = SIM_IR_OP_FRACT;
+        want = 1;
+        break;
+    case GLSLstd450RoundEven:
+        fn = SIM_IR_OP_ROUNDEVEN;
+        want = 1;
+        break;
+    case GLSLstd450Sqrt:
+        fn = SIM_IR_OP_SQRT;
+        want = 1;
+        break;
+    case GLSLstd450SMin:
+    case GLSLstd450SMax:
+    case GLSLstd450UMin:
+    case GLSLstd450UMax:
+    case GLSLstd450FMin:
+    case GLSLstd450FMax:
+        want = 2;
+        break;
+    case GLSLstd450SClamp:
+    case GLSLstd450UClamp:
+    case GLSLstd450FClamp:
+        want = 3;
+        break;
+    default:
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_EXT_INST, "GLSL.std.450 %s on 64-bit %s",
+                           name ? name : "?", dbl ? "floats" : "integers");
+    }
+    if (!t) {
+        return ctx->info->code;
+    }
+    if (nops != want) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "GLSL.std.450 %s operands",
+                           name ? name : "?");
+    }
+    if (ext == GLSLstd450PackDouble2x32 || ext == GLSLstd450UnpackDouble2x32) {
+        struct sim_spv_val *x = operand(ctx, W(5), 0, t->regs);
+        if (!x) {
+            return ctx->info->code;
+        }
+        return alias(ctx, id, type, x->regs, x->n);
+    }
+    if (!is64(ctx, type) || is_double(ctx, type) != dbl) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "GLSL.std.450 %s result type",
+                           name ? name : "?");
+    }
+    for (uint32_t i = 0; i < nops; i++) {
+        s[i] = operand(ctx, W(5 + i), dbl ? WANT_FLOAT : WANT_INT, t->regs);
+        if (!s[i]) {
+            return ctx->info->code;
+        }
+    }
+    out = sim_spv_alloc(ctx, (size_t)t->regs * sizeof(uint32_t));
+    if (!out) {
+        return nomem(ctx);
+    }
+    for (uint32_t k = 0; k < t->regs; k += 2) {
+        const uint32_t *x = s[0]->regs + k;
+        const uint32_t zero[2] = {ku(ctx, 0), ku(ctx, 0)};
+        uint32_t *r = out + k, tmp[2], c;
+        int ok = 1;
+        if (fn != SIM_IR_OP_COUNT) {
+            ok = emit_words(ctx, SIM_IR_OP_DUNARY, SIM_IR_FLOAT, x[0], x[1], fn, 2, r);
+            if (!ok) {
+                return nomem(ctx);
+            }
+            continue;
+        }
+        switch (ext) {
+        case GLSLstd450FAbs:
+            r[0] = x[0];
+            r[1] = e2(ctx, SIM_IR_OP_AND, x[1], ku(ctx, 0x7fffffffu));
+            break;
+        case GLSLstd450SAbs: {
+            uint32_t neg[2] = {sim_spv_new_regs(ctx, 1, SIM_IR_INT),
+                               sim_spv_new_regs(ctx, 1, SIM_IR_INT)};
+            c = compare64(ctx, SIM_IR_OP_SLT64, x, zero);
+            ok = neg[0] != SIM_IR_NONE && neg[1] != SIM_IR_NONE &&
+                 emit64(ctx, SIM_IR_OP_SUB64, zero, x, neg) && select64(ctx, c, neg, x, r);
+            break;
+        }
+        case GLSLstd450SSign: {
+            uint32_t neg = compare64(ctx, SIM_IR_OP_SLT64, x, zero);
+            uint32_t pos = compare64(ctx, SIM_IR_OP_SLT64, zero, x);
+            r[0] = e3(ctx, SIM_IR_OP_SEL, neg, ku(ctx, ~0u),
+                      e3(ctx, SIM_IR_OP_SEL, pos, ku(ctx, 1), ku(ctx, 0)));
+            r[1] = e3(ctx, SIM_IR_OP_SEL, neg, ku(ctx, ~0u), ku(ctx, 0));
+            break;
+        }
+        case GLSLstd450SMin:
+        case GLSLstd450UMin:
+        case GLSLstd450FMin:
+            c = compare64(ctx, lt, s[1]->regs + k, x);
+            ok = select64(ctx, c, s[1]->regs + k, x, r);
+            break;
+        case GLSLstd450SMax:
+        case GLSLstd450UMax:
+        case GLSLstd450FMax:
+            c = compare64(ctx, lt, x, s[1]->regs + k);
+            ok = select64(ctx, c, s[1]->regs + k, x, r);
+            break;
+        default: /* clamp: min(max(x, lo), hi) */
+            c = compare64(ctx, lt, x, s[1]->regs + k);
+            ok = select64(ctx, c, s[1]->regs + k, x, tmp);
+            c = ok ? compare64(ctx, lt, s[2]->regs + k, tmp) : SIM_IR_NONE;
+            ok = ok && select64(ctx, c, s[2]->regs + k, tmp, r);
+            break;
+        }
+        if (!ok) {
+            return nomem(ctx);
+        }
+    }
+    return set_result(ctx, id, type, out, t->regs);
+}
+
+/* An instruction on 64-bit integers or doubles (`dbl`); what is not
+ * implemented is refused with its name. */
+static enum sim_spv_error
+op64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, int dbl)
+{
+    const char *name = sim_spv_op_name(inst->opcode);
+
+    switch (inst->opcode) {
+    case SpvOpIAdd: return arith64(ctx, inst, SIM_IR_OP_ADD64, 2, WANT_INT);
+    case SpvOpISub: return arith64(ctx, inst, SIM_IR_OP_SUB64, 2, WANT_INT);
+    case SpvOpIMul: return arith64(ctx, inst, SIM_IR_OP_MUL64, 2, WANT_INT);
+    case SpvOpUDiv: return arith64(ctx, inst, SIM_IR_OP_UDIV64, 2, WANT_INT);
+    case SpvOpSDiv: return arith64(ctx, inst, SIM_IR_OP_SDIV64, 2, WANT_INT);
+    case SpvOpUMod: return arith64(ctx, inst, SIM_IR_OP_UMOD64, 2, WANT_INT);
+    case SpvOpSRem: return arith64(ctx, inst, SIM_IR_OP_SREM64, 2, WANT_INT);
+    case SpvOpSMod: return arith64(ctx, inst, SIM_IR_OP_SMOD64, 2, WANT_INT);
+    case SpvOpSNegate: return arith64(ctx, inst, SIM_IR_OP_SUB64, 1, WANT_INT);
+    case SpvOpShiftLeftLogical: return shift64(ctx, inst, SIM_IR_OP_SHL, SIM_IR_OP_SHL64);
+    case SpvOpShiftRightLogical: return shift64(ctx, inst, SIM_IR_OP_SHR, SIM_IR_OP_SHR64);
+    case SpvOpShiftRightArithmetic: return shift64(ctx, inst, SIM_IR_OP_ASR, SIM_IR_OP_ASR64);
+    /* Bitwise operations work word by word. */
+    case SpvOpBitwiseAnd: return simple(ctx, inst, SIM_IR_OP_AND, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpBitwiseOr: return simple(ctx, inst, SIM_IR_OP_OR, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpBitwiseXor: return simple(ctx, inst, SIM_IR_OP_XOR, 2, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpNot: return simple(ctx, inst, SIM_IR_OP_NOT, 1, WANT_INT, WANT_INT, 0, 0);
+    case SpvOpIEqual: return compare_op64(ctx, inst, SIM_IR_OP_IEQ, 0, 0, WANT_INT);
+    case SpvOpINotEqual: return compare_op64(ctx, inst, SIM_IR_OP_INE, 0, 0, WANT_INT);
+    case SpvOpULessThan: return compare_op64(ctx, inst, SIM_IR_OP_ULT64, 0, 0, WANT_INT);
+    case SpvOpSLessThan: return compare_op64(ctx, inst, SIM_IR_OP_SLT64, 0, 0, WANT_INT);
+    case SpvOpULessThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_ULE64, 0, 0, WANT_INT);
+    case SpvOpSLessThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_SLE64, 0, 0, WANT_INT);
+    case SpvOpUGreaterThan: return compare_op64(ctx, inst, SIM_IR_OP_ULT64, 1, 0, WANT_INT);
+    case SpvOpSGreaterThan: return compare_op64(ctx, inst, SIM_IR_OP_SLT64, 1, 0, WANT_INT);
+    case SpvOpUGreaterThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_ULE64, 1, 0, WANT_INT);
+    case SpvOpSGreaterThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_SLE64, 1, 0, WANT_INT);
+    /* Doubles: IEEE 754 binary64, correctly rounded (C's double). */
+    case SpvOpFAdd: return arith64(ctx, inst, SIM_IR_OP_DADD, 2, WANT_FLOAT);
+    case SpvOpFSub: return arith64(ctx, inst, SIM_IR_OP_DSUB, 2, WANT_FLOAT);
+    case SpvOpFMul: return arith64(ctx, inst, SIM_IR_OP_DMUL, 2, WANT_FLOAT);
+    case SpvOpFDiv: return arith64(ctx, inst, SIM_IR_OP_DDIV, 2, WANT_FLOAT);
+    case SpvOpVectorTimesScalar: return arith64(ctx, inst, SIM_IR_OP_DMUL, 2, WANT_FLOAT);
+    case SpvOpFNegate:
+    case SpvOpIsNan:
+    case SpvOpIsInf:
+        return double_unary(ctx, inst);
+    /* The same table as the 32-bit comparisons: unordered ones are the
+     * negations of ordered ones. */
+    case SpvOpFOrdEqual: return compare_op64(ctx, inst, SIM_IR_OP_DEQ, 0, 0, WANT_FLOAT);
+    case SpvOpFOrdNotEqual: return compare_op64(ctx, inst, SIM_IR_OP_DNE, 0, 0, WANT_FLOAT);
+    case SpvOpFOrdLessThan: return compare_op64(ctx, inst, SIM_IR_OP_DLT, 0, 0, WANT_FLOAT);
+    case SpvOpFOrdLessThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_DLE, 0, 0, WANT_FLOAT);
+    case SpvOpFOrdGreaterThan: return compare_op64(ctx, inst, SIM_IR_OP_DLT, 1, 0, WANT_FLOAT);
+    case SpvOpFOrdGreaterThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_DLE, 1, 0, WANT_FLOAT);
+    case SpvOpFUnordEqual: return compare_op64(ctx, inst, SIM_IR_OP_DNE, 0, 1, WANT_FLOAT);
+    case SpvOpFUnordNotEqual: return compare_op64(ctx, inst, SIM_IR_OP_DEQ, 0, 1, WANT_FLOAT);
+    case SpvOpFUnordLessThan: return compare_op64(ctx, inst, SIM_IR_OP_DLE, 1, 1, WANT_FLOAT);
+    case SpvOpFUnordLessThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_DLT, 1, 1, WANT_FLOAT);
+    case SpvOpFUnordGreaterThan: return compare_op64(ctx, inst, SIM_IR_OP_DLE, 0, 1, WANT_FLOAT);
+    case SpvOpFUnordGreaterThanEqual: return compare_op64(ctx, inst, SIM_IR_OP_DLT, 0, 1, WANT_FLOAT);
+    case SpvOpUConvert:
+    case SpvOpSConvert:
+    case SpvOpFConvert:
+    case SpvOpConvertUToF:
+    case SpvOpConvertSToF:
+    case SpvOpConvertFToU:
+    case SpvOpConvertFToS:
+        return convert64(ctx, inst);
+    case SpvOpExtInst:
+        return glsl64(ctx, inst, dbl);
+    default:
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED_OPCODE, "%s on 64-bit %s",
+                           name ? name : "?", dbl ? "floats" : "integers");
+    }
 }
 
 enum sim_spv_error
@@ -1822,7 +2457,11 @@ static enum sim_spv_error
 translate_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
 {
     enum sim_spv_error err;
+    int dbl;
 
+    if (touches64(ctx, inst, &dbl)) {
+        return op64(ctx, inst, dbl);
+    }
     switch (inst->opcode) {
     /* Arithmetic: operands of the result's type. */
     case SpvOpFNegate: return simple(ctx, inst, SIM_IR_OP_FNEG, 1, WANT_FLOAT, WANT_FLOAT, 0, 0);
@@ -2114,6 +2753,14 @@ sim_spv_fold_spec_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     }
     if (nops < 1 || nops > 3) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_WORD_COUNT, "OpSpecConstantOp operands");
+    }
+    for (uint32_t i = 0; i < nops; i++) {
+        uint32_t o = W(4 + i);
+        if (t->has_64bit || (o < ctx->m->bound && ctx->vals[o].kind == SIM_SPV_V_REGS &&
+                             ctx->types[ctx->vals[o].type].has_64bit)) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                               "OpSpecConstantOp %s on 64-bit integers", name ? name : "?");
+        }
     }
     for (uint32_t i = 0; i < nops; i++) {
         s[i] = sim_spv_value(ctx, W(4 + i), SIM_SPV_V_REGS);

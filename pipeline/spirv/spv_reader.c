@@ -357,6 +357,27 @@ walk_operand(struct walk *w, const struct sim_spv_operand_desc *d, int depth)
     }
 }
 
+/* Bits of the integer type of `id`'s value as far as the module has been
+ * walked, or 0 when unknown. */
+static uint32_t
+value_width(const struct walk *w, uint32_t id)
+{
+    const struct sim_spv_inst *v, *t;
+    if (id == 0 || id >= w->m->bound || w->def[id] == 0) {
+        return 0;
+    }
+    v = &w->m->insts[w->def[id] - 1];
+    if (v->words < 3) {
+        return 0;
+    }
+    id = w->m->words[v->offset + 1];
+    if (id == 0 || id >= w->m->bound || w->def[id] == 0) {
+        return 0;
+    }
+    t = &w->m->insts[w->def[id] - 1];
+    return t->opcode == SpvOpTypeInt && t->words >= 3 ? w->m->words[t->offset + 2] : 0;
+}
+
 static enum sim_spv_error
 walk_inst(struct walk *w)
 {
@@ -366,6 +387,14 @@ walk_inst(struct walk *w)
     if (!desc) {
         return sim_spv_fail(w->info, SIM_SPV_ERROR_UNSUPPORTED_OPCODE, w->inst,
                             "opcode %u is not in the SPIR-V grammar", w->inst->opcode);
+    }
+    if (w->inst->opcode == SpvOpSwitch && w->inst->words >= 3 &&
+        value_width(w, w->m->words[w->inst->offset + 1]) == 64) {
+        /* The grammar gives each case one literal word; a 64-bit selector
+         * takes two (SPIR-V 2.2.1).  The selector is defined before the
+         * switch (it dominates it), so both passes see its type. */
+        return sim_spv_fail(w->info, SIM_SPV_ERROR_UNSUPPORTED, w->inst,
+                            "OpSwitch on a 64-bit selector");
     }
     w->pos = 1;
     for (uint32_t i = 0; i < desc->operand_count; i++) {

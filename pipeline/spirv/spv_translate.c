@@ -8,8 +8,14 @@
  * grammar checks; what is checked here is meaning: the kinds and types of
  * operands.
  *
- * Registers hold 32-bit scalars, so the translator accepts 32-bit integers
- * and floats and booleans; 8-, 16- and 64-bit types are refused by name.
+ * Registers hold 32-bit scalars.  32-bit integers, floats and booleans
+ * take one each; 16-bit integers and floats one each too (sign extended,
+ * or a half held in single precision, spv_ops.c); a 64-bit integer takes
+ * two, low word first, so a u64vec3 flattens to 6 registers and every
+ * offset counted in registers (members, array elements, vector
+ * components) follows, and a double is held the same way (its bits).
+ * 8-bit types and matrices of doubles are refused by name, as are the
+ * 64-bit instructions spv_ops.c does not implement.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -107,6 +113,13 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
     case SpvCapabilityStorageBuffer16BitAccess:
     case SpvCapabilityUniformAndStorageBuffer16BitAccess:
     case SpvCapabilityStoragePushConstant16:
+    /* 64-bit integers and floats: register pairs (spv_ops.c's 64-bit
+     * section), in registers, buffers, push constants and shared memory;
+     * 64-bit inputs and outputs are refused where they are declared,
+     * matrices of doubles at their type, 64-bit atomics (Int64Atomics) by
+     * their capability. */
+    case SpvCapabilityInt64:
+    case SpvCapabilityFloat64:
         return SIM_SPV_ERROR_OK;
     default: {
         const char *name = sim_spv_enum_name(SIM_SPV_OPERAND_Capability, cap);
@@ -266,6 +279,24 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
             t->has_16bit = 1;
             return SIM_SPV_ERROR_OK;
         }
+        if (inst->opcode == SpvOpTypeInt && width == 64) {
+            /* Int64: two registers, the low word first. */
+            t->kind = SIM_SPV_T_INT;
+            t->scalar = sim_spv_word(m, inst, 3) ? SIM_IR_INT : SIM_IR_UINT;
+            t->width = 64;
+            t->regs = 2;
+            t->has_64bit = 1;
+            return SIM_SPV_ERROR_OK;
+        }
+        if (inst->opcode == SpvOpTypeFloat && width == 64 && inst->words == 3) {
+            /* Float64: the double's bits in two registers, low word first. */
+            t->kind = SIM_SPV_T_FLOAT;
+            t->scalar = SIM_IR_FLOAT;
+            t->width = 64;
+            t->regs = 2;
+            t->has_64bit = 1;
+            return SIM_SPV_ERROR_OK;
+        }
         if (width != 32) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "%u-bit %s", width,
                                inst->opcode == SpvOpTypeInt ? "integers" : "floats");
@@ -296,6 +327,10 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
                                                   e->scalar != SIM_IR_FLOAT) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "bad component or column type");
         }
+        if (inst->opcode == SpvOpTypeMatrix && e->width == 64) {
+            /* Matrix arithmetic and layouts are written for 32-bit columns. */
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "64-bit float matrices");
+        }
         if (inst->opcode == SpvOpTypeVector && (count == 8 || count == 16)) {
             /* Legal with the Vector16 capability (kernels). */
             return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "%u-component vectors", count);
@@ -307,6 +342,7 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
         t->scalar = e->scalar;
         t->width = e->width;
         t->has_16bit = e->has_16bit;
+        t->has_64bit = e->has_64bit;
         t->elem = sim_spv_word(m, inst, 2);
         t->count = count;
         t->regs = e->regs * count;
@@ -326,6 +362,7 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
         t->elem = sim_spv_word(m, inst, 2);
         t->array_stride = stride;
         t->has_16bit = e->has_16bit;
+        t->has_64bit = e->has_64bit;
         if (inst->opcode == SpvOpTypeRuntimeArray) {
             t->kind = SIM_SPV_T_RUNTIME_ARRAY;
             return SIM_SPV_ERROR_OK;
@@ -364,6 +401,7 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
             t->minfo[i].reg_offset = regs;
             t->minfo[i].builtin = SIM_IR_NO_BUILTIN;
             t->has_16bit |= e->has_16bit;
+            t->has_64bit |= e->has_64bit;
             if (regs + (uint64_t)e->regs > SIM_SPV_MAX_TYPE_SCALARS) {
                 return sim_spv_err(ctx, SIM_SPV_ERROR_TOO_LARGE, "struct too large");
             }
@@ -557,11 +595,27 @@ declare_constant(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         if (t->kind != SIM_SPV_T_INT && t->kind != SIM_SPV_T_FLOAT) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "not a numeric scalar type");
         }
-        if (inst->words != 4) {
+        if (inst->words != (t->width == 64 ? 5u : 4u)) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_WORD_COUNT,
-                               "%u value words for a 32-bit type", inst->words - 3);
+                               "%u value words for a %u-bit type", inst->words - 3, t->width);
         }
         bits = sim_spv_word(m, inst, 3);
+        if (t->width == 64) {
+            /* SPIR-V 2.2.1: the low-order word first, as in registers. */
+            uint32_t hi = sim_spv_word(m, inst, 4);
+            if (sv) {
+                if (sv->size != 8 || !sv->data) {
+                    return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_SPEC_CONSTANT,
+                                       "SpecId %u: %u bytes for a 64-bit constant",
+                                       sv->constant_id, sv->size);
+                }
+                memcpy(&bits, sv->data, 4); /* little-endian, as Vulkan gives them */
+                memcpy(&hi, (const uint8_t *)sv->data + 4, 4);
+            }
+            v->regs[0] = sim_spv_const(ctx, bits, t->scalar);
+            v->regs[1] = sim_spv_const(ctx, hi, t->scalar);
+            break;
+        }
         if (sv) {
             uint32_t size = t->width / 8;
             if (sv->size != size || !sv->data) {
@@ -992,6 +1046,13 @@ declare_variable(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, int i
                            "16-bit scalars in storage class %u (16-bit inputs and outputs)",
                            storage);
     }
+    if (t->has_64bit && (storage == SpvStorageClassInput || storage == SpvStorageClassOutput)) {
+        /* Interfaces carry 32-bit components (sim_ir_interface); a 64-bit
+         * one would take two locations' components. */
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                           "64-bit scalars in storage class %u (64-bit inputs and outputs)",
+                           storage);
+    }
     p = new_ptr(ctx, id, ptr_type);
     if (!p) {
         return ctx->info->code;
@@ -1088,7 +1149,10 @@ component_bytes(const struct sim_spv_ctx *ctx, uint32_t type)
     if (t->kind == SIM_SPV_T_VECTOR) {
         t = &ctx->types[t->elem];
     }
-    return (t->kind == SIM_SPV_T_INT || t->kind == SIM_SPV_T_FLOAT) && t->width == 16 ? 2 : 4;
+    if (t->kind == SIM_SPV_T_INT || t->kind == SIM_SPV_T_FLOAT) {
+        return t->width / 8;
+    }
+    return 4;
 }
 
 static enum sim_spv_error
@@ -1158,7 +1222,10 @@ access_chain(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         if (!iv) {
             return ctx->info->code;
         }
-        if (iv->n != 1 || ctx->types[iv->type].kind != SIM_SPV_T_INT) {
+        /* A 64-bit index counts by its low word: an index that does not
+         * fit is out of bounds either way. */
+        if (iv->n != (ctx->types[iv->type].width == 64 ? 2u : 1u) ||
+            ctx->types[iv->type].kind != SIM_SPV_T_INT) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "index is not an integer scalar");
         }
         is_const = iv->is_const;
@@ -1420,6 +1487,25 @@ buffer_access(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, uint32_t typ
         if (t->width == 16) {
             return buffer_access16(ctx, p, t, dyn, off, regs, store);
         }
+        if (t->width == 64) {
+            /* Two words, the low one first (little-endian memory). */
+            for (uint32_t w = 0; w < 2; w++) {
+                if (store) {
+                    if (buffer_op(ctx, p, SIM_IR_OP_STBUF, 0, dyn, regs[w], 0, off + 4 * w) ==
+                        SIM_IR_NONE) {
+                        return nomem(ctx);
+                    }
+                    continue;
+                }
+                regs[w] = sim_spv_new_regs(ctx, 1, t->scalar);
+                if (regs[w] == SIM_IR_NONE ||
+                    buffer_op(ctx, p, SIM_IR_OP_LDBUF, regs[w], dyn, 0, 0, off + 4 * w) ==
+                        SIM_IR_NONE) {
+                    return nomem(ctx);
+                }
+            }
+            return SIM_SPV_ERROR_OK;
+        }
         if (store) {
             uint32_t v = regs[0];
             if (t->kind == SIM_SPV_T_BOOL) {
@@ -1448,7 +1534,8 @@ buffer_access(struct sim_spv_ctx *ctx, const struct sim_spv_ptr *p, uint32_t typ
     }
     case SIM_SPV_T_VECTOR:
         for (uint32_t c = 0; c < t->count; c++) {
-            err = buffer_access(ctx, p, t->elem, off + c * comp_stride, 0, 0, 0, regs + c, store);
+            err = buffer_access(ctx, p, t->elem, off + c * comp_stride, 0, 0, 0,
+                                regs + c * ctx->types[t->elem].regs, store);
             if (err) {
                 return err;
             }
@@ -1882,7 +1969,9 @@ buffer_atomic(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, uint32_t 
                            "atomics outside a storage buffer or shared memory");
     }
     if (ctx->types[p->type].kind != SIM_SPV_T_INT || ctx->types[p->type].width != 32) {
-        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "atomics on other than 32-bit integers");
+        return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                           "atomics on other than 32-bit integers (%u-bit)",
+                           ctx->types[p->type].width);
     }
     if (p->base == SIM_IR_NONE) {
         p->base = sim_spv_resource(ctx, p->var, 0);
@@ -2289,6 +2378,10 @@ terminator(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, struct call
         uint32_t sw_index, ncases = (inst->words - 3) / 2;
         if (!sel) {
             return ctx->info->code;
+        }
+        if (ctx->types[sel->type].width == 64) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED,
+                               "OpSwitch on a 64-bit selector");
         }
         if (sel->n != 1 || ctx->types[sel->type].kind != SIM_SPV_T_INT) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "selector is not an integer scalar");
@@ -3260,6 +3353,9 @@ build_shader(struct sim_spv_ctx *ctx, struct sim_ir_shader **out)
         }
         if (srcs > 2) {
             in->c = remap(ctx, in->c);
+        }
+        if (srcs > 3) {
+            in->imm = remap(ctx, in->imm);
         }
     }
     for (uint32_t i = 0; i < ctx->texs.count; i++) {

@@ -87,6 +87,10 @@
 #include "diff_helper.frag.spv.h"
 #include "diff_sample_mask.frag.spv.h"
 #include "diff_primitive_id.frag.spv.h"
+#include "diff_int64_arith.frag.spv.h"
+#include "diff_int64_convert.frag.spv.h"
+#include "diff_int64_mem.frag.spv.h"
+#include "diff_float64.frag.spv.h"
 #include "diff_vert_builtins.vert.spv.h"
 #include "diff_vert_builtins.vert.xfb.spv.h"
 #include "diff_vert_builtins.vert.spv.h"
@@ -201,6 +205,20 @@ const struct diff_case diff_cases[] = {
      "determinant, non-square", F, SPV(diff_matrix_frag_spv), BOUND_MATRIX},
     {"vectors", "swizzles, shuffles, inserts, constructors, dynamic component index", F,
      SPV(diff_vectors_frag_spv), EXACT},
+    {"int64_arith", "64-bit integers: add, sub, mul with carries and wrap-around, signed and "
+     "unsigned div and rem, shifts by counts on both sides of 32, bitwise ops, comparisons, "
+     "min, max, clamp, abs, sign, negate", F, SPV(diff_int64_arith_frag_spv), EXACT},
+    {"int64_convert", "64-bit integers: sign and zero extension from 32 and 16 bits, "
+     "narrowing, to and from float beyond 2^32, bitcasts to uvec2, 64-bit vectors: swizzles, "
+     "dynamic component index, per-component select", F, SPV(diff_int64_convert_frag_spv),
+     EXACT},
+    {"int64_mem", "64-bit integers in memory: storage-buffer structs read and written, a "
+     "std140 uniform block and push constants indexed per tile, local arrays indexed per "
+     "pixel", F, SPV(diff_int64_mem_frag_spv), EXACT},
+    {"float64", "64-bit floats: add, sub, mul, div, sqrt, abs, negate, floor, ceil, trunc, "
+     "fract, roundEven, sign, min, max, clamp, comparisons, isnan, isinf, conversions to and "
+     "from float, int, uint, int64, uint64, dvec3 times a scalar, dynamic index", F,
+     SPV(diff_float64_frag_spv), EXACT},
 
     /* Control flow. */
     {"loops", "for/while/do-while with break and continue, nested, divergent trip counts", F,

@@ -158,6 +158,11 @@ vk_init(struct vk *vk)
                 .textureCompressionBC = VK_TRUE,
                 .samplerAnisotropy = vk->has_aniso ? VK_TRUE : VK_FALSE,
                 .sampleRateShading = vk->has_sample_rate ? VK_TRUE : VK_FALSE,
+                /* The int64 and float64 cases (16-bit integers in
+                 * int64_convert). */
+                .shaderFloat64 = have.features.shaderFloat64,
+                .shaderInt64 = have.features.shaderInt64,
+                .shaderInt16 = have.features.shaderInt16,
             },
     };
     if (vku_create_device(vk->physical, vk->family, &f2, enable, nenable, &vk->device,

@@ -15,6 +15,10 @@
  * runtime array's length(), stores and atomics each land in the element
  * the invocation picked and nowhere else.
  *
+ * shaders/compute_int64.comp: 64-bit integers in shared memory (two
+ * registers, so two words each) across a barrier, and a 64-bit
+ * specialization constant, written to a storage buffer of uint64.
+ *
  * shaders/compute_image_index.comp: 16 invocations load from, store into
  * and add atomically to an array of three storage images, each picking
  * its own elements.
@@ -30,6 +34,7 @@
 
 #include "compute_buffer_index.comp.spv.h"
 #include "compute_image_index.comp.spv.h"
+#include "compute_int64.comp.spv.h"
 #include "compute_reduce.comp.spv.h"
 #include "compute_size.comp.spv.h"
 #include "compute_size13.comp.spv.h"
@@ -137,6 +142,57 @@ test_size(const uint32_t *words, size_t count, const char *what)
         CHECK_EQ_U64(800 + i, out[i]);
     }
     CHECK_EQ_U64(0xffffffffu, out[16]); /* past the bound range: not written */
+    sim_replay_result_destroy(res);
+    sim_ir_shader_destroy(sh);
+}
+
+/* shaders/compute_int64.comp: one group of 32. */
+static uint64_t
+int64_stored(uint32_t i)
+{
+    return ((uint64_t)(i + 1u) << 35) + 0xffffffffull * i;
+}
+
+static void
+test_int64_shared(void)
+{
+    uint64_t k = 0x500000003ull; /* both words differ from the default */
+    uint32_t k32 = 3;
+    struct sim_spec_value spec = {1, 8, &k}, spec32 = {1, 4, &k32};
+    struct sim_spv_options opt = {.stage = SIM_STAGE_COMPUTE, .spec_values = &spec,
+                                  .spec_value_count = 1};
+    struct sim_ir_shader *sh = NULL;
+    struct sim_spv_error_info info;
+
+    /* A specialization value must have the constant's 8 bytes. */
+    opt.spec_values = &spec32;
+    CHECK_EQ_STR("SIM_SPV_ERROR_BAD_SPEC_CONSTANT",
+                 sim_spv_error_name(sim_ir_shader_create(shader_compute_int64_comp,
+                                                         COUNT(shader_compute_int64_comp), &opt,
+                                                         &sh, &info)));
+    opt.spec_values = &spec;
+    if (sim_ir_shader_create(shader_compute_int64_comp, COUNT(shader_compute_int64_comp), &opt,
+                             &sh, &info) != SIM_SPV_ERROR_OK) {
+        fprintf(stderr, "int64: translation failed: %s\n", info.detail);
+        test_failures++;
+        return;
+    }
+    CHECK_EQ_INT(32 * 8 + 16, sim_ir_shader_info(sh)->shared_bytes);
+    uint64_t out[33];
+    memset(out, 0xee, sizeof(out));
+    struct sim_binding b = {.set = 0, .binding = 0, .data = out, .size = 32 * 8};
+    struct sim_dispatch d = {.shader = sh, .bindings = &b, .binding_count = 1,
+                             .groups = {1, 1, 1}};
+    struct sim_pass pass = {.kind = SIM_PASS_DISPATCH, .dispatch = &d};
+    struct sim_frame frame = {.sub_pixel_bits = 8, .pass_count = 1, .passes = &pass,
+                              .present_image = SIM_NONE};
+    struct sim_replay_result *res = NULL;
+    CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, sim_replay_frame(&frame, NULL, &res, NULL));
+    for (uint32_t i = 0; i < 32; i++) {
+        CHECK_EQ_U64(int64_stored(31u - i) + int64_stored((i * 5u) & 31u) * 3u + (1ull << 40) + k,
+                     out[i]);
+    }
+    CHECK_EQ_U64(0xeeeeeeeeeeeeeeeeull, out[32]); /* past the bound range */
     sim_replay_result_destroy(res);
     sim_ir_shader_destroy(sh);
 }
@@ -361,6 +417,7 @@ main(void)
     test_size(shader_compute_size13, COUNT(shader_compute_size13), "SPIR-V 1.6");
     with_shader(shader_compute_buffer_index_comp, COUNT(shader_compute_buffer_index_comp),
                 "buffer index", test_buffer_index);
+    test_int64_shared();
     with_shader(shader_compute_image_index_comp, COUNT(shader_compute_image_index_comp),
                 "image index", test_image_index);
     free(texels);

@@ -97,6 +97,10 @@
 #include "diff_image_atomics.frag.spv.h"
 #include "diff_image_atomics_int.frag.spv.h"
 #include "diff_image_atomics_ls.frag.spv.h"
+#include "diff_int64_arith.frag.spv.h"
+#include "diff_int64_convert.frag.spv.h"
+#include "diff_int64_mem.frag.spv.h"
+#include "diff_float64.frag.spv.h"
 
 #define BATCHES 24
 #define UBO_WORDS 1024
@@ -182,6 +186,10 @@ static const struct shader_case cases[] = {
     CASE_R32(diff_image_atomics_frag_spv),
     CASE_R32(diff_image_atomics_int_frag_spv),
     CASE_R32(diff_image_atomics_ls_frag_spv),
+    CASE(diff_int64_arith_frag_spv),
+    CASE(diff_int64_convert_frag_spv),
+    CASE(diff_int64_mem_frag_spv),
+    CASE(diff_float64_frag_spv),
 };
 
 static uint32_t rng = 12345u;
