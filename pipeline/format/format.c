@@ -353,8 +353,15 @@ void
 sim_fmt_decode(const struct sim_fmt *f, const void *texel, uint32_t out[4])
 {
     const uint8_t *p = texel;
-    uint32_t one = sim_fmt_is_integer(f) ? 1u : sim_f2u(1.0f);
 
+    if (f->type == SIM_FMT_UNORM && !f->packed && f->bytes == 4 && f->channels == 4) {
+        /* The common case (RGBA8, BGRA8), as decode_channel computes it. */
+        for (uint32_t c = 0; c < 4; c++) {
+            out[f->swizzle[c]] = sim_f2u((float)p[c] / 255.0f);
+        }
+        return;
+    }
+    uint32_t one = sim_fmt_is_integer(f) ? 1u : sim_f2u(1.0f);
     out[0] = out[1] = out[2] = 0;
     out[3] = one;
     if (f->type == SIM_FMT_DEPTH) {
