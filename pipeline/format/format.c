@@ -9,6 +9,7 @@
  * transfer functions".
  */
 #include <math.h>
+#include <pthread.h>
 #include <string.h>
 
 #include <vulkan/vulkan_core.h>
@@ -277,6 +278,20 @@ write_bits(uint8_t *p, uint32_t bytes, uint32_t v)
     }
 }
 
+/* The 8-bit sRGB colour channels decoded, as decode_channel computes them
+ * (srgb_to_linear's powf is what blending into an sRGB target spends its
+ * time in otherwise). */
+static uint32_t srgb8[256];
+static pthread_once_t srgb8_once = PTHREAD_ONCE_INIT;
+
+static void
+srgb8_init(void)
+{
+    for (uint32_t i = 0; i < 256; i++) {
+        srgb8[i] = sim_f2u(srgb_to_linear((float)i / 255.0f));
+    }
+}
+
 static uint32_t
 decode_channel(const struct sim_fmt *f, uint32_t raw, uint32_t bits, uint32_t c)
 {
@@ -354,10 +369,16 @@ sim_fmt_decode(const struct sim_fmt *f, const void *texel, uint32_t out[4])
 {
     const uint8_t *p = texel;
 
-    if (f->type == SIM_FMT_UNORM && !f->packed && f->bytes == 4 && f->channels == 4) {
-        /* The common case (RGBA8, BGRA8), as decode_channel computes it. */
+    if ((f->type == SIM_FMT_UNORM || f->type == SIM_FMT_SRGB) && !f->packed && f->bytes == 4 &&
+        f->channels == 4) {
+        /* The common cases (RGBA8, BGRA8, their sRGB forms), as
+         * decode_channel computes them. */
+        if (f->type == SIM_FMT_SRGB) {
+            pthread_once(&srgb8_once, srgb8_init);
+        }
         for (uint32_t c = 0; c < 4; c++) {
-            out[f->swizzle[c]] = sim_f2u((float)p[c] / 255.0f);
+            uint32_t s = f->swizzle[c];
+            out[s] = f->type == SIM_FMT_SRGB && s < 3 ? srgb8[p[c]] : sim_f2u((float)p[c] / 255.0f);
         }
         return;
     }
