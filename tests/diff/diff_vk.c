@@ -607,6 +607,25 @@ create_pipeline(struct vk *vk, VkShaderModule vert, VkShaderModule frag, uint32_
     return 0;
 }
 
+/* Begins dynamic rendering `ri` in `cmd` and binds what every draw of a
+ * case uses: `pipeline`, the descriptor set, the case's push constants and
+ * the vertex buffer. */
+static void
+begin_draws(struct vk *vk, const struct resources *res, const struct diff_inputs *in,
+            VkCommandBuffer cmd, const VkRenderingInfo *ri, VkPipeline pipeline)
+{
+    VkDeviceSize zero = 0;
+
+    vkCmdBeginRendering(cmd, ri);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, vk->pipeline_layout, 0, 1,
+                            &vk->set, 0, NULL);
+    vkCmdPushConstants(cmd, vk->pipeline_layout,
+                       VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                       DIFF_PUSH_BYTES, in->push);
+    vkCmdBindVertexBuffers(cmd, 0, 1, &res->vertices->buffer, &zero);
+}
+
 /* Draws the tiles into `targets` attachments of the given formats and
  * copies them into out[i] (DIFF_PIXELS * 4 words); with `depth`, into a
  * D32 SFLOAT attachment too, cleared to DIFF_DEPTH_CLEAR, copied into
@@ -725,15 +744,7 @@ fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inpu
         .pColorAttachments = att,
         .pDepthAttachment = zt ? &zatt : NULL,
     };
-    vkCmdBeginRendering(cmd, &ri);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, vk->pipeline_layout, 0, 1,
-                            &vk->set, 0, NULL);
-    vkCmdPushConstants(cmd, vk->pipeline_layout,
-                       VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                       DIFF_PUSH_BYTES, in->push);
-    VkDeviceSize zero = 0;
-    vkCmdBindVertexBuffers(cmd, 0, 1, &res->vertices->buffer, &zero);
+    begin_draws(vk, res, in, cmd, &ri, pipeline);
     if (indices) {
         vkCmdBindIndexBuffer(cmd, indices->buffer, 0, VK_INDEX_TYPE_UINT32);
     }
@@ -817,15 +828,8 @@ vertex_pass(struct vk *vk, const struct resources *res, const struct diff_inputs
         .renderArea = {{0, 0}, {DIFF_WIDTH, DIFF_HEIGHT}},
         .layerCount = 1,
     };
-    vkCmdBeginRendering(cmd, &ri);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, vk->pipeline_layout, 0, 1,
-                            &vk->set, 0, NULL);
-    vkCmdPushConstants(cmd, vk->pipeline_layout,
-                       VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                       DIFF_PUSH_BYTES, in->push);
+    begin_draws(vk, res, in, cmd, &ri, pipeline);
     VkDeviceSize zero = 0;
-    vkCmdBindVertexBuffers(cmd, 0, 1, &res->vertices->buffer, &zero);
     VkRect2D sc = {{0, 0}, {DIFF_WIDTH, DIFF_HEIGHT}};
     vkCmdSetScissor(cmd, 0, 1, &sc);
     if (xb) {
