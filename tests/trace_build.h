@@ -3,8 +3,9 @@
  * writer, as the tests that build traces in memory do
  * (replay/test_convert.c, replay/test_dispatch.c, capture/fixture.c): a
  * builder that keeps the first error, command records framed by a head
- * whose op it sets, a pipeline record's defaults, a frame block of snapshots and commands, and the
- * trace's bytes at the end, in memory or in a file.
+ * whose op it sets, a pipeline record's defaults, a frame block of
+ * snapshots and commands, and the trace's bytes at the end, in memory or
+ * in a file.
  */
 #ifndef OVERSHADE_TESTS_TRACE_BUILD_H
 #define OVERSHADE_TESTS_TRACE_BUILD_H
