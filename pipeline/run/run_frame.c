@@ -29,10 +29,9 @@
 #include "pipeline/util/util.h"
 
 #define REPLAY_ERROR_NAME(name, msg) "SIM_REPLAY_ERROR_" #name,
-SIM_ENUM_STRINGS(sim_replay_error_name, enum sim_replay_error, SIM_REPLAY_ERROR_LIST,
-                 REPLAY_ERROR_NAME, SIM_REPLAY_ERROR_COUNT, "SIM_REPLAY_ERROR_?")
-SIM_ENUM_STRINGS(sim_replay_error_message, enum sim_replay_error, SIM_REPLAY_ERROR_LIST,
-                 SIM_ENUM_MESSAGE, SIM_REPLAY_ERROR_COUNT, "unknown error")
+SIM_ERROR_STRINGS(sim_replay_error_name, sim_replay_error_message, enum sim_replay_error,
+                  SIM_REPLAY_ERROR_LIST, REPLAY_ERROR_NAME, SIM_REPLAY_ERROR_COUNT,
+                  "SIM_REPLAY_ERROR_?")
 
 #define MAX_THREADS 64
 #define WORKER_INTERPS 8

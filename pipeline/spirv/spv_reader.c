@@ -26,10 +26,8 @@
 #define SPV_MAX_BOUND (1u << 22)
 
 #define SPV_ERROR_NAME(name, msg) "SIM_SPV_ERROR_" #name,
-SIM_ENUM_STRINGS(sim_spv_error_name, enum sim_spv_error, SIM_SPV_ERROR_LIST, SPV_ERROR_NAME,
-                 SIM_SPV_ERROR_COUNT, "SIM_SPV_ERROR_?")
-SIM_ENUM_STRINGS(sim_spv_error_message, enum sim_spv_error, SIM_SPV_ERROR_LIST,
-                 SIM_ENUM_MESSAGE, SIM_SPV_ERROR_COUNT, "unknown error")
+SIM_ERROR_STRINGS(sim_spv_error_name, sim_spv_error_message, enum sim_spv_error,
+                  SIM_SPV_ERROR_LIST, SPV_ERROR_NAME, SIM_SPV_ERROR_COUNT, "SIM_SPV_ERROR_?")
 
 enum sim_spv_error
 sim_spv_fail(struct sim_spv_error_info *info, enum sim_spv_error code,

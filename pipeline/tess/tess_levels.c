@@ -29,10 +29,9 @@
 #define LEVEL_MAX_EVEN 64.0f
 
 #define TESS_ERROR_NAME(name, msg) "SIM_TESS_ERROR_" #name,
-SIM_ENUM_STRINGS(sim_tess_error_name, enum sim_tess_error, SIM_TESS_ERROR_LIST, TESS_ERROR_NAME,
-                 SIM_TESS_ERROR_COUNT, "SIM_TESS_ERROR_UNKNOWN")
-SIM_ENUM_STRINGS(sim_tess_error_message, enum sim_tess_error, SIM_TESS_ERROR_LIST,
-                 SIM_ENUM_MESSAGE, SIM_TESS_ERROR_COUNT, "unknown error")
+SIM_ERROR_STRINGS(sim_tess_error_name, sim_tess_error_message, enum sim_tess_error,
+                  SIM_TESS_ERROR_LIST, TESS_ERROR_NAME, SIM_TESS_ERROR_COUNT,
+                  "SIM_TESS_ERROR_UNKNOWN")
 
 enum sim_tess_error
 sim_tess_config_from_spirv(struct sim_tess_config *config, uint32_t primitive, uint32_t spacing,

@@ -27,6 +27,12 @@
 /* The entry of SIM_ENUM_STRINGS for an error list of X(NAME, "message"). */
 #define SIM_ENUM_MESSAGE(name, msg) msg,
 
+/* An error enum's two lookups: name_fn, the strings of `name_entry` or
+ * `unknown_name`, and message_fn, the messages or "unknown error". */
+#define SIM_ERROR_STRINGS(name_fn, message_fn, type, list, name_entry, count, unknown_name)  \
+    SIM_ENUM_STRINGS(name_fn, type, list, name_entry, count, unknown_name)                   \
+    SIM_ENUM_STRINGS(message_fn, type, list, SIM_ENUM_MESSAGE, count, "unknown error")
+
 /* Version string of the simulator ("0.1.0"); static storage. */
 const char *
 sim_version(void);
