@@ -607,6 +607,24 @@ create_pipeline(struct vk *vk, VkShaderModule vert, VkShaderModule frag, uint32_
     return 0;
 }
 
+/* Records the copy of a whole DIFF_WIDTH x DIFF_HEIGHT target's `aspect`
+ * into `buffer`, after the writes (`stage`, `access`) that left it in
+ * `layout`. */
+static void
+read_back_target(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
+                 VkImageLayout layout, VkPipelineStageFlags stage, VkAccessFlags access,
+                 VkBuffer buffer)
+{
+    VkBufferImageCopy copy = {
+        .imageSubresource = {aspect, 0, 0, 1},
+        .imageExtent = {DIFF_WIDTH, DIFF_HEIGHT, 1},
+    };
+
+    image_barrier(cmd, image, aspect, layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, stage, access,
+                  VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer, 1, &copy);
+}
+
 /* Begins dynamic rendering `ri` in `cmd` and binds what every draw of a
  * case uses: `pipeline`, the descriptor set, the case's push constants and
  * the vertex buffer. */
@@ -761,30 +779,16 @@ fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inpu
     }
     vkCmdEndRendering(cmd);
     for (uint32_t i = 0; i < targets; i++) {
-        image_barrier(cmd, rt[i]->image, VK_IMAGE_ASPECT_COLOR_BIT,
-                      VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                      VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-                      VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                      VK_ACCESS_TRANSFER_READ_BIT);
-        VkBufferImageCopy copy = {
-            .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
-            .imageExtent = {DIFF_WIDTH, DIFF_HEIGHT, 1},
-        };
-        vkCmdCopyImageToBuffer(cmd, rt[i]->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                               rb[i]->buffer, 1, &copy);
+        read_back_target(cmd, rt[i]->image, VK_IMAGE_ASPECT_COLOR_BIT,
+                         VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                         VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                         VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, rb[i]->buffer);
     }
     if (zt) {
-        image_barrier(cmd, zt->image, VK_IMAGE_ASPECT_DEPTH_BIT,
-                      VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                      VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
-                      VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                      VK_ACCESS_TRANSFER_READ_BIT);
-        VkBufferImageCopy copy = {
-            .imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1},
-            .imageExtent = {DIFF_WIDTH, DIFF_HEIGHT, 1},
-        };
-        vkCmdCopyImageToBuffer(cmd, zt->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, zb->buffer,
-                               1, &copy);
+        read_back_target(cmd, zt->image, VK_IMAGE_ASPECT_DEPTH_BIT,
+                         VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                         VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
+                         VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, zb->buffer);
     }
     VkMemoryBarrier host = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
