@@ -35,6 +35,14 @@ member(struct json_object *obj, const char *key)
     return v;
 }
 
+/* The length of `list` when it is an array, else 0. */
+static size_t
+array_length(struct json_object *list)
+{
+    return list && json_object_is_type(list, json_type_array) ? json_object_array_length(list)
+                                                              : 0;
+}
+
 /* A number member; NAN when absent or null. */
 static double
 number(struct json_object *obj, const char *key)
@@ -253,12 +261,9 @@ static void
 unsupported_table(FILE *f, struct json_object *frame)
 {
     struct json_object *list = member(frame, "unsupported");
-    size_t n =
-        list && json_object_is_type(list, json_type_array) ? json_object_array_length(list) : 0;
+    size_t n = array_length(list);
     struct json_object *skipped = member(frame, "not_replayed");
-    size_t ns = skipped && json_object_is_type(skipped, json_type_array)
-                    ? json_object_array_length(skipped)
-                    : 0;
+    size_t ns = array_length(skipped);
 
     fprintf(f, "<h3>Unsupported draws (%zu)</h3>\n", n);
     if (n == 0) {
@@ -302,8 +307,7 @@ static void
 costly_table(FILE *f, struct json_object *frame, double index)
 {
     struct json_object *list = member(frame, "costly_draws");
-    size_t n =
-        list && json_object_is_type(list, json_type_array) ? json_object_array_length(list) : 0;
+    size_t n = array_length(list);
 
     if (n == 0) {
         return;
@@ -371,8 +375,7 @@ costly_table(FILE *f, struct json_object *frame, double index)
 static void
 pipelines_section(FILE *f, struct json_object *list, double index)
 {
-    size_t n =
-        list && json_object_is_type(list, json_type_array) ? json_object_array_length(list) : 0;
+    size_t n = array_length(list);
 
     if (n == 0) {
         return;
@@ -389,9 +392,7 @@ pipelines_section(FILE *f, struct json_object *list, double index)
     for (size_t i = 0; i < n; i++) {
         struct json_object *p = json_object_array_get_idx(list, i);
         struct json_object *stages = member(p, "stages");
-        size_t ns = stages && json_object_is_type(stages, json_type_array)
-                        ? json_object_array_length(stages)
-                        : 0;
+        size_t ns = array_length(stages);
 
         fprintf(f, "<tr id=\"frame-%.0f-pipeline-%.0f\" data-pipeline=\"", index,
                 number(p, "pipeline"));
@@ -624,9 +625,7 @@ rep_html_write(struct json_object *report, struct json_object *shaders, const ch
     fputs(". Savings: ", f);
     rep_xml_text(f, rep_json_get_string(metrics, "savings"));
     fputs(".</p>\n", f);
-    size_t n = frames && json_object_is_type(frames, json_type_array)
-                   ? json_object_array_length(frames)
-                   : 0;
+    size_t n = array_length(frames);
     if (n > 1) {
         fputs("<p>Frames:", f);
         for (size_t i = 0; i < n; i++) {

@@ -3,8 +3,9 @@
  * writer, as the tests that build traces in memory do
  * (replay/test_convert.c, replay/test_dispatch.c, capture/fixture.c): a
  * builder that keeps the first error, command records framed by a head
- * whose op it sets, a frame block of snapshots and commands, and the
- * trace's bytes at the end, in memory or in a file.
+ * whose op it sets, a pipeline record's defaults, a frame block of
+ * snapshots and commands, and the trace's bytes at the end, in memory or
+ * in a file.
  */
 #ifndef OVERSHADE_TESTS_TRACE_BUILD_H
 #define OVERSHADE_TESTS_TRACE_BUILD_H
@@ -77,6 +78,29 @@ cmd_begin(struct cap_buf *b, uint32_t op, void *head, size_t head_size)
     h->op = op;
     h->size = 0;
     return cap_rec_begin(b, head, head_size);
+}
+
+/* The pipeline record the tests' traces start from: `handle` in `layout`
+ * and subpass 0 of `render_pass`, every state group present, a triangle
+ * list, one viewport and scissor, lines of width 1, depth clipping on,
+ * depth bounds [0, 1], one sample and a mask of all ones; no stages.  The
+ * caller sets what its pipeline does differently. */
+static inline void
+pipeline_init(struct cap_pipeline *p, uint64_t handle, uint64_t layout, uint64_t render_pass)
+{
+    memset(p, 0, sizeof(*p));
+    p->handle = handle;
+    p->layout = layout;
+    p->render_pass = render_pass;
+    p->has = 0xff;
+    p->topology = 3; /* VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST */
+    p->viewport_count = 1;
+    p->scissor_count = 1;
+    p->line_width = 1.0f;
+    p->depth_clip_enable = 1;
+    p->samples = 1;
+    p->sample_mask = 0xffffffffu;
+    p->max_depth_bounds = 1.0f;
 }
 
 /* A command record that is its head alone. */

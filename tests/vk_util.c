@@ -243,16 +243,9 @@ vku_create_color_pass_next(VkDevice device, const void *next, VkFormat format,
                            VkImageLayout final, const VkSubpassDependency *dep,
                            VkRenderPass *out)
 {
-    VkAttachmentDescription att = {
-        .format = format,
-        .samples = VK_SAMPLE_COUNT_1_BIT,
-        .loadOp = load_op,
-        .storeOp = VK_ATTACHMENT_STORE_OP_STORE,
-        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
-        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
-        .initialLayout = initial,
-        .finalLayout = final,
-    };
+    VkAttachmentDescription att = demo_common_attachment(
+        format, VK_SAMPLE_COUNT_1_BIT, load_op, VK_ATTACHMENT_STORE_OP_STORE, final);
+    att.initialLayout = initial;
     VkAttachmentReference ref = {0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
     VkSubpassDescription sub = {
         .pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,

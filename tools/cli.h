@@ -9,6 +9,7 @@
 #ifndef OVERSHADE_CLI_H
 #define OVERSHADE_CLI_H
 
+#include <stdint.h>
 #include <stdio.h>
 
 #define CLI_EXIT_OK 0
@@ -41,6 +42,14 @@ typedef void cli_usage_fn(FILE *out);
 int
 cli_take_file(const char *arg, int options, const char *command, const char *what,
               const char **path, cli_usage_fn *usage);
+
+/* The shading units named in `list`, a --modes value of unit names and
+ * "all" split by commas, as a bit mask (bit u: sim_unit_name(u)) in
+ * *units; a list that names none leaves 0 there.  An unknown name or a
+ * list too long to read gives one line on stderr starting with `command`
+ * and returns 0; else 1 (overshade.c). */
+int
+cli_parse_modes(const char *command, const char *list, uint32_t *units);
 
 /* `overshade info [--json] [--objects] TRACE` (cmd_info.c) */
 CLI_COMMAND(info);

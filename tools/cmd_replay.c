@@ -531,26 +531,8 @@ parse_args(int argc, char **argv, struct replay_args *a)
             a->repeat = (uint32_t)n;
             i++;
         } else if (strcmp(arg, "--modes") == 0 && val) {
-            char buf[256], *save = NULL, *tok;
-            if (strlen(val) >= sizeof(buf)) {
-                fprintf(stderr, "overshade replay: --modes list too long\n");
+            if (!cli_parse_modes("overshade replay", val, &a->opt.units)) {
                 return 0;
-            }
-            snprintf(buf, sizeof(buf), "%s", val);
-            a->opt.units = 0;
-            for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-                int found = 0;
-                for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-                    if (strcmp(tok, "all") == 0 || strcmp(tok, sim_unit_name(u)) == 0) {
-                        a->opt.units |= 1u << u;
-                        found = 1;
-                    }
-                }
-                if (!found) {
-                    fprintf(stderr, "overshade replay: unknown mode '%s' (have: baseline, qfm,"
-                                    " pmu, cps, amfs, ssaa, all)\n", tok);
-                    return 0;
-                }
             }
             i++;
         } else if (arg[0] == '-' && arg[1] != '\0') {

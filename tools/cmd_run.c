@@ -84,34 +84,20 @@ is_uint_in(const char *s, unsigned long lo, unsigned long hi)
     return !errno && !*end && v >= lo && v <= hi;
 }
 
+/* Whether `list` is a --modes value naming at least one unit (said on
+ * stderr when not). */
 static int
 check_modes(const char *list)
 {
-    char buf[256], *save = NULL, *tok;
-    int any = 0;
-    if (strlen(list) >= sizeof(buf)) {
+    uint32_t units;
+
+    if (!cli_parse_modes("overshade run", list, &units)) {
         return 0;
     }
-    strcpy(buf, list);
-    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        int found = strcmp(tok, "all") == 0;
-        for (uint32_t u = 0; u < SIM_UNIT_COUNT && !found; u++) {
-            found = strcmp(tok, sim_unit_name(u)) == 0;
-        }
-        if (!found) {
-            fprintf(stderr, "overshade run: unknown mode '%s' (have:", tok);
-            for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-                fprintf(stderr, " %s", sim_unit_name(u));
-            }
-            fprintf(stderr, ", all)\n");
-            return 0;
-        }
-        any = 1;
-    }
-    if (!any) {
+    if (!units) {
         fprintf(stderr, "overshade run: --modes needs at least one mode\n");
     }
-    return any;
+    return units != 0;
 }
 
 static int

@@ -63,6 +63,37 @@ cli_take_file(const char *arg, int options, const char *command, const char *wha
     return 0;
 }
 
+int
+cli_parse_modes(const char *command, const char *list, uint32_t *units)
+{
+    char buf[256], *save = NULL, *tok;
+
+    if (strlen(list) >= sizeof(buf)) {
+        fprintf(stderr, "%s: --modes list too long\n", command);
+        return 0;
+    }
+    strcpy(buf, list);
+    *units = 0;
+    for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        int found = 0;
+        for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+            if (strcmp(tok, "all") == 0 || strcmp(tok, sim_unit_name(u)) == 0) {
+                *units |= 1u << u;
+                found = 1;
+            }
+        }
+        if (!found) {
+            fprintf(stderr, "%s: unknown mode '%s' (have:", command, tok);
+            for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+                fprintf(stderr, " %s,", sim_unit_name(u));
+            }
+            fprintf(stderr, " all)\n");
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static const struct cli_command cli_commands[] = {
     {"info", "summarize a trace: device, objects, frames", cli_info, cli_info_usage},
     {"spirv", "translate a SPIR-V module: can overshade run it?", cli_spirv, cli_spirv_usage},

@@ -16,13 +16,14 @@ section it comes from (../shared/spec/targets.md and the papers in
 ../shared/seeds/); a value the source gives only as a range or in words is
 kept as such.
 """
-import csv
 import json
 import math
 import os
 import re
 import subprocess
 import sys
+
+from sweep_results import load_frame, sweep_jobs
 
 # Kinds: "about" (a single number; deviation = measured / published - 1),
 # "range" (lo, hi), "upto" (a maximum the source reached), "atleast",
@@ -175,29 +176,6 @@ def area_share(fr, a, b):
     return 100.0 * sum(c for lo, hi, c in bins if lo >= a and hi <= b) / tot
 
 
-def load(path):
-    try:
-        with open(path) as f:
-            return json.load(f)["frames"][0]
-    except (OSError, ValueError, KeyError, IndexError):
-        return None
-
-
-def jobs(d):
-    """(axes row of jobs.csv, report frame) per successful job of a sweep."""
-    out = []
-    try:
-        with open(os.path.join(d, "jobs.csv")) as f:
-            rows = list(csv.DictReader(f))
-    except OSError:
-        return out
-    for r in rows:
-        fr = load(os.path.join(d, "jobs", r["job"], "report.json")) if r["status"] == "ok" else None
-        if fr:
-            out.append((r, fr))
-    return out
-
-
 def scene(r):
     return os.path.basename(r["trace"]).split("-")[0]
 
@@ -309,7 +287,7 @@ def main():
     figs = []
 
     # --- QFM and AMFS against the area (sweep-area) ---------------------------
-    area = jobs(os.path.join(out, "sweep-area"))
+    area = sweep_jobs(os.path.join(out, "sweep-area"))
     scenes = []
     for r, fr in area:
         if scene(r) not in scenes:
@@ -327,7 +305,7 @@ def main():
                 t.add("qfm-0.5", st, spc(fr, "qfm"))
                 t.add("qfm-reduction-0.5", st, ratio(fr, "baseline", "qfm"))
                 rv = fr["raster"]["reyes_vertices"]
-                late = load(os.path.join(out, "reyes-" + s, "report.json"))
+                late = load_frame(os.path.join(out, "reyes-" + s, "report.json"))
                 if late and reyes_whole(late):
                     t.add("qfm-reyes", st, late["units"]["qfm"]["lanes_shaded"]
                           / reyes_whole(late))
@@ -351,7 +329,7 @@ def main():
     rey = [r["measured"] for r in t.rows if r["key"] == "qfm-reyes"]
     if len(rey) > 1:
         t.add("qfm-reyes", "mean of %d scenes" % len(rey), sum(rey) / len(rey))
-    unb = load(os.path.join(out, "reyes-plane-unbounded", "report.json"))
+    unb = load_frame(os.path.join(out, "reyes-plane-unbounded", "report.json"))
     if unb and reyes_whole(unb):
         t.add("qfm-reyes-bound", "plane, 0.5 px², 16×, %s, unbounded, window all" % res,
               unb["units"]["qfm"]["lanes_shaded"] / reyes_whole(unb))
@@ -429,7 +407,7 @@ def main():
         rows, x = [], 0
         for s in scenes:
             fr = by.get((s, 0.5))
-            late = load(os.path.join(out, "reyes-" + s, "report.json"))
+            late = load_frame(os.path.join(out, "reyes-" + s, "report.json"))
             a = (late["units"]["qfm"]["lanes_shaded"] / reyes_whole(late)
                  if late and reyes_whole(late) else "nan")
             b = (fr["units"]["qfm"]["lanes_shaded"] / fr["raster"]["reyes_vertices"]
@@ -438,7 +416,7 @@ def main():
             x += 1
         for name, label in (("reyes-plane-unbounded", "plane, unb."),
                             ("reyes-plane-cross", "plane, unb., x-grid")):
-            fr = load(os.path.join(out, name, "report.json"))
+            fr = load_frame(os.path.join(out, name, "report.json"))
             if fr and reyes_whole(fr):
                 rows.append((x, '"%s"' % label, fr["units"]["qfm"]["lanes_shaded"]
                              / reyes_whole(fr), "nan"))
@@ -502,7 +480,7 @@ def main():
             figs.append(f)
 
     # --- QFM buffer sweep, STE (sweep-qfm) ------------------------------------
-    qj = jobs(os.path.join(out, "sweep-qfm"))
+    qj = sweep_jobs(os.path.join(out, "sweep-qfm"))
     if qj:
         ents = []
         for r, _ in qj:
@@ -557,7 +535,7 @@ def main():
         figs.append(f)
 
     # --- PMU ----------------------------------------------------------------------
-    pj = jobs(os.path.join(out, "sweep-pmu"))
+    pj = sweep_jobs(os.path.join(out, "sweep-pmu"))
     if pj:
         msaas = sorted({int(r["msaa"]) for r, _ in pj})
         data, lines = "", []
@@ -588,7 +566,7 @@ def main():
     # --- CPS ------------------------------------------------------------------------
     bars = []
     for name, label in (("constant", "2x2"), ("foveated", "foveated")):
-        fr = load(os.path.join(out, "cps-" + name, "report.json"))
+        fr = load_frame(os.path.join(out, "cps-" + name, "report.json"))
         if not fr:
             continue
         b, c = fr["units"]["baseline"], fr["units"]["cps"]

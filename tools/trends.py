@@ -1,22 +1,14 @@
 #!/usr/bin/env python3
 """Prints the tables of docs/results.md "Shading units against the papers"
 from the output of tools/trends.sh (default ./out-trends)."""
-import csv
 import glob
-import json
 import os
 import sys
 
+from sweep_results import load_frame, sweep_jobs
+
 OUT = sys.argv[1] if len(sys.argv) > 1 else "out-trends"
 RES = os.environ.get("RES", "864x540")
-
-
-def report(path):
-    try:
-        with open(path) as f:
-            return json.load(f)["frames"][0]
-    except (OSError, ValueError, KeyError, IndexError):
-        return None
 
 
 def spp(u):
@@ -27,23 +19,6 @@ def spp(u):
 
 def fmt(x, n=2):
     return "—" if x is None else ("%.*f" % (n, x))
-
-
-def jobs(d):
-    """(axes dict, report frame) per successful job of a sweep."""
-    out = []
-    try:
-        with open(os.path.join(d, "jobs.csv")) as f:
-            rows = list(csv.DictReader(f))
-    except OSError:
-        return out
-    for r in rows:
-        if r.get("status") != "ok":
-            continue
-        fr = report(os.path.join(d, "jobs", r["job"], "report.json"))
-        if fr:
-            out.append((r, fr))
-    return out
 
 
 def scene_of(trace):
@@ -110,7 +85,7 @@ def main():
     for d in sorted(glob.glob(os.path.join(OUT, "replay", "*-%s-16x" % RES))):
         name = os.path.basename(d)
         scene, area = name.split("-")[:2]
-        fr = report(os.path.join(d, "report.json"))
+        fr = load_frame(os.path.join(d, "report.json"))
         if not fr:
             continue
         rows.append((scene, float(area), fr))
@@ -133,7 +108,7 @@ def main():
     # the same at the papers' 1728x1080
     full = []
     for d in sorted(glob.glob(os.path.join(OUT, "replay", "*-1728x1080-16x-full*"))):
-        fr = report(os.path.join(d, "report.json"))
+        fr = load_frame(os.path.join(d, "report.json"))
         n = os.path.basename(d).split("-")
         if fr and n[-1] != "pmucps":
             full.append((n[0], float(n[1]), n[-1] == "unbounded", fr))
@@ -156,7 +131,7 @@ def main():
 
     pc = []
     for d in sorted(glob.glob(os.path.join(OUT, "replay", "*-1728x1080-16x-full-pmucps"))):
-        fr = report(os.path.join(d, "report.json"))
+        fr = load_frame(os.path.join(d, "report.json"))
         if fr:
             n = os.path.basename(d).split("-")
             pc.append((n[0], float(n[1]), fr))
@@ -196,7 +171,7 @@ def main():
     print()
 
     # 2. QFM buffer sweep
-    js = jobs(os.path.join(OUT, "sweep-qfm"))
+    js = sweep_jobs(os.path.join(OUT, "sweep-qfm"))
     if js:
         print("### QFM reduction (baseline / QFM lanes) against buffer entries\n")
         sizes, keys = sweep_axes(js, "qfm-entries")
@@ -233,7 +208,7 @@ def main():
         print()
 
     # 3. QFM rules
-    js = jobs(os.path.join(OUT, "sweep-qfm-rules"))
+    js = sweep_jobs(os.path.join(OUT, "sweep-qfm-rules"))
     if js:
         print("### QFM merges with empty QFs and merge-on-evict on and off (32 entries)\n")
         print("| trace | MSAA | empty | evict-merge | merges on arrival | merges on evict | "
@@ -277,7 +252,7 @@ def main():
 
     # 4. PMU sweep
     for sweep in ("sweep-pmu", "sweep-pmu-mesh"):
-        pmu_table(jobs(os.path.join(OUT, sweep)))
+        pmu_table(sweep_jobs(os.path.join(OUT, sweep)))
 
     # 5. CPS foveated
     # 5. CPS foveated
@@ -285,7 +260,7 @@ def main():
     print("| scene | px² | instructions vs baseline | SSIM | PSNR | coarse quads 1×1 / 2×2 |")
     print("|---|---|---|---|---|---|")
     for d in sorted(glob.glob(os.path.join(OUT, "replay", "*-16x-foveated"))):
-        fr = report(os.path.join(d, "report.json"))
+        fr = load_frame(os.path.join(d, "report.json"))
         if not fr:
             continue
         scene, area = os.path.basename(d).split("-")[:2]

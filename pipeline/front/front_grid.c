@@ -301,6 +301,7 @@ sim_front_grids(struct sim_draw_ctx *dc)
     int by_position = !dc->draw->indexed || gs;
     uint32_t grid = 0, workers = dc->parallel && dc->workers > 1 ? dc->workers : 1;
     struct grids_job j = {.dc = dc, .tris = tris};
+    enum sim_replay_error err = SIM_REPLAY_ERROR_OK;
     size_t *start;
     uint8_t *by_pos;
     uint32_t size = dc->grid_size && dc->grid_size <= SIM_GRID_MAX ? dc->grid_size : SIM_GRID_MAX;
@@ -320,13 +321,8 @@ sim_front_grids(struct sim_draw_ctx *dc)
         j.tmp = calloc((size_t)workers * SIM_GRID_MAX, sizeof(*j.tmp));
     }
     if (!start || !by_pos || !j.refs || !j.edges || (ordered && (!j.keys || !j.tmp))) {
-        free(start);
-        free(by_pos);
-        free(j.refs);
-        free(j.edges);
-        free(j.keys);
-        free(j.tmp);
-        return SIM_REPLAY_ERROR_NOMEM;
+        err = SIM_REPLAY_ERROR_NOMEM;
+        goto free_scratch;
     }
     for (size_t i = 0; i < count;) {
         size_t k = i;
@@ -362,11 +358,13 @@ sim_front_grids(struct sim_draw_ctx *dc)
             grids_job_run(&j, 0, k);
         }
     }
+
+free_scratch:
     free(start);
     free(by_pos);
     free(j.refs);
     free(j.edges);
     free(j.keys);
     free(j.tmp);
-    return SIM_REPLAY_ERROR_OK;
+    return err;
 }

@@ -29,20 +29,9 @@
 
 _Static_assert(SIM_LANES == 16, "the shuffles below are written for 16 lanes");
 
-static const char *const interp_error_names[] = {
-#define SIM_INTERP_ERROR_NAME(name, msg) "SIM_INTERP_ERROR_" #name,
-    SIM_INTERP_ERROR_LIST(SIM_INTERP_ERROR_NAME)
-#undef SIM_INTERP_ERROR_NAME
-};
-
-const char *
-sim_interp_error_name(enum sim_interp_error err)
-{
-    if ((unsigned)err >= SIM_INTERP_ERROR_COUNT) {
-        return "SIM_INTERP_ERROR_?";
-    }
-    return interp_error_names[err];
-}
+#define INTERP_ERROR_NAME(name, msg) "SIM_INTERP_ERROR_" #name,
+SIM_ENUM_STRINGS(sim_interp_error_name, enum sim_interp_error, SIM_INTERP_ERROR_LIST,
+                 INTERP_ERROR_NAME, SIM_INTERP_ERROR_COUNT, "SIM_INTERP_ERROR_?")
 
 struct sim_interp *
 sim_interp_create(const struct sim_ir_shader *shader)

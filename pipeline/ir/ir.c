@@ -7,22 +7,10 @@
 #include <spirv/unified1/spirv.h>
 
 #include "pipeline/ir/ir.h"
+#include "pipeline/util/util.h"
 
-static const char *const op_names[] = {
-#define SIM_IR_OP_NAME(name, srcs) #name,
-    SIM_IR_OP_LIST(SIM_IR_OP_NAME)
-#undef SIM_IR_OP_NAME
-};
-
-const char *
-sim_ir_op_name(enum sim_ir_op op)
-{
-    if ((unsigned)op >= SIM_IR_OP_COUNT) {
-        return "?";
-    }
-    return op_names[op];
-}
-
+#define IR_OP_NAME(name, srcs) #name,
+SIM_ENUM_STRINGS(sim_ir_op_name, enum sim_ir_op, SIM_IR_OP_LIST, IR_OP_NAME, SIM_IR_OP_COUNT, "?")
 
 uint32_t
 sim_ir_dim_coords(uint32_t dim)

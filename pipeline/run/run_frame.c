@@ -26,30 +26,12 @@
 #include "pipeline/units/units.h"
 #include "pipeline/back/back.h"
 #include "pipeline/format/format.h"
+#include "pipeline/util/util.h"
 
-static const char *const replay_error_names[] = {
-#define SIM_REPLAY_ERROR_NAME(name, msg) "SIM_REPLAY_ERROR_" #name,
-    SIM_REPLAY_ERROR_LIST(SIM_REPLAY_ERROR_NAME)
-#undef SIM_REPLAY_ERROR_NAME
-};
-
-static const char *const replay_error_messages[] = {
-#define SIM_REPLAY_ERROR_MSG(name, msg) msg,
-    SIM_REPLAY_ERROR_LIST(SIM_REPLAY_ERROR_MSG)
-#undef SIM_REPLAY_ERROR_MSG
-};
-
-const char *
-sim_replay_error_name(enum sim_replay_error err)
-{
-    return (unsigned)err < SIM_REPLAY_ERROR_COUNT ? replay_error_names[err] : "SIM_REPLAY_ERROR_?";
-}
-
-const char *
-sim_replay_error_message(enum sim_replay_error err)
-{
-    return (unsigned)err < SIM_REPLAY_ERROR_COUNT ? replay_error_messages[err] : "unknown error";
-}
+#define REPLAY_ERROR_NAME(name, msg) "SIM_REPLAY_ERROR_" #name,
+SIM_ERROR_STRINGS(sim_replay_error_name, sim_replay_error_message, enum sim_replay_error,
+                  SIM_REPLAY_ERROR_LIST, REPLAY_ERROR_NAME, SIM_REPLAY_ERROR_COUNT,
+                  "SIM_REPLAY_ERROR_?")
 
 #define MAX_THREADS 64
 #define WORKER_INTERPS 8

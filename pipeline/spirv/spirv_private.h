@@ -311,6 +311,21 @@ sim_spv_emit(struct sim_spv_ctx *ctx, enum sim_ir_op op, uint32_t dst, uint32_t 
 uint32_t
 sim_spv_emit1(struct sim_spv_ctx *ctx, enum sim_ir_op op, enum sim_ir_scalar scalar, uint32_t a,
               uint32_t b, uint32_t c);
+/* A new texture record for a storage image write or atomic (`kind`) on
+ * `image`, or on the element register `index` picks from the dynamically
+ * indexed `count` images at `list` (index SIM_IR_NONE: not indexed), at
+ * `coords` coordinates; no sampler, projection or offsets, every register
+ * field SIM_IR_NONE, in *out.  The caller fills in coord, value,
+ * component and results, then calls sim_spv_emit_storage_tex.  Returns
+ * SIM_SPV_ERROR_OK, or SIM_SPV_ERROR_NOMEM (the error set). */
+enum sim_spv_error
+sim_spv_storage_tex(struct sim_spv_ctx *ctx, enum sim_ir_tex_kind kind, uint32_t image,
+                    uint32_t index, uint32_t list, uint32_t count, uint32_t coords,
+                    struct sim_ir_tex **out);
+/* Emits the TEX instruction of the record sim_spv_storage_tex made last,
+ * its result in `dst`, and marks the shader as writing storage. */
+enum sim_spv_error
+sim_spv_emit_storage_tex(struct sim_spv_ctx *ctx, uint32_t dst);
 /* First of the four float registers of the fragment shader's FragCoord
  * input: the shader's own, or an implicit input entry (built-in FragCoord)
  * the shading setup fills like a declared one.  SIM_IR_NONE when out of

@@ -189,6 +189,45 @@ sim_spv_emit(struct sim_spv_ctx *ctx, enum sim_ir_op op, uint32_t dst, uint32_t 
     return i;
 }
 
+enum sim_spv_error
+sim_spv_storage_tex(struct sim_spv_ctx *ctx, enum sim_ir_tex_kind kind, uint32_t image,
+                    uint32_t index, uint32_t list, uint32_t count, uint32_t coords,
+                    struct sim_ir_tex **out)
+{
+    struct sim_ir_tex *tex = sim_vec_push(&ctx->texs, sizeof(*tex), 1, 1u << 20);
+
+    if (!tex) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_NOMEM, "instructions or registers");
+    }
+    memset(tex, 0xff, sizeof(*tex));
+    tex->kind = kind;
+    tex->image = image;
+    tex->sampler = SIM_IR_NONE;
+    tex->image_index = index;
+    tex->image_list = index != SIM_IR_NONE ? list : 0;
+    tex->image_count = index != SIM_IR_NONE ? count : 0;
+    tex->sampler_list = tex->sampler_count = 0;
+    tex->proj = 0;
+    tex->coords = coords;
+    memset(tex->offset, 0, sizeof(tex->offset));
+    *out = tex;
+    return SIM_SPV_ERROR_OK;
+}
+
+enum sim_spv_error
+sim_spv_emit_storage_tex(struct sim_spv_ctx *ctx, uint32_t dst)
+{
+    struct sim_ir_inst *in;
+
+    ctx->ir_flags |= SIM_IR_WRITES_STORAGE;
+    in = sim_spv_emit(ctx, SIM_IR_OP_TEX, dst, 0, 0, 0);
+    if (!in) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_NOMEM, "instructions or registers");
+    }
+    in->imm = ctx->texs.count - 1;
+    return SIM_SPV_ERROR_OK;
+}
+
 /* Emits op into a new register; SIM_IR_NONE when out of memory. */
 uint32_t
 sim_spv_emit1(struct sim_spv_ctx *ctx, enum sim_ir_op op, enum sim_ir_scalar scalar, uint32_t a,

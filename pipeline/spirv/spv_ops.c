@@ -1192,7 +1192,7 @@ image_write(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     struct sim_spv_val *texel = coord ? operand(ctx, W(3), WANT_NUM, 0) : NULL;
     const struct sim_spv_type *it;
     struct sim_ir_tex *tex;
-    struct sim_ir_inst *in;
+    enum sim_spv_error err;
     uint32_t coords;
 
     if (!texel) {
@@ -1223,22 +1223,12 @@ image_write(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     if (coord->n < coords || coords > 4 || texel->n < 1 || texel->n > 4) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "coordinate or texel has the wrong number of components");
     }
-    tex = sim_vec_push(&ctx->texs, sizeof(*tex), 1, 1u << 20);
-    if (!tex) {
-        return nomem(ctx);
-    }
-    memset(tex, 0xff, sizeof(*tex));
-    tex->kind = SIM_IR_TEX_WRITE;
-    tex->image = h->image;
-    tex->sampler = SIM_IR_NONE;
     /* A dynamically indexed element: each lane writes the one it picked. */
-    tex->image_index = h->image_index;
-    tex->image_list = h->image_index != SIM_IR_NONE ? h->image_list : 0;
-    tex->image_count = h->image_index != SIM_IR_NONE ? h->image_count : 0;
-    tex->sampler_list = tex->sampler_count = 0;
-    tex->proj = 0;
-    tex->coords = coords;
-    memset(tex->offset, 0, sizeof(tex->offset));
+    err = sim_spv_storage_tex(ctx, SIM_IR_TEX_WRITE, h->image, h->image_index, h->image_list,
+                              h->image_count, coords, &tex);
+    if (err) {
+        return err;
+    }
     tex->component = 0;
     tex->results = 0;
     for (uint32_t c = 0; c < coords; c++) {
@@ -1247,13 +1237,7 @@ image_write(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     for (uint32_t c = 0; c < texel->n; c++) {
         tex->value[c] = texel->regs[c];
     }
-    ctx->ir_flags |= SIM_IR_WRITES_STORAGE;
-    in = sim_spv_emit(ctx, SIM_IR_OP_TEX, 0, 0, 0, 0);
-    if (!in) {
-        return nomem(ctx);
-    }
-    in->imm = ctx->texs.count - 1;
-    return SIM_SPV_ERROR_OK;
+    return sim_spv_emit_storage_tex(ctx, 0);
 }
 
 static enum sim_spv_error

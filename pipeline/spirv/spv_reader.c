@@ -16,6 +16,7 @@
 #include <spirv/unified1/spirv.h>
 
 #include "pipeline/spirv/spirv_private.h"
+#include "pipeline/util/util.h"
 #include "spv_grammar.h"
 
 /* SPIR-V 2.3, Physical Layout: 5 header words. */
@@ -24,35 +25,9 @@
  * above the module's size can only be a malformed module). */
 #define SPV_MAX_BOUND (1u << 22)
 
-static const char *const error_names[] = {
-#define SIM_SPV_ERROR_NAME(name, msg) "SIM_SPV_ERROR_" #name,
-    SIM_SPV_ERROR_LIST(SIM_SPV_ERROR_NAME)
-#undef SIM_SPV_ERROR_NAME
-};
-
-static const char *const error_messages[] = {
-#define SIM_SPV_ERROR_MSG(name, msg) msg,
-    SIM_SPV_ERROR_LIST(SIM_SPV_ERROR_MSG)
-#undef SIM_SPV_ERROR_MSG
-};
-
-const char *
-sim_spv_error_name(enum sim_spv_error err)
-{
-    if ((unsigned)err >= SIM_SPV_ERROR_COUNT) {
-        return "SIM_SPV_ERROR_?";
-    }
-    return error_names[err];
-}
-
-const char *
-sim_spv_error_message(enum sim_spv_error err)
-{
-    if ((unsigned)err >= SIM_SPV_ERROR_COUNT) {
-        return "unknown error";
-    }
-    return error_messages[err];
-}
+#define SPV_ERROR_NAME(name, msg) "SIM_SPV_ERROR_" #name,
+SIM_ERROR_STRINGS(sim_spv_error_name, sim_spv_error_message, enum sim_spv_error,
+                  SIM_SPV_ERROR_LIST, SPV_ERROR_NAME, SIM_SPV_ERROR_COUNT, "SIM_SPV_ERROR_?")
 
 enum sim_spv_error
 sim_spv_fail(struct sim_spv_error_info *info, enum sim_spv_error code,

@@ -1877,7 +1877,7 @@ image_atomic(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, const stru
              enum sim_ir_op op, uint32_t value, uint32_t cmp)
 {
     struct sim_ir_tex *tex;
-    struct sim_ir_inst *i;
+    enum sim_spv_error err;
     uint32_t d;
 
     if (value == SIM_IR_NONE) {
@@ -1898,23 +1898,13 @@ image_atomic(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, const stru
         }
         v->regs[0] = d;
     }
-    tex = sim_vec_push(&ctx->texs, sizeof(*tex), 1, 1u << 20);
-    if (!tex) {
-        return nomem(ctx);
-    }
-    memset(tex, 0xff, sizeof(*tex));
-    tex->kind = SIM_IR_TEX_ATOMIC;
-    tex->image = p->base;
-    tex->sampler = SIM_IR_NONE;
     /* A dynamically indexed element: each lane's atomic on the one it
      * picked. */
-    tex->image_index = p->desc_index;
-    tex->image_list = p->desc_index != SIM_IR_NONE ? p->desc_list : 0;
-    tex->image_count = p->desc_index != SIM_IR_NONE ? p->desc_count : 0;
-    tex->sampler_list = tex->sampler_count = 0;
-    tex->proj = 0;
-    tex->coords = p->len;
-    memset(tex->offset, 0, sizeof(tex->offset));
+    err = sim_spv_storage_tex(ctx, SIM_IR_TEX_ATOMIC, p->base, p->desc_index, p->desc_list,
+                              p->desc_count, p->len, &tex);
+    if (err) {
+        return err;
+    }
     tex->component = op;
     tex->results = 1;
     for (uint32_t c = 0; c < p->len; c++) {
@@ -1922,13 +1912,7 @@ image_atomic(struct sim_spv_ctx *ctx, uint32_t result, uint32_t type, const stru
     }
     tex->value[0] = value;
     tex->value[1] = cmp;
-    ctx->ir_flags |= SIM_IR_WRITES_STORAGE;
-    i = sim_spv_emit(ctx, SIM_IR_OP_TEX, d, 0, 0, 0);
-    if (!i) {
-        return nomem(ctx);
-    }
-    i->imm = ctx->texs.count - 1;
-    return SIM_SPV_ERROR_OK;
+    return sim_spv_emit_storage_tex(ctx, d);
 }
 
 static enum sim_spv_error

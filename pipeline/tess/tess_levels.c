@@ -28,29 +28,10 @@
 #define LEVEL_MAX_ODD 63.0f
 #define LEVEL_MAX_EVEN 64.0f
 
-static const char *const error_names[] = {
-#define SIM_TESS_ERROR_NAME(name, msg) "SIM_TESS_ERROR_" #name,
-    SIM_TESS_ERROR_LIST(SIM_TESS_ERROR_NAME)
-#undef SIM_TESS_ERROR_NAME
-};
-
-static const char *const error_messages[] = {
-#define SIM_TESS_ERROR_MESSAGE(name, msg) msg,
-    SIM_TESS_ERROR_LIST(SIM_TESS_ERROR_MESSAGE)
-#undef SIM_TESS_ERROR_MESSAGE
-};
-
-const char *
-sim_tess_error_name(enum sim_tess_error err)
-{
-    return (unsigned)err < SIM_TESS_ERROR_COUNT ? error_names[err] : "SIM_TESS_ERROR_UNKNOWN";
-}
-
-const char *
-sim_tess_error_message(enum sim_tess_error err)
-{
-    return (unsigned)err < SIM_TESS_ERROR_COUNT ? error_messages[err] : "unknown error";
-}
+#define TESS_ERROR_NAME(name, msg) "SIM_TESS_ERROR_" #name,
+SIM_ERROR_STRINGS(sim_tess_error_name, sim_tess_error_message, enum sim_tess_error,
+                  SIM_TESS_ERROR_LIST, TESS_ERROR_NAME, SIM_TESS_ERROR_COUNT,
+                  "SIM_TESS_ERROR_UNKNOWN")
 
 enum sim_tess_error
 sim_tess_config_from_spirv(struct sim_tess_config *config, uint32_t primitive, uint32_t spacing,

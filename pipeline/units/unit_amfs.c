@@ -437,6 +437,23 @@ cell_of(double a, double a0, double s, uint32_t n)
     return f >= n - 1 ? n - 1 : (uint32_t)f;
 }
 
+/* The cells [a0, a1] x [b0, b1] that the box of triangle i covers. */
+struct cell_span {
+    uint32_t a0, a1, b0, b1;
+};
+
+static struct cell_span
+cell_span_of(const struct tri_index *x, size_t i)
+{
+    struct cell_span c = {
+        .a0 = cell_of(x->box[i][0], x->u0, x->su, x->nu),
+        .a1 = cell_of(x->box[i][1], x->u0, x->su, x->nu),
+        .b0 = cell_of(x->box[i][2], x->v0, x->sv, x->nv),
+        .b1 = cell_of(x->box[i][3], x->v0, x->sv, x->nv),
+    };
+    return c;
+}
+
 /* Builds the index of the run of `dc`'s triangles around `at`; 0 when
  * out of memory (find_point then searches without it). */
 static int
@@ -537,20 +554,16 @@ tri_index_build(struct tri_index *x, const struct sim_draw_ctx *dc, size_t at)
     /* Count per cell (start[c + 1]), move wide triangles to always. */
     size_t entries = 0;
     for (size_t i = 0; i < count; i++) {
-        uint32_t a0, a1, b0, b1;
         if (x->kind[i] != KIND_CELLS) {
             continue;
         }
-        a0 = cell_of(x->box[i][0], x->u0, x->su, x->nu);
-        a1 = cell_of(x->box[i][1], x->u0, x->su, x->nu);
-        b0 = cell_of(x->box[i][2], x->v0, x->sv, x->nv);
-        b1 = cell_of(x->box[i][3], x->v0, x->sv, x->nv);
-        if ((uint64_t)(a1 - a0 + 1) * (b1 - b0 + 1) > SPAN_MAX) {
+        struct cell_span span = cell_span_of(x, i);
+        if ((uint64_t)(span.a1 - span.a0 + 1) * (span.b1 - span.b0 + 1) > SPAN_MAX) {
             x->kind[i] = KIND_ALWAYS;
             continue;
         }
-        for (uint32_t b = b0; b <= b1; b++) {
-            for (uint32_t a = a0; a <= a1; a++) {
+        for (uint32_t b = span.b0; b <= span.b1; b++) {
+            for (uint32_t a = span.a0; a <= span.a1; a++) {
                 x->start[b * x->nu + a + 1]++;
                 entries++;
             }
@@ -581,16 +594,12 @@ tri_index_build(struct tri_index *x, const struct sim_draw_ctx *dc, size_t at)
     /* Fill, in ascending triangle order; start[c] walks to start[c + 1]
      * and is moved back after. */
     for (size_t i = 0; i < count; i++) {
-        uint32_t a0, a1, b0, b1;
         if (x->kind[i] != KIND_CELLS) {
             continue;
         }
-        a0 = cell_of(x->box[i][0], x->u0, x->su, x->nu);
-        a1 = cell_of(x->box[i][1], x->u0, x->su, x->nu);
-        b0 = cell_of(x->box[i][2], x->v0, x->sv, x->nv);
-        b1 = cell_of(x->box[i][3], x->v0, x->sv, x->nv);
-        for (uint32_t b = b0; b <= b1; b++) {
-            for (uint32_t a = a0; a <= a1; a++) {
+        struct cell_span span = cell_span_of(x, i);
+        for (uint32_t b = span.b0; b <= span.b1; b++) {
+            for (uint32_t a = span.a0; a <= span.a1; a++) {
                 x->list[x->start[b * x->nu + a]++] = (uint32_t)i;
             }
         }

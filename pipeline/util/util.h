@@ -1,6 +1,7 @@
 /*
  * pipeline/util/util.h — what every stage may use: the version string, float bits, half
- * floats, bit counts and growable arrays.  Calls nothing of the pipeline.
+ * floats, bit counts, growable arrays and the string lookups of enums.  Calls nothing of
+ * the pipeline.
  */
 #ifndef OVERSHADE_PIPELINE_UTIL_UTIL_H
 #define OVERSHADE_PIPELINE_UTIL_UTIL_H
@@ -8,6 +9,29 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+/* Defines `const char *fn(type value)`: the string that `entry` makes of
+ * value's item in the X-macro list `list`, or `unknown` for a value not
+ * below `count`.  `entry(NAME, ...)` expands to a string and a comma: for
+ * an error enum, its enumerator's name ("SIM_TESS_ERROR_" #NAME,) or its
+ * message (SIM_ENUM_MESSAGE).  The errors' _name and _message functions
+ * are made so. */
+#define SIM_ENUM_STRINGS(fn, type, list, entry, count, unknown)                          \
+    const char *fn(type value)                                                            \
+    {                                                                                     \
+        static const char *const strings[] = {list(entry)};                               \
+        _Static_assert(sizeof(strings) / sizeof(strings[0]) == (count), "one per item");  \
+        return (unsigned)value < (count) ? strings[value] : (unknown);                    \
+    }
+
+/* The entry of SIM_ENUM_STRINGS for an error list of X(NAME, "message"). */
+#define SIM_ENUM_MESSAGE(name, msg) msg,
+
+/* An error enum's two lookups: name_fn, the strings of `name_entry` or
+ * `unknown_name`, and message_fn, the messages or "unknown error". */
+#define SIM_ERROR_STRINGS(name_fn, message_fn, type, list, name_entry, count, unknown_name)  \
+    SIM_ENUM_STRINGS(name_fn, type, list, name_entry, count, unknown_name)                   \
+    SIM_ENUM_STRINGS(message_fn, type, list, SIM_ENUM_MESSAGE, count, "unknown error")
 
 /* Version string of the simulator ("0.1.0"); static storage. */
 const char *

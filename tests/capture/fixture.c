@@ -323,26 +323,16 @@ fixture_objects(struct cap_writer *w, struct fixture *fx, struct cap_buf *b)
         uint32_t nstages = i == 1 ? 4 : 2;
         size_t st;
 
-        memset(&p, 0, sizeof(p));
+        pipeline_init(&p, H_PIPE + i, H_PL, i == 2 ? 0 : H_RP);
         memset(stages, 0, sizeof(stages));
-        p.handle = H_PIPE + i;
-        p.layout = H_PL;
-        p.render_pass = i == 2 ? 0 : H_RP;
         p.subpass = i == 1 ? 1 : 0;
-        p.has = 0xff | (i == 2 ? CAP_PIPELINE_HAS_RENDERING : 0);
+        p.has |= i == 2 ? CAP_PIPELINE_HAS_RENDERING : 0;
         p.topology = i == 1 ? 10 : 3;
         p.patch_control_points = i == 1 ? 3 : 0;
-        p.viewport_count = 1;
-        p.scissor_count = 1;
         p.cull_mode = 2;
-        p.line_width = 1.0f;
-        p.depth_clip_enable = 1;
-        p.samples = 1;
-        p.sample_mask = 0xffffffffu;
         p.depth_test = 1;
         p.depth_write = 1;
         p.depth_compare = 1;
-        p.max_depth_bounds = 1.0f;
         p.front = (struct cap_stencil_state){0, 0, 0, 7, 0xff, 0xff, 1, 0};
         p.back = p.front;
         p.blend_constants[3] = 0.5f;

@@ -607,6 +607,43 @@ create_pipeline(struct vk *vk, VkShaderModule vert, VkShaderModule frag, uint32_
     return 0;
 }
 
+/* Records the copy of a whole DIFF_WIDTH x DIFF_HEIGHT target's `aspect`
+ * into `buffer`, after the writes (`stage`, `access`) that left it in
+ * `layout`. */
+static void
+read_back_target(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect,
+                 VkImageLayout layout, VkPipelineStageFlags stage, VkAccessFlags access,
+                 VkBuffer buffer)
+{
+    VkBufferImageCopy copy = {
+        .imageSubresource = {aspect, 0, 0, 1},
+        .imageExtent = {DIFF_WIDTH, DIFF_HEIGHT, 1},
+    };
+
+    image_barrier(cmd, image, aspect, layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, stage, access,
+                  VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_READ_BIT);
+    vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, buffer, 1, &copy);
+}
+
+/* Begins dynamic rendering `ri` in `cmd` and binds what every draw of a
+ * case uses: `pipeline`, the descriptor set, the case's push constants and
+ * the vertex buffer. */
+static void
+begin_draws(struct vk *vk, const struct resources *res, const struct diff_inputs *in,
+            VkCommandBuffer cmd, const VkRenderingInfo *ri, VkPipeline pipeline)
+{
+    VkDeviceSize zero = 0;
+
+    vkCmdBeginRendering(cmd, ri);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, vk->pipeline_layout, 0, 1,
+                            &vk->set, 0, NULL);
+    vkCmdPushConstants(cmd, vk->pipeline_layout,
+                       VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                       DIFF_PUSH_BYTES, in->push);
+    vkCmdBindVertexBuffers(cmd, 0, 1, &res->vertices->buffer, &zero);
+}
+
 /* Draws the tiles into `targets` attachments of the given formats and
  * copies them into out[i] (DIFF_PIXELS * 4 words); with `depth`, into a
  * D32 SFLOAT attachment too, cleared to DIFF_DEPTH_CLEAR, copied into
@@ -725,15 +762,7 @@ fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inpu
         .pColorAttachments = att,
         .pDepthAttachment = zt ? &zatt : NULL,
     };
-    vkCmdBeginRendering(cmd, &ri);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, vk->pipeline_layout, 0, 1,
-                            &vk->set, 0, NULL);
-    vkCmdPushConstants(cmd, vk->pipeline_layout,
-                       VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                       DIFF_PUSH_BYTES, in->push);
-    VkDeviceSize zero = 0;
-    vkCmdBindVertexBuffers(cmd, 0, 1, &res->vertices->buffer, &zero);
+    begin_draws(vk, res, in, cmd, &ri, pipeline);
     if (indices) {
         vkCmdBindIndexBuffer(cmd, indices->buffer, 0, VK_INDEX_TYPE_UINT32);
     }
@@ -750,30 +779,16 @@ fragment_pass(struct vk *vk, const struct resources *res, const struct diff_inpu
     }
     vkCmdEndRendering(cmd);
     for (uint32_t i = 0; i < targets; i++) {
-        image_barrier(cmd, rt[i]->image, VK_IMAGE_ASPECT_COLOR_BIT,
-                      VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                      VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
-                      VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                      VK_ACCESS_TRANSFER_READ_BIT);
-        VkBufferImageCopy copy = {
-            .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
-            .imageExtent = {DIFF_WIDTH, DIFF_HEIGHT, 1},
-        };
-        vkCmdCopyImageToBuffer(cmd, rt[i]->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                               rb[i]->buffer, 1, &copy);
+        read_back_target(cmd, rt[i]->image, VK_IMAGE_ASPECT_COLOR_BIT,
+                         VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+                         VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT,
+                         VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, rb[i]->buffer);
     }
     if (zt) {
-        image_barrier(cmd, zt->image, VK_IMAGE_ASPECT_DEPTH_BIT,
-                      VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                      VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
-                      VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                      VK_ACCESS_TRANSFER_READ_BIT);
-        VkBufferImageCopy copy = {
-            .imageSubresource = {VK_IMAGE_ASPECT_DEPTH_BIT, 0, 0, 1},
-            .imageExtent = {DIFF_WIDTH, DIFF_HEIGHT, 1},
-        };
-        vkCmdCopyImageToBuffer(cmd, zt->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, zb->buffer,
-                               1, &copy);
+        read_back_target(cmd, zt->image, VK_IMAGE_ASPECT_DEPTH_BIT,
+                         VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL,
+                         VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT,
+                         VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, zb->buffer);
     }
     VkMemoryBarrier host = {
         .sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
@@ -817,15 +832,8 @@ vertex_pass(struct vk *vk, const struct resources *res, const struct diff_inputs
         .renderArea = {{0, 0}, {DIFF_WIDTH, DIFF_HEIGHT}},
         .layerCount = 1,
     };
-    vkCmdBeginRendering(cmd, &ri);
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, vk->pipeline_layout, 0, 1,
-                            &vk->set, 0, NULL);
-    vkCmdPushConstants(cmd, vk->pipeline_layout,
-                       VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                       DIFF_PUSH_BYTES, in->push);
+    begin_draws(vk, res, in, cmd, &ri, pipeline);
     VkDeviceSize zero = 0;
-    vkCmdBindVertexBuffers(cmd, 0, 1, &res->vertices->buffer, &zero);
     VkRect2D sc = {{0, 0}, {DIFF_WIDTH, DIFF_HEIGHT}};
     vkCmdSetScissor(cmd, 0, 1, &sc);
     if (xb) {

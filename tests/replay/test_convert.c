@@ -225,20 +225,8 @@ add_pipeline_viewport(struct builder *bd, uint64_t handle, uint64_t fs, uint32_t
     struct cap_blend_attachment blend = {0, 1, 0, 0, 1, 0, 0, 0xf};
     size_t r;
 
-    memset(&p, 0, sizeof(p));
+    pipeline_init(&p, handle, H_PL, H_RP);
     memset(stages, 0, sizeof(stages));
-    p.handle = handle;
-    p.layout = H_PL;
-    p.render_pass = H_RP;
-    p.has = 0xff;
-    p.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-    p.viewport_count = 1;
-    p.scissor_count = 1;
-    p.line_width = 1.0f;
-    p.depth_clip_enable = 1;
-    p.samples = 1;
-    p.sample_mask = 0xffffffffu;
-    p.max_depth_bounds = 1.0f;
     stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
     stages[0].module = H_VS;
     strcpy(stages[0].entry, "main");

@@ -54,6 +54,23 @@ demo_common_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageSubresource
     vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &b);
 }
 
+VkAttachmentDescription
+demo_common_attachment(VkFormat format, VkSampleCountFlagBits samples, VkAttachmentLoadOp load,
+                       VkAttachmentStoreOp store, VkImageLayout final_layout)
+{
+    VkAttachmentDescription att = {
+        .format = format,
+        .samples = samples,
+        .loadOp = load,
+        .storeOp = store,
+        .stencilLoadOp = VK_ATTACHMENT_LOAD_OP_DONT_CARE,
+        .stencilStoreOp = VK_ATTACHMENT_STORE_OP_DONT_CARE,
+        .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
+        .finalLayout = final_layout,
+    };
+    return att;
+}
+
 double
 demo_common_now_s(void)
 {

@@ -3,7 +3,7 @@
  * shares with the tests' Vulkan clients (tests/vk_util.c builds on them):
  * volk's implementation (so a program calls volkInitialize() and includes
  * only its own header), an extension lookup, an image layout barrier and a
- * monotonic clock.
+ * monotonic clock, and a render-pass attachment.
  *
  * Owns: code that is the same whoever calls it.  Must not: know of the
  * demo's state (struct demo) or of any test, so both can link it.
@@ -32,6 +32,12 @@ demo_common_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageSubresource
                           VkImageLayout from, VkImageLayout to, VkPipelineStageFlags src_stage,
                           VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
                           VkAccessFlags dst_access);
+
+/* A colour or depth attachment whose contents are undefined on entry to
+ * the render pass, with no stencil loaded or stored. */
+VkAttachmentDescription
+demo_common_attachment(VkFormat format, VkSampleCountFlagBits samples, VkAttachmentLoadOp load,
+                       VkAttachmentStoreOp store, VkImageLayout final_layout);
 
 /* Seconds on CLOCK_MONOTONIC. */
 double
