@@ -18,7 +18,8 @@
  * --pmu-entries N, --pmu-edges N,
  * --cps-rate WxH, --cps-foveated cx,cy,aspect,r_in,r_out,s_in,s_out,
  * --cps-lod-compensation on|off, --cps-rate-from primitive|LOC.COMP[:rate|:size],
- * --amfs-eta X, --amfs-filter nearest|bilinear.
+ * --amfs-eta X, --amfs-filter nearest|bilinear, --amfs-resolution
+ * request|patch.
  *
  * Files, for frame F (the application's frame number) and unit U:
  *   frame-F-U-present.png    the presented image as U rendered it
@@ -165,7 +166,9 @@ cli_replay_usage(FILE *out)
             "                              location LOC, component COMP: a shading-rate\n"
             "                              integer (rate) or a float size (size) (off)\n"
             "  --amfs-eta X                AMFS shading rate scale (1)\n"
-            "  --amfs-filter nearest|bilinear  AMFS lookup (nearest)\n");
+            "  --amfs-filter nearest|bilinear  AMFS lookup (nearest)\n"
+            "  --amfs-resolution request|patch  AMFS grid resolution per request or\n"
+            "                              once per patch (request)\n");
 }
 
 static int
@@ -366,6 +369,15 @@ parse_unit_option(const char *arg, const char *val, struct sim_replay_options *o
             o->amfs.filter = SIM_AMFS_NEAREST;
         } else if (strcmp(val, "bilinear") == 0) {
             o->amfs.filter = SIM_AMFS_BILINEAR;
+        } else {
+            ok = 0;
+        }
+    } else if (strcmp(arg, "--amfs-resolution") == 0) {
+        ok = 1;
+        if (strcmp(val, "request") == 0) {
+            o->amfs.resolution = SIM_AMFS_RESOLUTION_REQUEST;
+        } else if (strcmp(val, "patch") == 0) {
+            o->amfs.resolution = SIM_AMFS_RESOLUTION_PATCH;
         } else {
             ok = 0;
         }
@@ -879,6 +891,9 @@ json_options(struct json_object *options, const struct sim_replay_options *opt)
     bad |= rep_json_set_number(amfs, "eta", o.amfs.eta);
     bad |= rep_json_set_string(
         amfs, "filter", o.amfs.filter == SIM_AMFS_BILINEAR ? "bilinear" : "nearest", SIZE_MAX);
+    bad |= rep_json_set_string(
+        amfs, "resolution",
+        o.amfs.resolution == SIM_AMFS_RESOLUTION_PATCH ? "patch" : "request", SIZE_MAX);
     return bad;
 }
 

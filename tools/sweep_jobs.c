@@ -37,6 +37,7 @@ static const struct axis_kind axis_kinds[] = {
     {"cps-foveated", "cps", AXIS_NUMBERS, NULL, "cx,cy,aspect,r_in,r_out,s_in,s_out", 7},
     {"amfs-eta", "amfs", AXIS_POSITIVE, NULL, "a positive number"},
     {"amfs-filter", "amfs", AXIS_WORD, "nearest|bilinear", "nearest or bilinear"},
+    {"amfs-resolution", "amfs", AXIS_WORD, "request|patch", "request or patch"},
     {"retessellate", NULL, AXIS_POSITIVE, NULL, "a positive area in px^2"},
 };
 

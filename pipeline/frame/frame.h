@@ -520,9 +520,18 @@ enum sim_amfs_filter {
     SIM_AMFS_BILINEAR,
 };
 
+/* Where AMFS's grid resolution is chosen: per request (the paper's
+ * appendix B), or once per patch, at the centroid of the patch's first
+ * triangle in the draw's list (one rate per patch, as LOS; an experiment). */
+enum sim_amfs_resolution {
+    SIM_AMFS_RESOLUTION_REQUEST,
+    SIM_AMFS_RESOLUTION_PATCH,
+};
+
 struct sim_amfs_options {
-    float eta;       /* shading rate scale; 0: 1 */
-    uint32_t filter; /* enum sim_amfs_filter */
+    float eta;           /* shading rate scale; 0: 1 */
+    uint32_t filter;     /* enum sim_amfs_filter */
+    uint32_t resolution; /* enum sim_amfs_resolution */
 };
 
 /* Blur rasterization (pipeline/raster/raster.h, "Blur rasterization"; the

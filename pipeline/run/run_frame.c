@@ -2077,7 +2077,8 @@ sim_replay_options_resolve(struct sim_replay_options *opt)
     if (a->eta == 0.0f) {
         a->eta = 1.0f;
     }
-    if (!(a->eta > 0.0f && a->eta <= 1024.0f) || a->filter > SIM_AMFS_BILINEAR) {
+    if (!(a->eta > 0.0f && a->eta <= 1024.0f) || a->filter > SIM_AMFS_BILINEAR ||
+        a->resolution > SIM_AMFS_RESOLUTION_PATCH) {
         return 0;
     }
     return 1;

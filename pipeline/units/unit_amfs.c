@@ -13,7 +13,9 @@
  * r = sqrt(c alpha) (1 / b_u, 1 / b_v), each dimension rounded down or up
  * to a power of two, taking the combination whose area is nearest (in
  * log2) to r_u r_v (the first of down-down, down-up, up-down, up-up on
- * ties), clamped to 1 .. 2^15.
+ * ties), clamped to 1 .. 2^15.  With --amfs-resolution patch (an
+ * experiment) every request of a patch takes the resolution the rule gives
+ * at the centroid of the patch's first triangle in the draw's list.
  *
  * Grid points are cell centres, ((i + 1/2) / n_u, (j + 1/2) / n_v); a
  * request is served by the nearest point, or with the bilinear filter by
@@ -138,6 +140,7 @@ struct amfs {
     const struct sim_replay_options *opt;
     void *base; /* baseline, for triangles without a patch */
     uint32_t patch;
+    uint32_t patch_lu, patch_lv; /* --amfs-resolution patch: the patch's resolution */
     struct cached *cache;
     uint32_t count;
     uint32_t hash[HASH]; /* index into cache, NONE: empty */
@@ -313,6 +316,35 @@ grid_resolution(const double ux[2], const double uy[2], uint32_t samples, uint32
             *lv = clamp_log2(cv);
         }
     }
+}
+
+/* --amfs-resolution patch: the resolution appendix B gives at the centroid
+ * of the first triangle of `t`'s patch in the draw's list, so that every
+ * bin and every thread choose the same one. */
+static void
+patch_resolution(const struct sim_draw_ctx *dc, const struct sim_tri *t, double eta,
+                 uint32_t *lu, uint32_t *lv)
+{
+    const struct sim_tri *tris = dc->tris.data;
+    size_t at = (size_t)(t - tris);
+    double uv[2], ux[2], uy[2], x = 0, y = 0;
+
+    if (at < dc->tris.count) {
+        while (at > 0 && tris[at - 1].patch == t->patch) {
+            at--;
+        }
+        t = &tris[at];
+    }
+    for (int k = 0; k < 3; k++) {
+        x += (double)t->rast.x[k] / SIM_RAST_ONE / 3;
+        y += (double)t->rast.y[k] / SIM_RAST_ONE / 3;
+    }
+    patch_position(t, x, y, uv, ux, uy);
+    for (int d = 0; d < 2; d++) {
+        ux[d] *= eta;
+        uy[d] *= eta;
+    }
+    grid_resolution(ux, uy, dc->samples, lu, lv);
 }
 
 /* The corners of `t` on screen (px, py), their 1 / w (w) and their patch
@@ -1032,6 +1064,9 @@ amfs_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, ui
         if (t->patch != a->patch) {
             cache_clear(a);
             a->patch = t->patch;
+            if (o->resolution == SIM_AMFS_RESOLUTION_PATCH) {
+                patch_resolution(dc, t, o->eta, &a->patch_lu, &a->patch_lv);
+            }
         }
         for (uint32_t p = 0; p < 4; p++) {
             int32_t px = q->x + (int32_t)(p & 1), py = q->y + (int32_t)(p >> 1);
@@ -1055,7 +1090,12 @@ amfs_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, ui
                     ux[d] *= o->eta;
                     uy[d] *= o->eta;
                 }
-                grid_resolution(ux, uy, dc->samples, &lu, &lv);
+                if (o->resolution == SIM_AMFS_RESOLUTION_PATCH) {
+                    lu = a->patch_lu;
+                    lv = a->patch_lv;
+                } else {
+                    grid_resolution(ux, uy, dc->samples, &lu, &lv);
+                }
                 ctx->counters->amfs_resolution[lu][lv]++;
                 double nu = (double)(1u << lu), nv = (double)(1u << lv);
                 double fu = uv[0] * nu - 0.5, fv = uv[1] * nv - 0.5;

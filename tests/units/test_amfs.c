@@ -15,6 +15,10 @@
  *     bilinear;
  *   - with sample shading, a request per sample, still one grid point
  *     per pixel;
+ *   - `--amfs-resolution patch`: a patch whose left half maps (u, v) at
+ *     32 and its right half at 64 grid points across asks for two
+ *     resolutions per request, and for the first triangle's alone, fed in
+ *     either order, with one rate per patch;
  *   - the unit applies only to tessellated draws.
  */
 #include "fixture.h"
@@ -139,6 +143,55 @@ test_per_sample(struct sim_ir_shader *fs)
     fix_destroy(&a);
 }
 
+/* One patch, 4 x 4 cells; (u, v) changes twice as slowly over the right
+ * half (cells i >= 2), as if stretched, so appendix B asks for 64 grid
+ * points across there and 32 on the left. */
+static void
+run_two_rates(struct unit_fixture *f, uint32_t resolution, int reverse, struct sim_ir_shader *fs)
+{
+    struct sim_replay_options opt;
+    const float left[3] = {16, 16, 32}, right[3] = {0, 16, 64};
+    memset(&opt, 0, sizeof(opt));
+    opt.amfs.resolution = resolution;
+    fix_init(f, SIM_UNIT_AMFS, 1, &opt, fs);
+    f->dc.geom.domain_word = 8;
+    for (uint32_t j = 0; j < 4; j++) {
+        for (uint32_t i = 0; i < 4; i++) {
+            float x0 = 16 + 8 * (float)i, y0 = 16 + 8 * (float)j;
+            float t0[3][2] = {{x0, y0}, {x0 + 8, y0}, {x0, y0 + 8}};
+            float t1[3][2] = {{x0 + 8, y0}, {x0 + 8, y0 + 8}, {x0, y0 + 8}};
+            uint32_t va = j * 5 + i;
+            const float col[4] = {0.5f, 0.25f, 0.75f, 1};
+            fix_tri_patch(f, t0, (const uint32_t[3]){va, va + 1, va + 5}, col, 0,
+                          i < 2 ? left : right);
+            fix_tri_patch(f, t1, (const uint32_t[3]){va + 1, va + 6, va + 5}, col, 0,
+                          i < 2 ? left : right);
+        }
+    }
+    fix_ready(f);
+    for (uint32_t k = 0; k < f->dc.tris.count; k++) {
+        fix_feed_all(f, reverse ? (uint32_t)f->dc.tris.count - 1 - k : k);
+    }
+    fix_finish(f);
+}
+
+static void
+test_resolution_per_patch(struct sim_ir_shader *fs)
+{
+    static struct unit_fixture a;
+    run_two_rates(&a, SIM_AMFS_RESOLUTION_REQUEST, 0, fs);
+    CHECK_EQ_U64(512, a.counters.amfs_resolution[5][5]);
+    CHECK_EQ_U64(512, a.counters.amfs_resolution[6][6]);
+    fix_destroy(&a);
+    for (int reverse = 0; reverse < 2; reverse++) {
+        run_two_rates(&a, SIM_AMFS_RESOLUTION_PATCH, reverse, fs);
+        CHECK_EQ_U64(1024, a.counters.amfs_resolution[5][5]);
+        CHECK_EQ_U64(0, a.counters.amfs_resolution[6][6]);
+        CHECK_EQ_U64(1024, a.counters.samples_written);
+        fix_destroy(&a);
+    }
+}
+
 static void
 test_applies(struct sim_ir_shader *fs)
 {
@@ -157,6 +210,7 @@ main(void)
     test_levels(fs);
     test_eta(fs);
     test_per_sample(fs);
+    test_resolution_per_patch(fs);
     test_applies(fs);
     sim_ir_shader_destroy(fs);
     return test_failures ? TEST_FAIL : TEST_PASS;

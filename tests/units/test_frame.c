@@ -331,6 +331,10 @@ test_bad_options(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     opt.amfs.eta = -1;
     CHECK_EQ_INT(SIM_REPLAY_ERROR_BAD_OPTIONS, sim_replay_frame(&f.frame, &opt, &r, NULL));
     CHECK(r == NULL);
+    opt.amfs.eta = 1;
+    opt.amfs.resolution = SIM_AMFS_RESOLUTION_PATCH + 1;
+    CHECK_EQ_INT(SIM_REPLAY_ERROR_BAD_OPTIONS, sim_replay_frame(&f.frame, &opt, &r, NULL));
+    CHECK(r == NULL);
 }
 
 int

@@ -88,6 +88,7 @@ def main():
         for bad in (["--qfm-entries", "0"], ["--qfm-window", "x"], ["--qfm-empty", "yes"],
                     ["--cps-rate", "3x2"], ["--cps-foveated", "0.5,0.5,1,0.2"],
                     ["--amfs-eta", "-1"], ["--amfs-filter", "cubic"],
+                    ["--amfs-resolution", "tile"],
                     ["--cps-lod-compensation", "1"], ["--pmu-edges", "99"],
                     ["--pmu-entries"], ["--cps-rate-from", "4.7"],
                     ["--cps-rate-from", "1"], ["--cps-rate-from", "32.0"],
@@ -110,8 +111,14 @@ def main():
                                        "--pmu-edges", "4", "--cps-rate", "4x2",
                                        "--cps-foveated", "0.5,0.5,1,0.1,0.3,1,4",
                                        "--cps-lod-compensation", "off",
-                                       "--amfs-eta", "2", "--amfs-filter", "bilinear"])
+                                       "--amfs-eta", "2", "--amfs-filter", "bilinear",
+                                       "--amfs-resolution", "patch"])
         check(rc == 0, "every unit option: status %d: %s" % (rc, err))
+        if rc == 0:
+            with open(os.path.join(tmp, "opts", "report.json")) as f:
+                amfs = json.load(f)["options"]["amfs"]
+            check(amfs == {"eta": 2, "filter": "bilinear", "resolution": "patch"},
+                  "AMFS options in report.json: %s" % amfs)
         # Per-vertex sizes: vkcube's vertex shader writes no
         # gl_PrimitiveShadingRateEXT, so every draw is shaded at the
         # constant size and counted.

@@ -28,6 +28,8 @@ _overshade()
         COMPREPLY=($(compgen -W "on off" -- "$cur")); return ;;
     --amfs-filter)
         COMPREPLY=($(compgen -W "nearest bilinear" -- "$cur")); return ;;
+    --amfs-resolution)
+        COMPREPLY=($(compgen -W "request patch" -- "$cur")); return ;;
     esac
     case $cmd in
     info)   opts="--json --objects" ;;
@@ -37,7 +39,8 @@ _overshade()
                   --qfm-entries --qfm-window --qfm-empty --qfm-evict-merge --qfm-centroid
                   --qfm-cross-grid
                   --pmu-entries --pmu-edges --cps-rate --cps-foveated
-                  --cps-lod-compensation --cps-rate-from --amfs-eta --amfs-filter" ;;
+                  --cps-lod-compensation --cps-rate-from --amfs-eta --amfs-filter
+                  --amfs-resolution" ;;
     sweep)  opts="--out --jobs --frames --modes --axis --set --plot-only --engine --partition
                   --time --sbatch-arg --no-wait --collect --resubmit-failed" ;;
     run)    opts="--modes --msaa --interval --threads --out --" ;;
