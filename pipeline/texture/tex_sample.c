@@ -445,6 +445,29 @@ ewa_direct_table(const struct lookup *lk, uint32_t level, uint32_t *swap, uint32
     }
 }
 
+/* Block bytes of `level` when an EWA loop may read its block-compressed
+ * texels directly: the conditions of ewa_direct_table, a BC format; 0
+ * otherwise.  Inline it does what texel_at and fetch_block_texel do for
+ * such a texel (wrap, border, bounds, the per-thread decoded blocks). */
+static uint32_t
+ewa_direct_bc(const struct lookup *lk, uint32_t level)
+{
+    const struct sim_tex_image *image = lk->image;
+    const struct sim_tex_level *lv;
+
+    if (lk->cube || lk->has_dref || lk->is_int || lk->axes != 2 ||
+        level >= image->level_count || level >= SIM_TEX_MAX_LEVELS ||
+        lk->layer >= (image->layers ? image->layers : 1)) {
+        return 0;
+    }
+    lv = &image->levels[level];
+    if (!lv->data || lv->width == 0 || lv->height == 0 || lv->width > INT32_MAX ||
+        lv->height > INT32_MAX) {
+        return 0;
+    }
+    return sim_tex_bc_block_bytes(image->format);
+}
+
 /* The elliptical weighted average of the header comment at one level: u
  * the normalized coordinates, d[0..3] = ds/dx, ds/dy, dt/dx, dt/dy, base
  * the view's level 0 size. */
@@ -488,12 +511,14 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
 
         /* ewa_index is a function of the column (the row) alone, and so
          * is its wrapping: computed once per column (per row) when the box
-         * is narrow enough, and texels the table allows read inline; the
-         * same texels, weights and order of sums as texel_at per texel. */
+         * is narrow enough, and texels the table or a BC format allows are
+         * read inline; the same texels, weights and order of sums as
+         * texel_at per texel. */
         uint32_t mode_x = lk->sampler->address_mode[0], mode_y = lk->sampler->address_mode[1];
         int base_pot_v = ((uint32_t)base[1] & ((uint32_t)base[1] - 1)) == 0;
         uint32_t swap = 0, bytes = 4;
         const uint32_t *rgb = ewa_direct_table(lk, level, &swap, &bytes);
+        uint32_t bc = rgb ? 0 : ewa_direct_bc(lk, level);
         const uint32_t *alpha = sim_tex_decode8_tables()->unorm;
         int32_t cols[EWA_MAX_COLUMNS];
         int use_cols = (int64_t)u1 - (int64_t)u0 < EWA_MAX_COLUMNS;
@@ -502,18 +527,22 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
         border(lk->sampler, lk->is_int, edge);
         for (int32_t x = u0; use_cols && x <= u1; x++) {
             int32_t i = ewa_index(x, w, offset[0], mode_x, base_pot);
-            cols[x - u0] = rgb ? sim_tex_wrap(i, w, mode_x) : i;
+            cols[x - u0] = rgb || bc ? sim_tex_wrap(i, w, mode_x) : i;
         }
         for (int32_t v = v0; v <= v1; v++) {
             float vv = (float)v - tex_v;
             float dq = vv * b + dq_base;
             float q = (c * vv + b * uu) * vv + q_base;
             int32_t row = ewa_index(v, h, offset[1], mode_y, base_pot_v);
-            int32_t wy = rgb ? sim_tex_wrap(row, h, mode_y) : row;
+            int32_t wy = rgb || bc ? sim_tex_wrap(row, h, mode_y) : row;
             const uint8_t *line = NULL;
+            uint64_t block_row = 0; /* bc: the offset of the row of blocks */
             if (rgb && wy >= 0) {
                 uint64_t off = (uint64_t)lk->layer * lv->layer_pitch + (uint64_t)wy * lv->row_pitch;
                 line = off <= lv->size ? (const uint8_t *)lv->data + off : NULL;
+            }
+            if (bc && wy >= 0) {
+                block_row = (uint64_t)lk->layer * lv->layer_pitch + (uint64_t)(wy / 4) * lv->row_pitch;
             }
             for (int32_t x = u0; x <= u1; x++, q += dq, dq += ddq) {
                 int32_t qi = lp_itrunc(q);
@@ -525,7 +554,26 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
                 if (weight == 0.0f) {
                     continue;
                 }
-                if (!rgb) {
+                if (bc) {
+                    int32_t wx = use_cols ? cols[x - u0]
+                                          : sim_tex_wrap(ewa_index(x, w, offset[0], mode_x,
+                                                                   base_pot),
+                                                         w, mode_x);
+                    if (wx < 0 || wy < 0) {
+                        memcpy(t, edge, sizeof(t));
+                    } else {
+                        /* fetch_block_texel's bounds: beyond the data, 0 */
+                        uint64_t off = block_row + (uint64_t)(wx / 4) * bc;
+                        lk->texels++;
+                        if (off > lv->size || lv->size - off < bc) {
+                            t[0] = t[1] = t[2] = t[3] = 0;
+                        } else {
+                            sim_tex_bc_decode_cached(lk->image->format,
+                                                     (const uint8_t *)lv->data + off,
+                                                     (uint32_t)wx, (uint32_t)wy, t);
+                        }
+                    }
+                } else if (!rgb) {
                     int32_t p[3] = {
                         use_cols ? cols[x - u0]
                                  : ewa_index(x, w, offset[0], mode_x, base_pot),
