@@ -94,8 +94,9 @@ create_pipelines(struct client *c)
 }
 
 static int
-create_objects(struct client *c)
+create_objects(void *ctx)
 {
+    struct client *c = ctx;
     struct vku_image_desc d = {
         .format = VK_FORMAT_R8G8B8A8_UNORM,
         .width = SIZE,
@@ -136,13 +137,7 @@ create_objects(struct client *c)
          VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
         {2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
     };
-    if (vku_create_set_layout(c->vk.device, 0, NULL, b, 3, &c->set_layout) != 0) {
-        return -1;
-    }
-    VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-                                  {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
-                                  {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}};
-    if (vku_create_set(c->vk.device, ps, 3, &c->set_layout, &c->pool, &c->set) != 0) {
+    if (vku_create_set_for(c->vk.device, b, 3, &c->set_layout, &c->pool, &c->set) != 0) {
         return -1;
     }
     VkDescriptorBufferInfo buf = {c->means.buffer, 0, VK_WHOLE_SIZE};
@@ -165,16 +160,11 @@ create_objects(struct client *c)
                                    sizeof(struct push), &c->layout) != 0) {
         return -1;
     }
-
-    if (vku_create_color_pass(c->vk.device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_CLEAR,
-                              VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                              NULL, &c->pass) != 0 ||
-        vku_create_framebuffer(c->vk.device, c->pass, c->target.view, SIZE, SIZE,
+    if (vku_create_target_pass(c->vk.device, c->target.view, SIZE, SIZE,
+                               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, NULL, &c->pass,
                                &c->framebuffer) != 0 ||
-        vku_create_color_pass(c->vk.device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_CLEAR,
-                              VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                              NULL, &c->scene_pass) != 0 ||
-        vku_create_framebuffer(c->vk.device, c->scene_pass, c->scene.view, SIZE, SIZE,
+        vku_create_target_pass(c->vk.device, c->scene.view, SIZE, SIZE,
+                               VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, NULL, &c->scene_pass,
                                &c->scene_framebuffer) != 0) {
         return -1;
     }
@@ -232,40 +222,42 @@ record_frame(void *ctx, VkCommandBuffer cmd, uint32_t frame)
     return 0;
 }
 
+static void
+destroy_objects(void *ctx)
+{
+    struct client *c = ctx;
+    vkDestroyPipeline(c->vk.device, c->graphics, NULL);
+    vkDestroyPipeline(c->vk.device, c->compute, NULL);
+    vkDestroyPipeline(c->vk.device, c->scene_pipeline, NULL);
+    vkDestroyFramebuffer(c->vk.device, c->framebuffer, NULL);
+    vkDestroyFramebuffer(c->vk.device, c->scene_framebuffer, NULL);
+    vkDestroyRenderPass(c->vk.device, c->pass, NULL);
+    vkDestroyRenderPass(c->vk.device, c->scene_pass, NULL);
+    vkDestroySampler(c->vk.device, c->sampler, NULL);
+    vkDestroyPipelineLayout(c->vk.device, c->layout, NULL);
+    vkDestroyDescriptorPool(c->vk.device, c->pool, NULL);
+    vkDestroyDescriptorSetLayout(c->vk.device, c->set_layout, NULL);
+    vku_buffer_finish(c->vk.device, &c->means);
+    vku_buffer_finish(c->vk.device, &c->args);
+    vku_image_finish(c->vk.device, &c->storage);
+    vku_image_finish(c->vk.device, &c->scene);
+    vku_image_finish(c->vk.device, &c->target);
+}
+
+static const struct vku_client_program program = {
+    .who = NAME,
+    .api = VK_API_VERSION_1_1,
+    .draws = 2,
+    .create = create_objects,
+    .record = record_frame,
+    .destroy = destroy_objects,
+};
+
 int
 main(int argc, char **argv)
 {
     struct client c;
-    uint32_t frames = 3;
-    int status = 1;
 
     memset(&c, 0, sizeof(c));
-    if (vku_parse_frames(argc, argv, NAME, &frames) != 0) {
-        return 2;
-    }
-    if (vku_client_init(&c.vk, NAME, VK_API_VERSION_1_1) == 0 && create_objects(&c) == 0 &&
-        vku_client_run(&c.vk, NAME, frames, 2, record_frame, &c) == 0) {
-        status = 0;
-    }
-    if (c.vk.device) {
-        vkDeviceWaitIdle(c.vk.device);
-        vkDestroyPipeline(c.vk.device, c.graphics, NULL);
-        vkDestroyPipeline(c.vk.device, c.compute, NULL);
-        vkDestroyPipeline(c.vk.device, c.scene_pipeline, NULL);
-        vkDestroyFramebuffer(c.vk.device, c.framebuffer, NULL);
-        vkDestroyFramebuffer(c.vk.device, c.scene_framebuffer, NULL);
-        vkDestroyRenderPass(c.vk.device, c.pass, NULL);
-        vkDestroyRenderPass(c.vk.device, c.scene_pass, NULL);
-        vkDestroySampler(c.vk.device, c.sampler, NULL);
-        vkDestroyPipelineLayout(c.vk.device, c.layout, NULL);
-        vkDestroyDescriptorPool(c.vk.device, c.pool, NULL);
-        vkDestroyDescriptorSetLayout(c.vk.device, c.set_layout, NULL);
-        vku_buffer_finish(c.vk.device, &c.means);
-        vku_buffer_finish(c.vk.device, &c.args);
-        vku_image_finish(c.vk.device, &c.storage);
-        vku_image_finish(c.vk.device, &c.scene);
-        vku_image_finish(c.vk.device, &c.target);
-    }
-    vku_client_finish(&c.vk);
-    return status;
+    return vku_client_main(&program, &c.vk, &c, argc, argv);
 }
