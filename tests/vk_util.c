@@ -495,23 +495,33 @@ vku_create_set(VkDevice device, const VkDescriptorPoolSize *sizes, uint32_t coun
 }
 
 int
-vku_create_set_for(VkDevice device, const VkDescriptorSetLayoutBinding *bindings, uint32_t count,
-                   VkDescriptorSetLayout *set_layout, VkDescriptorPool *pool,
-                   VkDescriptorSet *set)
+vku_set_init(VkDevice device, const VkDescriptorSetLayoutBinding *bindings, uint32_t count,
+             struct vku_set *s)
 {
     VkDescriptorPoolSize sizes[VKU_MAX_BINDINGS];
     if (count > VKU_MAX_BINDINGS) {
-        fprintf(stderr, "vku_create_set_for: %u bindings, at most %u\n", count,
-                VKU_MAX_BINDINGS);
+        fprintf(stderr, "vku_set_init: %u bindings, at most %u\n", count, VKU_MAX_BINDINGS);
         return -1;
     }
     for (uint32_t i = 0; i < count; i++) {
         sizes[i] = (VkDescriptorPoolSize){bindings[i].descriptorType, bindings[i].descriptorCount};
     }
-    if (vku_create_set_layout(device, 0, NULL, bindings, count, set_layout) != 0) {
+    if (vku_create_set_layout(device, 0, NULL, bindings, count, &s->layout) != 0) {
         return -1;
     }
-    return vku_create_set(device, sizes, count, set_layout, pool, set);
+    return vku_create_set(device, sizes, count, &s->layout, &s->pool, &s->set);
+}
+
+void
+vku_set_finish(VkDevice device, struct vku_set *s)
+{
+    if (s->pool) {
+        vkDestroyDescriptorPool(device, s->pool, NULL);
+    }
+    if (s->layout) {
+        vkDestroyDescriptorSetLayout(device, s->layout, NULL);
+    }
+    memset(s, 0, sizeof(*s));
 }
 
 void

@@ -234,17 +234,26 @@ vku_create_set(VkDevice device, const VkDescriptorPoolSize *sizes, uint32_t coun
                const VkDescriptorSetLayout *set_layout, VkDescriptorPool *pool,
                VkDescriptorSet *set);
 
-/* The most bindings vku_create_set_for takes. */
+/* The most bindings vku_set_init takes. */
 #define VKU_MAX_BINDINGS 16
 
-/* A descriptor set layout of the `count` bindings (no flags), a pool
- * holding exactly one set of them and that set.  The caller owns
- * *set_layout and *pool.  Returns 0 or -1 (said on stderr, as is a count
- * above VKU_MAX_BINDINGS). */
-int
-vku_create_set_for(VkDevice device, const VkDescriptorSetLayoutBinding *bindings, uint32_t count,
-                   VkDescriptorSetLayout *set_layout, VkDescriptorPool *pool,
-                   VkDescriptorSet *set);
+/* One descriptor set with a layout and a pool of its own. */
+struct vku_set {
+    VkDescriptorSetLayout layout;
+    VkDescriptorPool pool;
+    VkDescriptorSet set;
+};
+
+/* Creates into *s a descriptor set layout of the `count` bindings (no
+ * flags), a pool holding exactly one set of them and that set.  What was
+ * created is in *s even on failure: vku_set_finish frees it.  Returns 0
+ * or -1 (said on stderr, as is a count above VKU_MAX_BINDINGS). */
+int vku_set_init(VkDevice device, const VkDescriptorSetLayoutBinding *bindings, uint32_t count,
+                 struct vku_set *s);
+
+/* Frees the pool (and with it the set) and the layout of *s and zeroes
+ * it; a zeroed *s is left alone. */
+void vku_set_finish(VkDevice device, struct vku_set *s);
 
 /* A graphics pipeline's state as the tests build it.  vku_pipeline_init
  * fills it with: a vertex and a fragment stage (entry "main"), no vertex

@@ -45,9 +45,7 @@ struct client {
     struct vku_image target, storage, scene;
     VkSampler sampler;
     struct vku_buffer means, args;
-    VkDescriptorSetLayout set_layout;
-    VkDescriptorPool pool;
-    VkDescriptorSet set;
+    struct vku_set set;
     VkPipelineLayout layout;
     VkRenderPass pass, scene_pass;
     VkFramebuffer framebuffer, scene_framebuffer;
@@ -137,7 +135,7 @@ create_objects(void *ctx)
          VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
         {2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
     };
-    if (vku_create_set_for(c->vk.device, b, 3, &c->set_layout, &c->pool, &c->set) != 0) {
+    if (vku_set_init(c->vk.device, b, 3, &c->set) != 0) {
         return -1;
     }
     VkDescriptorBufferInfo buf = {c->means.buffer, 0, VK_WHOLE_SIZE};
@@ -145,18 +143,18 @@ create_objects(void *ctx)
     VkDescriptorImageInfo tex = {c->sampler, c->scene.view,
                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
     VkWriteDescriptorSet wr[3] = {
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 0,
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set.set, .dstBinding = 0,
          .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
          .pBufferInfo = &buf},
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 1,
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set.set, .dstBinding = 1,
          .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
          .pImageInfo = &img},
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 2,
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set.set, .dstBinding = 2,
          .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
          .pImageInfo = &tex},
     };
     vkUpdateDescriptorSets(c->vk.device, 3, wr, 0, NULL);
-    if (vku_create_pipeline_layout(c->vk.device, &c->set_layout, VK_SHADER_STAGE_COMPUTE_BIT,
+    if (vku_create_pipeline_layout(c->vk.device, &c->set.layout, VK_SHADER_STAGE_COMPUTE_BIT,
                                    sizeof(struct push), &c->layout) != 0) {
         return -1;
     }
@@ -198,7 +196,7 @@ record_frame(void *ctx, VkCommandBuffer cmd, uint32_t frame)
                       VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->compute);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0,
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set.set, 0,
                             NULL);
     vkCmdPushConstants(cmd, c->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
     vkCmdDispatch(cmd, 2, 2, 1);
@@ -215,7 +213,7 @@ record_frame(void *ctx, VkCommandBuffer cmd, uint32_t frame)
     vku_begin_render_pass(cmd, c->pass, c->framebuffer, SIZE, SIZE, &clear,
                           VK_SUBPASS_CONTENTS_INLINE);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->graphics);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set, 0,
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set.set, 0,
                             NULL);
     vkCmdDraw(cmd, 3, 1, 0, 0);
     vkCmdEndRenderPass(cmd);
@@ -235,8 +233,7 @@ destroy_objects(void *ctx)
     vkDestroyRenderPass(c->vk.device, c->scene_pass, NULL);
     vkDestroySampler(c->vk.device, c->sampler, NULL);
     vkDestroyPipelineLayout(c->vk.device, c->layout, NULL);
-    vkDestroyDescriptorPool(c->vk.device, c->pool, NULL);
-    vkDestroyDescriptorSetLayout(c->vk.device, c->set_layout, NULL);
+    vku_set_finish(c->vk.device, &c->set);
     vku_buffer_finish(c->vk.device, &c->means);
     vku_buffer_finish(c->vk.device, &c->args);
     vku_image_finish(c->vk.device, &c->storage);

@@ -36,9 +36,7 @@ struct client {
     struct vku_image target, texture;
     struct vku_buffer staging;
     VkSampler sampler;
-    VkDescriptorSetLayout set_layout;
-    VkDescriptorPool pool;
-    VkDescriptorSet set;
+    struct vku_set set;
     VkPipelineLayout layout;
     VkRenderPass pass;
     VkFramebuffer framebuffer;
@@ -109,16 +107,16 @@ create_objects(void *ctx)
     }
     VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
                                       VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
-    if (vku_create_set_for(c->vk.device, &b, 1, &c->set_layout, &c->pool, &c->set) != 0) {
+    if (vku_set_init(c->vk.device, &b, 1, &c->set) != 0) {
         return -1;
     }
     VkDescriptorImageInfo img = {c->sampler, c->texture.view,
                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
     VkWriteDescriptorSet wr = {
-        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .descriptorCount = 1,
+        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set.set, .descriptorCount = 1,
         .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, .pImageInfo = &img};
     vkUpdateDescriptorSets(c->vk.device, 1, &wr, 0, NULL);
-    if (vku_create_pipeline_layout(c->vk.device, &c->set_layout, 0, 0, &c->layout) != 0) {
+    if (vku_create_pipeline_layout(c->vk.device, &c->set.layout, 0, 0, &c->layout) != 0) {
         return -1;
     }
     if (vku_create_target_pass(c->vk.device, c->target.view, SIZE, SIZE,
@@ -157,7 +155,7 @@ record_frame(const struct client *c, VkCommandBuffer cmd)
     vku_begin_render_pass(cmd, c->pass, c->framebuffer, SIZE, SIZE, &clear,
                           VK_SUBPASS_CONTENTS_INLINE);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set, 0,
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set.set, 0,
                             NULL);
     vkCmdDraw(cmd, 3, 1, 0, 0);
     vkCmdEndRenderPass(cmd);
@@ -180,8 +178,7 @@ destroy_objects(void *ctx)
     vkDestroyFramebuffer(c->vk.device, c->framebuffer, NULL);
     vkDestroyRenderPass(c->vk.device, c->pass, NULL);
     vkDestroyPipelineLayout(c->vk.device, c->layout, NULL);
-    vkDestroyDescriptorPool(c->vk.device, c->pool, NULL);
-    vkDestroyDescriptorSetLayout(c->vk.device, c->set_layout, NULL);
+    vku_set_finish(c->vk.device, &c->set);
     vkDestroySampler(c->vk.device, c->sampler, NULL);
     vku_buffer_finish(c->vk.device, &c->staging);
     vku_image_finish(c->vk.device, &c->texture);
