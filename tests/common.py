@@ -156,6 +156,22 @@ def with_demo_trace(demo_args, test):
     return exit_status()
 
 
+def with_vkcube_trace(args, prefix, capture, test, no_trace=1):
+    """The main of a test on one vkcube capture: skips (77) where vkcube or
+    Xvfb is missing, calls capture(tmp, args.manifest) in a temporary
+    directory named with `prefix` and test(args, tmp, trace) on the trace
+    it returns; returns what test returns, or `no_trace` when capture
+    returned None."""
+    status = unavailable(("vkcube", "Xvfb"))
+    if status:
+        return status
+    with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+        trace = capture(tmp, args.manifest)
+        if not trace:
+            return no_trace
+        return test(args, tmp, trace)
+
+
 def replay_baseline(overshade, trace, out):
     """`overshade replay` of `trace` into `out`, baseline only, its output
     printed and its exit status checked; returns the report's frames, or

@@ -110,6 +110,17 @@ cmd_simple(struct cap_buf *b, uint32_t op, void *head, size_t head_size)
     cap_rec_end(b, cmd_begin(b, op, head, head_size), 1);
 }
 
+/* A command record with one span: `count` items of `item_size` bytes from
+ * `items`, its span field at byte `span` of the head. */
+static inline void
+cmd_array(struct cap_buf *b, uint32_t op, void *head, size_t head_size, size_t span,
+          const void *items, uint32_t count, size_t item_size)
+{
+    size_t r = cmd_begin(b, op, head, head_size);
+    cap_rec_array(b, r, span, items, count, item_size);
+    cap_rec_end(b, r, 1);
+}
+
 /* Writes frame `index` as one block: its `snap_count` snapshots and the
  * command records in `cmds` (a failed `cmds` is CAP_ERROR_NOMEM). */
 static inline void

@@ -284,6 +284,18 @@ vku_create_framebuffer(VkDevice device, VkRenderPass pass, VkImageView view, uin
 }
 
 int
+vku_create_target_pass(VkDevice device, VkImageView view, uint32_t width, uint32_t height,
+                       VkImageLayout final, const VkSubpassDependency *dep, VkRenderPass *pass,
+                       VkFramebuffer *fb)
+{
+    if (vku_create_color_pass(device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_CLEAR,
+                              VK_IMAGE_LAYOUT_UNDEFINED, final, dep, pass) != 0) {
+        return -1;
+    }
+    return vku_create_framebuffer(device, *pass, view, width, height, fb);
+}
+
+int
 vku_create_sampler(VkDevice device, VkFilter filter, VkSamplerAddressMode address, float max_lod,
                    VkSampler *out)
 {
@@ -350,6 +362,25 @@ vku_begin_commands(VkCommandBuffer cmd, VkCommandBufferUsageFlags flags)
     VkCommandBufferBeginInfo begin = {
         .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
         .flags = flags,
+    };
+    VK_TRY(vkBeginCommandBuffer(cmd, &begin));
+    return 0;
+}
+
+int
+vku_begin_secondary(VkCommandBuffer cmd, VkRenderPass pass, uint32_t subpass, VkFramebuffer fb,
+                    VkCommandBufferUsageFlags flags)
+{
+    VkCommandBufferInheritanceInfo inherit = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO,
+        .renderPass = pass,
+        .subpass = subpass,
+        .framebuffer = fb,
+    };
+    VkCommandBufferBeginInfo begin = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        .flags = VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT | flags,
+        .pInheritanceInfo = &inherit,
     };
     VK_TRY(vkBeginCommandBuffer(cmd, &begin));
     return 0;
@@ -461,6 +492,36 @@ vku_create_set(VkDevice device, const VkDescriptorPoolSize *sizes, uint32_t coun
     };
     VK_TRY(vkAllocateDescriptorSets(device, &ai, set));
     return 0;
+}
+
+int
+vku_set_init(VkDevice device, const VkDescriptorSetLayoutBinding *bindings, uint32_t count,
+             struct vku_set *s)
+{
+    VkDescriptorPoolSize sizes[VKU_MAX_BINDINGS];
+    if (count > VKU_MAX_BINDINGS) {
+        fprintf(stderr, "vku_set_init: %u bindings, at most %u\n", count, VKU_MAX_BINDINGS);
+        return -1;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        sizes[i] = (VkDescriptorPoolSize){bindings[i].descriptorType, bindings[i].descriptorCount};
+    }
+    if (vku_create_set_layout(device, 0, NULL, bindings, count, &s->layout) != 0) {
+        return -1;
+    }
+    return vku_create_set(device, sizes, count, &s->layout, &s->pool, &s->set);
+}
+
+void
+vku_set_finish(VkDevice device, struct vku_set *s)
+{
+    if (s->pool) {
+        vkDestroyDescriptorPool(device, s->pool, NULL);
+    }
+    if (s->layout) {
+        vkDestroyDescriptorSetLayout(device, s->layout, NULL);
+    }
+    memset(s, 0, sizeof(*s));
 }
 
 void
@@ -621,4 +682,26 @@ vku_client_finish(struct vku_client *vk)
         vkDestroyInstance(vk->instance, NULL);
     }
     memset(vk, 0, sizeof(*vk));
+}
+
+int
+vku_client_main(const struct vku_client_program *p, struct vku_client *vk, void *ctx, int argc,
+                char **argv)
+{
+    uint32_t frames = 3;
+    int status = 1;
+
+    if (vku_parse_frames(argc, argv, p->who, &frames) != 0) {
+        return 2;
+    }
+    if (vku_client_init(vk, p->who, p->api) == 0 && p->create(ctx) == 0 &&
+        vku_client_run(vk, p->who, frames, p->draws, p->record, ctx) == 0) {
+        status = 0;
+    }
+    if (vk->device) {
+        vkDeviceWaitIdle(vk->device);
+        p->destroy(ctx);
+    }
+    vku_client_finish(vk);
+    return status;
 }

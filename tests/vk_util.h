@@ -157,6 +157,15 @@ int
 vku_create_framebuffer(VkDevice device, VkRenderPass pass, VkImageView view, uint32_t width,
                        uint32_t height, VkFramebuffer *out);
 
+/* A render pass clearing one RGBA8 colour attachment from layout
+ * UNDEFINED to `final` (with the one dependency *dep when dep is not NULL),
+ * and a framebuffer of it on `view`, width x height: the clients' render
+ * target.  The caller owns *pass and *fb.  Returns 0 or -1. */
+int
+vku_create_target_pass(VkDevice device, VkImageView view, uint32_t width, uint32_t height,
+                       VkImageLayout final, const VkSubpassDependency *dep, VkRenderPass *pass,
+                       VkFramebuffer *fb);
+
 /* A sampler filtering with `filter` (mipmaps: nearest) and addressing all
  * three coordinates with `address`, levels up to `max_lod`.  The caller
  * owns *out.  Returns 0 or -1. */
@@ -183,6 +192,12 @@ vku_open(const char *who, uint32_t api, VkInstance *instance, VkPhysicalDevice *
 /* Begins recording `cmd` with `flags`.  Returns 0 or -1. */
 int
 vku_begin_commands(VkCommandBuffer cmd, VkCommandBufferUsageFlags flags);
+
+/* Begins recording the secondary `cmd` to continue subpass `subpass` of
+ * `pass` on `fb` (RENDER_PASS_CONTINUE and `flags`).  Returns 0 or -1. */
+int
+vku_begin_secondary(VkCommandBuffer cmd, VkRenderPass pass, uint32_t subpass, VkFramebuffer fb,
+                    VkCommandBufferUsageFlags flags);
 
 /* Records the start of `pass` on `fb` over width x height from the
  * origin, clearing the one attachment to *clear when clear is not NULL. */
@@ -218,6 +233,27 @@ int
 vku_create_set(VkDevice device, const VkDescriptorPoolSize *sizes, uint32_t count,
                const VkDescriptorSetLayout *set_layout, VkDescriptorPool *pool,
                VkDescriptorSet *set);
+
+/* The most bindings vku_set_init takes. */
+#define VKU_MAX_BINDINGS 16
+
+/* One descriptor set with a layout and a pool of its own. */
+struct vku_set {
+    VkDescriptorSetLayout layout;
+    VkDescriptorPool pool;
+    VkDescriptorSet set;
+};
+
+/* Creates into *s a descriptor set layout of the `count` bindings (no
+ * flags), a pool holding exactly one set of them and that set.  What was
+ * created is in *s even on failure: vku_set_finish frees it.  Returns 0
+ * or -1 (said on stderr, as is a count above VKU_MAX_BINDINGS). */
+int vku_set_init(VkDevice device, const VkDescriptorSetLayoutBinding *bindings, uint32_t count,
+                 struct vku_set *s);
+
+/* Frees the pool (and with it the set) and the layout of *s and zeroes
+ * it; a zeroed *s is left alone. */
+void vku_set_finish(VkDevice device, struct vku_set *s);
 
 /* A graphics pipeline's state as the tests build it.  vku_pipeline_init
  * fills it with: a vertex and a fragment stage (entry "main"), no vertex
@@ -326,5 +362,26 @@ vku_client_run(struct vku_client *vk, const char *who, uint32_t frames, uint32_t
  * *vk; a zeroed *vk is left alone. */
 void
 vku_client_finish(struct vku_client *vk);
+
+/* A simple client as a program: its name, its Vulkan version, the draws
+ * each frame makes, and its three steps on its own state `ctx`.  destroy
+ * frees what create made (some of it, after a failure) and is called
+ * once the device is idle, whenever the device was made. */
+struct vku_client_program {
+    const char *who;
+    uint32_t api;
+    uint32_t draws;
+    int (*create)(void *ctx);
+    int (*record)(void *ctx, VkCommandBuffer cmd, uint32_t frame);
+    void (*destroy)(void *ctx);
+};
+
+/* A simple client's main: reads FRAMES (default 3) as vku_parse_frames,
+ * makes *vk with vku_client_init, then p->create(ctx), runs the frames
+ * with vku_client_run and frees everything.  Returns the process status:
+ * 0, 1 on a Vulkan error, 2 on a usage error. */
+int
+vku_client_main(const struct vku_client_program *p, struct vku_client *vk, void *ctx, int argc,
+                char **argv);
 
 #endif /* OVERSHADE_TESTS_VK_UTIL_H */

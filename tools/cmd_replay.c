@@ -978,6 +978,24 @@ out:
     return bad ? -1 : 0;
 }
 
+/* Appends to `list` one object for a draw or dispatch the replay did not
+ * run: its pass, its draw within the pass (draws only: `with_draw`), its
+ * id, status and detail.  0, or 1 when JSON memory ran out. */
+static int
+push_not_replayed(struct json_object *list, const struct sim_draw_result *r, int with_draw)
+{
+    struct json_object *d = rep_json_push_object(list);
+    int bad = !d;
+    bad |= rep_json_set_uint(d, "pass", r->pass);
+    if (with_draw) {
+        bad |= rep_json_set_uint(d, "draw", r->draw);
+    }
+    bad |= rep_json_set_uint(d, "id", r->id);
+    bad |= rep_json_set_string(d, "status", sim_replay_error_name(r->status), SIZE_MAX);
+    bad |= rep_json_set_string(d, "detail", r->detail, sizeof(r->detail));
+    return bad;
+}
+
 /* Replays one frame and writes its files and its JSON object. */
 /* The frame's most expensive draws for the baseline (lanes shaded), with
  * what each unit that ran shaded for them and the pipeline bound, into
@@ -1413,13 +1431,7 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         if (draws[i].status == SIM_REPLAY_ERROR_OK) {
             continue;
         }
-        struct json_object *d = rep_json_push_object(unsup);
-        bad |= !d;
-        bad |= rep_json_set_uint(d, "pass", draws[i].pass);
-        bad |= rep_json_set_uint(d, "draw", draws[i].draw);
-        bad |= rep_json_set_uint(d, "id", draws[i].id);
-        bad |= rep_json_set_string(d, "status", sim_replay_error_name(draws[i].status), SIZE_MAX);
-        bad |= rep_json_set_string(d, "detail", draws[i].detail, sizeof(draws[i].detail));
+        bad |= push_not_replayed(unsup, &draws[i], 1);
     }
     bad |= costly_draws(fj, trace, cf, draws, draw_count, a->opt.units | 1u << SIM_UNIT_BASELINE);
     {
@@ -1438,13 +1450,7 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         struct json_object *nrd = rep_json_set_array(cj, "not_replayed");
         bad |= !nrd;
         for (uint32_t i = 0; i < nd; i++) {
-            struct json_object *d = rep_json_push_object(nrd);
-            bad |= !d;
-            bad |= rep_json_set_uint(d, "pass", dr[i].pass);
-            bad |= rep_json_set_uint(d, "id", dr[i].id);
-            bad |= rep_json_set_string(d, "status", sim_replay_error_name(dr[i].status),
-                                       SIZE_MAX);
-            bad |= rep_json_set_string(d, "detail", dr[i].detail, sizeof(dr[i].detail));
+            bad |= push_not_replayed(nrd, &dr[i], 0);
         }
     }
     uint32_t transfers_done, transfers_skipped;

@@ -52,13 +52,21 @@ def sweep_runs(js, key, option, value):
     return [fr for r, fr in js if sweep_key(r) == key and r[option] == value]
 
 
+def table_head(title, columns):
+    """Prints `title` as a section heading (none when it is None) and the
+    head of a Markdown table of `columns`."""
+    if title is not None:
+        print("### %s\n" % title)
+    print("| " + " | ".join(columns) + " |")
+    print("|" + "---|" * len(columns))
+
+
 def pmu_table(js):
     if not js:
         return
-    print("### PMU savings (quads, % of baseline) and efficiency against buffer entries\n")
     sizes, keys = sweep_axes(js, "pmu-entries")
-    print("| trace | MSAA | " + " | ".join(sizes) + " | efficiency at 512 |")
-    print("|---|---|" + "---|" * (len(sizes) + 1))
+    table_head("PMU savings (quads, % of baseline) and efficiency against buffer entries",
+               ["trace", "MSAA"] + sizes + ["efficiency at 512"])
     for k in keys:
         cells, eff = [], None
         for s in sizes:
@@ -77,10 +85,10 @@ def pmu_table(js):
 
 def main():
     # 1. per scene and area, all units at 16x
-    print("### Per scene and triangle area, 16x simulated MSAA (%s)\n" % RES)
-    print("| scene | target px² | mean px² | baseline | QFM-32 | QFM reduction | PMU-512 saved | "
-          "CPS 2×2 instr. | CPS SSIM | AMFS | baseline/AMFS | STE 16× |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    table_head("Per scene and triangle area, 16x simulated MSAA (%s)" % RES,
+               ["scene", "target px²", "mean px²", "baseline", "QFM-32", "QFM reduction",
+                "PMU-512 saved", "CPS 2×2 instr.", "CPS SSIM", "AMFS", "baseline/AMFS",
+                "STE 16×"])
     rows = []
     for d in sorted(glob.glob(os.path.join(OUT, "replay", "*-%s-16x" % RES))):
         name = os.path.basename(d)
@@ -114,10 +122,9 @@ def main():
             full.append((n[0], float(n[1]), n[-1] == "unbounded", fr))
     if full:
         full.sort(key=lambda r: (r[0] != "plane", r[1], r[2]))
-        print("### The papers' 1728x1080, 16x simulated MSAA\n")
-        print("| scene | target px² | mean px² | QFM entries | baseline | QFM | QFM reduction | "
-              "AMFS | baseline/AMFS | STE 16× |")
-        print("|---|---|---|---|---|---|---|---|---|---|")
+        table_head("The papers' 1728x1080, 16x simulated MSAA",
+                   ["scene", "target px²", "mean px²", "QFM entries", "baseline", "QFM",
+                    "QFM reduction", "AMFS", "baseline/AMFS", "STE 16×"])
         for scene, area, unb, fr in full:
             u = fr["units"]
             b, q, a = u["baseline"], u.get("qfm"), u.get("amfs")
@@ -137,10 +144,9 @@ def main():
             pc.append((n[0], float(n[1]), fr))
     if pc:
         pc.sort(key=lambda r: r[1])
-        print("### PMU and CPS at 1728x1080, 16x\n")
-        print("| scene | target px² | PMU-512 saved | PMU efficiency | PMU PSNR | "
-              "CPS 2×2 instr. | CPS SSIM | CPS PSNR |")
-        print("|---|---|---|---|---|---|---|---|")
+        table_head("PMU and CPS at 1728x1080, 16x",
+                   ["scene", "target px²", "PMU-512 saved", "PMU efficiency", "PMU PSNR",
+                    "CPS 2×2 instr.", "CPS SSIM", "CPS PSNR"])
         for scene, area, fr in pc:
             u = fr["units"]
             b, p, c = u["baseline"], u["pmu"], u["cps"]
@@ -152,10 +158,9 @@ def main():
         print()
 
     # AMFS detail: not-applicable draws, quality
-    print("### AMFS and CPS detail, 16x\n")
-    print("| scene | px² | AMFS PSNR / SSIM vs baseline | AMFS draws n/a | AMFS cache hit rate | "
-          "PMU efficiency | CPS PSNR | QFM PSNR |")
-    print("|---|---|---|---|---|---|---|---|")
+    table_head("AMFS and CPS detail, 16x",
+               ["scene", "px²", "AMFS PSNR / SSIM vs baseline", "AMFS draws n/a",
+                "AMFS cache hit rate", "PMU efficiency", "CPS PSNR", "QFM PSNR"])
     for scene, area, fr in rows:
         u = fr["units"]
         a, p, c, q = u.get("amfs"), u.get("pmu"), u.get("cps"), u.get("qfm")
@@ -173,10 +178,9 @@ def main():
     # 2. QFM buffer sweep
     js = sweep_jobs(os.path.join(OUT, "sweep-qfm"))
     if js:
-        print("### QFM reduction (baseline / QFM lanes) against buffer entries\n")
         sizes, keys = sweep_axes(js, "qfm-entries")
-        print("| trace | MSAA | " + " | ".join(sizes) + " | merges 32 / unbounded (all merges) | STE |")
-        print("|---|---|" + "---|" * (len(sizes) + 2))
+        table_head("QFM reduction (baseline / QFM lanes) against buffer entries",
+                   ["trace", "MSAA"] + sizes + ["merges 32 / unbounded (all merges)", "STE"])
         for k in keys:
             cells, merges, ste = [], {}, None
             for s in sizes:
@@ -195,8 +199,7 @@ def main():
                 k[0], k[1], k[2], " | ".join(cells), share, fmt(100.0 * ste, 1)))
         print()
         print("baseline and QFM-32 shaded fragments per covered screen pixel by MSAA:\n")
-        print("| trace | MSAA | baseline | QFM-32 | QFM unbounded |")
-        print("|---|---|---|---|---|")
+        table_head(None, ["trace", "MSAA", "baseline", "QFM-32", "QFM unbounded"])
         for k in keys:
             m = {r["qfm-entries"]: fr for r, fr in js
                  if (scene_of(r["trace"]), r["trace_x"], r["msaa"]) == k}
@@ -210,10 +213,9 @@ def main():
     # 3. QFM rules
     js = sweep_jobs(os.path.join(OUT, "sweep-qfm-rules"))
     if js:
-        print("### QFM merges with empty QFs and merge-on-evict on and off (32 entries)\n")
-        print("| trace | MSAA | empty | evict-merge | merges on arrival | merges on evict | "
-              "QFM lanes | reduction |")
-        print("|---|---|---|---|---|---|---|---|")
+        table_head("QFM merges with empty QFs and merge-on-evict on and off (32 entries)",
+                   ["trace", "MSAA", "empty", "evict-merge", "merges on arrival",
+                    "merges on evict", "QFM lanes", "reduction"])
         for r, fr in js:
             b, q = fr["units"]["baseline"], fr["units"]["qfm"]
             print("| %s %s px² | %s× | %s | %s | %d | %d | %d | %.2f× |" % (
@@ -224,8 +226,8 @@ def main():
         print()
         print("Ratios, the rule on / off with the other rule on: all merges (on arrival "
               "and on evict); in brackets QFM lanes off / on:\n")
-        print("| trace | MSAA | empty QFs on/off | merge-on-evict on/off | both on / both off |")
-        print("|---|---|---|---|---|")
+        table_head(None, ["trace", "MSAA", "empty QFs on/off", "merge-on-evict on/off",
+                          "both on / both off"])
         idx, lanes = {}, {}
         for r, fr in js:
             k = (scene_of(r["trace"]), r["trace_x"], r["msaa"], r["qfm-empty"],
@@ -256,9 +258,9 @@ def main():
 
     # 5. CPS foveated
     # 5. CPS foveated
-    print("### CPS foveated (1×1 inside, 2×2 outside), 16x\n")
-    print("| scene | px² | instructions vs baseline | SSIM | PSNR | coarse quads 1×1 / 2×2 |")
-    print("|---|---|---|---|---|---|")
+    table_head("CPS foveated (1×1 inside, 2×2 outside), 16x",
+               ["scene", "px²", "instructions vs baseline", "SSIM", "PSNR",
+                "coarse quads 1×1 / 2×2"])
     for d in sorted(glob.glob(os.path.join(OUT, "replay", "*-16x-foveated"))):
         fr = load_frame(os.path.join(d, "report.json"))
         if not fr:

@@ -438,25 +438,19 @@ fixture_frame(struct cap_writer *w, struct fixture *fx, struct cap_buf *b)
             {H_TEXIMG, 0, 7, UINT32_MAX, UINT32_MAX, {1, 0, 4, 0, 1, 0}},
             {H_DEPTHIMG, 0, 3, UINT32_MAX, UINT32_MAX, {2, 0, 1, 0, 1, 0}},
         };
-        r = cmd_begin(&cmds, CAP_CMD_BARRIER, &c, sizeof(c));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_barrier, image_barriers), ib, 2,
-                      sizeof(ib[0]));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_BARRIER, &c, sizeof(c),
+                  offsetof(struct cap_cmd_barrier, image_barriers), ib, 2, sizeof(ib[0]));
     }
     {
         struct cap_cmd_clear_image c = {{0, 0}, H_TEXIMG, 7, 0, {{0x3f800000u, 0, 0, 0}}, {0, 0}};
         struct cap_subresource_range range = {1, 0, 4, 0, 1, 0};
-        r = cmd_begin(&cmds, CAP_CMD_CLEAR_COLOR_IMAGE, &c, sizeof(c));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_clear_image, ranges), &range, 1,
-                      sizeof(range));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_CLEAR_COLOR_IMAGE, &c, sizeof(c),
+                  offsetof(struct cap_cmd_clear_image, ranges), &range, 1, sizeof(range));
         c.image = H_DEPTHIMG;
         range.aspect_mask = 2;
         range.level_count = 1;
-        r = cmd_begin(&cmds, CAP_CMD_CLEAR_DEPTH_STENCIL_IMAGE, &c, sizeof(c));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_clear_image, ranges), &range, 1,
-                      sizeof(range));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_CLEAR_DEPTH_STENCIL_IMAGE, &c, sizeof(c),
+                  offsetof(struct cap_cmd_clear_image, ranges), &range, 1, sizeof(range));
     }
     {
         struct cap_cmd_transfer c = {{0, 0}, H_VBUF, H_UBUF, 0, 0, 0, 0, {0, 0}};
@@ -467,65 +461,53 @@ fixture_frame(struct cap_writer *w, struct fixture *fx, struct cap_buf *b)
         struct cap_image_blit blit = {{1, 0, 0, 1}, {{0, 0, 0}, {8, 8, 1}},
                                       {1, 1, 0, 1}, {{0, 0, 0}, {4, 4, 1}}};
 
-        r = cmd_begin(&cmds, CAP_CMD_COPY_BUFFER, &c, sizeof(c));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_transfer, regions), &bc, 1, sizeof(bc));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_COPY_BUFFER, &c, sizeof(c),
+                  offsetof(struct cap_cmd_transfer, regions), &bc, 1, sizeof(bc));
 
         c.src = H_TEXIMG;
         c.dst = H_TEXIMG;
         c.src_layout = 6;
         c.dst_layout = 7;
-        r = cmd_begin(&cmds, CAP_CMD_COPY_IMAGE, &c, sizeof(c));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_transfer, regions), &ic, 1, sizeof(ic));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_COPY_IMAGE, &c, sizeof(c),
+                  offsetof(struct cap_cmd_transfer, regions), &ic, 1, sizeof(ic));
 
         c.src = H_VBUF;
         c.dst = H_TEXIMG;
-        r = cmd_begin(&cmds, CAP_CMD_COPY_BUFFER_TO_IMAGE, &c, sizeof(c));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_transfer, regions), &bic, 1,
-                      sizeof(bic));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_COPY_BUFFER_TO_IMAGE, &c, sizeof(c),
+                  offsetof(struct cap_cmd_transfer, regions), &bic, 1, sizeof(bic));
 
         c.src = H_TEXIMG;
         c.dst = H_UBUF;
-        r = cmd_begin(&cmds, CAP_CMD_COPY_IMAGE_TO_BUFFER, &c, sizeof(c));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_transfer, regions), &bic, 1,
-                      sizeof(bic));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_COPY_IMAGE_TO_BUFFER, &c, sizeof(c),
+                  offsetof(struct cap_cmd_transfer, regions), &bic, 1, sizeof(bic));
 
         c.src = H_TEXIMG;
         c.dst = H_TEXIMG;
         c.filter = 1;
-        r = cmd_begin(&cmds, CAP_CMD_BLIT_IMAGE, &c, sizeof(c));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_transfer, regions), &blit, 1,
-                      sizeof(blit));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_BLIT_IMAGE, &c, sizeof(c),
+                  offsetof(struct cap_cmd_transfer, regions), &blit, 1, sizeof(blit));
 
         c.src = H_MSIMG;
         c.dst = H_TEXIMG;
         c.filter = 0;
-        r = cmd_begin(&cmds, CAP_CMD_RESOLVE_IMAGE, &c, sizeof(c));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_transfer, regions), &ic, 1, sizeof(ic));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_RESOLVE_IMAGE, &c, sizeof(c),
+                  offsetof(struct cap_cmd_transfer, regions), &ic, 1, sizeof(ic));
     }
     {
         struct cap_cmd_update_buffer c = {{0, 0}, H_UBUF, 0, {0, 0}};
         uint8_t data[20] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20};
         struct cap_cmd_fill_buffer f = {{0, 0}, H_ARGBUF, 0, UINT64_MAX, 0xdeadbeefu, 0};
-        r = cmd_begin(&cmds, CAP_CMD_UPDATE_BUFFER, &c, sizeof(c));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_update_buffer, data), data, sizeof(data),
-                      1);
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_UPDATE_BUFFER, &c, sizeof(c),
+                  offsetof(struct cap_cmd_update_buffer, data), data, sizeof(data), 1);
         cmd_simple(&cmds, CAP_CMD_FILL_BUFFER, &f, sizeof(f));
     }
     {
         struct cap_cmd_begin_render_pass c = {{0, 0}, H_RP, H_FB, {0, 0, 64, 32}, 0, 0,
                                               {0, 0}, {0, 0}};
         struct cap_clear_value clears[] = {{{0, 0, 0, 0x3f800000u}}, {{0x3f800000u, 0, 0, 0}}};
-        r = cmd_begin(&cmds, CAP_CMD_BEGIN_RENDER_PASS, &c, sizeof(c));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_begin_render_pass, clear_values), clears,
-                      2, sizeof(clears[0]));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_BEGIN_RENDER_PASS, &c, sizeof(c),
+                  offsetof(struct cap_cmd_begin_render_pass, clear_values), clears, 2,
+                  sizeof(clears[0]));
     }
     {
         struct cap_cmd_bind_pipeline bp = {{0, 0}, 0, 0, H_PIPE};
@@ -563,15 +545,12 @@ fixture_frame(struct cap_writer *w, struct fixture *fx, struct cap_buf *b)
             struct cap_cmd_push_descriptor_set pd = {{0, 0}, 0, 0, H_PL, {0, 0}};
             struct cap_descriptor pushed = {1, 0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 0, 0, 0,
                                             H_UBUF, 256, 256, 0};
-            r = cmd_begin(&cmds, CAP_CMD_PUSH_DESCRIPTOR_SET, &pd, sizeof(pd));
-            cap_rec_array(&cmds, r, offsetof(struct cap_cmd_push_descriptor_set, descriptors),
-                          &pushed, 1, sizeof(pushed));
-            cap_rec_end(&cmds, r, 1);
+            cmd_array(&cmds, CAP_CMD_PUSH_DESCRIPTOR_SET, &pd, sizeof(pd),
+                      offsetof(struct cap_cmd_push_descriptor_set, descriptors), &pushed, 1,
+                      sizeof(pushed));
         }
-        r = cmd_begin(&cmds, CAP_CMD_PUSH_CONSTANTS, &pc, sizeof(pc));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_push_constants, data), mvp, sizeof(mvp),
-                      1);
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_PUSH_CONSTANTS, &pc, sizeof(pc),
+                  offsetof(struct cap_cmd_push_constants, data), mvp, sizeof(mvp), 1);
         r = cmd_begin(&cmds, CAP_CMD_BIND_VERTEX_BUFFERS, &vb, sizeof(vb));
         cap_rec_array(&cmds, r, offsetof(struct cap_cmd_bind_vertex_buffers, buffers), vbufs, 2,
                       sizeof(vbufs[0]));
@@ -581,24 +560,18 @@ fixture_frame(struct cap_writer *w, struct fixture *fx, struct cap_buf *b)
                       2, sizeof(vstrides[0]));
         cap_rec_end(&cmds, r, 1);
         cmd_simple(&cmds, CAP_CMD_BIND_INDEX_BUFFER, &ib, sizeof(ib));
-        r = cmd_begin(&cmds, CAP_CMD_SET_STATE, &ss, sizeof(ss));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_set_state, values), viewport, 6,
-                      sizeof(uint32_t));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_SET_STATE, &ss, sizeof(ss),
+                  offsetof(struct cap_cmd_set_state, values), viewport, 6, sizeof(uint32_t));
         ss.state = VK_DYNAMIC_STATE_SCISSOR;
-        r = cmd_begin(&cmds, CAP_CMD_SET_STATE, &ss, sizeof(ss));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_set_state, values), scissor, 4,
-                      sizeof(uint32_t));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_SET_STATE, &ss, sizeof(ss),
+                  offsetof(struct cap_cmd_set_state, values), scissor, 4, sizeof(uint32_t));
 
         /* Draw 1: direct.  Draw 2: indexed. */
-        r = cmd_begin(&cmds, CAP_CMD_DRAW, &d, sizeof(d));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_draw, draws), dp, 1, sizeof(dp[0]));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_DRAW, &d, sizeof(d), offsetof(struct cap_cmd_draw, draws), dp, 1,
+                  sizeof(dp[0]));
         d.kind = CAP_DRAW_INDEXED;
-        r = cmd_begin(&cmds, CAP_CMD_DRAW, &d, sizeof(d));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_draw, draws), &dp[1], 1, sizeof(dp[0]));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_DRAW, &d, sizeof(d), offsetof(struct cap_cmd_draw, draws), &dp[1],
+                  1, sizeof(dp[0]));
 
         r = cmd_begin(&cmds, CAP_CMD_CLEAR_ATTACHMENTS, &ca, sizeof(ca));
         cap_rec_array(&cmds, r, offsetof(struct cap_cmd_clear_attachments, attachments), &att, 1,
@@ -613,10 +586,8 @@ fixture_frame(struct cap_writer *w, struct fixture *fx, struct cap_buf *b)
         bp.pipeline = H_PIPE_TESS;
         cmd_simple(&cmds, CAP_CMD_BIND_PIPELINE, &bp, sizeof(bp));
         ss.state = VK_DYNAMIC_STATE_PATCH_CONTROL_POINTS;
-        r = cmd_begin(&cmds, CAP_CMD_SET_STATE, &ss, sizeof(ss));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_set_state, values), &pcp, 1,
-                      sizeof(pcp));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_SET_STATE, &ss, sizeof(ss),
+                  offsetof(struct cap_cmd_set_state, values), &pcp, 1, sizeof(pcp));
         d.kind = CAP_DRAW_INDEXED_INDIRECT_COUNT;
         d.buffer = H_ARGBUF;
         d.offset = 0;
@@ -624,9 +595,8 @@ fixture_frame(struct cap_writer *w, struct fixture *fx, struct cap_buf *b)
         d.count_offset = 60;
         d.stride = 20;
         d.max_draw_count = 3;
-        r = cmd_begin(&cmds, CAP_CMD_DRAW, &d, sizeof(d));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_draw, draws), dp, 3, sizeof(dp[0]));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_DRAW, &d, sizeof(d), offsetof(struct cap_cmd_draw, draws), dp, 3,
+                  sizeof(dp[0]));
         cmd_simple(&cmds, CAP_CMD_END_RENDER_PASS, &end, sizeof(end));
 
         /* Dynamic rendering: draws 6-7 as one multi draw. */
@@ -646,10 +616,8 @@ fixture_frame(struct cap_writer *w, struct fixture *fx, struct cap_buf *b)
             br.depth.layout = 3;
             br.depth.load_op = 1;
             br.depth.clear = (struct cap_clear_value){{0x3f800000u, 0, 0, 0}};
-            r = cmd_begin(&cmds, CAP_CMD_BEGIN_RENDERING, &br, sizeof(br));
-            cap_rec_array(&cmds, r, offsetof(struct cap_cmd_begin_rendering, colors), &color, 1,
-                          sizeof(color));
-            cap_rec_end(&cmds, r, 1);
+            cmd_array(&cmds, CAP_CMD_BEGIN_RENDERING, &br, sizeof(br),
+                      offsetof(struct cap_cmd_begin_rendering, colors), &color, 1, sizeof(color));
         }
         bp.pipeline = H_PIPE_DYN;
         cmd_simple(&cmds, CAP_CMD_BIND_PIPELINE, &bp, sizeof(bp));
@@ -657,17 +625,14 @@ fixture_frame(struct cap_writer *w, struct fixture *fx, struct cap_buf *b)
             uint32_t stencil_op[4] = {0, 1, 2, 7};
             ss.state = VK_DYNAMIC_STATE_STENCIL_OP;
             ss.first = 3; /* front and back */
-            r = cmd_begin(&cmds, CAP_CMD_SET_STATE, &ss, sizeof(ss));
-            cap_rec_array(&cmds, r, offsetof(struct cap_cmd_set_state, values), stencil_op, 4,
-                          sizeof(uint32_t));
-            cap_rec_end(&cmds, r, 1);
+            cmd_array(&cmds, CAP_CMD_SET_STATE, &ss, sizeof(ss),
+                      offsetof(struct cap_cmd_set_state, values), stencil_op, 4, sizeof(uint32_t));
         }
         memset(&d, 0, sizeof(d));
         d.kind = CAP_DRAW_MULTI;
         d.stride = sizeof(struct cap_draw_params);
-        r = cmd_begin(&cmds, CAP_CMD_DRAW, &d, sizeof(d));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_draw, draws), dp, 2, sizeof(dp[0]));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_DRAW, &d, sizeof(d), offsetof(struct cap_cmd_draw, draws), dp, 2,
+                  sizeof(dp[0]));
         cmd_simple(&cmds, CAP_CMD_END_RENDERING, &end, sizeof(end));
 
         /* A secondary command buffer with draw 8 (pipeline 1 again). */
@@ -677,9 +642,8 @@ fixture_frame(struct cap_writer *w, struct fixture *fx, struct cap_buf *b)
             bp.pipeline = H_PIPE;
             cmd_simple(&cmds, CAP_CMD_BIND_PIPELINE, &bp, sizeof(bp));
             d.kind = CAP_DRAW_DIRECT;
-            r = cmd_begin(&cmds, CAP_CMD_DRAW, &d, sizeof(d));
-            cap_rec_array(&cmds, r, offsetof(struct cap_cmd_draw, draws), dp, 1, sizeof(dp[0]));
-            cap_rec_end(&cmds, r, 1);
+            cmd_array(&cmds, CAP_CMD_DRAW, &d, sizeof(d), offsetof(struct cap_cmd_draw, draws), dp,
+                      1, sizeof(dp[0]));
             cmd_simple(&cmds, CAP_CMD_EXECUTE_END, &end, sizeof(end));
         }
     }

@@ -191,23 +191,6 @@ m_span_misaligned(struct image *im)
     put32(im, p + P(cap_pipeline, viewports), get32(im, p + P(cap_pipeline, viewports)) + 4);
 }
 static void
-m_nested_span_subpass(struct image *im)
-{
-    size_t p = block_payload(im, CAP_BLOCK_RENDER_PASS, 0);
-    uint32_t subs = get32(im, p + P(cap_render_pass, subpasses));
-
-    put32(im, p + subs + sizeof(struct cap_subpass) + P(cap_subpass, colors) + 4, 1000);
-}
-static void
-m_nested_span_stage(struct image *im)
-{
-    size_t p = block_payload(im, CAP_BLOCK_PIPELINE, 1);
-    uint32_t stages = get32(im, p + P(cap_pipeline, stages));
-
-    put32(im, p + stages + 2 * sizeof(struct cap_shader_stage) + P(cap_shader_stage, spec_data),
-          0x00FFFFF0u);
-}
-static void
 m_spec_entry_outside(struct image *im)
 {
     size_t p = block_payload(im, CAP_BLOCK_PIPELINE, 1);
@@ -241,21 +224,6 @@ m_attachment_ref_range(struct image *im)
     put32(im, p + colors + P(cap_attachment_ref, attachment), 2);
 }
 static void
-m_immutable_range(struct image *im)
-{
-    size_t p = block_payload(im, CAP_BLOCK_DSET_LAYOUT, 0);
-    uint32_t b = get32(im, p + P(cap_dset_layout, bindings));
-
-    put32(im, p + b + P(cap_dset_layout_binding, descriptor_count), 2);
-}
-static void
-m_snapshot_kind(struct image *im)
-{
-    size_t p = block_payload(im, CAP_BLOCK_FRAME, 0);
-
-    put32(im, p + get32(im, p + P(cap_frame, snapshots)) + P(cap_snapshot, kind), 3);
-}
-static void
 m_cmd_stream_tail(struct image *im)
 {
     /* The stream stops 4 bytes into its last record's head. */
@@ -272,59 +240,11 @@ m_cmd_unsupported_name(struct image *im)
            56);
 }
 static void
-m_push_unknown_buffer(struct image *im)
-{
-    size_t c = command_at(im, CAP_CMD_PUSH_DESCRIPTOR_SET, 0);
-    uint32_t off;
-
-    memcpy(&off, im->data + c + P(cap_cmd_push_descriptor_set, descriptors), sizeof(off));
-    put64(im, c + off + P(cap_descriptor, buffer), 0xdead0001u);
-}
-static void
-m_unknown_framebuffer_view(struct image *im)
-{
-    size_t p = block_payload(im, CAP_BLOCK_FRAMEBUFFER, 0);
-
-    put64(im, p + get32(im, p + P(cap_framebuffer, attachments)) + 8, 0x2001); /* an image */
-}
-static void
-m_unknown_pipeline_module(struct image *im)
-{
-    size_t p = block_payload(im, CAP_BLOCK_PIPELINE, 1);
-
-    put64(im, p + get32(im, p + P(cap_pipeline, stages)) + sizeof(struct cap_shader_stage) +
-                  P(cap_shader_stage, module),
-          0x6009);
-}
-static void
-m_unknown_descriptor_view(struct image *im)
-{
-    size_t p = block_payload(im, CAP_BLOCK_DESCRIPTOR_SET, 0);
-
-    put64(im, p + get32(im, p + P(cap_descriptor_set, descriptors)) + P(cap_descriptor, image_view),
-          0x3009);
-}
-static void
 m_unknown_cmd_set_frame(struct image *im)
 {
     /* A second frame, 121, binds set 0xC001, which only frame 120 has. */
     duplicate_block(im, block_header(im, CAP_BLOCK_FRAME, 0));
     put64(im, block_payload(im, CAP_BLOCK_FRAME, 1) + P(cap_frame, index), 121);
-}
-static void
-m_unknown_snapshot_handle(struct image *im)
-{
-    size_t p = block_payload(im, CAP_BLOCK_FRAME, 0);
-
-    put64(im, p + get32(im, p + P(cap_frame, snapshots)) + P(cap_snapshot, handle), 0x2001);
-}
-static void
-m_unknown_barrier_image(struct image *im)
-{
-    size_t c = command_at(im, CAP_CMD_BARRIER, 0);
-
-    put64(im, c + get32(im, c + P(cap_cmd_barrier, image_barriers)) + sizeof(struct cap_image_barrier),
-          0x3003);
 }
 static void
 m_missing_snapshot_blob(struct image *im)
@@ -395,7 +315,9 @@ m_unchanged(struct image *im)
 
 /* One field rewritten: `value`, `width` (4 or 8) bytes of it, at byte
  * `offset` of what `at` names (the nth block or command of `type`), or the
- * nth block of `type` copied before END. */
+ * nth block of `type` copied before END.  Where `span` is not 0, `offset`
+ * counts from the first element of the span whose offset is at byte
+ * `span` of that record or command. */
 enum poke_at {
     POKE_FILE,         /* the file, from its first byte (the header) */
     POKE_BLOCK_HEADER, /* the block header of the nth block of `type` */
@@ -412,6 +334,7 @@ struct poke {
     size_t offset;
     uint32_t width;
     uint64_t value;
+    size_t span;
 };
 
 #define HEAD32(offset, value) {POKE_FILE, 0, 0, (offset), 4, (value)}
@@ -422,6 +345,13 @@ struct poke {
 #define CMD64(op, nth, offset, value) {POKE_COMMAND, (op), (nth), (offset), 8, (value)}
 #define BLOB64(compression, offset, value) {POKE_BLOB, (compression), 0, (offset), 8, (value)}
 #define DUP(type, nth) {POKE_DUPLICATE, (type), (nth), 0, 0, 0}
+/* In the span at `span` of the nth record or command of its type. */
+#define REC_SPAN32(type, nth, span, offset, value)                                                 \
+    {POKE_RECORD, (type), (nth), (offset), 4, (value), (span)}
+#define REC_SPAN64(type, nth, span, offset, value)                                                 \
+    {POKE_RECORD, (type), (nth), (offset), 8, (value), (span)}
+#define CMD_SPAN64(op, nth, span, offset, value)                                                   \
+    {POKE_COMMAND, (op), (nth), (offset), 8, (value), (span)}
 
 static void
 apply_poke(struct image *im, const struct poke *k)
@@ -446,6 +376,9 @@ apply_poke(struct image *im, const struct poke *k)
     case POKE_DUPLICATE:
         duplicate_block(im, block_header(im, k->type, k->nth));
         return;
+    }
+    if (k->span) {
+        base += get32(im, base + k->span);
     }
     if (k->width == 8) {
         put64(im, base + k->offset, k->value);
@@ -505,14 +438,22 @@ static const struct mcase cases[] = {
     /* The draws count: x 24 bytes. */
     {"command count x element size > UINT32_MAX", CAP_ERROR_OVERFLOW, NULL,
      CMD32(CAP_CMD_DRAW, 0, P(cap_cmd_draw, draws) + 4, 0xFFFFFFFFu)},
-    {"nested subpass span outside", CAP_ERROR_BAD_SPAN, m_nested_span_subpass},
-    {"nested stage span outside", CAP_ERROR_BAD_SPAN, m_nested_span_stage},
+    {"nested subpass span outside", CAP_ERROR_BAD_SPAN, NULL,
+     REC_SPAN32(CAP_BLOCK_RENDER_PASS, 0, P(cap_render_pass, subpasses),
+                sizeof(struct cap_subpass) + P(cap_subpass, colors) + 4, 1000)},
+    {"nested stage span outside", CAP_ERROR_BAD_SPAN, NULL,
+     REC_SPAN32(CAP_BLOCK_PIPELINE, 1, P(cap_pipeline, stages),
+                2 * sizeof(struct cap_shader_stage) + P(cap_shader_stage, spec_data),
+                0x00FFFFF0u)},
     {"spec entry outside spec data", CAP_ERROR_BAD_VALUE, m_spec_entry_outside},
     {"entry point without NUL", CAP_ERROR_BAD_VALUE, m_entry_no_nul},
     {"device name without NUL", CAP_ERROR_BAD_VALUE, m_device_name_no_nul},
     {"attachment reference out of range", CAP_ERROR_BAD_VALUE, m_attachment_ref_range},
-    {"immutable samplers out of range", CAP_ERROR_BAD_VALUE, m_immutable_range},
-    {"snapshot kind out of range", CAP_ERROR_BAD_VALUE, m_snapshot_kind},
+    {"immutable samplers out of range", CAP_ERROR_BAD_VALUE, NULL,
+     REC_SPAN32(CAP_BLOCK_DSET_LAYOUT, 0, P(cap_dset_layout, bindings),
+                P(cap_dset_layout_binding, descriptor_count), 2)},
+    {"snapshot kind out of range", CAP_ERROR_BAD_VALUE, NULL,
+     REC_SPAN32(CAP_BLOCK_FRAME, 0, P(cap_frame, snapshots), P(cap_snapshot, kind), 3)},
     {"command size not a multiple of 8", CAP_ERROR_BAD_COMMAND, NULL,
      CMD32(CAP_CMD_SUBMIT, 0, 4, 20)},
     {"command smaller than its head", CAP_ERROR_BAD_COMMAND, NULL, CMD32(CAP_CMD_SUBMIT, 0, 4, 16)},
@@ -538,7 +479,9 @@ static const struct mcase cases[] = {
      CMD32(CAP_CMD_PUSH_DESCRIPTOR_SET, 0, P(cap_cmd_push_descriptor_set, set), 1)},
     {"push descriptor command in a version 2 trace", CAP_ERROR_BAD_COMMAND, NULL,
      HEAD32(P(cap_file_header, version), 2)},
-    {"push descriptor of an unknown buffer", CAP_ERROR_UNKNOWN_HANDLE, m_push_unknown_buffer},
+    {"push descriptor of an unknown buffer", CAP_ERROR_UNKNOWN_HANDLE, NULL,
+     CMD_SPAN64(CAP_CMD_PUSH_DESCRIPTOR_SET, 0, P(cap_cmd_push_descriptor_set, descriptors),
+                P(cap_descriptor, buffer), 0xdead0001u)},
     {"dispatch command in a version 3 trace", CAP_ERROR_BAD_COMMAND, NULL,
      HEAD32(P(cap_file_header, version), 3)},
     {"dispatch kind out of range", CAP_ERROR_BAD_VALUE, NULL,
@@ -554,9 +497,15 @@ static const struct mcase cases[] = {
      REC32(CAP_BLOCK_PIPELINE, 0, P(cap_pipeline, bind_point), 1)},
     {"image view of an unknown image", CAP_ERROR_UNKNOWN_HANDLE, NULL,
      REC64(CAP_BLOCK_IMAGE_VIEW, 1, P(cap_image_view, image), 0xdead)},
-    {"framebuffer with an image for a view", CAP_ERROR_UNKNOWN_HANDLE, m_unknown_framebuffer_view},
-    {"pipeline stage with an unknown module", CAP_ERROR_UNKNOWN_HANDLE, m_unknown_pipeline_module},
-    {"descriptor with an unknown view", CAP_ERROR_UNKNOWN_HANDLE, m_unknown_descriptor_view},
+    /* The second attachment: an image handle. */
+    {"framebuffer with an image for a view", CAP_ERROR_UNKNOWN_HANDLE, NULL,
+     REC_SPAN64(CAP_BLOCK_FRAMEBUFFER, 0, P(cap_framebuffer, attachments), 8, 0x2001)},
+    {"pipeline stage with an unknown module", CAP_ERROR_UNKNOWN_HANDLE, NULL,
+     REC_SPAN64(CAP_BLOCK_PIPELINE, 1, P(cap_pipeline, stages),
+                sizeof(struct cap_shader_stage) + P(cap_shader_stage, module), 0x6009)},
+    {"descriptor with an unknown view", CAP_ERROR_UNKNOWN_HANDLE, NULL,
+     REC_SPAN64(CAP_BLOCK_DESCRIPTOR_SET, 0, P(cap_descriptor_set, descriptors),
+                P(cap_descriptor, image_view), 0x3009)},
     {"descriptor set of an unknown frame", CAP_ERROR_UNKNOWN_HANDLE, NULL,
      REC64(CAP_BLOCK_DESCRIPTOR_SET, 0, P(cap_descriptor_set, frame), 7)},
     {"bind of an unknown pipeline", CAP_ERROR_UNKNOWN_HANDLE, NULL,
@@ -565,8 +514,12 @@ static const struct mcase cases[] = {
     /* A buffer handle where copy_image wants an image. */
     {"copy_image from a buffer", CAP_ERROR_UNKNOWN_HANDLE, NULL,
      CMD64(CAP_CMD_COPY_IMAGE, 0, P(cap_cmd_transfer, src), 0x1001)},
-    {"buffer snapshot of an image", CAP_ERROR_UNKNOWN_HANDLE, m_unknown_snapshot_handle},
-    {"barrier of an image view", CAP_ERROR_UNKNOWN_HANDLE, m_unknown_barrier_image},
+    {"buffer snapshot of an image", CAP_ERROR_UNKNOWN_HANDLE, NULL,
+     REC_SPAN64(CAP_BLOCK_FRAME, 0, P(cap_frame, snapshots), P(cap_snapshot, handle), 0x2001)},
+    /* The second image barrier's image. */
+    {"barrier of an image view", CAP_ERROR_UNKNOWN_HANDLE, NULL,
+     CMD_SPAN64(CAP_CMD_BARRIER, 0, P(cap_cmd_barrier, image_barriers),
+                sizeof(struct cap_image_barrier), 0x3003)},
     {"pipeline subpass out of range", CAP_ERROR_BAD_VALUE, NULL,
      REC32(CAP_BLOCK_PIPELINE, 0, P(cap_pipeline, subpass), 2)},
     {"module code blob missing", CAP_ERROR_MISSING_BLOB, NULL,

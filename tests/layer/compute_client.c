@@ -45,9 +45,7 @@ struct client {
     struct vku_image target, storage, scene;
     VkSampler sampler;
     struct vku_buffer means, args;
-    VkDescriptorSetLayout set_layout;
-    VkDescriptorPool pool;
-    VkDescriptorSet set;
+    struct vku_set set;
     VkPipelineLayout layout;
     VkRenderPass pass, scene_pass;
     VkFramebuffer framebuffer, scene_framebuffer;
@@ -94,8 +92,9 @@ create_pipelines(struct client *c)
 }
 
 static int
-create_objects(struct client *c)
+create_objects(void *ctx)
 {
+    struct client *c = ctx;
     struct vku_image_desc d = {
         .format = VK_FORMAT_R8G8B8A8_UNORM,
         .width = SIZE,
@@ -136,13 +135,7 @@ create_objects(struct client *c)
          VK_SHADER_STAGE_COMPUTE_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, NULL},
         {2, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, NULL},
     };
-    if (vku_create_set_layout(c->vk.device, 0, NULL, b, 3, &c->set_layout) != 0) {
-        return -1;
-    }
-    VkDescriptorPoolSize ps[3] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1},
-                                  {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
-                                  {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1}};
-    if (vku_create_set(c->vk.device, ps, 3, &c->set_layout, &c->pool, &c->set) != 0) {
+    if (vku_set_init(c->vk.device, b, 3, &c->set) != 0) {
         return -1;
     }
     VkDescriptorBufferInfo buf = {c->means.buffer, 0, VK_WHOLE_SIZE};
@@ -150,31 +143,26 @@ create_objects(struct client *c)
     VkDescriptorImageInfo tex = {c->sampler, c->scene.view,
                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
     VkWriteDescriptorSet wr[3] = {
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 0,
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set.set, .dstBinding = 0,
          .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
          .pBufferInfo = &buf},
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 1,
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set.set, .dstBinding = 1,
          .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
          .pImageInfo = &img},
-        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .dstBinding = 2,
+        {.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set.set, .dstBinding = 2,
          .descriptorCount = 1, .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
          .pImageInfo = &tex},
     };
     vkUpdateDescriptorSets(c->vk.device, 3, wr, 0, NULL);
-    if (vku_create_pipeline_layout(c->vk.device, &c->set_layout, VK_SHADER_STAGE_COMPUTE_BIT,
+    if (vku_create_pipeline_layout(c->vk.device, &c->set.layout, VK_SHADER_STAGE_COMPUTE_BIT,
                                    sizeof(struct push), &c->layout) != 0) {
         return -1;
     }
-
-    if (vku_create_color_pass(c->vk.device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_CLEAR,
-                              VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                              NULL, &c->pass) != 0 ||
-        vku_create_framebuffer(c->vk.device, c->pass, c->target.view, SIZE, SIZE,
+    if (vku_create_target_pass(c->vk.device, c->target.view, SIZE, SIZE,
+                               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, NULL, &c->pass,
                                &c->framebuffer) != 0 ||
-        vku_create_color_pass(c->vk.device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_CLEAR,
-                              VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                              NULL, &c->scene_pass) != 0 ||
-        vku_create_framebuffer(c->vk.device, c->scene_pass, c->scene.view, SIZE, SIZE,
+        vku_create_target_pass(c->vk.device, c->scene.view, SIZE, SIZE,
+                               VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, NULL, &c->scene_pass,
                                &c->scene_framebuffer) != 0) {
         return -1;
     }
@@ -208,7 +196,7 @@ record_frame(void *ctx, VkCommandBuffer cmd, uint32_t frame)
                       VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, 0,
                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->compute);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set, 0,
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, c->layout, 0, 1, &c->set.set, 0,
                             NULL);
     vkCmdPushConstants(cmd, c->layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
     vkCmdDispatch(cmd, 2, 2, 1);
@@ -225,47 +213,48 @@ record_frame(void *ctx, VkCommandBuffer cmd, uint32_t frame)
     vku_begin_render_pass(cmd, c->pass, c->framebuffer, SIZE, SIZE, &clear,
                           VK_SUBPASS_CONTENTS_INLINE);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->graphics);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set, 0,
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set.set, 0,
                             NULL);
     vkCmdDraw(cmd, 3, 1, 0, 0);
     vkCmdEndRenderPass(cmd);
     return 0;
 }
 
+static void
+destroy_objects(void *ctx)
+{
+    struct client *c = ctx;
+    vkDestroyPipeline(c->vk.device, c->graphics, NULL);
+    vkDestroyPipeline(c->vk.device, c->compute, NULL);
+    vkDestroyPipeline(c->vk.device, c->scene_pipeline, NULL);
+    vkDestroyFramebuffer(c->vk.device, c->framebuffer, NULL);
+    vkDestroyFramebuffer(c->vk.device, c->scene_framebuffer, NULL);
+    vkDestroyRenderPass(c->vk.device, c->pass, NULL);
+    vkDestroyRenderPass(c->vk.device, c->scene_pass, NULL);
+    vkDestroySampler(c->vk.device, c->sampler, NULL);
+    vkDestroyPipelineLayout(c->vk.device, c->layout, NULL);
+    vku_set_finish(c->vk.device, &c->set);
+    vku_buffer_finish(c->vk.device, &c->means);
+    vku_buffer_finish(c->vk.device, &c->args);
+    vku_image_finish(c->vk.device, &c->storage);
+    vku_image_finish(c->vk.device, &c->scene);
+    vku_image_finish(c->vk.device, &c->target);
+}
+
+static const struct vku_client_program program = {
+    .who = NAME,
+    .api = VK_API_VERSION_1_1,
+    .draws = 2,
+    .create = create_objects,
+    .record = record_frame,
+    .destroy = destroy_objects,
+};
+
 int
 main(int argc, char **argv)
 {
     struct client c;
-    uint32_t frames = 3;
-    int status = 1;
 
     memset(&c, 0, sizeof(c));
-    if (vku_parse_frames(argc, argv, NAME, &frames) != 0) {
-        return 2;
-    }
-    if (vku_client_init(&c.vk, NAME, VK_API_VERSION_1_1) == 0 && create_objects(&c) == 0 &&
-        vku_client_run(&c.vk, NAME, frames, 2, record_frame, &c) == 0) {
-        status = 0;
-    }
-    if (c.vk.device) {
-        vkDeviceWaitIdle(c.vk.device);
-        vkDestroyPipeline(c.vk.device, c.graphics, NULL);
-        vkDestroyPipeline(c.vk.device, c.compute, NULL);
-        vkDestroyPipeline(c.vk.device, c.scene_pipeline, NULL);
-        vkDestroyFramebuffer(c.vk.device, c.framebuffer, NULL);
-        vkDestroyFramebuffer(c.vk.device, c.scene_framebuffer, NULL);
-        vkDestroyRenderPass(c.vk.device, c.pass, NULL);
-        vkDestroyRenderPass(c.vk.device, c.scene_pass, NULL);
-        vkDestroySampler(c.vk.device, c.sampler, NULL);
-        vkDestroyPipelineLayout(c.vk.device, c.layout, NULL);
-        vkDestroyDescriptorPool(c.vk.device, c.pool, NULL);
-        vkDestroyDescriptorSetLayout(c.vk.device, c.set_layout, NULL);
-        vku_buffer_finish(c.vk.device, &c.means);
-        vku_buffer_finish(c.vk.device, &c.args);
-        vku_image_finish(c.vk.device, &c.storage);
-        vku_image_finish(c.vk.device, &c.scene);
-        vku_image_finish(c.vk.device, &c.target);
-    }
-    vku_client_finish(&c.vk);
-    return status;
+    return vku_client_main(&program, &c.vk, &c, argc, argv);
 }

@@ -260,10 +260,8 @@ static int
 create_target(struct client *c)
 {
     if (vku_color_target_init(c->device, &c->mem, c->width, c->height, &c->target) != 0 ||
-        vku_create_color_pass(c->device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_CLEAR,
-                              VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                              NULL, &c->pass) != 0 ||
-        vku_create_framebuffer(c->device, c->pass, c->target.view, c->width, c->height,
+        vku_create_target_pass(c->device, c->target.view, c->width, c->height,
+                               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, NULL, &c->pass,
                                &c->framebuffer) != 0) {
         return -1;
     }

@@ -756,19 +756,10 @@ bind_draw_state(struct client *c, VkCommandBuffer cb, VkPipeline pipeline, const
 static int
 record_secondary(struct client *c, uint32_t calls[CALL_COUNT])
 {
-    VkCommandBufferInheritanceInfo inh = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO,
-        .renderPass = c->render_pass,
-        .subpass = 1,
-        .framebuffer = c->framebuffer,
-    };
-    VkCommandBufferBeginInfo bi = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        .flags = VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT,
-        .pInheritanceInfo = &inh,
-    };
     static const float push[4] = {0.1f, 0.1f, 0.4f, 0.0f};
-    VK_TRY(vkBeginCommandBuffer(c->secondary, &bi));
+    if (vku_begin_secondary(c->secondary, c->render_pass, 1, c->framebuffer, 0) != 0) {
+        return -1;
+    }
     bind_draw_state(c, c->secondary, c->pipeline_sub1, push);
     vkCmdDrawIndexed(c->secondary, 3, 1, 6, 0, 0);
     calls[CALL_DRAW_INDEXED] += 1;

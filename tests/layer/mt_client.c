@@ -55,21 +55,12 @@ record_secondary(const struct worker *w, uint32_t s)
     const struct client *c = w->c;
     uint32_t bands = c->threads * c->secondaries, band = w->index * c->secondaries + s;
     uint32_t y0 = SIZE * band / bands, y1 = SIZE * (band + 1) / bands;
-    VkCommandBufferInheritanceInfo inherit = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_INHERITANCE_INFO,
-        .renderPass = c->pass,
-        .subpass = 0,
-        .framebuffer = c->framebuffer,
-    };
-    VkCommandBufferBeginInfo begin = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        .flags = VK_COMMAND_BUFFER_USAGE_RENDER_PASS_CONTINUE_BIT |
-                 VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-        .pInheritanceInfo = &inherit,
-    };
     VkCommandBuffer cmd = w->secondary[s];
 
-    VKU_TRY("mt_client", vkBeginCommandBuffer(cmd, &begin));
+    if (vku_begin_secondary(cmd, c->pass, 0, c->framebuffer,
+                            VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT) != 0) {
+        return -1;
+    }
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline);
     /* The whole target as viewport (the gradient is in framebuffer
      * coordinates), the band as scissor. */

@@ -176,10 +176,8 @@ create_pipeline(struct client *c)
         .srcAccessMask = VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT,
         .dstAccessMask = VK_ACCESS_TRANSFER_READ_BIT,
     };
-    if (vku_create_color_pass(c->vk.device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_CLEAR,
-                              VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, &dep,
-                              &c->render_pass) != 0 ||
-        vku_create_framebuffer(c->vk.device, c->render_pass, c->target.view, SIZE, SIZE,
+    if (vku_create_target_pass(c->vk.device, c->target.view, SIZE, SIZE,
+                               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, &dep, &c->render_pass,
                                &c->framebuffer) != 0) {
         return -1;
     }

@@ -36,9 +36,7 @@ struct client {
     struct vku_image target, texture;
     struct vku_buffer staging;
     VkSampler sampler;
-    VkDescriptorSetLayout set_layout;
-    VkDescriptorPool pool;
-    VkDescriptorSet set;
+    struct vku_set set;
     VkPipelineLayout layout;
     VkRenderPass pass;
     VkFramebuffer framebuffer;
@@ -83,8 +81,9 @@ create_pipeline(struct client *c)
 }
 
 static int
-create_objects(struct client *c)
+create_objects(void *ctx)
 {
+    struct client *c = ctx;
     struct vku_image_desc d = {
         .format = VK_FORMAT_R8G8B8A8_UNORM,
         .width = SIZE,
@@ -108,25 +107,20 @@ create_objects(struct client *c)
     }
     VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
                                       VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
-    VkDescriptorPoolSize ps = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1};
-    if (vku_create_set_layout(c->vk.device, 0, NULL, &b, 1, &c->set_layout) != 0 ||
-        vku_create_set(c->vk.device, &ps, 1, &c->set_layout, &c->pool, &c->set) != 0) {
+    if (vku_set_init(c->vk.device, &b, 1, &c->set) != 0) {
         return -1;
     }
     VkDescriptorImageInfo img = {c->sampler, c->texture.view,
                                  VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
     VkWriteDescriptorSet wr = {
-        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set, .descriptorCount = 1,
+        .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, .dstSet = c->set.set, .descriptorCount = 1,
         .descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, .pImageInfo = &img};
     vkUpdateDescriptorSets(c->vk.device, 1, &wr, 0, NULL);
-    if (vku_create_pipeline_layout(c->vk.device, &c->set_layout, 0, 0, &c->layout) != 0) {
+    if (vku_create_pipeline_layout(c->vk.device, &c->set.layout, 0, 0, &c->layout) != 0) {
         return -1;
     }
-
-    if (vku_create_color_pass(c->vk.device, VK_FORMAT_R8G8B8A8_UNORM, VK_ATTACHMENT_LOAD_OP_CLEAR,
-                              VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
-                              NULL, &c->pass) != 0 ||
-        vku_create_framebuffer(c->vk.device, c->pass, c->target.view, SIZE, SIZE,
+    if (vku_create_target_pass(c->vk.device, c->target.view, SIZE, SIZE,
+                               VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, NULL, &c->pass,
                                &c->framebuffer) != 0) {
         return -1;
     }
@@ -161,7 +155,7 @@ record_frame(const struct client *c, VkCommandBuffer cmd)
     vku_begin_render_pass(cmd, c->pass, c->framebuffer, SIZE, SIZE, &clear,
                           VK_SUBPASS_CONTENTS_INLINE);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline);
-    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set, 0,
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layout, 0, 1, &c->set.set, 0,
                             NULL);
     vkCmdDraw(cmd, 3, 1, 0, 0);
     vkCmdEndRenderPass(cmd);
@@ -176,35 +170,35 @@ frame(void *ctx, VkCommandBuffer cmd, uint32_t f)
     return record_frame(ctx, cmd);
 }
 
+static void
+destroy_objects(void *ctx)
+{
+    struct client *c = ctx;
+    vkDestroyPipeline(c->vk.device, c->pipeline, NULL);
+    vkDestroyFramebuffer(c->vk.device, c->framebuffer, NULL);
+    vkDestroyRenderPass(c->vk.device, c->pass, NULL);
+    vkDestroyPipelineLayout(c->vk.device, c->layout, NULL);
+    vku_set_finish(c->vk.device, &c->set);
+    vkDestroySampler(c->vk.device, c->sampler, NULL);
+    vku_buffer_finish(c->vk.device, &c->staging);
+    vku_image_finish(c->vk.device, &c->texture);
+    vku_image_finish(c->vk.device, &c->target);
+}
+
+static const struct vku_client_program program = {
+    .who = "upload_client",
+    .api = VK_API_VERSION_1_1,
+    .draws = 1,
+    .create = create_objects,
+    .record = frame,
+    .destroy = destroy_objects,
+};
+
 int
 main(int argc, char **argv)
 {
     struct client c;
-    uint32_t frames = 3;
-    int status = 1;
 
     memset(&c, 0, sizeof(c));
-    if (vku_parse_frames(argc, argv, "upload_client", &frames) != 0) {
-        return 2;
-    }
-    if (vku_client_init(&c.vk, "upload_client", VK_API_VERSION_1_1) == 0 &&
-        create_objects(&c) == 0 &&
-        vku_client_run(&c.vk, "upload_client", frames, 1, frame, &c) == 0) {
-        status = 0;
-    }
-    if (c.vk.device) {
-        vkDeviceWaitIdle(c.vk.device);
-        vkDestroyPipeline(c.vk.device, c.pipeline, NULL);
-        vkDestroyFramebuffer(c.vk.device, c.framebuffer, NULL);
-        vkDestroyRenderPass(c.vk.device, c.pass, NULL);
-        vkDestroyPipelineLayout(c.vk.device, c.layout, NULL);
-        vkDestroyDescriptorPool(c.vk.device, c.pool, NULL);
-        vkDestroyDescriptorSetLayout(c.vk.device, c.set_layout, NULL);
-        vkDestroySampler(c.vk.device, c.sampler, NULL);
-        vku_buffer_finish(c.vk.device, &c.staging);
-        vku_image_finish(c.vk.device, &c.texture);
-        vku_image_finish(c.vk.device, &c.target);
-    }
-    vku_client_finish(&c.vk);
-    return status;
+    return vku_client_main(&program, &c.vk, &c, argc, argv);
 }

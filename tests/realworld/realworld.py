@@ -89,6 +89,19 @@ def glmark2_case(benchmark):
                 delimiter="submits:1", expect="replay")
 
 
+def osg_case(example, delimiter="draws:1", **extra):
+    """OpenSceneGraph's `example` on zink, frame 30 replayed."""
+    return dict(cmd=[example], env=ZINK, frames="30", delimiter=delimiter, expect="replay",
+                **extra)
+
+
+def game_case(program, frames="60", **extra):
+    """The OpenGL game /usr/games/`program` on zink, its frames delimited by
+    the submits that draw, frame `frames` replayed."""
+    return dict(cmd=["/usr/games/" + program], env=GAME, frames=frames, delimiter="draws:1",
+                expect="replay", **extra)
+
+
 # A WebGL page for Chromium: a triangle of per-vertex colours turning every
 # frame, drawn into a 256x256 canvas without antialiasing (ANGLE would
 # render a multisampled image, whose contents the layer does not snapshot).
@@ -153,54 +166,39 @@ CASES = {
     # (Mesa 22.3's zink passes freed memory to vkCmdSetVertexInputEXT; the
     # sanitizer leg lets it through by name, see capture() and
     # layer/lyr_commands.c, so the OpenSceneGraph cases run there too.)
-    "zink-osgtessellationshaders": dict(cmd=["osgtessellationshaders"], env=ZINK,
-                                        frames="30", delimiter="submits:1",
-                                        expect="replay", tessellated=True),
+    "zink-osgtessellationshaders": osg_case("osgtessellationshaders", delimiter="submits:1",
+                                            tessellated=True),
     # OpenSceneGraph's examples that need no data files: a geometry shader,
     # a procedural terrain, multiple render targets, a compute shader
     # writing a texture, shader storage buffers.
-    "zink-osggeometryshaders": dict(cmd=["osggeometryshaders"], env=ZINK, frames="30",
-                                    delimiter="draws:1", expect="replay"),
-    "zink-osghangglide": dict(cmd=["osghangglide"], env=ZINK, frames="30",
-                              delimiter="draws:1", expect="replay"),
-    "zink-osgmultiplerendertargets": dict(cmd=["osgmultiplerendertargets"], env=ZINK,
-                                          frames="30", delimiter="draws:1", expect="replay"),
-    "zink-osgcomputeshaders": dict(cmd=["osgcomputeshaders"], env=ZINK, frames="30",
-                                   delimiter="draws:1", expect="replay"),
-    "zink-osgSSBO": dict(cmd=["osgSSBO"], env=ZINK, frames="30", delimiter="draws:1",
-                         expect="replay"),
+    "zink-osggeometryshaders": osg_case("osggeometryshaders"),
+    "zink-osghangglide": osg_case("osghangglide"),
+    "zink-osgmultiplerendertargets": osg_case("osgmultiplerendertargets"),
+    "zink-osgcomputeshaders": osg_case("osgcomputeshaders"),
+    "zink-osgSSBO": osg_case("osgSSBO"),
     # OpenGL games through zink, at their first screen: frames delimited by
     # the submits that draw (zink submits uploads on their own while a
     # game loads).
-    "zink-etr": dict(cmd=["/usr/games/etr"], env=GAME,
-                     frames="60", delimiter="draws:1", expect="replay"),
-    "zink-chromium-bsu": dict(cmd=["/usr/games/chromium-bsu"], env=GAME, frames="60",
-                              delimiter="draws:1", expect="replay",
-                              asan_skip=GETTEXT_HANG),
-    "zink-teeworlds": dict(cmd=["/usr/games/teeworlds"], env=GAME, frames="60",
-                           delimiter="draws:1", expect="replay"),
+    "zink-etr": game_case("etr"),
+    "zink-chromium-bsu": game_case("chromium-bsu", asan_skip=GETTEXT_HANG),
+    "zink-teeworlds": game_case("teeworlds"),
     # Anisotropic filtering on by default (maxAnisotropy 8, text glyphs
     # too): lavapipe's EWA filter (pipeline/texture/tex_sample.c).
-    "zink-neverball": dict(cmd=["/usr/games/neverball"], env=GAME, frames="60",
-                           delimiter="draws:1", expect="replay", asan_skip=GETTEXT_HANG),
+    "zink-neverball": game_case("neverball", asan_skip=GETTEXT_HANG),
     # billard-gl (GLUT): a lit, textured pool table in fixed-function GL
     # (zink's generated shaders for lighting and texture environments),
     # blended text over it; its intro logo fills the first few hundred
     # frames, so the table's frame is a later one.
-    "zink-billard-gl": dict(cmd=["/usr/games/billard-gl"], env=GAME, frames="400",
-                            delimiter="draws:1", expect="replay"),
+    "zink-billard-gl": game_case("billard-gl", frames="400"),
     # SuperTux (SDL 2, OpenGL 3.3 core renderer): 2D sprites batched in
     # vertex buffers, a title screen with its tile map.
-    "zink-supertux": dict(cmd=["/usr/games/supertux2"], env=GAME, frames="60",
-                          delimiter="draws:1", expect="replay"),
+    "zink-supertux": game_case("supertux2"),
     # Minetest's main menu (Irrlicht, GL 2): GUI images scaled onto the
     # screen with nearest filtering, text from font atlases.
-    "zink-minetest": dict(cmd=["/usr/games/minetest"], env=GAME, frames="60",
-                          delimiter="draws:1", expect="replay", asan_skip=GETTEXT_HANG),
+    "zink-minetest": game_case("minetest", asan_skip=GETTEXT_HANG),
     # Armagetron Advanced (SDL 1.2, legacy GL): the 3D grid arena behind
     # its menu, display lists, line and quad primitives.
-    "zink-armagetronad": dict(cmd=["/usr/games/armagetronad"], env=GAME, frames="60",
-                              delimiter="draws:1", expect="replay"),
+    "zink-armagetronad": game_case("armagetronad"),
     # Warzone 2100, a real-time strategy game with a Vulkan renderer of its
     # own (vulkan.hpp, dynamic dispatch, SDL 2): its main menu, a 3D scene
     # (the orbital station) behind text rendered from glyph atlases,

@@ -303,14 +303,12 @@ draw_fullscreen(struct cap_buf *cmds, uint64_t pipeline)
     struct cap_cmd_bind_pipeline bp = {{0, 0}, VK_PIPELINE_BIND_POINT_GRAPHICS, 0, pipeline};
     struct cap_cmd_draw d;
     struct cap_draw_params dp = {3, 1, 0, 0, 0, 0};
-    size_t r;
 
     cmd_simple(cmds, CAP_CMD_BIND_PIPELINE, &bp, sizeof(bp));
     memset(&d, 0, sizeof(d));
     d.kind = CAP_DRAW_DIRECT;
-    r = cmd_begin(cmds, CAP_CMD_DRAW, &d, sizeof(d));
-    cap_rec_array(cmds, r, offsetof(struct cap_cmd_draw, draws), &dp, 1, sizeof(dp));
-    cap_rec_end(cmds, r, 1);
+    cmd_array(cmds, CAP_CMD_DRAW, &d, sizeof(d), offsetof(struct cap_cmd_draw, draws), &dp, 1,
+              sizeof(dp));
 }
 
 /* The stage a refused pipeline names for its fragment shader: distinct per
@@ -486,9 +484,8 @@ write_trace(size_t *size)
     for (uint32_t i = 0; i + 1 < BUFFERS; i++) {
         struct cap_cmd_transfer c = {{0, 0}, H_BUFFER(i), H_BUFFER(i + 1), 0, 0, 0, 0, {0, 0}};
         struct cap_buffer_copy k = {i % 8, 0, BUFFER_SIZE - 8};
-        r = cmd_begin(&cmds, CAP_CMD_COPY_BUFFER, &c, sizeof(c));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_transfer, regions), &k, 1, sizeof(k));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_COPY_BUFFER, &c, sizeof(c),
+                  offsetof(struct cap_cmd_transfer, regions), &k, 1, sizeof(k));
     }
     render_pass_begin(&cmds, 0, MANY_SIZE, MANY_SIZE);
     for (uint32_t i = 0; i < PIPELINES; i++) {
@@ -507,10 +504,8 @@ write_trace(size_t *size)
         struct cap_cmd_head end = {0, 0};
         uint64_t set = H_DSET(t);
         render_pass_begin(&cmds, 1 + t, 2 * textured[t].view_width, textured[t].view_height);
-        r = cmd_begin(&cmds, CAP_CMD_BIND_DESCRIPTOR_SETS, &ds, sizeof(ds));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_bind_descriptor_sets, sets), &set, 1,
-                      sizeof(set));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_BIND_DESCRIPTOR_SETS, &ds, sizeof(ds),
+                  offsetof(struct cap_cmd_bind_descriptor_sets, sets), &set, 1, sizeof(set));
         draw_fullscreen(&cmds, H_PIPE(PIPELINES + t));
         cmd_simple(&cmds, CAP_CMD_END_RENDER_PASS, &end, sizeof(end));
     }
@@ -530,17 +525,13 @@ write_trace(size_t *size)
                                     {UINT32_MAX, UINT32_MAX, 1}, 0};
         struct cap_image_blit blit = {{1, 0, 0, 1}, {{INT32_MIN, INT32_MIN, 0}, {INT32_MAX, 4, 1}},
                                       {1, 0, 0, 1}, {{0, 0, 0}, {INT32_MAX, INT32_MAX, 1}}};
-        r = cmd_begin(&cmds, CAP_CMD_COPY_BUFFER_TO_IMAGE, &c, sizeof(c));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_transfer, regions), &up, 1, sizeof(up));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_COPY_BUFFER_TO_IMAGE, &c, sizeof(c),
+                  offsetof(struct cap_cmd_transfer, regions), &up, 1, sizeof(up));
         c.src = H_TEX(3);
-        r = cmd_begin(&cmds, CAP_CMD_COPY_IMAGE, &c, sizeof(c));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_transfer, regions), &ic, 1, sizeof(ic));
-        cap_rec_end(&cmds, r, 1);
-        r = cmd_begin(&cmds, CAP_CMD_BLIT_IMAGE, &c, sizeof(c));
-        cap_rec_array(&cmds, r, offsetof(struct cap_cmd_transfer, regions), &blit, 1,
-                      sizeof(blit));
-        cap_rec_end(&cmds, r, 1);
+        cmd_array(&cmds, CAP_CMD_COPY_IMAGE, &c, sizeof(c),
+                  offsetof(struct cap_cmd_transfer, regions), &ic, 1, sizeof(ic));
+        cmd_array(&cmds, CAP_CMD_BLIT_IMAGE, &c, sizeof(c),
+                  offsetof(struct cap_cmd_transfer, regions), &blit, 1, sizeof(blit));
     }
     for (uint32_t i = 0; i < BUFFERS; i++) {
         snaps[i] = (struct cap_snapshot){H_BUFFER(i), CAP_SNAPSHOT_BUFFER, 0, buffer_blobs[i]};

@@ -140,15 +140,12 @@ write_trace(size_t *size)
     struct cap_cmd_bind_descriptor_sets bs = {{0, 0}, VK_PIPELINE_BIND_POINT_COMPUTE, 0, H_PL,
                                               {0, 0}, {0, 0}};
     uint64_t sets[1] = {H_SET};
-    r = cmd_begin(&cmds, CAP_CMD_BIND_DESCRIPTOR_SETS, &bs, sizeof(bs));
-    cap_rec_array(&cmds, r, offsetof(struct cap_cmd_bind_descriptor_sets, sets), sets, 1,
-                  sizeof(sets[0]));
-    cap_rec_end(&cmds, r, 1);
+    cmd_array(&cmds, CAP_CMD_BIND_DESCRIPTOR_SETS, &bs, sizeof(bs),
+              offsetof(struct cap_cmd_bind_descriptor_sets, sets), sets, 1, sizeof(sets[0]));
     struct cap_cmd_push_constants pc = {{0, 0}, H_PL, VK_SHADER_STAGE_COMPUTE_BIT, 0, {0, 0}};
     uint32_t scale = 3;
-    r = cmd_begin(&cmds, CAP_CMD_PUSH_CONSTANTS, &pc, sizeof(pc));
-    cap_rec_array(&cmds, r, offsetof(struct cap_cmd_push_constants, data), &scale, 4, 1);
-    cap_rec_end(&cmds, r, 1);
+    cmd_array(&cmds, CAP_CMD_PUSH_CONSTANTS, &pc, sizeof(pc),
+              offsetof(struct cap_cmd_push_constants, data), &scale, 4, 1);
     dispatch(&cmds, CAP_DISPATCH_DIRECT, 0, 0, 2, 2, 1);
     dispatch(&cmds, CAP_DISPATCH_BASE, 0, 5, 1, 1, 1);
     dispatch(&cmds, CAP_DISPATCH_INDIRECT, CAP_DISPATCH_ARGS_UNRESOLVED, 0, 0, 0, 0);

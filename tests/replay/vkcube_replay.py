@@ -15,10 +15,9 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import FAIL, capture_vkcube, check, parse_args, unavailable  # noqa: E402
+from common import FAIL, capture_vkcube, check, parse_args, with_vkcube_trace  # noqa: E402
 
 PSNR_MIN = 40.0
 
@@ -99,42 +98,39 @@ def numbers(report):
     return [(f["index"], f["reference"], f["units"], f["raster"]) for f in report["frames"]]
 
 
-def main():
-    args = parse_args()
-    status = unavailable(("vkcube", "Xvfb"))
-    if status:
-        return status
-    with tempfile.TemporaryDirectory(prefix="overshade-replay-") as tmp:
-        trace = capture(tmp, args.manifest)
-        if not trace:
-            return 1
-        one = os.path.join(tmp, "one")
-        report = replay(args.overshade, trace, one)
-        if report:
-            check_report(report, one)
-        many = os.path.join(tmp, "many")
-        report3 = replay(args.overshade, trace, many, "--threads", "3")
-        if report and report3:
-            check(numbers(report) == numbers(report3), "--threads 3 changes the numbers")
-            for f in report["frames"]:
-                name = "frame-%s-baseline-present.png" % f["index"]
-                a, b = os.path.join(one, name), os.path.join(many, name)
-                check(os.path.exists(b), "--threads 3: missing " + name)
-                if os.path.exists(a) and os.path.exists(b):
-                    with open(a, "rb") as fa, open(b, "rb") as fb:
-                        check(fa.read() == fb.read(), "--threads 3 changes " + name)
-        msaa = os.path.join(tmp, "msaa")
-        report4 = replay(args.overshade, trace, msaa, "--msaa", "4")
-        if report4:
-            check([f.get("index") for f in report4["frames"]] == [3, 4],
-                  "--msaa 4: frames %r" % [f.get("index") for f in report4["frames"]])
-            for f in report4["frames"]:
-                check(f.get("samples") == 4, "--msaa 4: samples %r" % f.get("samples"))
-                ref = f.get("reference") or {}
-                # Antialiased edges differ from the driver's aliased ones,
-                # the faces do not.
-                check((ref.get("psnr") or 0) >= 30, "--msaa 4: PSNR %r" % ref.get("psnr"))
+def check_replays(args, tmp, trace):
+    """The replays of one vkcube trace, checked."""
+    one = os.path.join(tmp, "one")
+    report = replay(args.overshade, trace, one)
+    if report:
+        check_report(report, one)
+    many = os.path.join(tmp, "many")
+    report3 = replay(args.overshade, trace, many, "--threads", "3")
+    if report and report3:
+        check(numbers(report) == numbers(report3), "--threads 3 changes the numbers")
+        for f in report["frames"]:
+            name = "frame-%s-baseline-present.png" % f["index"]
+            a, b = os.path.join(one, name), os.path.join(many, name)
+            check(os.path.exists(b), "--threads 3: missing " + name)
+            if os.path.exists(a) and os.path.exists(b):
+                with open(a, "rb") as fa, open(b, "rb") as fb:
+                    check(fa.read() == fb.read(), "--threads 3 changes " + name)
+    msaa = os.path.join(tmp, "msaa")
+    report4 = replay(args.overshade, trace, msaa, "--msaa", "4")
+    if report4:
+        check([f.get("index") for f in report4["frames"]] == [3, 4],
+              "--msaa 4: frames %r" % [f.get("index") for f in report4["frames"]])
+        for f in report4["frames"]:
+            check(f.get("samples") == 4, "--msaa 4: samples %r" % f.get("samples"))
+            ref = f.get("reference") or {}
+            # Antialiased edges differ from the driver's aliased ones,
+            # the faces do not.
+            check((ref.get("psnr") or 0) >= 30, "--msaa 4: PSNR %r" % ref.get("psnr"))
     return 1 if FAIL else 0
+
+
+def main():
+    return with_vkcube_trace(parse_args(), "overshade-replay-", capture, check_replays)
 
 
 if __name__ == "__main__":

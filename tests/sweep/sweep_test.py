@@ -43,7 +43,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import FAIL, capture_vkcube, check, unavailable  # noqa: E402
+from common import FAIL, capture_vkcube, check, with_vkcube_trace  # noqa: E402
 
 SVG = "{http://www.w3.org/2000/svg}"
 GNUPLOT = shutil.which("gnuplot") is not None
@@ -122,6 +122,7 @@ def fig_files(name):
 def capture(tmp, manifest):
     rc, traces = capture_vkcube(tmp, manifest, os.path.join(tmp, "capture"))
     if rc != 0 or len(traces) != 1:
+        print("setup error: vkcube did not leave one trace")
         return None
     # A short relative name: the sweep keeps trace names as given.
     shutil.move(traces[0], os.path.join(tmp, "vkcube.ovs"))
@@ -132,153 +133,150 @@ def timing(name):
     return name.endswith("_ms")
 
 
-def case_vkcube(args):
-    status = unavailable(("vkcube", "Xvfb"))
-    if status:
-        return status
-    with tempfile.TemporaryDirectory(prefix="overshade-sweep-") as tmp:
-        trace = capture(tmp, args.manifest)
-        if not trace:
-            print("setup error: vkcube did not leave one trace")
-            return 99
-        sweep = [args.overshade, "sweep", "--frames", "3-4", "--axis", "msaa=1,4",
-                 trace + "@0.5", trace + "@2"]
-        rc, out, err = run(sweep + ["--out", "two", "--jobs", "2"], cwd=tmp)
-        check(rc == 0, "sweep exited with %d" % rc)
-        two = os.path.join(tmp, "two")
-        rows = read_csv(os.path.join(two, "sweep.csv"))
-        with open(os.path.join(two, "sweep.csv")) as f:
-            header = f.readline().strip().split(",")
-        check(header[:5] == ["job", "msaa", "trace", "trace_x", "frame"],
-              "sweep.csv header starts %r" % header[:5])
-        check(not any(timing(h) for h in header), "sweep.csv keeps timings: %r" % header)
-        # Jobs in order, the first axis slowest; frames 3 and 4; baseline only.
-        expect = [(str(j), m, trace, x, f, "baseline")
-                  for j, (m, x) in enumerate([("1", "0.5"), ("1", "2"), ("4", "0.5"),
-                                              ("4", "2")], 1)
-                  for f in ("3", "4")]
-        got = [(r["job"], r["msaa"], r["trace"], r["trace_x"], r["frame"], r["unit"])
-               for r in rows]
-        check(got == expect, "sweep.csv rows %r, expected %r" % (got, expect))
-        jobs = read_csv(os.path.join(two, "jobs.csv"))
-        check([j["status"] for j in jobs] == ["ok"] * 4, "jobs.csv: %r" % jobs)
+def vkcube_sweeps(args, tmp, trace):
+    """The sweeps of one vkcube trace, checked."""
+    sweep = [args.overshade, "sweep", "--frames", "3-4", "--axis", "msaa=1,4",
+             trace + "@0.5", trace + "@2"]
+    rc, out, err = run(sweep + ["--out", "two", "--jobs", "2"], cwd=tmp)
+    check(rc == 0, "sweep exited with %d" % rc)
+    two = os.path.join(tmp, "two")
+    rows = read_csv(os.path.join(two, "sweep.csv"))
+    with open(os.path.join(two, "sweep.csv")) as f:
+        header = f.readline().strip().split(",")
+    check(header[:5] == ["job", "msaa", "trace", "trace_x", "frame"],
+          "sweep.csv header starts %r" % header[:5])
+    check(not any(timing(h) for h in header), "sweep.csv keeps timings: %r" % header)
+    # Jobs in order, the first axis slowest; frames 3 and 4; baseline only.
+    expect = [(str(j), m, trace, x, f, "baseline")
+              for j, (m, x) in enumerate([("1", "0.5"), ("1", "2"), ("4", "0.5"),
+                                          ("4", "2")], 1)
+              for f in ("3", "4")]
+    got = [(r["job"], r["msaa"], r["trace"], r["trace_x"], r["frame"], r["unit"])
+           for r in rows]
+    check(got == expect, "sweep.csv rows %r, expected %r" % (got, expect))
+    jobs = read_csv(os.path.join(two, "jobs.csv"))
+    check([j["status"] for j in jobs] == ["ok"] * 4, "jobs.csv: %r" % jobs)
 
-        # Each job's numbers are those of a direct replay with its options.
-        for msaa, job in (("1", "1"), ("4", "3")):
-            direct = os.path.join(tmp, "direct-%s" % msaa)
-            rc, _, _ = run([args.overshade, "replay", trace, "--out", direct, "--frames", "3-4",
-                            "--modes", "baseline", "--msaa", msaa], cwd=tmp)
-            check(rc == 0, "direct replay --msaa %s exited with %d" % (msaa, rc))
-            ref = read_csv(os.path.join(direct, "report.csv"))
-            mine = [r for r in rows if r["job"] == job]
-            check(len(ref) == len(mine) == 2, "msaa %s: %d direct rows, %d sweep rows"
-                  % (msaa, len(ref), len(mine)))
-            for a, b in zip(ref, mine):
-                for k, v in a.items():
-                    if not timing(k):
-                        check(b.get(k) == v, "msaa %s frame %s: %s is %r in the sweep, %r in "
-                              "the replay" % (msaa, a["frame"], k, b.get(k), v))
-            check(all(float(r["samples"]) == float(msaa) for r in mine),
-                  "msaa %s: samples column" % msaa)
-
-        # Figures: spc-area and spc-msaa drawn, the units' figures skipped.
-        for name, lines in (("spc-area", [("baseline, msaa=1", 2), ("baseline, msaa=4", 2)]),
-                            ("spc-msaa", [("baseline, trace=vkcube.ovs@0.5", 2),
-                                          ("baseline, trace=vkcube.ovs@2", 2)])):
-            path = os.path.join(two, name)
-            check(all(os.path.exists(os.path.join(two, n)) for n in fig_files(name)),
-                  "no %r" % fig_files(name))
-            if os.path.exists(path + ".dat"):
-                check(fig_series(path) == lines, "%s: lines %r" % (name, fig_series(path)))
-        check(fig_xticks(os.path.join(two, "spc-area")) == ["0.5", "2"],
-              "spc-area ticks %r" % fig_xticks(os.path.join(two, "spc-area")))
-        for name in ("qfm-reduction", "pmu-savings"):
-            check(not os.path.exists(os.path.join(two, name + ".dat")),
-                  name + " drawn without its unit")
-            check(name + ".svg skipped" in out, "no note that %s is skipped" % name)
-
-        # --jobs 1 writes the same bytes.
-        rc, _, _ = run(sweep + ["--out", "one", "--jobs", "1"], cwd=tmp)
-        check(rc == 0, "sweep --jobs 1 exited with %d" % rc)
-        for name in ["sweep.csv", "jobs.csv"] + fig_files("spc-area") + fig_files("spc-msaa"):
-            a, b = os.path.join(two, name), os.path.join(tmp, "one", name)
-            check(os.path.exists(b) and read_bytes(a) == read_bytes(b),
-                  "%s differs between --jobs 2 and --jobs 1" % name)
-
-        # --plot-only draws the same figures again.
-        figs = fig_files("spc-area") + fig_files("spc-msaa")
-        for name in figs:
-            os.rename(os.path.join(two, name), os.path.join(tmp, name))
-        rc, _, _ = run([args.overshade, "sweep", "--plot-only", "two"], cwd=tmp)
-        check(rc == 0, "--plot-only exited with %d" % rc)
-        for name in figs:
-            b = os.path.join(two, name)
-            check(os.path.exists(b) and read_bytes(os.path.join(tmp, name)) == read_bytes(b),
-                  "--plot-only: %s differs" % name)
-
-        # The units' options: QFM and PMU buffer sizes.  Every job runs
-        # baseline, qfm and pmu; the units' own columns come along; each
-        # job equals a direct replay; their figures are drawn.
-        rc, out, err = run([args.overshade, "sweep", "--out", "units", "--jobs", "2",
-                            "--frames", "3", "--axis", "qfm-entries=1,unbounded",
-                            "--axis", "pmu-entries=64,512", trace], cwd=tmp)
-        units = os.path.join(tmp, "units")
-        check(rc == 0, "units sweep exited with %d" % rc)
-        check("modes baseline,qfm,pmu" in out, "units sweep: default modes: %r" % out)
-        rows = read_csv(os.path.join(units, "sweep.csv"))
-        got = [(r["job"], r["qfm-entries"], r["pmu-entries"], r["unit"]) for r in rows]
-        expect = [(str(j), q, p, u)
-                  for j, (q, p) in enumerate([("1", "64"), ("1", "512"), ("unbounded", "64"),
-                                              ("unbounded", "512")], 1)
-                  for u in ("baseline", "qfm", "pmu")]
-        check(got == expect, "units sweep rows %r, expected %r" % (got, expect))
-        check(rows and "qfm_merges" in rows[0] and "pmu_saved_quads" in rows[0],
-              "units sweep: the units' columns are missing")
-        direct = os.path.join(tmp, "direct-units")
-        rc, _, _ = run([args.overshade, "replay", trace, "--out", direct, "--frames", "3",
-                        "--modes", "baseline,qfm,pmu", "--qfm-entries", "unbounded",
-                        "--pmu-entries", "64"], cwd=tmp)
-        check(rc == 0, "direct replay with unit options exited with %d" % rc)
+    # Each job's numbers are those of a direct replay with its options.
+    for msaa, job in (("1", "1"), ("4", "3")):
+        direct = os.path.join(tmp, "direct-%s" % msaa)
+        rc, _, _ = run([args.overshade, "replay", trace, "--out", direct, "--frames", "3-4",
+                        "--modes", "baseline", "--msaa", msaa], cwd=tmp)
+        check(rc == 0, "direct replay --msaa %s exited with %d" % (msaa, rc))
         ref = read_csv(os.path.join(direct, "report.csv"))
-        mine = [r for r in rows if r["job"] == "3"]
-        check(len(ref) == len(mine) == 3, "units: %d direct rows, %d sweep rows"
-              % (len(ref), len(mine)))
+        mine = [r for r in rows if r["job"] == job]
+        check(len(ref) == len(mine) == 2, "msaa %s: %d direct rows, %d sweep rows"
+              % (msaa, len(ref), len(mine)))
         for a, b in zip(ref, mine):
             for k, v in a.items():
                 if not timing(k):
-                    check(b.get(k) == v, "units %s: %s is %r in the sweep, %r in the replay"
-                          % (a["unit"], k, b.get(k), v))
-        for name, n in (("qfm-reduction", 2), ("pmu-savings", 2)):
-            path = os.path.join(units, name)
-            ok = os.path.exists(path + ".dat")
-            check(ok and fig_series(path) == [("trace=vkcube.ovs", n)],
-                  "%s: lines %r" % (name, ok and fig_series(path)))
-        check(fig_xticks(os.path.join(units, "qfm-reduction")) == ["1", "unbounded"],
-              "qfm-reduction ticks")
+                    check(b.get(k) == v, "msaa %s frame %s: %s is %r in the sweep, %r in "
+                          "the replay" % (msaa, a["frame"], k, b.get(k), v))
+        check(all(float(r["samples"]) == float(msaa) for r in mine),
+              "msaa %s: samples column" % msaa)
 
-        # Failing jobs are named, the others complete.
-        with open(os.path.join(tmp, "garbage.ovs"), "wb") as f:
-            f.write(b"this is not a trace\n" * 8)
-        rc, out, err = run([args.overshade, "sweep", "--out", "bad", "--jobs", "2",
-                            "--frames", "3", "--axis",
-                            "trace=missing.ovs,%s,garbage.ovs" % trace, "--set", "msaa=4"],
-                           cwd=tmp)
-        check(rc == 1, "sweep with failing jobs exited with %d, expected 1" % rc)
-        check("job 1 (trace=missing.ovs, msaa=4) failed" in err and "missing.ovs" in err,
-              "the missing trace's job is not named: %r" % err)
-        check("job 3 (trace=garbage.ovs, msaa=4) failed" in err, "the bad trace's job is not named")
-        check("job 2" not in err, "the good job is reported as failed")
-        bad = os.path.join(tmp, "bad")
-        jobs = read_csv(os.path.join(bad, "jobs.csv"))
-        check([j["status"] for j in jobs] == ["failed", "ok", "failed"], "jobs.csv: %r" % jobs)
-        check(all(j["error"].startswith("exit status 1: overshade") for j in jobs
-                  if j["status"] == "failed"), "jobs.csv errors: %r" % jobs)
-        rows = read_csv(os.path.join(bad, "sweep.csv"))
-        check([(r["job"], r["trace"], r["msaa"], r["frame"], r["samples"]) for r in rows]
-              == [("2", trace, "4", "3", "4")], "sweep.csv of the failing sweep: %r" % rows)
-        check("spc-area.svg skipped: no trace was given an x" in out,
-              "no note that spc-area.svg is skipped: %r" % out)
+    # Figures: spc-area and spc-msaa drawn, the units' figures skipped.
+    for name, lines in (("spc-area", [("baseline, msaa=1", 2), ("baseline, msaa=4", 2)]),
+                        ("spc-msaa", [("baseline, trace=vkcube.ovs@0.5", 2),
+                                      ("baseline, trace=vkcube.ovs@2", 2)])):
+        path = os.path.join(two, name)
+        check(all(os.path.exists(os.path.join(two, n)) for n in fig_files(name)),
+              "no %r" % fig_files(name))
+        if os.path.exists(path + ".dat"):
+            check(fig_series(path) == lines, "%s: lines %r" % (name, fig_series(path)))
+    check(fig_xticks(os.path.join(two, "spc-area")) == ["0.5", "2"],
+          "spc-area ticks %r" % fig_xticks(os.path.join(two, "spc-area")))
+    for name in ("qfm-reduction", "pmu-savings"):
+        check(not os.path.exists(os.path.join(two, name + ".dat")),
+              name + " drawn without its unit")
+        check(name + ".svg skipped" in out, "no note that %s is skipped" % name)
+
+    # --jobs 1 writes the same bytes.
+    rc, _, _ = run(sweep + ["--out", "one", "--jobs", "1"], cwd=tmp)
+    check(rc == 0, "sweep --jobs 1 exited with %d" % rc)
+    for name in ["sweep.csv", "jobs.csv"] + fig_files("spc-area") + fig_files("spc-msaa"):
+        a, b = os.path.join(two, name), os.path.join(tmp, "one", name)
+        check(os.path.exists(b) and read_bytes(a) == read_bytes(b),
+              "%s differs between --jobs 2 and --jobs 1" % name)
+
+    # --plot-only draws the same figures again.
+    figs = fig_files("spc-area") + fig_files("spc-msaa")
+    for name in figs:
+        os.rename(os.path.join(two, name), os.path.join(tmp, name))
+    rc, _, _ = run([args.overshade, "sweep", "--plot-only", "two"], cwd=tmp)
+    check(rc == 0, "--plot-only exited with %d" % rc)
+    for name in figs:
+        b = os.path.join(two, name)
+        check(os.path.exists(b) and read_bytes(os.path.join(tmp, name)) == read_bytes(b),
+              "--plot-only: %s differs" % name)
+
+    # The units' options: QFM and PMU buffer sizes.  Every job runs
+    # baseline, qfm and pmu; the units' own columns come along; each
+    # job equals a direct replay; their figures are drawn.
+    rc, out, err = run([args.overshade, "sweep", "--out", "units", "--jobs", "2",
+                        "--frames", "3", "--axis", "qfm-entries=1,unbounded",
+                        "--axis", "pmu-entries=64,512", trace], cwd=tmp)
+    units = os.path.join(tmp, "units")
+    check(rc == 0, "units sweep exited with %d" % rc)
+    check("modes baseline,qfm,pmu" in out, "units sweep: default modes: %r" % out)
+    rows = read_csv(os.path.join(units, "sweep.csv"))
+    got = [(r["job"], r["qfm-entries"], r["pmu-entries"], r["unit"]) for r in rows]
+    expect = [(str(j), q, p, u)
+              for j, (q, p) in enumerate([("1", "64"), ("1", "512"), ("unbounded", "64"),
+                                          ("unbounded", "512")], 1)
+              for u in ("baseline", "qfm", "pmu")]
+    check(got == expect, "units sweep rows %r, expected %r" % (got, expect))
+    check(rows and "qfm_merges" in rows[0] and "pmu_saved_quads" in rows[0],
+          "units sweep: the units' columns are missing")
+    direct = os.path.join(tmp, "direct-units")
+    rc, _, _ = run([args.overshade, "replay", trace, "--out", direct, "--frames", "3",
+                    "--modes", "baseline,qfm,pmu", "--qfm-entries", "unbounded",
+                    "--pmu-entries", "64"], cwd=tmp)
+    check(rc == 0, "direct replay with unit options exited with %d" % rc)
+    ref = read_csv(os.path.join(direct, "report.csv"))
+    mine = [r for r in rows if r["job"] == "3"]
+    check(len(ref) == len(mine) == 3, "units: %d direct rows, %d sweep rows"
+          % (len(ref), len(mine)))
+    for a, b in zip(ref, mine):
+        for k, v in a.items():
+            if not timing(k):
+                check(b.get(k) == v, "units %s: %s is %r in the sweep, %r in the replay"
+                      % (a["unit"], k, b.get(k), v))
+    for name, n in (("qfm-reduction", 2), ("pmu-savings", 2)):
+        path = os.path.join(units, name)
+        ok = os.path.exists(path + ".dat")
+        check(ok and fig_series(path) == [("trace=vkcube.ovs", n)],
+              "%s: lines %r" % (name, ok and fig_series(path)))
+    check(fig_xticks(os.path.join(units, "qfm-reduction")) == ["1", "unbounded"],
+          "qfm-reduction ticks")
+
+    # Failing jobs are named, the others complete.
+    with open(os.path.join(tmp, "garbage.ovs"), "wb") as f:
+        f.write(b"this is not a trace\n" * 8)
+    rc, out, err = run([args.overshade, "sweep", "--out", "bad", "--jobs", "2",
+                        "--frames", "3", "--axis",
+                        "trace=missing.ovs,%s,garbage.ovs" % trace, "--set", "msaa=4"],
+                       cwd=tmp)
+    check(rc == 1, "sweep with failing jobs exited with %d, expected 1" % rc)
+    check("job 1 (trace=missing.ovs, msaa=4) failed" in err and "missing.ovs" in err,
+          "the missing trace's job is not named: %r" % err)
+    check("job 3 (trace=garbage.ovs, msaa=4) failed" in err, "the bad trace's job is not named")
+    check("job 2" not in err, "the good job is reported as failed")
+    bad = os.path.join(tmp, "bad")
+    jobs = read_csv(os.path.join(bad, "jobs.csv"))
+    check([j["status"] for j in jobs] == ["failed", "ok", "failed"], "jobs.csv: %r" % jobs)
+    check(all(j["error"].startswith("exit status 1: overshade") for j in jobs
+              if j["status"] == "failed"), "jobs.csv errors: %r" % jobs)
+    rows = read_csv(os.path.join(bad, "sweep.csv"))
+    check([(r["job"], r["trace"], r["msaa"], r["frame"], r["samples"]) for r in rows]
+          == [("2", trace, "4", "3", "4")], "sweep.csv of the failing sweep: %r" % rows)
+    check("spc-area.svg skipped: no trace was given an x" in out,
+          "no note that spc-area.svg is skipped: %r" % out)
     return 1 if FAIL else 0
+
+
+def case_vkcube(args):
+    return with_vkcube_trace(args, "overshade-sweep-", capture, vkcube_sweeps, no_trace=99)
 
 
 # --- usage ------------------------------------------------------------------
@@ -338,6 +336,7 @@ USAGE_CASES = [
     (["--resubmit-failed", "o", "--axis", "msaa=1"], "--resubmit-failed takes only --partition"),
     (["--run-task", "o"], "runs as a task of a Slurm job array"),
 ]
+
 
 
 def case_usage(args):
