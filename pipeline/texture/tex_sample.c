@@ -554,26 +554,7 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
                 if (weight == 0.0f) {
                     continue;
                 }
-                if (bc) {
-                    int32_t wx = use_cols ? cols[x - u0]
-                                          : sim_tex_wrap(ewa_index(x, w, offset[0], mode_x,
-                                                                   base_pot),
-                                                         w, mode_x);
-                    if (wx < 0 || wy < 0) {
-                        memcpy(t, edge, sizeof(t));
-                    } else {
-                        /* fetch_block_texel's bounds: beyond the data, 0 */
-                        uint64_t off = block_row + (uint64_t)(wx / 4) * bc;
-                        lk->texels++;
-                        if (off > lv->size || lv->size - off < bc) {
-                            t[0] = t[1] = t[2] = t[3] = 0;
-                        } else {
-                            sim_tex_bc_decode_cached(lk->image->format,
-                                                     (const uint8_t *)lv->data + off,
-                                                     (uint32_t)wx, (uint32_t)wy, t);
-                        }
-                    }
-                } else if (!rgb) {
+                if (!rgb && !bc) {
                     int32_t p[3] = {
                         use_cols ? cols[x - u0]
                                  : ewa_index(x, w, offset[0], mode_x, base_pot),
@@ -586,6 +567,17 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
                                                          w, mode_x);
                     if (wx < 0 || wy < 0) {
                         memcpy(t, edge, sizeof(t));
+                    } else if (bc) {
+                        /* fetch_block_texel's bounds: beyond the data, 0 */
+                        uint64_t off = block_row + (uint64_t)(wx / 4) * bc;
+                        lk->texels++;
+                        if (off > lv->size || lv->size - off < bc) {
+                            t[0] = t[1] = t[2] = t[3] = 0;
+                        } else {
+                            sim_tex_bc_decode_cached(lk->image->format,
+                                                     (const uint8_t *)lv->data + off,
+                                                     (uint32_t)wx, (uint32_t)wy, t);
+                        }
                     } else {
                         /* sim_tex_fetch_texel's bounds and its 8-bit decode;
                          * channels R8 and R8G8 lack read as 0, alpha as 1 */
