@@ -26,11 +26,11 @@ FIGURES = ["papers-qfm-area.svg", "papers-qfm-reduction.svg", "papers-qfm-reyes.
            "papers-cps.svg", "papers-ste.svg", "papers-blur-ste.svg"]
 # Rows the smoke size must give (the plane at 0.5 and 10 px², 1x, 4x, 16x).
 ROWS = ["qfm-baseline-0.5", "qfm-baseline-10", "qfm-0.5", "qfm-reduction-0.5",
-        "qfm-reduction-10", "qfm-merges-32", "qfm-msaa", "qfm-reyes", "qfm-reyes-bound",
+        "qfm-reduction-window-all", "qfm-reduction-10", "qfm-merges-32", "qfm-msaa", "qfm-reyes", "qfm-reyes-bound",
         "qfm-reyes-early", "pmu-savings-512",
         "pmu-efficiency-512", "cps-2x2-instr", "cps-2x2-ssim", "cps-foveated-instr",
         "cps-foveated-ssim", "amfs-ratio-moderate", "amfs-ratio-fine", "amfs-flat",
-        "amfs-below", "diagsplit-area", "diagsplit-histogram", "diagsplit-over4", "ste-4x",
+        "amfs-flat-patch", "amfs-below", "diagsplit-area", "diagsplit-histogram", "diagsplit-over4", "ste-4x",
         "ste-16x",
         "blur-interleave-still", "blur-interval-still", "blur-crossover"]
 NOT_MEASURED = set()
