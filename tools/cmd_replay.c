@@ -13,8 +13,9 @@
  *                    [unit options]
  *
  * Unit options (../shared/spec/modes.md; docs/modes.md): --qfm-entries
- * N|unbounded, --qfm-window N|all, --qfm-empty on|off, --qfm-evict-merge
- * on|off, --qfm-centroid on|off, --qfm-overlap on|off, --qfm-cross-grid on|off,
+ * N|unbounded, --qfm-window N|all, --qfm-evict-window N|all, --qfm-empty
+ * on|off, --qfm-evict-merge on|off, --qfm-centroid on|off, --qfm-overlap
+ * on|off, --qfm-cross-grid on|off,
  * --pmu-entries N, --pmu-edges N,
  * --cps-rate WxH, --cps-foveated cx,cy,aspect,r_in,r_out,s_in,s_out,
  * --cps-lod-compensation on|off, --cps-rate-from primitive|LOC.COMP[:rate|:size],
@@ -136,6 +137,7 @@ cli_replay_usage(FILE *out)
             "Unit options (defaults in parentheses; docs/modes.md):\n"
             "  --qfm-entries N|unbounded   merge buffer entries per bin (32)\n"
             "  --qfm-window N|all          most recent matching entries tried (2)\n"
+            "  --qfm-evict-window N|all    the same for merge-on-evict (as --qfm-window)\n"
             "  --qfm-empty on|off|vertex   empty-coverage quad fragments: every 2x2\n"
             "                              region the triangle overlaps (on), none, or\n"
             "                              only regions holding a vertex\n"
@@ -321,6 +323,8 @@ parse_unit_option(const char *arg, const char *val, struct sim_replay_options *o
         ok = parse_count(val, "unbounded", 1u << 20, &o->qfm.entries);
     } else if (strcmp(arg, "--qfm-window") == 0) {
         ok = parse_count(val, "all", 1u << 20, &o->qfm.window);
+    } else if (strcmp(arg, "--qfm-evict-window") == 0) {
+        ok = parse_count(val, "all", 1u << 20, &o->qfm.evict_window);
     } else if (strcmp(arg, "--qfm-empty") == 0) {
         ok = parse_word(val, qfm_empty_names, &o->qfm.empty);
     } else if (strcmp(arg, "--qfm-empty-insert") == 0) {
@@ -838,6 +842,11 @@ json_options(struct json_object *options, const struct sim_replay_options *opt)
         bad |= rep_json_set_string(qfm, "window", "all", SIZE_MAX);
     } else {
         bad |= rep_json_set_uint(qfm, "window", o.qfm.window);
+    }
+    if (o.qfm.evict_window == SIM_UNBOUNDED) {
+        bad |= rep_json_set_string(qfm, "evict_window", "all", SIZE_MAX);
+    } else {
+        bad |= rep_json_set_uint(qfm, "evict_window", o.qfm.evict_window);
     }
     bad |= rep_json_set_bool(qfm, "empty", o.qfm.empty != SIM_QFM_EMPTY_OFF);
     bad |= rep_json_set_string(qfm, "empty_rule", qfm_empty_names[o.qfm.empty - 1], SIZE_MAX);

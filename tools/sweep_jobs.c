@@ -28,6 +28,7 @@ static const struct axis_kind axis_kinds[] = {
     {"msaa", NULL, AXIS_MSAA, NULL, "1, 2, 4, 8 or 16"},
     {"qfm-entries", "qfm", AXIS_COUNT_OR, "unbounded", "a positive integer or unbounded"},
     {"qfm-window", "qfm", AXIS_COUNT_OR, "all", "a positive integer or all"},
+    {"qfm-evict-window", "qfm", AXIS_COUNT_OR, "all", "a positive integer or all"},
     {"qfm-empty", "qfm", AXIS_ON_OFF, NULL, "on or off"},
     {"qfm-evict-merge", "qfm", AXIS_ON_OFF, NULL, "on or off"},
     {"qfm-centroid", "qfm", AXIS_ON_OFF, NULL, "on or off"},

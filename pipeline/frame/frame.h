@@ -446,6 +446,9 @@ struct sim_qfm_options {
     uint32_t window;      /* the N most recent matching entries tried; 0: 2; SIM_UNBOUNDED: all */
     uint32_t empty;       /* enum sim_qfm_empty (default overlap) */
     uint32_t evict_merge; /* enum sim_switch: merge-on-evict (default on) */
+    /* merge-on-evict's N most recent matching entries tried; 0: window's;
+     * SIM_UNBOUNDED: all (the sources do not give merge-on-evict an N) */
+    uint32_t evict_window;
     uint32_t centroid;    /* enum sim_switch: centroid positions in merged quads (default off) */
     uint32_t recency;     /* enum sim_qfm_recency (default inserted) */
     /* enum sim_switch, or SIM_QFM_EMPTY_INSERT_FREE: an empty fragment

@@ -2014,6 +2014,7 @@ sim_replay_options_resolve(struct sim_replay_options *opt)
     }
     q->entries = q->entries ? q->entries : 32;
     q->window = q->window ? q->window : 2;
+    q->evict_window = q->evict_window ? q->evict_window : q->window;
     if (q->evict_merge > SIM_SWITCH_OFF ||
         q->centroid > SIM_SWITCH_OFF) {
         return 0;

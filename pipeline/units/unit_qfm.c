@@ -11,8 +11,8 @@
  * its own and which holds a triangle adjacent to its triangle; otherwise
  * it becomes a new entry, evicting the oldest (insertion order) when the
  * buffer is full.  An evicted entry first tries to merge into another
- * entry (the same test, the same window, merge-on-evict); only if that
- * fails is it shaded.  An entry whose coverage becomes full is shaded at
+ * entry (the same test, merge-on-evict; among the evict_window most recent,
+ * by default the same window); only if that fails is it shaded.  An entry whose coverage becomes full is shaded at
  * once.  Empty quad fragments (covering no sample, from the rasterizer's
  * SIM_RAST_EMPTY_QUADS or emptied by early tests; with the vertex rule
  * only where the triangle has a vertex) merge and enter like the others,
@@ -371,7 +371,7 @@ evict(struct qfm *m, struct sim_shade_ctx *ctx, uint32_t e)
     struct entry *en = entry_at(m, e);
     if (m->opt->qfm.evict_merge == SIM_SWITCH_ON) {
         uint32_t into = find_merge(m, m->buf.links[e].loc, e, en->front, en->grid, en->cover,
-                                   en->adj_mask, m->opt->qfm.window, en->nsrc);
+                                   en->adj_mask, m->opt->qfm.evict_window, en->nsrc);
         if (into != NONE) {
             ctx->counters->qfm_evict_merges += has_cover(en->cover);
             ctx->counters->qfm_cross_merges +=

@@ -369,8 +369,13 @@ test_bad_options(void)
     CHECK_EQ_INT(2, opt.cps.rate_y);
     CHECK_EQ_INT(32, opt.qfm.entries);
     CHECK_EQ_INT(2, opt.qfm.window);
+    CHECK_EQ_INT(2, opt.qfm.evict_window); /* merge-on-evict's: the window's */
     CHECK_EQ_INT(512, opt.pmu.entries);
     CHECK_EQ_INT(8, opt.pmu.edges);
+    memset(&opt, 0, sizeof(opt));
+    opt.qfm.window = SIM_UNBOUNDED;
+    CHECK(sim_replay_options_resolve(&opt));
+    CHECK_EQ_INT(SIM_UNBOUNDED, opt.qfm.evict_window);
 }
 
 int

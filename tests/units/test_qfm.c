@@ -11,7 +11,8 @@
  *     overlapping neighbour never merge;
  *   - merge-on-evict joins A and C, which arrived before B but are not
  *     adjacent, once B merged with C; with merge-on-evict off they stay
- *     apart;
+ *     apart; with two newer entries at the location that A cannot join,
+ *     only an evict window past 2 (`evict_window`) finds {C, B};
  *   - an empty quad fragment of a sliver between A and C bridges them
  *     (one quad shaded), is counted, and alone is never shaded; without
  *     empty quads A and C stay two quads;
@@ -190,6 +191,37 @@ test_merge_on_evict(struct sim_ir_shader *fs, uint32_t evict_merge)
     CHECK_EQ_U64(evict_merge == SIM_SWITCH_OFF ? 2 : 1, f.counters.quads_shaded);
     CHECK_EQ_U64(evict_merge == SIM_SWITCH_OFF ? 0 : 1, f.counters.qfm_evict_merges);
     CHECK_EQ_U64(3, f.counters.samples_written);
+    check_fan(&f, 3);
+    fix_destroy(&f);
+}
+
+/* test_merge_on_evict's A, Cc, B, then D1 and D2, two triangles of the
+ * same facing over pixel 3 that share no edge with the fan or each other
+ * and overlap: at the flush A is evicted first, and its two most recent
+ * neighbours at the location are D2 and D1. */
+static void
+test_evict_window(struct sim_ir_shader *fs, uint32_t evict_window)
+{
+    static const float L[2] = {0, 3}, D[2] = {3, 6};
+    static const float P0[2] = {3.2f, 3.2f}, P1[2] = {3.2f, 5}, P2[2] = {5, 3.2f};
+    struct unit_fixture f;
+    qfm_fixture(&f, fs, (struct sim_qfm_options){.evict_window = evict_window});
+    add_tri(&f, C, R, U, 0, 1, 2, red);
+    add_tri(&f, C, U, L, 0, 2, 3, green);
+    add_tri(&f, C, L, D, 0, 3, 4, blue);
+    add_tri(&f, P0, P1, P2, 10, 11, 12, white);
+    add_tri(&f, P0, P1, P2, 13, 14, 15, white);
+    fix_ready(&f);
+    CHECK(fix_feed(&f, 0, 2, 2, 0));
+    CHECK(fix_feed(&f, 2, 2, 2, 0));
+    CHECK(fix_feed(&f, 1, 2, 2, 0));
+    CHECK(fix_feed(&f, 3, 2, 2, 0));
+    CHECK(fix_feed(&f, 4, 2, 2, 0));
+    CHECK_EQ_U64(1, f.counters.qfm_merges);
+    fix_finish(&f);
+    /* Window 2: A shaded alone; all: A joins {Cc, B}.  D1 and D2 alone. */
+    CHECK_EQ_U64(evict_window == SIM_UNBOUNDED ? 3 : 4, f.counters.quads_shaded);
+    CHECK_EQ_U64(evict_window == SIM_UNBOUNDED ? 1 : 0, f.counters.qfm_evict_merges);
     check_fan(&f, 3);
     fix_destroy(&f);
 }
@@ -650,6 +682,8 @@ main(void)
     test_never_merge(fs);
     test_merge_on_evict(fs, SIM_SWITCH_ON);
     test_merge_on_evict(fs, SIM_SWITCH_OFF);
+    test_evict_window(fs, 0);
+    test_evict_window(fs, SIM_UNBOUNDED);
     test_empty_bridge(fs, SIM_SWITCH_ON, 0);
     test_empty_bridge(fs, SIM_SWITCH_OFF, 0);
     test_empty_bridge(fs, SIM_SWITCH_ON, 1);

@@ -86,6 +86,7 @@ def main():
         strip = [[(f["index"], f["units"]) for f in r["frames"]] for r in reports]
         check(strip[0] == strip[1], "numbers differ between 1 and 2 threads")
         for bad in (["--qfm-entries", "0"], ["--qfm-window", "x"], ["--qfm-empty", "yes"],
+                    ["--qfm-evict-window", "0"],
                     ["--cps-rate", "3x2"], ["--cps-foveated", "0.5,0.5,1,0.2"],
                     ["--amfs-eta", "-1"], ["--amfs-filter", "cubic"],
                     ["--amfs-resolution", "tile"],
@@ -106,6 +107,7 @@ def main():
         rc, err = run(args.overshade, [trace, "--out", os.path.join(tmp, "opts"), "--modes",
                                        "qfm,pmu,cps,amfs", "--frames", "3",
                                        "--qfm-entries", "unbounded", "--qfm-window", "all",
+                                       "--qfm-evict-window", "3",
                                        "--qfm-empty", "off", "--qfm-evict-merge", "off",
                                        "--qfm-centroid", "on", "--pmu-entries", "64",
                                        "--pmu-edges", "4", "--cps-rate", "4x2",
@@ -119,6 +121,10 @@ def main():
                 amfs = json.load(f)["options"]["amfs"]
             check(amfs == {"eta": 2, "filter": "bilinear", "resolution": "patch"},
                   "AMFS options in report.json: %s" % amfs)
+            with open(os.path.join(tmp, "opts", "report.json")) as f:
+                qfm = json.load(f)["options"]["qfm"]
+            check(qfm.get("window") == "all" and qfm.get("evict_window") == 3,
+                  "QFM windows in report.json: %s" % qfm)
         # Per-vertex sizes: vkcube's vertex shader writes no
         # gl_PrimitiveShadingRateEXT, so every draw is shaded at the
         # constant size and counted.

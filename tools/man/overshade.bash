@@ -36,7 +36,7 @@ _overshade()
     spirv)  opts="--stage --entry --ir" ;;
     shader) opts="--pipeline --draw --stage --glsl --hlsl --spirv" ;;
     replay) opts="--out --frames --modes --msaa --threads --repeat --retessellate --early-tests
-                  --qfm-entries --qfm-window --qfm-empty --qfm-evict-merge --qfm-centroid
+                  --qfm-entries --qfm-window --qfm-evict-window --qfm-empty --qfm-evict-merge --qfm-centroid
                   --qfm-cross-grid
                   --pmu-entries --pmu-edges --cps-rate --cps-foveated
                   --cps-lod-compensation --cps-rate-from --amfs-eta --amfs-filter
