@@ -262,10 +262,12 @@ shade_batch(struct cps *c, struct sim_shade_ctx *ctx, const struct cq *const *ba
     }
 }
 
-/* Shades the CQs gathered for the current triangle. */
+/* Shades the CQs gathered for the current triangle (also the unit's
+ * finish). */
 static void
-cps_flush(struct cps *c, struct sim_shade_ctx *ctx)
+cps_flush(void *self, struct sim_shade_ctx *ctx)
 {
+    struct cps *c = self;
     const struct cq *batch[BATCH];
     uint32_t n = 0;
 
@@ -344,12 +346,6 @@ cps_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
     }
 }
 
-static void
-cps_finish(void *self, struct sim_shade_ctx *ctx)
-{
-    cps_flush(self, ctx);
-}
-
 const struct sim_unit_ops sim_unit_cps = {
     .name = "cps",
     .create = cps_create,
@@ -357,5 +353,5 @@ const struct sim_unit_ops sim_unit_cps = {
     .applies = cps_applies,
     .begin = cps_begin,
     .run = cps_run,
-    .finish = cps_finish,
+    .finish = cps_flush,
 };
