@@ -362,12 +362,10 @@ close_file:
     return root;
 }
 
-/* The member `key` of object `obj`, or NULL where obj is not an object
- * or has no such member. */
-static struct json_object *
-member(struct json_object *obj, const char *key)
+struct json_object *
+rep_json_get_member(struct json_object *obj, const char *key)
 {
-    struct json_object *v;
+    struct json_object *v = NULL;
 
     if (!obj || !json_object_is_type(obj, json_type_object) ||
         !json_object_object_get_ex(obj, key, &v)) {
@@ -379,7 +377,7 @@ member(struct json_object *obj, const char *key)
 double
 rep_json_get_number(struct json_object *obj, const char *key)
 {
-    struct json_object *v = member(obj, key);
+    struct json_object *v = rep_json_get_member(obj, key);
 
     if (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)) {
         return json_object_get_double(v);
@@ -390,7 +388,7 @@ rep_json_get_number(struct json_object *obj, const char *key)
 const char *
 rep_json_get_string(struct json_object *obj, const char *key)
 {
-    struct json_object *v = member(obj, key);
+    struct json_object *v = rep_json_get_member(obj, key);
 
     return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }
@@ -398,7 +396,7 @@ rep_json_get_string(struct json_object *obj, const char *key)
 struct json_object *
 rep_json_get_object(struct json_object *obj, const char *key)
 {
-    struct json_object *v = member(obj, key);
+    struct json_object *v = rep_json_get_member(obj, key);
 
     return json_object_is_type(v, json_type_object) ? v : NULL;
 }
