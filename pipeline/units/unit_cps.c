@@ -78,14 +78,6 @@ cps_destroy(void *self)
     }
 }
 
-static int
-cps_applies(const struct sim_draw_ctx *dc, const struct sim_replay_options *opt)
-{
-    (void)opt;
-    /* Per-sample shading asks for more than one invocation per pixel. */
-    return !dc->per_sample;
-}
-
 /* The largest allowed CP size (1, 2, 4) not above `s`. */
 static uint32_t
 round_size(float s)
@@ -350,7 +342,7 @@ const struct sim_unit_ops sim_unit_cps = {
     .name = "cps",
     .create = cps_create,
     .destroy = cps_destroy,
-    .applies = cps_applies,
+    .applies = sim_unit_applies_per_pixel,
     .begin = cps_begin,
     .run = cps_run,
     .finish = cps_flush,

@@ -174,6 +174,12 @@ sim_unit_baseline_queue_samples(void *self, struct sim_shade_ctx *ctx, const str
 void
 sim_unit_baseline_finish(void *self, struct sim_shade_ctx *ctx);
 
+/* The applies hook of units that shade at most once per pixel (cps, qfm):
+ * they refuse the draws that shade per sample, which ask for more than one
+ * invocation per pixel (shade.c). */
+int
+sim_unit_applies_per_pixel(const struct sim_draw_ctx *dc, const struct sim_replay_options *opt);
+
 /* The unit of `kind`, or NULL. */
 const struct sim_unit_ops *
 sim_unit_get(enum sim_unit_kind kind);
