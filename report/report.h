@@ -153,9 +153,12 @@ rep_file_commit(FILE *f, const char *tmp, const char *path, int err);
 struct json_object *
 rep_json_read_file(const char *path, size_t max_bytes, char *why, size_t why_size);
 
-/* Readers for files of our own: the member `key` of `obj` when it is a
- * number (NAN otherwise, also when `obj` is NULL or not an object), a
- * string (NULL otherwise; owned by `obj`) or an object (NULL otherwise). */
+/* Readers for files of our own: the member `key` of `obj` of any type
+ * (NULL when `obj` is NULL, not an object or has no such member, or the
+ * member is null; owned by `obj`), or when it is a number (NAN otherwise),
+ * a string (NULL otherwise; owned by `obj`) or an object (NULL otherwise). */
+struct json_object *
+rep_json_get_member(struct json_object *obj, const char *key);
 double
 rep_json_get_number(struct json_object *obj, const char *key);
 const char *

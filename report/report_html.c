@@ -23,18 +23,6 @@
 
 #include "report/report.h"
 
-static struct json_object *
-member(struct json_object *obj, const char *key)
-{
-    struct json_object *v = NULL;
-
-    if (!obj || !json_object_is_type(obj, json_type_object) ||
-        !json_object_object_get_ex(obj, key, &v)) {
-        return NULL;
-    }
-    return v;
-}
-
 /* The length of `list` when it is an array, else 0. */
 static size_t
 array_length(struct json_object *list)
@@ -181,7 +169,7 @@ heatmap_legend(FILE *f)
 static void
 internals(FILE *f, struct json_object *unit)
 {
-    struct json_object *in = member(unit, "internals");
+    struct json_object *in = rep_json_get_member(unit, "internals");
     int first = 1;
 
     if (!in || !json_object_is_type(in, json_type_object)) {
@@ -224,9 +212,9 @@ unit_table(FILE *f, struct json_object *units)
           f);
     json_object_object_foreach(units, name, unit)
     {
-        struct json_object *sv = member(unit, "savings_vs_baseline");
-        struct json_object *vb = member(unit, "vs_baseline");
-        struct json_object *vs = member(unit, "vs_ssaa");
+        struct json_object *sv = rep_json_get_member(unit, "savings_vs_baseline");
+        struct json_object *vb = rep_json_get_member(unit, "vs_baseline");
+        struct json_object *vs = rep_json_get_member(unit, "vs_ssaa");
 
         fputs("<tr data-unit=\"", f);
         rep_xml_text(f, name);
@@ -260,9 +248,9 @@ unit_table(FILE *f, struct json_object *units)
 static void
 unsupported_table(FILE *f, struct json_object *frame)
 {
-    struct json_object *list = member(frame, "unsupported");
+    struct json_object *list = rep_json_get_member(frame, "unsupported");
     size_t n = array_length(list);
-    struct json_object *skipped = member(frame, "not_replayed");
+    struct json_object *skipped = rep_json_get_member(frame, "not_replayed");
     size_t ns = array_length(skipped);
 
     fprintf(f, "<h3>Unsupported draws (%zu)</h3>\n", n);
@@ -306,7 +294,7 @@ unsupported_table(FILE *f, struct json_object *frame)
 static void
 costly_table(FILE *f, struct json_object *frame, double index)
 {
-    struct json_object *list = member(frame, "costly_draws");
+    struct json_object *list = rep_json_get_member(frame, "costly_draws");
     size_t n = array_length(list);
 
     if (n == 0) {
@@ -317,7 +305,8 @@ costly_table(FILE *f, struct json_object *frame, double index)
             "shaded most lanes for, most first; per unit the lanes it shaded for the draw "
             "and its saving against the baseline.</p>\n",
             n);
-    struct json_object *first = member(json_object_array_get_idx(list, 0), "lanes_shaded");
+    struct json_object *first =
+        rep_json_get_member(json_object_array_get_idx(list, 0), "lanes_shaded");
     fputs("<table class=\"costly\">\n<tr><th>draw</th><th>pass</th><th>pipeline</th>"
           "<th>share of the frame</th>",
           f);
@@ -333,7 +322,7 @@ costly_table(FILE *f, struct json_object *frame, double index)
     fputs("</tr>\n", f);
     for (size_t i = 0; i < n; i++) {
         struct json_object *d = json_object_array_get_idx(list, i);
-        struct json_object *lanes = member(d, "lanes_shaded");
+        struct json_object *lanes = rep_json_get_member(d, "lanes_shaded");
         double base = number(lanes, "baseline");
         double pipeline = number(d, "pipeline");
         fputs("<tr data-draw=\"", f);
@@ -391,7 +380,7 @@ pipelines_section(FILE *f, struct json_object *list, double index)
           f);
     for (size_t i = 0; i < n; i++) {
         struct json_object *p = json_object_array_get_idx(list, i);
-        struct json_object *stages = member(p, "stages");
+        struct json_object *stages = rep_json_get_member(p, "stages");
         size_t ns = array_length(stages);
 
         fprintf(f, "<tr id=\"frame-%.0f-pipeline-%.0f\" data-pipeline=\"", index,
@@ -427,8 +416,8 @@ pipelines_section(FILE *f, struct json_object *list, double index)
 static void
 frame_section(FILE *f, const char *dir, struct json_object *frame, struct json_object *shaders)
 {
-    struct json_object *units = member(frame, "units");
-    struct json_object *ref = member(frame, "reference");
+    struct json_object *units = rep_json_get_member(frame, "units");
+    struct json_object *ref = rep_json_get_member(frame, "reference");
     const char *ref_file = rep_json_get_string(ref, "file");
     double index = number(frame, "index");
     char caption[128];
@@ -445,7 +434,7 @@ frame_section(FILE *f, const char *dir, struct json_object *frame, struct json_o
             number(frame, "width"), number(frame, "height"), number(frame, "samples"),
             number(frame, "samples") == 1 ? "" : "s", number(frame, "draws"),
             number(frame, "tessellated_draws"), number(frame, "unsupported_draws"));
-    struct json_object *cs = member(frame, "compute");
+    struct json_object *cs = rep_json_get_member(frame, "compute");
     if (number(cs, "dispatches") > 0) {
         fprintf(f, "; %.0f dispatches (%.0f not replayed, %.0f compute invocations)",
                 number(cs, "dispatches"), number(cs, "unsupported"), number(cs, "invocations"));
@@ -472,7 +461,7 @@ frame_section(FILE *f, const char *dir, struct json_object *frame, struct json_o
     }
     json_object_object_foreach(units, name, unit)
     {
-        const char *present = rep_json_get_string(member(unit, "files"), "present");
+        const char *present = rep_json_get_string(rep_json_get_member(unit, "files"), "present");
         if (file_exists(dir, present)) {
             snprintf(caption, sizeof(caption), "%s", name);
             figure(f, present, caption);
@@ -491,7 +480,7 @@ frame_section(FILE *f, const char *dir, struct json_object *frame, struct json_o
     }
     json_object_object_foreach(units, uname, uunit)
     {
-        const char *present = rep_json_get_string(member(uunit, "files"), "present");
+        const char *present = rep_json_get_string(rep_json_get_member(uunit, "files"), "present");
         if (file_exists(dir, present) && choices < 32) {
             choice_src[choices] = present;
             choice_name[choices++] = uname;
@@ -553,7 +542,7 @@ frame_section(FILE *f, const char *dir, struct json_object *frame, struct json_o
     /* Heatmaps on one scale. */
     fputs("<h3>Shading per pixel</h3>\n", f);
     heatmap_legend(f);
-    if (member(units, "cps") || member(units, "amfs")) {
+    if (rep_json_get_member(units, "cps") || rep_json_get_member(units, "amfs")) {
         fputs("<p class=\"note\">A lane that served several pixels is spread over them: "
               "a cps lane over its coarse pixel's covered pixels, an amfs cache fill over "
               "the pixels it served, so every map reads as shading per pixel.</p>\n",
@@ -562,7 +551,7 @@ frame_section(FILE *f, const char *dir, struct json_object *frame, struct json_o
     fputs("<div class=\"row\">\n", f);
     json_object_object_foreach(units, hname, hunit)
     {
-        const char *heat = rep_json_get_string(member(hunit, "files"), "heatmap");
+        const char *heat = rep_json_get_string(rep_json_get_member(hunit, "files"), "heatmap");
         if (file_exists(dir, heat)) {
             snprintf(caption, sizeof(caption), "%s: %.2f shaded per covered pixel", hname,
                      number(hunit, "shaded_per_covered_pixel"));
@@ -577,14 +566,14 @@ frame_section(FILE *f, const char *dir, struct json_object *frame, struct json_o
     unsupported_table(f, frame);
     char key[32];
     snprintf(key, sizeof(key), "%.0f", index);
-    pipelines_section(f, member(shaders, key), index);
+    pipelines_section(f, rep_json_get_member(shaders, key), index);
     fputs("</section>\n", f);
 }
 
 int
 rep_html_write(struct json_object *report, struct json_object *shaders, const char *dir)
 {
-    struct json_object *frames = member(report, "frames");
+    struct json_object *frames = rep_json_get_member(report, "frames");
     const char *trace = rep_json_get_string(report, "trace");
     char path[4200], tmp[4210];
     FILE *f;
@@ -617,7 +606,7 @@ rep_html_write(struct json_object *report, struct json_object *shaders, const ch
     fputs(". The numbers are those of <a href=\"report.json\">report.json</a> "
           "(<a href=\"report.csv\">report.csv</a>). ",
           f);
-    struct json_object *metrics = member(report, "metrics");
+    struct json_object *metrics = rep_json_get_member(report, "metrics");
     fputs("PSNR: ", f);
     rep_xml_text(f, rep_json_get_string(metrics, "psnr"));
     fputs(". SSIM: ", f);

@@ -362,15 +362,23 @@ close_file:
     return root;
 }
 
-double
-rep_json_get_number(struct json_object *obj, const char *key)
+struct json_object *
+rep_json_get_member(struct json_object *obj, const char *key)
 {
-    struct json_object *v;
+    struct json_object *v = NULL;
 
     if (!obj || !json_object_is_type(obj, json_type_object) ||
         !json_object_object_get_ex(obj, key, &v)) {
-        return NAN;
+        return NULL;
     }
+    return v;
+}
+
+double
+rep_json_get_number(struct json_object *obj, const char *key)
+{
+    struct json_object *v = rep_json_get_member(obj, key);
+
     if (json_object_is_type(v, json_type_double) || json_object_is_type(v, json_type_int)) {
         return json_object_get_double(v);
     }
@@ -380,23 +388,15 @@ rep_json_get_number(struct json_object *obj, const char *key)
 const char *
 rep_json_get_string(struct json_object *obj, const char *key)
 {
-    struct json_object *v;
+    struct json_object *v = rep_json_get_member(obj, key);
 
-    if (!obj || !json_object_is_type(obj, json_type_object) ||
-        !json_object_object_get_ex(obj, key, &v) || !json_object_is_type(v, json_type_string)) {
-        return NULL;
-    }
-    return json_object_get_string(v);
+    return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }
 
 struct json_object *
 rep_json_get_object(struct json_object *obj, const char *key)
 {
-    struct json_object *v;
+    struct json_object *v = rep_json_get_member(obj, key);
 
-    if (!obj || !json_object_is_type(obj, json_type_object) ||
-        !json_object_object_get_ex(obj, key, &v) || !json_object_is_type(v, json_type_object)) {
-        return NULL;
-    }
-    return v;
+    return json_object_is_type(v, json_type_object) ? v : NULL;
 }

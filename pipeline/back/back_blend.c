@@ -9,6 +9,7 @@
 #include <vulkan/vulkan_core.h>
 
 #include "pipeline/back/back.h"
+#include "pipeline/util/compare_op.h"
 #include "pipeline/util/util.h"
 
 float
@@ -30,29 +31,6 @@ sim_tri_depth_at(const struct sim_draw_ctx *dc, const struct sim_tri *tri, int32
         z = z < lo ? lo : (z > hi ? hi : z);
     }
     return z;
-}
-
-static int
-compare(uint32_t op, float a, float b)
-{
-    switch (op) {
-    case VK_COMPARE_OP_NEVER:
-        return 0;
-    case VK_COMPARE_OP_LESS:
-        return a < b;
-    case VK_COMPARE_OP_EQUAL:
-        return a == b;
-    case VK_COMPARE_OP_LESS_OR_EQUAL:
-        return a <= b;
-    case VK_COMPARE_OP_GREATER:
-        return a > b;
-    case VK_COMPARE_OP_NOT_EQUAL:
-        return a != b;
-    case VK_COMPARE_OP_GREATER_OR_EQUAL:
-        return a >= b;
-    default:
-        return 1;
-    }
 }
 
 static uint32_t
@@ -81,7 +59,7 @@ stencil_op(uint32_t op, uint32_t value, uint32_t reference)
 static int
 compare_u(uint32_t op, uint32_t a, uint32_t b)
 {
-    return compare(op, (float)a, (float)b);
+    return sim_compare_op_passes(op, (float)a, (float)b);
 }
 
 /*
@@ -114,7 +92,7 @@ sim_back_depth_test(const struct sim_draw_ctx *dc, struct sim_surface *depth,
         double px = x + 0.5, py = y + 0.5;
         double zp = tri->z[0] + tri->z[1] * (px - tri->fx) + tri->z[2] * (py - tri->fy);
         float z = sim_fmt_quantize_depth(depth->fmt, (float)zp);
-        if (!(mask & 1) || !compare(st->depth_compare, z, d[0])) {
+        if (!(mask & 1) || !sim_compare_op_passes(st->depth_compare, z, d[0])) {
             return 0;
         }
         if (st->depth_write) {
@@ -136,7 +114,7 @@ sim_back_depth_test(const struct sim_draw_ctx *dc, struct sim_surface *depth,
         }
         if (stencil_ok && depth_test) {
             z = sim_fmt_quantize_depth(depth->fmt, sim_tri_depth_at(dc, tri, x, y, s));
-            depth_ok = compare(st->depth_compare, z, d[s]);
+            depth_ok = sim_compare_op_passes(st->depth_compare, z, d[s]);
         }
         if (stencil_test) {
             uint32_t op = !stencil_ok ? face->fail_op
@@ -186,7 +164,7 @@ sim_back_depth_test_quad(const struct sim_draw_ctx *dc, struct sim_surface *dept
         double px = px_i + 0.5, py = py_i + 0.5;
         double zp = tri->z[0] + tri->z[1] * (px - tri->fx) + tri->z[2] * (py - tri->fy);
         float z = sim_fmt_quantize_depth(fmt, (float)zp);
-        if (!(mask[p] & 1) || !compare(op, z, d[0])) {
+        if (!(mask[p] & 1) || !sim_compare_op_passes(op, z, d[0])) {
             mask[p] = 0;
             continue;
         }

@@ -77,6 +77,12 @@ struct tess_out {
     uint32_t word;     /* record word of vertex 0 (vertex k at word + k) */
 };
 
+/* Where an evaluation-shader interpreter takes its built-in inputs (NULL:
+ * the shader does not read it). */
+struct tes_builtins {
+    uint32_t *tess_coord[3], *primitive_id, *patch_vertices;
+};
+
 struct sim_tess_stage {
     const struct sim_ir_shader *tcs, *tes;
     struct sim_interp *tcs_interp, *tes_interp;
@@ -101,7 +107,7 @@ struct sim_tess_stage {
      * scalars from the record (vertex 0). */
     struct tess_copy *tes_in;
     uint32_t tes_in_count;
-    uint32_t *tess_coord[3], *tes_primitive_id, *tes_patch_vertices;
+    struct tes_builtins tes_builtins; /* tes_interp's */
     struct sim_geom_outputs tes_outs;
 
     /* The evaluation shader on the replay's workers (dc->parallel):
@@ -122,9 +128,20 @@ struct sim_tess_stage {
  * outputs live. */
 struct tes_worker {
     struct sim_interp *interp;
-    uint32_t *tess_coord[3], *primitive_id, *patch_vertices;
+    struct tes_builtins builtins;
     struct sim_geom_outputs outs;
 };
+
+/* Looks up the built-in evaluation inputs of interpreter `in`. */
+static void
+tes_builtins_find(struct tes_builtins *x, struct sim_interp *in)
+{
+    for (uint32_t c = 0; c < 3; c++) {
+        x->tess_coord[c] = sim_interp_builtin(in, 0, SpvBuiltInTessCoord, c);
+    }
+    x->primitive_id = sim_interp_builtin(in, 0, SpvBuiltInPrimitiveId, 0);
+    x->patch_vertices = sim_interp_builtin(in, 0, SpvBuiltInPatchVertices, 0);
+}
 
 /* The control-shader output scalar that evaluation input scalar `c` of `e`
  * reads (per-vertex or patch, as `e` is), or NULL with *index unset. */
@@ -283,11 +300,7 @@ map_tes(struct sim_draw_ctx *dc, struct sim_tess_stage *ts)
             }
         }
     }
-    for (uint32_t c = 0; c < 3; c++) {
-        ts->tess_coord[c] = sim_interp_builtin(ts->tes_interp, 0, SpvBuiltInTessCoord, c);
-    }
-    ts->tes_primitive_id = sim_interp_builtin(ts->tes_interp, 0, SpvBuiltInPrimitiveId, 0);
-    ts->tes_patch_vertices = sim_interp_builtin(ts->tes_interp, 0, SpvBuiltInPatchVertices, 0);
+    tes_builtins_find(&ts->tes_builtins, ts->tes_interp);
     return SIM_REPLAY_ERROR_OK;
 }
 
@@ -494,45 +507,74 @@ struct tes_batch {
     float coord[SIM_LANES][3];
 };
 
+/* Sets lane `l` of evaluation interpreter `in` (its built-ins `x`) to
+ * evaluate domain point `coord` of patch `patch`, whose control-shader
+ * record is `rec`. */
+static void
+tes_lane_load(const struct sim_draw_ctx *dc, const struct sim_tess_stage *ts,
+              struct sim_interp *in, const struct tes_builtins *x, uint32_t l,
+              const uint32_t *rec, const float coord[3], uint32_t patch)
+{
+    for (uint32_t i = 0; i < ts->tes_in_count; i++) {
+        sim_interp_register(in, ts->tes_in[i].reg)[l] = rec[ts->tes_in[i].word];
+    }
+    for (int c = 0; c < 3; c++) {
+        if (x->tess_coord[c]) {
+            memcpy(&x->tess_coord[c][l], &coord[c], sizeof(float));
+        }
+    }
+    if (x->primitive_id) {
+        x->primitive_id[l] = patch_primitive_id(dc, patch);
+    }
+    if (x->patch_vertices) {
+        x->patch_vertices[l] = ts->output_vertices;
+    }
+}
+
+/* Runs the evaluation shader on interpreter `in` (its built-ins `x`) for
+ * batch `b`; 0 when it ran past the step limit. */
+static int
+tes_batch_run(const struct sim_draw_ctx *dc, const struct sim_tess_stage *ts,
+              struct sim_interp *in, const struct tes_builtins *x, const struct tes_batch *b,
+              const uint32_t *records, uint32_t record_first)
+{
+    uint32_t active = b->count >= 32 ? 0xffffffffu : (1u << b->count) - 1u;
+
+    for (uint32_t l = 0; l < b->count; l++) {
+        const uint32_t *rec = records + (size_t)(b->patch[l] - record_first) * ts->record_words;
+        tes_lane_load(dc, ts, in, x, l, rec, b->coord[l], b->patch[l]);
+    }
+    return sim_interp_run(in, active, 0) == SIM_INTERP_ERROR_OK;
+}
+
+/* Writes the b->count vertices of batch `b`, shaded with outputs `outs`,
+ * at `dst`. */
+static void
+tes_batch_store(const struct sim_draw_ctx *dc, const struct sim_geom_outputs *outs,
+                const struct tes_batch *b, uint32_t *dst)
+{
+    for (uint32_t l = 0; l < b->count; l++, dst += dc->geom.stride) {
+        sim_geom_outputs_store(&dc->geom, outs, l, dst);
+        memcpy(&dst[dc->geom.domain_word], &b->coord[l][0], sizeof(float));
+        memcpy(&dst[dc->geom.domain_word + 1], &b->coord[l][1], sizeof(float));
+    }
+}
+
 static enum sim_replay_error
 run_tes(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, struct tes_batch *b,
         const uint32_t *records, uint32_t record_first, struct sim_array *vertices)
 {
-    struct sim_interp *in = ts->tes_interp;
-    uint32_t stride = dc->geom.stride;
-    uint32_t active = b->count >= 32 ? 0xffffffffu : (1u << b->count) - 1u;
     uint32_t *w;
 
-    for (uint32_t l = 0; l < b->count; l++) {
-        const uint32_t *rec = records + (size_t)(b->patch[l] - record_first) * ts->record_words;
-        for (uint32_t i = 0; i < ts->tes_in_count; i++) {
-            sim_interp_register(in, ts->tes_in[i].reg)[l] = rec[ts->tes_in[i].word];
-        }
-        for (int c = 0; c < 3; c++) {
-            if (ts->tess_coord[c]) {
-                memcpy(&ts->tess_coord[c][l], &b->coord[l][c], sizeof(float));
-            }
-        }
-        if (ts->tes_primitive_id) {
-            ts->tes_primitive_id[l] = patch_primitive_id(dc, b->patch[l]);
-        }
-        if (ts->tes_patch_vertices) {
-            ts->tes_patch_vertices[l] = ts->output_vertices;
-        }
-    }
-    if (sim_interp_run(in, active, 0) != SIM_INTERP_ERROR_OK) {
+    if (!tes_batch_run(dc, ts, ts->tes_interp, &ts->tes_builtins, b, records, record_first)) {
         return sim_draw_refuse(dc, SIM_REPLAY_ERROR_SHADER_FAULT,
                                "the tessellation evaluation shader ran past the step limit");
     }
-    w = sim_array_grow(vertices, sizeof(uint32_t), (size_t)b->count * stride);
+    w = sim_array_grow(vertices, sizeof(uint32_t), (size_t)b->count * dc->geom.stride);
     if (!w) {
         return SIM_REPLAY_ERROR_NOMEM;
     }
-    for (uint32_t l = 0; l < b->count; l++, w += stride) {
-        sim_geom_outputs_store(&dc->geom, &ts->tes_outs, l, w);
-        memcpy(&w[dc->geom.domain_word], &b->coord[l][0], sizeof(float));
-        memcpy(&w[dc->geom.domain_word + 1], &b->coord[l][1], sizeof(float));
-    }
+    tes_batch_store(dc, &ts->tes_outs, b, w);
     dc->counters->tes_invocations += b->count;
     b->count = 0;
     return SIM_REPLAY_ERROR_OK;
@@ -546,35 +588,10 @@ tes_shade(const struct sim_draw_ctx *dc, const struct sim_tess_stage *ts,
           const struct tes_worker *tw, const struct tes_batch *b, const uint32_t *records,
           uint32_t record_first, uint32_t *dst)
 {
-    struct sim_interp *in = tw->interp;
-    uint32_t stride = dc->geom.stride;
-    uint32_t active = b->count >= 32 ? 0xffffffffu : (1u << b->count) - 1u;
-
-    for (uint32_t l = 0; l < b->count; l++) {
-        const uint32_t *rec = records + (size_t)(b->patch[l] - record_first) * ts->record_words;
-        for (uint32_t i = 0; i < ts->tes_in_count; i++) {
-            sim_interp_register(in, ts->tes_in[i].reg)[l] = rec[ts->tes_in[i].word];
-        }
-        for (int c = 0; c < 3; c++) {
-            if (tw->tess_coord[c]) {
-                memcpy(&tw->tess_coord[c][l], &b->coord[l][c], sizeof(float));
-            }
-        }
-        if (tw->primitive_id) {
-            tw->primitive_id[l] = patch_primitive_id(dc, b->patch[l]);
-        }
-        if (tw->patch_vertices) {
-            tw->patch_vertices[l] = ts->output_vertices;
-        }
-    }
-    if (sim_interp_run(in, active, 0) != SIM_INTERP_ERROR_OK) {
+    if (!tes_batch_run(dc, ts, tw->interp, &tw->builtins, b, records, record_first)) {
         return 0;
     }
-    for (uint32_t l = 0; l < b->count; l++, dst += stride) {
-        sim_geom_outputs_store(&dc->geom, &tw->outs, l, dst);
-        memcpy(&dst[dc->geom.domain_word], &b->coord[l][0], sizeof(float));
-        memcpy(&dst[dc->geom.domain_word + 1], &b->coord[l][1], sizeof(float));
-    }
+    tes_batch_store(dc, &tw->outs, b, dst);
     return 1;
 }
 
@@ -594,9 +611,7 @@ tes_workers_make(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, uint32_t wo
     ts->tes_workers = tw;
     ts->tes_worker_count = 1;
     tw[0].interp = ts->tes_interp;
-    memcpy(tw[0].tess_coord, ts->tess_coord, sizeof(tw[0].tess_coord));
-    tw[0].primitive_id = ts->tes_primitive_id;
-    tw[0].patch_vertices = ts->tes_patch_vertices;
+    tw[0].builtins = ts->tes_builtins;
     tw[0].outs = ts->tes_outs;
     for (uint32_t k = 1; k < workers; k++) {
         tw[k].interp = sim_interp_create(ts->tes);
@@ -606,12 +621,7 @@ tes_workers_make(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, uint32_t wo
         ts->tes_worker_count = k + 1;
         sim_interp_bind(tw[k].interp, dc->draw->bindings, dc->draw->binding_count);
         sim_draw_view_builtins(dc->draw, tw[k].interp);
-        for (uint32_t c = 0; c < 3; c++) {
-            tw[k].tess_coord[c] = sim_interp_builtin(tw[k].interp, 0, SpvBuiltInTessCoord, c);
-        }
-        tw[k].primitive_id = sim_interp_builtin(tw[k].interp, 0, SpvBuiltInPrimitiveId, 0);
-        tw[k].patch_vertices =
-            sim_interp_builtin(tw[k].interp, 0, SpvBuiltInPatchVertices, 0);
+        tes_builtins_find(&tw[k].builtins, tw[k].interp);
         sim_geom_outputs_bind(&dc->geom, tw[k].interp, &tw[k].outs);
     }
     ts->tes_worker_count = workers;
@@ -770,20 +780,7 @@ retess_eval(void *user, const double (*uv)[2], uint32_t n, double (*xy)[2])
         for (uint32_t l = 0; l < count; l++) {
             float coord[3];
             domain_coord(ts, uv[first + l], coord);
-            for (uint32_t i = 0; i < ts->tes_in_count; i++) {
-                sim_interp_register(in, ts->tes_in[i].reg)[l] = rec[ts->tes_in[i].word];
-            }
-            for (int c = 0; c < 3; c++) {
-                if (ts->tess_coord[c]) {
-                    memcpy(&ts->tess_coord[c][l], &coord[c], sizeof(float));
-                }
-            }
-            if (ts->tes_primitive_id) {
-                ts->tes_primitive_id[l] = patch_primitive_id(rt->dc, rt->patch);
-            }
-            if (ts->tes_patch_vertices) {
-                ts->tes_patch_vertices[l] = ts->output_vertices;
-            }
+            tes_lane_load(rt->dc, ts, in, &ts->tes_builtins, l, rec, coord, rt->patch);
         }
         if (sim_interp_run(in, active, 0) != SIM_INTERP_ERROR_OK) {
             return 0;

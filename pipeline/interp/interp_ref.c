@@ -504,45 +504,6 @@ step(struct ref *ref, uint32_t l)
     case SIM_IR_OP_LDEXP:
         r = sim_lane_ldexp(a, b);
         break;
-    case SIM_IR_OP_ADD64:
-    case SIM_IR_OP_SUB64:
-    case SIM_IR_OP_MUL64:
-    case SIM_IR_OP_UDIV64:
-    case SIM_IR_OP_SDIV64:
-    case SIM_IR_OP_UMOD64:
-    case SIM_IR_OP_SREM64:
-    case SIM_IR_OP_SMOD64:
-    case SIM_IR_OP_SHL64:
-    case SIM_IR_OP_SHR64:
-    case SIM_IR_OP_ASR64:
-    case SIM_IR_OP_ULT64:
-    case SIM_IR_OP_ULE64:
-    case SIM_IR_OP_SLT64:
-    case SIM_IR_OP_SLE64:
-    case SIM_IR_OP_U64TOF:
-    case SIM_IR_OP_S64TOF:
-    case SIM_IR_OP_F2U64:
-    case SIM_IR_OP_F2S64:
-    case SIM_IR_OP_DADD:
-    case SIM_IR_OP_DSUB:
-    case SIM_IR_OP_DMUL:
-    case SIM_IR_OP_DDIV:
-    case SIM_IR_OP_DEQ:
-    case SIM_IR_OP_DNE:
-    case SIM_IR_OP_DLT:
-    case SIM_IR_OP_DLE:
-    case SIM_IR_OP_F2D:
-    case SIM_IR_OP_I2D:
-    case SIM_IR_OP_U2D:
-    case SIM_IR_OP_S64TOD:
-    case SIM_IR_OP_U64TOD:
-    case SIM_IR_OP_D2F:
-    case SIM_IR_OP_D2I:
-    case SIM_IR_OP_D2U:
-    case SIM_IR_OP_D2S64:
-    case SIM_IR_OP_D2U64:
-        r = sim_lane_op64(i->op, i->aux, a, b, c, d);
-        break;
     case SIM_IR_OP_DUNARY: /* the function is in imm, not a register */
         r = sim_lane_op64(i->op, i->aux, a, b, i->imm, 0);
         break;
@@ -642,6 +603,10 @@ step(struct ref *ref, uint32_t l)
         return SIM_INTERP_ERROR_OK;
     case SIM_IR_OP_COUNT:
     default:
+        if (sim_ir_is_64bit(i->op)) { /* DUNARY aside (above) */
+            r = sim_lane_op64(i->op, i->aux, a, b, c, d);
+            break;
+        }
         if (!sim_ir_is_atomic(i->op)) {
             write = 0;
             break;

@@ -423,6 +423,15 @@ sim_ir_op_writes_dst(uint32_t op)
     }
 }
 
+/* Is `op` one of the 64-bit instructions (ADD64 to D2U64), which read
+ * register pairs and write the result's word that aux picks
+ * (sim_lane_op64 computes them)? */
+static inline int
+sim_ir_is_64bit(uint32_t op)
+{
+    return op >= SIM_IR_OP_ADD64 && op <= SIM_IR_OP_D2U64;
+}
+
 /* Is `op` one of the atomics (ATOMADD to ATOMCMPXCHG)?  They write dst and
  * memory, so no pass may drop one whose result is unused. */
 static inline int

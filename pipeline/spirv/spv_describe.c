@@ -93,7 +93,7 @@ sim_ir_shader_print(const struct sim_ir_shader *sh, void *out)
                 if (i->op == SIM_IR_OP_DUNARY) {
                     fprintf(f, " %s", sim_ir_op_name(i->imm));
                 }
-                if (i->op >= SIM_IR_OP_ADD64 && i->op <= SIM_IR_OP_D2U64 && i->aux) {
+                if (sim_ir_is_64bit(i->op) && i->aux) {
                     fprintf(f, " high");
                 }
                 if (i->op == SIM_IR_OP_LDIDX) {

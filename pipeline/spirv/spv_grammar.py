@@ -20,6 +20,21 @@ def c_ident(s):
     return re.sub(r'[^A-Za-z0-9_]', '_', s)
 
 
+def end_switch(c, fallback, depth=1):
+    """Appends to `c` the default case returning `fallback` and the closing
+    brace of a switch nested `depth` levels into a function."""
+    pad = '    ' * depth
+    c.append(pad + 'default:')
+    c.append(pad + '    return %s;' % fallback)
+    c.append(pad + '}')
+
+
+def end_function_switch(c, fallback):
+    """end_switch for a function's outermost switch, which ends the function."""
+    end_switch(c, fallback)
+    c.append('}')
+
+
 def main():
     core_path, glsl_path, out_h, out_c = sys.argv[1:5]
     with open(core_path, encoding='utf-8') as f:
@@ -178,10 +193,7 @@ def main():
     for k in kinds:
         c.append('    case SIM_SPV_OPERAND_%s:' % c_ident(k))
         c.append('        return %s;' % cat_map[category[k]])
-    c.append('    default:')
-    c.append('        return SIM_SPV_CATEGORY_LITERAL;')
-    c.append('    }')
-    c.append('}')
+    end_function_switch(c, 'SIM_SPV_CATEGORY_LITERAL')
     c.append('')
     c.append('const char *')
     c.append('sim_spv_operand_kind_name(enum sim_spv_operand_kind kind)')
@@ -190,10 +202,7 @@ def main():
     for k in kinds:
         c.append('    case SIM_SPV_OPERAND_%s:' % c_ident(k))
         c.append('        return "%s";' % k)
-    c.append('    default:')
-    c.append('        return "?";')
-    c.append('    }')
-    c.append('}')
+    end_function_switch(c, '"?"')
     c.append('')
 
     # Enumerant parameters.
@@ -233,13 +242,8 @@ def main():
             c.append('        case %du:' % v)
             c.append('            *count = %d;' % n)
             c.append('            return %s;' % arr)
-        c.append('        default:')
-        c.append('            return NULL;')
-        c.append('        }')
-    c.append('    default:')
-    c.append('        return NULL;')
-    c.append('    }')
-    c.append('}')
+        end_switch(c, 'NULL', 2)
+    end_function_switch(c, 'NULL')
     c.append('')
     c.append('const char *')
     c.append('sim_spv_enum_name(enum sim_spv_operand_kind kind, uint32_t value)')
@@ -251,13 +255,8 @@ def main():
         for v, n in names:
             c.append('        case %du:' % v)
             c.append('            return "%s";' % n)
-        c.append('        default:')
-        c.append('            return NULL;')
-        c.append('        }')
-    c.append('    default:')
-    c.append('        return NULL;')
-    c.append('    }')
-    c.append('}')
+        end_switch(c, 'NULL', 2)
+    end_function_switch(c, 'NULL')
     c.append('')
     c.append('const char *')
     c.append('sim_spv_glsl_name(uint32_t ext_opcode, int *operands)')
@@ -273,10 +272,7 @@ def main():
         c.append('            *operands = %d;' % len(ins.get('operands', [])))
         c.append('        }')
         c.append('        return "%s";' % ins['opname'])
-    c.append('    default:')
-    c.append('        return NULL;')
-    c.append('    }')
-    c.append('}')
+    end_function_switch(c, 'NULL')
 
     with open(out_h, 'w', encoding='utf-8') as f:
         f.write('\n'.join(h) + '\n')

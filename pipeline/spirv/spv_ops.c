@@ -279,6 +279,25 @@ composite_path(struct sim_spv_ctx *ctx, uint32_t type, const uint32_t *idx, uint
     return SIM_SPV_ERROR_OK;
 }
 
+/* *off: the scalar offset in composite `c` of the part named by the index
+ * words of `inst` from word `first` on, which must hold `regs` scalars
+ * (`what` names the part in the error). */
+static enum sim_spv_error
+composite_part(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, uint32_t first,
+               const struct sim_spv_val *c, uint32_t regs, const char *what, uint32_t *off)
+{
+    uint32_t sub = 0;
+    enum sim_spv_error err = composite_path(ctx, c->type, &ctx->m->words[inst->offset + first],
+                                            inst->words - first, off, &sub);
+    if (err) {
+        return err;
+    }
+    if (ctx->types[sub].regs != regs || *off + regs > c->n) {
+        return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "%s type does not match", what);
+    }
+    return SIM_SPV_ERROR_OK;
+}
+
 static enum sim_spv_error
 composite(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
 {
@@ -314,17 +333,13 @@ composite(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     }
     case SpvOpCompositeExtract: {
         struct sim_spv_val *c = operand(ctx, W(3), 0, 0);
-        uint32_t off, sub;
+        uint32_t off;
         if (!c) {
             return ctx->info->code;
         }
-        err = composite_path(ctx, c->type, &ctx->m->words[inst->offset + 4], inst->words - 4,
-                             &off, &sub);
+        err = composite_part(ctx, inst, 4, c, t->regs, "result", &off);
         if (err) {
             return err;
-        }
-        if (ctx->types[sub].regs != t->regs || off + t->regs > c->n) {
-            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "result type does not match");
         }
         return alias(ctx, id, type, c->regs + off, t->regs);
     }
@@ -332,17 +347,13 @@ composite(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         struct sim_spv_val *obj = operand(ctx, W(3), 0, 0);
         struct sim_spv_val *c = obj ? operand(ctx, W(4), 0, t->regs) : NULL;
         struct sim_spv_val *v;
-        uint32_t off, sub;
+        uint32_t off;
         if (!c) {
             return ctx->info->code;
         }
-        err = composite_path(ctx, c->type, &ctx->m->words[inst->offset + 5], inst->words - 5,
-                             &off, &sub);
+        err = composite_part(ctx, inst, 5, c, obj->n, "object", &off);
         if (err) {
             return err;
-        }
-        if (ctx->types[sub].regs != obj->n || off + obj->n > c->n) {
-            return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "object type does not match");
         }
         /* Copy the lists first: obj or c may be the value being replaced. */
         uint32_t *tmp = sim_spv_alloc(ctx, (size_t)c->n * sizeof(uint32_t));

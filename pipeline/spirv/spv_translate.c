@@ -256,63 +256,30 @@ declare_type(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst,
     case SpvOpTypeInt:
     case SpvOpTypeFloat: {
         uint32_t width = sim_spv_word(m, inst, 2);
-        if (inst->opcode == SpvOpTypeInt && width == 16) {
-            /* Int16: sign extended in a 32-bit register whatever the
-             * signedness, which keeps signed and unsigned order both
-             * (spv_ops.c zero-extends where the bits above matter). */
-            t->kind = SIM_SPV_T_INT;
-            t->scalar = sim_spv_word(m, inst, 3) ? SIM_IR_INT : SIM_IR_UINT;
-            t->width = 16;
-            t->regs = 1;
-            t->has_16bit = 1;
-            return SIM_SPV_ERROR_OK;
-        }
-        if (inst->opcode == SpvOpTypeFloat && width == 16 && inst->words == 3) {
-            /* Float16: computed in single precision and rounded to half
-             * after every operation (spv_ops.c), which gives the correctly
-             * rounded half result of +, -, * and / (24 bits of
-             * significand hold two 11-bit ones and the guard bits). */
-            t->kind = SIM_SPV_T_FLOAT;
-            t->scalar = SIM_IR_FLOAT;
-            t->width = 16;
-            t->regs = 1;
-            t->has_16bit = 1;
-            return SIM_SPV_ERROR_OK;
-        }
-        if (inst->opcode == SpvOpTypeInt && width == 64) {
-            /* Int64: two registers, the low word first. */
-            t->kind = SIM_SPV_T_INT;
-            t->scalar = sim_spv_word(m, inst, 3) ? SIM_IR_INT : SIM_IR_UINT;
-            t->width = 64;
-            t->regs = 2;
-            t->has_64bit = 1;
-            return SIM_SPV_ERROR_OK;
-        }
-        if (inst->opcode == SpvOpTypeFloat && width == 64 && inst->words == 3) {
-            /* Float64: the double's bits in two registers, low word first. */
-            t->kind = SIM_SPV_T_FLOAT;
-            t->scalar = SIM_IR_FLOAT;
-            t->width = 64;
-            t->regs = 2;
-            t->has_64bit = 1;
-            return SIM_SPV_ERROR_OK;
-        }
-        if (width != 32) {
+        int is_int = inst->opcode == SpvOpTypeInt;
+        /* A float's fourth word names an encoding other than IEEE. */
+        if ((width != 16 && width != 32 && width != 64) ||
+            (!is_int && width != 32 && inst->words > 3)) {
             return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "%u-bit %s", width,
-                               inst->opcode == SpvOpTypeInt ? "integers" : "floats");
+                               is_int ? "integers" : "floats");
         }
+        if (!is_int && inst->words > 3) {
+            return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "float encodings");
+        }
+        t->kind = is_int ? SIM_SPV_T_INT : SIM_SPV_T_FLOAT;
+        t->scalar = !is_int ? SIM_IR_FLOAT : sim_spv_word(m, inst, 3) ? SIM_IR_INT : SIM_IR_UINT;
         t->width = width;
-        t->regs = 1;
-        if (inst->opcode == SpvOpTypeInt) {
-            t->kind = SIM_SPV_T_INT;
-            t->scalar = sim_spv_word(m, inst, 3) ? SIM_IR_INT : SIM_IR_UINT;
-        } else {
-            if (inst->words > 3) {
-                return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "float encodings");
-            }
-            t->kind = SIM_SPV_T_FLOAT;
-            t->scalar = SIM_IR_FLOAT;
-        }
+        /* Int16: sign extended in a 32-bit register whatever the
+         * signedness, which keeps signed and unsigned order both
+         * (spv_ops.c zero-extends where the bits above matter).  Float16:
+         * computed in single precision and rounded to half after every
+         * operation (spv_ops.c), which gives the correctly rounded half
+         * result of +, -, * and / (24 bits of significand hold two 11-bit
+         * ones and the guard bits).  Int64 and Float64 (the double's
+         * bits): two registers, the low word first. */
+        t->regs = width == 64 ? 2 : 1;
+        t->has_16bit = width == 16;
+        t->has_64bit = width == 64;
         return SIM_SPV_ERROR_OK;
     }
     case SpvOpTypeVector:

@@ -77,6 +77,7 @@
 
 #include "pipeline/texture/texture.h"
 #include "pipeline/texture/tex_private.h"
+#include "pipeline/util/compare_op.h"
 #include "pipeline/util/util.h"
 
 static void
@@ -96,30 +97,6 @@ border(const struct sim_tex_sampler *s, int is_int, uint32_t out[4])
     default:
         out[0] = out[1] = out[2] = out[3] = 0;
         break;
-    }
-}
-
-/* Vulkan 16.4.1 depth compare: 1.0 when dref op texel passes. */
-static float
-compare(uint32_t op, float dref, float d)
-{
-    switch (op) {
-    case VK_COMPARE_OP_NEVER:
-        return 0.0f;
-    case VK_COMPARE_OP_LESS:
-        return dref < d;
-    case VK_COMPARE_OP_EQUAL:
-        return dref == d;
-    case VK_COMPARE_OP_LESS_OR_EQUAL:
-        return dref <= d;
-    case VK_COMPARE_OP_GREATER:
-        return dref > d;
-    case VK_COMPARE_OP_NOT_EQUAL:
-        return dref != d;
-    case VK_COMPARE_OP_GREATER_OR_EQUAL:
-        return dref >= d;
-    default:
-        return 1.0f;
     }
 }
 
@@ -263,7 +240,8 @@ texel_at(struct lookup *lk, uint32_t level, const int32_t *x, uint32_t out[4])
     lk->texels++;
     sim_tex_fetch_texel(lk->image, level, w[0], w[1], w[2], layer, out);
     if (lk->has_dref) {
-        out[0] = sim_f2u(compare(lk->sampler->compare_op, lk->dref, sim_u2f(out[0])));
+        int pass = sim_compare_op_passes(lk->sampler->compare_op, lk->dref, sim_u2f(out[0]));
+        out[0] = sim_f2u(pass ? 1.0f : 0.0f);
     }
 }
 

@@ -310,3 +310,10 @@ sim_shade_centroid(uint32_t samples, uint32_t mask, float *x, float *y)
     *x = loc[best].x / 16.0f;
     *y = loc[best].y / 16.0f;
 }
+
+int
+sim_unit_applies_per_pixel(const struct sim_draw_ctx *dc, const struct sim_replay_options *opt)
+{
+    (void)opt;
+    return !dc->per_sample;
+}

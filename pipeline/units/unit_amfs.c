@@ -165,11 +165,11 @@ amfs_create(const struct sim_replay_options *opt)
     a->opt = opt;
     a->cache = calloc(CACHE_QUADS, sizeof(*a->cache));
     a->need = calloc(MAX_NEEDED, sizeof(*a->need));
-    a->base = sim_unit_baseline.create(opt);
+    a->base = sim_unit_baseline_create(opt);
     if (!a->cache || !a->need || !a->base) {
         free(a->need);
         free(a->cache);
-        sim_unit_baseline.destroy(a->base);
+        sim_unit_baseline_destroy(a->base);
         free(a);
         return NULL;
     }
@@ -181,7 +181,7 @@ amfs_destroy(void *self)
 {
     struct amfs *a = self;
     if (a) {
-        sim_unit_baseline.destroy(a->base);
+        sim_unit_baseline_destroy(a->base);
         tri_index_finish(&a->index);
         free(a->served);
         free(a->fill_pixels);
@@ -935,7 +935,7 @@ static void
 amfs_begin(void *self, struct sim_shade_ctx *ctx)
 {
     struct amfs *a = self;
-    sim_unit_baseline.begin(a->base, ctx);
+    sim_unit_baseline_begin(a->base, ctx);
     cache_clear(a);
     a->patch = SIM_NONE;
     a->index.tris = NULL; /* the draw's triangle list may live where the last one did */
@@ -1175,7 +1175,7 @@ static void
 amfs_finish(void *self, struct sim_shade_ctx *ctx)
 {
     struct amfs *a = self;
-    sim_unit_baseline.finish(a->base, ctx);
+    sim_unit_baseline_finish(a->base, ctx);
     heat_fills(a, ctx);
 }
 

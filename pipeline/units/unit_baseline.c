@@ -25,22 +25,23 @@ struct baseline {
     uint32_t count;
 };
 
-static void *
-baseline_create(const struct sim_replay_options *opt)
+void *
+sim_unit_baseline_create(const struct sim_replay_options *opt)
 {
     (void)opt;
     return calloc(1, sizeof(struct baseline));
 }
 
-static void
-baseline_destroy(void *self)
+void
+sim_unit_baseline_destroy(void *self)
 {
     free(self);
 }
 
-static void
-baseline_flush(struct baseline *b, struct sim_shade_ctx *ctx)
+void
+sim_unit_baseline_finish(void *self, struct sim_shade_ctx *ctx)
 {
+    struct baseline *b = self;
     struct sim_shade_lane lanes[SIM_LANES];
     uint32_t helpers = 0, alive;
 
@@ -97,8 +98,8 @@ baseline_flush(struct baseline *b, struct sim_shade_ctx *ctx)
     b->count = 0;
 }
 
-static void
-baseline_begin(void *self, struct sim_shade_ctx *ctx)
+void
+sim_unit_baseline_begin(void *self, struct sim_shade_ctx *ctx)
 {
     struct baseline *b = self;
     (void)ctx;
@@ -114,7 +115,18 @@ sim_unit_baseline_queue(void *self, struct sim_shade_ctx *ctx, const struct sim_
     b->sample[b->count] = sample;
     b->pending[b->count++] = *q;
     if (b->count == BATCH) {
-        baseline_flush(b, ctx);
+        sim_unit_baseline_finish(b, ctx);
+    }
+}
+
+void
+sim_unit_baseline_queue_samples(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *q)
+{
+    uint32_t any = q->mask[0] | q->mask[1] | q->mask[2] | q->mask[3];
+    for (uint32_t s = 0; s < ctx->dc->samples; s++) {
+        if (any & (1u << s)) {
+            sim_unit_baseline_queue(self, ctx, q, s);
+        }
     }
 }
 
@@ -122,31 +134,19 @@ static void
 baseline_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uint32_t count)
 {
     for (uint32_t i = 0; i < count; i++) {
-        const struct sim_quad *q = &quads[i];
-        if (!ctx->dc->per_sample) {
-            sim_unit_baseline_queue(self, ctx, q, UINT32_MAX);
-            continue;
-        }
-        uint32_t any = q->mask[0] | q->mask[1] | q->mask[2] | q->mask[3];
-        for (uint32_t s = 0; s < ctx->dc->samples; s++) {
-            if (any & (1u << s)) {
-                sim_unit_baseline_queue(self, ctx, q, s);
-            }
+        if (ctx->dc->per_sample) {
+            sim_unit_baseline_queue_samples(self, ctx, &quads[i]);
+        } else {
+            sim_unit_baseline_queue(self, ctx, &quads[i], UINT32_MAX);
         }
     }
 }
 
-static void
-baseline_finish(void *self, struct sim_shade_ctx *ctx)
-{
-    baseline_flush(self, ctx);
-}
-
 const struct sim_unit_ops sim_unit_baseline = {
     .name = "baseline",
-    .create = baseline_create,
-    .destroy = baseline_destroy,
-    .begin = baseline_begin,
+    .create = sim_unit_baseline_create,
+    .destroy = sim_unit_baseline_destroy,
+    .begin = sim_unit_baseline_begin,
     .run = baseline_run,
-    .finish = baseline_finish,
+    .finish = sim_unit_baseline_finish,
 };

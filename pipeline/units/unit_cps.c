@@ -78,14 +78,6 @@ cps_destroy(void *self)
     }
 }
 
-static int
-cps_applies(const struct sim_draw_ctx *dc, const struct sim_replay_options *opt)
-{
-    (void)opt;
-    /* Per-sample shading asks for more than one invocation per pixel. */
-    return !dc->per_sample;
-}
-
 /* The largest allowed CP size (1, 2, 4) not above `s`. */
 static uint32_t
 round_size(float s)
@@ -262,10 +254,12 @@ shade_batch(struct cps *c, struct sim_shade_ctx *ctx, const struct cq *const *ba
     }
 }
 
-/* Shades the CQs gathered for the current triangle. */
+/* Shades the CQs gathered for the current triangle (also the unit's
+ * finish). */
 static void
-cps_flush(struct cps *c, struct sim_shade_ctx *ctx)
+cps_flush(void *self, struct sim_shade_ctx *ctx)
 {
+    struct cps *c = self;
     const struct cq *batch[BATCH];
     uint32_t n = 0;
 
@@ -344,18 +338,12 @@ cps_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uin
     }
 }
 
-static void
-cps_finish(void *self, struct sim_shade_ctx *ctx)
-{
-    cps_flush(self, ctx);
-}
-
 const struct sim_unit_ops sim_unit_cps = {
     .name = "cps",
     .create = cps_create,
     .destroy = cps_destroy,
-    .applies = cps_applies,
+    .applies = sim_unit_applies_per_pixel,
     .begin = cps_begin,
     .run = cps_run,
-    .finish = cps_finish,
+    .finish = cps_flush,
 };

@@ -108,13 +108,6 @@ qfm_destroy(void *self)
 }
 
 static int
-qfm_applies(const struct sim_draw_ctx *dc, const struct sim_replay_options *opt)
-{
-    (void)opt;
-    return !dc->per_sample;
-}
-
-static int
 qfm_wants_empty(const struct sim_replay_options *opt)
 {
     return opt->qfm.empty != SIM_QFM_EMPTY_OFF;
@@ -518,7 +511,7 @@ const struct sim_unit_ops sim_unit_qfm = {
     .name = "qfm",
     .create = qfm_create,
     .destroy = qfm_destroy,
-    .applies = qfm_applies,
+    .applies = sim_unit_applies_per_pixel,
     .wants_empty = qfm_wants_empty,
     .begin = qfm_begin,
     .run = qfm_run,

@@ -14,45 +14,16 @@ static void
 ssaa_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uint32_t count)
 {
     for (uint32_t i = 0; i < count; i++) {
-        const struct sim_quad *q = &quads[i];
-        uint32_t any = q->mask[0] | q->mask[1] | q->mask[2] | q->mask[3];
-        for (uint32_t s = 0; s < ctx->dc->samples; s++) {
-            if (any & (1u << s)) {
-                sim_unit_baseline_queue(self, ctx, q, s);
-            }
-        }
+        sim_unit_baseline_queue_samples(self, ctx, &quads[i]);
     }
 }
 
-static void *
-ssaa_create(const struct sim_replay_options *opt)
-{
-    return sim_unit_baseline.create(opt);
-}
-
-static void
-ssaa_destroy(void *self)
-{
-    sim_unit_baseline.destroy(self);
-}
-
-static void
-ssaa_begin(void *self, struct sim_shade_ctx *ctx)
-{
-    sim_unit_baseline.begin(self, ctx);
-}
-
-static void
-ssaa_finish(void *self, struct sim_shade_ctx *ctx)
-{
-    sim_unit_baseline.finish(self, ctx);
-}
-
+/* Baseline's state and flushing; only the run differs. */
 const struct sim_unit_ops sim_unit_ssaa = {
     .name = "ssaa",
-    .create = ssaa_create,
-    .destroy = ssaa_destroy,
-    .begin = ssaa_begin,
+    .create = sim_unit_baseline_create,
+    .destroy = sim_unit_baseline_destroy,
+    .begin = sim_unit_baseline_begin,
     .run = ssaa_run,
-    .finish = ssaa_finish,
+    .finish = sim_unit_baseline_finish,
 };

@@ -154,13 +154,31 @@ SIM_UNIT_LIST(SIM_UNIT_EXTERN)
 uint32_t
 sim_cps_rate_word(const struct sim_draw_ctx *dc, const struct sim_cps_options *opt);
 
-/* Baseline's shading, for units built on it (unit_baseline.c): queues the
- * quad for shading at pixel centres (sample == UINT32_MAX) or at sample
- * `sample` of each pixel, writing that sample only; `self` is baseline's.
- * sim_unit_baseline.finish shades what is queued. */
+/* Baseline's hooks and shading, for units built on it (unit_baseline.c;
+ * `self` is baseline's).  sim_unit_baseline_queue queues the quad for
+ * shading at pixel centres (sample == UINT32_MAX) or at sample `sample` of
+ * each pixel, writing that sample only; sim_unit_baseline_queue_samples
+ * queues it once per sample index any of its pixels covers;
+ * sim_unit_baseline_finish shades what is queued. */
+void *
+sim_unit_baseline_create(const struct sim_replay_options *opt);
+void
+sim_unit_baseline_destroy(void *self);
+void
+sim_unit_baseline_begin(void *self, struct sim_shade_ctx *ctx);
 void
 sim_unit_baseline_queue(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *q,
                         uint32_t sample);
+void
+sim_unit_baseline_queue_samples(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *q);
+void
+sim_unit_baseline_finish(void *self, struct sim_shade_ctx *ctx);
+
+/* The applies hook of units that shade at most once per pixel (cps, qfm):
+ * they refuse the draws that shade per sample, which ask for more than one
+ * invocation per pixel (shade.c). */
+int
+sim_unit_applies_per_pixel(const struct sim_draw_ctx *dc, const struct sim_replay_options *opt);
 
 /* The unit of `kind`, or NULL. */
 const struct sim_unit_ops *
