@@ -119,7 +119,8 @@ sim_replay_result_image_rgba8(const struct sim_replay_result *result, enum sim_u
  * an AMFS cache fill served; one pixel for the other units), so the
  * values sum to the unit's lanes_shaded less the lanes of pixels off the
  * map.  width * height values, row-major, owned by the result; the size is
- * the largest framebuffer of the frame.  NULL when the unit did not run. */
+ * the largest framebuffer of the frame's passes whose attachments hold it
+ * (others are refused).  NULL when the unit did not run. */
 const float *
 sim_replay_result_heat(const struct sim_replay_result *result, enum sim_unit_kind unit,
                        uint32_t *width, uint32_t *height);

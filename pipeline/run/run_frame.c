@@ -1344,6 +1344,28 @@ covers_pass(const struct sim_surface *s, const struct sim_pass *pass, const char
     return 0;
 }
 
+/* The extent `pass` can draw into: its framebuffer's, or 0 x 0 when one of
+ * its attachment images is smaller (begin_pass refuses such a pass, so a
+ * damaged framebuffer extent must not size the frame's per-pixel maps). */
+static void
+pass_draw_extent(const struct sim_frame *f, const struct sim_pass *pass, uint32_t *width,
+                 uint32_t *height)
+{
+    *width = pass->width;
+    *height = pass->height;
+    for (uint32_t i = 0; i <= pass->color_count; i++) {
+        const struct sim_attachment *a = i < pass->color_count ? &pass->color[i]
+                                         : pass->has_depth    ? &pass->depth
+                                                              : NULL;
+        if (a && a->image != SIM_NONE && a->image < f->image_count &&
+            (f->images[a->image].width < pass->width ||
+             f->images[a->image].height < pass->height)) {
+            *width = *height = 0;
+            return;
+        }
+    }
+}
+
 /* Binds and loads the pass's attachments for every unit; 0 with `detail`
  * when the pass cannot run. */
 static int
@@ -1805,11 +1827,11 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
         goto error;
     }
     for (uint32_t p = 0; p < frame->pass_count; p++) {
+        uint32_t w, h;
         r.draws_total += frame->passes[p].draw_count;
-        res->heat_width = frame->passes[p].width > res->heat_width ? frame->passes[p].width
-                                                                   : res->heat_width;
-        res->heat_height = frame->passes[p].height > res->heat_height ? frame->passes[p].height
-                                                                      : res->heat_height;
+        pass_draw_extent(frame, &frame->passes[p], &w, &h);
+        res->heat_width = w > res->heat_width ? w : res->heat_width;
+        res->heat_height = h > res->heat_height ? h : res->heat_height;
     }
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         if (!(res->units & (1u << u))) {

@@ -318,6 +318,40 @@ test_early_tests_off(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
     sim_replay_result_destroy(r[1]);
 }
 
+/* A framebuffer far larger than its attachments (as a damaged trace gives
+ * it): the pass is refused by name, and the frame's per-pixel maps are not
+ * sized by it (they were: 16384 x 16384 for every unit, about 15 GB). */
+static void
+test_pass_larger_than_attachments(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
+{
+    static struct frame_fixture f;
+    struct sim_replay_options opt;
+    struct sim_replay_result *r = NULL;
+    uint32_t n = 0, w = 1, h = 1;
+    frame_init(&f, 32, 32, vs, fs);
+    frame_mesh(&f, 4, 4, 0.0f);
+    f.draws[0].vertex_buffers[0] =
+        (struct sim_vertex_buffer){f.verts, sizeof(struct client_vertex) * f.vert_count, 0};
+    f.draws[0].index_data = f.indices;
+    f.draws[0].index_size = sizeof(uint16_t) * f.index_count;
+    f.draws[0].count = f.index_count;
+    f.pass.width = f.pass.height = SIM_RAST_MAX_EXTENT;
+    memset(&opt, 0, sizeof(opt));
+    opt.units = ALL_UNITS;
+    opt.threads = 1;
+    CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, sim_replay_frame(&f.frame, &opt, &r, NULL));
+    if (!r) {
+        return;
+    }
+    const struct sim_draw_result *d = sim_replay_result_draws(r, &n);
+    CHECK_EQ_INT(1, n);
+    CHECK(n == 1 && d[0].status != SIM_REPLAY_ERROR_OK &&
+          strstr(d[0].detail, "smaller than the framebuffer"));
+    sim_replay_result_heat(r, SIM_UNIT_BASELINE, &w, &h);
+    CHECK(w <= 32 && h <= 32);
+    sim_replay_result_destroy(r);
+}
+
 /* Bad unit options are refused before anything runs. */
 static void
 test_bad_options(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
@@ -348,6 +382,7 @@ main(void)
      * chunks (pipeline/front/front_clip.c, front_setup.c). */
     test_mesh(vs, fs, 4, 64, 40);
     test_bad_options(vs, fs);
+    test_pass_larger_than_attachments(vs, fs);
     test_area_histogram(vs, fs);
     test_grid_borders(vs, fs);
     test_early_tests_off(vs, fs);
