@@ -12,7 +12,7 @@
 #   (default)  864x540, five scenes, DiagSplit areas 0.5, 2, 10 px², shorter
 #              buffer sweeps on the plane: about 20 minutes on 2 cores
 #   --full     the papers' 1728x1080, five scenes, areas 0.5 to 20 px²,
-#              the full buffer sweeps (hours)
+#              the full buffer sweeps (about 15 minutes on two cores)
 #   --smoke    320x200, the plane only, a few points per sweep (a minute or
 #              two; for the test `papers-smoke`)
 #
