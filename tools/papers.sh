@@ -10,9 +10,11 @@
 #
 # Sizes:
 #   (default)  864x540, five scenes, DiagSplit areas 0.5, 2, 10 px², shorter
-#              buffer sweeps on the plane: about 20 minutes on 2 cores
+#              buffer sweeps on the plane: minutes on 2 cores (3.5 on an
+#              idle machine, 10-15 beside other builds)
 #   --full     the papers' 1728x1080, five scenes, areas 0.5 to 20 px²,
-#              the full buffer sweeps (about 15 minutes on two cores)
+#              the full buffer sweeps (13.5 minutes on 2 cores beside one
+#              other replay)
 #   --smoke    320x200, the plane only, a few points per sweep (a minute or
 #              two; for the test `papers-smoke`)
 #
