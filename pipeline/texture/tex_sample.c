@@ -501,6 +501,8 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
         int32_t cols[EWA_MAX_COLUMNS];
         int use_cols = (int64_t)u1 - (int64_t)u0 < EWA_MAX_COLUMNS;
         uint32_t edge[4];
+        const uint8_t *last_block = NULL;
+        const uint32_t(*last_texels)[4] = NULL;
 
         border(lk->sampler, lk->is_int, edge);
         for (int32_t x = u0; use_cols && x <= u1; x++) {
@@ -552,9 +554,14 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
                         if (off > lv->size || lv->size - off < bc) {
                             t[0] = t[1] = t[2] = t[3] = 0;
                         } else {
-                            sim_tex_bc_decode_cached(lk->image->format,
-                                                     (const uint8_t *)lv->data + off,
-                                                     (uint32_t)wx, (uint32_t)wy, t);
+                            /* Neighbouring texels share a block: its
+                             * decoded texels looked up once. */
+                            const uint8_t *blk = (const uint8_t *)lv->data + off;
+                            if (blk != last_block) {
+                                last_block = blk;
+                                last_texels = sim_tex_bc_block_cached(lk->image->format, blk);
+                            }
+                            memcpy(t, last_texels[(wy & 3) * 4 + (wx & 3)], sizeof(t));
                         }
                     } else {
                         /* sim_tex_fetch_texel's bounds and its 8-bit decode;
