@@ -855,8 +855,12 @@ decode_block(uint32_t format, const uint8_t *block, uint32_t texel[16][4])
  * block's address and format in the thread's current scope: one
  * sim_tex_run, during which no texture memory is freed or written, so an
  * address never stands for two blocks.  Outside a scope texels are decoded
- * each time. */
-#define BC_CACHE_ENTRIES 128
+ * each time.  Entries are direct-mapped by a multiplicative (Fibonacci)
+ * hash of the block's address: blocks of one row of a level lie 8 or 16
+ * bytes apart, and a hash of the address bits alone left half the entries
+ * unused for 16-byte blocks. */
+#define BC_CACHE_BITS 7
+#define BC_CACHE_ENTRIES (1u << BC_CACHE_BITS)
 
 struct bc_cache_entry {
     const uint8_t *block;
@@ -897,7 +901,8 @@ static struct bc_cache_entry *
 bc_entry(uint32_t format, const uint8_t *block)
 {
     uintptr_t at = (uintptr_t)block;
-    struct bc_cache_entry *e = &bc_cache[((at >> 3) ^ (at >> 11)) % BC_CACHE_ENTRIES];
+    struct bc_cache_entry *e =
+        &bc_cache[(uint32_t)((at >> 3) * 0x9e3779b1u) >> (32 - BC_CACHE_BITS)];
 
     if (e->block != block || e->format != format || e->scope != bc_scope) {
         e->block = block;
