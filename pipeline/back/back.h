@@ -142,6 +142,24 @@ sim_shade_write_outputs(struct sim_shade_ctx *ctx, const struct sim_shade_output
                         const struct sim_tri *tri, int32_t x, int32_t y, uint32_t mask);
 
 
+/* Blends `src_bits` (four values as the shader wrote them) into the
+ * samples `mask` of one pixel's texels of `vf` at `p` (sample s at
+ * p + s * vf->bytes), through blend state `b` (its write mask applied;
+ * without blending, the source is written through the mask) and the
+ * draw's blend constants (Vulkan "Blend Factors", "Blend Operations").
+ * The _ref form is the reference, per sample as the specification reads;
+ * the other computes what does not depend on the destination once per
+ * pixel and copies the result to samples whose destination equals the
+ * previous one's: byte for byte the same results. */
+void
+sim_back_blend_texels(const struct sim_blend_attachment *b, const float constants[4],
+                      const struct sim_fmt *vf, uint8_t *p, uint32_t mask,
+                      const uint32_t src_bits[4]);
+void
+sim_back_blend_texels_ref(const struct sim_blend_attachment *b, const float constants[4],
+                          const struct sim_fmt *vf, uint8_t *p, uint32_t mask,
+                          const uint32_t src_bits[4]);
+
 /* Depth bounds, stencil and depth tests for the samples `mask` of pixel
  * (x, y) of `tri` against the depth/stencil surface `depth` (which they
  * update), early or late; returns the samples that pass. */

@@ -176,7 +176,7 @@ sim_back_depth_test_quad(const struct sim_draw_ctx *dc, struct sim_surface *dept
 }
 
 /* One blend factor for the colour (c < 3) or alpha (c == 3) channel. */
-static float
+static inline __attribute__((always_inline)) float
 factor(uint32_t f, int c, const float src[4], const float dst[4], const float k[4])
 {
     switch (f) {
@@ -218,7 +218,7 @@ factor(uint32_t f, int c, const float src[4], const float dst[4], const float k[
     }
 }
 
-static float
+static inline __attribute__((always_inline)) float
 blend_op(uint32_t op, float s, float sf, float d, float df)
 {
     switch (op) {
@@ -235,7 +235,7 @@ blend_op(uint32_t op, float s, float sf, float d, float df)
     }
 }
 
-static float
+static inline __attribute__((always_inline)) float
 clampf(float v, float lo, float hi)
 {
     return v > lo ? (v < hi ? v : hi) : lo;
@@ -278,6 +278,315 @@ logic_op(uint32_t op, uint8_t s, uint8_t d)
         return (uint8_t)~(s & d);
     default:
         return 0xff;
+    }
+}
+
+/* The source and constant colour as blending reads them (Vulkan "Blend
+ * Operations": clamped to the range of normalized formats). */
+static inline __attribute__((always_inline)) void
+blend_inputs(const struct sim_fmt *vf, const float constants[4], const uint32_t src_bits[4],
+             float src[4], float k[4])
+{
+    int norm = vf->type == SIM_FMT_UNORM || vf->type == SIM_FMT_SRGB;
+    int snorm = vf->type == SIM_FMT_SNORM;
+
+    for (int c = 0; c < 4; c++) {
+        src[c] = sim_u2f(src_bits[c]);
+        k[c] = constants[c];
+        if (norm) {
+            src[c] = clampf(src[c], 0.0f, 1.0f);
+            k[c] = clampf(k[c], 0.0f, 1.0f);
+        } else if (snorm) {
+            src[c] = clampf(src[c], -1.0f, 1.0f);
+            k[c] = clampf(k[c], -1.0f, 1.0f);
+        }
+    }
+}
+
+void
+sim_back_blend_texels_ref(const struct sim_blend_attachment *b, const float constants[4],
+                          const struct sim_fmt *vf, uint8_t *p, uint32_t mask,
+                          const uint32_t src_bits[4])
+{
+    uint32_t wm = b->write_mask & 0xf;
+    int blend = b->enable && !sim_fmt_is_integer(vf);
+
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint8_t *t = p + (size_t)__builtin_ctz(m) * vf->bytes;
+        uint32_t dst_bits[4], out[4];
+        sim_fmt_decode(vf, t, dst_bits);
+        if (blend) {
+            float src[4], dst[4], k[4];
+            blend_inputs(vf, constants, src_bits, src, k);
+            for (int c = 0; c < 4; c++) {
+                dst[c] = sim_u2f(dst_bits[c]);
+            }
+            for (int c = 0; c < 4; c++) {
+                uint32_t sf = c < 3 ? b->src_color : b->src_alpha;
+                uint32_t df = c < 3 ? b->dst_color : b->dst_alpha;
+                uint32_t op = c < 3 ? b->color_op : b->alpha_op;
+                out[c] = sim_f2u(blend_op(op, src[c], factor(sf, c, src, dst, k), dst[c],
+                                          factor(df, c, src, dst, k)));
+            }
+        } else {
+            memcpy(out, src_bits, sizeof(out));
+        }
+        for (int c = 0; c < 4; c++) {
+            if (!(wm & (1u << c))) {
+                out[c] = dst_bits[c];
+            }
+        }
+        sim_fmt_encode(vf, out, t);
+    }
+}
+
+/* Does blend factor `f` of channel `c` read the destination? */
+static int
+factor_reads_dst(uint32_t f, int c)
+{
+    switch (f) {
+    case VK_BLEND_FACTOR_DST_COLOR:
+    case VK_BLEND_FACTOR_ONE_MINUS_DST_COLOR:
+    case VK_BLEND_FACTOR_DST_ALPHA:
+    case VK_BLEND_FACTOR_ONE_MINUS_DST_ALPHA:
+        return 1;
+    case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE:
+        return c < 3;
+    default:
+        return 0;
+    }
+}
+
+/* blend_unorm8's form of a blend state and constants: each factor
+ * (channel c's source factor at c, its destination factor at 4 + c) as
+ * base + scale * in[index], in = {src[0..3], k[0..3]}.  For inputs in
+ * [0, 1] without -0 (the clamped source and constants of a normalized
+ * format) that is exactly factor()'s value: y + 0 * x = y, 0 + 1 * x = x
+ * and 1 + -1 * x = 1 - x in IEEE arithmetic. */
+struct blend_plan {
+    struct sim_blend_attachment state;
+    float constants[4];
+    float k[4]; /* the constants clamped as blend_inputs clamps them */
+    float base[8], scale[8];
+    uint8_t index[8];
+    int add;  /* both operations VK_BLEND_OP_ADD */
+    int fast; /* no factor reads the destination; the state blends all four channels */
+    const uint32_t *decoded; /* sim_fmt_decode8_table(0) */
+};
+
+static void
+plan_factor(struct blend_plan *plan, uint32_t slot, uint32_t f, int c)
+{
+    float base = 0.0f, scale = 1.0f;
+    uint32_t index = (uint32_t)c;
+
+    switch (f) {
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR:
+        base = 1.0f;
+        scale = -1.0f;
+        break;
+    case VK_BLEND_FACTOR_SRC_ALPHA:
+        index = 3;
+        break;
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA:
+        base = 1.0f;
+        scale = -1.0f;
+        index = 3;
+        break;
+    case VK_BLEND_FACTOR_CONSTANT_COLOR:
+        index = 4 + (uint32_t)c;
+        break;
+    case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR:
+        base = 1.0f;
+        scale = -1.0f;
+        index = 4 + (uint32_t)c;
+        break;
+    case VK_BLEND_FACTOR_CONSTANT_ALPHA:
+        index = 7;
+        break;
+    case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA:
+        base = 1.0f;
+        scale = -1.0f;
+        index = 7;
+        break;
+    case VK_BLEND_FACTOR_SRC_COLOR:
+        break;
+    case VK_BLEND_FACTOR_ONE:
+    case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE: /* alpha only: is_unorm8_blend */
+        base = 1.0f;
+        scale = 0.0f;
+        break;
+    default: /* VK_BLEND_FACTOR_ZERO and unknown factors */
+        scale = 0.0f;
+        break;
+    }
+    plan->base[slot] = base;
+    plan->scale[slot] = scale;
+    plan->index[slot] = (uint8_t)index;
+}
+
+/* Can blend_unorm8 blend with this state (into a 4-channel 8-bit UNORM
+ * format)? */
+static int
+is_unorm8_blend(const struct sim_blend_attachment *b)
+{
+    if (!b->enable || (b->write_mask & 0xf) != 0xf) {
+        return 0;
+    }
+    for (int c = 0; c < 4; c++) {
+        if (factor_reads_dst(c < 3 ? b->src_color : b->src_alpha, c) ||
+            factor_reads_dst(c < 3 ? b->dst_color : b->dst_alpha, c)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The plan of `b` and `constants` for a normalized format `vf`, kept per
+ * thread while they stay the same (they change per draw at most). */
+static const struct blend_plan *
+blend_plan_get(const struct sim_blend_attachment *b, const float constants[4],
+               const struct sim_fmt *vf)
+{
+    static _Thread_local struct blend_plan plan;
+    static _Thread_local int planned;
+    uint32_t no_src[4] = {0, 0, 0, 0};
+    float unused[4];
+
+    if (planned && memcmp(&plan.state, b, sizeof(*b)) == 0 &&
+        memcmp(plan.constants, constants, sizeof(plan.constants)) == 0) {
+        return &plan;
+    }
+    plan.state = *b;
+    memcpy(plan.constants, constants, sizeof(plan.constants));
+    blend_inputs(vf, constants, no_src, unused, plan.k);
+    for (int c = 0; c < 4; c++) {
+        plan_factor(&plan, (uint32_t)c, c < 3 ? b->src_color : b->src_alpha, c);
+        plan_factor(&plan, 4u + (uint32_t)c, c < 3 ? b->dst_color : b->dst_alpha, c);
+    }
+    plan.add = b->color_op == VK_BLEND_OP_ADD && b->alpha_op == VK_BLEND_OP_ADD;
+    plan.fast = is_unorm8_blend(b);
+    plan.decoded = sim_fmt_decode8_table(0);
+    planned = 1;
+    return &plan;
+}
+
+/* sim_back_blend_texels for the common state: a 4-channel 8-bit UNORM
+ * format written whole, with factors that do not read the destination
+ * (constant over the pixel).  The same float operations in the same order
+ * as the reference: the clamps are blend_inputs', the factors the plan's
+ * (exactly factor()'s), the decode table sim_fmt_decode's, the blend
+ * blend_op's, the encode sim_fmt_encode's 8-bit UNORM path applied to the
+ * float whose bits it would receive. */
+static void
+blend_unorm8(const struct blend_plan *plan, const struct sim_fmt *vf, uint8_t *p,
+             uint32_t mask, const uint32_t src_bits[4])
+{
+    const struct sim_blend_attachment *b = &plan->state;
+    const uint32_t *decoded = plan->decoded;
+    float in[8], src[4], fac[8];
+
+    for (int c = 0; c < 4; c++) {
+        in[c] = src[c] = clampf(sim_u2f(src_bits[c]), 0.0f, 1.0f);
+        in[4 + c] = plan->k[c];
+    }
+    for (int j = 0; j < 8; j++) {
+        fac[j] = plan->base[j] + plan->scale[j] * in[plan->index[j]];
+    }
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint8_t *t = p + (size_t)__builtin_ctz(m) * 4;
+        float dst[4], out[4];
+        for (uint32_t c = 0; c < 4; c++) {
+            dst[vf->swizzle[c]] = sim_u2f(decoded[t[c]]);
+        }
+        for (int c = 0; c < 4; c++) {
+            out[c] = plan->add ? src[c] * fac[c] + dst[c] * fac[4 + c]
+                               : blend_op(c < 3 ? b->color_op : b->alpha_op, src[c], fac[c],
+                                          dst[c], fac[4 + c]);
+        }
+        for (uint32_t c = 0; c < 4; c++) {
+            float v = out[vf->swizzle[c]] * 255.0f + 0.5f;
+            v = v >= 0.5f ? v : 0.0f;
+            v = v <= 255.0f ? v : 255.0f;
+            t[c] = (uint8_t)(uint32_t)v;
+        }
+    }
+}
+
+void
+sim_back_blend_texels(const struct sim_blend_attachment *b, const float constants[4],
+                      const struct sim_fmt *vf, uint8_t *p, uint32_t mask,
+                      const uint32_t src_bits[4])
+{
+    uint32_t wm = b->write_mask & 0xf, bytes = vf->bytes;
+    int blend = b->enable && !sim_fmt_is_integer(vf);
+    float src[4], k[4], sfac[4], dfac[4];
+    uint32_t sf[4], df[4], op[4], dst_factors = 0;
+    static const float no_dst[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    uint8_t prev_in[16];
+    const uint8_t *prev = NULL;
+
+    if (vf->type == SIM_FMT_UNORM && !vf->packed && vf->bytes == 4 && vf->channels == 4 &&
+        b->enable) {
+        const struct blend_plan *plan = blend_plan_get(b, constants, vf);
+        if (plan->fast) {
+            blend_unorm8(plan, vf, p, mask, src_bits);
+            return;
+        }
+    }
+
+    /* What does not depend on the destination, once: the clamped inputs
+     * and the factors that read only them (factor() is a function of its
+     * arguments, so these are the values the reference computes). */
+    if (blend) {
+        blend_inputs(vf, constants, src_bits, src, k);
+        for (int c = 0; c < 4; c++) {
+            sf[c] = c < 3 ? b->src_color : b->src_alpha;
+            df[c] = c < 3 ? b->dst_color : b->dst_alpha;
+            op[c] = c < 3 ? b->color_op : b->alpha_op;
+            if (factor_reads_dst(sf[c], c)) {
+                dst_factors |= 1u << c;
+            } else {
+                sfac[c] = factor(sf[c], c, src, no_dst, k);
+            }
+            if (factor_reads_dst(df[c], c)) {
+                dst_factors |= 16u << c;
+            } else {
+                dfac[c] = factor(df[c], c, src, no_dst, k);
+            }
+        }
+    }
+    for (uint32_t m = mask; m; m &= m - 1) {
+        uint8_t *t = p + (size_t)__builtin_ctz(m) * bytes;
+        uint32_t dst_bits[4], out[4];
+        if (prev && memcmp(t, prev_in, bytes) == 0) {
+            /* The same destination as the previous sample: the same
+             * result. */
+            memcpy(t, prev, bytes);
+            continue;
+        }
+        memcpy(prev_in, t, bytes);
+        prev = t;
+        sim_fmt_decode(vf, t, dst_bits);
+        if (blend) {
+            float dst[4];
+            for (int c = 0; c < 4; c++) {
+                dst[c] = sim_u2f(dst_bits[c]);
+            }
+            for (int c = 0; c < 4; c++) {
+                float s_f = dst_factors & (1u << c) ? factor(sf[c], c, src, dst, k) : sfac[c];
+                float d_f = dst_factors & (16u << c) ? factor(df[c], c, src, dst, k) : dfac[c];
+                out[c] = sim_f2u(blend_op(op[c], src[c], s_f, dst[c], d_f));
+            }
+        } else {
+            memcpy(out, src_bits, sizeof(out));
+        }
+        for (int c = 0; c < 4; c++) {
+            if (!(wm & (1u << c))) {
+                out[c] = dst_bits[c];
+            }
+        }
+        sim_fmt_encode(vf, out, t);
     }
 }
 
@@ -330,43 +639,7 @@ write_color(const struct sim_draw_ctx *dc, struct sim_surface *s, const struct s
         }
         return;
     }
-    for (uint32_t m = mask; m; m &= m - 1) {
-        uint8_t *t = p + (size_t)__builtin_ctz(m) * s->texel_bytes;
-        uint32_t dst_bits[4], out[4];
-        sim_fmt_decode(vf, t, dst_bits);
-        if (blend) {
-            float src[4], dst[4], k[4];
-            int norm = vf->type == SIM_FMT_UNORM || vf->type == SIM_FMT_SRGB;
-            int snorm = vf->type == SIM_FMT_SNORM;
-            for (int c = 0; c < 4; c++) {
-                src[c] = sim_u2f(src_bits[c]);
-                dst[c] = sim_u2f(dst_bits[c]);
-                k[c] = dc->draw->state.blend_constants[c];
-                if (norm) {
-                    src[c] = clampf(src[c], 0.0f, 1.0f);
-                    k[c] = clampf(k[c], 0.0f, 1.0f);
-                } else if (snorm) {
-                    src[c] = clampf(src[c], -1.0f, 1.0f);
-                    k[c] = clampf(k[c], -1.0f, 1.0f);
-                }
-            }
-            for (int c = 0; c < 4; c++) {
-                uint32_t sf = c < 3 ? b->src_color : b->src_alpha;
-                uint32_t df = c < 3 ? b->dst_color : b->dst_alpha;
-                uint32_t op = c < 3 ? b->color_op : b->alpha_op;
-                out[c] = sim_f2u(blend_op(op, src[c], factor(sf, c, src, dst, k), dst[c],
-                                      factor(df, c, src, dst, k)));
-            }
-        } else {
-            memcpy(out, src_bits, sizeof(out));
-        }
-        for (int c = 0; c < 4; c++) {
-            if (!(wm & (1u << c))) {
-                out[c] = dst_bits[c];
-            }
-        }
-        sim_fmt_encode(vf, out, t);
-    }
+    sim_back_blend_texels(b, dc->draw->state.blend_constants, vf, p, mask, src_bits);
 }
 
 /* Vulkan "Multisample Coverage": alpha of output 0 (its bits) becomes a

@@ -278,10 +278,11 @@ write_bits(uint8_t *p, uint32_t bytes, uint32_t v)
     }
 }
 
-/* The 8-bit sRGB colour channels decoded, as decode_channel computes them
- * (srgb_to_linear's powf is what blending into an sRGB target spends its
- * time in otherwise). */
-static uint32_t srgb8[256];
+/* The 8-bit UNORM and sRGB colour channels decoded, as decode_channel
+ * computes them (srgb_to_linear's powf is what blending into an sRGB
+ * target spends its time in otherwise; the division what blending into a
+ * UNORM one does). */
+static uint32_t srgb8[256], unorm8[256];
 static pthread_once_t srgb8_once = PTHREAD_ONCE_INIT;
 
 static void
@@ -289,7 +290,15 @@ srgb8_init(void)
 {
     for (uint32_t i = 0; i < 256; i++) {
         srgb8[i] = sim_f2u(srgb_to_linear((float)i / 255.0f));
+        unorm8[i] = sim_f2u((float)i / 255.0f);
     }
+}
+
+const uint32_t *
+sim_fmt_decode8_table(int srgb)
+{
+    pthread_once(&srgb8_once, srgb8_init);
+    return srgb ? srgb8 : unorm8;
 }
 
 static uint32_t
@@ -373,12 +382,10 @@ sim_fmt_decode(const struct sim_fmt *f, const void *texel, uint32_t out[4])
         f->channels == 4) {
         /* The common cases (RGBA8, BGRA8, their sRGB forms), as
          * decode_channel computes them. */
-        if (f->type == SIM_FMT_SRGB) {
-            pthread_once(&srgb8_once, srgb8_init);
-        }
+        pthread_once(&srgb8_once, srgb8_init);
         for (uint32_t c = 0; c < 4; c++) {
             uint32_t s = f->swizzle[c];
-            out[s] = f->type == SIM_FMT_SRGB && s < 3 ? srgb8[p[c]] : sim_f2u((float)p[c] / 255.0f);
+            out[s] = f->type == SIM_FMT_SRGB && s < 3 ? srgb8[p[c]] : unorm8[p[c]];
         }
         return;
     }

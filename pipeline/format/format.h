@@ -74,6 +74,11 @@ sim_fmt_is_integer(const struct sim_fmt *f);
 void
 sim_fmt_decode(const struct sim_fmt *f, const void *texel, uint32_t out[4]);
 
+/* The 256 values an 8-bit channel decodes to as sim_fmt_decode gives
+ * them: UNORM (srgb 0) or an sRGB colour channel (srgb 1). */
+const uint32_t *
+sim_fmt_decode8_table(int srgb);
+
 /* Encodes four values (as sim_fmt_decode gives them) into one texel:
  * normalized formats clamp and round to nearest, sRGB encodes. */
 void

@@ -115,24 +115,17 @@ read32(const uint8_t *p)
     return read16(p) | read16(p + 2) << 16;
 }
 
-/* Data Format 19.1: the colour block.  `i` is the texel, 4 y + x. */
+/* Data Format 19.1: entry `sel` of a colour block's palette from its
+ * expanded endpoints `e`; `alpha` takes the entry's alpha. */
 static void
-decode_colour(const uint8_t *b, uint32_t i, int four_colour, int punch_alpha, float rgba[4])
+colour_entry(const float e[2][3], uint32_t sel, int three_colour, int punch_alpha,
+             float rgba[4])
 {
-    uint32_t c[2] = {read16(b), read16(b + 2)};
-    uint32_t sel = (read32(b + 4) >> (2 * i)) & 3u;
-    float e[2][3];
-
-    for (int k = 0; k < 2; k++) {
-        e[k][0] = (float)(c[k] >> 11) / 31.0f;
-        e[k][1] = (float)((c[k] >> 5) & 0x3fu) / 63.0f;
-        e[k][2] = (float)(c[k] & 0x1fu) / 31.0f;
-    }
     rgba[3] = 1.0f;
     for (int ch = 0; ch < 3; ch++) {
         if (sel < 2) {
             rgba[ch] = e[sel][ch];
-        } else if (four_colour || c[0] > c[1]) {
+        } else if (!three_colour) {
             rgba[ch] = sel == 2 ? (2.0f * e[0][ch] + e[1][ch]) / 3.0f
                                 : (e[0][ch] + 2.0f * e[1][ch]) / 3.0f;
         } else if (sel == 2) {
@@ -144,39 +137,86 @@ decode_colour(const uint8_t *b, uint32_t i, int four_colour, int punch_alpha, fl
     }
 }
 
-/* Data Format 19.3 and 20.1: the eight-value palette block of BC3 alpha
- * and BC4/BC5 channels. */
-static float
-decode_palette(const uint8_t *b, uint32_t i, int is_signed)
+/* Data Format 19.1: a colour block's RGB565 endpoints, expanded; returns
+ * whether the block uses the three-colour palette. */
+static int
+colour_endpoints(const uint8_t *b, int four_colour, float e[2][3])
 {
-    uint64_t bits = 0;
-    uint32_t sel;
-    float e0, e1;
+    uint32_t c[2] = {read16(b), read16(b + 2)};
 
-    for (int k = 7; k >= 2; k--) {
-        bits = bits << 8 | b[k];
+    for (int k = 0; k < 2; k++) {
+        e[k][0] = (float)(c[k] >> 11) / 31.0f;
+        e[k][1] = (float)((c[k] >> 5) & 0x3fu) / 63.0f;
+        e[k][2] = (float)(c[k] & 0x1fu) / 31.0f;
     }
-    sel = (uint32_t)(bits >> (3 * i)) & 7u;
+    return !(four_colour || c[0] > c[1]);
+}
+
+/* Data Format 19.1: the colour block.  `i` is the texel, 4 y + x. */
+static void
+decode_colour(const uint8_t *b, uint32_t i, int four_colour, int punch_alpha, float rgba[4])
+{
+    uint32_t sel = (read32(b + 4) >> (2 * i)) & 3u;
+    float e[2][3];
+    int three = colour_endpoints(b, four_colour, e);
+
+    colour_entry(e, sel, three, punch_alpha, rgba);
+}
+
+/* Data Format 19.3 and 20.1: the endpoints of an eight-value palette
+ * block, and whether the block uses the seven-value interpolation. */
+static int
+palette_endpoints(const uint8_t *b, int is_signed, float *e0, float *e1)
+{
     if (is_signed) {
         int32_t s0 = (int8_t)b[0], s1 = (int8_t)b[1];
-        e0 = (float)(s0 < -127 ? -127 : s0) / 127.0f;
-        e1 = (float)(s1 < -127 ? -127 : s1) / 127.0f;
+        *e0 = (float)(s0 < -127 ? -127 : s0) / 127.0f;
+        *e1 = (float)(s1 < -127 ? -127 : s1) / 127.0f;
     } else {
-        e0 = (float)b[0] / 255.0f;
-        e1 = (float)b[1] / 255.0f;
-    }
-    if (sel < 2) {
-        return sel ? e1 : e0;
+        *e0 = (float)b[0] / 255.0f;
+        *e1 = (float)b[1] / 255.0f;
     }
     /* The comparison is of the stored bytes, as the specification writes
      * it (signed for the SNORM variants). */
-    if (is_signed ? (int8_t)b[0] > (int8_t)b[1] : b[0] > b[1]) {
+    return is_signed ? (int8_t)b[0] > (int8_t)b[1] : b[0] > b[1];
+}
+
+static float
+palette_entry(float e0, float e1, uint32_t sel, int seven, int is_signed)
+{
+    if (sel < 2) {
+        return sel ? e1 : e0;
+    }
+    if (seven) {
         return ((float)(8 - sel) * e0 + (float)(sel - 1) * e1) / 7.0f;
     }
     if (sel < 6) {
         return ((float)(6 - sel) * e0 + (float)(sel - 1) * e1) / 5.0f;
     }
     return sel == 7 ? 1.0f : is_signed ? -1.0f : 0.0f;
+}
+
+static uint64_t
+palette_selectors(const uint8_t *b)
+{
+    uint64_t bits = 0;
+
+    for (int k = 7; k >= 2; k--) {
+        bits = bits << 8 | b[k];
+    }
+    return bits;
+}
+
+/* Data Format 19.3 and 20.1: the eight-value palette block of BC3 alpha
+ * and BC4/BC5 channels. */
+static float
+decode_palette(const uint8_t *b, uint32_t i, int is_signed)
+{
+    uint32_t sel = (uint32_t)(palette_selectors(b) >> (3 * i)) & 7u;
+    float e0, e1;
+    int seven = palette_endpoints(b, is_signed, &e0, &e1);
+
+    return palette_entry(e0, e1, sel, seven, is_signed);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -723,13 +763,104 @@ sim_tex_bc_decode(uint32_t format, const uint8_t *block, uint32_t x, uint32_t y,
     float_texel(rgba, srgb, texel);
 }
 
-/* Texels of recently used blocks, per thread, decoded as they are asked
- * for: filtering reads each block's texels many times over (neighbouring
- * lanes, bilinear and anisotropic footprints).  An entry is a block's
- * address and format in the thread's current scope: one sim_tex_run,
- * during which no texture memory is freed or written, so an address never
- * stands for two blocks.  Outside a scope texels are decoded each time. */
-#define BC_CACHE_ENTRIES 128
+/* Decodes all 16 texels of a BC1-BC5 block into `texel` (as
+ * sim_tex_bc_decode decodes each: the same float expressions, its palette
+ * entries computed once) and returns 1; 0 for other formats. */
+static int
+decode_block(uint32_t format, const uint8_t *block, uint32_t texel[16][4])
+{
+    int srgb = format == VK_FORMAT_BC1_RGB_SRGB_BLOCK ||
+               format == VK_FORMAT_BC1_RGBA_SRGB_BLOCK ||
+               format == VK_FORMAT_BC2_SRGB_BLOCK || format == VK_FORMAT_BC3_SRGB_BLOCK;
+    const uint8_t *colour = block;
+    int four_colour = 0, punch = 0, is_signed = 0;
+
+    switch (format) {
+    case VK_FORMAT_BC1_RGBA_SRGB_BLOCK:
+    case VK_FORMAT_BC1_RGBA_UNORM_BLOCK:
+        punch = 1;
+        break;
+    case VK_FORMAT_BC1_RGB_SRGB_BLOCK:
+    case VK_FORMAT_BC1_RGB_UNORM_BLOCK:
+        break;
+    case VK_FORMAT_BC2_SRGB_BLOCK:
+    case VK_FORMAT_BC2_UNORM_BLOCK:
+    case VK_FORMAT_BC3_SRGB_BLOCK:
+    case VK_FORMAT_BC3_UNORM_BLOCK:
+        colour = block + 8;
+        four_colour = 1;
+        break;
+    case VK_FORMAT_BC4_SNORM_BLOCK:
+    case VK_FORMAT_BC5_SNORM_BLOCK:
+        is_signed = 1;
+        /* fallthrough */
+    case VK_FORMAT_BC4_UNORM_BLOCK:
+    case VK_FORMAT_BC5_UNORM_BLOCK: {
+        int two = format == VK_FORMAT_BC5_UNORM_BLOCK || format == VK_FORMAT_BC5_SNORM_BLOCK;
+        uint32_t pal[2][8];
+        uint64_t sel[2] = {palette_selectors(block), two ? palette_selectors(block + 8) : 0};
+        for (int k = 0; k < 1 + two; k++) {
+            float e0, e1;
+            int seven = palette_endpoints(block + 8 * k, is_signed, &e0, &e1);
+            for (uint32_t j = 0; j < 8; j++) {
+                pal[k][j] = sim_f2u(palette_entry(e0, e1, j, seven, is_signed));
+            }
+        }
+        for (uint32_t i = 0; i < 16; i++) {
+            texel[i][0] = pal[0][(sel[0] >> (3 * i)) & 7u];
+            texel[i][1] = two ? pal[1][(sel[1] >> (3 * i)) & 7u] : sim_f2u(0.0f);
+            texel[i][2] = sim_f2u(0.0f);
+            texel[i][3] = sim_f2u(1.0f);
+        }
+        return 1;
+    }
+    default:
+        return 0;
+    }
+
+    float e[2][3];
+    uint32_t pal[4][4], sels = read32(colour + 4);
+    int three = colour_endpoints(colour, four_colour, e);
+    for (uint32_t j = 0; j < 4; j++) {
+        float rgba[4];
+        colour_entry(e, j, three, punch, rgba);
+        float_texel(rgba, srgb, pal[j]);
+    }
+    for (uint32_t i = 0; i < 16; i++) {
+        memcpy(texel[i], pal[(sels >> (2 * i)) & 3u], sizeof(texel[i]));
+    }
+    if (format == VK_FORMAT_BC2_SRGB_BLOCK || format == VK_FORMAT_BC2_UNORM_BLOCK) {
+        for (uint32_t i = 0; i < 16; i++) {
+            texel[i][3] = sim_f2u((float)((block[i / 2] >> (4 * (i & 1u))) & 0xfu) / 15.0f);
+        }
+    } else if (format == VK_FORMAT_BC3_SRGB_BLOCK || format == VK_FORMAT_BC3_UNORM_BLOCK) {
+        float e0, e1;
+        int seven = palette_endpoints(block, 0, &e0, &e1);
+        uint64_t asel = palette_selectors(block);
+        uint32_t apal[8];
+        for (uint32_t j = 0; j < 8; j++) {
+            apal[j] = sim_f2u(palette_entry(e0, e1, j, seven, 0));
+        }
+        for (uint32_t i = 0; i < 16; i++) {
+            texel[i][3] = apal[(asel >> (3 * i)) & 7u];
+        }
+    }
+    return 1;
+}
+
+/* Texels of recently used blocks, per thread: filtering reads each
+ * block's texels many times over (neighbouring lanes, bilinear and
+ * anisotropic footprints).  BC1-BC5 blocks are decoded whole on first
+ * touch; BC6H and BC7 texels as they are asked for.  An entry is a
+ * block's address and format in the thread's current scope: one
+ * sim_tex_run, during which no texture memory is freed or written, so an
+ * address never stands for two blocks.  Outside a scope texels are decoded
+ * each time.  Entries are direct-mapped by a multiplicative (Fibonacci)
+ * hash of the block's address: blocks of one row of a level lie 8 or 16
+ * bytes apart, and a hash of the address bits alone left half the entries
+ * unused for 16-byte blocks. */
+#define BC_CACHE_BITS 7
+#define BC_CACHE_ENTRIES (1u << BC_CACHE_BITS)
 
 struct bc_cache_entry {
     const uint8_t *block;
@@ -741,6 +872,7 @@ struct bc_cache_entry {
 };
 
 static _Thread_local struct bc_cache_entry bc_cache[BC_CACHE_ENTRIES];
+static _Thread_local struct bc_cache_entry bc_unscoped; /* outside a scope */
 static _Thread_local uint32_t bc_scope = 1, bc_depth;
 
 void
@@ -757,38 +889,82 @@ sim_tex_bc_scope_end(void)
     bc_depth--;
 }
 
+static int
+is_bc7(uint32_t format)
+{
+    return format == VK_FORMAT_BC7_UNORM_BLOCK || format == VK_FORMAT_BC7_SRGB_BLOCK;
+}
+
+/* The cache entry of `block`, made current (whole BC1-BC5 blocks decoded,
+ * BC7 fields read). */
+static struct bc_cache_entry *
+bc_entry(uint32_t format, const uint8_t *block)
+{
+    uintptr_t at = (uintptr_t)block;
+    struct bc_cache_entry *e =
+        &bc_cache[(uint32_t)((at >> 3) * 0x9e3779b1u) >> (32 - BC_CACHE_BITS)];
+
+    if (e->block != block || e->format != format || e->scope != bc_scope) {
+        e->block = block;
+        e->format = format;
+        e->scope = bc_scope;
+        e->valid = decode_block(format, block, e->texel) ? 0xffffu : 0;
+        if (is_bc7(format)) {
+            bc7_parse(block, &e->bc7);
+        }
+    }
+    return e;
+}
+
+static void
+bc_entry_fill(struct bc_cache_entry *e, const uint8_t *block, uint32_t i)
+{
+    if (is_bc7(e->format)) {
+        /* As sim_tex_bc_decode, from the fields read once. */
+        float rgba[4];
+        bc7_to_float(&e->bc7, i, rgba);
+        float_texel(rgba, e->format == VK_FORMAT_BC7_SRGB_BLOCK, e->texel[i]);
+    } else {
+        sim_tex_bc_decode(e->format, block, i % 4u, i / 4u, e->texel[i]);
+    }
+    e->valid |= 1u << i;
+}
+
 void
 sim_tex_bc_decode_cached(uint32_t format, const uint8_t *block, uint32_t x, uint32_t y,
                          uint32_t texel[4])
 {
-    uintptr_t at = (uintptr_t)block;
-    struct bc_cache_entry *e = &bc_cache[((at >> 3) ^ (at >> 11)) % BC_CACHE_ENTRIES];
     uint32_t i = (y & 3u) * 4u + (x & 3u);
+    struct bc_cache_entry *e;
 
     if (!bc_depth) {
         sim_tex_bc_decode(format, block, x, y, texel);
         return;
     }
-    int bc7 = format == VK_FORMAT_BC7_UNORM_BLOCK || format == VK_FORMAT_BC7_SRGB_BLOCK;
-    if (e->block != block || e->format != format || e->scope != bc_scope) {
-        e->block = block;
-        e->format = format;
-        e->scope = bc_scope;
-        e->valid = 0;
-        if (bc7) {
-            bc7_parse(block, &e->bc7);
-        }
-    }
+    e = bc_entry(format, block);
     if (!(e->valid & (1u << i))) {
-        if (bc7) {
-            /* As sim_tex_bc_decode, from the fields read once. */
-            float rgba[4];
-            bc7_to_float(&e->bc7, i, rgba);
-            float_texel(rgba, format == VK_FORMAT_BC7_SRGB_BLOCK, e->texel[i]);
-        } else {
-            sim_tex_bc_decode(format, block, x, y, e->texel[i]);
-        }
-        e->valid |= 1u << i;
+        bc_entry_fill(e, block, i);
     }
     memcpy(texel, e->texel[i], sizeof(e->texel[i]));
+}
+
+const uint32_t (*sim_tex_bc_block_cached(uint32_t format, const uint8_t *block))[4]
+{
+    struct bc_cache_entry *e;
+
+    if (!bc_depth) {
+        e = &bc_unscoped;
+        e->block = block;
+        e->format = format;
+        e->valid = decode_block(format, block, e->texel) ? 0xffffu : 0;
+        if (is_bc7(format)) {
+            bc7_parse(block, &e->bc7);
+        }
+    } else {
+        e = bc_entry(format, block);
+    }
+    for (uint32_t m = ~e->valid & 0xffffu; m; m &= m - 1) {
+        bc_entry_fill(e, block, (uint32_t)__builtin_ctz(m));
+    }
+    return (const uint32_t(*)[4])e->texel;
 }

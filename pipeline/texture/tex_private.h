@@ -152,6 +152,12 @@ sim_tex_mip_blend(float rgba[4], const float upper[4], float delta)
 void
 sim_tex_bc_decode_cached(uint32_t format, const uint8_t *block, uint32_t x, uint32_t y,
                          uint32_t texel[4]);
+
+/* All 16 texels of `block` (texel 4 y + x at [4 y + x]), decoded through
+ * the same cache: valid until the next call of sim_tex_bc_block_cached or
+ * sim_tex_bc_decode_cached on this thread, or the end of the scope. */
+const uint32_t (*sim_tex_bc_block_cached(uint32_t format, const uint8_t *block))[4];
+
 void
 sim_tex_bc_scope_begin(void);
 void

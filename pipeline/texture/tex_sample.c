@@ -468,7 +468,10 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
     float box_v = 2.0f / det * sqrtf(a * det * f);
     float tex_u = u[0] * (base[0] * scale) + -0.5f;
     float tex_v = u[1] * (base[1] * scale) - 0.5f;
-    float sum[4] = {0, 0, 0, 0}, den = 0.0f;
+    /* The sums in scalars and each texel's channels in t0..t3, so they stay
+     * in registers (an array written channel by channel and read as a
+     * vector stalls store forwarding). */
+    float sum0 = 0.0f, sum1 = 0.0f, sum2 = 0.0f, sum3 = 0.0f, den = 0.0f;
     uint32_t t[4];
 
     pthread_once(&ewa_once, ewa_lut_init);
@@ -501,6 +504,8 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
         int32_t cols[EWA_MAX_COLUMNS];
         int use_cols = (int64_t)u1 - (int64_t)u0 < EWA_MAX_COLUMNS;
         uint32_t edge[4];
+        const uint8_t *last_block = NULL;
+        const uint32_t(*last_texels)[4] = NULL;
 
         border(lk->sampler, lk->is_int, edge);
         for (int32_t x = u0; use_cols && x <= u1; x++) {
@@ -524,6 +529,7 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
             }
             for (int32_t x = u0; x <= u1; x++, q += dq, dq += ddq) {
                 int32_t qi = lp_itrunc(q);
+                uint32_t t0, t1, t2, t3;
                 float weight;
                 if (qi > EWA_LUT_SIZE - 1) {
                     continue;
@@ -538,23 +544,39 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
                                  : ewa_index(x, w, offset[0], mode_x, base_pot),
                         row, 0};
                     texel_at(lk, level, p, t);
+                    t0 = t[0];
+                    t1 = t[1];
+                    t2 = t[2];
+                    t3 = t[3];
                 } else {
                     int32_t wx = use_cols ? cols[x - u0]
                                           : sim_tex_wrap(ewa_index(x, w, offset[0], mode_x,
                                                                    base_pot),
                                                          w, mode_x);
                     if (wx < 0 || wy < 0) {
-                        memcpy(t, edge, sizeof(t));
+                        t0 = edge[0];
+                        t1 = edge[1];
+                        t2 = edge[2];
+                        t3 = edge[3];
                     } else if (bc) {
                         /* fetch_block_texel's bounds: beyond the data, 0 */
                         uint64_t off = block_row + (uint64_t)(wx / 4) * bc;
                         lk->texels++;
                         if (off > lv->size || lv->size - off < bc) {
-                            t[0] = t[1] = t[2] = t[3] = 0;
+                            t0 = t1 = t2 = t3 = 0;
                         } else {
-                            sim_tex_bc_decode_cached(lk->image->format,
-                                                     (const uint8_t *)lv->data + off,
-                                                     (uint32_t)wx, (uint32_t)wy, t);
+                            /* Neighbouring texels share a block: its
+                             * decoded texels looked up once. */
+                            const uint8_t *blk = (const uint8_t *)lv->data + off;
+                            if (blk != last_block) {
+                                last_block = blk;
+                                last_texels = sim_tex_bc_block_cached(lk->image->format, blk);
+                            }
+                            const uint32_t *bt = last_texels[(wy & 3) * 4 + (wx & 3)];
+                            t0 = bt[0];
+                            t1 = bt[1];
+                            t2 = bt[2];
+                            t3 = bt[3];
                         }
                     } else {
                         /* sim_tex_fetch_texel's bounds and its 8-bit decode;
@@ -564,25 +586,26 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
                         if (!line || (uint32_t)wx >= lv->width || (uint32_t)wy >= lv->height ||
                             x4 > lv->size - (uint64_t)(line - (const uint8_t *)lv->data) ||
                             lv->size - (uint64_t)(line - (const uint8_t *)lv->data) - x4 < bytes) {
-                            t[0] = t[1] = t[2] = t[3] = 0;
+                            t0 = t1 = t2 = t3 = 0;
                         } else if (bytes == 4) {
                             const uint8_t *px = line + x4;
-                            t[0] = rgb[px[swap ? 2 : 0]];
-                            t[1] = rgb[px[1]];
-                            t[2] = rgb[px[swap ? 0 : 2]];
-                            t[3] = alpha[px[3]];
+                            t0 = rgb[px[swap ? 2 : 0]];
+                            t1 = rgb[px[1]];
+                            t2 = rgb[px[swap ? 0 : 2]];
+                            t3 = alpha[px[3]];
                         } else {
                             const uint8_t *px = line + x4;
-                            t[0] = rgb[px[0]];
-                            t[1] = bytes == 2 ? rgb[px[1]] : 0u;
-                            t[2] = 0u;
-                            t[3] = 0x3f800000u; /* 1.0f */
+                            t0 = rgb[px[0]];
+                            t1 = bytes == 2 ? rgb[px[1]] : 0u;
+                            t2 = 0u;
+                            t3 = 0x3f800000u; /* 1.0f */
                         }
                     }
                 }
-                for (int k = 0; k < 4; k++) {
-                    sum[k] += sim_u2f(t[k]) * weight;
-                }
+                sum0 += sim_u2f(t0) * weight;
+                sum1 += sim_u2f(t1) * weight;
+                sum2 += sim_u2f(t2) * weight;
+                sum3 += sim_u2f(t3) * weight;
                 den += weight;
             }
         }
@@ -592,9 +615,10 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
         sample_level(lk, level, u, offset, 1, out);
         return;
     }
-    for (int k = 0; k < 4; k++) {
-        out[k] = sum[k] / den;
-    }
+    out[0] = sum0 / den;
+    out[1] = sum1 / den;
+    out[2] = sum2 / den;
+    out[3] = sum3 / den;
 }
 
 /* Vulkan 16.9.2 "Texel Gathering": component `comp` (after depth

@@ -3,8 +3,9 @@
  * of decoded BC blocks (pipeline/texture/tex_bc.c): inside a lookup's
  * scope it returns exactly what decoding the block returns, for every BC
  * format and texel, in any order and with blocks that collide in the
- * cache; a block rewritten at the same address between two scopes is
- * decoded anew; outside a scope nothing is kept.
+ * cache, texel by texel or a whole block at once; a block rewritten at
+ * the same address between two scopes is decoded anew; outside a scope
+ * nothing is kept.
  */
 #include <stdint.h>
 #include <string.h>
@@ -59,6 +60,34 @@ check_scope(uint32_t format, uint64_t *rng, uint32_t lookups)
     }
 }
 
+/* Whole blocks (sim_tex_bc_block_cached), compared with decoding each
+ * texel; a cached texel read between two blocks, as sample_ewa never does
+ * but may. */
+static void
+check_blocks(uint32_t format, uint64_t *rng, uint32_t lookups)
+{
+    uint32_t bytes = sim_tex_bc_block_bytes(format);
+    for (uint32_t n = 0; n < lookups; n++) {
+        uint32_t b = test_xorshift64_star(rng) % BLOCKS;
+        const uint32_t(*got)[4] = sim_tex_bc_block_cached(format, data + (size_t)b * bytes);
+        for (uint32_t x = 0; x < 16; x++) {
+            uint32_t want[4];
+            sim_tex_bc_decode(format, data + (size_t)b * bytes, x % 4, x / 4, want);
+            if (memcmp(want, got[x], sizeof(want)) != 0) {
+                fprintf(stderr, "format %u block %u texel %u: whole block %08x %08x %08x %08x, "
+                                "decoded %08x %08x %08x %08x\n",
+                        format, b, x, got[x][0], got[x][1], got[x][2], got[x][3], want[0],
+                        want[1], want[2], want[3]);
+                test_failures++;
+                return;
+            }
+        }
+        if (n % 7 == 0) {
+            check_scope(format, rng, 1);
+        }
+    }
+}
+
 int
 main(void)
 {
@@ -74,11 +103,13 @@ main(void)
             /* A nested scope (swizzled lookups nest) keeps the outer one's. */
             sim_tex_bc_scope_begin();
             check_scope(formats[f], &rng, 2000);
+            check_blocks(formats[f], &rng, 500);
             sim_tex_bc_scope_end();
             sim_tex_bc_scope_end();
             /* Outside a scope: rewritten memory is decoded as it is now. */
             fill(&rng);
             check_scope(formats[f], &rng, 2000);
+            check_blocks(formats[f], &rng, 200);
         }
     }
     /* The same address read as two formats in one scope. */
