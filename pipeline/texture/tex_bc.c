@@ -773,7 +773,8 @@ decode_block(uint32_t format, const uint8_t *block, uint32_t texel[16][4])
                format == VK_FORMAT_BC1_RGBA_SRGB_BLOCK ||
                format == VK_FORMAT_BC2_SRGB_BLOCK || format == VK_FORMAT_BC3_SRGB_BLOCK;
     const uint8_t *colour = block;
-    int four_colour = 0, punch = 0, is_signed = 0;
+    int four_colour = 0, punch = 0;
+    int is_signed = format == VK_FORMAT_BC4_SNORM_BLOCK || format == VK_FORMAT_BC5_SNORM_BLOCK;
 
     switch (format) {
     case VK_FORMAT_BC1_RGBA_SRGB_BLOCK:
@@ -792,8 +793,6 @@ decode_block(uint32_t format, const uint8_t *block, uint32_t texel[16][4])
         break;
     case VK_FORMAT_BC4_SNORM_BLOCK:
     case VK_FORMAT_BC5_SNORM_BLOCK:
-        is_signed = 1;
-        /* fallthrough */
     case VK_FORMAT_BC4_UNORM_BLOCK:
     case VK_FORMAT_BC5_UNORM_BLOCK: {
         int two = format == VK_FORMAT_BC5_UNORM_BLOCK || format == VK_FORMAT_BC5_SNORM_BLOCK;
