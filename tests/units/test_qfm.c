@@ -169,60 +169,59 @@ test_never_merge(struct sim_ir_shader *fs)
 }
 
 /* The four-way fan around C: A = C R U (pixel 1), B = C U L (pixel 0),
- * Cc = C L D (pixel 2); A and Cc share only C. */
+ * Cc = C L D (pixel 2); A and Cc share only C.  Fed out of order, A, Cc,
+ * then B, which merges into Cc (the most recent); then `blockers` (0 or 2)
+ * copies of P0 P1 P2 over pixel 3, of the same facing, sharing no edge
+ * with the fan or with each other and overlapping, so that at the flush,
+ * where A is evicted first, the two most recent entries beside it at the
+ * location are theirs. */
+static void
+run_evict(struct unit_fixture *f, struct sim_ir_shader *fs, struct sim_qfm_options qfm,
+          uint32_t blockers)
+{
+    static const float L[2] = {0, 3}, D[2] = {3, 6};
+    static const float P0[2] = {3.2f, 3.2f}, P1[2] = {3.2f, 5}, P2[2] = {5, 3.2f};
+    qfm_fixture(f, fs, qfm);
+    add_tri(f, C, R, U, 0, 1, 2, red);
+    add_tri(f, C, U, L, 0, 2, 3, green);
+    add_tri(f, C, L, D, 0, 3, 4, blue);
+    for (uint32_t i = 0; i < blockers; i++) {
+        add_tri(f, P0, P1, P2, 10 + 3 * i, 11 + 3 * i, 12 + 3 * i, white);
+    }
+    fix_ready(f);
+    CHECK_EQ_U64(0, fix_get(f, 0)->adj[0] & 0x4); /* A and Cc: not adjacent */
+    CHECK(fix_feed(f, 0, 2, 2, 0));
+    CHECK(fix_feed(f, 2, 2, 2, 0));
+    CHECK(fix_feed(f, 1, 2, 2, 0));
+    for (uint32_t i = 0; i < blockers; i++) {
+        CHECK(fix_feed(f, 3 + i, 2, 2, 0));
+    }
+    CHECK_EQ_U64(1, f->counters.qfm_merges);
+    fix_finish(f);
+    check_fan(f, 3);
+}
+
 static void
 test_merge_on_evict(struct sim_ir_shader *fs, uint32_t evict_merge)
 {
-    static const float L[2] = {0, 3}, D[2] = {3, 6};
     struct unit_fixture f;
-    qfm_fixture(&f, fs, (struct sim_qfm_options){.evict_merge = evict_merge});
-    add_tri(&f, C, R, U, 0, 1, 2, red);
-    add_tri(&f, C, U, L, 0, 2, 3, green);
-    add_tri(&f, C, L, D, 0, 3, 4, blue);
-    fix_ready(&f);
-    CHECK_EQ_U64(0, fix_get(&f, 0)->adj[0] & 0x4); /* A and Cc: not adjacent */
-    /* Out of order: A, Cc, then B, which merges into Cc (the most recent). */
-    CHECK(fix_feed(&f, 0, 2, 2, 0));
-    CHECK(fix_feed(&f, 2, 2, 2, 0));
-    CHECK(fix_feed(&f, 1, 2, 2, 0));
-    CHECK_EQ_U64(1, f.counters.qfm_merges);
-    fix_finish(&f);
+    run_evict(&f, fs, (struct sim_qfm_options){.evict_merge = evict_merge}, 0);
     /* With merge-on-evict, A, evicted first at the flush, joins {Cc, B}. */
     CHECK_EQ_U64(evict_merge == SIM_SWITCH_OFF ? 2 : 1, f.counters.quads_shaded);
     CHECK_EQ_U64(evict_merge == SIM_SWITCH_OFF ? 0 : 1, f.counters.qfm_evict_merges);
     CHECK_EQ_U64(3, f.counters.samples_written);
-    check_fan(&f, 3);
     fix_destroy(&f);
 }
 
-/* test_merge_on_evict's A, Cc, B, then D1 and D2, two triangles of the
- * same facing over pixel 3 that share no edge with the fan or each other
- * and overlap: at the flush A is evicted first, and its two most recent
- * neighbours at the location are D2 and D1. */
+/* With the two blockers, A finds {Cc, B} only with an evict window past
+ * 2: window 2 shades A alone; all joins it.  The blockers stay alone. */
 static void
 test_evict_window(struct sim_ir_shader *fs, uint32_t evict_window)
 {
-    static const float L[2] = {0, 3}, D[2] = {3, 6};
-    static const float P0[2] = {3.2f, 3.2f}, P1[2] = {3.2f, 5}, P2[2] = {5, 3.2f};
     struct unit_fixture f;
-    qfm_fixture(&f, fs, (struct sim_qfm_options){.evict_window = evict_window});
-    add_tri(&f, C, R, U, 0, 1, 2, red);
-    add_tri(&f, C, U, L, 0, 2, 3, green);
-    add_tri(&f, C, L, D, 0, 3, 4, blue);
-    add_tri(&f, P0, P1, P2, 10, 11, 12, white);
-    add_tri(&f, P0, P1, P2, 13, 14, 15, white);
-    fix_ready(&f);
-    CHECK(fix_feed(&f, 0, 2, 2, 0));
-    CHECK(fix_feed(&f, 2, 2, 2, 0));
-    CHECK(fix_feed(&f, 1, 2, 2, 0));
-    CHECK(fix_feed(&f, 3, 2, 2, 0));
-    CHECK(fix_feed(&f, 4, 2, 2, 0));
-    CHECK_EQ_U64(1, f.counters.qfm_merges);
-    fix_finish(&f);
-    /* Window 2: A shaded alone; all: A joins {Cc, B}.  D1 and D2 alone. */
+    run_evict(&f, fs, (struct sim_qfm_options){.evict_window = evict_window}, 2);
     CHECK_EQ_U64(evict_window == SIM_UNBOUNDED ? 3 : 4, f.counters.quads_shaded);
     CHECK_EQ_U64(evict_window == SIM_UNBOUNDED ? 1 : 0, f.counters.qfm_evict_merges);
-    check_fan(&f, 3);
     fix_destroy(&f);
 }
 
