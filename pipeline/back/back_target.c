@@ -188,16 +188,44 @@ sim_surface_clear(struct sim_surface *surface, uint32_t view_format, const uint3
     }
 }
 
+/* Are the `samples` texels of `bytes` bytes at p all the same? */
+static int
+samples_equal(const uint8_t *p, uint32_t samples, uint32_t bytes)
+{
+    if (bytes == 4) {
+        uint32_t first, v;
+        memcpy(&first, p, 4);
+        for (uint32_t k = 1; k < samples; k++) {
+            memcpy(&v, p + 4 * (size_t)k, 4);
+            if (v != first) {
+                return 0;
+            }
+        }
+        return 1;
+    }
+    for (uint32_t k = 1; k < samples; k++) {
+        if (memcmp(p, p + (size_t)k * bytes, bytes) != 0) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* The average of the samples of pixel (x, y), encoded in the surface's
- * format (integer formats: sample 0). */
+ * format (integer formats: sample 0).  `round_trips` is
+ * sim_fmt_round_trips(s->fmt): then a pixel whose samples are one texel
+ * (inside a triangle, most of them) is that texel, as averaging identical
+ * values (exact in double for up to 16 samples) and encoding would give. */
 static void
-average_texel(const struct sim_surface *s, uint32_t x, uint32_t y, uint8_t *texel)
+average_texel(const struct sim_surface *s, int round_trips, uint32_t x, uint32_t y,
+              uint8_t *texel)
 {
     const uint8_t *p = s->color + ((size_t)y * s->width + x) * s->samples * s->texel_bytes;
     double sum[4] = {0, 0, 0, 0};
     uint32_t v[4], out[4];
 
-    if (s->samples == 1 || sim_fmt_is_integer(s->fmt)) {
+    if (s->samples == 1 || sim_fmt_is_integer(s->fmt) ||
+        (round_trips && samples_equal(p, s->samples, s->texel_bytes))) {
         memcpy(texel, p, s->texel_bytes);
         return;
     }
@@ -219,15 +247,17 @@ sim_surface_resolve(const struct sim_surface *src, struct sim_surface *dst,
 {
     uint32_t r[4];
     uint8_t texel[16];
+    int round_trips;
 
     if (!src->color || !dst->color || src->width != dst->width || src->height != dst->height ||
         !clip_rect(src, rect, r)) {
         return;
     }
+    round_trips = sim_fmt_round_trips(src->fmt);
     for (uint32_t y = r[1]; y < r[3]; y++) {
         for (uint32_t x = r[0]; x < r[2]; x++) {
             uint32_t v[4];
-            average_texel(src, x, y, texel);
+            average_texel(src, round_trips, x, y, texel);
             if (src->fmt != dst->fmt) {
                 sim_fmt_decode(src->fmt, texel, v);
                 sim_fmt_encode(dst->fmt, v, texel);
@@ -258,7 +288,7 @@ sim_surface_pixel_rgba8(const struct sim_surface *surface, uint32_t x, uint32_t 
         out[3] = 255;
         return;
     }
-    average_texel(surface, x, y, texel);
+    average_texel(surface, sim_fmt_round_trips(surface->fmt), x, y, texel);
     sim_fmt_texel_rgba8(surface->fmt, texel, out);
 }
 
@@ -282,8 +312,9 @@ sim_surface_texels(const struct sim_surface *surface, void *scratch)
         return out;
     }
     uint8_t *out = scratch;
+    int round_trips = sim_fmt_round_trips(surface->fmt);
     for (size_t i = 0; i < pixels; i++) {
-        average_texel(surface, (uint32_t)(i % surface->width), (uint32_t)(i / surface->width),
+        average_texel(surface, round_trips, (uint32_t)(i % surface->width), (uint32_t)(i / surface->width),
                       out + i * surface->texel_bytes);
     }
     return out;

@@ -465,6 +465,55 @@ sim_fmt_encode(const struct sim_fmt *f, const uint32_t in[4], void *texel)
     }
 }
 
+/* Which of the 8-bit UNORM (0) and sRGB (1) channel kinds give each of
+ * their 256 values back through decode and encode; checked on the four
+ * channels of R8G8B8A8 and B8G8R8A8 (sim_fmt_decode's common path) and on
+ * R8 (its general one), so alpha and the swizzles are covered too. */
+static int round_trip8[2];
+static pthread_once_t round_trip8_once = PTHREAD_ONCE_INIT;
+
+static void
+round_trip8_init(void)
+{
+    static const uint32_t formats[2][3] = {
+        {VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8_UNORM},
+        {VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_R8_SRGB},
+    };
+
+    for (int kind = 0; kind < 2; kind++) {
+        int ok = 1;
+        for (int k = 0; k < 3; k++) {
+            const struct sim_fmt *f = sim_fmt_get(formats[kind][k]);
+            ok &= f != NULL;
+            for (uint32_t i = 0; f && i < 256; i++) {
+                uint8_t t[4] = {(uint8_t)i, (uint8_t)i, (uint8_t)i, (uint8_t)i}, back[4];
+                uint32_t v[4];
+                memcpy(back, t, sizeof(back));
+                sim_fmt_decode(f, t, v);
+                sim_fmt_encode(f, v, back);
+                ok &= memcmp(t, back, f->bytes) == 0;
+            }
+        }
+        round_trip8[kind] = ok;
+    }
+}
+
+int
+sim_fmt_round_trips(const struct sim_fmt *f)
+{
+    if (!f || (f->type != SIM_FMT_UNORM && f->type != SIM_FMT_SRGB) || f->packed ||
+        f->channels == 0 || f->bytes != f->channels) {
+        return 0;
+    }
+    for (uint32_t c = 0; c < f->channels; c++) {
+        if (f->bits[c] != 8) {
+            return 0;
+        }
+    }
+    pthread_once(&round_trip8_once, round_trip8_init);
+    return round_trip8[f->type == SIM_FMT_SRGB];
+}
+
 float
 sim_fmt_quantize_depth(const struct sim_fmt *f, float z)
 {

@@ -84,6 +84,14 @@ sim_fmt_decode8_table(int srgb);
 void
 sim_fmt_encode(const struct sim_fmt *f, const uint32_t in[4], void *texel);
 
+/* 1 when sim_fmt_encode(sim_fmt_decode(t)) gives back t for every texel t of
+ * the format: the 8-bit UNORM and sRGB colour formats, each of their 256
+ * channel values checked once, at first use, through these two functions;
+ * 0 for every other format.  A resolve can then copy a pixel whose samples
+ * are all the same texel. */
+int
+sim_fmt_round_trips(const struct sim_fmt *f);
+
 /* One texel as RGBA8, the conversion of sim_format_to_rgba8. */
 void
 sim_fmt_texel_rgba8(const struct sim_fmt *f, const uint8_t *texel, uint8_t out[4]);

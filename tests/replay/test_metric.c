@@ -1,6 +1,7 @@
 /*
- * tests/replay/test_metric.c — image metrics, the heatmap scale and the
- * back end's format conversions, table-driven where the values are known.
+ * tests/replay/test_metric.c — image metrics, the heatmap scale, the
+ * back end's format conversions (table-driven where the values are known)
+ * and the multisample resolve against its definition.
  */
 #include <math.h>
 #include <stdint.h>
@@ -169,6 +170,96 @@ test_formats(void)
     CHECK(sim_fmt_quantize_depth(d, 2.0f) == 1.0f);
 }
 
+/* The resolve of a pixel as defined: every sample decoded, summed in
+ * double, divided, encoded (integer formats: sample 0). */
+static void
+resolve_by_definition(const struct sim_fmt *f, const uint8_t *samples, uint32_t n, uint8_t *texel)
+{
+    double sum[4] = {0, 0, 0, 0};
+    uint32_t v[4], out[4];
+
+    if (sim_fmt_is_integer(f)) {
+        memcpy(texel, samples, f->bytes);
+        return;
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        sim_fmt_decode(f, samples + k * f->bytes, v);
+        for (int c = 0; c < 4; c++) {
+            sum[c] += test_as_float(v[c]);
+        }
+    }
+    for (int c = 0; c < 4; c++) {
+        out[c] = test_as_bits((float)(sum[c] / n));
+    }
+    sim_fmt_encode(f, out, texel);
+}
+
+/* sim_surface_resolve and sim_surface_pixel_rgba8 against the definition
+ * on every byte value, with pixels whose samples are one texel (which a
+ * resolve may copy where the format round-trips) and pixels whose samples
+ * differ; formats that round-trip and formats that do not (SNORM's -128
+ * reads as -1 and comes back as -127; half floats' NaNs). */
+static void
+test_resolve(void)
+{
+    static const struct {
+        uint32_t format;
+        int round_trips;
+    } formats[] = {
+        {VK_FORMAT_R8G8B8A8_UNORM, 1},  {VK_FORMAT_B8G8R8A8_SRGB, 1},
+        {VK_FORMAT_R8G8B8A8_SRGB, 1},   {VK_FORMAT_R8G8_SRGB, 1},
+        {VK_FORMAT_R8_UNORM, 1},        {VK_FORMAT_R8G8B8A8_SNORM, 0},
+        {VK_FORMAT_R16G16B16A16_SFLOAT, 0}, {VK_FORMAT_A2B10G10R10_UNORM_PACK32, 0},
+        {VK_FORMAT_R16G16_UNORM, 0},    {VK_FORMAT_R8G8B8A8_UINT, 0},
+    };
+    const uint32_t samples = 4, width = 512;
+
+    for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+        const struct sim_fmt *f = sim_fmt_get(formats[i].format);
+        CHECK(f != NULL);
+        if (!f) {
+            continue;
+        }
+        CHECK_EQ_INT(formats[i].round_trips, sim_fmt_round_trips(f));
+        struct sim_image image = {formats[i].format, width, 1, 1, 1, samples, NULL, 0};
+        struct sim_surface *ms = sim_surface_create(&image, samples);
+        image.samples = 1;
+        struct sim_surface *one = sim_surface_create(&image, 1);
+        CHECK(ms && one);
+        if (!ms || !one) {
+            sim_surface_destroy(ms);
+            sim_surface_destroy(one);
+            continue;
+        }
+        /* Pixels 0-255: every sample the texel of byte value x; 256-511:
+         * sample k of byte value x + 37 k. */
+        for (uint32_t x = 0; x < width; x++) {
+            for (uint32_t k = 0; k < samples; k++) {
+                uint8_t b = (uint8_t)(x < 256 ? x : x + 37 * k);
+                memset(ms->color + ((size_t)x * samples + k) * f->bytes, b, f->bytes);
+            }
+        }
+        const struct sim_rect all = {0, 0, width, 1};
+        sim_surface_resolve(ms, one, &all);
+        int wrong = 0;
+        for (uint32_t x = 0; x < width; x++) {
+            uint8_t want[16], want8[4], got8[4];
+            resolve_by_definition(f, ms->color + (size_t)x * samples * f->bytes, samples, want);
+            wrong += memcmp(want, one->color + (size_t)x * f->bytes, f->bytes) != 0;
+            sim_fmt_texel_rgba8(f, want, want8);
+            sim_surface_pixel_rgba8(ms, x, 0, got8);
+            wrong += memcmp(want8, got8, 4) != 0;
+        }
+        if (wrong) {
+            fprintf(stderr, "format %u: %d resolved pixels differ from the definition\n",
+                    formats[i].format, wrong);
+            test_failures++;
+        }
+        sim_surface_destroy(ms);
+        sim_surface_destroy(one);
+    }
+}
+
 int
 main(void)
 {
@@ -176,5 +267,6 @@ main(void)
     test_ssim();
     test_heatmap();
     test_formats();
+    test_resolve();
     return TEST_RESULT();
 }
