@@ -112,6 +112,11 @@ void
 sim_surface_pixel_rgba8(const struct sim_surface *surface, uint32_t x, uint32_t y,
                         uint8_t out[4]);
 
+/* Every pixel of the surface as sim_surface_pixel_rgba8 gives it, row by
+ * row into `out` (width * height * 4 bytes). */
+void
+sim_surface_rgba8(const struct sim_surface *surface, uint8_t *out);
+
 
 
 /* Writes the outputs of `lane` (from the last sim_shade_quads) to the

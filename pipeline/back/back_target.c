@@ -271,8 +271,10 @@ sim_surface_resolve(const struct sim_surface *src, struct sim_surface *dst,
     }
 }
 
-void
-sim_surface_pixel_rgba8(const struct sim_surface *surface, uint32_t x, uint32_t y, uint8_t out[4])
+/* sim_surface_pixel_rgba8 with sim_fmt_round_trips(surface->fmt) given. */
+static void
+pixel_rgba8(const struct sim_surface *surface, int round_trips, uint32_t x, uint32_t y,
+            uint8_t out[4])
 {
     uint8_t texel[16];
 
@@ -288,8 +290,26 @@ sim_surface_pixel_rgba8(const struct sim_surface *surface, uint32_t x, uint32_t 
         out[3] = 255;
         return;
     }
-    average_texel(surface, sim_fmt_round_trips(surface->fmt), x, y, texel);
+    average_texel(surface, round_trips, x, y, texel);
     sim_fmt_texel_rgba8(surface->fmt, texel, out);
+}
+
+void
+sim_surface_pixel_rgba8(const struct sim_surface *surface, uint32_t x, uint32_t y, uint8_t out[4])
+{
+    pixel_rgba8(surface, sim_fmt_round_trips(surface->fmt), x, y, out);
+}
+
+void
+sim_surface_rgba8(const struct sim_surface *surface, uint8_t *out)
+{
+    int round_trips = sim_fmt_round_trips(surface->fmt);
+
+    for (uint32_t y = 0; y < surface->height; y++) {
+        for (uint32_t x = 0; x < surface->width; x++) {
+            pixel_rgba8(surface, round_trips, x, y, out + 4 * ((size_t)y * surface->width + x));
+        }
+    }
 }
 
 void *

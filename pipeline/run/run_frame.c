@@ -2182,11 +2182,7 @@ sim_replay_result_image_rgba8(const struct sim_replay_result *result, enum sim_u
         return NULL;
     }
     if (s) {
-        for (uint32_t y = 0; y < s->height; y++) {
-            for (uint32_t x = 0; x < s->width; x++) {
-                sim_surface_pixel_rgba8(s, x, y, px + 4 * ((size_t)y * s->width + x));
-            }
-        }
+        sim_surface_rgba8(s, px);
     } else if (img->data &&
                !sim_format_to_rgba8(img->format, img->data, img->size, img->width, img->height,
                                     px)) {

@@ -194,7 +194,8 @@ resolve_by_definition(const struct sim_fmt *f, const uint8_t *samples, uint32_t 
     sim_fmt_encode(f, out, texel);
 }
 
-/* sim_surface_resolve and sim_surface_pixel_rgba8 against the definition
+/* sim_surface_resolve, sim_surface_pixel_rgba8 and sim_surface_rgba8
+ * against the definition
  * on every byte value, with pixels whose samples are one texel (which a
  * resolve may copy where the format round-trips) and pixels whose samples
  * differ; formats that round-trip and formats that do not (SNORM's -128
@@ -249,6 +250,13 @@ test_resolve(void)
             sim_fmt_texel_rgba8(f, want, want8);
             sim_surface_pixel_rgba8(ms, x, 0, got8);
             wrong += memcmp(want8, got8, 4) != 0;
+        }
+        uint8_t whole[4 * 512];
+        sim_surface_rgba8(ms, whole);
+        for (uint32_t x = 0; x < width; x++) {
+            uint8_t one8[4];
+            sim_surface_pixel_rgba8(ms, x, 0, one8);
+            wrong += memcmp(whole + 4 * x, one8, 4) != 0;
         }
         if (wrong) {
             fprintf(stderr, "format %u: %d resolved pixels differ from the definition\n",
