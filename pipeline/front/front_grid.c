@@ -51,30 +51,22 @@ vref_cmp(const void *pa, const void *pb)
     return a->slot < b->slot ? -1 : a->slot > b->slot;
 }
 
-struct edge {
-    uint32_t a, b; /* vertex identities, a < b */
-    uint32_t tri;  /* in grid */
-};
-
-static int
-edge_cmp(const void *pa, const void *pb)
+/* An edge of a grid as one sortable key: the two corners' grid-local
+ * vertex numbers (lower first; each below 3 * SIM_GRID_MAX) and the
+ * triangle in the grid. */
+static uint64_t
+edge_key(uint32_t a, uint32_t b, uint32_t tri)
 {
-    const struct edge *x = pa, *y = pb;
-    if (x->a != y->a) {
-        return x->a < y->a ? -1 : 1;
-    }
-    if (x->b != y->b) {
-        return x->b < y->b ? -1 : 1;
-    }
-    return x->tri < y->tri ? -1 : x->tri > y->tri;
+    return (uint64_t)(a < b ? a : b) << 32 | (uint64_t)(a < b ? b : a) << 16 | tri;
 }
 
 /* Fills vid and adj of the `n` triangles `t` of one grid. */
 static void
 grid_connect(const struct sim_draw_ctx *dc, struct sim_tri *t, uint32_t n, int by_position,
-             struct vref *refs, struct edge *edges)
+             struct vref *refs, uint64_t *edges)
 {
     const uint32_t *words = dc->geom.vertices.data;
+    uint16_t local[3 * SIM_GRID_MAX]; /* per corner, its vid numbered 0, 1 .. in the grid */
     uint32_t e = 0;
 
     for (uint32_t i = 0; i < n; i++) {
@@ -100,33 +92,46 @@ grid_connect(const struct sim_draw_ctx *dc, struct sim_tri *t, uint32_t n, int b
             }
         }
         qsort(refs, (size_t)3 * n, sizeof(*refs), vref_cmp);
-        for (uint32_t i = 0, first = 0; i < 3 * n; i++) {
+        for (uint32_t i = 0, first = 0, id = 0; i < 3 * n; i++) {
             if (i > 0 && memcmp(refs[i].pos, refs[i - 1].pos, sizeof(refs[i].pos)) != 0) {
                 first = i;
+                id++;
             }
             t[refs[i].slot / 3].vid[refs[i].slot % 3] = refs[first].vertex;
+            local[refs[i].slot] = (uint16_t)id;
+        }
+    } else {
+        /* vid << 32 | corner, sorted: equal vids side by side (the
+         * edges' buffer serves, before it holds the edges). */
+        for (uint32_t c = 0; c < 3 * n; c++) {
+            edges[c] = (uint64_t)t[c / 3].vid[c % 3] << 32 | c;
+        }
+        sim_sort_u64(edges, (size_t)3 * n);
+        for (uint32_t i = 0, id = 0; i < 3 * n; i++) {
+            id += i > 0 && edges[i] >> 32 != edges[i - 1] >> 32;
+            local[(uint32_t)edges[i]] = (uint16_t)id;
         }
     }
+    /* Equal local numbers are equal vids. */
     for (uint32_t i = 0; i < n; i++) {
-        for (int k = 0; k < 3; k++) {
-            uint32_t a = t[i].vid[k], b = t[i].vid[(k + 1) % 3];
-            if (a == b) {
-                continue;
+        for (uint32_t k = 0; k < 3; k++) {
+            uint32_t a = local[3 * i + k], b = local[3 * i + (k + 1) % 3];
+            if (a != b) {
+                edges[e++] = edge_key(a, b, i);
             }
-            edges[e++] = (struct edge){a < b ? a : b, a < b ? b : a, i};
         }
     }
-    qsort(edges, e, sizeof(*edges), edge_cmp);
+    sim_sort_u64(edges, e);
     for (uint32_t i = 0; i < e;) {
         uint32_t j = i + 1;
-        while (j < e && edges[j].a == edges[i].a && edges[j].b == edges[i].b) {
+        while (j < e && edges[j] >> 16 == edges[i] >> 16) {
             j++;
         }
         /* Every pair of triangles on the same edge (two, unless the mesh
          * is not a manifold). */
         for (uint32_t p = i; p < j; p++) {
             for (uint32_t q = p + 1; q < j; q++) {
-                uint32_t x = edges[p].tri, y = edges[q].tri;
+                uint32_t x = (uint32_t)(edges[p] & 0xffff), y = (uint32_t)(edges[q] & 0xffff);
                 if (x != y) {
                     t[x].adj[y / 64] |= 1ull << (y % 64);
                     t[y].adj[x / 64] |= 1ull << (x % 64);
@@ -265,7 +270,7 @@ struct grids_job {
     const size_t *start;
     const uint8_t *by_position; /* per grid */
     struct vref *refs;          /* 3 * SIM_GRID_MAX per worker */
-    struct edge *edges;         /* 3 * SIM_GRID_MAX per worker */
+    uint64_t *edges;            /* 3 * SIM_GRID_MAX per worker */
     struct order_key *keys;     /* SIM_GRID_MAX per worker, or NULL */
     struct sim_tri *tmp;        /* SIM_GRID_MAX per worker, or NULL */
 };

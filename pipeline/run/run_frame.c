@@ -495,13 +495,6 @@ replay_parallel(void *pool, uint32_t count, sim_job_fn fn, void *data)
 /* ------------------------------------------------------------------------ */
 /* Draws                                                                     */
 
-static int
-u64_cmp(const void *pa, const void *pb)
-{
-    uint64_t a = *(const uint64_t *)pa, b = *(const uint64_t *)pb;
-    return a < b ? -1 : a > b;
-}
-
 /* Is the pixel holding corner k of `t` at a grid border (so far)? */
 static int
 vertex_at_border(const struct replay *r, const struct sim_tri *t, int k)
@@ -566,7 +559,7 @@ grid_vertices(const struct replay *r, const struct sim_tri *tris, size_t i, size
             n++;
         }
     }
-    qsort(ids, n, sizeof(ids[0]), u64_cmp);
+    sim_sort_u64(ids, n);
     for (uint32_t k = 0; k < n; k++) {
         if (k == 0 || ids[k] >> 32 != ids[k - 1] >> 32) {
             uint32_t c = (uint32_t)ids[k];

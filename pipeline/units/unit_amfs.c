@@ -654,13 +654,6 @@ outward_rank(uint32_t i, uint32_t at)
     return i < at ? 2 * (uint64_t)(at - i) : 2 * (uint64_t)(i - at) + 1;
 }
 
-static int
-u64_cmp(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return a < b ? -1 : a > b;
-}
-
 /* The candidates for uv, in outward order from run index `at` (as
  * outward rank << 32 | run index), in x->cand; their count. */
 static uint32_t
@@ -681,7 +674,7 @@ tri_index_candidates(struct tri_index *x, const double uv[2], uint32_t at)
         x->cand[n++] = outward_rank(x->always[k], at) << 32 | x->always[k];
     }
     if (n > 16) {
-        qsort(x->cand, n, sizeof(*x->cand), u64_cmp);
+        sim_sort_u64(x->cand, n);
         return n;
     }
     for (uint32_t i = 1; i < n; i++) {

@@ -90,3 +90,65 @@ sim_array_finish(struct sim_array *a)
     free(a->data);
     memset(a, 0, sizeof(*a));
 }
+
+static void
+swap_u64(uint64_t *a, uint64_t *b)
+{
+    uint64_t t = *a;
+    *a = *b;
+    *b = t;
+}
+
+void
+sim_sort_u64(uint64_t *v, size_t n)
+{
+    /* Quicksort on the median of three, the smaller side first by
+     * recursion (depth at most log2 n), the larger by the loop; runs of
+     * up to 16 by insertion. */
+    while (n > 16) {
+        size_t mid = n / 2, i = 0, j = n - 1;
+        if (v[mid] < v[0]) {
+            swap_u64(&v[mid], &v[0]);
+        }
+        if (v[n - 1] < v[0]) {
+            swap_u64(&v[n - 1], &v[0]);
+        }
+        if (v[n - 1] < v[mid]) {
+            swap_u64(&v[n - 1], &v[mid]);
+        }
+        uint64_t pivot = v[mid];
+        for (;;) {
+            while (v[i] < pivot) {
+                i++;
+            }
+            while (pivot < v[j]) {
+                j--;
+            }
+            if (i >= j) {
+                break;
+            }
+            swap_u64(&v[i], &v[j]);
+            i++;
+            j--;
+        }
+        /* v[0 .. j] <= pivot <= v[j + 1 .. n - 1] */
+        size_t left = j + 1;
+        if (left < n - left) {
+            sim_sort_u64(v, left);
+            v += left;
+            n -= left;
+        } else {
+            sim_sort_u64(v + left, n - left);
+            n = left;
+        }
+    }
+    for (size_t i = 1; i < n; i++) {
+        uint64_t x = v[i];
+        size_t j = i;
+        while (j > 0 && v[j - 1] > x) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = x;
+    }
+}
