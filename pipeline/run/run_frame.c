@@ -356,6 +356,11 @@ process_bin(struct worker *w, uint32_t b)
     for (size_t t = 0; t < bin->tris.count; t++) {
         const struct sim_tri *tri = &tris[list[t]];
         struct sim_rast_rect box = rect;
+        /* A bin of a draw may hold any number of triangles: the budget
+         * is looked at every 256 (the draw is then reported unfinished). */
+        if ((t & 255) == 255 && out_of_budget(r)) {
+            break;
+        }
         const struct sim_rast_rect *extent =
             dc->blur.method != SIM_BLUR_OFF ? &tri->blur.box : &tri->rast.box;
         if (dc->bin_w <= SIM_BIN_SIZE && dc->bin_h <= SIM_BIN_SIZE) {

@@ -1069,6 +1069,52 @@ test_points_lines(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
 #undef NDC_Y
 }
 
+/* The time budget inside one bin: 40 000 instances of a triangle over the
+ * whole 64 x 48 frame (one bin), no depth test, so the bin holds 40 000
+ * triangles of 3 072 pixels each (seconds of shading).  With a
+ * budget of 0.5 s the draw ends as SIM_REPLAY_ERROR_BUDGET having shaded a
+ * part of it (under half), instead of finishing the bin first. */
+static void
+test_budget_in_bin(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
+{
+    enum { INSTANCES = 40000 };
+    static struct fixture f;
+    static struct sim_program prog;
+    static const struct client_vertex verts[3] = {
+        {{-1.0f, -1.0f}, {255, 0, 0, 255}},
+        {{3.0f, -1.0f}, {255, 0, 0, 255}},
+        {{-1.0f, 3.0f}, {255, 0, 0, 255}},
+    };
+    static const struct client_ubo ubo = {{1, 1, 0, 0}, {1, 1, 1, 1}};
+    static float push[4] = {0, 0, 0.5f, 0}; /* every instance at the same place */
+    static struct sim_binding bind[2];
+
+    client_program_init(&prog, vs, fs);
+    client_bindings(bind, &ubo, push);
+    fixture_init(&f, 1);
+    struct sim_draw *d = &f.draws[0];
+    d->program = &prog;
+    d->state = default_state();
+    d->state.depth_test = 0;
+    d->vertex_buffers[0] = (struct sim_vertex_buffer){verts, sizeof(verts), 0};
+    d->bindings = bind;
+    d->binding_count = 2;
+    d->count = 3;
+    d->instance_count = INSTANCES;
+    struct sim_replay_options opt = {.threads = 2, .time_budget = 0.5};
+    struct sim_replay_result *r = test_sim_replay("baseline", &f.frame, &opt);
+    if (!r) {
+        return;
+    }
+    uint32_t n = 0;
+    const struct sim_draw_result *dr = sim_replay_result_draws(r, &n);
+    CHECK(n == 1 && dr[0].status == SIM_REPLAY_ERROR_BUDGET);
+    uint64_t lanes = sim_replay_result_unit(r, SIM_UNIT_BASELINE)->lanes_shaded;
+    CHECK(lanes > 0);
+    CHECK(lanes < (uint64_t)INSTANCES * W * H / 2);
+    sim_replay_result_destroy(r);
+}
+
 /* gl_PointCoord (Vulkan "Basic Point Rasterization"): an 8-pixel point
  * centred on the pixel corner (20, 20) covers pixels 16-23 in x and y, and
  * pixel (x, y) reads s = 1/2 + (x + 1/2 - 20) / 8, t likewise in y
@@ -1167,6 +1213,7 @@ main(void)
     test_stencil_and_bias(cube_vs, cube_fs, client_vs, client_fs);
     test_transfers(cube_vs, cube_fs);
     test_points_lines(client_vs, client_fs);
+    test_budget_in_bin(client_vs, client_fs);
     test_point_coord();
     struct sim_ir_shader *sample_fs =
         test_sim_load(replay_sample_id_frag, sizeof(replay_sample_id_frag));
