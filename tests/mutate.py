@@ -2,7 +2,7 @@
 """Runs damaged copies of real inputs through overshade and counts outcomes.
 
     tests/mutate.py trace OVERSHADE TRACE OUTDIR [--count N] [--seed S]
-                    [--timeout T] [--frames LIST]
+                    [--timeout T] [--frames LIST] [--frame-budget S]
     tests/mutate.py spirv OVERSHADE MODULE... OUTDIR [--count N] [--seed S]
                     [--timeout T] [--runner FUZZ_SPV_REPLAY]
 
@@ -10,7 +10,11 @@
 blocks set to edge values or random bits, or a bit flipped (blob blocks are
 hashed and compressed: damage there only exercises the reader, which the
 trace fuzzer covers), and goes through `overshade info` and `overshade
-replay --modes all`.  `spirv`: each copy of one of the MODULEs has one to
+replay --modes all --frame-budget S` (20 s: a copy whose damage asks for
+an enormous amount of valid work, such as a draw of 65 535 instances of a
+full-screen triangle, ends its frame with its unfinished draws named, as
+the replay's fuzz target does; a `timeout` then means the budget was not
+kept).  `spirv`: each copy of one of the MODULEs has one to
 five words damaged anywhere after the header and goes through `overshade
 spirv --ir`, and, with --runner (tests/pipeline/fuzz_spv_replay), through
 the translator and the interpreter running what it translated.
@@ -102,6 +106,7 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--timeout", type=int, default=60)
     ap.add_argument("--frames", default=None)
+    ap.add_argument("--frame-budget", type=float, default=20.0)
     ap.add_argument("--runner", default=None)
     a = ap.parse_args()
     if len(a.inputs) < 2:
@@ -134,7 +139,7 @@ def main():
             f.write(damage(data, ranges, rnd))
         if a.kind == "trace":
             replay = [a.overshade, "replay", path, "--out", os.path.join(outdir, "out"),
-                      "--modes", "all"]
+                      "--modes", "all", "--frame-budget", str(a.frame_budget)]
             if a.frames:
                 replay += ["--frames", a.frames]
             cmds = [("info", [a.overshade, "info", path]), ("replay --modes all", replay)]
