@@ -285,13 +285,79 @@ write_bits(uint8_t *p, uint32_t bytes, uint32_t v)
 static uint32_t srgb8[256], unorm8[256];
 static pthread_once_t srgb8_once = PTHREAD_ONCE_INIT;
 
+/* The other way, a linear value in (0, 1) to its 8-bit sRGB code without
+ * powf: the floats of (0, 1) fall in SRGB8_BUCKETS buckets by their top 16
+ * bits; a bucket holds the code of its least float and the least float of
+ * the next code when that lies in the bucket (at most one code boundary
+ * does in every bucket: two would mark it `slow`, computed exactly).  The
+ * boundaries are found by bisection with the exact encoding, so the codes
+ * are the exact ones as long as that never decreases as its input grows;
+ * tests/replay/test_metric.c checks every float of [0.003, 1], where powf
+ * is used, and both sides of every boundary below it, where the encoding
+ * is a product (IEEE products are monotone). */
+#define SRGB8_BUCKETS (0x3f800000u >> 16)
+static uint8_t srgb8_base[SRGB8_BUCKETS], srgb8_slow[SRGB8_BUCKETS];
+static float srgb8_next[SRGB8_BUCKETS];
+
+static uint32_t
+srgb8_encode_exact(float x)
+{
+    float v = linear_to_srgb(x);
+    if (!(v > 0.0f)) {
+        return 0;
+    }
+    return v >= 1.0f ? 255u : (uint32_t)(v * 255.0f + 0.5f);
+}
+
 static void
 srgb8_init(void)
 {
+    uint32_t lower[257]; /* least float bits of each code; 1.0 encodes to 255 */
+
     for (uint32_t i = 0; i < 256; i++) {
         srgb8[i] = sim_f2u(srgb_to_linear((float)i / 255.0f));
         unorm8[i] = sim_f2u((float)i / 255.0f);
     }
+    lower[0] = 0;
+    lower[256] = UINT32_MAX;
+    for (uint32_t c = 1; c < 256; c++) {
+        uint32_t lo = 0, hi = 0x3f800000u; /* positive floats order as their bits */
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (srgb8_encode_exact(sim_u2f(mid)) >= c) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        lower[c] = lo;
+    }
+    for (uint32_t b = 0, c = 0; b < SRGB8_BUCKETS; b++) {
+        uint32_t first = b << 16, end = (b + 1) << 16;
+        while (lower[c + 1] <= first) {
+            c++;
+        }
+        srgb8_base[b] = (uint8_t)c;
+        srgb8_next[b] = lower[c + 1] < end ? sim_u2f(lower[c + 1]) : 2.0f;
+        srgb8_slow[b] = lower[c + 1] < end && lower[c + 2] < end;
+    }
+}
+
+/* srgb8_encode_exact through the buckets (srgb8_init has run). */
+static uint32_t
+srgb8_encode(float x)
+{
+    if (!(x > 0.0f)) {
+        return 0;
+    }
+    if (x >= 1.0f) {
+        return 255;
+    }
+    uint32_t b = sim_f2u(x) >> 16;
+    if (srgb8_slow[b]) {
+        return srgb8_encode_exact(x);
+    }
+    return srgb8_base[b] + (x >= srgb8_next[b]);
 }
 
 const uint32_t *
@@ -342,6 +408,10 @@ encode_channel(const struct sim_fmt *f, uint32_t value, uint32_t bits, uint32_t 
     switch (f->type) {
     case SIM_FMT_SRGB:
     case SIM_FMT_UNORM:
+        if (f->type == SIM_FMT_SRGB && c < 3 && bits == 8) {
+            pthread_once(&srgb8_once, srgb8_init);
+            return srgb8_encode(v);
+        }
         if (f->type == SIM_FMT_SRGB && c < 3) {
             v = linear_to_srgb(v);
         }

@@ -1,7 +1,7 @@
 /*
  * tests/replay/test_metric.c — image metrics, the heatmap scale, the
- * back end's format conversions (table-driven where the values are known)
- * and the multisample resolve against its definition.
+ * back end's format conversions (table-driven where the values are known),
+ * sRGB encoding and the multisample resolve against their definitions.
  */
 #include <math.h>
 #include <stdint.h>
@@ -170,6 +170,82 @@ test_formats(void)
     CHECK(sim_fmt_quantize_depth(d, 2.0f) == 1.0f);
 }
 
+/* sRGB encoding as the Vulkan specification defines it (linear to
+ * non-linear, then to the 8-bit code with round to nearest), in the float
+ * arithmetic of pipeline/format/format.c. */
+static uint32_t
+srgb8_by_definition(float c)
+{
+    float v;
+    if (!(c > 0.0f)) {
+        v = 0.0f;
+    } else if (c >= 1.0f) {
+        v = 1.0f;
+    } else {
+        v = c <= 0.0031308f ? c * 12.92f : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
+    }
+    if (!(v > 0.0f)) {
+        return 0;
+    }
+    return v >= 1.0f ? 255u : (uint32_t)(v * 255.0f + 0.5f);
+}
+
+static uint32_t
+srgb8_encoded(const struct sim_fmt *f, uint32_t bits)
+{
+    uint32_t in[4] = {bits, 0, 0, 0};
+    uint8_t got = 0;
+    sim_fmt_encode(f, in, &got);
+    return got;
+}
+
+/* An sRGB target's 8-bit codes against the definition (the encoder looks
+ * codes up instead of calling powf): every float from 0.003 to 1, where
+ * powf is used; below, where the definition is a product and so monotone,
+ * both sides of each code's least float; and values outside [0, 1]. */
+static void
+test_srgb_encode(void)
+{
+    const struct sim_fmt *f = sim_fmt_get(VK_FORMAT_R8_SRGB);
+    const uint32_t powf_from = test_as_bits(0.003f), one = test_as_bits(1.0f);
+    uint32_t wrong = 0, first = 0;
+
+    CHECK(f != NULL);
+    if (!f) {
+        return;
+    }
+    for (uint32_t bits = powf_from; bits <= one + 1; bits++) {
+        if (srgb8_encoded(f, bits) != srgb8_by_definition(test_as_float(bits))) {
+            first = wrong++ ? first : bits;
+        }
+    }
+    for (uint32_t code = 1; code <= srgb8_by_definition(test_as_float(powf_from)); code++) {
+        uint32_t lo = 0, hi = powf_from;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (srgb8_by_definition(test_as_float(mid)) >= code) {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        for (uint32_t bits = lo - 1; bits <= lo; bits++) {
+            if (srgb8_encoded(f, bits) != srgb8_by_definition(test_as_float(bits))) {
+                first = wrong++ ? first : bits;
+            }
+        }
+    }
+    static const float outside[] = {-0.0f, -1.0f, 2.0f, INFINITY, -INFINITY, NAN, 1e30f, 1e-40f};
+    for (size_t i = 0; i < sizeof(outside) / sizeof(outside[0]); i++) {
+        wrong += srgb8_encoded(f, test_as_bits(outside[i])) != srgb8_by_definition(outside[i]);
+    }
+    if (wrong) {
+        fprintf(stderr, "sRGB encoding: %u floats differ from the definition (first %#x)\n",
+                wrong, first);
+        test_failures++;
+    }
+}
+
 /* The resolve of a pixel as defined: every sample decoded, summed in
  * double, divided, encoded (integer formats: sample 0). */
 static void
@@ -276,5 +352,6 @@ main(void)
     test_heatmap();
     test_formats();
     test_resolve();
+    test_srgb_encode();
     return TEST_RESULT();
 }
