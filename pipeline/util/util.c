@@ -99,9 +99,52 @@ swap_u64(uint64_t *a, uint64_t *b)
     *b = t;
 }
 
+/* Least significant byte first, skipping the bytes in which all keys
+ * agree (a grid's keys vary in a few low bits of each half); `tmp` holds
+ * n keys. */
+static void
+radix_sort_u64(uint64_t *v, uint64_t *tmp, size_t n)
+{
+    uint64_t any = 0, all = ~(uint64_t)0;
+    for (size_t i = 0; i < n; i++) {
+        any |= v[i];
+        all &= v[i];
+    }
+    uint64_t *src = v, *dst = tmp;
+    for (uint32_t shift = 0; shift < 64; shift += 8) {
+        if ((((any ^ all) >> shift) & 0xff) == 0) {
+            continue;
+        }
+        size_t count[256] = {0};
+        for (size_t i = 0; i < n; i++) {
+            count[(src[i] >> shift) & 0xff]++;
+        }
+        for (size_t d = 0, at = 0; d < 256; d++) {
+            size_t c = count[d];
+            count[d] = at;
+            at += c;
+        }
+        for (size_t i = 0; i < n; i++) {
+            dst[count[(src[i] >> shift) & 0xff]++] = src[i];
+        }
+        uint64_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != v) {
+        memcpy(v, src, n * sizeof(*v));
+    }
+}
+
 void
 sim_sort_u64(uint64_t *v, size_t n)
 {
+    enum { RADIX_MAX = 4096 };
+    if (n > 64 && n <= RADIX_MAX) {
+        uint64_t tmp[RADIX_MAX];
+        radix_sort_u64(v, tmp, n);
+        return;
+    }
     /* Quicksort on the median of three, the smaller side first by
      * recursion (depth at most log2 n), the larger by the loop; runs of
      * up to 16 by insertion. */

@@ -1,7 +1,7 @@
 /*
  * tests/pipeline/test_sort.c — sim_sort_u64 against qsort: random keys of
- * every length up to 2 000 (runs of equal keys, few distinct values, sorted
- * and reversed inputs among them).
+ * lengths up to 9 000, through its radix and its quicksort ranges (runs of
+ * equal keys, few distinct values, sorted and reversed inputs among them).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,12 +27,12 @@ next(uint64_t *s)
 int
 main(void)
 {
-    enum { MAX = 2000 };
+    enum { MAX = 9000 };
     static uint64_t a[MAX], b[MAX];
     uint64_t seed = 7;
     int wrong = 0;
 
-    for (size_t n = 0; n <= MAX; n += n < 40 ? 1 : 37) {
+    for (size_t n = 0; n <= MAX; n += n < 80 ? 1 : 97) {
         for (int kind = 0; kind < 5; kind++) {
             for (size_t i = 0; i < n; i++) {
                 uint64_t r = next(&seed);
