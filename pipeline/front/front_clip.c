@@ -237,42 +237,68 @@ clip_begin(struct sim_draw_ctx *dc)
     return SIM_REPLAY_ERROR_OK;
 }
 
+/* The planes vertex v is outside of (bit p: plane p). */
+static uint32_t
+vertex_code(struct sim_draw_ctx *dc, const struct plane *planes, uint32_t plane_count, uint32_t v)
+{
+    uint32_t code = 0;
+    for (uint32_t p = 0; p < plane_count; p++) {
+        float d = plane_dist(&planes[p], vertex_words(dc, v), p);
+        if (!(d >= 0)) { /* NaN counts as outside */
+            code |= 1u << p;
+        }
+    }
+    return code;
+}
+
 /* The planes a primitive's vertices are outside of (bit p: plane p), or
- * DROPPED when it is wholly outside one plane or culled by distance. */
+ * DROPPED when it is wholly outside one plane or culled by distance.
+ * `vcodes`, when given, holds vertex_code of the first `vertex_count`
+ * vertices. */
 #define DROPPED UINT32_MAX
 
 static uint32_t
 classify(struct sim_draw_ctx *dc, const struct plane *planes, uint32_t plane_count,
-         const struct sim_geom_prim *prim)
+         const struct sim_geom_prim *prim, const uint32_t *vcodes, size_t vertex_count)
 {
     uint32_t out_all = ~0u, out_any = 0;
 
     for (uint32_t k = 0; k < prim->count; k++) {
-        uint32_t code = 0;
-        for (uint32_t p = 0; p < plane_count; p++) {
-            float d = plane_dist(&planes[p], vertex_words(dc, prim->v[k]), p);
-            if (!(d >= 0)) { /* NaN counts as outside */
-                code |= 1u << p;
-            }
-        }
+        uint32_t v = prim->v[k];
+        uint32_t code = vcodes && v < vertex_count ? vcodes[v]
+                                                   : vertex_code(dc, planes, plane_count, v);
         out_all &= code;
         out_any |= code;
     }
     return out_all || culled_by_distance(dc, prim) ? DROPPED : out_any;
 }
 
-/* Primitives classified on the replay's workers, CLASSIFY_CHUNK to a job:
- * each job writes only its own codes, so the result does not depend on
- * the number of workers. */
+/* Vertices, then primitives, classified on the replay's workers,
+ * CLASSIFY_CHUNK to a job: each job writes only its own codes, so the
+ * result does not depend on the number of workers. */
 #define CLASSIFY_CHUNK 1024
 
 struct classify_job {
     struct sim_draw_ctx *dc;
     const struct plane *planes;
     uint32_t plane_count;
-    size_t count;
-    uint32_t *codes;
+    size_t count;        /* primitives */
+    uint32_t *codes;     /* per primitive */
+    size_t vertex_count; /* vertices with a code in vcodes */
+    uint32_t *vcodes;
 };
+
+static void
+vertex_job_run(void *data, uint32_t worker, uint32_t index)
+{
+    const struct classify_job *j = data;
+    size_t end = ((size_t)index + 1) * CLASSIFY_CHUNK;
+
+    (void)worker;
+    for (size_t v = (size_t)index * CLASSIFY_CHUNK; v < end && v < j->vertex_count; v++) {
+        j->vcodes[v] = vertex_code(j->dc, j->planes, j->plane_count, (uint32_t)v);
+    }
+}
 
 static void
 classify_job_run(void *data, uint32_t worker, uint32_t index)
@@ -283,7 +309,8 @@ classify_job_run(void *data, uint32_t worker, uint32_t index)
 
     (void)worker;
     for (size_t t = (size_t)index * CLASSIFY_CHUNK; t < end && t < j->count; t++) {
-        j->codes[t] = classify(j->dc, j->planes, j->plane_count, &prims[t]);
+        j->codes[t] = classify(j->dc, j->planes, j->plane_count, &prims[t], j->vcodes,
+                               j->vertex_count);
     }
 }
 
@@ -297,11 +324,29 @@ clip_run(struct sim_draw_ctx *dc)
 
     dc->geom.clipped.count = 0;
     dc->counters->primitives += prim_count;
-    if (dc->parallel && dc->workers > 1 && prim_count > CLASSIFY_CHUNK) {
+    /* A vertex is classified once, not once per primitive holding it, when
+     * there are not many more vertices than corners; without room for the
+     * codes, per primitive. */
+    struct classify_job j = {dc, planes, plane_count, prim_count, NULL, 0, NULL};
+    size_t vertex_count = dc->geom.stride ? dc->geom.vertices.count / dc->geom.stride : 0;
+    if (vertex_count > 0 && vertex_count <= 3 * prim_count) {
+        j.vcodes = malloc(vertex_count * sizeof(*j.vcodes));
+        j.vertex_count = j.vcodes ? vertex_count : 0;
+    }
+    int parallel = dc->parallel && dc->workers > 1 && prim_count > CLASSIFY_CHUNK;
+    if (j.vcodes && parallel) {
+        dc->parallel(dc->pool, (uint32_t)((vertex_count + CLASSIFY_CHUNK - 1) / CLASSIFY_CHUNK),
+                     vertex_job_run, &j);
+    } else if (j.vcodes) {
+        for (size_t v = 0; v < vertex_count; v++) {
+            j.vcodes[v] = vertex_code(dc, planes, plane_count, (uint32_t)v);
+        }
+    }
+    if (parallel) {
         /* Without room for the codes, the loop below classifies. */
         codes = malloc(prim_count * sizeof(*codes));
         if (codes) {
-            struct classify_job j = {dc, planes, plane_count, prim_count, codes};
+            j.codes = codes;
             dc->parallel(dc->pool, (uint32_t)((prim_count + CLASSIFY_CHUNK - 1) / CLASSIFY_CHUNK),
                          classify_job_run, &j);
         }
@@ -309,7 +354,9 @@ clip_run(struct sim_draw_ctx *dc)
     enum sim_replay_error err = SIM_REPLAY_ERROR_OK;
     for (size_t t = 0; t < prim_count && !err; t++) {
         const struct sim_geom_prim *prim = (const struct sim_geom_prim *)dc->geom.prims.data + t;
-        uint32_t out_any = codes ? codes[t] : classify(dc, planes, plane_count, prim);
+        uint32_t out_any = codes ? codes[t]
+                                 : classify(dc, planes, plane_count, prim, j.vcodes,
+                                            j.vertex_count);
         if (out_any == DROPPED) {
             continue; /* wholly outside one plane */
         }
@@ -362,6 +409,7 @@ clip_run(struct sim_draw_ctx *dc)
         }
     }
     free(codes);
+    free(j.vcodes);
     return err;
 }
 
