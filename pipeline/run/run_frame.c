@@ -1364,11 +1364,64 @@ pass_draw_extent(const struct sim_frame *f, const struct sim_pass *pass, uint32_
     }
 }
 
+/* A pass's clears and resolves, every unit's, run on the workers in bands
+ * of BAND_ROWS rows of the pass's area, a band's tasks in their order: a
+ * band reads and writes only its own rows, so the result is the one of
+ * running the tasks one after the other, whatever the workers. */
+#define BAND_ROWS 16
+#define SURFACE_TASKS (SIM_UNIT_COUNT * (SIM_MAX_COLOR_ATTACHMENTS + 1))
+
+struct surface_task {
+    struct sim_surface *surface, *resolve_to; /* resolve_to: a resolve, else a clear */
+    uint32_t format;
+    const uint32_t *clear;
+    int clear_depth, clear_stencil;
+};
+
+struct surface_job {
+    const struct sim_pass *pass;
+    struct surface_task task[SURFACE_TASKS];
+    uint32_t count;
+};
+
+static void
+surface_job_run(void *data, uint32_t worker, uint32_t band)
+{
+    const struct surface_job *j = data;
+    const struct sim_rect *area = &j->pass->area;
+    uint32_t first = band * BAND_ROWS;
+    struct sim_rect rows = {area->x, area->y + (int32_t)first, area->width,
+                            area->height - first < BAND_ROWS ? area->height - first : BAND_ROWS};
+
+    (void)worker;
+    for (uint32_t i = 0; i < j->count; i++) {
+        const struct surface_task *t = &j->task[i];
+        if (t->resolve_to) {
+            sim_surface_resolve(t->surface, t->resolve_to, &rows);
+        } else {
+            sim_surface_clear(t->surface, t->format, t->clear, &rows, t->clear_depth,
+                              t->clear_stencil);
+        }
+    }
+}
+
+static void
+surface_job_finish(struct replay *r, struct surface_job *j)
+{
+    uint32_t bands = (uint32_t)(((uint64_t)j->pass->area.height + BAND_ROWS - 1) / BAND_ROWS);
+    if (j->count && bands) {
+        replay_parallel(r, bands, surface_job_run, j);
+    }
+}
+
 /* Binds and loads the pass's attachments for every unit; 0 with `detail`
- * when the pass cannot run. */
+ * when the pass cannot run (the attachments bound before it are cleared
+ * all the same). */
 static int
 begin_pass(struct replay *r, const struct sim_pass *pass, uint32_t samples, char *detail)
 {
+    struct surface_job clears = {.pass = pass};
+
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         struct sim_unit_target *t = &r->targets[u];
         if (!(r->res->units & (1u << u))) {
@@ -1387,15 +1440,18 @@ begin_pass(struct replay *r, const struct sim_pass *pass, uint32_t samples, char
             if (sim_format_target_kind(a->format) != 1) {
                 snprintf(detail, 160, "colour attachment %u: format %u is not supported", i,
                          a->format);
+                surface_job_finish(r, &clears);
                 return 0;
             }
             t->color[i] = get_surface(r, u, a->image, samples, detail);
             if (!t->color[i] || !covers_pass(t->color[i], pass, "colour", i, detail)) {
+                surface_job_finish(r, &clears);
                 return 0;
             }
             t->color_format[i] = a->format;
             if (a->load_op == VK_ATTACHMENT_LOAD_OP_CLEAR) {
-                sim_surface_clear(t->color[i], a->format, a->clear, &pass->area, 0, 0);
+                clears.task[clears.count++] =
+                    (struct surface_task){t->color[i], NULL, a->format, a->clear, 0, 0};
             }
         }
         if (pass->has_depth && pass->depth.image != SIM_NONE) {
@@ -1403,17 +1459,20 @@ begin_pass(struct replay *r, const struct sim_pass *pass, uint32_t samples, char
             if (sim_format_target_kind(r->frame->images[a->image].format) != 2) {
                 snprintf(detail, 160, "depth attachment: format %u is not supported",
                          r->frame->images[a->image].format);
+                surface_job_finish(r, &clears);
                 return 0;
             }
             t->depth = get_surface(r, u, a->image, samples, detail);
             if (!t->depth || !covers_pass(t->depth, pass, "depth", 0, detail)) {
+                surface_job_finish(r, &clears);
                 return 0;
             }
-            sim_surface_clear(t->depth, a->format, a->clear, &pass->area,
-                              a->load_op == VK_ATTACHMENT_LOAD_OP_CLEAR,
-                              a->stencil_load_op == VK_ATTACHMENT_LOAD_OP_CLEAR);
+            clears.task[clears.count++] = (struct surface_task){
+                t->depth, NULL, a->format, a->clear, a->load_op == VK_ATTACHMENT_LOAD_OP_CLEAR,
+                a->stencil_load_op == VK_ATTACHMENT_LOAD_OP_CLEAR};
         }
     }
+    surface_job_finish(r, &clears);
     return 1;
 }
 
@@ -1421,6 +1480,7 @@ static void
 end_pass(struct replay *r, const struct sim_pass *pass)
 {
     char detail[160];
+    struct surface_job resolves = {.pass = pass};
 
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         if (!(r->res->units & (1u << u))) {
@@ -1438,10 +1498,12 @@ end_pass(struct replay *r, const struct sim_pass *pass)
                                   : 1,
                               detail);
             if (dst) {
-                sim_surface_resolve(r->targets[u].color[i], dst, &pass->area);
+                resolves.task[resolves.count++] =
+                    (struct surface_task){r->targets[u].color[i], dst, 0, NULL, 0, 0};
             }
         }
     }
+    surface_job_finish(r, &resolves);
 }
 
 /* One more draw done, for opt.progress. */
