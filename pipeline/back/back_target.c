@@ -61,23 +61,27 @@ sim_surface_create(const struct sim_image *image, uint32_t samples)
         if (!s->depth || !s->stencil) {
             goto error;
         }
-        for (uint32_t y = 0; data && y < image->height; y++) {
-            for (uint32_t x = 0; x < image->width; x++) {
-                uint64_t i = (uint64_t)y * image->width + x;
-                float z = 0.0f;
-                uint8_t st = 0;
-                if (f->depth_bits && (i + 1) * f->bytes <= image->size) {
-                    uint32_t v[4];
-                    sim_fmt_decode(f, data + i * f->bytes, v);
-                    z = sim_u2f(v[0]);
-                }
-                if (f->stencil_bits && stencil_at + i < image->size) {
-                    st = data[stencil_at + i];
-                }
-                for (uint32_t k = 0; k < samples; k++) {
-                    s->depth[i * samples + k] = z;
-                    s->stencil[i * samples + k] = st;
-                }
+        uint64_t pixels = (uint64_t)image->width * image->height;
+        if (!data) {
+            return s;
+        }
+        /* The texels the image holds, decoded into the first `pixels`
+         * floats, then spread over the samples from the last pixel back
+         * (pixel i's samples start at i * samples >= i). */
+        if (f->depth_bits) {
+            uint64_t whole = image->size / f->bytes;
+            sim_fmt_decode_depths(f, data, whole < pixels ? whole : pixels, s->depth);
+        }
+        if (f->stencil_bits && stencil_at < image->size) {
+            uint64_t whole = image->size - stencil_at;
+            memcpy(s->stencil, data + stencil_at, whole < pixels ? whole : pixels);
+        }
+        for (uint64_t i = pixels; samples > 1 && i-- > 0;) {
+            float z = s->depth[i];
+            uint8_t st = s->stencil[i];
+            for (uint32_t k = 0; k < samples; k++) {
+                s->depth[i * samples + k] = z;
+                s->stencil[i * samples + k] = st;
             }
         }
         return s;
@@ -91,8 +95,12 @@ sim_surface_create(const struct sim_image *image, uint32_t samples)
         sim_surface_upload(s, image->format, image->data, image->size, &all, image->width);
     } else if (image->data) {
         const uint8_t *data = image->data;
-        uint64_t pixels = (uint64_t)image->width * image->height;
-        for (uint64_t i = 0; i < pixels && (i + 1) * f->bytes <= image->size; i++) {
+        uint64_t pixels = (uint64_t)image->width * image->height, whole = image->size / f->bytes;
+        pixels = whole < pixels ? whole : pixels;
+        if (samples == 1) {
+            memcpy(s->color, data, pixels * f->bytes);
+        }
+        for (uint64_t i = 0; samples > 1 && i < pixels; i++) {
             for (uint32_t k = 0; k < samples; k++) {
                 memcpy(s->color + (i * samples + k) * f->bytes, data + i * f->bytes, f->bytes);
             }

@@ -444,6 +444,28 @@ encode_channel(const struct sim_fmt *f, uint32_t value, uint32_t bits, uint32_t 
 }
 
 void
+sim_fmt_decode_depths(const struct sim_fmt *f, const void *texels, size_t count, float *out)
+{
+    const uint8_t *p = texels;
+
+    if (f->depth_bits == 16) {
+        for (size_t i = 0; i < count; i++) {
+            out[i] = (float)read_bits(p + i * f->bytes, 2) / 65535.0f;
+        }
+    } else if (f->depth_bits == 24) {
+        for (size_t i = 0; i < count; i++) {
+            out[i] = (float)((double)(read_bits(p + i * f->bytes, 4) & 0xffffff) / 16777215.0);
+        }
+    } else if (f->depth_bits == 32) {
+        for (size_t i = 0; i < count; i++) {
+            out[i] = sim_u2f(read_bits(p + i * f->bytes, 4));
+        }
+    } else {
+        memset(out, 0, count * sizeof(*out));
+    }
+}
+
+void
 sim_fmt_decode(const struct sim_fmt *f, const void *texel, uint32_t out[4])
 {
     const uint8_t *p = texel;
@@ -464,13 +486,7 @@ sim_fmt_decode(const struct sim_fmt *f, const void *texel, uint32_t out[4])
     out[3] = one;
     if (f->type == SIM_FMT_DEPTH) {
         float z = 0.0f;
-        if (f->depth_bits == 16) {
-            z = (float)read_bits(p, 2) / 65535.0f;
-        } else if (f->depth_bits == 24) {
-            z = (float)((double)(read_bits(p, 4) & 0xffffff) / 16777215.0);
-        } else if (f->depth_bits == 32) {
-            z = sim_u2f(read_bits(p, 4));
-        }
+        sim_fmt_decode_depths(f, p, 1, &z);
         out[0] = sim_f2u(z);
         return;
     }

@@ -74,6 +74,11 @@ sim_fmt_is_integer(const struct sim_fmt *f);
 void
 sim_fmt_decode(const struct sim_fmt *f, const void *texel, uint32_t out[4]);
 
+/* The depths of `count` consecutive texels of depth format f, as
+ * sim_fmt_decode gives them in out[0] (0 where f has no depth). */
+void
+sim_fmt_decode_depths(const struct sim_fmt *f, const void *texels, size_t count, float *out);
+
 /* The 256 values an 8-bit channel decodes to as sim_fmt_decode gives
  * them: UNORM (srgb 0) or an sRGB colour channel (srgb 1). */
 const uint32_t *

@@ -344,6 +344,76 @@ test_resolve(void)
     }
 }
 
+/* Surfaces created from an image's contents: every sample holds the
+ * pixel's texel (colour) or its depth (UNORM as c / (2^b - 1), D32 as the
+ * float) and stencil, pixels past the end of the data zero; 1 and 4
+ * samples. */
+static void
+test_surface_load(void)
+{
+    static const uint32_t formats[] = {VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_R16G16B16A16_SFLOAT,
+                                       VK_FORMAT_D16_UNORM, VK_FORMAT_D24_UNORM_S8_UINT,
+                                       VK_FORMAT_D32_SFLOAT_S8_UINT, VK_FORMAT_X8_D24_UNORM_PACK32};
+    enum { WIDTH = 7, HEIGHT = 5, PIXELS = WIDTH * HEIGHT };
+    uint8_t data[PIXELS * 8 + PIXELS];
+    int wrong = 0;
+
+    for (size_t i = 0; i < sizeof(data); i++) {
+        data[i] = (uint8_t)(i * 131 + 7);
+    }
+    for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+        const struct sim_fmt *f = sim_fmt_get(formats[i]);
+        CHECK(f != NULL);
+        if (!f) {
+            continue;
+        }
+        int depth = f->type == SIM_FMT_DEPTH;
+        /* The whole image, then data that ends inside pixel 20 (the
+         * stencil too ends early). */
+        uint64_t full = (uint64_t)PIXELS * f->bytes + (depth && f->stencil_bits ? PIXELS : 0);
+        uint64_t sizes[2] = {full, depth && f->stencil_bits ? (uint64_t)PIXELS * f->bytes + 13
+                                                            : 20 * (uint64_t)f->bytes + 1};
+        for (int sz = 0; sz < 2; sz++) {
+            for (uint32_t samples = 1; samples <= 4; samples += 3) {
+                struct sim_image image = {formats[i], WIDTH, HEIGHT, 1, 1, 1, data, sizes[sz]};
+                struct sim_surface *s = sim_surface_create(&image, samples);
+                CHECK(s != NULL);
+                if (!s) {
+                    continue;
+                }
+                for (uint32_t p = 0; p < PIXELS; p++) {
+                    int in = (uint64_t)(p + 1) * f->bytes <= sizes[sz];
+                    for (uint32_t k = 0; k < samples; k++) {
+                        size_t at = (size_t)p * samples + k;
+                        if (!depth) {
+                            uint8_t zero[16] = {0};
+                            wrong += memcmp(s->color + at * f->bytes,
+                                            in ? data + (size_t)p * f->bytes : zero, f->bytes) != 0;
+                            continue;
+                        }
+                        float z = 0.0f;
+                        uint32_t raw = 0;
+                        memcpy(&raw, data + (size_t)p * f->bytes, f->bytes);
+                        if (in && f->depth_bits == 16) {
+                            z = (float)raw / 65535.0f; /* UNORM: c / (2^b - 1) */
+                        } else if (in && f->depth_bits == 24) {
+                            z = (float)((double)(raw & 0xffffff) / 16777215.0);
+                        } else if (in) {
+                            z = test_as_float(raw);
+                        }
+                        wrong += test_as_bits(s->depth[at]) != test_as_bits(z);
+                        uint64_t st = (uint64_t)PIXELS * f->bytes + p;
+                        uint8_t want = f->stencil_bits && st < sizes[sz] ? data[st] : 0;
+                        wrong += s->stencil[at] != want;
+                    }
+                }
+                sim_surface_destroy(s);
+            }
+        }
+    }
+    CHECK_EQ_INT(0, wrong);
+}
+
 int
 main(void)
 {
@@ -353,5 +423,6 @@ main(void)
     test_formats();
     test_resolve();
     test_srgb_encode();
+    test_surface_load();
     return TEST_RESULT();
 }
