@@ -324,22 +324,13 @@ create_pipeline(struct client *c, const uint32_t *vs_words, size_t vs_size,
                 const uint32_t *fs_words, size_t fs_size, const VkSpecializationInfo *spec,
                 const VkAllocationCallbacks *allocator)
 {
-    VkShaderModule vs, fs;
-    if (vku_create_module(c->device, vs_words, vs_size, &vs) != 0) {
-        return -1;
-    }
-    if (vku_create_module(c->device, fs_words, fs_size, &fs) != 0) {
-        vkDestroyShaderModule(c->device, vs, NULL);
-        return -1;
-    }
     struct vku_pipeline p;
-    vku_pipeline_init_for_pass(&p, vs, fs, c->layout, c->pass, c->width, c->height);
+    vku_pipeline_init_for_pass(&p, VK_NULL_HANDLE, VK_NULL_HANDLE, c->layout, c->pass, c->width,
+                               c->height);
     p.stages[1].pSpecializationInfo = spec;
     p.allocator = allocator;
-    int fail = vku_pipeline_create(c->device, &p, &c->pipeline);
-    vkDestroyShaderModule(c->device, vs, NULL);
-    vkDestroyShaderModule(c->device, fs, NULL);
-    return fail;
+    return vku_pipeline_create_spirv(c->device, &p, vs_words, vs_size, fs_words, fs_size,
+                                     &c->pipeline);
 }
 
 /* A set layout of `n` bindings and one set of it, from a pool sized for it. */
