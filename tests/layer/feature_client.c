@@ -379,6 +379,20 @@ write_textures(struct client *c, uint32_t binding, VkDescriptorType type, uint32
     }
 }
 
+/* A set of one binding, `n` combined image samplers for the fragment
+ * shader, with textures [0, n) written into it. */
+static int
+create_texture_set(struct client *c, uint32_t n)
+{
+    VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, n,
+                                      VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
+    if (create_set(c, &b, 1, NULL, 0, NULL) != 0) {
+        return -1;
+    }
+    write_textures(c, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, n, 0, 1);
+    return 0;
+}
+
 static void
 write_buffer(struct client *c, uint32_t binding, VkDescriptorType type, VkBuffer buffer)
 {
@@ -446,12 +460,9 @@ bc_setup(struct client *c)
     }
     c->tex_count = 4;
     c->partial = 1;
-    VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4,
-                                      VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
-    if (create_set(c, &b, 1, NULL, 0, NULL) != 0) {
+    if (create_texture_set(c, 4) != 0) {
         return -1;
     }
-    write_textures(c, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4, 0, 1);
     c->vertices = 3;
     return create_pipeline(c, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
                            feature_bc_sample_frag, sizeof(feature_bc_sample_frag), NULL,
@@ -510,12 +521,9 @@ arrays_setup(struct client *c)
         return -1;
     }
     if (!c->indexing) {
-        VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4,
-                                          VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
-        if (create_set(c, &b, 1, NULL, 0, NULL) != 0) {
+        if (create_texture_set(c, 4) != 0) {
             return -1;
         }
-        write_textures(c, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4, 0, 1);
         return create_pipeline(c, feature_quads_vert, sizeof(feature_quads_vert),
                                feature_array_const_frag, sizeof(feature_array_const_frag),
                                NULL, NULL);
@@ -1138,12 +1146,9 @@ modules:
     }
 
     /* The target's pass shows both layers side by side. */
-    VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
-                                      VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
-    if (create_set(c, &b, 1, NULL, 0, NULL) != 0) {
+    if (create_texture_set(c, 1) != 0) {
         return -1;
     }
-    write_textures(c, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, 0, 1);
     c->vertices = 3;
     return create_pipeline(c, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
                            feature_layers_sample_frag, sizeof(feature_layers_sample_frag), NULL,
