@@ -71,21 +71,30 @@ lyr_map_finish(struct lyr_map *m)
     memset(m, 0, sizeof(*m));
 }
 
-void *
-lyr_map_get(const struct lyr_map *m, uint64_t key)
+/* The slot holding `key`, or UINT32_MAX when the map has none.  Inlined
+ * into get and remove: the hooks look their objects up through it. */
+static inline __attribute__((always_inline)) uint32_t
+map_find(const struct lyr_map *m, uint64_t key)
 {
     if (!m->capacity || key == 0 || key == LYR_MAP_TOMBSTONE) {
-        return NULL;
+        return UINT32_MAX;
     }
     uint32_t mask = m->capacity - 1;
     for (uint32_t i = map_hash(key) & mask;; i = (i + 1) & mask) {
         if (m->slots[i].key == key) {
-            return m->slots[i].value;
+            return i;
         }
         if (m->slots[i].key == 0) {
-            return NULL;
+            return UINT32_MAX;
         }
     }
+}
+
+void *
+lyr_map_get(const struct lyr_map *m, uint64_t key)
+{
+    uint32_t i = map_find(m, key);
+    return i == UINT32_MAX ? NULL : m->slots[i].value;
 }
 
 static int
@@ -160,23 +169,16 @@ lyr_map_replace(struct lyr_map *m, uint64_t key, void *value)
 void *
 lyr_map_remove(struct lyr_map *m, uint64_t key)
 {
-    if (!m->capacity || key == 0 || key == LYR_MAP_TOMBSTONE) {
+    uint32_t i = map_find(m, key);
+    if (i == UINT32_MAX) {
         return NULL;
     }
-    uint32_t mask = m->capacity - 1;
-    for (uint32_t i = map_hash(key) & mask;; i = (i + 1) & mask) {
-        if (m->slots[i].key == key) {
-            void *v = m->slots[i].value;
-            m->slots[i].key = LYR_MAP_TOMBSTONE;
-            m->slots[i].value = NULL;
-            m->count--;
-            m->tombstones++;
-            return v;
-        }
-        if (m->slots[i].key == 0) {
-            return NULL;
-        }
-    }
+    void *v = m->slots[i].value;
+    m->slots[i].key = LYR_MAP_TOMBSTONE;
+    m->slots[i].value = NULL;
+    m->count--;
+    m->tombstones++;
+    return v;
 }
 
 void *

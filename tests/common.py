@@ -172,20 +172,31 @@ def with_vkcube_trace(args, prefix, capture, test, no_trace=1):
         return test(args, tmp, trace)
 
 
-def replay_baseline(overshade, trace, out):
-    """`overshade replay` of `trace` into `out`, baseline only, its output
-    printed and its exit status checked; returns the report's frames, or
-    None (checked) when there is no readable report.json."""
-    p = subprocess.run([overshade, "replay", trace, "--out", out, "--modes", "baseline"],
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=300)
+def replay_report(overshade, trace, out, extra=(), timeout=300):
+    """`overshade replay` of `trace` into `out` with the options `extra`,
+    its command and output printed and its exit status checked; returns
+    report.json parsed, or None (checked) when the replay failed or left no
+    readable report.json."""
+    cmd = [overshade, "replay", trace, "--out", out] + list(extra)
+    print(" ".join(cmd))
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
     print(p.stdout.decode("utf-8", "replace"))
-    check(p.returncode == 0, "overshade replay exited with %d" % p.returncode)
+    if not check(p.returncode == 0, "overshade replay %s exited with %d" %
+                 (" ".join(extra), p.returncode)):
+        return None
     try:
         with open(os.path.join(out, "report.json")) as f:
-            return json.load(f).get("frames", [])
+            return json.load(f)
     except (OSError, ValueError):
-        check(False, "no readable report.json")
+        check(False, "no readable report.json in " + out)
         return None
+
+
+def replay_baseline(overshade, trace, out):
+    """replay_report with the baseline only; returns the report's frames,
+    or None (checked)."""
+    report = replay_report(overshade, trace, out, ["--modes", "baseline"])
+    return None if report is None else report.get("frames", [])
 
 
 def capture_demo(tmp, args, demo_args):

@@ -616,6 +616,26 @@ vku_pipeline_create(VkDevice device, struct vku_pipeline *p, VkPipeline *out)
 }
 
 int
+vku_pipeline_create_spirv(VkDevice device, struct vku_pipeline *p, const uint32_t *vs_words,
+                          size_t vs_size, const uint32_t *fs_words, size_t fs_size,
+                          VkPipeline *out)
+{
+    VkShaderModule vs = VK_NULL_HANDLE, fs = VK_NULL_HANDLE;
+    int fail = -1;
+
+    if (vku_create_module(device, vs_words, vs_size, &vs) == 0 &&
+        vku_create_module(device, fs_words, fs_size, &fs) == 0) {
+        p->stages[0].module = vs;
+        p->stages[1].module = fs;
+        fail = vku_pipeline_create(device, p, out);
+    }
+    /* The layer keeps what it needs of destroyed modules. */
+    vkDestroyShaderModule(device, vs, NULL);
+    vkDestroyShaderModule(device, fs, NULL);
+    return fail;
+}
+
+int
 vku_load(const char *who)
 {
     setvbuf(stdout, NULL, _IOLBF, 0);

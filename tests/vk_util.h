@@ -313,6 +313,16 @@ void vku_pipeline_point(struct vku_pipeline *p);
 int
 vku_pipeline_create(VkDevice device, struct vku_pipeline *p, VkPipeline *out);
 
+/* vku_pipeline_create with the vertex and fragment stages' modules made
+ * from the SPIR-V `vs_words` and `fs_words` (vs_size and fs_size bytes)
+ * into p->stages[0] and [1], and destroyed again once the pipeline is made
+ * or has failed.  The caller owns *out.  Returns 0 or -1 (said on
+ * stderr). */
+int
+vku_pipeline_create_spirv(VkDevice device, struct vku_pipeline *p, const uint32_t *vs_words,
+                          size_t vs_size, const uint32_t *fs_words, size_t fs_size,
+                          VkPipeline *out);
+
 /* Ends `cmd`, submits it alone with `fence` (reset first) and waits for the
  * fence up to `timeout_ns`.  Returns 0 or -1. */
 int

@@ -52,6 +52,12 @@ sim_spv_module_create(const uint32_t *words, size_t word_count, struct sim_spv_m
 void
 sim_spv_module_destroy(struct sim_spv_module *module);
 
+/* Whether `op` ends a block: the specification's termination
+ * instructions (spv_reader.c checks block structure with it and
+ * spv_translate.c translates them apart). */
+int
+sim_spv_op_is_terminator(uint32_t op);
+
 /* Operand word `i` of an instruction (i = 1 is the first after the opcode
  * word); the caller has checked i < inst->words. */
 static inline uint32_t

@@ -218,9 +218,11 @@ simple(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, enum sim_ir_op 
     return SIM_SPV_ERROR_OK;
 }
 
-/* An alias: the result is the operand's registers (no instruction). */
+/* Result `id` of `type` is the n registers of `regs`, copied (no
+ * instruction): an operand's (an alias) or ones just computed. */
 static enum sim_spv_error
-alias(struct sim_spv_ctx *ctx, uint32_t id, uint32_t type, const uint32_t *regs, uint32_t n)
+set_result_regs(struct sim_spv_ctx *ctx, uint32_t id, uint32_t type, const uint32_t *regs,
+                uint32_t n)
 {
     struct sim_spv_val *v = sim_spv_set_regs(ctx, id, type, n);
     if (!v) {
@@ -341,12 +343,11 @@ composite(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         if (err) {
             return err;
         }
-        return alias(ctx, id, type, c->regs + off, t->regs);
+        return set_result_regs(ctx, id, type, c->regs + off, t->regs);
     }
     case SpvOpCompositeInsert: {
         struct sim_spv_val *obj = operand(ctx, W(3), 0, 0);
         struct sim_spv_val *c = obj ? operand(ctx, W(4), 0, t->regs) : NULL;
-        struct sim_spv_val *v;
         uint32_t off;
         if (!c) {
             return ctx->info->code;
@@ -362,19 +363,13 @@ composite(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         }
         memcpy(tmp, c->regs, c->n * sizeof(uint32_t));
         memcpy(tmp + off, obj->regs, obj->n * sizeof(uint32_t));
-        v = sim_spv_set_regs(ctx, id, type, t->regs);
-        if (!v) {
-            return ctx->info->code;
-        }
-        memcpy(v->regs, tmp, t->regs * sizeof(uint32_t));
-        return SIM_SPV_ERROR_OK;
+        return set_result_regs(ctx, id, type, tmp, t->regs);
     }
     case SpvOpVectorShuffle: {
         struct sim_spv_val *a = operand(ctx, W(3), 0, 0);
         struct sim_spv_val *b = a ? operand(ctx, W(4), 0, 0) : NULL;
         uint32_t n = inst->words - 5, w, an, bn;
         uint32_t *tmp;
-        struct sim_spv_val *v;
         if (!b) {
             return ctx->info->code;
         }
@@ -404,17 +399,11 @@ composite(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
                 }
             }
         }
-        v = sim_spv_set_regs(ctx, id, type, t->regs);
-        if (!v) {
-            return ctx->info->code;
-        }
-        memcpy(v->regs, tmp, t->regs * sizeof(uint32_t));
-        return SIM_SPV_ERROR_OK;
+        return set_result_regs(ctx, id, type, tmp, t->regs);
     }
     case SpvOpVectorExtractDynamic: {
         struct sim_spv_val *vec = operand(ctx, W(3), 0, 0);
         struct sim_spv_val *idx = vec ? index_operand(ctx, W(4)) : NULL;
-        struct sim_spv_val *v;
         uint32_t r[2], w = t->regs; /* 2 for a 64-bit component */
         if (!idx) {
             return ctx->info->code;
@@ -434,19 +423,13 @@ composite(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
                 return nomem(ctx);
             }
         }
-        v = sim_spv_set_regs(ctx, id, type, w);
-        if (!v) {
-            return ctx->info->code;
-        }
-        memcpy(v->regs, r, w * sizeof(uint32_t));
-        return SIM_SPV_ERROR_OK;
+        return set_result_regs(ctx, id, type, r, w);
     }
     case SpvOpVectorInsertDynamic: {
         struct sim_spv_val *vec = operand(ctx, W(3), 0, t->regs);
         uint32_t w = t->kind == SIM_SPV_T_VECTOR ? ctx->types[t->elem].regs : 1;
         struct sim_spv_val *comp = vec ? operand(ctx, W(4), 0, w) : NULL;
         struct sim_spv_val *idx = comp ? index_operand(ctx, W(5)) : NULL;
-        struct sim_spv_val *v;
         uint32_t *tmp;
         if (!idx) {
             return ctx->info->code;
@@ -463,12 +446,7 @@ composite(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
                 return nomem(ctx);
             }
         }
-        v = sim_spv_set_regs(ctx, id, type, t->regs);
-        if (!v) {
-            return ctx->info->code;
-        }
-        memcpy(v->regs, tmp, t->regs * sizeof(uint32_t));
-        return SIM_SPV_ERROR_OK;
+        return set_result_regs(ctx, id, type, tmp, t->regs);
     }
     case SpvOpCopyObject:
     case SpvOpCopyLogical: {
@@ -476,7 +454,7 @@ composite(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
         if (!c) {
             return ctx->info->code;
         }
-        return alias(ctx, id, type, c->regs, c->n);
+        return set_result_regs(ctx, id, type, c->regs, c->n);
     }
     case SpvOpTranspose: {
         struct sim_spv_val *mat = operand(ctx, W(3), WANT_FLOAT, t->regs);
@@ -526,7 +504,7 @@ set_result(struct sim_spv_ctx *ctx, uint32_t id, uint32_t type, const uint32_t *
             return nomem(ctx);
         }
     }
-    return alias(ctx, id, type, regs, n);
+    return set_result_regs(ctx, id, type, regs, n);
 }
 
 static enum sim_spv_error
@@ -1185,7 +1163,7 @@ convert(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
              * int16 <-> uint16 keeps the same sign-extended register. */
             return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "bitcasts of 16-bit values");
         }
-        return alias(ctx, id, type, a->regs, a->n);
+        return set_result_regs(ctx, id, type, a->regs, a->n);
     }
     return elementwise(ctx, id, type, op, t->regs, a->regs, NULL, NULL, 0);
 }
@@ -2214,7 +2192,7 @@ glsl64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, int dbl)
         if (!x) {
             return ctx->info->code;
         }
-        return alias(ctx, id, type, x->regs, x->n);
+        return set_result_regs(ctx, id, type, x->regs, x->n);
     }
     if (!is64(ctx, type) || is_double(ctx, type) != dbl) {
         return sim_spv_err(ctx, SIM_SPV_ERROR_BAD_TYPE, "GLSL.std.450 %s result type",

@@ -158,8 +158,8 @@ op_section(uint32_t op)
     }
 }
 
-static int
-op_is_terminator(uint32_t op)
+int
+sim_spv_op_is_terminator(uint32_t op)
 {
     switch (op) {
     case SpvOpBranch:
@@ -485,7 +485,7 @@ check_layout(const struct sim_spv_module *m, struct sim_spv_error_info *info)
                 return sim_spv_fail(info, SIM_SPV_ERROR_BAD_CFG, inst,
                                     "%s outside a block (missing OpLabel)", name);
             }
-            if (op_is_terminator(op)) {
+            if (sim_spv_op_is_terminator(op)) {
                 in_block = 0;
             }
             continue;

@@ -2838,20 +2838,10 @@ translate_function(struct sim_spv_ctx *ctx, uint32_t func_id, const uint32_t *ar
             ctx->cur_label = label;
             continue;
         }
-        switch (inst->opcode) {
-        case SpvOpBranch:
-        case SpvOpBranchConditional:
-        case SpvOpSwitch:
-        case SpvOpReturn:
-        case SpvOpReturnValue:
-        case SpvOpKill:
-        case SpvOpTerminateInvocation:
-        case SpvOpUnreachable:
+        if (sim_spv_op_is_terminator(inst->opcode)) {
             err = terminator(ctx, inst, call);
-            break;
-        default:
+        } else {
             err = body_instruction(ctx, inst);
-            break;
         }
         if (err) {
             goto out;

@@ -15,29 +15,18 @@ import argparse
 import glob
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 
-
-def icd():
-    return sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd.*.json"))[0]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import layer_env  # noqa: E402
 
 
 def run(manifest, tmp, frames, layer, extra=None):
-    env = dict(os.environ)
-    for k in list(env):
-        if k.startswith("OVERSHADE") or k == "DISABLE_OVERSHADE":
-            del env[k]
-    data_home = os.path.join(tmp, "share")
-    d = os.path.join(data_home, "vulkan", "implicit_layer.d")
-    os.makedirs(d, exist_ok=True)
-    shutil.copy(manifest, os.path.join(d, "VkLayer_overshade.json"))
-    env["XDG_DATA_HOME"] = data_home
-    env["VK_ICD_FILENAMES"] = icd()
+    env = layer_env(tmp, manifest)
     if layer:
         env["OVERSHADE"] = "1"
     env.update(extra or {})

@@ -29,10 +29,8 @@ import sys
 import tempfile
 import time
 
-
-def icd():
-    icds = sorted(glob.glob("/usr/share/vulkan/icd.d/lvp_icd.*.json"))
-    return icds[0] if icds else None
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from common import lavapipe_icd  # noqa: E402
 
 
 def env_for(tmp, online, data_dir, extra=None):
@@ -40,7 +38,7 @@ def env_for(tmp, online, data_dir, extra=None):
     for k in list(env):
         if k.startswith("OVERSHADE") or k in ("DISABLE_OVERSHADE", "XDG_DATA_HOME"):
             del env[k]
-    env["VK_ICD_FILENAMES"] = icd()
+    env["VK_ICD_FILENAMES"] = lavapipe_icd()
     env["XDG_CONFIG_HOME"] = os.path.join(tmp, "config")
     env["XDG_DATA_DIRS"] = data_dir + ":/usr/local/share:/usr/share"
     if online:
@@ -102,7 +100,7 @@ def main():
     ap.add_argument("--resolution", default="640x400")
     ap.add_argument("--vkcube-frames", type=int, default=600)
     args = ap.parse_args()
-    if icd() is None:
+    if lavapipe_icd() is None:
         print("skip: Mesa lavapipe is not installed")
         return 77
     data_dir = os.path.abspath(os.path.join(os.path.dirname(args.overshade), "..",

@@ -20,6 +20,19 @@ struct image {
 
 static struct image valid; /* the fixture, FIXTURE_FULL */
 
+/* Fills *im with a copy of the valid trace (the caller frees im->data);
+ * exits with TEST_SETUP_ERROR without the memory. */
+static void
+copy_valid(struct image *im)
+{
+    im->data = malloc(valid.size);
+    if (!im->data) {
+        exit(TEST_SETUP_ERROR);
+    }
+    memcpy(im->data, valid.data, valid.size);
+    im->size = valid.size;
+}
+
 /* ---- finding things in a valid trace ---- */
 
 /* Payload offset of the nth block of `type`; aborts the test when absent. */
@@ -581,12 +594,7 @@ test_cases(void)
     size_t i;
 
     for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        im.data = malloc(valid.size);
-        if (!im.data) {
-            exit(TEST_SETUP_ERROR);
-        }
-        memcpy(im.data, valid.data, valid.size);
-        im.size = valid.size;
+        copy_valid(&im);
         if (cases[i].mutate) {
             cases[i].mutate(&im);
         } else {
@@ -654,12 +662,7 @@ test_detail(void)
     struct image im;
     size_t p;
 
-    im.data = malloc(valid.size);
-    if (!im.data) {
-        exit(TEST_SETUP_ERROR);
-    }
-    memcpy(im.data, valid.data, valid.size);
-    im.size = valid.size;
+    copy_valid(&im);
     m_span_past_record(&im);
     CHECK_EQ_INT(CAP_ERROR_BAD_SPAN, read_image(&im, &info));
     CHECK(strstr(info.detail, "(pipeline)") != NULL);
@@ -692,12 +695,7 @@ with_generation(struct image *im, uint32_t type, uint64_t first, size_t record_s
     if (bh.size > 256) {
         exit(TEST_SETUP_ERROR);
     }
-    im->data = malloc(valid.size);
-    if (!im->data) {
-        exit(TEST_SETUP_ERROR);
-    }
-    memcpy(im->data, valid.data, valid.size);
-    im->size = valid.size;
+    copy_valid(im);
     memcpy(payload, &g, sizeof(g));
     memcpy(payload + sizeof(g), valid.data + at + sizeof(bh), (size_t)bh.size);
     put32(&(struct image){payload, sizeof(payload)},
@@ -773,12 +771,7 @@ test_generations(void)
     free(im.data);
 
     /* Shorter than its head. */
-    im.data = malloc(valid.size);
-    if (!im.data) {
-        exit(TEST_SETUP_ERROR);
-    }
-    memcpy(im.data, valid.data, valid.size);
-    im.size = valid.size;
+    copy_valid(&im);
     insert_block(&im, CAP_BLOCK_GENERATION, &(uint64_t){CAP_BLOCK_SAMPLER}, 8);
     CHECK_EQ_INT(CAP_ERROR_BAD_RECORD, read_image(&im, &info));
     /* Version 3 knows no generation blocks: skipped like any unknown type,

@@ -36,7 +36,7 @@ import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 from common import (FAIL, LOADER_VARS, check, layer_env, missing_paths, xvfb,  # noqa: E402
-                    unavailable, validation_layer_installed)
+                    replay_report, unavailable, validation_layer_installed)
 
 SCENES = ["plane", "sinewave", "bumpy", "terrain", "hair", "mesh"]
 SIZE = (320, 200)
@@ -265,15 +265,7 @@ MIN_PSNR = 40.0
 
 def replay_json(args, tmp, trace, extra=()):
     out = os.path.join(tmp, "replay-%d" % len(glob.glob(os.path.join(tmp, "replay-*"))))
-    p = subprocess.run([args.overshade, "replay", trace, "--out", out] + list(extra),
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=280)
-    log = p.stdout.decode("utf-8", "replace")
-    print(log)
-    if not check(p.returncode == 0, "overshade replay %s exited with %d" %
-                 (" ".join(extra), p.returncode)):
-        return None
-    with open(os.path.join(out, "report.json")) as f:
-        return json.load(f)
+    return replay_report(args.overshade, trace, out, extra, timeout=280)
 
 
 def check_replay(args, tmp, scene, trace, captured, draws, tessellated):

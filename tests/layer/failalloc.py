@@ -37,16 +37,9 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import common  # noqa: E402  (lavapipe_icd)
+from common import FAIL, check  # noqa: E402
 
-FAIL = []
 CLIENT_ARGS = ["--threads", "2", "--secondaries", "2", "--draws", "1", "4"]
-
-
-def check(cond, msg):
-    if not cond:
-        FAIL.append(msg)
-        print("FAIL: " + msg, file=sys.stderr)
-    return cond
 
 
 def client_lines(text):

@@ -324,22 +324,13 @@ create_pipeline(struct client *c, const uint32_t *vs_words, size_t vs_size,
                 const uint32_t *fs_words, size_t fs_size, const VkSpecializationInfo *spec,
                 const VkAllocationCallbacks *allocator)
 {
-    VkShaderModule vs, fs;
-    if (vku_create_module(c->device, vs_words, vs_size, &vs) != 0) {
-        return -1;
-    }
-    if (vku_create_module(c->device, fs_words, fs_size, &fs) != 0) {
-        vkDestroyShaderModule(c->device, vs, NULL);
-        return -1;
-    }
     struct vku_pipeline p;
-    vku_pipeline_init_for_pass(&p, vs, fs, c->layout, c->pass, c->width, c->height);
+    vku_pipeline_init_for_pass(&p, VK_NULL_HANDLE, VK_NULL_HANDLE, c->layout, c->pass, c->width,
+                               c->height);
     p.stages[1].pSpecializationInfo = spec;
     p.allocator = allocator;
-    int fail = vku_pipeline_create(c->device, &p, &c->pipeline);
-    vkDestroyShaderModule(c->device, vs, NULL);
-    vkDestroyShaderModule(c->device, fs, NULL);
-    return fail;
+    return vku_pipeline_create_spirv(c->device, &p, vs_words, vs_size, fs_words, fs_size,
+                                     &c->pipeline);
 }
 
 /* A set layout of `n` bindings and one set of it, from a pool sized for it. */
@@ -386,6 +377,20 @@ write_textures(struct client *c, uint32_t binding, VkDescriptorType type, uint32
             .descriptorCount = 1, .descriptorType = type, .pImageInfo = &img};
         vkUpdateDescriptorSets(c->device, 1, &wr, 0, NULL);
     }
+}
+
+/* A set of one binding, `n` combined image samplers for the fragment
+ * shader, with textures [0, n) written into it. */
+static int
+create_texture_set(struct client *c, uint32_t n)
+{
+    VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, n,
+                                      VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
+    if (create_set(c, &b, 1, NULL, 0, NULL) != 0) {
+        return -1;
+    }
+    write_textures(c, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, n, 0, 1);
+    return 0;
 }
 
 static void
@@ -455,12 +460,9 @@ bc_setup(struct client *c)
     }
     c->tex_count = 4;
     c->partial = 1;
-    VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4,
-                                      VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
-    if (create_set(c, &b, 1, NULL, 0, NULL) != 0) {
+    if (create_texture_set(c, 4) != 0) {
         return -1;
     }
-    write_textures(c, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4, 0, 1);
     c->vertices = 3;
     return create_pipeline(c, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
                            feature_bc_sample_frag, sizeof(feature_bc_sample_frag), NULL,
@@ -519,12 +521,9 @@ arrays_setup(struct client *c)
         return -1;
     }
     if (!c->indexing) {
-        VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4,
-                                          VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
-        if (create_set(c, &b, 1, NULL, 0, NULL) != 0) {
+        if (create_texture_set(c, 4) != 0) {
             return -1;
         }
-        write_textures(c, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 4, 0, 1);
         return create_pipeline(c, feature_quads_vert, sizeof(feature_quads_vert),
                                feature_array_const_frag, sizeof(feature_array_const_frag),
                                NULL, NULL);
@@ -1147,12 +1146,9 @@ modules:
     }
 
     /* The target's pass shows both layers side by side. */
-    VkDescriptorSetLayoutBinding b = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
-                                      VK_SHADER_STAGE_FRAGMENT_BIT, NULL};
-    if (create_set(c, &b, 1, NULL, 0, NULL) != 0) {
+    if (create_texture_set(c, 1) != 0) {
         return -1;
     }
-    write_textures(c, 0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, 0, 1);
     c->vertices = 3;
     return create_pipeline(c, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
                            feature_layers_sample_frag, sizeof(feature_layers_sample_frag), NULL,

@@ -123,26 +123,18 @@ create_objects(struct client *c, VkPhysicalDevice physical, struct vku_image *ta
         return -1;
     }
 
-    VkShaderModule vs, fs;
-    if (vku_create_module(c->device, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
-                          &vs) != 0 ||
-        vku_create_module(c->device, replay_gradient_frag, sizeof(replay_gradient_frag),
-                          &fs) != 0) {
-        return -1;
-    }
     if (vku_create_pipeline_layout(c->device, NULL, 0, 0, &c->layout) != 0) {
         return -1;
     }
     struct vku_pipeline p;
-    vku_pipeline_init(&p, vs, fs, c->layout);
+    vku_pipeline_init(&p, VK_NULL_HANDLE, VK_NULL_HANDLE, c->layout);
     p.dynamic[0] = VK_DYNAMIC_STATE_VIEWPORT;
     p.dynamic[1] = VK_DYNAMIC_STATE_SCISSOR;
     p.dynamic_state.dynamicStateCount = 2;
     p.info.renderPass = c->pass;
-    int fail = vku_pipeline_create(c->device, &p, &c->pipeline);
-    vkDestroyShaderModule(c->device, vs, NULL);
-    vkDestroyShaderModule(c->device, fs, NULL);
-    return fail;
+    return vku_pipeline_create_spirv(c->device, &p, replay_fullscreen_vert,
+                                     sizeof(replay_fullscreen_vert), replay_gradient_frag,
+                                     sizeof(replay_gradient_frag), &c->pipeline);
 }
 
 /* Moves the target into COLOR_ATTACHMENT_OPTIMAL, cleared to black. */

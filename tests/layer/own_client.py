@@ -140,13 +140,9 @@ def main():
                   "expected %d" % (f.get("index"), f.get("dispatches"), args.expect_dispatches))
 
         replay_dir = os.path.join(tmp, "replay")
-        p = subprocess.run([args.overshade, "replay", trace, "--out", replay_dir, "--modes",
-                            "baseline"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                           timeout=300)
-        print(p.stdout.decode("utf-8", "replace"))
-        check(p.returncode == 0, "overshade replay exited with %d" % p.returncode)
-        with open(os.path.join(replay_dir, "report.json")) as fh:
-            report = json.load(fh).get("frames", [])
+        report = common.replay_baseline(args.overshade, trace, replay_dir)
+        if report is None:
+            return 1
         check(len(report) == len(captured), "%d frames replayed, expected %d"
               % (len(report), len(captured)))
         for f in report:

@@ -65,19 +65,11 @@ fill_staging(const struct client *c, uint32_t f)
 static int
 create_pipeline(struct client *c)
 {
-    VkShaderModule vs, fs;
-    if (vku_create_module(c->vk.device, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
-                          &vs) != 0 ||
-        vku_create_module(c->vk.device, replay_array_sample_frag,
-                          sizeof(replay_array_sample_frag), &fs) != 0) {
-        return -1;
-    }
     struct vku_pipeline p;
-    vku_pipeline_init_for_pass(&p, vs, fs, c->layout, c->pass, SIZE, SIZE);
-    int fail = vku_pipeline_create(c->vk.device, &p, &c->pipeline);
-    vkDestroyShaderModule(c->vk.device, vs, NULL);
-    vkDestroyShaderModule(c->vk.device, fs, NULL);
-    return fail;
+    vku_pipeline_init_for_pass(&p, VK_NULL_HANDLE, VK_NULL_HANDLE, c->layout, c->pass, SIZE, SIZE);
+    return vku_pipeline_create_spirv(c->vk.device, &p, replay_fullscreen_vert,
+                                     sizeof(replay_fullscreen_vert), replay_array_sample_frag,
+                                     sizeof(replay_array_sample_frag), &c->pipeline);
 }
 
 static int

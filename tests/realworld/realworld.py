@@ -30,7 +30,6 @@ Exit: 0 pass, 1 fail, 77 skip (the program is not installed), 99 setup error.
 """
 import argparse
 import glob
-import json
 import os
 import shutil
 import signal
@@ -40,7 +39,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import FAIL, check, lavapipe_icd, unavailable, xvfb  # noqa: E402
+from common import FAIL, check, lavapipe_icd, replay_report, unavailable, xvfb  # noqa: E402
 
 PSNR_MIN = 40.0
 ZINK = {"GALLIUM_DRIVER": "zink", "LIBGL_ALWAYS_SOFTWARE": "1"}
@@ -440,16 +439,7 @@ def capture_once(case, tmp, manifest, final):
 
 
 def replay(overshade, trace, out, *extra):
-    cmd = [overshade, "replay", trace, "--out", out, "--threads", "2"] + list(extra)
-    print(" ".join(cmd))
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=900)
-    print(p.stdout.decode("utf-8", "replace"))
-    print(p.stderr.decode("utf-8", "replace"), file=sys.stderr)
-    if not check(p.returncode == 0, "overshade replay %s exited with %d" %
-                 (" ".join(extra), p.returncode)):
-        return None
-    with open(os.path.join(out, "report.json")) as f:
-        return json.load(f)
+    return replay_report(overshade, trace, out, ["--threads", "2"] + list(extra), timeout=900)
 
 
 def reasons(frame):

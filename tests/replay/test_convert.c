@@ -45,6 +45,7 @@
 #include "replay/replay.h"
 #include "test.h"
 #include "trace_build.h"
+#include "trace_frame.h"
 #include "test_random.h"
 
 #include "fullscreen_vert.h"
@@ -707,39 +708,24 @@ main(int argc, char **argv)
 {
     size_t size = 0;
     uint8_t *data = write_trace(&size);
-    struct cap_trace *trace = NULL;
-    struct cap_error_info info;
-    struct rpl_trace *rt = NULL;
-    struct rpl_frame *frame = NULL;
+    struct trace_frame tf;
     struct sim_replay_result *res = NULL;
     struct sim_replay_options opt = {.threads = 1};
     char detail[160] = "";
+    int status;
 
-    if (!data) {
-        fprintf(stderr, "could not write the trace\n");
-        return TEST_SETUP_ERROR;
-    }
-    if (argc == 3 && strcmp(argv[1], "--write") == 0) {
-        int ok = trace_write_file(argv[2], data, size);
+    if (data && argc == 3 && strcmp(argv[1], "--mutate") == 0) {
+        status = mutate(data, size, (uint32_t)strtoul(argv[2], NULL, 10));
         free(data);
-        return ok ? TEST_PASS : TEST_SETUP_ERROR;
+        return status;
     }
-    if (argc == 3 && strcmp(argv[1], "--mutate") == 0) {
-        int rc = mutate(data, size, (uint32_t)strtoul(argv[2], NULL, 10));
+    status = trace_frame_start(&tf, argc, argv, data, size);
+    if (status != TRACE_FRAME_READY) {
+        trace_frame_finish(&tf);
         free(data);
-        return rc;
+        return status;
     }
-    if (cap_trace_read(data, size, &trace, &info) != CAP_ERROR_OK || trace->frame_count != 1) {
-        fprintf(stderr, "trace does not read back: %s\n", info.detail);
-        free(data);
-        return TEST_SETUP_ERROR;
-    }
-    rt = rpl_trace_create(trace);
-    CHECK(rt != NULL);
-    CHECK(rt && rpl_frame_create(rt, trace->frames[0], &frame) == 1);
-    if (!frame) {
-        goto out;
-    }
+    struct rpl_frame *frame = tf.frame;
     CHECK_EQ_INT(HUGE_DRAW + 1, frame->draws);
 
     /* The copies: one pass each, source and destination distinct. */
@@ -815,9 +801,7 @@ main(int argc, char **argv)
 
 out:
     sim_replay_result_destroy(res);
-    rpl_frame_destroy(frame);
-    rpl_trace_destroy(rt);
-    cap_trace_destroy(trace);
+    trace_frame_finish(&tf);
     free(data);
     return test_failures ? TEST_FAIL : TEST_PASS;
 }

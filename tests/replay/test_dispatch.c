@@ -28,6 +28,7 @@
 #include "replay/replay.h"
 #include "test.h"
 #include "trace_build.h"
+#include "trace_frame.h"
 
 #include "compute_reduce.comp.spv.h"
 
@@ -189,30 +190,17 @@ main(int argc, char **argv)
 {
     size_t size = 0;
     uint8_t *data = write_trace(&size);
-    struct cap_trace *trace = NULL;
-    struct cap_error_info info;
-    struct rpl_trace *rt = NULL;
-    struct rpl_frame *conv = NULL;
+    struct trace_frame tf;
     struct sim_replay_result *res = NULL;
     char detail[160] = "";
+    int status = trace_frame_start(&tf, argc, argv, data, size);
 
-    if (!data) {
-        return TEST_SETUP_ERROR;
-    }
-    if (argc == 3 && strcmp(argv[1], "--write") == 0) {
-        int ok = trace_write_file(argv[2], data, size);
+    if (status != TRACE_FRAME_READY) {
+        trace_frame_finish(&tf);
         free(data);
-        return ok ? TEST_PASS : TEST_SETUP_ERROR;
+        return status;
     }
-    if (cap_trace_read(data, size, &trace, &info) != CAP_ERROR_OK) {
-        fprintf(stderr, "trace does not read back: %s\n", info.detail);
-        free(data);
-        return TEST_SETUP_ERROR;
-    }
-    rt = rpl_trace_create(trace);
-    if (!rt || !rpl_frame_create(rt, trace->frames[0], &conv)) {
-        return TEST_SETUP_ERROR;
-    }
+    struct rpl_frame *conv = tf.frame;
     CHECK_EQ_INT(5, conv->dispatches);
     CHECK_EQ_INT(0, conv->draws);
     CHECK_EQ_INT(0, conv->skip_count);
@@ -263,9 +251,7 @@ main(int argc, char **argv)
         CHECK_EQ_INT(0, nonzero);
     }
 
-    rpl_frame_destroy(conv);
-    rpl_trace_destroy(rt);
-    cap_trace_destroy(trace);
+    trace_frame_finish(&tf);
     free(data);
     return TEST_RESULT();
 }

@@ -13,6 +13,7 @@
 #include "capture/fixture.h"
 #include "replay/replay.h"
 #include "test.h"
+#include "trace_frame.h"
 
 #define TEX_IMAGE 0x2002u /* fixture.c, H_TEXIMG */
 #define SHAPE_SKIP "an image with no levels, layers or texels, or over 32 levels"
@@ -49,22 +50,16 @@ shape_skips(size_t field, uint32_t value)
     }
     CHECK(found);
 
-    struct cap_trace *trace = NULL;
-    struct cap_error_info info;
-    struct rpl_trace *rt = NULL;
-    struct rpl_frame *frame = NULL;
-    if (cap_trace_read(data, size, &trace, &info) == CAP_ERROR_OK && trace->frame_count == 1 &&
-        (rt = rpl_trace_create(trace)) != NULL && rpl_frame_create(rt, trace->frames[0], &frame)) {
+    struct trace_frame tf;
+    if (trace_frame_init(&tf, data, size) == TEST_PASS) {
         skips = 0;
-        for (uint32_t i = 0; i < frame->skip_count; i++) {
-            if (strcmp(frame->skips[i].name, SHAPE_SKIP) == 0) {
-                skips = (int)frame->skips[i].count;
+        for (uint32_t i = 0; i < tf.frame->skip_count; i++) {
+            if (strcmp(tf.frame->skips[i].name, SHAPE_SKIP) == 0) {
+                skips = (int)tf.frame->skips[i].count;
             }
         }
     }
-    rpl_frame_destroy(frame);
-    rpl_trace_destroy(rt);
-    cap_trace_destroy(trace);
+    trace_frame_finish(&tf);
     free(data);
     return skips;
 }

@@ -11,13 +11,12 @@ with more threads must give the same numbers and the same images.
 usage: vkcube_replay.py --manifest M --overshade BIN
 Exit: 0 pass, 1 fail, 77 skip (a required program is missing), 99 setup error.
 """
-import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import FAIL, capture_vkcube, check, parse_args, with_vkcube_trace  # noqa: E402
+from common import (FAIL, capture_vkcube, check, parse_args, replay_report,  # noqa: E402
+                    with_vkcube_trace)
 
 PSNR_MIN = 40.0
 
@@ -29,19 +28,7 @@ def capture(tmp, manifest):
 
 
 def replay(overshade, trace, out, *extra):
-    cmd = [overshade, "replay", trace, "--out", out, "--frames", "3-4"] + list(extra)
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
-    print(" ".join(cmd))
-    print(p.stdout.decode("utf-8", "replace"))
-    print(p.stderr.decode("utf-8", "replace"), file=sys.stderr)
-    check(p.returncode == 0, "overshade replay %s exited with %d" % (" ".join(extra),
-                                                                   p.returncode))
-    path = os.path.join(out, "report.json")
-    if not os.path.exists(path):
-        check(False, "no report.json in " + out)
-        return None
-    with open(path) as f:
-        return json.load(f)
+    return replay_report(overshade, trace, out, ["--frames", "3-4"] + list(extra), timeout=600)
 
 
 FRAME_KEYS = ["index", "width", "height", "samples", "draws", "tessellated_draws",

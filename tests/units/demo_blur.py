@@ -12,26 +12,19 @@ with `overshade replay --msaa 4 --modes baseline,qfm`:
     still merges; --qfm-overlap on never shades more;
   - a lens out of focus gives a circle of confusion;
   - bad blur options are refused with status 2."""
-import json
 import os
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import check, with_demo_trace  # noqa: E402
+from common import check, replay_report, with_demo_trace  # noqa: E402
 
 
 def replay(args, tmp, trace, name, opts):
-    out = os.path.join(tmp, name)
-    p = subprocess.run([args.overshade, "replay", trace, "--out", out, "--msaa", "4",
-                        "--modes", "baseline,qfm", "--threads", "2"] + opts,
-                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
-    print(name + ": " + p.stdout.decode("utf-8", "replace").strip())
-    if not check(p.returncode == 0, "%s: status %d: %s" %
-                 (name, p.returncode, p.stderr.decode("utf-8", "replace"))):
-        return None
-    with open(os.path.join(out, "report.json")) as f:
-        return json.load(f)["frames"][0]
+    report = replay_report(args.overshade, trace, os.path.join(tmp, name),
+                           ["--msaa", "4", "--modes", "baseline,qfm", "--threads", "2"] + opts,
+                           timeout=600)
+    return None if report is None else report["frames"][0]
 
 
 def check_trace(args, tmp, trace):

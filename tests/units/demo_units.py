@@ -6,27 +6,23 @@ threads.  AMFS applies to every (tessellated) draw and shades less than
 baseline with cache hits and a grid-resolution histogram; QFM merges and
 PMU saves quads; images stay close to baseline's; the numbers do not
 depend on the thread count."""
-import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from common import check, with_demo_trace  # noqa: E402
+from common import check, replay_report, with_demo_trace  # noqa: E402
 
 
 def check_trace(args, tmp, trace):
     """The bumpy scene's replay with every unit, at 1 and 2 threads."""
     frames = []
     for threads in ("1", "2"):
-        out = os.path.join(tmp, "out" + threads)
-        p = subprocess.run([args.overshade, "replay", trace, "--out", out, "--modes", "all",
-                            "--msaa", "4", "--threads", threads], stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=600)
-        check(p.returncode == 0, "replay: status %d: %s" %
-              (p.returncode, p.stderr.decode("utf-8", "replace")))
-        with open(os.path.join(out, "report.json")) as f:
-            frames.append(json.load(f)["frames"])
+        report = replay_report(args.overshade, trace, os.path.join(tmp, "out" + threads),
+                               ["--modes", "all", "--msaa", "4", "--threads", threads],
+                               timeout=600)
+        if report is None:
+            return
+        frames.append(report["frames"])
     check([[fr["units"] for fr in f] for f in frames[:1]] ==
           [[fr["units"] for fr in f] for f in frames[1:]],
           "numbers differ between 1 and 2 threads")
