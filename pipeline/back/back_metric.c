@@ -46,32 +46,53 @@ luma(const uint8_t *p)
  * rather than ten frame-sized arrays: the five quantities (x, y, x², y²,
  * xy over the luma of the two images) are filtered horizontally as each
  * input row arrives into a ring of `th` rows, and each output row filters
- * the ring vertically.  Four outputs at a time in two SSE2 vector
- * registers (GCC's generic vectors of the baseline ISA's width; -O2 does
- * not vectorize these loops itself),
+ * the ring vertically.  Eight outputs at a time in GCC's generic vectors
+ * of four (two SSE2 registers each, or one AVX2 register where the
+ * machine has it; -O2 does not vectorize these loops itself),
  * each the same sum taken in the same order of taps from 0.0 as the plain
  * form, so the result is bit-identical to filtering whole images. */
 enum { SSIM_QUANTITIES = 5 };
 
 typedef double ssim_v2 __attribute__((vector_size(16)));
 
+/* Four doubles: two SSE2 registers in the baseline build, one AVX2
+ * register in the clone below; the same products and sums per element in
+ * the same order either way (AVX2 without FMA: no contraction). */
+typedef double ssim_v4 __attribute__((vector_size(32)));
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                    \
+    !defined(__SANITIZE_ADDRESS__) && !defined(OVERSHADE_NO_TARGET_CLONES)
+#define SIM_SSIM_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SIM_SSIM_CLONES
+#endif
+
 /* out[x] = sum over t of k[t] in[t][x], for x < n. */
-static void
+SIM_SSIM_CLONES static void
 ssim_taps(double *restrict out, const double *const *in, const double *k, uint32_t taps,
           uint32_t n)
 {
     uint32_t x = 0;
-    for (; x + 4 <= n; x += 4) {
-        ssim_v2 lo = {0, 0}, hi = {0, 0};
+    for (; x + 8 <= n; x += 8) {
+        ssim_v4 lo = {0, 0, 0, 0}, hi = {0, 0, 0, 0};
         for (uint32_t t = 0; t < taps; t++) {
-            ssim_v2 a, b;
+            ssim_v4 a, b;
             memcpy(&a, in[t] + x, sizeof(a));
-            memcpy(&b, in[t] + x + 2, sizeof(b));
+            memcpy(&b, in[t] + x + 4, sizeof(b));
             lo += k[t] * a;
             hi += k[t] * b;
         }
         memcpy(out + x, &lo, sizeof(lo));
-        memcpy(out + x + 2, &hi, sizeof(hi));
+        memcpy(out + x + 4, &hi, sizeof(hi));
+    }
+    for (; x + 4 <= n; x += 4) {
+        ssim_v4 acc = {0, 0, 0, 0};
+        for (uint32_t t = 0; t < taps; t++) {
+            ssim_v4 a;
+            memcpy(&a, in[t] + x, sizeof(a));
+            acc += k[t] * a;
+        }
+        memcpy(out + x, &acc, sizeof(acc));
     }
     for (; x < n; x++) {
         double acc = 0;
