@@ -71,6 +71,99 @@ test_ssim(void)
     CHECK(fabs(sim_metric_ssim(a, a, 5, 4) - 1.0) < 1e-9);
 }
 
+/* SSIM written plainly over whole images, as back_metric.c defines it:
+ * luma 0.299 R + 0.587 G + 0.114 B; an 11-tap Gaussian (sigma 1.5), or a
+ * box where the image is smaller; x, y, x^2, y^2 and xy filtered along rows
+ * then columns, each sum from 0 over the taps in order; the mean of the
+ * valid outputs' terms, row by row. */
+static double
+ssim_by_definition(const uint8_t *a, const uint8_t *b, uint32_t w, uint32_t h)
+{
+    const double c1 = (0.01 * 255) * (0.01 * 255), c2 = (0.03 * 255) * (0.03 * 255);
+    uint32_t tw = w < 11 ? w : 11, th = h < 11 ? h : 11, ow = w - tw + 1, oh = h - th + 1;
+    double kx[11], ky[11], sum = 0;
+    double *q = malloc(5 * sizeof(double) * w * h), *hq = malloc(5 * sizeof(double) * ow * h);
+
+    for (int axis = 0; axis < 2; axis++) {
+        uint32_t taps = axis ? th : tw;
+        double *k = axis ? ky : kx, total = 0;
+        for (uint32_t t = 0; t < taps; t++) {
+            double d = (double)t - 5.0;
+            k[t] = taps == 11 ? exp(-d * d / (2 * 1.5 * 1.5)) : 1.0;
+            total += k[t];
+        }
+        for (uint32_t t = 0; t < taps; t++) {
+            k[t] /= total;
+        }
+    }
+    for (size_t i = 0; i < (size_t)w * h; i++) {
+        const uint8_t *pa = a + 4 * i, *pb = b + 4 * i;
+        double lx = 0.299 * pa[0] + 0.587 * pa[1] + 0.114 * pa[2];
+        double ly = 0.299 * pb[0] + 0.587 * pb[1] + 0.114 * pb[2];
+        double v[5] = {lx, ly, lx * lx, ly * ly, lx * ly};
+        for (int c = 0; c < 5; c++) {
+            q[c * (size_t)w * h + i] = v[c];
+        }
+    }
+    for (int c = 0; c < 5; c++) {
+        for (uint32_t y = 0; y < h; y++) {
+            for (uint32_t x = 0; x < ow; x++) {
+                double acc = 0;
+                for (uint32_t t = 0; t < tw; t++) {
+                    acc += kx[t] * q[c * (size_t)w * h + (size_t)y * w + x + t];
+                }
+                hq[c * (size_t)ow * h + (size_t)y * ow + x] = acc;
+            }
+        }
+    }
+    for (uint32_t y = 0; y < oh; y++) {
+        for (uint32_t x = 0; x < ow; x++) {
+            double m[5];
+            for (int c = 0; c < 5; c++) {
+                double acc = 0;
+                for (uint32_t t = 0; t < th; t++) {
+                    acc += ky[t] * hq[c * (size_t)ow * h + (size_t)(y + t) * ow + x];
+                }
+                m[c] = acc;
+            }
+            double vx = m[2] - m[0] * m[0], vy = m[3] - m[1] * m[1], cxy = m[4] - m[0] * m[1];
+            sum += ((2 * m[0] * m[1] + c1) * (2 * cxy + c2)) /
+                   ((m[0] * m[0] + m[1] * m[1] + c1) * (vx + vy + c2));
+        }
+    }
+    free(q);
+    free(hq);
+    return sum / (double)((size_t)ow * oh);
+}
+
+/* sim_metric_ssim bit for bit against the plain definition on random
+ * image pairs of every shape class: smaller than the window, widths that
+ * leave every remainder of the filter's vectors, related and unrelated
+ * images. */
+static void
+test_ssim_exact(void)
+{
+    uint64_t seed = 5;
+    int wrong = 0;
+
+    for (int it = 0; it < 120; it++) {
+        uint32_t w = 1 + (uint32_t)(it * 7 % 97), h = 1 + (uint32_t)(it * 5 % 43);
+        uint8_t *a = malloc(4 * (size_t)w * h), *b = malloc(4 * (size_t)w * h);
+        for (size_t i = 0; a && b && i < 4 * (size_t)w * h; i++) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            a[i] = (uint8_t)(seed >> 56);
+            b[i] = it & 1 ? (uint8_t)(a[i] ^ ((seed >> 40) & 7)) : (uint8_t)(seed >> 48);
+        }
+        if (a && b) {
+            double got = sim_metric_ssim(a, b, w, h), want = ssim_by_definition(a, b, w, h);
+            wrong += memcmp(&got, &want, sizeof(got)) != 0;
+        }
+        free(a);
+        free(b);
+    }
+    CHECK_EQ_INT(0, wrong);
+}
+
 static void
 test_heatmap(void)
 {
@@ -419,6 +512,7 @@ main(void)
 {
     test_psnr();
     test_ssim();
+    test_ssim_exact();
     test_heatmap();
     test_formats();
     test_resolve();
