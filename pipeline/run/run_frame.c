@@ -1444,6 +1444,12 @@ begin_pass(struct replay *r, const struct sim_pass *pass, uint32_t samples, char
                 return 0;
             }
             t->color[i] = get_surface(r, u, a->image, samples, detail);
+            if (t->color[i] && !t->color[i]->color) {
+                /* A colour view of a depth/stencil image. */
+                snprintf(detail, 160, "colour attachment %u: image %u has depth format %u", i,
+                         a->image, r->frame->images[a->image].format);
+                t->color[i] = NULL;
+            }
             if (!t->color[i] || !covers_pass(t->color[i], pass, "colour", i, detail)) {
                 surface_job_finish(r, &clears);
                 return 0;

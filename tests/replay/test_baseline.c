@@ -368,6 +368,37 @@ out:
 /* A draw behind is rejected by early depth tests; one in front replaces
  * what is there; dual-source blending is refused, a described-as-unsupported draw
  * is reported, and the draws after them still run. */
+/* A colour attachment whose image has a depth/stencil format (a damaged
+ * mpv trace had one: the back end wrote colour into a surface without
+ * colour storage): the pass is refused by name, every unit's draw
+ * reported, nothing written. */
+static void
+test_colour_view_of_depth_image(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
+{
+    static struct fixture f;
+    static struct vkcube_setup s;
+    struct sim_replay_options opt = {.threads = 2};
+    uint32_t n = 0;
+
+    vkcube_setup_init(&s, vs, fs);
+    vkcube_rect(&s.ubo[0], 0.5f);
+    fixture_init(&f, 1);
+    vkcube_draw(&f.draws[0], &s, 0);
+    f.images[0].format = VK_FORMAT_D16_UNORM_S8_UINT;
+    struct sim_replay_result *r = test_sim_replay("colour view of a depth image", &f.frame, &opt);
+    if (!r) {
+        return;
+    }
+    const struct sim_draw_result *d = sim_replay_result_draws(r, &n);
+    CHECK(n >= 1);
+    for (uint32_t i = 0; i < n; i++) {
+        CHECK_EQ_INT(SIM_REPLAY_ERROR_UNSUPPORTED_FORMAT, d[i].status);
+        CHECK(strstr(d[i].detail, "depth format") != NULL);
+    }
+    CHECK_EQ_U64(0, sim_replay_result_unit(r, SIM_UNIT_BASELINE)->samples_written);
+    sim_replay_result_destroy(r);
+}
+
 static void
 test_depth_and_unsupported(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
 {
@@ -1208,6 +1239,7 @@ main(void)
     test_vkcube_rect(cube_vs, cube_fs);
     test_unsnapped_planes(cube_vs, cube_fs);
     test_depth_and_unsupported(cube_vs, cube_fs);
+    test_colour_view_of_depth_image(cube_vs, cube_fs);
     test_vertex_input(client_vs, client_fs);
     test_clipping(cube_vs, cube_fs);
     test_stencil_and_bias(cube_vs, cube_fs, client_vs, client_fs);
