@@ -342,8 +342,8 @@ sim_surface_texels(const struct sim_surface *surface, void *scratch)
     uint8_t *out = scratch;
     int round_trips = sim_fmt_round_trips(surface->fmt);
     for (size_t i = 0; i < pixels; i++) {
-        average_texel(surface, round_trips, (uint32_t)(i % surface->width), (uint32_t)(i / surface->width),
-                      out + i * surface->texel_bytes);
+        average_texel(surface, round_trips, (uint32_t)(i % surface->width),
+                      (uint32_t)(i / surface->width), out + i * surface->texel_bytes);
     }
     return out;
 }

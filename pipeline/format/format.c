@@ -299,14 +299,21 @@ static pthread_once_t srgb8_once = PTHREAD_ONCE_INIT;
 static uint8_t srgb8_base[SRGB8_BUCKETS], srgb8_slow[SRGB8_BUCKETS];
 static float srgb8_next[SRGB8_BUCKETS];
 
+/* A normalized value to an unsigned code of `max`: clamped (NaN to 0) and
+ * rounded to nearest. */
 static uint32_t
-srgb8_encode_exact(float x)
+unorm_code(float v, uint32_t max)
 {
-    float v = linear_to_srgb(x);
     if (!(v > 0.0f)) {
         return 0;
     }
-    return v >= 1.0f ? 255u : (uint32_t)(v * 255.0f + 0.5f);
+    return v >= 1.0f ? max : (uint32_t)(v * (float)max + 0.5f);
+}
+
+static uint32_t
+srgb8_encode_exact(float x)
+{
+    return unorm_code(linear_to_srgb(x), 255);
 }
 
 static void
@@ -412,13 +419,7 @@ encode_channel(const struct sim_fmt *f, uint32_t value, uint32_t bits, uint32_t 
             pthread_once(&srgb8_once, srgb8_init);
             return srgb8_encode(v);
         }
-        if (f->type == SIM_FMT_SRGB && c < 3) {
-            v = linear_to_srgb(v);
-        }
-        if (!(v > 0.0f)) {
-            return 0;
-        }
-        return v >= 1.0f ? max : (uint32_t)(v * (float)max + 0.5f);
+        return unorm_code(f->type == SIM_FMT_SRGB && c < 3 ? linear_to_srgb(v) : v, max);
     case SIM_FMT_SNORM: {
         float m = (float)(max >> 1);
         if (v != v) {
