@@ -155,17 +155,6 @@ spread16(uint32_t v)
     return v;
 }
 
-struct order_key {
-    uint64_t key; /* sort key, then the triangle's place, so the sort is stable */
-};
-
-static int
-order_key_cmp(const void *pa, const void *pb)
-{
-    const struct order_key *a = pa, *b = pb;
-    return a->key < b->key ? -1 : a->key > b->key;
-}
-
 /* Z-order key of the triangle's centroid, in quarter pixels (clamped to
  * 0 .. 2^16 - 1 in each direction). */
 static uint32_t
@@ -208,7 +197,7 @@ domain_at(const struct sim_tri *t, double uv[2], double scale[2])
  * v) with the grid's mean pixels per unit, so that a long thin grid (a
  * hair) is walked along its length, not once per half of its width. */
 static void
-domain_keys(const struct sim_tri *t, uint32_t n, struct order_key *keys)
+domain_keys(const struct sim_tri *t, uint32_t n, uint64_t *keys)
 {
     double lo[2] = {1e300, 1e300}, sum[2] = {0, 0};
     uint32_t count = 0;
@@ -231,14 +220,15 @@ domain_keys(const struct sim_tri *t, uint32_t n, struct order_key *keys)
                 q[d] = v > 0.0 ? (v < 65535.0 ? (uint32_t)v : 65535u) : 0u;
             }
         }
-        keys[i].key = (uint64_t)(spread16(q[0]) | spread16(q[1]) << 1) << 16 | i;
+        keys[i] = (uint64_t)(spread16(q[0]) | spread16(q[1]) << 1) << 16 | i;
     }
 }
 
 /* Puts the `n` triangles `t` of one grid in dc->grid_order, using `keys`
- * and `tmp` (n each). */
+ * and `tmp` (n each).  A key is the order above bit 16 and the triangle's
+ * place below it, so equal orders keep the triangles' order. */
 static void
-grid_order(const struct sim_draw_ctx *dc, struct sim_tri *t, uint32_t n, struct order_key *keys,
+grid_order(const struct sim_draw_ctx *dc, struct sim_tri *t, uint32_t n, uint64_t *keys,
            struct sim_tri *tmp)
 {
     if (dc->grid_order != SIM_GRID_ORDER_MORTON && dc->grid_order != SIM_GRID_ORDER_REVERSE &&
@@ -250,12 +240,12 @@ grid_order(const struct sim_draw_ctx *dc, struct sim_tri *t, uint32_t n, struct 
     } else {
         for (uint32_t i = 0; i < n; i++) {
             uint64_t k = dc->grid_order == SIM_GRID_ORDER_MORTON ? morton_key(&t[i]) : n - 1 - i;
-            keys[i].key = k << 16 | i;
+            keys[i] = k << 16 | i;
         }
     }
-    qsort(keys, n, sizeof(*keys), order_key_cmp);
+    sim_sort_u64(keys, n);
     for (uint32_t i = 0; i < n; i++) {
-        tmp[i] = t[keys[i].key & 0xffff];
+        tmp[i] = t[keys[i] & 0xffff];
     }
     memcpy(t, tmp, (size_t)n * sizeof(*t));
 }
@@ -271,7 +261,7 @@ struct grids_job {
     const uint8_t *by_position; /* per grid */
     struct vref *refs;          /* 3 * SIM_GRID_MAX per worker */
     uint64_t *edges;            /* 3 * SIM_GRID_MAX per worker */
-    struct order_key *keys;     /* SIM_GRID_MAX per worker, or NULL */
+    uint64_t *keys;             /* SIM_GRID_MAX per worker, or NULL */
     struct sim_tri *tmp;        /* SIM_GRID_MAX per worker, or NULL */
 };
 
