@@ -131,6 +131,81 @@ sample_level(struct fast *f, uint32_t level, const float u[2], const int32_t off
     }
 }
 
+/* What 8-bit lookups need, as values: sample_level8() keeps them in
+ * registers across the lanes, where `struct fast` (whose address escapes)
+ * is read again after every store. */
+struct rgba8 {
+    const uint32_t *rgb, *alpha;
+    uint32_t ri, bi; /* the stored bytes of red and blue */
+    uint32_t mode_x, mode_y;
+    float border[4];
+};
+
+/* The texel at wrapped (wx, wy) of an 8-bit level, as texel_at() gives it,
+ * in floats; *texels counts it unless it is the border colour. */
+static inline __attribute__((always_inline)) void
+texel8(const struct rgba8 *k, const uint8_t *data, uint64_t size, uint64_t pitch, int32_t wx,
+       int32_t wy, float t[4], uint64_t *texels)
+{
+    if (wx < 0 || wy < 0) {
+        memcpy(t, k->border, sizeof(k->border));
+        return;
+    }
+    (*texels)++;
+    uint64_t off = (uint64_t)wy * pitch + (uint64_t)wx * 4u;
+    if (off > size || size - off < 4) {
+        t[0] = t[1] = t[2] = t[3] = 0.0f;
+        return;
+    }
+    const uint8_t *p = data + off;
+    t[0] = sim_u2f(k->rgb[p[k->ri]]);
+    t[1] = sim_u2f(k->rgb[p[1]]);
+    t[2] = sim_u2f(k->rgb[p[k->bi]]);
+    t[3] = sim_u2f(k->alpha[p[3]]);
+}
+
+/* sample_level() for 8-bit RGBA texels: the same operations in the same
+ * order.  Returns the texels read. */
+static inline __attribute__((always_inline)) uint64_t
+sample_level8(const struct rgba8 *k, const struct sim_tex_level *lv, const float u[2],
+              const int32_t off[2], int linear, float out[4])
+{
+    const uint8_t *data = lv->data;
+    uint64_t size = lv->size, pitch = lv->row_pitch, texels = 0;
+    float size_x = (float)lv->width, size_y = (float)lv->height;
+    int32_t w = (int32_t)lv->width, h = (int32_t)lv->height;
+
+    if (!linear) {
+        int32_t x = to_index(floorf(u[0] * size_x)) + off[0];
+        int32_t y = to_index(floorf(u[1] * size_y)) + off[1];
+        texel8(k, data, size, pitch, sim_tex_wrap(x, w, k->mode_x), sim_tex_wrap(y, h, k->mode_y),
+               out, &texels);
+        return texels;
+    }
+    float cx = u[0] * size_x - 0.5f, flx = floorf(cx);
+    float cy = u[1] * size_y - 0.5f, fly = floorf(cy);
+    int32_t ix = to_index(flx) + off[0], iy = to_index(fly) + off[1];
+    float fx = cx - flx, fy = cy - fly;
+    int32_t wx0 = sim_tex_wrap(ix, w, k->mode_x), wx1 = sim_tex_wrap(ix + 1, w, k->mode_x);
+    int32_t wy0 = sim_tex_wrap(iy, h, k->mode_y), wy1 = sim_tex_wrap(iy + 1, h, k->mode_y);
+    float t00[4], t10[4], t01[4], t11[4];
+    texel8(k, data, size, pitch, wx0, wy0, t00, &texels);
+    texel8(k, data, size, pitch, wx1, wy0, t10, &texels);
+    texel8(k, data, size, pitch, wx0, wy1, t01, &texels);
+    texel8(k, data, size, pitch, wx1, wy1, t11, &texels);
+    float w00 = (1.0f - fx) * (1.0f - fy), w10 = fx * (1.0f - fy);
+    float w01 = (1.0f - fx) * fy, w11 = fx * fy;
+    for (int c = 0; c < 4; c++) {
+        float v = 0.0f;
+        v += w00 * t00[c];
+        v += w10 * t10[c];
+        v += w01 * t01[c];
+        v += w11 * t11[c];
+        out[c] = v;
+    }
+    return texels;
+}
+
 /* Built for the baseline ISA and for AVX2 and AVX-512 as the interpreter
  * is (interp_exec.c): floorf becomes one rounding instruction there, and
  * floor is exact, so every build gives the same bits (the test compares
@@ -186,6 +261,63 @@ nearest_one_level(struct fast *f, const struct sim_tex_request *req, const int32
         out[3][l] = alpha[p[3]];
     }
     f->texels += texels;
+}
+
+/* The lanes of an 8-bit RGBA lookup: sim_tex_fast_run's loop over
+ * sample_level8(). */
+SIM_TEX_FAST_CLONES static uint64_t
+rgba8_lanes(const struct fast *f, const struct sim_tex_request *req, const int32_t off[2],
+            int need_lod, uint32_t q, uint32_t out[4][SIM_LANES])
+{
+    const struct sim_tex_sampler *sampler = f->sampler;
+    const struct sim_tex_level *levels = f->image->levels;
+    struct rgba8 k = {f->rgb, f->alpha, f->swap ? 2 : 0, f->swap ? 0 : 2,
+                      sampler->address_mode[0], sampler->address_mode[1],
+                      {sim_u2f(f->border[0]), sim_u2f(f->border[1]), sim_u2f(f->border[2]),
+                       sim_u2f(f->border[3])}};
+    float size[2] = {(float)levels[0].width, (float)levels[0].height};
+    int mag_linear = sampler->mag_filter == VK_FILTER_LINEAR;
+    uint64_t texels = 0;
+
+    for (uint32_t lanes = req->lanes & (SIM_LANES >= 32 ? ~0u : (1u << SIM_LANES) - 1u); lanes;
+         lanes &= lanes - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(lanes);
+        float u[2] = {sim_u2f(req->coord[0][l]), sim_u2f(req->coord[1][l])};
+        float lambda = 0.0f, rgba[4], rgba2[4];
+        uint32_t level, hi_level;
+        float delta;
+
+        if (!need_lod) {
+            texels += sample_level8(&k, &levels[0], u, off, mag_linear, rgba);
+        } else {
+            if (req->kind == SIM_IR_TEX_SAMPLE_LOD) {
+                lambda = sim_u2f(req->lod[l]);
+            } else {
+                float rho_x = 0, rho_y = 0;
+                for (uint32_t a = 0; a < 2; a++) {
+                    float s = size[a];
+                    rho_x += (req->ddx[a][l] * s) * (req->ddx[a][l] * s);
+                    rho_y += (req->ddy[a][l] * s) * (req->ddy[a][l] * s);
+                }
+                lambda = 0.5f * log2f(rho_x > rho_y ? rho_x : rho_y);
+                if (req->has_bias) {
+                    lambda += req->bias[l];
+                }
+            }
+            lambda = sim_tex_lod_clamp(sampler, req, l, lambda + sampler->mip_lod_bias);
+            int linear = sim_tex_filter_is_linear(sampler, lambda);
+            level = sim_tex_mip_select(sampler, lambda, q, &hi_level, &delta);
+            texels += sample_level8(&k, &levels[level], u, off, linear, rgba);
+            if (delta > 0.0f && hi_level != level) {
+                texels += sample_level8(&k, &levels[hi_level], u, off, linear, rgba2);
+                sim_tex_mip_blend(rgba, rgba2, delta);
+            }
+        }
+        for (int c = 0; c < 4; c++) {
+            out[c][l] = sim_f2u(rgba[c]);
+        }
+    }
+    return texels;
 }
 
 static int
@@ -281,6 +413,10 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
     if (!need_lod && sampler->mag_filter != VK_FILTER_LINEAR && !f.unorm16) {
         nearest_one_level(&f, req, off, out);
         *texels = f.texels;
+        return 1;
+    }
+    if (!f.unorm16) {
+        *texels = rgba8_lanes(&f, req, off, need_lod, q, out);
         return 1;
     }
     for (int l = 0; l < SIM_LANES; l++) {
