@@ -60,6 +60,9 @@ edge_key(uint32_t a, uint32_t b, uint32_t tri)
     return (uint64_t)(a < b ? a : b) << 32 | (uint64_t)(a < b ? b : a) << 16 | tri;
 }
 
+/* The widest range of vids grid_connect numbers through a table. */
+#define VID_RANGE (4 * 3 * SIM_GRID_MAX)
+
 /* Fills vid and adj of the `n` triangles `t` of one grid. */
 static void
 grid_connect(const struct sim_draw_ctx *dc, struct sim_tri *t, uint32_t n, int by_position,
@@ -101,15 +104,38 @@ grid_connect(const struct sim_draw_ctx *dc, struct sim_tri *t, uint32_t n, int b
             local[refs[i].slot] = (uint16_t)id;
         }
     } else {
-        /* vid << 32 | corner, sorted: equal vids side by side (the
-         * edges' buffer serves, before it holds the edges). */
+        /* Local numbers in the order of the vids.  Vids within a few
+         * grids' worth of each other (a patch's domain points, an indexed
+         * mesh's neighbours) are counted off in a table over their range;
+         * others are sorted, vid << 32 | corner, equal vids side by side
+         * (the edges' buffer serves, before it holds the edges). */
+        uint32_t lo = UINT32_MAX, hi = 0;
         for (uint32_t c = 0; c < 3 * n; c++) {
-            edges[c] = (uint64_t)t[c / 3].vid[c % 3] << 32 | c;
+            uint32_t v = t[c / 3].vid[c % 3];
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
         }
-        sim_sort_u64(edges, (size_t)3 * n);
-        for (uint32_t i = 0, id = 0; i < 3 * n; i++) {
-            id += i > 0 && edges[i] >> 32 != edges[i - 1] >> 32;
-            local[(uint32_t)edges[i]] = (uint16_t)id;
+        if (hi - lo < VID_RANGE) {
+            uint16_t number[VID_RANGE]; /* vid - lo: 1 + its local number, or 0 */
+            memset(number, 0, (size_t)(hi - lo + 1) * sizeof(number[0]));
+            for (uint32_t c = 0; c < 3 * n; c++) {
+                number[t[c / 3].vid[c % 3] - lo] = 1;
+            }
+            for (uint32_t v = 0, id = 0; v <= hi - lo; v++) {
+                number[v] = number[v] ? (uint16_t)++id : 0;
+            }
+            for (uint32_t c = 0; c < 3 * n; c++) {
+                local[c] = (uint16_t)(number[t[c / 3].vid[c % 3] - lo] - 1);
+            }
+        } else {
+            for (uint32_t c = 0; c < 3 * n; c++) {
+                edges[c] = (uint64_t)t[c / 3].vid[c % 3] << 32 | c;
+            }
+            sim_sort_u64(edges, (size_t)3 * n);
+            for (uint32_t i = 0, id = 0; i < 3 * n; i++) {
+                id += i > 0 && edges[i] >> 32 != edges[i - 1] >> 32;
+                local[(uint32_t)edges[i]] = (uint16_t)id;
+            }
         }
     }
     /* Equal local numbers are equal vids. */
@@ -200,23 +226,25 @@ static void
 domain_keys(const struct sim_tri *t, uint32_t n, uint64_t *keys)
 {
     double lo[2] = {1e300, 1e300}, sum[2] = {0, 0};
+    double uvs[SIM_GRID_MAX][2]; /* per triangle, its (u, v) where it has one */
+    uint8_t has[SIM_GRID_MAX];
     uint32_t count = 0;
     for (uint32_t i = 0; i < n; i++) {
-        double uv[2], sc[2];
-        if (domain_at(&t[i], uv, sc)) {
+        double sc[2];
+        has[i] = (uint8_t)domain_at(&t[i], uvs[i], sc);
+        if (has[i]) {
             for (int d = 0; d < 2; d++) {
-                lo[d] = uv[d] < lo[d] ? uv[d] : lo[d];
+                lo[d] = uvs[i][d] < lo[d] ? uvs[i][d] : lo[d];
                 sum[d] += sc[d];
             }
             count++;
         }
     }
     for (uint32_t i = 0; i < n; i++) {
-        double uv[2], sc[2];
         uint32_t q[2] = {0, 0};
-        if (count && domain_at(&t[i], uv, sc)) {
+        if (count && has[i]) {
             for (int d = 0; d < 2; d++) {
-                double v = (uv[d] - lo[d]) * (sum[d] / count) * 4.0;
+                double v = (uvs[i][d] - lo[d]) * (sum[d] / count) * 4.0;
                 q[d] = v > 0.0 ? (v < 65535.0 ? (uint32_t)v : 65535u) : 0u;
             }
         }
@@ -224,12 +252,13 @@ domain_keys(const struct sim_tri *t, uint32_t n, uint64_t *keys)
     }
 }
 
-/* Puts the `n` triangles `t` of one grid in dc->grid_order, using `keys`
- * and `tmp` (n each).  A key is the order above bit 16 and the triangle's
- * place below it, so equal orders keep the triangles' order. */
+/* Puts the `n` triangles `t` of one grid (at most SIM_GRID_MAX) in
+ * dc->grid_order, using `keys` (n).  A key is the order above bit 16 and
+ * the triangle's place below it, so equal orders keep the triangles'
+ * order.  The triangles move in place, a cycle of the permutation at a
+ * time, each once. */
 static void
-grid_order(const struct sim_draw_ctx *dc, struct sim_tri *t, uint32_t n, uint64_t *keys,
-           struct sim_tri *tmp)
+grid_order(const struct sim_draw_ctx *dc, struct sim_tri *t, uint32_t n, uint64_t *keys)
 {
     if (dc->grid_order != SIM_GRID_ORDER_MORTON && dc->grid_order != SIM_GRID_ORDER_REVERSE &&
         dc->grid_order != SIM_GRID_ORDER_DOMAIN) {
@@ -244,15 +273,29 @@ grid_order(const struct sim_draw_ctx *dc, struct sim_tri *t, uint32_t n, uint64_
         }
     }
     sim_sort_u64(keys, n);
+    /* Place i takes the triangle at keys[i] & 0xffff; a place filled
+     * is marked by pointing at itself. */
     for (uint32_t i = 0; i < n; i++) {
-        tmp[i] = t[keys[i] & 0xffff];
+        uint32_t from = (uint32_t)(keys[i] & 0xffff);
+        if (from == i) {
+            continue;
+        }
+        struct sim_tri first = t[i];
+        uint32_t at = i;
+        while (from != i) {
+            t[at] = t[from];
+            keys[at] = (keys[at] & ~(uint64_t)0xffff) | at;
+            at = from;
+            from = (uint32_t)(keys[at] & 0xffff);
+        }
+        t[at] = first;
+        keys[at] = (keys[at] & ~(uint64_t)0xffff) | at;
     }
-    memcpy(t, tmp, (size_t)n * sizeof(*t));
 }
 
 /* The grids of a draw, ordered and connected on the replay's workers:
  * grid k is tris[start[k]] .. tris[start[k + 1]]; each worker sorts in its
- * own refs, edges, keys and tmp, and each grid writes only its own
+ * own refs, edges and keys, and each grid writes only its own
  * triangles, so the result does not depend on the number of workers. */
 struct grids_job {
     const struct sim_draw_ctx *dc;
@@ -262,7 +305,6 @@ struct grids_job {
     struct vref *refs;          /* 3 * SIM_GRID_MAX per worker */
     uint64_t *edges;            /* 3 * SIM_GRID_MAX per worker */
     uint64_t *keys;             /* SIM_GRID_MAX per worker, or NULL */
-    struct sim_tri *tmp;        /* SIM_GRID_MAX per worker, or NULL */
 };
 
 static void
@@ -273,8 +315,7 @@ grids_job_run(void *data, uint32_t worker, uint32_t k)
     uint32_t n = (uint32_t)(j->start[k + 1] - j->start[k]);
 
     if (j->keys) {
-        grid_order(j->dc, t, n, j->keys + (size_t)worker * SIM_GRID_MAX,
-                   j->tmp + (size_t)worker * SIM_GRID_MAX);
+        grid_order(j->dc, t, n, j->keys + (size_t)worker * SIM_GRID_MAX);
     }
     for (uint32_t m = 0; m < n; m++) {
         t[m].grid_index = m;
@@ -313,9 +354,8 @@ sim_front_grids(struct sim_draw_ctx *dc)
     j.edges = calloc((size_t)workers * 3 * SIM_GRID_MAX, sizeof(*j.edges));
     if (ordered) {
         j.keys = calloc((size_t)workers * SIM_GRID_MAX, sizeof(*j.keys));
-        j.tmp = calloc((size_t)workers * SIM_GRID_MAX, sizeof(*j.tmp));
     }
-    if (!start || !by_pos || !j.refs || !j.edges || (ordered && (!j.keys || !j.tmp))) {
+    if (!start || !by_pos || !j.refs || !j.edges || (ordered && !j.keys)) {
         err = SIM_REPLAY_ERROR_NOMEM;
         goto free_scratch;
     }
@@ -360,6 +400,5 @@ free_scratch:
     free(j.refs);
     free(j.edges);
     free(j.keys);
-    free(j.tmp);
     return err;
 }
