@@ -408,12 +408,14 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
         }
         req.lanes = group;
         *texels += (uint32_t)sim_tex_run(img->image, smp->sampler, &req, out);
+        sim_lanes_u m;
+        for (uint32_t l = 0; l < SIM_LANES; l++) {
+            m[l] = group & (1u << l) ? ~0u : 0u;
+        }
         for (uint32_t c = 0; c < t->results; c++) {
-            for (uint32_t l = 0; l < SIM_LANES; l++) {
-                if (group & (1u << l)) {
-                    out_regs[c][l] = out[c][l];
-                }
-            }
+            sim_lanes_u v;
+            memcpy(&v, out[c], sizeof(v));
+            out_regs[c] = (out_regs[c] & ~m) | (v & m);
         }
     }
     return SIM_INTERP_ERROR_OK;
