@@ -216,17 +216,29 @@ vku_image_2d_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
 }
 
 int
+vku_image_2d_simple_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
+                         VkFormat format, uint32_t width, uint32_t height,
+                         VkImageUsageFlags usage, VkImageAspectFlags aspect,
+                         struct vku_image *im)
+{
+    struct vku_image_desc d = {
+        .format = format,
+        .width = width,
+        .height = height,
+        .usage = usage,
+        .aspect = aspect,
+    };
+    return vku_image_2d_init(device, mem, &d, im);
+}
+
+int
 vku_color_target_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
                       uint32_t width, uint32_t height, struct vku_image *im)
 {
-    struct vku_image_desc d = {
-        .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .width = width,
-        .height = height,
-        .usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-        .aspect = VK_IMAGE_ASPECT_COLOR_BIT,
-    };
-    return vku_image_2d_init(device, mem, &d, im);
+    return vku_image_2d_simple_init(device, mem, VK_FORMAT_R8G8B8A8_UNORM, width, height,
+                                    VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT |
+                                        VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                                    VK_IMAGE_ASPECT_COLOR_BIT, im);
 }
 
 int

@@ -134,6 +134,14 @@ int
 vku_image_2d_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
                   const struct vku_image_desc *d, struct vku_image *im);
 
+/* vku_image_2d_init of one level and one layer, identity swizzle: the
+ * image most clients make.  A view of `aspect` when it is not 0. */
+int
+vku_image_2d_simple_init(VkDevice device, const VkPhysicalDeviceMemoryProperties *mem,
+                         VkFormat format, uint32_t width, uint32_t height,
+                         VkImageUsageFlags usage, VkImageAspectFlags aspect,
+                         struct vku_image *im);
+
 /* A render pass of one subpass writing one colour attachment of `format`:
  * loaded with `load_op`, stored, taken from layout `initial` to `final`,
  * with the one dependency *dep when dep is not NULL.  The caller owns

@@ -20,6 +20,29 @@ def c_ident(s):
     return re.sub(r'[^A-Za-z0-9_]', '_', s)
 
 
+def begin_function_switch(c, signature, subject, prelude=()):
+    """Appends to `c` the definition of the function `signature` (its
+    return type and its prototype), the lines of `prelude`, and the opening
+    of its outermost switch on `subject`; end_function_switch closes both."""
+    c.extend(signature)
+    c.append('{')
+    c.extend('    ' + line for line in prelude)
+    c.append('    switch (%s) {' % subject)
+
+
+def kind_value_switch(c, groups, emit_case, fallback):
+    """Appends to `c` the cases of a switch on the operand kind, each a
+    switch on `value` over the (value, ...) cases of its group, whose bodies
+    emit_case(case) appends; a value of no case returns `fallback`."""
+    for kid, cases in groups:
+        c.append('    case SIM_SPV_OPERAND_%s:' % kid)
+        c.append('        switch (value) {')
+        for case in cases:
+            c.append('        case %du:' % case[0])
+            emit_case(case)
+        end_switch(c, fallback, 2)
+
+
 def end_switch(c, fallback, depth=1):
     """Appends to `c` the default case returning `fallback` and the closing
     brace of a switch nested `depth` levels into a function."""
@@ -186,19 +209,15 @@ def main():
                'ValueEnum': 'SIM_SPV_CATEGORY_VALUE_ENUM',
                'BitEnum': 'SIM_SPV_CATEGORY_BIT_ENUM',
                'Composite': 'SIM_SPV_CATEGORY_COMPOSITE'}
-    c.append('enum sim_spv_operand_category')
-    c.append('sim_spv_operand_category(enum sim_spv_operand_kind kind)')
-    c.append('{')
-    c.append('    switch (kind) {')
+    begin_function_switch(c, ['enum sim_spv_operand_category',
+                              'sim_spv_operand_category(enum sim_spv_operand_kind kind)'], 'kind')
     for k in kinds:
         c.append('    case SIM_SPV_OPERAND_%s:' % c_ident(k))
         c.append('        return %s;' % cat_map[category[k]])
     end_function_switch(c, 'SIM_SPV_CATEGORY_LITERAL')
     c.append('')
-    c.append('const char *')
-    c.append('sim_spv_operand_kind_name(enum sim_spv_operand_kind kind)')
-    c.append('{')
-    c.append('    switch (kind) {')
+    begin_function_switch(c, ['const char *',
+                              'sim_spv_operand_kind_name(enum sim_spv_operand_kind kind)'], 'kind')
     for k in kinds:
         c.append('    case SIM_SPV_OPERAND_%s:' % c_ident(k))
         c.append('        return "%s";' % k)
@@ -230,38 +249,27 @@ def main():
         if k['category'] == 'ValueEnum':
             name_cases.append((kid, names))
     c.append('')
-    c.append('const struct sim_spv_operand_desc *')
-    c.append('sim_spv_enum_params(enum sim_spv_operand_kind kind, uint32_t value, int *count)')
-    c.append('{')
-    c.append('    *count = -1;')
-    c.append('    switch (kind) {')
-    for kid, cases in param_cases:
-        c.append('    case SIM_SPV_OPERAND_%s:' % kid)
-        c.append('        switch (value) {')
-        for v, arr, n in cases:
-            c.append('        case %du:' % v)
-            c.append('            *count = %d;' % n)
-            c.append('            return %s;' % arr)
-        end_switch(c, 'NULL', 2)
+    def emit_params(case):
+        c.append('            *count = %d;' % case[2])
+        c.append('            return %s;' % case[1])
+
+    begin_function_switch(c, ['const struct sim_spv_operand_desc *',
+                              'sim_spv_enum_params(enum sim_spv_operand_kind kind, '
+                              'uint32_t value, int *count)'],
+                          'kind', prelude=['*count = -1;'])
+    kind_value_switch(c, param_cases, emit_params, 'NULL')
     end_function_switch(c, 'NULL')
     c.append('')
-    c.append('const char *')
-    c.append('sim_spv_enum_name(enum sim_spv_operand_kind kind, uint32_t value)')
-    c.append('{')
-    c.append('    switch (kind) {')
-    for kid, names in name_cases:
-        c.append('    case SIM_SPV_OPERAND_%s:' % kid)
-        c.append('        switch (value) {')
-        for v, n in names:
-            c.append('        case %du:' % v)
-            c.append('            return "%s";' % n)
-        end_switch(c, 'NULL', 2)
+    begin_function_switch(c, ['const char *',
+                              'sim_spv_enum_name(enum sim_spv_operand_kind kind, uint32_t value)'],
+                          'kind')
+    kind_value_switch(c, name_cases, lambda case: c.append('            return "%s";' % case[1]),
+                      'NULL')
     end_function_switch(c, 'NULL')
     c.append('')
-    c.append('const char *')
-    c.append('sim_spv_glsl_name(uint32_t ext_opcode, int *operands)')
-    c.append('{')
-    c.append('    switch (ext_opcode) {')
+    begin_function_switch(c, ['const char *',
+                              'sim_spv_glsl_name(uint32_t ext_opcode, int *operands)'],
+                          'ext_opcode')
     seen_glsl = set()
     for ins in glsl['instructions']:
         if ins['opcode'] in seen_glsl:

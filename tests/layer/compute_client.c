@@ -95,21 +95,17 @@ static int
 create_objects(void *ctx)
 {
     struct client *c = ctx;
-    struct vku_image_desc d = {
-        .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .width = SIZE,
-        .height = SIZE,
-        .usage = VK_IMAGE_USAGE_STORAGE_BIT,
-        .aspect = VK_IMAGE_ASPECT_COLOR_BIT,
-    };
     if (vku_color_target_init(c->vk.device, &c->vk.mem, SIZE, SIZE, &c->target) != 0) {
         return -1;
     }
-    if (vku_image_2d_init(c->vk.device, &c->vk.mem, &d, &c->storage) != 0) {
+    if (vku_image_2d_simple_init(c->vk.device, &c->vk.mem, VK_FORMAT_R8G8B8A8_UNORM, SIZE, SIZE,
+                                 VK_IMAGE_USAGE_STORAGE_BIT, VK_IMAGE_ASPECT_COLOR_BIT,
+                                 &c->storage) != 0) {
         return -1;
     }
-    d.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT;
-    if (vku_image_2d_init(c->vk.device, &c->vk.mem, &d, &c->scene) != 0 ||
+    if (vku_image_2d_simple_init(c->vk.device, &c->vk.mem, VK_FORMAT_R8G8B8A8_UNORM, SIZE, SIZE,
+                                 VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+                                 VK_IMAGE_ASPECT_COLOR_BIT, &c->scene) != 0 ||
         vku_create_sampler(c->vk.device, VK_FILTER_NEAREST, VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
                            0.0f, &c->sampler) != 0) {
         return -1;

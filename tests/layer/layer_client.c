@@ -384,14 +384,8 @@ static int
 image_create(struct client *c, struct vku_image *im, VkFormat format, uint32_t width,
              uint32_t height, VkImageUsageFlags usage, VkImageAspectFlags aspect)
 {
-    struct vku_image_desc d = {
-        .format = format,
-        .width = width,
-        .height = height,
-        .usage = usage,
-        .aspect = aspect,
-    };
-    return vku_image_2d_init(c->vk.device, &c->vk.mem, &d, im);
+    return vku_image_2d_simple_init(c->vk.device, &c->vk.mem, format, width, height, usage,
+                                    aspect, im);
 }
 
 static int

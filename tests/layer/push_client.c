@@ -118,14 +118,9 @@ create_resources(struct client *c)
                         VK_BUFFER_USAGE_TRANSFER_DST_BIT, host, NULL) != 0) {
         return -1;
     }
-    struct vku_image_desc d = {
-        .format = VK_FORMAT_R8G8B8A8_UNORM,
-        .width = TEX,
-        .height = TEX,
-        .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
-        .aspect = VK_IMAGE_ASPECT_COLOR_BIT,
-    };
-    if (vku_image_2d_init(c->vk.device, &c->vk.mem, &d, &c->tex) != 0) {
+    if (vku_image_2d_simple_init(c->vk.device, &c->vk.mem, VK_FORMAT_R8G8B8A8_UNORM, TEX, TEX,
+                                 VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                                 VK_IMAGE_ASPECT_COLOR_BIT, &c->tex) != 0) {
         return -1;
     }
     if (vku_color_target_init(c->vk.device, &c->vk.mem, SIZE, SIZE, &c->target) != 0 ||

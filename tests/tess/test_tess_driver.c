@@ -77,10 +77,8 @@ struct harness {
     uint32_t family;
     VkQueue queue;
     VkShaderModule vert, tesc;
-    VkDescriptorSetLayout set_layout;
+    struct vku_set set;
     VkPipelineLayout layout;
-    VkDescriptorPool pool;
-    VkDescriptorSet set;
     VkRenderPass render_pass;
     VkFramebuffer framebuffer;
     VkCommandPool command_pool;
@@ -230,13 +228,8 @@ create_objects(struct harness *h, uint32_t max_patches)
          .descriptorCount = 1,
          .stageFlags = VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT},
     };
-    VkDescriptorSetLayoutCreateInfo sli = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
-        .bindingCount = COUNT(bindings),
-        .pBindings = bindings,
-    };
-    VK_TRY(vkCreateDescriptorSetLayout(h->device, &sli, NULL, &h->set_layout));
-    if (vku_create_pipeline_layout(h->device, &h->set_layout, 0, 0, &h->layout) != 0) {
+    if (vku_set_init(h->device, bindings, COUNT(bindings), &h->set) != 0 ||
+        vku_create_pipeline_layout(h->device, &h->set.layout, 0, 0, &h->layout) != 0) {
         return -1;
     }
 
@@ -252,10 +245,6 @@ create_objects(struct harness *h, uint32_t max_patches)
         return -1;
     }
 
-    VkDescriptorPoolSize ps = {.type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .descriptorCount = 2};
-    if (vku_create_set(h->device, &ps, 1, &h->set_layout, &h->pool, &h->set) != 0) {
-        return -1;
-    }
     VkDescriptorBufferInfo infos[2] = {
         {.buffer = h->levels.buffer, .range = VK_WHOLE_SIZE},
         {.buffer = h->counter.buffer, .range = VK_WHOLE_SIZE},
@@ -264,7 +253,7 @@ create_objects(struct harness *h, uint32_t max_patches)
     for (uint32_t i = 0; i < 2; i++) {
         writes[i] = (VkWriteDescriptorSet){
             .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
-            .dstSet = h->set,
+            .dstSet = h->set.set,
             .dstBinding = i,
             .descriptorCount = 1,
             .descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
@@ -301,9 +290,8 @@ harness_finish(struct harness *h)
         vkDestroyCommandPool(h->device, h->command_pool, NULL);
         vkDestroyFramebuffer(h->device, h->framebuffer, NULL);
         vkDestroyRenderPass(h->device, h->render_pass, NULL);
-        vkDestroyDescriptorPool(h->device, h->pool, NULL);
         vkDestroyPipelineLayout(h->device, h->layout, NULL);
-        vkDestroyDescriptorSetLayout(h->device, h->set_layout, NULL);
+        vku_set_finish(h->device, &h->set);
         vkDestroyShaderModule(h->device, h->vert, NULL);
         vkDestroyShaderModule(h->device, h->tesc, NULL);
         vku_buffer_finish(h->device, &h->levels);
@@ -373,27 +361,7 @@ static int
 create_pipeline(struct harness *h, const struct sim_tess_config *cfg, VkShaderModule tese,
                 VkPipeline *out)
 {
-    VkPipelineShaderStageCreateInfo stages[3] = {
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_VERTEX_BIT,
-         .module = h->vert,
-         .pName = "main"},
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT,
-         .module = h->tesc,
-         .pName = "main"},
-        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-         .stage = VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT,
-         .module = tese,
-         .pName = "main"},
-    };
-    VkPipelineVertexInputStateCreateInfo vi = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
-    };
-    VkPipelineInputAssemblyStateCreateInfo ia = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-        .topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST,
-    };
+    struct vku_pipeline p;
     VkPipelineTessellationDomainOriginStateCreateInfo origin = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_TESSELLATION_DOMAIN_ORIGIN_STATE_CREATE_INFO,
         .domainOrigin = cfg->origin_lower_left ? VK_TESSELLATION_DOMAIN_ORIGIN_LOWER_LEFT
@@ -404,25 +372,25 @@ create_pipeline(struct harness *h, const struct sim_tess_config *cfg, VkShaderMo
         .pNext = cfg->origin_lower_left ? &origin : NULL,
         .patchControlPoints = 1,
     };
-    VkPipelineRasterizationStateCreateInfo rs = {
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
-        .rasterizerDiscardEnable = VK_TRUE,
-        .polygonMode = VK_POLYGON_MODE_FILL,
-        .cullMode = VK_CULL_MODE_NONE,
-        .lineWidth = 1.0f,
-    };
-    VkGraphicsPipelineCreateInfo gi = {
-        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
-        .stageCount = COUNT(stages),
-        .pStages = stages,
-        .pVertexInputState = &vi,
-        .pInputAssemblyState = &ia,
-        .pTessellationState = &ts,
-        .pRasterizationState = &rs,
-        .layout = h->layout,
-        .renderPass = h->render_pass,
-    };
-    VK_TRY(vkCreateGraphicsPipelines(h->device, VK_NULL_HANDLE, 1, &gi, NULL, out));
+
+    /* Vertex, control and evaluation stages; what they emit is captured by
+     * transform feedback and never rasterized, so the pipeline has no
+     * viewport, multisample or blend state. */
+    vku_pipeline_init(&p, h->vert, h->tesc, h->layout);
+    p.stages[1].stage = VK_SHADER_STAGE_TESSELLATION_CONTROL_BIT;
+    p.stages[2] = p.stages[1];
+    p.stages[2].stage = VK_SHADER_STAGE_TESSELLATION_EVALUATION_BIT;
+    p.stages[2].module = tese;
+    p.info.stageCount = 3;
+    p.input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_PATCH_LIST;
+    p.rasterization.rasterizerDiscardEnable = VK_TRUE;
+    p.no_color_blend = 1;
+    p.info.renderPass = h->render_pass;
+    vku_pipeline_point(&p);
+    p.info.pTessellationState = &ts;
+    p.info.pViewportState = NULL;
+    p.info.pMultisampleState = NULL;
+    VK_TRY(vkCreateGraphicsPipelines(h->device, VK_NULL_HANDLE, 1, &p.info, NULL, out));
     return 0;
 }
 
@@ -448,7 +416,7 @@ draw(struct harness *h, VkPipeline pipeline, uint32_t first, uint32_t count)
     };
     vkCmdBeginRenderPass(h->cmd, &rp, VK_SUBPASS_CONTENTS_INLINE);
     vkCmdBindPipeline(h->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline);
-    vkCmdBindDescriptorSets(h->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, h->layout, 0, 1, &h->set, 0,
+    vkCmdBindDescriptorSets(h->cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, h->layout, 0, 1, &h->set.set, 0,
                             NULL);
     VkDeviceSize offset = 0, size = h->xfb.size;
     vkCmdBindTransformFeedbackBuffersEXT(h->cmd, 0, 1, &h->xfb.buffer, &offset, &size);
