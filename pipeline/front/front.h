@@ -193,6 +193,14 @@ typedef void (*sim_job_fn)(void *data, uint32_t worker, uint32_t index);
 
 /* Everything about the draw being replayed; built by the front end, read by
  * the workers. */
+/* SETUP_CHUNK primitives set up by one job: their triangles and planes,
+ * what setup counts of them, and whether one failed. */
+struct sim_setup_chunk {
+    struct sim_array tris, planes;
+    struct sim_raster_counters counters;
+    enum sim_replay_error err;
+};
+
 struct sim_draw_ctx {
     const struct sim_frame *frame;
     const struct sim_pass *pass;
@@ -229,6 +237,9 @@ struct sim_draw_ctx {
      * count of whole grids) */
     struct sim_array subpatch_points;
     struct sim_array planes; /* double, 3 per slot per triangle */
+    /* Setup's chunks (front_setup.c), kept from draw to draw so that their
+     * storage is allocated once: struct sim_setup_chunk. */
+    struct sim_array setup_chunks;
 
     uint32_t fs_input_count;
     struct sim_fs_input fs_inputs[SIM_FS_MAX_INPUTS];

@@ -703,29 +703,24 @@ setup_prim(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
 }
 
 /* Primitives set up on the replay's workers, SETUP_CHUNK to a job, each
- * job into its own triangles, planes and counters through a copy of the
- * draw context; the chunks are then joined in order, so the triangles,
- * their planes and the counters are those of setting them up one by one
- * on one thread. */
-#define SETUP_CHUNK 2048
-
-struct setup_chunk {
-    struct sim_array tris, planes;
-    struct sim_raster_counters counters; /* what setup counts, from 0 */
-    enum sim_replay_error err;
-};
+ * job into its own chunk's triangles, planes and counters through a copy
+ * of the draw context; the chunks are then joined in order, so the
+ * triangles, their planes and the counters are those of setting them up
+ * one by one on one thread, whatever the chunk size.  Small, so that a
+ * draw of a thousand primitives spreads over the workers. */
+#define SETUP_CHUNK 256
 
 struct setup_job {
     const struct sim_draw_ctx *dc;
     size_t count;
-    struct setup_chunk *chunks;
+    struct sim_setup_chunk *chunks;
 };
 
 static void
 setup_job_run(void *data, uint32_t worker, uint32_t index)
 {
     const struct setup_job *j = data;
-    struct setup_chunk *ch = &j->chunks[index];
+    struct sim_setup_chunk *ch = &j->chunks[index];
     struct sim_draw_ctx local = *j->dc;
     const struct sim_geom_prim *prims = j->dc->geom.clipped.data;
     size_t end = ((size_t)index + 1) * SETUP_CHUNK;
@@ -746,7 +741,7 @@ setup_job_run(void *data, uint32_t worker, uint32_t index)
  * triangles' plane numbers moved by plane_at[k]. */
 struct join_job {
     struct sim_draw_ctx *dc;
-    const struct setup_chunk *chunks;
+    const struct sim_setup_chunk *chunks;
     const size_t *tri_at, *plane_at;
 };
 
@@ -754,7 +749,7 @@ static void
 join_job_run(void *data, uint32_t worker, uint32_t index)
 {
     const struct join_job *j = data;
-    const struct setup_chunk *ch = &j->chunks[index];
+    const struct sim_setup_chunk *ch = &j->chunks[index];
     struct sim_tri *t = (struct sim_tri *)j->dc->tris.data + j->tri_at[index];
 
     (void)worker;
@@ -773,7 +768,7 @@ join_job_run(void *data, uint32_t worker, uint32_t index)
 /* Joins the chunks' triangles and planes onto dc's, in order, and adds
  * their counters (the area in triangle order, as one by one). */
 static enum sim_replay_error
-setup_join(struct sim_draw_ctx *dc, struct setup_chunk *chunks, uint32_t n)
+setup_join(struct sim_draw_ctx *dc, struct sim_setup_chunk *chunks, uint32_t n)
 {
     size_t *at = calloc(2 * (size_t)n, sizeof(*at));
     size_t tris = 0, planes = 0, first = dc->tris.count;
@@ -821,11 +816,24 @@ setup_prims(struct sim_draw_ctx *dc)
 {
     size_t count = dc->geom.clipped.count;
     uint32_t n = (uint32_t)((count + SETUP_CHUNK - 1) / SETUP_CHUNK);
-    struct setup_chunk *chunks = NULL;
+    struct sim_setup_chunk *chunks = NULL;
 
     /* Blur sums doubles per triangle in order (blur_corners): one by one. */
     if (dc->parallel && dc->workers > 1 && n > 1 && dc->blur.method == SIM_BLUR_OFF) {
-        chunks = calloc(n, sizeof(*chunks));
+        size_t have = dc->setup_chunks.count;
+        if (have < n && sim_array_grow(&dc->setup_chunks, sizeof(*chunks), n - have)) {
+            memset((struct sim_setup_chunk *)dc->setup_chunks.data + have, 0,
+                   (n - have) * sizeof(*chunks));
+        }
+        if (dc->setup_chunks.count >= n) {
+            chunks = dc->setup_chunks.data;
+            for (uint32_t c = 0; c < n; c++) {
+                chunks[c].tris.count = 0;
+                chunks[c].planes.count = 0;
+                memset(&chunks[c].counters, 0, sizeof(chunks[c].counters));
+                chunks[c].err = SIM_REPLAY_ERROR_OK;
+            }
+        }
     }
     if (!chunks) {
         const struct sim_geom_prim *prims = dc->geom.clipped.data;
@@ -839,13 +847,7 @@ setup_prims(struct sim_draw_ctx *dc)
     }
     struct setup_job j = {dc, count, chunks};
     dc->parallel(dc->pool, n, setup_job_run, &j);
-    enum sim_replay_error err = setup_join(dc, chunks, n);
-    for (uint32_t c = 0; c < n; c++) {
-        sim_array_finish(&chunks[c].tris);
-        sim_array_finish(&chunks[c].planes);
-    }
-    free(chunks);
-    return err;
+    return setup_join(dc, chunks, n);
 }
 
 static enum sim_replay_error

@@ -1660,6 +1660,12 @@ sim_draw_ctx_finish(struct sim_draw_ctx *dc)
     sim_array_finish(&dc->tris);
     sim_array_finish(&dc->subpatch_points);
     sim_array_finish(&dc->planes);
+    for (size_t i = 0; i < dc->setup_chunks.count; i++) {
+        struct sim_setup_chunk *ch = (struct sim_setup_chunk *)dc->setup_chunks.data + i;
+        sim_array_finish(&ch->tris);
+        sim_array_finish(&ch->planes);
+    }
+    sim_array_finish(&dc->setup_chunks);
     for (uint32_t i = 0; i < dc->bin_capacity; i++) {
         sim_array_finish(&dc->bins[i].tris);
     }
