@@ -44,143 +44,113 @@ struct fast {
     uint64_t texels;
 };
 
-/* The texel at wrapped indices (wx, wy) of `level` (-1: the border
- * colour), as float bits.  Inlined: it is the inner loop. */
-static inline __attribute__((always_inline)) void
-texel_at(struct fast *f, const struct sim_tex_level *lv, int32_t wx, int32_t wy,
-         uint32_t out[4])
-{
-    uint64_t off;
-    const uint8_t *p;
-
-    if (wx < 0 || wy < 0) {
-        memcpy(out, f->border, sizeof(f->border));
-        return;
-    }
-    f->texels++;
-    off = (uint64_t)wy * lv->row_pitch + (uint64_t)wx * f->bytes;
-    if (off > lv->size || lv->size - off < f->bytes) {
-        out[0] = out[1] = out[2] = out[3] = 0;
-        return;
-    }
-    p = (const uint8_t *)lv->data + off;
-    if (f->unorm16) {
-        /* sim_tex_fetch_texel: (0, 0, 0, 1), then the stored channels. */
-        out[0] = out[1] = out[2] = 0;
-        out[3] = sim_f2u(1.0f);
-        for (uint32_t c = 0; c < f->unorm16; c++) {
-            uint16_t h;
-            memcpy(&h, p + 2 * c, 2);
-            out[c] = sim_f2u((float)h / 65535.0f);
-        }
-        return;
-    }
-    out[0] = f->rgb[p[f->swap ? 2 : 0]];
-    out[1] = f->rgb[p[1]];
-    out[2] = f->rgb[p[f->swap ? 0 : 2]];
-    out[3] = f->alpha[p[3]];
-}
-
 static int32_t
 to_index(float c)
 {
     return c > 2e9f ? 2000000000 : c < -2e9f ? -2000000000 : (int32_t)c;
 }
 
-/* tex_sample.c's sample_level() for two axes.  Each of the bilinear
- * footprint's two columns and two rows is wrapped once, not once per
- * texel: the same indices, so the same texels in the same order. */
-static inline __attribute__((always_inline)) void
-sample_level(struct fast *f, uint32_t level, const float u[2], const int32_t off[2], int linear,
-             float out[4])
+/* Lane l's level of detail (Vulkan 16.6, as tex_sample.c computes it) for
+ * a base level of `size` and last level q: returns the (lower) level and
+ * sets *linear, *hi_level and *delta as sim_tex_mip_select does. */
+static inline __attribute__((always_inline)) uint32_t
+lane_levels(const struct sim_tex_sampler *sampler, const struct sim_tex_request *req, uint32_t l,
+            const float size[2], uint32_t q, int *linear, uint32_t *hi_level, float *delta)
 {
-    const struct sim_tex_level *lv = &f->image->levels[level];
-    float size[2] = {(float)lv->width, (float)lv->height};
-    uint32_t mode_x = f->sampler->address_mode[0], mode_y = f->sampler->address_mode[1];
-    int32_t w = (int32_t)lv->width, h = (int32_t)lv->height;
-    uint32_t t[4];
+    float lambda;
 
-    if (!linear) {
-        int32_t x = to_index(floorf(u[0] * size[0])) + off[0];
-        int32_t y = to_index(floorf(u[1] * size[1])) + off[1];
-        texel_at(f, lv, sim_tex_wrap(x, w, mode_x), sim_tex_wrap(y, h, mode_y), t);
-        for (int c = 0; c < 4; c++) {
-            out[c] = sim_u2f(t[c]);
+    if (req->kind == SIM_IR_TEX_SAMPLE_LOD) {
+        lambda = sim_u2f(req->lod[l]);
+    } else {
+        float rho_x = 0, rho_y = 0;
+        for (uint32_t a = 0; a < 2; a++) {
+            float s = size[a];
+            rho_x += (req->ddx[a][l] * s) * (req->ddx[a][l] * s);
+            rho_y += (req->ddy[a][l] * s) * (req->ddy[a][l] * s);
         }
-        return;
-    }
-    int32_t i0[2];
-    float frac[2];
-    for (int a = 0; a < 2; a++) {
-        float c = u[a] * size[a] - 0.5f, fl = floorf(c);
-        i0[a] = to_index(fl) + off[a];
-        frac[a] = c - fl;
-    }
-    int32_t wx[2] = {sim_tex_wrap(i0[0], w, mode_x), sim_tex_wrap(i0[0] + 1, w, mode_x)};
-    int32_t wy[2] = {sim_tex_wrap(i0[1], h, mode_y), sim_tex_wrap(i0[1] + 1, h, mode_y)};
-    out[0] = out[1] = out[2] = out[3] = 0.0f;
-    for (uint32_t corner = 0; corner < 4; corner++) {
-        int hx = corner & 1, hy = corner >> 1;
-        float weight = 1.0f;
-        weight *= hx ? frac[0] : 1.0f - frac[0];
-        weight *= hy ? frac[1] : 1.0f - frac[1];
-        texel_at(f, lv, wx[hx], wy[hy], t);
-        for (int c = 0; c < 4; c++) {
-            out[c] += weight * sim_u2f(t[c]);
+        lambda = 0.5f * log2f(rho_x > rho_y ? rho_x : rho_y);
+        if (req->has_bias) {
+            lambda += req->bias[l];
         }
     }
+    lambda = sim_tex_lod_clamp(sampler, req, l, lambda + sampler->mip_lod_bias);
+    *linear = sim_tex_filter_is_linear(sampler, lambda);
+    return sim_tex_mip_select(sampler, lambda, q, hi_level, delta);
 }
 
-/* What 8-bit lookups need, as values: sample_level8() keeps them in
- * registers across the lanes, where `struct fast` (whose address escapes)
- * is read again after every store. */
-struct rgba8 {
+/* What a lookup needs, as values: sample_level() keeps them in registers
+ * across the lanes, where `struct fast` (whose address escapes) would be
+ * read again after every store. */
+struct texfmt {
     const uint32_t *rgb, *alpha;
-    uint32_t ri, bi; /* the stored bytes of red and blue */
+    uint32_t ri, bi;   /* 8-bit: the stored bytes of red and blue */
+    uint32_t unorm16;  /* 0: 8-bit RGBA; else the channels of a 16-bit UNORM format */
+    uint32_t bytes;    /* per texel */
     uint32_t mode_x, mode_y;
     float border[4];
 };
 
-/* The texel at wrapped (wx, wy) of an 8-bit level, as texel_at() gives it,
- * in floats; *texels counts it unless it is the border colour. */
-static inline __attribute__((always_inline)) void
-texel8(const struct rgba8 *k, const uint8_t *data, uint64_t size, uint64_t pitch, int32_t wx,
-       int32_t wy, float t[4], uint64_t *texels)
+/* A decoded texel.  Returned by value, so that its channels stay in
+ * registers (stored one by one into an array and read back as a vector,
+ * they stall the load). */
+struct texel {
+    float c0, c1, c2, c3;
+};
+
+/* Channel i of a 16-bit UNORM texel. */
+static inline __attribute__((always_inline)) float
+unorm16_at(const uint8_t *p, uint32_t i)
 {
-    if (wx < 0 || wy < 0) {
-        memcpy(t, k->border, sizeof(k->border));
-        return;
-    }
-    (*texels)++;
-    uint64_t off = (uint64_t)wy * pitch + (uint64_t)wx * 4u;
-    if (off > size || size - off < 4) {
-        t[0] = t[1] = t[2] = t[3] = 0.0f;
-        return;
-    }
-    const uint8_t *p = data + off;
-    t[0] = sim_u2f(k->rgb[p[k->ri]]);
-    t[1] = sim_u2f(k->rgb[p[1]]);
-    t[2] = sim_u2f(k->rgb[p[k->bi]]);
-    t[3] = sim_u2f(k->alpha[p[3]]);
+    uint16_t h;
+    memcpy(&h, p + 2 * i, 2);
+    return (float)h / 65535.0f;
 }
 
-/* sample_level() for 8-bit RGBA texels: the same operations in the same
- * order.  Returns the texels read. */
-static inline __attribute__((always_inline)) uint64_t
-sample_level8(const struct rgba8 *k, const struct sim_tex_level *lv, const float u[2],
-              const int32_t off[2], int linear, float out[4])
+/* The texel at wrapped indices (wx, wy) of a level (-1: the border
+ * colour), as sim_tex_fetch_texel decodes it; *texels counts it unless it
+ * is the border colour.  Inlined: it is the inner loop. */
+static inline __attribute__((always_inline)) struct texel
+texel_at(const struct texfmt *k, const uint8_t *data, uint64_t size, uint64_t pitch, int32_t wx,
+         int32_t wy, uint64_t *texels)
+{
+    if (wx < 0 || wy < 0) {
+        return (struct texel){k->border[0], k->border[1], k->border[2], k->border[3]};
+    }
+    (*texels)++;
+    uint64_t off = (uint64_t)wy * pitch + (uint64_t)wx * k->bytes;
+    if (off > size || size - off < k->bytes) {
+        return (struct texel){0.0f, 0.0f, 0.0f, 0.0f};
+    }
+    const uint8_t *p = data + off;
+    if (k->unorm16) {
+        /* R16, R16G16 or R16G16B16A16: (0, 0, 0, 1), then the stored
+         * channels. */
+        return (struct texel){unorm16_at(p, 0), k->unorm16 >= 2 ? unorm16_at(p, 1) : 0.0f,
+                              k->unorm16 >= 4 ? unorm16_at(p, 2) : 0.0f,
+                              k->unorm16 >= 4 ? unorm16_at(p, 3) : 1.0f};
+    }
+    return (struct texel){sim_u2f(k->rgb[p[k->ri]]), sim_u2f(k->rgb[p[1]]),
+                          sim_u2f(k->rgb[p[k->bi]]), sim_u2f(k->alpha[p[3]])};
+}
+
+/* tex_sample.c's sample_level() for two axes, in the same operations and
+ * order.  Each of the bilinear footprint's two columns and two rows is
+ * wrapped once, not once per texel: the same indices, so the same texels
+ * in the same order.  Adds the texels read to *texels. */
+static inline __attribute__((always_inline)) struct texel
+sample_level(const struct texfmt *k, const struct sim_tex_level *lv, const float u[2],
+             const int32_t off[2], int linear, uint64_t *texels)
 {
     const uint8_t *data = lv->data;
-    uint64_t size = lv->size, pitch = lv->row_pitch, texels = 0;
+    uint64_t size = lv->size, pitch = lv->row_pitch;
     float size_x = (float)lv->width, size_y = (float)lv->height;
     int32_t w = (int32_t)lv->width, h = (int32_t)lv->height;
 
     if (!linear) {
         int32_t x = to_index(floorf(u[0] * size_x)) + off[0];
         int32_t y = to_index(floorf(u[1] * size_y)) + off[1];
-        texel8(k, data, size, pitch, sim_tex_wrap(x, w, k->mode_x), sim_tex_wrap(y, h, k->mode_y),
-               out, &texels);
-        return texels;
+        return texel_at(k, data, size, pitch, sim_tex_wrap(x, w, k->mode_x),
+                        sim_tex_wrap(y, h, k->mode_y), texels);
     }
     float cx = u[0] * size_x - 0.5f, flx = floorf(cx);
     float cy = u[1] * size_y - 0.5f, fly = floorf(cy);
@@ -188,22 +158,19 @@ sample_level8(const struct rgba8 *k, const struct sim_tex_level *lv, const float
     float fx = cx - flx, fy = cy - fly;
     int32_t wx0 = sim_tex_wrap(ix, w, k->mode_x), wx1 = sim_tex_wrap(ix + 1, w, k->mode_x);
     int32_t wy0 = sim_tex_wrap(iy, h, k->mode_y), wy1 = sim_tex_wrap(iy + 1, h, k->mode_y);
-    float t00[4], t10[4], t01[4], t11[4];
-    texel8(k, data, size, pitch, wx0, wy0, t00, &texels);
-    texel8(k, data, size, pitch, wx1, wy0, t10, &texels);
-    texel8(k, data, size, pitch, wx0, wy1, t01, &texels);
-    texel8(k, data, size, pitch, wx1, wy1, t11, &texels);
+    struct texel t00 = texel_at(k, data, size, pitch, wx0, wy0, texels);
+    struct texel t10 = texel_at(k, data, size, pitch, wx1, wy0, texels);
+    struct texel t01 = texel_at(k, data, size, pitch, wx0, wy1, texels);
+    struct texel t11 = texel_at(k, data, size, pitch, wx1, wy1, texels);
     float w00 = (1.0f - fx) * (1.0f - fy), w10 = fx * (1.0f - fy);
     float w01 = (1.0f - fx) * fy, w11 = fx * fy;
-    for (int c = 0; c < 4; c++) {
-        float v = 0.0f;
-        v += w00 * t00[c];
-        v += w10 * t10[c];
-        v += w01 * t01[c];
-        v += w11 * t11[c];
-        out[c] = v;
-    }
-    return texels;
+    /* 0 + the corners in order, as the general path sums them. */
+    struct texel o;
+    o.c0 = 0.0f + w00 * t00.c0 + w10 * t10.c0 + w01 * t01.c0 + w11 * t11.c0;
+    o.c1 = 0.0f + w00 * t00.c1 + w10 * t10.c1 + w01 * t01.c1 + w11 * t11.c1;
+    o.c2 = 0.0f + w00 * t00.c2 + w10 * t10.c2 + w01 * t01.c2 + w11 * t11.c2;
+    o.c3 = 0.0f + w00 * t00.c3 + w10 * t10.c3 + w01 * t01.c3 + w11 * t11.c3;
+    return o;
 }
 
 /* Built for the baseline ISA and for AVX2 and AVX-512 as the interpreter
@@ -263,16 +230,15 @@ nearest_one_level(struct fast *f, const struct sim_tex_request *req, const int32
     f->texels += texels;
 }
 
-/* The lanes of an 8-bit RGBA lookup: sim_tex_fast_run's loop over
- * sample_level8(). */
+/* The lanes of a lookup, each through sample_level(). */
 SIM_TEX_FAST_CLONES static uint64_t
-rgba8_lanes(const struct fast *f, const struct sim_tex_request *req, const int32_t off[2],
+fast_lanes(const struct fast *f, const struct sim_tex_request *req, const int32_t off[2],
             int need_lod, uint32_t q, uint32_t out[4][SIM_LANES])
 {
     const struct sim_tex_sampler *sampler = f->sampler;
     const struct sim_tex_level *levels = f->image->levels;
-    struct rgba8 k = {f->rgb, f->alpha, f->swap ? 2 : 0, f->swap ? 0 : 2,
-                      sampler->address_mode[0], sampler->address_mode[1],
+    struct texfmt k = {f->rgb, f->alpha, f->swap ? 2 : 0, f->swap ? 0 : 2, f->unorm16, f->bytes,
+                       sampler->address_mode[0], sampler->address_mode[1],
                       {sim_u2f(f->border[0]), sim_u2f(f->border[1]), sim_u2f(f->border[2]),
                        sim_u2f(f->border[3])}};
     float size[2] = {(float)levels[0].width, (float)levels[0].height};
@@ -283,39 +249,29 @@ rgba8_lanes(const struct fast *f, const struct sim_tex_request *req, const int32
          lanes &= lanes - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(lanes);
         float u[2] = {sim_u2f(req->coord[0][l]), sim_u2f(req->coord[1][l])};
-        float lambda = 0.0f, rgba[4], rgba2[4];
-        uint32_t level, hi_level;
-        float delta;
+        struct texel t;
 
         if (!need_lod) {
-            texels += sample_level8(&k, &levels[0], u, off, mag_linear, rgba);
+            t = sample_level(&k, &levels[0], u, off, mag_linear, &texels);
         } else {
-            if (req->kind == SIM_IR_TEX_SAMPLE_LOD) {
-                lambda = sim_u2f(req->lod[l]);
-            } else {
-                float rho_x = 0, rho_y = 0;
-                for (uint32_t a = 0; a < 2; a++) {
-                    float s = size[a];
-                    rho_x += (req->ddx[a][l] * s) * (req->ddx[a][l] * s);
-                    rho_y += (req->ddy[a][l] * s) * (req->ddy[a][l] * s);
-                }
-                lambda = 0.5f * log2f(rho_x > rho_y ? rho_x : rho_y);
-                if (req->has_bias) {
-                    lambda += req->bias[l];
-                }
-            }
-            lambda = sim_tex_lod_clamp(sampler, req, l, lambda + sampler->mip_lod_bias);
-            int linear = sim_tex_filter_is_linear(sampler, lambda);
-            level = sim_tex_mip_select(sampler, lambda, q, &hi_level, &delta);
-            texels += sample_level8(&k, &levels[level], u, off, linear, rgba);
+            uint32_t level, hi_level;
+            float delta;
+            int linear;
+            level = lane_levels(sampler, req, l, size, q, &linear, &hi_level, &delta);
+            t = sample_level(&k, &levels[level], u, off, linear, &texels);
             if (delta > 0.0f && hi_level != level) {
-                texels += sample_level8(&k, &levels[hi_level], u, off, linear, rgba2);
-                sim_tex_mip_blend(rgba, rgba2, delta);
+                struct texel hi = sample_level(&k, &levels[hi_level], u, off, linear, &texels);
+                /* sim_tex_mip_blend */
+                t.c0 = t.c0 * (1.0f - delta) + hi.c0 * delta;
+                t.c1 = t.c1 * (1.0f - delta) + hi.c1 * delta;
+                t.c2 = t.c2 * (1.0f - delta) + hi.c2 * delta;
+                t.c3 = t.c3 * (1.0f - delta) + hi.c3 * delta;
             }
         }
-        for (int c = 0; c < 4; c++) {
-            out[c][l] = sim_f2u(rgba[c]);
-        }
+        out[0][l] = sim_f2u(t.c0);
+        out[1][l] = sim_f2u(t.c1);
+        out[2][l] = sim_f2u(t.c2);
+        out[3][l] = sim_f2u(t.c3);
     }
     return texels;
 }
@@ -405,8 +361,6 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
 
     /* With one level and one filter the LOD decides nothing. */
     int need_lod = levels > 1 || sampler->min_filter != sampler->mag_filter;
-    const struct sim_tex_level *base = &image->levels[0];
-    float size[2] = {(float)base->width, (float)base->height};
     int32_t off[2] = {req->offset[0], req->offset[1]};
 
     memset(out, 0, sizeof(uint32_t) * 4 * SIM_LANES);
@@ -415,54 +369,7 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
         *texels = f.texels;
         return 1;
     }
-    if (!f.unorm16) {
-        *texels = rgba8_lanes(&f, req, off, need_lod, q, out);
-        return 1;
-    }
-    for (int l = 0; l < SIM_LANES; l++) {
-        if (!(req->lanes & (1u << l))) {
-            continue;
-        }
-        float u[2] = {sim_u2f(req->coord[0][l]), sim_u2f(req->coord[1][l])};
-        float lambda = 0.0f, rgba[4], rgba2[4];
-        int linear;
-        uint32_t level, hi_level;
-        float delta;
-
-        if (!need_lod) {
-            sample_level(&f, 0, u, off, sampler->mag_filter == VK_FILTER_LINEAR, rgba);
-            for (int c = 0; c < 4; c++) {
-                out[c][l] = sim_f2u(rgba[c]);
-            }
-            continue;
-        }
-        if (req->kind == SIM_IR_TEX_SAMPLE_LOD) {
-            lambda = sim_u2f(req->lod[l]);
-        } else {
-            float rho_x = 0, rho_y = 0;
-            for (uint32_t a = 0; a < 2; a++) {
-                float s = size[a];
-                rho_x += (req->ddx[a][l] * s) * (req->ddx[a][l] * s);
-                rho_y += (req->ddy[a][l] * s) * (req->ddy[a][l] * s);
-            }
-            lambda = 0.5f * log2f(rho_x > rho_y ? rho_x : rho_y);
-            if (req->has_bias) {
-                lambda += req->bias[l];
-            }
-        }
-        lambda = sim_tex_lod_clamp(sampler, req, l, lambda + sampler->mip_lod_bias);
-        linear = sim_tex_filter_is_linear(sampler, lambda);
-        level = sim_tex_mip_select(sampler, lambda, q, &hi_level, &delta);
-        sample_level(&f, level, u, off, linear, rgba);
-        if (delta > 0.0f && hi_level != level) {
-            sample_level(&f, hi_level, u, off, linear, rgba2);
-            sim_tex_mip_blend(rgba, rgba2, delta);
-        }
-        for (int c = 0; c < 4; c++) {
-            out[c][l] = sim_f2u(rgba[c]);
-        }
-    }
-    *texels = f.texels;
+    *texels = fast_lanes(&f, req, off, need_lod, q, out);
     return 1;
 }
 
