@@ -15,6 +15,7 @@
  * Exit status: 0 success, 1 failure (one line on stderr), 2 usage error;
  * `run` passes the program's status through.
  */
+#include <malloc.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -161,6 +162,16 @@ int
 main(int argc, char **argv)
 {
     const struct cli_command *cmd;
+
+    /* A replay makes and frees blocks of a few hundred KiB per draw and per
+     * pass (surfaces, triangles, scratch).  With glibc's adaptive defaults
+     * whether those are mapped and unmapped, or the heap trimmed and grown
+     * again, depends on which blocks were freed before: fresh zeroed pages
+     * each time, 12 % of a small frame's replay when it goes the wrong way.
+     * Fixed thresholds keep them in the heap; blocks of 64 MiB and more
+     * are still mapped. */
+    mallopt(M_MMAP_THRESHOLD, 64 << 20);
+    mallopt(M_TRIM_THRESHOLD, 256 << 20);
 
     if (argc < 2) {
         usage(stderr);
