@@ -375,6 +375,77 @@ test_grid_cuts(void)
     CHECK_EQ_U64(0, tris[SIM_GRID_MAX - 1].adj[0]); /* its neighbour is in the next grid */
 }
 
+/* The Z-order key of a triangle's centroid in quarter pixels, clamped to
+ * 16 bits an axis (what SIM_GRID_ORDER_MORTON sorts by). */
+static uint32_t
+z_order(const struct sim_tri *t)
+{
+    int64_t c[2] = {((int64_t)t->rast.x[0] + t->rast.x[1] + t->rast.x[2]) / 3,
+                    ((int64_t)t->rast.y[0] + t->rast.y[1] + t->rast.y[2]) / 3};
+    uint32_t key = 0;
+    for (int a = 0; a < 2; a++) {
+        int64_t q = c[a] < 0 ? 0 : c[a] / (SIM_RAST_ONE / 4);
+        q = q > 0xffff ? 0xffff : q;
+        for (int b = 0; b < 16; b++) {
+            key |= (uint32_t)((q >> b) & 1) << (2 * b + a);
+        }
+    }
+    return key;
+}
+
+/* A full grid put in Z order: every triangle once, keys ascending, equal
+ * keys in their first order, and the strip's adjacency (prim_id p shares
+ * edges with p - 1 and p + 1) wherever the triangles went; with vertex
+ * numbers close together (counted through a table) and far apart
+ * (sorted). */
+static void
+test_grid_large(void)
+{
+    enum { N = SIM_GRID_MAX };
+    static struct sim_tri tris[N];
+    for (uint32_t spread = 1; spread <= 63; spread += 62) {
+        struct sim_draw_ctx dc;
+        struct sim_draw draw;
+        uint32_t seed = 12345, where[N];
+        strip_ctx(&dc, &draw, tris, N);
+        dc.grid_order = SIM_GRID_ORDER_MORTON;
+        for (uint32_t t = 0; t < N; t++) {
+            tris[t].prim_id = t;
+            for (int k = 0; k < 3; k++) {
+                tris[t].v[k] *= spread;
+                /* a few keys repeat: 8 x 8 quarter-pixel cells */
+                seed = seed * 1103515245u + 12345u;
+                tris[t].rast.x[k] = (int32_t)((seed >> 16) % 8) * (SIM_RAST_ONE / 4);
+                seed = seed * 1103515245u + 12345u;
+                tris[t].rast.y[k] = (int32_t)((seed >> 16) % 8) * (SIM_RAST_ONE / 4);
+            }
+        }
+        CHECK_EQ_INT(SIM_REPLAY_ERROR_OK, sim_front_grids(&dc));
+        memset(where, 0xff, sizeof(where));
+        for (uint32_t i = 0; i < N; i++) {
+            CHECK(tris[i].prim_id < N && where[tris[i].prim_id] == UINT32_MAX);
+            if (tris[i].prim_id < N) {
+                where[tris[i].prim_id] = i;
+            }
+            CHECK_EQ_INT(i, tris[i].grid_index);
+            if (i > 0) {
+                uint32_t a = z_order(&tris[i - 1]), b = z_order(&tris[i]);
+                CHECK(a < b || (a == b && tris[i - 1].prim_id < tris[i].prim_id));
+            }
+        }
+        for (uint32_t p = 0; p < N; p++) {
+            uint64_t want[SIM_GRID_MAX / 64] = {0};
+            if (p > 0) {
+                want[where[p - 1] / 64] |= 1ull << (where[p - 1] % 64);
+            }
+            if (p + 1 < N) {
+                want[where[p + 1] / 64] |= 1ull << (where[p + 1] % 64);
+            }
+            CHECK(memcmp(want, tris[where[p]].adj, sizeof(want)) == 0);
+        }
+    }
+}
+
 /* --qfm-empty vertex: an empty fragment only where the triangle has a
  * vertex.  The sliver S = (0.1, 2.9) (7.9, 2.95) (7.9, 2.9) crosses the
  * quad at (2, 2) between the pixel centres without a vertex there; the
@@ -689,6 +760,7 @@ main(void)
     test_fifo(fs);
     test_grid_positions();
     test_grid_cuts();
+    test_grid_large();
     test_empty_vertex(fs, SIM_QFM_EMPTY_OVERLAP);
     test_empty_vertex(fs, SIM_QFM_EMPTY_VERTEX);
     test_empty_insert(fs, SIM_SWITCH_ON);
