@@ -132,9 +132,13 @@ sim_rast_tri_setup(struct sim_rast_tri *tri, const int32_t x[3], const int32_t y
 }
 
 /* Per edge, the offsets of every (pixel, sample) of a quad from the quad's
- * top-left corner, and their extremes for whole-quad tests. */
+ * top-left corner, as a pixel's part plus a sample's (the bias in the
+ * sample's), and their extremes for whole-quad tests: the offset of
+ * (p, s) is pix[e][p] + smp[e][s], every pairing occurs, so the extremes
+ * are the sums of the parts' extremes. */
 struct quad_offsets {
-    int64_t off[3][4][SIM_MAX_SAMPLES];
+    int64_t pix[3][4];
+    int64_t smp[3][SIM_MAX_SAMPLES];
     int64_t min[3], max[3];
 };
 
@@ -143,18 +147,21 @@ quad_offsets_init(struct quad_offsets *q, const struct sim_rast_tri *tri,
                   const struct sim_sample_pos *loc, uint32_t samples)
 {
     for (int e = 0; e < 3; e++) {
-        q->min[e] = INT64_MAX;
-        q->max[e] = INT64_MIN;
-        for (int p = 0; p < 4; p++) {
-            for (uint32_t s = 0; s < samples; s++) {
-                int64_t dx = (int64_t)(p & 1) * SIM_RAST_ONE + loc[s].x * (SIM_RAST_ONE / 16);
-                int64_t dy = (int64_t)(p >> 1) * SIM_RAST_ONE + loc[s].y * (SIM_RAST_ONE / 16);
-                int64_t o = tri->a[e] * dx + tri->b[e] * dy + tri->bias[e];
-                q->off[e][p][s] = o;
-                q->min[e] = o < q->min[e] ? o : q->min[e];
-                q->max[e] = o > q->max[e] ? o : q->max[e];
-            }
+        int64_t ax = tri->a[e] * SIM_RAST_ONE, by = tri->b[e] * SIM_RAST_ONE;
+        int64_t smin = INT64_MAX, smax = INT64_MIN;
+        q->pix[e][0] = 0;
+        q->pix[e][1] = ax;
+        q->pix[e][2] = by;
+        q->pix[e][3] = ax + by;
+        for (uint32_t s = 0; s < samples; s++) {
+            int64_t o = tri->a[e] * (loc[s].x * (SIM_RAST_ONE / 16)) +
+                        tri->b[e] * (loc[s].y * (SIM_RAST_ONE / 16)) + tri->bias[e];
+            q->smp[e][s] = o;
+            smin = o < smin ? o : smin;
+            smax = o > smax ? o : smax;
         }
+        q->min[e] = (ax < 0 ? ax : 0) + (by < 0 ? by : 0) + smin;
+        q->max[e] = (ax > 0 ? ax : 0) + (by > 0 ? by : 0) + smax;
     }
 }
 
@@ -180,14 +187,15 @@ positions_in(int64_t min, int64_t max, int64_t off, int32_t lo, int32_t hi)
     return b >= a ? b - a + 1 : 0;
 }
 
-/* The strata of k x k per pixel in [x0 * k, x1 * k) that the fixed-point
- * interval [min, max] overlaps. */
+/* The strata of k x k per pixel (k = 2^log2_k) in [x0 * k, x1 * k) that
+ * the fixed-point interval [min, max] overlaps. */
 static int64_t
-strata_in(int64_t min, int64_t max, int64_t k, int32_t x0, int32_t x1)
+strata_in(int64_t min, int64_t max, int log2_k, int32_t x0, int32_t x1)
 {
-    int64_t w = SIM_RAST_ONE / k;
-    int64_t a = min >= 0 ? min / w : -((-min + w - 1) / w); /* floor */
-    int64_t b = max >= 0 ? max / w : -((-max + w - 1) / w);
+    int64_t k = (int64_t)1 << log2_k;
+    /* floor(v / (SIM_RAST_ONE / k)): an arithmetic shift */
+    int64_t a = min >> (SIM_RAST_FRAC_BITS - log2_k);
+    int64_t b = max >> (SIM_RAST_FRAC_BITS - log2_k);
     a = a > x0 * k ? a : x0 * k;
     b = b < x1 * k - 1 ? b : x1 * k - 1;
     return b >= a ? b - a + 1 : 0;
@@ -217,10 +225,11 @@ samples_in_box(const struct sim_rast_tri *tri, const struct sim_rast_rect *rect,
         n += (uint64_t)(positions_in(min_x, max_x, loc[s].x * (SIM_RAST_ONE / 16), x0, x1) *
                         positions_in(min_y, max_y, loc[s].y * (SIM_RAST_ONE / 16), y0, y1));
     }
-    int64_t k = samples == 1 ? 1 : samples == 4 ? 2 : samples == 16 ? 4 : 0;
-    *strata = k && x0 < x1 && y0 < y1 ? (uint64_t)(strata_in(min_x, max_x, k, x0, x1) *
-                                                  strata_in(min_y, max_y, k, y0, y1))
-                                      : 0;
+    int log2_k = samples == 1 ? 0 : samples == 4 ? 1 : samples == 16 ? 2 : -1;
+    *strata = log2_k >= 0 && x0 < x1 && y0 < y1
+                  ? (uint64_t)(strata_in(min_x, max_x, log2_k, x0, x1) *
+                               strata_in(min_y, max_y, log2_k, y0, y1))
+                  : 0;
     return n;
 }
 
@@ -303,9 +312,11 @@ sim_rast_tri_quads_ex(const struct sim_rast_tri *tri, const struct sim_rast_rect
                     if (inside) {
                         m = full;
                     } else {
+                        int64_t p0 = e0 + q.pix[0][p], p1 = e1 + q.pix[1][p];
+                        int64_t p2 = e2 + q.pix[2][p];
                         for (uint32_t s = 0; s < samples; s++) {
-                            if (e0 + q.off[0][p][s] > 0 && e1 + q.off[1][p][s] > 0 &&
-                                e2 + q.off[2][p][s] > 0) {
+                            if (p0 + q.smp[0][s] > 0 && p1 + q.smp[1][s] > 0 &&
+                                p2 + q.smp[2][s] > 0) {
                                 m |= 1u << s;
                             }
                         }
