@@ -507,17 +507,12 @@ struct tes_batch {
     float coord[SIM_LANES][3];
 };
 
-/* Sets lane `l` of evaluation interpreter `in` (its built-ins `x`) to
- * evaluate domain point `coord` of patch `patch`, whose control-shader
- * record is `rec`. */
+/* The built-ins of evaluation lane `l` (`x`): domain point `coord` of patch
+ * `patch`. */
 static void
-tes_lane_load(const struct sim_draw_ctx *dc, const struct sim_tess_stage *ts,
-              struct sim_interp *in, const struct tes_builtins *x, uint32_t l,
-              const uint32_t *rec, const float coord[3], uint32_t patch)
+tes_lane_builtins(const struct sim_draw_ctx *dc, const struct sim_tess_stage *ts,
+                  const struct tes_builtins *x, uint32_t l, const float coord[3], uint32_t patch)
 {
-    for (uint32_t i = 0; i < ts->tes_in_count; i++) {
-        sim_interp_register(in, ts->tes_in[i].reg)[l] = rec[ts->tes_in[i].word];
-    }
     for (int c = 0; c < 3; c++) {
         if (x->tess_coord[c]) {
             memcpy(&x->tess_coord[c][l], &coord[c], sizeof(float));
@@ -531,6 +526,20 @@ tes_lane_load(const struct sim_draw_ctx *dc, const struct sim_tess_stage *ts,
     }
 }
 
+/* Sets lane `l` of evaluation interpreter `in` (its built-ins `x`) to
+ * evaluate domain point `coord` of patch `patch`, whose control-shader
+ * record is `rec`. */
+static void
+tes_lane_load(const struct sim_draw_ctx *dc, const struct sim_tess_stage *ts,
+              struct sim_interp *in, const struct tes_builtins *x, uint32_t l,
+              const uint32_t *rec, const float coord[3], uint32_t patch)
+{
+    for (uint32_t i = 0; i < ts->tes_in_count; i++) {
+        sim_interp_register(in, ts->tes_in[i].reg)[l] = rec[ts->tes_in[i].word];
+    }
+    tes_lane_builtins(dc, ts, x, l, coord, patch);
+}
+
 /* Runs the evaluation shader on interpreter `in` (its built-ins `x`) for
  * batch `b`; 0 when it ran past the step limit. */
 static int
@@ -540,9 +549,15 @@ tes_batch_run(const struct sim_draw_ctx *dc, const struct sim_tess_stage *ts,
 {
     uint32_t active = b->count >= 32 ? 0xffffffffu : (1u << b->count) - 1u;
 
+    /* tes_lane_load for every lane, an input register at a time. */
+    for (uint32_t i = 0; i < ts->tes_in_count; i++) {
+        uint32_t *reg = sim_interp_register(in, ts->tes_in[i].reg), word = ts->tes_in[i].word;
+        for (uint32_t l = 0; l < b->count; l++) {
+            reg[l] = records[(size_t)(b->patch[l] - record_first) * ts->record_words + word];
+        }
+    }
     for (uint32_t l = 0; l < b->count; l++) {
-        const uint32_t *rec = records + (size_t)(b->patch[l] - record_first) * ts->record_words;
-        tes_lane_load(dc, ts, in, x, l, rec, b->coord[l], b->patch[l]);
+        tes_lane_builtins(dc, ts, x, l, b->coord[l], b->patch[l]);
     }
     return sim_interp_run(in, active, 0) == SIM_INTERP_ERROR_OK;
 }
