@@ -24,16 +24,17 @@ ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1 \
     meson test -C build-asan --print-errorlogs --suite driver
 
 # The thread-sanitizer leg: the layer and a client recording from eight
-# threads at once (tests/layer/own_client.py), built with -fsanitize=thread;
-# the replay that checks the trace uses the plain build's overshade.
+# threads at once (tests/layer/own_client.py), built with -fsanitize=thread,
+# and the replay that checks the trace, on the replay's worker threads (one
+# per CPU), built so too.
 if [ ! -f build-tsan/build.ninja ]; then
     meson setup build-tsan -Db_sanitize=thread -Db_lundef=false
 fi
-ninja -C build-tsan layer/libVkLayer_overshade.so tests/layer/mt_client
+ninja -C build-tsan layer/libVkLayer_overshade.so tests/layer/mt_client tools/overshade
 OVERSHADE_TEST_TSAN=1 python3 tests/layer/own_client.py --client build-tsan/tests/layer/mt_client \
     --client-args "--threads 8 --secondaries 4 --draws 3 5" --capture 2-3 --expect-draws 96 \
     --manifest build-tsan/manifests/share/vulkan/implicit_layer.d/VkLayer_overshade.json \
-    --overshade build/tools/overshade
+    --overshade build-tsan/tools/overshade
 
 # The fuzz-smoke leg: each libFuzzer target (trace reader, SPIR-V translator
 # and interpreter, replay of a decoded frame) for a bounded time over its

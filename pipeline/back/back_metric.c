@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pipeline/back/back.h"
+#include "pipeline/util/util.h"
 
 double
 sim_metric_psnr(const uint8_t *a, const uint8_t *b, uint32_t width, uint32_t height)
@@ -60,12 +61,7 @@ typedef double ssim_v2 __attribute__((vector_size(16)));
  * the same order either way (AVX2 without FMA: no contraction). */
 typedef double ssim_v4 __attribute__((vector_size(32)));
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                    \
-    !defined(__SANITIZE_ADDRESS__) && !defined(OVERSHADE_NO_TARGET_CLONES)
-#define SIM_SSIM_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define SIM_SSIM_CLONES
-#endif
+#define SIM_SSIM_CLONES SIM_CLONES("avx2")
 
 /* out[x] = sum over t of k[t] in[t][x], for x < n. */
 SIM_SSIM_CLONES static void

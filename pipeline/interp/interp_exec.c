@@ -424,16 +424,10 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
 /* ------------------------------------------------------------------------ */
 /* The block loop                                                             */
 
-/* Built for the baseline ISA and for AVX2 and AVX-512, picked at load
- * time (GCC function multiversioning; Clang 14 mislinks it, so Clang
- * builds, which are the fuzzing ones, stay on the baseline): 16 lanes are one
- * AVX-512 register, two AVX2 registers or four SSE2 ones. */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                    \
-    !defined(__SANITIZE_ADDRESS__) && !defined(OVERSHADE_NO_TARGET_CLONES)
-#define SIM_INTERP_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define SIM_INTERP_CLONES
-#endif
+/* Built for the baseline ISA and for AVX2 and AVX-512 where SIM_CLONES
+ * can (pipeline/util/util.h says where not): 16 lanes are one AVX-512
+ * register, two AVX2 registers or four SSE2 ones. */
+#define SIM_INTERP_CLONES SIM_CLONES("avx512f", "avx2")
 
 /* Runs the blocks that have lanes waiting, earliest first, until none has
  * or a barrier stops the batch.  Steps count from the batch's start, so a

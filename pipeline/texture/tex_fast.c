@@ -177,12 +177,7 @@ sample_level(const struct texfmt *k, const struct sim_tex_level *lv, const float
  * is (interp_exec.c): floorf becomes one rounding instruction there, and
  * floor is exact, so every build gives the same bits (the test compares
  * whichever one the machine picks against the general path). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                    \
-    !defined(__SANITIZE_ADDRESS__) && !defined(OVERSHADE_NO_TARGET_CLONES)
-#define SIM_TEX_FAST_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define SIM_TEX_FAST_CLONES
-#endif
+#define SIM_TEX_FAST_CLONES SIM_CLONES("avx512f", "avx2")
 
 /* One level and nearest filtering, so no LOD: the commonest lookup, with
  * the level's state in locals (stores to `out` could alias `f` and the

@@ -111,4 +111,19 @@ sim_array_finish(struct sim_array *a);
 void
 sim_sort_u64(uint64_t *v, size_t n);
 
+/* SIM_CLONES(...): the function built for the baseline ISA and for the
+ * targets named (GCC function multiversioning: target_clones, picked at
+ * load time by an ifunc resolver), where that works: not with Clang 14,
+ * which mislinks it (the fuzzing builds), nor under AddressSanitizer or
+ * ThreadSanitizer, whose runtimes are not up yet when the loader runs the
+ * resolvers (a ThreadSanitizer build crashed in the dynamic loader).
+ * Elsewhere, and with OVERSHADE_NO_TARGET_CLONES, the baseline only. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) &&                    \
+    !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__) &&                     \
+    !defined(OVERSHADE_NO_TARGET_CLONES)
+#define SIM_CLONES(...) __attribute__((target_clones(__VA_ARGS__, "default")))
+#else
+#define SIM_CLONES(...)
+#endif
+
 #endif /* OVERSHADE_PIPELINE_UTIL_UTIL_H */
