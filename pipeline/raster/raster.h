@@ -61,8 +61,23 @@ sim_rast_sample_locations(uint32_t samples);
  * result saturates (NaN gives 0), so that no input makes the conversion or
  * the edge functions overflow (|X| <= 2^24 keeps |E| < 2^52). */
 #define SIM_RAST_SNAP_LIMIT (2.0f * SIM_RAST_GUARD_BAND)
-int32_t
-sim_rast_snap(float coord, uint32_t sub_pixel_bits);
+static inline int32_t
+sim_rast_snap(float coord, uint32_t sub_pixel_bits)
+{
+    double scaled;
+
+    if (!(coord >= -SIM_RAST_SNAP_LIMIT)) {
+        coord = coord != coord ? 0.0f : -SIM_RAST_SNAP_LIMIT;
+    } else if (coord > SIM_RAST_SNAP_LIMIT) {
+        coord = SIM_RAST_SNAP_LIMIT;
+    }
+    scaled = (double)coord * (double)(1u << sub_pixel_bits);
+    /* nearbyint(scaled), inline: |scaled| < 2^51, where adding and taking
+     * away 1.5 * 2^52 rounds to an integer, to the nearest, ties to even
+     * (the default rounding mode; only the sign of a zero differs). */
+    return (int32_t)((scaled + 0x1.8p52) - 0x1.8p52) *
+           (int32_t)(1u << (SIM_RAST_FRAC_BITS - sub_pixel_bits));
+}
 
 /* A rectangle of pixels, [x0, x1) x [y0, y1). */
 struct sim_rast_rect {

@@ -44,23 +44,6 @@ sim_rast_sample_locations(uint32_t samples)
     }
 }
 
-int32_t
-sim_rast_snap(float coord, uint32_t sub_pixel_bits)
-{
-    double scaled;
-
-    /* Beyond SIM_RAST_SNAP_LIMIT (a caller's bug, or NaN from a shader)
-     * the conversion to int32_t, or later the edge functions, would
-     * overflow: saturate instead. */
-    if (!(coord >= -SIM_RAST_SNAP_LIMIT)) {
-        coord = coord != coord ? 0.0f : -SIM_RAST_SNAP_LIMIT;
-    } else if (coord > SIM_RAST_SNAP_LIMIT) {
-        coord = SIM_RAST_SNAP_LIMIT;
-    }
-    scaled = (double)coord * (double)(1u << sub_pixel_bits);
-    return (int32_t)nearbyint(scaled) * (int32_t)(1u << (SIM_RAST_FRAC_BITS - sub_pixel_bits));
-}
-
 /* Vulkan specification, "Basic Polygon Rasterization": a sample on an edge
  * shared by two triangles must be covered by exactly one of them.  We use
  * the top-left rule in framebuffer coordinates (y down): with the edge
