@@ -119,6 +119,10 @@ struct replay {
     int quit;
     atomic_uint next_bin;
     uint32_t bin_count;
+    /* A bin's units are split into this many groups, each a task of its
+     * own (process_bin), so that a draw's heaviest bin does not keep one
+     * worker busy while the others wait: 1 on one thread. */
+    uint32_t unit_groups;
     /* A front-end stage's job (sim_draw_ctx.parallel), or none (NULL):
      * the workers then run bins. */
     sim_job_fn job_fn;
@@ -251,22 +255,24 @@ mark_grid(struct replay *r, int32_t x, int32_t y, uint32_t grid)
 static void
 process_tile(struct worker *w, const struct sim_tri *tri, const struct sim_rast_rect *rect,
              const struct sim_unit_ops *const *ops, void *const *self,
-             const uint32_t *keep_empty, uint32_t first_unit)
+             const uint32_t *keep_empty, uint32_t units, uint32_t first_unit)
 {
     struct replay *r = w->r;
     const struct sim_draw_ctx *dc = &r->dc;
+    /* The rasterizer's statistics once, with the first unit. */
+    struct sim_rast_stats *stats = (units >> first_unit) & 1u ? &w->stats : NULL;
     uint32_t n = dc->blur.method == SIM_BLUR_OFF
                      ? sim_rast_tri_quads_ex(&tri->rast, rect, dc->samples, r->raster_flags,
-                                             w->quads, SIM_BIN_QUADS, &w->stats)
+                                             w->quads, SIM_BIN_QUADS, stats)
                      : sim_rast_blur_quads(&tri->blur,
                                            dc->blur.method == SIM_BLUR_INTERVAL
                                                ? SIM_RAST_BLUR_INTERVAL
                                                : SIM_RAST_BLUR_INTERLEAVE,
                                            rect, dc->samples, dc->sub_pixel_bits,
-                                           r->raster_flags, w->quads, SIM_BIN_QUADS, &w->stats);
+                                           r->raster_flags, w->quads, SIM_BIN_QUADS, stats);
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         uint32_t m = 0, covered = 0;
-        if (!(r->res->units & (1u << u))) {
+        if (!(units & (1u << u))) {
             continue;
         }
         for (uint32_t i = 0; i < n; i++) {
@@ -314,16 +320,29 @@ process_tile(struct worker *w, const struct sim_tri *tri, const struct sim_rast_
     }
 }
 
+/* Bin b through the units of group `group` (of r->unit_groups: the
+ * replay's units in order, dealt out in turn), each unit seeing the bin's
+ * triangles in order whichever group and worker it runs in. */
 static void
-process_bin(struct worker *w, uint32_t b)
+process_bin(struct worker *w, uint32_t b, uint32_t group)
 {
     struct replay *r = w->r;
     const struct sim_draw_ctx *dc = &r->dc;
     const struct sim_bin *bin = &dc->bins[b];
     const struct sim_tri *tris = dc->tris.data;
     const uint32_t *list = bin->tris.data;
-    uint32_t bx = b % dc->bins_x, by = b / dc->bins_x, first_unit = SIM_UNIT_COUNT;
+    uint32_t bx = b % dc->bins_x, by = b / dc->bins_x, first_unit = SIM_UNIT_COUNT, units = 0;
     struct sim_rast_rect rect;
+
+    for (uint32_t u = 0, k = 0; u < SIM_UNIT_COUNT; u++) {
+        if (r->res->units & (1u << u)) {
+            first_unit = first_unit < u ? first_unit : u;
+            units |= k++ % r->unit_groups == group ? 1u << u : 0u;
+        }
+    }
+    if (!units) {
+        return;
+    }
 
     if (bin->tris.count == 0 || !worker_prepare(w)) {
         return;
@@ -343,8 +362,7 @@ process_bin(struct worker *w, uint32_t b)
     void *self[SIM_UNIT_COUNT];
     uint32_t keep_empty[SIM_UNIT_COUNT];
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-        if (r->res->units & (1u << u)) {
-            first_unit = first_unit < u ? first_unit : u;
+        if (units & (1u << u)) {
             /* Draws the unit does not apply to are shaded by baseline. */
             ops[u] = r->applies[u] ? sim_unit_get(u) : &sim_unit_baseline;
             self[u] = r->applies[u] ? w->unit_self[u] : w->fallback_self[u];
@@ -365,7 +383,7 @@ process_bin(struct worker *w, uint32_t b)
         const struct sim_rast_rect *extent =
             dc->blur.method != SIM_BLUR_OFF ? &tri->blur.box : &tri->rast.box;
         if (dc->bin_w <= SIM_BIN_SIZE && dc->bin_h <= SIM_BIN_SIZE) {
-            process_tile(w, tri, &rect, ops, self, keep_empty, first_unit);
+            process_tile(w, tri, &rect, ops, self, keep_empty, units, first_unit);
             continue;
         }
         /* A bin larger than the rasterizer's tile: the triangle tile by
@@ -382,13 +400,13 @@ process_bin(struct worker *w, uint32_t b)
                 tile.x1 = tile.x1 < rect.x1 ? tile.x1 : rect.x1;
                 tile.y1 = tile.y1 < rect.y1 ? tile.y1 : rect.y1;
                 if (tile.x0 < tile.x1 && tile.y0 < tile.y1) {
-                    process_tile(w, tri, &tile, ops, self, keep_empty, first_unit);
+                    process_tile(w, tri, &tile, ops, self, keep_empty, units, first_unit);
                 }
             }
         }
     }
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-        if ((r->res->units & (1u << u)) && dc->fs) {
+        if ((units & (1u << u)) && dc->fs) {
             ops[u]->finish(self[u], &w->ctx[u]);
             if (w->ctx[u].fault) {
                 w->fault = w->ctx[u].fault;
@@ -404,11 +422,11 @@ worker_run_bins(struct worker *w)
     struct replay *r = w->r;
     uint32_t b;
 
-    while ((b = atomic_fetch_add(&r->next_bin, 1u)) < r->bin_count) {
+    while ((b = atomic_fetch_add(&r->next_bin, 1u)) < r->bin_count * r->unit_groups) {
         if (out_of_budget(r)) {
             break;
         }
-        process_bin(w, b);
+        process_bin(w, b / r->unit_groups, b % r->unit_groups);
     }
 }
 
@@ -508,7 +526,10 @@ run_workers(struct replay *r, void (*run)(struct worker *w))
 static void
 run_bins(struct replay *r)
 {
+    uint32_t units = (uint32_t)__builtin_popcount(r->res->units);
     r->bin_count = r->dc.bins_x * r->dc.bins_y;
+    r->unit_groups = r->worker_count < units ? r->worker_count : units;
+    r->unit_groups = r->unit_groups ? r->unit_groups : 1;
     atomic_store(&r->next_bin, 0u);
     run_workers(r, worker_run_bins);
 }
