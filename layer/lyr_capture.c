@@ -500,6 +500,23 @@ need_object(struct lyr_device *dev, struct lyr_capture *cap, enum cap_object_kin
     need_shadow(dev, cap, kind, handle, o);
 }
 
+/* A buffer the command uses, and its contents as the command finds them. */
+static void
+need_buffer(struct lyr_device *dev, struct lyr_capture *cap, uint64_t handle)
+{
+    need_object(dev, cap, CAP_OBJ_BUFFER, handle);
+    need_buffer_contents(dev, cap, handle);
+}
+
+/* An image the command uses, in `layout`, and its contents as the command
+ * finds them. */
+static void
+need_image(struct lyr_device *dev, struct lyr_capture *cap, uint64_t handle, uint32_t layout)
+{
+    need_object(dev, cap, CAP_OBJ_IMAGE, handle);
+    need_image_contents(dev, cap, handle, layout, 1);
+}
+
 static void
 need_descriptors(struct lyr_device *dev, struct lyr_capture *cap,
                  const struct cap_descriptor *descriptors, uint32_t n);
@@ -687,15 +704,13 @@ note_refs(struct lyr_device *dev, struct lyr_capture *cap, const struct cap_cmd_
         const struct cap_cmd_bind_vertex_buffers *r = (const void *)h;
         const uint64_t *b = CAP_SPAN_PTR(r, r->buffers, uint64_t);
         for (uint32_t i = 0; i < r->buffers.count; i++) {
-            need_object(dev, cap, CAP_OBJ_BUFFER, b[i]);
-            need_buffer_contents(dev, cap, b[i]);
+            need_buffer(dev, cap, b[i]);
         }
         break;
     }
     case CAP_CMD_BIND_INDEX_BUFFER: {
         uint64_t b = ((const struct cap_cmd_bind_index_buffer *)h)->buffer;
-        need_object(dev, cap, CAP_OBJ_BUFFER, b);
-        need_buffer_contents(dev, cap, b);
+        need_buffer(dev, cap, b);
         break;
     }
     case CAP_CMD_DRAW: {
@@ -713,8 +728,7 @@ note_refs(struct lyr_device *dev, struct lyr_capture *cap, const struct cap_cmd_
         /* What the dispatch reads and writes comes with the compute
          * binds, as a draw's with the graphics ones. */
         const struct cap_cmd_dispatch *r = (const void *)h;
-        need_object(dev, cap, CAP_OBJ_BUFFER, r->buffer);
-        need_buffer_contents(dev, cap, r->buffer);
+        need_buffer(dev, cap, r->buffer);
         if (r->kind == CAP_DISPATCH_INDIRECT) {
             add_pending(cap, frame_offset);
         }
@@ -732,26 +746,21 @@ note_refs(struct lyr_device *dev, struct lyr_capture *cap, const struct cap_cmd_
         int dst_image = h->op == CAP_CMD_COPY_IMAGE || h->op == CAP_CMD_COPY_BUFFER_TO_IMAGE ||
                         h->op == CAP_CMD_BLIT_IMAGE || h->op == CAP_CMD_RESOLVE_IMAGE;
         if (src_image) {
-            need_object(dev, cap, CAP_OBJ_IMAGE, r->src);
-            need_image_contents(dev, cap, r->src, r->src_layout, 1);
+            need_image(dev, cap, r->src, r->src_layout);
         } else {
-            need_object(dev, cap, CAP_OBJ_BUFFER, r->src);
-            need_buffer_contents(dev, cap, r->src);
+            need_buffer(dev, cap, r->src);
         }
         if (dst_image) {
-            need_object(dev, cap, CAP_OBJ_IMAGE, r->dst);
-            need_image_contents(dev, cap, r->dst, r->dst_layout, 1);
+            need_image(dev, cap, r->dst, r->dst_layout);
         } else {
-            need_object(dev, cap, CAP_OBJ_BUFFER, r->dst);
-            need_buffer_contents(dev, cap, r->dst);
+            need_buffer(dev, cap, r->dst);
         }
         break;
     }
     case CAP_CMD_CLEAR_COLOR_IMAGE:
     case CAP_CMD_CLEAR_DEPTH_STENCIL_IMAGE: {
         const struct cap_cmd_clear_image *r = (const void *)h;
-        need_object(dev, cap, CAP_OBJ_IMAGE, r->image);
-        need_image_contents(dev, cap, r->image, r->layout, 1);
+        need_image(dev, cap, r->image, r->layout);
         break;
     }
     case CAP_CMD_UPDATE_BUFFER:
@@ -759,8 +768,7 @@ note_refs(struct lyr_device *dev, struct lyr_capture *cap, const struct cap_cmd_
         uint64_t b = h->op == CAP_CMD_UPDATE_BUFFER
                          ? ((const struct cap_cmd_update_buffer *)h)->buffer
                          : ((const struct cap_cmd_fill_buffer *)h)->buffer;
-        need_object(dev, cap, CAP_OBJ_BUFFER, b);
-        need_buffer_contents(dev, cap, b);
+        need_buffer(dev, cap, b);
         break;
     }
     case CAP_CMD_BARRIER: {
@@ -768,8 +776,7 @@ note_refs(struct lyr_device *dev, struct lyr_capture *cap, const struct cap_cmd_
         const struct cap_image_barrier *b =
             CAP_SPAN_PTR(r, r->image_barriers, struct cap_image_barrier);
         for (uint32_t i = 0; i < r->image_barriers.count; i++) {
-            need_object(dev, cap, CAP_OBJ_IMAGE, b[i].image);
-            need_image_contents(dev, cap, b[i].image, b[i].old_layout, 1);
+            need_image(dev, cap, b[i].image, b[i].old_layout);
             struct lyr_object *v =
                 cap->last_color ? lyr_object_get(dev, CAP_OBJ_IMAGE_VIEW, cap->last_color) : NULL;
             if (v && v->parent == b[i].image) {

@@ -303,6 +303,20 @@ blend_inputs(const struct sim_fmt *vf, const float constants[4], const uint32_t 
     }
 }
 
+/* Encodes `out` into texel `t`, the channels outside write mask `wm`
+ * keeping the destination's `dst_bits`. */
+static void
+encode_masked(const struct sim_fmt *vf, uint32_t wm, uint32_t out[4], const uint32_t dst_bits[4],
+              uint8_t *t)
+{
+    for (int c = 0; c < 4; c++) {
+        if (!(wm & (1u << c))) {
+            out[c] = dst_bits[c];
+        }
+    }
+    sim_fmt_encode(vf, out, t);
+}
+
 void
 sim_back_blend_texels_ref(const struct sim_blend_attachment *b, const float constants[4],
                           const struct sim_fmt *vf, uint8_t *p, uint32_t mask,
@@ -331,12 +345,7 @@ sim_back_blend_texels_ref(const struct sim_blend_attachment *b, const float cons
         } else {
             memcpy(out, src_bits, sizeof(out));
         }
-        for (int c = 0; c < 4; c++) {
-            if (!(wm & (1u << c))) {
-                out[c] = dst_bits[c];
-            }
-        }
-        sim_fmt_encode(vf, out, t);
+        encode_masked(vf, wm, out, dst_bits, t);
     }
 }
 
@@ -581,12 +590,7 @@ sim_back_blend_texels(const struct sim_blend_attachment *b, const float constant
         } else {
             memcpy(out, src_bits, sizeof(out));
         }
-        for (int c = 0; c < 4; c++) {
-            if (!(wm & (1u << c))) {
-                out[c] = dst_bits[c];
-            }
-        }
-        sim_fmt_encode(vf, out, t);
+        encode_masked(vf, wm, out, dst_bits, t);
     }
 }
 
@@ -621,12 +625,7 @@ write_color(const struct sim_draw_ctx *dc, struct sim_surface *s, const struct s
             if (wm != 0xf) {
                 sim_fmt_decode(vf, t, dst_bits);
                 sim_fmt_decode(vf, out, res);
-                for (int c = 0; c < 4; c++) {
-                    if (!(wm & (1u << c))) {
-                        res[c] = dst_bits[c];
-                    }
-                }
-                sim_fmt_encode(vf, res, out);
+                encode_masked(vf, wm, res, dst_bits, out);
             }
             memcpy(t, out, s->texel_bytes);
         }

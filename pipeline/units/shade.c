@@ -291,7 +291,7 @@ void
 sim_shade_centroid(uint32_t samples, uint32_t mask, float *x, float *y)
 {
     const struct sim_sample_pos *loc = sim_rast_sample_locations(samples);
-    uint32_t full = samples >= 32 ? ~0u : (1u << samples) - 1u, best = UINT32_MAX;
+    uint32_t full = sim_shade_all_samples(samples), best = UINT32_MAX;
     int32_t best_d = INT32_MAX;
 
     *x = 0.5f;

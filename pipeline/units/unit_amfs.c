@@ -849,7 +849,7 @@ shade_missing(struct amfs *a, struct sim_shade_ctx *ctx, const struct sim_tri *t
                 l->foot_w = 0;
                 l->foot_h = 0;
                 l->sample = 0;
-                l->coverage = ctx->dc->samples >= 32 ? ~0u : (1u << ctx->dc->samples) - 1u;
+                l->coverage = sim_shade_all_samples(ctx->dc->samples);
             }
         }
         /* Quad differences are one grid cell apart; scaled by the cell's

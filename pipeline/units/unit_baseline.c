@@ -56,12 +56,6 @@ sim_unit_baseline_finish(void *self, struct sim_shade_ctx *ctx)
             struct sim_shade_lane *l = &lanes[4 * q + i];
             uint32_t mask = s == UINT32_MAX ? quad->mask[i] : quad->mask[i] & (1u << s);
             float ox = 0.5f, oy = 0.5f, cx, cy;
-            l->tri = quad->tri;
-            l->px = quad->x + (int32_t)(i & 1);
-            l->py = quad->y + (int32_t)(i >> 1);
-            l->foot_mask = 1; /* its own pixel */
-            l->foot_w = 1;
-            l->foot_h = 1;
             if (s != UINT32_MAX) {
                 ox = loc[s].x / 16.0f;
                 oy = loc[s].y / 16.0f;
@@ -73,12 +67,8 @@ sim_unit_baseline_finish(void *self, struct sim_shade_ctx *ctx)
                 cx = ox;
                 cy = oy;
             }
-            l->x = (float)l->px + ox;
-            l->y = (float)l->py + oy;
-            l->cx = (float)l->px + cx;
-            l->cy = (float)l->py + cy;
-            l->sample = s == UINT32_MAX ? 0 : s;
-            l->coverage = mask;
+            sim_shade_lane_in_quad(l, quad->tri, quad->x, quad->y, i, ox, oy, cx, cy,
+                                   s == UINT32_MAX ? 0 : s, mask);
             if (!mask) {
                 helpers |= 1u << (4 * q + i);
             }

@@ -140,21 +140,10 @@ shade_batch(struct pmu *u, struct sim_shade_ctx *ctx)
             struct sim_shade_lane *l = &lanes[4 * q + i];
             uint32_t mask = (en->rep & (1u << i)) ? en->mask[i] : 0;
             float cx = 0.5f, cy = 0.5f;
-            l->tri = en->tri;
-            l->px = en->x + (int32_t)(i & 1);
-            l->py = en->y + (int32_t)(i >> 1);
-            l->foot_mask = 1; /* its own pixel */
-            l->foot_w = 1;
-            l->foot_h = 1;
             if (ctx->any_centroid) {
                 sim_shade_centroid(ctx->dc->samples, mask, &cx, &cy);
             }
-            l->x = (float)l->px + 0.5f;
-            l->y = (float)l->py + 0.5f;
-            l->cx = (float)l->px + cx;
-            l->cy = (float)l->py + cy;
-            l->sample = 0;
-            l->coverage = mask;
+            sim_shade_lane_in_quad(l, en->tri, en->x, en->y, i, 0.5f, 0.5f, cx, cy, 0, mask);
             if (!mask) {
                 helpers |= 1u << (4 * q + i);
             }
@@ -198,18 +187,12 @@ evict(struct pmu *u, struct sim_shade_ctx *ctx, uint32_t e)
     sim_quad_buffer_unlink(&u->buf, e);
 }
 
-static uint32_t
-full_mask(const struct sim_shade_ctx *ctx)
-{
-    return ctx->dc->samples >= 32 ? ~0u : (1u << ctx->dc->samples) - 1u;
-}
-
 /* Evicts the fragment when none of its pixels can change any more. */
 static void
 evict_if_closed(struct pmu *u, struct sim_shade_ctx *ctx, uint32_t e)
 {
     const struct entry *en = entry_at(u, e);
-    uint32_t full = full_mask(ctx);
+    uint32_t full = sim_shade_all_samples(ctx->dc->samples);
     for (uint32_t p = 0; p < 4; p++) {
         if ((en->rep & (1u << p)) && (en->g[p].cover & full) != full) {
             return;
@@ -321,7 +304,7 @@ static void
 pmu_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, uint32_t count)
 {
     struct pmu *u = self;
-    uint32_t full = full_mask(ctx), max_edges = u->opt->pmu.edges;
+    uint32_t full = sim_shade_all_samples(ctx->dc->samples), max_edges = u->opt->pmu.edges;
 
     if (u->failed) {
         return;

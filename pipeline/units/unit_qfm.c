@@ -117,7 +117,7 @@ qfm_wants_empty(const struct sim_replay_options *opt)
 static int
 is_full(const struct sim_shade_ctx *ctx, const uint32_t cover[4])
 {
-    uint32_t full = ctx->dc->samples >= 32 ? ~0u : (1u << ctx->dc->samples) - 1u;
+    uint32_t full = sim_shade_all_samples(ctx->dc->samples);
     return (cover[0] & cover[1] & cover[2] & cover[3] & full) == full;
 }
 
@@ -265,12 +265,6 @@ shade_batch(struct qfm *m, struct sim_shade_ctx *ctx)
             struct sim_shade_lane *l = &lanes[4 * q + i];
             const struct source *src = &en->src[choice[i]];
             float ox = 0.5f, oy = 0.5f, cx = 0.5f, cy = 0.5f;
-            l->tri = src->tri;
-            l->px = en->x + (int32_t)(i & 1);
-            l->py = en->y + (int32_t)(i >> 1);
-            l->foot_mask = 1; /* its own pixel */
-            l->foot_w = 1;
-            l->foot_h = 1;
             if (!at_centre[i] && m->opt->qfm.centroid == SIM_SWITCH_ON) {
                 ox = loc[nearest[i]].x / 16.0f;
                 oy = loc[nearest[i]].y / 16.0f;
@@ -278,12 +272,8 @@ shade_batch(struct qfm *m, struct sim_shade_ctx *ctx)
             if (ctx->any_centroid) {
                 sim_shade_centroid(samples, src->mask[i], &cx, &cy);
             }
-            l->x = (float)l->px + ox;
-            l->y = (float)l->py + oy;
-            l->cx = (float)l->px + cx;
-            l->cy = (float)l->py + cy;
-            l->sample = 0;
-            l->coverage = en->cover[i];
+            sim_shade_lane_in_quad(l, src->tri, en->x, en->y, i, ox, oy, cx, cy, 0,
+                                   en->cover[i]);
             if (!en->cover[i]) {
                 helpers |= 1u << (4 * q + i);
             }

@@ -62,11 +62,41 @@ enum sim_shade_input_mode {
     SIM_SHADE_INPUT_NOPERSPECTIVE, /* attr plane */
 };
 
+/* The mask of every sample of a pixel with `samples` samples. */
+static inline uint32_t
+sim_shade_all_samples(uint32_t samples)
+{
+    return samples >= 32 ? ~0u : (1u << samples) - 1u;
+}
+
 /* The covered sample of `mask` closest to the pixel centre (lowest index on
  * ties), as an offset from the pixel's corner: where centroid inputs are
  * evaluated.  Full coverage gives the centre. */
 void
 sim_shade_centroid(uint32_t samples, uint32_t mask, float *x, float *y);
+
+/* Fills `l` as pixel `i` (x offset i & 1, y offset i >> 1) of the quad at
+ * (x, y), shading triangle `tri` with its own pixel as footprint: inputs
+ * at (ox, oy) and centroid inputs at (cx, cy) from the pixel's corner,
+ * SampleId `sample`, SampleMaskIn `coverage`. */
+static inline void
+sim_shade_lane_in_quad(struct sim_shade_lane *l, const struct sim_tri *tri, int32_t x, int32_t y,
+                       uint32_t i, float ox, float oy, float cx, float cy, uint32_t sample,
+                       uint32_t coverage)
+{
+    l->tri = tri;
+    l->px = x + (int32_t)(i & 1);
+    l->py = y + (int32_t)(i >> 1);
+    l->foot_mask = 1;
+    l->foot_w = 1;
+    l->foot_h = 1;
+    l->x = (float)l->px + ox;
+    l->y = (float)l->py + oy;
+    l->cx = (float)l->px + cx;
+    l->cy = (float)l->py + cy;
+    l->sample = sample;
+    l->coverage = coverage;
+}
 
 /* A worker's shading context for one unit and one draw. */
 struct sim_shade_ctx {
