@@ -191,16 +191,16 @@ struct sim_bin {
 /* One job of sim_draw_ctx.parallel: item `index` on worker `worker`. */
 typedef void (*sim_job_fn)(void *data, uint32_t worker, uint32_t index);
 
-/* Everything about the draw being replayed; built by the front end, read by
- * the workers. */
-/* SETUP_CHUNK primitives set up by one job: their triangles and planes,
- * what setup counts of them, and whether one failed. */
+/* The primitives one setup job set up (front_setup.c): their triangles and
+ * planes, what setup counts of them, and whether one failed. */
 struct sim_setup_chunk {
     struct sim_array tris, planes;
     struct sim_raster_counters counters;
     enum sim_replay_error err;
 };
 
+/* Everything about the draw being replayed; built by the front end, read by
+ * the workers. */
 struct sim_draw_ctx {
     const struct sim_frame *frame;
     const struct sim_pass *pass;
