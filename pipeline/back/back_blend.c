@@ -727,7 +727,8 @@ sim_shade_read_outputs(const struct sim_shade_ctx *ctx, uint32_t lane,
 {
     memset(out, 0, sizeof(*out));
     out->sample_mask = ctx->sample_mask_out ? ctx->sample_mask_out[lane] : ~0u;
-    for (uint32_t i = 0; i < SIM_MAX_COLOR_ATTACHMENTS; i++) {
+    /* write_colors writes the pass's attachments only. */
+    for (uint32_t i = 0; i < ctx->dc->pass->color_count; i++) {
         for (int c = 0; c < 4; c++) {
             out->color[i][c] = ctx->out_regs[i][c] ? ctx->out_regs[i][c][lane] : 0;
         }
@@ -748,6 +749,12 @@ sim_shade_write_outputs(struct sim_shade_ctx *ctx, const struct sim_shade_output
         mask = sim_back_depth_test(dc, ctx->target->depth, tri, x, y, mask);
     }
     if (!mask) {
+        return;
+    }
+    if (ctx->simple_color) {
+        struct sim_surface *s = ctx->target->color[0];
+        sim_fmt_encode(s->fmt, out->color[0], s->color + ((size_t)y * s->width + x) * 4);
+        ctx->counters->samples_written++;
         return;
     }
     write_colors(ctx, 0, out, x, y, mask);

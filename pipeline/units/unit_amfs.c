@@ -70,8 +70,47 @@ struct cached {
 /* A shading quad the quad fragment at hand needs. */
 struct need {
     struct key key;
-    struct cached *hit; /* NULL until found or shaded */
-    struct cached local; /* outputs when the cache could not keep them */
+    struct cached *hit; /* NULL until found or queued */
+};
+
+/* One shading request: a pixel centre, or a sample when the draw shades
+ * per sample, and the grid points that serve it. */
+struct request {
+    int32_t px, py;
+    uint32_t mask;   /* the samples it writes */
+    uint32_t ref[4]; /* need index << 2 | lane in the quad, NONE: unused */
+    double wt[4];
+};
+
+/*
+ * Shading is deferred so that the interpreter gets full batches (SIM_LANES
+ * lanes, grid quads of several quad fragments) instead of the one or two
+ * quads a fragment misses.  A missing quad enters the cache when its
+ * fragment asks for it, as it would if it were shaded then, and waits in
+ * the queue; a fragment waits, its requests and the cache entries that
+ * serve them kept, until every quad it needs is shaded, and fragments are
+ * written in the order they came.  The cache has two halves used in turn:
+ * clearing it moves to the other half, and entries that waiting fragments
+ * refer to are never overwritten (the other half is flushed first when a
+ * waiting fragment refers to it).  What is shaded, counted and written is
+ * what shading each fragment's quads at once would give.
+ */
+#define QUEUE_MAX (MAX_NEEDED + SIM_LANES / 4)
+#define FRAGS_MAX 16
+#define REQUESTS_MAX (4 * SIM_MAX_SAMPLES)
+
+struct queued {
+    const struct sim_tri *t; /* the fragment's triangle, and its pixel: */
+    int32_t px, py;          /* where find_point starts */
+    struct cached *c;
+};
+
+struct frag {
+    uint32_t nreq;
+    uint32_t ready; /* waits until this many quads are shaded (queue order) */
+    const struct sim_tri *t;
+    struct request req[REQUESTS_MAX];
+    const struct cached *hit[MAX_NEEDED]; /* by need index */
 };
 
 /*
@@ -126,12 +165,17 @@ struct tri_index {
 
 enum { KIND_NEVER, KIND_CELLS, KIND_ALWAYS };
 
-/* A quad fragment's pixels that one fill served. */
-struct served {
-    uint32_t fill;
-    int32_t x, y;  /* the quad fragment */
-    uint32_t mask; /* its pixels, bit i for pixel (x + (i & 1), y + (i >> 1)) */
-};
+/* A quad fragment's pixels that one fill served, packed so that the
+ * records sort by fill, then y, then x: fill << 32 | y << 18 | x << 4 |
+ * mask, the mask's bit i for pixel (x + (i & 1), y + (i >> 1)).  Quads lie
+ * in the pass, under SIM_RAST_MAX_EXTENT (2^14) on each side. */
+#define SERVED(fill, x, y, mask)                                                                  \
+    ((uint64_t)(fill) << 32 | (uint64_t)(y) << 18 | (uint64_t)(x) << 4 | (mask))
+#define SERVED_FILL(r) ((uint32_t)((r) >> 32))
+#define SERVED_X(r) ((int32_t)((r) >> 4 & 0x3fff))
+#define SERVED_Y(r) ((int32_t)((r) >> 18 & 0x3fff))
+#define SERVED_MASK(r) ((uint32_t)(r)&0xf)
+_Static_assert(SIM_RAST_MAX_EXTENT <= 1u << 14, "SERVED packs 14-bit coordinates");
 
 static void
 tri_index_finish(struct tri_index *x);
@@ -141,15 +185,21 @@ struct amfs {
     void *base; /* baseline, for triangles without a patch */
     uint32_t patch;
     uint32_t patch_lu, patch_lv; /* --amfs-resolution patch: the patch's resolution */
-    struct cached *cache;
+    struct cached *cache; /* two halves of CACHE_QUADS */
+    uint32_t half;        /* the half in use: cache + half * CACHE_QUADS */
+    uint32_t half_waits[2]; /* a waiting fragment refers to the half */
     uint32_t count;
     uint32_t hash[HASH]; /* index into cache, NONE: empty */
     struct need *need;   /* MAX_NEEDED, for the quad fragment at hand */
+    struct queued *queue; /* QUEUE_MAX quads waiting to be shaded */
+    uint32_t queued, shaded;
+    struct frag *frags;   /* a ring of FRAGS_MAX fragments waiting to be written */
+    uint32_t frag_first, frag_count;
     struct tri_index index; /* of the run of triangles find_point last searched */
     /* The heatmap: the draw's fills in the bin so far, and which pixels
      * each served, put on the heatmap by amfs_finish. */
     uint32_t fills;
-    struct served *served;
+    uint64_t *served; /* SERVED records */
     size_t served_count, served_cap;
     uint32_t *fill_pixels; /* per fill: pixels served (amfs_finish's scratch) */
     size_t fill_pixels_cap;
@@ -163,10 +213,14 @@ amfs_create(const struct sim_replay_options *opt)
         return NULL;
     }
     a->opt = opt;
-    a->cache = calloc(CACHE_QUADS, sizeof(*a->cache));
+    a->cache = calloc(2 * CACHE_QUADS, sizeof(*a->cache));
     a->need = calloc(MAX_NEEDED, sizeof(*a->need));
+    a->queue = calloc(QUEUE_MAX, sizeof(*a->queue));
+    a->frags = calloc(FRAGS_MAX, sizeof(*a->frags));
     a->base = sim_unit_baseline_create(opt);
-    if (!a->cache || !a->need || !a->base) {
+    if (!a->cache || !a->need || !a->queue || !a->frags || !a->base) {
+        free(a->frags);
+        free(a->queue);
         free(a->need);
         free(a->cache);
         sim_unit_baseline_destroy(a->base);
@@ -185,6 +239,8 @@ amfs_destroy(void *self)
         tri_index_finish(&a->index);
         free(a->served);
         free(a->fill_pixels);
+        free(a->frags);
+        free(a->queue);
         free(a->need);
         free(a->cache);
         free(a);
@@ -199,10 +255,25 @@ amfs_applies(const struct sim_draw_ctx *dc, const struct sim_replay_options *opt
 }
 
 static void
-cache_clear(struct amfs *a)
+flush(struct amfs *a, struct sim_shade_ctx *ctx);
+
+/* Empties the cache: moves to the other half, once no waiting fragment
+ * refers to it. */
+static void
+cache_clear(struct amfs *a, struct sim_shade_ctx *ctx)
 {
+    a->half ^= 1;
+    if (a->half_waits[a->half]) {
+        flush(a, ctx);
+    }
     a->count = 0;
     memset(a->hash, 0xff, sizeof(a->hash));
+}
+
+static struct cached *
+cache_at(struct amfs *a, uint32_t i)
+{
+    return &a->cache[a->half * CACHE_QUADS + i];
 }
 
 static uint32_t
@@ -229,24 +300,24 @@ cache_find(struct amfs *a, const struct key *k)
         if (a->hash[h] == NONE) {
             return NULL;
         }
-        if (key_eq(&a->cache[a->hash[h]].key, k)) {
-            return &a->cache[a->hash[h]];
+        if (key_eq(&cache_at(a, a->hash[h])->key, k)) {
+            return cache_at(a, a->hash[h]);
         }
     }
 }
 
 static struct cached *
-cache_insert(struct amfs *a, const struct key *k)
+cache_insert(struct amfs *a, struct sim_shade_ctx *ctx, const struct key *k)
 {
     uint32_t h;
     if (a->count == CACHE_QUADS) {
-        cache_clear(a);
+        cache_clear(a, ctx);
     }
     for (h = key_hash(k); a->hash[h] != NONE; h = (h + 1) % HASH) {
     }
     a->hash[h] = a->count;
-    a->cache[a->count].key = *k;
-    return &a->cache[a->count++];
+    cache_at(a, a->count)->key = *k;
+    return cache_at(a, a->count++);
 }
 
 /* Patch position of `t` at framebuffer point (x, y) and its derivatives. */
@@ -799,100 +870,175 @@ find_point(struct tri_index *ix, const struct sim_draw_ctx *dc, const struct sim
     return search_end(&s, t, uv, x, y);
 }
 
-/* Shades the grid quads of `need` that have no outputs yet, four at a
- * time, for a request of triangle `t` at pixel (px, py). */
+/* Shades the next `n` queued quads (at most SIM_LANES / 4), each grid
+ * point placed by find_point from its fragment's triangle and pixel. */
 static void
-shade_missing(struct amfs *a, struct sim_shade_ctx *ctx, const struct sim_tri *t, int32_t px,
-              int32_t py, struct need *need, uint32_t count)
+shade_queued(struct amfs *a, struct sim_shade_ctx *ctx, uint32_t n)
 {
-    uint32_t todo[MAX_NEEDED], n = 0;
-    for (uint32_t k = 0; k < count; k++) {
-        if (!need[k].hit) {
-            todo[n++] = k;
+    struct sim_shade_lane lanes[SIM_LANES];
+    const struct queued *batch = &a->queue[a->shaded];
+    uint32_t alive;
+
+    for (uint32_t q = 0; q < n; q++) {
+        const struct key *k = &batch[q].c->key;
+        const struct sim_tri *t = batch[q].t;
+        int32_t px = batch[q].px, py = batch[q].py;
+        for (uint32_t i = 0; i < 4; i++) {
+            struct sim_shade_lane *l = &lanes[4 * q + i];
+            double uv[2] = {(2.0 * k->qi + (i & 1) + 0.5) / (double)(1u << k->lu),
+                            (2.0 * k->qj + (i >> 1) + 0.5) / (double)(1u << k->lv)};
+            double x = px + 0.5, y = py + 0.5;
+            const struct sim_tri *at = find_point(&a->index, ctx->dc, t, uv, &x, &y);
+#ifdef SIM_AMFS_CHECK_LOOKUP
+            /* -DSIM_AMFS_CHECK_LOOKUP: every lookup against the reference
+             * search, bit for bit. */
+            {
+                double rx = px + 0.5, ry = py + 0.5;
+                const struct sim_tri *ref = find_point_linear(ctx->dc, t, uv, &rx, &ry);
+                if (ref != at ||
+                    (at && (memcmp(&rx, &x, sizeof(x)) || memcmp(&ry, &y, sizeof(y))))) {
+                    abort();
+                }
+            }
+#endif
+            l->tri = at ? at : t;
+            if (!at) {
+                x = px + 0.5;
+                y = py + 0.5;
+            }
+            l->x = (float)x;
+            l->y = (float)y;
+            l->cx = l->x;
+            l->cy = l->y;
+            l->px = px;
+            l->py = py;
+            l->foot_mask = 0; /* the fill's pixels, once known (amfs_finish) */
+            l->foot_w = 0;
+            l->foot_h = 0;
+            l->sample = 0;
+            l->coverage = sim_shade_all_samples(ctx->dc->samples);
         }
     }
-    for (uint32_t first = 0; first < n; first += SIM_LANES / 4) {
-        struct sim_shade_lane lanes[SIM_LANES];
-        uint32_t batch = n - first < SIM_LANES / 4 ? n - first : SIM_LANES / 4, alive;
-        for (uint32_t q = 0; q < batch; q++) {
-            const struct key *k = &need[todo[first + q]].key;
+    /* Quad differences are one grid cell apart; scaled by the cell's size
+     * on screen, texture LOD is what pixel-rate shading gives. */
+    float scale[2][SIM_LANES];
+    for (uint32_t l = 0; l < SIM_LANES; l++) {
+        scale[0][l] = scale[1][l] = 1.0f;
+    }
+    for (uint32_t q = 0; q < n; q++) {
+        const struct sim_shade_lane *l0 = &lanes[4 * q];
+        for (int d = 0; d < 2; d++) {
+            const struct sim_shade_lane *l1 = &lanes[4 * q + 1 + (uint32_t)d];
+            double dist = hypot((double)l1->x - l0->x, (double)l1->y - l0->y);
+            double s = dist > 1.0 / 64 ? 1.0 / dist : 64.0;
+            s = s > 1.0 / 64 ? s : 1.0 / 64;
             for (uint32_t i = 0; i < 4; i++) {
-                struct sim_shade_lane *l = &lanes[4 * q + i];
-                double uv[2] = {(2.0 * k->qi + (i & 1) + 0.5) / (double)(1u << k->lu),
-                                (2.0 * k->qj + (i >> 1) + 0.5) / (double)(1u << k->lv)};
-                double x = px + 0.5, y = py + 0.5;
-                const struct sim_tri *at = find_point(&a->index, ctx->dc, t, uv, &x, &y);
-#ifdef SIM_AMFS_CHECK_LOOKUP
-                /* -DSIM_AMFS_CHECK_LOOKUP: every lookup against the
-                 * reference search, bit for bit. */
-                {
-                    double rx = px + 0.5, ry = py + 0.5;
-                    const struct sim_tri *ref = find_point_linear(ctx->dc, t, uv, &rx, &ry);
-                    if (ref != at ||
-                        (at && (memcmp(&rx, &x, sizeof(x)) || memcmp(&ry, &y, sizeof(y))))) {
-                        abort();
+                scale[d][4 * q + i] = (float)s;
+            }
+        }
+    }
+    if (ctx->interp) {
+        sim_interp_set_lod_scale(ctx->interp, scale[0], scale[1]);
+    }
+    alive = sim_shade_quads(ctx, lanes, n, 0);
+    if (ctx->interp) {
+        sim_interp_set_lod_scale(ctx->interp, NULL, NULL);
+    }
+    for (uint32_t q = 0; q < n; q++) {
+        struct cached *c = batch[q].c;
+        c->alive = (alive >> (4 * q)) & 0xf;
+        for (uint32_t i = 0; i < 4; i++) {
+            sim_shade_read_outputs(ctx, 4 * q + i, &c->out[i]);
+        }
+    }
+    a->shaded += n;
+}
+
+static int
+attachment_is_integer(const struct sim_shade_ctx *ctx, uint32_t i)
+{
+    const struct sim_surface *s = ctx->target->color[i];
+    return s && sim_fmt_is_integer(s->fmt);
+}
+
+/* Writes fragment f's requests from the outputs of the quads that serve
+ * them. */
+static void
+write_frag(struct amfs *a, struct sim_shade_ctx *ctx, const struct frag *f)
+{
+    int bilinear = a->opt->amfs.filter == SIM_AMFS_BILINEAR;
+
+    for (uint32_t k = 0; k < f->nreq; k++) {
+        const struct request *r = &f->req[k];
+        struct sim_shade_outputs out;
+        const struct cached *c0 = f->hit[r->ref[0] >> 2];
+        if (!c0 || !(c0->alive & (1u << (r->ref[0] & 3)))) {
+            continue;
+        }
+        out = c0->out[r->ref[0] & 3];
+        if (bilinear) {
+            for (uint32_t i = 0; i < ctx->dc->pass->color_count; i++) {
+                if (attachment_is_integer(ctx, i)) {
+                    continue;
+                }
+                for (int ch = 0; ch < 4; ch++) {
+                    double sum = 0, wsum = 0;
+                    for (uint32_t c = 0; c < 4; c++) {
+                        const struct cached *cc = f->hit[r->ref[c] >> 2];
+                        float v;
+                        if (!cc || !(cc->alive & (1u << (r->ref[c] & 3)))) {
+                            continue;
+                        }
+                        memcpy(&v, &cc->out[r->ref[c] & 3].color[i][ch], 4);
+                        sum += r->wt[c] * v;
+                        wsum += r->wt[c];
+                    }
+                    if (wsum > 0) {
+                        float v = (float)(sum / wsum);
+                        memcpy(&out.color[i][ch], &v, 4);
                     }
                 }
-#endif
-                l->tri = at ? at : t;
-                if (!at) {
-                    x = px + 0.5;
-                    y = py + 0.5;
-                }
-                l->x = (float)x;
-                l->y = (float)y;
-                l->cx = l->x;
-                l->cy = l->y;
-                l->px = px;
-                l->py = py;
-                l->foot_mask = 0; /* the fill's pixels, once known (amfs_finish) */
-                l->foot_w = 0;
-                l->foot_h = 0;
-                l->sample = 0;
-                l->coverage = sim_shade_all_samples(ctx->dc->samples);
             }
         }
-        /* Quad differences are one grid cell apart; scaled by the cell's
-         * size on screen, texture LOD is what pixel-rate shading gives. */
-        float scale[2][SIM_LANES];
-        for (uint32_t l = 0; l < SIM_LANES; l++) {
-            scale[0][l] = scale[1][l] = 1.0f;
-        }
-        for (uint32_t q = 0; q < batch; q++) {
-            const struct sim_shade_lane *l0 = &lanes[4 * q];
-            for (int d = 0; d < 2; d++) {
-                const struct sim_shade_lane *l1 = &lanes[4 * q + 1 + (uint32_t)d];
-                double dist = hypot((double)l1->x - l0->x, (double)l1->y - l0->y);
-                double s = dist > 1.0 / 64 ? 1.0 / dist : 64.0;
-                s = s > 1.0 / 64 ? s : 1.0 / 64;
-                for (uint32_t i = 0; i < 4; i++) {
-                    scale[d][4 * q + i] = (float)s;
-                }
-            }
-        }
-        if (ctx->interp) {
-            sim_interp_set_lod_scale(ctx->interp, scale[0], scale[1]);
-        }
-        alive = sim_shade_quads(ctx, lanes, batch, 0);
-        if (ctx->interp) {
-            sim_interp_set_lod_scale(ctx->interp, NULL, NULL);
-        }
-        for (uint32_t q = 0; q < batch; q++) {
-            struct need *nd = &need[todo[first + q]];
-            struct cached *c = cache_insert(a, &nd->key);
-            /* Without a shader nothing is shaded, so nothing counted. */
-            c->fill = ctx->interp ? a->fills++ : NONE;
-            c->alive = (alive >> (4 * q)) & 0xf;
-            for (uint32_t i = 0; i < 4; i++) {
-                sim_shade_read_outputs(ctx, 4 * q + i, &c->out[i]);
-            }
-            nd->local = *c;
-            nd->hit = &nd->local;
-        }
+        sim_shade_write_outputs(ctx, &out, f->t, r->px, r->py, r->mask);
     }
 }
 
-/* The need for quad `k`, added when new; its index. */
+/* Shades full batches, or everything queued when `all`, and writes the
+ * waiting fragments whose quads are all shaded, in order. */
+static void
+advance(struct amfs *a, struct sim_shade_ctx *ctx, int all)
+{
+    while (a->queued - a->shaded >= SIM_LANES / 4 || (all && a->queued > a->shaded)) {
+        uint32_t n = a->queued - a->shaded;
+        shade_queued(a, ctx, n < SIM_LANES / 4 ? n : SIM_LANES / 4);
+    }
+    while (a->frag_count && a->frags[a->frag_first].ready <= a->shaded) {
+        write_frag(a, ctx, &a->frags[a->frag_first]);
+        a->frag_first = (a->frag_first + 1) % FRAGS_MAX;
+        a->frag_count--;
+    }
+    if (!a->frag_count) {
+        a->half_waits[0] = a->half_waits[1] = 0;
+    }
+    /* What is left of the queue moves to its front. */
+    memmove(a->queue, a->queue + a->shaded, (a->queued - a->shaded) * sizeof(*a->queue));
+    for (uint32_t i = 0; i < a->frag_count; i++) {
+        a->frags[(a->frag_first + i) % FRAGS_MAX].ready -= a->shaded;
+    }
+    a->queued -= a->shaded;
+    a->shaded = 0;
+}
+
+/* Shades what is queued and writes every waiting fragment. */
+static void
+flush(struct amfs *a, struct sim_shade_ctx *ctx)
+{
+    advance(a, ctx, 1);
+}
+
+/* The need for quad `k`, added when new; its index.  A quad the cache
+ * lacks enters it and the queue. */
 static uint32_t
 add_need(struct amfs *a, struct sim_shade_ctx *ctx, struct need *need, uint32_t *count,
          const struct key *k)
@@ -909,41 +1055,27 @@ add_need(struct amfs *a, struct sim_shade_ctx *ctx, struct need *need, uint32_t 
     need[*count].hit = cache_find(a, k);
     if (need[*count].hit) {
         ctx->counters->amfs_hits++;
-        need[*count].local = *need[*count].hit;
-        need[*count].hit = &need[*count].local;
     } else {
         ctx->counters->amfs_misses++;
     }
     return (*count)++;
 }
 
-static int
-attachment_is_integer(const struct sim_shade_ctx *ctx, uint32_t i)
-{
-    const struct sim_surface *s = ctx->target->color[i];
-    return s && sim_fmt_is_integer(s->fmt);
-}
 
 static void
 amfs_begin(void *self, struct sim_shade_ctx *ctx)
 {
     struct amfs *a = self;
     sim_unit_baseline_begin(a->base, ctx);
-    cache_clear(a);
+    a->queued = a->shaded = 0;
+    a->frag_first = a->frag_count = 0;
+    a->half_waits[0] = a->half_waits[1] = 0;
+    cache_clear(a, ctx);
     a->patch = SIM_NONE;
     a->index.tris = NULL; /* the draw's triangle list may live where the last one did */
     a->fills = 0;
     a->served_count = 0;
 }
-
-/* One shading request: a pixel centre, or a sample when the draw shades
- * per sample, and the grid points that serve it. */
-struct request {
-    int32_t px, py;
-    uint32_t mask;   /* the samples it writes */
-    uint32_t ref[4]; /* need index << 2 | lane in the quad, NONE: unused */
-    double wt[4];
-};
 
 /* Records which pixels of quad fragment q each of its `count` needs' fill
  * served, by the requests `req` that refer to it. */
@@ -972,22 +1104,9 @@ record_served(struct amfs *a, struct sim_shade_ctx *ctx, const struct sim_quad *
     for (uint32_t k = 0; k < count; k++) {
         const struct cached *c = a->need[k].hit;
         if (mask[k] && c && c->fill != NONE) {
-            a->served[a->served_count++] = (struct served){c->fill, q->x, q->y, mask[k]};
+            a->served[a->served_count++] = SERVED(c->fill, q->x, q->y, mask[k]);
         }
     }
-}
-
-static int
-served_cmp(const void *x, const void *y)
-{
-    const struct served *p = x, *q = y;
-    if (p->fill != q->fill) {
-        return p->fill < q->fill ? -1 : 1;
-    }
-    if (p->y != q->y) {
-        return p->y < q->y ? -1 : 1;
-    }
-    return (p->x > q->x) - (p->x < q->x);
 }
 
 /* Puts the draw's fills in the bin on the heatmap: each fill's four lanes
@@ -1007,27 +1126,27 @@ heat_fills(struct amfs *a, struct sim_shade_ctx *ctx)
         ctx->fault = SIM_REPLAY_ERROR_NOMEM;
         return;
     }
-    qsort(a->served, a->served_count, sizeof(*a->served), served_cmp);
+    sim_sort_u64(a->served, a->served_count);
     /* One record per fill and quad fragment, the masks of repeats joined. */
     for (size_t i = 0; i < a->served_count; i++) {
-        const struct served *r = &a->served[i];
-        if (n && a->served[n - 1].fill == r->fill && a->served[n - 1].x == r->x &&
-            a->served[n - 1].y == r->y) {
-            a->served[n - 1].mask |= r->mask;
+        uint64_t r = a->served[i];
+        if (n && (a->served[n - 1] ^ r) >> 4 == 0) {
+            a->served[n - 1] |= r;
         } else {
-            a->served[n++] = *r;
+            a->served[n++] = r;
         }
     }
     memset(a->fill_pixels, 0, a->fills * sizeof(*a->fill_pixels));
     for (size_t i = 0; i < n; i++) {
-        a->fill_pixels[a->served[i].fill] += sim_popcount(a->served[i].mask);
+        a->fill_pixels[SERVED_FILL(a->served[i])] += sim_popcount(SERVED_MASK(a->served[i]));
     }
     for (size_t i = 0; i < n; i++) {
-        const struct served *r = &a->served[i];
-        float share = 4.0f / (float)a->fill_pixels[r->fill];
+        uint64_t r = a->served[i];
+        int32_t x = SERVED_X(r), y = SERVED_Y(r);
+        float share = 4.0f / (float)a->fill_pixels[SERVED_FILL(r)];
         for (uint32_t p = 0; p < 4; p++) {
-            if (r->mask & (1u << p)) {
-                sim_shade_heat_add(ctx, r->x + (int32_t)(p & 1), r->y + (int32_t)(p >> 1), share);
+            if (SERVED_MASK(r) & (1u << p)) {
+                sim_shade_heat_add(ctx, x + (int32_t)(p & 1), y + (int32_t)(p >> 1), share);
             }
         }
     }
@@ -1047,20 +1166,25 @@ amfs_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, ui
     for (uint32_t qi = 0; qi < count; qi++) {
         const struct sim_quad *q = &quads[qi];
         const struct sim_tri *t = q->tri;
-        struct request req[4 * SIM_MAX_SAMPLES];
-        uint32_t nreq = 0, nneed = 0;
+        uint32_t nreq = 0, nneed = 0, misses = 0;
 
         if (t->patch == SIM_NONE) {
+            flush(a, ctx);
             sim_unit_baseline_queue(a->base, ctx, q, UINT32_MAX);
             continue;
         }
         if (t->patch != a->patch) {
-            cache_clear(a);
+            cache_clear(a, ctx);
             a->patch = t->patch;
             if (o->resolution == SIM_AMFS_RESOLUTION_PATCH) {
                 patch_resolution(dc, t, o->eta, &a->patch_lu, &a->patch_lv);
             }
         }
+        if (a->frag_count == FRAGS_MAX) {
+            flush(a, ctx);
+        }
+        struct frag *f = &a->frags[(a->frag_first + a->frag_count) % FRAGS_MAX];
+        struct request *req = f->req;
         for (uint32_t p = 0; p < 4; p++) {
             int32_t px = q->x + (int32_t)(p & 1), py = q->y + (int32_t)(p >> 1);
             for (uint32_t s = 0; s < (dc->per_sample ? dc->samples : 1); s++) {
@@ -1125,42 +1249,35 @@ amfs_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, ui
                 }
             }
         }
-        shade_missing(a, ctx, t, q->x, q->y, a->need, nneed);
-        record_served(a, ctx, q, req, nreq, nneed);
-        for (uint32_t k = 0; k < nreq; k++) {
-            const struct request *r = &req[k];
-            struct sim_shade_outputs out;
-            const struct cached *c0 = a->need[r->ref[0] >> 2].hit;
-            if (!c0 || !(c0->alive & (1u << (r->ref[0] & 3)))) {
-                continue;
-            }
-            out = c0->out[r->ref[0] & 3];
-            if (bilinear) {
-                for (uint32_t i = 0; i < SIM_MAX_COLOR_ATTACHMENTS; i++) {
-                    if (attachment_is_integer(ctx, i)) {
-                        continue;
-                    }
-                    for (int ch = 0; ch < 4; ch++) {
-                        double sum = 0, wsum = 0;
-                        for (uint32_t c = 0; c < 4; c++) {
-                            const struct cached *cc = a->need[r->ref[c] >> 2].hit;
-                            float f;
-                            if (!cc || !(cc->alive & (1u << (r->ref[c] & 3)))) {
-                                continue;
-                            }
-                            memcpy(&f, &cc->out[r->ref[c] & 3].color[i][ch], 4);
-                            sum += r->wt[c] * f;
-                            wsum += r->wt[c];
-                        }
-                        if (wsum > 0) {
-                            float f = (float)(sum / wsum);
-                            memcpy(&out.color[i][ch], &f, 4);
-                        }
-                    }
-                }
-            }
-            sim_shade_write_outputs(ctx, &out, t, r->px, r->py, r->mask);
+        /* The quads the cache lacks enter it, in order, and the queue. */
+        for (uint32_t k = 0; k < nneed; k++) {
+            misses += !a->need[k].hit;
         }
+        if (a->queued + misses > QUEUE_MAX) {
+            flush(a, ctx);
+        }
+        for (uint32_t k = 0; k < nneed; k++) {
+            struct need *nd = &a->need[k];
+            if (!nd->hit) {
+                struct cached *c = cache_insert(a, ctx, &nd->key);
+                /* Without a shader nothing is shaded, so nothing counted. */
+                c->fill = ctx->interp ? a->fills++ : NONE;
+                c->alive = 0;
+                a->queue[a->queued++] = (struct queued){t, q->x, q->y, c};
+                nd->hit = c;
+            }
+        }
+        record_served(a, ctx, q, req, nreq, nneed);
+        /* The fragment waits for its quads. */
+        f->nreq = nreq;
+        f->ready = a->queued;
+        f->t = t;
+        for (uint32_t k = 0; k < nneed; k++) {
+            f->hit[k] = a->need[k].hit;
+            a->half_waits[(size_t)(a->need[k].hit - a->cache) / CACHE_QUADS] = 1;
+        }
+        a->frag_count++;
+        advance(a, ctx, 0);
     }
 }
 
@@ -1168,6 +1285,7 @@ static void
 amfs_finish(void *self, struct sim_shade_ctx *ctx)
 {
     struct amfs *a = self;
+    flush(a, ctx);
     sim_unit_baseline_finish(a->base, ctx);
     heat_fills(a, ctx);
 }
