@@ -56,26 +56,34 @@ sim_surface_create(const struct sim_image *image, uint32_t samples)
     if (f->type == SIM_FMT_DEPTH) {
         const uint8_t *data = image->data;
         uint64_t stencil_at = depth_aspect_bytes(image, f);
-        s->depth = calloc(n, sizeof(float));
-        s->stencil = calloc(n, 1);
+        /* Not calloc: every byte is written below, once. */
+        s->depth = malloc(n * sizeof(float));
+        s->stencil = malloc(n);
         if (!s->depth || !s->stencil) {
             goto error;
         }
-        uint64_t pixels = (uint64_t)image->width * image->height;
+        uint64_t pixels = (uint64_t)image->width * image->height, depth_have = 0,
+                 stencil_have = 0;
         if (!data) {
+            memset(s->depth, 0, n * sizeof(float));
+            memset(s->stencil, 0, n);
             return s;
         }
         /* The texels the image holds, decoded into the first `pixels`
-         * floats, then spread over the samples from the last pixel back
-         * (pixel i's samples start at i * samples >= i). */
+         * floats (zeros past its end), then spread over the samples from
+         * the last pixel back (pixel i's samples start at i * samples >= i). */
         if (f->depth_bits) {
             uint64_t whole = image->size / f->bytes;
-            sim_fmt_decode_depths(f, data, whole < pixels ? whole : pixels, s->depth);
+            depth_have = whole < pixels ? whole : pixels;
+            sim_fmt_decode_depths(f, data, depth_have, s->depth);
         }
+        memset(s->depth + depth_have, 0, (pixels - depth_have) * sizeof(float));
         if (f->stencil_bits && stencil_at < image->size) {
             uint64_t whole = image->size - stencil_at;
-            memcpy(s->stencil, data + stencil_at, whole < pixels ? whole : pixels);
+            stencil_have = whole < pixels ? whole : pixels;
+            memcpy(s->stencil, data + stencil_at, stencil_have);
         }
+        memset(s->stencil + stencil_have, 0, pixels - stencil_have);
         for (uint64_t i = pixels; samples > 1 && i-- > 0;) {
             float z = s->depth[i];
             uint8_t st = s->stencil[i];
@@ -86,9 +94,12 @@ sim_surface_create(const struct sim_image *image, uint32_t samples)
         }
         return s;
     }
-    s->color = calloc(n, f->bytes);
+    s->color = malloc(n * f->bytes); /* every byte written below, once */
     if (!s->color) {
         goto error;
+    }
+    if (!image->data || block) {
+        memset(s->color, 0, n * f->bytes);
     }
     if (image->data && block) {
         const struct sim_rect all = {0, 0, image->width, image->height};
@@ -97,6 +108,7 @@ sim_surface_create(const struct sim_image *image, uint32_t samples)
         const uint8_t *data = image->data;
         uint64_t pixels = (uint64_t)image->width * image->height, whole = image->size / f->bytes;
         pixels = whole < pixels ? whole : pixels;
+        memset(s->color + pixels * samples * f->bytes, 0, (n - pixels * samples) * f->bytes);
         if (samples == 1) {
             memcpy(s->color, data, pixels * f->bytes);
         }
@@ -158,14 +170,16 @@ sim_surface_clear(struct sim_surface *surface, uint32_t view_format, const uint3
         float z = sim_fmt_quantize_depth(surface->fmt, sim_u2f(clear[0]));
         for (uint32_t y = r[1]; y < r[3]; y++) {
             size_t row = ((size_t)y * surface->width) * surface->samples;
-            for (size_t i = row + (size_t)r[0] * surface->samples;
-                 i < row + (size_t)r[2] * surface->samples; i++) {
-                if (clear_depth) {
-                    surface->depth[i] = z;
+            size_t i0 = row + (size_t)r[0] * surface->samples;
+            size_t n = (size_t)(r[2] - r[0]) * surface->samples;
+            if (clear_depth) {
+                float *d = surface->depth + i0;
+                for (size_t i = 0; i < n; i++) {
+                    d[i] = z;
                 }
-                if (clear_stencil) {
-                    surface->stencil[i] = (uint8_t)clear[1];
-                }
+            }
+            if (clear_stencil) {
+                memset(surface->stencil + i0, (uint8_t)clear[1], n);
             }
         }
         return;
