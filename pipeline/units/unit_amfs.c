@@ -377,9 +377,13 @@ grid_resolution(const double ux[2], const double uy[2], uint32_t samples, uint32
     double half = 0.5 * log2(c * alpha);
     double r[2] = {half - log2(b[0]), half - log2(b[1])};
     double target = r[0] + r[1], best = INFINITY;
+    /* ceil from floor: r is finite here, so the two differ by one unless r
+     * is a whole number. */
+    double fl[2] = {floor(r[0]), floor(r[1])};
+    double ce[2] = {fl[0] == r[0] ? fl[0] : fl[0] + 1, fl[1] == r[1] ? fl[1] : fl[1] + 1};
     for (int k = 0; k < 4; k++) {
-        double cu = (k & 2) ? ceil(r[0]) : floor(r[0]);
-        double cv = (k & 1) ? ceil(r[1]) : floor(r[1]);
+        double cu = (k & 2) ? ce[0] : fl[0];
+        double cv = (k & 1) ? ce[1] : fl[1];
         double d = fabs(cu + cv - target);
         if (d < best) {
             best = d;
@@ -1083,11 +1087,12 @@ static void
 record_served(struct amfs *a, struct sim_shade_ctx *ctx, const struct sim_quad *q,
               const struct request *req, uint32_t nreq, uint32_t count)
 {
-    uint32_t mask[MAX_NEEDED] = {0};
+    uint32_t mask[MAX_NEEDED];
 
     if (!ctx->target->heat) {
         return;
     }
+    memset(mask, 0, count * sizeof(*mask));
     for (uint32_t k = 0; k < nreq; k++) {
         uint32_t pixel = (uint32_t)(req[k].py - q->y) * 2 + (uint32_t)(req[k].px - q->x);
         for (uint32_t c = 0; c < 4; c++) {
@@ -1235,14 +1240,14 @@ amfs_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, ui
                     tu = tv = 0;
                 }
                 for (uint32_t c = 0; c < 4; c++) {
+                    r->ref[c] = NONE;
+                    r->wt[c] = 0;
+                }
+                for (uint32_t c = 0; c < (bilinear ? 4u : 1u); c++) {
                     int32_t i = i0 + (int32_t)(c & 1), j = j0 + (int32_t)(c >> 1);
                     i = i < (int32_t)nu ? i : (int32_t)nu - 1;
                     j = j < (int32_t)nv ? j : (int32_t)nv - 1;
                     r->wt[c] = ((c & 1) ? tu : 1 - tu) * ((c >> 1) ? tv : 1 - tv);
-                    r->ref[c] = NONE;
-                    if (c > 0 && !bilinear) {
-                        continue;
-                    }
                     struct key k = {t->patch, lu, lv, (uint32_t)i >> 1, (uint32_t)j >> 1};
                     r->ref[c] = add_need(a, ctx, a->need, &nneed, &k) << 2 |
                                 (((uint32_t)i & 1) | ((uint32_t)j & 1) << 1);
