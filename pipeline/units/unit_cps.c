@@ -50,6 +50,13 @@ struct cps {
     struct cq *cqs;            /* in order of first touch */
     uint32_t count;
     uint32_t keys[CQ_KEYS]; /* keys in use, to clear slot[] */
+    /* CQs of finished triangles waiting for a full batch, in order: the
+     * interpreter runs SIM_LANES lanes at once, and a small triangle has
+     * one or two CQs.  Each lane keeps its own triangle, so nothing is
+     * shared, and the CQs are written in the order they would be alone. */
+    struct cq wait[BATCH];
+    const struct sim_tri *wait_tri[BATCH];
+    uint32_t waiting;
 };
 
 static void *
@@ -175,7 +182,8 @@ log2_size(uint32_t s)
 }
 
 static void
-shade_batch(struct cps *c, struct sim_shade_ctx *ctx, const struct cq *const *batch, uint32_t n)
+shade_batch(struct cps *c, struct sim_shade_ctx *ctx, const struct cq *batch,
+            const struct sim_tri *const *tris, uint32_t n)
 {
     struct sim_shade_lane lanes[SIM_LANES] = {{0}};
     uint32_t helpers = 0, alive;
@@ -186,7 +194,7 @@ shade_batch(struct cps *c, struct sim_shade_ctx *ctx, const struct cq *const *ba
     float scale[2][SIM_LANES];
 
     for (uint32_t q = 0; q < n; q++) {
-        const struct cq *cq = batch[q];
+        const struct cq *cq = &batch[q];
         uint32_t wide = 2 * cq->cw;
         for (uint32_t j = 0; j < 4; j++) {
             struct sim_shade_lane *l = &lanes[4 * q + j];
@@ -198,7 +206,7 @@ shade_batch(struct cps *c, struct sim_shade_ctx *ctx, const struct cq *const *ba
                     foot |= (m != 0) << (py * cq->cw + px);
                 }
             }
-            l->tri = c->tri;
+            l->tri = tris[q];
             l->px = cq->x + (int32_t)ox;
             l->py = cq->y + (int32_t)oy;
             /* On the heatmap: the CP's covered pixels, or a helper's whole CP. */
@@ -234,7 +242,7 @@ shade_batch(struct cps *c, struct sim_shade_ctx *ctx, const struct cq *const *ba
         sim_interp_set_lod_scale(ctx->interp, NULL, NULL);
     }
     for (uint32_t q = 0; q < n; q++) {
-        const struct cq *cq = batch[q];
+        const struct cq *cq = &batch[q];
         uint32_t wide = 2 * cq->cw;
         for (uint32_t j = 0; j < 4; j++) {
             uint32_t lane = 4 * q + j, ox = (j & 1) * cq->cw, oy = (j >> 1) * cq->ch;
@@ -245,7 +253,7 @@ shade_batch(struct cps *c, struct sim_shade_ctx *ctx, const struct cq *const *ba
                 for (uint32_t px = 0; px < cq->cw; px++) {
                     uint32_t m = cq->mask[(oy + py) * wide + ox + px];
                     if (m) {
-                        sim_shade_write(ctx, lane, c->tri, cq->x + (int32_t)(ox + px),
+                        sim_shade_write(ctx, lane, tris[q], cq->x + (int32_t)(ox + px),
                                         cq->y + (int32_t)(oy + py), m);
                     }
                 }
@@ -254,24 +262,18 @@ shade_batch(struct cps *c, struct sim_shade_ctx *ctx, const struct cq *const *ba
     }
 }
 
-/* Shades the CQs gathered for the current triangle (also the unit's
- * finish). */
+/* Ends the current triangle: its CQs join the waiting ones, shaded a
+ * batch at a time. */
 static void
-cps_flush(void *self, struct sim_shade_ctx *ctx)
+cps_flush(struct cps *c, struct sim_shade_ctx *ctx)
 {
-    struct cps *c = self;
-    const struct cq *batch[BATCH];
-    uint32_t n = 0;
-
     for (uint32_t i = 0; i < c->count; i++) {
-        batch[n++] = &c->cqs[i];
-        if (n == BATCH) {
-            shade_batch(c, ctx, batch, n);
-            n = 0;
+        c->wait[c->waiting] = c->cqs[i];
+        c->wait_tri[c->waiting++] = c->tri;
+        if (c->waiting == BATCH) {
+            shade_batch(c, ctx, c->wait, c->wait_tri, c->waiting);
+            c->waiting = 0;
         }
-    }
-    if (n) {
-        shade_batch(c, ctx, batch, n);
     }
     for (uint32_t i = 0; i < c->count; i++) {
         c->slot[c->keys[i]] = 0;
@@ -280,11 +282,25 @@ cps_flush(void *self, struct sim_shade_ctx *ctx)
     c->tri = NULL;
 }
 
+/* The draw ends in the bin: its last triangle's CQs and every waiting
+ * one shaded. */
+static void
+cps_finish(void *self, struct sim_shade_ctx *ctx)
+{
+    struct cps *c = self;
+    cps_flush(c, ctx);
+    if (c->waiting) {
+        shade_batch(c, ctx, c->wait, c->wait_tri, c->waiting);
+        c->waiting = 0;
+    }
+}
+
 static void
 cps_begin(void *self, struct sim_shade_ctx *ctx)
 {
     struct cps *c = self;
     c->count = 0;
+    c->waiting = 0;
     c->tri = NULL;
     c->rate_word = sim_cps_rate_word(ctx->dc, &c->opt->cps);
     memset(c->slot, 0, sizeof(c->slot));
@@ -345,5 +361,5 @@ const struct sim_unit_ops sim_unit_cps = {
     .applies = sim_unit_applies_per_pixel,
     .begin = cps_begin,
     .run = cps_run,
-    .finish = cps_flush,
+    .finish = cps_finish,
 };
