@@ -119,6 +119,13 @@ struct replay {
     int quit;
     atomic_uint next_bin;
     uint32_t bin_count;
+    /* The draw's tasks (bin * unit_groups + group) with triangles, the
+     * bins with the most first, so that the heaviest do not start last and
+     * keep one worker busy at the end (2 or more workers); NULL: every
+     * task in index order. */
+    uint64_t *tasks; /* (UINT32_MAX - triangles) << 32 | task */
+    uint32_t task_count;
+    size_t tasks_cap;
     /* A bin's units are split into this many groups, each a task of its
      * own (process_bin), so that a draw's heaviest bin does not keep one
      * worker busy while the others wait: 1 on one thread. */
@@ -422,10 +429,13 @@ worker_run_bins(struct worker *w)
     struct replay *r = w->r;
     uint32_t b;
 
-    while ((b = atomic_fetch_add(&r->next_bin, 1u)) < r->bin_count * r->unit_groups) {
+    uint32_t i, n = r->tasks ? r->task_count : r->bin_count * r->unit_groups;
+
+    while ((i = atomic_fetch_add(&r->next_bin, 1u)) < n) {
         if (out_of_budget(r)) {
             break;
         }
+        b = r->tasks ? (uint32_t)r->tasks[i] : i;
         process_bin(w, b / r->unit_groups, b % r->unit_groups);
     }
 }
@@ -523,6 +533,45 @@ run_workers(struct replay *r, void (*run)(struct worker *w))
 }
 
 /* Rasterizes and shades the current draw's bins on every worker. */
+/* r->tasks for the draw: the bins with triangles, the fullest first
+ * (which worker takes which bin never changes the results). */
+static void
+order_tasks(struct replay *r)
+{
+    size_t items = (size_t)r->bin_count * r->unit_groups;
+
+    r->task_count = 0;
+    if (r->worker_count < 2 || items > UINT32_MAX) {
+        free(r->tasks);
+        r->tasks = NULL;
+        r->tasks_cap = 0;
+        return;
+    }
+    if (items > r->tasks_cap) {
+        uint64_t *t = realloc(r->tasks, items * sizeof(*t));
+        if (!t) {
+            free(r->tasks);
+            r->tasks = NULL;
+            r->tasks_cap = 0;
+            return;
+        }
+        r->tasks = t;
+        r->tasks_cap = items;
+    }
+    for (uint32_t b = 0; b < r->bin_count; b++) {
+        size_t tris = r->dc.bins[b].tris.count;
+        if (!tris) {
+            continue;
+        }
+        tris = tris < UINT32_MAX ? tris : UINT32_MAX;
+        for (uint32_t g = 0; g < r->unit_groups; g++) {
+            r->tasks[r->task_count++] =
+                (uint64_t)(UINT32_MAX - (uint32_t)tris) << 32 | (b * r->unit_groups + g);
+        }
+    }
+    sim_sort_u64(r->tasks, r->task_count);
+}
+
 static void
 run_bins(struct replay *r)
 {
@@ -530,6 +579,7 @@ run_bins(struct replay *r)
     r->bin_count = r->dc.bins_x * r->dc.bins_y;
     r->unit_groups = r->worker_count < units ? r->worker_count : units;
     r->unit_groups = r->unit_groups ? r->unit_groups : 1;
+    order_tasks(r);
     atomic_store(&r->next_bin, 0u);
     run_workers(r, worker_run_bins);
 }
@@ -1863,6 +1913,7 @@ replay_finish(struct replay *r)
         }
         free(r->workers);
     }
+    free(r->tasks);
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         if (r->texels[u]) {
             for (uint32_t i = 0; i < r->frame->image_count; i++) {
