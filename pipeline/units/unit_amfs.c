@@ -145,8 +145,17 @@ struct frag {
 #define SPAN_MAX 64
 #define CELLS_MAX 1024 /* per dimension */
 
+/* A triangle's corners as tri_corners gives them, kept for the next
+ * lookup: the grid points of a shading quad mostly lie in one triangle. */
+struct corners {
+    const struct sim_tri *t; /* whose corners these are; NULL: none */
+    int ok;                  /* tri_corners' answer */
+    double px[3], py[3], w[3], u[3], v[3];
+};
+
 struct tri_index {
     const struct sim_tri *tris; /* the draw's triangles; NULL: nothing built */
+    struct corners last;        /* of the triangle find_point located last */
     size_t lo, hi;              /* the run [lo, hi) */
     double u0, v0, su, sv;      /* cell of (u, v): floor((u - u0) su), floor((v - v0) sv) */
     double u1, v1;              /* the grid's far corner */
@@ -451,18 +460,35 @@ corners_area2(const double u[3], const double v[3])
     return (u[1] - u[0]) * (v[2] - v[0]) - (u[2] - u[0]) * (v[1] - v[0]);
 }
 
+/* t's corners: from `memo` when it holds them, else computed (into memo,
+ * or without one into scratch). */
+static const struct corners *
+corners_of(const struct sim_tri *t, struct corners *memo, struct corners *scratch)
+{
+    struct corners *c = memo ? memo : scratch;
+    if (!memo || memo->t != t) {
+        c->t = t;
+        c->ok = tri_corners(t, c->px, c->py, c->w, c->u, c->v);
+    }
+    return c;
+}
+
 /* A barycentric coordinate of `locate` below this rejects the point. */
 #define INSIDE_EPS (-1e-9)
 
 /* Where on screen triangle `t` shows patch position uv: 1 with (x, y)
  * when uv lies inside t (in the domain), else 0. */
 static int
-locate(const struct sim_tri *t, const double uv[2], double *x, double *y, int extrapolate)
+locate(const struct sim_tri *t, struct corners *memo, const double uv[2], double *x, double *y,
+       int extrapolate)
 {
-    double px[3], py[3], w[3], u[3], v[3], bsum = 0, s[3];
-    if (!tri_corners(t, px, py, w, u, v)) {
+    struct corners scratch;
+    const struct corners *c = corners_of(t, memo, &scratch);
+    double bsum = 0, s[3];
+    if (!c->ok) {
         return 0;
     }
+    const double *px = c->px, *py = c->py, *w = c->w, *u = c->u, *v = c->v;
     double den = corners_area2(u, v);
     if (!(fabs(den) > 1e-30)) {
         return 0;
@@ -490,9 +516,10 @@ locate(const struct sim_tri *t, const double uv[2], double *x, double *y, int ex
  * edge?  (x, y): where it shows uv; *loose set when uv lies inside t in
  * the domain (locate found it) whatever the fill rule says. */
 static int
-contains(const struct sim_tri *t, const double uv[2], double *x, double *y, int *loose)
+contains(const struct sim_tri *t, struct corners *memo, const double uv[2], double *x, double *y,
+         int *loose)
 {
-    if (!locate(t, uv, x, y, 0)) {
+    if (!locate(t, memo, uv, x, y, 0)) {
         return 0;
     }
     *loose = 1;
@@ -771,6 +798,7 @@ tri_index_candidates(struct tri_index *x, const double uv[2], uint32_t at)
 struct point_search {
     const struct sim_tri *loose_tri;
     double lx, ly;
+    struct corners *memo; /* or NULL */
 };
 
 /* Tries candidate c: 1 when it contains uv (*x, *y its screen point). */
@@ -779,7 +807,7 @@ search_try(struct point_search *s, const struct sim_tri *c, const double uv[2], 
            double *y)
 {
     int loose = 0;
-    if (contains(c, uv, x, y, &loose)) {
+    if (contains(c, s->memo, uv, x, y, &loose)) {
         return 1;
     }
     if (loose && !s->loose_tri) {
@@ -801,7 +829,7 @@ search_end(const struct point_search *s, const struct sim_tri *t, const double u
         *y = s->ly;
         return s->loose_tri;
     }
-    return locate(t, uv, x, y, 1) ? t : NULL;
+    return locate(t, s->memo, uv, x, y, 1) ? t : NULL;
 }
 
 /* The triangle of `t`'s patch that contains uv, and the screen point.  A
@@ -855,6 +883,7 @@ find_point(struct tri_index *ix, const struct sim_draw_ctx *dc, const struct sim
     const struct sim_tri *tris = dc->tris.data;
     size_t at = (size_t)(t - tris);
     struct point_search s = {0};
+    s.memo = &ix->last;
     if (search_try(&s, t, uv, x, y)) {
         return t;
     }
@@ -1077,6 +1106,7 @@ amfs_begin(void *self, struct sim_shade_ctx *ctx)
     cache_clear(a, ctx);
     a->patch = SIM_NONE;
     a->index.tris = NULL; /* the draw's triangle list may live where the last one did */
+    a->index.last.t = NULL;
     a->fills = 0;
     a->served_count = 0;
 }
