@@ -62,6 +62,10 @@
  * devices (4216 on a few). */
 #define TESS_MAX_RECORD 4352
 
+/* Patches whose records are kept at once: the evaluation shader reads the
+ * records of the patches in its batch. */
+#define TESS_RECORD_PATCHES 64
+
 /* One scalar copied into an interpreter register, per lane. */
 struct tess_copy {
     uint32_t reg;    /* destination register (one vertex's scalar) */
@@ -110,6 +114,12 @@ struct sim_tess_stage {
     struct tes_builtins tes_builtins; /* tes_interp's */
     struct sim_geom_outputs tes_outs;
 
+    /* The control shader on the replay's workers (dc->parallel): worker
+     * 0's interpreter is tcs_interp, the others' their own, made the
+     * first time a draw runs its patches in parallel. */
+    struct tcs_worker *tcs_workers;
+    uint32_t tcs_worker_count;
+
     /* The evaluation shader on the replay's workers (dc->parallel):
      * worker 0's interpreter is tes_interp, the others' their own, made
      * the first time a draw shades its domain points in parallel. */
@@ -122,6 +132,13 @@ struct sim_tess_stage {
     uint32_t retess_flip;
     uint32_t retess_triangle;
     uint32_t subpatches;
+};
+
+/* One worker's control-shader interpreter and its built-in inputs (NULL:
+ * the shader does not read it). */
+struct tcs_worker {
+    struct sim_interp *interp;
+    uint32_t *invocation_id, *primitive_id, *patch_vertices;
 };
 
 /* One worker's evaluation-shader interpreter and where its inputs and
@@ -313,6 +330,10 @@ tess_finish(struct sim_draw_ctx *dc)
         return;
     }
     sim_interp_destroy(ts->tcs_interp);
+    for (uint32_t k = 1; k < ts->tcs_worker_count; k++) {
+        sim_interp_destroy(ts->tcs_workers[k].interp);
+    }
+    free(ts->tcs_workers);
     sim_interp_destroy(ts->tes_interp);
     for (uint32_t k = 1; k < ts->tes_worker_count; k++) {
         sim_interp_destroy(ts->tes_workers[k].interp);
@@ -425,13 +446,15 @@ patch_primitive_id(const struct sim_draw_ctx *dc, uint32_t p)
     return per_instance ? p % per_instance : p;
 }
 
-/* Runs the control shader for `count` patches from `first` (count *
- * output_vertices <= SIM_LANES) and writes their records. */
-static enum sim_replay_error
-run_tcs(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, uint32_t first, uint32_t count,
-        uint32_t *records)
+/* Runs the control shader on worker `w` for `count` patches from `first`
+ * (count * output_vertices <= SIM_LANES) and writes their records; 0 when
+ * it ran past the step limit.  Touches nothing but w and the records, so
+ * the workers run batches side by side. */
+static int
+run_tcs(const struct sim_draw_ctx *dc, const struct sim_tess_stage *ts, const struct tcs_worker *w,
+        uint32_t first, uint32_t count, uint32_t *records)
 {
-    struct sim_interp *in = ts->tcs_interp;
+    struct sim_interp *in = w->interp;
     const uint32_t *patches = dc->geom.patches.data;
     const uint32_t *vs = dc->geom.vertices.data;
     uint32_t ov = ts->output_vertices, lanes = count * ov;
@@ -445,14 +468,14 @@ run_tcs(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, uint32_t first, uint
             sim_interp_register(in, c->reg)[l] =
                 vs[(size_t)pv[c->vertex] * ts->vs_stride + c->word];
         }
-        if (ts->invocation_id) {
-            ts->invocation_id[l] = l % ov;
+        if (w->invocation_id) {
+            w->invocation_id[l] = l % ov;
         }
-        if (ts->tcs_primitive_id) {
-            ts->tcs_primitive_id[l] = patch_primitive_id(dc, p);
+        if (w->primitive_id) {
+            w->primitive_id[l] = patch_primitive_id(dc, p);
         }
-        if (ts->tcs_patch_vertices) {
-            ts->tcs_patch_vertices[l] = dc->geom.patch_size;
+        if (w->patch_vertices) {
+            w->patch_vertices[l] = dc->geom.patch_size;
         }
     }
     for (uint32_t pass = 0; pass < 1 + ts->barrier; pass++) {
@@ -474,8 +497,7 @@ run_tcs(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, uint32_t first, uint
             }
         }
         if (sim_interp_run(in, active, 0) != SIM_INTERP_ERROR_OK) {
-            return sim_draw_refuse(dc, SIM_REPLAY_ERROR_SHADER_FAULT,
-                                   "the tessellation control shader ran past the step limit");
+            return 0;
         }
         for (uint32_t q = 0; q < count; q++) {
             uint32_t *rec = records + (size_t)q * ts->record_words;
@@ -495,6 +517,113 @@ run_tcs(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, uint32_t first, uint
                 }
                 rec[t->word] = value == TESS_UNWRITTEN ? 0 : value;
             }
+        }
+    }
+    return 1;
+}
+
+/* The control shader's interpreters for `workers` workers; 0 when out of
+ * memory. */
+static int
+tcs_workers_make(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, uint32_t workers)
+{
+    if (ts->tcs_worker_count >= workers) {
+        return 1;
+    }
+    struct tcs_worker *tw = calloc(workers, sizeof(*tw));
+    if (!tw) {
+        return 0;
+    }
+    for (uint32_t k = 1; k < ts->tcs_worker_count; k++) {
+        tw[k] = ts->tcs_workers[k];
+    }
+    free(ts->tcs_workers);
+    ts->tcs_workers = tw;
+    tw[0] = (struct tcs_worker){ts->tcs_interp, ts->invocation_id, ts->tcs_primitive_id,
+                                ts->tcs_patch_vertices};
+    ts->tcs_worker_count = ts->tcs_worker_count ? ts->tcs_worker_count : 1;
+    for (uint32_t k = ts->tcs_worker_count; k < workers; k++) {
+        struct sim_interp *in = sim_interp_create(ts->tcs);
+        if (!in) {
+            return 0;
+        }
+        ts->tcs_worker_count = k + 1;
+        sim_interp_bind(in, dc->draw->bindings, dc->draw->binding_count);
+        sim_draw_view_builtins(dc->draw, in);
+        sim_interp_keep_outputs(in, 1);
+        tw[k] = (struct tcs_worker){in, sim_interp_builtin(in, 0, SpvBuiltInInvocationId, 0),
+                                    sim_interp_builtin(in, 0, SpvBuiltInPrimitiveId, 0),
+                                    sim_interp_builtin(in, 0, SpvBuiltInPatchVertices, 0)};
+    }
+    return 1;
+}
+
+/* One record chunk's control-shader batches (per_batch patches each, the
+ * last fewer), each run by one worker into its own records. */
+struct tcs_job {
+    const struct sim_draw_ctx *dc;
+    const struct sim_tess_stage *ts;
+    uint32_t first, count, per_batch;
+    uint32_t *records;
+    uint64_t instructions[TESS_RECORD_PATCHES]; /* per batch: lane instructions */
+    uint8_t failed[TESS_RECORD_PATCHES];        /* per batch: past the step limit */
+};
+
+static void
+tcs_job_run(void *data, uint32_t worker, uint32_t i)
+{
+    struct tcs_job *j = data;
+    const struct tcs_worker *w = &j->ts->tcs_workers[worker];
+    uint32_t q = i * j->per_batch, n = j->count - q < j->per_batch ? j->count - q : j->per_batch;
+    uint64_t before = sim_interp_counters(w->interp)->lane_instructions;
+    j->failed[i] = !run_tcs(j->dc, j->ts, w, j->first + q, n,
+                            j->records + (size_t)q * j->ts->record_words);
+    j->instructions[i] = sim_interp_counters(w->interp)->lane_instructions - before;
+}
+
+/* The control shader for the `count` patches from `first` of one chunk,
+ * on the workers when the draw allows it; adds to *counted the lane
+ * instructions a run batch after batch would have counted (up to and
+ * including a batch that ran past the step limit, which refuses the
+ * draw).  The records do not depend on the number of workers. */
+static enum sim_replay_error
+tcs_run_batches(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, uint32_t first,
+                uint32_t count, uint32_t *records, uint64_t *counted)
+{
+    struct tcs_job j;
+    uint32_t per_batch = SIM_LANES / ts->output_vertices;
+    uint32_t batches = (count + per_batch - 1) / per_batch, workers = 1;
+
+    /* Storage writes would land in another order: those shaders stay on
+     * the calling thread. */
+    if (dc->parallel && dc->workers > 1 && batches > 1 &&
+        !(sim_ir_shader_info(ts->tcs)->flags & SIM_IR_WRITES_STORAGE)) {
+        workers = dc->workers;
+    }
+    if (!tcs_workers_make(dc, ts, workers)) {
+        return SIM_REPLAY_ERROR_NOMEM;
+    }
+    j.dc = dc;
+    j.ts = ts;
+    j.first = first;
+    j.count = count;
+    j.per_batch = per_batch;
+    j.records = records;
+    if (workers > 1) {
+        dc->parallel(dc->pool, batches, tcs_job_run, &j);
+    } else {
+        for (uint32_t i = 0; i < batches; i++) {
+            tcs_job_run(&j, 0, i);
+            if (j.failed[i]) {
+                batches = i + 1;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < batches; i++) {
+        *counted += j.instructions[i];
+        if (j.failed[i]) {
+            return sim_draw_refuse(dc, SIM_REPLAY_ERROR_SHADER_FAULT,
+                                   "the tessellation control shader ran past the step limit");
         }
     }
     return SIM_REPLAY_ERROR_OK;
@@ -742,10 +871,6 @@ tes_run_batches(struct sim_draw_ctx *dc, struct sim_tess_stage *ts,
     return SIM_REPLAY_ERROR_OK;
 }
 
-/* Patches whose records are kept at once: the evaluation shader reads the
- * records of the patches in its batch. */
-#define TESS_RECORD_PATCHES 64
-
 /* DiagSplit's limits: D3D11's largest factor, and QFM's grid size. */
 #define RETESS_MAX_FACTOR 64
 
@@ -910,17 +1035,15 @@ tess_run(struct sim_draw_ctx *dc)
     struct sim_array vertices = {0}, prims = {0}, batches = {0}, scratch = {0};
     struct tes_batch batch;
     uint32_t *records = NULL;
-    uint32_t patch_count, ov, per_batch, vertex_count = 0;
-    uint64_t tcs_before, tes_before, tes_batch_instructions = 0, tes_w0_instructions = 0;
+    uint32_t patch_count, ov, vertex_count = 0;
+    uint64_t tes_before, tcs_instructions = 0, tes_batch_instructions = 0, tes_w0_instructions = 0;
     enum sim_replay_error err = SIM_REPLAY_ERROR_OK;
 
     if (!ts) {
         return SIM_REPLAY_ERROR_OK;
     }
     ov = ts->output_vertices;
-    per_batch = SIM_LANES / ov;
     patch_count = (uint32_t)(dc->geom.patches.count / dc->geom.patch_size);
-    tcs_before = sim_interp_counters(ts->tcs_interp)->lane_instructions;
     tes_before = sim_interp_counters(ts->tes_interp)->lane_instructions;
 
     /* From here on geom describes the evaluation shader's vertices; the
@@ -944,10 +1067,7 @@ tess_run(struct sim_draw_ctx *dc)
             patch_count - first < TESS_RECORD_PATCHES ? patch_count - first : TESS_RECORD_PATCHES;
         struct tes_batch *b = NULL;
         batches.count = 0;
-        for (uint32_t q = 0; q < n && !err; q += per_batch) {
-            uint32_t count = n - q < per_batch ? n - q : per_batch;
-            err = run_tcs(dc, ts, first + q, count, records + (size_t)q * ts->record_words);
-        }
+        err = tcs_run_batches(dc, ts, first, n, records, &tcs_instructions);
         for (uint32_t q = 0; q < n && !err; q++) {
             const uint32_t *rec = records + (size_t)q * ts->record_words;
             struct sim_tess_levels levels;
@@ -1017,8 +1137,7 @@ tess_run(struct sim_draw_ctx *dc)
     sim_array_finish(&batches);
     sim_array_finish(&scratch);
     free(records);
-    dc->counters->tcs_instructions +=
-        sim_interp_counters(ts->tcs_interp)->lane_instructions - tcs_before;
+    dc->counters->tcs_instructions += tcs_instructions;
     /* tes_run_batches counts its batches itself (some ran on other
      * workers' interpreters); tes_interp's own count holds re-tessellation
      * and, when on worker 0, those batches too: leave them out once. */
