@@ -427,15 +427,13 @@ static void
 worker_run_bins(struct worker *w)
 {
     struct replay *r = w->r;
-    uint32_t b;
-
     uint32_t i, n = r->tasks ? r->task_count : r->bin_count * r->unit_groups;
 
     while ((i = atomic_fetch_add(&r->next_bin, 1u)) < n) {
         if (out_of_budget(r)) {
             break;
         }
-        b = r->tasks ? (uint32_t)r->tasks[i] : i;
+        uint32_t b = r->tasks ? (uint32_t)r->tasks[i] : i;
         process_bin(w, b / r->unit_groups, b % r->unit_groups);
     }
 }
@@ -532,7 +530,6 @@ run_workers(struct replay *r, void (*run)(struct worker *w))
     }
 }
 
-/* Rasterizes and shades the current draw's bins on every worker. */
 /* r->tasks for the draw: the bins with triangles, the fullest first
  * (which worker takes which bin never changes the results). */
 static void
@@ -572,6 +569,7 @@ order_tasks(struct replay *r)
     sim_sort_u64(r->tasks, r->task_count);
 }
 
+/* Rasterizes and shades the current draw's bins on every worker. */
 static void
 run_bins(struct replay *r)
 {
