@@ -400,6 +400,23 @@ compare_registers(const char *name, uint32_t b, const struct sim_ir_shader *sh,
     }
 }
 
+/* Compares the wide runs' storage copy (0) with the reference's (1),
+ * naming `what` after the difference, then resets copy 0 to copy 1. */
+static void
+compare_storage(const char *name, uint32_t b, struct world *w, const char *what)
+{
+    if (memcmp(w->ssbo[0], w->ssbo[1], sizeof(w->ssbo[0])) != 0) {
+        fprintf(stderr, "%s: batch %u: storage buffers differ%s\n", name, b, what);
+        test_failures++;
+    }
+    if (memcmp(w->r32[0], w->r32[1], sizeof(w->r32[0])) != 0) {
+        fprintf(stderr, "%s: batch %u: storage images differ%s\n", name, b, what);
+        test_failures++;
+    }
+    memcpy(w->ssbo[0], w->ssbo[1], sizeof(w->ssbo[0]));
+    memcpy(w->r32[0], w->r32[1], sizeof(w->r32[0]));
+}
+
 static void
 run_case(const struct shader_case *c)
 {
@@ -454,33 +471,15 @@ run_case(const struct shader_case *c)
         CHECK_EQ_U64(sim_interp_helpers(ins[1]), sim_interp_helpers(ins[0]));
         compare_registers(c->name, b, plain, ins[0], ins[1]);
         compare_outputs(c->name, b, plain, ins[0], ins[1], fragment);
-        if (memcmp(w->ssbo[0], w->ssbo[1], sizeof(w->ssbo[0])) != 0) {
-            fprintf(stderr, "%s: batch %u: storage buffers differ (same IR)\n", c->name, b);
-            test_failures++;
-        }
-        if (memcmp(w->r32[0], w->r32[1], sizeof(w->r32[0])) != 0) {
-            fprintf(stderr, "%s: batch %u: storage images differ (same IR)\n", c->name, b);
-            test_failures++;
-        }
-        memcpy(w->r32[0], w->r32[1], sizeof(w->r32[0]));
+        compare_storage(c->name, b, w, " (same IR)");
         /* B: the optimised shader, wide; its storage copy was reset to
          * what the reference started from. */
-        memcpy(w->ssbo[0], w->ssbo[1], sizeof(w->ssbo[0]));
         (void)sim_interp_run_reference(ins[1], active, helpers);
         CHECK_EQ_INT(e0, sim_interp_run(ins[2], active, helpers));
         CHECK_EQ_U64(sim_interp_alive(ins[1]), sim_interp_alive(ins[2]));
         CHECK_EQ_U64(sim_interp_helpers(ins[1]), sim_interp_helpers(ins[2]));
         compare_outputs(c->name, b, plain, ins[2], ins[1], fragment);
-        if (memcmp(w->ssbo[0], w->ssbo[1], sizeof(w->ssbo[0])) != 0) {
-            fprintf(stderr, "%s: batch %u: storage buffers differ\n", c->name, b);
-            test_failures++;
-        }
-        if (memcmp(w->r32[0], w->r32[1], sizeof(w->r32[0])) != 0) {
-            fprintf(stderr, "%s: batch %u: storage images differ\n", c->name, b);
-            test_failures++;
-        }
-        memcpy(w->ssbo[0], w->ssbo[1], sizeof(w->ssbo[0]));
-        memcpy(w->r32[0], w->r32[1], sizeof(w->r32[0]));
+        compare_storage(c->name, b, w, "");
     }
 out:
     for (int i = 0; i < 3; i++) {

@@ -23,6 +23,36 @@
         }                                                                                    \
     } while (0)
 
+/* A 2D image of one layer and one level, width x height texels of
+ * `format` at `data`, `size` bytes readable, rows `row_pitch` apart. */
+static struct sim_tex_image
+one_level(uint32_t format, const void *data, uint32_t size, uint32_t width, uint32_t height,
+          uint32_t row_pitch)
+{
+    struct sim_tex_image img = {.format = format, .layers = 1, .level_count = 1};
+    img.levels[0] = (struct sim_tex_level){.data = data, .size = size, .width = width,
+                                           .height = height, .depth = 1, .row_pitch = row_pitch};
+    return img;
+}
+
+/* Texel x of row 0 of img's one level reads as `expected`; texel
+ * `outside`, past the level, reads zero, and so does texel 0 once the
+ * level is cut one byte short (img keeps that size). */
+static void
+check_texel(struct sim_tex_image *img, int32_t x, int32_t outside, const float expected[4])
+{
+    uint32_t t[4];
+    CHECK_EQ_INT(1, sim_tex_fetch_texel(img, 0, x, 0, 0, 0, t));
+    for (int k = 0; k < 4; k++) {
+        CHECK_NEAR(expected[k], test_as_float(t[k]), 1e-6);
+    }
+    sim_tex_fetch_texel(img, 0, outside, 0, 0, 0, t);
+    CHECK_EQ_INT(0, t[0] | t[1] | t[2] | t[3]);
+    img->levels[0].size--;
+    sim_tex_fetch_texel(img, 0, 0, 0, 0, 0, t);
+    CHECK_EQ_INT(0, t[0] | t[1] | t[2] | t[3]);
+}
+
 static void
 test_formats(void)
 {
@@ -74,22 +104,10 @@ test_formats(void)
         {VK_FORMAT_D24_UNORM_S8_UINT, &depth24, 4, {8388608.0f / 16777215, 0.0f, 0.0f, 1.0f}},
     };
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-        struct sim_tex_image img = {.format = cases[c].format, .layers = 1, .level_count = 1};
-        uint32_t t[4];
-        img.levels[0] = (struct sim_tex_level){.data = cases[c].data, .size = cases[c].bytes,
-                                               .width = 1, .height = 1, .depth = 1,
-                                               .row_pitch = cases[c].bytes};
+        struct sim_tex_image img =
+            one_level(cases[c].format, cases[c].data, cases[c].bytes, 1, 1, cases[c].bytes);
         CHECK(sim_tex_format_is_supported(cases[c].format));
-        CHECK_EQ_INT(1, sim_tex_fetch_texel(&img, 0, 0, 0, 0, 0, t));
-        for (int k = 0; k < 4; k++) {
-            CHECK_NEAR(cases[c].expected[k], test_as_float(t[k]), 1e-6);
-        }
-        /* Outside the level, or past the readable size: zero. */
-        sim_tex_fetch_texel(&img, 0, 1, 0, 0, 0, t);
-        CHECK_EQ_INT(0, t[0] | t[1] | t[2] | t[3]);
-        img.levels[0].size = cases[c].bytes - 1;
-        sim_tex_fetch_texel(&img, 0, 0, 0, 0, 0, t);
-        CHECK_EQ_INT(0, t[0] | t[1] | t[2] | t[3]);
+        check_texel(&img, 0, 1, cases[c].expected);
     }
     CHECK(!sim_tex_format_is_supported(VK_FORMAT_ASTC_4x4_UNORM_BLOCK));
 
@@ -108,11 +126,9 @@ test_formats(void)
         {VK_FORMAT_A2B10G10R10_UINT_PACK32, &packed_uint, 4, {1023, 5, 0, 3}},
     };
     for (size_t c = 0; c < sizeof(ints) / sizeof(ints[0]); c++) {
-        struct sim_tex_image img = {.format = ints[c].format, .layers = 1, .level_count = 1};
+        struct sim_tex_image img =
+            one_level(ints[c].format, ints[c].data, ints[c].bytes, 1, 1, ints[c].bytes);
         uint32_t t[4];
-        img.levels[0] = (struct sim_tex_level){.data = ints[c].data, .size = ints[c].bytes,
-                                               .width = 1, .height = 1, .depth = 1,
-                                               .row_pitch = ints[c].bytes};
         CHECK(sim_tex_format_is_integer(ints[c].format));
         CHECK_EQ_INT(1, sim_tex_fetch_texel(&img, 0, 0, 0, 0, 0, t));
         for (int k = 0; k < 4; k++) {
@@ -148,7 +164,7 @@ static void
 test_wrap_and_filter(void)
 {
     const float row[4] = {0.0f, 1.0f, 2.0f, 3.0f};
-    struct sim_tex_image img = {.format = VK_FORMAT_R32_SFLOAT, .layers = 1, .level_count = 1};
+    struct sim_tex_image img = one_level(VK_FORMAT_R32_SFLOAT, row, sizeof(row), 4, 1, 16);
     struct sim_tex_sampler smp = {.max_lod = 100.0f,
                                   .border_color = VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE};
     uint32_t out[4][SIM_LANES];
@@ -168,8 +184,6 @@ test_wrap_and_filter(void)
         {VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE, -0.125f, 0.0f},
         {VK_SAMPLER_ADDRESS_MODE_MIRROR_CLAMP_TO_EDGE, -0.375f, 1.0f},
     };
-    img.levels[0] = (struct sim_tex_level){.data = row, .size = sizeof(row), .width = 4,
-                                           .height = 1, .depth = 1, .row_pitch = 16};
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
         smp.address_mode[0] = smp.address_mode[1] = cases[c].mode;
         for (int l = 0; l < SIM_LANES; l++) {
@@ -398,35 +412,23 @@ test_block_formats(void)
         {VK_FORMAT_BC5_UNORM_BLOCK, bc5, 1, {0, 0.8f, 0, 1}},
     };
     for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
-        struct sim_tex_image img = {.format = cases[c].format, .layers = 1, .level_count = 1};
         uint32_t bytes = cases[c].format <= VK_FORMAT_BC1_RGBA_SRGB_BLOCK ||
                                  cases[c].format == VK_FORMAT_BC4_UNORM_BLOCK ||
                                  cases[c].format == VK_FORMAT_BC4_SNORM_BLOCK
                              ? 8
                              : 16;
-        uint32_t t[4];
-        img.levels[0] = (struct sim_tex_level){.data = cases[c].block, .size = bytes, .width = 4,
-                                               .height = 4, .depth = 1, .row_pitch = bytes};
+        struct sim_tex_image img = one_level(cases[c].format, cases[c].block, bytes, 4, 4, bytes);
         CHECK(sim_tex_format_is_supported(cases[c].format));
         CHECK(!sim_tex_format_is_integer(cases[c].format));
-        CHECK_EQ_INT(1, sim_tex_fetch_texel(&img, 0, (int32_t)cases[c].texel, 0, 0, 0, t));
-        for (int k = 0; k < 4; k++) {
-            CHECK_NEAR(cases[c].expected[k], test_as_float(t[k]), 1e-6);
-        }
-        /* Outside the level, or a block cut short: zero. */
-        sim_tex_fetch_texel(&img, 0, 4, 0, 0, 0, t);
-        CHECK_EQ_INT(0, t[0] | t[1] | t[2] | t[3]);
-        img.levels[0].size = bytes - 1;
-        sim_tex_fetch_texel(&img, 0, 0, 0, 0, 0, t);
-        CHECK_EQ_INT(0, t[0] | t[1] | t[2] | t[3]);
+        check_texel(&img, (int32_t)cases[c].texel, 4, cases[c].expected);
     }
 
     /* An 8x8 BC4 level of four blocks, rows of blocks `row_pitch` apart:
      * texel (5, 6) is texel (1, 2) of block (1, 1). */
     {
         uint8_t blocks[4][8];
-        struct sim_tex_image img = {.format = VK_FORMAT_BC4_UNORM_BLOCK, .layers = 1,
-                                    .level_count = 1};
+        struct sim_tex_image img =
+            one_level(VK_FORMAT_BC4_UNORM_BLOCK, blocks, sizeof(blocks), 8, 8, 16);
         uint32_t t[4];
         for (int b = 0; b < 4; b++) {
             memset(blocks[b], 0, 8);
@@ -434,8 +436,6 @@ test_block_formats(void)
         }
         blocks[3][1] = 200;
         blocks[3][2 + (3 * 9) / 8] |= (uint8_t)(1u << ((3 * 9) % 8)); /* texel 9: selector 1 */
-        img.levels[0] = (struct sim_tex_level){.data = blocks, .size = sizeof(blocks), .width = 8,
-                                               .height = 8, .depth = 1, .row_pitch = 16};
         sim_tex_fetch_texel(&img, 0, 5, 6, 0, 0, t);
         CHECK_NEAR(200.0f / 255, test_as_float(t[0]), 1e-6);
         sim_tex_fetch_texel(&img, 0, 4, 4, 0, 0, t);
@@ -464,8 +464,7 @@ test_bc7(void)
     uint8_t block[16] = {0};
     uint32_t pos = 0;
     static const uint8_t zero[16] = {0};
-    struct sim_tex_image img = {.format = VK_FORMAT_BC7_UNORM_BLOCK, .layers = 1,
-                                .level_count = 1};
+    struct sim_tex_image img = one_level(VK_FORMAT_BC7_UNORM_BLOCK, block, 16, 4, 4, 16);
     uint32_t t[4];
 
     put_bits(block, &pos, 7, 1u << 6);
@@ -484,8 +483,6 @@ test_bc7(void)
     put_bits(block, &pos, 4, 8);
     CHECK_EQ_INT(7 + 8 * 7 + 2 + 3 + 4 + 4, pos);
 
-    img.levels[0] = (struct sim_tex_level){.data = block, .size = 16, .width = 4, .height = 4,
-                                           .depth = 1, .row_pitch = 16};
     CHECK(sim_tex_format_is_supported(VK_FORMAT_BC7_UNORM_BLOCK));
     /* Endpoint 0 (255, 1, 129, 255), endpoint 1 (0, 254, 128, 254). */
     sim_tex_fetch_texel(&img, 0, 0, 0, 0, 0, t);
@@ -519,8 +516,7 @@ test_bc6h(void)
     uint8_t block[16] = {0};
     uint8_t reserved[16] = {0x13};
     uint32_t pos = 0;
-    struct sim_tex_image img = {.format = VK_FORMAT_BC6H_UFLOAT_BLOCK, .layers = 1,
-                                .level_count = 1};
+    struct sim_tex_image img = one_level(VK_FORMAT_BC6H_UFLOAT_BLOCK, block, 16, 4, 4, 16);
     uint32_t t[4];
 
     put_bits(block, &pos, 5, 0x03);
@@ -532,8 +528,6 @@ test_bc6h(void)
     put_bits(block, &pos, 10, 512);
     put_bits(block, &pos, 3, 0); /* texel 0, the anchor */
     put_bits(block, &pos, 4, 15);
-    img.levels[0] = (struct sim_tex_level){.data = block, .size = 16, .width = 4, .height = 4,
-                                           .depth = 1, .row_pitch = 16};
     CHECK(sim_tex_format_is_supported(VK_FORMAT_BC6H_UFLOAT_BLOCK));
     /* 1023 -> 0xffff -> half 0x7bff (65504); 512 -> 32800 -> 0x3e0f. */
     sim_tex_fetch_texel(&img, 0, 0, 0, 0, 0, t);
@@ -568,12 +562,9 @@ test_store(void)
     uint32_t r32[2] = {0};
     const uint32_t v[4] = {test_as_bits(0.5f), test_as_bits(-1.0f), test_as_bits(2.0f),
                            test_as_bits(1.0f / 255)};
-    struct sim_tex_image img = {.format = VK_FORMAT_R8G8B8A8_UNORM, .layers = 1,
-                                .level_count = 1};
+    struct sim_tex_image img = one_level(VK_FORMAT_R8G8B8A8_UNORM, rgba8, 8, 2, 1, 8);
     uint32_t t[4];
 
-    img.levels[0] = (struct sim_tex_level){.data = rgba8, .size = 8, .width = 2, .height = 1,
-                                           .depth = 1, .row_pitch = 8};
     CHECK_EQ_INT(0, sim_tex_store_texel(&img, 1, 0, 0, 0, v)); /* no wdata: read-only */
     img.levels[0].wdata = rgba8;
     CHECK_EQ_INT(1, sim_tex_store_texel(&img, 1, 0, 0, 0, v));
