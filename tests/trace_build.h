@@ -2,8 +2,9 @@
  * tests/trace_build.h — writing a trace block by block with capture/'s
  * writer, as the tests that build traces in memory do
  * (replay/test_convert.c, replay/test_dispatch.c, capture/fixture.c): a
- * builder that keeps the first error, command records framed by a head
- * whose op it sets, a pipeline record's defaults, a frame block of
+ * builder that keeps the first error, blocks of one record with or
+ * without a span, blobs, command records framed by a head whose op it
+ * sets, a pipeline record's defaults, a frame block of
  * snapshots and commands, and the trace's bytes at the end, in memory or
  * in a file.
  */
@@ -67,6 +68,30 @@ simple(struct builder *bd, enum cap_block_type type, const void *rec, size_t siz
 {
     cap_rec_begin(&bd->b, rec, size);
     emit(bd, type);
+}
+
+/* A block of `type` holding `rec` and one span: `count` items of
+ * `item_size` bytes from `items`, its span field at byte `span` of rec. */
+static inline void
+block_array(struct builder *bd, enum cap_block_type type, const void *rec, size_t size,
+            size_t span, const void *items, uint32_t count, size_t item_size)
+{
+    size_t r = cap_rec_begin(&bd->b, rec, size);
+    cap_rec_array(&bd->b, r, span, items, count, item_size);
+    cap_rec_end(&bd->b, r, 0);
+    emit(bd, type);
+}
+
+/* Adds the `size` bytes at `data` as a blob unless an error came first;
+ * returns its hash (0 after an error). */
+static inline uint64_t
+builder_blob(struct builder *bd, const void *data, uint64_t size)
+{
+    uint64_t hash = 0;
+    if (!bd->err) {
+        bd->err = cap_writer_add_blob(bd->w, data, size, &hash);
+    }
+    return hash;
 }
 
 /* Starts a command record whose head (struct cap_cmd_head first) is

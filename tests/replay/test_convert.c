@@ -200,16 +200,6 @@ want_texel(uint32_t t, uint32_t x, uint32_t y, uint8_t out[4])
 /* ------------------------------------------------------------------------ */
 /* Writing the trace                                                          */
 
-static uint64_t
-blob(struct builder *bd, const void *data, uint64_t size)
-{
-    uint64_t hash = 0;
-    if (!bd->err) {
-        bd->err = cap_writer_add_blob(bd->w, data, size, &hash);
-    }
-    return hash;
-}
-
 /* A pipeline of fullscreen.vert and fragment module `fs`, viewport and
  * scissor width x height; `fs_stage` is the stage the trace names for the
  * fragment shader (not a graphics stage: a pipeline the replay refuses). */
@@ -276,14 +266,11 @@ add_target(struct builder *bd, uint32_t i, uint32_t width, uint32_t height)
                                   VK_FORMAT_R8G8B8A8_UNORM, {0, 0, 0, 0}, 1, 0, 1, 0, 1, 0};
     struct cap_framebuffer fb = {H_FB(i), H_RP, width, height, 1, 0, {0, 0}};
     uint64_t v = H_TARGET_VIEW(i);
-    size_t r;
 
     simple(bd, CAP_BLOCK_IMAGE, &img, sizeof(img));
     simple(bd, CAP_BLOCK_IMAGE_VIEW, &view, sizeof(view));
-    r = cap_rec_begin(&bd->b, &fb, sizeof(fb));
-    cap_rec_array(&bd->b, r, offsetof(struct cap_framebuffer, attachments), &v, 1, sizeof(v));
-    cap_rec_end(&bd->b, r, 0);
-    emit(bd, CAP_BLOCK_FRAMEBUFFER);
+    block_array(bd, CAP_BLOCK_FRAMEBUFFER, &fb, sizeof(fb),
+                offsetof(struct cap_framebuffer, attachments), &v, 1, sizeof(v));
 }
 
 static void
@@ -358,7 +345,7 @@ write_trace(size_t *size)
         };
         for (uint32_t i = 0; i < 3; i++) {
             struct cap_shader_module m = {modules[i].handle, 0};
-            m.code_blob = blob(&bd, modules[i].words, modules[i].size);
+            m.code_blob = builder_blob(&bd, modules[i].words, modules[i].size);
             simple(&bd, CAP_BLOCK_SHADER_MODULE, &m, sizeof(m));
         }
     }
@@ -368,7 +355,7 @@ write_trace(size_t *size)
         for (uint32_t k = 0; k < BUFFER_SIZE; k++) {
             bytes[k] = (uint8_t)(i * 3 + k);
         }
-        buffer_blobs[i] = blob(&bd, bytes, sizeof(bytes));
+        buffer_blobs[i] = builder_blob(&bd, bytes, sizeof(bytes));
     }
     {
         struct cap_sampler s;
@@ -386,20 +373,14 @@ write_trace(size_t *size)
         struct cap_dset_layout l = {H_DSL, 0, 0, {0, 0}, {0, 0}};
         struct cap_dset_layout_binding binding = {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1,
                                                   VK_SHADER_STAGE_FRAGMENT_BIT, 0, UINT32_MAX};
-        r = cap_rec_begin(&bd.b, &l, sizeof(l));
-        cap_rec_array(&bd.b, r, offsetof(struct cap_dset_layout, bindings), &binding, 1,
-                      sizeof(binding));
-        cap_rec_end(&bd.b, r, 0);
-        emit(&bd, CAP_BLOCK_DSET_LAYOUT);
+        block_array(&bd, CAP_BLOCK_DSET_LAYOUT, &l, sizeof(l),
+                    offsetof(struct cap_dset_layout, bindings), &binding, 1, sizeof(binding));
     }
     {
         struct cap_pipeline_layout pl = {H_PL, {0, 0}, {0, 0}};
         uint64_t set = H_DSL;
-        r = cap_rec_begin(&bd.b, &pl, sizeof(pl));
-        cap_rec_array(&bd.b, r, offsetof(struct cap_pipeline_layout, set_layouts), &set, 1,
-                      sizeof(set));
-        cap_rec_end(&bd.b, r, 0);
-        emit(&bd, CAP_BLOCK_PIPELINE_LAYOUT);
+        block_array(&bd, CAP_BLOCK_PIPELINE_LAYOUT, &pl, sizeof(pl),
+                    offsetof(struct cap_pipeline_layout, set_layouts), &set, 1, sizeof(set));
     }
     {
         struct cap_render_pass rp = {H_RP, {0, 0}, {0, 0}, {0, 0}};
@@ -447,11 +428,11 @@ write_trace(size_t *size)
             simple(&bd, CAP_BLOCK_IMAGE, &imgs[i], sizeof(imgs[i]));
         }
         snaps[BUFFERS] = (struct cap_snapshot){H_TEX(0), CAP_SNAPSHOT_IMAGE, 0,
-                                               blob(&bd, bc_data, sizeof(bc_data))};
+                                               builder_blob(&bd, bc_data, sizeof(bc_data))};
         snaps[BUFFERS + 1] = (struct cap_snapshot){H_TEX(1), CAP_SNAPSHOT_IMAGE, 0,
-                                                   blob(&bd, font_data, sizeof(font_data))};
+                                                   builder_blob(&bd, font_data, sizeof(font_data))};
         snaps[BUFFERS + 2] = (struct cap_snapshot){H_TEX(2), CAP_SNAPSHOT_IMAGE, 0,
-                                                   blob(&bd, rgba_data, sizeof(rgba_data))};
+                                                   builder_blob(&bd, rgba_data, sizeof(rgba_data))};
     }
     for (uint32_t t = 0; t < TEX_COUNT; t++) {
         const struct textured *v = &textured[t];
@@ -463,11 +444,8 @@ write_trace(size_t *size)
                                    H_TEX_VIEW(t), 0, 0, 0, 0};
         memcpy(view.components, v->components, sizeof(view.components));
         simple(&bd, CAP_BLOCK_IMAGE_VIEW, &view, sizeof(view));
-        r = cap_rec_begin(&bd.b, &ds, sizeof(ds));
-        cap_rec_array(&bd.b, r, offsetof(struct cap_descriptor_set, descriptors), &d, 1,
-                      sizeof(d));
-        cap_rec_end(&bd.b, r, 0);
-        emit(&bd, CAP_BLOCK_DESCRIPTOR_SET);
+        block_array(&bd, CAP_BLOCK_DESCRIPTOR_SET, &ds, sizeof(ds),
+                    offsetof(struct cap_descriptor_set, descriptors), &d, 1, sizeof(d));
         add_target(&bd, 1 + t, 2 * v->view_width, v->view_height);
         add_pipeline(&bd, H_PIPE(PIPELINES + t), H_FS_TEXTURE, VK_SHADER_STAGE_FRAGMENT_BIT,
                      2 * v->view_width, v->view_height);

@@ -60,7 +60,6 @@ write_trace(size_t *size)
     struct builder bd = {0};
     struct cap_buf cmds;
     uint8_t bytes[BUF_SIZE];
-    uint64_t hash = 0;
     size_t r;
 
     if (builder_init(&bd) != 0) {
@@ -72,9 +71,7 @@ write_trace(size_t *size)
     simple(&bd, CAP_BLOCK_DEVICE, &dev, sizeof(dev));
 
     struct cap_shader_module m = {H_CS, 0};
-    bd.err = bd.err ? bd.err
-                    : cap_writer_add_blob(bd.w, shader_compute_reduce_comp,
-                                          sizeof(shader_compute_reduce_comp), &m.code_blob);
+    m.code_blob = builder_blob(&bd, shader_compute_reduce_comp, sizeof(shader_compute_reduce_comp));
     simple(&bd, CAP_BLOCK_SHADER_MODULE, &m, sizeof(m));
     struct cap_buffer buf = {H_BUF, BUF_SIZE, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, 0};
     simple(&bd, CAP_BLOCK_BUFFER, &buf, sizeof(buf));
@@ -90,10 +87,8 @@ write_trace(size_t *size)
         {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, 0, UINT32_MAX},
         {1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, 0, UINT32_MAX},
     };
-    r = cap_rec_begin(&bd.b, &dsl, sizeof(dsl));
-    cap_rec_array(&bd.b, r, offsetof(struct cap_dset_layout, bindings), lb, 2, sizeof(lb[0]));
-    cap_rec_end(&bd.b, r, 0);
-    emit(&bd, CAP_BLOCK_DSET_LAYOUT);
+    block_array(&bd, CAP_BLOCK_DSET_LAYOUT, &dsl, sizeof(dsl),
+                offsetof(struct cap_dset_layout, bindings), lb, 2, sizeof(lb[0]));
     struct cap_pipeline_layout pl = {H_PL, {0, 0}, {0, 0}};
     uint64_t set_layouts[1] = {H_DSL};
     struct cap_push_range range = {VK_SHADER_STAGE_COMPUTE_BIT, 0, 4, 0};
@@ -115,25 +110,20 @@ write_trace(size_t *size)
     st.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     st.module = H_CS;
     strcpy(st.entry, "main");
-    r = cap_rec_begin(&bd.b, &p, sizeof(p));
-    cap_rec_array(&bd.b, r, offsetof(struct cap_pipeline, stages), &st, 1, sizeof(st));
-    cap_rec_end(&bd.b, r, 0);
-    emit(&bd, CAP_BLOCK_PIPELINE);
+    block_array(&bd, CAP_BLOCK_PIPELINE, &p, sizeof(p), offsetof(struct cap_pipeline, stages), &st,
+                1, sizeof(st));
 
     struct cap_descriptor desc[2] = {
         {0, 0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 0, 0, 0, H_BUF, 0, VK_WHOLE_SIZE, 0},
         {1, 0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_IMAGE_LAYOUT_GENERAL, 0, H_VIEW, 0, 0, 0, 0},
     };
     struct cap_descriptor_set ds = {H_SET, H_DSL, FRAME_INDEX, {0, 0}};
-    r = cap_rec_begin(&bd.b, &ds, sizeof(ds));
-    cap_rec_array(&bd.b, r, offsetof(struct cap_descriptor_set, descriptors), desc, 2,
-                  sizeof(desc[0]));
-    cap_rec_end(&bd.b, r, 0);
-    emit(&bd, CAP_BLOCK_DESCRIPTOR_SET);
+    block_array(&bd, CAP_BLOCK_DESCRIPTOR_SET, &ds, sizeof(ds),
+                offsetof(struct cap_descriptor_set, descriptors), desc, 2, sizeof(desc[0]));
 
     memset(bytes, 0xab, sizeof(bytes));
-    bd.err = bd.err ? bd.err : cap_writer_add_blob(bd.w, bytes, sizeof(bytes), &hash);
-    struct cap_snapshot snap = {H_BUF, CAP_SNAPSHOT_BUFFER, 0, hash};
+    struct cap_snapshot snap = {H_BUF, CAP_SNAPSHOT_BUFFER, 0,
+                                builder_blob(&bd, bytes, sizeof(bytes))};
 
     dispatch(&cmds, CAP_DISPATCH_DIRECT, 0, 0, 1, 1, 1);
     struct cap_cmd_bind_pipeline bp = {{0, 0}, VK_PIPELINE_BIND_POINT_COMPUTE, 0, H_PIPE};
