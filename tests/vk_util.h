@@ -47,10 +47,12 @@ struct vku_image {
     VkImageView view;
 };
 
-/* The extension lookup and the image barrier are the demo's, shared with
- * it (tools/demo/demo_common.h); the tests know them by these names. */
+/* The extension lookup, the image barrier and the one-time command buffer
+ * are the demo's, shared with it (tools/demo/demo_common.h); the tests
+ * know them by these names. */
 #define vku_has_extension demo_common_has_extension
 #define vku_image_barrier demo_common_image_barrier
+#define vku_begin_one_time demo_common_begin_one_time
 
 /* Creates an instance for `api` (no layers or extensions asked for) and
  * loads its entry points into volk.  The caller owns *out.  Returns 0, or

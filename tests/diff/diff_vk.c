@@ -300,18 +300,7 @@ create_module(struct vk *vk, const uint32_t *words, size_t count, VkShaderModule
 static int
 begin_commands(struct vk *vk, VkCommandBuffer *cmd)
 {
-    VkCommandBufferAllocateInfo ai = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-        .commandPool = vk->pool,
-        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-        .commandBufferCount = 1,
-    };
-    VK_TRY(vkAllocateCommandBuffers(vk->device, &ai, cmd));
-    VkCommandBufferBeginInfo bi = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-    };
-    VK_TRY(vkBeginCommandBuffer(*cmd, &bi));
+    VK_TRY(vku_begin_one_time(vk->device, vk->pool, cmd));
     return 0;
 }
 

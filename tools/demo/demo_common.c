@@ -54,6 +54,23 @@ demo_common_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageSubresource
     vkCmdPipelineBarrier(cmd, src_stage, dst_stage, 0, 0, NULL, 0, NULL, 1, &b);
 }
 
+VkResult
+demo_common_begin_one_time(VkDevice device, VkCommandPool pool, VkCommandBuffer *cmd)
+{
+    VkCommandBufferAllocateInfo ai = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
+        .commandPool = pool,
+        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
+        .commandBufferCount = 1,
+    };
+    VkCommandBufferBeginInfo bi = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+    };
+    VkResult r = vkAllocateCommandBuffers(device, &ai, cmd);
+    return r != VK_SUCCESS ? r : vkBeginCommandBuffer(*cmd, &bi);
+}
+
 VkAttachmentDescription
 demo_common_attachment(VkFormat format, VkSampleCountFlagBits samples, VkAttachmentLoadOp load,
                        VkAttachmentStoreOp store, VkImageLayout final_layout)

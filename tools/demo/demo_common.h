@@ -2,8 +2,9 @@
  * tools/demo/demo_common.h — the few Vulkan and timing basics overshade-demo
  * shares with the tests' Vulkan clients (tests/vk_util.c builds on them):
  * volk's implementation (so a program calls volkInitialize() and includes
- * only its own header), an extension lookup, an image layout barrier and a
- * monotonic clock, and a render-pass attachment.
+ * only its own header), an extension lookup, an image layout barrier, a
+ * one-time command buffer, a monotonic clock, and a render-pass
+ * attachment.
  *
  * Owns: code that is the same whoever calls it.  Must not: know of the
  * demo's state (struct demo) or of any test, so both can link it.
@@ -32,6 +33,12 @@ demo_common_image_barrier(VkCommandBuffer cmd, VkImage image, VkImageSubresource
                           VkImageLayout from, VkImageLayout to, VkPipelineStageFlags src_stage,
                           VkAccessFlags src_access, VkPipelineStageFlags dst_stage,
                           VkAccessFlags dst_access);
+
+/* Allocates one primary command buffer from `pool` into *cmd and begins
+ * it for one submit.  Returns VK_SUCCESS or the first call's error (*cmd
+ * stays allocated when only the begin failed). */
+VkResult
+demo_common_begin_one_time(VkDevice device, VkCommandPool pool, VkCommandBuffer *cmd);
 
 /* A colour or depth attachment whose contents are undefined on entry to
  * the render pass, with no stencil loaded or stored. */

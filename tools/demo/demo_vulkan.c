@@ -435,18 +435,7 @@ demo_image_finish(struct demo *d, struct demo_image *img)
 int
 demo_setup_begin(struct demo *d, VkCommandBuffer *cmd)
 {
-    VkCommandBufferAllocateInfo ai = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
-        .commandPool = d->setup_pool,
-        .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
-        .commandBufferCount = 1,
-    };
-    DEMO_VK(vkAllocateCommandBuffers(d->device, &ai, cmd));
-    VkCommandBufferBeginInfo bi = {
-        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
-        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
-    };
-    DEMO_VK(vkBeginCommandBuffer(*cmd, &bi));
+    DEMO_VK(demo_common_begin_one_time(d->device, d->setup_pool, cmd));
     return DEMO_OK;
 }
 
