@@ -458,41 +458,21 @@ demo_render_destroy(struct demo *d)
     }
     for (uint32_t i = 0; i < DEMO_FRAMES_IN_FLIGHT; i++) {
         struct demo_frame *f = &d->frames[i];
-        if (f->pool) {
-            vkDestroyCommandPool(d->device, f->pool, NULL);
-        }
-        if (f->fence) {
-            vkDestroyFence(d->device, f->fence, NULL);
-        }
-        if (f->acquired) {
-            vkDestroySemaphore(d->device, f->acquired, NULL);
-        }
+        vkDestroyCommandPool(d->device, f->pool, NULL);
+        vkDestroyFence(d->device, f->fence, NULL);
+        vkDestroySemaphore(d->device, f->acquired, NULL);
         demo_buffer_finish(d, &f->uniforms);
         memset(f, 0, sizeof(*f));
     }
-    if (d->stats_pool) {
-        vkDestroyQueryPool(d->device, d->stats_pool, NULL);
-    }
+    vkDestroyQueryPool(d->device, d->stats_pool, NULL);
     for (uint32_t v = 0; v < DEMO_VARIANT_COUNT; v++) {
-        if (d->pipelines[v]) {
-            vkDestroyPipeline(d->device, d->pipelines[v], NULL);
-        }
+        vkDestroyPipeline(d->device, d->pipelines[v], NULL);
     }
-    if (d->pipeline_layout) {
-        vkDestroyPipelineLayout(d->device, d->pipeline_layout, NULL);
-    }
-    if (d->descriptor_pool) {
-        vkDestroyDescriptorPool(d->device, d->descriptor_pool, NULL);
-    }
-    if (d->set_layout) {
-        vkDestroyDescriptorSetLayout(d->device, d->set_layout, NULL);
-    }
-    if (d->albedo_sampler) {
-        vkDestroySampler(d->device, d->albedo_sampler, NULL);
-    }
-    if (d->height_sampler) {
-        vkDestroySampler(d->device, d->height_sampler, NULL);
-    }
+    vkDestroyPipelineLayout(d->device, d->pipeline_layout, NULL);
+    vkDestroyDescriptorPool(d->device, d->descriptor_pool, NULL);
+    vkDestroyDescriptorSetLayout(d->device, d->set_layout, NULL);
+    vkDestroySampler(d->device, d->albedo_sampler, NULL);
+    vkDestroySampler(d->device, d->height_sampler, NULL);
     demo_image_finish(d, &d->albedo);
     demo_image_finish(d, &d->height);
     for (uint32_t i = 0; i < DEMO_MAX_GEOMETRIES; i++) {

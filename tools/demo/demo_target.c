@@ -406,10 +406,8 @@ static void
 destroy_attachments(struct demo *d)
 {
     for (uint32_t i = 0; i < DEMO_MAX_SWAPCHAIN_IMAGES; i++) {
-        if (d->framebuffers[i]) {
-            vkDestroyFramebuffer(d->device, d->framebuffers[i], NULL);
-            d->framebuffers[i] = VK_NULL_HANDLE;
-        }
+        vkDestroyFramebuffer(d->device, d->framebuffers[i], NULL);
+        d->framebuffers[i] = VK_NULL_HANDLE;
     }
     demo_image_finish(d, &d->msaa);
     demo_image_finish(d, &d->depth);

@@ -367,12 +367,8 @@ demo_buffer_create(struct demo *d, VkDeviceSize size, VkBufferUsageFlags usage, 
 void
 demo_buffer_finish(struct demo *d, struct demo_buffer *b)
 {
-    if (b->buffer) {
-        vkDestroyBuffer(d->device, b->buffer, NULL);
-    }
-    if (b->memory) {
-        vkFreeMemory(d->device, b->memory, NULL);
-    }
+    vkDestroyBuffer(d->device, b->buffer, NULL);
+    vkFreeMemory(d->device, b->memory, NULL);
     memset(b, 0, sizeof(*b));
 }
 
@@ -420,15 +416,9 @@ demo_image_create(struct demo *d, VkFormat format, uint32_t width, uint32_t heig
 void
 demo_image_finish(struct demo *d, struct demo_image *img)
 {
-    if (img->view) {
-        vkDestroyImageView(d->device, img->view, NULL);
-    }
-    if (img->image) {
-        vkDestroyImage(d->device, img->image, NULL);
-    }
-    if (img->memory) {
-        vkFreeMemory(d->device, img->memory, NULL);
-    }
+    vkDestroyImageView(d->device, img->view, NULL);
+    vkDestroyImage(d->device, img->image, NULL);
+    vkFreeMemory(d->device, img->memory, NULL);
     memset(img, 0, sizeof(*img));
 }
 
