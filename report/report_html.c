@@ -289,22 +289,34 @@ unsupported_table(FILE *f, struct json_object *frame)
     }
 }
 
+/* The heading of the section listing the entries of the array `list`,
+ * "<h3>title (count)</h3>" and the note, when it has any; returns the
+ * count. */
+static size_t
+list_heading(FILE *f, struct json_object *list, const char *title, const char *note)
+{
+    size_t n = array_length(list);
+
+    if (n) {
+        fprintf(f, "<h3>%s (%zu)</h3>\n<p class=\"note\">%s</p>\n", title, n, note);
+    }
+    return n;
+}
+
 /* The baseline's most expensive draws ("costly_draws"), with what each
  * unit shaded for them and a link to their pipeline's shaders. */
 static void
 costly_table(FILE *f, struct json_object *frame, double index)
 {
     struct json_object *list = rep_json_get_member(frame, "costly_draws");
-    size_t n = array_length(list);
+    size_t n = list_heading(f, list, "Draws by shading cost",
+                            "The draws the baseline shaded most lanes for, most first; per unit "
+                            "the lanes it shaded for the draw and its saving against the "
+                            "baseline.");
 
     if (n == 0) {
         return;
     }
-    fprintf(f,
-            "<h3>Draws by shading cost (%zu)</h3>\n<p class=\"note\">The draws the baseline "
-            "shaded most lanes for, most first; per unit the lanes it shaded for the draw "
-            "and its saving against the baseline.</p>\n",
-            n);
     struct json_object *first =
         rep_json_get_member(json_object_array_get_idx(list, 0), "lanes_shaded");
     fputs("<table class=\"costly\">\n<tr><th>draw</th><th>pass</th><th>pipeline</th>"
@@ -364,17 +376,14 @@ costly_table(FILE *f, struct json_object *frame, double index)
 static void
 pipelines_section(FILE *f, struct json_object *list, double index)
 {
-    size_t n = array_length(list);
+    size_t n = list_heading(f, list, "Pipelines and shaders",
+                            "The graphics pipelines the frame's draws use, most draws first; "
+                            "each shader as SPIRV-Cross writes its SPIR-V back as source, with "
+                            "the pipeline's specialization values.");
 
     if (n == 0) {
         return;
     }
-    fprintf(f,
-            "<h3>Pipelines and shaders (%zu)</h3>\n<p class=\"note\">The graphics "
-            "pipelines the frame's draws use, most draws first; each shader as "
-            "SPIRV-Cross writes its SPIR-V back as source, with the pipeline's "
-            "specialization values.</p>\n",
-            n);
     fputs("<table class=\"pipelines\">\n<tr><th>pipeline</th><th>draws</th>"
           "<th>topology</th><th class=\"name\">shaders</th></tr>\n",
           f);
