@@ -25,18 +25,6 @@ struct builder {
     enum cap_error err;
 };
 
-/* A builder writing to memory.  Returns 0, or -1 with bd->err set. */
-static inline int
-builder_init(struct builder *bd)
-{
-    bd->w = cap_writer_create_memory(&bd->err);
-    if (!bd->w) {
-        return -1;
-    }
-    cap_buf_init(&bd->b);
-    return 0;
-}
-
 /* The device record of the tests' traces: Vulkan 1.3, 8 sub-pixel bits,
  * named "test"; the caller sets what else it needs. */
 static inline void
@@ -68,6 +56,21 @@ simple(struct builder *bd, enum cap_block_type type, const void *rec, size_t siz
 {
     cap_rec_begin(&bd->b, rec, size);
     emit(bd, type);
+}
+
+/* A builder writing to memory a trace whose first block is the device
+ * record `dev`.  Returns 0 (a failed block is kept in bd->err), or -1
+ * with bd->err set when the writer cannot be made. */
+static inline int
+builder_init(struct builder *bd, const struct cap_device *dev)
+{
+    bd->w = cap_writer_create_memory(&bd->err);
+    if (!bd->w) {
+        return -1;
+    }
+    cap_buf_init(&bd->b);
+    simple(bd, CAP_BLOCK_DEVICE, dev, sizeof(*dev));
+    return 0;
 }
 
 /* A block of `type` holding `rec` and one span: `count` items of

@@ -317,22 +317,19 @@ static uint8_t *
 write_trace(size_t *size)
 {
     struct builder bd = {0};
+    struct cap_device dev;
     struct cap_buf cmds;
     struct cap_snapshot snaps[BUFFERS + 3];
     uint64_t buffer_blobs[BUFFERS];
     uint8_t bytes[BUFFER_SIZE];
     size_t r;
 
-    if (builder_init(&bd) != 0) {
+    test_device(&dev);
+    dev.standard_sample_locations = 1;
+    if (builder_init(&bd, &dev) != 0) {
         return NULL;
     }
     cap_buf_init(&cmds);
-    {
-        struct cap_device dev;
-        test_device(&dev);
-        dev.standard_sample_locations = 1;
-        simple(&bd, CAP_BLOCK_DEVICE, &dev, sizeof(dev));
-    }
     {
         static const struct {
             uint64_t handle;

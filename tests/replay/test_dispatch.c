@@ -58,17 +58,16 @@ static uint8_t *
 write_trace(size_t *size)
 {
     struct builder bd = {0};
+    struct cap_device dev;
     struct cap_buf cmds;
     uint8_t bytes[BUF_SIZE];
     size_t r;
 
-    if (builder_init(&bd) != 0) {
+    test_device(&dev);
+    if (builder_init(&bd, &dev) != 0) {
         return NULL;
     }
     cap_buf_init(&cmds);
-    struct cap_device dev;
-    test_device(&dev);
-    simple(&bd, CAP_BLOCK_DEVICE, &dev, sizeof(dev));
 
     struct cap_shader_module m = {H_CS, 0};
     m.code_blob = builder_blob(&bd, shader_compute_reduce_comp, sizeof(shader_compute_reduce_comp));
