@@ -16,45 +16,39 @@
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 enum damage {
+    SET_HEADER_WORD, /* header word `word` set to `value` */
+    SET_OPERAND,     /* word `word` of the first `opcode` set to `value` */
     CUT_TO_3_WORDS,
-    BAD_MAGIC,
-    VERSION_2_0,
-    BOUND_ZERO,
-    BOUND_TOO_SMALL,
-    BOUND_HUGE,
-    SCHEMA_NONZERO,
     FIRST_WORD_COUNT_ZERO,
     LAST_INSTRUCTION_DROPPED,
     FIRST_WORD_COUNT_PLUS_ONE,
     FIRST_WORD_COUNT_HUGE,
     BYTE_SWAPPED, /* not damage: must translate */
-    /* Enumerants newer than the grammar the build knows: a capability is
-     * refused as unsupported, a source language (Slang's 11) accepted. */
-    CAPABILITY_UNKNOWN,
-    SOURCE_LANGUAGE_SLANG,
-    /* A Dim value no grammar has: unsupported too (it may be newer). */
-    IMAGE_DIM_UNKNOWN,
 };
 
 static const struct {
     enum damage damage;
+    uint32_t opcode, word, value;
     enum sim_spv_error expected;
 } damage_cases[] = {
-    {CUT_TO_3_WORDS, SIM_SPV_ERROR_TRUNCATED},
-    {BAD_MAGIC, SIM_SPV_ERROR_BAD_MAGIC},
-    {VERSION_2_0, SIM_SPV_ERROR_BAD_VERSION},
-    {BOUND_ZERO, SIM_SPV_ERROR_BAD_BOUND},
-    {BOUND_TOO_SMALL, SIM_SPV_ERROR_ID_OUT_OF_BOUND},
-    {BOUND_HUGE, SIM_SPV_ERROR_BAD_BOUND},
-    {SCHEMA_NONZERO, SIM_SPV_ERROR_BAD_OPERAND},
-    {FIRST_WORD_COUNT_ZERO, SIM_SPV_ERROR_BAD_WORD_COUNT},
-    {LAST_INSTRUCTION_DROPPED, SIM_SPV_ERROR_BAD_LAYOUT},
-    {FIRST_WORD_COUNT_PLUS_ONE, SIM_SPV_ERROR_BAD_WORD_COUNT},
-    {FIRST_WORD_COUNT_HUGE, SIM_SPV_ERROR_TRUNCATED},
-    {BYTE_SWAPPED, SIM_SPV_ERROR_OK},
-    {CAPABILITY_UNKNOWN, SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY},
-    {SOURCE_LANGUAGE_SLANG, SIM_SPV_ERROR_OK},
-    {IMAGE_DIM_UNKNOWN, SIM_SPV_ERROR_UNSUPPORTED},
+    {CUT_TO_3_WORDS, 0, 0, 0, SIM_SPV_ERROR_TRUNCATED},
+    {SET_HEADER_WORD, 0, 0, 0x12345678u, SIM_SPV_ERROR_BAD_MAGIC},
+    {SET_HEADER_WORD, 0, 1, 0x00020000u, SIM_SPV_ERROR_BAD_VERSION}, /* version 2.0 */
+    {SET_HEADER_WORD, 0, 3, 0, SIM_SPV_ERROR_BAD_BOUND},
+    {SET_HEADER_WORD, 0, 3, 3, SIM_SPV_ERROR_ID_OUT_OF_BOUND}, /* a bound too small */
+    {SET_HEADER_WORD, 0, 3, 0x7fffffffu, SIM_SPV_ERROR_BAD_BOUND},
+    {SET_HEADER_WORD, 0, 4, 1, SIM_SPV_ERROR_BAD_OPERAND}, /* the schema */
+    {FIRST_WORD_COUNT_ZERO, 0, 0, 0, SIM_SPV_ERROR_BAD_WORD_COUNT},
+    {LAST_INSTRUCTION_DROPPED, 0, 0, 0, SIM_SPV_ERROR_BAD_LAYOUT},
+    {FIRST_WORD_COUNT_PLUS_ONE, 0, 0, 0, SIM_SPV_ERROR_BAD_WORD_COUNT},
+    {FIRST_WORD_COUNT_HUGE, 0, 0, 0, SIM_SPV_ERROR_TRUNCATED},
+    {BYTE_SWAPPED, 0, 0, 0, SIM_SPV_ERROR_OK},
+    /* Enumerants newer than the grammar the build knows: a capability is
+     * refused as unsupported, a source language (Slang's 11) accepted. */
+    {SET_OPERAND, 17 /* OpCapability */, 1, 4999, SIM_SPV_ERROR_UNSUPPORTED_CAPABILITY},
+    {SET_OPERAND, 3 /* OpSource */, 1, 11, SIM_SPV_ERROR_OK},
+    /* A Dim value no grammar has: unsupported too (it may be newer). */
+    {SET_OPERAND, 25 /* OpTypeImage */, 3, 4999, SIM_SPV_ERROR_UNSUPPORTED},
 };
 
 /* Word index of the first instruction with `opcode` in the module, or 0. */
@@ -134,26 +128,17 @@ test_damage(void)
         size_t count = n;
         memcpy(w, shader_vkcube_frag, n * sizeof(uint32_t));
         switch (damage_cases[c].damage) {
+        case SET_HEADER_WORD:
+            w[damage_cases[c].word] = damage_cases[c].value;
+            break;
+        case SET_OPERAND: {
+            size_t i = find_inst(w, count, damage_cases[c].opcode);
+            CHECK(i != 0);
+            w[i + damage_cases[c].word] = damage_cases[c].value;
+            break;
+        }
         case CUT_TO_3_WORDS:
             count = 3;
-            break;
-        case BAD_MAGIC:
-            w[0] = 0x12345678u;
-            break;
-        case VERSION_2_0:
-            w[1] = 0x00020000u;
-            break;
-        case BOUND_ZERO:
-            w[3] = 0;
-            break;
-        case BOUND_TOO_SMALL:
-            w[3] = 3;
-            break;
-        case BOUND_HUGE:
-            w[3] = 0x7fffffffu;
-            break;
-        case SCHEMA_NONZERO:
-            w[4] = 1;
             break;
         case FIRST_WORD_COUNT_ZERO:
             w[5] &= 0xffffu;
@@ -168,24 +153,6 @@ test_damage(void)
         case FIRST_WORD_COUNT_PLUS_ONE:
             w[5] += 1u << 16;
             break;
-        case CAPABILITY_UNKNOWN: {
-            size_t i = find_inst(w, count, 17 /* OpCapability */);
-            CHECK(i != 0);
-            w[i + 1] = 4999;
-            break;
-        }
-        case SOURCE_LANGUAGE_SLANG: {
-            size_t i = find_inst(w, count, 3 /* OpSource */);
-            CHECK(i != 0);
-            w[i + 1] = 11;
-            break;
-        }
-        case IMAGE_DIM_UNKNOWN: {
-            size_t i = find_inst(w, count, 25 /* OpTypeImage */);
-            CHECK(i != 0);
-            w[i + 3] = 4999;
-            break;
-        }
         case BYTE_SWAPPED:
             for (size_t i = 0; i < n; i++) {
                 w[i] = __builtin_bswap32(w[i]);
