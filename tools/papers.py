@@ -242,6 +242,13 @@ class Table:
                               shown=shown if shown is not None else fmt(measured),
                               published=PUBLISHED[key]["text"], deviation=dev))
 
+    def add_mean(self, key):
+        """A row "mean of N scenes" of the rows of `key`, when there are
+        N > 1 (the sources' figures are means over their scenes)."""
+        vals = [r["measured"] for r in self.rows if r["key"] == key]
+        if len(vals) > 1:
+            self.add(key, "mean of %d scenes" % len(vals), sum(vals) / len(vals))
+
     def value(self, key, setting=None):
         for r in self.rows:
             if r["key"] == key and (setting is None or r["setting"] == setting):
@@ -332,21 +339,15 @@ def main():
             if a == 10:
                 t.add("qfm-baseline-10", st, spc(fr, "baseline"))
                 t.add("qfm-reduction-10", st, ratio(fr, "baseline", "qfm"))
-    red = [r["measured"] for r in t.rows if r["key"] == "qfm-reduction-0.5"]
-    if len(red) > 1:
-        t.add("qfm-reduction-0.5", "mean of %d scenes" % len(red), sum(red) / len(red))
+    t.add_mean("qfm-reduction-0.5")
     # the source's 1.12 is a mean over its eight scenes
-    rey = [r["measured"] for r in t.rows if r["key"] == "qfm-reyes"]
-    if len(rey) > 1:
-        t.add("qfm-reyes", "mean of %d scenes" % len(rey), sum(rey) / len(rey))
-    win = []
+    t.add_mean("qfm-reyes")
     for s in scenes:
         fr, wa = by.get((s, 0.5)), load_frame(os.path.join(out, "window-" + s, "report.json"))
         if fr and wa:
-            win.append(fr["units"]["baseline"]["lanes_shaded"] / wa["units"]["qfm"]["lanes_shaded"])
-            t.add("qfm-reduction-window-all", "%s, 0.5 px², 16×, %s" % (s, res), win[-1])
-    if len(win) > 1:
-        t.add("qfm-reduction-window-all", "mean of %d scenes" % len(win), sum(win) / len(win))
+            t.add("qfm-reduction-window-all", "%s, 0.5 px², 16×, %s" % (s, res),
+                  fr["units"]["baseline"]["lanes_shaded"] / wa["units"]["qfm"]["lanes_shaded"])
+    t.add_mean("qfm-reduction-window-all")
     unb = load_frame(os.path.join(out, "reyes-plane-unbounded", "report.json"))
     if unb and reyes_whole(unb):
         t.add("qfm-reyes-bound", "plane, 0.5 px², 16×, %s, unbounded, window all" % res,
