@@ -2,11 +2,11 @@
  * tests/trace_build.h — writing a trace block by block with capture/'s
  * writer, as the tests that build traces in memory do
  * (replay/test_convert.c, replay/test_dispatch.c, capture/fixture.c): a
- * builder that keeps the first error, blocks of one record with or
- * without a span, blobs, command records framed by a head whose op it
- * sets, a pipeline record's defaults, a frame block of
- * snapshots and commands, and the trace's bytes at the end, in memory or
- * in a file.
+ * builder that keeps the first error and starts with the device record,
+ * blocks of one record with or without a span, blobs, command records
+ * framed by a head whose op it sets, a pipeline record's defaults, a
+ * frame block of snapshots and commands, and the trace's bytes at the
+ * end, in memory or in a file.
  */
 #ifndef OVERSHADE_TESTS_TRACE_BUILD_H
 #define OVERSHADE_TESTS_TRACE_BUILD_H
