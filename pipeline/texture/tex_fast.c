@@ -41,6 +41,8 @@ struct fast {
     uint32_t unorm16;      /* 0: 8-bit RGBA; else the channels of a 16-bit UNORM format */
     uint32_t bytes;        /* per texel */
     uint32_t border[4];    /* CLAMP_TO_BORDER colour (float bits) */
+    uint32_t whole;        /* bit per level: its data holds every texel of its extent */
+    int side_by_side;      /* linear_side_by_side() takes the lookup */
     uint64_t texels;
 };
 
@@ -90,12 +92,11 @@ struct texfmt {
     float border[4];
 };
 
-/* A decoded texel.  Returned by value, so that its channels stay in
- * registers (stored one by one into an array and read back as a vector,
- * they stall the load). */
-struct texel {
-    float c0, c1, c2, c3;
-};
+/* A decoded texel, channels 0 to 3.  A vector, returned by value: its
+ * channels stay in one register, and the filter weighs all four with one
+ * multiply and one add, each lane of the vector the same operation, in
+ * the same order, as the general path's per-channel sums. */
+typedef float texel4 __attribute__((vector_size(16)));
 
 /* Channel i of a 16-bit UNORM texel. */
 static inline __attribute__((always_inline)) float
@@ -106,39 +107,47 @@ unorm16_at(const uint8_t *p, uint32_t i)
     return (float)h / 65535.0f;
 }
 
+/* The texel at p, inside its level. */
+static inline __attribute__((always_inline)) texel4
+texel_decode(const struct texfmt *k, const uint8_t *p)
+{
+    if (k->unorm16) {
+        /* R16, R16G16 or R16G16B16A16: (0, 0, 0, 1), then the stored
+         * channels. */
+        return (texel4){unorm16_at(p, 0), k->unorm16 >= 2 ? unorm16_at(p, 1) : 0.0f,
+                        k->unorm16 >= 4 ? unorm16_at(p, 2) : 0.0f,
+                        k->unorm16 >= 4 ? unorm16_at(p, 3) : 1.0f};
+    }
+    return (texel4){sim_u2f(k->rgb[p[k->ri]]), sim_u2f(k->rgb[p[1]]), sim_u2f(k->rgb[p[k->bi]]),
+                    sim_u2f(k->alpha[p[3]])};
+}
+
 /* The texel at wrapped indices (wx, wy) of a level (-1: the border
  * colour), as sim_tex_fetch_texel decodes it; *texels counts it unless it
  * is the border colour.  Inlined: it is the inner loop. */
-static inline __attribute__((always_inline)) struct texel
+static inline __attribute__((always_inline)) texel4
 texel_at(const struct texfmt *k, const uint8_t *data, uint64_t size, uint64_t pitch, int32_t wx,
          int32_t wy, uint64_t *texels)
 {
     if (wx < 0 || wy < 0) {
-        return (struct texel){k->border[0], k->border[1], k->border[2], k->border[3]};
+        return (texel4){k->border[0], k->border[1], k->border[2], k->border[3]};
     }
     (*texels)++;
     uint64_t off = (uint64_t)wy * pitch + (uint64_t)wx * k->bytes;
     if (off > size || size - off < k->bytes) {
-        return (struct texel){0.0f, 0.0f, 0.0f, 0.0f};
+        return (texel4){0.0f, 0.0f, 0.0f, 0.0f};
     }
-    const uint8_t *p = data + off;
-    if (k->unorm16) {
-        /* R16, R16G16 or R16G16B16A16: (0, 0, 0, 1), then the stored
-         * channels. */
-        return (struct texel){unorm16_at(p, 0), k->unorm16 >= 2 ? unorm16_at(p, 1) : 0.0f,
-                              k->unorm16 >= 4 ? unorm16_at(p, 2) : 0.0f,
-                              k->unorm16 >= 4 ? unorm16_at(p, 3) : 1.0f};
-    }
-    return (struct texel){sim_u2f(k->rgb[p[k->ri]]), sim_u2f(k->rgb[p[1]]),
-                          sim_u2f(k->rgb[p[k->bi]]), sim_u2f(k->alpha[p[3]])};
+    return texel_decode(k, data + off);
 }
 
 /* tex_sample.c's sample_level() for two axes, in the same operations and
  * order.  Each of the bilinear footprint's two columns and two rows is
  * wrapped once, not once per texel: the same indices, so the same texels
- * in the same order.  Adds the texels read to *texels. */
-static inline __attribute__((always_inline)) struct texel
-sample_level(const struct texfmt *k, const struct sim_tex_level *lv, const float u[2],
+ * in the same order.  When none is the border and the level holds its
+ * whole extent (`whole`), the texels are read without per-texel checks,
+ * from two row and two column offsets.  Adds the texels read to *texels. */
+static inline __attribute__((always_inline)) texel4
+sample_level(const struct texfmt *k, const struct sim_tex_level *lv, int whole, const float u[2],
              const int32_t off[2], int linear, uint64_t *texels)
 {
     const uint8_t *data = lv->data;
@@ -158,19 +167,25 @@ sample_level(const struct texfmt *k, const struct sim_tex_level *lv, const float
     float fx = cx - flx, fy = cy - fly;
     int32_t wx0 = sim_tex_wrap(ix, w, k->mode_x), wx1 = sim_tex_wrap(ix + 1, w, k->mode_x);
     int32_t wy0 = sim_tex_wrap(iy, h, k->mode_y), wy1 = sim_tex_wrap(iy + 1, h, k->mode_y);
-    struct texel t00 = texel_at(k, data, size, pitch, wx0, wy0, texels);
-    struct texel t10 = texel_at(k, data, size, pitch, wx1, wy0, texels);
-    struct texel t01 = texel_at(k, data, size, pitch, wx0, wy1, texels);
-    struct texel t11 = texel_at(k, data, size, pitch, wx1, wy1, texels);
+    texel4 t00, t10, t01, t11;
+    if (whole && (wx0 | wx1 | wy0 | wy1) >= 0) {
+        const uint8_t *r0 = data + (uint64_t)wy0 * pitch, *r1 = data + (uint64_t)wy1 * pitch;
+        uint64_t c0 = (uint64_t)wx0 * k->bytes, c1 = (uint64_t)wx1 * k->bytes;
+        t00 = texel_decode(k, r0 + c0);
+        t10 = texel_decode(k, r0 + c1);
+        t01 = texel_decode(k, r1 + c0);
+        t11 = texel_decode(k, r1 + c1);
+        *texels += 4;
+    } else {
+        t00 = texel_at(k, data, size, pitch, wx0, wy0, texels);
+        t10 = texel_at(k, data, size, pitch, wx1, wy0, texels);
+        t01 = texel_at(k, data, size, pitch, wx0, wy1, texels);
+        t11 = texel_at(k, data, size, pitch, wx1, wy1, texels);
+    }
     float w00 = (1.0f - fx) * (1.0f - fy), w10 = fx * (1.0f - fy);
     float w01 = (1.0f - fx) * fy, w11 = fx * fy;
     /* 0 + the corners in order, as the general path sums them. */
-    struct texel o;
-    o.c0 = 0.0f + w00 * t00.c0 + w10 * t10.c0 + w01 * t01.c0 + w11 * t11.c0;
-    o.c1 = 0.0f + w00 * t00.c1 + w10 * t10.c1 + w01 * t01.c1 + w11 * t11.c1;
-    o.c2 = 0.0f + w00 * t00.c2 + w10 * t10.c2 + w01 * t01.c2 + w11 * t11.c2;
-    o.c3 = 0.0f + w00 * t00.c3 + w10 * t10.c3 + w01 * t01.c3 + w11 * t11.c3;
-    return o;
+    return 0.0f + w00 * t00 + w10 * t10 + w01 * t01 + w11 * t11;
 }
 
 /* Built for the baseline ISA and for AVX2 and AVX-512 as the interpreter
@@ -238,37 +253,169 @@ fast_lanes(const struct fast *f, const struct sim_tex_request *req, const int32_
                        sim_u2f(f->border[3])}};
     float size[2] = {(float)levels[0].width, (float)levels[0].height};
     int mag_linear = sampler->mag_filter == VK_FILTER_LINEAR;
+    uint32_t whole = f->whole;
     uint64_t texels = 0;
 
     for (uint32_t lanes = req->lanes & (SIM_LANES >= 32 ? ~0u : (1u << SIM_LANES) - 1u); lanes;
          lanes &= lanes - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(lanes);
         float u[2] = {sim_u2f(req->coord[0][l]), sim_u2f(req->coord[1][l])};
-        struct texel t;
+        texel4 t;
 
         if (!need_lod) {
-            t = sample_level(&k, &levels[0], u, off, mag_linear, &texels);
+            t = sample_level(&k, &levels[0], whole & 1, u, off, mag_linear, &texels);
         } else {
             uint32_t level, hi_level;
             float delta;
             int linear;
             level = lane_levels(sampler, req, l, size, q, &linear, &hi_level, &delta);
-            t = sample_level(&k, &levels[level], u, off, linear, &texels);
+            t = sample_level(&k, &levels[level], (whole >> level) & 1, u, off, linear, &texels);
             if (delta > 0.0f && hi_level != level) {
-                struct texel hi = sample_level(&k, &levels[hi_level], u, off, linear, &texels);
+                texel4 hi = sample_level(&k, &levels[hi_level], (whole >> hi_level) & 1, u, off,
+                                         linear, &texels);
                 /* sim_tex_mip_blend */
-                t.c0 = t.c0 * (1.0f - delta) + hi.c0 * delta;
-                t.c1 = t.c1 * (1.0f - delta) + hi.c1 * delta;
-                t.c2 = t.c2 * (1.0f - delta) + hi.c2 * delta;
-                t.c3 = t.c3 * (1.0f - delta) + hi.c3 * delta;
+                t = t * (1.0f - delta) + hi * delta;
             }
         }
-        out[0][l] = sim_f2u(t.c0);
-        out[1][l] = sim_f2u(t.c1);
-        out[2][l] = sim_f2u(t.c2);
-        out[3][l] = sim_f2u(t.c3);
+        out[0][l] = sim_f2u(t[0]);
+        out[1][l] = sim_f2u(t[1]);
+        out[2][l] = sim_f2u(t[2]);
+        out[3][l] = sim_f2u(t[3]);
     }
     return texels;
+}
+
+/* Where each lane's bilinear footprint lies in its level: two wrapped
+ * columns and rows, and the four weights. */
+struct footprints {
+    int32_t x0[SIM_LANES], x1[SIM_LANES], y0[SIM_LANES], y1[SIM_LANES];
+    float w00[SIM_LANES], w10[SIM_LANES], w01[SIM_LANES], w11[SIM_LANES];
+};
+
+/* sim_tex_wrap() for every lane at once, for the two modes
+ * linear_side_by_side() takes (REPEAT only with power-of-two sizes). */
+static inline __attribute__((always_inline)) void
+wrap_lanes(int32_t i[SIM_LANES], const int32_t size[SIM_LANES], uint32_t mode)
+{
+    if (mode == VK_SAMPLER_ADDRESS_MODE_REPEAT) {
+        for (uint32_t l = 0; l < SIM_LANES; l++) {
+            i[l] &= size[l] - 1;
+        }
+    } else {
+        for (uint32_t l = 0; l < SIM_LANES; l++) {
+            i[l] = i[l] < 0 ? 0 : i[l] >= size[l] ? size[l] - 1 : i[l];
+        }
+    }
+}
+
+/* sample_level() with linear filtering at level lvl[l] of every lane in
+ * `fetch`: the footprints of all lanes are computed side by side, in
+ * loops the compiler vectorizes (the same operations per lane as
+ * sample_level(), so the same bits), then the texels read lane by lane
+ * (every level whole, no border: linear_side_by_side() is taken only
+ * then).  Lanes outside `fetch` get footprints but no texels. */
+static inline __attribute__((always_inline)) void
+bilinear_lanes(const struct texfmt *k, const struct sim_tex_level *levels,
+               const uint32_t lvl[SIM_LANES], const float u[2][SIM_LANES], const int32_t off[2],
+               uint32_t fetch, texel4 t[SIM_LANES])
+{
+    float sx[SIM_LANES], sy[SIM_LANES];
+    int32_t w[SIM_LANES], h[SIM_LANES];
+    struct footprints fp;
+
+    for (uint32_t l = 0; l < SIM_LANES; l++) {
+        const struct sim_tex_level *lv = &levels[lvl[l]];
+        sx[l] = (float)lv->width;
+        sy[l] = (float)lv->height;
+        w[l] = (int32_t)lv->width;
+        h[l] = (int32_t)lv->height;
+    }
+    for (uint32_t l = 0; l < SIM_LANES; l++) {
+        float cx = u[0][l] * sx[l] - 0.5f, flx = floorf(cx);
+        float cy = u[1][l] * sy[l] - 0.5f, fly = floorf(cy);
+        float fx = cx - flx, fy = cy - fly;
+        fp.x0[l] = to_index(flx) + off[0];
+        fp.y0[l] = to_index(fly) + off[1];
+        fp.x1[l] = fp.x0[l] + 1;
+        fp.y1[l] = fp.y0[l] + 1;
+        fp.w00[l] = (1.0f - fx) * (1.0f - fy);
+        fp.w10[l] = fx * (1.0f - fy);
+        fp.w01[l] = (1.0f - fx) * fy;
+        fp.w11[l] = fx * fy;
+    }
+    wrap_lanes(fp.x0, w, k->mode_x);
+    wrap_lanes(fp.x1, w, k->mode_x);
+    wrap_lanes(fp.y0, h, k->mode_y);
+    wrap_lanes(fp.y1, h, k->mode_y);
+    for (; fetch; fetch &= fetch - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(fetch);
+        const struct sim_tex_level *lv = &levels[lvl[l]];
+        const uint8_t *data = lv->data;
+        const uint8_t *r0 = data + (uint64_t)fp.y0[l] * lv->row_pitch;
+        const uint8_t *r1 = data + (uint64_t)fp.y1[l] * lv->row_pitch;
+        uint64_t c0 = (uint64_t)fp.x0[l] * 4u, c1 = (uint64_t)fp.x1[l] * 4u;
+        texel4 t00 = texel_decode(k, r0 + c0), t10 = texel_decode(k, r0 + c1);
+        texel4 t01 = texel_decode(k, r1 + c0), t11 = texel_decode(k, r1 + c1);
+        /* 0 + the corners in order, as the general path sums them. */
+        t[l] = 0.0f + fp.w00[l] * t00 + fp.w10[l] * t10 + fp.w01[l] * t01 + fp.w11[l] * t11;
+    }
+}
+
+/* fast_lanes() for the commonest filtered lookup, the lanes side by side:
+ * linear minification and magnification of 8-bit texels, every level
+ * whole, REPEAT (power-of-two levels) or CLAMP_TO_EDGE.  Each lane's level
+ * of detail as fast_lanes() computes it; then the footprints of all lanes
+ * at their lower levels, and at their upper ones for the lanes that blend
+ * two. */
+SIM_TEX_FAST_CLONES static uint64_t
+linear_side_by_side(const struct fast *f, const struct sim_tex_request *req, const int32_t off[2],
+                    int need_lod, uint32_t q, uint32_t out[4][SIM_LANES])
+{
+    const struct sim_tex_sampler *sampler = f->sampler;
+    const struct sim_tex_level *levels = f->image->levels;
+    struct texfmt k = {f->rgb, f->alpha, f->swap ? 2 : 0, f->swap ? 0 : 2, 0, 4,
+                       sampler->address_mode[0], sampler->address_mode[1], {0, 0, 0, 0}};
+    float size[2] = {(float)levels[0].width, (float)levels[0].height};
+    uint32_t lanes = req->lanes & (SIM_LANES >= 32 ? ~0u : (1u << SIM_LANES) - 1u);
+    uint32_t lo[SIM_LANES], hi[SIM_LANES], blend = 0;
+    float u[2][SIM_LANES], delta[SIM_LANES];
+    texel4 t[SIM_LANES], th[SIM_LANES];
+
+    for (uint32_t l = 0; l < SIM_LANES; l++) {
+        int on = (lanes >> l) & 1;
+        /* Lanes that are off get a footprint too: at 0, so in range. */
+        u[0][l] = on ? sim_u2f(req->coord[0][l]) : 0.0f;
+        u[1][l] = on ? sim_u2f(req->coord[1][l]) : 0.0f;
+        lo[l] = hi[l] = 0;
+        delta[l] = 0.0f;
+    }
+    if (need_lod) {
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctz(m);
+            int linear;
+            lo[l] = lane_levels(sampler, req, l, size, q, &linear, &hi[l], &delta[l]);
+            if (delta[l] > 0.0f && hi[l] != lo[l]) {
+                blend |= 1u << l;
+            }
+        }
+    }
+    bilinear_lanes(&k, levels, lo, u, off, lanes, t);
+    if (blend) {
+        bilinear_lanes(&k, levels, hi, u, off, blend, th);
+        for (uint32_t m = blend; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctz(m);
+            /* sim_tex_mip_blend */
+            t[l] = t[l] * (1.0f - delta[l]) + th[l] * delta[l];
+        }
+    }
+    for (uint32_t m = lanes; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        out[0][l] = sim_f2u(t[l][0]);
+        out[1][l] = sim_f2u(t[l][1]);
+        out[2][l] = sim_f2u(t[l][2]);
+        out[3][l] = sim_f2u(t[l][3]);
+    }
+    return 4u * (uint64_t)(sim_popcount(lanes) + sim_popcount(blend));
 }
 
 static int
@@ -332,13 +479,26 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
     f.alpha = sim_tex_decode8_tables()->unorm;
     /* Levels the general path would read as zeros or that sim_tex_wrap() cannot
      * take stay with it. */
+    int pow2 = 1, side_modes = 1;
     for (uint32_t lvl = 0; lvl < levels; lvl++) {
         const struct sim_tex_level *lv = &image->levels[lvl];
         if (!lv->data || lv->width == 0 || lv->height == 0 || lv->width > INT32_MAX / 2 ||
             lv->height > INT32_MAX / 2) {
             return 0;
         }
+        if ((uint64_t)(lv->height - 1) * lv->row_pitch + (uint64_t)lv->width * f.bytes <= lv->size) {
+            f.whole |= 1u << lvl;
+        }
+        pow2 &= (lv->width & (lv->width - 1)) == 0 && (lv->height & (lv->height - 1)) == 0;
     }
+    for (uint32_t a = 0; a < 2; a++) {
+        uint32_t mode = sampler->address_mode[a];
+        side_modes &= mode == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE ||
+                      (mode == VK_SAMPLER_ADDRESS_MODE_REPEAT && pow2);
+    }
+    f.side_by_side = side_modes && !f.unorm16 && f.whole == (1u << levels) - 1u &&
+                     sampler->min_filter == VK_FILTER_LINEAR &&
+                     sampler->mag_filter == VK_FILTER_LINEAR;
     f.image = image;
     f.sampler = sampler;
     switch (sampler->border_color) {
@@ -362,6 +522,10 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
     if (!need_lod && sampler->mag_filter != VK_FILTER_LINEAR && !f.unorm16) {
         nearest_one_level(&f, req, off, out);
         *texels = f.texels;
+        return 1;
+    }
+    if (f.side_by_side) {
+        *texels = linear_side_by_side(&f, req, off, need_lod, q, out);
         return 1;
     }
     *texels = fast_lanes(&f, req, off, need_lod, q, out);
