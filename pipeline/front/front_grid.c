@@ -138,16 +138,35 @@ grid_connect(const struct sim_draw_ctx *dc, struct sim_tri *t, uint32_t n, int b
             }
         }
     }
-    /* Equal local numbers are equal vids. */
-    for (uint32_t i = 0; i < n; i++) {
-        for (uint32_t k = 0; k < 3; k++) {
-            uint32_t a = local[3 * i + k], b = local[3 * i + (k + 1) % 3];
-            if (a != b) {
-                edges[e++] = edge_key(a, b, i);
-            }
+    /* Equal local numbers are equal vids.  The edges, keyed by
+     * edge_key(), in order: placed by their lower number (a counting sort
+     * over the numbers), then each lower number's few sorted. */
+    uint32_t verts = 0;
+    uint16_t end[3 * SIM_GRID_MAX]; /* per lower number, where its edges end */
+    for (uint32_t c = 0; c < 3 * n; c++) {
+        verts = local[c] + 1u > verts ? local[c] + 1u : verts;
+    }
+    memset(end, 0, verts * sizeof(end[0]));
+    for (uint32_t c = 0; c < 3 * n; c++) {
+        uint32_t a = local[c], b = local[c - c % 3 + (c % 3 + 1) % 3];
+        if (a != b) {
+            end[a < b ? a : b]++;
         }
     }
-    sim_sort_u64(edges, e);
+    for (uint32_t v = 0; v < verts; v++) {
+        uint32_t count = end[v];
+        end[v] = (uint16_t)e; /* for now: where its edges start */
+        e += count;
+    }
+    for (uint32_t c = 0; c < 3 * n; c++) {
+        uint32_t a = local[c], b = local[c - c % 3 + (c % 3 + 1) % 3];
+        if (a != b) {
+            edges[end[a < b ? a : b]++] = edge_key(a, b, c / 3);
+        }
+    }
+    for (uint32_t v = 0, from = 0; v < verts; from = end[v], v++) {
+        sim_sort_u64(edges + from, end[v] - from);
+    }
     for (uint32_t i = 0; i < e;) {
         uint32_t j = i + 1;
         while (j < e && edges[j] >> 16 == edges[i] >> 16) {

@@ -650,17 +650,36 @@ struct grid_vertices {
 static struct grid_vertices
 grid_vertices(const struct replay *r, const struct sim_tri *tris, size_t i, size_t e)
 {
-    /* vid << 32 | (triangle - i) * 3 + corner: sorted, each vid's first
-     * corner gives its position (a vid's corners are bit-equal) */
+    /* vid << 32 | (triangle - i) * 3 + corner: each vid's first corner
+     * gives its position (a vid's corners are bit-equal).  Vids within a
+     * few grids' worth of each other are marked in a table over their
+     * range; others are sorted, equal vids side by side. */
+    enum { RANGE = 4 * 3 * SIM_GRID_MAX };
     uint64_t ids[3 * SIM_GRID_MAX];
     struct grid_vertices v = {0, 0};
-    uint32_t n = 0;
+    uint32_t n = 0, lo = UINT32_MAX, hi = 0;
 
     for (size_t t = i; t < e && n + 3 <= 3 * SIM_GRID_MAX; t++) {
         for (uint32_t k = 0; k < 3; k++) {
-            ids[n] = (uint64_t)tris[t].vid[k] << 32 | n;
+            uint32_t vid = tris[t].vid[k];
+            ids[n] = (uint64_t)vid << 32 | n;
+            lo = vid < lo ? vid : lo;
+            hi = vid > hi ? vid : hi;
             n++;
         }
+    }
+    if (n && hi - lo < RANGE) {
+        uint8_t seen[RANGE];
+        memset(seen, 0, hi - lo + 1);
+        for (uint32_t c = 0; c < n; c++) {
+            uint32_t at = (uint32_t)(ids[c] >> 32) - lo;
+            if (!seen[at]) {
+                seen[at] = 1;
+                v.distinct++;
+                v.at_border += vertex_at_border(r, &tris[i + c / 3], (int)(c % 3));
+            }
+        }
+        return v;
     }
     sim_sort_u64(ids, n);
     for (uint32_t k = 0; k < n; k++) {
