@@ -480,44 +480,75 @@ blend_plan_get(const struct sim_blend_attachment *b, const float constants[4],
     return &plan;
 }
 
+/* Four channels as one vector: each lane of an operation on it is the
+ * float operation on that channel alone, so the bits are the scalar
+ * code's. */
+typedef float blend4 __attribute__((vector_size(16)));
+typedef int32_t blend4i __attribute__((vector_size(16)));
+
+/* Per channel: m ? a : b (m all ones or zero). */
+static inline __attribute__((always_inline)) blend4
+select4(blend4i m, blend4 a, blend4 b)
+{
+    return (blend4)(((blend4i)a & m) | ((blend4i)b & ~m));
+}
+
 /* sim_back_blend_texels for the common state: a 4-channel 8-bit UNORM
  * format written whole, with factors that do not read the destination
  * (constant over the pixel).  The same float operations in the same order
  * as the reference: the clamps are blend_inputs', the factors the plan's
  * (exactly factor()'s), the decode table sim_fmt_decode's, the blend
  * blend_op's, the encode sim_fmt_encode's 8-bit UNORM path applied to the
- * float whose bits it would receive. */
+ * float whose bits it would receive; with VK_BLEND_OP_ADD on all four
+ * channels, each step for the four at once. */
 static void
 blend_unorm8(const struct blend_plan *plan, const struct sim_fmt *vf, uint8_t *p,
              uint32_t mask, const uint32_t src_bits[4])
 {
     const struct sim_blend_attachment *b = &plan->state;
     const uint32_t *decoded = plan->decoded;
-    float in[8], src[4], fac[8];
+    const blend4 zero = {0.0f, 0.0f, 0.0f, 0.0f}, one = {1.0f, 1.0f, 1.0f, 1.0f};
+    blend4 src, sfac, dfac, base, scale;
+    float in[8], fac[8];
+    uint32_t from[4]; /* component c's stored byte */
 
-    for (int c = 0; c < 4; c++) {
-        in[c] = src[c] = clampf(sim_u2f(src_bits[c]), 0.0f, 1.0f);
-        in[4 + c] = plan->k[c];
+    memcpy(&src, src_bits, sizeof(src));
+    src = select4(src > zero, select4(src < one, src, one), zero); /* clampf(src, 0, 1) */
+    memcpy(in, &src, sizeof(src));
+    memcpy(in + 4, plan->k, sizeof(plan->k));
+    for (uint32_t j = 0; j < 4; j++) {
+        sfac[j] = in[plan->index[j]];
+        dfac[j] = in[plan->index[4 + j]];
+        from[vf->swizzle[j]] = j;
     }
-    for (int j = 0; j < 8; j++) {
-        fac[j] = plan->base[j] + plan->scale[j] * in[plan->index[j]];
-    }
+    memcpy(&base, plan->base, sizeof(base));
+    memcpy(&scale, plan->scale, sizeof(scale));
+    sfac = base + scale * sfac;
+    memcpy(&base, plan->base + 4, sizeof(base));
+    memcpy(&scale, plan->scale + 4, sizeof(scale));
+    dfac = base + scale * dfac;
+    memcpy(fac, &sfac, sizeof(sfac));
+    memcpy(fac + 4, &dfac, sizeof(dfac));
     for (uint32_t m = mask; m; m &= m - 1) {
         uint8_t *t = p + (size_t)__builtin_ctz(m) * 4;
-        float dst[4], out[4];
+        blend4 dst, out;
         for (uint32_t c = 0; c < 4; c++) {
-            dst[vf->swizzle[c]] = sim_u2f(decoded[t[c]]);
+            dst[c] = sim_u2f(decoded[t[from[c]]]);
         }
-        for (int c = 0; c < 4; c++) {
-            out[c] = plan->add ? src[c] * fac[c] + dst[c] * fac[4 + c]
-                               : blend_op(c < 3 ? b->color_op : b->alpha_op, src[c], fac[c],
-                                          dst[c], fac[4 + c]);
+        if (plan->add) {
+            out = src * sfac + dst * dfac;
+        } else {
+            for (int c = 0; c < 4; c++) {
+                out[c] = blend_op(c < 3 ? b->color_op : b->alpha_op, src[c], fac[c], dst[c],
+                                  fac[4 + c]);
+            }
         }
+        blend4 v = out * 255.0f + 0.5f;
+        v = select4(v >= 0.5f, v, zero);
+        v = select4(v <= 255.0f, v, (blend4){255.0f, 255.0f, 255.0f, 255.0f});
+        blend4i n = __builtin_convertvector(v, blend4i);
         for (uint32_t c = 0; c < 4; c++) {
-            float v = out[vf->swizzle[c]] * 255.0f + 0.5f;
-            v = v >= 0.5f ? v : 0.0f;
-            v = v <= 255.0f ? v : 255.0f;
-            t[c] = (uint8_t)(uint32_t)v;
+            t[c] = (uint8_t)n[vf->swizzle[c]];
         }
     }
 }
