@@ -560,6 +560,37 @@ tcs_workers_make(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, uint32_t wo
 
 /* One record chunk's control-shader batches (per_batch patches each, the
  * last fewer), each run by one worker into its own records. */
+/* How many workers batches of `sh` may run on: one for shaders that write
+ * storage (their writes would land in another order) or a single batch. */
+static uint32_t
+shader_workers(const struct sim_draw_ctx *dc, const struct sim_ir_shader *sh, uint32_t batches)
+{
+    return dc->parallel && dc->workers > 1 && batches > 1 &&
+                   !(sim_ir_shader_info(sh)->flags & SIM_IR_WRITES_STORAGE)
+               ? dc->workers
+               : 1;
+}
+
+/* Runs batches 0 .. count - 1 of `job` on the workers, or in order on
+ * this thread when `workers` is 1, stopping after the first that sets its
+ * `failed`: returns how many ran. */
+static uint32_t
+run_batches(struct sim_draw_ctx *dc, uint32_t workers, uint32_t count, sim_job_fn fn, void *job,
+            const uint8_t *failed)
+{
+    if (workers > 1) {
+        dc->parallel(dc->pool, count, fn, job);
+        return count;
+    }
+    for (uint32_t i = 0; i < count; i++) {
+        fn(job, 0, i);
+        if (failed[i]) {
+            return i + 1;
+        }
+    }
+    return count;
+}
+
 struct tcs_job {
     const struct sim_draw_ctx *dc;
     const struct sim_tess_stage *ts;
@@ -592,14 +623,9 @@ tcs_run_batches(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, uint32_t fir
 {
     struct tcs_job j;
     uint32_t per_batch = SIM_LANES / ts->output_vertices;
-    uint32_t batches = (count + per_batch - 1) / per_batch, workers = 1;
+    uint32_t batches = (count + per_batch - 1) / per_batch;
+    uint32_t workers = shader_workers(dc, ts->tcs, batches);
 
-    /* Storage writes would land in another order: those shaders stay on
-     * the calling thread. */
-    if (dc->parallel && dc->workers > 1 && batches > 1 &&
-        !(sim_ir_shader_info(ts->tcs)->flags & SIM_IR_WRITES_STORAGE)) {
-        workers = dc->workers;
-    }
     if (!tcs_workers_make(dc, ts, workers)) {
         return SIM_REPLAY_ERROR_NOMEM;
     }
@@ -609,16 +635,7 @@ tcs_run_batches(struct sim_draw_ctx *dc, struct sim_tess_stage *ts, uint32_t fir
     j.count = count;
     j.per_batch = per_batch;
     j.records = records;
-    if (workers > 1) {
-        dc->parallel(dc->pool, batches, tcs_job_run, &j);
-    } else {
-        for (uint32_t i = 0; i < batches; i++) {
-            tcs_job_run(&j, 0, i);
-            if (j.failed[i]) {
-                batches = i + 1;
-            }
-        }
-    }
+    batches = run_batches(dc, workers, batches, tcs_job_run, &j, j.failed);
     for (uint32_t i = 0; i < batches; i++) {
         *counted += j.instructions[i];
         if (j.failed[i]) {
@@ -822,12 +839,7 @@ tes_run_batches(struct sim_draw_ctx *dc, struct sim_tess_stage *ts,
     for (uint32_t i = 0; i < count; i++) {
         points += batches[i].count;
     }
-    /* Storage writes would land in another order: those shaders stay on
-     * the calling thread. */
-    if (dc->parallel && dc->workers > 1 && count > 1 &&
-        !(sim_ir_shader_info(ts->tes)->flags & SIM_IR_WRITES_STORAGE)) {
-        workers = dc->workers;
-    }
+    workers = shader_workers(dc, ts->tes, count);
     if (!tes_workers_make(dc, ts, workers)) {
         return SIM_REPLAY_ERROR_NOMEM;
     }
@@ -847,16 +859,7 @@ tes_run_batches(struct sim_draw_ctx *dc, struct sim_tess_stage *ts,
     j.batches = batches;
     j.records = records;
     j.record_first = record_first;
-    if (workers > 1) {
-        dc->parallel(dc->pool, count, tes_job_run, &j);
-    } else {
-        for (uint32_t i = 0; i < count; i++) {
-            tes_job_run(&j, 0, i);
-            if (j.failed[i]) {
-                count = i + 1;
-            }
-        }
-    }
+    count = run_batches(dc, workers, count, tes_job_run, &j, j.failed);
     for (uint32_t i = 0; i < count; i++) {
         *on_tes_interp += j.worker[i] == 0 ? j.instructions[i] : 0;
     }
