@@ -165,6 +165,18 @@ sim_back_blend_texels_ref(const struct sim_blend_attachment *b, const float cons
                           const struct sim_fmt *vf, uint8_t *p, uint32_t mask,
                           const uint32_t src_bits[4]);
 
+/* Whether blend state `b` on texels of `vf` takes sim_back_blend_simple:
+ * blending on, all four channels written, factors that do not read the
+ * destination, and `vf` a 4-channel 8-bit UNORM format. */
+int
+sim_back_blend_is_simple(const struct sim_blend_attachment *b, const struct sim_fmt *vf);
+
+/* sim_back_blend_texels for a state sim_back_blend_is_simple() takes. */
+void
+sim_back_blend_simple(const struct sim_blend_attachment *b, const float constants[4],
+                      const struct sim_fmt *vf, uint8_t *p, uint32_t mask,
+                      const uint32_t src_bits[4]);
+
 /* Depth bounds, stencil and depth tests for the samples `mask` of pixel
  * (x, y) of `tri` against the depth/stencil surface `depth` (which they
  * update), early or late; returns the samples that pass. */

@@ -553,6 +553,26 @@ blend_unorm8(const struct blend_plan *plan, const struct sim_fmt *vf, uint8_t *p
     }
 }
 
+static int
+is_unorm8(const struct sim_fmt *vf)
+{
+    return vf->type == SIM_FMT_UNORM && !vf->packed && vf->bytes == 4 && vf->channels == 4;
+}
+
+int
+sim_back_blend_is_simple(const struct sim_blend_attachment *b, const struct sim_fmt *vf)
+{
+    return vf && is_unorm8(vf) && is_unorm8_blend(b);
+}
+
+void
+sim_back_blend_simple(const struct sim_blend_attachment *b, const float constants[4],
+                      const struct sim_fmt *vf, uint8_t *p, uint32_t mask,
+                      const uint32_t src_bits[4])
+{
+    blend_unorm8(blend_plan_get(b, constants, vf), vf, p, mask, src_bits);
+}
+
 void
 sim_back_blend_texels(const struct sim_blend_attachment *b, const float constants[4],
                       const struct sim_fmt *vf, uint8_t *p, uint32_t mask,
@@ -566,8 +586,7 @@ sim_back_blend_texels(const struct sim_blend_attachment *b, const float constant
     uint8_t prev_in[16];
     const uint8_t *prev = NULL;
 
-    if (vf->type == SIM_FMT_UNORM && !vf->packed && vf->bytes == 4 && vf->channels == 4 &&
-        b->enable) {
+    if (is_unorm8(vf) && b->enable) {
         const struct blend_plan *plan = blend_plan_get(b, constants, vf);
         if (plan->fast) {
             blend_unorm8(plan, vf, p, mask, src_bits);
@@ -749,6 +768,16 @@ sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *
         ctx->counters->samples_written++;
         return;
     }
+    if (ctx->simple_blend) {
+        /* write_colors' path for it, without looking it up again. */
+        struct sim_surface *s = t->color[0];
+        uint32_t src[4] = {ctx->out_regs[0][0][lane], ctx->out_regs[0][1][lane],
+                           ctx->out_regs[0][2][lane], ctx->out_regs[0][3][lane]};
+        sim_back_blend_simple(&dc->draw->state.blend[0], dc->draw->state.blend_constants, s->fmt,
+                              s->color + ((size_t)y * s->width + x) * s->samples * 4, mask, src);
+        ctx->counters->samples_written += sim_popcount(mask);
+        return;
+    }
     write_colors(ctx, lane, NULL, x, y, mask);
 }
 
@@ -786,6 +815,14 @@ sim_shade_write_outputs(struct sim_shade_ctx *ctx, const struct sim_shade_output
         struct sim_surface *s = ctx->target->color[0];
         sim_fmt_encode(s->fmt, out->color[0], s->color + ((size_t)y * s->width + x) * 4);
         ctx->counters->samples_written++;
+        return;
+    }
+    if (ctx->simple_blend) {
+        struct sim_surface *s = ctx->target->color[0];
+        sim_back_blend_simple(&dc->draw->state.blend[0], dc->draw->state.blend_constants, s->fmt,
+                              s->color + ((size_t)y * s->width + x) * s->samples * 4, mask,
+                              out->color[0]);
+        ctx->counters->samples_written += sim_popcount(mask);
         return;
     }
     write_colors(ctx, 0, out, x, y, mask);

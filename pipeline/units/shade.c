@@ -69,6 +69,12 @@ sim_shade_begin(struct sim_shade_ctx *ctx, const struct sim_draw_ctx *dc,
                         !st->blend[0].enable && (st->blend[0].write_mask & 0xf) == 0xf &&
                         !st->logic_op_enable && !st->alpha_to_one &&
                         target->color_format[0] == target->color[0]->format;
+    ctx->simple_blend = dc->pass->color_count == 1 && target->color[0] && ctx->out_regs[0][0] &&
+                        ctx->out_regs[0][1] && ctx->out_regs[0][2] && ctx->out_regs[0][3] &&
+                        target->color[0]->texel_bytes == 4 && !st->logic_op_enable &&
+                        !st->alpha_to_one &&
+                        target->color_format[0] == target->color[0]->format &&
+                        sim_back_blend_is_simple(&st->blend[0], target->color[0]->fmt);
 }
 
 static int

@@ -119,6 +119,9 @@ struct sim_shade_ctx {
     uint32_t *out_regs[SIM_MAX_COLOR_ATTACHMENTS][4];
     uint32_t simple_color; /* one single-sampled 32-bit target written whole, no blending,
                             * no logic op, no alpha to one: sim_shade_write's fast path */
+    uint32_t simple_blend; /* one 4-channel 8-bit UNORM target written whole, blended with
+                            * factors that do not read it (sim_back_blend_is_simple), no
+                            * logic op, no alpha to one: sim_shade_write's other fast path */
     uint32_t lane_alive; /* after the last sim_shade_quads: lanes whose outputs count */
     enum sim_replay_error fault;
     enum sim_interp_error shader_error; /* why, when fault is SHADER_FAULT */
