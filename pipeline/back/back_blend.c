@@ -516,6 +516,7 @@ blend_unorm8(const struct blend_plan *plan, const struct sim_fmt *vf, uint8_t *p
     src = select4(src > zero, select4(src < one, src, one), zero); /* clampf(src, 0, 1) */
     memcpy(in, &src, sizeof(src));
     memcpy(in + 4, plan->k, sizeof(plan->k));
+#pragma GCC unroll 4
     for (uint32_t j = 0; j < 4; j++) {
         sfac[j] = in[plan->index[j]];
         dfac[j] = in[plan->index[4 + j]];
@@ -532,6 +533,7 @@ blend_unorm8(const struct blend_plan *plan, const struct sim_fmt *vf, uint8_t *p
     for (uint32_t m = mask; m; m &= m - 1) {
         uint8_t *t = p + (size_t)__builtin_ctz(m) * 4;
         blend4 dst, out;
+#pragma GCC unroll 4
         for (uint32_t c = 0; c < 4; c++) {
             dst[c] = sim_u2f(decoded[t[from[c]]]);
         }
@@ -547,6 +549,7 @@ blend_unorm8(const struct blend_plan *plan, const struct sim_fmt *vf, uint8_t *p
         v = select4(v >= 0.5f, v, zero);
         v = select4(v <= 255.0f, v, (blend4){255.0f, 255.0f, 255.0f, 255.0f});
         blend4i n = __builtin_convertvector(v, blend4i);
+#pragma GCC unroll 4
         for (uint32_t c = 0; c < 4; c++) {
             t[c] = (uint8_t)n[vf->swizzle[c]];
         }
