@@ -157,6 +157,12 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
             uniform = NULL;
         }
     }
+    /* Lanes past n at 0: a loop over all SIM_LANES lanes reads defined
+     * values (what it computes for them is not written). */
+    for (uint32_t l = n; l < SIM_LANES; l++) {
+        dx[0][l] = dy[0][l] = w[0][l] = 0.0;
+        dx[1][l] = dy[1][l] = w[1][l] = 0.0;
+    }
     uint32_t *reg;
     if ((reg = ctx->sample_id) != NULL) {
         for (uint32_t l = 0; l < n; l++) {
@@ -247,12 +253,16 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
             break;
         case SIM_SHADE_INPUT_PERSPECTIVE:
             if (uniform) {
-                /* One plane for every lane: the same arithmetic, vectorizable. */
+                /* One plane for every lane: the same arithmetic, for all
+                 * SIM_LANES lanes (a fixed count the compiler vectorizes),
+                 * n of them kept. */
                 const double *p = pl[0] + 3 * slot;
                 double p0 = p[0], p1 = p[1], p2 = p[2];
-                for (uint32_t l = 0; l < n; l++) {
-                    reg[l] = sim_f2u((float)((p0 + p1 * px[l] + p2 * py[l]) * pw[l]));
+                uint32_t v[SIM_LANES];
+                for (uint32_t l = 0; l < SIM_LANES; l++) {
+                    v[l] = sim_f2u((float)((p0 + p1 * px[l] + p2 * py[l]) * pw[l]));
                 }
+                memcpy(reg, v, n * sizeof(v[0]));
                 break;
             }
             for (uint32_t l = 0; l < n; l++) {
