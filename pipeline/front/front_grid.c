@@ -172,18 +172,33 @@ grid_connect(const struct sim_draw_ctx *dc, struct sim_tri *t, uint32_t n, int b
         while (j < e && edges[j] >> 16 == edges[i] >> 16) {
             j++;
         }
-        /* Every pair of triangles on the same edge (two, unless the mesh
-         * is not a manifold). */
-        for (uint32_t p = i; p < j; p++) {
-            for (uint32_t q = p + 1; q < j; q++) {
-                uint32_t x = (uint32_t)(edges[p] & 0xffff), y = (uint32_t)(edges[q] & 0xffff);
-                if (x != y) {
-                    t[x].adj[y / 64] |= 1ull << (y % 64);
-                    t[y].adj[x / 64] |= 1ull << (x % 64);
+        /* Every pair of triangles on the same edge: two, unless the mesh
+         * is not a manifold; then (the same triangle instanced over and
+         * over, say) as many as the grid holds, each given the group's
+         * mask, word by word, rather than pair by pair. */
+        if (j - i == 2) {
+            uint32_t x = (uint32_t)(edges[i] & 0xffff), y = (uint32_t)(edges[i + 1] & 0xffff);
+            t[x].adj[y / 64] |= 1ull << (y % 64);
+            t[y].adj[x / 64] |= 1ull << (x % 64);
+        } else if (j - i > 2) {
+            uint64_t group[SIM_GRID_MAX / 64] = {0};
+            for (uint32_t p = i; p < j; p++) {
+                uint32_t x = (uint32_t)(edges[p] & 0xffff);
+                group[x / 64] |= 1ull << (x % 64);
+            }
+            for (uint32_t p = i; p < j; p++) {
+                uint32_t x = (uint32_t)(edges[p] & 0xffff);
+                for (uint32_t w = 0; w < SIM_GRID_MAX / 64; w++) {
+                    t[x].adj[w] |= group[w];
                 }
             }
         }
         i = j;
+    }
+    /* No triangle is its own neighbour (one whose two edges have the same
+     * ends is in its own group). */
+    for (uint32_t x = 0; x < n; x++) {
+        t[x].adj[x / 64] &= ~(1ull << (x % 64));
     }
 }
 
