@@ -67,6 +67,8 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -693,23 +695,231 @@ struct unit_quality {
 };
 
 static void
-unit_quality(const struct sim_unit_counters *c, const struct sim_unit_counters *base,
-             uint8_t *const *presents, const uint32_t *w, const uint32_t *h, uint32_t u,
+unit_savings(const struct sim_unit_counters *c, const struct sim_unit_counters *base,
              struct unit_quality *q)
 {
-    static const enum sim_unit_kind against[2] = {SIM_UNIT_BASELINE, SIM_UNIT_SSAA};
-    memset(q, 0, sizeof(*q));
     q->lanes_saved = 100.0 * rep_savings(c, base);
     q->instr_saved = 100.0 * rep_instruction_savings(c, base);
-    for (int k = 0; k < 2; k++) {
-        uint32_t r = against[k];
-        if (!presents[u] || !presents[r] || w[u] != w[r] || h[u] != h[r]) {
+}
+
+/* The pictures of one replayed frame and the comparisons between them:
+ * independent tasks (a file each, or a pair of pictures compared) shared
+ * out to threads, so that writing a replay's output scales as the replay
+ * does. */
+struct pictures {
+    const struct replay_args *a;
+    const struct sim_replay_result *res;
+    const struct cap_frame *cf;
+    const uint8_t *ref;             /* the driver's picture, RGBA8, or NULL */
+    uint8_t **presents;             /* per unit: image `compared`, RGBA8 */
+    uint32_t *present_w, *present_h;
+    const uint32_t *targets;
+    uint32_t target_count, compared;
+    int presented;                  /* the frame presents image `compared` */
+    struct frame_report *fr;        /* the first unit's comparison with ref */
+    struct unit_quality quality[SIM_UNIT_COUNT]; /* psnr, ssim */
+    struct picture_task {
+        uint8_t kind, unit;
+        uint32_t target;
+    } *task;
+    uint32_t count;
+    atomic_uint next;
+    atomic_int failed;
+};
+
+enum {
+    PICTURE_CONVERT,   /* presents[unit] */
+    PICTURE_REFERENCE, /* frame-F-reference.png */
+    PICTURE_PRESENT,   /* frame-F-U-present.png */
+    PICTURE_DIFF,      /* frame-F-U-diff.png and fr's comparison */
+    PICTURE_TARGET,    /* frame-F-U-imageK.png */
+    PICTURE_HEATMAP,   /* frame-F-U-heatmap.png */
+    PICTURE_QUALITY,   /* quality[unit] against baseline (target 0) or ssaa (1) */
+};
+
+static void
+picture_run(struct pictures *p, const struct picture_task *t)
+{
+    static const enum sim_unit_kind against[2] = {SIM_UNIT_BASELINE, SIM_UNIT_SSAA};
+    const struct cap_frame *cf = p->cf;
+    uint32_t u = t->unit, w = p->present_w[u], h = p->present_h[u];
+    const char *un = sim_unit_name(u);
+    char name[256];
+    int ok = 1;
+
+    switch (t->kind) {
+    case PICTURE_CONVERT:
+        p->presents[u] =
+            sim_replay_result_image_rgba8(p->res, u, p->compared, &p->present_w[u],
+                                          &p->present_h[u]);
+        break;
+    case PICTURE_REFERENCE:
+        snprintf(name, sizeof(name), "frame-%" PRIu64 "-reference.png", cf->index);
+        ok = write_png(p->a->out, name, p->ref, cf->ref_width, cf->ref_height, 0);
+        break;
+    case PICTURE_PRESENT:
+        snprintf(name, sizeof(name), "frame-%" PRIu64 "-%s-present.png", cf->index, un);
+        ok = write_png(p->a->out, name, p->presents[u], w, h, 0);
+        break;
+    case PICTURE_DIFF: {
+        uint8_t *diff = malloc((size_t)w * h * 4);
+        if (!diff) {
+            ok = 0;
+            break;
+        }
+        p->fr->has_reference = 1;
+        p->fr->psnr = sim_metric_psnr(p->presents[u], p->ref, w, h);
+        p->fr->ssim = sim_metric_ssim(p->presents[u], p->ref, w, h);
+        compare_images(p->presents[u], p->ref, w, h, diff, p->fr);
+        snprintf(name, sizeof(name), "frame-%" PRIu64 "-%s-diff.png", cf->index, un);
+        ok = write_png(p->a->out, name, diff, w, h, 0);
+        free(diff);
+        break;
+    }
+    case PICTURE_TARGET: {
+        /* The compared image is converted already. */
+        uint32_t tw = w, th = h;
+        uint8_t *img = t->target == p->compared && p->presents[u]
+                           ? p->presents[u]
+                           : sim_replay_result_image_rgba8(p->res, u, t->target, &tw, &th);
+        if (img) {
+            snprintf(name, sizeof(name), "frame-%" PRIu64 "-%s-image%u.png", cf->index, un,
+                     t->target);
+            ok = write_png(p->a->out, name, img, tw, th, 0);
+            if (img != p->presents[u]) {
+                free(img);
+            }
+        }
+        break;
+    }
+    case PICTURE_HEATMAP: {
+        uint32_t hw, hh;
+        const float *heat = sim_replay_result_heat(p->res, u, &hw, &hh);
+        if (!heat || !hw || !hh) {
+            break;
+        }
+        uint8_t *hm = malloc((size_t)hw * hh * 4);
+        if (!hm) {
+            ok = 0;
+            break;
+        }
+        for (size_t i = 0; i < (size_t)hw * hh; i++) {
+            sim_heatmap_color(heat[i], hm + 4 * i);
+            hm[4 * i + 3] = 255;
+        }
+        snprintf(name, sizeof(name), "frame-%" PRIu64 "-%s-heatmap.png", cf->index, un);
+        ok = write_png(p->a->out, name, hm, hw, hh, 0);
+        free(hm);
+        break;
+    }
+    case PICTURE_QUALITY: {
+        uint32_t r = against[t->target];
+        struct unit_quality *q = &p->quality[u];
+        q->has[t->target] = 1;
+        q->psnr[t->target] = sim_metric_psnr(p->presents[u], p->presents[r], w, h);
+        q->ssim[t->target] = sim_metric_ssim(p->presents[u], p->presents[r], w, h);
+        break;
+    }
+    }
+    if (!ok) {
+        atomic_store(&p->failed, 1);
+    }
+}
+
+static void *
+pictures_thread(void *data)
+{
+    struct pictures *p = data;
+    uint32_t i;
+    while ((i = atomic_fetch_add(&p->next, 1u)) < p->count) {
+        picture_run(p, &p->task[i]);
+    }
+    return NULL;
+}
+
+/* p->task[0 .. p->count) on `threads` threads (the calling one too). */
+static void
+pictures_run_tasks(struct pictures *p, uint32_t threads)
+{
+    pthread_t thread[64];
+    uint32_t started = 0;
+
+    atomic_store(&p->next, 0u);
+    threads = threads < p->count ? threads : p->count;
+    threads = threads > 64 ? 64 : threads;
+    while (started + 1 < threads &&
+           pthread_create(&thread[started], NULL, pictures_thread, p) == 0) {
+        started++;
+    }
+    pictures_thread(p);
+    for (uint32_t k = 0; k < started; k++) {
+        pthread_join(thread[k], NULL);
+    }
+}
+
+static void
+pictures_add(struct pictures *p, uint32_t kind, uint32_t unit, uint32_t target)
+{
+    p->task[p->count++] = (struct picture_task){(uint8_t)kind, (uint8_t)unit, target};
+}
+
+/* Every picture file of the frame and the comparisons the report holds; 0
+ * when one could not be written (the message is out) or memory ran out. */
+static int
+pictures_make(struct pictures *p, uint32_t threads)
+{
+    uint32_t first = SIM_UNIT_COUNT;
+    int ok;
+
+    p->task = calloc((size_t)SIM_UNIT_COUNT * (p->target_count + 6) + 1, sizeof(*p->task));
+    if (!p->task) {
+        fprintf(stderr, "overshade replay: out of memory\n");
+        return 0;
+    }
+    atomic_init(&p->failed, 0);
+    p->count = 0;
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        if (sim_replay_result_unit(p->res, u) && p->compared != SIM_NONE) {
+            pictures_add(p, PICTURE_CONVERT, u, 0);
+        }
+    }
+    pictures_run_tasks(p, threads);
+
+    p->count = 0;
+    if (p->ref) {
+        pictures_add(p, PICTURE_REFERENCE, 0, 0);
+    }
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        static const enum sim_unit_kind against[2] = {SIM_UNIT_BASELINE, SIM_UNIT_SSAA};
+        uint32_t w = p->present_w[u], h = p->present_h[u];
+        if (!sim_replay_result_unit(p->res, u)) {
             continue;
         }
-        q->has[k] = 1;
-        q->psnr[k] = sim_metric_psnr(presents[u], presents[r], w[u], h[u]);
-        q->ssim[k] = sim_metric_ssim(presents[u], presents[r], w[u], h[u]);
+        if (p->presented && p->presents[u]) {
+            pictures_add(p, PICTURE_PRESENT, u, 0);
+            /* The first unit's picture against the driver's. */
+            if (first == SIM_UNIT_COUNT && p->ref && w == p->cf->ref_width &&
+                h == p->cf->ref_height) {
+                pictures_add(p, PICTURE_DIFF, u, 0);
+            }
+        }
+        first = first < u ? first : u;
+        for (uint32_t t = 0; t < p->target_count; t++) {
+            pictures_add(p, PICTURE_TARGET, u, p->targets[t]);
+        }
+        pictures_add(p, PICTURE_HEATMAP, u, 0);
+        for (uint32_t k = 0; k < 2; k++) {
+            uint32_t r = against[k];
+            if (p->presents[u] && p->presents[r] && w == p->present_w[r] &&
+                h == p->present_h[r]) {
+                pictures_add(p, PICTURE_QUALITY, u, k);
+            }
+        }
     }
+    pictures_run_tasks(p, threads);
+    ok = !atomic_load(&p->failed);
+    free(p->task);
+    return ok;
 }
 
 /* The unit's own counters (../shared/spec/modes.md) as "internals". */
@@ -1075,10 +1285,10 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
     struct rpl_frame *conv = NULL;
     struct sim_replay_result *res = NULL;
     struct frame_report fr;
-    uint8_t *ref = NULL, *present = NULL, *presents[SIM_UNIT_COUNT] = {NULL};
+    uint8_t *ref = NULL, *presents[SIM_UNIT_COUNT] = {NULL};
     uint32_t present_w[SIM_UNIT_COUNT] = {0}, present_h[SIM_UNIT_COUNT] = {0};
     char detail[160], name[256];
-    uint32_t pw = 0, ph = 0, draw_count, target_count;
+    uint32_t draw_count, target_count;
     const struct sim_draw_result *draws;
     const uint32_t *targets;
     enum sim_replay_error err;
@@ -1142,10 +1352,7 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         if (blob && ref &&
             sim_format_to_rgba8(cf->ref_format, blob->data, blob->size, cf->ref_width,
                                 cf->ref_height, ref)) {
-            snprintf(name, sizeof(name), "frame-%" PRIu64 "-reference.png", cf->index);
-            if (!write_png(a->out, name, ref, cf->ref_width, cf->ref_height, 0)) {
-                goto out;
-            }
+            /* (written with the units' pictures, below) */
         } else {
             free(ref);
             ref = NULL;
@@ -1159,90 +1366,33 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
     bad |= rep_json_set_uint(fj, "index", cf->index);
     targets = sim_replay_result_targets(res, &target_count);
 
-    /* Every unit's presented image first: units are compared with
-     * baseline and ssaa. */
-    uint32_t compared = conv->frame.present_image;
-    if (compared == SIM_NONE && target_count) {
+    /* Every unit's presented image first (units are compared with
+     * baseline and ssaa), then every picture and comparison, on the
+     * replay's threads; the report below is written in order. */
+    struct pictures pic = {
+        .a = a, .res = res, .cf = cf, .ref = ref, .presents = presents,
+        .present_w = present_w, .present_h = present_h, .targets = targets,
+        .target_count = target_count, .fr = &fr,
+        .compared = conv->frame.present_image,
+        .presented = conv->frame.present_image != SIM_NONE,
+    };
+    if (pic.compared == SIM_NONE && target_count) {
         /* Frames delimited without a present: the first render target. */
-        compared = targets[0];
+        pic.compared = targets[0];
     }
-    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-        if (sim_replay_result_unit(res, u) && compared != SIM_NONE) {
-            presents[u] = sim_replay_result_image_rgba8(res, u, compared, &present_w[u],
-                                                        &present_h[u]);
-        }
+    if (!pictures_make(&pic, a->opt.threads)) {
+        goto out;
     }
     const struct sim_unit_counters *base_c = sim_replay_result_unit(res, SIM_UNIT_BASELINE);
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         const struct sim_unit_counters *c = sim_replay_result_unit(res, u);
         const char *un = sim_unit_name(u);
-        uint32_t hw, hh;
-        const float *heat;
         if (!c) {
             continue;
         }
-        /* Presented image and metrics (from the first unit that runs). */
-        if (conv->frame.present_image != SIM_NONE) {
-            present = presents[u];
-            pw = present_w[u];
-            ph = present_h[u];
-            if (present) {
-                snprintf(name, sizeof(name), "frame-%" PRIu64 "-%s-present.png", cf->index, un);
-                if (!write_png(a->out, name, present, pw, ph, 0)) {
-                    goto out;
-                }
-                if (!units && ref && pw == cf->ref_width && ph == cf->ref_height) {
-                    uint8_t *diff = malloc((size_t)pw * ph * 4);
-                    if (!diff) {
-                        goto out;
-                    }
-                    fr.has_reference = 1;
-                    fr.psnr = sim_metric_psnr(present, ref, pw, ph);
-                    fr.ssim = sim_metric_ssim(present, ref, pw, ph);
-                    compare_images(present, ref, pw, ph, diff, &fr);
-                    snprintf(name, sizeof(name), "frame-%" PRIu64 "-%s-diff.png", cf->index, un);
-                    int wrote = write_png(a->out, name, diff, pw, ph, 0);
-                    free(diff);
-                    if (!wrote) {
-                        goto out;
-                    }
-                }
-                if (!fr.width) {
-                    fr.width = pw;
-                    fr.height = ph;
-                }
-            }
-        }
-        for (uint32_t t = 0; t < target_count; t++) {
-            uint32_t w, h;
-            uint8_t *img = sim_replay_result_image_rgba8(res, u, targets[t], &w, &h);
-            if (!img) {
-                continue;
-            }
-            snprintf(name, sizeof(name), "frame-%" PRIu64 "-%s-image%u.png", cf->index, un,
-                     targets[t]);
-            int wrote = write_png(a->out, name, img, w, h, 0);
-            free(img);
-            if (!wrote) {
-                goto out;
-            }
-        }
-        heat = sim_replay_result_heat(res, u, &hw, &hh);
-        if (heat && hw && hh) {
-            uint8_t *hm = malloc((size_t)hw * hh * 4);
-            if (!hm) {
-                goto out;
-            }
-            for (size_t i = 0; i < (size_t)hw * hh; i++) {
-                sim_heatmap_color(heat[i], hm + 4 * i);
-                hm[4 * i + 3] = 255;
-            }
-            snprintf(name, sizeof(name), "frame-%" PRIu64 "-%s-heatmap.png", cf->index, un);
-            int wrote = write_png(a->out, name, hm, hw, hh, 0);
-            free(hm);
-            if (!wrote) {
-                goto out;
-            }
+        if (conv->frame.present_image != SIM_NONE && presents[u] && !fr.width) {
+            fr.width = present_w[u];
+            fr.height = present_h[u];
         }
         if (!units) {
             if (!fr.width && conv->frame.pass_count) {
@@ -1296,8 +1446,8 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         bad |= rep_json_set_number(
             uj, "shaded_per_fragment",
             c->covered_fragments ? (double)c->lanes_shaded / (double)c->covered_fragments : 0);
-        struct unit_quality q;
-        unit_quality(c, base_c, presents, present_w, present_h, u, &q);
+        struct unit_quality q = pic.quality[u];
+        unit_savings(c, base_c, &q);
         if (base_c) {
             struct json_object *sv = rep_json_set_object(uj, "savings_vs_baseline");
             bad |= !sv;
