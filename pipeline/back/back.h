@@ -67,6 +67,21 @@ struct sim_surface {
 struct sim_surface *
 sim_surface_create(const struct sim_image *image, uint32_t samples);
 
+/* sim_surface_create in parts: the storage (contents undefined), then
+ * rows [y0, y1) of the contents, which may be loaded in any order and
+ * from several threads at once, each row once (a block-compressed image
+ * whole, with the band holding row 0).  A surface that is cleared whole
+ * before it is read needs no load, but for the stencil of a depth format
+ * without one: sim_surface_load_zero_stencil. */
+struct sim_surface *
+sim_surface_alloc(const struct sim_image *image, uint32_t samples);
+
+void
+sim_surface_load(struct sim_surface *s, const struct sim_image *image, uint32_t y0, uint32_t y1);
+
+void
+sim_surface_load_zero_stencil(struct sim_surface *s, uint32_t y0, uint32_t y1);
+
 void
 sim_surface_destroy(struct sim_surface *surface);
 

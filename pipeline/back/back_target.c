@@ -29,7 +29,7 @@ depth_aspect_bytes(const struct sim_image *image, const struct sim_fmt *f)
 }
 
 struct sim_surface *
-sim_surface_create(const struct sim_image *image, uint32_t samples)
+sim_surface_alloc(const struct sim_image *image, uint32_t samples)
 {
     /* A block-compressed image is kept decoded (sim_surface_upload). */
     uint32_t block = sim_tex_bc_block_bytes(image->format);
@@ -53,76 +53,139 @@ sim_surface_create(const struct sim_image *image, uint32_t samples)
     s->samples = samples;
     s->texel_bytes = f->bytes;
     n = (size_t)image->width * image->height * samples;
+    /* Not calloc: sim_surface_load (or a clear of the whole surface)
+     * writes every byte, once. */
     if (f->type == SIM_FMT_DEPTH) {
-        const uint8_t *data = image->data;
-        uint64_t stencil_at = depth_aspect_bytes(image, f);
-        /* Not calloc: every byte is written below, once. */
         s->depth = malloc(n * sizeof(float));
         s->stencil = malloc(n);
         if (!s->depth || !s->stencil) {
-            goto error;
-        }
-        uint64_t pixels = (uint64_t)image->width * image->height, depth_have = 0,
-                 stencil_have = 0;
-        if (!data) {
-            memset(s->depth, 0, n * sizeof(float));
-            memset(s->stencil, 0, n);
-            return s;
-        }
-        /* The texels the image holds, decoded into the first `pixels`
-         * floats (zeros past its end), then spread over the samples from
-         * the last pixel back (pixel i's samples start at i * samples >= i). */
-        if (f->depth_bits) {
-            uint64_t whole = image->size / f->bytes;
-            depth_have = whole < pixels ? whole : pixels;
-            sim_fmt_decode_depths(f, data, depth_have, s->depth);
-        }
-        memset(s->depth + depth_have, 0, (pixels - depth_have) * sizeof(float));
-        if (f->stencil_bits && stencil_at < image->size) {
-            uint64_t whole = image->size - stencil_at;
-            stencil_have = whole < pixels ? whole : pixels;
-            memcpy(s->stencil, data + stencil_at, stencil_have);
-        }
-        memset(s->stencil + stencil_have, 0, pixels - stencil_have);
-        for (uint64_t i = pixels; samples > 1 && i-- > 0;) {
-            float z = s->depth[i];
-            uint8_t st = s->stencil[i];
-            for (uint32_t k = 0; k < samples; k++) {
-                s->depth[i * samples + k] = z;
-                s->stencil[i * samples + k] = st;
-            }
+            sim_surface_destroy(s);
+            return NULL;
         }
         return s;
     }
-    s->color = malloc(n * f->bytes); /* every byte written below, once */
+    s->color = malloc(n * f->bytes);
     if (!s->color) {
-        goto error;
-    }
-    if (!image->data || block) {
-        memset(s->color, 0, n * f->bytes);
-    }
-    if (image->data && block) {
-        const struct sim_rect all = {0, 0, image->width, image->height};
-        sim_surface_upload(s, image->format, image->data, image->size, &all, image->width);
-    } else if (image->data) {
-        const uint8_t *data = image->data;
-        uint64_t pixels = (uint64_t)image->width * image->height, whole = image->size / f->bytes;
-        pixels = whole < pixels ? whole : pixels;
-        memset(s->color + pixels * samples * f->bytes, 0, (n - pixels * samples) * f->bytes);
-        if (samples == 1) {
-            memcpy(s->color, data, pixels * f->bytes);
-        }
-        for (uint64_t i = 0; samples > 1 && i < pixels; i++) {
-            for (uint32_t k = 0; k < samples; k++) {
-                memcpy(s->color + (i * samples + k) * f->bytes, data + i * f->bytes, f->bytes);
-            }
-        }
+        sim_surface_destroy(s);
+        return NULL;
     }
     return s;
+}
 
-error:
-    sim_surface_destroy(s);
-    return NULL;
+/* Each texel of rows [y0, y1) of a surface, copied from position
+ * [base, base + width) of the same buffer (texel i of the row at base + i)
+ * to its `samples` samples, from the last pixel back (pixel i's samples
+ * start at base + i * samples >= base + i: none is overwritten before it
+ * is read). */
+static void
+spread_row(uint8_t *row, uint32_t width, uint32_t samples, uint32_t bytes)
+{
+    for (uint32_t i = width; samples > 1 && i-- > 0;) {
+        if (bytes == 4) {
+            uint32_t v;
+            memcpy(&v, row + (size_t)i * 4, 4);
+            for (uint32_t k = 0; k < samples; k++) {
+                memcpy(row + ((size_t)i * samples + k) * 4, &v, 4);
+            }
+            continue;
+        }
+        uint8_t v[16];
+        memcpy(v, row + (size_t)i * bytes, bytes);
+        for (uint32_t k = 0; k < samples; k++) {
+            memcpy(row + ((size_t)i * samples + k) * bytes, v, bytes);
+        }
+    }
+}
+
+void
+sim_surface_load(struct sim_surface *s, const struct sim_image *image, uint32_t y0, uint32_t y1)
+{
+    const struct sim_fmt *f = s->fmt;
+    const uint8_t *data = image->data;
+    uint64_t w = s->width, pixels = w * s->height;
+    uint32_t samples = s->samples;
+
+    y1 = y1 < s->height ? y1 : s->height;
+    if (y0 >= y1) {
+        return;
+    }
+    if (sim_tex_bc_block_bytes(image->format)) {
+        /* Decoded whole, in blocks (rows of four). */
+        if (y0 == 0) {
+            const struct sim_rect all = {0, 0, image->width, image->height};
+            memset(s->color, 0, (size_t)pixels * samples * f->bytes);
+            if (data) {
+                sim_surface_upload(s, image->format, data, image->size, &all, image->width);
+            }
+        }
+        return;
+    }
+    if (f->type == SIM_FMT_DEPTH) {
+        /* The depth texels the image holds (zeros past its end), then its
+         * stencil aspect's. */
+        uint64_t depth_have = 0, stencil_have = 0, stencil_at = depth_aspect_bytes(image, f);
+        if (data && f->depth_bits) {
+            uint64_t whole = image->size / f->bytes;
+            depth_have = whole < pixels ? whole : pixels;
+        }
+        if (data && f->stencil_bits && stencil_at < image->size) {
+            uint64_t whole = image->size - stencil_at;
+            stencil_have = whole < pixels ? whole : pixels;
+        }
+        for (uint32_t y = y0; y < y1; y++) {
+            uint64_t first = (uint64_t)y * w, have;
+            float *depth = s->depth + first * samples;
+            uint8_t *stencil = s->stencil + first * samples;
+            have = depth_have > first ? depth_have - first : 0;
+            have = have < w ? have : w;
+            if (have) {
+                sim_fmt_decode_depths(f, data + first * f->bytes, have, depth);
+            }
+            memset(depth + have, 0, (size_t)(w - have) * sizeof(float));
+            spread_row((uint8_t *)depth, (uint32_t)w, samples, sizeof(float));
+            have = stencil_have > first ? stencil_have - first : 0;
+            have = have < w ? have : w;
+            if (have) {
+                memcpy(stencil, data + stencil_at + first, have);
+            }
+            memset(stencil + have, 0, (size_t)(w - have));
+            spread_row(stencil, (uint32_t)w, samples, 1);
+        }
+        return;
+    }
+    uint64_t have_all = data ? image->size / f->bytes : 0;
+    have_all = have_all < pixels ? have_all : pixels;
+    for (uint32_t y = y0; y < y1; y++) {
+        uint64_t first = (uint64_t)y * w;
+        uint64_t have = have_all > first ? have_all - first : 0;
+        uint8_t *row = s->color + first * samples * f->bytes;
+        have = have < w ? have : w;
+        if (have) {
+            memcpy(row, data + first * f->bytes, (size_t)have * f->bytes);
+        }
+        memset(row + have * f->bytes, 0, (size_t)(w - have) * f->bytes);
+        spread_row(row, (uint32_t)w, samples, f->bytes);
+    }
+}
+
+void
+sim_surface_load_zero_stencil(struct sim_surface *s, uint32_t y0, uint32_t y1)
+{
+    y1 = y1 < s->height ? y1 : s->height;
+    if (s->stencil && y0 < y1) {
+        size_t row = (size_t)s->width * s->samples;
+        memset(s->stencil + y0 * row, 0, (y1 - y0) * row);
+    }
+}
+
+struct sim_surface *
+sim_surface_create(const struct sim_image *image, uint32_t samples)
+{
+    struct sim_surface *s = sim_surface_alloc(image, samples);
+    if (s) {
+        sim_surface_load(s, image, 0, s->height);
+    }
+    return s;
 }
 
 void
@@ -195,7 +258,7 @@ sim_surface_clear(struct sim_surface *surface, uint32_t view_format, const uint3
                      ((size_t)y * surface->width + r[0]) * surface->samples * surface->texel_bytes;
         size_t n = (size_t)(r[2] - r[0]) * surface->samples;
         if (surface->texel_bytes == 4) {
-            /* Colour storage comes from calloc, so 4-byte texels are
+            /* Colour storage comes from malloc, so 4-byte texels are
              * aligned. */
             uint32_t v, *q = (uint32_t *)(void *)p;
             memcpy(&v, texel, 4);

@@ -1302,8 +1302,26 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
 /* ------------------------------------------------------------------------ */
 /* Passes                                                                    */
 
+#define BAND_ROWS 16
+#define SURFACE_TASKS (SIM_UNIT_COUNT * (SIM_MAX_COLOR_ATTACHMENTS + 1))
+
+/* Surfaces a pass binds for the first time, their contents loaded after
+ * the pass has bound them all, in bands of rows on the workers, except
+ * those the pass then overwrites whole (a clear of the whole surface at
+ * load, a resolve into all of it). */
+struct surface_loads {
+    struct surface_load {
+        struct sim_surface *surface;
+        const struct sim_image *image;
+        uint8_t whole;        /* overwritten whole: no load */
+        uint8_t zero_stencil; /* but the stencil of a depth-only format */
+    } load[SURFACE_TASKS];
+    uint32_t count, rows;
+};
+
 static struct sim_surface *
-get_surface(struct replay *r, uint32_t unit, uint32_t image, uint32_t samples, char *detail)
+get_surface(struct replay *r, uint32_t unit, uint32_t image, uint32_t samples, char *detail,
+            struct surface_loads *loads)
 {
     struct sim_surface **slot = &r->res->surfaces[unit][image];
     const struct sim_image *img = &r->frame->images[image];
@@ -1321,7 +1339,15 @@ get_surface(struct replay *r, uint32_t unit, uint32_t image, uint32_t samples, c
         snprintf(detail, 160, "image %u: format %u is not supported", image, img->format);
         return NULL;
     }
-    *slot = sim_surface_create(img, samples);
+    if (loads && loads->count < SURFACE_TASKS) {
+        *slot = sim_surface_alloc(img, samples);
+        if (*slot) {
+            loads->load[loads->count++] = (struct surface_load){*slot, img, 0, 0};
+            loads->rows = loads->rows > img->height ? loads->rows : img->height;
+        }
+    } else {
+        *slot = sim_surface_create(img, samples);
+    }
     if (!*slot) {
         snprintf(detail, 160, "image %u: cannot create a %ux%u render target", image,
                  img->width, img->height);
@@ -1374,7 +1400,7 @@ replay_transfer(struct replay *r, const struct sim_pass *pass)
         if (!(r->res->units & (1u << u))) {
             continue;
         }
-        dst = get_surface(r, u, pass->image, image_samples(r, pass->image), detail);
+        dst = get_surface(r, u, pass->image, image_samples(r, pass->image), detail, NULL);
         if (!dst) {
             return 0;
         }
@@ -1385,7 +1411,7 @@ replay_transfer(struct replay *r, const struct sim_pass *pass)
                               (pass->aspects & VK_IMAGE_ASPECT_STENCIL_BIT) != 0);
             break;
         case SIM_PASS_BLIT:
-            src = get_surface(r, u, pass->src_image, image_samples(r, pass->src_image), detail);
+            src = get_surface(r, u, pass->src_image, image_samples(r, pass->src_image), detail, NULL);
             if (!src) {
                 return 0;
             }
@@ -1485,8 +1511,6 @@ pass_draw_extent(const struct sim_frame *f, const struct sim_pass *pass, uint32_
  * of BAND_ROWS rows of the pass's area, a band's tasks in their order: a
  * band reads and writes only its own rows, so the result is the one of
  * running the tasks one after the other, whatever the workers. */
-#define BAND_ROWS 16
-#define SURFACE_TASKS (SIM_UNIT_COUNT * (SIM_MAX_COLOR_ATTACHMENTS + 1))
 
 struct surface_task {
     struct sim_surface *surface, *resolve_to; /* resolve_to: a resolve, else a clear */
@@ -1523,12 +1547,71 @@ surface_job_run(void *data, uint32_t worker, uint32_t band)
 }
 
 static void
+loads_job_run(void *data, uint32_t worker, uint32_t band)
+{
+    const struct surface_loads *l = data;
+    uint32_t y0 = band * BAND_ROWS, y1 = y0 + BAND_ROWS;
+
+    (void)worker;
+    for (uint32_t i = 0; i < l->count; i++) {
+        const struct surface_load *ld = &l->load[i];
+        if (!ld->whole) {
+            sim_surface_load(ld->surface, ld->image, y0, y1);
+        } else if (ld->zero_stencil) {
+            sim_surface_load_zero_stencil(ld->surface, y0, y1);
+        }
+    }
+}
+
+/* Loads what is left to load of l's surfaces. */
+static void
+loads_finish(struct replay *r, struct surface_loads *l)
+{
+    uint32_t bands = (l->rows + BAND_ROWS - 1) / BAND_ROWS;
+    if (l->count && bands) {
+        replay_parallel(r, bands, loads_job_run, l);
+    }
+    l->count = 0;
+    l->rows = 0;
+}
+
+/* Does `area` hold every pixel of surface s? */
+static int
+covers_surface(const struct sim_rect *area, const struct sim_surface *s)
+{
+    return area->x <= 0 && area->y <= 0 &&
+           (int64_t)area->x + area->width >= (int64_t)s->width &&
+           (int64_t)area->y + area->height >= (int64_t)s->height;
+}
+
+/* Surface s, if l loads it, overwritten whole before it is read: no load
+ * (the stencil of a depth-only format still zeroed). */
+static void
+loads_skip(struct surface_loads *l, const struct sim_surface *s, int zero_stencil)
+{
+    for (uint32_t i = 0; i < l->count; i++) {
+        if (l->load[i].surface == s) {
+            l->load[i].whole = 1;
+            l->load[i].zero_stencil = (uint8_t)zero_stencil;
+        }
+    }
+}
+
+static void
 surface_job_finish(struct replay *r, struct surface_job *j)
 {
     uint32_t bands = (uint32_t)(((uint64_t)j->pass->area.height + BAND_ROWS - 1) / BAND_ROWS);
     if (j->count && bands) {
         replay_parallel(r, bands, surface_job_run, j);
     }
+}
+
+/* The loads, then the clears or resolves. */
+static void
+surfaces_finish(struct replay *r, struct surface_loads *l, struct surface_job *j)
+{
+    loads_finish(r, l);
+    surface_job_finish(r, j);
 }
 
 /* Binds and loads the pass's attachments for every unit; 0 with `detail`
@@ -1538,6 +1621,7 @@ static int
 begin_pass(struct replay *r, const struct sim_pass *pass, uint32_t samples, char *detail)
 {
     struct surface_job clears = {.pass = pass};
+    struct surface_loads loads = {.count = 0};
 
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         struct sim_unit_target *t = &r->targets[u];
@@ -1557,10 +1641,10 @@ begin_pass(struct replay *r, const struct sim_pass *pass, uint32_t samples, char
             if (sim_format_target_kind(a->format) != 1) {
                 snprintf(detail, 160, "colour attachment %u: format %u is not supported", i,
                          a->format);
-                surface_job_finish(r, &clears);
+                surfaces_finish(r, &loads, &clears);
                 return 0;
             }
-            t->color[i] = get_surface(r, u, a->image, samples, detail);
+            t->color[i] = get_surface(r, u, a->image, samples, detail, &loads);
             if (t->color[i] && !t->color[i]->color) {
                 /* A colour view of a depth/stencil image. */
                 snprintf(detail, 160, "colour attachment %u: image %u has depth format %u", i,
@@ -1568,13 +1652,16 @@ begin_pass(struct replay *r, const struct sim_pass *pass, uint32_t samples, char
                 t->color[i] = NULL;
             }
             if (!t->color[i] || !covers_pass(t->color[i], pass, "colour", i, detail)) {
-                surface_job_finish(r, &clears);
+                surfaces_finish(r, &loads, &clears);
                 return 0;
             }
             t->color_format[i] = a->format;
             if (a->load_op == VK_ATTACHMENT_LOAD_OP_CLEAR) {
                 clears.task[clears.count++] =
                     (struct surface_task){t->color[i], NULL, a->format, a->clear, 0, 0};
+                if (covers_surface(&pass->area, t->color[i])) {
+                    loads_skip(&loads, t->color[i], 0);
+                }
             }
         }
         if (pass->has_depth && pass->depth.image != SIM_NONE) {
@@ -1582,20 +1669,26 @@ begin_pass(struct replay *r, const struct sim_pass *pass, uint32_t samples, char
             if (sim_format_target_kind(r->frame->images[a->image].format) != 2) {
                 snprintf(detail, 160, "depth attachment: format %u is not supported",
                          r->frame->images[a->image].format);
-                surface_job_finish(r, &clears);
+                surfaces_finish(r, &loads, &clears);
                 return 0;
             }
-            t->depth = get_surface(r, u, a->image, samples, detail);
+            t->depth = get_surface(r, u, a->image, samples, detail, &loads);
             if (!t->depth || !covers_pass(t->depth, pass, "depth", 0, detail)) {
-                surface_job_finish(r, &clears);
+                surfaces_finish(r, &loads, &clears);
                 return 0;
             }
+            int clear_depth = a->load_op == VK_ATTACHMENT_LOAD_OP_CLEAR;
+            int clear_stencil = a->stencil_load_op == VK_ATTACHMENT_LOAD_OP_CLEAR;
+            const struct sim_fmt *df = t->depth->fmt;
             clears.task[clears.count++] = (struct surface_task){
-                t->depth, NULL, a->format, a->clear, a->load_op == VK_ATTACHMENT_LOAD_OP_CLEAR,
-                a->stencil_load_op == VK_ATTACHMENT_LOAD_OP_CLEAR};
+                t->depth, NULL, a->format, a->clear, clear_depth, clear_stencil};
+            if (covers_surface(&pass->area, t->depth) && df->depth_bits && clear_depth &&
+                (clear_stencil || !df->stencil_bits)) {
+                loads_skip(&loads, t->depth, !clear_stencil);
+            }
         }
     }
-    surface_job_finish(r, &clears);
+    surfaces_finish(r, &loads, &clears);
     return 1;
 }
 
@@ -1604,6 +1697,7 @@ end_pass(struct replay *r, const struct sim_pass *pass)
 {
     char detail[160];
     struct surface_job resolves = {.pass = pass};
+    struct surface_loads loads = {.count = 0};
 
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         if (!(r->res->units & (1u << u))) {
@@ -1619,14 +1713,19 @@ end_pass(struct replay *r, const struct sim_pass *pass)
                               r->frame->images[a->resolve_image].samples
                                   ? r->frame->images[a->resolve_image].samples
                                   : 1,
-                              detail);
+                              detail, &loads);
             if (dst) {
+                const struct sim_surface *src = r->targets[u].color[i];
                 resolves.task[resolves.count++] =
                     (struct surface_task){r->targets[u].color[i], dst, 0, NULL, 0, 0};
+                if (src->color && dst->color && src->width == dst->width &&
+                    src->height == dst->height && covers_surface(&pass->area, dst)) {
+                    loads_skip(&loads, dst, 0);
+                }
             }
         }
     }
-    surface_job_finish(r, &resolves);
+    surfaces_finish(r, &loads, &resolves);
 }
 
 /* One more draw done, for opt.progress. */
