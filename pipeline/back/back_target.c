@@ -388,7 +388,25 @@ sim_surface_pixel_rgba8(const struct sim_surface *surface, uint32_t x, uint32_t 
 void
 sim_surface_rgba8(const struct sim_surface *surface, uint8_t *out)
 {
-    int round_trips = sim_fmt_round_trips(surface->fmt);
+    const struct sim_fmt *f = surface->fmt;
+    int round_trips = sim_fmt_round_trips(f);
+
+    if (surface->samples == 1 && surface->color && !f->packed && f->bytes == 4 &&
+        f->channels == 4 && f->bits[0] == 8 &&
+        (f->type == SIM_FMT_UNORM || f->type == SIM_FMT_SRGB)) {
+        /* One 8-bit texel a pixel: its bytes in RGBA order (what
+         * sim_fmt_texel_rgba8 does per pixel). */
+        const uint8_t *p = surface->color;
+        size_t n = (size_t)surface->width * surface->height;
+        uint8_t s0 = f->swizzle[0], s1 = f->swizzle[1], s2 = f->swizzle[2], s3 = f->swizzle[3];
+        for (size_t i = 0; i < n; i++) {
+            out[4 * i + s0] = p[4 * i];
+            out[4 * i + s1] = p[4 * i + 1];
+            out[4 * i + s2] = p[4 * i + 2];
+            out[4 * i + s3] = p[4 * i + 3];
+        }
+        return;
+    }
 
     for (uint32_t y = 0; y < surface->height; y++) {
         for (uint32_t x = 0; x < surface->width; x++) {
