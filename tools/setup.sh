@@ -12,7 +12,8 @@ qtbase5-examples vkd3d-demos mesa-utils glmark2-x11 openscenegraph chromium \
 neverball extremetuxracer chromium-bsu teeworlds \
 billard-gl supertux armagetronad mangohud vkbasalt mpv \
 gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-bad \
-warzone2100 supertuxkart minetest slurm-wlm munge"
+warzone2100 supertuxkart minetest slurm-wlm munge \
+megaglest scorched3d stellarium"
 
 overshade_install_packages() {
     missing=""

@@ -198,6 +198,31 @@ CASES = {
     # Armagetron Advanced (SDL 1.2, legacy GL): the 3D grid arena behind
     # its menu, display lists, line and quad primitives.
     "zink-armagetronad": game_case("armagetronad"),
+    # MegaGlest (SDL 2, legacy GL with VBOs) previewing a map
+    # (`--preview-map`, no intro): the 3D terrain of twisty_canyon in the
+    # forest tileset, texture splatting and fog, and its trees and rocks as
+    # alpha-tested models, 1700 draws.  The camera starts close to the
+    # ground (under 100 draws) and pulls back over the first seconds, as
+    # fast as the machine draws: frame 150 has the whole map.
+    "zink-megaglest": dict(game_case("megaglest", frames="150", min_draws=1000,
+                                     min_draws_why="the whole map, not the camera's first view"),
+                           cmd=["/usr/games/megaglest", "--preview-map=twisty_canyon,forest"]),
+    # Scorched 3D's client (`scorched3dc`; `scorched3d` is its wxWidgets
+    # launcher) at its start screen: an island landscape with its
+    # splatting shader, trees as billboards, a sky dome, a ship, and the
+    # water shader (a reflection texture rendered in the same frame and
+    # sampled projectively, a shadow map, normal-map noise, fog), 6000 to
+    # 7000 draws.
+    "zink-scorched3d": game_case("scorched3dc"),
+    # Stellarium (Qt 5, QOpenGLWidget) at a fixed date and hour: the night
+    # sky over its default landscape, stars as point sprites, the Milky
+    # Way, the landscape panorama, labels and its interface.  Qt renders
+    # the scene into a framebuffer object (about 100 draws) and then draws
+    # that onto the window (2 draws), each its own frame here: two frames
+    # captured, so one is the scene.
+    "zink-stellarium": dict(cmd=["stellarium", "--sky-date=20230812", "--sky-time=22:30:00",
+                                 "--full-screen=no"], env=GAME, frames="60-61",
+                            delimiter="draws:1", expect="replay"),
     # Warzone 2100, a real-time strategy game with a Vulkan renderer of its
     # own (vulkan.hpp, dynamic dispatch, SDL 2): its main menu, a 3D scene
     # (the orbital station) behind text rendered from glyph atlases,
