@@ -67,6 +67,9 @@ CHROMIUM_FILES = {"page.html": (
     "<div style='width:200px;height:200px;margin:40px;border-radius:40px;background:green;"
     "animation:spin 2s linear infinite'></div>"
     "<style>@keyframes spin{to{transform:rotate(360deg)}}</style></body>")}
+# (uid, gid) a case with `unprivileged` runs its program as when the test
+# runs as root.
+NOBODY = (65534, 65534)
 VKBASALT_MANIFEST = "/usr/share/vulkan/implicit_layer.d/vkBasalt.json"
 MANGOHUD_MANIFEST = "/usr/share/vulkan/implicit_layer.d/MangoHud.json"
 
@@ -143,8 +146,10 @@ frame();
 
 
 # name: program, environment, frames to capture, frame delimiter, what to
-# expect, `deadline`: seconds the capture may take (default 120), and
-# `canvas`: (width, height) of a picture at least one frame must have.
+# expect, `deadline`: seconds the capture may take (default 120),
+# `canvas`: (width, height) of a picture at least one frame must have, and
+# `unprivileged`: the program refuses to run as root, so a test run as root
+# runs it as nobody (NOBODY), owning the case's temporary directory.
 # Zink under Xvfb has no Vulkan swapchain (it draws through the X server's
 # software path), so its frames are delimited by submissions.
 CASES = {
@@ -214,6 +219,18 @@ CASES = {
     # sampled projectively, a shadow map, normal-map noise, fog), 6000 to
     # 7000 draws.
     "zink-scorched3d": game_case("scorched3dc"),
+    # OpenClonk (GL 3.2 core) with its first tutorial, which a scenario
+    # named on the command line opens in its editor (Qt 5): the viewport
+    # draws the 2D landscape with its material shader (texture arrays,
+    # light and ambient maps), sprites and fire into a framebuffer object
+    # (about 200 draws), and Qt then draws that onto the window (a few
+    # draws), each its own frame here: two frames captured, so one is the
+    # viewport.  (Its game window, `--fullscreen`, renders into a
+    # multisampled image, whose contents the layer does not snapshot.)
+    # The game refuses to run as root: `unprivileged`.
+    "zink-openclonk": dict(game_case("openclonk", frames="60-61", unprivileged=True),
+                           cmd=["/usr/games/openclonk", "--nosound", "--nosplash",
+                                "/usr/share/games/openclonk/Tutorials.ocf/Tutorial01.ocs"]),
     # Stellarium (Qt 5, QOpenGLWidget) at a fixed date and hour: the night
     # sky over its default landscape, stars as point sprites, the Milky
     # Way, the landscape panorama, labels and its interface.  Qt renders
@@ -418,6 +435,13 @@ def capture_once(case, tmp, manifest, final):
     args = [a.replace("{lavapipe}", lavapipe_name()) if "{lavapipe}" in a else a
             for a in case["cmd"]]
     args = [a.replace("{tmp}", tmp) for a in args]
+    if case.get("unprivileged") and os.geteuid() == 0:
+        # Its HOME and the trace's output are under tmp.
+        for root, dirs, files in os.walk(tmp):
+            for name in [root] + [os.path.join(root, n) for n in dirs + files]:
+                os.chown(name, NOBODY[0], NOBODY[1])
+        args = ["setpriv", "--reuid=%d" % NOBODY[0], "--regid=%d" % NOBODY[1],
+                "--clear-groups", "--"] + args
     cmd = xvfb("1024x768x24") + args
     log_path = os.path.join(tmp, "program.log")
     with open(log_path, "wb") as log:
