@@ -739,20 +739,17 @@ run_blocks(struct sim_interp *in)
                 break;
             case SIM_IR_OP_FMIN:
             case SIM_IR_OP_NMIN: {
-                /* y < x ? y : x; NMin also avoids a NaN x. */
-                sim_lanes_u c = (sim_lanes_u)(FB < FA);
-                if (i->op == SIM_IR_OP_NMIN) {
-                    c |= (sim_lanes_u)(FA != FA);
-                }
+                /* y < x ? y : x, and y for a NaN x: IEEE 754 minNum, the
+                 * other operand of a NaN, for FMin too (SPIR-V leaves it
+                 * undefined; lavapipe's fmin, like most GPUs, gives the
+                 * number). */
+                sim_lanes_u c = (sim_lanes_u)(FB < FA) | (sim_lanes_u)(FA != FA);
                 r = (UB & c) | (A & ~c);
                 break;
             }
             case SIM_IR_OP_FMAX:
             case SIM_IR_OP_NMAX: {
-                sim_lanes_u c = (sim_lanes_u)(FA < FB);
-                if (i->op == SIM_IR_OP_NMAX) {
-                    c |= (sim_lanes_u)(FA != FA);
-                }
+                sim_lanes_u c = (sim_lanes_u)(FA < FB) | (sim_lanes_u)(FA != FA);
                 r = (UB & c) | (A & ~c);
                 break;
             }

@@ -477,15 +477,11 @@ step(struct ref *ref, uint32_t l)
     case SIM_IR_OP_RSQ:
         r = sim_f2u(1.0f / sqrtf(sim_u2f(a)));
         break;
-    case SIM_IR_OP_FMIN: /* b < a ? b : a (GLSL min; NaN handling as the wide path) */
-        r = sim_u2f(b) < sim_u2f(a) ? b : a;
-        break;
-    case SIM_IR_OP_FMAX:
-        r = sim_u2f(a) < sim_u2f(b) ? b : a;
-        break;
+    case SIM_IR_OP_FMIN: /* minNum: b < a ? b : a, b for a NaN a (as NMin) */
     case SIM_IR_OP_NMIN:
         r = sim_u2f(b) < sim_u2f(a) || isnan(sim_u2f(a)) ? b : a;
         break;
+    case SIM_IR_OP_FMAX:
     case SIM_IR_OP_NMAX:
         r = sim_u2f(a) < sim_u2f(b) || isnan(sim_u2f(a)) ? b : a;
         break;

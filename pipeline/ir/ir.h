@@ -287,9 +287,9 @@ typedef float sim_lanes_f __attribute__((vector_size(SIM_LANES * 4), aligned(64)
     X(LOG2, 1)                                                                             \
     X(SQRT, 1)                                                                             \
     X(RSQ, 1)                                                                              \
-    X(FMIN, 2)                                                                             \
+    X(FMIN, 2) /* minNum: a NaN operand gives the other (as lavapipe) */                  \
     X(FMAX, 2)                                                                             \
-    X(NMIN, 2) /* NaN-avoiding */                                                          \
+    X(NMIN, 2) /* NaN-avoiding (the same as FMIN) */                                       \
     X(NMAX, 2)                                                                             \
     X(SMIN, 2)                                                                             \
     X(SMAX, 2)                                                                             \
