@@ -77,6 +77,15 @@ check_capability(struct sim_spv_ctx *ctx, uint32_t cap)
     /* gl_ViewportIndex from a geometry shader: each primitive picks its
      * viewport and scissor (front_setup.c). */
     case SpvCapabilityMultiViewport:
+    /* gl_Layer and gl_ViewportIndex from a vertex or tessellation
+     * evaluation shader (Vulkan 1.2's shaderOutputLayer and
+     * shaderOutputViewportIndex, VK_EXT_shader_viewport_index_layer): the
+     * front end takes them from whichever stage comes last before the
+     * rasterizer (sim_geom_layout).  Mesa's zink declares ShaderLayer in
+     * vertex shaders that never write gl_Layer. */
+    case SpvCapabilityShaderLayer:
+    case SpvCapabilityShaderViewportIndex:
+    case SpvCapabilityShaderViewportIndexLayerEXT:
     /* Descriptor indexing: dynamic and non-uniform indices into arrays of
      * images and samplers, fixed-size or runtime-sized
      * (SIM_SPV_RUNTIME_DESCRIPTORS); the interpreter resolves the element

@@ -52,6 +52,11 @@
  *             shaders/layered.geom, layered.frag).  In all three, a
  *             vkCmdClearAttachments after the draw clears a square: in
  *             every view, or in layer 1 only of the layered framebuffer.
+ *   layered-vertex
+ *             the layered framebuffer without a geometry shader: six
+ *             vertices, the vertex shader writing gl_Layer (Vulkan 1.2's
+ *             shaderOutputLayer; shaders/layered.vert), a triangle into
+ *             each layer placed and coloured as in `layered`.
  *   recreate  before every frame the texture, its view, the uniform
  *             buffer and the pipeline are destroyed and created again,
  *             differing in size, format and a specialization constant.
@@ -101,6 +106,7 @@
 #include "f16_vert.h"
 #include "layered_frag.h"
 #include "layered_geom.h"
+#include "layered_vert.h"
 #include "layers_sample_frag.h"
 #include "multiview_geom.h"
 #include "multiview_vert.h"
@@ -165,6 +171,7 @@ struct client {
     VkFramebuffer layer_fb;
     VkPipelineLayout layer_layout;
     VkPipeline layer_pipeline;
+    uint32_t layer_vertices; /* the vertices of the draw into both layers */
     int multiview; /* the pass is a multiview one */
 };
 
@@ -1049,6 +1056,27 @@ layered_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
     return 0;
 }
 
+static VkPhysicalDeviceVulkan12Features layered_vertex_v12;
+
+static int
+layered_vertex_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
+{
+    VkPhysicalDeviceVulkan12Features have = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                   .pNext = &have};
+    vkGetPhysicalDeviceFeatures2(c->physical, &q);
+    if (!have.shaderOutputLayer) {
+        printf(WHO ": skip: the driver has no shaderOutputLayer\n");
+        return 77;
+    }
+    layered_vertex_v12 = (VkPhysicalDeviceVulkan12Features){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+        .shaderOutputLayer = VK_TRUE};
+    f2->pNext = &layered_vertex_v12;
+    return 0;
+}
+
 enum layers_kind {
     LAYERS_FRAMEBUFFER, /* a framebuffer of two layers */
     LAYERS_MULTIVIEW,   /* a render pass of views 0 and 1 */
@@ -1064,6 +1092,7 @@ layers_setup(struct client *c, enum layers_kind kind, const uint32_t *const *wor
 {
     int multiview = kind != LAYERS_FRAMEBUFFER;
     c->multiview = multiview;
+    c->layer_vertices = 3;
     struct vku_image_desc d = {
         .format = VK_FORMAT_R8G8B8A8_UNORM,
         .width = LAYER_SIZE,
@@ -1169,6 +1198,20 @@ layers_setup_vgf(struct client *c, enum layers_kind kind, const uint32_t *vs, si
 }
 
 static int
+layered_vertex_setup(struct client *c)
+{
+    const uint32_t *words[] = {feature_layered_vert, feature_layered_frag};
+    const size_t sizes[] = {sizeof(feature_layered_vert), sizeof(feature_layered_frag)};
+    const VkShaderStageFlagBits stages[] = {VK_SHADER_STAGE_VERTEX_BIT,
+                                            VK_SHADER_STAGE_FRAGMENT_BIT};
+    if (layers_setup(c, LAYERS_FRAMEBUFFER, words, sizes, stages, 2) != 0) {
+        return -1;
+    }
+    c->layer_vertices = 6;
+    return 0;
+}
+
+static int
 multiview_setup(struct client *c)
 {
     return layers_setup_vgf(c, LAYERS_MULTIVIEW, feature_multiview_vert,
@@ -1232,7 +1275,7 @@ layers_before_pass(struct client *c, VkCommandBuffer cmd)
         vkCmdBeginRendering(cmd, &ri);
     }
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->layer_pipeline);
-    vkCmdDraw(cmd, 3, 1, 0, 0);
+    vkCmdDraw(cmd, c->layer_vertices, 1, 0, 0);
     VkClearAttachment square = {VK_IMAGE_ASPECT_COLOR_BIT, 0,
                                 {.color = {{0.9f, 0.9f, 0.2f, 1.0f}}}};
     VkClearRect rect = {{{LAYER_SIZE / 8, LAYER_SIZE / 2}, {LAYER_SIZE / 4, LAYER_SIZE / 4}},
@@ -1666,6 +1709,8 @@ static const struct mode modes[] = {
      VK_API_VERSION_1_3},
     {"layered", 2 * LAYER_SIZE, LAYER_SIZE, layered_features, layered_setup, NULL,
      layers_before_pass, NULL, layers_finish},
+    {"layered-vertex", 2 * LAYER_SIZE, LAYER_SIZE, layered_vertex_features, layered_vertex_setup,
+     NULL, layers_before_pass, NULL, layers_finish},
     {"recreate", 32, 32, no_features, recreate_setup, recreate_before_frame, NULL, NULL,
      recreate_release},
     {"gpl", 64, 64, gpl_features, gpl_setup, NULL, NULL, gpl_draw, NULL},
@@ -1827,7 +1872,7 @@ main(int argc, char **argv)
                        frames > MAX_FRAMES))) {
         fprintf(stderr,
                 "usage: " WHO " bc|arrays|f16|viewports|buffers|multiview|multiview-dynamic|"
-                "layered|recreate|gpl|gpl-refused [FRAMES (1-%u)]\n",
+                "layered|layered-vertex|recreate|gpl|gpl-refused [FRAMES (1-%u)]\n",
                 MAX_FRAMES);
         return 2;
     }
