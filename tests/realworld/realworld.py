@@ -97,11 +97,11 @@ def osg_case(example, delimiter="draws:1", **extra):
                 **extra)
 
 
-def game_case(program, frames="60", **extra):
-    """The OpenGL game /usr/games/`program` on zink, its frames delimited by
-    the submits that draw, frame `frames` replayed."""
-    return dict(cmd=["/usr/games/" + program], env=GAME, frames=frames, delimiter="draws:1",
-                expect="replay", **extra)
+def game_case(program, frames="60", args=(), **extra):
+    """The OpenGL game /usr/games/`program` (with `args`) on zink, its
+    frames delimited by the submits that draw, frame `frames` replayed."""
+    return dict(cmd=["/usr/games/" + program] + list(args), env=GAME, frames=frames,
+                delimiter="draws:1", expect="replay", **extra)
 
 
 # A WebGL page for Chromium: a triangle of per-vertex colours turning every
@@ -240,6 +240,13 @@ CASES = {
     "zink-stellarium": dict(cmd=["stellarium", "--sky-date=20230812", "--sky-time=22:30:00",
                                  "--full-screen=no"], env=GAME, frames="60-61",
                             delimiter="draws:1", expect="replay"),
+    # OpenArena (ioquake3, its OpenGL 2 renderer on a 3.2 core context):
+    # the map oa_dm1 started at once, windowed at 640x480: the level seen
+    # from a spawn point (the game picks one of several), lightmapped and
+    # GLSL-shaded walls, the weapon model, the HUD's text and icons; zink's
+    # vertex shaders declare ShaderLayer.
+    "zink-openarena": game_case("openarena", frames="100", args=(
+        "+set", "r_fullscreen", "0", "+set", "r_mode", "3", "+map", "oa_dm1")),
     # Warzone 2100, a real-time strategy game with a Vulkan renderer of its
     # own (vulkan.hpp, dynamic dispatch, SDL 2): its main menu, a 3D scene
     # (the orbital station) behind text rendered from glyph atlases,
