@@ -247,6 +247,13 @@ CASES = {
     # vertex shaders declare ShaderLayer.
     "zink-openarena": game_case("openarena", frames="100", args=(
         "+set", "r_fullscreen", "0", "+set", "r_mode", "3", "+map", "oa_dm1")),
+    # Red Eclipse (Cube 2 engine, GL core profile): a deathmatch on the map
+    # Institute started at once at 640x480 (a player name set, so that the
+    # first-run profile menu stays closed), its spectator camera flying
+    # through the level while the match readies: lightmapped, normal-mapped
+    # rooms, the sky box, the interface's text over it.
+    "zink-redeclipse": game_case("redeclipse", frames="450", args=(
+        "-df0", "-dw640", "-dh480", "-xname overshade; start institute $modeidxdeathmatch")),
     # Warzone 2100, a real-time strategy game with a Vulkan renderer of its
     # own (vulkan.hpp, dynamic dispatch, SDL 2): its main menu, a 3D scene
     # (the orbital station) behind text rendered from glyph atlases,
