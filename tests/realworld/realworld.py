@@ -254,6 +254,14 @@ CASES = {
     # rooms, the sky box, the interface's text over it.
     "zink-redeclipse": game_case("redeclipse", frames="450", args=(
         "-df0", "-dw640", "-dh480", "-xname overshade; start institute $modeidxdeathmatch")),
+    # X-Moto (SDL 2, legacy GL): its level "Max Power" played at once at
+    # 640x480, a few seconds in: the rider, the textured terrain's polygons
+    # and edge strips, a tree of blended sprites over the sky, the
+    # minimap and timers.  Filling its level database first presents a few
+    # hundred loading frames of a few draws each.
+    "zink-xmoto": game_case("xmoto", frames="400", args=(
+        "--nowww", "--nosound", "-win", "-res", "640x480", "--level", "_iL01_"),
+        min_draws=50, min_draws_why="the level, not its loading screen"),
     # Warzone 2100, a real-time strategy game with a Vulkan renderer of its
     # own (vulkan.hpp, dynamic dispatch, SDL 2): its main menu, a 3D scene
     # (the orbital station) behind text rendered from glyph atlases,
