@@ -75,15 +75,41 @@ gs_input_vertices(uint32_t mode)
     }
 }
 
-static enum sim_replay_error
-geom_begin(struct sim_draw_ctx *dc)
+/* Does `sh` write gl_ViewportIndex? */
+static int
+writes_viewport_index(const struct sim_ir_shader *sh)
 {
-    const struct sim_ir_shader *gs = dc->draw->program->stages[SIM_STAGE_GEOMETRY];
-    const struct sim_ir_info *info;
     const struct sim_ir_interface *outs;
     uint32_t out_count;
 
+    outs = sim_ir_shader_outputs(sh, &out_count);
+    for (uint32_t i = 0; i < out_count; i++) {
+        if (outs[i].builtin == SpvBuiltInViewportIndex) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static enum sim_replay_error
+geom_begin(struct sim_draw_ctx *dc)
+{
+    const struct sim_ir_shader *const *stages = dc->draw->program->stages;
+    const struct sim_ir_shader *gs = stages[SIM_STAGE_GEOMETRY];
+    const struct sim_ir_shader *last;
+    const struct sim_ir_info *info;
+
+    /* Each primitive picks its viewport and scissor (setup) when the last
+     * pre-rasterization stage writes gl_ViewportIndex: a geometry shader,
+     * or without one the evaluation or vertex shader (Vulkan 1.2's
+     * shaderOutputViewportIndex). */
+    last = gs ? gs : stages[SIM_STAGE_TESS_EVAL] ? stages[SIM_STAGE_TESS_EVAL]
+                                                 : stages[SIM_STAGE_VERTEX];
     dc->viewport_count = 1;
+    if (last && writes_viewport_index(last)) {
+        uint32_t n = dc->draw->state.viewport_count;
+        dc->viewport_count = n < 1 ? 1 : n > SIM_MAX_VIEWPORTS ? SIM_MAX_VIEWPORTS : n;
+    }
     if (!gs) {
         return SIM_REPLAY_ERROR_OK;
     }
@@ -107,14 +133,6 @@ geom_begin(struct sim_draw_ctx *dc)
         return sim_draw_refuse(dc, SIM_REPLAY_ERROR_UNSUPPORTED_STAGE,
                                "geometry shader with %u invocations (1..32 replayed)",
                                info->invocations);
-    }
-    outs = sim_ir_shader_outputs(gs, &out_count);
-    for (uint32_t i = 0; i < out_count; i++) {
-        if (outs[i].builtin == SpvBuiltInViewportIndex) {
-            /* Each primitive picks its viewport and scissor (setup). */
-            uint32_t n = dc->draw->state.viewport_count;
-            dc->viewport_count = n < 1 ? 1 : n > SIM_MAX_VIEWPORTS ? SIM_MAX_VIEWPORTS : n;
-        }
     }
     return SIM_REPLAY_ERROR_OK;
 }

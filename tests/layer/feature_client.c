@@ -28,6 +28,10 @@
  *   viewports a geometry shader sends every triangle into both of two
  *             viewports, the left and right halves of the target
  *             (gl_ViewportIndex; shaders/viewports.geom).
+ *   viewports-vertex
+ *             the same without a geometry shader: six vertices, the
+ *             vertex shader writing gl_ViewportIndex (Vulkan 1.2's
+ *             shaderOutputViewportIndex; shaders/viewports.vert).
  *   buffers   four draws, one quad each, index arrays of four uniform and
  *             four storage buffer descriptors with a push constant (the
  *             quad's number; shaders/buffer_index.vert, buffer_index.frag):
@@ -114,6 +118,7 @@
 #include "quads_vert.h"
 #include "recreate_frag.h"
 #include "viewports_geom.h"
+#include "viewports_vert.h"
 
 #define WHO "feature_client"
 #define MAX_TEX 4
@@ -846,10 +851,37 @@ viewports_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
     return 0;
 }
 
+static VkPhysicalDeviceVulkan12Features viewports_vertex_v12;
+
 static int
-viewports_setup(struct client *c)
+viewports_vertex_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
 {
-    VkShaderModule vs, gs, fs;
+    VkPhysicalDeviceVulkan12Features have12 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+    VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                   .pNext = &have12};
+    vkGetPhysicalDeviceFeatures2(c->physical, &q);
+    if (!q.features.multiViewport || !have12.shaderOutputViewportIndex) {
+        printf(WHO ": skip: the driver lacks multiViewport (%u) or shaderOutputViewportIndex "
+               "(%u)\n", q.features.multiViewport, have12.shaderOutputViewportIndex);
+        return 77;
+    }
+    viewports_vertex_v12 = (VkPhysicalDeviceVulkan12Features){
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+        .shaderOutputViewportIndex = VK_TRUE};
+    f2->pNext = &viewports_vertex_v12;
+    f2->features.multiViewport = VK_TRUE;
+    return 0;
+}
+
+/* The viewports modes' pipeline: the left and right halves of the target
+ * as viewports 0 and 1, the vertex shader `vs`, the geometry shader `gs`
+ * (NULL: none), `vertices` a draw. */
+static int
+viewports_pipeline(struct client *c, const uint32_t *vs_words, size_t vs_size,
+                   const uint32_t *gs_words, size_t gs_size, uint32_t vertices)
+{
+    VkShaderModule vs, gs = VK_NULL_HANDLE, fs;
     float half = (float)c->width / 2.0f;
     VkViewport vp[2] = {{0.0f, 0.0f, half, (float)c->height, 0.0f, 1.0f},
                         {half, 0.0f, half, (float)c->height, 0.0f, 1.0f}};
@@ -858,24 +890,24 @@ viewports_setup(struct client *c)
     struct vku_pipeline p;
     int fail = -1;
 
-    c->vertices = 3;
+    c->vertices = vertices;
     if (vku_create_pipeline_layout(c->device, NULL, 0, 0, &c->layout) != 0 ||
-        vku_create_module(c->device, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
-                          &vs) != 0) {
+        vku_create_module(c->device, vs_words, vs_size, &vs) != 0) {
         return -1;
     }
-    if (vku_create_module(c->device, feature_viewports_geom, sizeof(feature_viewports_geom),
-                          &gs) != 0) {
+    if (gs_words && vku_create_module(c->device, gs_words, gs_size, &gs) != 0) {
         goto vs;
     }
     if (vku_create_module(c->device, feature_color_frag, sizeof(feature_color_frag), &fs) != 0) {
         goto gs;
     }
     vku_pipeline_init(&p, vs, fs, c->layout);
-    p.stages[2] = (VkPipelineShaderStageCreateInfo){
-        .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
-        .stage = VK_SHADER_STAGE_GEOMETRY_BIT, .module = gs, .pName = "main"};
-    p.info.stageCount = 3;
+    if (gs_words) {
+        p.stages[2] = (VkPipelineShaderStageCreateInfo){
+            .sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO,
+            .stage = VK_SHADER_STAGE_GEOMETRY_BIT, .module = gs, .pName = "main"};
+        p.info.stageCount = 3;
+    }
     p.viewport_state.viewportCount = 2;
     p.viewport_state.scissorCount = 2;
     p.viewport_state.pViewports = vp;
@@ -888,6 +920,20 @@ gs:
 vs:
     vkDestroyShaderModule(c->device, vs, NULL);
     return fail;
+}
+
+static int
+viewports_setup(struct client *c)
+{
+    return viewports_pipeline(c, replay_fullscreen_vert, sizeof(replay_fullscreen_vert),
+                              feature_viewports_geom, sizeof(feature_viewports_geom), 3);
+}
+
+static int
+viewports_vertex_setup(struct client *c)
+{
+    return viewports_pipeline(c, feature_viewports_vert, sizeof(feature_viewports_vert), NULL,
+                              0, 6);
 }
 
 static int
@@ -1701,6 +1747,8 @@ static const struct mode modes[] = {
     {"arrays", 64, 64, arrays_features, arrays_setup, NULL, NULL, NULL, NULL},
     {"f16", 64, 64, f16_features, f16_setup, NULL, NULL, NULL, NULL},
     {"viewports", 64, 64, viewports_features, viewports_setup, NULL, NULL, NULL, NULL},
+    {"viewports-vertex", 64, 64, viewports_vertex_features, viewports_vertex_setup, NULL, NULL,
+     NULL, NULL},
     {"buffers", 64, 64, buffers_features, buffers_setup, NULL, NULL, buffers_draw, NULL},
     {"multiview", 2 * LAYER_SIZE, LAYER_SIZE, multiview_features, multiview_setup, NULL,
      layers_before_pass, NULL, layers_finish},
@@ -1871,7 +1919,7 @@ main(int argc, char **argv)
         (argc == 3 && ((frames = (uint32_t)strtoul(argv[2], NULL, 10)) == 0 ||
                        frames > MAX_FRAMES))) {
         fprintf(stderr,
-                "usage: " WHO " bc|arrays|f16|viewports|buffers|multiview|multiview-dynamic|"
+                "usage: " WHO " bc|arrays|f16|viewports|viewports-vertex|buffers|multiview|multiview-dynamic|"
                 "layered|layered-vertex|recreate|gpl|gpl-refused [FRAMES (1-%u)]\n",
                 MAX_FRAMES);
         return 2;
