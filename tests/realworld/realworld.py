@@ -247,13 +247,6 @@ CASES = {
     # vertex shaders declare ShaderLayer.
     "zink-openarena": game_case("openarena", frames="100", args=(
         "+set", "r_fullscreen", "0", "+set", "r_mode", "3", "+map", "oa_dm1")),
-    # Red Eclipse (Cube 2 engine, GL core profile): a deathmatch on the map
-    # Institute started at once at 640x480 (a player name set, so that the
-    # first-run profile menu stays closed), its spectator camera flying
-    # through the level while the match readies: lightmapped, normal-mapped
-    # rooms, the sky box, the interface's text over it.
-    "zink-redeclipse": game_case("redeclipse", frames="450", args=(
-        "-df0", "-dw640", "-dh480", "-xname overshade; start institute $modeidxdeathmatch")),
     # X-Moto (SDL 2, legacy GL): its level "Max Power" played at once at
     # 640x480, a few seconds in: the rider, the textured terrain's polygons
     # and edge strips, a tree of blended sprites over the sky, the
