@@ -147,7 +147,8 @@ frame();
 
 # name: program, environment, frames to capture, frame delimiter, what to
 # expect, `deadline`: seconds the capture may take (default 120),
-# `canvas`: (width, height) of a picture at least one frame must have, and
+# `canvas`: (width, height) of a picture at least one frame must have,
+# `scene_draws` (with `scene_why`): draws at least one frame must have, and
 # `unprivileged`: the program refuses to run as root, so a test run as root
 # runs it as nobody (NOBODY), owning the case's temporary directory.
 # Zink under Xvfb has no Vulkan swapchain (it draws through the X server's
@@ -228,22 +229,26 @@ CASES = {
     # draws the 2D landscape with its material shader (texture arrays,
     # light and ambient maps), sprites and fire into a framebuffer object
     # (about 200 draws), and Qt then draws that onto the window (a few
-    # draws), each its own frame here: two frames captured, so one is the
-    # viewport.  (Its game window, `--fullscreen`, renders into a
+    # draws), each its own frame here: four frames captured, at least one
+    # of them the viewport (`scene_draws`).  (Its game window, `--fullscreen`, renders into a
     # multisampled image, whose contents the layer does not snapshot.)
     # The game refuses to run as root: `unprivileged`.
-    "zink-openclonk": dict(game_case("openclonk", frames="60-61", unprivileged=True),
+    "zink-openclonk": dict(game_case("openclonk", frames="60-63", unprivileged=True,
+                                     scene_draws=50, scene_why="the viewport, not only Qt's "
+                                     "composite of it"),
                            cmd=["/usr/games/openclonk", "--nosound", "--nosplash",
                                 "/usr/share/games/openclonk/Tutorials.ocf/Tutorial01.ocs"]),
     # Stellarium (Qt 5, QOpenGLWidget) at a fixed date and hour: the night
     # sky over its default landscape, stars as point sprites, the Milky
     # Way, the landscape panorama, labels and its interface.  Qt renders
     # the scene into a framebuffer object (about 100 draws) and then draws
-    # that onto the window (2 draws), each its own frame here: two frames
-    # captured, so one is the scene.
+    # that onto the window (1 or 2 draws), each its own frame here, and not
+    # in turn (frames 60 and 61 were both composites in one run): eight
+    # frames captured, at least one of them the sky (`scene_draws`).
     "zink-stellarium": dict(cmd=["stellarium", "--sky-date=20230812", "--sky-time=22:30:00",
-                                 "--full-screen=no"], env=GAME, frames="60-61",
-                            delimiter="draws:1", expect="replay"),
+                                 "--full-screen=no"], env=GAME, frames="60-67",
+                            delimiter="draws:1", expect="replay", scene_draws=50,
+                            scene_why="the sky, not only Qt's composite of it"),
     # OpenArena (ioquake3, its OpenGL 2 renderer on a 3.2 core context):
     # the map oa_dm1 started at once, windowed at 640x480: the level seen
     # from a spawn point (the game picks one of several), lightmapped and
@@ -517,6 +522,14 @@ def reasons(frame):
 def check_replays(name, case, report):
     frames = report.get("frames", [])
     check(len(frames) >= 1, "no frame replayed")
+    # Programs that draw a scene into a framebuffer object and then the
+    # window from it (Qt's widgets) make frames of either kind: at least
+    # one captured frame must be the scene.
+    if case.get("scene_draws"):
+        most = max([f.get("draws", 0) for f in frames] or [0])
+        check(most >= case["scene_draws"],
+              "no captured frame holds the scene (%d draws or more; the most: %d): %s" %
+              (case["scene_draws"], most, case.get("scene_why")))
     for f in frames:
         idx = f.get("index")
         ref = f.get("reference") or {}
