@@ -10,7 +10,7 @@
  *                    [--blur off|interleave|interval] [--blur-motion LOC|off]
  *                    [--blur-shutter F] [--blur-lens R] [--blur-focus W]
  *                    [--frame-budget SECONDS] [--early-tests on|off]
- *                    [unit options]
+ *                    [--share on|off] [unit options]
  *
  * Unit options (../shared/spec/modes.md; docs/modes.md): --qfm-entries
  * N|unbounded, --qfm-window N|all, --qfm-evict-window N|all, --qfm-empty
@@ -135,7 +135,10 @@ cli_replay_usage(FILE *out)
             "                  SIM_REPLAY_ERROR_BUDGET\n"
             "  --early-tests on|off  depth tests before shading where the shader allows\n"
             "                  (on); off: after shading in every draw, so no unit culls\n"
-            "                  quad fragments before shading (the same picture)\n\n"
+            "                  quad fragments before shading (the same picture)\n"
+            "  --share on|off  a unit shading a draw exactly as baseline does takes\n"
+            "                  baseline's results while every draw before did too (on);\n"
+            "                  off: every unit shades every draw (the same results, slower)\n\n"
             "Unit options (defaults in parentheses; docs/modes.md):\n"
             "  --qfm-entries N|unbounded   merge buffer entries per bin (32)\n"
             "  --qfm-window N|all          most recent matching entries tried (2)\n"
@@ -492,6 +495,12 @@ parse_args(int argc, char **argv, struct replay_args *a)
         } else if (strcmp(arg, "--early-tests") == 0 && val) {
             if (!parse_switch(val, &a->opt.early_tests)) {
                 fprintf(stderr, "overshade replay: --early-tests takes on or off\n");
+                return 0;
+            }
+            i++;
+        } else if (strcmp(arg, "--share") == 0 && val) {
+            if (!parse_switch(val, &a->opt.share)) {
+                fprintf(stderr, "overshade replay: --share takes on or off\n");
                 return 0;
             }
             i++;
@@ -1777,6 +1786,7 @@ cli_replay(int argc, char **argv)
     bad |= !options;
     bad |= rep_json_set_uint(options, "msaa", a.opt.samples);
     bad |= rep_json_set_uint(options, "threads", a.opt.threads);
+    bad |= rep_json_set_bool(options, "share", a.opt.share != SIM_SWITCH_OFF);
     struct json_object *modes = rep_json_set_array(options, "modes");
     bad |= !modes;
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {

@@ -82,6 +82,11 @@ sim_surface_load(struct sim_surface *s, const struct sim_image *image, uint32_t 
 void
 sim_surface_load_zero_stencil(struct sim_surface *s, uint32_t y0, uint32_t y1);
 
+/* A copy of `s`, contents and all; NULL when out of memory.  Caller owns
+ * it. */
+struct sim_surface *
+sim_surface_clone(const struct sim_surface *s);
+
 void
 sim_surface_destroy(struct sim_surface *surface);
 

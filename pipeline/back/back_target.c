@@ -188,6 +188,43 @@ sim_surface_create(const struct sim_image *image, uint32_t samples)
     return s;
 }
 
+struct sim_surface *
+sim_surface_clone(const struct sim_surface *s)
+{
+    size_t n = (size_t)s->width * s->height * s->samples;
+    struct sim_surface *c = calloc(1, sizeof(*c));
+
+    if (!c) {
+        return NULL;
+    }
+    *c = *s;
+    c->color = NULL;
+    c->depth = NULL;
+    c->stencil = NULL;
+    if (s->color && !(c->color = malloc(n * s->texel_bytes))) {
+        free(c);
+        return NULL;
+    }
+    if (s->depth && !(c->depth = malloc(n * sizeof(float)))) {
+        sim_surface_destroy(c);
+        return NULL;
+    }
+    if (s->stencil && !(c->stencil = malloc(n))) {
+        sim_surface_destroy(c);
+        return NULL;
+    }
+    if (s->color) {
+        memcpy(c->color, s->color, n * s->texel_bytes);
+    }
+    if (s->depth) {
+        memcpy(c->depth, s->depth, n * sizeof(float));
+    }
+    if (s->stencil) {
+        memcpy(c->stencil, s->stencil, n);
+    }
+    return c;
+}
+
 void
 sim_surface_destroy(struct sim_surface *surface)
 {

@@ -594,6 +594,13 @@ struct sim_replay_options {
      * dissertation's "per-quad-fragment occlusion culling is disabled in
      * merge", §6.4.2); the picture is the same */
     uint32_t early_tests;
+    /* enum sim_switch: a unit that shades a draw exactly as baseline does
+     * (sim_unit_ops.as_baseline, or baseline standing in for a unit that
+     * does not apply) takes baseline's results for it instead of repeating
+     * the work, for as long as its every draw so far was such a draw (on,
+     * the default; only with baseline among the units); off: every unit
+     * shades every draw itself.  Images and numbers are the same. */
+    uint32_t share;
     /* Seconds of wall time the frame may take (0: no limit).  Draws not
      * finished when it runs out are reported as SIM_REPLAY_ERROR_BUDGET
      * (a draw cut short keeps the shading it did; the counters include

@@ -91,6 +91,12 @@ struct replay {
     struct sim_draw_ctx dc;
     uint64_t draw_serial;
     uint8_t applies[SIM_UNIT_COUNT]; /* the current draw: the unit shades it (else baseline) */
+    /* Units that follow baseline (opt.share): every draw so far they
+     * would have shaded exactly as baseline did, so their surfaces, heat
+     * and counters would be baseline's; they are not run or kept until a
+     * draw they shade otherwise (twin_part), and the frame's end gives the
+     * others baseline's state.  `live`: the units that run. */
+    uint32_t twins, live;
     uint32_t raster_flags;           /* the current draw: sim_rast_tri_quads_ex flags */
     struct sim_unit_target targets[SIM_UNIT_COUNT];
     uint8_t *is_attachment; /* per image: a colour or depth attachment somewhere */
@@ -213,7 +219,7 @@ worker_prepare(struct worker *w)
     w->draw_serial = r->draw_serial;
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         struct sim_interp *interp = NULL;
-        if (!(r->res->units & (1u << u))) {
+        if (!(r->live & (1u << u))) {
             continue;
         }
         if (dc->fs) {
@@ -342,7 +348,7 @@ process_bin(struct worker *w, uint32_t b, uint32_t group)
     struct sim_rast_rect rect;
 
     for (uint32_t u = 0, k = 0; u < SIM_UNIT_COUNT; u++) {
-        if (r->res->units & (1u << u)) {
+        if (r->live & (1u << u)) {
             first_unit = first_unit < u ? first_unit : u;
             units |= k++ % r->unit_groups == group ? 1u << u : 0u;
         }
@@ -573,7 +579,7 @@ order_tasks(struct replay *r)
 static void
 run_bins(struct replay *r)
 {
-    uint32_t units = (uint32_t)__builtin_popcount(r->res->units);
+    uint32_t units = (uint32_t)__builtin_popcount(r->live);
     r->bin_count = r->dc.bins_x * r->dc.bins_y;
     r->unit_groups = r->worker_count < units ? r->worker_count : units;
     r->unit_groups = r->unit_groups ? r->unit_groups : 1;
@@ -1151,7 +1157,7 @@ bind_written_images(struct replay *r)
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         enum sim_replay_error err;
         r->bindings[u] = NULL;
-        if (!(r->res->units & (1u << u)) || !d->binding_images || !r->dc.fs) {
+        if (!(r->live & (1u << u)) || !d->binding_images || !r->dc.fs) {
             continue;
         }
         err = bind_written(r, u, d->bindings, d->binding_count, d->binding_images,
@@ -1161,6 +1167,82 @@ bind_written_images(struct replay *r)
         }
     }
     return SIM_REPLAY_ERROR_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Units that follow baseline                                                */
+
+/* Unit u's copy of surface `b` of baseline (one of baseline's surfaces, or
+ * NULL). */
+static struct sim_surface *
+twin_surface(const struct replay *r, uint32_t u, const struct sim_surface *b)
+{
+    for (uint32_t i = 0; b && i < r->frame->image_count; i++) {
+        if (r->res->surfaces[SIM_UNIT_BASELINE][i] == b) {
+            return r->res->surfaces[u][i];
+        }
+    }
+    return NULL;
+}
+
+/* Gives unit u, which has followed baseline, baseline's state as its own:
+ * surfaces, the pass's targets, heat, lanes and covered pixels, the
+ * workers' counters and, unless at the frame's end (`end`), the layers
+ * assembled for views this pass; u then runs as its own.  0 when out of
+ * memory. */
+static int
+twin_part(struct replay *r, uint32_t u, int end)
+{
+    struct sim_replay_result *res = r->res;
+    const uint32_t b = SIM_UNIT_BASELINE;
+    size_t pixels = (size_t)res->heat_width * res->heat_height + 1;
+
+    for (uint32_t i = 0; i < r->frame->image_count; i++) {
+        if (res->surfaces[b][i]) {
+            res->surfaces[u][i] = sim_surface_clone(res->surfaces[b][i]);
+            if (!res->surfaces[u][i]) {
+                return 0;
+            }
+        }
+    }
+    r->targets[u] = r->targets[b];
+    for (uint32_t i = 0; i < SIM_MAX_COLOR_ATTACHMENTS; i++) {
+        r->targets[u].color[i] = twin_surface(r, u, r->targets[b].color[i]);
+    }
+    r->targets[u].depth = twin_surface(r, u, r->targets[b].depth);
+    r->targets[u].heat = res->heat[u];
+    r->targets[u].lanes_at = res->lanes_at[u];
+    memcpy(res->heat[u], res->heat[b], pixels * sizeof(float));
+    memcpy(res->lanes_at[u], res->lanes_at[b], pixels * sizeof(uint32_t));
+    memcpy(res->covered[u], res->covered[b], pixels);
+    for (uint32_t k = 0; k < r->worker_count; k++) {
+        r->workers[k].counters[u] = r->workers[k].counters[b];
+    }
+    for (size_t i = 0; !end && i < (size_t)r->frame->image_count * SIM_TEX_MAX_LEVELS; i++) {
+        const struct layered_scratch *from = &r->layered[b][i];
+        struct layered_scratch *to = &r->layered[u][i];
+        uint32_t layers = r->frame->images[i / SIM_TEX_MAX_LEVELS].layers;
+        if (!from->data) {
+            continue;
+        }
+        if (!scratch_grow(to, from->size)) {
+            return 0;
+        }
+        memcpy(to->data, from->data, (size_t)from->size);
+        to->decoded = from->decoded;
+        free(to->stamp);
+        to->stamp = NULL;
+        if (from->stamp) {
+            to->stamp = malloc(sizeof(*to->stamp) * (layers ? layers : 1));
+            if (!to->stamp) {
+                return 0;
+            }
+            memcpy(to->stamp, from->stamp, sizeof(*to->stamp) * (layers ? layers : 1));
+        }
+    }
+    r->twins &= ~(1u << u);
+    r->live |= 1u << u;
+    return 1;
 }
 
 /*
@@ -1214,9 +1296,6 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
         c->retess_evaluations = before.retess_evaluations;
     }
     if (!err) {
-        err = bind_written_images(r);
-    }
-    if (!err) {
         r->raster_flags = 0;
         for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
             const struct sim_unit_ops *ops = sim_unit_get(u);
@@ -1234,7 +1313,20 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
             if (r->applies[u] && ops->wants_empty && ops->wants_empty(&r->opt)) {
                 r->raster_flags |= SIM_RAST_EMPTY_QUADS;
             }
+            /* A follower that shades this draw its own way parts from
+             * baseline here (without a fragment shader, every unit only
+             * tests depth). */
+            if ((r->twins & (1u << u)) && dc->fs && r->applies[u] &&
+                !(ops->as_baseline && ops->as_baseline(dc, &r->opt)) && !twin_part(r, u, 0)) {
+                err = SIM_REPLAY_ERROR_NOMEM;
+                snprintf(out->detail, sizeof(out->detail), "out of memory");
+            }
         }
+    }
+    if (!err) {
+        err = bind_written_images(r);
+    }
+    if (!err) {
         r->draw_serial++;
         for (uint32_t k = 0; k < r->worker_count; k++) {
             r->workers[k].fault = SIM_REPLAY_ERROR_OK;
@@ -1257,6 +1349,12 @@ sim_replay_draw(struct replay *r, struct sim_draw_result *out)
             for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
                 out->lanes_shaded[u] += r->workers[k].counters[u].lanes_shaded;
                 out->shader_instructions[u] += r->workers[k].counters[u].shader_instructions;
+            }
+        }
+        for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+            if (r->twins & (1u << u)) {
+                out->lanes_shaded[u] = out->lanes_shaded[SIM_UNIT_BASELINE];
+                out->shader_instructions[u] = out->shader_instructions[SIM_UNIT_BASELINE];
             }
         }
         grids_count(r);
@@ -1397,7 +1495,7 @@ replay_transfer(struct replay *r, const struct sim_pass *pass)
     }
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         struct sim_surface *dst, *src = NULL;
-        if (!(r->res->units & (1u << u))) {
+        if (!(r->live & (1u << u))) {
             continue;
         }
         dst = get_surface(r, u, pass->image, image_samples(r, pass->image), detail, NULL);
@@ -1436,7 +1534,7 @@ clear_attachments(struct replay *r, const struct sim_pass *pass, const struct si
 {
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         struct sim_unit_target *t = &r->targets[u];
-        if (!(r->res->units & (1u << u))) {
+        if (!(r->live & (1u << u))) {
             continue;
         }
         for (uint32_t i = 0; i < draw->clear_count; i++) {
@@ -1625,7 +1723,7 @@ begin_pass(struct replay *r, const struct sim_pass *pass, uint32_t samples, char
 
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         struct sim_unit_target *t = &r->targets[u];
-        if (!(r->res->units & (1u << u))) {
+        if (!(r->live & (1u << u))) {
             continue;
         }
         memset(t, 0, sizeof(*t));
@@ -1700,7 +1798,7 @@ end_pass(struct replay *r, const struct sim_pass *pass)
     struct surface_loads loads = {.count = 0};
 
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
-        if (!(r->res->units & (1u << u))) {
+        if (!(r->live & (1u << u))) {
             continue;
         }
         for (uint32_t i = 0; i < pass->color_count; i++) {
@@ -1830,7 +1928,7 @@ replay_dispatch(struct replay *r, uint32_t p)
     } else {
         /* Images the frame rendered are read as the first unit rendered
          * them (the dispatch runs once). */
-        uint32_t u = (uint32_t)__builtin_ctz(r->res->units);
+        uint32_t u = (uint32_t)__builtin_ctz(r->live);
         struct sim_dispatch copy = *d;
         status = bind_written(r, u, d->bindings, d->binding_count, d->binding_images,
                               d->binding_ranges);
@@ -2229,6 +2327,11 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
     r.dc.parallel = replay_parallel;
     r.dc.pool = &r;
     r.dc.workers = r.worker_count;
+    r.live = res->units;
+    if (r.opt.share == SIM_SWITCH_ON && (res->units & (1u << SIM_UNIT_BASELINE))) {
+        r.twins = res->units & ~(1u << SIM_UNIT_BASELINE);
+        r.live = 1u << SIM_UNIT_BASELINE;
+    }
 
     for (uint32_t p = 0; p < frame->pass_count; p++) {
         r.pass_serial = p + 1;
@@ -2253,6 +2356,13 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
     }
     if (res->samples == 0) {
         res->samples = r.opt.samples ? r.opt.samples : 1;
+    }
+    for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        if ((r.twins & (1u << u)) && !twin_part(&r, u, 1)) {
+            err = SIM_REPLAY_ERROR_NOMEM;
+            snprintf(detail, 160, "out of memory");
+            goto error;
+        }
     }
 
     for (uint32_t k = 0; k < r.worker_count; k++) {
@@ -2353,9 +2463,10 @@ sim_replay_options_resolve(struct sim_replay_options *opt)
         return 0;
     }
     if (q->overlap > SIM_SWITCH_OFF || q->cross_grid > SIM_SWITCH_OFF ||
-        opt->early_tests > SIM_SWITCH_OFF) {
+        opt->early_tests > SIM_SWITCH_OFF || opt->share > SIM_SWITCH_OFF) {
         return 0;
     }
+    opt->share = opt->share ? opt->share : SIM_SWITCH_ON;
     q->overlap = q->overlap ? q->overlap : SIM_SWITCH_OFF;
     q->cross_grid = q->cross_grid ? q->cross_grid : SIM_SWITCH_OFF;
     opt->early_tests = opt->early_tests ? opt->early_tests : SIM_SWITCH_ON;

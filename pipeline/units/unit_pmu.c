@@ -289,6 +289,15 @@ group_init(struct group *g, const struct sim_tri *tri, uint32_t mask, uint32_t s
     }
 }
 
+/* One sample per pixel: no pixel is partly covered, so every quad
+ * fragment passes straight through and is shaded as baseline shades it. */
+static int
+pmu_as_baseline(const struct sim_draw_ctx *dc, const struct sim_replay_options *opt)
+{
+    (void)opt;
+    return dc->samples == 1;
+}
+
 static void
 pmu_begin(void *self, struct sim_shade_ctx *ctx)
 {
@@ -425,6 +434,7 @@ const struct sim_unit_ops sim_unit_pmu = {
     .create = pmu_create,
     .destroy = pmu_destroy,
     .applies = pmu_applies,
+    .as_baseline = pmu_as_baseline,
     .begin = pmu_begin,
     .run = pmu_run,
     .finish = pmu_finish,

@@ -18,12 +18,23 @@ ssaa_run(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads, ui
     }
 }
 
+/* One sample per pixel: that sample is the pixel centre, so each quad is
+ * shaded once, at the centres, writing its covered pixels, as baseline
+ * shades it. */
+static int
+ssaa_as_baseline(const struct sim_draw_ctx *dc, const struct sim_replay_options *opt)
+{
+    (void)opt;
+    return dc->samples == 1;
+}
+
 /* Baseline's state and flushing; only the run differs. */
 const struct sim_unit_ops sim_unit_ssaa = {
     .name = "ssaa",
     .create = sim_unit_baseline_create,
     .destroy = sim_unit_baseline_destroy,
     .begin = sim_unit_baseline_begin,
+    .as_baseline = ssaa_as_baseline,
     .run = ssaa_run,
     .finish = sim_unit_baseline_finish,
 };

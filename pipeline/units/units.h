@@ -168,6 +168,12 @@ struct sim_unit_ops {
     /* Whether run also receives quad fragments without a surviving sample
      * (empty-coverage quads and quads early tests emptied); NULL: never. */
     int (*wants_empty)(const struct sim_replay_options *opt);
+    /* Whether the unit, applying to draw `dc`, shades it exactly as
+     * baseline does: the same quads, lanes and positions, the same
+     * samples written, and none of its own counters moved (NULL: never).
+     * The replay may then take baseline's work for the unit's instead of
+     * repeating it (sim_replay_options.share). */
+    int (*as_baseline)(const struct sim_draw_ctx *dc, const struct sim_replay_options *opt);
     void (*begin)(void *self, struct sim_shade_ctx *ctx);
     void (*run)(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads,
                 uint32_t count);

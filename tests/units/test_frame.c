@@ -19,7 +19,13 @@
  *   - grid borders, QFM across them and the Reyes counts on a square of
  *     two triangles, one grid or two (--qfm-grid-size 1);
  *   - --early-tests off: occluded copies are shaded, the picture is the
- *     same.
+ *     same;
+ *   - --share (units following baseline): the same counters, per-draw
+ *     costs, images and heatmaps as with every unit shading every draw,
+ *     for units that part from baseline at the first draw (ssaa at 4
+ *     samples), after a draw they followed (qfm, cps and pmu do not apply
+ *     to a draw shading per sample, then shade the next one their way)
+ *     and for one following to the end (amfs).
  */
 #include "fixture.h"
 
@@ -353,6 +359,75 @@ test_pass_larger_than_attachments(struct sim_ir_shader *vs, struct sim_ir_shader
 }
 
 /* Bad unit options are refused before anything runs. */
+/* Two draws of halves of a jittered mesh at 4 samples, the first shading
+ * per sample, replayed with and without opt.share. */
+static void
+test_share(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
+{
+    static struct frame_fixture f;
+    struct sim_replay_result *r[4];
+    uint32_t half;
+
+    frame_init(&f, 160, 96, vs, fs);
+    frame_mesh(&f, 40, 24, 1.5f);
+    half = f.index_count / 2 / 3 * 3;
+    for (uint32_t k = 0; k < 4; k++) {
+        struct sim_replay_options opt = {.units = ALL_UNITS, .samples = 4, .threads = 1 + k % 2};
+        opt.share = k < 2 ? SIM_SWITCH_OFF : SIM_SWITCH_ON;
+        struct sim_draw *d = &f.draws[0];
+        d->vertex_buffers[0] = (struct sim_vertex_buffer){
+            f.verts, sizeof(struct client_vertex) * f.vert_count, 0};
+        d->index_data = f.indices;
+        d->index_size = sizeof(uint16_t) * f.index_count;
+        d->first = 0;
+        d->count = half;
+        d->state.sample_shading = 1;
+        d->state.min_sample_shading = 1.0f;
+        /* LESS: a unit testing against another's depth fails. */
+        d->state.depth_compare = VK_COMPARE_OP_LESS;
+        f.draws[1] = *d;
+        f.draws[1].state.sample_shading = 0;
+        f.draws[1].first = half;
+        f.draws[1].count = f.index_count - half;
+        f.pass.draw_count = 2;
+        r[k] = test_sim_replay("share", &f.frame, &opt);
+        if (!r[k]) {
+            exit(TEST_SETUP_ERROR);
+        }
+    }
+    for (uint32_t k = 1; k < 4; k++) {
+        uint32_t n[2];
+        const struct sim_draw_result *d0 = sim_replay_result_draws(r[0], &n[0]);
+        const struct sim_draw_result *dk = sim_replay_result_draws(r[k], &n[1]);
+        check_same(r[0], r[k], k);
+        CHECK_EQ_U64(2, n[0]);
+        CHECK(n[0] == n[1] && memcmp(d0, dk, sizeof(*d0) * n[0]) == 0);
+        for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+            uint32_t w[2], h[2];
+            const float *h0 = sim_replay_result_heat(r[0], u, &w[0], &h[0]);
+            const float *hk = sim_replay_result_heat(r[k], u, &w[1], &h[1]);
+            CHECK(h0 && hk && w[0] == w[1] && h[0] == h[1] &&
+                  memcmp(h0, hk, sizeof(float) * w[0] * h[0]) == 0);
+        }
+    }
+    /* What the frame exercises: every unit but amfs parted from baseline. */
+    const struct sim_unit_counters *b = sim_replay_result_unit(r[0], SIM_UNIT_BASELINE);
+    for (uint32_t u = SIM_UNIT_BASELINE + 1; u < SIM_UNIT_COUNT; u++) {
+        const struct sim_unit_counters *c = sim_replay_result_unit(r[0], u);
+        CHECK(u == SIM_UNIT_AMFS ? c->lanes_shaded == b->lanes_shaded
+                                 : c->lanes_shaded != b->lanes_shaded);
+        if (u == SIM_UNIT_QFM || u == SIM_UNIT_CPS || u == SIM_UNIT_PMU || u == SIM_UNIT_AMFS) {
+            CHECK_EQ_U64(u == SIM_UNIT_AMFS ? 2 : 1, c->draws_not_applicable);
+        }
+    }
+    for (uint32_t k = 0; k < 4; k++) {
+        sim_replay_result_destroy(r[k]);
+    }
+    f.pass.draw_count = 1;
+    f.draws[0].state.sample_shading = 0;
+    f.draws[0].state.depth_compare = VK_COMPARE_OP_LESS_OR_EQUAL;
+}
+
 static void
 test_bad_options(struct sim_ir_shader *vs, struct sim_ir_shader *fs)
 {
@@ -386,6 +461,7 @@ main(void)
     test_area_histogram(vs, fs);
     test_grid_borders(vs, fs);
     test_early_tests_off(vs, fs);
+    test_share(vs, fs);
     sim_ir_shader_destroy(vs);
     sim_ir_shader_destroy(fs);
     return test_failures ? TEST_FAIL : TEST_PASS;
