@@ -1861,6 +1861,19 @@ compare64(struct sim_spv_ctx *ctx, enum sim_ir_op op, const uint32_t *x, const u
     return d;
 }
 
+/* For doubles (`dbl`): c || isnan(x), so that min and max take the other
+ * operand of a NaN x (IEEE 754 minNum and maxNum, as the 32-bit FMin and
+ * FMax of the interpreter and lavapipe's); c itself for integers. */
+static uint32_t
+or_nan64(struct sim_spv_ctx *ctx, int dbl, uint32_t c, const uint32_t *x)
+{
+    if (!dbl || c == SIM_IR_NONE) {
+        return c;
+    }
+    uint32_t ordered = compare64(ctx, SIM_IR_OP_DEQ, x, x);
+    return ordered == SIM_IR_NONE ? SIM_IR_NONE : e3(ctx, SIM_IR_OP_SEL, ordered, c, ku(ctx, ~0u));
+}
+
 /* out = c ? x : y, word by word. */
 static int
 select64(struct sim_spv_ctx *ctx, uint32_t c, const uint32_t *x, const uint32_t *y, uint32_t *out)
@@ -2244,19 +2257,20 @@ glsl64(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst, int dbl)
         case GLSLstd450SMin:
         case GLSLstd450UMin:
         case GLSLstd450FMin:
-            c = compare64(ctx, lt, s[1]->regs + k, x);
+            c = or_nan64(ctx, dbl, compare64(ctx, lt, s[1]->regs + k, x), x);
             ok = select64(ctx, c, s[1]->regs + k, x, r);
             break;
         case GLSLstd450SMax:
         case GLSLstd450UMax:
         case GLSLstd450FMax:
-            c = compare64(ctx, lt, x, s[1]->regs + k);
+            c = or_nan64(ctx, dbl, compare64(ctx, lt, x, s[1]->regs + k), x);
             ok = select64(ctx, c, s[1]->regs + k, x, r);
             break;
         default: /* clamp: min(max(x, lo), hi) */
-            c = compare64(ctx, lt, x, s[1]->regs + k);
+            c = or_nan64(ctx, dbl, compare64(ctx, lt, x, s[1]->regs + k), x);
             ok = select64(ctx, c, s[1]->regs + k, x, tmp);
-            c = ok ? compare64(ctx, lt, s[2]->regs + k, tmp) : SIM_IR_NONE;
+            c = ok ? or_nan64(ctx, dbl, compare64(ctx, lt, s[2]->regs + k, tmp), tmp)
+                   : SIM_IR_NONE;
             ok = ok && select64(ctx, c, s[2]->regs + k, tmp, r);
             break;
         }

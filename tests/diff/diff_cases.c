@@ -92,6 +92,7 @@
 #include "diff_int64_convert.frag.spv.h"
 #include "diff_int64_mem.frag.spv.h"
 #include "diff_float64.frag.spv.h"
+#include "diff_nan_minmax_f64.frag.spv.h"
 #include "diff_vert_builtins.vert.spv.h"
 #include "diff_vert_builtins.vert.xfb.spv.h"
 #include "diff_vert_builtins.vert.spv.h"
@@ -222,6 +223,8 @@ const struct diff_case diff_cases[] = {
      "fract, roundEven, sign, min, max, clamp, comparisons, isnan, isinf, conversions to and "
      "from float, int, uint, int64, uint64, dvec3 times a scalar, dynamic index", F,
      SPV(diff_float64_frag_spv), EXACT},
+    {"nan_minmax_f64", "64-bit min, max, clamp with a NaN operand (the other operand, as "
+     "minNum/maxNum)", F, SPV(diff_nan_minmax_f64_frag_spv), EXACT},
 
     /* Control flow. */
     {"loops", "for/while/do-while with break and continue, nested, divergent trip counts", F,
