@@ -478,8 +478,11 @@ def capture_once(case, tmp, manifest, final):
     cmd = xvfb("1024x768x24") + args
     log_path = os.path.join(tmp, "program.log")
     with open(log_path, "wb") as log:
+        # In the case's own directory: what a program writes beside it
+        # (MegaGlest left a file in the test's working directory) goes
+        # with the case.
         p = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT,
-                             start_new_session=True)
+                             start_new_session=True, cwd=tmp)
         traces = []
         deadline = time.monotonic() + case.get("deadline", 120)
         while time.monotonic() < deadline and p.poll() is None:
