@@ -62,6 +62,23 @@ compare_u(uint32_t op, uint32_t a, uint32_t b)
     return sim_compare_op_passes(op, (float)a, (float)b);
 }
 
+/* Fragment depth z against a stored depth d that the driver wrote (the
+ * captured image's, sim_surface.captured).  Polygon depth is computed to
+ * an implementation's precision: where a draw meets a surface the driver
+ * drew before (a depth prepass and the shading split over submits, tested
+ * EQUAL or LESS_OR_EQUAL) the driver's z equals d while ours lands near
+ * it.  lavapipe evaluates depth in 32-bit floats, whose spacing near 1 is
+ * one 24-bit step, over a few roundings: a kept Red Eclipse frame (tests
+ * against X8_D24 written in an earlier submit) needs 3 steps for its
+ * walls.  So z within 4 steps of a 24-bit d, or one of a 16-bit d,
+ * compares as d. */
+static int
+depth_passes_captured(const struct sim_fmt *f, uint32_t op, float z, float d)
+{
+    float near = f->depth_bits == 16 ? 1.5f / 65535.0f : 4.5f / 16777215.0f;
+    return sim_compare_op_passes(op, fabsf(z - d) <= near ? d : z, d);
+}
+
 /*
  * Per-sample tests in the order of the Vulkan specification's "Fragment
  * Operations": depth bounds (against the stored depth), stencil test, depth
@@ -86,7 +103,8 @@ sim_back_depth_test(const struct sim_draw_ctx *dc, struct sim_surface *depth,
     }
     base = ((size_t)y * depth->width + x) * depth->samples;
     d = depth->depth + base;
-    if (depth_test && !stencil_test && !bounds_test && depth->samples == 1 && !st->depth_clamp) {
+    if (depth_test && !stencil_test && !bounds_test && depth->samples == 1 && !st->depth_clamp &&
+        !depth->captured) {
         /* One sample at the pixel centre: the common case, inline (the
          * same arithmetic as sim_tri_depth_at). */
         double px = x + 0.5, py = y + 0.5;
@@ -114,7 +132,9 @@ sim_back_depth_test(const struct sim_draw_ctx *dc, struct sim_surface *depth,
         }
         if (stencil_ok && depth_test) {
             z = sim_fmt_quantize_depth(depth->fmt, sim_tri_depth_at(dc, tri, x, y, s));
-            depth_ok = sim_compare_op_passes(st->depth_compare, z, d[s]);
+            depth_ok = depth->captured && depth->captured[base + s]
+                           ? depth_passes_captured(depth->fmt, st->depth_compare, z, d[s])
+                           : sim_compare_op_passes(st->depth_compare, z, d[s]);
         }
         if (stencil_test) {
             uint32_t op = !stencil_ok ? face->fail_op
@@ -129,6 +149,9 @@ sim_back_depth_test(const struct sim_draw_ctx *dc, struct sim_surface *depth,
             pass |= 1u << s;
             if (depth_test && st->depth_write) {
                 d[s] = z;
+                if (depth->captured) {
+                    depth->captured[base + s] = 0;
+                }
             }
         }
     }
@@ -142,7 +165,8 @@ sim_back_depth_test_quad(const struct sim_draw_ctx *dc, struct sim_surface *dept
     const struct sim_draw_state *st = &dc->draw->state;
 
     if (!(st->depth_test && !st->stencil_test && !st->depth_bounds_test && depth &&
-          depth->depth && depth->fmt->depth_bits && depth->samples == 1 && !st->depth_clamp)) {
+          depth->depth && depth->fmt->depth_bits && depth->samples == 1 && !st->depth_clamp &&
+          !depth->captured)) {
         for (uint32_t p = 0; p < 4; p++) {
             if (mask[p]) {
                 mask[p] = sim_back_depth_test(dc, depth, tri, x + (int32_t)(p & 1),

@@ -58,6 +58,13 @@ sim_surface_alloc(const struct sim_image *image, uint32_t samples)
     if (f->type == SIM_FMT_DEPTH) {
         s->depth = malloc(n * sizeof(float));
         s->stencil = malloc(n);
+        if (image->data && (f->depth_bits == 16 || f->depth_bits == 24)) {
+            s->captured = calloc(n, 1); /* sim_surface_load sets what it loads */
+            if (!s->captured) {
+                sim_surface_destroy(s);
+                return NULL;
+            }
+        }
         if (!s->depth || !s->stencil) {
             sim_surface_destroy(s);
             return NULL;
@@ -143,6 +150,10 @@ sim_surface_load(struct sim_surface *s, const struct sim_image *image, uint32_t 
             }
             memset(depth + have, 0, (size_t)(w - have) * sizeof(float));
             spread_row((uint8_t *)depth, (uint32_t)w, samples, sizeof(float));
+            if (s->captured) {
+                memset(s->captured + first * samples, 1, (size_t)have * samples);
+                memset(s->captured + (first + have) * samples, 0, (size_t)(w - have) * samples);
+            }
             have = stencil_have > first ? stencil_have - first : 0;
             have = have < w ? have : w;
             if (have) {
@@ -201,6 +212,7 @@ sim_surface_clone(const struct sim_surface *s)
     c->color = NULL;
     c->depth = NULL;
     c->stencil = NULL;
+    c->captured = NULL;
     if (s->color && !(c->color = malloc(n * s->texel_bytes))) {
         free(c);
         return NULL;
@@ -213,6 +225,10 @@ sim_surface_clone(const struct sim_surface *s)
         sim_surface_destroy(c);
         return NULL;
     }
+    if (s->captured && !(c->captured = malloc(n))) {
+        sim_surface_destroy(c);
+        return NULL;
+    }
     if (s->color) {
         memcpy(c->color, s->color, n * s->texel_bytes);
     }
@@ -221,6 +237,9 @@ sim_surface_clone(const struct sim_surface *s)
     }
     if (s->stencil) {
         memcpy(c->stencil, s->stencil, n);
+    }
+    if (s->captured) {
+        memcpy(c->captured, s->captured, n);
     }
     return c;
 }
@@ -234,6 +253,7 @@ sim_surface_destroy(struct sim_surface *surface)
     free(surface->color);
     free(surface->depth);
     free(surface->stencil);
+    free(surface->captured);
     free(surface);
 }
 
@@ -276,6 +296,9 @@ sim_surface_clear(struct sim_surface *surface, uint32_t view_format, const uint3
                 float *d = surface->depth + i0;
                 for (size_t i = 0; i < n; i++) {
                     d[i] = z;
+                }
+                if (surface->captured) {
+                    memset(surface->captured + i0, 0, n);
                 }
             }
             if (clear_stencil) {

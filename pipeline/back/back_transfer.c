@@ -62,6 +62,9 @@ write_pixel(struct sim_surface *s, int32_t x, int32_t y, const uint32_t v[4])
             if (s->stencil) {
                 s->stencil[base + k] = (uint8_t)v[1];
             }
+            if (s->captured) {
+                s->captured[base + k] = 0;
+            }
         }
         return;
     }
