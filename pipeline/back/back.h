@@ -192,14 +192,22 @@ sim_back_blend_texels_ref(const struct sim_blend_attachment *b, const float cons
 
 /* Whether blend state `b` on texels of `vf` takes sim_back_blend_simple:
  * blending on, all four channels written, factors that do not read the
- * destination, and `vf` a 4-channel 8-bit UNORM format. */
+ * destination, and `vf` a 4-channel 8-bit UNORM format stored R, G, B, A
+ * or B, G, R, A. */
 int
 sim_back_blend_is_simple(const struct sim_blend_attachment *b, const struct sim_fmt *vf);
 
-/* sim_back_blend_texels for a state sim_back_blend_is_simple() takes. */
+/* Fills `plan` (caller storage) for blend state `b`, the draw's blend
+ * constants and texels of `vf`, a state and format that
+ * sim_back_blend_is_simple() takes: once per draw. */
 void
-sim_back_blend_simple(const struct sim_blend_attachment *b, const float constants[4],
-                      const struct sim_fmt *vf, uint8_t *p, uint32_t mask,
+sim_back_blend_plan_init(struct sim_blend_plan *plan, const struct sim_blend_attachment *b,
+                         const float constants[4], const struct sim_fmt *vf);
+
+/* sim_back_blend_texels for a state sim_back_blend_is_simple() takes,
+ * through its plan: byte for byte the same results. */
+void
+sim_back_blend_simple(const struct sim_blend_plan *plan, uint8_t *p, uint32_t mask,
                       const uint32_t src_bits[4]);
 
 /* Depth bounds, stencil and depth tests for the samples `mask` of pixel

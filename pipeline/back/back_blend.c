@@ -390,74 +390,6 @@ factor_reads_dst(uint32_t f, int c)
     }
 }
 
-/* blend_unorm8's form of a blend state and constants: each factor
- * (channel c's source factor at c, its destination factor at 4 + c) as
- * base + scale * in[index], in = {src[0..3], k[0..3]}.  For inputs in
- * [0, 1] without -0 (the clamped source and constants of a normalized
- * format) that is exactly factor()'s value: y + 0 * x = y, 0 + 1 * x = x
- * and 1 + -1 * x = 1 - x in IEEE arithmetic. */
-struct blend_plan {
-    struct sim_blend_attachment state;
-    float constants[4];
-    float k[4]; /* the constants clamped as blend_inputs clamps them */
-    float base[8], scale[8];
-    uint8_t index[8];
-    int add;  /* both operations VK_BLEND_OP_ADD */
-    int fast; /* no factor reads the destination; the state blends all four channels */
-    const uint32_t *decoded; /* sim_fmt_decode8_table(0) */
-};
-
-static void
-plan_factor(struct blend_plan *plan, uint32_t slot, uint32_t f, int c)
-{
-    float base = 0.0f, scale = 1.0f;
-    uint32_t index = (uint32_t)c;
-
-    switch (f) {
-    case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR:
-        base = 1.0f;
-        scale = -1.0f;
-        break;
-    case VK_BLEND_FACTOR_SRC_ALPHA:
-        index = 3;
-        break;
-    case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA:
-        base = 1.0f;
-        scale = -1.0f;
-        index = 3;
-        break;
-    case VK_BLEND_FACTOR_CONSTANT_COLOR:
-        index = 4 + (uint32_t)c;
-        break;
-    case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_COLOR:
-        base = 1.0f;
-        scale = -1.0f;
-        index = 4 + (uint32_t)c;
-        break;
-    case VK_BLEND_FACTOR_CONSTANT_ALPHA:
-        index = 7;
-        break;
-    case VK_BLEND_FACTOR_ONE_MINUS_CONSTANT_ALPHA:
-        base = 1.0f;
-        scale = -1.0f;
-        index = 7;
-        break;
-    case VK_BLEND_FACTOR_SRC_COLOR:
-        break;
-    case VK_BLEND_FACTOR_ONE:
-    case VK_BLEND_FACTOR_SRC_ALPHA_SATURATE: /* alpha only: is_unorm8_blend */
-        base = 1.0f;
-        scale = 0.0f;
-        break;
-    default: /* VK_BLEND_FACTOR_ZERO and unknown factors */
-        scale = 0.0f;
-        break;
-    }
-    plan->base[slot] = base;
-    plan->scale[slot] = scale;
-    plan->index[slot] = (uint8_t)index;
-}
-
 /* Can blend_unorm8 blend with this state (into a 4-channel 8-bit UNORM
  * format)? */
 static int
@@ -475,33 +407,70 @@ is_unorm8_blend(const struct sim_blend_attachment *b)
     return 1;
 }
 
-/* The plan of `b` and `constants` for a normalized format `vf`, kept per
- * thread while they stay the same (they change per draw at most). */
-static const struct blend_plan *
-blend_plan_get(const struct sim_blend_attachment *b, const float constants[4],
-               const struct sim_fmt *vf)
+/* Is `vf` a format blend_unorm8 writes: four 8-bit UNORM channels, stored
+ * R, G, B, A or B, G, R, A? */
+static int
+is_unorm8(const struct sim_fmt *vf)
 {
-    static _Thread_local struct blend_plan plan;
-    static _Thread_local int planned;
-    uint32_t no_src[4] = {0, 0, 0, 0};
-    float unused[4];
+    static const uint8_t rgba[4] = {0, 1, 2, 3}, bgra[4] = {2, 1, 0, 3};
 
-    if (planned && memcmp(&plan.state, b, sizeof(*b)) == 0 &&
-        memcmp(plan.constants, constants, sizeof(plan.constants)) == 0) {
-        return &plan;
+    return vf->type == SIM_FMT_UNORM && !vf->packed && vf->bytes == 4 && vf->channels == 4 &&
+           (memcmp(vf->swizzle, rgba, 4) == 0 || memcmp(vf->swizzle, bgra, 4) == 0);
+}
+
+/* Slot `slot` of `plan`: blend factor `f` of channel `c`, `k` the clamped
+ * constants. */
+static void
+plan_factor(struct sim_blend_plan *plan, uint32_t slot, uint32_t f, int c, const float k[4])
+{
+    static const float none[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    float add = 0.0f, mul = 1.0f;
+    int32_t alpha = 0;
+
+    switch (f) {
+    case VK_BLEND_FACTOR_SRC_COLOR:
+        break;
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR:
+        add = 1.0f;
+        mul = -1.0f;
+        break;
+    case VK_BLEND_FACTOR_SRC_ALPHA:
+        alpha = -1;
+        break;
+    case VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA:
+        add = 1.0f;
+        mul = -1.0f;
+        alpha = -1;
+        break;
+    default:
+        /* Constant over the draw (is_unorm8_blend leaves out the factors
+         * that read the destination): factor()'s own value. */
+        add = factor(f, c, none, none, k);
+        mul = 0.0f;
+        break;
     }
-    plan.state = *b;
-    memcpy(plan.constants, constants, sizeof(plan.constants));
-    blend_inputs(vf, constants, no_src, unused, plan.k);
+    plan->add[slot] = add;
+    plan->mul[slot] = mul;
+    plan->alpha[slot] = alpha;
+}
+
+void
+sim_back_blend_plan_init(struct sim_blend_plan *plan, const struct sim_blend_attachment *b,
+                         const float constants[4], const struct sim_fmt *vf)
+{
+    uint32_t no_src[4] = {0, 0, 0, 0};
+    float unused[4], k[4];
+
+    memset(plan, 0, sizeof(*plan));
+    blend_inputs(vf, constants, no_src, unused, k);
     for (int c = 0; c < 4; c++) {
-        plan_factor(&plan, (uint32_t)c, c < 3 ? b->src_color : b->src_alpha, c);
-        plan_factor(&plan, 4u + (uint32_t)c, c < 3 ? b->dst_color : b->dst_alpha, c);
+        plan_factor(plan, (uint32_t)c, c < 3 ? b->src_color : b->src_alpha, c, k);
+        plan_factor(plan, 4u + (uint32_t)c, c < 3 ? b->dst_color : b->dst_alpha, c, k);
     }
-    plan.add = b->color_op == VK_BLEND_OP_ADD && b->alpha_op == VK_BLEND_OP_ADD;
-    plan.fast = is_unorm8_blend(b);
-    plan.decoded = sim_fmt_decode8_table(0);
-    planned = 1;
-    return &plan;
+    plan->add_op = b->color_op == VK_BLEND_OP_ADD && b->alpha_op == VK_BLEND_OP_ADD;
+    plan->color_op = b->color_op;
+    plan->alpha_op = b->alpha_op;
+    plan->bgra = vf->swizzle[0] == 2;
 }
 
 /* Four channels as one vector: each lane of an operation on it is the
@@ -509,6 +478,8 @@ blend_plan_get(const struct sim_blend_attachment *b, const float constants[4],
  * code's. */
 typedef float blend4 __attribute__((vector_size(16)));
 typedef int32_t blend4i __attribute__((vector_size(16)));
+typedef uint16_t blend8h __attribute__((vector_size(16)));
+typedef uint8_t blend16b __attribute__((vector_size(16)));
 
 /* Per channel: m ? a : b (m all ones or zero). */
 static inline __attribute__((always_inline)) blend4
@@ -517,73 +488,110 @@ select4(blend4i m, blend4 a, blend4 b)
     return (blend4)(((blend4i)a & m) | ((blend4i)b & ~m));
 }
 
+/* Factor slots first .. first + 3 of `plan` for the clamped source `src`. */
+static inline __attribute__((always_inline)) blend4
+plan_factors(const struct sim_blend_plan *plan, uint32_t first, blend4 src)
+{
+    blend4 add, mul, alpha = __builtin_shufflevector(src, src, 3, 3, 3, 3);
+    blend4i pick;
+
+    memcpy(&add, plan->add + first, sizeof(add));
+    memcpy(&mul, plan->mul + first, sizeof(mul));
+    memcpy(&pick, plan->alpha + first, sizeof(pick));
+    return add + mul * select4(pick, alpha, src);
+}
+
+/* The four bytes of texel `t` as the integers of four lanes, in memory
+ * order (interleaved with zeros twice: no per-byte moves). */
+static inline __attribute__((always_inline)) blend4i
+unpack_bytes(uint32_t texel)
+{
+    const blend16b zero = {0};
+    blend4i w = {(int32_t)texel, 0, 0, 0};
+    blend16b b = __builtin_shufflevector((blend16b)w, zero, 0, 16, 1, 17, 2, 18, 3, 19, 4, 20, 5,
+                                         21, 6, 22, 7, 23);
+    blend8h h = __builtin_shufflevector((blend8h)b, (blend8h)zero, 0, 8, 1, 9, 2, 10, 3, 11);
+
+    return (blend4i)h;
+}
+
+/* unpack_bytes' inverse for lanes in [0, 255]. */
+static inline __attribute__((always_inline)) uint32_t
+pack_bytes(blend4i n)
+{
+    n |= __builtin_shufflevector(n, n, 1, 1, 3, 3) << 8;
+    n |= __builtin_shufflevector(n, n, 2, 2, 2, 2) << 16;
+    return (uint32_t)n[0];
+}
+
+/* blend_op on each channel with the plan's operations: blend_unorm8's
+ * rarer case, out of its line. */
+static __attribute__((noinline)) blend4
+blend_ops(const struct sim_blend_plan *plan, blend4 src, blend4 sfac, blend4 dst, blend4 dfac)
+{
+    blend4 out;
+
+    for (int c = 0; c < 4; c++) {
+        out[c] = blend_op(c < 3 ? plan->color_op : plan->alpha_op, src[c], sfac[c], dst[c],
+                          dfac[c]);
+    }
+    return out;
+}
+
 /* sim_back_blend_texels for the common state: a 4-channel 8-bit UNORM
  * format written whole, with factors that do not read the destination
  * (constant over the pixel).  The same float operations in the same order
  * as the reference: the clamps are blend_inputs', the factors the plan's
- * (exactly factor()'s), the decode table sim_fmt_decode's, the blend
+ * (exactly factor()'s), the decode decode_channel's (the byte over 255 as
+ * a float division, the value sim_fmt_decode's table holds), the blend
  * blend_op's, the encode sim_fmt_encode's 8-bit UNORM path applied to the
- * float whose bits it would receive; with VK_BLEND_OP_ADD on all four
- * channels, each step for the four at once. */
-static void
-blend_unorm8(const struct blend_plan *plan, const struct sim_fmt *vf, uint8_t *p,
-             uint32_t mask, const uint32_t src_bits[4])
+ * float whose bits it would receive; each step for the four channels at
+ * once, but for operations other than VK_BLEND_OP_ADD.  A sample whose
+ * destination equals the previous one's takes its result. */
+static inline __attribute__((always_inline)) void
+blend_unorm8(const struct sim_blend_plan *plan, uint8_t *p, uint32_t mask,
+             const uint32_t src_bits[4])
 {
-    const struct sim_blend_attachment *b = &plan->state;
-    const uint32_t *decoded = plan->decoded;
     const blend4 zero = {0.0f, 0.0f, 0.0f, 0.0f}, one = {1.0f, 1.0f, 1.0f, 1.0f};
-    blend4 src, sfac, dfac, base, scale;
-    float in[8], fac[8];
-    uint32_t from[4]; /* component c's stored byte */
+    const blend4 max = {255.0f, 255.0f, 255.0f, 255.0f};
+    blend4 src, sfac, dfac;
+    uint32_t prev_in = 0, prev_out = 0;
 
+    _Static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "texels read and written whole");
     memcpy(&src, src_bits, sizeof(src));
     src = select4(src > zero, select4(src < one, src, one), zero); /* clampf(src, 0, 1) */
-    memcpy(in, &src, sizeof(src));
-    memcpy(in + 4, plan->k, sizeof(plan->k));
-#pragma GCC unroll 4
-    for (uint32_t j = 0; j < 4; j++) {
-        sfac[j] = in[plan->index[j]];
-        dfac[j] = in[plan->index[4 + j]];
-        from[vf->swizzle[j]] = j;
-    }
-    memcpy(&base, plan->base, sizeof(base));
-    memcpy(&scale, plan->scale, sizeof(scale));
-    sfac = base + scale * sfac;
-    memcpy(&base, plan->base + 4, sizeof(base));
-    memcpy(&scale, plan->scale + 4, sizeof(scale));
-    dfac = base + scale * dfac;
-    memcpy(fac, &sfac, sizeof(sfac));
-    memcpy(fac + 4, &dfac, sizeof(dfac));
+    sfac = plan_factors(plan, 0, src);
+    dfac = plan_factors(plan, 4, src);
     for (uint32_t m = mask; m; m &= m - 1) {
         uint8_t *t = p + (size_t)__builtin_ctz(m) * 4;
+        uint32_t in, out_bits;
         blend4 dst, out;
-#pragma GCC unroll 4
-        for (uint32_t c = 0; c < 4; c++) {
-            dst[c] = sim_u2f(decoded[t[from[c]]]);
+        memcpy(&in, t, sizeof(in));
+        if (m != mask && in == prev_in) {
+            memcpy(t, &prev_out, sizeof(prev_out));
+            continue;
         }
-        if (plan->add) {
+        dst = __builtin_convertvector(unpack_bytes(in), blend4) / 255.0f;
+        if (plan->bgra) {
+            dst = __builtin_shufflevector(dst, dst, 2, 1, 0, 3);
+        }
+        if (plan->add_op) {
             out = src * sfac + dst * dfac;
         } else {
-            for (int c = 0; c < 4; c++) {
-                out[c] = blend_op(c < 3 ? b->color_op : b->alpha_op, src[c], fac[c], dst[c],
-                                  fac[4 + c]);
-            }
+            out = blend_ops(plan, src, sfac, dst, dfac);
         }
         blend4 v = out * 255.0f + 0.5f;
         v = select4(v >= 0.5f, v, zero);
-        v = select4(v <= 255.0f, v, (blend4){255.0f, 255.0f, 255.0f, 255.0f});
+        v = select4(v <= 255.0f, v, max);
         blend4i n = __builtin_convertvector(v, blend4i);
-#pragma GCC unroll 4
-        for (uint32_t c = 0; c < 4; c++) {
-            t[c] = (uint8_t)n[vf->swizzle[c]];
+        if (plan->bgra) {
+            n = __builtin_shufflevector(n, n, 2, 1, 0, 3);
         }
+        out_bits = pack_bytes(n);
+        memcpy(t, &out_bits, sizeof(out_bits));
+        prev_in = in;
+        prev_out = out_bits;
     }
-}
-
-static int
-is_unorm8(const struct sim_fmt *vf)
-{
-    return vf->type == SIM_FMT_UNORM && !vf->packed && vf->bytes == 4 && vf->channels == 4;
 }
 
 int
@@ -593,11 +601,40 @@ sim_back_blend_is_simple(const struct sim_blend_attachment *b, const struct sim_
 }
 
 void
-sim_back_blend_simple(const struct sim_blend_attachment *b, const float constants[4],
-                      const struct sim_fmt *vf, uint8_t *p, uint32_t mask,
+sim_back_blend_simple(const struct sim_blend_plan *plan, uint8_t *p, uint32_t mask,
                       const uint32_t src_bits[4])
 {
-    blend_unorm8(blend_plan_get(b, constants, vf), vf, p, mask, src_bits);
+    blend_unorm8(plan, p, mask, src_bits);
+}
+
+/* The plan of `b` and `constants` for `vf`, kept per thread while they
+ * stay the same (for sim_back_blend_texels, whose callers have no plan of
+ * their own); NULL when blend_unorm8 cannot blend with them. */
+static const struct sim_blend_plan *
+blend_plan_get(const struct sim_blend_attachment *b, const float constants[4],
+               const struct sim_fmt *vf)
+{
+    static _Thread_local struct blend_plan_cache {
+        struct sim_blend_attachment state;
+        float constants[4];
+        const struct sim_fmt *vf;
+        struct sim_blend_plan plan;
+        int simple; /* sim_back_blend_is_simple */
+    } cache;
+    static _Thread_local int planned;
+
+    if (!planned || cache.vf != vf || memcmp(&cache.state, b, sizeof(*b)) != 0 ||
+        memcmp(cache.constants, constants, sizeof(cache.constants)) != 0) {
+        cache.state = *b;
+        memcpy(cache.constants, constants, sizeof(cache.constants));
+        cache.vf = vf;
+        cache.simple = sim_back_blend_is_simple(b, vf);
+        if (cache.simple) {
+            sim_back_blend_plan_init(&cache.plan, b, constants, vf);
+        }
+        planned = 1;
+    }
+    return cache.simple ? &cache.plan : NULL;
 }
 
 void
@@ -614,9 +651,9 @@ sim_back_blend_texels(const struct sim_blend_attachment *b, const float constant
     const uint8_t *prev = NULL;
 
     if (is_unorm8(vf) && b->enable) {
-        const struct blend_plan *plan = blend_plan_get(b, constants, vf);
-        if (plan->fast) {
-            blend_unorm8(plan, vf, p, mask, src_bits);
+        const struct sim_blend_plan *plan = blend_plan_get(b, constants, vf);
+        if (plan) {
+            blend_unorm8(plan, p, mask, src_bits);
             return;
         }
     }
@@ -800,8 +837,8 @@ sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *
         struct sim_surface *s = t->color[0];
         uint32_t src[4] = {ctx->out_regs[0][0][lane], ctx->out_regs[0][1][lane],
                            ctx->out_regs[0][2][lane], ctx->out_regs[0][3][lane]};
-        sim_back_blend_simple(&dc->draw->state.blend[0], dc->draw->state.blend_constants, s->fmt,
-                              s->color + ((size_t)y * s->width + x) * s->samples * 4, mask, src);
+        blend_unorm8(&ctx->blend_plan, s->color + ((size_t)y * s->width + x) * s->samples * 4,
+                     mask, src);
         ctx->counters->samples_written += sim_popcount(mask);
         return;
     }
@@ -846,9 +883,8 @@ sim_shade_write_outputs(struct sim_shade_ctx *ctx, const struct sim_shade_output
     }
     if (ctx->simple_blend) {
         struct sim_surface *s = ctx->target->color[0];
-        sim_back_blend_simple(&dc->draw->state.blend[0], dc->draw->state.blend_constants, s->fmt,
-                              s->color + ((size_t)y * s->width + x) * s->samples * 4, mask,
-                              out->color[0]);
+        blend_unorm8(&ctx->blend_plan, s->color + ((size_t)y * s->width + x) * s->samples * 4,
+                     mask, out->color[0]);
         ctx->counters->samples_written += sim_popcount(mask);
         return;
     }

@@ -75,6 +75,10 @@ sim_shade_begin(struct sim_shade_ctx *ctx, const struct sim_draw_ctx *dc,
                         !st->alpha_to_one &&
                         target->color_format[0] == target->color[0]->format &&
                         sim_back_blend_is_simple(&st->blend[0], target->color[0]->fmt);
+    if (ctx->simple_blend) {
+        sim_back_blend_plan_init(&ctx->blend_plan, &st->blend[0], st->blend_constants,
+                                 target->color[0]->fmt);
+    }
 }
 
 static int

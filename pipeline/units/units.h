@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pipeline/back/blend_plan.h"
 #include "pipeline/front/front.h"
 
 /* "baseline", "qfm", ...; NULL for an unknown kind. */
@@ -122,6 +123,7 @@ struct sim_shade_ctx {
     uint32_t simple_blend; /* one 4-channel 8-bit UNORM target written whole, blended with
                             * factors that do not read it (sim_back_blend_is_simple), no
                             * logic op, no alpha to one: sim_shade_write's other fast path */
+    struct sim_blend_plan blend_plan; /* with simple_blend: attachment 0's, for the draw */
     uint32_t lane_alive; /* after the last sim_shade_quads: lanes whose outputs count */
     enum sim_replay_error fault;
     enum sim_interp_error shader_error; /* why, when fault is SHADER_FAULT */
