@@ -549,11 +549,12 @@ blend_ops(const struct sim_blend_plan *plan, blend4 src, blend4 sfac, blend4 dst
  * once, but for operations other than VK_BLEND_OP_ADD.  A sample whose
  * destination equals the previous one's takes its result. */
 static inline __attribute__((always_inline)) void
-blend_unorm8(const struct sim_blend_plan *plan, uint8_t *p, uint32_t mask,
+blend_unorm8(const struct sim_blend_plan *plan, int add_only, uint8_t *p, uint32_t mask,
              const uint32_t src_bits[4])
 {
+    /* Whole vectors, not scalars broadcast at each use. */
     const blend4 zero = {0.0f, 0.0f, 0.0f, 0.0f}, one = {1.0f, 1.0f, 1.0f, 1.0f};
-    const blend4 max = {255.0f, 255.0f, 255.0f, 255.0f};
+    const blend4 half = {0.5f, 0.5f, 0.5f, 0.5f}, max = {255.0f, 255.0f, 255.0f, 255.0f};
     blend4 src, sfac, dfac;
     uint32_t prev_in = 0, prev_out = 0;
 
@@ -571,18 +572,18 @@ blend_unorm8(const struct sim_blend_plan *plan, uint8_t *p, uint32_t mask,
             memcpy(t, &prev_out, sizeof(prev_out));
             continue;
         }
-        dst = __builtin_convertvector(unpack_bytes(in), blend4) / 255.0f;
+        dst = __builtin_convertvector(unpack_bytes(in), blend4) / max;
         if (plan->bgra) {
             dst = __builtin_shufflevector(dst, dst, 2, 1, 0, 3);
         }
-        if (plan->add_op) {
+        if (add_only || plan->add_op) {
             out = src * sfac + dst * dfac;
         } else {
             out = blend_ops(plan, src, sfac, dst, dfac);
         }
-        blend4 v = out * 255.0f + 0.5f;
-        v = select4(v >= 0.5f, v, zero);
-        v = select4(v <= 255.0f, v, max);
+        blend4 v = out * max + half;
+        v = select4(v >= half, v, zero);
+        v = select4(v <= max, v, max);
         blend4i n = __builtin_convertvector(v, blend4i);
         if (plan->bgra) {
             n = __builtin_shufflevector(n, n, 2, 1, 0, 3);
@@ -604,7 +605,7 @@ void
 sim_back_blend_simple(const struct sim_blend_plan *plan, uint8_t *p, uint32_t mask,
                       const uint32_t src_bits[4])
 {
-    blend_unorm8(plan, p, mask, src_bits);
+    blend_unorm8(plan, 0, p, mask, src_bits);
 }
 
 /* The plan of `b` and `constants` for `vf`, kept per thread while they
@@ -653,7 +654,7 @@ sim_back_blend_texels(const struct sim_blend_attachment *b, const float constant
     if (is_unorm8(vf) && b->enable) {
         const struct sim_blend_plan *plan = blend_plan_get(b, constants, vf);
         if (plan) {
-            blend_unorm8(plan, p, mask, src_bits);
+            blend_unorm8(plan, 0, p, mask, src_bits);
             return;
         }
     }
@@ -801,9 +802,10 @@ write_colors(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_shade_ou
     ctx->counters->samples_written += sim_popcount(mask);
 }
 
-void
-sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *tri, int32_t x,
-                int32_t y, uint32_t mask)
+/* sim_shade_write but for its blend_direct path. */
+static __attribute__((noinline)) void
+shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *tri, int32_t x,
+            int32_t y, uint32_t mask)
 {
     const struct sim_draw_ctx *dc = ctx->dc;
     const struct sim_unit_target *t = ctx->target;
@@ -837,12 +839,30 @@ sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *
         struct sim_surface *s = t->color[0];
         uint32_t src[4] = {ctx->out_regs[0][0][lane], ctx->out_regs[0][1][lane],
                            ctx->out_regs[0][2][lane], ctx->out_regs[0][3][lane]};
-        blend_unorm8(&ctx->blend_plan, s->color + ((size_t)y * s->width + x) * s->samples * 4,
-                     mask, src);
+        blend_unorm8(&ctx->blend_plan, 0,
+                     s->color + ((size_t)y * s->width + x) * s->samples * 4, mask, src);
         ctx->counters->samples_written += sim_popcount(mask);
         return;
     }
     write_colors(ctx, lane, NULL, x, y, mask);
+}
+
+void
+sim_shade_write(struct sim_shade_ctx *ctx, uint32_t lane, const struct sim_tri *tri, int32_t x,
+                int32_t y, uint32_t mask)
+{
+    if (ctx->blend_direct) {
+        /* The common blended case, kept free of calls so that it needs no
+         * saved registers. */
+        struct sim_surface *s = ctx->target->color[0];
+        uint32_t src[4] = {ctx->out_regs[0][0][lane], ctx->out_regs[0][1][lane],
+                           ctx->out_regs[0][2][lane], ctx->out_regs[0][3][lane]};
+        blend_unorm8(&ctx->blend_plan, 1,
+                     s->color + ((size_t)y * s->width + x) * s->samples * 4, mask, src);
+        ctx->counters->samples_written += mask == 1 ? 1 : sim_popcount(mask);
+        return;
+    }
+    shade_write(ctx, lane, tri, x, y, mask);
 }
 
 void
@@ -883,8 +903,9 @@ sim_shade_write_outputs(struct sim_shade_ctx *ctx, const struct sim_shade_output
     }
     if (ctx->simple_blend) {
         struct sim_surface *s = ctx->target->color[0];
-        blend_unorm8(&ctx->blend_plan, s->color + ((size_t)y * s->width + x) * s->samples * 4,
-                     mask, out->color[0]);
+        blend_unorm8(&ctx->blend_plan, 0,
+                     s->color + ((size_t)y * s->width + x) * s->samples * 4, mask,
+                     out->color[0]);
         ctx->counters->samples_written += sim_popcount(mask);
         return;
     }

@@ -78,6 +78,8 @@ sim_shade_begin(struct sim_shade_ctx *ctx, const struct sim_draw_ctx *dc,
     if (ctx->simple_blend) {
         sim_back_blend_plan_init(&ctx->blend_plan, &st->blend[0], st->blend_constants,
                                  target->color[0]->fmt);
+        ctx->blend_direct = ctx->blend_plan.add_op && !ctx->sample_mask_out &&
+                            !(st->alpha_to_coverage && ctx->out_regs[0][3]) && !ctx->late_tests;
     }
 }
 

@@ -124,6 +124,9 @@ struct sim_shade_ctx {
                             * factors that do not read it (sim_back_blend_is_simple), no
                             * logic op, no alpha to one: sim_shade_write's other fast path */
     struct sim_blend_plan blend_plan; /* with simple_blend: attachment 0's, for the draw */
+    uint32_t blend_direct; /* simple_blend, both operations VK_BLEND_OP_ADD, and nothing
+                            * before blending: no sample mask output, no alpha to coverage,
+                            * no late tests: sim_shade_write's shortest path */
     uint32_t lane_alive; /* after the last sim_shade_quads: lanes whose outputs count */
     enum sim_replay_error fault;
     enum sim_interp_error shader_error; /* why, when fault is SHADER_FAULT */
