@@ -164,6 +164,13 @@ sim_back_depth_test_quad(const struct sim_draw_ctx *dc, struct sim_surface *dept
 {
     const struct sim_draw_state *st = &dc->draw->state;
 
+    if (!((st->depth_test || st->depth_bounds_test) && depth && depth->depth &&
+          depth->fmt->depth_bits) &&
+        !(st->stencil_test && depth && depth->stencil && depth->fmt->stencil_bits)) {
+        /* No test that sim_back_depth_test would make: every sample
+         * passes (a draw without depth or stencil, such as 2D sprites). */
+        return;
+    }
     if (!(st->depth_test && !st->stencil_test && !st->depth_bounds_test && depth &&
           depth->depth && depth->fmt->depth_bits && depth->samples == 1 && !st->depth_clamp &&
           !depth->captured)) {
