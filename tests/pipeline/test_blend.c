@@ -1,13 +1,15 @@
 /*
- * tests/pipeline/test_blend.c — blending's optimised path
+ * tests/pipeline/test_blend.c — blending's optimised paths
  * (sim_back_blend_texels in pipeline/back/back_blend.c: the 8-bit UNORM
  * fast path with its per-thread plan, the general path with its inputs
- * computed once per pixel and samples of equal destinations copied)
- * against the reference, sim_back_blend_texels_ref, byte for byte: random
+ * computed once per pixel and samples of equal destinations copied; and
+ * sim_back_blend_simple with a plan from sim_back_blend_plan_init, what
+ * sim_shade_write blends with) against the reference,
+ * sim_back_blend_texels_ref, byte for byte: random
  * formats, blend states (every factor and operation, biased towards the
  * common ones the fast path takes), write masks, constants, sources
  * (NaN, -0 and out-of-range values among them), destinations with repeated
- * samples, and sample masks.
+ * samples and cleared (all zero) texels, and sample masks.
  */
 #include <math.h>
 #include <stdint.h>
@@ -94,13 +96,13 @@ main(void)
     uint64_t rng = 0x2545f4914f6cdd1du;
     struct sim_blend_attachment b;
     float constants[4];
-    uint32_t fast = 0, repeats = 0;
+    uint32_t fast = 0, repeats = 0, direct = 0;
 
     random_state(&rng, &b, constants);
     for (uint32_t n = 0; n < ROUNDS; n++) {
         const struct sim_fmt *vf = sim_fmt_get(formats[pick(&rng, 16)]);
         uint32_t samples = 1u << pick(&rng, 4), src[4], mask;
-        uint8_t want[8 * 16], got[8 * 16];
+        uint8_t want[8 * 16], got[8 * 16], got_plan[8 * 16];
 
         /* States change now and then (a draw's), so the fast path's
          * per-thread plan is both kept and replaced. */
@@ -115,6 +117,12 @@ main(void)
         for (uint32_t i = 0; i < samples * vf->bytes; i++) {
             want[i] = (uint8_t)test_xorshift64_star(&rng);
         }
+        for (uint32_t s = 0; s < samples; s++) {
+            if (pick(&rng, 8) == 0) {
+                /* A cleared target. */
+                memset(want + s * vf->bytes, 0, vf->bytes);
+            }
+        }
         for (uint32_t s = 1; s < samples; s++) {
             if (pick(&rng, 2)) {
                 /* Equal to an earlier sample: one edge inside the pixel. */
@@ -126,13 +134,23 @@ main(void)
         mask = (uint32_t)test_xorshift64_star(&rng) & ((1u << samples) - 1u);
         mask = mask ? mask : 1u;
         memcpy(got, want, sizeof(got));
+        memcpy(got_plan, want, sizeof(got_plan));
         sim_back_blend_texels_ref(&b, constants, vf, want, mask, src);
         sim_back_blend_texels(&b, constants, vf, got, mask, src);
+        if (sim_back_blend_is_simple(&b, vf)) {
+            struct sim_blend_plan plan;
+            sim_back_blend_plan_init(&plan, &b, constants, vf);
+            sim_back_blend_simple(&plan, got_plan, mask, src);
+            direct++;
+        } else {
+            memcpy(got_plan, want, sizeof(got_plan));
+        }
         if (b.enable && vf->type == SIM_FMT_UNORM && vf->bytes == 4 && vf->channels == 4 &&
             !vf->packed && b.write_mask == 0xf) {
             fast++;
         }
-        if (memcmp(want, got, samples * vf->bytes) != 0) {
+        if (memcmp(want, got, samples * vf->bytes) != 0 ||
+            memcmp(want, got_plan, samples * vf->bytes) != 0) {
             fprintf(stderr,
                     "round %u format %u samples %u mask %x: enable %u factors %u %u %u %u ops "
                     "%u %u write mask %x, source %08x %08x %08x %08x, constants %a %a %a %a\n",
@@ -141,7 +159,8 @@ main(void)
                     src[1], src[2], src[3], constants[0], constants[1], constants[2],
                     constants[3]);
             for (uint32_t i = 0; i < samples * vf->bytes; i++) {
-                fprintf(stderr, "  byte %u: reference %02x, fast %02x\n", i, want[i], got[i]);
+                fprintf(stderr, "  byte %u: reference %02x, fast %02x, planned %02x\n", i,
+                        want[i], got[i], got_plan[i]);
             }
             test_failures++;
             break;
@@ -149,6 +168,7 @@ main(void)
     }
     /* The draws cover what they are meant to. */
     CHECK(fast > ROUNDS / 10);
+    CHECK(direct > ROUNDS / 20);
     CHECK(repeats > ROUNDS / 10);
     return test_failures ? TEST_FAIL : TEST_PASS;
 }
