@@ -1172,6 +1172,17 @@ bind_written_images(struct replay *r)
 /* ------------------------------------------------------------------------ */
 /* Units that follow baseline                                                */
 
+/* The heatmap of a unit whose lanes each stand for one pixel
+ * (sim_unit_ops.pixel_lanes) from its lanes per pixel: what adding 1.0f
+ * per lane gives, exact up to 2^24 lanes and staying there. */
+static void
+heat_from_lanes(float *heat, const uint32_t *lanes, size_t pixels)
+{
+    for (size_t i = 0; i < pixels; i++) {
+        heat[i] = lanes[i] <= (1u << 24) ? (float)lanes[i] : 16777216.0f;
+    }
+}
+
 /* Unit u's copy of surface `b` of baseline (one of baseline's surfaces, or
  * NULL). */
 static struct sim_surface *
@@ -1210,9 +1221,13 @@ twin_part(struct replay *r, uint32_t u, int end)
         r->targets[u].color[i] = twin_surface(r, u, r->targets[b].color[i]);
     }
     r->targets[u].depth = twin_surface(r, u, r->targets[b].depth);
-    r->targets[u].heat = res->heat[u];
+    r->targets[u].heat = sim_unit_get(u)->pixel_lanes ? NULL : res->heat[u];
     r->targets[u].lanes_at = res->lanes_at[u];
-    memcpy(res->heat[u], res->heat[b], pixels * sizeof(float));
+    if (sim_unit_get(b)->pixel_lanes) {
+        heat_from_lanes(res->heat[u], res->lanes_at[b], pixels);
+    } else {
+        memcpy(res->heat[u], res->heat[b], pixels * sizeof(float));
+    }
     memcpy(res->lanes_at[u], res->lanes_at[b], pixels * sizeof(uint32_t));
     memcpy(res->covered[u], res->covered[b], pixels);
     for (uint32_t k = 0; k < r->worker_count; k++) {
@@ -1727,7 +1742,8 @@ begin_pass(struct replay *r, const struct sim_pass *pass, uint32_t samples, char
             continue;
         }
         memset(t, 0, sizeof(*t));
-        t->heat = r->res->heat[u];
+        /* Units whose lanes are pixels count lanes only (heat_from_lanes). */
+        t->heat = sim_unit_get(u)->pixel_lanes ? NULL : r->res->heat[u];
         t->lanes_at = r->res->lanes_at[u];
         t->heat_width = r->res->heat_width;
         t->heat_height = r->res->heat_height;
@@ -2383,6 +2399,10 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
         res->raster.quads_after_early += w->quads_after_early;
     }
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
+        if (res->lanes_at[u] && sim_unit_get(u)->pixel_lanes) {
+            heat_from_lanes(res->heat[u], res->lanes_at[u],
+                            (size_t)res->heat_width * res->heat_height);
+        }
         for (size_t i = 0; res->covered[u] && i < (size_t)res->heat_width * res->heat_height;
              i++) {
             res->counters[u].covered_pixels += res->covered[u][i];

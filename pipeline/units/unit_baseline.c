@@ -138,5 +138,6 @@ const struct sim_unit_ops sim_unit_baseline = {
     .destroy = sim_unit_baseline_destroy,
     .begin = sim_unit_baseline_begin,
     .run = baseline_run,
+    .pixel_lanes = 1,
     .finish = sim_unit_baseline_finish,
 };

@@ -437,5 +437,6 @@ const struct sim_unit_ops sim_unit_pmu = {
     .as_baseline = pmu_as_baseline,
     .begin = pmu_begin,
     .run = pmu_run,
+    .pixel_lanes = 1,
     .finish = pmu_finish,
 };

@@ -505,5 +505,6 @@ const struct sim_unit_ops sim_unit_qfm = {
     .wants_empty = qfm_wants_empty,
     .begin = qfm_begin,
     .run = qfm_run,
+    .pixel_lanes = 1,
     .finish = qfm_finish,
 };

@@ -36,5 +36,6 @@ const struct sim_unit_ops sim_unit_ssaa = {
     .begin = sim_unit_baseline_begin,
     .as_baseline = ssaa_as_baseline,
     .run = ssaa_run,
+    .pixel_lanes = 1,
     .finish = sim_unit_baseline_finish,
 };

@@ -179,6 +179,11 @@ struct sim_unit_ops {
      * The replay may then take baseline's work for the unit's instead of
      * repeating it (sim_replay_options.share). */
     int (*as_baseline)(const struct sim_draw_ctx *dc, const struct sim_replay_options *opt);
+    /* Every lane the unit shades stands for its own pixel alone (foot_mask
+     * 1, no sim_shade_heat_add), and so does baseline's for draws it does
+     * not apply to: its heatmap is its lanes per pixel, which the replay
+     * then counts once (lanes_at) and converts at the end. */
+    int pixel_lanes;
     void (*begin)(void *self, struct sim_shade_ctx *ctx);
     void (*run)(void *self, struct sim_shade_ctx *ctx, const struct sim_quad *quads,
                 uint32_t count);
