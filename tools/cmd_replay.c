@@ -744,7 +744,73 @@ enum {
     PICTURE_TARGET,    /* frame-F-U-imageK.png */
     PICTURE_HEATMAP,   /* frame-F-U-heatmap.png */
     PICTURE_QUALITY,   /* quality[unit] against baseline (target 0) or ssaa (1) */
+    /* A unit that followed baseline through the frame
+     * (sim_replay_result_follows_baseline): baseline's file of that kind
+     * copied under the unit's name, once baseline's are written. */
+    PICTURE_COPY_PRESENT,
+    PICTURE_COPY_TARGET,
+    PICTURE_COPY_HEATMAP,
 };
+
+/* The file name of a unit's picture of kind PICTURE_PRESENT, _TARGET
+ * (image `target`) or _HEATMAP in `name` (256 bytes). */
+static void
+picture_name(char *name, const struct cap_frame *cf, uint32_t unit, uint32_t kind,
+             uint32_t target)
+{
+    const char *un = sim_unit_name(unit);
+    if (kind == PICTURE_PRESENT) {
+        snprintf(name, 256, "frame-%" PRIu64 "-%s-present.png", cf->index, un);
+    } else if (kind == PICTURE_TARGET) {
+        snprintf(name, 256, "frame-%" PRIu64 "-%s-image%u.png", cf->index, un, target);
+    } else {
+        snprintf(name, 256, "frame-%" PRIu64 "-%s-heatmap.png", cf->index, un);
+    }
+}
+
+/* Copies file `from` of `dir` to `to`; 1 when copied or when `from` does
+ * not exist (nothing to copy), 0 with the message out. */
+static int
+copy_picture(const char *dir, const char *from, const char *to)
+{
+    char src[4096], dst[4096];
+    uint8_t buf[65536];
+    size_t n;
+    int ok = 1;
+
+    snprintf(src, sizeof(src), "%s/%s", dir, from);
+    snprintf(dst, sizeof(dst), "%s/%s", dir, to);
+    FILE *in = fopen(src, "rb");
+    if (!in) {
+        if (errno == ENOENT) {
+            return 1;
+        }
+        fprintf(stderr, "overshade replay: cannot open %s: %s\n", src, strerror(errno));
+        return 0;
+    }
+    FILE *out = fopen(dst, "wb");
+    if (!out) {
+        fprintf(stderr, "overshade replay: cannot open %s for writing: %s\n", dst,
+                strerror(errno));
+        fclose(in);
+        return 0;
+    }
+    while ((n = fread(buf, 1, sizeof(buf), in)) > 0) {
+        if (fwrite(buf, 1, n, out) != n) {
+            ok = 0;
+            break;
+        }
+    }
+    ok = ok && !ferror(in);
+    fclose(in);
+    if (fclose(out) != 0) {
+        ok = 0;
+    }
+    if (!ok) {
+        fprintf(stderr, "overshade replay: cannot write %s\n", dst);
+    }
+    return ok;
+}
 
 static void
 picture_run(struct pictures *p, const struct picture_task *t)
@@ -767,9 +833,21 @@ picture_run(struct pictures *p, const struct picture_task *t)
         ok = write_png(p->a->out, name, p->ref, cf->ref_width, cf->ref_height, 0);
         break;
     case PICTURE_PRESENT:
-        snprintf(name, sizeof(name), "frame-%" PRIu64 "-%s-present.png", cf->index, un);
+        picture_name(name, cf, u, PICTURE_PRESENT, 0);
         ok = write_png(p->a->out, name, p->presents[u], w, h, 0);
         break;
+    case PICTURE_COPY_PRESENT:
+    case PICTURE_COPY_TARGET:
+    case PICTURE_COPY_HEATMAP: {
+        uint32_t kind = t->kind == PICTURE_COPY_PRESENT  ? PICTURE_PRESENT
+                        : t->kind == PICTURE_COPY_TARGET ? PICTURE_TARGET
+                                                         : PICTURE_HEATMAP;
+        char from[256];
+        picture_name(from, cf, SIM_UNIT_BASELINE, kind, t->target);
+        picture_name(name, cf, u, kind, t->target);
+        ok = copy_picture(p->a->out, from, name);
+        break;
+    }
     case PICTURE_DIFF: {
         uint8_t *diff = malloc((size_t)w * h * 4);
         if (!diff) {
@@ -792,8 +870,7 @@ picture_run(struct pictures *p, const struct picture_task *t)
                            ? p->presents[u]
                            : sim_replay_result_image_rgba8(p->res, u, t->target, &tw, &th);
         if (img) {
-            snprintf(name, sizeof(name), "frame-%" PRIu64 "-%s-image%u.png", cf->index, un,
-                     t->target);
+            picture_name(name, cf, u, PICTURE_TARGET, t->target);
             ok = write_png(p->a->out, name, img, tw, th, 0);
             if (img != p->presents[u]) {
                 free(img);
@@ -816,7 +893,7 @@ picture_run(struct pictures *p, const struct picture_task *t)
             sim_heatmap_color(heat[i], hm + 4 * i);
             hm[4 * i + 3] = 255;
         }
-        snprintf(name, sizeof(name), "frame-%" PRIu64 "-%s-heatmap.png", cf->index, un);
+        picture_name(name, cf, u, PICTURE_HEATMAP, 0);
         ok = write_png(p->a->out, name, hm, hw, hh, 0);
         free(hm);
         break;
@@ -880,7 +957,8 @@ pictures_make(struct pictures *p, uint32_t threads)
     uint32_t first = SIM_UNIT_COUNT;
     int ok;
 
-    p->task = calloc((size_t)SIM_UNIT_COUNT * (p->target_count + 6) + 1, sizeof(*p->task));
+    /* Room for every task twice: the copies are moved past the others. */
+    p->task = calloc(2 * ((size_t)SIM_UNIT_COUNT * (p->target_count + 6) + 1), sizeof(*p->task));
     if (!p->task) {
         fprintf(stderr, "overshade replay: out of memory\n");
         return 0;
@@ -901,11 +979,13 @@ pictures_make(struct pictures *p, uint32_t threads)
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         static const enum sim_unit_kind against[2] = {SIM_UNIT_BASELINE, SIM_UNIT_SSAA};
         uint32_t w = p->present_w[u], h = p->present_h[u];
+        /* A follower's files are baseline's: copied afterwards. */
+        int copy = sim_replay_result_follows_baseline(p->res, u);
         if (!sim_replay_result_unit(p->res, u)) {
             continue;
         }
         if (p->presented && p->presents[u]) {
-            pictures_add(p, PICTURE_PRESENT, u, 0);
+            pictures_add(p, copy ? PICTURE_COPY_PRESENT : PICTURE_PRESENT, u, 0);
             /* The first unit's picture against the driver's. */
             if (first == SIM_UNIT_COUNT && p->ref && w == p->cf->ref_width &&
                 h == p->cf->ref_height) {
@@ -914,9 +994,9 @@ pictures_make(struct pictures *p, uint32_t threads)
         }
         first = first < u ? first : u;
         for (uint32_t t = 0; t < p->target_count; t++) {
-            pictures_add(p, PICTURE_TARGET, u, p->targets[t]);
+            pictures_add(p, copy ? PICTURE_COPY_TARGET : PICTURE_TARGET, u, p->targets[t]);
         }
-        pictures_add(p, PICTURE_HEATMAP, u, 0);
+        pictures_add(p, copy ? PICTURE_COPY_HEATMAP : PICTURE_HEATMAP, u, 0);
         for (uint32_t k = 0; k < 2; k++) {
             uint32_t r = against[k];
             if (p->presents[u] && p->presents[r] && w == p->present_w[r] &&
@@ -925,7 +1005,24 @@ pictures_make(struct pictures *p, uint32_t threads)
             }
         }
     }
+    /* Copies last, baseline's files written: they are the tasks kept
+     * at the end, moved there in order. */
+    uint32_t kept = 0, copies = 0;
+    struct picture_task *copy_task = p->task + p->count;
+    for (uint32_t i = 0; i < p->count; i++) {
+        if (p->task[i].kind >= PICTURE_COPY_PRESENT) {
+            copy_task[copies++] = p->task[i];
+        } else {
+            p->task[kept++] = p->task[i];
+        }
+    }
+    p->count = kept;
     pictures_run_tasks(p, threads);
+    memmove(p->task, copy_task, sizeof(*copy_task) * copies);
+    p->count = copies;
+    if (copies && !atomic_load(&p->failed)) {
+        pictures_run_tasks(p, threads);
+    }
     ok = !atomic_load(&p->failed);
     free(p->task);
     return ok;

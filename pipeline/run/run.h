@@ -113,6 +113,13 @@ uint8_t *
 sim_replay_result_image_rgba8(const struct sim_replay_result *result, enum sim_unit_kind unit,
                               uint32_t image, uint32_t *width, uint32_t *height);
 
+/* Whether `unit` followed baseline through the whole frame
+ * (sim_replay_options.share): its images and heatmap are then baseline's,
+ * byte for byte (its counters are its own). */
+int
+sim_replay_result_follows_baseline(const struct sim_replay_result *result,
+                                   enum sim_unit_kind unit);
+
 /* Shading per pixel over the whole frame for `unit`: each shaded lane
  * (helper lanes included) spread over the pixels it served
  * (sim_shade_lane's footprint: a coarse pixel's covered pixels, the pixels

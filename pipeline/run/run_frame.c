@@ -54,6 +54,7 @@ struct sim_replay_result {
     uint8_t *covered[SIM_UNIT_COUNT]; /* per screen pixel (heat's size): ever covered */
     uint8_t *grid_border; /* per screen pixel (heat's size): at a grid border in some draw */
     uint32_t heat_width, heat_height;
+    uint32_t followed; /* units that followed baseline to the frame's end (opt.share) */
 };
 
 struct worker_interp {
@@ -2373,6 +2374,7 @@ sim_replay_frame(const struct sim_frame *frame, const struct sim_replay_options 
     if (res->samples == 0) {
         res->samples = r.opt.samples ? r.opt.samples : 1;
     }
+    res->followed = r.twins;
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         if ((r.twins & (1u << u)) && !twin_part(&r, u, 1)) {
             err = SIM_REPLAY_ERROR_NOMEM;
@@ -2612,6 +2614,13 @@ sim_replay_result_image_rgba8(const struct sim_replay_result *result, enum sim_u
     *width = img->width;
     *height = img->height;
     return px;
+}
+
+int
+sim_replay_result_follows_baseline(const struct sim_replay_result *result,
+                                   enum sim_unit_kind unit)
+{
+    return (unsigned)unit < SIM_UNIT_COUNT && (result->followed & (1u << unit)) != 0;
 }
 
 const float *
