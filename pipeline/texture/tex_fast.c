@@ -39,6 +39,7 @@ struct fast {
     const uint32_t *alpha; /* table of alpha (UNORM) */
     uint32_t swap;         /* stored B, G, R, A */
     uint32_t unorm16;      /* 0: 8-bit RGBA; else the channels of a 16-bit UNORM format */
+    int srgb;              /* rgb is the SRGB table */
     uint32_t bytes;        /* per texel */
     uint32_t border[4];    /* CLAMP_TO_BORDER colour (float bits) */
     uint32_t whole;        /* bit per level: its data holds every texel of its extent */
@@ -90,6 +91,7 @@ struct texfmt {
     uint32_t bytes;    /* per texel */
     uint32_t mode_x, mode_y;
     float border[4];
+    int srgb;          /* rgb is the SRGB table, else the UNORM one */
 };
 
 /* A decoded texel, channels 0 to 3.  A vector, returned by value: its
@@ -250,7 +252,8 @@ fast_lanes(const struct fast *f, const struct sim_tex_request *req, const int32_
     struct texfmt k = {f->rgb, f->alpha, f->swap ? 2 : 0, f->swap ? 0 : 2, f->unorm16, f->bytes,
                        sampler->address_mode[0], sampler->address_mode[1],
                       {sim_u2f(f->border[0]), sim_u2f(f->border[1]), sim_u2f(f->border[2]),
-                       sim_u2f(f->border[3])}};
+                       sim_u2f(f->border[3])},
+                       0};
     float size[2] = {(float)levels[0].width, (float)levels[0].height};
     int mag_linear = sampler->mag_filter == VK_FILTER_LINEAR;
     uint32_t whole = f->whole;
@@ -285,13 +288,6 @@ fast_lanes(const struct fast *f, const struct sim_tex_request *req, const int32_
     return texels;
 }
 
-/* Where each lane's bilinear footprint lies in its level: two wrapped
- * columns and rows, and the four weights. */
-struct footprints {
-    int32_t x0[SIM_LANES], x1[SIM_LANES], y0[SIM_LANES], y1[SIM_LANES];
-    float w00[SIM_LANES], w10[SIM_LANES], w01[SIM_LANES], w11[SIM_LANES];
-};
-
 /* sim_tex_wrap() for every lane at once, for the two modes
  * linear_side_by_side() takes (REPEAT only with power-of-two sizes). */
 static inline __attribute__((always_inline)) void
@@ -308,23 +304,30 @@ wrap_lanes(int32_t i[SIM_LANES], const int32_t size[SIM_LANES], uint32_t mode)
     }
 }
 
-/* sample_level() with linear filtering at level lvl[l] of every lane in
- * `fetch`: the footprints of all lanes are computed side by side, in
- * loops the compiler vectorizes (the same operations per lane as
- * sample_level(), so the same bits), then the texels read lane by lane
- * (every level whole, no border: linear_side_by_side() is taken only
- * then).  Lanes outside `fetch` get footprints but no texels. */
+/* The bilinear footprints of all lanes at level lvl[l] (level 0 for every
+ * lane when lvl is NULL), as sample_level() computes them lane by lane, in
+ * the same operations per lane (so the same bits), side by side in loops
+ * over the lanes that the compiler vectorizes (GCC 12 does so with loops
+ * over arrays, not with operations on vectors of SIM_LANES elements, which
+ * it splits badly).  Then the four texels of each lane in `fetch` read as
+ * stored words (every level whole, no border: linear_side_by_side() is
+ * taken only then), decoded channel by channel for all lanes, and weighed:
+ * t[c][l] is channel c of lane l.  Lanes outside `fetch` get a footprint
+ * (in range: the level's size bounds it) but no texels; their results are
+ * to be ignored. */
 static inline __attribute__((always_inline)) void
 bilinear_lanes(const struct texfmt *k, const struct sim_tex_level *levels,
-               const uint32_t lvl[SIM_LANES], const float u[2][SIM_LANES], const int32_t off[2],
-               uint32_t fetch, texel4 t[SIM_LANES])
+               const uint32_t *lvl, const float u[2][SIM_LANES], const int32_t off[2],
+               uint32_t fetch, float t[4][SIM_LANES])
 {
-    float sx[SIM_LANES], sy[SIM_LANES];
+    float sx[SIM_LANES], sy[SIM_LANES], fx[SIM_LANES], fy[SIM_LANES];
     int32_t w[SIM_LANES], h[SIM_LANES];
-    struct footprints fp;
+    int32_t x0[SIM_LANES], x1[SIM_LANES], y0[SIM_LANES], y1[SIM_LANES];
+    uint32_t word[4][SIM_LANES]; /* texels (x0, y0), (x1, y0), (x0, y1), (x1, y1) as stored */
+    float ch[4][4][SIM_LANES];   /* [corner][channel][lane] */
 
     for (uint32_t l = 0; l < SIM_LANES; l++) {
-        const struct sim_tex_level *lv = &levels[lvl[l]];
+        const struct sim_tex_level *lv = lvl ? &levels[lvl[l]] : &levels[0];
         sx[l] = (float)lv->width;
         sy[l] = (float)lv->height;
         w[l] = (int32_t)lv->width;
@@ -333,31 +336,60 @@ bilinear_lanes(const struct texfmt *k, const struct sim_tex_level *levels,
     for (uint32_t l = 0; l < SIM_LANES; l++) {
         float cx = u[0][l] * sx[l] - 0.5f, flx = floorf(cx);
         float cy = u[1][l] * sy[l] - 0.5f, fly = floorf(cy);
-        float fx = cx - flx, fy = cy - fly;
-        fp.x0[l] = to_index(flx) + off[0];
-        fp.y0[l] = to_index(fly) + off[1];
-        fp.x1[l] = fp.x0[l] + 1;
-        fp.y1[l] = fp.y0[l] + 1;
-        fp.w00[l] = (1.0f - fx) * (1.0f - fy);
-        fp.w10[l] = fx * (1.0f - fy);
-        fp.w01[l] = (1.0f - fx) * fy;
-        fp.w11[l] = fx * fy;
+        fx[l] = cx - flx;
+        fy[l] = cy - fly;
+        x0[l] = to_index(flx) + off[0];
+        y0[l] = to_index(fly) + off[1];
+        x1[l] = x0[l] + 1;
+        y1[l] = y0[l] + 1;
     }
-    wrap_lanes(fp.x0, w, k->mode_x);
-    wrap_lanes(fp.x1, w, k->mode_x);
-    wrap_lanes(fp.y0, h, k->mode_y);
-    wrap_lanes(fp.y1, h, k->mode_y);
+    wrap_lanes(x0, w, k->mode_x);
+    wrap_lanes(x1, w, k->mode_x);
+    wrap_lanes(y0, h, k->mode_y);
+    wrap_lanes(y1, h, k->mode_y);
+
+    if (fetch != SIM_ALL_LANES) {
+        memset(word, 0, sizeof(word));
+    }
     for (; fetch; fetch &= fetch - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(fetch);
-        const struct sim_tex_level *lv = &levels[lvl[l]];
+        const struct sim_tex_level *lv = lvl ? &levels[lvl[l]] : &levels[0];
         const uint8_t *data = lv->data;
-        const uint8_t *r0 = data + (uint64_t)fp.y0[l] * lv->row_pitch;
-        const uint8_t *r1 = data + (uint64_t)fp.y1[l] * lv->row_pitch;
-        uint64_t c0 = (uint64_t)fp.x0[l] * 4u, c1 = (uint64_t)fp.x1[l] * 4u;
-        texel4 t00 = texel_decode(k, r0 + c0), t10 = texel_decode(k, r0 + c1);
-        texel4 t01 = texel_decode(k, r1 + c0), t11 = texel_decode(k, r1 + c1);
-        /* 0 + the corners in order, as the general path sums them. */
-        t[l] = 0.0f + fp.w00[l] * t00 + fp.w10[l] * t10 + fp.w01[l] * t01 + fp.w11[l] * t11;
+        const uint8_t *r0 = data + (uint64_t)y0[l] * lv->row_pitch;
+        const uint8_t *r1 = data + (uint64_t)y1[l] * lv->row_pitch;
+        uint64_t c0 = (uint64_t)x0[l] * 4u, c1 = (uint64_t)x1[l] * 4u;
+        memcpy(&word[0][l], r0 + c0, 4);
+        memcpy(&word[1][l], r0 + c1, 4);
+        memcpy(&word[2][l], r1 + c0, 4);
+        memcpy(&word[3][l], r1 + c1, 4);
+    }
+
+    /* texel_decode() for every lane.  A UNORM channel c decodes to
+     * (float)c / 255.0f, the operation whose results tex_format.c's table
+     * holds (an exact conversion, then one correctly rounded division),
+     * so it is computed here; SRGB colour channels are looked up. */
+    uint32_t shift[4] = {8 * k->ri, 8, 8 * k->bi, 24};
+    for (uint32_t i = 0; i < 4; i++) {
+        for (uint32_t c = 0; c < 4; c++) {
+            if (c < 3 && k->srgb) {
+                for (uint32_t l = 0; l < SIM_LANES; l++) {
+                    ch[i][c][l] = sim_u2f(k->rgb[(word[i][l] >> shift[c]) & 0xffu]);
+                }
+            } else {
+                for (uint32_t l = 0; l < SIM_LANES; l++) {
+                    ch[i][c][l] = (float)(int32_t)((word[i][l] >> shift[c]) & 0xffu) / 255.0f;
+                }
+            }
+        }
+    }
+    for (uint32_t c = 0; c < 4; c++) {
+        for (uint32_t l = 0; l < SIM_LANES; l++) {
+            float w00 = (1.0f - fx[l]) * (1.0f - fy[l]), w10 = fx[l] * (1.0f - fy[l]);
+            float w01 = (1.0f - fx[l]) * fy[l], w11 = fx[l] * fy[l];
+            /* 0 + the corners in order, as the general path sums them. */
+            t[c][l] = 0.0f + w00 * ch[0][c][l] + w10 * ch[1][c][l] + w01 * ch[2][c][l] +
+                      w11 * ch[3][c][l];
+        }
     }
 }
 
@@ -366,7 +398,8 @@ bilinear_lanes(const struct texfmt *k, const struct sim_tex_level *levels,
  * whole, REPEAT (power-of-two levels) or CLAMP_TO_EDGE.  Each lane's level
  * of detail as fast_lanes() computes it; then the footprints of all lanes
  * at their lower levels, and at their upper ones for the lanes that blend
- * two. */
+ * two.  Writes every lane of `out`: zeros in the lanes not in req->lanes,
+ * as sim_tex_fast_run() leaves them elsewhere. */
 SIM_TEX_FAST_CLONES static uint64_t
 linear_side_by_side(const struct fast *f, const struct sim_tex_request *req, const int32_t off[2],
                     int need_lod, uint32_t q, uint32_t out[4][SIM_LANES])
@@ -374,22 +407,26 @@ linear_side_by_side(const struct fast *f, const struct sim_tex_request *req, con
     const struct sim_tex_sampler *sampler = f->sampler;
     const struct sim_tex_level *levels = f->image->levels;
     struct texfmt k = {f->rgb, f->alpha, f->swap ? 2 : 0, f->swap ? 0 : 2, 0, 4,
-                       sampler->address_mode[0], sampler->address_mode[1], {0, 0, 0, 0}};
-    float size[2] = {(float)levels[0].width, (float)levels[0].height};
-    uint32_t lanes = req->lanes & (SIM_LANES >= 32 ? ~0u : (1u << SIM_LANES) - 1u);
-    uint32_t lo[SIM_LANES], hi[SIM_LANES], blend = 0;
-    float u[2][SIM_LANES], delta[SIM_LANES];
-    texel4 t[SIM_LANES], th[SIM_LANES];
+                       sampler->address_mode[0], sampler->address_mode[1], {0, 0, 0, 0},
+                       f->srgb};
+    uint32_t lanes = req->lanes & SIM_ALL_LANES;
+    uint32_t lo[SIM_LANES], hi[SIM_LANES], on[SIM_LANES], blend = 0;
+    float u[2][SIM_LANES], delta[SIM_LANES], t[4][SIM_LANES];
 
     for (uint32_t l = 0; l < SIM_LANES; l++) {
-        int on = (lanes >> l) & 1;
+        on[l] = (lanes >> l) & 1u ? ~0u : 0u;
         /* Lanes that are off get a footprint too: at 0, so in range. */
-        u[0][l] = on ? sim_u2f(req->coord[0][l]) : 0.0f;
-        u[1][l] = on ? sim_u2f(req->coord[1][l]) : 0.0f;
-        lo[l] = hi[l] = 0;
-        delta[l] = 0.0f;
+        u[0][l] = sim_u2f(req->coord[0][l] & on[l]);
+        u[1][l] = sim_u2f(req->coord[1][l] & on[l]);
     }
-    if (need_lod) {
+    if (!need_lod) {
+        bilinear_lanes(&k, levels, NULL, u, off, lanes, t);
+    } else {
+        float size[2] = {(float)levels[0].width, (float)levels[0].height};
+        for (uint32_t l = 0; l < SIM_LANES; l++) {
+            lo[l] = hi[l] = 0;
+            delta[l] = 0.0f;
+        }
         for (uint32_t m = lanes; m; m &= m - 1) {
             uint32_t l = (uint32_t)__builtin_ctz(m);
             int linear;
@@ -398,32 +435,34 @@ linear_side_by_side(const struct fast *f, const struct sim_tex_request *req, con
                 blend |= 1u << l;
             }
         }
-    }
-    bilinear_lanes(&k, levels, lo, u, off, lanes, t);
-    if (blend) {
-        bilinear_lanes(&k, levels, hi, u, off, blend, th);
-        for (uint32_t m = blend; m; m &= m - 1) {
-            uint32_t l = (uint32_t)__builtin_ctz(m);
-            /* sim_tex_mip_blend */
-            t[l] = t[l] * (1.0f - delta[l]) + th[l] * delta[l];
+        bilinear_lanes(&k, levels, lo, u, off, lanes, t);
+        if (blend) {
+            float th[4][SIM_LANES];
+            bilinear_lanes(&k, levels, hi, u, off, blend, th);
+            for (uint32_t m = blend; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctz(m);
+                for (uint32_t c = 0; c < 4; c++) {
+                    /* sim_tex_mip_blend */
+                    t[c][l] = t[c][l] * (1.0f - delta[l]) + th[c][l] * delta[l];
+                }
+            }
         }
     }
-    for (uint32_t m = lanes; m; m &= m - 1) {
-        uint32_t l = (uint32_t)__builtin_ctz(m);
-        out[0][l] = sim_f2u(t[l][0]);
-        out[1][l] = sim_f2u(t[l][1]);
-        out[2][l] = sim_f2u(t[l][2]);
-        out[3][l] = sim_f2u(t[l][3]);
+    for (uint32_t c = 0; c < 4; c++) {
+        for (uint32_t l = 0; l < SIM_LANES; l++) {
+            out[c][l] = sim_f2u(t[c][l]) & on[l];
+        }
     }
     return 4u * (uint64_t)(sim_popcount(lanes) + sim_popcount(blend));
 }
 
 static int
-format_fits(uint32_t format, const uint32_t **rgb, uint32_t *swap, uint32_t *unorm16)
+format_fits(uint32_t format, const uint32_t **rgb, uint32_t *swap, int *srgb, uint32_t *unorm16)
 {
     const uint32_t *unorm8_table = sim_tex_decode8_tables()->unorm;
     const uint32_t *srgb8_table = sim_tex_decode8_tables()->srgb;
     *unorm16 = 0;
+    *srgb = 0;
     switch (format) {
     case VK_FORMAT_R16_UNORM:
         *unorm16 = 1;
@@ -441,6 +480,7 @@ format_fits(uint32_t format, const uint32_t **rgb, uint32_t *swap, uint32_t *uno
     case VK_FORMAT_R8G8B8A8_SRGB:
         *rgb = srgb8_table;
         *swap = 0;
+        *srgb = 1;
         return 1;
     case VK_FORMAT_B8G8R8A8_UNORM:
         *rgb = unorm8_table;
@@ -449,6 +489,7 @@ format_fits(uint32_t format, const uint32_t **rgb, uint32_t *swap, uint32_t *uno
     case VK_FORMAT_B8G8R8A8_SRGB:
         *rgb = srgb8_table;
         *swap = 1;
+        *srgb = 1;
         return 1;
     default:
         return 0;
@@ -472,7 +513,7 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
         return 0;
     }
     memset(&f, 0, sizeof(f));
-    if (!format_fits(image->format, &f.rgb, &f.swap, &f.unorm16)) {
+    if (!format_fits(image->format, &f.rgb, &f.swap, &f.srgb, &f.unorm16)) {
         return 0;
     }
     f.bytes = f.unorm16 ? 2 * f.unorm16 : 4;
@@ -518,14 +559,15 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
     int need_lod = levels > 1 || sampler->min_filter != sampler->mag_filter;
     int32_t off[2] = {req->offset[0], req->offset[1]};
 
+    if (f.side_by_side) {
+        /* Writes every lane. */
+        *texels = linear_side_by_side(&f, req, off, need_lod, q, out);
+        return 1;
+    }
     memset(out, 0, sizeof(uint32_t) * 4 * SIM_LANES);
     if (!need_lod && sampler->mag_filter != VK_FILTER_LINEAR && !f.unorm16) {
         nearest_one_level(&f, req, off, out);
         *texels = f.texels;
-        return 1;
-    }
-    if (f.side_by_side) {
-        *texels = linear_side_by_side(&f, req, off, need_lod, q, out);
         return 1;
     }
     *texels = fast_lanes(&f, req, off, need_lod, q, out);
