@@ -457,10 +457,11 @@ linear_side_by_side(const struct fast *f, const struct sim_tex_request *req, con
 }
 
 static int
-format_fits(uint32_t format, const uint32_t **rgb, uint32_t *swap, int *srgb, uint32_t *unorm16)
+format_fits(const struct sim_tex_decode8 *tables, uint32_t format, const uint32_t **rgb,
+            uint32_t *swap, int *srgb, uint32_t *unorm16)
 {
-    const uint32_t *unorm8_table = sim_tex_decode8_tables()->unorm;
-    const uint32_t *srgb8_table = sim_tex_decode8_tables()->srgb;
+    const uint32_t *unorm8_table = tables->unorm;
+    const uint32_t *srgb8_table = tables->srgb;
     *unorm16 = 0;
     *srgb = 0;
     switch (format) {
@@ -512,12 +513,13 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
         (req->has_dref && sampler->compare_enable) || sampler->unnormalized_coordinates) {
         return 0;
     }
+    const struct sim_tex_decode8 *tables = sim_tex_decode8_tables();
     memset(&f, 0, sizeof(f));
-    if (!format_fits(image->format, &f.rgb, &f.swap, &f.srgb, &f.unorm16)) {
+    if (!format_fits(tables, image->format, &f.rgb, &f.swap, &f.srgb, &f.unorm16)) {
         return 0;
     }
     f.bytes = f.unorm16 ? 2 * f.unorm16 : 4;
-    f.alpha = sim_tex_decode8_tables()->unorm;
+    f.alpha = tables->unorm;
     /* Levels the general path would read as zeros or that sim_tex_wrap() cannot
      * take stay with it. */
     int pow2 = 1, side_modes = 1;
@@ -577,6 +579,9 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
 static int
 swizzle_is_identity(const uint32_t swizzle[4])
 {
+    if ((swizzle[0] | swizzle[1] | swizzle[2] | swizzle[3]) == 0) {
+        return 1; /* all IDENTITY, as most views are */
+    }
     for (uint32_t c = 0; c < 4; c++) {
         if (swizzle[c] != VK_COMPONENT_SWIZZLE_IDENTITY &&
             swizzle[c] != VK_COMPONENT_SWIZZLE_R + c) {
@@ -643,24 +648,38 @@ run_swizzled(const struct sim_tex_image *image, const struct sim_tex_sampler *sa
     return texels;
 }
 
+static int
+is_swizzled(const struct sim_tex_image *image, const struct sim_tex_request *req)
+{
+    return !swizzle_is_identity(image->swizzle) &&
+           (req->kind == SIM_IR_TEX_SAMPLE || req->kind == SIM_IR_TEX_SAMPLE_LOD ||
+            req->kind == SIM_IR_TEX_SAMPLE_GRAD || req->kind == SIM_IR_TEX_FETCH ||
+            req->kind == SIM_IR_TEX_GATHER);
+}
+
+static int
+is_anisotropic(const struct sim_tex_sampler *sampler)
+{
+    return sampler && sampler->anisotropy_enable && sampler->max_anisotropy >= 2.0f;
+}
+
+/* The lookup as sim_tex_run routes it; the fast path is not tried again
+ * when `fast_tried`. */
 static uint64_t
 run_lookup(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
-           const struct sim_tex_request *req, uint32_t out[4][SIM_LANES])
+           const struct sim_tex_request *req, uint32_t out[4][SIM_LANES], int fast_tried)
 {
     uint64_t texels;
 
-    if (!swizzle_is_identity(image->swizzle) &&
-        (req->kind == SIM_IR_TEX_SAMPLE || req->kind == SIM_IR_TEX_SAMPLE_LOD ||
-         req->kind == SIM_IR_TEX_SAMPLE_GRAD || req->kind == SIM_IR_TEX_FETCH ||
-         req->kind == SIM_IR_TEX_GATHER)) {
+    if (is_swizzled(image, req)) {
         return run_swizzled(image, sampler, req, out);
     }
     /* Anisotropic lookups only on the general path. */
-    if (sampler && sampler->anisotropy_enable && sampler->max_anisotropy >= 2.0f) {
+    if (is_anisotropic(sampler)) {
         struct sim_tex_aniso aniso = {1, sampler->max_anisotropy};
         return sim_tex_run_general_aniso(image, sampler, &aniso, req, out);
     }
-    if (sim_tex_fast_run(image, sampler, req, out, &texels)) {
+    if (!fast_tried && sim_tex_fast_run(image, sampler, req, out, &texels)) {
         return texels;
     }
     return sim_tex_run_general(image, sampler, req, out);
@@ -670,10 +689,21 @@ uint64_t
 sim_tex_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
             const struct sim_tex_request *req, uint32_t out[4][SIM_LANES])
 {
+    uint64_t texels;
+    int fast_tried = 0;
+
+    /* The fast path reads no block-compressed texels, so it needs no
+     * scope; it is tried first where run_lookup() would take it. */
+    if (!is_swizzled(image, req) && !is_anisotropic(sampler)) {
+        if (sim_tex_fast_run(image, sampler, req, out, &texels)) {
+            return texels;
+        }
+        fast_tried = 1;
+    }
     /* One lookup for SIM_LANES lanes: texture memory does not change
      * meanwhile, so decoded blocks can be kept (tex_bc.c). */
     sim_tex_bc_scope_begin();
-    uint64_t texels = run_lookup(image, sampler, req, out);
+    texels = run_lookup(image, sampler, req, out, fast_tried);
     sim_tex_bc_scope_end();
     return texels;
 }
