@@ -18,6 +18,7 @@
  * outputs are for the caller to ignore (sim_interp_helpers).
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,10 +216,14 @@ sim_interp_counters(const struct sim_interp *interp)
  * macros. */
 static const sim_lanes_u lane_bits = LANE_BITS;
 
-/* Bit mask -> lane mask (~0 in the lanes whose bit is set). */
-#define BITS_TO_LANES(bits) ((sim_lanes_u)((lane_bits & (uint32_t)(bits)) != 0))
+static const sim_lanes_u lane_index = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
 
 #define SPLAT_U(x) (((sim_lanes_u){0}) + (uint32_t)(x))
+
+/* Bit mask -> lane mask (~0 in the lanes whose bit is set): shifts and a
+ * negation, which GCC 12 keeps in vector registers, where a comparison of
+ * SIM_LANES-wide vectors is split into dozens of instructions. */
+#define BITS_TO_LANES(bits) (((sim_lanes_u){0}) - ((SPLAT_U(bits) >> lane_index) & 1u))
 
 /* Lane booleans (any non-zero value is true) -> bit mask. */
 static inline uint32_t
@@ -302,14 +307,27 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
         }
         return SIM_INTERP_ERROR_OK;
     }
-    memset(&req, 0, sizeof(req));
+    _Static_assert(sizeof(req) == offsetof(struct sim_tex_request, component) + sizeof(req.component),
+                   "a field after component: write or zero it here");
+    /* Every field is written or zeroed: what the instruction does not
+     * give reads as 0, as from a cleared request, but without clearing
+     * the coordinates and derivatives that are written next. */
     req.kind = t->kind;
     req.dim = res->dim;
     req.arrayed = res->arrayed;
     req.lanes = exec;
-    for (uint32_t c = 0; c < t->coords; c++) {
-        memcpy(req.coord[c], &R[t->coord[c]], sizeof(req.coord[c]));
+    req.has_dref = req.has_lod = req.has_bias = req.has_min_lod = 0;
+    for (uint32_t c = 0; c < 4; c++) {
+        if (c < t->coords) {
+            memcpy(req.coord[c], &R[t->coord[c]], sizeof(req.coord[c]));
+        } else {
+            memset(req.coord[c], 0, sizeof(req.coord[c]));
+        }
     }
+    memset(req.dref, 0, sizeof(req.dref));
+    memset(req.lod, 0, sizeof(req.lod));
+    memset(req.bias, 0, sizeof(req.bias));
+    memset(req.min_lod, 0, sizeof(req.min_lod));
     if (t->dref != SIM_IR_NONE) {
         req.has_dref = 1;
         memcpy(req.dref, &R[t->dref], sizeof(req.dref));
@@ -341,6 +359,26 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
     if (t->min_lod != SIM_IR_NONE) {
         req.has_min_lod = 1;
         memcpy(req.min_lod, &R[t->min_lod], sizeof(req.min_lod));
+    }
+    /* Rows of ddx/ddy and of quad_ddx/quad_ddy written below; the others
+     * are zeroed. */
+    uint32_t nd = 0, nq = 0;
+    if (t->kind == SIM_IR_TEX_SAMPLE || t->kind == SIM_IR_TEX_QUERY_LOD) {
+        nd = gn < t->coords ? gn : t->coords;
+    } else if (t->kind == SIM_IR_TEX_SAMPLE_LOD || t->kind == SIM_IR_TEX_SAMPLE_GRAD) {
+        nq = gn < t->coords ? gn : t->coords;
+        nq = nq < 2 ? nq : 2;
+    }
+    if (t->kind == SIM_IR_TEX_SAMPLE_GRAD) {
+        nd = gn;
+    }
+    for (uint32_t c = nd < 3 ? nd : 3; c < 3; c++) {
+        memset(req.ddx[c], 0, sizeof(req.ddx[c]));
+        memset(req.ddy[c], 0, sizeof(req.ddy[c]));
+    }
+    for (uint32_t c = nq; c < 2; c++) {
+        memset(req.quad_ddx[c], 0, sizeof(req.quad_ddx[c]));
+        memset(req.quad_ddy[c], 0, sizeof(req.quad_ddy[c]));
     }
     if (t->kind == SIM_IR_TEX_SAMPLE || t->kind == SIM_IR_TEX_QUERY_LOD ||
         t->kind == SIM_IR_TEX_SAMPLE_LOD || t->kind == SIM_IR_TEX_SAMPLE_GRAD) {
@@ -408,10 +446,7 @@ run_tex(struct sim_interp *in, const struct sim_ir_inst *inst, uint32_t exec, si
         }
         req.lanes = group;
         *texels += (uint32_t)sim_tex_run(img->image, smp->sampler, &req, out);
-        sim_lanes_u m;
-        for (uint32_t l = 0; l < SIM_LANES; l++) {
-            m[l] = group & (1u << l) ? ~0u : 0u;
-        }
+        sim_lanes_u m = BITS_TO_LANES(group);
         for (uint32_t c = 0; c < t->results; c++) {
             sim_lanes_u v;
             memcpy(&v, out[c], sizeof(v));
