@@ -15,7 +15,9 @@
  * operation in the same float order (Vulkan 16.5.7, 16.5.8, 16.8, 16.9 as
  * tex_sample.c implements them), without the per-texel format search and
  * bounds bookkeeping: 8-bit texels are decoded through tex_format.c's
- * 256-entry tables, 16-bit ones as its loop decodes them.  tests/pipeline/test_tex_fast.c compares the
+ * 256-entry tables (or, for UNORM channels in linear_side_by_side(), by
+ * the division those tables hold the results of), 16-bit ones as its loop
+ * decodes them.  tests/pipeline/test_tex_fast.c compares the
  * two bit for bit over random coordinates, derivatives and sampler states.
  * A change to the general path's arithmetic must be mirrored here (the test
  * then says so).
