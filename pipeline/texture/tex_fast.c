@@ -581,16 +581,14 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
 static int
 swizzle_is_identity(const uint32_t swizzle[4])
 {
-    if ((swizzle[0] | swizzle[1] | swizzle[2] | swizzle[3]) == 0) {
-        return 1; /* all IDENTITY, as most views are */
-    }
+    /* Without early exits: every lookup asks, and the answer is mostly
+     * yes (IDENTITY, or R, G, B, A spelled out). */
+    int identity = 1;
     for (uint32_t c = 0; c < 4; c++) {
-        if (swizzle[c] != VK_COMPONENT_SWIZZLE_IDENTITY &&
-            swizzle[c] != VK_COMPONENT_SWIZZLE_R + c) {
-            return 0;
-        }
+        identity &= (swizzle[c] == VK_COMPONENT_SWIZZLE_IDENTITY) |
+                    (swizzle[c] == VK_COMPONENT_SWIZZLE_R + c);
     }
-    return 1;
+    return identity;
 }
 
 /* Vulkan "Texel Input Operations", "Component Swizzle": each component of
