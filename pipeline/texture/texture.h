@@ -90,6 +90,9 @@ sim_tex_store_texel(const struct sim_tex_image *image, int32_t x, int32_t y, int
 
 /* One lookup for a batch.  Values are per lane, as bits: floats for
  * sampling, integers for fetches and size queries. */
+/* run_tex (pipeline/interp/interp_exec.c) writes or zeroes each field
+ * by name rather than clearing the whole request: a new field is written
+ * there too. */
 struct sim_tex_request {
     uint32_t kind;    /* enum sim_ir_tex_kind */
     uint32_t dim;     /* SPIR-V Dim */
