@@ -103,18 +103,24 @@ sim_back_depth_test(const struct sim_draw_ctx *dc, struct sim_surface *depth,
     }
     base = ((size_t)y * depth->width + x) * depth->samples;
     d = depth->depth + base;
-    if (depth_test && !stencil_test && !bounds_test && depth->samples == 1 && !st->depth_clamp &&
-        !depth->captured) {
+    if (depth_test && !stencil_test && !bounds_test && depth->samples == 1 && !st->depth_clamp) {
         /* One sample at the pixel centre: the common case, inline (the
          * same arithmetic as sim_tri_depth_at). */
         double px = x + 0.5, py = y + 0.5;
         double zp = tri->z[0] + tri->z[1] * (px - tri->fx) + tri->z[2] * (py - tri->fy);
         float z = sim_fmt_quantize_depth(depth->fmt, (float)zp);
-        if (!(mask & 1) || !sim_compare_op_passes(st->depth_compare, z, d[0])) {
+        uint8_t *captured = depth->captured ? depth->captured + base : NULL;
+        if (!(mask & 1) ||
+            !(captured && *captured
+                  ? depth_passes_captured(depth->fmt, st->depth_compare, z, d[0])
+                  : sim_compare_op_passes(st->depth_compare, z, d[0]))) {
             return 0;
         }
         if (st->depth_write) {
             d[0] = z;
+            if (captured) {
+                *captured = 0;
+            }
         }
         return 1;
     }
@@ -172,8 +178,7 @@ sim_back_depth_test_quad(const struct sim_draw_ctx *dc, struct sim_surface *dept
         return;
     }
     if (!(st->depth_test && !st->stencil_test && !st->depth_bounds_test && depth &&
-          depth->depth && depth->fmt->depth_bits && depth->samples == 1 && !st->depth_clamp &&
-          !depth->captured)) {
+          depth->depth && depth->fmt->depth_bits && depth->samples == 1 && !st->depth_clamp)) {
         for (uint32_t p = 0; p < 4; p++) {
             if (mask[p]) {
                 mask[p] = sim_back_depth_test(dc, depth, tri, x + (int32_t)(p & 1),
@@ -191,16 +196,22 @@ sim_back_depth_test_quad(const struct sim_draw_ctx *dc, struct sim_surface *dept
         if (!mask[p]) {
             continue;
         }
-        d = depth->depth + ((size_t)py_i * depth->width + px_i);
+        size_t at = (size_t)py_i * depth->width + px_i;
+        uint8_t *captured = depth->captured ? depth->captured + at : NULL;
+        d = depth->depth + at;
         double px = px_i + 0.5, py = py_i + 0.5;
         double zp = tri->z[0] + tri->z[1] * (px - tri->fx) + tri->z[2] * (py - tri->fy);
         float z = sim_fmt_quantize_depth(fmt, (float)zp);
-        if (!(mask[p] & 1) || !sim_compare_op_passes(op, z, d[0])) {
+        if (!(mask[p] & 1) || !(captured && *captured ? depth_passes_captured(fmt, op, z, d[0])
+                                                       : sim_compare_op_passes(op, z, d[0]))) {
             mask[p] = 0;
             continue;
         }
         if (write) {
             d[0] = z;
+            if (captured) {
+                *captured = 0;
+            }
         }
         mask[p] = 1;
     }

@@ -1180,7 +1180,8 @@ static void
 heat_from_lanes(float *heat, const uint32_t *lanes, size_t pixels)
 {
     for (size_t i = 0; i < pixels; i++) {
-        heat[i] = lanes[i] <= (1u << 24) ? (float)lanes[i] : 16777216.0f;
+        uint32_t n = lanes[i] < (1u << 24) ? lanes[i] : 1u << 24;
+        heat[i] = (float)(int32_t)n; /* exact, and a conversion that vectorizes */
     }
 }
 
