@@ -404,25 +404,71 @@ X_TROUBLE = ("Unable to open display", "cannot open display", "X Error of failed
              "Cannot create an XCB window from a non-XCB display")
 
 
+# Where a stalled program's threads stand: none of them in the layer's
+# library means the stall is the program's.  (OpenClonk's editor once sat
+# in its Qt event loop for the whole deadline without reaching its
+# captured frames, one run of the full suite in several; its own SIGTERM
+# handler's backtrace was all that was left of it.)
+LAYER_LIBRARY = "libVkLayer_overshade"
+
+
+def stacks(pgid):
+    """Every thread's stack (gdb) of the processes in process group `pgid`
+    other than the X server and Python, as text; '' when none could be
+    read."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                stat = f.read()
+            exe = os.path.basename(os.readlink("/proc/%s/exe" % entry))
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[2]) != pgid or exe.startswith("Xvfb") or exe.startswith("python"):
+            continue
+        try:
+            p = subprocess.run(["gdb", "-p", entry, "-batch", "-nx", "-ex",
+                                "thread apply all bt 30"], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, timeout=120)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            out.append("%s (%s): no stacks: %s" % (entry, exe, e))
+            continue
+        text = p.stdout.decode("utf-8", "replace")
+        out.append("%s (%s):\n%s" % (entry, exe, "\n".join(
+            line[:200] for line in text.splitlines() if line.startswith(("#", "Thread")))))
+    return "\n".join(out)
+
+
 def capture(case, tmp, manifest):
     """capture_once, run once more when the program's window system failed
-    (X_TROUBLE in its log): that is the program and the machine, not the
-    case.  Returns the trace's path or None."""
+    (X_TROUBLE in its log), or when it stalled (ran to the deadline without
+    a trace) with no thread in the layer: that is the program and the
+    machine, not the case.  Returns the trace's path or None."""
     for attempt in range(2):
-        trace, log = capture_once(case, tmp, manifest, final=attempt == 1)
-        if trace or attempt == 1 or not any(s in log for s in X_TROUBLE):
+        trace, log, stalled = capture_once(case, tmp, manifest, final=attempt == 1)
+        if trace or attempt == 1:
             return trace
-        print("the program's window system failed (%s); running it again" %
-              next(s for s in X_TROUBLE if s in log))
+        if stalled and LAYER_LIBRARY not in stalled:
+            print("the program stalled without a trace, none of its threads in the "
+                  "layer; running it again")
+        elif any(s in log for s in X_TROUBLE):
+            print("the program's window system failed (%s); running it again" %
+                  next(s for s in X_TROUBLE if s in log))
+        else:
+            return trace
         shutil.rmtree(os.path.join(tmp, "trace"), ignore_errors=True)
     return None
 
 
 def capture_once(case, tmp, manifest, final):
     """Runs the case's program under the layer until its trace is complete
-    (or 120 s pass), then stops it.  Returns the trace's path or None, and
-    the program's log; checks only when `final` or the log is free of
-    X_TROUBLE.  The program gets an X server of its own (tests/xvfb.py)."""
+    (or 120 s pass), then stops it.  Returns the trace's path or None, the
+    program's log, and its threads' stacks when it stalled (None when it
+    did not); checks only when `final` or the log is free of X_TROUBLE and
+    the stall is not the program's own.  The program gets an X server of its own (tests/xvfb.py)."""
     env = dict(os.environ)
     for k in list(env):
         if k.startswith("OVERSHADE") or k == "DISABLE_OVERSHADE":
@@ -504,6 +550,9 @@ def capture_once(case, tmp, manifest, final):
                 break
             time.sleep(0.5)
         died = p.poll()
+        stalled = None
+        if died is None and not traces:
+            stalled = stacks(p.pid)
         try:
             os.killpg(p.pid, signal.SIGTERM)
         except ProcessLookupError:
@@ -522,8 +571,13 @@ def capture_once(case, tmp, manifest, final):
     with open(log_path, "rb") as f:
         text = f.read().decode("utf-8", "replace")
     print("\n".join(line for line in text.splitlines() if "overshade" in line))
+    if stalled is not None:
+        print("%s ran %d s without writing its trace; its threads:\n%s" %
+              (case["cmd"][0], case.get("deadline", 120), stalled or "(none read)"))
+        if not final and stalled and LAYER_LIBRARY not in stalled:
+            return None, text, stalled
     if not final and any(s in text for s in X_TROUBLE):
-        return None, text
+        return None, text, stalled
     check(died is None, "%s exited (status %r) before its trace was written" %
           (case["cmd"][0], died))
     layer_errors = [line for line in text.splitlines()
@@ -532,8 +586,8 @@ def capture_once(case, tmp, manifest, final):
     traces = glob.glob(os.path.join(out, "*.ovs"))
     if not check(len(traces) == 1, "expected one trace, found %r" % traces):
         print(text[-3000:])
-        return None, text
-    return traces[0], text
+        return None, text, stalled
+    return traces[0], text, stalled
 
 
 def replay(overshade, trace, out, *extra):
