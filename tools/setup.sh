@@ -7,7 +7,7 @@ set -eu
 OVERSHADE_PACKAGES="meson ninja-build gcc pkg-config python3 \
 libvulkan-dev libvulkan-volk-dev vulkan-tools mesa-vulkan-drivers vulkan-validationlayers \
 xvfb xauth glslang-tools spirv-headers spirv-tools libspirv-cross-c-shared-dev \
-libzstd-dev libxxhash-dev libpng-dev libjson-c-dev libxcb1-dev valgrind clang libclang-rt-14-dev gnuplot-nox \
+libzstd-dev libxxhash-dev libpng-dev libjson-c-dev libxcb1-dev valgrind gdb clang libclang-rt-14-dev gnuplot-nox \
 qtbase5-examples vkd3d-demos mesa-utils glmark2-x11 openscenegraph chromium \
 neverball extremetuxracer chromium-bsu teeworlds \
 billard-gl supertux armagetronad mangohud vkbasalt mpv \

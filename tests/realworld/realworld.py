@@ -414,7 +414,7 @@ LAYER_LIBRARY = "libVkLayer_overshade"
 
 def stacks(pgid):
     """Every thread's stack (gdb) of the processes in process group `pgid`
-    other than the X server and Python, as text; '' when none could be
+    other than the X server and Python, as text; '' when one could not be
     read."""
     out = []
     for entry in os.listdir("/proc"):
@@ -434,11 +434,15 @@ def stacks(pgid):
                                 "thread apply all bt 30"], stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT, timeout=120)
         except (OSError, subprocess.TimeoutExpired) as e:
-            out.append("%s (%s): no stacks: %s" % (entry, exe, e))
-            continue
-        text = p.stdout.decode("utf-8", "replace")
-        out.append("%s (%s):\n%s" % (entry, exe, "\n".join(
-            line[:200] for line in text.splitlines() if line.startswith(("#", "Thread")))))
+            # (Unknown stacks could be the layer's: no run again.)
+            print("%s (%s): no stacks: %s" % (entry, exe, e))
+            return ""
+        lines = [line[:200] for line in p.stdout.decode("utf-8", "replace").splitlines()
+                 if line.startswith(("#", "Thread"))]
+        if not any(line.startswith("#") for line in lines):
+            print("%s (%s): gdb read no stack" % (entry, exe))
+            return ""
+        out.append("%s (%s):\n%s" % (entry, exe, "\n".join(lines)))
     return "\n".join(out)
 
 
