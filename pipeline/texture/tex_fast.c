@@ -6,7 +6,9 @@
  * 2D, non-arrayed image in R8G8B8A8 or B8G8R8A8 UNORM or SRGB, or in
  * R16, R16G16 or R16G16B16A16 UNORM (height maps), with a
  * sampler without depth comparison and with normalized coordinates: nearest
- * or bilinear filtering, any mipmap mode, any address mode.  Every other
+ * or bilinear filtering, any mipmap mode, any address mode; and depth
+ * comparisons (shadow maps) against one level of D16, D24 or D32 depth,
+ * nearest or bilinear, REPEAT or CLAMP_TO_EDGE (compare_run).  Every other
  * request goes to sim_tex_run_general.  Anisotropic lookups never come here:
  * sim_tex_run sends samplers with anisotropy_enable to the general path
  * (sim_tex_run_general_aniso, tex_private.h) before this path is tried.
@@ -30,6 +32,7 @@
 
 #include "pipeline/texture/texture.h"
 #include "pipeline/texture/tex_private.h"
+#include "pipeline/util/compare_op.h"
 #include "pipeline/util/util.h"
 
 /* Decoded 8-bit channels: tex_format.c's tables (the general path's). */
@@ -458,6 +461,143 @@ linear_side_by_side(const struct fast *f, const struct sim_tex_request *req, con
     return 4u * (uint64_t)(sim_popcount(lanes) + sim_popcount(blend));
 }
 
+/* Depth-comparison lookups (shadow maps): a level of 16-bit UNORM, 24-bit
+ * UNORM in 32 bits or 32-bit float depth, held whole, REPEAT (power-of-two
+ * size) or CLAMP_TO_EDGE, bilinear or nearest.  What the general path
+ * computes: each texel decoded as sim_tex_fetch_texel() decodes it, to
+ * (depth, 0, 0, 1), its depth replaced by 1 or 0 as the reference passes
+ * the sampler's compare op against it (texel_at()), then the four texels
+ * weighed and summed in sample_level()'s order.  The other channels'
+ * sums are 0 (the weights are never negative) and the sum of the weights.
+ * Writes every lane of `out`, zeros outside req->lanes. */
+SIM_TEX_FAST_CLONES static uint64_t
+compare_side_by_side(const struct sim_tex_level *lv, uint32_t format,
+                     const struct sim_tex_sampler *sampler, const struct sim_tex_request *req,
+                     const int32_t off[2], int linear, uint32_t out[4][SIM_LANES])
+{
+    uint32_t lanes = req->lanes & SIM_ALL_LANES, op = sampler->compare_op;
+    int32_t w[SIM_LANES], h[SIM_LANES];
+    int32_t x0[SIM_LANES], x1[SIM_LANES], y0[SIM_LANES], y1[SIM_LANES];
+    float fx[SIM_LANES], fy[SIM_LANES], d[4][SIM_LANES], t[4][SIM_LANES];
+    float sx = (float)lv->width, sy = (float)lv->height;
+    uint32_t corners = linear ? 4 : 1;
+
+    for (uint32_t l = 0; l < SIM_LANES; l++) {
+        uint32_t on = (lanes >> l) & 1u ? ~0u : 0u;
+        /* Lanes that are off get a footprint too: at 0, so in range. */
+        float u = sim_u2f(req->coord[0][l] & on), v = sim_u2f(req->coord[1][l] & on);
+        w[l] = (int32_t)lv->width;
+        h[l] = (int32_t)lv->height;
+        if (linear) {
+            float cx = u * sx - 0.5f, flx = floorf(cx);
+            float cy = v * sy - 0.5f, fly = floorf(cy);
+            fx[l] = cx - flx;
+            fy[l] = cy - fly;
+            x0[l] = to_index(flx) + off[0];
+            y0[l] = to_index(fly) + off[1];
+        } else {
+            fx[l] = fy[l] = 0.0f;
+            x0[l] = to_index(floorf(u * sx)) + off[0];
+            y0[l] = to_index(floorf(v * sy)) + off[1];
+        }
+        x1[l] = x0[l] + 1;
+        y1[l] = y0[l] + 1;
+    }
+    wrap_lanes(x0, w, sampler->address_mode[0]);
+    wrap_lanes(x1, w, sampler->address_mode[0]);
+    wrap_lanes(y0, h, sampler->address_mode[1]);
+    wrap_lanes(y1, h, sampler->address_mode[1]);
+
+    const uint8_t *data = lv->data;
+    for (uint32_t l = 0; l < SIM_LANES; l++) {
+        const uint8_t *r0 = data + (uint64_t)y0[l] * lv->row_pitch;
+        const uint8_t *r1 = data + (uint64_t)y1[l] * lv->row_pitch;
+        const uint8_t *at[4] = {r0, r0, r1, r1};
+        int32_t x[4] = {x0[l], x1[l], x0[l], x1[l]};
+        for (uint32_t i = 0; i < corners; i++) {
+            uint32_t word;
+            uint16_t half;
+            switch (format) {
+            case VK_FORMAT_D16_UNORM:
+                memcpy(&half, at[i] + (uint64_t)x[i] * 2u, 2);
+                d[i][l] = (float)half / 65535.0f;
+                break;
+            case VK_FORMAT_D32_SFLOAT:
+                memcpy(&word, at[i] + (uint64_t)x[i] * 4u, 4);
+                d[i][l] = sim_u2f(word);
+                break;
+            default: /* X8_D24_UNORM_PACK32, D24_UNORM_S8_UINT */
+                memcpy(&word, at[i] + (uint64_t)x[i] * 4u, 4);
+                d[i][l] = (float)(word & 0xffffffu) / 16777215.0f;
+                break;
+            }
+            d[i][l] = sim_compare_op_passes(op, req->dref[l], d[i][l]) ? 1.0f : 0.0f;
+        }
+    }
+    for (uint32_t l = 0; l < SIM_LANES; l++) {
+        if (!linear) {
+            t[0][l] = d[0][l];
+            t[3][l] = 1.0f;
+            continue;
+        }
+        float w00 = (1.0f - fx[l]) * (1.0f - fy[l]), w10 = fx[l] * (1.0f - fy[l]);
+        float w01 = (1.0f - fx[l]) * fy[l], w11 = fx[l] * fy[l];
+        /* 0 + the corners in order, as the general path sums them. */
+        t[0][l] = 0.0f + w00 * d[0][l] + w10 * d[1][l] + w01 * d[2][l] + w11 * d[3][l];
+        t[3][l] = 0.0f + w00 + w10 + w01 + w11;
+    }
+    for (uint32_t l = 0; l < SIM_LANES; l++) {
+        uint32_t on = (lanes >> l) & 1u ? ~0u : 0u;
+        out[0][l] = sim_f2u(t[0][l]) & on;
+        out[1][l] = 0;
+        out[2][l] = 0;
+        out[3][l] = sim_f2u(t[3][l]) & on;
+    }
+    return (uint64_t)corners * sim_popcount(lanes);
+}
+
+/* compare_side_by_side() when it takes the lookup (a sampler with
+ * compareEnable, one level): 1, else 0. */
+static int
+compare_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
+            const struct sim_tex_request *req, uint32_t out[4][SIM_LANES], uint64_t *texels)
+{
+    const struct sim_tex_level *lv = &image->levels[0];
+    uint32_t bytes;
+    int pow2;
+
+    switch (image->format) {
+    case VK_FORMAT_D16_UNORM:
+        bytes = 2;
+        break;
+    case VK_FORMAT_X8_D24_UNORM_PACK32:
+    case VK_FORMAT_D24_UNORM_S8_UINT:
+    case VK_FORMAT_D32_SFLOAT:
+        bytes = 4;
+        break;
+    default:
+        return 0;
+    }
+    if (image->level_count != 1 || sampler->min_filter != sampler->mag_filter || !lv->data ||
+        lv->width == 0 || lv->height == 0 || lv->width > INT32_MAX / 2 ||
+        lv->height > INT32_MAX / 2 ||
+        (uint64_t)(lv->height - 1) * lv->row_pitch + (uint64_t)lv->width * bytes > lv->size) {
+        return 0;
+    }
+    pow2 = (lv->width & (lv->width - 1)) == 0 && (lv->height & (lv->height - 1)) == 0;
+    for (uint32_t a = 0; a < 2; a++) {
+        uint32_t mode = sampler->address_mode[a];
+        if (mode != VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE &&
+            !(mode == VK_SAMPLER_ADDRESS_MODE_REPEAT && pow2)) {
+            return 0;
+        }
+    }
+    int32_t off[2] = {req->offset[0], req->offset[1]};
+    *texels = compare_side_by_side(lv, image->format, sampler, req, off,
+                                   sampler->mag_filter == VK_FILTER_LINEAR, out);
+    return 1;
+}
+
 static int
 format_fits(const struct sim_tex_decode8 *tables, uint32_t format, const uint32_t **rgb,
             uint32_t *swap, int *srgb, uint32_t *unorm16)
@@ -512,8 +652,11 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
     if ((req->kind != SIM_IR_TEX_SAMPLE && req->kind != SIM_IR_TEX_SAMPLE_GRAD &&
          req->kind != SIM_IR_TEX_SAMPLE_LOD) ||
         req->dim != SpvDim2D || req->arrayed || !sampler || levels == 0 ||
-        (req->has_dref && sampler->compare_enable) || sampler->unnormalized_coordinates) {
+        sampler->unnormalized_coordinates) {
         return 0;
+    }
+    if (req->has_dref && sampler->compare_enable) {
+        return compare_run(image, sampler, req, out, texels);
     }
     const struct sim_tex_decode8 *tables = sim_tex_decode8_tables();
     memset(&f, 0, sizeof(f));
