@@ -331,28 +331,40 @@ fast_log2(float x)
     return (float)(e - 1) + m;
 }
 
-/* The texel index the nearest filter picks along one axis at the texel
- * corner i of a level `size` texels long (the coordinate i / size), with
- * `offset`, as the header comment's EWA loop reads it: wrapped, or outside
- * [0, size) for the border colour. */
-static int32_t
-ewa_index(int32_t i, int32_t size, int32_t offset, uint32_t mode, int base_pot)
+/* floor(i / size * size) in float, the unwrapped index of texel corner i
+ * of a level `size` texels long. */
+static inline __attribute__((always_inline)) int32_t
+ewa_corner(int32_t i, int32_t size)
 {
-    float fs = (float)size, c = (float)i / fs;
     /* floor(i / size * size) in float: i itself where size is a power of
      * two and i is a float exactly (the division and the product are then
      * exact), which spares the division the per-column loop would make. */
-    int32_t corner = (size & (size - 1)) == 0 && i > -(1 << 24) && i < (1 << 24)
-                         ? i
-                         : lp_itrunc(floorf(c * fs));
+    if ((size & (size - 1)) == 0 && i > -(1 << 24) && i < (1 << 24)) {
+        return i;
+    }
+    float fs = (float)size, c = (float)i / fs;
+    return lp_itrunc(floorf(c * fs));
+}
+
+/* The texel index the nearest filter picks along one axis at the texel
+ * corner i of a level `size` texels long (the coordinate i / size), with
+ * `offset`, as the header comment's EWA loop reads it: wrapped, or outside
+ * [0, size) for the border colour.  (Inlined, each mode computing only
+ * what it reads: it runs for every row and column of every elliptical
+ * lookup.) */
+static inline __attribute__((always_inline)) int32_t
+ewa_index(int32_t i, int32_t size, int32_t offset, uint32_t mode, int base_pot)
+{
+    float fs = (float)size, c;
 
     switch (mode) {
     case VK_SAMPLER_ADDRESS_MODE_REPEAT:
         if (base_pot) {
-            return (corner + offset) & (size - 1);
+            return (ewa_corner(i, size) + offset) & (size - 1);
         } else {
             float f;
             int32_t x;
+            c = (float)i / fs;
             c += (float)offset / fs;
             f = c - floorf(c);
             f = f < 0x1.fffffep-1f ? f : 0x1.fffffep-1f;
@@ -362,6 +374,7 @@ ewa_index(int32_t i, int32_t size, int32_t offset, uint32_t mode, int base_pot)
     case VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT: {
         float h, f;
         int32_t x;
+        c = (float)i / fs;
         c += (float)offset / fs;
         h = c * 0.5f;
         f = h - nearbyintf(h);
@@ -370,9 +383,9 @@ ewa_index(int32_t i, int32_t size, int32_t offset, uint32_t mode, int base_pot)
         return x < 0 ? 0 : x >= size ? size - 1 : x;
     }
     case VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER:
-        return corner + offset;
+        return ewa_corner(i, size) + offset;
     default:
-        return sim_tex_wrap(corner + offset, size, mode);
+        return sim_tex_wrap(ewa_corner(i, size) + offset, size, mode);
     }
 }
 
@@ -520,9 +533,12 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
             int32_t wy = rgb || bc ? sim_tex_wrap(row, h, mode_y) : row;
             const uint8_t *line = NULL;
             uint64_t block_row = 0; /* bc: the offset of the row of blocks */
+            int row_whole = 0; /* every texel of the row inside the data */
             if (rgb && wy >= 0) {
                 uint64_t off = (uint64_t)lk->layer * lv->layer_pitch + (uint64_t)wy * lv->row_pitch;
                 line = off <= lv->size ? (const uint8_t *)lv->data + off : NULL;
+                row_whole = line && (uint32_t)wy < lv->height &&
+                            (uint64_t)lv->width * bytes <= lv->size - off;
             }
             if (bc && wy >= 0) {
                 block_row = (uint64_t)lk->layer * lv->layer_pitch + (uint64_t)(wy / 4) * lv->row_pitch;
@@ -583,9 +599,13 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
                          * channels R8 and R8G8 lack read as 0, alpha as 1 */
                         uint64_t x4 = (uint64_t)wx * bytes;
                         lk->texels++;
-                        if (!line || (uint32_t)wx >= lv->width || (uint32_t)wy >= lv->height ||
-                            x4 > lv->size - (uint64_t)(line - (const uint8_t *)lv->data) ||
-                            lv->size - (uint64_t)(line - (const uint8_t *)lv->data) - x4 < bytes) {
+                        /* (wx is below the width here, wrapped: within a
+                         * whole row it needs no bounds check.) */
+                        if (!row_whole &&
+                            (!line || (uint32_t)wx >= lv->width || (uint32_t)wy >= lv->height ||
+                             x4 > lv->size - (uint64_t)(line - (const uint8_t *)lv->data) ||
+                             lv->size - (uint64_t)(line - (const uint8_t *)lv->data) - x4 <
+                                 bytes)) {
                             t0 = t1 = t2 = t3 = 0;
                         } else if (bytes == 4) {
                             const uint8_t *px = line + x4;
