@@ -282,6 +282,13 @@ CASES = {
     "zink-redeclipse": game_case("redeclipse", frames="450", args=(
         "-df0", "-dw640", "-dh480", "-xname overshade; start institute $modeidxdeathmatch"),
         asan_options=":alloc_dealloc_mismatch=0"),
+    # Nexuiz (the DarkPlaces engine, GL with GLSL): the map aggressor at
+    # 640x480, windowed, without sound, from a spectator's spawn point: its
+    # corridors lightmapped with normal and gloss maps, the scoreboard and
+    # console text over them.
+    "zink-nexuiz": dict(game_case("nexuiz", frames="200"),
+                        cmd=["/usr/games/nexuiz", "-nosound", "+vid_fullscreen", "0",
+                             "+vid_width", "640", "+vid_height", "480", "+map", "aggressor"]),
     # Warzone 2100, a real-time strategy game with a Vulkan renderer of its
     # own (vulkan.hpp, dynamic dispatch, SDL 2): its main menu, a 3D scene
     # (the orbital station) behind text rendered from glyph atlases,
