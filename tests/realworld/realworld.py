@@ -289,6 +289,15 @@ CASES = {
     "zink-nexuiz": dict(game_case("nexuiz", frames="200"),
                         cmd=["/usr/games/nexuiz", "-nosound", "+vid_fullscreen", "0",
                              "+vid_width", "640", "+vid_height", "480", "+map", "aggressor"]),
+    # Cube 2 (the Sauerbraten engine, Debian's cube2 with BananaBread's
+    # data): the map colos at 640x480, windowed, its world geometry
+    # lightmapped and normal-mapped under a sky box, the HUD over it.  Its
+    # occlusion queries make zink submit each frame in three parts (the
+    # world, the models and effects, the HUD), each its own frame here: six
+    # frames captured, at least one of them the world (`scene_draws`).
+    "zink-cube2": dict(game_case("cube2", frames="200-205", scene_draws=100,
+                                 scene_why="the world, not only the HUD's submit"),
+                       cmd=["/usr/games/cube2", "-w640", "-h480", "-t0", "-xmap colos"]),
     # Warzone 2100, a real-time strategy game with a Vulkan renderer of its
     # own (vulkan.hpp, dynamic dispatch, SDL 2): its main menu, a 3D scene
     # (the orbital station) behind text rendered from glyph atlases,
