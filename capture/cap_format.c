@@ -57,6 +57,12 @@ PIN_8(cap_rect, 16);
 PIN_8(cap_stencil_state, 32);
 PIN_8(cap_blend_attachment, 32);
 PIN_8(cap_pipeline, 336);
+#define FITS_UNSUPPORTED(text)                                                             \
+    _Static_assert(sizeof(text) <= sizeof(((struct cap_cmd_unsupported *)0)->name),        \
+                   #text " fits cap_cmd_unsupported.name")
+FITS_UNSUPPORTED(CAP_UNSUPPORTED_LINES_SMOOTH);
+FITS_UNSUPPORTED(CAP_UNSUPPORTED_LINES_BRESENHAM);
+FITS_UNSUPPORTED(CAP_UNSUPPORTED_LINES_STIPPLED);
 PIN_8(cap_descriptor, 64);
 PIN_8(cap_descriptor_set, 32);
 PIN_8(cap_snapshot, 24);

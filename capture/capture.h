@@ -909,6 +909,15 @@ struct cap_cmd_unsupported {
     char name[56]; /* NUL-terminated Vulkan command name, e.g. "vkCmdDispatch" */
 };
 
+/* cap_cmd_unsupported names the layer records right after binding a
+ * graphics pipeline whose line rasterization (VK_EXT_line_rasterization)
+ * the replay does not model: it draws every line as a rectangle (the
+ * DEFAULT and RECTANGULAR modes), so the pipeline's line draws are
+ * reported as approximated, by these names (replay/rpl_convert.c). */
+#define CAP_UNSUPPORTED_LINES_SMOOTH "smooth lines (RECTANGULAR_SMOOTH line rasterization)"
+#define CAP_UNSUPPORTED_LINES_BRESENHAM "Bresenham lines (BRESENHAM line rasterization)"
+#define CAP_UNSUPPORTED_LINES_STIPPLED "stippled lines (stippledLineEnable)"
+
 struct cap_cmd_present {
     struct cap_cmd_head head;
     uint64_t swapchain;

@@ -224,6 +224,9 @@ struct lyr_object {
     struct lyr_object **held;
     uint32_t held_count;
     uint32_t has_tessellation; /* pipelines */
+    /* Graphics pipelines: a CAP_UNSUPPORTED_LINES_* name for line
+     * rasterization the replay does not model, or NULL. */
+    const char *lines_unmodelled;
     /* Graphics pipelines: the VkGraphicsPipelineLibraryFlagsEXT parts the
      * record describes (all four unless the pipeline is a library). */
     uint32_t pipeline_parts;

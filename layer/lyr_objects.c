@@ -1419,6 +1419,21 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
         if (pv) {
             p.provoking_vertex = pv->provokingVertexMode;
         }
+        const VkPipelineRasterizationLineStateCreateInfoEXT *ls = find_next(
+            r->pNext, VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_LINE_STATE_CREATE_INFO_EXT);
+        /* (The values of states made dynamic are the commands', which
+         * the replay reads itself.) */
+        uint32_t mode = ls && !has_dynamic(dyn, VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT)
+                            ? ls->lineRasterizationMode
+                            : VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT;
+        if (ls && ls->stippledLineEnable &&
+            !has_dynamic(dyn, VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT)) {
+            o->lines_unmodelled = CAP_UNSUPPORTED_LINES_STIPPLED;
+        } else if (mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT) {
+            o->lines_unmodelled = CAP_UNSUPPORTED_LINES_SMOOTH;
+        } else if (mode == VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT) {
+            o->lines_unmodelled = CAP_UNSUPPORTED_LINES_BRESENHAM;
+        }
     }
     if (!rasterizer_discard) {
         if (pr && info->pViewportState) {
@@ -1698,6 +1713,9 @@ link_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipelineC
             o->modules[o->module_count++] = src[i]->modules[j];
         }
         o->has_tessellation |= src[i]->has_tessellation;
+        if (src[i]->lines_unmodelled) {
+            o->lines_unmodelled = src[i]->lines_unmodelled;
+        }
         union_dynamic(dynamic, &nds, h);
     }
 

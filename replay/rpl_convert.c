@@ -502,6 +502,9 @@ struct bind_state {
     struct push_set push_sets[MAX_SETS]; /* sets bound by push descriptors */
     const char *push_problem; /* why pushed descriptors are missing, or NULL */
     uint32_t push_problem_status; /* enum sim_replay_error for push_problem */
+    /* The bound pipeline's line rasterization that the replay does not
+     * model (a CAP_UNSUPPORTED_LINES_* name the layer recorded), or NULL. */
+    const char *lines_problem;
     const uint32_t *dyn_offsets[MAX_SETS];
     uint32_t dyn_offset_count[MAX_SETS];
 };
@@ -1779,6 +1782,58 @@ layer_draw(struct walk *w, uint32_t index)
     }
 }
 
+/* Does the draw rasterize lines: the topology's lines with no later
+ * stage making other primitives of them, a geometry shader's line strips,
+ * isolines, or the edges of triangles in polygon mode LINE? */
+static int
+rasterizes_lines(const struct sim_draw *d)
+{
+    const struct sim_ir_shader *const *st = d->program->stages;
+    uint32_t topo = d->state.topology;
+    int lines, triangles;
+
+    if (st[SIM_STAGE_GEOMETRY]) {
+        uint32_t out = sim_ir_shader_info(st[SIM_STAGE_GEOMETRY])->gs_output;
+        lines = out == SpvExecutionModeOutputLineStrip;
+        triangles = out == SpvExecutionModeOutputTriangleStrip;
+    } else if (st[SIM_STAGE_TESS_EVAL]) {
+        uint32_t prim = sim_ir_shader_info(st[SIM_STAGE_TESS_EVAL])->tess_primitive;
+        if (!prim && st[SIM_STAGE_TESS_CONTROL]) {
+            prim = sim_ir_shader_info(st[SIM_STAGE_TESS_CONTROL])->tess_primitive;
+        }
+        lines = prim == SpvExecutionModeIsolines;
+        triangles = !lines;
+    } else {
+        lines = topo == VK_PRIMITIVE_TOPOLOGY_LINE_LIST ||
+                topo == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP ||
+                topo == VK_PRIMITIVE_TOPOLOGY_LINE_LIST_WITH_ADJACENCY ||
+                topo == VK_PRIMITIVE_TOPOLOGY_LINE_STRIP_WITH_ADJACENCY;
+        triangles = !lines && topo != VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+    }
+    return lines || (triangles && d->state.polygon_mode == VK_POLYGON_MODE_LINE);
+}
+
+/* The line rasterization of the draw's state that the replay does not
+ * model (it draws rectangles), named, or NULL: the dynamic values the
+ * commands set (extended dynamic state 3), else what the layer recorded
+ * for the pipeline's own. */
+static const char *
+lines_problem(const struct walk *w)
+{
+    uint32_t mode = dyn_word(w, VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT,
+                             VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT);
+    if (dyn_word(w, VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT, 0)) {
+        return CAP_UNSUPPORTED_LINES_STIPPLED;
+    }
+    if (mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT) {
+        return CAP_UNSUPPORTED_LINES_SMOOTH;
+    }
+    if (mode == VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT) {
+        return CAP_UNSUPPORTED_LINES_BRESENHAM;
+    }
+    return w->gfx.lines_problem;
+}
+
 /* Describes the draw new_draw just made (the last of the current pass)
  * from what is bound; a draw the replay cannot take gets its reason.
  * Returns 0 when out of memory. */
@@ -1835,6 +1890,11 @@ describe_draw(struct walk *w, const struct cap_cmd_draw *cmd,
         d->program = copy;
     }
     build_state(w, &d->state, w->fp->passes[w->pass].color_count);
+    const char *lines = lines_problem(w);
+    if (lines && rasterizes_lines(d)) {
+        /* Drawn as rectangles, and said so. */
+        d->approximation = lines;
+    }
     uint32_t *binding_images = NULL;
     struct sim_view_range *binding_ranges = NULL;
     d->bindings = build_bindings(w, &w->gfx, &d->binding_count, &binding_images,
@@ -2852,6 +2912,7 @@ walk_command(struct walk *w, const struct cap_cmd_head *h)
         struct bind_state *bs = bind_point_state(w, c->bind_point);
         if (bs) {
             bs->pipeline = find(w, CAP_OBJ_PIPELINE, c->pipeline);
+            bs->lines_problem = NULL;
             bs->program = get_program(w->rt, c->pipeline, w->frame->index);
             if (!bs->program) {
                 w->nomem = 1;
@@ -2974,7 +3035,18 @@ walk_command(struct walk *w, const struct cap_cmd_head *h)
     case CAP_CMD_UNSUPPORTED: {
         const struct cap_cmd_unsupported *c = (const struct cap_cmd_unsupported *)h;
         char name[sizeof(c->name) + 1];
+        static const char *const lines[] = {CAP_UNSUPPORTED_LINES_SMOOTH,
+                                            CAP_UNSUPPORTED_LINES_BRESENHAM,
+                                            CAP_UNSUPPORTED_LINES_STIPPLED};
         snprintf(name, sizeof(name), "%s", c->name);
+        for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+            if (strcmp(name, lines[i]) == 0) {
+                /* Of the pipeline just bound: its line draws are reported
+                 * unsupported (describe_draw), not this record. */
+                w->gfx.lines_problem = lines[i];
+                return;
+            }
+        }
         unresolved_push(w, name);
         skip(w, name);
         break;

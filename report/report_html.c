@@ -277,6 +277,18 @@ unsupported_table(FILE *f, struct json_object *frame)
         }
         fputs("</table>\n", f);
     }
+    struct json_object *approx = rep_json_get_member(frame, "approximated");
+    size_t na = array_length(approx);
+    if (na) {
+        fputs("<p class=\"note\">Draws replayed approximately: ", f);
+        for (size_t i = 0; i < na; i++) {
+            struct json_object *a = json_object_array_get_idx(approx, i);
+            fputs(i ? ", " : "", f);
+            rep_xml_text(f, rep_json_get_string(a, "detail"));
+            fprintf(f, " &times;%.0f", number(a, "draws"));
+        }
+        fputs("</p>\n", f);
+    }
     if (ns) {
         fputs("<p class=\"note\">Commands not replayed: ", f);
         for (size_t i = 0; i < ns; i++) {

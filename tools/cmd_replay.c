@@ -46,6 +46,9 @@
  * "vs_ssaa": {"psnr", "ssim"} | null, "internals": {...}, "files"}},
  * "raster": {...}, "pipeline_statistics": {"driver", "replay"},
  * "unsupported": [{"pass", "draw", "id", "status", "detail"}],
+ * "approximated": [{"detail", "draws"}] (replayed draws whose state the
+ * replay draws only approximately, such as Bresenham or smooth lines drawn
+ * as rectangles, by what),
  * "costly_draws": [{"id", "pass", "draw", "pipeline", "share", "lanes_shaded": {UNIT: n},
  * "shader_instructions": {UNIT: n}}] (the baseline's 20 most expensive, "share" of its
  * lanes),
@@ -1698,6 +1701,30 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         }
         bad |= push_not_replayed(unsup, &draws[i], 1);
     }
+    /* Replayed draws with state drawn only approximately, per name. */
+    struct json_object *approx = rep_json_set_array(fj, "approximated");
+    uint32_t approximated = 0;
+    bad |= !approx;
+    for (uint32_t i = 0; approx && i < draw_count; i++) {
+        const char *what = draws[i].approximation;
+        uint32_t n = 0, seen = 0;
+        if (!what) {
+            continue;
+        }
+        approximated++;
+        for (uint32_t j = 0; j < draw_count; j++) {
+            if (draws[j].approximation && strcmp(draws[j].approximation, what) == 0) {
+                seen |= j < i;
+                n++;
+            }
+        }
+        if (!seen) {
+            struct json_object *o = rep_json_push_object(approx);
+            bad |= !o;
+            bad |= rep_json_set_string(o, "detail", what, SIZE_MAX);
+            bad |= rep_json_set_uint(o, "draws", n);
+        }
+    }
     bad |= costly_draws(fj, trace, cf, draws, draw_count, a->opt.units | 1u << SIM_UNIT_BASELINE);
     {
         const struct sim_compute_counters *cc = sim_replay_result_compute(res);
@@ -1757,9 +1784,12 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
     }
 
     {
-        printf("frame %" PRIu64 ": %u draws (%u unsupported), replay %.1f ms "
-               "(driver: frame %.1f ms, GPU work %.1f ms)",
-               cf->index, fr.draws, fr.unsupported, fr.replay_ms, fr.driver_ms, fr.driver_gpu_ms);
+        printf("frame %" PRIu64 ": %u draws (%u unsupported", cf->index, fr.draws, fr.unsupported);
+        if (approximated) {
+            printf(", %u approximated", approximated);
+        }
+        printf("), replay %.1f ms (driver: frame %.1f ms, GPU work %.1f ms)", fr.replay_ms,
+               fr.driver_ms, fr.driver_gpu_ms);
         if (conv->dispatches) {
             printf(", %u dispatches (%" PRIu64 " not replayed)", conv->dispatches,
                    sim_replay_result_compute(res)->dispatches_unsupported);

@@ -248,6 +248,10 @@ struct sim_draw {
      * UNSUPPORTED_STATE, _STAGE, _SHADER, ...); replay/ sets it for every
      * refusal.  0 (OK) reports UNSUPPORTED_BY_CAPTURE. */
     uint32_t unsupported_status;
+    /* Non-NULL: the draw is replayed, but some of its state only as the
+     * replay can draw it; this names what (valid as long as the frame),
+     * and results report it (sim_draw_result.approximation). */
+    const char *approximation;
     uint32_t clear_count;
     const struct sim_clear *clears;
 };
@@ -760,6 +764,7 @@ struct sim_draw_result {
     uint32_t id;   /* sim_draw.id */
     uint32_t status;  /* enum sim_replay_error; OK when it was replayed */
     char detail[160]; /* what was not supported, or "" */
+    const char *approximation; /* sim_draw.approximation of a replayed draw, or NULL */
     /* What the draw cost each unit that ran: sim_unit_counters'
      * lanes_shaded and shader_instructions of this draw alone. */
     uint64_t lanes_shaded[SIM_UNIT_COUNT];

@@ -1920,6 +1920,9 @@ replay_pass(struct replay *r, uint32_t p)
         if (out->status == SIM_REPLAY_ERROR_NOMEM) {
             return SIM_REPLAY_ERROR_NOMEM;
         }
+        if (out->status == SIM_REPLAY_ERROR_OK) {
+            out->approximation = draw->approximation;
+        }
     }
     if (ok) {
         end_pass(r, pass);
