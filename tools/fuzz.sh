@@ -25,7 +25,7 @@ fi
 ninja -C build-fuzz tests/pipeline/fuzz_spv tests/capture/fuzz_trace \
     tests/replay/fuzz_replay tests/capture/fixture-full.ovs \
     tests/capture/fixture-minimal.ovs tests/capture/fixture-objects.ovs \
-    tests/replay/convert-fixture.ovs
+    tests/replay/convert-fixture.ovs tests/replay/lines-fixture.ovs
 
 # Findings must stop the target: UBSan reports count as crashes too.
 export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
@@ -68,5 +68,5 @@ run_target spv build-fuzz/tests/pipeline/fuzz_spv tests/pipeline/corpus/*.spv
 run_target trace build-fuzz/tests/capture/fuzz_trace build-fuzz/tests/capture/*.ovs \
     tests/capture/corpus/*
 run_target replay build-fuzz/tests/replay/fuzz_replay tests/capture/corpus/*.ovs \
-    build-fuzz/tests/replay/convert-fixture.ovs
+    build-fuzz/tests/replay/convert-fixture.ovs build-fuzz/tests/replay/lines-fixture.ovs
 exit $status
