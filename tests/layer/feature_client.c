@@ -115,6 +115,7 @@
 #include "multiview_geom.h"
 #include "multiview_vert.h"
 #include "fullscreen_vert.h"
+#include "gradient_frag.h"
 #include "quads_vert.h"
 #include "recreate_frag.h"
 #include "viewports_geom.h"
@@ -1742,6 +1743,90 @@ gpl_draw(struct client *c, VkCommandBuffer cmd)
     return 3;
 }
 
+/* Lines of the Bresenham mode (VK_EXT_line_rasterization), set in the
+ * pipeline, which the replay draws as rectangles and must name
+ * (approximated): c->pipeline the fullscreen triangle under the same line
+ * state (triangles, not approximated), c->pipeline2 a line list whose
+ * viewport puts vertices 0 and 1 of fullscreen.vert (x = -1 and 3, y = -1)
+ * across the middle of the target, between rows' edges, in the gradient
+ * of the triangle below it. */
+static const char *const lines_extensions[] = {VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME};
+static VkPhysicalDeviceLineRasterizationFeaturesEXT lines_feature = {
+    .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT,
+    .bresenhamLines = VK_TRUE};
+
+static int
+lines_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
+{
+    VkPhysicalDeviceLineRasterizationFeaturesEXT have = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT};
+    VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
+                                   .pNext = &have};
+    VkExtensionProperties *exts = NULL;
+    uint32_t n = 0;
+    int found;
+    vkEnumerateDeviceExtensionProperties(c->physical, NULL, &n, NULL);
+    exts = calloc(n + 1, sizeof(*exts));
+    if (!exts) {
+        return -1;
+    }
+    vkEnumerateDeviceExtensionProperties(c->physical, NULL, &n, exts);
+    found = vku_has_extension(exts, n, lines_extensions[0]);
+    free(exts);
+    if (found) {
+        vkGetPhysicalDeviceFeatures2(c->physical, &q);
+    }
+    if (!found || !have.bresenhamLines) {
+        printf(WHO ": skip: the driver lacks %s (bresenhamLines %u)\n", lines_extensions[0],
+               have.bresenhamLines);
+        return 77;
+    }
+    lines_feature.pNext = f2->pNext;
+    f2->pNext = &lines_feature;
+    c->exts = lines_extensions;
+    c->ext_count = 1;
+    return 0;
+}
+
+static int
+lines_setup(struct client *c)
+{
+    VkPipelineRasterizationLineStateCreateInfoEXT line = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_LINE_STATE_CREATE_INFO_EXT,
+        .lineRasterizationMode = VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT};
+    struct vku_pipeline p;
+
+    c->vertices = 3;
+    if (vku_create_pipeline_layout(c->device, NULL, 0, 0, &c->layout) != 0) {
+        return -1;
+    }
+    vku_pipeline_init_for_pass(&p, VK_NULL_HANDLE, VK_NULL_HANDLE, c->layout, c->pass, c->width,
+                               c->height);
+    p.rasterization.pNext = &line;
+    if (vku_pipeline_create_spirv(c->device, &p, replay_fullscreen_vert,
+                                  sizeof(replay_fullscreen_vert), replay_gradient_frag,
+                                  sizeof(replay_gradient_frag), &c->pipeline) != 0) {
+        return -1;
+    }
+    vku_pipeline_init_for_pass(&p, VK_NULL_HANDLE, VK_NULL_HANDLE, c->layout, c->pass, c->width,
+                               c->height);
+    p.rasterization.pNext = &line;
+    p.input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
+    p.viewport.y = (float)c->height / 2.0f + 0.25f;
+    return vku_pipeline_create_spirv(c->device, &p, replay_fullscreen_vert,
+                                     sizeof(replay_fullscreen_vert), replay_gradient_frag,
+                                     sizeof(replay_gradient_frag), &c->pipeline2);
+}
+
+static uint32_t
+lines_draw(struct client *c, VkCommandBuffer cmd)
+{
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline2);
+    vkCmdDraw(cmd, 2, 1, 0, 0);
+    return 2;
+}
+
 static const struct mode modes[] = {
     {"bc", 128, 32, bc_features, bc_setup, NULL, NULL, NULL, NULL},
     {"arrays", 64, 64, arrays_features, arrays_setup, NULL, NULL, NULL, NULL},
@@ -1763,6 +1848,7 @@ static const struct mode modes[] = {
      recreate_release},
     {"gpl", 64, 64, gpl_features, gpl_setup, NULL, NULL, gpl_draw, NULL},
     {"gpl-refused", 64, 64, gpl_features, gpl_refused_setup, NULL, NULL, gpl_draw, NULL},
+    {"lines", 64, 64, lines_features, lines_setup, NULL, NULL, lines_draw, NULL},
 };
 
 /* ---------------------------------------------------------------------- */

@@ -4,6 +4,7 @@ replayed against the driver's picture.
 
     own_client.py --client BIN [--client-args "ARGS"] --capture LIST
                   --expect-draws N [--expect-dispatches D] [--expect-log TEXT ...]
+                  [--expect-approximated NAME ...]
                   [--reuse-addresses] [--match-vertex-statistics] [--expect-uncaptured]
                   --manifest M --overshade BIN
 
@@ -19,12 +20,15 @@ every submission a frame) the frames of LIST are captured, then:
   * the client exits 0 (77: it lacks a driver feature, the test is
     skipped) and prints every frame and every --expect-log TEXT;
   * `overshade info --json`: the frames of LIST, each with N draws, D
-    dispatches and nothing unsupported;
+    dispatches and nothing unsupported (but the --expect-approximated
+    names, which the trace records so);
   * `overshade replay`: the same draws, none unsupported, no command left
     out, every pixel of the target covered, the D dispatches replayed (none
     refused, compute invocations counted apart from shading and equal to
     the driver's pipeline statistic where the frame has one), and the
     picture against the driver's: PSNR >= 40 dB;
+  * the draws reported approximated (report.json's "approximated") are
+    exactly those named by --expect-approximated NAME (none without);
   * with --match-vertex-statistics, the replay's vertex shader and
     clipping invocations equal the driver's pipeline statistics where the
     frame has them (layered rendering: work the GPU does once per draw, or
@@ -60,6 +64,7 @@ def main():
     ap.add_argument("--client-args", default="")
     ap.add_argument("--capture", required=True)
     ap.add_argument("--expect-draws", type=int, required=True)
+    ap.add_argument("--expect-approximated", action="append", default=[])
     ap.add_argument("--expect-dispatches", type=int, default=0)
     ap.add_argument("--expect-log", action="append", default=[])
     ap.add_argument("--reuse-addresses", action="store_true")
@@ -134,8 +139,11 @@ def main():
         for f in frames:
             check(f.get("draws") == draws, "frame %r: %r draws, expected %d"
                   % (f.get("index"), f.get("draws"), draws))
-            check(not f.get("unsupported"), "frame %r: unsupported %r"
-                  % (f.get("index"), f.get("unsupported")))
+            # (State the replay approximates is named in the trace as not
+            # modelled: only the names --expect-approximated gives.)
+            unsupported = [u for u in f.get("unsupported", [])
+                           if u.get("name") not in args.expect_approximated]
+            check(not unsupported, "frame %r: unsupported %r" % (f.get("index"), unsupported))
             check(f.get("dispatches") == args.expect_dispatches, "frame %r: %r dispatches, "
                   "expected %d" % (f.get("index"), f.get("dispatches"), args.expect_dispatches))
 
@@ -152,6 +160,10 @@ def main():
                                                                  f.get("unsupported_draws")))
             check(not f.get("not_replayed"), "frame %r: not replayed: %r"
                   % (i, f.get("not_replayed")))
+            approx = sorted(a.get("detail") for a in f.get("approximated", []))
+            check(approx == sorted(args.expect_approximated),
+                  "frame %r: approximated %r, expected %r" % (i, approx,
+                                                              sorted(args.expect_approximated)))
             cs = f.get("compute") or {}
             check(cs.get("dispatches") == args.expect_dispatches
                   and cs.get("replayed") == args.expect_dispatches
