@@ -83,6 +83,17 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
                           const struct sim_tex_aniso *aniso, const struct sim_tex_request *req,
                           uint32_t out[4][SIM_LANES]);
 
+/* sim_tex_run_general_aniso with its elliptical lookups by the plain
+ * transcription of tex_sample.c's header comment (every texel through the
+ * general texel read) rather than the optimised loop: the same results and
+ * texel count, bit for bit, for tests/pipeline/test_tex_ewa.c to check. */
+uint64_t
+sim_tex_run_general_aniso_reference(const struct sim_tex_image *image,
+                                    const struct sim_tex_sampler *sampler,
+                                    const struct sim_tex_aniso *aniso,
+                                    const struct sim_tex_request *req,
+                                    uint32_t out[4][SIM_LANES]);
+
 /* Vulkan 16.6 "Level-of-Detail Operation": lambda with the sampler's bias
  * added, clamped to the sampler's and the request's minimum (lane l) and
  * the sampler's maximum. */

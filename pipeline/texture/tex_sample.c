@@ -641,6 +641,82 @@ sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *off
     out[3] = sum3 / den;
 }
 
+/* sample_ewa as the header comment states it, for tests/pipeline/
+ * test_tex_ewa.c to hold the optimised one to, bit for bit: every texel
+ * through ewa_index and texel_at, row by row and column by column, the
+ * sums in that order. */
+static void
+sample_ewa_reference(struct lookup *lk, uint32_t level, const float *u, const int32_t *offset,
+                     const float *d, const float *base, float out[4])
+{
+    const struct sim_tex_level *lv = &lk->image->levels[level];
+    int32_t w = (int32_t)(lv->width ? lv->width : 1), h = (int32_t)(lv->height ? lv->height : 1);
+    int base_pot = ((uint32_t)base[0] & ((uint32_t)base[0] - 1)) == 0;
+    int base_pot_v = ((uint32_t)base[1] & ((uint32_t)base[1] - 1)) == 0;
+    uint32_t mode_x = lk->sampler->address_mode[0], mode_y = lk->sampler->address_mode[1];
+    float scale = 1.0f / (float)(1u << level);
+    float ux = d[0] * base[0] * scale, uy = d[1] * base[0] * scale;
+    float vx = d[2] * base[1] * scale, vy = d[3] * base[1] * scale;
+    float a = vx * vx + vy * vy + 1.0f;
+    float b = (ux * vx + uy * vy) * -2.0f;
+    float c = ux * ux + uy * uy + 1.0f;
+    float f = a * c - b * b / 4.0f;
+    float det = (0.0f - b * b) + a * c * 4.0f;
+    float box_u = 2.0f / det * sqrtf(det * c * f);
+    float box_v = 2.0f / det * sqrtf(a * det * f);
+    float tex_u = u[0] * (base[0] * scale) + -0.5f;
+    float tex_v = u[1] * (base[1] * scale) - 0.5f;
+    float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f}, den = 0.0f;
+
+    pthread_once(&ewa_once, ewa_lut_init);
+    if (box_u == box_u && box_v == box_v && box_u <= (float)SIM_TEX_EWA_MAX_BOX &&
+        box_v <= (float)SIM_TEX_EWA_MAX_BOX && tex_u == tex_u && tex_v == tex_v &&
+        fabsf(tex_u) < 1e9f && fabsf(tex_v) < 1e9f) {
+        float form = (float)(EWA_LUT_SIZE - 1) / f;
+        a *= form;
+        b *= form;
+        c *= form;
+        float ddq = a * 2.0f;
+        int32_t u0 = lp_itrunc(floorf(tex_u - box_u)), u1 = lp_itrunc(ceilf(tex_u + box_u));
+        int32_t v0 = lp_itrunc(floorf(tex_v - box_v)), v1 = lp_itrunc(ceilf(tex_v + box_v));
+        float uu = (float)u0 - tex_u;
+        float dq_base = (uu * 2.0f + 1.0f) * a;
+        float q_base = uu * uu * a;
+
+        for (int32_t v = v0; v <= v1; v++) {
+            float vv = (float)v - tex_v;
+            float dq = vv * b + dq_base;
+            float q = (c * vv + b * uu) * vv + q_base;
+            for (int32_t x = u0; x <= u1; x++, q += dq, dq += ddq) {
+                int32_t qi = lp_itrunc(q);
+                float weight;
+                uint32_t t[4];
+                if (qi > EWA_LUT_SIZE - 1) {
+                    continue;
+                }
+                weight = ewa_lut[qi < 0 ? 0 : qi];
+                if (weight == 0.0f) {
+                    continue;
+                }
+                int32_t p[3] = {ewa_index(x, w, offset[0], mode_x, base_pot),
+                                ewa_index(v, h, offset[1], mode_y, base_pot_v), 0};
+                texel_at(lk, level, p, t);
+                for (int k = 0; k < 4; k++) {
+                    sum[k] += sim_u2f(t[k]) * weight;
+                }
+                den += weight;
+            }
+        }
+    }
+    if (den == 0.0f) {
+        sample_level(lk, level, u, offset, 1, out);
+        return;
+    }
+    for (int k = 0; k < 4; k++) {
+        out[k] = sum[k] / den;
+    }
+}
+
 /* Vulkan 16.9.2 "Texel Gathering": component `comp` (after depth
  * comparison, the comparison result) of the four texels a bilinear lookup
  * at the base level would read, in the order (i0, j1), (i1, j1), (i1, j0),
@@ -686,11 +762,12 @@ sim_tex_run_general(const struct sim_tex_image *image, const struct sim_tex_samp
     return sim_tex_run_general_aniso(image, sampler, NULL, req, out);
 }
 
-uint64_t
-sim_tex_run_general_aniso(const struct sim_tex_image *image,
-                          const struct sim_tex_sampler *sampler,
-                          const struct sim_tex_aniso *aniso, const struct sim_tex_request *req,
-                          uint32_t out[4][SIM_LANES])
+/* sim_tex_run_general_aniso, its elliptical lookups by sample_ewa or, with
+ * `reference`, by sample_ewa_reference. */
+static uint64_t
+run_general(const struct sim_tex_image *image, const struct sim_tex_sampler *sampler,
+            const struct sim_tex_aniso *aniso, const struct sim_tex_request *req,
+            uint32_t out[4][SIM_LANES], int reference)
 {
     struct lookup lk;
     uint32_t levels = image->level_count < SIM_TEX_MAX_LEVELS ? image->level_count
@@ -876,7 +953,11 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
             /* One level, the LOD truncated, whatever the mipmap mode. */
             int32_t ipart = lp_itrunc(lambda);
             uint32_t level = ipart < 0 ? 0u : (uint32_t)ipart > q ? q : (uint32_t)ipart;
-            sample_ewa(&lk, level, u, off, quad_d, size, rgba);
+            if (reference) {
+                sample_ewa_reference(&lk, level, u, off, quad_d, size, rgba);
+            } else {
+                sample_ewa(&lk, level, u, off, quad_d, size, rgba);
+            }
         } else {
             uint32_t hi_level;
             float delta;
@@ -896,4 +977,23 @@ sim_tex_run_general_aniso(const struct sim_tex_image *image,
         }
     }
     return lk.texels;
+}
+
+uint64_t
+sim_tex_run_general_aniso(const struct sim_tex_image *image,
+                          const struct sim_tex_sampler *sampler,
+                          const struct sim_tex_aniso *aniso, const struct sim_tex_request *req,
+                          uint32_t out[4][SIM_LANES])
+{
+    return run_general(image, sampler, aniso, req, out, 0);
+}
+
+uint64_t
+sim_tex_run_general_aniso_reference(const struct sim_tex_image *image,
+                                    const struct sim_tex_sampler *sampler,
+                                    const struct sim_tex_aniso *aniso,
+                                    const struct sim_tex_request *req,
+                                    uint32_t out[4][SIM_LANES])
+{
+    return run_general(image, sampler, aniso, req, out, 1);
 }
