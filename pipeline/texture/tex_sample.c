@@ -71,6 +71,9 @@
 #include <math.h>
 #include <pthread.h>
 #include <string.h>
+#if defined(__SSE__)
+#include <xmmintrin.h>
+#endif
 
 #include <spirv/unified1/spirv.h>
 #include <vulkan/vulkan_core.h>
@@ -389,12 +392,6 @@ ewa_index(int32_t i, int32_t size, int32_t offset, uint32_t mode, int base_pot)
     }
 }
 
-/* Columns of an EWA box whose texel indices are computed once per lookup
- * rather than once per row: 2 SIM_TEX_EWA_MAX_BOX wide and the widening
- * to whole texels, with room for float rounding of far coordinates; a
- * wider box computes them per texel. */
-#define EWA_MAX_COLUMNS (2 * SIM_TEX_EWA_MAX_BOX + 128)
-
 /* Texels of `level` an EWA loop may read directly: a 2D image with 8-bit
  * RGBA or BGRA UNORM or SRGB texels, no depth comparison, a level and a
  * layer that exist.  What texel_at and sim_tex_fetch_texel do for such a
@@ -457,188 +454,6 @@ ewa_direct_bc(const struct lookup *lk, uint32_t level)
         return 0;
     }
     return sim_tex_bc_block_bytes(image->format);
-}
-
-/* The elliptical weighted average of the header comment at one level: u
- * the normalized coordinates, d[0..3] = ds/dx, ds/dy, dt/dx, dt/dy, base
- * the view's level 0 size. */
-static void
-sample_ewa(struct lookup *lk, uint32_t level, const float *u, const int32_t *offset,
-           const float *d, const float *base, float out[4])
-{
-    const struct sim_tex_level *lv = &lk->image->levels[level];
-    int32_t w = (int32_t)(lv->width ? lv->width : 1), h = (int32_t)(lv->height ? lv->height : 1);
-    int base_pot = ((uint32_t)base[0] & ((uint32_t)base[0] - 1)) == 0;
-    float scale = 1.0f / (float)(1u << level);
-    float ux = d[0] * base[0] * scale, uy = d[1] * base[0] * scale;
-    float vx = d[2] * base[1] * scale, vy = d[3] * base[1] * scale;
-    float a = vx * vx + vy * vy + 1.0f;
-    float b = (ux * vx + uy * vy) * -2.0f;
-    float c = ux * ux + uy * uy + 1.0f;
-    float f = a * c - b * b / 4.0f;
-    float det = (0.0f - b * b) + a * c * 4.0f;
-    float box_u = 2.0f / det * sqrtf(det * c * f);
-    float box_v = 2.0f / det * sqrtf(a * det * f);
-    float tex_u = u[0] * (base[0] * scale) + -0.5f;
-    float tex_v = u[1] * (base[1] * scale) - 0.5f;
-    /* The sums in scalars and each texel's channels in t0..t3, so they stay
-     * in registers (an array written channel by channel and read as a
-     * vector stalls store forwarding). */
-    float sum0 = 0.0f, sum1 = 0.0f, sum2 = 0.0f, sum3 = 0.0f, den = 0.0f;
-    uint32_t t[4];
-
-    pthread_once(&ewa_once, ewa_lut_init);
-    out[0] = out[1] = out[2] = out[3] = 0.0f;
-    if (box_u == box_u && box_v == box_v && box_u <= (float)SIM_TEX_EWA_MAX_BOX &&
-        box_v <= (float)SIM_TEX_EWA_MAX_BOX && tex_u == tex_u && tex_v == tex_v &&
-        fabsf(tex_u) < 1e9f && fabsf(tex_v) < 1e9f) {
-        float form = (float)(EWA_LUT_SIZE - 1) / f;
-        a *= form;
-        b *= form;
-        c *= form;
-        float ddq = a * 2.0f;
-        int32_t u0 = lp_itrunc(floorf(tex_u - box_u)), u1 = lp_itrunc(ceilf(tex_u + box_u));
-        int32_t v0 = lp_itrunc(floorf(tex_v - box_v)), v1 = lp_itrunc(ceilf(tex_v + box_v));
-        float uu = (float)u0 - tex_u;
-        float dq_base = (uu * 2.0f + 1.0f) * a;
-        float q_base = uu * uu * a;
-
-        /* ewa_index is a function of the column (the row) alone, and so
-         * is its wrapping: computed once per column (per row) when the box
-         * is narrow enough, and texels the table or a BC format allows are
-         * read inline; the same texels, weights and order of sums as
-         * texel_at per texel. */
-        uint32_t mode_x = lk->sampler->address_mode[0], mode_y = lk->sampler->address_mode[1];
-        int base_pot_v = ((uint32_t)base[1] & ((uint32_t)base[1] - 1)) == 0;
-        uint32_t swap = 0, bytes = 4;
-        const uint32_t *rgb = ewa_direct_table(lk, level, &swap, &bytes);
-        uint32_t bc = rgb ? 0 : ewa_direct_bc(lk, level);
-        const uint32_t *alpha = sim_tex_decode8_tables()->unorm;
-        int32_t cols[EWA_MAX_COLUMNS];
-        int use_cols = (int64_t)u1 - (int64_t)u0 < EWA_MAX_COLUMNS;
-        uint32_t edge[4];
-        const uint8_t *last_block = NULL;
-        const uint32_t(*last_texels)[4] = NULL;
-
-        border(lk->sampler, lk->is_int, edge);
-        for (int32_t x = u0; use_cols && x <= u1; x++) {
-            int32_t i = ewa_index(x, w, offset[0], mode_x, base_pot);
-            cols[x - u0] = rgb || bc ? sim_tex_wrap(i, w, mode_x) : i;
-        }
-        for (int32_t v = v0; v <= v1; v++) {
-            float vv = (float)v - tex_v;
-            float dq = vv * b + dq_base;
-            float q = (c * vv + b * uu) * vv + q_base;
-            int32_t row = ewa_index(v, h, offset[1], mode_y, base_pot_v);
-            int32_t wy = rgb || bc ? sim_tex_wrap(row, h, mode_y) : row;
-            const uint8_t *line = NULL;
-            uint64_t block_row = 0; /* bc: the offset of the row of blocks */
-            int row_whole = 0; /* every texel of the row inside the data */
-            if (rgb && wy >= 0) {
-                uint64_t off = (uint64_t)lk->layer * lv->layer_pitch + (uint64_t)wy * lv->row_pitch;
-                line = off <= lv->size ? (const uint8_t *)lv->data + off : NULL;
-                row_whole = line && (uint32_t)wy < lv->height &&
-                            (uint64_t)lv->width * bytes <= lv->size - off;
-            }
-            if (bc && wy >= 0) {
-                block_row = (uint64_t)lk->layer * lv->layer_pitch + (uint64_t)(wy / 4) * lv->row_pitch;
-            }
-            for (int32_t x = u0; x <= u1; x++, q += dq, dq += ddq) {
-                int32_t qi = lp_itrunc(q);
-                uint32_t t0, t1, t2, t3;
-                float weight;
-                if (qi > EWA_LUT_SIZE - 1) {
-                    continue;
-                }
-                weight = ewa_lut[qi < 0 ? 0 : qi];
-                if (weight == 0.0f) {
-                    continue;
-                }
-                if (!rgb && !bc) {
-                    int32_t p[3] = {
-                        use_cols ? cols[x - u0]
-                                 : ewa_index(x, w, offset[0], mode_x, base_pot),
-                        row, 0};
-                    texel_at(lk, level, p, t);
-                    t0 = t[0];
-                    t1 = t[1];
-                    t2 = t[2];
-                    t3 = t[3];
-                } else {
-                    int32_t wx = use_cols ? cols[x - u0]
-                                          : sim_tex_wrap(ewa_index(x, w, offset[0], mode_x,
-                                                                   base_pot),
-                                                         w, mode_x);
-                    if (wx < 0 || wy < 0) {
-                        t0 = edge[0];
-                        t1 = edge[1];
-                        t2 = edge[2];
-                        t3 = edge[3];
-                    } else if (bc) {
-                        /* fetch_block_texel's bounds: beyond the data, 0 */
-                        uint64_t off = block_row + (uint64_t)(wx / 4) * bc;
-                        lk->texels++;
-                        if (off > lv->size || lv->size - off < bc) {
-                            t0 = t1 = t2 = t3 = 0;
-                        } else {
-                            /* Neighbouring texels share a block: its
-                             * decoded texels looked up once. */
-                            const uint8_t *blk = (const uint8_t *)lv->data + off;
-                            if (blk != last_block) {
-                                last_block = blk;
-                                last_texels = sim_tex_bc_block_cached(lk->image->format, blk);
-                            }
-                            const uint32_t *bt = last_texels[(wy & 3) * 4 + (wx & 3)];
-                            t0 = bt[0];
-                            t1 = bt[1];
-                            t2 = bt[2];
-                            t3 = bt[3];
-                        }
-                    } else {
-                        /* sim_tex_fetch_texel's bounds and its 8-bit decode;
-                         * channels R8 and R8G8 lack read as 0, alpha as 1 */
-                        uint64_t x4 = (uint64_t)wx * bytes;
-                        lk->texels++;
-                        /* (wx is below the width here, wrapped: within a
-                         * whole row it needs no bounds check.) */
-                        if (!row_whole &&
-                            (!line || (uint32_t)wx >= lv->width || (uint32_t)wy >= lv->height ||
-                             x4 > lv->size - (uint64_t)(line - (const uint8_t *)lv->data) ||
-                             lv->size - (uint64_t)(line - (const uint8_t *)lv->data) - x4 <
-                                 bytes)) {
-                            t0 = t1 = t2 = t3 = 0;
-                        } else if (bytes == 4) {
-                            const uint8_t *px = line + x4;
-                            t0 = rgb[px[swap ? 2 : 0]];
-                            t1 = rgb[px[1]];
-                            t2 = rgb[px[swap ? 0 : 2]];
-                            t3 = alpha[px[3]];
-                        } else {
-                            const uint8_t *px = line + x4;
-                            t0 = rgb[px[0]];
-                            t1 = bytes == 2 ? rgb[px[1]] : 0u;
-                            t2 = 0u;
-                            t3 = 0x3f800000u; /* 1.0f */
-                        }
-                    }
-                }
-                sum0 += sim_u2f(t0) * weight;
-                sum1 += sim_u2f(t1) * weight;
-                sum2 += sim_u2f(t2) * weight;
-                sum3 += sim_u2f(t3) * weight;
-                den += weight;
-            }
-        }
-    }
-    if (den == 0.0f) {
-        /* No texel inside the ellipse: the bilinear lookup at this level. */
-        sample_level(lk, level, u, offset, 1, out);
-        return;
-    }
-    out[0] = sum0 / den;
-    out[1] = sum1 / den;
-    out[2] = sum2 / den;
-    out[3] = sum3 / den;
 }
 
 /* sample_ewa as the header comment states it, for tests/pipeline/
@@ -717,6 +532,448 @@ sample_ewa_reference(struct lookup *lk, uint32_t level, const float *u, const in
     }
 }
 
+/* How an EWA lookup finds the texel index along one axis (ewa_index, and
+ * for the inline reads sim_tex_wrap after it).  Along a level a power of
+ * two long, at corners that are floats exactly (|i| < 2^24), ewa_corner is
+ * the corner itself, so that REPEAT of a level 0 a power of two long is a
+ * mask and CLAMP_TO_EDGE a clamp, each already wrapped; any other way is
+ * EWA_AXIS_INDEX. */
+enum ewa_axis {
+    EWA_AXIS_INDEX,
+    EWA_AXIS_MASK,
+    EWA_AXIS_CLAMP,
+};
+
+/* How an EWA loop reads its texels: through texel_at, or inline (what
+ * texel_at with sim_tex_fetch_texel or fetch_block_texel does for them:
+ * wrap, border, bounds, decode through the shared tables) for
+ * ewa_direct_table's texels, RGBA, BGRA, R and RG, and ewa_direct_bc's
+ * blocks. */
+enum ewa_kind {
+    EWA_TEXEL_AT,
+    EWA_RGBA8,
+    EWA_BGRA8,
+    EWA_R8,
+    EWA_RG8,
+    EWA_BC,
+};
+
+/* Bytes of a texel of an inline 8-bit kind. */
+static inline int
+ewa_kind_bytes(enum ewa_kind kind)
+{
+    return kind == EWA_R8 ? 1 : kind == EWA_RG8 ? 2 : 4;
+}
+
+/* What the elliptical lookups of one request read alike at one level and
+ * layer: found once for the lanes that share them (run_general) rather
+ * than once per lane. */
+struct ewa_plan {
+    uint32_t level, layer;
+    const struct sim_tex_level *lv;
+    int32_t w, h; /* the level's size, 1 for 0 */
+    float scale;  /* 2^-level */
+    uint32_t mode_x, mode_y;
+    int base_pot, base_pot_v;       /* level 0 a power of two wide (high) */
+    enum ewa_axis axis_x, axis_y;   /* for corners that are floats exactly */
+    enum ewa_kind kind;
+    const uint32_t *rgb;            /* ewa_direct_table's, or NULL */
+    const uint32_t *alpha;          /* the UNORM table, for RGBA8's alpha */
+    uint32_t bc;                    /* ewa_direct_bc's */
+    uint64_t layer_off;             /* the layer's offset in the level's data */
+    uint32_t edge[4];               /* the border colour */
+};
+
+static enum ewa_axis
+ewa_axis_of(int32_t size, uint32_t mode, int base_pot)
+{
+    if ((size & (size - 1)) != 0) {
+        return EWA_AXIS_INDEX;
+    }
+    if (mode == VK_SAMPLER_ADDRESS_MODE_REPEAT && base_pot) {
+        return EWA_AXIS_MASK;
+    }
+    return mode == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE ? EWA_AXIS_CLAMP : EWA_AXIS_INDEX;
+}
+
+static void
+ewa_plan_init(struct ewa_plan *pl, const struct lookup *lk, uint32_t level, const float *base)
+{
+    const struct sim_tex_level *lv = &lk->image->levels[level];
+    uint32_t swap = 0, bytes = 4;
+
+    pl->level = level;
+    pl->layer = lk->layer;
+    pl->lv = lv;
+    pl->w = (int32_t)(lv->width ? lv->width : 1);
+    pl->h = (int32_t)(lv->height ? lv->height : 1);
+    pl->scale = 1.0f / (float)(1u << level);
+    pl->mode_x = lk->sampler->address_mode[0];
+    pl->mode_y = lk->sampler->address_mode[1];
+    pl->base_pot = ((uint32_t)base[0] & ((uint32_t)base[0] - 1)) == 0;
+    pl->base_pot_v = ((uint32_t)base[1] & ((uint32_t)base[1] - 1)) == 0;
+    pl->axis_x = ewa_axis_of(pl->w, pl->mode_x, pl->base_pot);
+    pl->axis_y = ewa_axis_of(pl->h, pl->mode_y, pl->base_pot_v);
+    pl->rgb = ewa_direct_table(lk, level, &swap, &bytes);
+    pl->alpha = sim_tex_decode8_tables()->unorm;
+    pl->bc = pl->rgb ? 0 : ewa_direct_bc(lk, level);
+    pl->kind = !pl->rgb     ? (pl->bc ? EWA_BC : EWA_TEXEL_AT)
+               : bytes == 1 ? EWA_R8
+               : bytes == 2 ? EWA_RG8
+               : swap       ? EWA_BGRA8
+                            : EWA_RGBA8;
+    pl->layer_off = (uint64_t)lk->layer * lv->layer_pitch;
+    border(lk->sampler, lk->is_int, pl->edge);
+}
+
+/* lp_itrunc as one instruction where there is one: cvttss2si is the
+ * conversion lp_itrunc describes (INT32_MIN for NaN and out of range). */
+static inline int32_t
+ewa_itrunc(float x)
+{
+#if defined(__SSE__)
+    return _mm_cvttss_si32(_mm_set_ss(x));
+#else
+    return lp_itrunc(x);
+#endif
+}
+
+/* lp_itrunc(floorf(x)) and lp_itrunc(ceilf(x)): where x may have a
+ * fraction (|x| < 2^23) its truncation is exact and one step corrects it;
+ * a larger x, infinite or NaN is its own floor and ceiling. */
+static inline int32_t
+ewa_floor(float x)
+{
+    if (fabsf(x) < 0x1p23f) {
+        int32_t i = (int32_t)x;
+        return i - (x < (float)i);
+    }
+    return lp_itrunc(x);
+}
+
+static inline int32_t
+ewa_ceil(float x)
+{
+    if (fabsf(x) < 0x1p23f) {
+        int32_t i = (int32_t)x;
+        return i + (x > (float)i);
+    }
+    return lp_itrunc(x);
+}
+
+/* The index along an axis `size` texels long of corner i, `axis` and
+ * `wrap` as ewa_indices takes them. */
+static inline __attribute__((always_inline)) int32_t
+ewa_axis_index(int32_t i, int32_t size, int32_t offset, uint32_t mode, int base_pot,
+               enum ewa_axis axis, int wrap)
+{
+    switch (axis) {
+    case EWA_AXIS_MASK:
+        return (i + offset) & (size - 1);
+    case EWA_AXIS_CLAMP:
+        i += offset;
+        return i < 0 ? 0 : i >= size ? size - 1 : i;
+    default:
+        i = ewa_index(i, size, offset, mode, base_pot);
+        return wrap ? sim_tex_wrap(i, size, mode) : i;
+    }
+}
+
+/* idx[k] = the index along an axis `size` texels long of texel corner
+ * i0 + k, k < n: ewa_index's, wrapped with `wrap` as the inline reads take
+ * it; `axis` EWA_AXIS_INDEX where some corner is not a float exactly. */
+static void
+ewa_indices(int32_t *idx, int32_t i0, int32_t n, int32_t size, int32_t offset, uint32_t mode,
+            int base_pot, enum ewa_axis axis, int wrap)
+{
+    switch (axis) {
+    case EWA_AXIS_MASK:
+        for (int32_t k = 0; k < n; k++) {
+            idx[k] = ewa_axis_index(i0 + k, size, offset, mode, base_pot, EWA_AXIS_MASK, wrap);
+        }
+        break;
+    case EWA_AXIS_CLAMP:
+        for (int32_t k = 0; k < n; k++) {
+            idx[k] = ewa_axis_index(i0 + k, size, offset, mode, base_pot, EWA_AXIS_CLAMP, wrap);
+        }
+        break;
+    default:
+        for (int32_t k = 0; k < n; k++) {
+            idx[k] = ewa_axis_index(i0 + k, size, offset, mode, base_pot, EWA_AXIS_INDEX, wrap);
+        }
+        break;
+    }
+}
+
+typedef float ewa_texel __attribute__((vector_size(16)));
+
+static inline ewa_texel
+ewa_texel_of(const uint32_t t[4])
+{
+    return (ewa_texel){sim_u2f(t[0]), sim_u2f(t[1]), sim_u2f(t[2]), sim_u2f(t[3])};
+}
+
+/* The sums of an EWA lookup, and what its texel reads keep between rows. */
+struct ewa_sums {
+    ewa_texel sum; /* one float sum per channel, each rounded on its own */
+    float den;
+    uint64_t texels;
+    const uint8_t *last_block; /* EWA_BC: the block last decoded */
+    const uint32_t (*last_texels)[4];
+};
+
+/* One row of an EWA box: its index (wrapped for the inline reads) and
+ * where its texels lie. */
+struct ewa_row {
+    int32_t y;
+    const uint8_t *line; /* the 8-bit kinds: the row's first texel */
+    uint64_t block_row;  /* EWA_BC: the offset of the row of blocks */
+};
+
+/* Adds the n texels of one row whose columns (indices into cols) and
+ * weights (indices into ewa_lut) are tap_col and tap_w to *s, in order: a
+ * weight of 0 skipped, the texels read as `kind`, with bounds checks where
+ * `checked` (a row not wholly inside the data).  Both are constants where
+ * it is inlined: a loop of its own for each. */
+static inline __attribute__((always_inline)) void
+ewa_taps(struct lookup *lk, const struct ewa_plan *pl, enum ewa_kind kind, int checked,
+         const struct ewa_row *row, const int32_t *cols, const uint16_t *tap_col,
+         const uint16_t *tap_w, int32_t n, struct ewa_sums *s)
+{
+    const struct sim_tex_level *lv = pl->lv;
+    const uint32_t bytes = (uint32_t)ewa_kind_bytes(kind);
+    const uint32_t *rgb = pl->rgb, *alpha = pl->alpha;
+
+    for (int32_t i = 0; i < n; i++) {
+        float weight = ewa_lut[tap_w[i]];
+        int32_t wx = cols[tap_col[i]];
+        ewa_texel t;
+        if (weight == 0.0f) {
+            continue;
+        }
+        if (kind == EWA_TEXEL_AT) {
+            uint32_t p[4];
+            int32_t x[3] = {wx, row->y, 0};
+            texel_at(lk, pl->level, x, p);
+            t = ewa_texel_of(p);
+        } else if (wx < 0) {
+            t = ewa_texel_of(pl->edge);
+        } else if (kind == EWA_BC) {
+            /* fetch_block_texel's bounds: beyond the data, 0 */
+            uint64_t off = row->block_row + (uint64_t)(wx / 4) * pl->bc;
+            s->texels++;
+            if (off > lv->size || lv->size - off < pl->bc) {
+                t = (ewa_texel){0.0f, 0.0f, 0.0f, 0.0f};
+            } else {
+                /* Neighbouring texels share a block: its decoded texels
+                 * looked up once. */
+                const uint8_t *blk = (const uint8_t *)lv->data + off;
+                if (blk != s->last_block) {
+                    s->last_block = blk;
+                    s->last_texels = sim_tex_bc_block_cached(lk->image->format, blk);
+                }
+                t = ewa_texel_of(s->last_texels[(row->y & 3) * 4 + (wx & 3)]);
+            }
+        } else {
+            /* sim_tex_fetch_texel's bounds and its 8-bit decode; channels
+             * R8 and R8G8 lack read as 0, alpha as 1 */
+            const uint8_t *line = row->line;
+            uint64_t x4 = (uint64_t)wx * bytes;
+            s->texels++;
+            if (checked &&
+                (!line || (uint32_t)wx >= lv->width || (uint32_t)row->y >= lv->height ||
+                 x4 > lv->size - (uint64_t)(line - (const uint8_t *)lv->data) ||
+                 lv->size - (uint64_t)(line - (const uint8_t *)lv->data) - x4 < bytes)) {
+                t = (ewa_texel){0.0f, 0.0f, 0.0f, 0.0f};
+            } else if (bytes == 4) {
+                const uint8_t *px = line + x4;
+                int r = kind == EWA_BGRA8 ? 2 : 0;
+                t = (ewa_texel){sim_u2f(rgb[px[r]]), sim_u2f(rgb[px[1]]), sim_u2f(rgb[px[2 - r]]),
+                                sim_u2f(alpha[px[3]])};
+            } else {
+                const uint8_t *px = line + x4;
+                t = (ewa_texel){sim_u2f(rgb[px[0]]), bytes == 2 ? sim_u2f(rgb[px[1]]) : 0.0f,
+                                0.0f, 1.0f};
+            }
+        }
+        s->sum += t * weight;
+        s->den += weight;
+    }
+}
+
+/* Columns of an EWA box: 2 SIM_TEX_EWA_MAX_BOX wide and the widening to
+ * whole texels, with room for float rounding of far coordinates.  (Their
+ * indices and a row's taps live on the stack: some 34 KiB.) */
+#define EWA_MAX_COLUMNS (2 * SIM_TEX_EWA_MAX_BOX + 128)
+
+/* The box of an EWA lookup and the terms of its q (sample_ewa). */
+struct ewa_box {
+    int32_t v0, v1;
+    int32_t width;       /* columns, 0 for none */
+    const int32_t *cols; /* the columns' indices (ewa_indices) */
+    enum ewa_axis axis_y; /* the plan's, or EWA_AXIS_INDEX for far rows */
+    float tex_v, uu, b, c, dq_base, q_base, ddq;
+};
+
+/* The weighted sums of the texels of box `bx` inside the ellipse, read as
+ * `kind` (a constant where it is inlined), into *s.  Per row, the first
+ * pass steps q along the row as the header comment does and keeps the
+ * columns whose trunc(q) (lp_itrunc's, lavapipe's: INT32_MIN for NaN and
+ * out of range) is at most 1023, with the table index (0 below 0); the
+ * second reads their texels, in order.  The row's index and where its
+ * texels lie are found only for a row with a texel to read. */
+static inline __attribute__((always_inline)) void
+ewa_sum(struct lookup *lk, const struct ewa_plan *pl, const struct ewa_box *bx,
+        const int32_t *offset, enum ewa_kind kind, struct ewa_sums *s)
+{
+    const struct sim_tex_level *lv = pl->lv;
+    uint16_t tap_col[EWA_MAX_COLUMNS], tap_w[EWA_MAX_COLUMNS];
+
+    for (int32_t v = bx->v0; v <= bx->v1; v++) {
+        float vv = (float)v - bx->tex_v;
+        float dq = vv * bx->b + bx->dq_base;
+        float q = (bx->c * vv + bx->b * bx->uu) * vv + bx->q_base;
+        float ddq = bx->ddq;
+        struct ewa_row row = {0, NULL, 0};
+        int32_t n = 0;
+
+        for (int32_t j = 0; j < bx->width; j++, q += dq, dq += ddq) {
+            int32_t qi = ewa_itrunc(q);
+            if (qi <= EWA_LUT_SIZE - 1) {
+                tap_col[n] = (uint16_t)j;
+                tap_w[n] = (uint16_t)(qi < 0 ? 0 : qi);
+                n++;
+            }
+        }
+        if (n == 0) {
+            continue;
+        }
+        row.y = ewa_axis_index(v, pl->h, offset[1], pl->mode_y, pl->base_pot_v, bx->axis_y,
+                               kind != EWA_TEXEL_AT);
+        if (kind == EWA_TEXEL_AT) {
+            ewa_taps(lk, pl, EWA_TEXEL_AT, 0, &row, bx->cols, tap_col, tap_w, n, s);
+        } else if (row.y < 0) {
+            /* the border colour, whatever the column */
+            for (int32_t i = 0; i < n; i++) {
+                float weight = ewa_lut[tap_w[i]];
+                if (weight == 0.0f) {
+                    continue;
+                }
+                s->sum += ewa_texel_of(pl->edge) * weight;
+                s->den += weight;
+            }
+        } else if (kind == EWA_BC) {
+            row.block_row = pl->layer_off + (uint64_t)(row.y / 4) * lv->row_pitch;
+            ewa_taps(lk, pl, EWA_BC, 0, &row, bx->cols, tap_col, tap_w, n, s);
+        } else {
+            uint64_t off = pl->layer_off + (uint64_t)row.y * lv->row_pitch;
+            uint32_t bytes = (uint32_t)ewa_kind_bytes(kind);
+            row.line = off <= lv->size ? (const uint8_t *)lv->data + off : NULL;
+            if (row.line && (uint32_t)row.y < lv->height &&
+                (uint64_t)lv->width * bytes <= lv->size - off) {
+                /* The row wholly inside the data: every column (wrapped,
+                 * below the width) too. */
+                ewa_taps(lk, pl, kind, 0, &row, bx->cols, tap_col, tap_w, n, s);
+            } else {
+                ewa_taps(lk, pl, kind, 1, &row, bx->cols, tap_col, tap_w, n, s);
+            }
+        }
+    }
+}
+
+/* The elliptical weighted average of the header comment at the level and
+ * layer of `pl`: u the normalized coordinates, d[0..3] = ds/dx, ds/dy,
+ * dt/dx, dt/dy, base the view's level 0 size.  The texels, weights and
+ * order of sums of sample_ewa_reference (ewa_sum). */
+static void
+sample_ewa(struct lookup *lk, const struct ewa_plan *pl, const float *u, const int32_t *offset,
+           const float *d, const float *base, float out[4])
+{
+    float scale = pl->scale;
+    float ux = d[0] * base[0] * scale, uy = d[1] * base[0] * scale;
+    float vx = d[2] * base[1] * scale, vy = d[3] * base[1] * scale;
+    float a = vx * vx + vy * vy + 1.0f;
+    float b = (ux * vx + uy * vy) * -2.0f;
+    float c = ux * ux + uy * uy + 1.0f;
+    float f = a * c - b * b / 4.0f;
+    float det = (0.0f - b * b) + a * c * 4.0f;
+    float box_u = 2.0f / det * sqrtf(det * c * f);
+    float box_v = 2.0f / det * sqrtf(a * det * f);
+    float tex_u = u[0] * (base[0] * scale) + -0.5f;
+    float tex_v = u[1] * (base[1] * scale) - 0.5f;
+    struct ewa_sums s = {.sum = {0.0f, 0.0f, 0.0f, 0.0f}, .den = 0.0f};
+
+    if (box_u == box_u && box_v == box_v && box_u <= (float)SIM_TEX_EWA_MAX_BOX &&
+        box_v <= (float)SIM_TEX_EWA_MAX_BOX && tex_u == tex_u && tex_v == tex_v &&
+        fabsf(tex_u) < 1e9f && fabsf(tex_v) < 1e9f) {
+        float form = (float)(EWA_LUT_SIZE - 1) / f;
+        a *= form;
+        b *= form;
+        c *= form;
+        int32_t u0 = ewa_floor(tex_u - box_u), u1 = ewa_ceil(tex_u + box_u);
+        int32_t v0 = ewa_floor(tex_v - box_v), v1 = ewa_ceil(tex_v + box_v);
+        int64_t width = (int64_t)u1 - (int64_t)u0 + 1;
+        float uu = (float)u0 - tex_u;
+        struct ewa_box bx = {
+            .v0 = v0,
+            .v1 = v1,
+            .width = width > 0 ? (int32_t)width : 0,
+            .axis_y = v0 > -(1 << 24) && v1 < (1 << 24) ? pl->axis_y : EWA_AXIS_INDEX,
+            .tex_v = tex_v,
+            .uu = uu,
+            .b = b,
+            .c = c,
+            .dq_base = (uu * 2.0f + 1.0f) * a,
+            .q_base = uu * uu * a,
+            .ddq = a * 2.0f,
+        };
+        enum ewa_kind kind = pl->kind;
+        int32_t cols[EWA_MAX_COLUMNS];
+
+        if (width > EWA_MAX_COLUMNS) {
+            /* Only where the box's bounds leave the int32_t range (a box
+             * is 2 SIM_TEX_EWA_MAX_BOX + 2 texels wide at most otherwise,
+             * and a little more where the coordinate's float is coarse). */
+            sample_ewa_reference(lk, pl->level, u, offset, d, base, out);
+            return;
+        }
+        ewa_indices(cols, u0, bx.width, pl->w, offset[0], pl->mode_x, pl->base_pot,
+                    u0 > -(1 << 24) && u1 < (1 << 24) ? pl->axis_x : EWA_AXIS_INDEX,
+                    kind != EWA_TEXEL_AT);
+        bx.cols = cols;
+        switch (kind) {
+        case EWA_RGBA8:
+            ewa_sum(lk, pl, &bx, offset, EWA_RGBA8, &s);
+            break;
+        case EWA_BGRA8:
+            ewa_sum(lk, pl, &bx, offset, EWA_BGRA8, &s);
+            break;
+        case EWA_R8:
+            ewa_sum(lk, pl, &bx, offset, EWA_R8, &s);
+            break;
+        case EWA_RG8:
+            ewa_sum(lk, pl, &bx, offset, EWA_RG8, &s);
+            break;
+        case EWA_BC:
+            ewa_sum(lk, pl, &bx, offset, EWA_BC, &s);
+            break;
+        default:
+            ewa_sum(lk, pl, &bx, offset, EWA_TEXEL_AT, &s);
+            break;
+        }
+        lk->texels += s.texels;
+    }
+    if (s.den == 0.0f) {
+        /* No texel inside the ellipse: the bilinear lookup at this level. */
+        sample_level(lk, pl->level, u, offset, 1, out);
+        return;
+    }
+    out[0] = s.sum[0] / s.den;
+    out[1] = s.sum[1] / s.den;
+    out[2] = s.sum[2] / s.den;
+    out[3] = s.sum[3] / s.den;
+}
+
 /* Vulkan 16.9.2 "Texel Gathering": component `comp` (after depth
  * comparison, the comparison result) of the four texels a bilinear lookup
  * at the base level would read, in the order (i0, j1), (i1, j1), (i1, j0),
@@ -791,7 +1048,12 @@ run_general(const struct sim_tex_image *image, const struct sim_tex_sampler *sam
         (req->kind == SIM_IR_TEX_SAMPLE || req->kind == SIM_IR_TEX_SAMPLE_GRAD ||
          req->kind == SIM_IR_TEX_SAMPLE_LOD || req->kind == SIM_IR_TEX_QUERY_LOD)) {
         ewa = 1;
+        pthread_once(&ewa_once, ewa_lut_init);
     }
+    /* The level and layer of the last elliptical lookup, what its lanes
+     * read alike (ewa_plan); plan_ok once there is one. */
+    struct ewa_plan plan;
+    int plan_ok = 0;
 
     for (int l = 0; l < SIM_LANES; l++) {
         if (!(req->lanes & (1u << l))) {
@@ -956,7 +1218,11 @@ run_general(const struct sim_tex_image *image, const struct sim_tex_sampler *sam
             if (reference) {
                 sample_ewa_reference(&lk, level, u, off, quad_d, size, rgba);
             } else {
-                sample_ewa(&lk, level, u, off, quad_d, size, rgba);
+                if (!plan_ok || plan.level != level || plan.layer != lk.layer) {
+                    ewa_plan_init(&plan, &lk, level, size);
+                    plan_ok = 1;
+                }
+                sample_ewa(&lk, &plan, u, off, quad_d, size, rgba);
             }
         } else {
             uint32_t hi_level;

@@ -297,6 +297,61 @@ make_request(struct sim_tex_request *req, const struct sim_tex_image *img, int d
     }
 }
 
+/* Needles: a footprint a thousand texels long along a diagonal, at a level
+ * that cannot go coarser (one level), so that the box (some 2800 texels on
+ * a side) reaches corners whose q passes 2^31, which lp_itrunc turns into
+ * INT32_MIN and the table's first weight, lavapipe's odd case; inline
+ * RGBA8 and per-texel RGBA32F texels.  Returns the lanes that differ. */
+static uint32_t
+test_needles(void)
+{
+    static const struct format_case *cases[2] = {&formats[0], &formats[10]};
+    uint32_t differ = 0;
+
+    for (int f = 0; f < 2; f++) {
+        struct sim_tex_image img;
+        struct sim_tex_sampler smp;
+        struct sim_tex_aniso aniso = {.enable = 1, .max_anisotropy = 16.0f};
+        struct sim_tex_request req;
+        uint32_t got[4][SIM_LANES], want[4][SIM_LANES];
+        uint64_t got_texels, want_texels;
+
+        for (;;) {
+            make_image(&img, cases[f]);
+            if (img.levels[0].width >= 16 && img.levels[0].height >= 16 && img.levels[0].data) {
+                break;
+            }
+            free_image(&img);
+        }
+        img.level_count = 1;
+        memset(&smp, 0, sizeof(smp));
+        smp.max_lod = 1000.0f;
+        memset(&req, 0, sizeof(req));
+        req.kind = SIM_IR_TEX_SAMPLE;
+        req.dim = DIM_2D;
+        req.lanes = 0x3;
+        for (int l = 0; l < 2; l++) {
+            float k = 1000.0f, w = (float)img.levels[0].width, h = (float)img.levels[0].height;
+            req.coord[0][l] = test_as_bits(0.3f);
+            req.coord[1][l] = test_as_bits(0.6f);
+            req.ddx[0][l] = req.quad_ddx[0][l] = k / w;
+            req.ddy[0][l] = req.quad_ddy[0][l] = k / w;
+            req.ddx[1][l] = req.quad_ddx[1][l] = (l ? -k : k) / h;
+            req.ddy[1][l] = req.quad_ddy[1][l] = (l ? -k : k) / h;
+        }
+        want_texels = sim_tex_run_general_aniso_reference(&img, &smp, &aniso, &req, want);
+        got_texels = sim_tex_run_general_aniso(&img, &smp, &aniso, &req, got);
+        for (int l = 0; l < 2; l++) {
+            for (int c = 0; c < 4; c++) {
+                differ += got[c][l] != want[c][l];
+            }
+        }
+        differ += got_texels != want_texels;
+        free_image(&img);
+    }
+    return differ;
+}
+
 int
 main(void)
 {
@@ -358,6 +413,7 @@ main(void)
     }
     CHECK_EQ_INT(0, differ);
     CHECK_EQ_INT(0, texel_differ);
+    CHECK_EQ_INT(0, test_needles());
     printf("%u lanes of %u lookups (seed %#llx, %llu texels) the same as the reference\n", lanes,
            cases, (unsigned long long)seed, (unsigned long long)texels);
     return test_failures ? TEST_FAIL : TEST_PASS;
