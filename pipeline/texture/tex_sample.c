@@ -1170,6 +1170,24 @@ run_general(const struct sim_tex_image *image, const struct sim_tex_sampler *sam
             if (req->has_bias) {
                 lambda += req->bias[l];
             }
+        } else if (ewa) {
+            /* The minor axis, lengthened where the ratio passes 16
+             * (lavapipe's rule, the header comment); the isotropic
+             * lambda is not needed. */
+            float px2 = 0.0f, py2 = 0.0f;
+            for (uint32_t a = 0; a < 2; a++) {
+                float sx = quad_d[2 * a] * size[a], sy = quad_d[2 * a + 1] * size[a];
+                px2 += sx * sx;
+                py2 += sy * sy;
+            }
+            float pmax2 = px2 > py2 ? px2 : py2, pmin2 = px2 > py2 ? py2 : px2;
+            if (pmax2 > pmin2 * 256.0f) {
+                pmin2 = pmax2 / 256.0f;
+            }
+            lambda = 0.5f * (req->kind == SIM_IR_TEX_QUERY_LOD ? log2f(pmin2) : fast_log2(pmin2));
+            if (req->has_bias) {
+                lambda += req->bias[l];
+            }
         } else {
             for (uint32_t a = 0; a < axes; a++) {
                 float s = sampler->unnormalized_coordinates ? 1.0f : size[a];
@@ -1178,22 +1196,6 @@ run_general(const struct sim_tex_image *image, const struct sim_tex_sampler *sam
             }
             /* log2(max(sqrt(x), sqrt(y))) = 0.5 log2(max(x, y)) */
             lambda = 0.5f * log2f(rho_x > rho_y ? rho_x : rho_y);
-            if (ewa) {
-                /* The minor axis, lengthened where the ratio passes 16
-                 * (lavapipe's rule, the header comment). */
-                float px2 = 0.0f, py2 = 0.0f;
-                for (uint32_t a = 0; a < 2; a++) {
-                    float sx = quad_d[2 * a] * size[a], sy = quad_d[2 * a + 1] * size[a];
-                    px2 += sx * sx;
-                    py2 += sy * sy;
-                }
-                float pmax2 = px2 > py2 ? px2 : py2, pmin2 = px2 > py2 ? py2 : px2;
-                if (pmax2 > pmin2 * 256.0f) {
-                    pmin2 = pmax2 / 256.0f;
-                }
-                lambda = 0.5f * (req->kind == SIM_IR_TEX_QUERY_LOD ? log2f(pmin2)
-                                                                     : fast_log2(pmin2));
-            }
             if (req->has_bias) {
                 lambda += req->bias[l];
             }
