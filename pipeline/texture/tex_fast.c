@@ -52,12 +52,6 @@ struct fast {
     uint64_t texels;
 };
 
-static int32_t
-to_index(float c)
-{
-    return c > 2e9f ? 2000000000 : c < -2e9f ? -2000000000 : (int32_t)c;
-}
-
 /* Lane l's level of detail (Vulkan 16.6, as tex_sample.c computes it) for
  * a base level of `size` and last level q: returns the (lower) level and
  * sets *linear, *hi_level and *delta as sim_tex_mip_select does. */
@@ -163,17 +157,17 @@ sample_level(const struct texfmt *k, const struct sim_tex_level *lv, int whole, 
     int32_t w = (int32_t)lv->width, h = (int32_t)lv->height;
 
     if (!linear) {
-        int32_t x = to_index(floorf(u[0] * size_x)) + off[0];
-        int32_t y = to_index(floorf(u[1] * size_y)) + off[1];
+        int32_t x = sim_tex_index(floorf(u[0] * size_x), off[0]);
+        int32_t y = sim_tex_index(floorf(u[1] * size_y), off[1]);
         return texel_at(k, data, size, pitch, sim_tex_wrap(x, w, k->mode_x),
                         sim_tex_wrap(y, h, k->mode_y), texels);
     }
     float cx = u[0] * size_x - 0.5f, flx = floorf(cx);
     float cy = u[1] * size_y - 0.5f, fly = floorf(cy);
-    int32_t ix = to_index(flx) + off[0], iy = to_index(fly) + off[1];
+    int32_t ix = sim_tex_index(flx, off[0]), iy = sim_tex_index(fly, off[1]);
     float fx = cx - flx, fy = cy - fly;
-    int32_t wx0 = sim_tex_wrap(ix, w, k->mode_x), wx1 = sim_tex_wrap(ix + 1, w, k->mode_x);
-    int32_t wy0 = sim_tex_wrap(iy, h, k->mode_y), wy1 = sim_tex_wrap(iy + 1, h, k->mode_y);
+    int32_t wx0 = sim_tex_wrap(ix, w, k->mode_x), wx1 = sim_tex_wrap(sim_tex_next(ix), w, k->mode_x);
+    int32_t wy0 = sim_tex_wrap(iy, h, k->mode_y), wy1 = sim_tex_wrap(sim_tex_next(iy), h, k->mode_y);
     texel4 t00, t10, t01, t11;
     if (whole && (wx0 | wx1 | wy0 | wy1) >= 0) {
         const uint8_t *r0 = data + (uint64_t)wy0 * pitch, *r1 = data + (uint64_t)wy1 * pitch;
@@ -222,8 +216,8 @@ nearest_one_level(struct fast *f, const struct sim_tex_request *req, const int32
     memcpy(border, f->border, sizeof(border));
     for (; lanes; lanes &= lanes - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(lanes);
-        int32_t x = to_index(floorf(sim_u2f(req->coord[0][l]) * fw)) + off[0];
-        int32_t y = to_index(floorf(sim_u2f(req->coord[1][l]) * fh)) + off[1];
+        int32_t x = sim_tex_index(floorf(sim_u2f(req->coord[0][l]) * fw), off[0]);
+        int32_t y = sim_tex_index(floorf(sim_u2f(req->coord[1][l]) * fh), off[1]);
         int32_t wx = sim_tex_wrap(x, w, mode_x);
         int32_t wy = wx < 0 ? -1 : sim_tex_wrap(y, h, mode_y);
         uint64_t o;
@@ -343,10 +337,10 @@ bilinear_lanes(const struct texfmt *k, const struct sim_tex_level *levels,
         float cy = u[1][l] * sy[l] - 0.5f, fly = floorf(cy);
         fx[l] = cx - flx;
         fy[l] = cy - fly;
-        x0[l] = to_index(flx) + off[0];
-        y0[l] = to_index(fly) + off[1];
-        x1[l] = x0[l] + 1;
-        y1[l] = y0[l] + 1;
+        x0[l] = sim_tex_index(flx, off[0]);
+        y0[l] = sim_tex_index(fly, off[1]);
+        x1[l] = sim_tex_next(x0[l]);
+        y1[l] = sim_tex_next(y0[l]);
     }
     wrap_lanes(x0, w, k->mode_x);
     wrap_lanes(x1, w, k->mode_x);
@@ -493,15 +487,15 @@ compare_side_by_side(const struct sim_tex_level *lv, uint32_t format,
             float cy = v * sy - 0.5f, fly = floorf(cy);
             fx[l] = cx - flx;
             fy[l] = cy - fly;
-            x0[l] = to_index(flx) + off[0];
-            y0[l] = to_index(fly) + off[1];
+            x0[l] = sim_tex_index(flx, off[0]);
+            y0[l] = sim_tex_index(fly, off[1]);
         } else {
             fx[l] = fy[l] = 0.0f;
-            x0[l] = to_index(floorf(u * sx)) + off[0];
-            y0[l] = to_index(floorf(v * sy)) + off[1];
+            x0[l] = sim_tex_index(floorf(u * sx), off[0]);
+            y0[l] = sim_tex_index(floorf(v * sy), off[1]);
         }
-        x1[l] = x0[l] + 1;
-        y1[l] = y0[l] + 1;
+        x1[l] = sim_tex_next(x0[l]);
+        y1[l] = sim_tex_next(y0[l]);
     }
     wrap_lanes(x0, w, sampler->address_mode[0]);
     wrap_lanes(x1, w, sampler->address_mode[0]);

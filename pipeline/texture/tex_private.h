@@ -12,6 +12,23 @@
 
 #include "pipeline/texture/texture.h"
 
+/* The texel index of a floored coordinate `c` plus `offset`: `c` held to
+ * +-2e9, NaN as INT32_MIN (what x86's truncating conversion gives, which
+ * a plain cast left undefined), the sum wrapping instead of overflowing,
+ * as the machine's addition does.  sim_tex_next: the index after `i`, so. */
+static inline __attribute__((always_inline)) int32_t
+sim_tex_index(float c, int32_t offset)
+{
+    int32_t i = c > 2e9f ? 2000000000 : c < -2e9f ? -2000000000 : c == c ? (int32_t)c : INT32_MIN;
+    return (int32_t)((uint32_t)i + (uint32_t)offset);
+}
+
+static inline __attribute__((always_inline)) int32_t
+sim_tex_next(int32_t i)
+{
+    return (int32_t)((uint32_t)i + 1u);
+}
+
 /* Vulkan 16.8 (texel coordinate wrapping): the texel index along one axis
  * for `mode`, or -1 for the border colour.  The repeating modes of a
  * power-of-two size take a mask rather than a division: i & (n - 1) is

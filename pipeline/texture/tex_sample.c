@@ -265,7 +265,7 @@ sample_level(struct lookup *lk, uint32_t level, const float *u, const int32_t *o
     if (!linear || lk->is_int) {
         for (uint32_t a = 0; a < lk->axes; a++) {
             float c = floorf(u[a] * size[a]);
-            i0[a] = (c > 2e9f ? 2000000000 : c < -2e9f ? -2000000000 : (int32_t)c) + offset[a];
+            i0[a] = sim_tex_index(c, offset[a]);
         }
         texel_at(lk, level, i0, t);
         for (int c = 0; c < 4; c++) {
@@ -275,7 +275,7 @@ sample_level(struct lookup *lk, uint32_t level, const float *u, const int32_t *o
     }
     for (uint32_t a = 0; a < lk->axes; a++) {
         float c = u[a] * size[a] - 0.5f, f = floorf(c);
-        i0[a] = (f > 2e9f ? 2000000000 : f < -2e9f ? -2000000000 : (int32_t)f) + offset[a];
+        i0[a] = sim_tex_index(f, offset[a]);
         frac[a] = c - f;
     }
     out[0] = out[1] = out[2] = out[3] = 0.0f;
@@ -284,7 +284,7 @@ sample_level(struct lookup *lk, uint32_t level, const float *u, const int32_t *o
         float weight = 1.0f;
         for (uint32_t a = 0; a < lk->axes; a++) {
             int hi = (corner >> a) & 1;
-            x[a] = i0[a] + hi;
+            x[a] = hi ? sim_tex_next(i0[a]) : i0[a];
             weight *= hi ? frac[a] : 1.0f - frac[a];
         }
         texel_at(lk, level, x, t);
@@ -986,12 +986,12 @@ gather(struct lookup *lk, const float *u, const int32_t *offset, uint32_t comp,
     float w = lk->sampler->unnormalized_coordinates ? 1.0f : (float)lv->width;
     float h = lk->sampler->unnormalized_coordinates ? 1.0f : (float)lv->height;
     float cx = floorf(u[0] * w - 0.5f), cy = floorf(u[1] * h - 0.5f);
-    int32_t i0 = (cx > 2e9f ? 2000000000 : cx < -2e9f ? -2000000000 : (int32_t)cx) + offset[0];
-    int32_t j0 = (cy > 2e9f ? 2000000000 : cy < -2e9f ? -2000000000 : (int32_t)cy) + offset[1];
+    int32_t i0 = sim_tex_index(cx, offset[0]), j0 = sim_tex_index(cy, offset[1]);
     static const int32_t corner[4][2] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
 
     for (int k = 0; k < 4; k++) {
-        int32_t x[3] = {i0 + corner[k][0], j0 + corner[k][1], 0};
+        int32_t x[3] = {corner[k][0] ? sim_tex_next(i0) : i0, corner[k][1] ? sim_tex_next(j0) : j0,
+                        0};
         uint32_t t[4];
         texel_at(lk, 0, x, t);
         out[k][lane] = t[lk->has_dref ? 0 : comp];
