@@ -456,6 +456,44 @@ ewa_direct_bc(const struct lookup *lk, uint32_t level)
     return sim_tex_bc_block_bytes(image->format);
 }
 
+/* The ellipse of the header comment for one lookup at the level of
+ * `scale` (1 / 2^level): u the normalized coordinates, d[0..3] = ds/dx,
+ * ds/dy, dt/dx, dt/dy, base the view's level 0 size.  Sets the quadratic
+ * form's coefficients (scaled to the weight table), the box's half sides
+ * and the centre in texels; returns 0 when the box is NaN, wider than
+ * SIM_TEX_EWA_MAX_BOX or centred beyond 1e9 texels (no texel is read). */
+struct ewa_ellipse {
+    float a, b, c;        /* of the form, times (EWA_LUT_SIZE - 1) / f */
+    float box_u, box_v;   /* half the box, in texels */
+    float tex_u, tex_v;   /* the centre, in texels */
+};
+
+static inline __attribute__((always_inline)) int
+ewa_ellipse(float scale, const float *u, const float *d, const float *base,
+            struct ewa_ellipse *e)
+{
+    float ux = d[0] * base[0] * scale, uy = d[1] * base[0] * scale;
+    float vx = d[2] * base[1] * scale, vy = d[3] * base[1] * scale;
+    float a = vx * vx + vy * vy + 1.0f;
+    float b = (ux * vx + uy * vy) * -2.0f;
+    float c = ux * ux + uy * uy + 1.0f;
+    float f = a * c - b * b / 4.0f;
+    float det = (0.0f - b * b) + a * c * 4.0f;
+    float box_u = 2.0f / det * sqrtf(det * c * f);
+    float box_v = 2.0f / det * sqrtf(a * det * f);
+    float tex_u = u[0] * (base[0] * scale) + -0.5f;
+    float tex_v = u[1] * (base[1] * scale) - 0.5f;
+
+    if (!(box_u == box_u && box_v == box_v && box_u <= (float)SIM_TEX_EWA_MAX_BOX &&
+          box_v <= (float)SIM_TEX_EWA_MAX_BOX && tex_u == tex_u && tex_v == tex_v &&
+          fabsf(tex_u) < 1e9f && fabsf(tex_v) < 1e9f)) {
+        return 0;
+    }
+    float form = (float)(EWA_LUT_SIZE - 1) / f;
+    *e = (struct ewa_ellipse){a * form, b * form, c * form, box_u, box_v, tex_u, tex_v};
+    return 1;
+}
+
 /* sample_ewa as the header comment states it, for tests/pipeline/
  * test_tex_ewa.c to hold the optimised one to, bit for bit: every texel
  * through ewa_index and texel_at, row by row and column by column, the
@@ -469,28 +507,13 @@ sample_ewa_reference(struct lookup *lk, uint32_t level, const float *u, const in
     int base_pot = ((uint32_t)base[0] & ((uint32_t)base[0] - 1)) == 0;
     int base_pot_v = ((uint32_t)base[1] & ((uint32_t)base[1] - 1)) == 0;
     uint32_t mode_x = lk->sampler->address_mode[0], mode_y = lk->sampler->address_mode[1];
-    float scale = 1.0f / (float)(1u << level);
-    float ux = d[0] * base[0] * scale, uy = d[1] * base[0] * scale;
-    float vx = d[2] * base[1] * scale, vy = d[3] * base[1] * scale;
-    float a = vx * vx + vy * vy + 1.0f;
-    float b = (ux * vx + uy * vy) * -2.0f;
-    float c = ux * ux + uy * uy + 1.0f;
-    float f = a * c - b * b / 4.0f;
-    float det = (0.0f - b * b) + a * c * 4.0f;
-    float box_u = 2.0f / det * sqrtf(det * c * f);
-    float box_v = 2.0f / det * sqrtf(a * det * f);
-    float tex_u = u[0] * (base[0] * scale) + -0.5f;
-    float tex_v = u[1] * (base[1] * scale) - 0.5f;
     float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f}, den = 0.0f;
+    struct ewa_ellipse e;
 
     pthread_once(&ewa_once, ewa_lut_init);
-    if (box_u == box_u && box_v == box_v && box_u <= (float)SIM_TEX_EWA_MAX_BOX &&
-        box_v <= (float)SIM_TEX_EWA_MAX_BOX && tex_u == tex_u && tex_v == tex_v &&
-        fabsf(tex_u) < 1e9f && fabsf(tex_v) < 1e9f) {
-        float form = (float)(EWA_LUT_SIZE - 1) / f;
-        a *= form;
-        b *= form;
-        c *= form;
+    if (ewa_ellipse(1.0f / (float)(1u << level), u, d, base, &e)) {
+        float a = e.a, b = e.b, c = e.c, box_u = e.box_u, box_v = e.box_v;
+        float tex_u = e.tex_u, tex_v = e.tex_v;
         float ddq = a * 2.0f;
         int32_t u0 = lp_itrunc(floorf(tex_u - box_u)), u1 = lp_itrunc(ceilf(tex_u + box_u));
         int32_t v0 = lp_itrunc(floorf(tex_v - box_v)), v1 = lp_itrunc(ceilf(tex_v + box_v));
@@ -889,27 +912,12 @@ static void
 sample_ewa(struct lookup *lk, const struct ewa_plan *pl, const float *u, const int32_t *offset,
            const float *d, const float *base, float out[4])
 {
-    float scale = pl->scale;
-    float ux = d[0] * base[0] * scale, uy = d[1] * base[0] * scale;
-    float vx = d[2] * base[1] * scale, vy = d[3] * base[1] * scale;
-    float a = vx * vx + vy * vy + 1.0f;
-    float b = (ux * vx + uy * vy) * -2.0f;
-    float c = ux * ux + uy * uy + 1.0f;
-    float f = a * c - b * b / 4.0f;
-    float det = (0.0f - b * b) + a * c * 4.0f;
-    float box_u = 2.0f / det * sqrtf(det * c * f);
-    float box_v = 2.0f / det * sqrtf(a * det * f);
-    float tex_u = u[0] * (base[0] * scale) + -0.5f;
-    float tex_v = u[1] * (base[1] * scale) - 0.5f;
     struct ewa_sums s = {.sum = {0.0f, 0.0f, 0.0f, 0.0f}, .den = 0.0f};
+    struct ewa_ellipse e;
 
-    if (box_u == box_u && box_v == box_v && box_u <= (float)SIM_TEX_EWA_MAX_BOX &&
-        box_v <= (float)SIM_TEX_EWA_MAX_BOX && tex_u == tex_u && tex_v == tex_v &&
-        fabsf(tex_u) < 1e9f && fabsf(tex_v) < 1e9f) {
-        float form = (float)(EWA_LUT_SIZE - 1) / f;
-        a *= form;
-        b *= form;
-        c *= form;
+    if (ewa_ellipse(pl->scale, u, d, base, &e)) {
+        float a = e.a, b = e.b, c = e.c, box_u = e.box_u, box_v = e.box_v;
+        float tex_u = e.tex_u, tex_v = e.tex_v;
         int32_t u0 = ewa_floor(tex_u - box_u), u1 = ewa_ceil(tex_u + box_u);
         int32_t v0 = ewa_floor(tex_v - box_v), v1 = ewa_ceil(tex_v + box_v);
         int64_t width = (int64_t)u1 - (int64_t)u0 + 1;
