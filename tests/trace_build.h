@@ -5,6 +5,7 @@
  * builder that keeps the first error and starts with the device record,
  * blocks of one record with or without a span, blobs, command records
  * framed by a head whose op it sets, a pipeline record's defaults, a
+ * one-attachment render pass and its colour target, a
  * frame block of snapshots and commands, and the trace's bytes at the
  * end, in memory or in a file.
  */
@@ -147,6 +148,48 @@ cmd_array(struct cap_buf *b, uint32_t op, void *head, size_t head_size, size_t s
     size_t r = cmd_begin(b, op, head, head_size);
     cap_rec_array(b, r, span, items, count, item_size);
     cap_rec_end(b, r, 1);
+}
+
+/* A render pass of one R8G8B8A8_UNORM colour attachment, cleared at load
+ * and stored, in one subpass. */
+static inline void
+add_color_render_pass(struct builder *bd, uint64_t handle)
+{
+    struct cap_render_pass rp = {handle, {0, 0}, {0, 0}, {0, 0}};
+    /* format 37: VK_FORMAT_R8G8B8A8_UNORM; load op 1: CLEAR; store op 0:
+     * STORE; layouts 2: COLOR_ATTACHMENT_OPTIMAL */
+    struct cap_attachment_desc att = {0, 37, 1, 1, 0, 2, 1, 0, 2, 0};
+    struct cap_subpass sub;
+    struct cap_attachment_ref color = {0, 2, 1, 0};
+    size_t r, sp;
+
+    memset(&sub, 0, sizeof(sub));
+    r = cap_rec_begin(&bd->b, &rp, sizeof(rp));
+    cap_rec_array(&bd->b, r, offsetof(struct cap_render_pass, attachments), &att, 1, sizeof(att));
+    cap_rec_array(&bd->b, r, offsetof(struct cap_render_pass, subpasses), &sub, 1, sizeof(sub));
+    sp = ((const struct cap_render_pass *)(const void *)(bd->b.data + r))->subpasses.offset;
+    cap_rec_array(&bd->b, r, sp + offsetof(struct cap_subpass, colors), &color, 1, sizeof(color));
+    cap_rec_end(&bd->b, r, 0);
+    emit(bd, CAP_BLOCK_RENDER_PASS);
+}
+
+/* An R8G8B8A8_UNORM 2D image `image` of width x height, colour attachment
+ * and transfer source, its view `view` and framebuffer `fb` for render
+ * pass `rp`. */
+static inline void
+add_color_target(struct builder *bd, uint64_t image, uint64_t view, uint64_t fb, uint64_t rp,
+                 uint32_t width, uint32_t height)
+{
+    struct cap_image img = {image, 0, 1 /* VK_IMAGE_TYPE_2D */, 37, width, height, 1, 1, 1, 1,
+                            0, 0x10, 0};
+    struct cap_image_view v = {view, image, 1 /* VK_IMAGE_VIEW_TYPE_2D */, 37, {0, 0, 0, 0}, 1,
+                               0, 1, 0, 1, 0};
+    struct cap_framebuffer f = {fb, rp, width, height, 1, 0, {0, 0}};
+
+    simple(bd, CAP_BLOCK_IMAGE, &img, sizeof(img));
+    simple(bd, CAP_BLOCK_IMAGE_VIEW, &v, sizeof(v));
+    block_array(bd, CAP_BLOCK_FRAMEBUFFER, &f, sizeof(f),
+                offsetof(struct cap_framebuffer, attachments), &view, 1, sizeof(view));
 }
 
 /* Writes frame `index` as one block: its `snap_count` snapshots and the

@@ -260,17 +260,7 @@ static const struct cap_viewport bad_viewports[] = {
 static void
 add_target(struct builder *bd, uint32_t i, uint32_t width, uint32_t height)
 {
-    struct cap_image img = {H_TARGET(i), 0, VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, width,
-                            height, 1, 1, 1, 1, 0, 0x10, 0};
-    struct cap_image_view view = {H_TARGET_VIEW(i), H_TARGET(i), VK_IMAGE_VIEW_TYPE_2D,
-                                  VK_FORMAT_R8G8B8A8_UNORM, {0, 0, 0, 0}, 1, 0, 1, 0, 1, 0};
-    struct cap_framebuffer fb = {H_FB(i), H_RP, width, height, 1, 0, {0, 0}};
-    uint64_t v = H_TARGET_VIEW(i);
-
-    simple(bd, CAP_BLOCK_IMAGE, &img, sizeof(img));
-    simple(bd, CAP_BLOCK_IMAGE_VIEW, &view, sizeof(view));
-    block_array(bd, CAP_BLOCK_FRAMEBUFFER, &fb, sizeof(fb),
-                offsetof(struct cap_framebuffer, attachments), &v, 1, sizeof(v));
+    add_color_target(bd, H_TARGET(i), H_TARGET_VIEW(i), H_FB(i), H_RP, width, height);
 }
 
 static void
@@ -322,7 +312,6 @@ write_trace(size_t *size)
     struct cap_snapshot snaps[BUFFERS + 3];
     uint64_t buffer_blobs[BUFFERS];
     uint8_t bytes[BUFFER_SIZE];
-    size_t r;
 
     test_device(&dev);
     dev.standard_sample_locations = 1;
@@ -379,26 +368,7 @@ write_trace(size_t *size)
         block_array(&bd, CAP_BLOCK_PIPELINE_LAYOUT, &pl, sizeof(pl),
                     offsetof(struct cap_pipeline_layout, set_layouts), &set, 1, sizeof(set));
     }
-    {
-        struct cap_render_pass rp = {H_RP, {0, 0}, {0, 0}, {0, 0}};
-        struct cap_attachment_desc att = {0, VK_FORMAT_R8G8B8A8_UNORM, 1,
-                                          VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                          VK_ATTACHMENT_STORE_OP_STORE, 2, 1, 0, 2, 0};
-        struct cap_subpass sub;
-        struct cap_attachment_ref color = {0, 2, 1, 0};
-        memset(&sub, 0, sizeof(sub));
-        r = cap_rec_begin(&bd.b, &rp, sizeof(rp));
-        cap_rec_array(&bd.b, r, offsetof(struct cap_render_pass, attachments), &att, 1,
-                      sizeof(att));
-        cap_rec_array(&bd.b, r, offsetof(struct cap_render_pass, subpasses), &sub, 1,
-                      sizeof(sub));
-        size_t sp = ((const struct cap_render_pass *)(const void *)(bd.b.data + r))
-                        ->subpasses.offset;
-        cap_rec_array(&bd.b, r, sp + offsetof(struct cap_subpass, colors), &color, 1,
-                      sizeof(color));
-        cap_rec_end(&bd.b, r, 0);
-        emit(&bd, CAP_BLOCK_RENDER_PASS);
-    }
+    add_color_render_pass(&bd, H_RP);
 
     /* Targets: 0 for the many pipelines, 1 + t for textured pass t. */
     add_target(&bd, 0, MANY_SIZE, MANY_SIZE);

@@ -145,38 +145,8 @@ write_trace(size_t *size)
         struct cap_pipeline_layout pl = {H_PL, {0, 0}, {0, 0}};
         simple(&bd, CAP_BLOCK_PIPELINE_LAYOUT, &pl, sizeof(pl));
     }
-    {
-        struct cap_render_pass rp = {H_RP, {0, 0}, {0, 0}, {0, 0}};
-        struct cap_attachment_desc att = {0, VK_FORMAT_R8G8B8A8_UNORM, 1,
-                                          VK_ATTACHMENT_LOAD_OP_CLEAR,
-                                          VK_ATTACHMENT_STORE_OP_STORE, 2, 1, 0, 2, 0};
-        struct cap_subpass sub;
-        struct cap_attachment_ref color = {0, 2, 1, 0};
-        memset(&sub, 0, sizeof(sub));
-        r = cap_rec_begin(&bd.b, &rp, sizeof(rp));
-        cap_rec_array(&bd.b, r, offsetof(struct cap_render_pass, attachments), &att, 1,
-                      sizeof(att));
-        cap_rec_array(&bd.b, r, offsetof(struct cap_render_pass, subpasses), &sub, 1,
-                      sizeof(sub));
-        size_t sp = ((const struct cap_render_pass *)(const void *)(bd.b.data + r))
-                        ->subpasses.offset;
-        cap_rec_array(&bd.b, r, sp + offsetof(struct cap_subpass, colors), &color, 1,
-                      sizeof(color));
-        cap_rec_end(&bd.b, r, 0);
-        emit(&bd, CAP_BLOCK_RENDER_PASS);
-    }
-    {
-        struct cap_image img = {H_TARGET, 0, VK_IMAGE_TYPE_2D, VK_FORMAT_R8G8B8A8_UNORM, SIZE,
-                                SIZE, 1, 1, 1, 1, 0, 0x10, 0};
-        struct cap_image_view view = {H_TARGET_VIEW, H_TARGET, VK_IMAGE_VIEW_TYPE_2D,
-                                      VK_FORMAT_R8G8B8A8_UNORM, {0, 0, 0, 0}, 1, 0, 1, 0, 1, 0};
-        struct cap_framebuffer fb = {H_FB, H_RP, SIZE, SIZE, 1, 0, {0, 0}};
-        uint64_t v = H_TARGET_VIEW;
-        simple(&bd, CAP_BLOCK_IMAGE, &img, sizeof(img));
-        simple(&bd, CAP_BLOCK_IMAGE_VIEW, &view, sizeof(view));
-        block_array(&bd, CAP_BLOCK_FRAMEBUFFER, &fb, sizeof(fb),
-                    offsetof(struct cap_framebuffer, attachments), &v, 1, sizeof(v));
-    }
+    add_color_render_pass(&bd, H_RP);
+    add_color_target(&bd, H_TARGET, H_TARGET_VIEW, H_FB, H_RP, SIZE, SIZE);
     add_pipeline(&bd, H_LINES, VK_PRIMITIVE_TOPOLOGY_LINE_LIST, 0);
     add_pipeline(&bd, H_TRIANGLES, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, 0);
     add_pipeline(&bd, H_DYNAMIC, VK_PRIMITIVE_TOPOLOGY_LINE_LIST, 1);
