@@ -245,13 +245,31 @@ unit_table(FILE *f, struct json_object *units)
     fputs("</table>\n", f);
 }
 
+/* A note listing `list`'s items as "NAME xCOUNT", after `intro`; nothing
+ * for an empty list. */
+static void
+counted_note(FILE *f, struct json_object *list, const char *intro, const char *name_key,
+             const char *count_key)
+{
+    size_t n = array_length(list);
+    if (n == 0) {
+        return;
+    }
+    fprintf(f, "<p class=\"note\">%s: ", intro);
+    for (size_t i = 0; i < n; i++) {
+        struct json_object *item = json_object_array_get_idx(list, i);
+        fputs(i ? ", " : "", f);
+        rep_xml_text(f, rep_json_get_string(item, name_key));
+        fprintf(f, " &times;%.0f", number(item, count_key));
+    }
+    fputs("</p>\n", f);
+}
+
 static void
 unsupported_table(FILE *f, struct json_object *frame)
 {
     struct json_object *list = rep_json_get_member(frame, "unsupported");
     size_t n = array_length(list);
-    struct json_object *skipped = rep_json_get_member(frame, "not_replayed");
-    size_t ns = array_length(skipped);
 
     fprintf(f, "<h3>Unsupported draws (%zu)</h3>\n", n);
     if (n == 0) {
@@ -277,28 +295,10 @@ unsupported_table(FILE *f, struct json_object *frame)
         }
         fputs("</table>\n", f);
     }
-    struct json_object *approx = rep_json_get_member(frame, "approximated");
-    size_t na = array_length(approx);
-    if (na) {
-        fputs("<p class=\"note\">Draws replayed approximately: ", f);
-        for (size_t i = 0; i < na; i++) {
-            struct json_object *a = json_object_array_get_idx(approx, i);
-            fputs(i ? ", " : "", f);
-            rep_xml_text(f, rep_json_get_string(a, "detail"));
-            fprintf(f, " &times;%.0f", number(a, "draws"));
-        }
-        fputs("</p>\n", f);
-    }
-    if (ns) {
-        fputs("<p class=\"note\">Commands not replayed: ", f);
-        for (size_t i = 0; i < ns; i++) {
-            struct json_object *s = json_object_array_get_idx(skipped, i);
-            fputs(i ? ", " : "", f);
-            rep_xml_text(f, rep_json_get_string(s, "command"));
-            fprintf(f, " &times;%.0f", number(s, "count"));
-        }
-        fputs("</p>\n", f);
-    }
+    counted_note(f, rep_json_get_member(frame, "approximated"), "Draws replayed approximately",
+                 "detail", "draws");
+    counted_note(f, rep_json_get_member(frame, "not_replayed"), "Commands not replayed", "command",
+                 "count");
 }
 
 /* The heading of the section listing the entries of the array `list`,

@@ -96,6 +96,15 @@ main(int argc, char **argv)
         bad |= rep_json_set_string(d, "detail", i ? "mesh shaders" : "uses <transform feedback>",
                                    SIZE_MAX);
     }
+    /* Draws replayed approximately, and commands not replayed, by name. */
+    struct json_object *approx = rep_json_push_object(rep_json_set_array(fr, "approximated"));
+    bad |= !approx;
+    bad |= rep_json_set_string(approx, "detail", "smooth <lines>", SIZE_MAX);
+    bad |= rep_json_set_uint(approx, "draws", 57);
+    struct json_object *skip = rep_json_push_object(rep_json_set_array(fr, "not_replayed"));
+    bad |= !skip;
+    bad |= rep_json_set_string(skip, "command", "vkCmdTraceRaysKHR", SIZE_MAX);
+    bad |= rep_json_set_uint(skip, "count", 2);
     CHECK_EQ_INT(0, bad);
 
     struct json_object *shaders = rep_json_object_create();
@@ -127,6 +136,8 @@ main(int argc, char **argv)
         {"Unsupported draws (2)", 1},
         {"uses &lt;transform feedback&gt;", 1},
         {"mesh shaders", 1},
+        {"Draws replayed approximately: smooth &lt;lines&gt; &times;57</p>", 1},
+        {"Commands not replayed: vkCmdTraceRaysKHR &times;2</p>", 1},
         {"&lt;game&gt;.ovs", 1},
         {"PSNR &amp; more", 1},
         {"<game>", 0},
