@@ -1448,6 +1448,27 @@ static const char *const gpl_extensions[] = {
     VK_EXT_GRAPHICS_PIPELINE_LIBRARY_EXTENSION_NAME,
 };
 
+/* How many of the `count` device extensions `names` the driver offers, or
+ * -1 when out of memory. */
+static int
+device_extensions(struct client *c, const char *const *names, uint32_t count)
+{
+    VkExtensionProperties *exts;
+    uint32_t n = 0;
+    int found = 0;
+    vkEnumerateDeviceExtensionProperties(c->physical, NULL, &n, NULL);
+    exts = calloc(n + 1, sizeof(*exts));
+    if (!exts) {
+        return -1;
+    }
+    vkEnumerateDeviceExtensionProperties(c->physical, NULL, &n, exts);
+    for (uint32_t i = 0; i < count; i++) {
+        found += vku_has_extension(exts, n, names[i]) ? 1 : 0;
+    }
+    free(exts);
+    return found;
+}
+
 static int
 gpl_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
 {
@@ -1455,18 +1476,10 @@ gpl_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_GRAPHICS_PIPELINE_LIBRARY_FEATURES_EXT};
     VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
                                    .pNext = &have};
-    VkExtensionProperties *exts = NULL;
-    uint32_t n = 0, found = 0;
-    vkEnumerateDeviceExtensionProperties(c->physical, NULL, &n, NULL);
-    exts = calloc(n + 1, sizeof(*exts));
-    if (!exts) {
+    int found = device_extensions(c, gpl_extensions, 2);
+    if (found < 0) {
         return -1;
     }
-    vkEnumerateDeviceExtensionProperties(c->physical, NULL, &n, exts);
-    for (uint32_t i = 0; i < 2; i++) {
-        found += (uint32_t)vku_has_extension(exts, n, gpl_extensions[i]);
-    }
-    free(exts);
     if (found == 2) {
         vkGetPhysicalDeviceFeatures2(c->physical, &q);
     }
@@ -1762,17 +1775,10 @@ lines_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT};
     VkPhysicalDeviceFeatures2 q = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
                                    .pNext = &have};
-    VkExtensionProperties *exts = NULL;
-    uint32_t n = 0;
-    int found;
-    vkEnumerateDeviceExtensionProperties(c->physical, NULL, &n, NULL);
-    exts = calloc(n + 1, sizeof(*exts));
-    if (!exts) {
+    int found = device_extensions(c, lines_extensions, 1);
+    if (found < 0) {
         return -1;
     }
-    vkEnumerateDeviceExtensionProperties(c->physical, NULL, &n, exts);
-    found = vku_has_extension(exts, n, lines_extensions[0]);
-    free(exts);
     if (found) {
         vkGetPhysicalDeviceFeatures2(c->physical, &q);
     }

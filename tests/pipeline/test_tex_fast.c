@@ -151,6 +151,29 @@ random_request(struct sim_tex_request *req)
     }
 }
 
+/* 1 when the fast path's results equal the general path's; else each
+ * differing word said on stderr and a failure counted. */
+static int
+same_results(const char *what, int i, const struct sim_tex_image *img,
+             const struct sim_tex_sampler *smp, uint32_t fast[4][SIM_LANES],
+             uint32_t general[4][SIM_LANES])
+{
+    if (memcmp(fast, general, sizeof(uint32_t) * 4 * SIM_LANES) == 0) {
+        return 1;
+    }
+    for (int c = 0; c < 4; c++) {
+        for (int l = 0; l < SIM_LANES; l++) {
+            if (fast[c][l] != general[c][l]) {
+                fprintf(stderr,
+                        "%scase %d: format %u op %u lane %d comp %d: general %08x, fast %08x\n",
+                        what, i, img->format, smp->compare_op, l, c, general[c][l], fast[c][l]);
+            }
+        }
+    }
+    test_failures++;
+    return 0;
+}
+
 static void
 test_random(void)
 {
@@ -177,17 +200,7 @@ test_random(void)
             continue;
         }
         CHECK_EQ_U64(general_texels, fast_texels);
-        if (memcmp(fast, general, sizeof(fast)) != 0) {
-            for (int c = 0; c < 4; c++) {
-                for (int l = 0; l < SIM_LANES; l++) {
-                    if (fast[c][l] != general[c][l]) {
-                        fprintf(stderr,
-                                "case %d: format %u lane %d comp %d: general %08x, fast %08x\n",
-                                i, img.format, l, c, general[c][l], fast[c][l]);
-                    }
-                }
-            }
-            test_failures++;
+        if (!same_results("", i, &img, &smp, fast, general)) {
             mismatches++;
         }
     }
@@ -278,19 +291,7 @@ test_compare(void)
         }
         taken++;
         CHECK_EQ_U64(general_texels, fast_texels);
-        if (memcmp(fast, general, sizeof(fast)) != 0) {
-            for (int c = 0; c < 4; c++) {
-                for (int l = 0; l < SIM_LANES; l++) {
-                    if (fast[c][l] != general[c][l]) {
-                        fprintf(stderr,
-                                "compare case %d: format %u op %u lane %d comp %d: general "
-                                "%08x, fast %08x\n",
-                                i, img.format, smp.compare_op, l, c, general[c][l],
-                                fast[c][l]);
-                    }
-                }
-            }
-            test_failures++;
+        if (!same_results("compare ", i, &img, &smp, fast, general)) {
             mismatches++;
         }
     }
