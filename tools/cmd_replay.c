@@ -1701,30 +1701,43 @@ replay_one(const struct replay_args *a, struct rpl_trace *rt, const struct cap_t
         }
         bad |= push_not_replayed(unsup, &draws[i], 1);
     }
-    /* Replayed draws with state drawn only approximately, per name. */
+    /* Replayed draws with state drawn only approximately, per name in the
+     * order first seen (a few names: each draw looks through them). */
     struct json_object *approx = rep_json_set_array(fj, "approximated");
-    uint32_t approximated = 0;
+    struct approx_name {
+        const char *what;
+        uint32_t draws;
+    } *names = NULL;
+    uint32_t approximated = 0, name_count = 0;
     bad |= !approx;
-    for (uint32_t i = 0; approx && i < draw_count; i++) {
+    for (uint32_t i = 0; i < draw_count; i++) {
         const char *what = draws[i].approximation;
-        uint32_t n = 0, seen = 0;
+        uint32_t k = 0;
         if (!what) {
             continue;
         }
         approximated++;
-        for (uint32_t j = 0; j < draw_count; j++) {
-            if (draws[j].approximation && strcmp(draws[j].approximation, what) == 0) {
-                seen |= j < i;
-                n++;
+        while (k < name_count && strcmp(names[k].what, what) != 0) {
+            k++;
+        }
+        if (k == name_count) {
+            struct approx_name *grown = realloc(names, (name_count + 1) * sizeof(*names));
+            if (!grown) {
+                bad = 1;
+                break;
             }
+            names = grown;
+            names[name_count++] = (struct approx_name){what, 0};
         }
-        if (!seen) {
-            struct json_object *o = rep_json_push_object(approx);
-            bad |= !o;
-            bad |= rep_json_set_string(o, "detail", what, SIZE_MAX);
-            bad |= rep_json_set_uint(o, "draws", n);
-        }
+        names[k].draws++;
     }
+    for (uint32_t k = 0; approx && k < name_count; k++) {
+        struct json_object *o = rep_json_push_object(approx);
+        bad |= !o;
+        bad |= rep_json_set_string(o, "detail", names[k].what, SIZE_MAX);
+        bad |= rep_json_set_uint(o, "draws", names[k].draws);
+    }
+    free(names);
     bad |= costly_draws(fj, trace, cf, draws, draw_count, a->opt.units | 1u << SIM_UNIT_BASELINE);
     {
         const struct sim_compute_counters *cc = sim_replay_result_compute(res);
