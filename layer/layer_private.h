@@ -297,6 +297,9 @@ struct lyr_device {
      * pipeline-statistics query pool of its own; from then on primaries are
      * not wrapped (wants_stats in lyr_commands.c).  Under `lock`. */
     int has_secondaries;
+    /* Some pipeline has lines_unmodelled (atomic): binds look the pipeline
+     * up only then (lyr_record_CmdBindPipeline). */
+    int lines_unmodelled;
 
     pthread_mutex_t lock; /* guards the maps below */
     struct lyr_map objects[CAP_OBJ_KIND_COUNT];

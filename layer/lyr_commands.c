@@ -490,9 +490,11 @@ lyr_record_CmdBindPipeline(struct lyr_cmdbuf *c, VkPipelineBindPoint bp, VkPipel
         size_t at = REC_BEGIN(c, r);
         REC_END(c, at);
     }
-    if (bp == VK_PIPELINE_BIND_POINT_GRAPHICS) {
+    if (bp == VK_PIPELINE_BIND_POINT_GRAPHICS &&
+        __atomic_load_n(&c->dev->lines_unmodelled, __ATOMIC_ACQUIRE)) {
         /* Line rasterization the replay does not model: named, so the
-         * pipeline's line draws are reported unsupported (rpl_convert.c). */
+         * pipeline's line draws are reported approximated (rpl_convert.c);
+         * the lookup only once some pipeline has such state. */
         const struct lyr_object *o = lyr_object_get(c->dev, CAP_OBJ_PIPELINE, LYR_H(pipeline));
         if (o && o->lines_unmodelled) {
             record_unsupported(c, o->lines_unmodelled);

@@ -1434,6 +1434,9 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
         } else if (mode == VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT) {
             o->lines_unmodelled = CAP_UNSUPPORTED_LINES_BRESENHAM;
         }
+        if (o->lines_unmodelled) {
+            __atomic_store_n(&dev->lines_unmodelled, 1, __ATOMIC_RELEASE);
+        }
     }
     if (!rasterizer_discard) {
         if (pr && info->pViewportState) {
@@ -1715,6 +1718,7 @@ link_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipelineC
         o->has_tessellation |= src[i]->has_tessellation;
         if (src[i]->lines_unmodelled) {
             o->lines_unmodelled = src[i]->lines_unmodelled;
+            __atomic_store_n(&dev->lines_unmodelled, 1, __ATOMIC_RELEASE);
         }
         union_dynamic(dynamic, &nds, h);
     }
