@@ -469,7 +469,11 @@ struct cap_pipeline {
     uint32_t stencil_test;
     float min_depth_bounds;
     float max_depth_bounds;
-    uint32_t reserved0;
+    /* VkPipelineRasterizationLineStateCreateInfoEXT::lineRasterizationMode
+     * unless made dynamic (0, DEFAULT, in traces written before it was
+     * captured; those carry Bresenham as CAP_UNSUPPORTED_LINES_BRESENHAM
+     * after each bind instead). */
+    uint32_t line_rasterization_mode;
     struct cap_stencil_state front;
     struct cap_stencil_state back;
 

@@ -1426,13 +1426,12 @@ build_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipeline
         uint32_t mode = ls && !has_dynamic(dyn, VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT)
                             ? ls->lineRasterizationMode
                             : VK_LINE_RASTERIZATION_MODE_DEFAULT_EXT;
+        p.line_rasterization_mode = mode;
         if (ls && ls->stippledLineEnable &&
             !has_dynamic(dyn, VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT)) {
             o->lines_unmodelled = CAP_UNSUPPORTED_LINES_STIPPLED;
         } else if (mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT) {
             o->lines_unmodelled = CAP_UNSUPPORTED_LINES_SMOOTH;
-        } else if (mode == VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT) {
-            o->lines_unmodelled = CAP_UNSUPPORTED_LINES_BRESENHAM;
         }
         if (o->lines_unmodelled) {
             __atomic_store_n(&dev->lines_unmodelled, 1, __ATOMIC_RELEASE);
@@ -1753,6 +1752,7 @@ link_pipeline(struct lyr_device *dev, uint64_t handle, const VkGraphicsPipelineC
         p.line_width = pr->line_width;
         p.depth_clip_enable = pr->depth_clip_enable;
         p.provoking_vertex = pr->provoking_vertex;
+        p.line_rasterization_mode = pr->line_rasterization_mode;
         p.view_mask = pr->view_mask;
         uint32_t rd = VK_DYNAMIC_STATE_RASTERIZER_DISCARD_ENABLE, j = 0;
         while (j < nds && dynamic[j] != rd) {

@@ -505,6 +505,9 @@ struct bind_state {
     /* The bound pipeline's line rasterization that the replay does not
      * model (a CAP_UNSUPPORTED_LINES_* name the layer recorded), or NULL. */
     const char *lines_problem;
+    /* The record named the bound pipeline's lines Bresenham lines (traces
+     * written before cap_pipeline.line_rasterization_mode). */
+    int lines_bresenham;
     const uint32_t *dyn_offsets[MAX_SETS];
     uint32_t dyn_offset_count[MAX_SETS];
 };
@@ -1301,6 +1304,12 @@ build_state(const struct walk *w, struct sim_draw_state *s, uint32_t color_count
     if (d && d->count >= 1) {
         s->line_width = sim_u2f(d->words[0]);
     }
+    /* Traces written before the pipeline's mode was captured carry its
+     * Bresenham lines as a named record after the bind. */
+    uint32_t line_mode = w->gfx.lines_bresenham ? VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT
+                                                : p->line_rasterization_mode;
+    s->line_bresenham = dyn_word(w, VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT, line_mode) ==
+                        VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT;
     s->cull_mode = dyn_word(w, VK_DYNAMIC_STATE_CULL_MODE, p->cull_mode);
     s->front_face = dyn_word(w, VK_DYNAMIC_STATE_FRONT_FACE, p->front_face);
     s->provoking_vertex =
@@ -1814,9 +1823,9 @@ rasterizes_lines(const struct sim_draw *d)
 }
 
 /* The line rasterization of the draw's state that the replay does not
- * model (it draws rectangles), named, or NULL: the dynamic values the
- * commands set (extended dynamic state 3), else what the layer recorded
- * for the pipeline's own. */
+ * model (smooth lines it draws as rectangles, stippled lines it draws
+ * whole), named, or NULL: the dynamic values the commands set (extended
+ * dynamic state 3), else what the layer recorded for the pipeline's own. */
 static const char *
 lines_problem(const struct walk *w)
 {
@@ -1827,9 +1836,6 @@ lines_problem(const struct walk *w)
     }
     if (mode == VK_LINE_RASTERIZATION_MODE_RECTANGULAR_SMOOTH_EXT) {
         return CAP_UNSUPPORTED_LINES_SMOOTH;
-    }
-    if (mode == VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT) {
-        return CAP_UNSUPPORTED_LINES_BRESENHAM;
     }
     return w->gfx.lines_problem;
 }
@@ -2913,6 +2919,7 @@ walk_command(struct walk *w, const struct cap_cmd_head *h)
         if (bs) {
             bs->pipeline = find(w, CAP_OBJ_PIPELINE, c->pipeline);
             bs->lines_problem = NULL;
+            bs->lines_bresenham = 0;
             bs->program = get_program(w->rt, c->pipeline, w->frame->index);
             if (!bs->program) {
                 w->nomem = 1;
@@ -3036,9 +3043,14 @@ walk_command(struct walk *w, const struct cap_cmd_head *h)
         const struct cap_cmd_unsupported *c = (const struct cap_cmd_unsupported *)h;
         char name[sizeof(c->name) + 1];
         static const char *const lines[] = {CAP_UNSUPPORTED_LINES_SMOOTH,
-                                            CAP_UNSUPPORTED_LINES_BRESENHAM,
                                             CAP_UNSUPPORTED_LINES_STIPPLED};
         snprintf(name, sizeof(name), "%s", c->name);
+        if (strcmp(name, CAP_UNSUPPORTED_LINES_BRESENHAM) == 0) {
+            /* (Written by layers before the pipeline's mode was captured;
+             * Bresenham lines are modelled.) */
+            w->gfx.lines_bresenham = 1;
+            return;
+        }
         for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
             if (strcmp(name, lines[i]) == 0) {
                 /* Of the pipeline just bound: its line draws are reported

@@ -146,6 +146,9 @@ struct sim_draw_state {
     uint32_t rasterizer_discard;
     uint32_t polygon_mode; /* VkPolygonMode */
     float line_width;      /* pixels; 0 reads as 1 */
+    /* Lines by VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT as lavapipe draws
+     * them (front_setup.c); otherwise the rectangles of strict lines. */
+    uint32_t line_bresenham;
     uint32_t cull_mode;    /* VkCullModeFlags */
     uint32_t front_face;   /* VkFrontFace */
     uint32_t provoking_vertex; /* VkProvokingVertexModeEXT: 0 first, 1 last */

@@ -39,15 +39,23 @@ struct plane {
 #define W_MIN 1e-7f
 
 static uint32_t
-make_planes(const struct sim_draw_ctx *dc, struct plane *planes)
+make_planes(const struct sim_draw_ctx *dc, struct plane *planes, int lines)
 {
     uint32_t n = 0;
     float g = SIM_RAST_GUARD_BAND * 0.999f;
     float xmin = -INFINITY, xmax = INFINITY, ymin = -INFINITY, ymax = INFINITY;
 
+    /* Lines are clipped to the viewport itself, -w <= x, y <= w, as
+     * lavapipe clips them (its guard band is for triangles only): where
+     * a line leaves the viewport decides its last pixels (the end rules
+     * of Bresenham lines, the cut across wide ones). */
+    if (lines) {
+        xmin = ymin = -1.0f;
+        xmax = ymax = 1.0f;
+    }
     /* Framebuffer x = ox + px/2 * x/w must stay within +-guard band, in
      * every viewport a primitive may pick: the planes of all of them. */
-    for (uint32_t i = 0; i < dc->viewport_count; i++) {
+    for (uint32_t i = 0; i < dc->viewport_count && !lines; i++) {
         const struct sim_viewport *vp = sim_draw_viewport(&dc->draw->state, i);
         float ox = vp->x + vp->width * 0.5f, hx = vp->width * 0.5f;
         float oy = vp->y + vp->height * 0.5f, hy = vp->height * 0.5f;
@@ -172,34 +180,47 @@ clip_polygon(struct sim_draw_ctx *dc, const struct plane *pl, uint32_t pi, const
     return 1;
 }
 
-/* Clips a line against the planes it crosses (bits of `planes_out`);
- * appends what remains.  0 when out of memory. */
+/* Clips a line against the planes it crosses (bits of `planes_out`) as
+ * lavapipe does: each end moves by the largest fraction of the segment
+ * that any plane cuts off at that end, both fractions taken from the
+ * original ends, and the line goes when they add up to the whole.
+ * Appends what remains.  0 when out of memory. */
 static int
 clip_line(struct sim_draw_ctx *dc, const struct plane *planes, uint32_t plane_count,
           uint32_t planes_out, const struct sim_geom_prim *prim)
 {
     uint32_t a = prim->v[0], b = prim->v[1];
+    float ta = 0.0f, tb = 0.0f;
 
     for (uint32_t p = 0; p < plane_count; p++) {
         if (!(planes_out & (1u << p))) {
             continue;
         }
-        float da = plane_dist(&planes[p], vertex_words(dc, a), p);
-        float db = plane_dist(&planes[p], vertex_words(dc, b), p);
-        if (!(da >= 0) && !(db >= 0)) {
+        float da = plane_dist(&planes[p], vertex_words(dc, prim->v[0]), p);
+        float db = plane_dist(&planes[p], vertex_words(dc, prim->v[1]), p);
+        if (!isfinite(da) || !isfinite(db)) {
             return 1;
         }
-        if ((da >= 0) != (db >= 0)) {
-            uint32_t v = crossing_vertex(dc, a, da, b, db);
-            if (v == UINT32_MAX) {
-                return 0;
-            }
-            if (da >= 0) {
-                b = v;
-            } else {
-                a = v;
-            }
+        if (db < 0.0f) {
+            float t = db / (db - da);
+            tb = t > tb ? t : tb;
         }
+        if (da < 0.0f) {
+            float t = da / (da - db);
+            ta = t > ta ? t : ta;
+        }
+        if (ta + tb >= 1.0f) {
+            return 1;
+        }
+    }
+    if (ta > 0.0f) {
+        a = new_vertex(dc, prim->v[0], prim->v[1], ta);
+    }
+    if (tb > 0.0f) {
+        b = new_vertex(dc, prim->v[1], prim->v[0], tb);
+    }
+    if (a == UINT32_MAX || b == UINT32_MAX) {
+        return 0;
     }
     struct sim_geom_prim *o = sim_array_grow(&dc->geom.clipped, sizeof(*o), 1);
     if (!o) {
@@ -318,7 +339,9 @@ static enum sim_replay_error
 clip_run(struct sim_draw_ctx *dc)
 {
     struct plane planes[MAX_PLANES];
-    uint32_t plane_count = make_planes(dc, planes);
+    uint32_t plane_count =
+        make_planes(dc, planes, dc->geom.prims.count &&
+                                    ((const struct sim_geom_prim *)dc->geom.prims.data)->count == 2);
     size_t prim_count = dc->geom.prims.count;
     uint32_t *codes = NULL;
 

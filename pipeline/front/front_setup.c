@@ -301,6 +301,7 @@ struct corner {
     float x, y;       /* framebuffer, before snapping */
     double z, inv_w;
     uint32_t vertex;
+    int32_t nudge_x, nudge_y; /* fixed point, added after snapping */
 };
 
 static float
@@ -339,6 +340,8 @@ project(const struct sim_draw_ctx *dc, uint32_t v)
     c.z = oz + pz * (vertex_word(dc, v, 2) * rw);
     c.inv_w = rw;
     c.vertex = v;
+    c.nudge_x = 0;
+    c.nudge_y = 0;
     return c;
 }
 
@@ -425,11 +428,12 @@ area_bin(int64_t area2)
 
 /* Sets up one triangle from three corners; `polygon` says whether it is a
  * polygon (facing and culling apply) or part of a point or line (always
- * front-facing). */
-
+ * front-facing).  The planes of depth, 1 / w and the attributes come from
+ * the corners `planes` where given (a Bresenham line's: its coverage moves
+ * at the ends, its interpolation does not), else from c. */
 static enum sim_replay_error
 setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct sim_geom_prim *prim,
-               int polygon, const struct point_square *point)
+               int polygon, const struct point_square *point, const struct corner planes[3])
 {
     const struct sim_draw_state *s = &dc->draw->state;
     uint32_t slots = dc->geom.slot_count;
@@ -447,13 +451,14 @@ setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct s
             return SIM_REPLAY_ERROR_OK;
         }
     }
+    const struct corner *from = planes ? planes : c;
     for (int k = 0; k < 3; k++) {
-        x[k] = sim_rast_snap(c[k].x, dc->sub_pixel_bits);
-        y[k] = sim_rast_snap(c[k].y, dc->sub_pixel_bits);
-        fx[k] = c[k].x;
-        fy[k] = c[k].y;
-        fz[k] = c[k].z;
-        inv_w[k] = c[k].inv_w;
+        x[k] = sim_rast_snap(c[k].x, dc->sub_pixel_bits) + c[k].nudge_x;
+        y[k] = sim_rast_snap(c[k].y, dc->sub_pixel_bits) + c[k].nudge_y;
+        fx[k] = from[k].x;
+        fy[k] = from[k].y;
+        fz[k] = from[k].z;
+        inv_w[k] = from[k].inv_w;
     }
     if (!sim_rast_tri_setup(&tri.rast, x, y, &dc->viewport_scissor[dc->prim_viewport])) {
         if (tri.rast.area2 == 0 && polygon) {
@@ -511,7 +516,7 @@ setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct s
         for (uint32_t d = 0; d < 2; d++) {
             double q[3];
             for (int k = 0; k < 3; k++) {
-                q[k] = vertex_word(dc, c[k].vertex, dc->geom.domain_word + d) * inv_w[k];
+                q[k] = vertex_word(dc, from[k].vertex, dc->geom.domain_word + d) * inv_w[k];
             }
             make_plane(fx, fy, det, q[0], q[1], q[2], tri.domain[d]);
         }
@@ -538,7 +543,7 @@ setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct s
         double q[3];
         int persp = !(dc->geom.slots[sl].flags & SIM_IR_IO_NOPERSPECTIVE);
         for (int k = 0; k < 3; k++) {
-            q[k] = vertex_word(dc, c[k].vertex, 4 + sl);
+            q[k] = vertex_word(dc, from[k].vertex, 4 + sl);
             if (persp) {
                 q[k] *= inv_w[k];
             }
@@ -581,8 +586,123 @@ setup_point(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
     }
     struct corner t0[3] = {c[0], c[1], c[2]}, t1[3] = {c[1], c[3], c[2]};
     struct point_square sq = {p.x, p.y, size};
-    err = setup_triangle(dc, t0, prim, 0, &sq);
-    return err ? err : setup_triangle(dc, t1, prim, 0, &sq);
+    err = setup_triangle(dc, t0, prim, 0, &sq, NULL);
+    return err ? err : setup_triangle(dc, t1, prim, 0, &sq, NULL);
+}
+
+/* Bresenham lines (VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT) as lavapipe
+ * draws them: a parallelogram as wide across the minor axis as the line
+ * width rounded to a whole number (at least 1), sides parallel to that
+ * axis, whose two ends move along the segment by up to a pixel so that an
+ * end pixel is lit just when the "diamond-exit" rule lights it (Vulkan
+ * "Bresenham Line Segment Rasterization").  The decisions below are the
+ * driver's, step for step, with its asymmetries kept: x- and y-major lines
+ * test their ends slightly differently, and the ends move by half a pixel
+ * in the direction the major coordinate runs.  Attributes and depth vary
+ * along the major axis only, between the unmoved end points. */
+
+static int
+nonneg(float v)
+{
+    return v >= 0.0f;
+}
+
+/* Does the diamond-exit rule light the pixel of the start point (`start`)
+ * or of the end point: `along`, `across` its offsets from its pixel's
+ * centre on the major and the minor axis, `frac` the fraction of its
+ * minor coordinate, d_along, d_across the start minus the end, `xmajor`
+ * which axis is major. */
+static int
+lights_end(int start, int xmajor, float along, float across, float frac, float d_along,
+           float d_across)
+{
+    float t = frac + along * (d_across / d_along);
+
+    if (fabsf(along) + fabsf(across) < 0.5f) {
+        return start; /* inside the diamond: the segment leaves it at the start only */
+    }
+    if (xmajor) {
+        if (start ? nonneg(along) == nonneg(-d_along) : nonneg(along) != nonneg(-d_along)) {
+            return 0;
+        }
+        if (start ? nonneg(-across) != nonneg(d_across) : nonneg(-across) == nonneg(d_across)) {
+            return 1;
+        }
+        return t > 0.0f && t < 1.0f;
+    }
+    if (start ? nonneg(-along) == nonneg(d_along) : nonneg(-along) != nonneg(d_along)) {
+        return 0;
+    }
+    if (start ? nonneg(across) != nonneg(-d_across) : nonneg(across) == nonneg(-d_across)) {
+        return 1;
+    }
+    return t < 1.0f && (start ? t > 0.0f : t >= 0.0f);
+}
+
+static enum sim_replay_error
+setup_line_bresenham(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
+{
+    struct corner e[2] = {project(dc, prim->v[0]), project(dc, prim->v[1])};
+    float dx = e[0].x - e[1].x, dy = e[0].y - e[1].y;
+    float width = dc->draw->state.line_width;
+    enum sim_replay_error err;
+
+    if (dx * dx + dy * dy == 0.0f) {
+        return SIM_REPLAY_ERROR_OK;
+    }
+    /* (Wider than the rasterizer's range: see setup_line.) */
+    width = width > 1.0f ? (width < 1024.0f ? width : 1024.0f) : 1.0f;
+    int32_t half = (int32_t)lrintf(width) * (int32_t)(1u << dc->sub_pixel_bits) / 2;
+    int xmajor = fabsf(dx) >= fabsf(dy);
+    float d_along = xmajor ? dx : dy, d_across = xmajor ? dy : dx;
+    float toward = d_along > 0.0f ? 0.5f : -0.5f;
+    struct corner c[4], pl[3];
+
+    for (int k = 0; k < 2; k++) {
+        float along_pos = xmajor ? e[k].x : e[k].y, across_pos = xmajor ? e[k].y : e[k].x;
+        float along = along_pos - floorf(along_pos) - 0.5f;
+        float across = across_pos - floorf(across_pos) - 0.5f;
+        if (k == 1 && across == -0.5f && d_across < 0.0f) {
+            across = 0.5f;
+        }
+        int lit = lights_end(k == 0, xmajor, along, across, across_pos - floorf(across_pos),
+                             d_along, d_across);
+        /* Whether the unmoved end covers its pixel, as the driver guesses
+         * it (its guess, not the fill rule, decides the move). */
+        int covered = k == 0 ? (xmajor ? nonneg(-along) != nonneg(d_along)
+                                       : nonneg(along) == nonneg(d_along))
+                             : (xmajor ? nonneg(along) == nonneg(-d_along)
+                                       : nonneg(-along) == nonneg(d_along)) ||
+                                   along == 0.0f;
+        struct corner m = e[k];
+        if (lit != covered) {
+            float shift = -along + toward, shift_across = shift * (d_across / d_along);
+            m.x += xmajor ? shift : shift_across;
+            m.y += xmajor ? shift_across : shift;
+        }
+        /* k = 0: the start's corners, k = 1 the end's, round the
+         * parallelogram: start -, end -, end +, start +. */
+        c[k == 0 ? 0 : 1] = m;
+        c[k == 0 ? 3 : 2] = m;
+    }
+    for (int k = 0; k < 4; k++) {
+        int32_t n = k == 0 || k == 1 ? -half : half;
+        c[k].nudge_x = xmajor ? 0 : n;
+        c[k].nudge_y = xmajor ? n : 0;
+    }
+    /* The planes: any three corners of the unmoved parallelogram. */
+    pl[0] = e[0];
+    pl[1] = e[0];
+    pl[2] = e[1];
+    pl[0].x -= xmajor ? 0.0f : 0.5f;
+    pl[0].y -= xmajor ? 0.5f : 0.0f;
+    pl[1].x += xmajor ? 0.0f : 0.5f;
+    pl[1].y += xmajor ? 0.5f : 0.0f;
+    pl[2].x -= xmajor ? 0.0f : 0.5f;
+    pl[2].y -= xmajor ? 0.5f : 0.0f;
+    struct corner t0[3] = {c[0], c[1], c[2]}, t1[3] = {c[0], c[2], c[3]};
+    err = setup_triangle(dc, t0, prim, 0, NULL, pl);
+    return err ? err : setup_triangle(dc, t1, prim, 0, NULL, pl);
 }
 
 /* Vulkan "Basic Line Segment Rasterization" with strict lines: the
@@ -600,6 +720,9 @@ setup_line(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
      * damaged trace) are held where the rasterizer's range holds them. */
     half = half < 512.0f ? half : 512.0f;
 
+    if (dc->draw->state.line_bresenham) {
+        return setup_line_bresenham(dc, prim);
+    }
     if (!(len > 0.0f)) {
         return SIM_REPLAY_ERROR_OK;
     }
@@ -617,8 +740,8 @@ setup_line(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
     c[3].x -= nx;
     c[3].y -= ny;
     struct corner t0[3] = {c[0], c[1], c[2]}, t1[3] = {c[1], c[3], c[2]};
-    err = setup_triangle(dc, t0, prim, 0, NULL);
-    return err ? err : setup_triangle(dc, t1, prim, 0, NULL);
+    err = setup_triangle(dc, t0, prim, 0, NULL, NULL);
+    return err ? err : setup_triangle(dc, t1, prim, 0, NULL, NULL);
 }
 
 /* Vulkan "Polygon Mode": a triangle that survives culling is drawn as its
@@ -697,7 +820,7 @@ setup_prim(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
     } else {
         struct corner c[3] = {project(dc, prim->v[0]), project(dc, prim->v[1]),
                               project(dc, prim->v[2])};
-        err = setup_triangle(dc, c, prim, 1, NULL);
+        err = setup_triangle(dc, c, prim, 1, NULL, NULL);
     }
     return err;
 }

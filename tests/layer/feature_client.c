@@ -86,6 +86,11 @@
  *             a vertex shader whose entry point name is longer than the
  *             trace records: the layer refuses the library, then the
  *             pipeline linked from it, by name.
+ *   lines     Bresenham lines (VK_EXT_line_rasterization) set in the
+ *             pipeline: a triangle under the same state, 240 lines
+ *             scattered by shaders/lines.vert, and a strip of 40 of the
+ *             same vertices 3 pixels wide (where the driver has wide
+ *             lines).
  *
  * Prints `feature_client: frame F draws N` per frame and exits 0; 77 when
  * the driver lacks a feature the mode cannot do without; 1 on a Vulkan
@@ -112,6 +117,7 @@
 #include "layered_geom.h"
 #include "layered_vert.h"
 #include "layers_sample_frag.h"
+#include "lines_vert.h"
 #include "multiview_geom.h"
 #include "multiview_vert.h"
 #include "fullscreen_vert.h"
@@ -1757,12 +1763,15 @@ gpl_draw(struct client *c, VkCommandBuffer cmd)
 }
 
 /* Lines of the Bresenham mode (VK_EXT_line_rasterization), set in the
- * pipeline, which the replay draws as rectangles and must name
- * (approximated): c->pipeline the fullscreen triangle under the same line
- * state (triangles, not approximated), c->pipeline2 a line list whose
- * viewport puts vertices 0 and 1 of fullscreen.vert (x = -1 and 3, y = -1)
- * across the middle of the target, between rows' edges, in the gradient
- * of the triangle below it. */
+ * pipeline, which the replay must draw as lavapipe does: c->pipeline the
+ * fullscreen gradient triangle under the same line state (triangles are
+ * not lines), c->pipeline2 a list of LINES_COUNT lines scattered over the
+ * target by lines.vert (every direction, ends on pixel centres and edges
+ * and anywhere between, perspective), c->pipeline3 a strip of the same
+ * vertices LINES_WIDE pixels wide where the driver has wide lines. */
+#define LINES_COUNT 240
+#define LINES_STRIP 40
+#define LINES_WIDE 3.0f
 static const char *const lines_extensions[] = {VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME};
 static VkPhysicalDeviceLineRasterizationFeaturesEXT lines_feature = {
     .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_LINE_RASTERIZATION_FEATURES_EXT,
@@ -1787,6 +1796,7 @@ lines_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
                have.bresenhamLines);
         return 77;
     }
+    f2->features.wideLines = q.features.wideLines;
     lines_feature.pNext = f2->pNext;
     f2->pNext = &lines_feature;
     c->exts = lines_extensions;
@@ -1800,6 +1810,7 @@ lines_setup(struct client *c)
     VkPipelineRasterizationLineStateCreateInfoEXT line = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_LINE_STATE_CREATE_INFO_EXT,
         .lineRasterizationMode = VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT};
+    VkPhysicalDeviceFeatures have;
     struct vku_pipeline p;
 
     c->vertices = 3;
@@ -1818,10 +1829,21 @@ lines_setup(struct client *c)
                                c->height);
     p.rasterization.pNext = &line;
     p.input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_LIST;
-    p.viewport.y = (float)c->height / 2.0f + 0.25f;
-    return vku_pipeline_create_spirv(c->device, &p, replay_fullscreen_vert,
-                                     sizeof(replay_fullscreen_vert), replay_gradient_frag,
-                                     sizeof(replay_gradient_frag), &c->pipeline2);
+    if (vku_pipeline_create_spirv(c->device, &p, feature_lines_vert, sizeof(feature_lines_vert),
+                                  feature_color_frag, sizeof(feature_color_frag),
+                                  &c->pipeline2) != 0) {
+        return -1;
+    }
+    vkGetPhysicalDeviceFeatures(c->physical, &have);
+    if (!have.wideLines) {
+        printf(WHO ": the driver lacks wideLines: no wide strip\n");
+        return 0;
+    }
+    p.input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_LINE_STRIP;
+    p.rasterization.lineWidth = LINES_WIDE;
+    return vku_pipeline_create_spirv(c->device, &p, feature_lines_vert,
+                                     sizeof(feature_lines_vert), feature_color_frag,
+                                     sizeof(feature_color_frag), &c->pipeline3);
 }
 
 static uint32_t
@@ -1829,8 +1851,13 @@ lines_draw(struct client *c, VkCommandBuffer cmd)
 {
     vkCmdDraw(cmd, 3, 1, 0, 0);
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline2);
-    vkCmdDraw(cmd, 2, 1, 0, 0);
-    return 2;
+    vkCmdDraw(cmd, 2 * LINES_COUNT, 1, 0, 0);
+    if (!c->pipeline3) {
+        return 2;
+    }
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline3);
+    vkCmdDraw(cmd, LINES_STRIP, 1, 2 * LINES_COUNT, 0);
+    return 3;
 }
 
 static const struct mode modes[] = {
@@ -1854,7 +1881,7 @@ static const struct mode modes[] = {
      recreate_release},
     {"gpl", 64, 64, gpl_features, gpl_setup, NULL, NULL, gpl_draw, NULL},
     {"gpl-refused", 64, 64, gpl_features, gpl_refused_setup, NULL, NULL, gpl_draw, NULL},
-    {"lines", 64, 64, lines_features, lines_setup, NULL, NULL, lines_draw, NULL},
+    {"lines", 128, 128, lines_features, lines_setup, NULL, NULL, lines_draw, NULL},
 };
 
 /* ---------------------------------------------------------------------- */

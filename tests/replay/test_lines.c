@@ -1,15 +1,18 @@
 /*
- * tests/replay/test_lines.c — line rasterization the replay does not model
- * (VK_EXT_line_rasterization's Bresenham, smooth and stippled lines), which
- * it draws as rectangles: each draw of lines under such state must carry
+ * tests/replay/test_lines.c — VK_EXT_line_rasterization's state as the
+ * replay reads it.  Bresenham lines are modelled (sim_draw_state's
+ * line_bresenham, front_setup.c); smooth and stippled lines are not (drawn
+ * as rectangles, or whole): each draw of lines under such state must carry
  * the state's name in sim_draw.approximation and, replayed, in
  * sim_draw_result.approximation; triangles under the same state, and lines
  * once the state is gone, must carry none.
  *
  * The trace is written with capture/'s writer: the state as the layer
- * records it, a cap_cmd_unsupported of a CAP_UNSUPPORTED_LINES_* name right
- * after binding a pipeline whose own line state asks for it, and the
- * extended dynamic state 3 values (vkCmdSetLineRasterizationModeEXT,
+ * records it, the pipeline's own mode in cap_pipeline, a
+ * cap_cmd_unsupported of a CAP_UNSUPPORTED_LINES_* name right after
+ * binding a pipeline whose own smooth or stippled lines ask for it (and of
+ * Bresenham lines, as layers wrote it before the mode was captured), and
+ * the extended dynamic state 3 values (vkCmdSetLineRasterizationModeEXT,
  * vkCmdSetLineStippleEnableEXT) of a pipeline that makes them dynamic.
  */
 #include <stddef.h>
@@ -41,9 +44,11 @@
 #define H_LINES 0x20001u     /* line list */
 #define H_TRIANGLES 0x20002u /* triangle list */
 #define H_DYNAMIC 0x20003u   /* line list, mode and stipple dynamic */
+#define H_BRESENHAM 0x20004u /* line list, Bresenham lines of its own */
 
 static void
-add_pipeline(struct builder *bd, uint64_t handle, uint32_t topology, int dynamic)
+add_pipeline(struct builder *bd, uint64_t handle, uint32_t topology, int dynamic,
+             uint32_t line_mode)
 {
     static const uint32_t states[] = {VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT,
                                       VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT};
@@ -56,6 +61,7 @@ add_pipeline(struct builder *bd, uint64_t handle, uint32_t topology, int dynamic
 
     pipeline_init(&p, handle, H_PL, H_RP);
     p.topology = topology;
+    p.line_rasterization_mode = line_mode;
     memset(stages, 0, sizeof(stages));
     stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
     stages[0].module = H_VS;
@@ -109,14 +115,22 @@ draw(struct cap_buf *cmds)
               sizeof(dp));
 }
 
-/* The draws in order, and the approximation each must carry. */
-static const char *const expected[] = {
-    CAP_UNSUPPORTED_LINES_SMOOTH,    /* lines, the pipeline's smooth lines */
-    NULL,                            /* triangles, the same state */
-    NULL,                            /* lines, bound again without it */
-    CAP_UNSUPPORTED_LINES_BRESENHAM, /* dynamic mode BRESENHAM */
-    CAP_UNSUPPORTED_LINES_STIPPLED,  /* and stipple enabled */
-    NULL,                            /* stipple off, mode RECTANGULAR */
+/* The draws in order, the approximation each must carry and whether its
+ * lines are Bresenham lines. */
+static const struct {
+    const char *approximation;
+    uint32_t bresenham;
+} expected[] = {
+    {CAP_UNSUPPORTED_LINES_SMOOTH, 0},   /* lines, the pipeline's smooth lines */
+    {NULL, 0},                           /* triangles, the same state */
+    {NULL, 0},                           /* lines, bound again without it */
+    {NULL, 1},                           /* dynamic mode BRESENHAM */
+    {CAP_UNSUPPORTED_LINES_STIPPLED, 1}, /* and stipple enabled */
+    {NULL, 0},                           /* stipple off, mode RECTANGULAR */
+    {NULL, 1},                           /* the pipeline's Bresenham lines */
+    {CAP_UNSUPPORTED_LINES_STIPPLED, 1}, /* and its stippled lines */
+    {NULL, 1},                           /* Bresenham lines named (older traces) */
+    {NULL, 0},                           /* lines, bound again without them */
 };
 #define DRAWS (sizeof(expected) / sizeof(expected[0]))
 
@@ -147,9 +161,11 @@ write_trace(size_t *size)
     }
     add_color_render_pass(&bd, H_RP);
     add_color_target(&bd, H_TARGET, H_TARGET_VIEW, H_FB, H_RP, SIZE, SIZE);
-    add_pipeline(&bd, H_LINES, VK_PRIMITIVE_TOPOLOGY_LINE_LIST, 0);
-    add_pipeline(&bd, H_TRIANGLES, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, 0);
-    add_pipeline(&bd, H_DYNAMIC, VK_PRIMITIVE_TOPOLOGY_LINE_LIST, 1);
+    add_pipeline(&bd, H_LINES, VK_PRIMITIVE_TOPOLOGY_LINE_LIST, 0, 0);
+    add_pipeline(&bd, H_TRIANGLES, VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST, 0, 0);
+    add_pipeline(&bd, H_DYNAMIC, VK_PRIMITIVE_TOPOLOGY_LINE_LIST, 1, 0);
+    add_pipeline(&bd, H_BRESENHAM, VK_PRIMITIVE_TOPOLOGY_LINE_LIST, 0,
+                 VK_LINE_RASTERIZATION_MODE_BRESENHAM_EXT);
     {
         struct cap_cmd_submit c = {{0, 0}, 0, 0, 0xE001};
         struct cap_cmd_begin_render_pass b = {{0, 0}, H_RP, H_FB, {0, 0, SIZE, SIZE},
@@ -176,6 +192,14 @@ write_trace(size_t *size)
     set_state(&cmds, VK_DYNAMIC_STATE_LINE_STIPPLE_ENABLE_EXT, 0);
     set_state(&cmds, VK_DYNAMIC_STATE_LINE_RASTERIZATION_MODE_EXT,
               VK_LINE_RASTERIZATION_MODE_RECTANGULAR_EXT);
+    draw(&cmds);
+    bind(&cmds, H_BRESENHAM, NULL);
+    draw(&cmds);
+    bind(&cmds, H_BRESENHAM, CAP_UNSUPPORTED_LINES_STIPPLED);
+    draw(&cmds);
+    bind(&cmds, H_LINES, CAP_UNSUPPORTED_LINES_BRESENHAM);
+    draw(&cmds);
+    bind(&cmds, H_LINES, NULL);
     draw(&cmds);
     {
         struct cap_cmd_head end = {0, 0};
@@ -212,11 +236,14 @@ main(int argc, char **argv)
     CHECK_EQ_U64(f->pass_count ? f->passes[0].draw_count : 0, DRAWS);
     for (uint32_t i = 0; f->pass_count && i < f->passes[0].draw_count && i < DRAWS; i++) {
         const struct sim_draw *d = &f->passes[0].draws[i];
-        if (!same(d->approximation, expected[i]) || d->unsupported) {
-            fprintf(stderr, "draw %u: approximation %s, unsupported %s; expected %s\n", i,
-                    d->approximation ? d->approximation : "none",
-                    d->unsupported ? d->unsupported : "none",
-                    expected[i] ? expected[i] : "none");
+        const char *want = expected[i].approximation;
+        if (!same(d->approximation, want) || d->unsupported ||
+            d->state.line_bresenham != expected[i].bresenham) {
+            fprintf(stderr,
+                    "draw %u: approximation %s, unsupported %s, Bresenham %u; expected %s, %u\n",
+                    i, d->approximation ? d->approximation : "none",
+                    d->unsupported ? d->unsupported : "none", d->state.line_bresenham,
+                    want ? want : "none", expected[i].bresenham);
             test_failures++;
         }
     }
@@ -233,10 +260,11 @@ main(int argc, char **argv)
         CHECK_EQ_U64(n, DRAWS);
         for (uint32_t i = 0; i < n && i < DRAWS; i++) {
             CHECK_EQ_U64(dr[i].status, SIM_REPLAY_ERROR_OK);
-            if (!same(dr[i].approximation, expected[i])) {
+            const char *want = expected[i].approximation;
+            if (!same(dr[i].approximation, want)) {
                 fprintf(stderr, "result %u: approximation %s, expected %s\n", i,
                         dr[i].approximation ? dr[i].approximation : "none",
-                        expected[i] ? expected[i] : "none");
+                        want ? want : "none");
                 test_failures++;
             }
         }
