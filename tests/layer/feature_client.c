@@ -87,10 +87,10 @@
  *             trace records: the layer refuses the library, then the
  *             pipeline linked from it, by name.
  *   lines     Bresenham lines (VK_EXT_line_rasterization) set in the
- *             pipeline: a triangle under the same state, 240 lines
- *             scattered by shaders/lines.vert, and a strip of 40 of the
- *             same vertices 3 pixels wide (where the driver has wide
- *             lines).
+ *             pipeline: a triangle under the same state, a strip of 40
+ *             vertices 3 pixels wide (where the driver has wide lines),
+ *             then 48 long lines scattered by shaders/lines.vert and 896
+ *             short ones, one in each 8x8 cell.
  *
  * Prints `feature_client: frame F draws N` per frame and exits 0; 77 when
  * the driver lacks a feature the mode cannot do without; 1 on a Vulkan
@@ -1765,11 +1765,12 @@ gpl_draw(struct client *c, VkCommandBuffer cmd)
 /* Lines of the Bresenham mode (VK_EXT_line_rasterization), set in the
  * pipeline, which the replay must draw as lavapipe does: c->pipeline the
  * fullscreen gradient triangle under the same line state (triangles are
- * not lines), c->pipeline2 a list of LINES_COUNT lines scattered over the
- * target by lines.vert (every direction, ends on pixel centres and edges
- * and anywhere between, perspective), c->pipeline3 a strip of the same
- * vertices LINES_WIDE pixels wide where the driver has wide lines. */
-#define LINES_COUNT 240
+ * not lines), c->pipeline3 (where the driver has wide lines) a strip
+ * LINES_WIDE pixels wide through the first vertices of lines.vert, then
+ * c->pipeline2 a list of its LINES_COUNT lines: long ones scattered over
+ * the target and beyond (every direction, perspective, clipped), then
+ * short ones apart from each other in cells, every end pixel in view. */
+#define LINES_COUNT (48 + 896) /* lines.vert's LONG_LINES, and 32 x 28 cells */
 #define LINES_STRIP 40
 #define LINES_WIDE 3.0f
 static const char *const lines_extensions[] = {VK_EXT_LINE_RASTERIZATION_EXTENSION_NAME};
@@ -1849,15 +1850,17 @@ lines_setup(struct client *c)
 static uint32_t
 lines_draw(struct client *c, VkCommandBuffer cmd)
 {
+    uint32_t draws = 2;
+
     vkCmdDraw(cmd, 3, 1, 0, 0);
+    if (c->pipeline3) {
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline3);
+        vkCmdDraw(cmd, LINES_STRIP, 1, 0, 0);
+        draws++;
+    }
     vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline2);
     vkCmdDraw(cmd, 2 * LINES_COUNT, 1, 0, 0);
-    if (!c->pipeline3) {
-        return 2;
-    }
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline3);
-    vkCmdDraw(cmd, LINES_STRIP, 1, 2 * LINES_COUNT, 0);
-    return 3;
+    return draws;
 }
 
 static const struct mode modes[] = {
@@ -1881,7 +1884,7 @@ static const struct mode modes[] = {
      recreate_release},
     {"gpl", 64, 64, gpl_features, gpl_setup, NULL, NULL, gpl_draw, NULL},
     {"gpl-refused", 64, 64, gpl_features, gpl_refused_setup, NULL, NULL, gpl_draw, NULL},
-    {"lines", 128, 128, lines_features, lines_setup, NULL, NULL, lines_draw, NULL},
+    {"lines", 256, 256, lines_features, lines_setup, NULL, NULL, lines_draw, NULL},
 };
 
 /* ---------------------------------------------------------------------- */
