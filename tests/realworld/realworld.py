@@ -58,6 +58,11 @@ GETTEXT_HANG = ("the program hangs in glibc's locale lock (bindtextdomain, setlo
 # the case's temporary directory); without one it does nothing.
 VKBASALT = {"VKBASALT_CONFIG_FILE": "{tmp}/vkBasalt.conf"}
 VKBASALT_FILES = {"vkBasalt.conf": "effects = cas:fxaa:smaa\ncasSharpness = 0.4\n"}
+# RetroArch's menu (Debian builds it without its Vulkan driver: GL), without
+# sound or GameMode.
+RETROARCH_FILES = {"retroarch.cfg": 'video_driver = "gl"\naudio_driver = "null"\n'
+                   'menu_driver = "xmb"\nvideo_fullscreen = "false"\ngamemode_enable = "false"\n'
+                   'video_window_width = "640"\nvideo_window_height = "480"\n'}
 # With the sanitizer runtime preloaded into its processes, Chromium shows
 # nothing and writes nothing within the capture's deadline.
 CHROMIUM_ASAN = "Chromium does not start with the sanitizer runtime preloaded"
@@ -332,6 +337,22 @@ CASES = {
                         cmd=["sh", "-c", "/usr/games/bzfs -p 15154 -ms 3 +r -j & sleep 2; "
                              "exec /usr/games/bzflag -nolist -nomotd -mute -window 640x480 "
                              "-solo 3 overshade@localhost:15154"]),
+    # RetroArch's XMB menu without a core or content (GL 3 through zink;
+    # dbus-run-session gives its GameMode client a session bus, whose
+    # absence aborts it): the animated ribbon drawn by a shader over a
+    # gradient, the menu's text from a font atlas, at 960x720.
+    "zink-retroarch-xmb": dict(cmd=["dbus-run-session", "--", "retroarch", "--menu",
+                                    "--config={tmp}/retroarch.cfg"],
+                               env=GAME, files=RETROARCH_FILES, frames="60",
+                               delimiter="draws:1", expect="replay"),
+    # OpenTTD's title screen on its SDL OpenGL video driver (OpenGFX
+    # graphics): a city game playing behind the main menu, drawn by the CPU
+    # blitter into a buffer that two draws put on the screen (the window,
+    # then the mouse cursor).  Frames 100 and 200 were still the loading
+    # screen in the runs seen.
+    "zink-openttd": dict(cmd=["/usr/games/openttd", "-v", "sdl-opengl",
+                              "-r", "640x480", "-s", "null", "-m", "null", "-x"],
+                         env=GAME, frames="400", delimiter="draws:1", expect="replay"),
     # Warzone 2100, a real-time strategy game with a Vulkan renderer of its
     # own (vulkan.hpp, dynamic dispatch, SDL 2): its main menu, a 3D scene
     # (the orbital station) behind text rendered from glyph atlases,
