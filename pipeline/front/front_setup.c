@@ -261,16 +261,16 @@ make_plane(const double px[3], const double py[3], double det, double q0, double
 }
 
 /* Vulkan specification, "Depth Bias": o = m * slopeFactor + r * constantFactor,
- * m the largest depth slope of the triangle per pixel, r the minimum
- * resolvable difference of the depth format (2^-n for n-bit unorm; for
- * floats 2^(e - 23), e the largest exponent of the triangle's depths),
- * clamped by depthBiasClamp when it is not zero.  Added to the z plane. */
-static void
-depth_bias(const struct sim_draw_ctx *dc, struct sim_tri *tri, const double fz[3])
+ * m the largest depth slope of the triangle per pixel (z plane `zp`), r
+ * the minimum resolvable difference of the depth format (2^-n for n-bit
+ * unorm; for floats 2^(e - 23), e the largest exponent of the triangle's
+ * depths fz), clamped by depthBiasClamp when it is not zero. */
+static double
+depth_bias(const struct sim_draw_ctx *dc, const double zp[3], const double fz[3])
 {
     const struct sim_draw_state *s = &dc->draw->state;
     const struct sim_pass *pass = dc->pass;
-    double m = fabs(tri->z[1]) > fabs(tri->z[2]) ? fabs(tri->z[1]) : fabs(tri->z[2]);
+    double m = fabs(zp[1]) > fabs(zp[2]) ? fabs(zp[1]) : fabs(zp[2]);
     double r = 1.0 / 16777216.0, o;
 
     if (pass->has_depth && pass->depth.image != SIM_NONE) {
@@ -292,7 +292,7 @@ depth_bias(const struct sim_draw_ctx *dc, struct sim_tri *tri, const double fz[3
     } else if (s->depth_bias_clamp < 0.0f && o < s->depth_bias_clamp) {
         o = s->depth_bias_clamp;
     }
-    tri->z[0] += o;
+    return o;
 }
 
 /* A triangle corner in framebuffer space, and the vertex whose outputs it
@@ -508,7 +508,7 @@ setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct s
     tri.fy = fy[0];
     make_plane(fx, fy, det, fz[0], fz[1], fz[2], tri.z);
     if (s->depth_bias_enable && polygon) {
-        depth_bias(dc, &tri, fz);
+        tri.z[0] += depth_bias(dc, tri.z, fz);
     }
     make_plane(fx, fy, det, inv_w[0], inv_w[1], inv_w[2], tri.inv_w);
     memset(tri.domain, 0, sizeof(tri.domain));
@@ -567,7 +567,7 @@ setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct s
  * 0 here; it is undefined in Vulkan and 1 with maintenance5, so sizes that
  * are not positive count as 1. */
 static enum sim_replay_error
-setup_point(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
+setup_point(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim, double bias)
 {
     struct corner p = project(dc, prim->v[0]), c[4];
     float size = dc->geom.point_size_word != SIM_NONE
@@ -579,6 +579,7 @@ setup_point(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
         size = 1.0f;
     }
     size = size < 1024.0f ? size : 1024.0f;
+    p.z += bias;
     for (int k = 0; k < 4; k++) {
         c[k] = p;
         c[k].x += (k & 1 ? 0.5f : -0.5f) * size;
@@ -640,7 +641,7 @@ lights_end(int start, int xmajor, float along, float across, float frac, float d
 }
 
 static enum sim_replay_error
-setup_line_bresenham(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
+setup_line_bresenham(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim, double bias)
 {
     struct corner e[2] = {project(dc, prim->v[0]), project(dc, prim->v[1])};
     float dx = e[0].x - e[1].x, dy = e[0].y - e[1].y;
@@ -650,6 +651,8 @@ setup_line_bresenham(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
     if (dx * dx + dy * dy == 0.0f) {
         return SIM_REPLAY_ERROR_OK;
     }
+    e[0].z += bias;
+    e[1].z += bias;
     /* (Wider than the rasterizer's range: see setup_line.) */
     width = width > 1.0f ? (width < 1024.0f ? width : 1024.0f) : 1.0f;
     int32_t half = (int32_t)lrintf(width) * (int32_t)(1u << dc->sub_pixel_bits) / 2;
@@ -707,9 +710,10 @@ setup_line_bresenham(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
 
 /* Vulkan "Basic Line Segment Rasterization" with strict lines: the
  * rectangle of width lineWidth centred on the segment, ending at its end
- * points, as two triangles; outputs vary along the segment only. */
+ * points, as two triangles; outputs vary along the segment only.  `bias`
+ * is added to the depth (the depth bias of a polygon drawn as its edges). */
 static enum sim_replay_error
-setup_line(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
+setup_line(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim, double bias)
 {
     struct corner a = project(dc, prim->v[0]), b = project(dc, prim->v[1]), c[4];
     float dx = b.x - a.x, dy = b.y - a.y, len = sqrtf(dx * dx + dy * dy);
@@ -721,11 +725,13 @@ setup_line(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
     half = half < 512.0f ? half : 512.0f;
 
     if (dc->draw->state.line_bresenham) {
-        return setup_line_bresenham(dc, prim);
+        return setup_line_bresenham(dc, prim, bias);
     }
     if (!(len > 0.0f)) {
         return SIM_REPLAY_ERROR_OK;
     }
+    a.z += bias;
+    b.z += bias;
     float nx = -dy / len * half, ny = dx / len * half;
     c[0] = a;
     c[1] = a;
@@ -746,7 +752,10 @@ setup_line(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
 
 /* Vulkan "Polygon Mode": a triangle that survives culling is drawn as its
  * edges (LINE) or its vertices (POINT), with the line width or the point
- * size of its vertices.  Edges shared by neighbours are drawn twice. */
+ * size of its vertices.  Edges shared by neighbours are drawn twice.  The
+ * triangle's depth bias, where enabled, moves its edges and vertices too
+ * (it is still a polygon; lavapipe offsets the triangle before drawing
+ * its edges). */
 static enum sim_replay_error
 setup_polygon_outline(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
 {
@@ -768,13 +777,27 @@ setup_polygon_outline(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
         dc->counters->culled++;
         return SIM_REPLAY_ERROR_OK;
     }
+    double bias = 0.0;
+    if (s->depth_bias_enable) {
+        double fx[3], fy[3], fz[3], zp[3];
+        for (int k = 0; k < 3; k++) {
+            fx[k] = c[k].x;
+            fy[k] = c[k].y;
+            fz[k] = c[k].z;
+        }
+        double det = (fx[1] - fx[0]) * (fy[2] - fy[0]) - (fx[2] - fx[0]) * (fy[1] - fy[0]);
+        if (det != 0.0 && isfinite(det)) {
+            make_plane(fx, fy, det, fz[0], fz[1], fz[2], zp);
+            bias = depth_bias(dc, zp, fz);
+        }
+    }
     for (int k = 0; k < 3; k++) {
         struct sim_geom_prim part = *prim;
         enum sim_replay_error err;
         part.v[0] = prim->v[k];
         part.v[1] = prim->v[(k + 1) % 3];
         part.count = s->polygon_mode == VK_POLYGON_MODE_LINE ? 2 : 1;
-        err = part.count == 2 ? setup_line(dc, &part) : setup_point(dc, &part);
+        err = part.count == 2 ? setup_line(dc, &part, bias) : setup_point(dc, &part, bias);
         if (err) {
             return err;
         }
@@ -811,9 +834,9 @@ setup_prim(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim)
         dc->prim_viewport = vi < dc->viewport_count ? vi : 0;
     }
     if (prim->count == 1) {
-        err = setup_point(dc, prim);
+        err = setup_point(dc, prim, 0.0);
     } else if (prim->count == 2) {
-        err = setup_line(dc, prim);
+        err = setup_line(dc, prim, 0.0);
     } else if (s->polygon_mode == VK_POLYGON_MODE_LINE ||
                s->polygon_mode == VK_POLYGON_MODE_POINT) {
         err = setup_polygon_outline(dc, prim);

@@ -846,6 +846,28 @@ test_stencil_and_bias(struct sim_ir_shader *cube_vs, struct sim_ir_shader *cube_
             sim_replay_result_destroy(r);
         }
     }
+    /* The same second draw in polygon mode LINE: its edges keep the
+     * triangles' bias (lavapipe offsets a triangle before drawing its
+     * edges), so inside the first draw's rectangle they pass LESS only
+     * with it.  Pixel (24, 15) is on the diagonal both triangles share. */
+    uint64_t covered[2] = {0, 0};
+    for (int bias = 0; bias < 2; bias++) {
+        fixture_init(&f, 2);
+        vkcube_draw(&f.draws[0], &s, 0);
+        vkcube_draw(&f.draws[1], &s, 1);
+        f.draws[1].state.depth_compare = VK_COMPARE_OP_LESS;
+        f.draws[1].state.polygon_mode = VK_POLYGON_MODE_LINE;
+        f.draws[1].state.depth_bias_enable = (uint32_t)bias;
+        f.draws[1].state.depth_bias_constant = -4.0f;
+        r = replay(&f, 1, 0);
+        if (r) {
+            covered[bias] = sim_replay_result_unit(r, SIM_UNIT_BASELINE)->covered_fragments;
+            pixel(r, 24, 15, p);
+            CHECK_EQ_INT(bias, p[0] == 255 && p[1] == 255);
+            sim_replay_result_destroy(r);
+        }
+    }
+    CHECK(covered[1] >= covered[0] + 32); /* the diagonal at least */
 }
 
 /* The frame's transfers in order and images rendered earlier sampled by
