@@ -752,7 +752,7 @@ run_blocks(struct sim_interp *in)
                 PER_LANE_F(atanhf);
                 break;
             case SIM_IR_OP_POW:
-                PER_LANE(sim_f2u(powf(sim_u2f(PA[l]), sim_u2f(PB[l]))));
+                PER_LANE(sim_f2u(sim_lane_pow(sim_u2f(PA[l]), sim_u2f(PB[l]))));
                 break;
             case SIM_IR_OP_EXP:
                 PER_LANE_F(expf);

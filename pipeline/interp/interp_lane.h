@@ -24,6 +24,23 @@
 /* ------------------------------------------------------------------------ */
 /* Arithmetic                                                                 */
 
+/* Pow as lavapipe (Mesa 22.3) evaluates it, exp2(y log2 x) with a zero
+ * base giving 0 whatever the exponent (diff-exp_edges): where GLSL leaves
+ * it undefined, pow(0, y <= 0) is 0 (libm: 1 or infinity), a negative or
+ * NaN base NaN (libm: a number for whole y), and a NaN product y log2 x
+ * (pow(1, inf)) NaN; elsewhere libm's powf, overflow to infinity. */
+static inline float
+sim_lane_pow(float x, float y)
+{
+    if (x == 0.0f) {
+        return 0.0f;
+    }
+    if (!(x > 0.0f) || log2f(x) * y != log2f(x) * y) {
+        return NAN;
+    }
+    return powf(x, y);
+}
+
 /* SPIR-V conversions out of range (undefined) saturate, NaN gives 0. */
 static inline uint32_t
 sim_lane_f2i(float f)

@@ -457,7 +457,7 @@ step(struct ref *ref, uint32_t l)
         r = sim_f2u(atanhf(sim_u2f(a)));
         break;
     case SIM_IR_OP_POW:
-        r = sim_f2u(powf(sim_u2f(a), sim_u2f(b)));
+        r = sim_f2u(sim_lane_pow(sim_u2f(a), sim_u2f(b)));
         break;
     case SIM_IR_OP_EXP:
         r = sim_f2u(expf(sim_u2f(a)));

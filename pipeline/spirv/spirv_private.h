@@ -208,6 +208,12 @@ struct sim_spv_val {
      * (SIM_IR_NONE if none), first entry in slot_lists, element count. */
     uint32_t image_index, image_list, image_count;
     uint32_t sampler_index, sampler_list, sampler_count;
+    /* REGS, for fusing exp2(log2(x) * y) into pow(x, y) as lavapipe's
+     * compiler does (spv_ops.c, fused_pow): x when the value is Log2(x),
+     * the operands when it is an FMul, the operand when it is an
+     * OpBitcast of it (zink casts between float and uint around each
+     * operation); 0 otherwise. */
+    uint32_t log2_of, mul_a, mul_b, bitcast_of;
     uint32_t block;           /* LABEL: IR block in the current inlined instance */
     uint32_t inst;            /* LABEL: index of its OpLabel; FUNCTION: of its OpFunction */
     uint32_t func;            /* LABEL: owning function's OpFunction index */

@@ -685,6 +685,54 @@ inverse(struct sim_spv_ctx *ctx, const uint32_t *m, uint32_t n, uint32_t *out)
     }
 }
 
+
+/* Is `arg` (Exp2's operand) a product with a Log2, x times... or
+ * ...times Log2(x)?  Then *x and *y are the ids of pow(x, y): lavapipe's
+ * compiler rewrites exp2(log2(x) * y) into pow(x, y) (NIR's algebraic
+ * rules), whose zero base gives 0 (sim_lane_pow) where the product is
+ * -inf * 0, NaN.  zink emits GL's pow so; lit terms like pow(max(n.l, 0),
+ * power) reach it at grazing light. */
+static const struct sim_spv_val *
+through_bitcasts(const struct sim_spv_ctx *ctx, uint32_t id)
+{
+    /* (A chain no longer than a few casts: SSA ids cannot loop, and a
+     * damaged module's cannot make this one.) */
+    for (int k = 0; k < 8 && id != 0 && id < ctx->m->bound; k++) {
+        const struct sim_spv_val *v = &ctx->vals[id];
+        if (v->kind != SIM_SPV_V_REGS) {
+            return NULL;
+        }
+        if (!v->bitcast_of) {
+            return v;
+        }
+        id = v->bitcast_of;
+    }
+    return NULL;
+}
+
+static int
+fused_pow(const struct sim_spv_ctx *ctx, uint32_t arg, uint32_t *x, uint32_t *y)
+{
+    const struct sim_spv_val *v = through_bitcasts(ctx, arg), *a, *b;
+
+    if (!v || !v->mul_a) {
+        return 0;
+    }
+    a = through_bitcasts(ctx, v->mul_a);
+    b = through_bitcasts(ctx, v->mul_b);
+    if (a && a->log2_of) {
+        *x = a->log2_of;
+        *y = v->mul_b;
+        return 1;
+    }
+    if (b && b->log2_of) {
+        *x = b->log2_of;
+        *y = v->mul_a;
+        return 1;
+    }
+    return 0;
+}
+
 static enum sim_spv_error
 glsl(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
 {
@@ -771,17 +819,27 @@ glsl(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     default: break;
     }
     if (op != SIM_IR_OP_COUNT) {
+        uint32_t ids[3] = {W(5), nops > 1 ? W(6) : 0, nops > 2 ? W(7) : 0};
+        enum sim_spv_error err;
         if (!result_type(ctx, type, want)) {
             return ctx->info->code;
         }
+        if (op == SIM_IR_OP_EXP2 && fused_pow(ctx, W(5), &ids[0], &ids[1])) {
+            op = SIM_IR_OP_POW;
+            nops = 2;
+        }
         for (uint32_t i = 0; i < nops; i++) {
-            s[i] = operand(ctx, W(5 + i), want, n);
+            s[i] = operand(ctx, ids[i], want, n);
             if (!s[i]) {
                 return ctx->info->code;
             }
         }
-        return elementwise(ctx, id, type, op, n, s[0]->regs, s[1] ? s[1]->regs : NULL,
-                           s[2] ? s[2]->regs : NULL, 0);
+        err = elementwise(ctx, id, type, op, n, s[0]->regs, s[1] ? s[1]->regs : NULL,
+                          s[2] ? s[2]->regs : NULL, 0);
+        if (err == SIM_SPV_ERROR_OK && op == SIM_IR_OP_LOG2) {
+            ctx->vals[id].log2_of = W(5);
+        }
+        return err;
     }
 
     if (ext == GLSLstd450Modf || ext == GLSLstd450Frexp) {
@@ -1163,7 +1221,11 @@ convert(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
              * int16 <-> uint16 keeps the same sign-extended register. */
             return sim_spv_err(ctx, SIM_SPV_ERROR_UNSUPPORTED, "bitcasts of 16-bit values");
         }
-        return set_result_regs(ctx, id, type, a->regs, a->n);
+        enum sim_spv_error err = set_result_regs(ctx, id, type, a->regs, a->n);
+        if (err == SIM_SPV_ERROR_OK && inst->opcode == SpvOpBitcast) {
+            ctx->vals[id].bitcast_of = W(3);
+        }
+        return err;
     }
     return elementwise(ctx, id, type, op, t->regs, a->regs, NULL, NULL, 0);
 }
@@ -2455,7 +2517,13 @@ translate_op(struct sim_spv_ctx *ctx, const struct sim_spv_inst *inst)
     case SpvOpSNegate: return simple(ctx, inst, SIM_IR_OP_INEG, 1, WANT_INT, WANT_INT, 0, 0);
     case SpvOpFAdd: return simple(ctx, inst, SIM_IR_OP_FADD, 2, WANT_FLOAT, WANT_FLOAT, 0, 0);
     case SpvOpFSub: return simple(ctx, inst, SIM_IR_OP_FSUB, 2, WANT_FLOAT, WANT_FLOAT, 0, 0);
-    case SpvOpFMul: return simple(ctx, inst, SIM_IR_OP_FMUL, 2, WANT_FLOAT, WANT_FLOAT, 0, 0);
+    case SpvOpFMul:
+        err = simple(ctx, inst, SIM_IR_OP_FMUL, 2, WANT_FLOAT, WANT_FLOAT, 0, 0);
+        if (err == SIM_SPV_ERROR_OK) {
+            ctx->vals[W(2)].mul_a = W(3);
+            ctx->vals[W(2)].mul_b = W(4);
+        }
+        return err;
     case SpvOpFDiv: return simple(ctx, inst, SIM_IR_OP_FDIV, 2, WANT_FLOAT, WANT_FLOAT, 0, 0);
     case SpvOpFRem: return simple(ctx, inst, SIM_IR_OP_FREM, 2, WANT_FLOAT, WANT_FLOAT, 0, 0);
     case SpvOpFMod: return simple(ctx, inst, SIM_IR_OP_FMOD, 2, WANT_FLOAT, WANT_FLOAT, 0, 0);

@@ -93,6 +93,7 @@
 #include "diff_int64_mem.frag.spv.h"
 #include "diff_float64.frag.spv.h"
 #include "diff_nan_minmax_f64.frag.spv.h"
+#include "diff_exp_edges.frag.spv.h"
 #include "diff_vert_builtins.vert.spv.h"
 #include "diff_vert_builtins.vert.xfb.spv.h"
 #include "diff_vert_builtins.vert.spv.h"
@@ -199,6 +200,8 @@ const struct diff_case diff_cases[] = {
     {"trig", "sin, cos, tan", F, SPV(diff_trig_frag_spv), BOUND_TRIG},
     {"atan", "asin, acos, atan, atan2", F, SPV(diff_atan_frag_spv), BOUND_ATAN},
     {"exp", "exp, exp2", F, SPV(diff_exp_frag_spv), BOUND_EXP},
+    {"exp_edges", "exp2, exp, pow of NaN, overflowing exponents, zero and negative bases "
+     "(lavapipe's -0)", F, SPV(diff_exp_edges_frag_spv), EXACT},
     {"log", "log, log2", F, SPV(diff_log_frag_spv), BOUND_LOG},
     {"pow", "pow, sqrt, inversesqrt", F, SPV(diff_pow_frag_spv), BOUND_POW},
     {"hyperbolic", "sinh, cosh, tanh, asinh, acosh, atanh", F, SPV(diff_hyperbolic_frag_spv),
