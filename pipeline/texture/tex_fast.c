@@ -43,7 +43,8 @@ struct fast {
     const uint32_t *rgb;   /* table of the colour channels */
     const uint32_t *alpha; /* table of alpha (UNORM) */
     uint32_t swap;         /* stored B, G, R, A */
-    uint32_t unorm16;      /* 0: 8-bit RGBA; else the channels of a 16-bit UNORM format */
+    uint32_t wide;         /* 0: 8-bit RGBA; else the channels of a 16- or 32-bit format */
+    uint32_t wide_kind;    /* enum wide_kind of those channels */
     int srgb;              /* rgb is the SRGB table */
     uint32_t bytes;        /* per texel */
     uint32_t border[4];    /* CLAMP_TO_BORDER colour (float bits) */
@@ -83,10 +84,15 @@ lane_levels(const struct sim_tex_sampler *sampler, const struct sim_tex_request 
 /* What a lookup needs, as values: sample_level() keeps them in registers
  * across the lanes, where `struct fast` (whose address escapes) would be
  * read again after every store. */
+/* The channels of a format wider than 8 bits a channel, decoded as
+ * sim_tex_fetch_texel decodes them. */
+enum wide_kind { WIDE_UNORM16, WIDE_SFLOAT16, WIDE_SFLOAT32 };
+
 struct texfmt {
     const uint32_t *rgb, *alpha;
     uint32_t ri, bi;   /* 8-bit: the stored bytes of red and blue */
-    uint32_t unorm16;  /* 0: 8-bit RGBA; else the channels of a 16-bit UNORM format */
+    uint32_t wide;     /* 0: 8-bit RGBA; else the channels of a 16- or 32-bit format */
+    uint32_t wide_kind; /* enum wide_kind */
     uint32_t bytes;    /* per texel */
     uint32_t mode_x, mode_y;
     float border[4];
@@ -99,25 +105,31 @@ struct texfmt {
  * the same order, as the general path's per-channel sums. */
 typedef float texel4 __attribute__((vector_size(16)));
 
-/* Channel i of a 16-bit UNORM texel. */
+/* Channel i of a texel of 16- or 32-bit channels. */
 static inline __attribute__((always_inline)) float
-unorm16_at(const uint8_t *p, uint32_t i)
+wide_at(uint32_t kind, const uint8_t *p, uint32_t i)
 {
+    if (kind == WIDE_SFLOAT32) {
+        float f;
+        memcpy(&f, p + 4 * i, 4);
+        return f;
+    }
     uint16_t h;
     memcpy(&h, p + 2 * i, 2);
-    return (float)h / 65535.0f;
+    return kind == WIDE_SFLOAT16 ? sim_half_to_float(h) : (float)h / 65535.0f;
 }
 
 /* The texel at p, inside its level. */
 static inline __attribute__((always_inline)) texel4
 texel_decode(const struct texfmt *k, const uint8_t *p)
 {
-    if (k->unorm16) {
-        /* R16, R16G16 or R16G16B16A16: (0, 0, 0, 1), then the stored
-         * channels. */
-        return (texel4){unorm16_at(p, 0), k->unorm16 >= 2 ? unorm16_at(p, 1) : 0.0f,
-                        k->unorm16 >= 4 ? unorm16_at(p, 2) : 0.0f,
-                        k->unorm16 >= 4 ? unorm16_at(p, 3) : 1.0f};
+    if (k->wide) {
+        /* R, RG or RGBA of 16-bit UNORM, 16- or 32-bit SFLOAT: (0, 0, 0, 1),
+         * then the stored channels. */
+        uint32_t n = k->wide, kind = k->wide_kind;
+        return (texel4){wide_at(kind, p, 0), n >= 2 ? wide_at(kind, p, 1) : 0.0f,
+                        n >= 4 ? wide_at(kind, p, 2) : 0.0f,
+                        n >= 4 ? wide_at(kind, p, 3) : 1.0f};
     }
     return (texel4){sim_u2f(k->rgb[p[k->ri]]), sim_u2f(k->rgb[p[1]]), sim_u2f(k->rgb[p[k->bi]]),
                     sim_u2f(k->alpha[p[3]])};
@@ -248,7 +260,8 @@ fast_lanes(const struct fast *f, const struct sim_tex_request *req, const int32_
 {
     const struct sim_tex_sampler *sampler = f->sampler;
     const struct sim_tex_level *levels = f->image->levels;
-    struct texfmt k = {f->rgb, f->alpha, f->swap ? 2 : 0, f->swap ? 0 : 2, f->unorm16, f->bytes,
+    struct texfmt k = {f->rgb, f->alpha, f->swap ? 2 : 0, f->swap ? 0 : 2, f->wide, f->wide_kind,
+                       f->bytes,
                        sampler->address_mode[0], sampler->address_mode[1],
                       {sim_u2f(f->border[0]), sim_u2f(f->border[1]), sim_u2f(f->border[2]),
                        sim_u2f(f->border[3])},
@@ -405,7 +418,7 @@ linear_side_by_side(const struct fast *f, const struct sim_tex_request *req, con
 {
     const struct sim_tex_sampler *sampler = f->sampler;
     const struct sim_tex_level *levels = f->image->levels;
-    struct texfmt k = {f->rgb, f->alpha, f->swap ? 2 : 0, f->swap ? 0 : 2, 0, 4,
+    struct texfmt k = {f->rgb, f->alpha, f->swap ? 2 : 0, f->swap ? 0 : 2, 0, 0, 4,
                        sampler->address_mode[0], sampler->address_mode[1], {0, 0, 0, 0},
                        f->srgb};
     uint32_t lanes = req->lanes & SIM_ALL_LANES;
@@ -594,22 +607,34 @@ compare_run(const struct sim_tex_image *image, const struct sim_tex_sampler *sam
 
 static int
 format_fits(const struct sim_tex_decode8 *tables, uint32_t format, const uint32_t **rgb,
-            uint32_t *swap, int *srgb, uint32_t *unorm16)
+            uint32_t *swap, int *srgb, uint32_t *wide, uint32_t *wide_kind)
 {
     const uint32_t *unorm8_table = tables->unorm;
     const uint32_t *srgb8_table = tables->srgb;
-    *unorm16 = 0;
+    static const struct {
+        uint32_t format, channels, kind;
+    } wide_formats[] = {
+        {VK_FORMAT_R16_UNORM, 1, WIDE_UNORM16},
+        {VK_FORMAT_R16G16_UNORM, 2, WIDE_UNORM16},
+        {VK_FORMAT_R16G16B16A16_UNORM, 4, WIDE_UNORM16},
+        {VK_FORMAT_R16_SFLOAT, 1, WIDE_SFLOAT16},
+        {VK_FORMAT_R16G16_SFLOAT, 2, WIDE_SFLOAT16},
+        {VK_FORMAT_R16G16B16A16_SFLOAT, 4, WIDE_SFLOAT16},
+        {VK_FORMAT_R32_SFLOAT, 1, WIDE_SFLOAT32},
+        {VK_FORMAT_R32G32_SFLOAT, 2, WIDE_SFLOAT32},
+        {VK_FORMAT_R32G32B32A32_SFLOAT, 4, WIDE_SFLOAT32},
+    };
+    *wide = 0;
+    *wide_kind = 0;
     *srgb = 0;
+    for (size_t i = 0; i < sizeof(wide_formats) / sizeof(wide_formats[0]); i++) {
+        if (wide_formats[i].format == format) {
+            *wide = wide_formats[i].channels;
+            *wide_kind = wide_formats[i].kind;
+            return 1;
+        }
+    }
     switch (format) {
-    case VK_FORMAT_R16_UNORM:
-        *unorm16 = 1;
-        return 1;
-    case VK_FORMAT_R16G16_UNORM:
-        *unorm16 = 2;
-        return 1;
-    case VK_FORMAT_R16G16B16A16_UNORM:
-        *unorm16 = 4;
-        return 1;
     case VK_FORMAT_R8G8B8A8_UNORM:
         *rgb = unorm8_table;
         *swap = 0;
@@ -654,10 +679,10 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
     }
     const struct sim_tex_decode8 *tables = sim_tex_decode8_tables();
     memset(&f, 0, sizeof(f));
-    if (!format_fits(tables, image->format, &f.rgb, &f.swap, &f.srgb, &f.unorm16)) {
+    if (!format_fits(tables, image->format, &f.rgb, &f.swap, &f.srgb, &f.wide, &f.wide_kind)) {
         return 0;
     }
-    f.bytes = f.unorm16 ? 2 * f.unorm16 : 4;
+    f.bytes = !f.wide ? 4 : f.wide * (f.wide_kind == WIDE_SFLOAT32 ? 4 : 2);
     f.alpha = tables->unorm;
     /* Levels the general path would read as zeros or that sim_tex_wrap() cannot
      * take stay with it. */
@@ -678,7 +703,7 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
         side_modes &= mode == VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE ||
                       (mode == VK_SAMPLER_ADDRESS_MODE_REPEAT && pow2);
     }
-    f.side_by_side = side_modes && !f.unorm16 && f.whole == (1u << levels) - 1u &&
+    f.side_by_side = side_modes && !f.wide && f.whole == (1u << levels) - 1u &&
                      sampler->min_filter == VK_FILTER_LINEAR &&
                      sampler->mag_filter == VK_FILTER_LINEAR;
     f.image = image;
@@ -706,7 +731,7 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
         return 1;
     }
     memset(out, 0, sizeof(uint32_t) * 4 * SIM_LANES);
-    if (!need_lod && sampler->mag_filter != VK_FILTER_LINEAR && !f.unorm16) {
+    if (!need_lod && sampler->mag_filter != VK_FILTER_LINEAR && !f.wide) {
         nearest_one_level(&f, req, off, out);
         *texels = f.texels;
         return 1;
