@@ -41,20 +41,6 @@ sim_float_to_half(float f)
     return sign | h;
 }
 
-float
-sim_half_to_float(uint32_t h)
-{
-    uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
-    if (exp == 0) {
-        float f = ldexpf((float)man, -24);
-        return sign ? -f : f;
-    }
-    if (exp == 31) {
-        return sim_u2f(sign | 0x7f800000u | (man << 13));
-    }
-    return sim_u2f(sign | ((exp - 15 + 127) << 23) | (man << 13));
-}
-
 void *
 sim_array_grow(struct sim_array *a, size_t elem, size_t n)
 {

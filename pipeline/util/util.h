@@ -37,10 +37,6 @@
 const char *
 sim_version(void);
 
-/* IEEE binary16 bits (low 16 of h) to float (interp_exec.c). */
-float
-sim_half_to_float(uint32_t h);
-
 /* IEEE half bits of `f`, rounded to nearest even. */
 uint32_t
 sim_float_to_half(float f);
@@ -61,6 +57,23 @@ sim_f2u(float f)
     uint32_t u;
     memcpy(&u, &f, 4);
     return u;
+}
+
+/* IEEE binary16 bits (low 16 of h) to float, exactly (interp_exec.c, the
+ * texture paths).  Inline: textures of half floats decode it per channel.
+ * A subnormal half is its mantissa times 2^-24, exact in a float. */
+static inline float
+sim_half_to_float(uint32_t h)
+{
+    uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1fu, man = h & 0x3ffu;
+    if (exp == 0) {
+        float f = (float)man * 5.9604644775390625e-8f; /* 2^-24, exact */
+        return sign ? -f : f;
+    }
+    if (exp == 31) {
+        return sim_u2f(sign | 0x7f800000u | (man << 13));
+    }
+    return sim_u2f(sign | ((exp - 15 + 127) << 23) | (man << 13));
 }
 
 /* A 32-bit integer hash with good avalanche (lowbias32): hash tables and
