@@ -753,6 +753,35 @@ swizzle_is_identity(const uint32_t swizzle[4])
     return identity;
 }
 
+static int
+is_anisotropic(const struct sim_tex_sampler *sampler)
+{
+    return sampler && sampler->anisotropy_enable && sampler->max_anisotropy >= 2.0f;
+}
+
+/* Each component of `out` from the view's swizzle of `raw`: a component
+ * of it, 0 or `one` (1 in the format's kind); IDENTITY and unknown values
+ * keep their own component. */
+static void
+apply_swizzle(const uint32_t swizzle[4], uint32_t one, uint32_t raw[4][SIM_LANES],
+              uint32_t out[4][SIM_LANES])
+{
+    for (uint32_t c = 0; c < 4; c++) {
+        uint32_t s = swizzle[c];
+        if (s == VK_COMPONENT_SWIZZLE_ZERO || s == VK_COMPONENT_SWIZZLE_ONE) {
+            uint32_t v = s == VK_COMPONENT_SWIZZLE_ONE ? one : 0;
+            for (uint32_t l = 0; l < SIM_LANES; l++) {
+                out[c][l] = v;
+            }
+        } else {
+            uint32_t from = s >= VK_COMPONENT_SWIZZLE_R && s <= VK_COMPONENT_SWIZZLE_A
+                                ? s - VK_COMPONENT_SWIZZLE_R
+                                : c;
+            memcpy(out[c], raw[from], sizeof(out[c]));
+        }
+    }
+}
+
 /* Vulkan "Texel Input Operations", "Component Swizzle": each component of
  * the result is a component of the texel, 0 or 1, as the view maps it.
  * Applied after filtering, so border colours and depth comparisons are
@@ -765,8 +794,17 @@ run_swizzled(const struct sim_tex_image *image, const struct sim_tex_sampler *sa
     uint32_t one = sim_tex_format_is_integer(image->format) ? 1u : 0x3f800000u;
     uint32_t raw[4][SIM_LANES];
     uint64_t texels;
-    struct sim_tex_image plain = *image;
+    struct sim_tex_image plain;
 
+    if (req->kind != SIM_IR_TEX_GATHER && !is_anisotropic(sampler) &&
+        sim_tex_fast_run(image, sampler, req, raw, &texels)) {
+        /* The fast path reads no swizzle: it took the view as it is. */
+        apply_swizzle(image->swizzle, one, raw, out);
+        return texels;
+    }
+    /* The view without its swizzle (a copy of the whole image and its
+     * level table, so only where the fast path declined). */
+    plain = *image;
     memset(plain.swizzle, 0, sizeof(plain.swizzle));
     memset(raw, 0, sizeof(raw));
     if (req->kind == SIM_IR_TEX_GATHER && req->has_dref) {
@@ -793,20 +831,7 @@ run_swizzled(const struct sim_tex_image *image, const struct sim_tex_sampler *sa
         return sim_tex_run(&plain, sampler, &r, out);
     }
     texels = sim_tex_run(&plain, sampler, req, raw);
-    for (uint32_t c = 0; c < 4; c++) {
-        uint32_t s = image->swizzle[c];
-        for (uint32_t l = 0; l < SIM_LANES; l++) {
-            if (s == VK_COMPONENT_SWIZZLE_ZERO) {
-                out[c][l] = 0;
-            } else if (s == VK_COMPONENT_SWIZZLE_ONE) {
-                out[c][l] = one;
-            } else if (s >= VK_COMPONENT_SWIZZLE_R && s <= VK_COMPONENT_SWIZZLE_A) {
-                out[c][l] = raw[s - VK_COMPONENT_SWIZZLE_R][l];
-            } else {
-                out[c][l] = raw[c][l];
-            }
-        }
-    }
+    apply_swizzle(image->swizzle, one, raw, out);
     return texels;
 }
 
@@ -819,11 +844,6 @@ is_swizzled(const struct sim_tex_image *image, const struct sim_tex_request *req
             req->kind == SIM_IR_TEX_GATHER);
 }
 
-static int
-is_anisotropic(const struct sim_tex_sampler *sampler)
-{
-    return sampler && sampler->anisotropy_enable && sampler->max_anisotropy >= 2.0f;
-}
 
 /* The lookup as sim_tex_run routes it; the fast path is not tried again
  * when `fast_tried`. */
