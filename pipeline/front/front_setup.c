@@ -599,7 +599,9 @@ setup_point(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim, double bi
  * "Bresenham Line Segment Rasterization").  The decisions below are the
  * driver's, step for step, with its asymmetries kept: x- and y-major lines
  * test their ends slightly differently, and the ends move by half a pixel
- * in the direction the major coordinate runs.  Attributes and depth vary
+ * in the direction the major coordinate runs.  They are Mesa 22.3's (the
+ * lavapipe Debian 12 ships; later Mesa guesses what an unmoved end covers
+ * differently), held to it by bresenham-lines.  Attributes and depth vary
  * along the major axis only, between the unmoved end points. */
 
 static int
