@@ -381,7 +381,8 @@ CASES = {
     "zink-retroarch-xmb": dict(cmd=["dbus-run-session", "--", "retroarch", "--menu",
                                     "--config={tmp}/retroarch.cfg"],
                                env=GAME, files=RETROARCH_FILES, frames="60",
-                               delimiter="draws:1", expect="replay"),
+                               delimiter="draws:1", expect="replay",
+                               needs=["/usr/bin/retroarch"]),
     # OpenTTD's title screen on its SDL OpenGL video driver (OpenGFX
     # graphics): a city game playing behind the main menu, drawn by the CPU
     # blitter into a buffer that two draws put on the screen (the window,
