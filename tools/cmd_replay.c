@@ -728,10 +728,12 @@ struct pictures {
     const uint32_t *targets;
     uint32_t target_count, compared;
     int presented;                  /* the frame presents image `compared` */
+    int compared_written;           /* image `compared` is among `targets` */
     struct frame_report *fr;        /* the first unit's comparison with ref */
     struct unit_quality quality[SIM_UNIT_COUNT]; /* psnr, ssim */
     struct picture_task {
         uint8_t kind, unit;
+        uint8_t from; /* PICTURE_COPY_*: the unit whose file is copied */
         uint32_t target;
     } *task;
     uint32_t count;
@@ -749,7 +751,10 @@ enum {
     PICTURE_QUALITY,   /* quality[unit] against baseline (target 0) or ssaa (1) */
     /* A unit that followed baseline through the frame
      * (sim_replay_result_follows_baseline): baseline's file of that kind
-     * copied under the unit's name, once baseline's are written. */
+     * copied under the unit's name, once baseline's are written.  The
+     * present file is the same picture as the unit's file of image
+     * `compared`: when that is written, every unit's present file is a
+     * copy of it (the follower's of baseline's), not encoded again. */
     PICTURE_COPY_PRESENT,
     PICTURE_COPY_TARGET,
     PICTURE_COPY_HEATMAP,
@@ -846,7 +851,11 @@ picture_run(struct pictures *p, const struct picture_task *t)
                         : t->kind == PICTURE_COPY_TARGET ? PICTURE_TARGET
                                                          : PICTURE_HEATMAP;
         char from[256];
-        picture_name(from, cf, SIM_UNIT_BASELINE, kind, t->target);
+        if (kind == PICTURE_PRESENT && p->compared_written) {
+            picture_name(from, cf, t->from, PICTURE_TARGET, p->compared);
+        } else {
+            picture_name(from, cf, t->from, kind, t->target);
+        }
         picture_name(name, cf, u, kind, t->target);
         ok = copy_picture(p->a->out, from, name);
         break;
@@ -949,7 +958,8 @@ pictures_run_tasks(struct pictures *p, uint32_t threads)
 static void
 pictures_add(struct pictures *p, uint32_t kind, uint32_t unit, uint32_t target)
 {
-    p->task[p->count++] = (struct picture_task){(uint8_t)kind, (uint8_t)unit, target};
+    p->task[p->count++] = (struct picture_task){(uint8_t)kind, (uint8_t)unit,
+                                                SIM_UNIT_BASELINE, target};
 }
 
 /* Every picture file of the frame and the comparisons the report holds; 0
@@ -967,6 +977,10 @@ pictures_make(struct pictures *p, uint32_t threads)
         return 0;
     }
     atomic_init(&p->failed, 0);
+    p->compared_written = 0;
+    for (uint32_t t = 0; t < p->target_count; t++) {
+        p->compared_written |= p->compared != SIM_NONE && p->targets[t] == p->compared;
+    }
     p->count = 0;
     for (uint32_t u = 0; u < SIM_UNIT_COUNT; u++) {
         if (sim_replay_result_unit(p->res, u) && p->compared != SIM_NONE) {
@@ -988,7 +1002,12 @@ pictures_make(struct pictures *p, uint32_t threads)
             continue;
         }
         if (p->presented && p->presents[u]) {
-            pictures_add(p, copy ? PICTURE_COPY_PRESENT : PICTURE_PRESENT, u, 0);
+            if (copy || p->compared_written) {
+                pictures_add(p, PICTURE_COPY_PRESENT, u, 0);
+                p->task[p->count - 1].from = (uint8_t)(copy ? SIM_UNIT_BASELINE : u);
+            } else {
+                pictures_add(p, PICTURE_PRESENT, u, 0);
+            }
             /* The first unit's picture against the driver's. */
             if (first == SIM_UNIT_COUNT && p->ref && w == p->cf->ref_width &&
                 h == p->cf->ref_height) {

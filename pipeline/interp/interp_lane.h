@@ -35,7 +35,10 @@ sim_lane_pow(float x, float y)
     if (x == 0.0f) {
         return 0.0f;
     }
-    if (!(x > 0.0f) || log2f(x) * y != log2f(x) * y) {
+    /* y log2 x is NaN for a NaN y, for x = 1 with an infinite y and for
+     * an infinite x with y = 0 (log2 x is finite and nonzero otherwise,
+     * for every positive x but 1). */
+    if (!(x > 0.0f) || y != y || (x == 1.0f && isinf(y)) || (isinf(x) && y == 0.0f)) {
         return NAN;
     }
     return powf(x, y);

@@ -261,14 +261,16 @@ sim_shade_quads(struct sim_shade_ctx *ctx, const struct sim_shade_lane *lanes,
             if (uniform) {
                 /* One plane for every lane: the same arithmetic, for all
                  * SIM_LANES lanes (a fixed count the compiler vectorizes),
-                 * n of them kept. */
+                 * all of them stored: a register holds SIM_LANES lanes, and
+                 * those past n are inactive (a copy of n lanes was a
+                 * string move costing more than the arithmetic). */
                 const double *p = pl[0] + 3 * slot;
                 double p0 = p[0], p1 = p[1], p2 = p[2];
                 uint32_t v[SIM_LANES];
                 for (uint32_t l = 0; l < SIM_LANES; l++) {
                     v[l] = sim_f2u((float)((p0 + p1 * px[l] + p2 * py[l]) * pw[l]));
                 }
-                memcpy(reg, v, n * sizeof(v[0]));
+                memcpy(reg, v, sizeof(v));
                 break;
             }
             for (uint32_t l = 0; l < n; l++) {

@@ -11,12 +11,15 @@ with more threads must give the same numbers and the same images.
 usage: vkcube_replay.py --manifest M --overshade BIN
 Exit: 0 pass, 1 fail, 77 skip (a required program is missing), 99 setup error.
 """
+import math
 import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "layer"))
 from common import (FAIL, capture_vkcube, check, parse_args, replay_report,  # noqa: E402
                     with_vkcube_trace)
+from client_layer import read_png  # noqa: E402
 
 PSNR_MIN = 40.0
 
@@ -72,12 +75,39 @@ def check_report(report, out):
         for name in ["frame-%s-reference.png" % idx, "frame-%s-baseline-present.png" % idx,
                      "frame-%s-baseline-heatmap.png" % idx]:
             check(os.path.exists(os.path.join(out, name)), "missing " + name)
+        check_present_file(f, out)
     csv = os.path.join(out, "report.csv")
     check(os.path.exists(csv), "no report.csv")
     if os.path.exists(csv):
         with open(csv) as f:
             lines = f.read().strip().split("\n")
         check(len(lines) == 3 and lines[0].startswith("frame,"), "report.csv rows: %r" % lines)
+
+
+def check_present_file(f, out):
+    """The present file holds the picture the report compared with the
+    driver's: their PSNR, from the two files, is the reported one."""
+    idx = f.get("index")
+    names = [os.path.join(out, "frame-%s-%s.png" % (idx, k))
+             for k in ("baseline-present", "reference")]
+    if not all(os.path.exists(n) for n in names):
+        return
+    (w, h, ca, a), (w2, h2, cb, b) = read_png(names[0]), read_png(names[1])
+    check((w, h) == (w2, h2), "frame %s: present %dx%d, reference %dx%d" % (idx, w, h, w2, h2))
+    if (w, h) != (w2, h2):
+        return
+    err = 0
+    for y in range(h):
+        ra, rb = a[y], b[y]
+        for x in range(w):
+            for k in range(3):
+                d = ra[x * ca + k] - rb[x * cb + k]
+                err += d * d
+    mse = err / (3.0 * w * h)
+    psnr = 100.0 if mse == 0 else min(100.0, 10 * math.log10(255.0 * 255.0 / mse))
+    reported = (f.get("reference") or {}).get("psnr")
+    check(isinstance(reported, (int, float)) and abs(psnr - reported) < 0.01,
+          "frame %s: the present file's PSNR %.3f dB, the report's %r" % (idx, psnr, reported))
 
 
 def numbers(report):
