@@ -282,12 +282,17 @@ remove_dead(struct opt *o)
                 removed = 1;
                 continue;
             }
+            /* In program order an instruction reads before it writes, so
+             * walking back its writes are marked first and its reads
+             * after: one that reads its own destination (`NOT r = r`, the
+             * translator's unordered comparisons) keeps the write before
+             * it. */
+            for (uint32_t d = first; d < first + n; d++) {
+                o->dead_later[d] = 1;
+            }
             ns = srcs(sh, i, s);
             for (uint32_t r = 0; r < ns; r++) {
                 o->dead_later[*s[r]] = 0;
-            }
-            for (uint32_t d = first; d < first + n; d++) {
-                o->dead_later[d] = 1;
             }
         }
         for (uint32_t k = blk->first; k < blk->first + blk->count; k++) {

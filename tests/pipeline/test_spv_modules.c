@@ -237,6 +237,24 @@ expect_matrix_inverse(const double v[4], double out[MAX_OUTPUTS][4])
     out[3][3] = inv[3][1];
 }
 
+/* unord_compare.spvasm: an unordered comparison is true where either
+ * operand is NaN (q = x / x at x = 0), else it is the ordered one. */
+static void
+expect_unord_compare(const double v[4], double out[MAX_OUTPUTS][4])
+{
+    double x = (float)v[0], y = (float)v[1], q = x / x;
+    int nan_q = isnan(q);
+
+    out[0][0] = nan_q || q == 1.0;
+    out[0][1] = x != 0.0;
+    out[0][2] = x < y;
+    out[0][3] = x <= 0.0;
+    out[1][0] = x > y;
+    out[1][1] = x >= 0.0;
+    out[1][2] = nan_q || q != 1.0;
+    out[1][3] = nan_q || q < 1.0;
+}
+
 enum module_flags {
     /* Translated without the optimiser, one block holds more register
      * copies than the shader has registers (ir_opt.c once overflowed its
@@ -269,6 +287,7 @@ static const struct {
     {"storage16", expect_storage16, 2, EXACT | STORES16},
     {"switch16", expect_switch16, 1, EXACT},
     {"switch_no_case", expect_switch_no_case, 1, 0},
+    {"unord_compare", expect_unord_compare, 2, EXACT},
     {"zink_vulkan_memory_model", expect_vulkan_memory_model, 1, WRITES_STORAGE},
 };
 
