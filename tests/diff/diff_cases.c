@@ -21,6 +21,7 @@
 #include "diff_float_arith.frag.spv.h"
 #include "diff_float_div.frag.spv.h"
 #include "diff_nan_minmax.frag.spv.h"
+#include "diff_float_compare.frag.spv.h"
 #include "diff_int_arith.frag.spv.h"
 #include "diff_bits.frag.spv.h"
 #include "diff_logic.frag.spv.h"
@@ -189,6 +190,8 @@ const struct diff_case diff_cases[] = {
     {"float_div", "float division, reciprocal, mod", F, SPV(diff_float_div_frag_spv), BOUND_DIV},
     {"nan_minmax", "min, max, clamp with a NaN operand (the other operand, as minNum/maxNum)", F,
      SPV(diff_nan_minmax_frag_spv), EXACT},
+    {"float_compare", "float ==, != (unordered), <, >= with equal and NaN operands, read in "
+     "the block that computes them", F, SPV(diff_float_compare_frag_spv), EXACT},
     {"int_arith", "int and uint add, sub, mul, div, rem, abs, sign, min, max, clamp", F,
      SPV(diff_int_arith_frag_spv), EXACT},
     {"bits", "and, or, xor, not, shifts, bitfieldExtract/Insert, bitCount, findLSB/MSB, "
