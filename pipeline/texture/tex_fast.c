@@ -468,6 +468,154 @@ linear_side_by_side(const struct fast *f, const struct sim_tex_request *req, con
     return 4u * (uint64_t)(sim_popcount(lanes) + sim_popcount(blend));
 }
 
+/* bilinear_lanes() for texels of 16- or 32-bit channels, nearest or
+ * bilinear: the footprints of all lanes at level lvl[l] (level 0 for every
+ * lane when lvl is NULL) side by side, in sample_level()'s operations per
+ * lane; then the texels of the lanes in `fetch` decoded by texel_decode()
+ * (every level whole, no border: wide_side_by_side() is taken only then)
+ * and, bilinear, weighed in sample_level()'s order.  Lanes outside `fetch`
+ * get zeros. */
+static inline __attribute__((always_inline)) void
+wide_lanes(const struct texfmt *k, const struct sim_tex_level *levels, const uint32_t *lvl,
+           const float u[2][SIM_LANES], const int32_t off[2], int linear, uint32_t fetch,
+           float t[4][SIM_LANES])
+{
+    float sx[SIM_LANES], sy[SIM_LANES], fx[SIM_LANES], fy[SIM_LANES];
+    int32_t w[SIM_LANES], h[SIM_LANES];
+    int32_t x0[SIM_LANES], x1[SIM_LANES], y0[SIM_LANES], y1[SIM_LANES];
+    float ch[4][4][SIM_LANES]; /* [corner][channel][lane] */
+    uint32_t corners = linear ? 4 : 1;
+
+    for (uint32_t l = 0; l < SIM_LANES; l++) {
+        const struct sim_tex_level *lv = lvl ? &levels[lvl[l]] : &levels[0];
+        sx[l] = (float)lv->width;
+        sy[l] = (float)lv->height;
+        w[l] = (int32_t)lv->width;
+        h[l] = (int32_t)lv->height;
+    }
+    if (linear) {
+        for (uint32_t l = 0; l < SIM_LANES; l++) {
+            float cx = u[0][l] * sx[l] - 0.5f, flx = floorf(cx);
+            float cy = u[1][l] * sy[l] - 0.5f, fly = floorf(cy);
+            fx[l] = cx - flx;
+            fy[l] = cy - fly;
+            x0[l] = sim_tex_index(flx, off[0]);
+            y0[l] = sim_tex_index(fly, off[1]);
+            x1[l] = sim_tex_next(x0[l]);
+            y1[l] = sim_tex_next(y0[l]);
+        }
+        wrap_lanes(x1, w, k->mode_x);
+        wrap_lanes(y1, h, k->mode_y);
+    } else {
+        for (uint32_t l = 0; l < SIM_LANES; l++) {
+            x0[l] = sim_tex_index(floorf(u[0][l] * sx[l]), off[0]);
+            y0[l] = sim_tex_index(floorf(u[1][l] * sy[l]), off[1]);
+        }
+    }
+    wrap_lanes(x0, w, k->mode_x);
+    wrap_lanes(y0, h, k->mode_y);
+
+    if (fetch != SIM_ALL_LANES) {
+        memset(ch, 0, sizeof(ch));
+    }
+    for (; fetch; fetch &= fetch - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(fetch);
+        const struct sim_tex_level *lv = lvl ? &levels[lvl[l]] : &levels[0];
+        const uint8_t *data = lv->data;
+        const uint8_t *r0 = data + (uint64_t)y0[l] * lv->row_pitch;
+        texel4 c[4];
+        c[0] = texel_decode(k, r0 + (uint64_t)x0[l] * k->bytes);
+        if (linear) {
+            const uint8_t *r1 = data + (uint64_t)y1[l] * lv->row_pitch;
+            c[1] = texel_decode(k, r0 + (uint64_t)x1[l] * k->bytes);
+            c[2] = texel_decode(k, r1 + (uint64_t)x0[l] * k->bytes);
+            c[3] = texel_decode(k, r1 + (uint64_t)x1[l] * k->bytes);
+        }
+        for (uint32_t i = 0; i < corners; i++) {
+            for (uint32_t ci = 0; ci < 4; ci++) {
+                ch[i][ci][l] = c[i][ci];
+            }
+        }
+    }
+    if (!linear) {
+        memcpy(t, ch[0], sizeof(ch[0]));
+        return;
+    }
+    for (uint32_t c = 0; c < 4; c++) {
+        for (uint32_t l = 0; l < SIM_LANES; l++) {
+            float w00 = (1.0f - fx[l]) * (1.0f - fy[l]), w10 = fx[l] * (1.0f - fy[l]);
+            float w01 = (1.0f - fx[l]) * fy[l], w11 = fx[l] * fy[l];
+            /* 0 + the corners in order, as the general path sums them. */
+            t[c][l] = 0.0f + w00 * ch[0][c][l] + w10 * ch[1][c][l] + w01 * ch[2][c][l] +
+                      w11 * ch[3][c][l];
+        }
+    }
+}
+
+/* fast_lanes() for texels of 16- or 32-bit channels (float G-buffers, HDR
+ * targets, height maps) with one filter for minification and
+ * magnification, every level whole, REPEAT (power-of-two levels) or
+ * CLAMP_TO_EDGE: each lane's level of detail as fast_lanes() computes it,
+ * then the footprints of all lanes at their lower levels, and at their
+ * upper ones for the lanes that blend two.  Writes every lane of `out`:
+ * zeros in the lanes not in req->lanes, as sim_tex_fast_run() leaves them
+ * elsewhere. */
+SIM_TEX_FAST_CLONES static uint64_t
+wide_side_by_side(const struct fast *f, const struct sim_tex_request *req, const int32_t off[2],
+                  int need_lod, uint32_t q, uint32_t out[4][SIM_LANES])
+{
+    const struct sim_tex_sampler *sampler = f->sampler;
+    const struct sim_tex_level *levels = f->image->levels;
+    struct texfmt k = {f->rgb, f->alpha, 0, 0, f->wide, f->wide_kind, f->bytes,
+                       sampler->address_mode[0], sampler->address_mode[1], {0, 0, 0, 0}, 0};
+    int linear = sampler->mag_filter == VK_FILTER_LINEAR; /* the min filter too */
+    uint32_t lanes = req->lanes & SIM_ALL_LANES;
+    uint32_t lo[SIM_LANES], hi[SIM_LANES], on[SIM_LANES], blend = 0;
+    float u[2][SIM_LANES], delta[SIM_LANES], t[4][SIM_LANES];
+
+    for (uint32_t l = 0; l < SIM_LANES; l++) {
+        on[l] = (lanes >> l) & 1u ? ~0u : 0u;
+        /* Lanes that are off get a footprint too: at 0, so in range. */
+        u[0][l] = sim_u2f(req->coord[0][l] & on[l]);
+        u[1][l] = sim_u2f(req->coord[1][l] & on[l]);
+    }
+    if (!need_lod) {
+        wide_lanes(&k, levels, NULL, u, off, linear, lanes, t);
+    } else {
+        float size[2] = {(float)levels[0].width, (float)levels[0].height};
+        for (uint32_t l = 0; l < SIM_LANES; l++) {
+            lo[l] = hi[l] = 0;
+            delta[l] = 0.0f;
+        }
+        for (uint32_t m = lanes; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctz(m);
+            int lane_linear;
+            lo[l] = lane_levels(sampler, req, l, size, q, &lane_linear, &hi[l], &delta[l]);
+            if (delta[l] > 0.0f && hi[l] != lo[l]) {
+                blend |= 1u << l;
+            }
+        }
+        wide_lanes(&k, levels, lo, u, off, linear, lanes, t);
+        if (blend) {
+            float th[4][SIM_LANES];
+            wide_lanes(&k, levels, hi, u, off, linear, blend, th);
+            for (uint32_t m = blend; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctz(m);
+                for (uint32_t c = 0; c < 4; c++) {
+                    /* sim_tex_mip_blend */
+                    t[c][l] = t[c][l] * (1.0f - delta[l]) + th[c][l] * delta[l];
+                }
+            }
+        }
+    }
+    for (uint32_t c = 0; c < 4; c++) {
+        for (uint32_t l = 0; l < SIM_LANES; l++) {
+            out[c][l] = sim_f2u(t[c][l]) & on[l];
+        }
+    }
+    return (linear ? 4u : 1u) * (uint64_t)(sim_popcount(lanes) + sim_popcount(blend));
+}
+
 /* Depth-comparison lookups (shadow maps): a level of 16-bit UNORM, 24-bit
  * UNORM in 32 bits or 32-bit float depth, held whole, REPEAT (power-of-two
  * size) or CLAMP_TO_EDGE, bilinear or nearest.  What the general path
@@ -728,6 +876,12 @@ sim_tex_fast_run(const struct sim_tex_image *image, const struct sim_tex_sampler
     if (f.side_by_side) {
         /* Writes every lane. */
         *texels = linear_side_by_side(&f, req, off, need_lod, q, out);
+        return 1;
+    }
+    if (f.wide && side_modes && f.whole == (1u << levels) - 1u &&
+        sampler->min_filter == sampler->mag_filter) {
+        /* Writes every lane. */
+        *texels = wide_side_by_side(&f, req, off, need_lod, q, out);
         return 1;
     }
     memset(out, 0, sizeof(uint32_t) * 4 * SIM_LANES);

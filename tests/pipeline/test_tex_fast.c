@@ -5,7 +5,9 @@
  * sampler states (filters, mipmap modes, every address mode and border
  * colour, LOD bias and clamps), random coordinates, derivatives, biases,
  * explicit LODs, offsets and lane masks; then as many of the commonest
- * lookup alone (linear filters of 8-bit texels, levels of powers of two).
+ * lookup alone (linear filters of 8-bit texels, levels of powers of two),
+ * and of the lookups of 16- and 32-bit texels that the fast path takes
+ * side by side (one filter, levels held whole, REPEAT or CLAMP_TO_EDGE).
  * Also checks that the fast path takes the requests it is meant for and
  * leaves the others alone.
  */
@@ -25,6 +27,11 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
  * (8-bit texels, power-of-two levels held whole, linear filters, REPEAT
  * or CLAMP_TO_EDGE). */
 static int common_only;
+
+/* Set: only what its side-by-side lookup of wider texels takes (16- and
+ * 32-bit channels, levels held whole, one filter for minification and
+ * magnification, REPEAT with power-of-two levels or CLAMP_TO_EDGE). */
+static int wide_only;
 
 static uint32_t
 rnd(void)
@@ -58,14 +65,15 @@ random_image(struct sim_tex_image *img)
                                        VK_FORMAT_R32G32B32A32_SFLOAT};
     uint32_t w = 1 + rnd() % 33, h = 1 + rnd() % 33;
 
-    if (common_only || rnd() % 4 == 0) {
+    if (common_only || wide_only || rnd() % 4 == 0) {
         /* Powers of two, as REPEAT's shortcut and most textures have. */
         w = 1u << (rnd() % 6);
         h = 1u << (rnd() % 6);
     }
 
     memset(img, 0, sizeof(*img));
-    img->format = formats[rnd() % (common_only ? 4 : sizeof(formats) / sizeof(formats[0]))];
+    img->format = wide_only ? formats[4 + rnd() % 9]
+                            : formats[rnd() % (common_only ? 4 : sizeof(formats) / sizeof(formats[0]))];
     uint32_t bytes = img->format == VK_FORMAT_R16_UNORM || img->format == VK_FORMAT_R16_SFLOAT ? 2
                      : img->format == VK_FORMAT_R16G16B16A16_UNORM ||
                              img->format == VK_FORMAT_R16G16B16A16_SFLOAT ||
@@ -89,7 +97,7 @@ random_image(struct sim_tex_image *img)
         lv->size = (uint64_t)lv->row_pitch * h;
         lv->slice_pitch = lv->size;
         lv->layer_pitch = lv->size;
-        if (!common_only && rnd() % 8 == 0) {
+        if (!common_only && !wide_only && rnd() % 8 == 0) {
             lv->size /= 2; /* texels past it read as zero */
         }
         w = w > 1 ? w / 2 : 1;
@@ -116,8 +124,9 @@ random_sampler(struct sim_tex_sampler *s)
     s->min_lod = rnd() % 3 ? 0.0f : rndf(0.0f, 1.5f);
     s->max_lod = rnd() % 3 ? 1000.0f : rndf(0.0f, 3.0f);
     s->border_color = borders[rnd() % 4];
-    if (common_only) {
-        s->mag_filter = s->min_filter = VK_FILTER_LINEAR;
+    if (common_only || wide_only) {
+        s->mag_filter = s->min_filter =
+            common_only || rnd() % 2 ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
         for (int a = 0; a < 2; a++) {
             s->address_mode[a] = rnd() % 2 ? VK_SAMPLER_ADDRESS_MODE_REPEAT
                                            : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
@@ -402,6 +411,9 @@ main(void)
     common_only = 1;
     test_random();
     common_only = 0;
+    wide_only = 1;
+    test_random();
+    wide_only = 0;
     test_compare();
     test_declines();
     return test_failures ? TEST_FAIL : TEST_PASS;
