@@ -49,7 +49,9 @@ sim_interp_create(const struct sim_ir_shader *shader)
     in->regs = aligned_alloc(64, bytes);
     in->block_masks = calloc(shader->block_count ? shader->block_count : 1, sizeof(uint32_t));
     in->slots = calloc(shader->resource_count ? shader->resource_count : 1, sizeof(struct sim_interp_slot));
-    if (!in->regs || !in->block_masks || !in->slots) {
+    in->reg_local = calloc(shader->reg_count ? shader->reg_count : 1, 1);
+    if (!in->regs || !in->block_masks || !in->slots || !in->reg_local ||
+        sim_ir_block_local_regs(shader, in->reg_local) != 0) {
         goto error;
     }
     memset(in->regs, 0, bytes);
@@ -74,6 +76,7 @@ sim_interp_destroy(struct sim_interp *interp)
     free(interp->regs);
     free(interp->block_masks);
     free(interp->slots);
+    free(interp->reg_local);
     free(interp);
 }
 
@@ -474,6 +477,7 @@ run_blocks(struct sim_interp *in)
     const struct sim_ir_inst *insts = sh->insts;
     sim_lanes_u *R = in->regs;
     uint32_t *masks = in->block_masks;
+    const uint8_t *local = in->reg_local;
     uint64_t steps = in->steps;
     uint32_t dead = ~in->alive & SIM_ALL_LANES, b = 0;
     enum sim_interp_error err = SIM_INTERP_ERROR_OK;
@@ -913,7 +917,7 @@ run_blocks(struct sim_interp *in)
                      * reloads them (a store-forwarding stall per piece, a
                      * quarter of this loop's time on the demo's terrain);
                      * stored directly it is one broadcast. */
-                    if (full) {
+                    if (full || local[i->dst]) {
                         R[i->dst] = SPLAT_U(v);
                     } else {
                         R[i->dst] = (R[i->dst] & ~em) | (SPLAT_U(v) & em);
@@ -987,7 +991,8 @@ run_blocks(struct sim_interp *in)
                 in->counters.texture_lookups += (uint32_t)__builtin_popcount(exec);
                 in->counters.texel_reads += texels;
                 for (uint32_t c = 0; c < tex->results; c++) {
-                    R[i->dst + c] = full ? out[c] : (R[i->dst + c] & ~em) | (out[c] & em);
+                    R[i->dst + c] = full || local[i->dst + c] ? out[c]
+                                                              : (R[i->dst + c] & ~em) | (out[c] & em);
                 }
                 continue;
             }
@@ -1051,7 +1056,7 @@ run_blocks(struct sim_interp *in)
             default:
                 continue;
             }
-            if (full) {
+            if (full || local[i->dst]) {
                 R[i->dst] = r;
             } else {
                 R[i->dst] = (R[i->dst] & ~em) | (r & em);

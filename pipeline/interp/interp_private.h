@@ -26,6 +26,10 @@ struct sim_interp {
     const struct sim_ir_shader *sh;
     sim_lanes_u *regs;     /* reg_count: register r of lane l is regs[r][l] */
     uint32_t *block_masks; /* block_count: lanes waiting to run each block */
+    /* reg_count: the register carries no value between blocks
+     * (sim_ir_block_local_regs), so a block run by some lanes writes it in
+     * every lane, without merging under the execution mask. */
+    uint8_t *reg_local;
     struct sim_interp_slot *slots;
     uint32_t alive;
     uint32_t helpers;

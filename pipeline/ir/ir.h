@@ -582,4 +582,15 @@ sim_ir_op_name(enum sim_ir_op op);
 int
 sim_ir_optimize(struct sim_ir_shader *sh);
 
+/* ir_opt.c: sets local[r] (reg_count bytes) to 1 for each register that
+ * carries no value from one block to another: every read of it in the
+ * shader follows a write of it earlier in the same block, no instruction
+ * reads it across lanes (derivatives, a TEX instruction's operands) or
+ * through an LDIDX/STIDX range, and it is neither an input nor an output
+ * nor a constant; else 0.  Lanes that do not run a block never read such
+ * a register's value from before it, so the interpreter may write every
+ * lane of it.  Returns 0, or -1 when out of memory. */
+int
+sim_ir_block_local_regs(const struct sim_ir_shader *sh, uint8_t *local);
+
 #endif /* OVERSHADE_PIPELINE_IR_IR_H */

@@ -384,3 +384,70 @@ out:
     free(o.dead_later);
     return rc;
 }
+
+int
+sim_ir_block_local_regs(const struct sim_ir_shader *sh, uint8_t *local)
+{
+    size_t n = sh->reg_count ? sh->reg_count : 1;
+    uint32_t *written_in = calloc(n, sizeof(*written_in)); /* block + 1 of the last write */
+    uint32_t *s[MAX_SRCS];
+
+    if (!written_in) {
+        return -1;
+    }
+    for (uint32_t r = 0; r < sh->reg_count; r++) {
+        local[r] = r >= sh->const_count;
+    }
+    for (uint32_t b = 0; b < sh->block_count; b++) {
+        const struct sim_ir_block *blk = &sh->blocks[b];
+        for (uint32_t k = blk->first; k < blk->first + blk->count; k++) {
+            /* srcs() hands out pointers for the passes that rewrite
+             * operands; here they are only read. */
+            struct sim_ir_inst *i = (struct sim_ir_inst *)&sh->insts[k];
+            uint32_t first, nd, ns = srcs((struct sim_ir_shader *)sh, i, s);
+            int across = i->op == SIM_IR_OP_DDX || i->op == SIM_IR_OP_DDY ||
+                         i->op == SIM_IR_OP_DDX_FINE || i->op == SIM_IR_OP_DDY_FINE ||
+                         i->op == SIM_IR_OP_TEX;
+            for (uint32_t r = 0; r < ns; r++) {
+                if (*s[r] < sh->reg_count && (across || written_in[*s[r]] != b + 1)) {
+                    local[*s[r]] = 0;
+                }
+            }
+            if (i->op == SIM_IR_OP_LDIDX || i->op == SIM_IR_OP_STIDX) {
+                for (uint32_t r = 0; r <= i->imm && i->a + r < sh->reg_count; r++) {
+                    local[i->a + r] = 0;
+                }
+            }
+            nd = dsts(sh, i, &first);
+            for (uint32_t d = first; d < first + nd && d < sh->reg_count; d++) {
+                written_in[d] = b + 1;
+            }
+        }
+    }
+    for (uint32_t r = 0; r < sh->output_reg_count; r++) {
+        if (sh->output_regs[r] < sh->reg_count) {
+            local[sh->output_regs[r]] = 0;
+        }
+    }
+    for (uint32_t side = 0; side < 2; side++) {
+        const struct sim_ir_interface *list = side ? sh->outputs : sh->inputs;
+        uint32_t count = side ? sh->output_count : sh->input_count;
+        for (uint32_t e = 0; e < count; e++) {
+            const struct sim_ir_interface *f = &list[e];
+            uint32_t vertices = f->vertices ? f->vertices : 1;
+            uint32_t slots = f->vec_size ? (f->components + f->vec_size - 1) / f->vec_size : 1;
+            uint32_t span = slots * (f->vec_size ? f->vec_size : 1);
+            span = span > f->components ? span : f->components;
+            for (uint32_t v = 0; v < vertices; v++) {
+                for (uint32_t c = 0; c < span; c++) {
+                    uint64_t r = (uint64_t)f->reg + (uint64_t)v * f->vertex_stride + c;
+                    if (r < sh->reg_count) {
+                        local[r] = 0;
+                    }
+                }
+            }
+        }
+    }
+    free(written_in);
+    return 0;
+}
