@@ -565,7 +565,11 @@ setup_triangle(struct sim_draw_ctx *dc, const struct corner c[3], const struct s
 /* Vulkan "Basic Point Rasterization": a square of side PointSize centred on
  * the vertex, as two triangles.  A size the shader leaves unwritten reads
  * 0 here; it is undefined in Vulkan and 1 with maintenance5, so sizes that
- * are not positive count as 1. */
+ * are not positive count as 1.  Sizes under one pixel count as 1 too, as
+ * lavapipe draws them (Mesa 22.3's llvmpipe, lp_setup_point.c: "minimum
+ * width for very small points"), though its pointSizeRange starts at 0:
+ * a point of 0.8 lights the pixel under its centre wherever the centre
+ * lies, and gl_PointCoord spans that pixel. */
 static enum sim_replay_error
 setup_point(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim, double bias)
 {
@@ -575,7 +579,7 @@ setup_point(struct sim_draw_ctx *dc, const struct sim_geom_prim *prim, double bi
                      : 1.0f;
     enum sim_replay_error err;
 
-    if (!(size > 0.0f)) {
+    if (!(size >= 1.0f)) {
         size = 1.0f;
     }
     size = size < 1024.0f ? size : 1024.0f;

@@ -91,6 +91,9 @@
  *             vertices 3 pixels wide (where the driver has wide lines),
  *             then 48 long lines scattered by shaders/lines.vert and 896
  *             short ones, one in each 8x8 cell.
+ *   points    a triangle, then 896 points (shaders/points.vert), one in
+ *             each 8x8 cell, of sizes from a quarter of a pixel to three
+ *             at centres on the eighth-pixel grid.
  *
  * Prints `feature_client: frame F draws N` per frame and exits 0; 77 when
  * the driver lacks a feature the mode cannot do without; 1 on a Vulkan
@@ -118,6 +121,7 @@
 #include "layered_vert.h"
 #include "layers_sample_frag.h"
 #include "lines_vert.h"
+#include "points_vert.h"
 #include "multiview_geom.h"
 #include "multiview_vert.h"
 #include "fullscreen_vert.h"
@@ -1863,6 +1867,59 @@ lines_draw(struct client *c, VkCommandBuffer cmd)
     return draws;
 }
 
+/* Points (shaders/points.vert) over c->pipeline's fullscreen gradient
+ * triangle: c->pipeline2 a list of POINTS_COUNT, sizes under a pixel
+ * among them, which the replay must draw as lavapipe does (one pixel wide
+ * at least). */
+#define POINTS_COUNT (32 * 28)
+
+static int
+points_features(struct client *c, VkPhysicalDeviceFeatures2 *f2)
+{
+    VkPhysicalDeviceFeatures have;
+
+    vkGetPhysicalDeviceFeatures(c->physical, &have);
+    if (!have.largePoints) {
+        printf(WHO ": skip: the driver lacks largePoints\n");
+        return 77;
+    }
+    f2->features.largePoints = VK_TRUE;
+    return 0;
+}
+
+static int
+points_setup(struct client *c)
+{
+    struct vku_pipeline p;
+
+    c->vertices = 3;
+    if (vku_create_pipeline_layout(c->device, NULL, 0, 0, &c->layout) != 0) {
+        return -1;
+    }
+    vku_pipeline_init_for_pass(&p, VK_NULL_HANDLE, VK_NULL_HANDLE, c->layout, c->pass, c->width,
+                               c->height);
+    if (vku_pipeline_create_spirv(c->device, &p, replay_fullscreen_vert,
+                                  sizeof(replay_fullscreen_vert), replay_gradient_frag,
+                                  sizeof(replay_gradient_frag), &c->pipeline) != 0) {
+        return -1;
+    }
+    vku_pipeline_init_for_pass(&p, VK_NULL_HANDLE, VK_NULL_HANDLE, c->layout, c->pass, c->width,
+                               c->height);
+    p.input_assembly.topology = VK_PRIMITIVE_TOPOLOGY_POINT_LIST;
+    return vku_pipeline_create_spirv(c->device, &p, feature_points_vert,
+                                     sizeof(feature_points_vert), feature_color_frag,
+                                     sizeof(feature_color_frag), &c->pipeline2);
+}
+
+static uint32_t
+points_draw(struct client *c, VkCommandBuffer cmd)
+{
+    vkCmdDraw(cmd, 3, 1, 0, 0);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, c->pipeline2);
+    vkCmdDraw(cmd, POINTS_COUNT, 1, 0, 0);
+    return 2;
+}
+
 static const struct mode modes[] = {
     {"bc", 128, 32, bc_features, bc_setup, NULL, NULL, NULL, NULL},
     {"arrays", 64, 64, arrays_features, arrays_setup, NULL, NULL, NULL, NULL},
@@ -1885,6 +1942,7 @@ static const struct mode modes[] = {
     {"gpl", 64, 64, gpl_features, gpl_setup, NULL, NULL, gpl_draw, NULL},
     {"gpl-refused", 64, 64, gpl_features, gpl_refused_setup, NULL, NULL, gpl_draw, NULL},
     {"lines", 256, 256, lines_features, lines_setup, NULL, NULL, lines_draw, NULL},
+    {"points", 256, 256, points_features, points_setup, NULL, NULL, points_draw, NULL},
 };
 
 /* ---------------------------------------------------------------------- */
@@ -2042,7 +2100,7 @@ main(int argc, char **argv)
                        frames > MAX_FRAMES))) {
         fprintf(stderr,
                 "usage: " WHO " bc|arrays|f16|viewports|viewports-vertex|buffers|multiview|multiview-dynamic|"
-                "layered|layered-vertex|recreate|gpl|gpl-refused [FRAMES (1-%u)]\n",
+                "layered|layered-vertex|recreate|gpl|gpl-refused|lines|points [FRAMES (1-%u)]\n",
                 MAX_FRAMES);
         return 2;
     }
