@@ -15,7 +15,7 @@ gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-bad \
 warzone2100 supertuxkart minetest slurm-wlm munge \
 megaglest scorched3d openclonk stellarium \
 openarena xmoto redeclipse nexuiz cube2 cube2-data bzflag-client bzflag-server gl-117 \
-openttd openttd-opengfx retroarch dbus-daemon f3d"
+openttd openttd-opengfx retroarch dbus-daemon f3d naev widelands"
 
 overshade_install_packages() {
     missing=""

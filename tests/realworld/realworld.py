@@ -363,6 +363,23 @@ CASES = {
                         cmd=["sh", "-c", "/usr/games/bzfs -p 15154 -ms 3 +r -j & sleep 2; "
                              "exec /usr/games/bzflag -nolist -nomotd -mute -window 640x480 "
                              "-solo 3 overshade@localhost:15154"]),
+    # Naev (SDL 2, OpenGL with its own GLSL) at its main menu over a star system: the
+    # background nebula images, about 2700 stars as points of size 0.8
+    # (which lavapipe draws a pixel wide), a planet, the logo and the
+    # menu's text.  A conf.lua naming this version skips the welcome
+    # dialogue of a first start.
+    "zink-naev": game_case("naev", frames="200", args=("-M",),
+                           files={"config/naev/conf.lua": 'lastversion = "0.8.2+dev"\n'}),
+    # The Widelands map editor (SDL 2, an OpenGL 2.1 context) opening the map Crater
+    # (`--editor=MAP`): the terrain's textured triangles blended at their
+    # edges, the map's resource markers, flags and rocks as sprites, the
+    # grid, the toolbar.  Its start-up renders images into textures, each
+    # in a submit of its own (frame 100 was one of them, a 1-draw image),
+    # so the map's frame is a later one.  It needs its configuration
+    # directory to exist (an empty config file).
+    "zink-widelands-editor": game_case("widelands", frames="1500", args=(
+        "--nosound", "--editor=/usr/share/games/widelands/data/maps/Crater.wmf"),
+        files={"config/widelands/config": ""}),
     # f3d (a VTK viewer) rendering a torus into a file and exiting: the
     # surface with its cell edges (VTK draws them in the fragment shader
     # from edge equations a geometry shader computes), screen-space
@@ -631,6 +648,7 @@ def capture_once(case, tmp, manifest, final):
                                           "/usr/local/share:/usr/share", after)
     os.makedirs(layer_dir, exist_ok=True)
     for name, text in case.get("files", {}).items():
+        os.makedirs(os.path.dirname(os.path.join(tmp, name)), exist_ok=True)
         with open(os.path.join(tmp, name), "w") as f:
             f.write(text)
     shutil.copy(manifest, os.path.join(layer_dir, "VkLayer_overshade.json"))
