@@ -645,6 +645,27 @@ texel_to_rgba8(const struct sim_fmt *f, const uint8_t *texel, uint8_t out[4])
         }
         return;
     }
+    if (f->type == SIM_FMT_SFLOAT && !f->packed && (f->bits[0] == 16 || f->bits[0] == 32)) {
+        /* Half and single floats (HDR and G-buffer targets), each channel
+         * as decode_channel decodes it and converted as below, without
+         * the general decode's per-byte reads (every channel of these
+         * formats has the first one's width). */
+        float x[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+        for (uint32_t c = 0; c < f->channels; c++) {
+            if (f->bits[0] == 16) {
+                uint16_t h;
+                memcpy(&h, texel + 2 * c, 2);
+                x[f->swizzle[c]] = half_to_float(h);
+            } else {
+                memcpy(&x[f->swizzle[c]], texel + 4 * c, 4);
+            }
+        }
+        for (int c = 0; c < 4; c++) {
+            out[c] = (uint8_t)(x[c] > 0.0f ? (x[c] < 1.0f ? nearbyintf(x[c] * 255.0f) : 255.0f)
+                                           : 0.0f);
+        }
+        return;
+    }
     sim_fmt_decode(f, texel, v);
     if (f->type == SIM_FMT_DEPTH) {
         float z = sim_u2f(v[0]);

@@ -507,6 +507,61 @@ test_surface_load(void)
     CHECK_EQ_INT(0, wrong);
 }
 
+/* Pictures of float targets: sim_fmt_texel_rgba8 of the six SFLOAT
+ * formats (which it converts without the general decode) against the
+ * definition, sim_fmt_decode then each channel clamped to [0, 1] and
+ * rounded to the nearest of 255 steps (NaN to 0): every half in every
+ * channel, and random and special singles. */
+static void
+test_float_pictures(void)
+{
+    static const uint32_t formats[] = {VK_FORMAT_R16_SFLOAT, VK_FORMAT_R16G16_SFLOAT,
+                                       VK_FORMAT_R16G16B16A16_SFLOAT, VK_FORMAT_R32_SFLOAT,
+                                       VK_FORMAT_R32G32_SFLOAT, VK_FORMAT_R32G32B32A32_SFLOAT};
+    static const float specials[] = {0.0f, -0.0f, 1.0f, 0.5f, 1.0f / 510.0f, 3.0f / 510.0f,
+                                     0.9980392f, 1e-40f, -1e-40f, INFINITY, -INFINITY, NAN,
+                                     -0.25f, 254.5f / 255.0f, 2.0f};
+    uint64_t seed = 0x243f6a8885a308d3ull;
+    int wrong = 0;
+
+    for (size_t k = 0; k < sizeof(formats) / sizeof(formats[0]); k++) {
+        const struct sim_fmt *f = sim_fmt_get(formats[k]);
+        uint32_t half = f->bits[0] == 16, n = half ? 65536u : 100000u;
+        CHECK(f != NULL);
+        for (uint32_t i = 0; f && i < n; i++) {
+            uint8_t texel[16] = {0}, got[4], want[4];
+            uint32_t v[4];
+            for (uint32_t c = 0; c < f->channels; c++) {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                if (half) {
+                    /* Value i in channel i % channels, random halves in the others. */
+                    uint16_t h = c == i % f->channels ? (uint16_t)i : (uint16_t)seed;
+                    memcpy(texel + 2 * c, &h, 2);
+                } else {
+                    float x = i % 3 == 0 ? specials[(i / 3 + c) % (sizeof(specials) / 4)]
+                                         : (float)(int32_t)(uint32_t)seed / 1.5e9f;
+                    uint32_t bits = i % 7 == 0 ? (uint32_t)(seed >> 32) : 0;
+                    if (bits) {
+                        memcpy(&x, &bits, 4); /* any bits: NaNs, denormals, huge */
+                    }
+                    memcpy(texel + 4 * c, &x, 4);
+                }
+            }
+            sim_fmt_texel_rgba8(f, texel, got);
+            sim_fmt_decode(f, texel, v);
+            for (int c = 0; c < 4; c++) {
+                float x;
+                memcpy(&x, &v[c], 4);
+                want[c] = (uint8_t)(x > 0.0f ? (x < 1.0f ? nearbyintf(x * 255.0f) : 255.0f) : 0.0f);
+                wrong += got[c] != want[c];
+            }
+        }
+    }
+    CHECK_EQ_INT(0, wrong);
+}
+
 int
 main(void)
 {
@@ -515,6 +570,7 @@ main(void)
     test_ssim_exact();
     test_heatmap();
     test_formats();
+    test_float_pictures();
     test_resolve();
     test_srgb_encode();
     test_surface_load();
