@@ -9,7 +9,7 @@
  *     the same block read s instead, until d or s is written again.
  *  2. Coalescing, per block: `X t = ...; ...; MOV d = t`, where t has that
  *     one definition and that one use and nothing between reads or writes
- *     d, becomes `X d = ...`.
+ *     d (an EMIT reads every output), becomes `X d = ...`.
  *  3. Dead writes: an instruction without side effects whose result is
  *     never read, or is overwritten later in its block before any read,
  *     goes.
@@ -203,6 +203,12 @@ touched_between(struct opt *o, uint32_t from, uint32_t to, uint32_t r)
         struct sim_ir_inst *i = &sh->insts[k];
         uint32_t first, n = dsts(sh, i, &first), ns = srcs(sh, i, s);
         if (n && r >= first && r < first + n) {
+            return 1;
+        }
+        /* An EMIT reads every output (the caller takes the vertex there):
+         * `X t; EMIT; MOV out = t` made `X out; EMIT` would emit the
+         * value meant for the next vertex. */
+        if (i->op == SIM_IR_OP_EMIT && (o->flags[r] & REG_KEEP)) {
             return 1;
         }
         for (uint32_t x = 0; x < ns; x++) {
