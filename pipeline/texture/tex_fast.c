@@ -620,10 +620,11 @@ wide_side_by_side(const struct fast *f, const struct sim_tex_request *req, const
  * UNORM in 32 bits or 32-bit float depth, held whole, REPEAT (power-of-two
  * size) or CLAMP_TO_EDGE, bilinear or nearest.  What the general path
  * computes: each texel decoded as sim_tex_fetch_texel() decodes it, to
- * (depth, 0, 0, 1), its depth replaced by 1 or 0 as the reference passes
- * the sampler's compare op against it (texel_at()), then the four texels
- * weighed and summed in sample_level()'s order.  The other channels'
- * sums are 0 (the weights are never negative) and the sum of the weights.
+ * (depth, 0, 0, 1), its depth replaced by 1 or 0 as the reference (clamped
+ * by sim_tex_compare_reference()) passes the sampler's compare op against
+ * it (texel_at()), then the four texels weighed and summed in
+ * sample_level()'s order.  The other channels' sums are 0 (the weights are
+ * never negative) and the sum of the weights.
  * Writes every lane of `out`, zeros outside req->lanes. */
 SIM_TEX_FAST_CLONES static uint64_t
 compare_side_by_side(const struct sim_tex_level *lv, uint32_t format,
@@ -632,6 +633,7 @@ compare_side_by_side(const struct sim_tex_level *lv, uint32_t format,
 {
     uint32_t lanes = req->lanes & SIM_ALL_LANES, op = sampler->compare_op;
     int32_t w[SIM_LANES], h[SIM_LANES];
+    float ref[SIM_LANES];
     int32_t x0[SIM_LANES], x1[SIM_LANES], y0[SIM_LANES], y1[SIM_LANES];
     float fx[SIM_LANES], fy[SIM_LANES], d[4][SIM_LANES], t[4][SIM_LANES];
     float sx = (float)lv->width, sy = (float)lv->height;
@@ -657,6 +659,7 @@ compare_side_by_side(const struct sim_tex_level *lv, uint32_t format,
         }
         x1[l] = sim_tex_next(x0[l]);
         y1[l] = sim_tex_next(y0[l]);
+        ref[l] = sim_tex_compare_reference(format, req->dref[l]);
     }
     wrap_lanes(x0, w, sampler->address_mode[0]);
     wrap_lanes(x1, w, sampler->address_mode[0]);
@@ -686,7 +689,7 @@ compare_side_by_side(const struct sim_tex_level *lv, uint32_t format,
                 d[i][l] = (float)(word & 0xffffffu) / 16777215.0f;
                 break;
             }
-            d[i][l] = sim_compare_op_passes(op, req->dref[l], d[i][l]) ? 1.0f : 0.0f;
+            d[i][l] = sim_compare_op_passes(op, ref[l], d[i][l]) ? 1.0f : 0.0f;
         }
     }
     for (uint32_t l = 0; l < SIM_LANES; l++) {

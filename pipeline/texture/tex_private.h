@@ -69,6 +69,27 @@ sim_tex_wrap(int32_t i, int32_t size, uint32_t mode)
     }
 }
 
+/* Vulkan "Depth Compare Operation": a depth comparison against an
+ * image of an unsigned normalized format first clamps the reference to
+ * [0, 1]; against D32_SFLOAT it compares the reference as it is.  So a
+ * reference past the far plane (a shadow map's projection at the horizon)
+ * passes LESS_OR_EQUAL against a cleared 1.0.  Lavapipe clamps the same
+ * way (gallivm's sampler, for every depth format that is not float); a NaN
+ * reference comes out 0 here (fmaxf). */
+static inline __attribute__((always_inline)) float
+sim_tex_compare_reference(uint32_t format, float dref)
+{
+    switch (format) {
+    case VK_FORMAT_D16_UNORM:
+    case VK_FORMAT_X8_D24_UNORM_PACK32:
+    case VK_FORMAT_D16_UNORM_S8_UINT:
+    case VK_FORMAT_D24_UNORM_S8_UINT:
+        return fminf(fmaxf(dref, 0.0f), 1.0f);
+    default:
+        return dref;
+    }
+}
+
 /* 8-bit channels decoded to float bits, per stored value: UNORM c / 255
  * (Vulkan 3.9) and the SRGB colour channels' EOTF (tex_format.c's
  * srgb_to_linear).  Built on first use, safe from any thread; both paths

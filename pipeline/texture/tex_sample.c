@@ -1142,7 +1142,7 @@ run_general(const struct sim_tex_image *image, const struct sim_tex_sampler *sam
             }
         }
         lk.layer = layer;
-        lk.dref = req->dref[l];
+        lk.dref = sim_tex_compare_reference(image->format, req->dref[l]);
         /* The coarse quad derivatives ds/dx, ds/dy, dt/dx, dt/dy: the
          * anisotropic filter's footprint whatever the instruction. */
         float quad_d[4] = {req->ddx[0][l], req->ddy[0][l], req->ddx[1][l], req->ddy[1][l]};

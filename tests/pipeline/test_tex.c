@@ -1,7 +1,7 @@
 /*
  * tests/pipeline/test_tex.c — the texture unit: format decoding, wrapping,
  * filtering, level selection from derivatives, bias, explicit LOD, clamps,
- * texel fetches and size queries, component swizzles.
+ * texel fetches and size queries, component swizzles, depth comparisons.
  */
 #include <math.h>
 #include <stdint.h>
@@ -719,6 +719,79 @@ test_swizzle(void)
     CHECK_NEAR(0.0, test_as_float(out[3][0]), 0);
 }
 
+/* Depth comparisons (Vulkan "Depth Compare Operation"): against an UNORM
+ * depth format the reference is clamped to [0, 1] first, against
+ * D32_SFLOAT it is not.  Each case runs through the fast path (nearest,
+ * CLAMP_TO_EDGE: tex_fast.c's compare_run) and the general one
+ * (MIRRORED_REPEAT, which the fast path declines).  A shadow map's
+ * projection past the far plane (a reference above 1 against a cleared
+ * 1.0) is the case a kept Scorched 3D frame hit: its distant water drawn
+ * in shadow. */
+static void
+test_depth_compare(void)
+{
+    static const uint32_t d24[2] = {0xff000000u | 0xffffffu, 0x00000000u}; /* 1.0, 0.0 */
+    static const uint16_t d16[2] = {0xffffu, 0x0000u};
+    static const float d32[2] = {1.0f, 0.0f};
+    static const struct {
+        uint32_t format;
+        uint32_t op;     /* VkCompareOp */
+        uint32_t border; /* VkBorderColor: 0 reads texels, no border */
+        uint32_t texel;  /* 0: the texel holding 1.0, 1: the one holding 0.0 */
+        float dref;
+        float expected;
+    } cases[] = {
+        /* Past the far plane: 1.25 clamps to 1, and 1 <= 1. */
+        {VK_FORMAT_X8_D24_UNORM_PACK32, VK_COMPARE_OP_LESS_OR_EQUAL, 0, 0, 1.25f, 1.0f},
+        {VK_FORMAT_D16_UNORM, VK_COMPARE_OP_LESS_OR_EQUAL, 0, 0, 1.25f, 1.0f},
+        {VK_FORMAT_D32_SFLOAT, VK_COMPARE_OP_LESS_OR_EQUAL, 0, 0, 1.25f, 0.0f},
+        /* Before the near plane: -0.5 clamps to 0, and 0 >= 0. */
+        {VK_FORMAT_X8_D24_UNORM_PACK32, VK_COMPARE_OP_GREATER_OR_EQUAL, 0, 1, -0.5f, 1.0f},
+        {VK_FORMAT_D16_UNORM, VK_COMPARE_OP_GREATER_OR_EQUAL, 0, 1, -0.5f, 1.0f},
+        {VK_FORMAT_D32_SFLOAT, VK_COMPARE_OP_GREATER_OR_EQUAL, 0, 1, -0.5f, 0.0f},
+        /* Inside [0, 1] nothing changes. */
+        {VK_FORMAT_X8_D24_UNORM_PACK32, VK_COMPARE_OP_LESS, 0, 0, 0.5f, 1.0f},
+        {VK_FORMAT_D16_UNORM, VK_COMPARE_OP_LESS, 0, 1, 0.5f, 0.0f},
+    };
+
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        const void *data = cases[i].format == VK_FORMAT_D16_UNORM       ? (const void *)d16
+                           : cases[i].format == VK_FORMAT_D32_SFLOAT ? (const void *)d32
+                                                                       : (const void *)d24;
+        uint32_t bytes = cases[i].format == VK_FORMAT_D16_UNORM ? 2 : 4;
+        struct sim_tex_image img = one_level(cases[i].format, data, 2 * bytes, 2, 1, 2 * bytes);
+        struct sim_tex_sampler smp;
+        struct sim_tex_request req;
+        uint32_t out[4][SIM_LANES];
+        static const uint32_t modes[2] = {VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE,
+                                          VK_SAMPLER_ADDRESS_MODE_MIRRORED_REPEAT};
+
+        for (uint32_t m = 0; m < (cases[i].border ? 1u : 2u); m++) {
+            memset(&smp, 0, sizeof(smp));
+            smp.address_mode[0] = smp.address_mode[1] = smp.address_mode[2] =
+                cases[i].border ? VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER : modes[m];
+            smp.border_color = cases[i].border;
+            smp.compare_enable = 1;
+            smp.compare_op = cases[i].op;
+            memset(&req, 0, sizeof(req));
+            req.kind = SIM_IR_TEX_SAMPLE_LOD;
+            req.dim = DIM_2D;
+            req.lanes = 0x1u;
+            req.has_lod = 1;
+            req.has_dref = 1;
+            req.coord[0][0] = test_as_bits(cases[i].border ? -2.0f : 0.25f + 0.5f * cases[i].texel);
+            req.coord[1][0] = test_as_bits(0.5f);
+            req.dref[0] = cases[i].dref;
+            sim_tex_run(&img, &smp, &req, out);
+            if (test_as_float(out[0][0]) != cases[i].expected) {
+                fprintf(stderr, "depth compare case %zu (address mode %u): expected %g, got %g\n",
+                        i, smp.address_mode[0], cases[i].expected, test_as_float(out[0][0]));
+                test_failures++;
+            }
+        }
+    }
+}
+
 int
 main(void)
 {
@@ -732,5 +805,6 @@ main(void)
     test_fetch_and_queries();
     test_cube_lod();
     test_swizzle();
+    test_depth_compare();
     return TEST_RESULT();
 }
