@@ -233,15 +233,20 @@ texel_at(struct lookup *lk, uint32_t level, const int32_t *x, uint32_t out[4])
         w[0] = x[0];
         w[1] = x[1];
     }
-    for (uint32_t a = 0; a < lk->axes && !lk->cube; a++) {
+    int is_border = 0;
+    for (uint32_t a = 0; a < lk->axes && !lk->cube && !is_border; a++) {
         w[a] = sim_tex_wrap(x[a], size[a] > 0 ? size[a] : 1, lk->sampler->address_mode[a]);
-        if (w[a] < 0) {
-            border(lk->sampler, lk->is_int, out);
-            return;
-        }
+        is_border = w[a] < 0;
     }
-    lk->texels++;
-    sim_tex_fetch_texel(lk->image, level, w[0], w[1], w[2], layer, out);
+    if (is_border) {
+        border(lk->sampler, lk->is_int, out);
+    } else {
+        lk->texels++;
+        sim_tex_fetch_texel(lk->image, level, w[0], w[1], w[2], layer, out);
+    }
+    /* Vulkan "Texel Input Operations": texel replacement (the border
+     * colour) comes before the depth comparison, so a border texel is
+     * compared too, its depth being the colour's R. */
     if (lk->has_dref) {
         int pass = sim_compare_op_passes(lk->sampler->compare_op, lk->dref, sim_u2f(out[0]));
         out[0] = sim_f2u(pass ? 1.0f : 0.0f);

@@ -719,14 +719,15 @@ test_swizzle(void)
     CHECK_NEAR(0.0, test_as_float(out[3][0]), 0);
 }
 
-/* Depth comparisons (Vulkan "Depth Compare Operation"): against an UNORM
- * depth format the reference is clamped to [0, 1] first, against
- * D32_SFLOAT it is not.  Each case runs through the fast path (nearest,
- * CLAMP_TO_EDGE: tex_fast.c's compare_run) and the general one
- * (MIRRORED_REPEAT, which the fast path declines).  A shadow map's
- * projection past the far plane (a reference above 1 against a cleared
- * 1.0) is the case a kept Scorched 3D frame hit: its distant water drawn
- * in shadow. */
+/* Depth comparisons (Vulkan "Depth Compare Operation" and "Texel Input
+ * Operations"): against an UNORM depth format the reference is clamped to
+ * [0, 1] first, against D32_SFLOAT it is not; a border texel is compared
+ * too, the border colour's R being its depth.  Each case runs through the
+ * fast path (nearest, CLAMP_TO_EDGE: tex_fast.c's compare_run) and the
+ * general one (MIRRORED_REPEAT, which the fast path declines), except
+ * those that read the border.  A shadow map's projection past the far
+ * plane (a reference above 1 against a cleared 1.0) is the case a kept
+ * Scorched 3D frame hit: its distant water drawn in shadow. */
 static void
 test_depth_compare(void)
 {
@@ -752,6 +753,17 @@ test_depth_compare(void)
         /* Inside [0, 1] nothing changes. */
         {VK_FORMAT_X8_D24_UNORM_PACK32, VK_COMPARE_OP_LESS, 0, 0, 0.5f, 1.0f},
         {VK_FORMAT_D16_UNORM, VK_COMPARE_OP_LESS, 0, 1, 0.5f, 0.0f},
+        /* The border is compared, not returned: white is depth 1, black 0. */
+        {VK_FORMAT_X8_D24_UNORM_PACK32, VK_COMPARE_OP_GREATER,
+         VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE, 0, 0.5f, 0.0f},
+        {VK_FORMAT_X8_D24_UNORM_PACK32, VK_COMPARE_OP_LESS_OR_EQUAL,
+         VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK, 0, -0.5f, 1.0f},
+        {VK_FORMAT_D16_UNORM, VK_COMPARE_OP_LESS, VK_BORDER_COLOR_FLOAT_OPAQUE_BLACK, 0, 0.5f,
+         0.0f},
+        {VK_FORMAT_D32_SFLOAT, VK_COMPARE_OP_LESS, VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE, 0, 1.5f,
+         0.0f},
+        {VK_FORMAT_D32_SFLOAT, VK_COMPARE_OP_NEVER, VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE, 0, 0.5f,
+         0.0f},
     };
 
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
