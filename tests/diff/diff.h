@@ -93,6 +93,8 @@ enum diff_texture {
     DIFF_TEX_UINT,      /* RGBA32 UINT 8x8, 4 levels */
     DIFF_TEX_BGRA,      /* BGRA8 UNORM 16x16, one level */
     DIFF_TEX_DEPTH,     /* D32 SFLOAT 16x16, one level */
+    DIFF_TEX_DEPTH24,   /* X8_D24 UNORM 16x16, one level, 0 and 1 among its values */
+    DIFF_TEX_DEPTH16,   /* D16 UNORM 16x16, one level, 0 and 1 among its values */
     DIFF_TEX_B10G11R11, /* B10G11R11 UFLOAT 16x16, one level */
     DIFF_TEX_A2B10G10R10, /* A2B10G10R10 UNORM 16x16, one level */
     DIFF_TEX_R16,       /* R16 UNORM 16x16, one level */
@@ -123,6 +125,8 @@ enum diff_sampler {
     DIFF_SMP_BORDER,      /* nearest, clamp to border (opaque white) */
     DIFF_SMP_LOD_CLAMP,   /* linear, mip linear, bias 0.5, LOD in [1, 3] */
     DIFF_SMP_COMPARE,     /* nearest, compare LESS_OR_EQUAL, clamp */
+    DIFF_SMP_COMPARE_BORDER, /* linear, compare GREATER_OR_EQUAL, clamp to border (opaque
+                              * white) */
     DIFF_SMP_ANISO,       /* linear, mip linear, repeat, maxAnisotropy 16 */
     DIFF_SMP_ANISO8,      /* linear, mip nearest, clamp to edge, maxAnisotropy 8 */
     DIFF_SMP_ANISO_MIRROR, /* linear, mip linear, mirrored repeat, bias 0.3,

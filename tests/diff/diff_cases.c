@@ -59,6 +59,7 @@
 #include "diff_tex_query.frag.spv.h"
 #include "diff_tex_proj.frag.spv.h"
 #include "diff_tex_shadow.frag.spv.h"
+#include "diff_tex_shadow_unorm.frag.spv.h"
 #include "diff_tex_formats2.frag.spv.h"
 #include "diff_vert_transform.vert.spv.h"
 #include "diff_vert_attribs.vert.spv.h"
@@ -334,6 +335,11 @@ const struct diff_case diff_cases[] = {
      SPV(diff_tex_proj_frag_spv), BOUND_BILINEAR, 0, {{DIFF_TEX_CHECKER, DIFF_SMP_NEAREST}, {DIFF_TEX_GRADIENT, DIFF_SMP_BILINEAR}}},
     {"tex_shadow", "depth compare (sampler2DShadow, D32 SFLOAT), projected too", F,
      SPV(diff_tex_shadow_frag_spv), EXACT, 0, {{DIFF_TEX_DEPTH, DIFF_SMP_COMPARE}}},
+    {"tex_shadow_unorm", "depth compare on X8_D24 and D16 UNORM (the reference clamped to "
+     "[0, 1]) and D32 SFLOAT (not), with a compared border, projected, explicit LOD", F,
+     SPV(diff_tex_shadow_unorm_frag_spv), BOUND_BILINEAR, 0,
+     {{DIFF_TEX_DEPTH24, DIFF_SMP_COMPARE}, {DIFF_TEX_DEPTH16, DIFF_SMP_COMPARE},
+      {DIFF_TEX_DEPTH24, DIFF_SMP_COMPARE_BORDER}, {DIFF_TEX_DEPTH, DIFF_SMP_COMPARE_BORDER}}},
     {"tex_gather", "textureGather per component, with offsets, wrapping, depth compare", F,
      SPV(diff_tex_gather_frag_spv), BOUND_FETCH, 0,
      {{DIFF_TEX_CHECKER, DIFF_SMP_NEAREST}, {DIFF_TEX_GRADIENT, DIFF_SMP_TRILINEAR}},

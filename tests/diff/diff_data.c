@@ -183,6 +183,9 @@ static const struct tex_spec tex_specs[DIFF_TEX_COUNT] = {
     [DIFF_TEX_UINT] = {VK_FORMAT_R32G32B32A32_UINT, VK_IMAGE_VIEW_TYPE_2D, 8, 8, 1, 1, 4, 16},
     [DIFF_TEX_BGRA] = {VK_FORMAT_B8G8R8A8_UNORM, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 4},
     [DIFF_TEX_DEPTH] = {VK_FORMAT_D32_SFLOAT, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 4},
+    [DIFF_TEX_DEPTH24] = {VK_FORMAT_X8_D24_UNORM_PACK32, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1,
+                          4},
+    [DIFF_TEX_DEPTH16] = {VK_FORMAT_D16_UNORM, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1, 1, 1, 2},
     [DIFF_TEX_B10G11R11] = {VK_FORMAT_B10G11R11_UFLOAT_PACK32, VK_IMAGE_VIEW_TYPE_2D, 16, 16, 1,
                             1, 1, 4},
     [DIFF_TEX_A2B10G10R10] = {VK_FORMAT_A2B10G10R10_UNORM_PACK32, VK_IMAGE_VIEW_TYPE_2D, 16, 16,
@@ -261,6 +264,17 @@ texel(uint32_t t, uint32_t lv, uint32_t a, uint32_t x, uint32_t y, uint32_t z, u
     case DIFF_TEX_DEPTH: {
         float f = (float)((x * 5 + y * 3) % 16) / 16.0f;
         memcpy(out, &f, 4);
+        break;
+    }
+    case DIFF_TEX_DEPTH24: {
+        /* 0 to 1 in 15 steps, the unused top byte set. */
+        uint32_t word = 0xff000000u | ((x * 5 + y * 3) % 16) * (0xffffffu / 15u);
+        memcpy(out, &word, 4);
+        break;
+    }
+    case DIFF_TEX_DEPTH16: {
+        uint16_t half = (uint16_t)(((x * 3 + y * 5) % 16) * (0xffffu / 15u));
+        memcpy(out, &half, 2);
         break;
     }
     case DIFF_TEX_B10G11R11: {
@@ -392,6 +406,11 @@ static const struct diff_sampler_desc sampler_descs[DIFF_SMP_COUNT] = {
                           VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE, 0.0f, 0.0f, 1000.0f,
                           VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK,
                           VK_COMPARE_OP_LESS_OR_EQUAL + 1},
+    [DIFF_SMP_COMPARE_BORDER] = {VK_FILTER_LINEAR, VK_FILTER_LINEAR,
+                                 VK_SAMPLER_MIPMAP_MODE_NEAREST,
+                                 VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_BORDER, 0.0f, 0.0f, 1000.0f,
+                                 VK_BORDER_COLOR_FLOAT_OPAQUE_WHITE,
+                                 VK_COMPARE_OP_GREATER_OR_EQUAL + 1},
     [DIFF_SMP_ANISO] = {VK_FILTER_LINEAR, VK_FILTER_LINEAR, VK_SAMPLER_MIPMAP_MODE_LINEAR,
                         VK_SAMPLER_ADDRESS_MODE_REPEAT, 0.0f, 0.0f, 1000.0f,
                         VK_BORDER_COLOR_FLOAT_TRANSPARENT_BLACK, 0, 16.0f},

@@ -229,13 +229,21 @@ create_buffer(struct vk *vk, VkDeviceSize size, VkBufferUsageFlags usage, const 
     return 0;
 }
 
+/* The depth formats the cases sample (their views take the depth aspect). */
+static int
+is_depth_format(VkFormat format)
+{
+    return format == VK_FORMAT_D32_SFLOAT || format == VK_FORMAT_X8_D24_UNORM_PACK32 ||
+           format == VK_FORMAT_D16_UNORM;
+}
+
 static int
 create_image_samples(struct vk *vk, VkFormat format, VkImageViewType view_type, uint32_t w,
                      uint32_t h, uint32_t d, uint32_t layers, uint32_t levels,
                      VkImageUsageFlags usage, VkSampleCountFlagBits samples, struct vku_image **out)
 {
     struct vku_image *im;
-    int depth = format == VK_FORMAT_D32_SFLOAT;
+    int depth = is_depth_format(format);
 
     if (vk->image_count == MAX_OBJECTS) {
         fprintf(stderr, "diff_vk: too many images\n");
@@ -338,7 +346,7 @@ upload_texture(struct vk *vk, const struct diff_image *img, struct vku_image **o
 {
     struct vku_buffer *staging;
     VkCommandBuffer cmd;
-    int depth = img->format == VK_FORMAT_D32_SFLOAT;
+    int depth = is_depth_format(img->format);
     VkImageAspectFlags aspect = depth ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
     VkBufferImageCopy regions[16];
 

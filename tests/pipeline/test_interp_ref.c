@@ -79,6 +79,7 @@
 #include "diff_tex_query.frag.spv.h"
 #include "diff_tex_proj.frag.spv.h"
 #include "diff_tex_shadow.frag.spv.h"
+#include "diff_tex_shadow_unorm.frag.spv.h"
 #include "diff_tex_formats2.frag.spv.h"
 #include "diff_vert_transform.vert.spv.h"
 #include "diff_vert_attribs.vert.spv.h"
@@ -166,6 +167,7 @@ static const struct shader_case cases[] = {
     CASE(diff_tex_query_frag_spv),
     CASE(diff_tex_proj_frag_spv),
     CASE(diff_tex_shadow_frag_spv),
+    CASE(diff_tex_shadow_unorm_frag_spv),
     CASE(diff_tex_formats2_frag_spv),
     CASE(diff_vert_transform_vert_spv),
     CASE(diff_vert_attribs_vert_spv),
