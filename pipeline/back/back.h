@@ -59,8 +59,9 @@ struct sim_surface {
     uint8_t *stencil;
     /* A depth surface of 16 or 24 bits whose image came with contents:
      * per sample, 1 while its depth is the captured one, which the
-     * driver wrote (sim_back_depth_test compares with those within one
-     * step of the format); NULL otherwise. */
+     * driver wrote (sim_back_depth_test compares with those within a few
+     * steps of the format as equal, under ops that pass on equality);
+     * NULL otherwise. */
     uint8_t *captured;
 };
 

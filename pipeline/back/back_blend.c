@@ -70,12 +70,23 @@ compare_u(uint32_t op, uint32_t a, uint32_t b)
  * it.  lavapipe evaluates depth in 32-bit floats, whose spacing near 1 is
  * one 24-bit step, over a few roundings: a kept Red Eclipse frame (tests
  * against X8_D24 written in an earlier submit) needs 3 steps for its
- * walls.  So z within 4 steps of a 24-bit d, or one of a 16-bit d,
- * compares as d. */
+ * walls.  So under an op that passes on equality, z within 4 steps of a
+ * 24-bit d, or one of a 16-bit d, compares as d.
+ *
+ * A strict op (LESS, GREATER, NOT_EQUAL) fails on the surface itself, so
+ * a draw tested that way is meant for other surfaces: it compares z
+ * exactly.  Where two surfaces cross (Scorched 3D's water, LESS, against
+ * the shore's terrain from an earlier submit, the difference spread
+ * evenly over -8 .. 8 steps near the shore line), snapping would hide the
+ * water over a band up to 4 steps deep along the shore that the driver
+ * draws. */
 static int
 depth_passes_captured(const struct sim_fmt *f, uint32_t op, float z, float d)
 {
     float near = f->depth_bits == 16 ? 1.5f / 65535.0f : 4.5f / 16777215.0f;
+    if (!sim_compare_op_passes(op, d, d)) {
+        return sim_compare_op_passes(op, z, d);
+    }
     return sim_compare_op_passes(op, fabsf(z - d) <= near ? d : z, d);
 }
 

@@ -9,9 +9,11 @@
  * Depth the driver wrote (a surface loaded from an image with contents,
  * sim_surface.captured): a flat triangle tested against stored values k
  * steps of the format from its own depth, every compare op, k from -8 to
- * 8: within 4 steps of X8_D24 (1 of D16) it compares as equal, beyond as
- * itself; after a depth write, and after a clear, the pixel compares
- * exactly again; both test paths agree.
+ * 8: under an op that passes on equality, within 4 steps of X8_D24 (1 of
+ * D16) it compares as equal, beyond as itself; under a strict op (LESS,
+ * GREATER, NOT_EQUAL) always as itself, so that a surface 1 step in front
+ * of a captured one passes LESS; after a depth write, and after a clear,
+ * the pixel compares exactly again; both test paths agree.
  */
 #include <math.h>
 #include <stdint.h>
@@ -154,8 +156,11 @@ captured(uint32_t format, uint32_t bits, int32_t near)
             draw.state.depth_write = write;
             for (int32_t i = 0; i < N; i++) {
                 int32_t k = i - 8;
-                /* As the stored value were the fragment's own when near. */
-                int32_t as = k >= -near && k <= near ? 0 : k;
+                /* As the stored value were the fragment's own when near,
+                 * unless the op fails on equality. */
+                int strict = ops[o] == VK_COMPARE_OP_LESS || ops[o] == VK_COMPARE_OP_GREATER ||
+                             ops[o] == VK_COMPARE_OP_NOT_EQUAL;
+                int32_t as = !strict && k >= -near && k <= near ? 0 : k;
                 uint32_t want = ops[o] == VK_COMPARE_OP_LESS ? as > 0
                                 : ops[o] == VK_COMPARE_OP_EQUAL ? as == 0
                                 : ops[o] == VK_COMPARE_OP_LESS_OR_EQUAL ? as >= 0
