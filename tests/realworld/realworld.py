@@ -30,6 +30,7 @@ Exit: 0 pass, 1 fail, 77 skip (the program is not installed), 99 setup error.
 """
 import argparse
 import glob
+import json
 import math
 import os
 import shutil
@@ -651,7 +652,20 @@ def capture_once(case, tmp, manifest, final):
         os.makedirs(os.path.dirname(os.path.join(tmp, name)), exist_ok=True)
         with open(os.path.join(tmp, name), "w") as f:
             f.write(text)
-    shutil.copy(manifest, os.path.join(layer_dir, "VkLayer_overshade.json"))
+    if case.get("unprivileged") and os.geteuid() == 0:
+        # The layer's library beside its manifest, where the unprivileged
+        # user can read it: a checkout in a private directory (mktemp -d
+        # makes them 0700) is out of its reach, and the loader would then
+        # run the program without the layer.
+        with open(manifest) as f:
+            desc = json.load(f)
+        lib = desc["layer"]["library_path"]
+        desc["layer"]["library_path"] = os.path.join(layer_dir, os.path.basename(lib))
+        shutil.copy(lib, desc["layer"]["library_path"])
+        with open(os.path.join(layer_dir, "VkLayer_overshade.json"), "w") as f:
+            json.dump(desc, f, indent=2)
+    else:
+        shutil.copy(manifest, os.path.join(layer_dir, "VkLayer_overshade.json"))
     out = os.path.join(tmp, "trace")
     runtime = os.path.join(tmp, "runtime")
     os.makedirs(runtime, mode=0o700, exist_ok=True)
