@@ -369,7 +369,7 @@ CASES = {
     # (which lavapipe draws a pixel wide), a planet, the logo and the
     # menu's text.  A conf.lua naming this version skips the welcome
     # dialogue of a first start.
-    "zink-naev": game_case("naev", frames="200", args=("-M",),
+    "zink-naev": game_case("naev", frames="200", args=("-M",), asan_skip=GETTEXT_HANG,
                            files={"config/naev/conf.lua": 'lastversion = "0.8.2+dev"\n'}),
     # The Widelands map editor (SDL 2, an OpenGL 2.1 context) opening the map Crater
     # (`--editor=MAP`): the terrain's textured triangles blended at their
@@ -378,8 +378,9 @@ CASES = {
     # in a submit of its own (frame 100 was one of them, a 1-draw image),
     # so the map's frame is a later one.  It needs its configuration
     # directory to exist (an empty config file).
-    "zink-widelands-editor": game_case("widelands", frames="1500", args=(
-        "--nosound", "--editor=/usr/share/games/widelands/data/maps/Crater.wmf"),
+    "zink-widelands-editor": game_case(
+        "widelands", frames="1500", asan_skip=GETTEXT_HANG,
+        args=("--nosound", "--editor=/usr/share/games/widelands/data/maps/Crater.wmf"),
         files={"config/widelands/config": ""}),
     # f3d (a VTK viewer) rendering a torus into a file and exiting: the
     # surface with its cell edges (VTK draws them in the fragment shader
